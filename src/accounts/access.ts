@@ -1,0 +1,92 @@
+// Who may read or change what: membership (direct, inherited from ancestor groups, or the owner of a
+// personal namespace), visibility, and administrators. Every feature asks here.
+import { sql, type Selectable } from 'kysely';
+import type { Executor } from '../platform/db/database.js';
+import type { NamespacesTable, ProjectsTable } from '../platform/db/tables/accounts.js';
+import type { AuthUser } from '../platform/auth/principal.js';
+import { ACCESS } from './access-levels.js';
+
+export type ProjectRow = Selectable<ProjectsTable>;
+export type NamespaceRow = Selectable<NamespacesTable>;
+
+/** Today's date as members.expires_at compares it; a membership expires at the end of its date. */
+export function today(nowMs: number): string {
+  return new Date(nowMs).toISOString().slice(0, 10);
+}
+
+/** The ids of a namespace and all its ancestors. */
+export async function ancestorIds(executor: Executor, namespaceId: number): Promise<number[]> {
+  const { rows } = await sql<{ id: number }>`
+    with recursive chain(id, parent_id) as (
+      select id, parent_id from namespaces where id = ${namespaceId}
+      union all
+      select n.id, n.parent_id from namespaces n join chain c on n.id = c.parent_id
+    ) select id from chain`.execute(executor);
+  return rows.map((row) => Number(row.id));
+}
+
+/** Highest access level a user holds on a group, counting memberships of its ancestors. */
+export async function groupAccessLevel(executor: Executor, user: AuthUser | null, group: NamespaceRow, nowMs: number): Promise<number> {
+  if (!user) return ACCESS.none;
+  if (user.admin) return ACCESS.owner;
+  if (group.kind === 'user') return group.owner_id === user.id ? ACCESS.owner : ACCESS.none;
+  const { rows } = await sql<{ level: number | null }>`
+    with recursive chain(id, parent_id) as (
+      select id, parent_id from namespaces where id = ${group.id}
+      union all
+      select n.id, n.parent_id from namespaces n join chain c on n.id = c.parent_id
+    )
+    select max(access_level) as level from members
+    where source_type = 'Namespace' and user_id = ${user.id} and source_id in (select id from chain)
+      and (expires_at is null or expires_at >= ${today(nowMs)})`.execute(executor);
+  return Number(rows[0]?.level ?? 0);
+}
+
+/** Highest access level on a project: its own members, its group's (inherited), or the personal owner. */
+export async function projectAccessLevel(executor: Executor, user: AuthUser | null, project: ProjectRow, nowMs: number): Promise<number> {
+  if (!user) return ACCESS.none;
+  if (user.admin) return ACCESS.owner;
+  const { rows } = await sql<{ level: number | null; owner_id: number | null }>`
+    with recursive chain(id, parent_id) as (
+      select id, parent_id from namespaces where id = ${project.namespace_id}
+      union all
+      select n.id, n.parent_id from namespaces n join chain c on n.id = c.parent_id
+    )
+    select
+      (select max(access_level) from members
+        where user_id = ${user.id} and (expires_at is null or expires_at >= ${today(nowMs)})
+          and ((source_type = 'Project' and source_id = ${project.id})
+            or (source_type = 'Namespace' and source_id in (select id from chain)))) as level,
+      (select owner_id from namespaces where id = ${project.namespace_id} and kind = 'user') as owner_id`.execute(executor);
+  const row = rows[0];
+  if (row?.owner_id !== null && row?.owner_id !== undefined && Number(row.owner_id) === user.id) return ACCESS.owner;
+  return Number(row?.level ?? 0);
+}
+
+/** Visibility decides reading for non-members: public for everyone, internal for any signed-in user. */
+export function canReadWithVisibility(visibility: string, user: AuthUser | null, level: number): boolean {
+  if (level >= ACCESS.guest) return true;
+  if (visibility === 'public') return true;
+  if (visibility === 'internal') return user !== null;
+  return false;
+}
+
+/**
+ * SQL for the ids of projects a user is authorised for through membership (GitLab's
+ * `authorized_projects`): direct members, members of an ancestor group, and personal namespace owners.
+ */
+export function authorizedProjectIdsSql(userId: number, nowMs: number) {
+  return sql<{ id: number }>`
+    with recursive member_namespaces(id) as (
+      select source_id from members
+        where source_type = 'Namespace' and user_id = ${userId} and (expires_at is null or expires_at >= ${today(nowMs)})
+      union
+      select id from namespaces where kind = 'user' and owner_id = ${userId}
+      union
+      select n.id from namespaces n join member_namespaces m on n.parent_id = m.id
+    )
+    select id from projects where namespace_id in (select id from member_namespaces)
+    union
+    select source_id from members
+      where source_type = 'Project' and user_id = ${userId} and (expires_at is null or expires_at >= ${today(nowMs)})`;
+}

@@ -1,0 +1,78 @@
+import type { Deps } from '../platform/deps.js';
+import type { Principal } from '../platform/auth/principal.js';
+import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../platform/errors.js';
+import type { Visibility } from '../platform/db/tables/accounts.js';
+import { recordEvent } from '../events/record-event.js';
+import { ACCESS } from './access-levels.js';
+import { groupAccessLevel, type NamespaceRow, type ProjectRow } from './access.js';
+import { pathFromName, pathProblems } from './paths.js';
+
+export interface CreateProjectInput {
+  name?: string;
+  path?: string;
+  namespaceId?: number;
+  visibility?: Visibility;
+  description?: string;
+  defaultBranch?: string;
+}
+
+async function targetNamespace(deps: Deps, actor: Principal, namespaceId: number | undefined): Promise<NamespaceRow> {
+  const query = deps.db.selectFrom('namespaces').selectAll();
+  const namespace = namespaceId === undefined
+    ? await query.where('kind', '=', 'user').where('owner_id', '=', actor.user.id).executeTakeFirst()
+    : await query.where('id', '=', namespaceId).executeTakeFirst();
+  if (!namespace) throw new NotFoundError('Namespace');
+  const level = await groupAccessLevel(deps.db, actor.user, namespace, deps.clock.now());
+  if (level === 0 && namespace.visibility === 'private') throw new NotFoundError('Namespace');
+  // Creating in a group needs Developer there (GitLab's "Developers + Maintainers" creation level).
+  if (level < ACCESS.developer) throw new ForbiddenError();
+  return namespace;
+}
+
+export async function createProject(deps: Deps, actor: Principal, input: CreateProjectInput): Promise<ProjectRow> {
+  if (!input.name?.trim() && !input.path?.trim()) throw new ValidationError({ name: ["can't be blank"] });
+  const namespace = await targetNamespace(deps, actor, input.namespaceId);
+  const name = (input.name ?? input.path ?? '').trim();
+  const path = input.path?.trim() || pathFromName(name);
+  const errors: Record<string, string[]> = {};
+  const problems = pathProblems(path, false);
+  if (problems.length) errors.path = problems;
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  const fullPath = `${namespace.full_path}/${path}`;
+  const now = deps.clock.now();
+  try {
+    return await inTransaction(deps.db, async (trx) => {
+      const project = await trx
+        .insertInto('projects')
+        .values({
+          namespace_id: namespace.id,
+          name,
+          path,
+          full_path: fullPath,
+          full_path_lower: fullPath.toLowerCase(),
+          description: input.description ?? '',
+          visibility: input.visibility ?? 'private',
+          creator_id: actor.user.id,
+          default_branch: input.defaultBranch ?? 'main',
+          created_at: now,
+          updated_at: now,
+          last_activity_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordEvent(trx, deps.clock, { projectId: project.id, authorId: actor.user.id, action: 'created' });
+      return project;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ValidationError({ name: ['has already been taken'], path: ['has already been taken'] });
+    throw error;
+  }
+}
+
+export async function deleteProject(deps: Deps, project: ProjectRow): Promise<void> {
+  await inTransaction(deps.db, async (trx) => {
+    await trx.deleteFrom('members').where('source_type', '=', 'Project').where('source_id', '=', project.id).execute();
+    await trx.deleteFrom('projects').where('id', '=', project.id).execute();
+  });
+}

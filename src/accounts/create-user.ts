@@ -1,0 +1,91 @@
+import type { Deps } from '../platform/deps.js';
+import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
+import { ConflictError, ValidationError } from '../platform/errors.js';
+import { hashPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
+import { pathProblems } from './paths.js';
+import type { UserRow } from './lookup.js';
+
+export interface CreateUserInput {
+  username: string;
+  name: string;
+  email: string;
+  password?: string;
+  admin?: boolean;
+  bio?: string;
+  location?: string;
+  website_url?: string;
+  organization?: string;
+  public_email?: string;
+  private_profile?: boolean;
+}
+
+const EMAIL = /^[^@\s]+@[^@\s]+$/;
+
+export function validateUserFields(input: Partial<CreateUserInput>, creating: boolean): void {
+  const errors: Record<string, string[]> = {};
+  if (creating || input.username !== undefined) {
+    const problems = pathProblems(input.username ?? '', true);
+    if (problems.length) errors.username = problems;
+  }
+  if ((creating || input.name !== undefined) && !input.name?.trim()) errors.name = ["can't be blank"];
+  if ((creating || input.email !== undefined) && !EMAIL.test(input.email ?? '')) errors.email = ['is invalid'];
+  if (input.password !== undefined && input.password.length < MIN_PASSWORD_LENGTH) {
+    errors.password = [`is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)`];
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+}
+
+/** Create a user and their personal namespace in one transaction. */
+export async function createUser(deps: Deps, input: CreateUserInput): Promise<UserRow> {
+  validateUserFields(input, true);
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const now = deps.clock.now();
+  try {
+    return await inTransaction(deps.db, async (trx) => {
+      const user = await trx
+        .insertInto('users')
+        .values({
+          username: input.username,
+          username_lower: input.username.toLowerCase(),
+          name: input.name.trim(),
+          email: input.email,
+          email_lower: input.email.toLowerCase(),
+          state: 'active',
+          admin: input.admin ? 1 : 0,
+          password_hash: passwordHash,
+          bio: input.bio ?? '',
+          location: input.location ?? '',
+          website_url: input.website_url ?? '',
+          organization: input.organization ?? '',
+          public_email: input.public_email ?? '',
+          private_profile: input.private_profile ? 1 : 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('namespaces')
+        .values({
+          kind: 'user',
+          name: input.username,
+          path: input.username,
+          full_path: input.username,
+          full_path_lower: input.username.toLowerCase(),
+          parent_id: null,
+          owner_id: user.id,
+          visibility: 'public',
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      return user;
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const message = String((error as Error).message);
+    // Users and groups share the namespace path space; either clash means the username is taken.
+    if (/email/.test(message)) throw new ConflictError('Email has already been taken');
+    throw new ConflictError('Username has already been taken');
+  }
+}

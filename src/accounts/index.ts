@@ -1,0 +1,30 @@
+// Accounts: users, groups, projects, members, personal access tokens.
+import type { Feature } from '../platform/feature.js';
+import { resolvePersonalAccessToken } from './personal-access-tokens.js';
+import { findUserRow } from './lookup.js';
+import { toAuthUser } from './user-entities.js';
+import { ensureRootUser } from './ensure-root.js';
+import { usersRoutes } from './users-routes.js';
+import { groupsRoutes } from './groups-routes.js';
+import { projectsRoutes } from './projects-routes.js';
+import { membersRoutes } from './members-routes.js';
+import { tokensRoutes } from './tokens-routes.js';
+
+export const accountsFeature: Feature = {
+  name: 'accounts',
+  setup(deps) {
+    deps.auth.personalAccessToken.push((token) => resolvePersonalAccessToken(deps, token));
+    deps.auth.findUserForSudo = async (idOrUsername) => {
+      const row = await findUserRow(deps, idOrUsername);
+      return row ? toAuthUser(row) : null;
+    };
+  },
+  routes(app, deps) {
+    usersRoutes(app, deps);
+    groupsRoutes(app, deps);
+    projectsRoutes(app, deps);
+    membersRoutes(app, deps);
+    tokensRoutes(app, deps);
+  },
+  onStart: ensureRootUser,
+};

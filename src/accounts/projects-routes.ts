@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../platform/deps.js';
+import { apiRoute } from '../platform/http/route.js';
+import { p } from '../platform/http/params.js';
+import type { Visibility } from '../platform/db/tables/accounts.js';
+import { ACCESS } from './access-levels.js';
+import { createProject, deleteProject } from './create-project.js';
+import { findProject, requireLevel } from './lookup.js';
+import { namespaceOf, namespacesOf, visibleProjectsQuery } from './finders.js';
+import { projectEntity } from './entities.js';
+
+const VISIBILITIES = ['private', 'internal', 'public'] as const;
+const ORDER_BY = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
+
+export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
+  const base = deps.config.baseUrl;
+
+  apiRoute(app, deps, {
+    method: 'GET', url: '/projects', summary: 'List projects you can see', tags: ['projects'], paginated: true,
+    params: {
+      search: p.string.optional(),
+      membership: p.boolean.optional(),
+      owned: p.boolean.optional(),
+      visibility: p.string.optional({ values: VISIBILITIES }),
+      order_by: p.string.optional({ values: ORDER_BY }),
+      sort: p.string.optional({ values: ['asc', 'desc'] }),
+      simple: p.boolean.optional(),
+    },
+    handler: async ({ params, actor, paginate }) => {
+      const rows = await paginate(
+        visibleProjectsQuery(deps, actor.user, {
+          search: params.search,
+          membership: params.membership,
+          owned: params.owned,
+          visibility: params.visibility,
+          orderBy: params.order_by as (typeof ORDER_BY)[number] | undefined,
+          sort: params.sort as 'asc' | 'desc' | undefined,
+        }),
+      );
+      const namespaces = await namespacesOf(deps, rows);
+      return rows.map((row) => projectEntity(base, row, namespaces.get(Number(row.namespace_id))!));
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'GET', url: '/projects/:id', summary: 'One project by id or URL-encoded path', tags: ['projects'],
+    params: { id: p.string.required() },
+    handler: async ({ params, actor }) => {
+      const access = await findProject(deps, actor, params.id);
+      return projectEntity(base, access.project, await namespaceOf(deps, access.project), access);
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'POST', url: '/projects', summary: 'Create a project', tags: ['projects'],
+    params: {
+      name: p.string.optional(),
+      path: p.string.optional(),
+      namespace_id: p.integer.optional(),
+      visibility: p.string.optional({ values: VISIBILITIES }),
+      description: p.string.optional(),
+      default_branch: p.string.optional(),
+    },
+    handler: async ({ params, actor }) => {
+      const project = await createProject(deps, actor, {
+        name: params.name,
+        path: params.path,
+        namespaceId: params.namespace_id,
+        visibility: params.visibility as Visibility | undefined,
+        description: params.description,
+        defaultBranch: params.default_branch,
+      });
+      return projectEntity(base, project, await namespaceOf(deps, project));
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'DELETE', url: '/projects/:id', summary: 'Delete a project (owners)', tags: ['projects'], status: 202,
+    params: { id: p.string.required() },
+    handler: async ({ params, actor }) => {
+      const access = await findProject(deps, actor, params.id);
+      requireLevel(access, ACCESS.owner);
+      await deleteProject(deps, access.project);
+      return { message: '202 Accepted' };
+    },
+  });
+}

@@ -1,0 +1,68 @@
+// Wire shapes of users (GitLab's UserBasic, User, UserPublic/UserWithAdmin), fields listed explicitly.
+import { isoTime } from '../platform/clock.js';
+import type { AuthUser } from '../platform/auth/principal.js';
+import type { UserRow } from './lookup.js';
+
+export function avatarUrl(baseUrl: string, username: string): string {
+  return `${baseUrl}/-/avatars/${encodeURIComponent(username)}.svg`;
+}
+
+export function userWebUrl(baseUrl: string, username: string): string {
+  return `${baseUrl}/${username}`;
+}
+
+export function toAuthUser(row: UserRow): AuthUser {
+  return { id: Number(row.id), username: row.username, name: row.name, state: row.state, admin: row.admin === 1, otpRequired: row.otp_required === 1 };
+}
+
+type UserLike = Pick<UserRow, 'id' | 'username' | 'name' | 'state'>;
+
+export function userBasic(baseUrl: string, user: UserLike) {
+  return {
+    id: Number(user.id),
+    username: user.username,
+    name: user.name,
+    state: user.state,
+    avatar_url: avatarUrl(baseUrl, user.username),
+    web_url: userWebUrl(baseUrl, user.username),
+  };
+}
+
+/** GitLab's `User` entity: UserBasic plus the public profile. */
+export function userProfile(baseUrl: string, user: UserRow) {
+  return {
+    ...userBasic(baseUrl, user),
+    created_at: isoTime(user.created_at),
+    bio: user.bio,
+    location: user.location,
+    public_email: user.public_email,
+    skype: '',
+    linkedin: '',
+    twitter: '',
+    website_url: user.website_url,
+    organization: user.organization,
+    job_title: '',
+    bot: false,
+  };
+}
+
+/** What the user themself (or an administrator) sees: GitLab's UserPublic / UserWithAdmin. */
+export function userPrivate(baseUrl: string, user: UserRow) {
+  return {
+    ...userProfile(baseUrl, user),
+    last_sign_in_at: null,
+    confirmed_at: isoTime(user.created_at),
+    email: user.email,
+    theme_id: 1,
+    color_scheme_id: 1,
+    projects_limit: 100000,
+    current_sign_in_at: null,
+    identities: [],
+    can_create_group: true,
+    can_create_project: true,
+    two_factor_enabled: user.otp_required === 1,
+    external: false,
+    private_profile: user.private_profile === 1,
+    is_admin: user.admin === 1,
+  };
+}

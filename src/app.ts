@@ -1,0 +1,50 @@
+// Builds the Fastify app from the feature modules; never listens (tests use inject).
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Deps } from './platform/deps.js';
+import type { Feature } from './platform/feature.js';
+import { registerBodyParsers } from './platform/http/body-parsers.js';
+import { apiErrorHandler } from './platform/http/error-handler.js';
+import { requestSerializers } from './platform/logger.js';
+import { registerOperations } from './platform/operations.js';
+
+export async function buildApp(deps: Deps, features: Feature[]): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log.child({}, { serializers: requestSerializers }),
+    // Per-request lines only at debug level; errors are always logged by the error handler.
+    logController: new LogController({ disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace' }),
+    trustProxy: false,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    return503OnClosing: true,
+  }) as unknown as FastifyInstance;
+  app.decorateRequest('principal', null);
+  registerBodyParsers(app);
+  app.setErrorHandler(apiErrorHandler);
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    // python-gitlab compares the content type for equality (clients.md §0.1): no charset on JSON.
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('application/json')) reply.header('content-type', 'application/json');
+    if (request.url.startsWith('/api/')) {
+      reply.header('x-frame-options', 'SAMEORIGIN');
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('cache-control', reply.getHeader('cache-control') ?? 'max-age=0, private, must-revalidate');
+    }
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    deps.metrics.requests.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/v3/')) return reply.code(410).send({ error: 'API V3 is no longer supported. Use API V4 instead.' });
+    if (request.url.startsWith('/api/')) return reply.code(404).send({ error: '404 Not Found' });
+    return reply.code(404).type('text/plain').send('404 Not Found');
+  });
+
+  for (const feature of features) feature.setup?.(deps);
+  registerOperations(app, deps);
+  for (const feature of features) await feature.routes?.(app, deps);
+  return app;
+}

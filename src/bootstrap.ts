@@ -1,0 +1,78 @@
+// Opens the database, migrates, loads the instance secrets, and assembles the dependencies, the app
+// and the worker. `kiln serve`, `kiln worker`, the tests and the benchmarks all start Kiln here.
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { openPostgres, openSqlite, type Database } from './platform/db/database.js';
+import { migrateToLatest } from './platform/db/migrate.js';
+import { loadOrCreateSecrets, type InstanceSecrets } from './platform/secrets.js';
+import { SecretBox } from './platform/crypto.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import { newAuthRegistry } from './platform/auth/principal.js';
+import { createMetrics } from './platform/metrics.js';
+import { createLogger } from './platform/logger.js';
+import { Worker } from './platform/jobs/worker.js';
+import type { Deps } from './platform/deps.js';
+import type { Feature } from './platform/feature.js';
+import { buildApp } from './app.js';
+import { features as allFeatures } from './features.js';
+
+export interface StartOptions {
+  clock?: Clock;
+  log?: Logger;
+  database?: Database;
+  secrets?: InstanceSecrets;
+  features?: Feature[];
+  /** Collect Node's default process metrics (off in tests, where many apps share a process). */
+  processMetrics?: boolean;
+}
+
+export interface Kiln {
+  deps: Deps;
+  app: FastifyInstance;
+  worker: Worker;
+  close(): Promise<void>;
+}
+
+export function openDatabase(config: Config): Database {
+  return config.databaseUrl
+    ? openPostgres({ url: config.databaseUrl })
+    : openSqlite(join(config.dataDir, 'kiln.sqlite3'), config.sqliteSynchronous);
+}
+
+export async function startKiln(config: Config, options: StartOptions = {}): Promise<Kiln> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const database = options.database ?? openDatabase(config);
+  await migrateToLatest(database);
+  const secrets = options.secrets ?? loadOrCreateSecrets(config.dataDir);
+  const features = options.features ?? allFeatures;
+  let worker: Worker | null = null;
+  const deps: Deps = {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    clock: options.clock ?? systemClock,
+    secrets,
+    box: new SecretBox(secrets.instanceKey),
+    log: options.log ?? createLogger(config.logLevel),
+    auth: newAuthRegistry(),
+    metrics: createMetrics(options.processMetrics ?? false),
+    pokeWorker: () => worker?.poke(),
+  };
+  const app = await buildApp(deps, features);
+  for (const feature of features) await feature.onStart?.(deps);
+  const handlers = Object.assign({}, ...features.map((feature) => feature.jobs ?? {}));
+  worker = new Worker(deps, handlers);
+  return {
+    deps,
+    app,
+    worker,
+    async close() {
+      await worker?.stop();
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,123 @@
+// The only reader of process.env. Every setting is typed, validated once, and documented in README.md.
+import { resolve, join } from 'node:path';
+
+export type Tier = 'free' | 'premium' | 'ultimate';
+
+export interface StorageShard {
+  name: string;
+  path: string;
+  weight: number;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  baseUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  tier: Tier;
+  storages: StorageShard[];
+  initialRootPassword: string | null;
+  initialRootToken: string | null;
+  logLevel: string;
+  accessTokenLifetimeSeconds: number;
+  allowImplicitGrant: boolean;
+  allowInsecureRedirectUris: boolean;
+  sqliteSynchronous: 'NORMAL' | 'FULL';
+  eventRetentionDays: number;
+  workerPollMs: number;
+  runWorker: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+function parseStorages(raw: string | undefined, dataDir: string): StorageShard[] {
+  if (raw === undefined || raw === '') return [{ name: 'default', path: join(dataDir, 'repositories', 'default'), weight: 100 }];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('KILN_STORAGES must be JSON like {"default":{"path":"/srv/kiln/default","weight":100}}');
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || Object.keys(parsed).length === 0) {
+    throw new ConfigError('KILN_STORAGES must be a non-empty JSON object of shard name to {path, weight}');
+  }
+  return Object.entries(parsed as Record<string, unknown>).map(([name, value]) => {
+    const shard = value as { path?: unknown; weight?: unknown };
+    if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new ConfigError(`KILN_STORAGES: shard name "${name}" may use only letters, digits, _ . -`);
+    if (typeof shard?.path !== 'string' || shard.path === '') throw new ConfigError(`KILN_STORAGES: shard "${name}" needs a "path" string`);
+    const weight = shard.weight === undefined ? 100 : shard.weight;
+    if (typeof weight !== 'number' || !Number.isInteger(weight) || weight < 0 || weight > 100) {
+      throw new ConfigError(`KILN_STORAGES: shard "${name}" weight must be a whole number from 0 to 100`);
+    }
+    return { name, path: resolve(shard.path), weight };
+  });
+}
+
+function parseBaseUrl(raw: string | undefined, host: string, port: number): string {
+  const fallback = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const value = raw === undefined || raw === '' ? fallback : raw;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`KILN_BASE_URL must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('KILN_BASE_URL must use http or https');
+  return url.toString().replace(/\/+$/, '');
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const host = env.KILN_HOST || '127.0.0.1';
+  const port = integer(env, 'KILN_PORT', 8080, 0, 65535);
+  const dataDir = resolve(env.KILN_DATA_DIR || './data');
+  const databaseUrl = env.KILN_DATABASE_URL || null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('KILN_DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite database)');
+  }
+  return {
+    host,
+    port,
+    baseUrl: parseBaseUrl(env.KILN_BASE_URL, host, port),
+    dataDir,
+    databaseUrl,
+    tier: oneOf(env, 'KILN_TIER', ['free', 'premium', 'ultimate'] as const, 'ultimate'),
+    storages: parseStorages(env.KILN_STORAGES, dataDir),
+    initialRootPassword: env.KILN_INITIAL_ROOT_PASSWORD || null,
+    initialRootToken: env.KILN_INITIAL_ROOT_TOKEN || null,
+    logLevel: oneOf(env, 'KILN_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    accessTokenLifetimeSeconds: integer(env, 'KILN_ACCESS_TOKEN_LIFETIME', 7200, 60, 31_536_000),
+    allowImplicitGrant: boolean(env, 'KILN_ALLOW_IMPLICIT_GRANT', true),
+    allowInsecureRedirectUris: boolean(env, 'KILN_ALLOW_HTTP_REDIRECT_URIS', true),
+    sqliteSynchronous: oneOf(env, 'KILN_SQLITE_SYNCHRONOUS', ['NORMAL', 'FULL'] as const, 'NORMAL'),
+    eventRetentionDays: integer(env, 'KILN_EVENT_RETENTION_DAYS', 730, 1, 36_500),
+    workerPollMs: integer(env, 'KILN_WORKER_POLL_MS', 500, 10, 60_000),
+    runWorker: boolean(env, 'KILN_RUN_WORKER', true),
+  };
+}

@@ -1,0 +1,6 @@
+// Every capability, in registration order. A new feature folder adds one line here.
+import type { Feature } from './platform/feature.js';
+import { accountsFeature } from './accounts/index.js';
+import { issuesFeature } from './issues/index.js';
+
+export const features: Feature[] = [accountsFeature, issuesFeature];

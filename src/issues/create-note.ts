@@ -1,0 +1,24 @@
+import type { Deps } from '../platform/deps.js';
+import { inTransaction, type Executor } from '../platform/db/database.js';
+import { ValidationError } from '../platform/errors.js';
+import { recordEvent } from '../events/record-event.js';
+import type { IssueRow, NoteRow } from './entities.js';
+
+/** Comment on an issue; user comments (not system notes) record a `commented` event. */
+export async function createIssueNote(deps: Deps, authorId: number, issue: IssueRow, body: string, options: { system?: boolean } = {}, executor: Executor = deps.db): Promise<NoteRow> {
+  if (!body?.trim()) throw new ValidationError({ note: ["can't be blank"] });
+  if (body.length > 1_000_000) throw new ValidationError({ note: ['is too long (maximum is 1000000 characters)'] });
+  const now = deps.clock.now();
+  return inTransaction(executor, async (trx) => {
+    const note = await trx
+      .insertInto('notes')
+      .values({ project_id: issue.project_id, noteable_type: 'Issue', noteable_id: issue.id, author_id: authorId, body, system: options.system ? 1 : 0, created_at: now, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx.updateTable('issues').set({ updated_at: now }).where('id', '=', issue.id).execute();
+    if (!options.system) {
+      await recordEvent(trx, deps.clock, { projectId: Number(issue.project_id), authorId, action: 'commented', target: { type: 'Note', id: Number(note.id), iid: null, title: null } });
+    }
+    return note;
+  });
+}

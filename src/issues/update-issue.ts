@@ -1,0 +1,51 @@
+import type { Deps } from '../platform/deps.js';
+import { inTransaction, type Executor } from '../platform/db/database.js';
+import { RecordNotFoundError, ValidationError } from '../platform/errors.js';
+import { recordEvent } from '../events/record-event.js';
+import type { IssueRow } from './entities.js';
+
+export interface UpdateIssueInput {
+  title?: string;
+  description?: string | null;
+  issueType?: 'issue' | 'incident';
+  confidential?: boolean;
+  stateEvent?: 'close' | 'reopen';
+}
+
+/**
+ * Change an issue. Closing and reopening are conditional updates on the current state, so two
+ * racing closes record one `closed` event.
+ */
+export async function updateIssue(deps: Deps, actorId: number, issue: IssueRow, input: UpdateIssueInput, executor: Executor = deps.db): Promise<IssueRow> {
+  if (input.title !== undefined && input.title.trim() === '') throw new ValidationError({ title: ["can't be blank"] });
+  const now = deps.clock.now();
+  return inTransaction(executor, async (trx) => {
+    const changes: Record<string, unknown> = { updated_at: now };
+    if (input.title !== undefined) changes.title = input.title.trim();
+    if (input.description !== undefined) changes.description = input.description;
+    if (input.issueType !== undefined) changes.issue_type = input.issueType;
+    if (input.confidential !== undefined) changes.confidential = input.confidential ? 1 : 0;
+    let updated = await trx.updateTable('issues').set(changes).where('id', '=', issue.id).returningAll().executeTakeFirst();
+    if (!updated) throw new RecordNotFoundError();
+    if (input.stateEvent) {
+      const closing = input.stateEvent === 'close';
+      const transitioned = await trx
+        .updateTable('issues')
+        .set(closing ? { state: 'closed', closed_at: now, closed_by_id: actorId } : { state: 'opened', closed_at: null, closed_by_id: null })
+        .where('id', '=', issue.id)
+        .where('state', '=', closing ? 'opened' : 'closed')
+        .returningAll()
+        .executeTakeFirst();
+      if (transitioned) {
+        updated = transitioned;
+        await recordEvent(trx, deps.clock, {
+          projectId: Number(issue.project_id),
+          authorId: actorId,
+          action: closing ? 'closed' : 'reopened',
+          target: { type: 'Issue', id: Number(issue.id), iid: issue.iid, title: updated.title },
+        });
+      }
+    }
+    return updated;
+  });
+}

@@ -1,0 +1,41 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Tokens, codes and client secrets are stored as SHA-256 digests and looked up by digest (ARCHITECTURE.md, Data). */
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+/** Constant-time comparison of two strings of possibly different lengths. */
+export function safeEqual(a: string, b: string): boolean {
+  const left = createHash('sha256').update(a).digest();
+  const right = createHash('sha256').update(b).digest();
+  return timingSafeEqual(left, right) && a.length === b.length;
+}
+
+/**
+ * Values that must be shown again (alert keys, OTP secrets, tracker tokens) are encrypted with
+ * AES-256-GCM under the instance key. Format: base64url(iv).base64url(tag).base64url(ciphertext).
+ */
+export class SecretBox {
+  constructor(private readonly key: Buffer) {
+    if (key.length !== 32) throw new Error('instance key must be 32 bytes');
+  }
+
+  seal(plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+  }
+
+  open(sealed: string): string {
+    const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
+    const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+  }
+}

@@ -1,0 +1,65 @@
+// One Kysely factory for both dialects: SQLite (embedded default) and PostgreSQL (scale-out).
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DB } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export type Executor = Kysely<DB> | Transaction<DB>;
+
+// int8 (COUNT, BIGINT millisecond timestamps) arrives as a string from pg by default; every value we
+// store fits in a double, so parse it as a number once here.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export interface PostgresOptions {
+  url: string;
+  schema?: string; // tests give every file its own schema
+  poolSize?: number;
+}
+
+export function openPostgres(options: PostgresOptions): Database {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    options: options.schema ? `-c search_path=${options.schema}` : undefined,
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMAL'): Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const connection = new SQLite(file);
+  // WAL + synchronous=NORMAL: a commit survives kill -9 (DECISIONS.md, SQLite durability).
+  connection.pragma('journal_mode = WAL');
+  connection.pragma(`synchronous = ${synchronous}`);
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Run `work` in a transaction; nested calls reuse the outer one. */
+export async function inTransaction<T>(executor: Executor, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  if (executor.isTransaction) return work(executor as Transaction<DB>);
+  return (executor as Kysely<DB>).transaction().execute(work);
+}
+
+/** Unique-violation detection for both drivers: the database enforces invariants, callers map this to 400/409. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+export async function ping(db: Kysely<DB>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

@@ -1,0 +1,41 @@
+// Migrations live in ./migrations, named by date, frozen once landed, and never import application code.
+// On PostgreSQL they run under an advisory lock so several nodes starting together do not race.
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { readdir } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import type { Database } from './database.js';
+
+const folder = join(fileURLToPath(new URL('.', import.meta.url)), 'migrations');
+
+class FolderProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const names = (await readdir(folder)).filter((name) => /^\d{8}T\d{4}-[\w-]+\.(js|ts)$/.test(name) && !name.endsWith('.d.ts'));
+    const migrations: Record<string, Migration> = {};
+    for (const name of names.sort()) {
+      migrations[name.replace(/\.(js|ts)$/, '')] = (await import(pathToFileURL(join(folder, name)).href)) as Migration;
+    }
+    return migrations;
+  }
+}
+
+const ADVISORY_LOCK_KEY = 74_105_108; // "Kil"
+
+export async function migrateToLatest(database: Database): Promise<void> {
+  const run = async (db: Kysely<any>) => {
+    const migrator = new Migrator({ db, provider: new FolderProvider() });
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((result) => result.status === 'Error');
+    if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  };
+  if (database.dialect === 'sqlite') return run(database.db);
+  // Hold a session-level advisory lock on one pooled connection for the whole migration.
+  await database.db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${ADVISORY_LOCK_KEY}, hashtext(current_schema()))`.execute(connection);
+    try {
+      await run(connection);
+    } finally {
+      await sql`select pg_advisory_unlock(${ADVISORY_LOCK_KEY}, hashtext(current_schema()))`.execute(connection);
+    }
+  });
+}

@@ -1,0 +1,23 @@
+// The whole database as Kysely sees it: one file of table types per feature in ./tables.
+import type { AccountsTables } from './tables/accounts.js';
+import type { IssuesTables } from './tables/issues.js';
+import type { EventsTables } from './tables/events.js';
+import type { PlatformTables } from './tables/platform.js';
+import type { OauthTables } from './tables/oauth.js';
+import type { AlertsTables } from './tables/alerts.js';
+import type { EnvironmentsTables } from './tables/environments.js';
+import type { NotificationsTables } from './tables/notifications.js';
+import type { ErrorTrackingTables } from './tables/error-tracking.js';
+import type { RepositoriesTables } from './tables/repositories.js';
+
+export interface DB
+  extends AccountsTables,
+    IssuesTables,
+    EventsTables,
+    PlatformTables,
+    OauthTables,
+    AlertsTables,
+    EnvironmentsTables,
+    NotificationsTables,
+    ErrorTrackingTables,
+    RepositoriesTables {}

@@ -1,0 +1,99 @@
+import type { Generated } from 'kysely';
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  username_lower: string;
+  name: string;
+  email: string;
+  email_lower: string;
+  state: Generated<'active' | 'blocked'>;
+  admin: Generated<number>;
+  password_hash: string | null;
+  otp_secret_sealed: string | null;
+  otp_required: Generated<number>;
+  otp_backup_codes: string | null;
+  failed_attempts: Generated<number>;
+  locked_until: number | null;
+  bio: Generated<string>;
+  location: Generated<string>;
+  public_email: Generated<string>;
+  website_url: Generated<string>;
+  organization: Generated<string>;
+  private_profile: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export type Visibility = 'private' | 'internal' | 'public';
+
+export interface NamespacesTable {
+  id: Generated<number>;
+  kind: 'user' | 'group';
+  name: string;
+  path: string;
+  full_path: string;
+  full_path_lower: string;
+  parent_id: number | null;
+  owner_id: number | null;
+  visibility: Generated<Visibility>;
+  description: Generated<string>;
+  read_only: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  namespace_id: number;
+  name: string;
+  path: string;
+  full_path: string;
+  full_path_lower: string;
+  description: Generated<string>;
+  visibility: Generated<Visibility>;
+  creator_id: number | null;
+  default_branch: string;
+  created_at: number;
+  updated_at: number;
+  last_activity_at: number;
+}
+
+export interface MembersTable {
+  id: Generated<number>;
+  source_type: 'Namespace' | 'Project';
+  source_id: number;
+  user_id: number;
+  access_level: number;
+  expires_at: string | null;
+  created_by_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PersonalAccessTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  token_digest: string;
+  scopes: string;
+  expires_at: string | null;
+  revoked: Generated<number>;
+  last_used_at: number | null;
+  created_at: number;
+}
+
+export interface InternalIdsTable {
+  project_id: number;
+  usage: string;
+  last_value: number;
+}
+
+export interface AccountsTables {
+  users: UsersTable;
+  namespaces: NamespacesTable;
+  projects: ProjectsTable;
+  members: MembersTable;
+  personal_access_tokens: PersonalAccessTokensTable;
+  internal_ids: InternalIdsTable;
+}

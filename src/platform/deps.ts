@@ -1,0 +1,25 @@
+// Everything an action needs from the outside world, passed explicitly (STYLE.md rule 2 and 9).
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { DB } from './db/schema.js';
+import type { Dialect } from './db/database.js';
+import type { Clock } from './clock.js';
+import type { InstanceSecrets } from './secrets.js';
+import type { SecretBox } from './crypto.js';
+import type { AuthRegistry } from './auth/principal.js';
+import type { Metrics } from './metrics.js';
+
+export interface Deps {
+  config: Config;
+  db: Kysely<DB>;
+  dialect: Dialect;
+  clock: Clock;
+  secrets: InstanceSecrets;
+  box: SecretBox;
+  log: Logger;
+  auth: AuthRegistry;
+  metrics: Metrics;
+  /** Wake the in-process worker after enqueueing (a no-op when none runs here). */
+  pokeWorker: () => void;
+}

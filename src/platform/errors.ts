@@ -1,0 +1,41 @@
+// Domain errors thrown by actions and finders. They know nothing of HTTP; platform/http/error-handler.ts
+// maps each to GitLab's wire shape.
+
+/** A record that does not exist or that the actor may not see. `resource` as in "404 Project Not Found". */
+export class NotFoundError extends Error {
+  constructor(readonly resource?: string) {
+    super(resource ? `${resource} not found` : 'not found');
+  }
+}
+
+/** A child record looked up through its parent that is missing: GitLab's RecordNotFound, "404 Not found". */
+export class RecordNotFoundError extends Error {}
+
+export class ForbiddenError extends Error {
+  constructor(readonly reason?: string) {
+    super(reason ?? 'forbidden');
+  }
+}
+
+/** Model validation failure: `{"message": {"field": ["message", …]}}` with 400. */
+export class ValidationError extends Error {
+  constructor(readonly fields: Record<string, string[]>) {
+    super(Object.entries(fields).map(([field, messages]) => `${field} ${messages.join(', ')}`).join('; '));
+  }
+}
+
+/** A bad request with a sentence: `{"message": "400 Bad request - <reason>"}`. */
+export class BadRequestError extends Error {
+  constructor(readonly reason?: string) {
+    super(reason ?? 'bad request');
+  }
+}
+
+/** Parameter validation in Grape's words: `{"error": "name is missing"}` with 400. */
+export class ParamError extends Error {}
+
+export class ConflictError extends Error {
+  constructor(readonly detail?: string) {
+    super(detail ?? 'conflict');
+  }
+}

@@ -1,0 +1,86 @@
+// Offset pagination with GitLab's headers (gitlab-rest.md §1.6). Counting stops at 10,001 rows:
+// above 10,000, X-Total, X-Total-Pages and rel="last" are omitted (DECISIONS.md, X-Total at scale).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { ParamError } from '../errors.js';
+
+export const MAX_PER_PAGE = 100;
+export const COUNT_LIMIT = 10_000;
+
+export interface Page {
+  page: number;
+  perPage: number;
+  offset: number;
+}
+
+function toInt(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return Number(value);
+  return null;
+}
+
+export function pageOf(input: Record<string, unknown>): Page {
+  const requestedPerPage = toInt(input.per_page);
+  if (requestedPerPage === 0) throw new ParamError('per_page has a value not allowed');
+  if (input.per_page !== undefined && input.per_page !== '' && requestedPerPage === null) throw new ParamError('per_page is invalid');
+  if (input.page !== undefined && input.page !== '' && toInt(input.page) === null) throw new ParamError('page is invalid');
+  const perPage = requestedPerPage === null || requestedPerPage < 0 ? 20 : Math.min(requestedPerPage, MAX_PER_PAGE);
+  const requestedPage = toInt(input.page);
+  const page = requestedPage === null || requestedPage < 1 ? 1 : requestedPage;
+  return { page, perPage, offset: (page - 1) * perPage };
+}
+
+function linkFor(baseUrl: string, request: FastifyRequest, page: number, perPage: number): string {
+  const url = new URL(request.url, 'http://placeholder');
+  const query = new URLSearchParams(url.search);
+  query.set('page', String(page));
+  query.set('per_page', String(perPage));
+  const sorted = new URLSearchParams([...query.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return `${baseUrl}${url.pathname}?${sorted.toString()}`;
+}
+
+/** Set the pagination headers for a page of `count` rows in all (`null` = more than COUNT_LIMIT). */
+export function setPageHeaders(baseUrl: string, request: FastifyRequest, reply: FastifyReply, page: Page, count: number | null): void {
+  const totalPages = count === null ? null : Math.max(1, Math.ceil(count / page.perPage));
+  const beyond = totalPages !== null && page.page > totalPages;
+  const hasNext = count === null ? true : page.page < (totalPages as number);
+  const next = hasNext && !beyond ? String(page.page + 1) : '';
+  const prev = page.page > 1 && !beyond ? String(page.page - 1) : '';
+  const links: string[] = [];
+  if (prev) links.push(`<${linkFor(baseUrl, request, page.page - 1, page.perPage)}>; rel="prev"`);
+  if (next) links.push(`<${linkFor(baseUrl, request, page.page + 1, page.perPage)}>; rel="next"`);
+  links.push(`<${linkFor(baseUrl, request, 1, page.perPage)}>; rel="first"`);
+  if (totalPages !== null) links.push(`<${linkFor(baseUrl, request, totalPages, page.perPage)}>; rel="last"`);
+  reply.header('x-page', String(page.page));
+  reply.header('x-per-page', String(page.perPage));
+  reply.header('x-next-page', next);
+  reply.header('x-prev-page', prev);
+  if (count !== null) {
+    reply.header('x-total', String(count));
+    reply.header('x-total-pages', String(totalPages));
+  }
+  reply.header('link', links.join(', '));
+}
+
+/** Count the rows of `query` up to COUNT_LIMIT + 1; `null` when there are more than COUNT_LIMIT. */
+export async function boundedCount(db: Kysely<any>, query: SelectQueryBuilder<any, any, any>): Promise<number | null> {
+  const limited = query.clearOrderBy().clearSelect().select(sql`1`.as('one')).limit(COUNT_LIMIT + 1);
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (${limited}) as counted`.execute(db);
+  const n = Number(rows[0]?.n ?? 0);
+  return n > COUNT_LIMIT ? null : n;
+}
+
+/** Run an ordered query for one page and set the headers. */
+export async function paginate<Row>(
+  db: Kysely<any>,
+  baseUrl: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: Record<string, unknown>,
+  query: SelectQueryBuilder<any, any, Row>,
+): Promise<Row[]> {
+  const page = pageOf(input);
+  const [count, rows] = await Promise.all([boundedCount(db, query), query.limit(page.perPage).offset(page.offset).execute()]);
+  setPageHeaders(baseUrl, request, reply, page, count);
+  return rows;
+}

@@ -1,0 +1,135 @@
+// Parameters as Grape sees them: path ∪ query ∪ form ∪ JSON with the path winning (python-gitlab sends
+// `?id=<built-in function id>`), strings coerced, unknown keys ignored, failures in Grape's words.
+import type { FastifyRequest } from 'fastify';
+import { ParamError } from '../errors.js';
+
+export type ParamType = 'string' | 'integer' | 'boolean' | 'date' | 'string[]' | 'json';
+
+export interface ParamRule<T = unknown, R extends boolean = boolean> {
+  type: ParamType;
+  required: R;
+  values?: readonly string[];
+  exceptValues?: readonly unknown[];
+  allowBlank?: boolean;
+  /** GitLab's `absence` validator: the parameter must not be sent (server-computed fields). */
+  absentMessage?: string;
+  description?: string;
+  default?: T;
+  __type?: T;
+}
+
+type RuleOptions<T> = Omit<ParamRule<T>, 'type' | 'required' | '__type'>;
+
+function rule<T>(type: ParamType) {
+  return {
+    optional: (options: RuleOptions<T> = {}): ParamRule<T, false> => ({ type, required: false, ...options }),
+    required: (options: RuleOptions<T> = {}): ParamRule<T, true> => ({ type, required: true, ...options }),
+  };
+}
+
+export const p = {
+  string: rule<string>('string'),
+  integer: rule<number>('integer'),
+  boolean: rule<boolean>('boolean'),
+  /** A `YYYY-MM-DD` date, kept as that string. */
+  date: rule<string>('date'),
+  strings: rule<string[]>('string[]'),
+  json: rule<unknown>('json'),
+  absent: (message: string): ParamRule<never, false> => ({ type: 'string', required: false, absentMessage: message }),
+};
+
+export type ParamSchema = Record<string, ParamRule>;
+
+export type Parsed<S extends ParamSchema> = {
+  [K in keyof S]: S[K] extends ParamRule<infer T, infer R> ? (R extends true ? T : T | undefined) : never;
+};
+
+/** The merged parameter bag of a request. Body keys override the query, path keys override both. */
+export function mergedParams(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+  return { ...(request.query as Record<string, unknown>), ...body, ...(request.params as Record<string, unknown>) };
+}
+
+const TRUE = /^(true|t|yes|y|on|1)$/i;
+const FALSE = /^(false|f|no|n|off|0)$/i;
+
+function coerce(type: ParamType, value: unknown): { ok: true; value: unknown } | { ok: false } {
+  switch (type) {
+    case 'string':
+      if (typeof value === 'string') return { ok: true, value };
+      if (typeof value === 'number' || typeof value === 'boolean') return { ok: true, value: String(value) };
+      return { ok: false };
+    case 'integer': {
+      if (typeof value === 'number' && Number.isSafeInteger(value)) return { ok: true, value };
+      if (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim())) return { ok: true, value: Number(value.trim()) };
+      return { ok: false };
+    }
+    case 'boolean':
+      if (typeof value === 'boolean') return { ok: true, value };
+      if (typeof value === 'number' && (value === 0 || value === 1)) return { ok: true, value: value === 1 };
+      if (typeof value === 'string' && TRUE.test(value)) return { ok: true, value: true };
+      if (typeof value === 'string' && FALSE.test(value)) return { ok: true, value: false };
+      return { ok: false };
+    case 'date': {
+      if (typeof value !== 'string') return { ok: false };
+      const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value.trim());
+      if (!match) return { ok: false };
+      const date = new Date(`${match[1]}-${match[2]}-${match[3]}T00:00:00.000Z`);
+      if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== `${match[1]}-${match[2]}-${match[3]}`) return { ok: false };
+      return { ok: true, value: `${match[1]}-${match[2]}-${match[3]}` };
+    }
+    case 'string[]':
+      if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return { ok: true, value };
+      if (typeof value === 'string') return { ok: true, value: value === '' ? [] : value.split(',') };
+      return { ok: false };
+    case 'json':
+      return { ok: true, value };
+  }
+}
+
+function isBlank(value: unknown): boolean {
+  return value === '' || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+}
+
+/** Validate and coerce; every failure is collected and reported together, as Grape does. */
+export function parseParams<S extends ParamSchema>(input: Record<string, unknown>, schema: S): Parsed<S> {
+  const problems: string[] = [];
+  const result: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(schema)) {
+    const raw = input[name];
+    if (spec.absentMessage) {
+      if (raw !== undefined) problems.push(`${name} ${spec.absentMessage}`);
+      continue;
+    }
+    if (raw === undefined || raw === null) {
+      if (spec.required) problems.push(`${name} is missing`);
+      else if (spec.default !== undefined) result[name] = spec.default;
+      continue;
+    }
+    if (spec.allowBlank === false && isBlank(raw)) {
+      problems.push(`${name} is empty`);
+      continue;
+    }
+    const coerced = coerce(spec.type, raw);
+    if (!coerced.ok) {
+      problems.push(`${name} is invalid`);
+      continue;
+    }
+    if (spec.values && !spec.values.includes(coerced.value as string)) {
+      problems.push(`${name} does not have a valid value`);
+      continue;
+    }
+    if (spec.exceptValues?.includes(coerced.value)) {
+      problems.push(`${name} has a value not allowed`);
+      continue;
+    }
+    result[name] = coerced.value;
+  }
+  if (problems.length > 0) throw new ParamError(problems.join(', '));
+  return result as Parsed<S>;
+}
+
+/** Grape's mutually_exclusive check, with the message chosen by the caller. */
+export function rejectTogether(input: Record<string, unknown>, names: string[], message = `${names.join(', ')} are mutually exclusive`): void {
+  if (names.filter((name) => input[name] !== undefined).length > 1) throw new ParamError(message);
+}

@@ -1,0 +1,90 @@
+// The worker loop: claim, run, record. Runs inside `kiln serve` and alone as `kiln worker`.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { claimNext, markDone, markFailed, type ClaimedJob } from './queue.js';
+import type { Deps } from '../deps.js';
+
+export type JobHandler = (deps: Deps, payload: any, job: ClaimedJob) => Promise<void>;
+
+export interface WorkerOptions {
+  leaseMs?: number;
+  pollMs?: number;
+}
+
+export class Worker {
+  readonly id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly handlers: Record<string, JobHandler>,
+    options: WorkerOptions = {},
+  ) {
+    this.leaseMs = options.leaseMs ?? 5 * 60_000;
+    this.pollMs = options.pollMs ?? deps.config.workerPollMs;
+  }
+
+  /** Claim and run one job; false when nothing was due. Tests drive the queue with this. */
+  async runOnce(): Promise<boolean> {
+    const { db, dialect, clock } = this.deps;
+    const job = await claimNext(db, dialect, clock, this.id, this.leaseMs, Object.keys(this.handlers));
+    if (!job) return false;
+    const started = Date.now();
+    try {
+      await this.handlers[job.kind](this.deps, job.payload, job);
+      await markDone(db, clock, job, this.id);
+      this.deps.metrics.jobs.inc({ kind: job.kind, outcome: 'done' });
+    } catch (error) {
+      this.deps.log.warn({ err: error, job: job.id, kind: job.kind, attempts: job.attempts }, 'job failed');
+      await markFailed(db, clock, job, this.id, error);
+      this.deps.metrics.jobs.inc({ kind: job.kind, outcome: 'failed' });
+    }
+    this.deps.log.debug({ job: job.id, kind: job.kind, ms: Date.now() - started }, 'job finished');
+    return true;
+  }
+
+  /** Run every due job now (tests, and `kiln worker --drain`). */
+  async drain(limit = 1000): Promise<number> {
+    let count = 0;
+    while (count < limit && (await this.runOnce())) count += 1;
+    return count;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = (async () => {
+      while (this.running) {
+        let worked = false;
+        try {
+          worked = await this.runOnce();
+        } catch (error) {
+          this.deps.log.error({ err: error }, 'worker loop error');
+        }
+        if (!worked && this.running) await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.pollMs);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    })();
+  }
+
+  /** Nudge an idle worker (after an enqueue in this process) instead of waiting for the poll. */
+  poke(): void {
+    this.wake?.();
+  }
+
+  /** Graceful stop: finish the job in hand, claim no more. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+  }
+}

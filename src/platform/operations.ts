@@ -1,0 +1,25 @@
+// Health probes, Prometheus metrics and the OpenAPI document.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from './deps.js';
+import { ping } from './db/database.js';
+import { openApiRegistry } from './http/openapi.js';
+import { KILN_VERSION } from './version.js';
+
+export function registerOperations(app: FastifyInstance, deps: Deps): void {
+  app.get('/-/liveness', async () => ({ status: 'ok' }));
+  app.get('/-/health', async (_request, reply) => reply.type('text/plain').send('GitLab OK'));
+  app.get('/-/readiness', async (_request, reply) => {
+    try {
+      await ping(deps.db);
+      return { status: 'ok', master_check: [{ status: 'ok' }], db_check: [{ status: 'ok' }] };
+    } catch (error) {
+      deps.log.warn({ err: error }, 'readiness: database unreachable');
+      return reply.code(503).send({ status: 'failed', db_check: [{ status: 'failed', message: 'database unreachable' }] });
+    }
+  });
+  app.get('/-/metrics', async (_request, reply) => {
+    reply.type(deps.metrics.registry.contentType);
+    return deps.metrics.registry.metrics();
+  });
+  app.get('/api/v4/openapi.json', async () => openApiRegistry(app).document(deps.config.baseUrl, KILN_VERSION));
+}

@@ -1,0 +1,60 @@
+// Each test file gets its own database: a temporary SQLite file, or (KILN_TEST_DIALECT=postgres) a
+// fresh schema in KILN_TEST_DATABASE_URL that is dropped afterwards.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openPostgres, openSqlite, type Database } from '../../src/platform/db/database.js';
+
+export type TestDialect = 'sqlite' | 'postgres';
+
+export function testDialect(): TestDialect {
+  return process.env.KILN_TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+export interface TestDatabase {
+  database: Database;
+  dataDir: string;
+  /** For a second process or app on the same database. */
+  url: string | null;
+  schema: string | null;
+  reopen(): Database;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kiln-test-'));
+  if (testDialect() === 'sqlite') {
+    const file = join(dataDir, 'kiln.sqlite3');
+    return {
+      database: openSqlite(file),
+      dataDir,
+      url: null,
+      schema: null,
+      reopen: () => openSqlite(file),
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const url = process.env.KILN_TEST_DATABASE_URL;
+  if (!url) throw new Error('KILN_TEST_DIALECT=postgres needs KILN_TEST_DATABASE_URL');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  return {
+    database: openPostgres({ url, schema, poolSize: 5 }),
+    dataDir,
+    url,
+    schema,
+    reopen: () => openPostgres({ url, schema, poolSize: 5 }),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
