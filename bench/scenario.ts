@@ -1,0 +1,31 @@
+// What a feature contributes to `npm run bench`: a scenario seeds data in-process (before the server
+// starts, straight into its database) and then names the HTTP targets to load. bench/run.ts starts
+// `kiln serve` and a bare node:http baseline as child processes and loads both with autocannon.
+import type { Deps } from '../src/platform/deps.js';
+
+export interface BenchServer {
+  url: string;
+  rootToken: string;
+}
+
+export interface BenchTarget {
+  name: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  headers?: Record<string, string>;
+  /** A fixed body, or a function giving each request its own (e.g. rotating refresh tokens). */
+  body?: string | (() => string);
+  /** Pass/fail targets from the issue; the ratio is against the same-run node:http baseline. */
+  targets: { minRatio?: number; maxP99Ms?: number; minRequestsPerSecond?: number };
+  connections?: number;
+}
+
+export interface BenchScenario {
+  name: string;
+  /** Seed data straight into the database before the server starts (may be slow: bounded by the scenario). */
+  seed?(deps: Deps, server: { rootToken: string }): Promise<Record<string, unknown>>;
+  /** The targets, given the started server and whatever seed returned. */
+  targets(server: BenchServer, seeded: Record<string, unknown>): Promise<BenchTarget[]>;
+  /** A scenario that measures something else than HTTP rates against the baseline (e.g. a storage move vs cp -a). */
+  custom?(server: BenchServer, seeded: Record<string, unknown>): Promise<Array<{ name: string; value: number; unit: string; baseline?: number; target: string; pass: boolean }>>;
+}

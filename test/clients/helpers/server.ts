@@ -1,0 +1,110 @@
+// Starts a real `kiln serve` child process on a free loopback port, on SQLite in a temporary data
+// directory (or on PostgreSQL in a fresh schema when KILN_TEST_DIALECT=postgres), with a known root
+// password and root token, and stops it afterwards. Needs `npm run build` first (dist/src/main.js).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
+
+export const ROOT_PASSWORD = 'root-password-for-clients';
+
+export interface KilnProcess {
+  url: string;
+  port: number;
+  dataDir: string;
+  rootToken: string;
+  child: ChildProcess;
+  output(): string;
+  /** SIGKILL, as a crash would. */
+  kill9(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+export const MAIN = join(ROOT, 'dist', 'src', 'main.js');
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  dataDir?: string;
+  port?: number;
+  rootToken?: string;
+}
+
+export async function startKilnProcess(options: StartOptions = {}): Promise<KilnProcess> {
+  if (!existsSync(MAIN)) throw new Error('dist/src/main.js is missing: run `npm run build` before the client suite');
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kiln-client-'));
+  const rootToken = options.rootToken ?? `glpat-${randomBytes(12).toString('hex')}`;
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [MAIN, 'serve'], {
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      KILN_HOST: '127.0.0.1',
+      KILN_PORT: String(port),
+      KILN_DATA_DIR: dataDir,
+      KILN_INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
+      KILN_INITIAL_ROOT_TOKEN: rootToken,
+      KILN_LOG_LEVEL: 'warn',
+      KILN_WORKER_POLL_MS: '50',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`kiln exited with ${child.exitCode}:\n${output}`);
+    try {
+      const response = await fetch(`${url}/-/readiness`);
+      if (response.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url,
+    port,
+    dataDir,
+    rootToken,
+    child,
+    output: () => output,
+    async kill9() {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A JSON API call as root (or with another token). */
+export async function apiCall(kiln: KilnProcess, method: string, path: string, body?: unknown, token = kiln.rootToken): Promise<any> {
+  const response = await fetch(`${kiln.url}/api/v4${path}`, {
+    method,
+    headers: { 'private-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
