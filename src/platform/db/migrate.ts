@@ -23,7 +23,8 @@ const ADVISORY_LOCK_KEY = 74_105_108; // "Kil"
 
 export async function migrateToLatest(database: Database): Promise<void> {
   const run = async (db: Kysely<any>) => {
-    const migrator = new Migrator({ db, provider: new FolderProvider() });
+    // Features land migrations from parallel branches, so a later-merged migration may sort earlier.
+    const migrator = new Migrator({ db, provider: new FolderProvider(), allowUnorderedMigrations: true });
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((result) => result.status === 'Error');
     if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
