@@ -2,5 +2,7 @@
 import type { Feature } from './platform/feature.js';
 import { accountsFeature } from './accounts/index.js';
 import { issuesFeature } from './issues/index.js';
+import { eventsFeature } from './events/index.js';
+import { notificationsFeature } from './notifications/index.js';
 
-export const features: Feature[] = [accountsFeature, issuesFeature];
+export const features: Feature[] = [accountsFeature, issuesFeature, eventsFeature, notificationsFeature];
