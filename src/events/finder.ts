@@ -1,10 +1,10 @@
 // The events listings (GitLab's EventsFinder, gitlab-rest.md §5.1–5.2): a base query over `events e`,
 // small optional filters applied one after another, visibility in SQL (visibility.ts), ordered by id.
-import { sql, type SqlBool } from 'kysely';
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import { ACCESS } from '../accounts/access-levels.js';
 import { EVENT_TARGET_TYPES, type EventAction } from './vocabulary.js';
-import { groupMemberships, limitedAccessSql, memberEventsSql, membershipsOf, visibleEventSql, type MemberGroups, type Viewer } from './visibility.js';
+import { groupMemberships, idListSql, limitedAccessSql, memberEventsSql, membershipsOf, visibleEventSql, type MemberGroups, type Viewer } from './visibility.js';
 
 export interface EventFilters {
   action?: EventAction;
@@ -57,49 +57,58 @@ function applyFilters<Q extends { where(...args: any[]): Q }>(query: Q, filters:
 }
 
 export interface EventListing {
-  /** Every visible event of the subject with the filters, for the bounded count. */
-  matching: ReturnType<typeof selectRows>;
-  /** One page of it, in id order (GitLab orders by id whatever its documentation says, §5.2). */
+  /** Ids of every visible event of the subject with the filters (no joins), for the bounded count. */
+  matching: ReturnType<typeof selectIds>;
+  /** One page of rows, in id order (GitLab orders by id whatever its documentation says, §5.2). */
   page(offset: number, limit: number): ReturnType<typeof selectRows>;
+}
+
+type AnySelect = SelectQueryBuilder<any, any, any>;
+
+function selectIds(deps: Deps) {
+  return deps.db.selectFrom('events as e').select('e.id');
 }
 
 export async function listEvents(deps: Deps, viewer: Viewer, subject: EventSubject, filters: EventFilters): Promise<EventListing> {
   const direction = filters.sort ?? 'desc';
-  const groups: MemberGroups | null = viewer.admin && !('memberOf' in subject) ? null : groupMemberships(await membershipsOf(deps.db, viewer.id, deps.clock.now()));
-  let base = applyFilters(selectRows(deps), filters);
-  if ('nobody' in subject) base = base.where(sql<SqlBool>`1 = 0`);
-  if ('author' in subject) base = base.where('e.author_id', '=', subject.author).where(visibleEventSql(viewer, groups));
-  if ('project' in subject) {
-    base = base.where('e.project_id', '=', subject.project);
-    if (!viewer.admin && subject.level < ACCESS.reporter) base = base.where(limitedAccessSql(viewer.id, subject.private));
+  const needsMemberships = !('nobody' in subject) && !('project' in subject) && !(viewer.admin && 'author' in subject);
+  const groups = needsMemberships ? groupMemberships(await membershipsOf(deps.db, viewer.id, deps.clock.now())) : null;
+  const constrain = <Q>(query: Q): Q => {
+    let q = applyFilters(query as unknown as AnySelect, filters);
+    if ('nobody' in subject) q = q.where(sql<SqlBool>`1 = 0`);
+    if ('author' in subject) q = q.where('e.author_id', '=', subject.author).where(visibleEventSql(viewer, groups));
+    if ('project' in subject) {
+      q = q.where('e.project_id', '=', subject.project);
+      if (!viewer.admin && subject.level < ACCESS.reporter) q = q.where(limitedAccessSql(viewer.id, subject.private));
+    }
+    if ('memberOf' in subject) {
+      const member = groups as MemberGroups;
+      q = q.where(member.all.length ? sql<SqlBool>`e.project_id in (${idListSql(member.all)})` : sql<SqlBool>`1 = 0`).where(memberEventsSql(viewer.id, member));
+    }
+    return q as unknown as Q;
+  };
+  const matching = constrain(selectIds(deps));
+  if ('memberOf' in subject && groups && groups.all.length > 1 && groups.all.length <= MERGE_LIMIT) {
+    return { matching, page: mergedPage(deps, groups, viewer, filters) };
   }
-  if ('memberOf' in subject) {
-    const member = groups as MemberGroups;
-    base = base.where(member.all.length ? sql<SqlBool>`e.project_id in (${sql.join(member.all.map((id) => sql.lit(id)))})` : sql<SqlBool>`1 = 0`).where(memberEventsSql(viewer.id, member));
-    if (member.all.length > 1 && member.all.length <= MERGE_LIMIT) return mergedListing(deps, base, member, viewer, filters);
-  }
-  const matching = base;
-  return { matching, page: (offset, limit) => matching.orderBy('e.id', direction).limit(limit).offset(offset) };
+  return { matching, page: (offset, limit) => constrain(selectRows(deps)).orderBy('e.id', direction).limit(limit).offset(offset) };
 }
 
 /**
- * A page over a few member projects: the newest `offset + limit` ids of each project come from its own
+ * A page over a few member projects: the first `offset + limit` ids of each project come from its own
  * (project_id, …, id) index range, and only those are merged, instead of sorting every matching event.
  */
-function mergedListing(deps: Deps, base: ReturnType<typeof selectRows>, member: MemberGroups, viewer: Viewer, filters: EventFilters): EventListing {
+function mergedPage(deps: Deps, member: MemberGroups, viewer: Viewer, filters: EventFilters): EventListing['page'] {
   const direction = filters.sort ?? 'desc';
   const perProject = (projectId: number, depth: number) => {
     let query = applyFilters(deps.db.selectFrom('events as e').select('e.id').where('e.project_id', '=', projectId), filters);
     if (!member.full.includes(projectId)) query = query.where(limitedAccessSql(viewer.id, member.guestPrivate.includes(projectId)));
     return deps.db.selectFrom(query.orderBy('e.id', direction).limit(depth).as('t')).select('t.id');
   };
-  return {
-    matching: base,
-    page(offset, limit) {
-      const [first, ...rest] = member.all.map((id) => perProject(id, offset + limit));
-      const ids = rest.reduce((union, next) => union.unionAll(next), first);
-      return selectRows(deps).where('e.id', 'in', ids).orderBy('e.id', direction).limit(limit).offset(offset);
-    },
+  return (offset, limit) => {
+    const [first, ...rest] = member.all.map((id) => perProject(id, offset + limit));
+    const ids = rest.reduce((union, next) => union.unionAll(next), first);
+    return selectRows(deps).where('e.id', 'in', ids).orderBy('e.id', direction).limit(limit).offset(offset);
   };
 }
 

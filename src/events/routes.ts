@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute, type RouteContext } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
-import { boundedCount, pageOf, setPageHeaders } from '../platform/http/pagination.js';
+import { pageOf, setPageHeaders } from '../platform/http/pagination.js';
+import { countEvents } from './count-cache.js';
 import { findProject, findUser } from '../accounts/lookup.js';
 import { EVENT_ACTIONS, TARGET_TYPE_FILTERS } from './vocabulary.js';
 import { listEvents, notesForEvents, type EventFilters, type EventSubject } from './finder.js';
@@ -38,7 +39,7 @@ export function eventsRoutes(app: FastifyInstance, deps: Deps): void {
     const viewer: Viewer = { id: ctx.actor.user.id, admin: ctx.actor.user.admin };
     const page = pageOf(ctx.input);
     const listing = await listEvents(deps, viewer, subject, filtersOf(ctx.params));
-    const [count, rows] = await Promise.all([boundedCount(deps.db, listing.matching), listing.page(page.offset, page.perPage).execute()]);
+    const [count, rows] = await Promise.all([countEvents(deps, listing.matching), listing.page(page.offset, page.perPage).execute()]);
     setPageHeaders(base, ctx.request, ctx.reply, page, count);
     const notes = await notesForEvents(deps, rows);
     return rows.map((row) => eventEntity(base, row, notes, { projectEvent }));

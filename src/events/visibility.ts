@@ -23,27 +23,53 @@ export interface Membership {
   private: boolean;
 }
 
-/** The viewer's projects with their highest access level: direct, through any ancestor group, or as personal owner. */
+/**
+ * The viewer's projects with their highest access level: direct, through any ancestor group, or as the
+ * owner of the personal namespace. A few small index lookups rather than one query joining everything,
+ * so the plan never scans projects or namespaces.
+ */
 export async function membershipsOf(executor: Executor, userId: number, nowMs: number): Promise<Map<number, Membership>> {
   const day = today(nowMs);
-  const { rows } = await sql<{ id: number; level: number; visibility: string }>`
-    with recursive member_namespaces(id, level) as (
-      select source_id, access_level from members
-        where user_id = ${userId} and source_type = 'Namespace' and (expires_at is null or expires_at >= ${day})
-      union all
-      select n.id, m.level from namespaces n join member_namespaces m on n.parent_id = m.id
-    ),
-    levels(id, level) as (
-      select p.id, m.level from projects p join member_namespaces m on p.namespace_id = m.id
-      union all
-      select p.id, ${ACCESS.owner} from projects p join namespaces n on n.id = p.namespace_id
-        where n.owner_id = ${userId} and n.kind = 'user'
-      union all
-      select source_id, access_level from members
-        where user_id = ${userId} and source_type = 'Project' and (expires_at is null or expires_at >= ${day})
-    )
-    select l.id, max(l.level) as level, p.visibility from levels l join projects p on p.id = l.id group by l.id, p.visibility`.execute(executor);
-  return new Map(rows.map((row) => [Number(row.id), { level: Number(row.level), private: row.visibility === 'private' }]));
+  const [direct, personal] = await Promise.all([
+    executor
+      .selectFrom('members')
+      .select(['source_type', 'source_id', 'access_level'])
+      .where('user_id', '=', userId)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>=', day)]))
+      .execute(),
+    executor.selectFrom('namespaces').select('id').where('owner_id', '=', userId).where('kind', '=', 'user').execute(),
+  ]);
+  const namespaceLevels = new Map<number, number>(personal.map((row) => [Number(row.id), ACCESS.owner as number]));
+  const projectLevels = new Map<number, number>();
+  const raise = (map: Map<number, number>, id: number, level: number) => map.set(id, Math.max(map.get(id) ?? 0, level));
+  const groups = direct.filter((row) => row.source_type === 'Namespace');
+  for (const row of direct) if (row.source_type === 'Project') raise(projectLevels, Number(row.source_id), row.access_level);
+  if (groups.length) {
+    // Group membership is inherited by every descendant group (accounts/access.ts).
+    const seeds = sql.join(groups.map((row) => sql`select ${sql.lit(Number(row.source_id))}, ${sql.lit(row.access_level)}`), sql` union all `);
+    const { rows } = await sql<{ id: number; level: number }>`
+      with recursive tree(id, level) as (
+        ${seeds}
+        union all
+        select n.id, t.level from namespaces n join tree t on n.parent_id = t.id
+      ) select id, max(level) as level from tree group by id`.execute(executor);
+    for (const row of rows) raise(namespaceLevels, Number(row.id), Number(row.level));
+  }
+  const namespaceIds = [...namespaceLevels.keys()];
+  const projectIds = [...projectLevels.keys()];
+  if (namespaceIds.length === 0 && projectIds.length === 0) return new Map();
+  const projects = await executor
+    .selectFrom('projects')
+    .select(['id', 'namespace_id', 'visibility'])
+    .where((eb) => eb.or([
+      ...(namespaceIds.length ? [eb('namespace_id', 'in', namespaceIds)] : []),
+      ...(projectIds.length ? [eb('id', 'in', projectIds)] : []),
+    ]))
+    .execute();
+  return new Map(projects.map((project) => [Number(project.id), {
+    level: Math.max(namespaceLevels.get(Number(project.namespace_id)) ?? 0, projectLevels.get(Number(project.id)) ?? 0),
+    private: project.visibility === 'private',
+  }]));
 }
 
 function idList(ids: number[]): RawBuilder<unknown> {
