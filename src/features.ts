@@ -5,4 +5,7 @@ import { issuesFeature } from './issues/index.js';
 import { webFeature } from './web/index.js';
 import { housekeepingFeature } from './platform/jobs/housekeeping.js';
 
-export const features: Feature[] = [accountsFeature, issuesFeature, webFeature, housekeepingFeature];
+import { eventsFeature } from './events/index.js';
+import { notificationsFeature } from './notifications/index.js';
+
+export const features: Feature[] = [accountsFeature, issuesFeature, webFeature, housekeepingFeature, eventsFeature, notificationsFeature];
