@@ -2,7 +2,8 @@
 import type { Feature } from './platform/feature.js';
 import { accountsFeature } from './accounts/index.js';
 import { issuesFeature } from './issues/index.js';
+import { webFeature } from './web/index.js';
 import { environmentsFeature } from './environments/index.js';
 import { errorTrackingFeature } from './error-tracking/index.js';
 
-export const features: Feature[] = [accountsFeature, issuesFeature, environmentsFeature, errorTrackingFeature];
+export const features: Feature[] = [accountsFeature, issuesFeature, webFeature, environmentsFeature, errorTrackingFeature];
