@@ -4,8 +4,9 @@ import { accountsFeature } from './accounts/index.js';
 import { issuesFeature } from './issues/index.js';
 import { webFeature } from './web/index.js';
 import { housekeepingFeature } from './platform/jobs/housekeeping.js';
-
 import { eventsFeature } from './events/index.js';
 import { notificationsFeature } from './notifications/index.js';
+import { environmentsFeature } from './environments/index.js';
+import { errorTrackingFeature } from './error-tracking/index.js';
 
-export const features: Feature[] = [accountsFeature, issuesFeature, webFeature, housekeepingFeature, eventsFeature, notificationsFeature];
+export const features: Feature[] = [accountsFeature, issuesFeature, webFeature, housekeepingFeature, eventsFeature, notificationsFeature, environmentsFeature, errorTrackingFeature];
