@@ -1,0 +1,12 @@
+// Alert management: integrations, the ingestion endpoint, grouping and resolution, incidents, pages.
+import type { Feature } from '../platform/feature.js';
+import { alertRoutes } from './routes.js';
+import { incidentJobs } from './incident-jobs.js';
+
+export const alertsFeature: Feature = {
+  name: 'alerts',
+  routes(app, deps) {
+    alertRoutes(app, deps);
+  },
+  jobs: incidentJobs,
+};
