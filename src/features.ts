@@ -8,5 +8,6 @@ import { eventsFeature } from './events/index.js';
 import { notificationsFeature } from './notifications/index.js';
 import { environmentsFeature } from './environments/index.js';
 import { errorTrackingFeature } from './error-tracking/index.js';
+import { alertsFeature } from './alerts/index.js';
 
-export const features: Feature[] = [accountsFeature, issuesFeature, webFeature, housekeepingFeature, eventsFeature, notificationsFeature, environmentsFeature, errorTrackingFeature];
+export const features: Feature[] = [accountsFeature, issuesFeature, webFeature, housekeepingFeature, eventsFeature, notificationsFeature, environmentsFeature, errorTrackingFeature, alertsFeature];
