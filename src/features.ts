@@ -3,5 +3,6 @@ import type { Feature } from './platform/feature.js';
 import { accountsFeature } from './accounts/index.js';
 import { issuesFeature } from './issues/index.js';
 import { webFeature } from './web/index.js';
+import { repositoriesFeature } from './repositories/index.js';
 
-export const features: Feature[] = [accountsFeature, issuesFeature, webFeature];
+export const features: Feature[] = [accountsFeature, issuesFeature, webFeature, repositoriesFeature];

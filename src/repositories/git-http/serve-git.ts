@@ -39,14 +39,11 @@ function challenge(reply: FastifyReply): FastifyReply {
   return text(reply, 401, 'HTTP Basic: Access denied', { 'www-authenticate': 'Basic realm="Kiln"' });
 }
 
-/** A repository path as the user wrote it, or null for anything that is not a plain path of segments. */
-export function cleanPath(raw: string): string | null {
-  let path: string;
-  try {
-    path = decodeURIComponent(raw);
-  } catch {
-    return null;
-  }
+/**
+ * The repository path (already decoded by the namespaced dispatcher), or null for anything but plain
+ * segments: no empty, dot-leading (`.`, `..`) or unusual segments ever reach a lookup.
+ */
+export function cleanPath(path: string): string | null {
   const segments = path.split('/');
   if (segments.some((segment) => segment === '' || segment.startsWith('.') || !/^[A-Za-z0-9_.\-+]+$/.test(segment))) return null;
   return path;
