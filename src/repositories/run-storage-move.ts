@@ -4,6 +4,7 @@
 // lease expires) resumes from whatever the database says: before `replicated` the repository is
 // served from the source and the copy is redone; from `replicated` on it is served from the
 // destination and only the source's deletion remains.
+import { existsSync } from 'node:fs';
 import type { Deps } from '../platform/deps.js';
 import type { ClaimedJob } from '../platform/jobs/queue.js';
 import { inTransaction } from '../platform/db/database.js';
@@ -13,7 +14,7 @@ import { atStep } from './move-hooks.js';
 import { repositoryPath } from './shards.js';
 import { holdLease } from './move-lease.js';
 import type { MoveRow } from './schedule-storage-move.js';
-import { existsSync } from 'node:fs';
+import { waitForPushes } from './push-leases.js';
 
 async function loadMove(deps: Deps, id: number): Promise<MoveRow | undefined> {
   return deps.db.selectFrom('group_repository_storage_moves').selectAll().where('id', '=', id).executeTakeFirst();
@@ -40,6 +41,7 @@ async function replicate(deps: Deps, move: MoveRow): Promise<void> {
     const destination = repositoryPath(storages, move.destination_storage_name, repository.disk_path);
     // GitLab copies the wiki only if it exists; the row without a directory has nothing to move.
     if (existsSync(source)) {
+      await waitForPushes(deps, Number(move.group_id));
       await copyRepository(source, destination);
       await atStep(deps, 'copied', Number(move.id));
       await verifyCopy(source, destination);

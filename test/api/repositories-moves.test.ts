@@ -10,6 +10,7 @@ import { setMoveHook, type MoveStep } from '../../src/repositories/move-hooks.js
 import { MOVE_LEASE_MS } from '../../src/repositories/move-lease.js';
 import { listRefs } from '../../src/repositories/git.js';
 import { recoverStorageMoves } from '../../src/repositories/recover-moves.js';
+import { beginPush, endPush } from '../../src/repositories/push-leases.js';
 
 let kiln: TestKiln;
 let base: string;
@@ -196,6 +197,41 @@ describe('a group repository storage move', () => {
     expect(failed.error_message).toMatch(/fsck|differs/);
     expect((await repositoryOf(group.id)).shard).toBe('default');
     expect(await readOnly(group.id)).toBe(false);
+  });
+});
+
+describe('pushes in flight when a move starts', () => {
+  it('the move waits for them before copying', async () => {
+    const { group } = await groupWithWiki('in-flight');
+    // A push that passed its read-only check just before the move was scheduled (push-leases.ts).
+    const lease = await beginPush(kiln.deps, group.id);
+    expect(lease.readOnly).toBe(false);
+    const move = await schedule(group.id);
+    const running = kiln.worker.runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await moveOf(move.id)).state).toBe('started');
+    expect(existsSync(shardPath('storage2', (await repositoryOf(group.id)).disk_path))).toBe(false);
+    await endPush(kiln.deps, lease.leaseId);
+    await running;
+    expect((await moveOf(move.id)).state).toBe('finished');
+  });
+
+  it('a push that takes its lease after the move was scheduled is refused', async () => {
+    const { group } = await groupWithWiki('late-push');
+    await schedule(group.id);
+    const lease = await beginPush(kiln.deps, group.id);
+    expect(lease.readOnly).toBe(true);
+    expect(await kiln.deps.db.selectFrom('repository_push_leases').select('id').where('container_id', '=', group.id).execute()).toEqual([]);
+    await kiln.worker.drain();
+  });
+
+  it('a push lease left by a crashed node expires and no longer holds moves', async () => {
+    const { group } = await groupWithWiki('stale-push');
+    await beginPush(kiln.deps, group.id);
+    kiln.clock.advance(11 * 60_000);
+    const move = await schedule(group.id);
+    await kiln.worker.drain();
+    expect((await moveOf(move.id)).state).toBe('finished');
   });
 });
 

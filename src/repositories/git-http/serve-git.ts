@@ -10,6 +10,7 @@ import { ensureRepository } from '../ensure-repository.js';
 import { findShard } from '../shards.js';
 import { listRefs } from '../git.js';
 import { recordPushEvents } from '../record-push-events.js';
+import { beginPush, endPush } from '../push-leases.js';
 import { authenticateGit, parseBasic } from './authenticate.js';
 import { runHttpBackend } from './cgi.js';
 
@@ -94,18 +95,41 @@ export async function serveGit(deps: Deps, request: FastifyRequest, reply: Fasti
     if (target.readOnly) return text(reply, 403, READ_ONLY_MESSAGE);
   }
 
-  const { row, path: repoPath } = await ensureRepository(deps, { type: target.kind, id: target.id, defaultBranch: target.defaultBranch });
+  // A push to a group wiki holds a lease that a starting move waits for (push-leases.ts).
+  let leaseId: number | null = null;
+  if (pushing && match.action === 'git-receive-pack' && target.kind === 'group') {
+    const lease = await beginPush(deps, target.id);
+    if (lease.readOnly) return text(reply, 403, READ_ONLY_MESSAGE);
+    leaseId = lease.leaseId;
+  }
+  const release = async () => {
+    if (leaseId !== null) await endPush(deps, leaseId);
+    leaseId = null;
+  };
+
+  let repository: { row: { shard: string; disk_path: string }; path: string };
+  let before: Map<string, string> | null;
+  const recordsEvents = pushing && match.action === 'git-receive-pack' && target.kind === 'project' && user !== null;
+  try {
+    repository = await ensureRepository(deps, { type: target.kind, id: target.id, defaultBranch: target.defaultBranch });
+    before = recordsEvents ? await listRefs(repository.path) : null;
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  const { row, path: repoPath } = repository;
   const shard = findShard(deps.config.storages, row.shard);
   if (!shard) throw new Error(`storage shard "${row.shard}" is not configured`);
 
-  const recordsEvents = pushing && match.action === 'git-receive-pack' && target.kind === 'project' && user !== null;
-  const before = recordsEvents ? await listRefs(repoPath) : null;
-  const finish = recordsEvents
-    ? async (exitCode: number) => {
-        if (exitCode !== 0 || !before || !user) return;
+  const finish = async (exitCode: number) => {
+    try {
+      if (recordsEvents && exitCode === 0 && before && user) {
         await recordPushEvents(deps, { projectId: target.id, authorId: user.id, repoPath, before, after: await listRefs(repoPath) });
       }
-    : undefined;
+    } finally {
+      await release();
+    }
+  };
 
   reply.hijack();
   const response = await runHttpBackend(
@@ -125,6 +149,7 @@ export async function serveGit(deps: Deps, request: FastifyRequest, reply: Fasti
   });
   const raw = reply.raw;
   if (!response) {
+    await release();
     raw.writeHead(500, { 'content-type': 'text/plain' }).end('500 Internal Server Error\n');
     return reply;
   }

@@ -14,6 +14,15 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The bulk move walks every group repository on one shard.
   await db.schema.createIndex('repositories_shard').on('repositories').columns(['container_type', 'shard', 'container_id']).execute();
 
+  // Pushes in flight, so a move waits for them before copying (GitLab's reference counter). A lease
+  // expires, so a node that died mid-push cannot block moves for ever.
+  await withId(db, db.schema.createTable('repository_push_leases'))
+    .addColumn('container_type', 'text', (c) => c.notNull())
+    .addColumn('container_id', 'bigint', (c) => c.notNull())
+    .addColumn('expires_at', TIME, (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('push_leases_container').on('repository_push_leases').columns(['container_type', 'container_id', 'expires_at']).execute();
+
   await withId(db, db.schema.createTable('group_repository_storage_moves'))
     .addColumn('group_id', 'bigint', (c) => c.notNull().references('namespaces.id').onDelete('cascade'))
     .addColumn('state', 'text', (c) => c.notNull())

@@ -14,6 +14,13 @@ export interface RepositoriesTable {
   updated_at: number;
 }
 
+export interface RepositoryPushLeasesTable {
+  id: Generated<number>;
+  container_type: 'group' | 'project';
+  container_id: number;
+  expires_at: number;
+}
+
 export type MoveState = 'initial' | 'scheduled' | 'started' | 'finished' | 'failed' | 'replicated' | 'cleanup_failed';
 
 export interface GroupRepositoryStorageMovesTable {
@@ -30,4 +37,5 @@ export interface GroupRepositoryStorageMovesTable {
 export interface RepositoriesTables {
   repositories: RepositoriesTable;
   group_repository_storage_moves: GroupRepositoryStorageMovesTable;
+  repository_push_leases: RepositoryPushLeasesTable;
 }
