@@ -9,5 +9,6 @@ import { notificationsFeature } from './notifications/index.js';
 import { environmentsFeature } from './environments/index.js';
 import { errorTrackingFeature } from './error-tracking/index.js';
 import { alertsFeature } from './alerts/index.js';
+import { repositoriesFeature } from './repositories/index.js';
 
-export const features: Feature[] = [accountsFeature, issuesFeature, webFeature, housekeepingFeature, eventsFeature, notificationsFeature, environmentsFeature, errorTrackingFeature, alertsFeature];
+export const features: Feature[] = [accountsFeature, issuesFeature, webFeature, housekeepingFeature, eventsFeature, notificationsFeature, environmentsFeature, errorTrackingFeature, alertsFeature, repositoriesFeature];
