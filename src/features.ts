@@ -2,5 +2,6 @@
 import type { Feature } from './platform/feature.js';
 import { accountsFeature } from './accounts/index.js';
 import { issuesFeature } from './issues/index.js';
+import { oauthFeature } from './oauth/index.js';
 
-export const features: Feature[] = [accountsFeature, issuesFeature];
+export const features: Feature[] = [accountsFeature, issuesFeature, oauthFeature];
