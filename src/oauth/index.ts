@@ -7,6 +7,7 @@ import { tokenInfoRoutes } from './token-info-routes.js';
 import { revokeRoutes } from './revoke-routes.js';
 import { discoveryRoutes } from './discovery-routes.js';
 import { applicationsApiRoutes } from './applications-api.js';
+import { authorizeRoutes } from './authorize/routes.js';
 
 export const oauthFeature: Feature = {
   name: 'oauth',
@@ -19,5 +20,6 @@ export const oauthFeature: Feature = {
     revokeRoutes(app, deps);
     discoveryRoutes(app, deps);
     applicationsApiRoutes(app, deps);
+    authorizeRoutes(app, deps);
   },
 };

@@ -4,17 +4,15 @@
 // enumeration), default scope `api`, and no refresh token (specification, Access token response).
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
-import { hit } from '../../platform/rate-limit.js';
+import { protectedPathHit } from '../protected-paths.js';
 import { checkPassword, findUserByLogin } from '../../accounts/check-password.js';
 import { optionalClient } from '../client-auth.js';
 import { invalidGrant, invalidScope, missingParameter, OAuthError } from '../errors.js';
 import { ALL_SCOPES, resolveScopes, splitScopes } from '../scopes.js';
 import { issueToken, tokenResponse } from '../issue-token.js';
 
-export const PASSWORD_GRANT_LIMIT = { limit: 10, windowMs: 60_000 };
-
 export async function passwordGrant(deps: Deps, request: FastifyRequest, params: Record<string, string>) {
-  const limited = await hit(deps.db, deps.clock, `oauth_password:${request.ip}`, PASSWORD_GRANT_LIMIT);
+  const limited = await protectedPathHit(deps, 'oauth_password', request.ip);
   if (!limited.allowed) {
     throw new OAuthError('invalid_request', 'Too many requests. Retry later.', 429, { 'retry-after': String(limited.retryAfter) });
   }
