@@ -10,5 +10,6 @@ import { environmentsFeature } from './environments/index.js';
 import { errorTrackingFeature } from './error-tracking/index.js';
 import { alertsFeature } from './alerts/index.js';
 import { repositoriesFeature } from './repositories/index.js';
+import { oauthFeature } from './oauth/index.js';
 
-export const features: Feature[] = [accountsFeature, issuesFeature, webFeature, housekeepingFeature, eventsFeature, notificationsFeature, environmentsFeature, errorTrackingFeature, alertsFeature, repositoriesFeature];
+export const features: Feature[] = [accountsFeature, issuesFeature, webFeature, housekeepingFeature, eventsFeature, notificationsFeature, environmentsFeature, errorTrackingFeature, alertsFeature, repositoriesFeature, oauthFeature];
