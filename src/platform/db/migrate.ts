@@ -22,11 +22,12 @@ class FolderProvider implements MigrationProvider {
 const ADVISORY_LOCK_KEY = 74_105_108; // "Kil"
 
 export async function migrateToLatest(database: Database): Promise<void> {
-  const run = async (db: Kysely<any>, migrationTableSchema?: string) => {
+  const run = async (db: Kysely<any>, schema?: string) => {
     // Features land migrations from parallel branches, so a later-merged migration may sort earlier.
-    // On PostgreSQL the migrator must look for its tables in OUR schema: without a schema it counts
-    // kysely_migration* tables of any schema in the database as its own (tests: one schema per file).
-    const migrator = new Migrator({ db, provider: new FolderProvider(), allowUnorderedMigrations: true, migrationTableSchema });
+    // On PostgreSQL the bookkeeping tables are pinned to the current schema: without that, Kysely
+    // sees another schema's kysely_migration table in the same database, skips creating its own,
+    // and fails (several installs or test schemas in one database).
+    const migrator = new Migrator({ db, provider: new FolderProvider(), allowUnorderedMigrations: true, migrationTableSchema: schema });
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((result) => result.status === 'Error');
     if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
@@ -37,7 +38,7 @@ export async function migrateToLatest(database: Database): Promise<void> {
     await sql`select pg_advisory_lock(${ADVISORY_LOCK_KEY}, hashtext(current_schema()))`.execute(connection);
     try {
       const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(connection);
-      await run(connection, rows[0]?.schema);
+      await run(connection, rows[0].schema);
     } finally {
       await sql`select pg_advisory_unlock(${ADVISORY_LOCK_KEY}, hashtext(current_schema()))`.execute(connection);
     }

@@ -1,0 +1,65 @@
+// Reads of environments, always through their project (STYLE.md rule 5). Each is one indexed query.
+import { sql } from 'kysely';
+import type { Deps } from '../platform/deps.js';
+import type { Executor } from '../platform/db/database.js';
+import type { EnvironmentState } from '../platform/db/tables/environments.js';
+import { RecordNotFoundError } from '../platform/errors.js';
+import type { DeploymentRow, DeploymentUser, EnvironmentRow } from './entities.js';
+
+export interface EnvironmentFilters {
+  /** Exact name. */
+  name?: string;
+  /** Case-insensitive name prefix (GitLab's `Environment.for_name_like`). */
+  search?: string;
+  states?: EnvironmentState;
+}
+
+function likePrefix(value: string): string {
+  return `${value.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/** A project's environments by id ascending, the order GitLab's paginator adds. */
+export function environmentsQuery(db: Executor, projectId: number, filters: EnvironmentFilters) {
+  let query = db.selectFrom('environments').selectAll().where('project_id', '=', projectId);
+  if (filters.name !== undefined) query = query.where('name', '=', filters.name);
+  if (filters.search !== undefined) query = query.where(sql<boolean>`lower(name) like ${likePrefix(filters.search)} escape '\\'`);
+  if (filters.states !== undefined) query = query.where('state', '=', filters.states);
+  return query.orderBy('id', 'asc');
+}
+
+/** An environment of the project, or GitLab's RecordNotFound (`404 Not found`). */
+export async function findEnvironment(db: Executor, projectId: number, environmentId: number): Promise<EnvironmentRow> {
+  const env = await db.selectFrom('environments').selectAll().where('project_id', '=', projectId).where('id', '=', environmentId).executeTakeFirst();
+  if (!env) throw new RecordNotFoundError();
+  return env;
+}
+
+export async function findEnvironmentByName(db: Executor, projectId: number, name: string): Promise<EnvironmentRow | undefined> {
+  return db.selectFrom('environments').selectAll().where('project_id', '=', projectId).where('name', '=', name).executeTakeFirst();
+}
+
+export interface DeploymentWithUser {
+  deployment: DeploymentRow;
+  user: DeploymentUser | null;
+}
+
+/**
+ * `last_deployment`: the environment's most recent successful deployment (GitLab 14.x
+ * `has_one :last_deployment, -> { success }`), with its user, in one query.
+ */
+export async function lastSuccessfulDeployment(db: Executor, environmentId: number): Promise<DeploymentWithUser | null> {
+  const row = await db
+    .selectFrom('deployments as d')
+    .leftJoin('users as u', 'u.id', 'd.user_id')
+    .selectAll('d')
+    .select(['u.username as user_username', 'u.name as user_name', 'u.state as user_state'])
+    .where('d.environment_id', '=', environmentId)
+    .where('d.status', '=', 'success')
+    .orderBy('d.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { user_username, user_name, user_state, ...deployment } = row;
+  const user = deployment.user_id !== null && user_username !== null ? { id: deployment.user_id, username: user_username, name: user_name as string, state: user_state as DeploymentUser['state'] } : null;
+  return { deployment, user };
+}
