@@ -33,29 +33,38 @@ interface SourceView {
   setting: NotificationSettingRow;
 }
 
-/** The groups and projects the user belongs to directly, and the projects of their personal namespace. */
+/**
+ * The groups the user is a member of, and the projects they belong to: directly, through one of those
+ * groups, or in their personal namespace; plus any group or project they already have a setting for.
+ */
 async function memberSources(deps: Deps, userId: number, settings: NotificationSettingRow[]): Promise<{ groups: SourceView[]; projects: SourceView[] }> {
   const stored = new Map(settings.map((row) => [`${row.source_type}:${row.source_id}`, row]));
   const view = (type: 'Namespace' | 'Project', id: number, name: string): SourceView => {
     const source: NotificationSource = { type, id };
     return { source, key: `${type === 'Namespace' ? 'group' : 'project'}-${id}`, name, setting: stored.get(`${type}:${id}`) ?? defaultSetting(userId, source) };
   };
-  const groups = await deps.db
+  const memberGroups = deps.db
     .selectFrom('members as m')
     .innerJoin('namespaces as n', 'n.id', 'm.source_id')
     .select(['n.id', 'n.full_path'])
     .where('m.user_id', '=', userId)
     .where('m.source_type', '=', 'Namespace')
-    .where('n.kind', '=', 'group')
-    .orderBy('n.full_path')
-    .limit(LIST_LIMIT)
-    .execute();
+    .where('n.kind', '=', 'group');
+  const configuredGroups = deps.db
+    .selectFrom('notification_settings as s')
+    .innerJoin('namespaces as n', 'n.id', 's.source_id')
+    .select(['n.id', 'n.full_path'])
+    .where('s.user_id', '=', userId)
+    .where('s.source_type', '=', 'Namespace');
+  const groups = await deps.db.selectFrom(memberGroups.union(configuredGroups).as('g')).selectAll().orderBy('g.full_path').limit(LIST_LIMIT).execute();
   const projects = await deps.db
     .selectFrom('projects as p')
     .select(['p.id', 'p.full_path'])
     .where((eb) => eb.or([
       eb('p.id', 'in', eb.selectFrom('members').select('source_id').where('user_id', '=', userId).where('source_type', '=', 'Project')),
       eb('p.namespace_id', 'in', eb.selectFrom('namespaces').select('id').where('owner_id', '=', userId).where('kind', '=', 'user')),
+      eb('p.namespace_id', 'in', eb.selectFrom('members').select('source_id').where('user_id', '=', userId).where('source_type', '=', 'Namespace')),
+      eb('p.id', 'in', eb.selectFrom('notification_settings').select('source_id').where('user_id', '=', userId).where('source_type', '=', 'Project')),
     ]))
     .orderBy('p.full_path')
     .limit(LIST_LIMIT)

@@ -8,6 +8,7 @@ let alice: TestUser;
 let bob: TestUser;
 let group: any;
 let project: any;
+let groupProject: any;
 let web: WebSession;
 
 beforeAll(async () => {
@@ -16,6 +17,7 @@ beforeAll(async () => {
   bob = await kiln.createUser('bob');
   group = await kiln.createGroup(alice, 'crew');
   project = await kiln.createProject(alice, 'tool');
+  groupProject = await kiln.createProject(alice, 'inside', { namespace_id: group.id });
   await kiln.createGroup(bob, 'bobs-secret');
   web = new WebSession(kiln);
   await web.signIn('alice', alice.password);
@@ -36,6 +38,7 @@ describe('GET /profile/notifications', () => {
     expect(body).toMatch(/<select name="level" id="level-global">.*<option value="participating" selected>/s);
     expect(body).toContain(`id="form-group-${group.id}"`);
     expect(body).toContain(`id="form-project-${project.id}"`);
+    expect(body).toContain(`id="form-project-${groupProject.id}"`); // through the group membership
     expect(body).toContain('id="global-new_epic"');
     expect(body).not.toContain(`id="project-${project.id}-new_epic"`);
     expect(body).not.toContain('bobs-secret');
