@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gitlab } from '@gitbeaker/rest';
 import { apiCall, startKilnProcess, type KilnProcess } from './helpers/server.js';
 import { runPython } from './helpers/python.js';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 let kiln: KilnProcess;
 let alice: { id: number; token: string; readUserToken: string };
@@ -127,5 +131,44 @@ describe('@gitbeaker/rest', () => {
     await api.NotificationSettings.edit({ projectId: project.id, level: 'participating' } as any);
     expect(await api.NotificationSettings.show({ projectId: 'team/app' })).toEqual({ level: 'participating' });
     await expect(api.NotificationSettings.edit({ projectId: project.id, level: 'nope' } as any)).rejects.toMatchObject({ cause: { response: { status: 400 } } });
+  });
+});
+
+describe('git push, then the push events through python-gitlab and gitbeaker', () => {
+  it('records pushed new, pushed to and deleted with push_data', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'kiln-events-git-'));
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Alice', '-c', 'user.email=alice@example.com', '-c', 'init.defaultBranch=main', ...args], {
+      cwd: work, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'pipe',
+    });
+    try {
+      git('init', '-q', '.');
+      writeFileSync(join(work, 'README.md'), 'hello\n');
+      git('add', '.');
+      git('commit', '-q', '-m', 'Initial import');
+      const remote = kiln.url.replace('http://', `http://alice:${alice.token}@`) + '/team/app.git';
+      git('push', '-q', remote, 'main');
+      writeFileSync(join(work, 'README.md'), 'hello again\n');
+      git('commit', '-q', '-am', 'Second change');
+      git('push', '-q', remote, 'main');
+      git('push', '-q', remote, 'main:topic');
+      git('push', '-q', remote, ':topic');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+    const { stdout } = await runPython(`
+import gitlab, json
+gl = gitlab.Gitlab("${kiln.url}", private_token="${alice.token}")
+p = gl.projects.get("team/app", lazy=True)
+print(json.dumps([[e.action_name, e.push_data["ref"], e.push_data["action"], e.push_data["commit_title"], e.push_data["commit_count"]] for e in p.events.list(action="pushed", sort="asc", get_all=True)]))
+`);
+    expect(JSON.parse(stdout)).toEqual([
+      ['pushed new', 'main', 'created', 'Initial import', 1],
+      ['pushed to', 'main', 'pushed', 'Second change', 1],
+      ['pushed new', 'topic', 'created', 'Second change', expect.any(Number)],
+      ['deleted', 'topic', 'removed', null, 0],
+    ]);
+    const api = new Gitlab({ host: kiln.url, token: alice.token });
+    const mine = await api.Events.all({ action: 'pushed', sort: 'asc' } as any);
+    expect(mine.map((e: any) => e.push_data.commit_to === null)).toEqual([false, false, false, true]);
   });
 });
