@@ -19,10 +19,15 @@ export function notificationSettingEntity(row: NotificationSettingRow, tier: Tie
   };
 }
 
+/**
+ * `notification_email` falls back to the primary address when none is chosen, and also when the chosen
+ * one is no longer among the user's verified addresses (the primary address changed since).
+ */
 export function globalNotificationSettingEntity(row: NotificationSettingRow, tier: Tier, primaryEmail: string) {
+  const chosen = row.notification_email;
   return {
     level: row.level,
-    notification_email: row.notification_email ?? primaryEmail,
+    notification_email: chosen !== null && chosen.toLowerCase() === primaryEmail.toLowerCase() ? chosen : primaryEmail,
     ...(row.level === 'custom' ? { events: eventsOf(row, tier) } : {}),
   };
 }

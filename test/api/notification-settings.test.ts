@@ -59,6 +59,13 @@ describe('PUT /api/v4/notification_settings', () => {
     expect(reset.body).toEqual({ level: 'watch', notification_email: 'alice@example.com' });
   });
 
+  it('falls back to the primary address once the chosen one is no longer verified', async () => {
+    const dora = await kiln.createUser('dora');
+    await kiln.api('PUT', '/notification_settings', { token: dora.token, body: { notification_email: 'dora@example.com' } });
+    await kiln.deps.db.updateTable('users').set({ email: 'dora@new.example', email_lower: 'dora@new.example' }).where('id', '=', dora.id).execute();
+    expect((await kiln.api('GET', '/notification_settings', { token: dora.token })).body.notification_email).toBe('dora@new.example');
+  });
+
   it('refuses an address the user has not verified', async () => {
     const { status, body } = await kiln.api('PUT', '/notification_settings', { token: alice.token, body: { notification_email: 'bob@example.com' } });
     expect(status).toBe(400);
