@@ -230,3 +230,16 @@ describe('GET /api/v4/projects/:id/deployments/:deployment_id', () => {
     expect((await kiln.api('GET', `${deployments()}/424242`, { token: reporter.token })).body).toEqual({ message: '404 Not found' });
   });
 });
+
+describe('DELETE /api/v4/projects/:id', () => {
+  it('takes the project\'s environments, deployments and error tracking settings along', async () => {
+    const doomed = await kiln.createProject(owner, 'doomed-project');
+    await post({ environment: 'gone' }, owner.token, doomed.id);
+    await kiln.api('PUT', `/projects/${doomed.id}/error_tracking/settings`, { token: owner.token, body: { active: false } });
+    expect((await kiln.api('DELETE', `/projects/${doomed.id}`, { token: owner.token })).status).toBe(202);
+    for (const table of ['environments', 'deployments', 'error_tracking_settings'] as const) {
+      const rows = await kiln.deps.db.selectFrom(table).select('project_id').where('project_id', '=', doomed.id).execute();
+      expect(rows).toEqual([]);
+    }
+  });
+});
