@@ -354,6 +354,14 @@ describe('PUT /api/v4/projects/:id/environments/:environment_id', () => {
     expect(body).toEqual({ message: { name: ['has already been taken'] } });
   });
 
+  it('keeps the old slug taken after a rename, so the old name cannot come back', async () => {
+    const env = await create('collide');
+    await kiln.api('PUT', `${envs()}/${env.id}`, { token: developer.token, body: { name: 'moved-away' } });
+    const { status, body } = await kiln.api('POST', envs(), { token: developer.token, body: { name: 'collide' } });
+    expect(status).toBe(400);
+    expect(body).toEqual({ message: { slug: ['has already been taken'] } });
+  });
+
   it('keeps its own name without complaint', async () => {
     const env = await create('same-name');
     expect((await kiln.api('PUT', `${envs()}/${env.id}`, { token: developer.token, body: { name: 'same-name', tier: 'other' } })).status).toBe(200);
