@@ -22,11 +22,12 @@ class FolderProvider implements MigrationProvider {
 const ADVISORY_LOCK_KEY = 74_105_108; // "Kil"
 
 export async function migrateToLatest(database: Database): Promise<void> {
-  const run = async (db: Kysely<any>, migrationTableSchema?: string) => {
+  const run = async (db: Kysely<any>, schema?: string) => {
     // Features land migrations from parallel branches, so a later-merged migration may sort earlier.
-    // On PostgreSQL the bookkeeping tables are looked up in our own schema: without it Kysely counts
-    // a `kysely_migration_lock` of any other schema in the database as ours and never creates it.
-    const migrator = new Migrator({ db, provider: new FolderProvider(), allowUnorderedMigrations: true, migrationTableSchema });
+    // On PostgreSQL the bookkeeping tables are pinned to the current schema: without that, Kysely
+    // sees another schema's kysely_migration table in the same database, skips creating its own,
+    // and fails (several installs or test schemas in one database).
+    const migrator = new Migrator({ db, provider: new FolderProvider(), allowUnorderedMigrations: true, migrationTableSchema: schema });
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((result) => result.status === 'Error');
     if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
