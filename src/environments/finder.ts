@@ -21,8 +21,9 @@ function likePrefix(value: string): string {
 /** A project's environments by id ascending, the order GitLab's paginator adds. */
 export function environmentsQuery(db: Executor, projectId: number, filters: EnvironmentFilters) {
   let query = db.selectFrom('environments').selectAll().where('project_id', '=', projectId);
-  if (filters.name !== undefined) query = query.where('name', '=', filters.name);
-  if (filters.search !== undefined) query = query.where(sql<boolean>`lower(name) like ${likePrefix(filters.search)} escape '\\'`);
+  // GitLab's EnvironmentsFinder applies each filter only when `present?`: an empty value is no filter.
+  if (filters.name) query = query.where('name', '=', filters.name);
+  if (filters.search) query = query.where(sql<boolean>`lower(name) like ${likePrefix(filters.search)} escape '\\'`);
   if (filters.states !== undefined) query = query.where('state', '=', filters.states);
   return query.orderBy('id', 'asc');
 }

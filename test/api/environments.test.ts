@@ -219,6 +219,11 @@ describe('GET /api/v4/projects/:id/environments', () => {
     expect((await kiln.api('GET', envs(listProject.id), { token: owner.token, query: { search: 'al_' } })).body.map((e: any) => e.name)).toEqual(['al_x']);
   });
 
+  it('ignores an empty name or search, as GitLab\'s finder does', async () => {
+    expect((await kiln.api('GET', envs(listProject.id), { token: owner.token, query: { name: '' } })).body).toHaveLength(6);
+    expect((await kiln.api('GET', envs(listProject.id), { token: owner.token, query: { search: '' } })).body).toHaveLength(6);
+  });
+
   it('refuses name and search together', async () => {
     const { status, body } = await kiln.api('GET', envs(listProject.id), { token: owner.token, query: { name: 'alpha', search: 'al' } });
     expect(status).toBe(400);
