@@ -60,6 +60,14 @@ describe('POST /api/v4/projects/:id/deployments', () => {
       expect([first.iid, second.iid]).toEqual([1, 2]);
     });
 
+    it('gives racing deployments to a new environment distinct iids and one environment', async () => {
+      const racer = await kiln.createProject(owner, 'racer');
+      const results = await Promise.all([1, 2, 3, 4, 5].map((n) => post({ environment: 'raced', sha: String(n).repeat(40), status: 'running' }, owner.token, racer.id)));
+      expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+      expect(results.map((r) => r.body.iid).sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(new Set(results.map((r) => r.body.environment.id)).size).toBe(1);
+    });
+
     it('makes a stopped environment available again when it succeeds', async () => {
       await post({ environment: 'restartable' });
       const env = await environment('restartable');
