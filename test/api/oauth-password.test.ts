@@ -109,5 +109,5 @@ describe('POST /oauth/token grant_type=password rate limit', () => {
     } finally {
       await limited.close();
     }
-  });
+  }, 60_000);
 });
