@@ -21,8 +21,9 @@ function likePrefix(value: string): string {
 /** A project's environments by id ascending, the order GitLab's paginator adds. */
 export function environmentsQuery(db: Executor, projectId: number, filters: EnvironmentFilters) {
   let query = db.selectFrom('environments').selectAll().where('project_id', '=', projectId);
-  if (filters.name !== undefined) query = query.where('name', '=', filters.name);
-  if (filters.search !== undefined) query = query.where(sql<boolean>`lower(name) like ${likePrefix(filters.search)} escape '\\'`);
+  // GitLab's EnvironmentsFinder applies each filter only when `present?`: an empty value is no filter.
+  if (filters.name) query = query.where('name', '=', filters.name);
+  if (filters.search) query = query.where(sql<boolean>`lower(name) like ${likePrefix(filters.search)} escape '\\'`);
   if (filters.states !== undefined) query = query.where('state', '=', filters.states);
   return query.orderBy('id', 'asc');
 }
@@ -41,6 +42,37 @@ export async function findEnvironmentByName(db: Executor, projectId: number, nam
 export interface DeploymentWithUser {
   deployment: DeploymentRow;
   user: DeploymentUser | null;
+}
+
+/**
+ * The single-environment read (the benchmarked hot path): the environment, its last successful
+ * deployment and that deployment's user in one query, each step served by an index.
+ */
+export async function findEnvironmentWithLastDeployment(db: Executor, projectId: number, environmentId: number): Promise<{ env: EnvironmentRow; last: DeploymentWithUser | null }> {
+  const row = await db
+    .selectFrom('environments as e')
+    .leftJoin('deployments as d', (join) =>
+      join.on('d.id', '=', (eb) => eb.selectFrom('deployments as s').select('s.id').whereRef('s.environment_id', '=', 'e.id').where('s.status', '=', 'success').orderBy('s.id', 'desc').limit(1)),
+    )
+    .leftJoin('users as u', 'u.id', 'd.user_id')
+    .selectAll('e')
+    .select([
+      'd.id as d_id', 'd.iid as d_iid', 'd.ref as d_ref', 'd.sha as d_sha', 'd.tag as d_tag', 'd.status as d_status', 'd.user_id as d_user_id',
+      'd.created_at as d_created_at', 'd.updated_at as d_updated_at', 'd.finished_at as d_finished_at',
+      'u.username as u_username', 'u.name as u_name', 'u.state as u_state',
+    ])
+    .where('e.project_id', '=', projectId)
+    .where('e.id', '=', environmentId)
+    .executeTakeFirst();
+  if (!row) throw new RecordNotFoundError();
+  const { d_id, d_iid, d_ref, d_sha, d_tag, d_status, d_user_id, d_created_at, d_updated_at, d_finished_at, u_username, u_name, u_state, ...env } = row;
+  if (d_id === null) return { env, last: null };
+  const deployment: DeploymentRow = {
+    id: d_id, project_id: env.project_id, environment_id: env.id, iid: d_iid as number, ref: d_ref as string, sha: d_sha as string, tag: d_tag as number,
+    status: d_status as DeploymentRow['status'], user_id: d_user_id, created_at: d_created_at as number, updated_at: d_updated_at as number, finished_at: d_finished_at,
+  };
+  const user = d_user_id !== null && u_username !== null ? { id: d_user_id, username: u_username, name: u_name as string, state: u_state as DeploymentUser['state'] } : null;
+  return { env, last: { deployment, user } };
 }
 
 /**

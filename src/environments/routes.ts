@@ -8,7 +8,7 @@ import { p, rejectTogether } from '../platform/http/params.js';
 import type { EnvironmentState, EnvironmentTier } from '../platform/db/tables/environments.js';
 import { findProject } from '../accounts/lookup.js';
 import { environmentEntity, environmentWithLastDeployment, type EnvironmentRow } from './entities.js';
-import { environmentsQuery, findEnvironment, lastSuccessfulDeployment } from './finder.js';
+import { environmentsQuery, findEnvironmentWithLastDeployment } from './finder.js';
 import { createEnvironment } from './create-environment.js';
 import { updateEnvironment } from './update-environment.js';
 import { deleteEnvironment } from './delete-environment.js';
@@ -48,8 +48,8 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, actor }) => {
       const access = await findProject(deps, actor, params.id);
       requireReadEnvironment(access);
-      const env = await findEnvironment(deps.db, access.project.id, params.environment_id);
-      return environmentWithLastDeployment(base, env, await lastSuccessfulDeployment(deps.db, Number(env.id)));
+      const { env, last } = await findEnvironmentWithLastDeployment(deps.db, access.project.id, params.environment_id);
+      return environmentWithLastDeployment(base, env, last);
     },
   });
 

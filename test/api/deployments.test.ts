@@ -60,6 +60,14 @@ describe('POST /api/v4/projects/:id/deployments', () => {
       expect([first.iid, second.iid]).toEqual([1, 2]);
     });
 
+    it('gives racing deployments to a new environment distinct iids and one environment', async () => {
+      const racer = await kiln.createProject(owner, 'racer');
+      const results = await Promise.all([1, 2, 3, 4, 5].map((n) => post({ environment: 'raced', sha: String(n).repeat(40), status: 'running' }, owner.token, racer.id)));
+      expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+      expect(results.map((r) => r.body.iid).sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(new Set(results.map((r) => r.body.environment.id)).size).toBe(1);
+    });
+
     it('makes a stopped environment available again when it succeeds', async () => {
       await post({ environment: 'restartable' });
       const env = await environment('restartable');
@@ -228,5 +236,18 @@ describe('GET /api/v4/projects/:id/deployments/:deployment_id', () => {
 
   it('answers 404 Not found for an unknown id', async () => {
     expect((await kiln.api('GET', `${deployments()}/424242`, { token: reporter.token })).body).toEqual({ message: '404 Not found' });
+  });
+});
+
+describe('DELETE /api/v4/projects/:id', () => {
+  it('takes the project\'s environments, deployments and error tracking settings along', async () => {
+    const doomed = await kiln.createProject(owner, 'doomed-project');
+    await post({ environment: 'gone' }, owner.token, doomed.id);
+    await kiln.api('PUT', `/projects/${doomed.id}/error_tracking/settings`, { token: owner.token, body: { active: false } });
+    expect((await kiln.api('DELETE', `/projects/${doomed.id}`, { token: owner.token })).status).toBe(202);
+    for (const table of ['environments', 'deployments', 'error_tracking_settings'] as const) {
+      const rows = await kiln.deps.db.selectFrom(table).select('project_id').where('project_id', '=', doomed.id).execute();
+      expect(rows).toEqual([]);
+    }
   });
 });

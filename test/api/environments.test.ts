@@ -219,6 +219,11 @@ describe('GET /api/v4/projects/:id/environments', () => {
     expect((await kiln.api('GET', envs(listProject.id), { token: owner.token, query: { search: 'al_' } })).body.map((e: any) => e.name)).toEqual(['al_x']);
   });
 
+  it('ignores an empty name or search, as GitLab\'s finder does', async () => {
+    expect((await kiln.api('GET', envs(listProject.id), { token: owner.token, query: { name: '' } })).body).toHaveLength(6);
+    expect((await kiln.api('GET', envs(listProject.id), { token: owner.token, query: { search: '' } })).body).toHaveLength(6);
+  });
+
   it('refuses name and search together', async () => {
     const { status, body } = await kiln.api('GET', envs(listProject.id), { token: owner.token, query: { name: 'alpha', search: 'al' } });
     expect(status).toBe(400);
@@ -352,6 +357,14 @@ describe('PUT /api/v4/projects/:id/environments/:environment_id', () => {
     const { status, body } = await kiln.api('PUT', `${envs()}/${env.id}`, { token: developer.token, body: { name: 'taken-name' } });
     expect(status).toBe(400);
     expect(body).toEqual({ message: { name: ['has already been taken'] } });
+  });
+
+  it('keeps the old slug taken after a rename, so the old name cannot come back', async () => {
+    const env = await create('collide');
+    await kiln.api('PUT', `${envs()}/${env.id}`, { token: developer.token, body: { name: 'moved-away' } });
+    const { status, body } = await kiln.api('POST', envs(), { token: developer.token, body: { name: 'collide' } });
+    expect(status).toBe(400);
+    expect(body).toEqual({ message: { slug: ['has already been taken'] } });
   });
 
   it('keeps its own name without complaint', async () => {
