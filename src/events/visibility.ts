@@ -30,23 +30,21 @@ export interface Membership {
  */
 export async function membershipsOf(executor: Executor, userId: number, nowMs: number): Promise<Map<number, Membership>> {
   const day = today(nowMs);
-  const [direct, personal] = await Promise.all([
-    executor
-      .selectFrom('members')
-      .select(['source_type', 'source_id', 'access_level'])
-      .where('user_id', '=', userId)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>=', day)]))
-      .execute(),
-    executor.selectFrom('namespaces').select('id').where('owner_id', '=', userId).where('kind', '=', 'user').execute(),
-  ]);
-  const namespaceLevels = new Map<number, number>(personal.map((row) => [Number(row.id), ACCESS.owner as number]));
+  // Direct memberships and the personal namespace in one round trip (members_user_source, namespaces_owner).
+  const { rows: direct } = await sql<{ source_type: 'Namespace' | 'Project' | 'Personal'; source_id: number; access_level: number }>`
+    select source_type, source_id, access_level from members
+      where user_id = ${userId} and (expires_at is null or expires_at >= ${day})
+    union all
+    select 'Personal', id, ${ACCESS.owner} from namespaces where owner_id = ${userId} and kind = 'user'`.execute(executor);
+  const namespaceLevels = new Map<number, number>();
   const projectLevels = new Map<number, number>();
   const raise = (map: Map<number, number>, id: number, level: number) => map.set(id, Math.max(map.get(id) ?? 0, level));
+  for (const row of direct) raise(row.source_type === 'Project' ? projectLevels : namespaceLevels, Number(row.source_id), Number(row.access_level));
   const groups = direct.filter((row) => row.source_type === 'Namespace');
-  for (const row of direct) if (row.source_type === 'Project') raise(projectLevels, Number(row.source_id), row.access_level);
   if (groups.length) {
-    // Group membership is inherited by every descendant group (accounts/access.ts).
-    const seeds = sql.join(groups.map((row) => sql`select ${sql.lit(Number(row.source_id))}, ${sql.lit(row.access_level)}`), sql` union all `);
+    // Group membership is inherited by every descendant group (accounts/access.ts); personal namespaces have none.
+    // Typed seeds: PostgreSQL requires the non-recursive term to match namespaces.id (bigint).
+    const seeds = sql.join(groups.map((row) => sql`select cast(${sql.lit(Number(row.source_id))} as bigint), cast(${sql.lit(Number(row.access_level))} as integer)`), sql` union all `);
     const { rows } = await sql<{ id: number; level: number }>`
       with recursive tree(id, level) as (
         ${seeds}

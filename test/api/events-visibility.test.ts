@@ -119,6 +119,26 @@ describe('GET /api/v4/events?scope=all across several projects', () => {
   });
 });
 
+describe('GET /api/v4/events?scope=all through group membership', () => {
+  it('as a member of a parent group (any level, Owner too), includes private projects of subgroups', async () => {
+    const lead = await kiln.createUser('lead');
+    const dev = await kiln.createUser('dev');
+    const parent = await kiln.createGroup(owner, 'parent-group');
+    const child = await kiln.createGroup(owner, 'child-group', { parent_id: parent.id });
+    const deep = await kiln.createProject(owner, 'deep', { namespace_id: child.id });
+    await recordEvent(kiln.deps.db, kiln.deps.clock, { projectId: deep.id, authorId: owner.id, action: 'pushed', pushData: push('created', null, SHA_A) });
+    await kiln.addMember(owner, 'groups', parent.id, lead, 50);
+    await kiln.addMember(owner, 'groups', child.id, dev, 30);
+    for (const user of [lead, dev]) {
+      const { status, body } = await kiln.api('GET', '/events', { token: user.token, query: { scope: 'all' } });
+      expect(status, JSON.stringify(body)).toBe(200);
+      expect(body.filter((e: any) => e.project_id === deep.id).map((e: any) => e.action_name)).toEqual(['pushed new', 'created']);
+    }
+    const { body } = await kiln.api('GET', `/users/${owner.id}/events`, { token: lead.token, query: { action: 'pushed' } });
+    expect(body.some((e: any) => e.project_id === deep.id)).toBe(true);
+  });
+});
+
 describe('GET /api/v4/events counting', () => {
   async function seed(authorId: number, projectId: number, count: number): Promise<void> {
     const now = kiln.clock.now();
