@@ -32,11 +32,13 @@ function remember(cache: Map<string, Entry>, key: string, entry: Entry): void {
   if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
 }
 
-/** Bounded count (null above COUNT_LIMIT) of a listing over `events as e`. */
-export async function countEvents(deps: Deps, matching: SelectQueryBuilder<any, any, any>): Promise<number | null> {
+/**
+ * Bounded count (null above COUNT_LIMIT) of a listing over `events as e`. `key` names the listing: equal
+ * keys must mean equal SQL (the finder derives it from the listing's inputs, which is cheaper than
+ * compiling the query).
+ */
+export async function countEvents(deps: Deps, key: string, matching: SelectQueryBuilder<any, any, any>): Promise<number | null> {
   const cache = cacheOf(deps);
-  const compiled = matching.compile();
-  const key = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
   const top = await deps.db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
   const watermark = Number(top?.id ?? 0);
   const now = deps.clock.now();

@@ -59,6 +59,8 @@ function applyFilters<Q extends { where(...args: any[]): Q }>(query: Q, filters:
 export interface EventListing {
   /** Ids of every visible event of the subject with the filters (no joins), for the bounded count. */
   matching: ReturnType<typeof selectIds>;
+  /** Everything `matching` depends on, as a string: the count cache's key without compiling the SQL. */
+  countKey: string;
   /** One page of rows, in id order (GitLab orders by id whatever its documentation says, §5.2). */
   page(offset: number, limit: number): ReturnType<typeof selectRows>;
 }
@@ -88,10 +90,11 @@ export async function listEvents(deps: Deps, viewer: Viewer, subject: EventSubje
     return q as unknown as Q;
   };
   const matching = constrain(selectIds(deps));
+  const countKey = JSON.stringify([viewer, subject, filters.action, filters.targetType, filters.before, filters.after, groups]);
   if ('memberOf' in subject && groups && groups.all.length > 1 && groups.all.length <= MERGE_LIMIT) {
-    return { matching, page: mergedPage(deps, groups, viewer, filters) };
+    return { matching, countKey, page: mergedPage(deps, groups, viewer, filters) };
   }
-  return { matching, page: (offset, limit) => constrain(selectRows(deps)).orderBy('e.id', direction).limit(limit).offset(offset) };
+  return { matching, countKey, page: (offset, limit) => constrain(selectRows(deps)).orderBy('e.id', direction).limit(limit).offset(offset) };
 }
 
 /**
