@@ -56,6 +56,8 @@ function applyFilters<Q extends { where(...args: any[]): Q }>(query: Q, filters:
   return q;
 }
 
+// Page sizes and offsets are integers of our own (pagination.ts), inlined as literals: SQLite plans a
+// bound LIMIT inside the per-project subqueries several times slower (measured 55 µs against 175 µs).
 export interface EventListing {
   /** Ids of every visible event of the subject with the filters (no joins), for the bounded count. */
   matching: ReturnType<typeof selectIds>;
@@ -94,7 +96,7 @@ export async function listEvents(deps: Deps, viewer: Viewer, subject: EventSubje
   if ('memberOf' in subject && groups && groups.all.length > 1 && groups.all.length <= MERGE_LIMIT) {
     return { matching, countKey, page: mergedPage(deps, groups, viewer, filters) };
   }
-  return { matching, countKey, page: (offset, limit) => constrain(selectRows(deps)).orderBy('e.id', direction).limit(limit).offset(offset) };
+  return { matching, countKey, page: (offset, limit) => constrain(selectRows(deps)).orderBy('e.id', direction).limit(sql.lit(limit)).offset(sql.lit(offset)) };
 }
 
 /**
@@ -106,12 +108,12 @@ function mergedPage(deps: Deps, member: MemberGroups, viewer: Viewer, filters: E
   const perProject = (projectId: number, depth: number) => {
     let query = applyFilters(deps.db.selectFrom('events as e').select('e.id').where('e.project_id', '=', projectId), filters);
     if (!member.full.includes(projectId)) query = query.where(limitedAccessSql(viewer.id, member.guestPrivate.includes(projectId)));
-    return deps.db.selectFrom(query.orderBy('e.id', direction).limit(depth).as('t')).select('t.id');
+    return deps.db.selectFrom(query.orderBy('e.id', direction).limit(sql.lit(depth)).as('t')).select('t.id');
   };
   return (offset, limit) => {
     const [first, ...rest] = member.all.map((id) => perProject(id, offset + limit));
     const ids = rest.reduce((union, next) => union.unionAll(next), first);
-    return selectRows(deps).where('e.id', 'in', ids).orderBy('e.id', direction).limit(limit).offset(offset);
+    return selectRows(deps).where('e.id', 'in', ids).orderBy('e.id', direction).limit(sql.lit(limit)).offset(sql.lit(offset));
   };
 }
 
