@@ -46,6 +46,8 @@ function selectRows(deps: Deps) {
     ]);
 }
 
+export type EventRow = Awaited<ReturnType<ReturnType<typeof selectRows>['execute']>>[number];
+
 function applyFilters<Q extends { where(...args: any[]): Q }>(query: Q, filters: EventFilters): Q {
   let q = query;
   if (filters.action) q = q.where('e.action', '=', filters.action);
@@ -64,7 +66,7 @@ export interface EventListing {
   /** Everything `matching` depends on, as a string: the count cache's key without compiling the SQL. */
   countKey: string;
   /** One page of rows, in id order (GitLab orders by id whatever its documentation says, §5.2). */
-  page(offset: number, limit: number): ReturnType<typeof selectRows>;
+  page(offset: number, limit: number): Promise<EventRow[]>;
 }
 
 type AnySelect = SelectQueryBuilder<any, any, any>;
@@ -96,28 +98,31 @@ export async function listEvents(deps: Deps, viewer: Viewer, subject: EventSubje
   if ('memberOf' in subject && groups && groups.all.length > 1 && groups.all.length <= MERGE_LIMIT) {
     return { matching, countKey, page: mergedPage(deps, groups, viewer, filters) };
   }
-  return { matching, countKey, page: (offset, limit) => constrain(selectRows(deps)).orderBy('e.id', direction).limit(sql.lit(limit)).offset(sql.lit(offset)) };
+  return { matching, countKey, page: (offset, limit) => constrain(selectRows(deps)).orderBy('e.id', direction).limit(sql.lit(limit)).offset(sql.lit(offset)).execute() };
 }
 
 /**
  * A page over a few member projects: the first `offset + limit` ids of each project come from its own
- * (project_id, …, id) index range, and only those are merged, instead of sorting every matching event.
+ * (project_id, …, id) index range, one small query per project; only those ids are merged here and the
+ * page's rows fetched by id. Sorting every matching event instead cost 25–35 ms at 5,000 events, and
+ * one SQL statement doing the same merge (a UNION of per-project subqueries) planned several times
+ * slower on SQLite than these separate index range reads.
  */
 function mergedPage(deps: Deps, member: MemberGroups, viewer: Viewer, filters: EventFilters): EventListing['page'] {
   const direction = filters.sort ?? 'desc';
-  const perProject = (projectId: number, depth: number) => {
+  const newestIds = async (projectId: number, depth: number): Promise<number[]> => {
     let query = applyFilters(deps.db.selectFrom('events as e').select('e.id').where('e.project_id', '=', projectId), filters);
     if (!member.full.includes(projectId)) query = query.where(limitedAccessSql(viewer.id, member.guestPrivate.includes(projectId)));
-    return deps.db.selectFrom(query.orderBy('e.id', direction).limit(sql.lit(depth)).as('t')).select('t.id');
+    return (await query.orderBy('e.id', direction).limit(sql.lit(depth)).execute()).map((row) => Number(row.id));
   };
-  return (offset, limit) => {
-    const [first, ...rest] = member.all.map((id) => perProject(id, offset + limit));
-    const ids = rest.reduce((union, next) => union.unionAll(next), first);
-    return selectRows(deps).where('e.id', 'in', ids).orderBy('e.id', direction).limit(sql.lit(limit)).offset(sql.lit(offset));
+  return async (offset, limit) => {
+    const perProject = await Promise.all(member.all.map((id) => newestIds(id, offset + limit)));
+    const ids = perProject.flat().sort((a, b) => (direction === 'desc' ? b - a : a - b)).slice(offset, offset + limit);
+    if (ids.length === 0) return [];
+    return selectRows(deps).where('e.id', 'in', ids).orderBy('e.id', direction).execute();
   };
 }
 
-export type EventRow = Awaited<ReturnType<ReturnType<typeof selectRows>['execute']>>[number];
 
 function notesQuery(deps: Deps, ids: number[]) {
   return deps.db

@@ -39,7 +39,7 @@ export function eventsRoutes(app: FastifyInstance, deps: Deps): void {
     const viewer: Viewer = { id: ctx.actor.user.id, admin: ctx.actor.user.admin };
     const page = pageOf(ctx.input);
     const listing = await listEvents(deps, viewer, subject, filtersOf(ctx.params));
-    const [count, rows] = await Promise.all([countEvents(deps, listing.countKey, listing.matching), listing.page(page.offset, page.perPage).execute()]);
+    const [count, rows] = await Promise.all([countEvents(deps, listing.countKey, listing.matching), listing.page(page.offset, page.perPage)]);
     setPageHeaders(base, ctx.request, ctx.reply, page, count);
     const notes = await notesForEvents(deps, rows);
     return rows.map((row) => eventEntity(base, row, notes, { projectEvent }));
