@@ -5,6 +5,7 @@
 // served from the source and the copy is redone; from `replicated` on it is served from the
 // destination and only the source's deletion remains.
 import { existsSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import type { Deps } from '../platform/deps.js';
 import type { ClaimedJob } from '../platform/jobs/queue.js';
 import { inTransaction } from '../platform/db/database.js';
@@ -59,7 +60,14 @@ async function replicate(deps: Deps, move: MoveRow): Promise<void> {
   });
 }
 
+/**
+ * Delete the source, then finish. The source is first renamed to a name derived from the move
+ * (atomic on its filesystem, so it stops being a repository at once and a replay finds the same
+ * name), the move becomes `finished`, and the bytes are freed last: a crash in between only leaves
+ * that directory, which the replayed job or the next move of the group removes.
+ */
 async function cleanup(deps: Deps, move: MoveRow): Promise<void> {
+  let trash: string | null = null;
   if (move.source_storage_name !== move.destination_storage_name) {
     const repository = await deps.db
       .selectFrom('repositories')
@@ -69,11 +77,14 @@ async function cleanup(deps: Deps, move: MoveRow): Promise<void> {
       .executeTakeFirstOrThrow();
     // Never delete the live copy: only the source of a move whose destination is now recorded.
     if (repository.shard === move.destination_storage_name) {
-      await removeRepository(repositoryPath(deps.config.storages, move.source_storage_name, repository.disk_path));
+      const source = repositoryPath(deps.config.storages, move.source_storage_name, repository.disk_path);
+      trash = `${source}.deleted-${move.id}`;
+      if (existsSync(source)) await rename(source, trash);
     }
   }
   await atStep(deps, 'source_deleted', Number(move.id));
   await inTransaction(deps.db, (trx) => applyTransition(trx, deps.clock, ref(move), 'finish_cleanup'));
+  if (trash) await removeRepository(trash);
 }
 
 /** Mark the move failed; before replication also throw away any copy at the destination. */
@@ -94,6 +105,12 @@ async function fail(deps: Deps, move: MoveRow, error: unknown): Promise<void> {
   }
 }
 
+async function removeLeftoverSource(deps: Deps, move: MoveRow): Promise<void> {
+  if (move.source_storage_name === move.destination_storage_name) return;
+  const repository = await deps.db.selectFrom('repositories').select('disk_path').where('container_type', '=', 'group').where('container_id', '=', move.group_id).executeTakeFirst();
+  if (repository) await removeRepository(`${repositoryPath(deps.config.storages, move.source_storage_name, repository.disk_path)}.deleted-${move.id}`);
+}
+
 export async function advanceStorageMove(deps: Deps, moveId: number): Promise<void> {
   for (;;) {
     const move = await loadMove(deps, moveId);
@@ -112,6 +129,10 @@ export async function advanceStorageMove(deps: Deps, moveId: number): Promise<vo
         case 'replicated':
           await cleanup(deps, move);
           continue;
+        case 'finished':
+          // A replay after a crash between `finished` and freeing the renamed source.
+          await removeLeftoverSource(deps, move);
+          return;
         default:
           return;
       }

@@ -292,7 +292,10 @@ describe('a crash (kill -9) at each step', () => {
       expect(await listRefs(shardPath('storage2', diskPath))).toEqual(refs);
       expect(existsSync(shardPath('default', diskPath))).toBe(false);
       expect(await readOnly(group.id)).toBe(false);
-      const leftovers = readdirSync(join(shardPath('storage2', diskPath), '..')).filter((name) => name.includes('.tmp-'));
+      const leftovers = [
+        ...readdirSync(join(shardPath('storage2', diskPath), '..')).filter((name) => name.includes('.tmp-')),
+        ...readdirSync(join(shardPath('default', diskPath), '..')).filter((name) => name.includes('.deleted-')),
+      ];
       expect(leftovers).toEqual([]);
     });
   }
