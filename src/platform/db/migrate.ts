@@ -22,9 +22,12 @@ class FolderProvider implements MigrationProvider {
 const ADVISORY_LOCK_KEY = 74_105_108; // "Kil"
 
 export async function migrateToLatest(database: Database): Promise<void> {
-  const run = async (db: Kysely<any>) => {
+  const run = async (db: Kysely<any>, schema?: string) => {
     // Features land migrations from parallel branches, so a later-merged migration may sort earlier.
-    const migrator = new Migrator({ db, provider: new FolderProvider(), allowUnorderedMigrations: true });
+    // On PostgreSQL the bookkeeping tables are pinned to the current schema: without that, Kysely
+    // sees another schema's kysely_migration table in the same database, skips creating its own,
+    // and fails (several installs or test schemas in one database).
+    const migrator = new Migrator({ db, provider: new FolderProvider(), allowUnorderedMigrations: true, migrationTableSchema: schema });
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((result) => result.status === 'Error');
     if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
@@ -34,7 +37,8 @@ export async function migrateToLatest(database: Database): Promise<void> {
   await database.db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${ADVISORY_LOCK_KEY}, hashtext(current_schema()))`.execute(connection);
     try {
-      await run(connection);
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(connection);
+      await run(connection, rows[0].schema);
     } finally {
       await sql`select pg_advisory_unlock(${ADVISORY_LOCK_KEY}, hashtext(current_schema()))`.execute(connection);
     }
