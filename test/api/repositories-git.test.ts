@@ -188,6 +188,19 @@ describe('git clone and git push of a project', () => {
     ]);
   });
 
+  it('the push events appear in GET /api/v4/projects/:id/events with GitLab action names', async () => {
+    const { status, body } = await kiln.api('GET', `/projects/${project.id}/events?action=pushed&sort=asc`, { token: alice.token });
+    expect(status).toBe(200);
+    expect(body.map((event: any) => [event.action_name, event.push_data.ref, event.push_data.action])).toEqual([
+      ['pushed new', 'main', 'created'],
+      ['pushed to', 'main', 'pushed'],
+      ['pushed new', 'v1.0', 'created'],
+      ['pushed new', 'topic', 'created'],
+      ['deleted', 'topic', 'removed'],
+    ]);
+    expect(body[0].author_username).toBe('alice');
+  });
+
   it('as the owner with the account password clones', async () => {
     const result = await gitRun(['clone', '-q', url(alice, alice.password, 'team/app.git'), join(work, 'by-password')]);
     expect(result.code, result.stderr).toBe(0);
