@@ -206,6 +206,27 @@ describe('git clone and git push of a project', () => {
     expect(result.code, result.stderr).toBe(0);
   });
 
+  it('locks the account after ten wrong passwords, as the sign-in form does', async () => {
+    const frank = await kiln.createUser('frank');
+    await kiln.addMember(alice, 'projects', project.id, frank, ACCESS.developer);
+    const basic = (password: string) => ({ authorization: `Basic ${Buffer.from(`frank:${password}`).toString('base64')}` });
+    for (let i = 0; i < 10; i += 1) {
+      expect((await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', { headers: basic('wrong-password') })).statusCode).toBe(401);
+    }
+    expect((await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', { headers: basic(frank.password) })).statusCode).toBe(401);
+    kiln.clock.advance(11 * 60_000);
+    expect((await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', { headers: basic(frank.password) })).statusCode).toBe(200);
+    // A token still works while the password is locked out.
+    expect((await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', { headers: { authorization: `Basic ${Buffer.from(`x:${frank.token}`).toString('base64')}` } })).statusCode).toBe(200);
+  });
+
+  it('accepts the e-mail address as the user name with the account password', async () => {
+    const response = await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', {
+      headers: { authorization: `Basic ${Buffer.from(`alice@example.com:${alice.password}`).toString('base64')}` },
+    });
+    expect(response.statusCode).toBe(200);
+  });
+
   it('refuses the account password of a user with two-factor authentication', async () => {
     await kiln.deps.db.updateTable('users').set({ otp_required: 1 }).where('id', '=', bob.id).execute();
     const refused = await gitRun(['clone', '-q', url(bob, bob.password, 'team/app.git'), join(work, 'bob-2fa')]);
@@ -233,6 +254,16 @@ describe('git clone and git push of a project', () => {
     const pushed = await gitRun(['push', 'origin', 'main'], dir);
     expect(pushed.code).not.toBe(0);
     expect(pushed.stderr).toContain('remote: You are not allowed to push code to this project.');
+  });
+
+  it('anonymously clones a public project but is asked for credentials to push', async () => {
+    const open = await kiln.createProject(alice, 'open', { visibility: 'public' });
+    const dir = join(work, 'anonymous-open');
+    const cloned = await gitRun(['clone', '-q', `${base}/${open.path_with_namespace}.git`, dir]);
+    expect(cloned.code, cloned.stderr).toBe(0);
+    const info = await kiln.request('GET', `/${open.path_with_namespace}.git/info/refs?service=git-receive-pack`);
+    expect(info.statusCode).toBe(401);
+    expect(info.headers['www-authenticate']).toBe('Basic realm="Kiln"');
   });
 
   it('as a non-member cannot clone', async () => {
