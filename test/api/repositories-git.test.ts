@@ -201,6 +201,18 @@ describe('git clone and git push of a project', () => {
     expect(body[0].author_username).toBe('alice');
   });
 
+  it('a push of more than three tags records one bulk event with ref_count', async () => {
+    const dir = join(work, 'alice-app');
+    for (const tag of ['t1', 't2', 't3', 't4']) await ok(['tag', tag], dir);
+    const before = (await pushEvents()).length;
+    await ok(['push', '-q', 'origin', '--tags'], dir);
+    const events = (await pushEvents()).slice(before);
+    expect(events).toEqual([{ author_id: alice.id, commit_count: 0, action: 'created', ref_type: 'tag', commit_from: null, commit_to: null, ref: null, commit_title: null, ref_count: 4 }]);
+    const { body } = await kiln.api('GET', `/projects/${project.id}/events?action=pushed&sort=desc&per_page=1`, { token: alice.token });
+    expect(body[0].action_name).toBe('pushed new');
+    expect(body[0].push_data.ref_count).toBe(4);
+  });
+
   it('as the owner with the account password clones', async () => {
     const result = await gitRun(['clone', '-q', url(alice, alice.password, 'team/app.git'), join(work, 'by-password')]);
     expect(result.code, result.stderr).toBe(0);
