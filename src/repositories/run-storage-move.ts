@@ -87,12 +87,16 @@ async function cleanup(deps: Deps, move: MoveRow): Promise<void> {
   if (trash) await removeRepository(trash);
 }
 
-/** Mark the move failed; before replication also throw away any copy at the destination. */
+/**
+ * Mark the move failed. Before replication, the copy at the destination is thrown away first: once
+ * the move is failed the group may be moved again at once, to the same place, so nothing of this
+ * move may touch the destination after that commit.
+ */
 async function fail(deps: Deps, move: MoveRow, error: unknown): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
   deps.log.warn({ err: error, move: move.id }, 'repository storage move failed');
-  const reached = await inTransaction(deps.db, (trx) => applyTransition(trx, deps.clock, ref(move), 'fail', message));
-  if (reached === 'failed' && move.source_storage_name !== move.destination_storage_name) {
+  const current = await loadMove(deps, Number(move.id));
+  if (current && (current.state === 'initial' || current.state === 'scheduled' || current.state === 'started') && move.source_storage_name !== move.destination_storage_name) {
     const repository = await deps.db
       .selectFrom('repositories')
       .select(['disk_path', 'shard'])
@@ -103,6 +107,7 @@ async function fail(deps: Deps, move: MoveRow, error: unknown): Promise<void> {
       await removeRepository(repositoryPath(deps.config.storages, move.destination_storage_name, repository.disk_path)).catch(() => undefined);
     }
   }
+  await inTransaction(deps.db, (trx) => applyTransition(trx, deps.clock, ref(move), 'fail', message));
 }
 
 async function removeLeftoverSource(deps: Deps, move: MoveRow): Promise<void> {
