@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { setMoveHook, type MoveStep } from '../../src/repositories/move-hooks.js';
-import { MOVE_LEASE_MS } from '../../src/repositories/move-lease.js';
+import { MOVE_LEASE_MS, releaseJobsOfDeadWorkers } from '../../src/repositories/move-lease.js';
+import { MOVE_JOB } from '../../src/repositories/schedule-storage-move.js';
+import { hostname } from 'node:os';
 import { listRefs } from '../../src/repositories/git.js';
 import { recoverStorageMoves } from '../../src/repositories/recover-moves.js';
 import { beginPush, endPush } from '../../src/repositories/push-leases.js';
@@ -299,6 +301,29 @@ describe('a crash (kill -9) at each step', () => {
       expect(leftovers).toEqual([]);
     });
   }
+
+  it('at start-up, move jobs held by dead processes on this host are released at once, others are not', async () => {
+    const now = kiln.clock.now();
+    const insert = async (lockedBy: string) =>
+      Number(
+        (
+          await kiln.deps.db
+            .insertInto('jobs')
+            .values({ kind: MOVE_JOB, payload: '{"move_id":0}', state: 'running', run_at: now, max_attempts: 10, lease_until: now + MOVE_LEASE_MS, locked_by: lockedBy, last_error: null, created_at: now, updated_at: now })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+    const dead = await insert(`${hostname()}:2147483646:dead`);
+    const alive = await insert(`${hostname()}:${process.ppid}:alive`);
+    const elsewhere = await insert('another-host:1:x');
+    expect(await releaseJobsOfDeadWorkers(kiln.deps, [MOVE_JOB])).toBe(1);
+    const leases = Object.fromEntries((await kiln.deps.db.selectFrom('jobs').select(['id', 'lease_until']).where('id', 'in', [dead, alive, elsewhere]).execute()).map((job) => [Number(job.id), Number(job.lease_until)]));
+    expect(leases[dead]).toBe(0);
+    expect(leases[alive]).toBe(now + MOVE_LEASE_MS);
+    expect(leases[elsewhere]).toBe(now + MOVE_LEASE_MS);
+    await kiln.deps.db.deleteFrom('jobs').where('id', 'in', [dead, alive, elsewhere]).execute();
+  });
 
   it('a move whose job is gone (dead after its retries) gets a new job at start-up', async () => {
     const { group } = await groupWithWiki('orphan');
