@@ -13,7 +13,7 @@ import { applyTransition } from './apply-transition.js';
 import { copyRepository, removeRepository, verifyCopy } from './copy-repository.js';
 import { atStep } from './move-hooks.js';
 import { repositoryPath } from './shards.js';
-import { holdLease } from './move-lease.js';
+import { holdLease, stillHeld } from './move-lease.js';
 import type { MoveRow } from './schedule-storage-move.js';
 import { waitForPushes } from './push-leases.js';
 
@@ -26,7 +26,7 @@ function ref(move: MoveRow) {
 }
 
 /** Copy and verify, then switch the group's shard and clear read-only in one transaction. */
-async function replicate(deps: Deps, move: MoveRow): Promise<void> {
+async function replicate(deps: Deps, move: MoveRow, guard: () => Promise<void>): Promise<void> {
   const repository = await deps.db
     .selectFrom('repositories')
     .selectAll()
@@ -49,6 +49,7 @@ async function replicate(deps: Deps, move: MoveRow): Promise<void> {
       await atStep(deps, 'verified', Number(move.id));
     }
   }
+  await guard();
   await inTransaction(deps.db, async (trx) => {
     const reached = await applyTransition(trx, deps.clock, ref(move), 'finish_replication');
     if (reached !== 'replicated') return;
@@ -66,7 +67,7 @@ async function replicate(deps: Deps, move: MoveRow): Promise<void> {
  * name), the move becomes `finished`, and the bytes are freed last: a crash in between only leaves
  * that directory, which the replayed job or the next move of the group removes.
  */
-async function cleanup(deps: Deps, move: MoveRow): Promise<void> {
+async function cleanup(deps: Deps, move: MoveRow, guard: () => Promise<void>): Promise<void> {
   let trash: string | null = null;
   if (move.source_storage_name !== move.destination_storage_name) {
     const repository = await deps.db
@@ -83,6 +84,7 @@ async function cleanup(deps: Deps, move: MoveRow): Promise<void> {
     }
   }
   await atStep(deps, 'source_deleted', Number(move.id));
+  await guard();
   await inTransaction(deps.db, (trx) => applyTransition(trx, deps.clock, ref(move), 'finish_cleanup'));
   if (trash) await removeRepository(trash);
 }
@@ -116,8 +118,19 @@ async function removeLeftoverSource(deps: Deps, move: MoveRow): Promise<void> {
   if (repository) await removeRepository(`${repositoryPath(deps.config.storages, move.source_storage_name, repository.disk_path)}.deleted-${move.id}`);
 }
 
-export async function advanceStorageMove(deps: Deps, moveId: number): Promise<void> {
+/** Thrown when a run finds that its job was re-claimed (it stalled past its lease): it stops silently. */
+class ClaimLost extends Error {}
+
+/**
+ * Run the move from whatever state it is in. `held` is asked before every step and before failing,
+ * so a run that stalled past its lease and was replaced stops instead of racing its successor.
+ */
+export async function advanceStorageMove(deps: Deps, moveId: number, held: () => Promise<boolean> = async () => true): Promise<void> {
+  const guard = async () => {
+    if (!(await held())) throw new ClaimLost(`move ${moveId}: the job was claimed by another run`);
+  };
   for (;;) {
+    await guard();
     const move = await loadMove(deps, moveId);
     if (!move) return;
     try {
@@ -128,11 +141,11 @@ export async function advanceStorageMove(deps: Deps, moveId: number): Promise<vo
           await atStep(deps, 'started', moveId);
           continue;
         case 'started':
-          await replicate(deps, move);
+          await replicate(deps, move, guard);
           await atStep(deps, 'replicated', moveId);
           continue;
         case 'replicated':
-          await cleanup(deps, move);
+          await cleanup(deps, move, guard);
           continue;
         case 'finished':
           // A replay after a crash between `finished` and freeing the renamed source.
@@ -142,6 +155,7 @@ export async function advanceStorageMove(deps: Deps, moveId: number): Promise<vo
           return;
       }
     } catch (error) {
+      if (error instanceof ClaimLost || !(await held())) return;
       await fail(deps, move, error);
       return;
     }
@@ -149,5 +163,5 @@ export async function advanceStorageMove(deps: Deps, moveId: number): Promise<vo
 }
 
 export async function runStorageMoveJob(deps: Deps, payload: { move_id: number }, job: ClaimedJob): Promise<void> {
-  await holdLease(deps, job, () => advanceStorageMove(deps, Number(payload.move_id)));
+  await holdLease(deps, job, () => advanceStorageMove(deps, Number(payload.move_id), () => stillHeld(deps, job)));
 }

@@ -10,6 +10,7 @@ import { setMoveHook, type MoveStep } from '../../src/repositories/move-hooks.js
 import { MOVE_LEASE_MS, releaseJobsOfDeadWorkers } from '../../src/repositories/move-lease.js';
 import { MOVE_JOB } from '../../src/repositories/schedule-storage-move.js';
 import { hostname } from 'node:os';
+import { claimNext } from '../../src/platform/jobs/queue.js';
 import { listRefs } from '../../src/repositories/git.js';
 import { recoverStorageMoves } from '../../src/repositories/recover-moves.js';
 import { beginPush, endPush } from '../../src/repositories/push-leases.js';
@@ -273,6 +274,7 @@ describe('a crash (kill -9) at each step', () => {
       const { group } = await groupWithWiki(`crash-${step}`);
       const diskPath = (await repositoryOf(group.id)).disk_path;
       const refs = await listRefs(shardPath('default', diskPath));
+      await kiln.worker.drain(); // other features' due jobs, so the next runOnce claims the move
       const move = await schedule(group.id);
       let reached!: () => void;
       const crashed = new Promise<void>((resolve) => (reached = resolve));
@@ -285,7 +287,7 @@ describe('a crash (kill -9) at each step', () => {
       await crashed;
       setMoveHook(kiln.deps, null);
       // Nothing is re-claimed while the dead worker's lease runs; afterwards the job resumes.
-      expect(await kiln.worker.runOnce()).toBe(false);
+      expect(await claimNext(kiln.deps.db, kiln.deps.dialect, kiln.clock, 'probe', 1, [MOVE_JOB])).toBeNull();
       kiln.clock.advance(MOVE_LEASE_MS + 1);
       await kiln.worker.drain();
       expect((await moveOf(move.id)).state).toBe('finished');
@@ -323,6 +325,35 @@ describe('a crash (kill -9) at each step', () => {
     expect(leases[alive]).toBe(now + MOVE_LEASE_MS);
     expect(leases[elsewhere]).toBe(now + MOVE_LEASE_MS);
     await kiln.deps.db.deleteFrom('jobs').where('id', 'in', [dead, alive, elsewhere]).execute();
+  });
+
+  it('a run that stalled past its lease and was re-claimed elsewhere stops without touching the move', async () => {
+    const { group } = await groupWithWiki('stalled');
+    await kiln.worker.drain(); // other features' due jobs, so the next runOnce claims the move
+    const move = await schedule(group.id);
+    let resumeStalled!: () => void;
+    let reached!: () => void;
+    const stalledAt = new Promise<void>((resolve) => (reached = resolve));
+    setMoveHook(kiln.deps, (at) => {
+      if (at !== 'started') return;
+      reached();
+      return new Promise<void>((resolve) => (resumeStalled = resolve));
+    });
+    const stalled = kiln.worker.runOnce();
+    await stalledAt;
+    setMoveHook(kiln.deps, null);
+    // Another node claims the expired job (and is itself about to start work on it).
+    kiln.clock.advance(MOVE_LEASE_MS + 1);
+    const other = await claimNext(kiln.deps.db, kiln.deps.dialect, kiln.clock, 'other-node', 60_000, [MOVE_JOB]);
+    expect(other).not.toBeNull();
+    resumeStalled();
+    await stalled;
+    // The stalled run neither copied nor changed the move.
+    expect((await moveOf(move.id)).state).toBe('started');
+    expect(existsSync(shardPath('storage2', (await repositoryOf(group.id)).disk_path))).toBe(false);
+    kiln.clock.advance(60_001);
+    await kiln.worker.drain();
+    expect((await moveOf(move.id)).state).toBe('finished');
   });
 
   it('a move whose job is gone (dead after its retries) gets a new job at start-up', async () => {
