@@ -4,6 +4,7 @@ import type { Feature } from '../platform/feature.js';
 import { eventsRoutes } from './routes.js';
 import { daily, scheduleOnce } from './daily-jobs.js';
 import { PRUNE_EVENTS_JOB, pruneEvents } from './prune-events.js';
+import { forgetEventCounts } from './count-cache.js';
 import { EXPIRE_MEMBERSHIPS_JOB, expireMemberships } from './expire-memberships.js';
 
 export const eventsFeature: Feature = {
@@ -11,7 +12,7 @@ export const eventsFeature: Feature = {
   routes: eventsRoutes,
   jobs: {
     [PRUNE_EVENTS_JOB]: daily(PRUNE_EVENTS_JOB, async (deps) => {
-      await pruneEvents(deps);
+      if ((await pruneEvents(deps)) > 0) forgetEventCounts(deps);
     }),
     [EXPIRE_MEMBERSHIPS_JOB]: daily(EXPIRE_MEMBERSHIPS_JOB, async (deps) => {
       await expireMemberships(deps);

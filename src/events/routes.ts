@@ -4,9 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute, type RouteContext } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
+import { pageOf, setPageHeaders } from '../platform/http/pagination.js';
+import { countEvents } from './count-cache.js';
 import { findProject, findUser } from '../accounts/lookup.js';
 import { EVENT_ACTIONS, TARGET_TYPE_FILTERS } from './vocabulary.js';
-import { eventsQuery, notesForEvents, type EventFilters, type EventSubject } from './finder.js';
+import { listEvents, notesForEvents, type EventFilters, type EventSubject } from './finder.js';
 import { eventEntity } from './entities.js';
 import type { Viewer } from './visibility.js';
 
@@ -35,7 +37,10 @@ export function eventsRoutes(app: FastifyInstance, deps: Deps): void {
 
   async function list(ctx: RouteContext<typeof filterParams>, subject: EventSubject, projectEvent = false) {
     const viewer: Viewer = { id: ctx.actor.user.id, admin: ctx.actor.user.admin };
-    const rows = await ctx.paginate(eventsQuery(deps, viewer, subject, filtersOf(ctx.params)));
+    const page = pageOf(ctx.input);
+    const listing = await listEvents(deps, viewer, subject, filtersOf(ctx.params));
+    const [count, rows] = await Promise.all([countEvents(deps, listing.matching), listing.page(page.offset, page.perPage).execute()]);
+    setPageHeaders(base, ctx.request, ctx.reply, page, count);
     const notes = await notesForEvents(deps, rows);
     return rows.map((row) => eventEntity(base, row, notes, { projectEvent }));
   }
@@ -45,8 +50,7 @@ export function eventsRoutes(app: FastifyInstance, deps: Deps): void {
     paginated: true, extraScopes: ['read_user'],
     params: { ...filterParams, scope: p.string.optional() },
     handler: async (ctx) => {
-      const viewer: Viewer = { id: ctx.actor.user.id, admin: ctx.actor.user.admin };
-      return list(ctx, ctx.params.scope === 'all' ? { memberOf: viewer } : { author: viewer.id });
+      return list(ctx, ctx.params.scope === 'all' ? { memberOf: true } : { author: ctx.actor.user.id });
     },
   });
 
@@ -66,8 +70,8 @@ export function eventsRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'GET', url: '/projects/:id/events', summary: "A project's visible events", tags: ['events'], paginated: true,
     params: { id: p.string.required(), ...filterParams },
     handler: async (ctx) => {
-      const { project } = await findProject(deps, ctx.actor, ctx.params.id);
-      return list(ctx, { project: Number(project.id) }, true);
+      const { project, level } = await findProject(deps, ctx.actor, ctx.params.id);
+      return list(ctx, { project: Number(project.id), level, private: project.visibility === 'private' }, true);
     },
   });
 }

@@ -8,6 +8,9 @@ import { revokeRoutes } from './revoke-routes.js';
 import { discoveryRoutes } from './discovery-routes.js';
 import { applicationsApiRoutes } from './applications-api.js';
 import { authorizeRoutes } from './authorize/routes.js';
+import { applicationsPages } from './applications-pages.js';
+import { twoFactorPages } from '../accounts/two-factor-pages.js';
+import { personalAccessTokenPages } from '../accounts/personal-access-tokens-pages.js';
 
 export const oauthFeature: Feature = {
   name: 'oauth',
@@ -21,5 +24,10 @@ export const oauthFeature: Feature = {
     discoveryRoutes(app, deps);
     applicationsApiRoutes(app, deps);
     authorizeRoutes(app, deps);
+    applicationsPages(app, deps);
+    // The account pages the provider's users need (two-factor, tokens) are registered here because
+    // accounts/index.ts belongs to the accounts feature; they live in accounts/.
+    twoFactorPages(app, deps);
+    personalAccessTokenPages(app, deps);
   },
 };

@@ -93,6 +93,32 @@ describe('GET /api/v4/projects/:id/events confidential issues', () => {
   });
 });
 
+describe('GET /api/v4/events?scope=all across several projects', () => {
+  it('as a guest of a private and a public project, hides private pushes and confidential issues only', async () => {
+    await kiln.addMember(owner, 'projects', publicProject.id, guest, 10);
+    const { body, headers } = await kiln.api('GET', '/events', { token: guest.token, query: { scope: 'all', per_page: 100 } });
+    const pushes = body.filter((e: any) => e.push_data).map((e: any) => e.project_id);
+    expect(pushes).toEqual([publicProject.id, publicProject.id, publicProject.id]);
+    expect(body.some((e: any) => e.target_title === 'Security hole' || e.note)).toBe(false);
+    expect(body.map((e: any) => e.target_title).filter(Boolean)).toEqual(['Typo']);
+    expect(headers['x-total']).toBe(String(body.length));
+  });
+
+  it('pages the merged listing consistently in both directions', async () => {
+    for (const sort of ['asc', 'desc']) {
+      const all = (await kiln.api('GET', '/events', { token: reporter.token, query: { scope: 'all', sort, per_page: 100 } })).body.map((e: any) => e.id);
+      const paged: number[] = [];
+      for (let page = 1; page <= 5; page += 1) {
+        const { body } = await kiln.api('GET', '/events', { token: reporter.token, query: { scope: 'all', sort, per_page: 3, page } });
+        paged.push(...body.map((e: any) => e.id));
+      }
+      expect(all.length).toBeGreaterThan(9);
+      expect(paged).toEqual(all.slice(0, 15));
+      expect(all).toEqual([...all].sort((a: number, b: number) => (sort === 'asc' ? a - b : b - a)));
+    }
+  });
+});
+
 describe('GET /api/v4/events counting', () => {
   async function seed(authorId: number, projectId: number, count: number): Promise<void> {
     const now = kiln.clock.now();

@@ -192,5 +192,5 @@ describe('GET /oauth/authorize with the implicit grant switched off', () => {
     } finally {
       await off.close();
     }
-  });
+  }, 60_000);
 });

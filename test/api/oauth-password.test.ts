@@ -91,7 +91,7 @@ describe('POST /oauth/token grant_type=password', () => {
 
 describe('POST /oauth/token grant_type=password rate limit', () => {
   it('allows 10 attempts per minute per IP, then 429 with Retry-After', async () => {
-    const limited = await testKiln();
+    const limited = await testKiln({ protectedPathsPerMinute: 10 });
     try {
       const bob = await limited.createUser('bob');
       for (let i = 0; i < 10; i += 1) {
@@ -109,5 +109,5 @@ describe('POST /oauth/token grant_type=password rate limit', () => {
     } finally {
       await limited.close();
     }
-  });
+  }, 60_000);
 });

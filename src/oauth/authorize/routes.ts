@@ -7,7 +7,7 @@ import { csrfField, pageRoute, type PageContext } from '../../web/page-route.js'
 import { page, redirect, type PageOutcome } from '../../web/page.js';
 import { SCOPE_DESCRIPTIONS } from '../scopes.js';
 import { DESCRIPTIONS } from '../errors.js';
-import { protectedPathHit } from '../protected-paths.js';
+import { protectedPathHit } from '../../web/sign-in-rate-limit.js';
 import { approveAuthorization } from './approve.js';
 import { redirectWith, validateAuthorizeRequest, type AuthorizeRequest } from './validate.js';
 
