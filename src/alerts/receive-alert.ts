@@ -1,6 +1,6 @@
 // The alert endpoint's ordered checks (gitlab-oauth-alerts.md §15.1, DECISIONS.md): size and depth →
 // 400; no active integration → 403; wrong key → 401 (constant time); a body that is not a JSON
-// object → 400; then one transaction, and 200 with the touched alerts only after it committed.
+// object → 400 (a generic payload on the Prometheus integration → 422); then one transaction, and 200 with the touched alerts only after it committed.
 // No session, no CSRF: the integration's own key is the only credential (specification,
 // Authentication 5). Rate limiting stays off, as GitLab's inbound alert limit is by default (§5.1).
 import type { Deps } from '../platform/deps.js';
@@ -8,6 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { BadRequestError } from '../platform/errors.js';
 import { findActiveIntegration } from './finder.js';
 import { payloadTooLarge } from './payload/limits.js';
+import { isAlertmanagerWebhook } from './payload/prometheus.js';
 import { processAlertPayload, type ProcessedAlert } from './process-alert-payload.js';
 
 export type Endpoint = { identifier: string } | { legacy: 'http' | 'prometheus' };
@@ -24,7 +25,7 @@ export interface AlertRequest {
   invalidJson?: boolean;
 }
 
-export type AlertResponse = { status: 200; body: ProcessedAlert[] } | { status: 400 | 401 | 403 | 404; body: { message: string } };
+export type AlertResponse = { status: 200; body: ProcessedAlert[] } | { status: 400 | 401 | 403 | 404 | 422; body: { message: string } };
 
 /** `Authorization: Bearer <key>` (any case) or Basic with the key as password (§15). */
 export function keyFromAuthorization(header: string | undefined): string | null {
@@ -79,6 +80,11 @@ export async function receiveAlert(deps: Deps, request: AlertRequest): Promise<A
   if (request.invalidJson || body === null || typeof body !== 'object' || Array.isArray(body)) {
     deps.metrics.alertsIngested.inc({ outcome: 'invalid' });
     return { status: 400, body: { message: '400 Bad request - The alert payload must be a JSON object' } };
+  }
+  // The Prometheus integration takes Alertmanager webhooks only (GitLab's 422 on that route, §18).
+  if (integration.type_identifier === 'prometheus' && !isAlertmanagerWebhook(body)) {
+    deps.metrics.alertsIngested.inc({ outcome: 'invalid' });
+    return { status: 422, body: { message: '422 Unprocessable Entity - The Prometheus integration accepts Alertmanager webhook payloads (version "4") only' } };
   }
   try {
     return { status: 200, body: await processAlertPayload(deps, integration, body as Record<string, unknown>, settings) };

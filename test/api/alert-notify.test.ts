@@ -255,6 +255,8 @@ describe('POST /:full_path/prometheus/alerts/notify.json and the legacy /:full_p
     const viaLegacy = await post('/alice/legacy/alerts/notify.json', { title: 'legacy' }, { key: http.token });
     expect(viaLegacy.status).toBe(200);
     expect(viaLegacy.body[0].iid).toBe(viaPrometheus.body[0].iid + 1);
+    const generic = await post('/alice/legacy/prometheus/alerts/notify.json', { title: 'not a webhook' }, { key: prometheus.token });
+    expect(generic.status).toBe(422);
   });
 });
 
