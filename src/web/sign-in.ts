@@ -1,8 +1,10 @@
-// Sign-in and sign-out pages. Password check here; the two-factor step, rate limit and lock-out
-// plug in around `completePasswordSignIn`.
+// Sign-in and sign-out pages: GitLab's protected-path rate limit (10 per minute per IP), the shared
+// password check with lock-out, and the second step for two-factor users (sign-in-two-factor.ts).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
-import { verifyPassword } from '../accounts/passwords.js';
+import { checkPassword } from '../accounts/check-password.js';
+import { protectedPathHit } from './sign-in-rate-limit.js';
+import { beginSecondStep, twoFactorSignInRoutes } from './sign-in-two-factor.js';
 import { html } from './html.js';
 import { csrfField, pageRoute, type PageContext } from './page-route.js';
 import { page, redirect, safeReturnTo, type PageOutcome } from './page.js';
@@ -26,11 +28,6 @@ function signInForm(context: PageContext, returnTo: string, error?: string, logi
   });
 }
 
-async function findByLogin(deps: Deps, login: string) {
-  const key = login.trim().toLowerCase();
-  return deps.db.selectFrom('users').selectAll().where((eb) => eb.or([eb('username_lower', '=', key), eb('email_lower', '=', key)])).executeTakeFirst();
-}
-
 /** Password accepted: start a fresh signed-in session (rotation defeats session fixation). */
 export async function completePasswordSignIn(context: PageContext, userId: number, returnTo: string): Promise<PageOutcome> {
   await startSession(context.deps, context.request, context.reply, { userId });
@@ -38,6 +35,7 @@ export async function completePasswordSignIn(context: PageContext, userId: numbe
 }
 
 export function signInRoutes(app: FastifyInstance, deps: Deps): void {
+  twoFactorSignInRoutes(app, deps);
   pageRoute(app, deps, {
     method: 'GET', url: '/users/sign_in', auth: 'optional',
     handler: async (context) => {
@@ -53,11 +51,17 @@ export function signInRoutes(app: FastifyInstance, deps: Deps): void {
       const returnTo = safeReturnTo(context.form.return_to);
       const login = typeof context.form.login === 'string' ? context.form.login : '';
       const password = typeof context.form.password === 'string' ? context.form.password : '';
-      const user = login ? await findByLogin(deps, login) : undefined;
-      // One message for every failure, so the form does not reveal which accounts exist.
-      const valid = await verifyPassword(user?.password_hash ?? null, password);
-      if (!user || !valid || user.state !== 'active') return signInForm(context, returnTo, 'Invalid login or password.', login);
-      return completePasswordSignIn(context, Number(user.id), returnTo);
+      const limited = await protectedPathHit(deps, 'sign_in', context.request.ip);
+      if (!limited.allowed) {
+        context.reply.header('retry-after', String(limited.retryAfter));
+        return page({ title: 'Too many requests', status: 429, body: html`<p class="error" role="alert">Retry later.</p>` });
+      }
+      // One message for every failure (unknown, wrong, locked, blocked), so the form does not reveal
+      // which accounts exist (ASVS 6.3.8).
+      const check = await checkPassword(deps, login, password);
+      if (!check.ok) return signInForm(context, returnTo, 'Invalid login or password.', login);
+      if (check.user.otp_required === 1) return beginSecondStep(context, Number(check.user.id), returnTo);
+      return completePasswordSignIn(context, Number(check.user.id), returnTo);
     },
   });
 

@@ -24,8 +24,9 @@ const ADVISORY_LOCK_KEY = 74_105_108; // "Kil"
 export async function migrateToLatest(database: Database): Promise<void> {
   const run = async (db: Kysely<any>, schema?: string) => {
     // Features land migrations from parallel branches, so a later-merged migration may sort earlier.
-    // On PostgreSQL the migration tables are named in the current schema: Kysely's existence check
-    // looks at every schema, so another schema's tables would otherwise hide a missing one.
+    // On PostgreSQL the bookkeeping tables are pinned to the current schema: without that, Kysely
+    // sees another schema's kysely_migration table in the same database, skips creating its own,
+    // and fails (several installs or test schemas in one database).
     const migrator = new Migrator({ db, provider: new FolderProvider(), allowUnorderedMigrations: true, migrationTableSchema: schema });
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((result) => result.status === 'Error');
