@@ -115,6 +115,10 @@ async function processOne(deps: Deps, trx: Transaction<DB>, projectId: number, a
 async function insertAlert(deps: Deps, trx: Transaction<DB>, projectId: number, alert: NormalizedAlert, context: Context): Promise<Outcome> {
   const { now } = context;
   const iid = await nextInternalId(trx, projectId, 'alerts');
+  // GitLab links `gitlab_environment_name` to the project's environment of exactly that name (§16).
+  const environment = alert.environmentName === null
+    ? undefined
+    : await trx.selectFrom('environments').select('id').where('project_id', '=', projectId).where('name', '=', alert.environmentName).limit(1).executeTakeFirst();
   const resolved = alert.endedAt !== null;
   const row = await trx
     .insertInto('alert_management_alerts')
@@ -133,7 +137,7 @@ async function insertAlert(deps: Deps, trx: Transaction<DB>, projectId: number, 
       events: 1,
       fingerprint: alert.fingerprint,
       environment_name: alert.environmentName,
-      environment_id: null,
+      environment_id: environment ? Number(environment.id) : null,
       issue_id: null,
       payload: JSON.stringify(alert.payload ?? {}),
       created_at: now,

@@ -55,8 +55,18 @@ describe('POST /:full_path/alerts/notify/:name/:endpoint_identifier.json', () =>
       expect(alert).toMatchObject({
         iid: body[0].iid, title: 'Disk full on db-1', description: 'Only 1% left', severity: 'high', status: 'triggered', service: 'postgres',
         monitoring_tool: 'Nagios', hosts: ['db-1'], started_at: '2026-11-22T07:00:00.000Z', ended_at: null, events: 1,
-        fingerprint: expect.stringMatching(/^[0-9a-f]{40}$/), environment: { id: null, name: 'production' }, issue_iid: null, payload,
+        fingerprint: expect.stringMatching(/^[0-9a-f]{40}$/), environment: null, issue_iid: null, payload,
       });
+    });
+
+    it('links gitlab_environment_name to the project environment of that exact name', async () => {
+      const environment = await kiln.api('POST', `/projects/${project.id}/environments`, { token: alice.token, body: { name: 'staging' } });
+      expect(environment.status).toBe(201);
+      const linked = await post(notifyPath, { title: 'On staging', gitlab_environment_name: 'staging' });
+      const unknown = await post(notifyPath, { title: 'On nowhere', gitlab_environment_name: 'Staging' });
+      const get = async (iid: number) => (await kiln.api('GET', `/projects/${project.id}/alert_management_alerts/${iid}`, { token: alice.token })).body;
+      expect((await get(linked.body[0].iid)).environment).toEqual({ id: environment.body.id, name: 'staging' });
+      expect((await get(unknown.body[0].iid)).environment).toBeNull();
     });
 
     it('applies the default title "New: Alert" to an alert without a title (Errors table)', async () => {
