@@ -152,7 +152,7 @@ export const scenario: BenchScenario = {
   async seed(deps) {
     const { createProject } = await import('../../src/accounts/create-project.js');
     const { toAuthUser } = await import('../../src/accounts/user-entities.js');
-    const { createIntegration } = await import('../../src/alerts/save-integration.js');
+    const { createIntegration } = await import('../../src/alerts/create-integration.js');
     const root = await deps.db.selectFrom('users').selectAll().where('username_lower', '=', 'root').executeTakeFirstOrThrow();
     const project = await createProject(deps, { user: toAuthUser(root), scopes: ['api'], via: 'personal_access_token', tokenId: null }, { name: 'bench-alerts' });
     const integration = await createIntegration(deps, { project, level: 50 }, { name: 'Bench endpoint' });
