@@ -293,10 +293,12 @@ describe('custom field mapping', () => {
 
 describe('on the free tier', () => {
   let free: TestKiln;
+  beforeAll(async () => {
+    free = await testKiln({ tier: 'free' });
+  });
   afterAll(() => free?.close());
 
   it('groups only by an explicit fingerprint and ignores identical payloads without one', async () => {
-    free = await testKiln({ tier: 'free' });
     const bob = await free.createUser('bob');
     const p = await free.createProject(bob, 'p');
     const created = (await free.api('POST', `/projects/${p.id}/alert_management/integrations`, { token: bob.token, body: { name: 'One' } })).body;
