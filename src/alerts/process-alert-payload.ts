@@ -102,6 +102,19 @@ async function processOne(deps: Deps, trx: Transaction<DB>, projectId: number, a
       if (close) await enqueue(trx, deps.clock, JOB_CLOSE_INCIDENT, { alertId: row.id });
       return { iid: resolved.iid, title: resolved.title, enqueued: close };
     }
+    // A repeat of a recovery already recorded (senders retry, Alertmanager re-sends) is the same
+    // alert, not a new one.
+    const repeat = await trx
+      .selectFrom('alert_management_alerts')
+      .select(['iid', 'title'])
+      .where('project_id', '=', projectId)
+      .where('fingerprint', '=', alert.fingerprint)
+      .where('status', '=', RESOLVED)
+      .where('ended_at', '=', alert.endedAt)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (repeat) return { iid: repeat.iid, title: repeat.title, enqueued: false };
     // DECISIONS.md: an end time with no open alert stores the alert already resolved.
     return insertAlert(deps, trx, projectId, alert, context);
   }

@@ -153,6 +153,16 @@ describe('POST /:full_path/alerts/notify/:name/:endpoint_identifier.json', () =>
       expect(alert).toMatchObject({ title: 'Late recovery', status: 'resolved', ended_at: '2026-11-22T08:32:00.000Z' });
     });
 
+    it('a repeated recovery (same fingerprint and end time) answers with the alert it resolved', async () => {
+      const first = await post(notifyPath, { title: 'Retried', fingerprint: 'retried' });
+      const recovery = { title: 'Retried', fingerprint: 'retried', end_time: '2026-11-22T08:33:00Z' };
+      expect((await post(notifyPath, recovery)).body[0].iid).toBe(first.body[0].iid);
+      expect((await post(notifyPath, recovery)).body[0].iid).toBe(first.body[0].iid);
+      expect(await alerts({ status: 'all', search: 'Retried' })).toHaveLength(1);
+      const later = await post(notifyPath, { ...recovery, end_time: '2026-11-22T08:34:00Z' });
+      expect(later.body[0].iid).not.toBe(first.body[0].iid);
+    });
+
     it('an acknowledged or ignored alert is still open for grouping', async () => {
       const first = await post(notifyPath, { title: 'Acked', fingerprint: 'acked' });
       await kiln.api('PUT', `/projects/${project.id}/alert_management_alerts/${first.body[0].iid}`, { token: alice.token, body: { status: 'ignored' } });
