@@ -34,8 +34,10 @@ export const JOB_CLOSE_INCIDENT = 'alerts.close_incident';
 
 const OPEN = sql<boolean>`status <> 2`;
 
-/** The actor is the integration whose key the request carried. */
-/** `settings` may come with the caller's lookup (the endpoint reads them in its one query). */
+/**
+ * The actor is the integration whose key the request carried. `knownSettings` may come with the
+ * caller's lookup (the endpoint reads them in its one query).
+ */
 export async function processAlertPayload(deps: Deps, integration: IntegrationRow, body: Record<string, unknown>, knownSettings?: IncidentSettings): Promise<ProcessedAlert[]> {
   const now = deps.clock.now();
   const mapping = integration.active === 1 && integration.payload_attribute_mapping !== '{}' ? normaliseMapping(JSON.parse(integration.payload_attribute_mapping) as Record<string, MappingEntry>) : null;
