@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 
-const sample = JSON.parse(readFileSync(new URL('../../../shared/reference/alertmanager-webhook-sample.json', import.meta.url), 'utf8'));
+const sample = JSON.parse(readFileSync(new URL('../fixtures/alertmanager-webhook-sample.json', import.meta.url), 'utf8'));
 
 let kiln: TestKiln;
 let alice: TestUser;
