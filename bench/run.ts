@@ -1,1 +1,295 @@
-export {};
+// `npm run bench [-- <scenario> …]`: for every scenario in bench/scenarios, seed a fresh SQLite data
+// dir in-process, start `kiln serve` and a bare node:http baseline as child processes, load both with
+// autocannon over loopback (bounded: a warm-up, then one measured run each, interleaved), print a
+// table and write it into docs/performance.md. Method and caveats: docs/performance.md.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import { loadConfig } from '../src/config.js';
+import { startKiln } from '../src/bootstrap.js';
+import type { BenchScenario, BenchServer, BenchTarget } from './scenario.js';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url)); // dist/bench/
+const ROOT = join(HERE, '..', '..');
+const MAIN = join(ROOT, 'dist', 'src', 'main.js');
+const BASELINE = join(HERE, 'baseline.js');
+const REPORT = join(ROOT, 'docs', 'performance.md');
+
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
+
+export interface Row {
+  scenario: string;
+  name: string;
+  rps: number | null;
+  p50: number | null;
+  p99: number | null;
+  baselineRps: number | null;
+  ratio: number | null;
+  value?: string;
+  target: string;
+  pass: boolean;
+  note: string;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Server children on core 0, the load generator (this process) on core 1, as reference/performance.md did. */
+const PIN = existsSync('/usr/bin/taskset') && cpus().length >= 2;
+function pinSelf(): void {
+  if (!PIN) return;
+  try {
+    execFileSync('taskset', ['-a', '-pc', '1', String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    /* not allowed here: run unpinned */
+  }
+}
+
+function spawnPinned(args: string[], env: Record<string, string>): ChildProcess {
+  const command = PIN ? 'taskset' : process.execPath;
+  const argv = PIN ? ['-c', '0', process.execPath, ...args] : args;
+  return spawn(command, argv, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function waitForHttp(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited ${child.exitCode}\n${output()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not come up\n${output()}`);
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function startChild(args: string[], env: Record<string, string>, readyUrl: string) {
+  const child = spawnPinned(args, env);
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  await waitForHttp(readyUrl, child, () => output);
+  return child;
+}
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function load(url: string, target: Pick<BenchTarget, 'method' | 'headers' | 'body' | 'connections'>, seconds: number): Promise<Load> {
+  const makeBody = typeof target.body === 'function' ? target.body : null;
+  const result = await autocannon({
+    url,
+    method: target.method,
+    headers: target.headers,
+    body: typeof target.body === 'string' ? target.body : undefined,
+    connections: target.connections ?? 10,
+    duration: seconds,
+    ...(makeBody ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: makeBody() }) }] } : {}),
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts };
+}
+
+function judge(target: BenchTarget, rps: number, p99: number, ratio: number): { pass: boolean; text: string } {
+  const parts: string[] = [];
+  let pass = true;
+  if (target.targets.minRatio !== undefined) {
+    parts.push(`≥${target.targets.minRatio}× baseline`);
+    pass &&= ratio >= target.targets.minRatio;
+  }
+  if (target.targets.maxP99Ms !== undefined) {
+    parts.push(`p99 <${target.targets.maxP99Ms} ms`);
+    pass &&= p99 < target.targets.maxP99Ms;
+  }
+  if (target.targets.minRequestsPerSecond !== undefined) {
+    parts.push(`≥${target.targets.minRequestsPerSecond} req/s`);
+    pass &&= rps >= target.targets.minRequestsPerSecond;
+  }
+  return { pass, text: parts.join(', ') || '—' };
+}
+
+async function loadScenarios(only: string[]): Promise<BenchScenario[]> {
+  const folder = join(HERE, 'scenarios');
+  const files = existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.js')).sort() : [];
+  const scenarios: BenchScenario[] = [];
+  for (const file of files) {
+    const module = (await import(pathToFileURL(join(folder, file)).href)) as { default?: BenchScenario; scenario?: BenchScenario };
+    const scenario = module.default ?? module.scenario;
+    if (!scenario) {
+      process.stderr.write(`bench: ${file} exports no scenario (default export or "scenario"), skipped\n`);
+      continue;
+    }
+    if (only.length === 0 || only.includes(scenario.name) || only.includes(file.replace(/\.js$/, ''))) scenarios.push(scenario);
+  }
+  return scenarios;
+}
+
+async function runScenario(scenario: BenchScenario, baselineUrl: string): Promise<Row[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), `kiln-bench-${scenario.name}-`));
+  const rootToken = `glpat-bench-${randomBytes(12).toString('hex')}`;
+  const env = { KILN_DATA_DIR: dataDir, KILN_INITIAL_ROOT_PASSWORD: 'bench-root-password', KILN_INITIAL_ROOT_TOKEN: rootToken, KILN_LOG_LEVEL: 'warn' };
+  const rows: Row[] = [];
+  let server: ChildProcess | null = null;
+  try {
+    // Seed in-process straight into the data dir's database, then close it before the server opens it.
+    let seeded: Record<string, unknown> = {};
+    if (scenario.seed) {
+      const kiln = await startKiln(loadConfig({ ...env, KILN_LOG_LEVEL: 'silent' }));
+      try {
+        const started = Date.now();
+        seeded = await scenario.seed(kiln.deps, { rootToken });
+        process.stdout.write(`  seeded ${scenario.name} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      } finally {
+        await kiln.close();
+      }
+    }
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    server = await startChild([MAIN, 'serve'], { ...env, KILN_PORT: String(port), KILN_HOST: '127.0.0.1' }, `${url}/-/readiness`);
+    const benchServer: BenchServer = { url, rootToken };
+    for (const target of await scenario.targets(benchServer, seeded)) {
+      const targetUrl = `${url}${target.path}`;
+      const probe = await fetch(targetUrl, { method: target.method, headers: target.headers, body: typeof target.body === 'function' ? target.body() : target.body });
+      const size = (await probe.arrayBuffer()).byteLength;
+      if (!probe.ok) {
+        rows.push({ scenario: scenario.name, name: target.name, rps: null, p50: null, p99: null, baselineRps: null, ratio: null, target: '', pass: false, note: `probe answered ${probe.status}` });
+        continue;
+      }
+      const baselineTarget = { method: 'GET' as const, connections: target.connections };
+      const sizedBaseline = `${baselineUrl}/size/${size}`;
+      process.stdout.write(`  ${scenario.name} / ${target.name}: warming up (${size} B responses)\n`);
+      await load(sizedBaseline, baselineTarget, WARMUP_S);
+      await load(targetUrl, target, WARMUP_S);
+      const kilnRun = await load(targetUrl, target, DURATION_S);
+      const baseRun = await load(sizedBaseline, baselineTarget, DURATION_S);
+      const ratio = kilnRun.rps / baseRun.rps;
+      const verdict = judge(target, kilnRun.rps, kilnRun.p99, ratio);
+      const failures = kilnRun.non2xx + kilnRun.errors;
+      rows.push({
+        scenario: scenario.name,
+        name: target.name,
+        rps: kilnRun.rps,
+        p50: kilnRun.p50,
+        p99: kilnRun.p99,
+        baselineRps: baseRun.rps,
+        ratio,
+        target: verdict.text,
+        pass: verdict.pass && failures === 0,
+        note: failures ? `${kilnRun.non2xx} non-2xx, ${kilnRun.errors} errors` : `${size} B, ${target.connections ?? 10} conn.`,
+      });
+    }
+    if (scenario.custom) {
+      for (const result of await scenario.custom(benchServer, seeded)) {
+        rows.push({
+          scenario: scenario.name,
+          name: result.name,
+          rps: null,
+          p50: null,
+          p99: null,
+          baselineRps: null,
+          ratio: result.baseline ? result.value / result.baseline : null,
+          value: `${result.value} ${result.unit}${result.baseline !== undefined ? ` (baseline ${result.baseline} ${result.unit})` : ''}`,
+          target: result.target,
+          pass: result.pass,
+          note: '',
+        });
+      }
+    }
+  } catch (error) {
+    rows.push({ scenario: scenario.name, name: '(scenario failed)', rps: null, p50: null, p99: null, baselineRps: null, ratio: null, target: '', pass: false, note: String((error as Error).message).split('\n')[0] });
+  } finally {
+    if (server) await stopChild(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+const fmt = (value: number | null, digits = 0) => (value === null ? '—' : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+
+export function table(rows: Row[]): string {
+  const header = '| scenario | target | req/s | p50 ms | p99 ms | baseline req/s | ratio | goal | result | note |\n|---|---|---:|---:|---:|---:|---:|---|---|---|';
+  const lines = rows.map((row) =>
+    `| ${row.scenario} | ${row.name} | ${row.value ?? fmt(row.rps)} | ${fmt(row.p50, 1)} | ${fmt(row.p99, 1)} | ${fmt(row.baselineRps)} | ${row.ratio === null ? '—' : `${row.ratio.toFixed(2)}×`} | ${row.target} | ${row.pass ? 'pass' : '**FAIL**'} | ${row.note} |`,
+  );
+  return [header, ...lines].join('\n');
+}
+
+/** Replace each scenario's block in the generated section; blocks of scenarios not run are kept. */
+export function updateReport(text: string, rows: Row[], stamp: string): string {
+  const start = '<!-- bench:results:start -->';
+  const end = '<!-- bench:results:end -->';
+  if (!text.includes(start)) text = `${text.trimEnd()}\n\n## Latest results\n\n${start}\n${end}\n`;
+  const [before, rest] = text.split(start);
+  const [inside, after] = rest.split(end);
+  const blocks = new Map<string, string>();
+  for (const match of inside.matchAll(/<!-- scenario:(\S+) -->\n([\s\S]*?)<!-- \/scenario -->\n/g)) blocks.set(match[1], match[2]);
+  for (const name of new Set(rows.map((row) => row.scenario))) {
+    blocks.set(name, `${stamp}\n\n${table(rows.filter((row) => row.scenario === name))}\n\n`);
+  }
+  const body = [...blocks.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, block]) => `<!-- scenario:${name} -->\n${block}<!-- /scenario -->\n`).join('\n');
+  return `${before}${start}\n${body}${end}${after}`;
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  const scenarios = await loadScenarios(only);
+  if (scenarios.length === 0) {
+    process.stderr.write(`bench: no scenario matches ${only.join(', ') || '(none found in dist/bench/scenarios)'}\n`);
+    process.exit(2);
+  }
+  pinSelf();
+  const baselinePort = await freePort();
+  const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+  const baseline = await startChild([BASELINE, String(baselinePort)], {}, `${baselineUrl}/size/10`);
+  const rows: Row[] = [];
+  try {
+    for (const scenario of scenarios) {
+      process.stdout.write(`scenario ${scenario.name}\n`);
+      rows.push(...(await runScenario(scenario, baselineUrl)));
+    }
+  } finally {
+    await stopChild(baseline);
+  }
+  const rendered = table(rows);
+  process.stdout.write(`\n${rendered}\n`);
+  const stamp = `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ${cpus().length} cores${PIN ? ' (server pinned to core 0, autocannon to core 1)' : ''}, ${WARMUP_S} s warm-up + ${DURATION_S} s per run.`;
+  const report = existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : '# Performance\n';
+  writeFileSync(REPORT, updateReport(report, rows, stamp));
+  process.stdout.write(`\nwrote ${REPORT}\n`);
+  if (process.argv.includes('--strict') && rows.some((row) => !row.pass)) process.exit(1);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((error) => {
+    process.stderr.write(`bench: ${(error as Error).stack ?? error}\n`);
+    process.exit(1);
+  });
+}

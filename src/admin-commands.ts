@@ -13,6 +13,17 @@ const HELP: Record<string, string> = {
   'reset-password': 'Usage: kiln admin reset-password --username NAME --password PASSWORD',
 };
 
+function parseOptions(args: string[]) {
+  return parseArgs({
+    args,
+    options: {
+      username: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' },
+      admin: { type: 'boolean' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' },
+    },
+    strict: true,
+  }).values;
+}
+
 export const adminCommands = {
   help(sub?: string): string {
     return (sub && HELP[sub]) || `Usage: kiln admin <create-user|create-token|reset-password> [options]\n\n${Object.values(HELP).join('\n')}`;
@@ -21,14 +32,13 @@ export const adminCommands = {
   async run(config: Config, argv: string[], fail: (message: string) => never): Promise<void> {
     const [sub, ...rest] = argv;
     if (!sub || !HELP[sub]) fail(`admin needs a subcommand\n\n${this.help()}`);
-    const { values } = parseArgs({
-      args: rest,
-      options: {
-        username: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' },
-        admin: { type: 'boolean' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' },
-      },
-      strict: true,
-    });
+    let values: ReturnType<typeof parseOptions>;
+    try {
+      values = parseOptions(rest);
+    } catch (error) {
+      // A usage mistake is exit code 2 with the command's help, like a configuration error.
+      fail(`${(error as Error).message}\n\n${HELP[sub]}`);
+    }
     if (!values.username) fail(`--username is required\n\n${HELP[sub]}`);
     const kiln = await startKiln({ ...config, logLevel: 'warn' });
     try {

@@ -1,4 +1,5 @@
 // Builds the Fastify app from the feature modules; never listens (tests use inject).
+import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Deps } from './platform/deps.js';
 import type { Feature } from './platform/feature.js';
@@ -7,6 +8,7 @@ import { apiErrorHandler } from './platform/http/error-handler.js';
 import { requestSerializers } from './platform/logger.js';
 import { registerOperations } from './platform/operations.js';
 import { registerNamespacedDispatcher } from './platform/http/namespaced-routes.js';
+import { openApiRegistry } from './platform/http/openapi.js';
 
 export async function buildApp(deps: Deps, features: Feature[]): Promise<FastifyInstance> {
   const app = Fastify({
@@ -17,6 +19,9 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     return503OnClosing: true,
+    // A caller's (or proxy's) X-Request-Id is kept so log lines correlate across hops; else a UUID.
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
   }) as unknown as FastifyInstance;
   app.decorateRequest('principal', null);
   registerBodyParsers(app);
@@ -26,6 +31,7 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
     // python-gitlab compares the content type for equality (clients.md §0.1): no charset on JSON.
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('application/json')) reply.header('content-type', 'application/json');
+    reply.header('x-request-id', request.id);
     if (request.url.startsWith('/api/')) {
       reply.header('x-frame-options', 'SAMEORIGIN');
       reply.header('x-content-type-options', 'nosniff');
@@ -40,6 +46,10 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
 
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/v3/')) return reply.code(410).send({ error: 'API V3 is no longer supported. Use API V4 instead.' });
+    // A known path with another method is Grape's 405 (gitlab-rest.md §1.1).
+    if (request.url.startsWith('/api/v4/') && openApiRegistry(app).matchesPath(request.url.split('?')[0])) {
+      return reply.code(405).send({ error: '405 Not Allowed' });
+    }
     if (request.url.startsWith('/api/')) return reply.code(404).send({ error: '404 Not Found' });
     return reply.code(404).type('text/plain').send('404 Not Found');
   });

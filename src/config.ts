@@ -28,6 +28,10 @@ export interface Config {
   sqliteSynchronous: 'NORMAL' | 'FULL';
   eventRetentionDays: number;
   workerPollMs: number;
+  /** How long a claimed job is leased to its worker; a job whose worker died (kill -9) runs again after this. */
+  jobLeaseMs: number;
+  /** Finished jobs and stale rate-limit windows older than this are pruned by the housekeeping job. */
+  jobRetentionDays: number;
   runWorker: boolean;
 }
 
@@ -121,6 +125,8 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteSynchronous: oneOf(env, 'KILN_SQLITE_SYNCHRONOUS', ['NORMAL', 'FULL'] as const, 'NORMAL'),
     eventRetentionDays: integer(env, 'KILN_EVENT_RETENTION_DAYS', 730, 1, 36_500),
     workerPollMs: integer(env, 'KILN_WORKER_POLL_MS', 500, 10, 60_000),
+    jobLeaseMs: integer(env, 'KILN_JOB_LEASE_MS', 5 * 60_000, 100, 24 * 3_600_000),
+    jobRetentionDays: integer(env, 'KILN_JOB_RETENTION_DAYS', 7, 1, 36_500),
     runWorker: boolean(env, 'KILN_RUN_WORKER', true),
   };
 }

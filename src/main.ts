@@ -33,7 +33,11 @@ async function serve(config: Config): Promise<void> {
   kiln.deps.log.info({ url: config.baseUrl }, 'Kiln is ready');
   const stop = async (signal: string) => {
     kiln.deps.log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
+    // A keep-alive connection becomes idle once its in-flight response is sent; close those as they
+    // appear so shutdown does not wait for the keep-alive timeout.
+    const sweep = setInterval(() => kiln.app.server.closeIdleConnections(), 100);
     await kiln.close();
+    clearInterval(sweep);
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));

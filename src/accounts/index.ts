@@ -9,6 +9,7 @@ import { groupsRoutes } from './groups-routes.js';
 import { projectsRoutes } from './projects-routes.js';
 import { membersRoutes } from './members-routes.js';
 import { tokensRoutes } from './tokens-routes.js';
+import { avatarRoute } from './avatar-route.js';
 
 export const accountsFeature: Feature = {
   name: 'accounts',
@@ -25,6 +26,7 @@ export const accountsFeature: Feature = {
     projectsRoutes(app, deps);
     membersRoutes(app, deps);
     tokensRoutes(app, deps);
+    avatarRoute(app, deps);
   },
   onStart: ensureRootUser,
 };

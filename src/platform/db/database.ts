@@ -44,8 +44,32 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
   connection.pragma(`synchronous = ${synchronous}`);
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Kysely's SQLite driver prepares every query anew, and preparing cost more CPU than running the
+ * query on the API's hot paths (measured: ~60% of a project GET). Prepared statements are reusable,
+ * so keep the most recent ones by SQL text. Kysely runs them with all()/run() only, never holding
+ * an iterator open, so sharing one statement between calls is safe.
+ */
+export function withStatementCache(connection: SQLite.Database, size = 500) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => connection.close(),
+    prepare(text: string): SQLite.Statement {
+      let statement = cache.get(text);
+      if (statement) {
+        cache.delete(text);
+      } else {
+        statement = connection.prepare(text);
+        if (cache.size >= size) cache.delete(cache.keys().next().value as string);
+      }
+      cache.set(text, statement);
+      return statement;
+    },
+  };
 }
 
 /** Run `work` in a transaction; nested calls reuse the outer one. */

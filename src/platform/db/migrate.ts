@@ -24,9 +24,10 @@ const ADVISORY_LOCK_KEY = 74_105_108; // "Kil"
 export async function migrateToLatest(database: Database): Promise<void> {
   const run = async (db: Kysely<any>, schema?: string) => {
     // Features land migrations from parallel branches, so a later-merged migration may sort earlier.
-    // On PostgreSQL, name the schema: Kysely's table-exists check otherwise sees the migration tables
-    // of every schema, and a second schema in one database (tests) skips creating its own.
-    const migrator = new Migrator({ db, provider: new FolderProvider(), allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
+    // On PostgreSQL the bookkeeping tables are pinned to the current schema: without that, Kysely
+    // sees another schema's kysely_migration table in the same database, skips creating its own,
+    // and fails (several installs or test schemas in one database).
+    const migrator = new Migrator({ db, provider: new FolderProvider(), allowUnorderedMigrations: true, migrationTableSchema: schema });
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((result) => result.status === 'Error');
     if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

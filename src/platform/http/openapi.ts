@@ -18,8 +18,16 @@ const registries = new WeakMap<FastifyInstance, OpenApiRegistry>();
 
 export class OpenApiRegistry {
   readonly routes: RecordedRoute[] = [];
+  private patterns: RegExp[] = [];
   add(route: RecordedRoute): void {
     this.routes.push(route);
+    const source = route.url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+    this.patterns.push(new RegExp(`^/api/v4${source}/?$`));
+  }
+
+  /** Whether some API route (of any method) has this path; the 404 handler turns that into a 405. */
+  matchesPath(path: string): boolean {
+    return this.patterns.some((pattern) => pattern.test(path));
   }
 
   document(baseUrl: string, version: string): Record<string, unknown> {

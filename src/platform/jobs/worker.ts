@@ -24,7 +24,7 @@ export class Worker {
     private readonly handlers: Record<string, JobHandler>,
     options: WorkerOptions = {},
   ) {
-    this.leaseMs = options.leaseMs ?? 5 * 60_000;
+    this.leaseMs = options.leaseMs ?? deps.config.jobLeaseMs;
     this.pollMs = options.pollMs ?? deps.config.workerPollMs;
   }
 

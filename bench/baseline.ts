@@ -1,0 +1,34 @@
+// The bare node:http baseline of `npm run bench`: answers GET /size/<n> with a JSON body of about n
+// bytes, serialised per request (as Kiln serialises its entities), so the ratio measures what Kiln
+// adds on top of Node's HTTP stack for a response of the same size.
+// Usage: node dist/bench/baseline.js <port>
+import { createServer } from 'node:http';
+
+const documents = new Map<number, unknown>();
+
+/** An array of small objects whose JSON is about `size` bytes, like a page of entities. */
+export function documentOfSize(size: number): unknown {
+  const item = (i: number) => ({ id: i, name: `item-${i}`, path: `group/item-${i}`, created_at: '2026-11-22T08:00:00.000Z', visibility: 'private', filler: '' });
+  const oneLength = JSON.stringify(item(100)).length + 1;
+  const count = Math.max(1, Math.floor(size / oneLength));
+  const items = Array.from({ length: count }, (_, i) => item(i + 100));
+  const missing = size - JSON.stringify(items).length;
+  if (missing > 0) items[0].filler = 'x'.repeat(missing);
+  return count === 1 && size < oneLength ? { ...items[0] } : items;
+}
+
+const port = Number(process.argv[2] ?? 0);
+const server = createServer((request, response) => {
+  const match = /^\/size\/(\d+)/.exec(request.url ?? '');
+  const size = match ? Math.min(Number(match[1]), 10_000_000) : 300;
+  let document = documents.get(size);
+  if (!document) documents.set(size, (document = documentOfSize(size)));
+  const body = JSON.stringify(document);
+  response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  response.end(body);
+});
+server.listen(port, '127.0.0.1', () => {
+  const address = server.address();
+  process.stdout.write(`baseline listening ${typeof address === 'object' && address ? address.port : port}\n`);
+});
+process.once('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,0 +1,189 @@
+// The durable job queue (ARCHITECTURE.md "Background jobs"): transactional enqueue, atomic claims,
+// retry with backoff, a visible dead state, lease expiry, and the housekeeping job.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { testKiln, testSecrets, type TestKiln } from '../helpers/kiln.js';
+import { inTransaction } from '../../src/platform/db/database.js';
+import { backoffMs, claimNext, enqueue, markDone } from '../../src/platform/jobs/queue.js';
+import { Worker, type JobHandler } from '../../src/platform/jobs/worker.js';
+import { startKiln, type Kiln } from '../../src/bootstrap.js';
+import { HOUSEKEEPING_JOB, HOUSEKEEPING_INTERVAL_MS } from '../../src/platform/jobs/housekeeping.js';
+
+let kiln: TestKiln;
+
+beforeAll(async () => {
+  kiln = await testKiln();
+});
+afterAll(() => kiln.close());
+
+const jobsOf = (kind: string) => kiln.deps.db.selectFrom('jobs').selectAll().where('kind', '=', kind).orderBy('id').execute();
+
+describe('enqueue', () => {
+  it('inside a transaction that rolls back leaves no job behind', async () => {
+    await expect(
+      inTransaction(kiln.deps.db, async (trx) => {
+        await enqueue(trx, kiln.clock, 'test.rollback', { id: 1 });
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(await jobsOf('test.rollback')).toEqual([]);
+  });
+
+  it('inside a transaction that commits leaves one queued job carrying the payload', async () => {
+    await inTransaction(kiln.deps.db, (trx) => enqueue(trx, kiln.clock, 'test.commit', { id: 7 }));
+    const [job] = await jobsOf('test.commit');
+    expect(job).toMatchObject({ state: 'queued', attempts: 0, payload: '{"id":7}' });
+  });
+});
+
+describe('Worker.runOnce', () => {
+  it('runs a due job once and marks it done', async () => {
+    const seen: unknown[] = [];
+    const worker = new Worker(kiln.deps, { 'test.once': async (_deps, payload) => void seen.push(payload) });
+    await enqueue(kiln.deps.db, kiln.clock, 'test.once', { id: 3 });
+    expect(await worker.runOnce()).toBe(true);
+    expect(await worker.runOnce()).toBe(false);
+    expect(seen).toEqual([{ id: 3 }]);
+    expect((await jobsOf('test.once'))[0].state).toBe('done');
+  });
+
+  it('does not run a job before its run_at', async () => {
+    const worker = new Worker(kiln.deps, { 'test.later': async () => undefined });
+    await enqueue(kiln.deps.db, kiln.clock, 'test.later', {}, { runAt: kiln.clock.now() + 5000 });
+    expect(await worker.runOnce()).toBe(false);
+    kiln.clock.advance(5000);
+    expect(await worker.runOnce()).toBe(true);
+  });
+
+  it('retries a failing job with exponential backoff, then succeeds', async () => {
+    let calls = 0;
+    const worker = new Worker(kiln.deps, {
+      'test.flaky': async () => {
+        calls += 1;
+        if (calls < 3) throw new Error(`boom ${calls}`);
+      },
+    });
+    await enqueue(kiln.deps.db, kiln.clock, 'test.flaky', {});
+    expect(await worker.runOnce()).toBe(true);
+    let [job] = await jobsOf('test.flaky');
+    expect(job).toMatchObject({ state: 'queued', attempts: 1, run_at: kiln.clock.now() + 1000 });
+    expect(job.last_error).toContain('boom 1');
+    expect(await worker.runOnce()).toBe(false);
+    kiln.clock.advance(1000);
+    expect(await worker.runOnce()).toBe(true);
+    [job] = await jobsOf('test.flaky');
+    expect(job).toMatchObject({ state: 'queued', attempts: 2, run_at: kiln.clock.now() + 2000 });
+    kiln.clock.advance(2000);
+    expect(await worker.runOnce()).toBe(true);
+    [job] = await jobsOf('test.flaky');
+    expect(job).toMatchObject({ state: 'done', attempts: 3 });
+    expect(calls).toBe(3);
+  });
+
+  it('after max_attempts leaves the job dead and visible, never to run again', async () => {
+    let calls = 0;
+    const worker = new Worker(kiln.deps, {
+      'test.doomed': async () => {
+        calls += 1;
+        throw new Error('always');
+      },
+    });
+    await enqueue(kiln.deps.db, kiln.clock, 'test.doomed', {}, { maxAttempts: 2 });
+    await worker.runOnce();
+    kiln.clock.advance(backoffMs(1));
+    await worker.runOnce();
+    kiln.clock.advance(24 * 3600_000);
+    expect(await worker.runOnce()).toBe(false);
+    const [job] = await jobsOf('test.doomed');
+    expect(job).toMatchObject({ state: 'dead', attempts: 2 });
+    expect(job.last_error).toContain('always');
+    expect(calls).toBe(2);
+    const metrics = await kiln.deps.metrics.registry.metrics();
+    expect(metrics).toContain('kiln_jobs_total{kind="test.doomed",outcome="failed"} 2');
+  });
+
+  it('backoff doubles from one second and stops growing at ten minutes', () => {
+    expect([1, 2, 3, 4].map(backoffMs)).toEqual([1000, 2000, 4000, 8000]);
+    expect(backoffMs(30)).toBe(600_000);
+  });
+});
+
+describe('leases', () => {
+  it('a running job whose lease expired is claimed again by another worker; the dead worker\'s late completion is ignored', async () => {
+    await enqueue(kiln.deps.db, kiln.clock, 'test.lease', { id: 1 });
+    const first = await claimNext(kiln.deps.db, kiln.deps.dialect, kiln.clock, 'worker-a', 1000, ['test.lease']);
+    expect(first).not.toBeNull();
+    expect(await claimNext(kiln.deps.db, kiln.deps.dialect, kiln.clock, 'worker-b', 1000, ['test.lease'])).toBeNull();
+    kiln.clock.advance(1001);
+    const second = await claimNext(kiln.deps.db, kiln.deps.dialect, kiln.clock, 'worker-b', 1000, ['test.lease']);
+    expect(second).toMatchObject({ id: first!.id, attempts: 2 });
+    await markDone(kiln.deps.db, kiln.clock, first!, 'worker-a');
+    const [job] = await jobsOf('test.lease');
+    expect(job).toMatchObject({ state: 'running', locked_by: 'worker-b' });
+  });
+
+  it('the lease length comes from KILN_JOB_LEASE_MS', async () => {
+    const worker = new Worker({ ...kiln.deps, config: { ...kiln.deps.config, jobLeaseMs: 1234 } }, {
+      'test.lease-config': async () => {
+        const [job] = await jobsOf('test.lease-config');
+        expect(Number(job.lease_until)).toBe(kiln.clock.now() + 1234);
+      },
+    });
+    await enqueue(kiln.deps.db, kiln.clock, 'test.lease-config', {});
+    expect(await worker.runOnce()).toBe(true);
+    expect((await jobsOf('test.lease-config'))[0].state).toBe('done');
+  });
+});
+
+describe('two workers on two nodes', () => {
+  it('never run the same job twice and together run every job', async () => {
+    const node2: Kiln = await startKiln(kiln.config, { clock: kiln.clock, log: pino({ level: 'silent' }), database: kiln.testDb.reopen(), secrets: testSecrets() });
+    try {
+      const runs: number[] = [];
+      const handler: JobHandler = async (_deps, payload: { n: number }) => {
+        runs.push(payload.n);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      };
+      for (let n = 0; n < 40; n += 1) await enqueue(kiln.deps.db, kiln.clock, 'test.shared', { n });
+      const a = new Worker(kiln.deps, { 'test.shared': handler });
+      const b = new Worker(node2.deps, { 'test.shared': handler });
+      const [ranA, ranB] = await Promise.all([a.drain(), b.drain()]);
+      expect(ranA + ranB).toBe(40);
+      expect([...runs].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+      expect((await jobsOf('test.shared')).every((job) => job.state === 'done' && job.attempts === 1)).toBe(true);
+    } finally {
+      await node2.close();
+    }
+  });
+});
+
+describe('platform.housekeeping', () => {
+  it('is scheduled on start, prunes old done jobs and stale rate-limit rows, keeps dead jobs, and re-schedules itself', async () => {
+    const now = kiln.clock.now();
+    const day = 24 * 3600_000;
+    const old = now - 8 * day;
+    const base = { payload: '{}', max_attempts: 1, lease_until: null, locked_by: null, last_error: null, run_at: old, created_at: old };
+    await kiln.deps.db.insertInto('jobs').values([
+      { ...base, kind: 'test.old-done', state: 'done', updated_at: old },
+      { ...base, kind: 'test.recent-done', state: 'done', updated_at: now - day },
+      { ...base, kind: 'test.old-dead', state: 'dead', updated_at: old },
+    ]).execute();
+    await kiln.deps.db.insertInto('rate_limits').values([
+      { key: 'stale', window_start: now - 2 * day, count: 3 },
+      { key: 'fresh', window_start: now - 60_000, count: 1 },
+    ]).execute();
+    const scheduled = await jobsOf(HOUSEKEEPING_JOB);
+    expect(scheduled).toHaveLength(1);
+    expect(scheduled[0].state).toBe('queued');
+    kiln.clock.advance(60_000);
+    await kiln.worker.drain();
+    const kinds = (await kiln.deps.db.selectFrom('jobs').select('kind').where('kind', 'like', 'test.%d%').execute()).map((row) => row.kind);
+    expect(kinds).not.toContain('test.old-done');
+    expect(kinds).toEqual(expect.arrayContaining(['test.recent-done', 'test.old-dead']));
+    const keys = (await kiln.deps.db.selectFrom('rate_limits').select('key').execute()).map((row) => row.key);
+    expect(keys).toEqual(['fresh']);
+    const after = await jobsOf(HOUSEKEEPING_JOB);
+    expect(after.map((job) => job.state)).toEqual(['done', 'queued']);
+    expect(Number(after[1].run_at)).toBe(kiln.clock.now() + HOUSEKEEPING_INTERVAL_MS);
+  });
+});
