@@ -32,6 +32,8 @@ export function redirect(location: string, flash?: string | null, status = 303):
  */
 export function safeReturnTo(value: unknown, fallback = '/'): string {
   if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
+  // Control characters could split the Location header or be dropped by browsers into `//host`.
+  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\\]/.test(value)) return fallback;
   return value;
 }
