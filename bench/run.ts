@@ -155,7 +155,7 @@ async function loadScenarios(only: string[]): Promise<BenchScenario[]> {
 async function runScenario(scenario: BenchScenario, baselineUrl: string): Promise<Row[]> {
   const dataDir = mkdtempSync(join(tmpdir(), `kiln-bench-${scenario.name}-`));
   const rootToken = `glpat-bench-${randomBytes(12).toString('hex')}`;
-  const env = { KILN_DATA_DIR: dataDir, KILN_INITIAL_ROOT_PASSWORD: 'bench-root-password', KILN_INITIAL_ROOT_TOKEN: rootToken, KILN_LOG_LEVEL: 'warn' };
+  const env = { KILN_DATA_DIR: dataDir, KILN_INITIAL_ROOT_PASSWORD: 'bench-root-password', KILN_INITIAL_ROOT_TOKEN: rootToken, KILN_LOG_LEVEL: 'warn', ...scenario.env?.(dataDir) };
   const rows: Row[] = [];
   let server: ChildProcess | null = null;
   try {

@@ -27,5 +27,7 @@ export interface BenchScenario {
   /** The targets, given the started server and whatever seed returned. */
   targets(server: BenchServer, seeded: Record<string, unknown>): Promise<BenchTarget[]>;
   /** A scenario that measures something else than HTTP rates against the baseline (e.g. a storage move vs cp -a). */
+  /** Extra KILN_* settings for both the seeding instance and the server (e.g. two storage shards). */
+  env?(dataDir: string): Record<string, string>;
   custom?(server: BenchServer, seeded: Record<string, unknown>): Promise<Array<{ name: string; value: number; unit: string; baseline?: number; target: string; pass: boolean }>>;
 }

@@ -2,7 +2,7 @@
 // Kiln integration, and the same alerts posted to Prometheus Alertmanager's own POST /api/v2/alerts
 // on loopback, in the same run. Alertmanager is Debian's, clustering off, loopback only.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
@@ -27,8 +27,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Start Alertmanager on loopback with a webhook receiver (when given) pointing at a Kiln integration. */
-export async function startAlertmanager(webhook?: { url: string; key: string }): Promise<AlertmanagerProcess> {
+/** Start Alertmanager on loopback with a webhook receiver (when given) pointing at a Kiln integration. `core` pins it like the Kiln server. */
+export async function startAlertmanager(webhook?: { url: string; key: string }, core?: number): Promise<AlertmanagerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'kiln-am-'));
   const port = await freePort();
   const receiver = webhook
@@ -57,7 +57,9 @@ ${receiver}
 `,
   );
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(ALERTMANAGER, [
+  const pin = core !== undefined && existsSync('/usr/bin/taskset');
+  const child = spawn(pin ? 'taskset' : ALERTMANAGER, [
+    ...(pin ? ['-c', String(core), ALERTMANAGER] : []),
     `--config.file=${join(dir, 'am.yml')}`,
     `--storage.path=${join(dir, 'data')}`,
     `--web.listen-address=127.0.0.1:${port}`,
@@ -91,3 +93,96 @@ ${receiver}
     },
   };
 }
+
+// ---------------------------------------------------------------------------------------------------
+// The scenario. Both servers get the same alert stream at the same concurrency, measured by the same
+// autocannon in this process: 200 distinct fingerprints, so most posts group into an open alert;
+// every 50th post resolves its alert, so the next post of that fingerprint opens a new one.
+
+const FINGERPRINTS = 200;
+const CONNECTIONS = 10;
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2);
+
+function alertStream() {
+  let k = 0;
+  const pastIso = () => new Date(Date.now() - 1000).toISOString();
+  return {
+    kiln(): string {
+      const n = k++;
+      const fp = n % FINGERPRINTS;
+      const body: Record<string, unknown> = { title: `Bench alert ${fp}`, fingerprint: `fp-${fp}`, severity: 'high', service: 'api', monitoring_tool: 'bench', hosts: ['web-1'], description: 'p99 latency above 2s' };
+      if (n % 50 === 49) body.end_time = pastIso();
+      return JSON.stringify(body);
+    },
+    alertmanager(): string {
+      const n = k++;
+      const fp = n % FINGERPRINTS;
+      const alert: Record<string, unknown> = {
+        labels: { alertname: `Bench alert ${fp}`, severity: 'high', service: 'api', instance: 'web-1' },
+        annotations: { summary: `Bench alert ${fp}`, description: 'p99 latency above 2s' },
+        generatorURL: 'http://prometheus.example:9090/graph?g0.expr=latency',
+      };
+      if (n % 50 === 49) alert.endsAt = pastIso();
+      return JSON.stringify([alert]);
+    },
+  };
+}
+
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(url: string, headers: Record<string, string>, next: () => string, seconds: number): Promise<Measured> {
+  const { default: autocannon } = await import('autocannon');
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [{ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, setupRequest: (request: any) => ({ ...request, body: next() }) }],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+export const scenario: BenchScenario = {
+  name: 'alerts',
+  async seed(deps) {
+    const { createProject } = await import('../../src/accounts/create-project.js');
+    const { toAuthUser } = await import('../../src/accounts/user-entities.js');
+    const { createIntegration } = await import('../../src/alerts/create-integration.js');
+    const root = await deps.db.selectFrom('users').selectAll().where('username_lower', '=', 'root').executeTakeFirstOrThrow();
+    const project = await createProject(deps, { user: toAuthUser(root), scopes: ['api'], via: 'personal_access_token', tokenId: null }, { name: 'bench-alerts' });
+    const integration = await createIntegration(deps, { project, level: 50 }, { name: 'Bench endpoint' });
+    return { path: `/${project.full_path}/alerts/notify/bench-endpoint/${integration.endpoint_identifier}.json`, key: deps.box.open(integration.token_sealed) };
+  },
+  async targets() {
+    return [];
+  },
+  async custom(server: BenchServer, seeded) {
+    const kilnUrl = `${server.url}${seeded.path as string}`;
+    const kilnHeaders = { authorization: `Bearer ${seeded.key as string}` };
+    // On the server core, as bench/run.ts pins `kiln serve`.
+    const alertmanager = await startAlertmanager(undefined, 0);
+    try {
+      const amUrl = `${alertmanager.url}/api/v2/alerts`;
+      const stream = alertStream();
+      await load(kilnUrl, kilnHeaders, () => stream.kiln(), WARMUP_S);
+      await load(amUrl, {}, () => stream.alertmanager(), WARMUP_S);
+      const kiln = await load(kilnUrl, kilnHeaders, () => stream.kiln(), DURATION_S);
+      const am = await load(amUrl, {}, () => stream.alertmanager(), DURATION_S);
+      const ratio = kiln.rps / am.rps;
+      return [
+        { name: 'alert ingestion (alerts/s)', value: Math.round(kiln.rps), unit: 'alerts/s', baseline: Math.round(am.rps), target: '≥3000 alerts/s and ≥1.0× Alertmanager', pass: kiln.rps >= 3000 && ratio >= 1 && kiln.errors === 0 },
+        { name: 'alert ingestion p50 (ms)', value: kiln.p50, unit: 'ms', baseline: am.p50, target: 'reported', pass: true },
+        { name: 'alert ingestion p99 (ms)', value: kiln.p99, unit: 'ms', baseline: am.p99, target: 'reported', pass: true },
+        { name: 'Alertmanager POST /api/v2/alerts (alerts/s)', value: Math.round(am.rps), unit: 'alerts/s', target: 'reference', pass: am.errors === 0 },
+        { name: 'ratio Kiln / Alertmanager', value: Number(ratio.toFixed(2)), unit: '×', target: '≥1.0', pass: ratio >= 1 },
+      ];
+    } finally {
+      await alertmanager.stop();
+    }
+  },
+};

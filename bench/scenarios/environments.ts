@@ -1,10 +1,17 @@
 // Environments under load (issue 5, Performance): a page of 20 out of 200 environments, and one
 // environment with its last successful deployment. Target: at least half the bare node:http baseline.
+// The caller is a Reporter of the project's top-level group, not an administrator, so every request
+// pays for the real permission check (membership inherited through a nested group).
 import type { BenchScenario } from '../scenario.js';
 import type { Principal } from '../../src/platform/auth/principal.js';
 import { toAuthUser } from '../../src/accounts/user-entities.js';
 import { findProject } from '../../src/accounts/lookup.js';
+import { createGroup } from '../../src/accounts/create-group.js';
 import { createProject } from '../../src/accounts/create-project.js';
+import { createUser } from '../../src/accounts/create-user.js';
+import { addMember } from '../../src/accounts/members.js';
+import { createPersonalAccessToken } from '../../src/accounts/personal-access-tokens.js';
+import { ACCESS } from '../../src/accounts/access-levels.js';
 import { createEnvironment } from '../../src/environments/create-environment.js';
 import { createDeployment } from '../../src/environments/create-deployment.js';
 
@@ -16,7 +23,14 @@ export const environmentsScenario: BenchScenario = {
   async seed(deps) {
     const rootRow = await deps.db.selectFrom('users').selectAll().where('username', '=', 'root').executeTakeFirstOrThrow();
     const root: Principal = { user: toAuthUser(rootRow), scopes: ['api'], via: 'personal_access_token', tokenId: null };
-    const project = await createProject(deps, root, { name: 'bench-environments', path: `bench-environments-${Date.now()}` });
+    const suffix = deps.clock.now().toString(36);
+    const group = await createGroup(deps, root, { name: `bench-env-${suffix}`, path: `bench-env-${suffix}` });
+    const subgroup = await createGroup(deps, root, { name: 'platform', path: 'platform', parentId: Number(group.id) });
+    const project = await createProject(deps, root, { name: 'web', path: 'web', namespaceId: Number(subgroup.id) });
+    const reader = await createUser(deps, { username: `bench-env-reader-${suffix}`, name: 'Bench reader', email: `bench-env-reader-${suffix}@example.com` });
+    await addMember(deps, root.user.id, { type: 'Namespace', id: Number(group.id) }, { userId: Number(reader.id), accessLevel: ACCESS.reporter });
+    const { token } = await createPersonalAccessToken(deps, { userId: Number(reader.id), name: 'bench', scopes: ['read_api'] });
+
     const access = await findProject(deps, root, project.id);
     let shown = 0;
     for (let i = 0; i < ENVIRONMENTS; i += 1) {
@@ -27,11 +41,11 @@ export const environmentsScenario: BenchScenario = {
     for (const [n, status] of [[1, 'success'], [2, 'success'], [3, 'failed'], [4, 'running']] as const) {
       await createDeployment(deps, root, { access, environment: 'production', sha: String(n).repeat(40), ref: 'main', tag: false, status });
     }
-    return { projectId: project.id, environmentId: shown };
+    return { projectId: Number(project.id), environmentId: shown, token };
   },
 
-  async targets(server, seeded) {
-    const headers = { 'private-token': server.rootToken };
+  async targets(_server, seeded) {
+    const headers = { 'private-token': String(seeded.token) };
     return [
       {
         name: 'GET /projects/:id/environments (20 per page of 200)',

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import type { Deps } from '../platform/deps.js';
 import { safeEqual, sha256Hex } from '../platform/crypto.js';
+import { isUniqueViolation } from '../platform/db/database.js';
 import type { UserRow } from './lookup.js';
 
 export const RECOVERY_CODE_COUNT = 10;
@@ -27,10 +28,31 @@ export function provisioning(deps: Deps, user: UserRow): { secret: string; uri: 
   return { secret, uri: totpFor(deps, user, secret).toString() };
 }
 
-export function totpMatches(deps: Deps, user: UserRow, code: string): boolean {
-  if (!user.otp_secret_sealed || !/^\d{6}$/.test(code.trim())) return false;
+/** The time step a code belongs to, or null when it matches none of the current ±1 steps. */
+function matchingStep(deps: Deps, user: UserRow, code: string): number | null {
+  if (!user.otp_secret_sealed || !/^\d{6}$/.test(code.trim())) return null;
   const totp = totpFor(deps, user, deps.box.open(user.otp_secret_sealed));
-  return totp.validate({ token: code.trim(), timestamp: deps.clock.now(), window: 1 }) !== null;
+  const now = deps.clock.now();
+  const delta = totp.validate({ token: code.trim(), timestamp: now, window: 1 });
+  return delta === null ? null : totp.counter({ timestamp: now }) + delta;
+}
+
+export function totpMatches(deps: Deps, user: UserRow, code: string): boolean {
+  return matchingStep(deps, user, code) !== null;
+}
+
+/** A matching code whose step was not used before; records the step (the primary key makes it atomic). */
+async function useTotp(deps: Deps, user: UserRow, code: string): Promise<boolean> {
+  const step = matchingStep(deps, user, code);
+  if (step === null) return false;
+  try {
+    await deps.db.insertInto('otp_used_steps').values({ user_id: user.id, step }).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+  await deps.db.deleteFrom('otp_used_steps').where('user_id', '=', user.id).where('step', '<', step - 2).execute();
+  return true;
 }
 
 /** Confirm enrolment with a current code: two-factor becomes required; returns the recovery codes (shown once). */
@@ -73,7 +95,7 @@ export async function consumeRecoveryCode(deps: Deps, user: UserRow, code: strin
 /** The second sign-in step: a current TOTP code or an unused recovery code. */
 export async function verifySecondFactor(deps: Deps, user: UserRow, code: string): Promise<boolean> {
   if (user.otp_required !== 1) return false;
-  if (totpMatches(deps, user, code)) return true;
+  if (await useTotp(deps, user, code)) return true;
   return consumeRecoveryCode(deps, user, code);
 }
 

@@ -1,11 +1,13 @@
 // Read queries for alerts and integrations, always through their project (STYLE.md rule 5).
 import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
-import type { Executor } from '../platform/db/database.js';
+import type { Dialect, Executor } from '../platform/db/database.js';
+import { integrationByIdentifier } from './hot-queries.js';
 import type { AlertsTable } from '../platform/db/tables/alerts.js';
 import { RecordNotFoundError } from '../platform/errors.js';
 import { STATUS_CODE, STATUSES, type AlertStatus } from './model.js';
 import type { IntegrationRow } from './process-alert-payload.js';
+import { DEFAULT_INCIDENT_SETTINGS, type IncidentSettings } from './incident-settings.js';
 
 export type AlertRow = Selectable<AlertsTable>;
 
@@ -85,13 +87,32 @@ export async function findIntegration(executor: Executor, projectId: number, id:
   return row;
 }
 
-/** The ingestion endpoint's lookup: an ACTIVE integration by endpoint identifier (§15). */
-export async function findActiveIntegration(executor: Executor, projectId: number, endpoint: { identifier: string } | { legacy: 'http' | 'prometheus' }): Promise<IntegrationRow | undefined> {
-  let query = executor.selectFrom('alert_management_http_integrations').selectAll().where('project_id', '=', projectId).where('active', '=', 1);
-  if ('identifier' in endpoint) return query.where('endpoint_identifier', '=', endpoint.identifier).executeTakeFirst();
-  // The legacy URLs name no integration: they reach the project's oldest active one of that type.
-  query = query.where('type_identifier', '=', endpoint.legacy);
-  return query.orderBy('id', 'asc').limit(1).executeTakeFirst();
+/**
+ * The ingestion endpoint's lookup (§15): the ACTIVE integration of a project (by full path) with the
+ * URL's endpoint identifier, and the project's incident settings, in one query. The legacy URLs name
+ * no integration: they reach the project's oldest active one of their type.
+ */
+export async function findActiveIntegration(executor: Executor, dialect: Dialect, fullPath: string, endpoint: { identifier: string } | { legacy: 'http' | 'prometheus' }): Promise<{ integration: IntegrationRow; settings: IncidentSettings } | undefined> {
+  const row = 'identifier' in endpoint
+    ? await integrationByIdentifier(executor, dialect, fullPath, endpoint.identifier)
+    : await executor
+        .selectFrom('alert_management_http_integrations as i')
+        .innerJoin('projects as p', 'p.id', 'i.project_id')
+        .leftJoin('project_incident_management_settings as s', 's.project_id', 'i.project_id')
+        .selectAll('i')
+        .select(['s.create_issue', 's.send_email', 's.auto_close_incident', 's.alerting_tool_active', 's.alerting_tool_url'])
+        .where('p.full_path_lower', '=', fullPath.toLowerCase())
+        .where('i.active', '=', 1)
+        .where('i.type_identifier', '=', endpoint.legacy)
+        .orderBy('i.id', 'asc')
+        .limit(1)
+        .executeTakeFirst();
+  if (!row) return undefined;
+  const { create_issue, send_email, auto_close_incident, alerting_tool_active, alerting_tool_url, ...integration } = row;
+  const settings: IncidentSettings = create_issue === null
+    ? DEFAULT_INCIDENT_SETTINGS
+    : { createIssue: create_issue === 1, sendEmail: send_email === 1, autoCloseIncident: auto_close_incident === 1, alertingToolActive: alerting_tool_active === 1, alertingToolUrl: alerting_tool_url };
+  return { integration, settings };
 }
 
 export async function alertNotes(executor: Executor, alertId: number) {

@@ -1,13 +1,14 @@
 // The alert endpoint's ordered checks (gitlab-oauth-alerts.md §15.1, DECISIONS.md): size and depth →
 // 400; no active integration → 403; wrong key → 401 (constant time); a body that is not a JSON
-// object → 400; then one transaction, and 200 with the touched alerts only after it committed.
+// object → 400 (a generic payload on the Prometheus integration → 422); then one transaction, and 200 with the touched alerts only after it committed.
 // No session, no CSRF: the integration's own key is the only credential (specification,
 // Authentication 5). Rate limiting stays off, as GitLab's inbound alert limit is by default (§5.1).
 import type { Deps } from '../platform/deps.js';
-import { safeEqual } from '../platform/crypto.js';
+import { timingSafeEqual } from 'node:crypto';
 import { BadRequestError } from '../platform/errors.js';
 import { findActiveIntegration } from './finder.js';
 import { payloadTooLarge } from './payload/limits.js';
+import { isAlertmanagerWebhook } from './payload/prometheus.js';
 import { processAlertPayload, type ProcessedAlert } from './process-alert-payload.js';
 
 export type Endpoint = { identifier: string } | { legacy: 'http' | 'prometheus' };
@@ -24,7 +25,7 @@ export interface AlertRequest {
   invalidJson?: boolean;
 }
 
-export type AlertResponse = { status: 200; body: ProcessedAlert[] } | { status: 400 | 401 | 403 | 404; body: { message: string } };
+export type AlertResponse = { status: 200; body: ProcessedAlert[] } | { status: 400 | 401 | 403 | 404 | 422; body: { message: string } };
 
 /** `Authorization: Bearer <key>` (any case) or Basic with the key as password (§15). */
 export function keyFromAuthorization(header: string | undefined): string | null {
@@ -38,14 +39,40 @@ export function keyFromAuthorization(header: string | undefined): string | null 
   return colon === -1 ? null : decoded.slice(colon + 1);
 }
 
+/**
+ * Constant-time comparison (§23). Keys are 32 hex characters, so only a length that is already
+ * public can differ quickly; this skips the two digests of the general safeEqual on the hot path.
+ */
+function sameKey(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Integration keys opened once per sealed value: a reset key is a new sealed value (hot path). */
+const openedKeys = new Map<string, string>();
+function openKey(deps: Deps, sealed: string): string {
+  let key = openedKeys.get(sealed);
+  if (key === undefined) {
+    key = deps.box.open(sealed);
+    if (openedKeys.size >= 1000) openedKeys.clear();
+    openedKeys.set(sealed, key);
+  }
+  return key;
+}
+
 export async function receiveAlert(deps: Deps, request: AlertRequest): Promise<AlertResponse> {
   if (payloadTooLarge(request.rawBody, request.body)) return { status: 400, body: { message: '400 Bad request - The payload is too big (over 1 MiB or nested deeper than 100 levels)' } };
-  const project = await deps.db.selectFrom('projects').select(['id', 'full_path']).where('full_path_lower', '=', request.fullPath.toLowerCase()).executeTakeFirst();
-  if (!project) return { status: 404, body: { message: '404 Project Not Found' } };
-  const integration = await findActiveIntegration(deps.db, Number(project.id), request.endpoint);
-  if (!integration) return { status: 403, body: { message: '403 Forbidden' } };
+  // One query finds the project, its active integration and its incident settings; the failure
+  // cases ask again only to tell "no project" (404) from "no active integration" (403).
+  const found = await findActiveIntegration(deps.db, deps.dialect, request.fullPath, request.endpoint);
+  if (!found) {
+    const project = await deps.db.selectFrom('projects').select('id').where('full_path_lower', '=', request.fullPath.toLowerCase()).executeTakeFirst();
+    return project ? { status: 403, body: { message: '403 Forbidden' } } : { status: 404, body: { message: '404 Project Not Found' } };
+  }
+  const { integration, settings } = found;
   const key = keyFromAuthorization(request.authorization);
-  if (key === null || !safeEqual(key, deps.box.open(integration.token_sealed))) {
+  if (key === null || !sameKey(key, openKey(deps, integration.token_sealed))) {
     deps.metrics.alertsIngested.inc({ outcome: 'unauthorized' });
     return { status: 401, body: { message: '401 Unauthorized' } };
   }
@@ -54,8 +81,13 @@ export async function receiveAlert(deps: Deps, request: AlertRequest): Promise<A
     deps.metrics.alertsIngested.inc({ outcome: 'invalid' });
     return { status: 400, body: { message: '400 Bad request - The alert payload must be a JSON object' } };
   }
+  // The Prometheus integration takes Alertmanager webhooks only (GitLab's 422 on that route, §18).
+  if (integration.type_identifier === 'prometheus' && !isAlertmanagerWebhook(body)) {
+    deps.metrics.alertsIngested.inc({ outcome: 'invalid' });
+    return { status: 422, body: { message: '422 Unprocessable Entity - The Prometheus integration accepts Alertmanager webhook payloads (version "4") only' } };
+  }
   try {
-    return { status: 200, body: await processAlertPayload(deps, integration, body as Record<string, unknown>) };
+    return { status: 200, body: await processAlertPayload(deps, integration, body as Record<string, unknown>, settings) };
   } catch (error) {
     if (error instanceof BadRequestError) return { status: 400, body: { message: `400 Bad request - ${error.reason}` } };
     throw error;

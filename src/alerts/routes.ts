@@ -10,7 +10,10 @@ import { noteEntity, usersById } from '../issues/entities.js';
 import { STATUSES, type AlertStatus } from './model.js';
 import { ALERT_SORTS, alertNotes, findAlert, findIntegration, projectAlertsQuery, projectIntegrationsQuery, type AlertSort } from './finder.js';
 import { alertEntity, incidentIids, integrationEntity } from './entities.js';
-import { createIntegration, deleteIntegration, resetIntegrationToken, updateIntegration } from './save-integration.js';
+import { createIntegration } from './create-integration.js';
+import { updateIntegration } from './update-integration.js';
+import { resetIntegrationToken } from './reset-integration-token.js';
+import { deleteIntegration } from './delete-integration.js';
 import { updateAlertStatus } from './update-alert-status.js';
 import { createIncidentForAlert } from './create-incident.js';
 import { incidentSettings } from './incident-settings.js';
@@ -94,7 +97,6 @@ export function alertRoutes(app: FastifyInstance, deps: Deps): void {
 
   const settingsEntity = (settings: Awaited<ReturnType<typeof incidentSettings>>) => ({
     create_issue: settings.createIssue,
-    send_email: settings.sendEmail,
     auto_close_incident: settings.autoCloseIncident,
     alerting_tool_active: settings.alertingToolActive,
     alerting_tool_url: settings.alertingToolUrl,
@@ -108,11 +110,11 @@ export function alertRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'PUT', url: '/projects/:id/alert_management/incident_settings', summary: 'Change the incident settings', tags: TAGS,
-    params: { id: p.string.required(), create_issue: p.boolean.optional(), send_email: p.boolean.optional(), auto_close_incident: p.boolean.optional(), alerting_tool_active: p.boolean.optional(), alerting_tool_url: p.string.optional() },
+    params: { id: p.string.required(), create_issue: p.boolean.optional(), auto_close_incident: p.boolean.optional(), alerting_tool_active: p.boolean.optional(), alerting_tool_url: p.string.optional() },
     handler: async ({ params, actor }) => {
       const access = await maintainerProject(actor, params.id);
       return settingsEntity(await updateIncidentSettings(deps, access, {
-        createIssue: params.create_issue, sendEmail: params.send_email, autoCloseIncident: params.auto_close_incident, alertingToolActive: params.alerting_tool_active, alertingToolUrl: params.alerting_tool_url,
+        createIssue: params.create_issue, autoCloseIncident: params.auto_close_incident, alertingToolActive: params.alerting_tool_active, alertingToolUrl: params.alerting_tool_url,
       }));
     },
   });

@@ -7,11 +7,15 @@ import type { PageContext } from '../web/page-route.js';
 import { redirect } from '../web/page.js';
 import { ValidationError, BadRequestError } from '../platform/errors.js';
 import { findIntegration } from './finder.js';
-import { createIntegration, deleteIntegration, resetIntegrationToken, updateIntegration } from './save-integration.js';
+import { createIntegration } from './create-integration.js';
+import { updateIntegration } from './update-integration.js';
+import { resetIntegrationToken } from './reset-integration-token.js';
+import { deleteIntegration } from './delete-integration.js';
 import { updateIncidentSettings } from './update-incident-settings.js';
 import { mappingFromForm } from './mapping-form.js';
 import { receiveAlert } from './receive-alert.js';
 import { field } from './page-access.js';
+import { hit } from '../platform/rate-limit.js';
 
 function describe(error: unknown): string | null {
   if (error instanceof ValidationError) return Object.entries(error.fields).map(([name, messages]) => `${name} ${messages.join(', ')}`).join('; ');
@@ -72,6 +76,9 @@ export async function handleSettingsPost(context: PageContext, access: ProjectAc
 async function sendTestAlert(context: PageContext, access: ProjectAccess, integrationId: number): Promise<string> {
   requireLevel(access, ACCESS.developer);
   const { deps } = context;
+  // GitLab limits integration tests to 5 a minute per user (security.md §5.1, `project_testing_integration`).
+  const limit = await hit(deps.db, deps.clock, `alert-test:${context.user.id}`, { limit: 5, windowMs: 60_000 });
+  if (!limit.allowed) return `Error: too many test alerts; try again in ${limit.retryAfter} seconds.`;
   const integration = await findIntegration(deps.db, access.project.id, integrationId);
   const text = field(context.form, 'payload');
   let body: unknown;

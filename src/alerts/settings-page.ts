@@ -15,6 +15,14 @@ import type { AttributeMapping } from './payload/mapping.js';
 
 export const SETTINGS_PATTERN = /^(?<path>.+?)\/-\/settings\/operations$/;
 
+const GENERIC_SAMPLE = '{"title": "Test alert", "severity": "low"}';
+// A minimal Alertmanager webhook (clients.md §4), what the Prometheus integration accepts.
+const PROMETHEUS_SAMPLE = JSON.stringify({
+  version: '4', groupKey: '{}:{alertname="TestAlert"}', status: 'firing', receiver: 'kiln', groupLabels: { alertname: 'TestAlert' },
+  commonLabels: { alertname: 'TestAlert' }, commonAnnotations: {}, externalURL: 'http://alertmanager.example:9093',
+  alerts: [{ status: 'firing', labels: { alertname: 'TestAlert', severity: 'low' }, annotations: { summary: 'Test alert' }, startsAt: '2026-01-01T00:00:00Z', endsAt: '0001-01-01T00:00:00Z', generatorURL: 'http://prometheus.example:9090/graph?g0.expr=up' }],
+}, null, 2);
+
 const TOOL_RULE = 'While the incident alerting tool link is active, no other alert integration can be active: deactivate the integrations before activating it, and deactivate it before activating an integration.';
 
 export async function renderSettings(context: PageContext, access: ProjectAccess) {
@@ -71,7 +79,7 @@ function integrationSection(context: PageContext, access: ProjectAccess, integra
       ${form('delete', html`${id}<button type="submit" class="danger">Delete integration</button>`)}` : ''}
     <details><summary>Send test alert</summary>${form('test', html`${id}
       <label for="test-${integration.id}">Alert payload (JSON)</label>
-      <textarea id="test-${integration.id}" name="payload">{"title": "Test alert", "severity": "low"}</textarea>
+      <textarea id="test-${integration.id}" name="payload">${integration.type_identifier === 'prometheus' ? PROMETHEUS_SAMPLE : GENERIC_SAMPLE}</textarea>
       <p><button type="submit">Send</button></p>`)}</details>
   </section>`;
 }

@@ -9,11 +9,12 @@ import { applicationEntity, createApplication, deleteApplication, findApplicatio
 export function applicationsApiRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     method: 'POST', url: '/applications', summary: 'Create an OAuth application (administrators)', tags: ['applications'],
-    params: { name: p.string.required(), redirect_uri: p.string.required(), scopes: p.string.required(), confidential: p.boolean.optional({ default: true }) },
+    // `trusted` (skip consent) is a Kiln extension: GitLab sets it only in its admin pages, Kiln has none.
+    params: { name: p.string.required(), redirect_uri: p.string.required(), scopes: p.string.required(), confidential: p.boolean.optional({ default: true }), trusted: p.boolean.optional({ default: false }) },
     handler: async ({ params, actor }) => {
       requireAdmin(actor);
       const { application, secret } = await createApplication(deps, {
-        name: params.name, redirectUri: params.redirect_uri, scopes: params.scopes, confidential: params.confidential ?? true, ownerId: null,
+        name: params.name, redirectUri: params.redirect_uri, scopes: params.scopes, confidential: params.confidential ?? true, trusted: params.trusted ?? false, ownerId: null,
       });
       return applicationEntity(application, secret);
     },

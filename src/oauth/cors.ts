@@ -1,7 +1,7 @@
 // CORS only on the token, revocation, token info and userinfo endpoints (RFC 9700 §2.6 forbids it on
 // the authorization endpoint; GitLab enables it on these, doc/api/oauth2.md). No credentials: a
 // browser client authenticates with its own values, never with Kiln's cookies.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 export function allowCors(app: FastifyInstance, url: string, methods: string[]): void {
   app.options(url, async (_request, reply) => {
@@ -13,8 +13,9 @@ export function allowCors(app: FastifyInstance, url: string, methods: string[]):
       .code(204)
       .send();
   });
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.routeOptions.url === url && request.method !== 'OPTIONS') reply.header('access-control-allow-origin', '*');
-    return payload;
-  });
+}
+
+/** Set on the actual responses of the CORS-enabled endpoints (a per-route header, no global hook). */
+export function corsHeader(reply: FastifyReply): FastifyReply {
+  return reply.header('access-control-allow-origin', '*');
 }

@@ -9,7 +9,7 @@ import { optionalClient, type ApplicationRow } from './client-auth.js';
 import { bodyParams } from './token-route.js';
 import { bearerToken } from './bearer.js';
 import { expiresAt, liveAccessToken, tokenState, findAccessToken } from './resolve-token.js';
-import { allowCors } from './cors.js';
+import { allowCors, corsHeader } from './cors.js';
 
 const HINTS = new Set(['access_token', 'refresh_token']);
 
@@ -24,6 +24,7 @@ async function findForRevocation(deps: Deps, token: string, hint: string | undef
 export function revokeRoutes(app: FastifyInstance, deps: Deps): void {
   allowCors(app, '/oauth/revoke', ['POST']);
   app.post('/oauth/revoke', async (request, reply) => {
+    corsHeader(reply);
     try {
       const params = bodyParams(request);
       const client = await optionalClient(deps, request, params);

@@ -8,11 +8,12 @@ import { bearerToken } from './bearer.js';
 import { expiresAt, liveAccessToken } from './resolve-token.js';
 import { splitScopes } from './scopes.js';
 import { userClaims } from './claims.js';
-import { allowCors } from './cors.js';
+import { allowCors, corsHeader } from './cors.js';
 
 export function tokenInfoRoutes(app: FastifyInstance, deps: Deps): void {
   allowCors(app, '/oauth/token/info', ['GET']);
   app.get('/oauth/token/info', async (request, reply) => {
+    corsHeader(reply);
     const row = await liveAccessToken(deps, bearerToken(request));
     if (!row) return sendOAuthError(reply, invalidTokenError(), { state: 'unauthorized' });
     const expiry = expiresAt(row);
@@ -35,6 +36,7 @@ export function tokenInfoRoutes(app: FastifyInstance, deps: Deps): void {
       method,
       url: '/oauth/userinfo',
       handler: async (request, reply) => {
+        corsHeader(reply);
         const row = await liveAccessToken(deps, bearerToken(request));
         if (!row) return sendOAuthError(reply, invalidTokenError());
         const scopes = splitScopes(row.scopes);

@@ -7,7 +7,7 @@ import { DESCRIPTIONS, OAuthError, invalidRequest, missingParameter, noStore, se
 import { authorizationCodeGrant } from './grants/authorization-code.js';
 import { refreshTokenGrant } from './grants/refresh-token.js';
 import { passwordGrant } from './grants/password.js';
-import { allowCors } from './cors.js';
+import { allowCors, corsHeader } from './cors.js';
 
 type GrantHandler = (deps: Deps, request: FastifyRequest, params: Record<string, string>) => Promise<Record<string, unknown>>;
 
@@ -38,6 +38,7 @@ export function bodyParams(request: FastifyRequest): Record<string, string> {
 export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
   allowCors(app, '/oauth/token', ['POST']);
   app.post('/oauth/token', async (request, reply) => {
+    corsHeader(reply);
     try {
       if (request.body === undefined && request.headers['content-type']) throw invalidRequest('The request body must be application/x-www-form-urlencoded.');
       const params = bodyParams(request);

@@ -19,6 +19,12 @@ async function renew(deps: Deps, job: ClaimedJob): Promise<void> {
     .execute();
 }
 
+/** Whether this run still holds the job: false once the lease expired and another run claimed it. */
+export async function stillHeld(deps: Deps, job: ClaimedJob): Promise<boolean> {
+  const row = await deps.db.selectFrom('jobs').select('id').where('id', '=', job.id).where('state', '=', 'running').where('attempts', '=', job.attempts).executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function holdLease<T>(deps: Deps, job: ClaimedJob, work: () => Promise<T>): Promise<T> {
   await renew(deps, job);
   const timer = setInterval(() => {

@@ -59,10 +59,41 @@ async function pushData(repoPath: string, change: RefChange, before: Map<string,
   };
 }
 
+/**
+ * GitLab's push_event_activities_limit (default 3, Git::ProcessRefChangesService): changes are
+ * grouped by ref type and action, and a group larger than the limit becomes one bulk event with
+ * `ref_count` instead of one event per ref.
+ */
+export const PUSH_EVENT_ACTIVITIES_LIMIT = 3;
+
+export function bulkPushData(group: PushData[]): PushData {
+  return {
+    commit_count: 0,
+    action: group[0].action,
+    ref_type: group[0].ref_type,
+    commit_from: null,
+    commit_to: null,
+    // A bulk event names no single ref (GitLab stores nil); the events vocabulary types ref as string.
+    ref: null as unknown as string,
+    commit_title: null,
+    ref_count: group.length,
+  };
+}
+
+/** Pure: per-ref payloads in order, with groups over the limit collapsed into bulk payloads. */
+export function eventPayloads(perRef: PushData[]): PushData[] {
+  const groups = new Map<string, PushData[]>();
+  for (const data of perRef) {
+    const key = `${data.ref_type}:${data.action}`;
+    groups.set(key, [...(groups.get(key) ?? []), data]);
+  }
+  return [...groups.values()].flatMap((group) => (group.length > PUSH_EVENT_ACTIVITIES_LIMIT ? [bulkPushData(group)] : group));
+}
+
 export async function recordPushEvents(deps: Deps, input: { projectId: number; authorId: number; repoPath: string; before: Map<string, string>; after: Map<string, string> }): Promise<number> {
   const changes = refChanges(input.before, input.after);
   if (changes.length === 0) return 0;
-  const payloads = await Promise.all(changes.map((change) => pushData(input.repoPath, change, input.before)));
+  const payloads = eventPayloads(await Promise.all(changes.map((change) => pushData(input.repoPath, change, input.before))));
   await inTransaction(deps.db, async (trx) => {
     for (const data of payloads) {
       await recordEvent(trx, deps.clock, { projectId: input.projectId, authorId: input.authorId, action: 'pushed', pushData: data });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 
-const sample = JSON.parse(readFileSync(new URL('../../../shared/reference/alertmanager-webhook-sample.json', import.meta.url), 'utf8'));
+const sample = JSON.parse(readFileSync(new URL('../fixtures/alertmanager-webhook-sample.json', import.meta.url), 'utf8'));
 
 let kiln: TestKiln;
 let alice: TestUser;
@@ -55,8 +55,18 @@ describe('POST /:full_path/alerts/notify/:name/:endpoint_identifier.json', () =>
       expect(alert).toMatchObject({
         iid: body[0].iid, title: 'Disk full on db-1', description: 'Only 1% left', severity: 'high', status: 'triggered', service: 'postgres',
         monitoring_tool: 'Nagios', hosts: ['db-1'], started_at: '2026-11-22T07:00:00.000Z', ended_at: null, events: 1,
-        fingerprint: expect.stringMatching(/^[0-9a-f]{40}$/), environment: { id: null, name: 'production' }, issue_iid: null, payload,
+        fingerprint: expect.stringMatching(/^[0-9a-f]{40}$/), environment: null, issue_iid: null, payload,
       });
+    });
+
+    it('links gitlab_environment_name to the project environment of that exact name', async () => {
+      const environment = await kiln.api('POST', `/projects/${project.id}/environments`, { token: alice.token, body: { name: 'staging' } });
+      expect(environment.status).toBe(201);
+      const linked = await post(notifyPath, { title: 'On staging', gitlab_environment_name: 'staging' });
+      const unknown = await post(notifyPath, { title: 'On nowhere', gitlab_environment_name: 'Staging' });
+      const get = async (iid: number) => (await kiln.api('GET', `/projects/${project.id}/alert_management_alerts/${iid}`, { token: alice.token })).body;
+      expect((await get(linked.body[0].iid)).environment).toEqual({ id: environment.body.id, name: 'staging' });
+      expect((await get(unknown.body[0].iid)).environment).toBeNull();
     });
 
     it('applies the default title "New: Alert" to an alert without a title (Errors table)', async () => {
@@ -141,6 +151,16 @@ describe('POST /:full_path/alerts/notify/:name/:endpoint_identifier.json', () =>
       expect(status).toBe(200);
       const alert = (await alerts({ status: 'resolved' })).find((a) => a.iid === body[0].iid);
       expect(alert).toMatchObject({ title: 'Late recovery', status: 'resolved', ended_at: '2026-11-22T08:32:00.000Z' });
+    });
+
+    it('a repeated recovery (same fingerprint and end time) answers with the alert it resolved', async () => {
+      const first = await post(notifyPath, { title: 'Retried', fingerprint: 'retried' });
+      const recovery = { title: 'Retried', fingerprint: 'retried', end_time: '2026-11-22T08:33:00Z' };
+      expect((await post(notifyPath, recovery)).body[0].iid).toBe(first.body[0].iid);
+      expect((await post(notifyPath, recovery)).body[0].iid).toBe(first.body[0].iid);
+      expect(await alerts({ status: 'all', search: 'Retried' })).toHaveLength(1);
+      const later = await post(notifyPath, { ...recovery, end_time: '2026-11-22T08:34:00Z' });
+      expect(later.body[0].iid).not.toBe(first.body[0].iid);
     });
 
     it('an acknowledged or ignored alert is still open for grouping', async () => {
@@ -255,6 +275,8 @@ describe('POST /:full_path/prometheus/alerts/notify.json and the legacy /:full_p
     const viaLegacy = await post('/alice/legacy/alerts/notify.json', { title: 'legacy' }, { key: http.token });
     expect(viaLegacy.status).toBe(200);
     expect(viaLegacy.body[0].iid).toBe(viaPrometheus.body[0].iid + 1);
+    const generic = await post('/alice/legacy/prometheus/alerts/notify.json', { title: 'not a webhook' }, { key: prometheus.token });
+    expect(generic.status).toBe(422);
   });
 });
 
@@ -281,10 +303,12 @@ describe('custom field mapping', () => {
 
 describe('on the free tier', () => {
   let free: TestKiln;
+  beforeAll(async () => {
+    free = await testKiln({ tier: 'free' });
+  });
   afterAll(() => free?.close());
 
   it('groups only by an explicit fingerprint and ignores identical payloads without one', async () => {
-    free = await testKiln({ tier: 'free' });
     const bob = await free.createUser('bob');
     const p = await free.createProject(bob, 'p');
     const created = (await free.api('POST', `/projects/${p.id}/alert_management/integrations`, { token: bob.token, body: { name: 'One' } })).body;

@@ -139,6 +139,20 @@ describe('the test tab', () => {
     expect(await flashAfter(web, await web.post(settingsUrl(), { action: 'test', integration_id: id, payload: '{}' }))).toMatch(/not active/);
   });
 
+  it('allows five test alerts a minute per user, as GitLab does', async () => {
+    const other = await kiln.createUser('tester');
+    await kiln.addMember(owner, 'projects', project.id, other, 30);
+    const session = new WebSession(kiln);
+    await session.signIn('tester', other.password);
+    await ownerWeb.post(settingsUrl(), { action: 'update', integration_id: id, name: 'Testable', active: '1' });
+    for (let i = 0; i < 5; i += 1) {
+      expect(await flashAfter(session, await session.post(settingsUrl(), { action: 'test', integration_id: id, payload: `{"title":"burst ${i}"}` }))).toMatch(/^Test alert sent successfully/);
+    }
+    expect(await flashAfter(session, await session.post(settingsUrl(), { action: 'test', integration_id: id, payload: '{"title":"one too many"}' }))).toMatch(/^Error: too many test alerts; try again in \d+ seconds\.$/);
+    kiln.clock.advance(60_000);
+    expect(await flashAfter(session, await session.post(settingsUrl(), { action: 'test', integration_id: id, payload: '{"title":"next minute"}' }))).toMatch(/^Test alert sent successfully/);
+  });
+
   it('as a developer cannot change an integration', async () => {
     expect((await web.post(settingsUrl(), { action: 'reset', integration_id: id })).statusCode).toBe(403);
   });

@@ -29,6 +29,13 @@ describe('POST /api/v4/applications', () => {
     expect(result.status).toBe(200);
   });
 
+  it('accepts trusted=true (a Kiln extension): the application skips consent', async () => {
+    const { body } = await create({ name: 'Trusted', redirect_uri: 'https://t.example/cb', scopes: 'api', trusted: true });
+    expect(body.secret).toBeDefined();
+    const row = await kiln.deps.db.selectFrom('oauth_applications').select('trusted').where('id', '=', body.id).executeTakeFirstOrThrow();
+    expect(row.trusted).toBe(1);
+  });
+
   it('accepts confidential=false', async () => {
     const { body } = await create({ name: 'SPA', redirect_uri: 'https://spa.example/cb', scopes: 'read_user', confidential: false });
     expect(body.confidential).toBe(false);

@@ -194,3 +194,19 @@ describe('GET /oauth/authorize with the implicit grant switched off', () => {
     }
   }, 60_000);
 });
+
+describe('GET /oauth/authorize with the out-of-band redirect URI', () => {
+  it('shows the code on a page instead of redirecting, and shows errors too', async () => {
+    const native = await registerApp(kiln, { name: 'Native', redirectUri: 'urn:ietf:wg:oauth:2.0:oob' });
+    const location = await web.get(authorizeUrl(native));
+    expect(location.statusCode).toBe(200);
+    const form: Record<string, string> = { decision: 'approve', authenticity_token: csrfTokenOf(location.body) };
+    for (const match of location.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) if (match[1] !== 'authenticity_token') form[match[1]] = match[2];
+    const approved = await web.post('/oauth/authorize', form);
+    expect(approved.statusCode).toBe(200);
+    expect(approved.body).toMatch(/<code id="authorization_code">[0-9a-f]{64}<\/code>/);
+    const error = await web.get(authorizeUrl(native, { scope: 'sudo' }));
+    expect(error.statusCode).toBe(400);
+    expect(error.headers.location).toBeUndefined();
+  });
+});

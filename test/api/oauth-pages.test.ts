@@ -79,6 +79,19 @@ describe('POST /users/sign_in for a two-factor user', () => {
     expect((await web.get('/profile/applications')).statusCode).toBe(200);
   });
 
+  it('accepts a TOTP code only once (no replay within its window)', async () => {
+    const ivan = await kiln.createUser('ivan');
+    const { secret } = await enrol(await signedIn(kiln, ivan));
+    const code = codeAt(secret, kiln.clock.now());
+    const first = await passwordStep('ivan', ivan.password);
+    expect((await first.web.post('/users/sign_in/two_factor', { otp_attempt: code, authenticity_token: csrfTokenOf(first.response.body) })).statusCode).toBe(303);
+    const second = await passwordStep('ivan', ivan.password);
+    expect((await second.web.post('/users/sign_in/two_factor', { otp_attempt: code, authenticity_token: csrfTokenOf(second.response.body) })).statusCode).toBe(401);
+    kiln.clock.advance(30_000);
+    const third = await passwordStep('ivan', ivan.password);
+    expect((await third.web.post('/users/sign_in/two_factor', { otp_attempt: codeAt(secret, kiln.clock.now()), authenticity_token: csrfTokenOf(third.response.body) })).statusCode).toBe(303);
+  });
+
   it('accepts a recovery code once', async () => {
     const dave = await kiln.createUser('dave');
     const { recovery } = await enrol(await signedIn(kiln, dave));

@@ -188,9 +188,55 @@ describe('git clone and git push of a project', () => {
     ]);
   });
 
+  it('the push events appear in GET /api/v4/projects/:id/events with GitLab action names', async () => {
+    const { status, body } = await kiln.api('GET', `/projects/${project.id}/events?action=pushed&sort=asc`, { token: alice.token });
+    expect(status).toBe(200);
+    expect(body.map((event: any) => [event.action_name, event.push_data.ref, event.push_data.action])).toEqual([
+      ['pushed new', 'main', 'created'],
+      ['pushed to', 'main', 'pushed'],
+      ['pushed new', 'v1.0', 'created'],
+      ['pushed new', 'topic', 'created'],
+      ['deleted', 'topic', 'removed'],
+    ]);
+    expect(body[0].author_username).toBe('alice');
+  });
+
+  it('a push of more than three tags records one bulk event with ref_count', async () => {
+    const dir = join(work, 'alice-app');
+    for (const tag of ['t1', 't2', 't3', 't4']) await ok(['tag', tag], dir);
+    const before = (await pushEvents()).length;
+    await ok(['push', '-q', 'origin', '--tags'], dir);
+    const events = (await pushEvents()).slice(before);
+    expect(events).toEqual([{ author_id: alice.id, commit_count: 0, action: 'created', ref_type: 'tag', commit_from: null, commit_to: null, ref: null, commit_title: null, ref_count: 4 }]);
+    const { body } = await kiln.api('GET', `/projects/${project.id}/events?action=pushed&sort=desc&per_page=1`, { token: alice.token });
+    expect(body[0].action_name).toBe('pushed new');
+    expect(body[0].push_data.ref_count).toBe(4);
+  });
+
   it('as the owner with the account password clones', async () => {
     const result = await gitRun(['clone', '-q', url(alice, alice.password, 'team/app.git'), join(work, 'by-password')]);
     expect(result.code, result.stderr).toBe(0);
+  });
+
+  it('locks the account after ten wrong passwords, as the sign-in form does', async () => {
+    const frank = await kiln.createUser('frank');
+    await kiln.addMember(alice, 'projects', project.id, frank, ACCESS.developer);
+    const basic = (password: string) => ({ authorization: `Basic ${Buffer.from(`frank:${password}`).toString('base64')}` });
+    for (let i = 0; i < 10; i += 1) {
+      expect((await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', { headers: basic('wrong-password') })).statusCode).toBe(401);
+    }
+    expect((await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', { headers: basic(frank.password) })).statusCode).toBe(401);
+    kiln.clock.advance(11 * 60_000);
+    expect((await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', { headers: basic(frank.password) })).statusCode).toBe(200);
+    // A token still works while the password is locked out.
+    expect((await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', { headers: { authorization: `Basic ${Buffer.from(`x:${frank.token}`).toString('base64')}` } })).statusCode).toBe(200);
+  });
+
+  it('accepts the e-mail address as the user name with the account password', async () => {
+    const response = await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', {
+      headers: { authorization: `Basic ${Buffer.from(`alice@example.com:${alice.password}`).toString('base64')}` },
+    });
+    expect(response.statusCode).toBe(200);
   });
 
   it('refuses the account password of a user with two-factor authentication', async () => {
@@ -220,6 +266,16 @@ describe('git clone and git push of a project', () => {
     const pushed = await gitRun(['push', 'origin', 'main'], dir);
     expect(pushed.code).not.toBe(0);
     expect(pushed.stderr).toContain('remote: You are not allowed to push code to this project.');
+  });
+
+  it('anonymously clones a public project but is asked for credentials to push', async () => {
+    const open = await kiln.createProject(alice, 'open', { visibility: 'public' });
+    const dir = join(work, 'anonymous-open');
+    const cloned = await gitRun(['clone', '-q', `${base}/${open.path_with_namespace}.git`, dir]);
+    expect(cloned.code, cloned.stderr).toBe(0);
+    const info = await kiln.request('GET', `/${open.path_with_namespace}.git/info/refs?service=git-receive-pack`);
+    expect(info.statusCode).toBe(401);
+    expect(info.headers['www-authenticate']).toBe('Basic realm="Kiln"');
   });
 
   it('as a non-member cannot clone', async () => {

@@ -7,7 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { setMoveHook, type MoveStep } from '../../src/repositories/move-hooks.js';
-import { MOVE_LEASE_MS } from '../../src/repositories/move-lease.js';
+import { MOVE_LEASE_MS, releaseJobsOfDeadWorkers } from '../../src/repositories/move-lease.js';
+import { MOVE_JOB } from '../../src/repositories/schedule-storage-move.js';
+import { hostname } from 'node:os';
+import { claimNext } from '../../src/platform/jobs/queue.js';
 import { listRefs } from '../../src/repositories/git.js';
 import { recoverStorageMoves } from '../../src/repositories/recover-moves.js';
 import { beginPush, endPush } from '../../src/repositories/push-leases.js';
@@ -271,6 +274,7 @@ describe('a crash (kill -9) at each step', () => {
       const { group } = await groupWithWiki(`crash-${step}`);
       const diskPath = (await repositoryOf(group.id)).disk_path;
       const refs = await listRefs(shardPath('default', diskPath));
+      await kiln.worker.drain(); // other features' due jobs, so the next runOnce claims the move
       const move = await schedule(group.id);
       let reached!: () => void;
       const crashed = new Promise<void>((resolve) => (reached = resolve));
@@ -283,7 +287,7 @@ describe('a crash (kill -9) at each step', () => {
       await crashed;
       setMoveHook(kiln.deps, null);
       // Nothing is re-claimed while the dead worker's lease runs; afterwards the job resumes.
-      expect(await kiln.worker.runOnce()).toBe(false);
+      expect(await claimNext(kiln.deps.db, kiln.deps.dialect, kiln.clock, 'probe', 1, [MOVE_JOB])).toBeNull();
       kiln.clock.advance(MOVE_LEASE_MS + 1);
       await kiln.worker.drain();
       expect((await moveOf(move.id)).state).toBe('finished');
@@ -292,10 +296,65 @@ describe('a crash (kill -9) at each step', () => {
       expect(await listRefs(shardPath('storage2', diskPath))).toEqual(refs);
       expect(existsSync(shardPath('default', diskPath))).toBe(false);
       expect(await readOnly(group.id)).toBe(false);
-      const leftovers = readdirSync(join(shardPath('storage2', diskPath), '..')).filter((name) => name.includes('.tmp-'));
+      const leftovers = [
+        ...readdirSync(join(shardPath('storage2', diskPath), '..')).filter((name) => name.includes('.tmp-')),
+        ...readdirSync(join(shardPath('default', diskPath), '..')).filter((name) => name.includes('.deleted-')),
+      ];
       expect(leftovers).toEqual([]);
     });
   }
+
+  it('at start-up, move jobs held by dead processes on this host are released at once, others are not', async () => {
+    const now = kiln.clock.now();
+    const insert = async (lockedBy: string) =>
+      Number(
+        (
+          await kiln.deps.db
+            .insertInto('jobs')
+            .values({ kind: MOVE_JOB, payload: '{"move_id":0}', state: 'running', run_at: now, max_attempts: 10, lease_until: now + MOVE_LEASE_MS, locked_by: lockedBy, last_error: null, created_at: now, updated_at: now })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+    const dead = await insert(`${hostname()}:2147483646:dead`);
+    const alive = await insert(`${hostname()}:${process.ppid}:alive`);
+    const elsewhere = await insert('another-host:1:x');
+    expect(await releaseJobsOfDeadWorkers(kiln.deps, [MOVE_JOB])).toBe(1);
+    const leases = Object.fromEntries((await kiln.deps.db.selectFrom('jobs').select(['id', 'lease_until']).where('id', 'in', [dead, alive, elsewhere]).execute()).map((job) => [Number(job.id), Number(job.lease_until)]));
+    expect(leases[dead]).toBe(0);
+    expect(leases[alive]).toBe(now + MOVE_LEASE_MS);
+    expect(leases[elsewhere]).toBe(now + MOVE_LEASE_MS);
+    await kiln.deps.db.deleteFrom('jobs').where('id', 'in', [dead, alive, elsewhere]).execute();
+  });
+
+  it('a run that stalled past its lease and was re-claimed elsewhere stops without touching the move', async () => {
+    const { group } = await groupWithWiki('stalled');
+    await kiln.worker.drain(); // other features' due jobs, so the next runOnce claims the move
+    const move = await schedule(group.id);
+    let resumeStalled!: () => void;
+    let reached!: () => void;
+    const stalledAt = new Promise<void>((resolve) => (reached = resolve));
+    setMoveHook(kiln.deps, (at) => {
+      if (at !== 'started') return;
+      reached();
+      return new Promise<void>((resolve) => (resumeStalled = resolve));
+    });
+    const stalled = kiln.worker.runOnce();
+    await stalledAt;
+    setMoveHook(kiln.deps, null);
+    // Another node claims the expired job (and is itself about to start work on it).
+    kiln.clock.advance(MOVE_LEASE_MS + 1);
+    const other = await claimNext(kiln.deps.db, kiln.deps.dialect, kiln.clock, 'other-node', 60_000, [MOVE_JOB]);
+    expect(other).not.toBeNull();
+    resumeStalled();
+    await stalled;
+    // The stalled run neither copied nor changed the move.
+    expect((await moveOf(move.id)).state).toBe('started');
+    expect(existsSync(shardPath('storage2', (await repositoryOf(group.id)).disk_path))).toBe(false);
+    kiln.clock.advance(60_001);
+    await kiln.worker.drain();
+    expect((await moveOf(move.id)).state).toBe('finished');
+  });
 
   it('a move whose job is gone (dead after its retries) gets a new job at start-up', async () => {
     const { group } = await groupWithWiki('orphan');

@@ -184,7 +184,7 @@ describe('custom mapping (paid tier)', () => {
 });
 
 describe('Alertmanager webhook (version 4)', () => {
-  const sample = JSON.parse(readFileSync(new URL('../../../shared/reference/alertmanager-webhook-sample.json', import.meta.url), 'utf8'));
+  const sample = JSON.parse(readFileSync(new URL('../fixtures/alertmanager-webhook-sample.json', import.meta.url), 'utf8'));
 
   it('recognises the captured Alertmanager request and only that shape', () => {
     expect(isAlertmanagerWebhook(sample)).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commitTitle, refChanges } from '../../src/repositories/record-push-events.js';
+import { commitTitle, eventPayloads, refChanges } from '../../src/repositories/record-push-events.js';
 import { cleanPath, GIT_URL } from '../../src/repositories/git-http/serve-git.js';
 import { parseBasic } from '../../src/repositories/git-http/authenticate.js';
 import { diskPathFor } from '../../src/repositories/ensure-repository.js';
@@ -16,6 +16,24 @@ describe('refChanges', () => {
       { ref: 'refs/heads/new', before: null, after: B },
       { ref: 'refs/heads/old', before: A, after: null },
       { ref: 'refs/tags/v1', before: null, after: B },
+    ]);
+  });
+});
+
+describe('eventPayloads', () => {
+  const data = (ref: string, action: 'created' | 'removed' | 'pushed', refType: 'branch' | 'tag' = 'branch') => ({
+    commit_count: 1, action, ref_type: refType, commit_from: null, commit_to: B, ref, commit_title: 't', ref_count: null,
+  });
+  it('keeps one event per ref up to three refs of a kind', () => {
+    const three = [data('a', 'created'), data('b', 'created'), data('c', 'created')];
+    expect(eventPayloads(three)).toEqual(three);
+  });
+  it('collapses more than three refs of one type and action into a bulk event with ref_count', () => {
+    const tags = ['v1', 'v2', 'v3', 'v4'].map((ref) => data(ref, 'created', 'tag'));
+    const branch = data('main', 'pushed');
+    expect(eventPayloads([branch, ...tags])).toEqual([
+      branch,
+      { commit_count: 0, action: 'created', ref_type: 'tag', commit_from: null, commit_to: null, ref: null, commit_title: null, ref_count: 4 },
     ]);
   });
 });

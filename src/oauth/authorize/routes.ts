@@ -10,6 +10,7 @@ import { DESCRIPTIONS } from '../errors.js';
 import { protectedPathHit } from '../../web/sign-in-rate-limit.js';
 import { approveAuthorization } from './approve.js';
 import { redirectWith, validateAuthorizeRequest, type AuthorizeRequest } from './validate.js';
+import { OOB_URI } from '../redirect-uri.js';
 
 function errorPage(description: string): PageOutcome {
   return page({
@@ -52,6 +53,18 @@ function consentPage(context: PageContext, request: AuthorizeRequest): PageOutco
   });
 }
 
+/**
+ * Send the browser on with the result. The out-of-band URI of native apps cannot be navigated to:
+ * show the code on a page instead, as GitLab's /oauth/authorize/native does.
+ */
+function deliver(location: string, status: number): PageOutcome {
+  if (location.startsWith(`${OOB_URI}?`)) {
+    const code = new URLSearchParams(location.slice(OOB_URI.length + 1)).get('code');
+    if (code) return page({ title: 'Authorization code', body: html`<p>Copy this code and switch to your application:</p><p><code id="authorization_code">${code}</code></p>` });
+  }
+  return redirect(location, null, status);
+}
+
 export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
   pageRoute(app, deps, {
     method: 'GET', url: '/oauth/authorize',
@@ -60,7 +73,7 @@ export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
       if (validation.kind === 'page') return errorPage(validation.description);
       if (validation.kind === 'redirect') return redirect(redirectWith(validation.destination, { error: validation.error, error_description: validation.description }), null, 302);
       // Trusted applications (an administrator's flag) skip consent (gitlab-oauth-alerts.md §4).
-      if (validation.request.application.trusted === 1) return redirect(await approveAuthorization(deps, context.user.id, validation.request), null, 302);
+      if (validation.request.application.trusted === 1) return deliver(await approveAuthorization(deps, context.user.id, validation.request), 302);
       return consentPage(context, validation.request);
     },
   });
@@ -77,10 +90,11 @@ export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
       if (validation.kind === 'page') return errorPage(validation.description);
       if (validation.kind === 'redirect') return redirect(redirectWith(validation.destination, { error: validation.error, error_description: validation.description }));
       if (context.form.decision !== 'approve') {
+        if (validation.request.redirectUri === OOB_URI) return errorPage(DESCRIPTIONS.access_denied);
         const destination = { redirectUri: validation.request.redirectUri, mode: validation.request.responseType === 'token' ? 'fragment' as const : 'query' as const, state: validation.request.state };
         return redirect(redirectWith(destination, { error: 'access_denied', error_description: DESCRIPTIONS.access_denied }));
       }
-      return redirect(await approveAuthorization(deps, context.user.id, validation.request));
+      return deliver(await approveAuthorization(deps, context.user.id, validation.request), 303);
     },
   });
 }

@@ -6,7 +6,7 @@ import type { ApplicationRow } from '../client-auth.js';
 import { findApplicationByUid } from '../client-auth.js';
 import { DESCRIPTIONS } from '../errors.js';
 import { checkChallenge } from '../pkce.js';
-import { matchesRegistered, splitRedirectUris } from '../redirect-uri.js';
+import { matchesRegistered, OOB_URI, splitRedirectUris } from '../redirect-uri.js';
 import { resolveScopes, splitScopes } from '../scopes.js';
 
 export interface AuthorizeRequest {
@@ -64,7 +64,9 @@ export async function validateAuthorizeRequest(deps: Deps, params: Params): Prom
   const redirectUri = values.redirect_uri;
   const responseType = values.response_type;
   const destination: Destination = { redirectUri, mode: responseType === 'token' ? 'fragment' : 'query', state: repeated.includes('state') ? undefined : values.state };
-  const fail = (error: string, description: string): Validation => ({ kind: 'redirect', destination, error, description });
+  // The out-of-band URI is no place to send a browser: its errors are shown (Doorkeeper does the same).
+  const fail = (error: string, description: string): Validation =>
+    redirectUri === OOB_URI ? { kind: 'page', error, description } : { kind: 'redirect', destination, error, description };
 
   // Rule: no parameter is repeated.
   if (repeated.length) return fail('invalid_request', `Parameter ${repeated[0]} is included more than once.`);

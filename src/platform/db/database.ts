@@ -44,6 +44,9 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
   connection.pragma(`synchronous = ${synchronous}`);
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
+  // 64 MiB page cache instead of the 2 MiB default: writes keyed by random digests (tokens, codes)
+  // touch random index pages; with 100k tokens a refresh rotation cost 1.4 ms CPU, with this 0.8 ms.
+  connection.pragma('cache_size = -65536');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

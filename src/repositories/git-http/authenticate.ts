@@ -3,8 +3,7 @@
 // without two-factor authentication, as GitLab's Gitlab::Auth.find_for_git_client allows.
 import type { Deps } from '../../platform/deps.js';
 import type { AuthUser, TokenResolver } from '../../platform/auth/principal.js';
-import { findUserRow } from '../../accounts/lookup.js';
-import { verifyPassword } from '../../accounts/passwords.js';
+import { checkPassword } from '../../accounts/check-password.js';
 import { toAuthUser } from '../../accounts/user-entities.js';
 
 export interface GitCredentials {
@@ -50,9 +49,10 @@ export async function authenticateGit(deps: Deps, credentials: GitCredentials | 
     if (user.state === 'blocked') return { status: 'blocked' };
     return { status: 'ok', user, canRead: scopes.some((s) => READ_SCOPES.has(s)), canWrite: scopes.some((s) => WRITE_SCOPES.has(s)) };
   }
-  const row = await findUserRow(deps, credentials.username).catch(() => undefined);
+  // The sign-in form's check: login or e-mail, lock-out after repeated failures, constant timing.
+  const check = await checkPassword(deps, credentials.username, credentials.password);
+  if (!check.ok) return { status: check.reason === 'blocked' ? 'blocked' : 'denied' };
   // Users with 2FA must use a token (spec Authentication 8; GitLab's git client rule).
-  if (!row || row.otp_required === 1 || !(await verifyPassword(row.password_hash, credentials.password))) return { status: 'denied' };
-  if (row.state === 'blocked') return { status: 'blocked' };
-  return { status: 'ok', user: toAuthUser(row), canRead: true, canWrite: true };
+  if (check.user.otp_required === 1) return { status: 'denied' };
+  return { status: 'ok', user: toAuthUser(check.user), canRead: true, canWrite: true };
 }

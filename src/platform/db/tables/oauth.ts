@@ -59,7 +59,14 @@ export interface OauthAccessTokensTable {
   created_at: number;
 }
 
+/** TOTP time steps already used for a sign-in (single use, RFC 6238 §5.2). */
+export interface OtpUsedStepsTable {
+  user_id: number;
+  step: number;
+}
+
 export interface OauthTables {
+  otp_used_steps: OtpUsedStepsTable;
   oauth_applications: OauthApplicationsTable;
   oauth_access_grants: OauthAccessGrantsTable;
   oauth_access_tokens: OauthAccessTokensTable;

@@ -1,0 +1,28 @@
+// Change an integration's name, active flag, sample payload or mapping; its type and endpoint
+// identifier never change (§14.2).
+import type { Deps } from '../platform/deps.js';
+import type { ProjectAccess } from '../accounts/lookup.js';
+import { requireLevel } from '../accounts/lookup.js';
+import { ACCESS } from '../accounts/access-levels.js';
+import { ValidationError } from '../platform/errors.js';
+import { incidentSettings } from './incident-settings.js';
+import { findIntegration } from './finder.js';
+import { TOOL_ACTIVE, validateIntegrationInput, type IntegrationInput } from './integration-input.js';
+import type { IntegrationRow } from './process-alert-payload.js';
+
+export async function updateIntegration(deps: Deps, access: ProjectAccess, id: number, input: Omit<IntegrationInput, 'type'>): Promise<IntegrationRow> {
+  requireLevel(access, ACCESS.maintainer);
+  const integration = await findIntegration(deps.db, access.project.id, id);
+  const changes: Record<string, string | number> = validateIntegrationInput(deps, input, integration.type_identifier);
+  if (input.active !== undefined) {
+    if (input.active && (await incidentSettings(deps.db, access.project.id)).alertingToolActive) throw new ValidationError({ active: [TOOL_ACTIVE] });
+    changes.active = input.active ? 1 : 0;
+  }
+  return deps.db
+    .updateTable('alert_management_http_integrations')
+    .set({ ...changes, updated_at: deps.clock.now() })
+    .where('id', '=', integration.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
