@@ -70,7 +70,8 @@ export async function membershipsOf(executor: Executor, userId: number, nowMs: n
   }]));
 }
 
-function idList(ids: number[]): RawBuilder<unknown> {
+/** Integer ids as SQL literals (our own numbers): no bind-parameter limits, one statement per id set. */
+export function idListSql(ids: number[]): RawBuilder<unknown> {
   return sql.join(ids.map((id) => sql.lit(Math.trunc(id))));
 }
 
@@ -109,9 +110,9 @@ export function groupMemberships(memberships: Map<number, Membership>): MemberGr
 /** Events of the viewer's member projects that the viewer may see (per access level). */
 export function memberEventsSql(viewerId: number, groups: MemberGroups): Expression<SqlBool> {
   const parts: RawBuilder<unknown>[] = [];
-  if (groups.full.length) parts.push(sql`e.project_id in (${idList(groups.full)})`);
-  if (groups.guestPrivate.length) parts.push(sql`(e.project_id in (${idList(groups.guestPrivate)}) and ${limitedAccessSql(viewerId, true)})`);
-  if (groups.guestOpen.length) parts.push(sql`(e.project_id in (${idList(groups.guestOpen)}) and ${limitedAccessSql(viewerId, false)})`);
+  if (groups.full.length) parts.push(sql`e.project_id in (${idListSql(groups.full)})`);
+  if (groups.guestPrivate.length) parts.push(sql`(e.project_id in (${idListSql(groups.guestPrivate)}) and ${limitedAccessSql(viewerId, true)})`);
+  if (groups.guestOpen.length) parts.push(sql`(e.project_id in (${idListSql(groups.guestOpen)}) and ${limitedAccessSql(viewerId, false)})`);
   if (parts.length === 0) return sql<SqlBool>`1 = 0`;
   return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
 }
@@ -119,12 +120,8 @@ export function memberEventsSql(viewerId: number, groups: MemberGroups): Express
 /** Any event the viewer may see: member projects per level, other public and internal projects as a non-member. */
 export function visibleEventSql(viewer: Viewer, groups: MemberGroups | null): Expression<SqlBool> {
   if (viewer.admin || groups === null) return sql<SqlBool>`exists (select 1 from projects p where p.id = e.project_id)`;
-  const nonMember = groups.all.length ? sql`e.project_id not in (${idList(groups.all)}) and ` : sql``;
+  const nonMember = groups.all.length ? sql`e.project_id not in (${idListSql(groups.all)}) and ` : sql``;
   const open = sql`(${nonMember}exists (select 1 from projects p where p.id = e.project_id and p.visibility in ('public', 'internal'))
     and ${limitedAccessSql(viewer.id, false)})`;
   return groups.all.length ? sql<SqlBool>`(${memberEventsSql(viewer.id, groups)} or ${open})` : sql<SqlBool>`${open}`;
-}
-
-export function idListSql(ids: number[]): RawBuilder<unknown> {
-  return idList(ids);
 }
