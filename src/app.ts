@@ -7,6 +7,7 @@ import { registerBodyParsers } from './platform/http/body-parsers.js';
 import { apiErrorHandler } from './platform/http/error-handler.js';
 import { requestSerializers } from './platform/logger.js';
 import { registerOperations } from './platform/operations.js';
+import { registerNamespacedDispatcher } from './platform/http/namespaced-routes.js';
 import { openApiRegistry } from './platform/http/openapi.js';
 
 export async function buildApp(deps: Deps, features: Feature[]): Promise<FastifyInstance> {
@@ -56,5 +57,6 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
   for (const feature of features) feature.setup?.(deps);
   registerOperations(app, deps);
   for (const feature of features) await feature.routes?.(app, deps);
+  registerNamespacedDispatcher(app);
   return app;
 }

@@ -23,6 +23,8 @@ export interface Config {
   accessTokenLifetimeSeconds: number;
   allowImplicitGrant: boolean;
   allowInsecureRedirectUris: boolean;
+  /** GitLab's protected-paths throttle: sign-in, password grant and authorize POSTs per IP per minute. */
+  protectedPathsPerMinute: number;
   sqliteSynchronous: 'NORMAL' | 'FULL';
   eventRetentionDays: number;
   workerPollMs: number;
@@ -119,6 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
     accessTokenLifetimeSeconds: integer(env, 'KILN_ACCESS_TOKEN_LIFETIME', 7200, 60, 31_536_000),
     allowImplicitGrant: boolean(env, 'KILN_ALLOW_IMPLICIT_GRANT', true),
     allowInsecureRedirectUris: boolean(env, 'KILN_ALLOW_HTTP_REDIRECT_URIS', true),
+    protectedPathsPerMinute: integer(env, 'KILN_PROTECTED_PATHS_PER_MINUTE', 10, 1, 1_000_000),
     sqliteSynchronous: oneOf(env, 'KILN_SQLITE_SYNCHRONOUS', ['NORMAL', 'FULL'] as const, 'NORMAL'),
     eventRetentionDays: integer(env, 'KILN_EVENT_RETENTION_DAYS', 730, 1, 36_500),
     workerPollMs: integer(env, 'KILN_WORKER_POLL_MS', 500, 10, 60_000),

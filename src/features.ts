@@ -2,6 +2,14 @@
 import type { Feature } from './platform/feature.js';
 import { accountsFeature } from './accounts/index.js';
 import { issuesFeature } from './issues/index.js';
+import { webFeature } from './web/index.js';
 import { housekeepingFeature } from './platform/jobs/housekeeping.js';
+import { eventsFeature } from './events/index.js';
+import { notificationsFeature } from './notifications/index.js';
+import { environmentsFeature } from './environments/index.js';
+import { errorTrackingFeature } from './error-tracking/index.js';
+import { alertsFeature } from './alerts/index.js';
+import { repositoriesFeature } from './repositories/index.js';
+import { oauthFeature } from './oauth/index.js';
 
-export const features: Feature[] = [housekeepingFeature, accountsFeature, issuesFeature];
+export const features: Feature[] = [accountsFeature, issuesFeature, webFeature, housekeepingFeature, eventsFeature, notificationsFeature, environmentsFeature, errorTrackingFeature, alertsFeature, repositoriesFeature, oauthFeature];

@@ -8,6 +8,7 @@ import { generateSecrets, type InstanceSecrets } from '../../src/platform/secret
 import { createUser } from '../../src/accounts/create-user.js';
 import { createPersonalAccessToken } from '../../src/accounts/personal-access-tokens.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import type { Feature } from '../../src/platform/feature.js';
 
 let cachedSecrets: InstanceSecrets | null = null;
 export function testSecrets(): InstanceSecrets {
@@ -46,15 +47,17 @@ export interface TestKiln extends Kiln {
   addMember(actor: TestUser, kind: 'groups' | 'projects', id: number, user: TestUser, accessLevel: number): Promise<void>;
 }
 
-export async function testKiln(overrides: Partial<Config> = {}): Promise<TestKiln> {
+export async function testKiln(overrides: Partial<Config> = {}, options: { features?: Feature[] } = {}): Promise<TestKiln> {
   const testDb = await createTestDatabase();
   const config: Config = {
     ...loadConfig({ KILN_DATA_DIR: testDb.dataDir, KILN_BASE_URL: BASE_URL, KILN_LOG_LEVEL: 'silent' }),
     initialRootPassword: 'root-password-1',
+    // Tests sign in many times a minute from one address; rate-limit tests set GitLab's 10 explicitly.
+    protectedPathsPerMinute: 1_000_000,
     ...overrides,
   };
   const clock = new ManualClock(Date.parse('2026-11-22T08:00:00.000Z'));
-  const kiln = await startKiln(config, { clock, log: pino({ level: 'silent' }), database: testDb.database, secrets: testSecrets() });
+  const kiln = await startKiln(config, { clock, log: pino({ level: 'silent' }), database: testDb.database, secrets: testSecrets(), features: options.features });
   const deps = kiln.deps;
 
   const request: TestKiln['request'] = (method, url, options = {}) => {

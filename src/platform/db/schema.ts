@@ -9,6 +9,7 @@ import type { EnvironmentsTables } from './tables/environments.js';
 import type { NotificationsTables } from './tables/notifications.js';
 import type { ErrorTrackingTables } from './tables/error-tracking.js';
 import type { RepositoriesTables } from './tables/repositories.js';
+import type { WebTables } from './tables/web.js';
 
 export interface DB
   extends AccountsTables,
@@ -20,4 +21,5 @@ export interface DB
     EnvironmentsTables,
     NotificationsTables,
     ErrorTrackingTables,
-    RepositoriesTables {}
+    RepositoriesTables,
+    WebTables {}

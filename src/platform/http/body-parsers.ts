@@ -20,7 +20,9 @@ export function parseForm(text: string): Record<string, unknown> {
 
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, (request, body, done) => {
+    // Kept for endpoints that enforce their own size and depth limits (the alert endpoint).
+    request.rawBody = body as string;
     const text = (body as string).trim();
     if (text === '') return done(null, {});
     try {
@@ -34,4 +36,10 @@ export function registerBodyParsers(app: FastifyInstance): void {
   });
   // Git's pack requests and other bodies are streamed by their own routes from request.raw.
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    rawBody?: string;
+  }
 }

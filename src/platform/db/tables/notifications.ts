@@ -1,3 +1,37 @@
-// Tables of the notifications feature (filled in by that feature's migrations).
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface NotificationsTables {}
+import type { Generated } from 'kysely';
+
+export type NotificationSourceType = 'Global' | 'Namespace' | 'Project';
+
+/** Event booleans are INTEGER 0/1, null when never set (gitlab-rest.md §4.2). */
+export interface NotificationSettingsTable {
+  id: Generated<number>;
+  user_id: number;
+  source_type: NotificationSourceType;
+  source_id: number;
+  level: string;
+  notification_email: string | null;
+  new_note: number | null;
+  new_issue: number | null;
+  reopen_issue: number | null;
+  close_issue: number | null;
+  reassign_issue: number | null;
+  issue_due: number | null;
+  new_merge_request: number | null;
+  push_to_merge_request: number | null;
+  reopen_merge_request: number | null;
+  close_merge_request: number | null;
+  reassign_merge_request: number | null;
+  merge_merge_request: number | null;
+  failed_pipeline: number | null;
+  fixed_pipeline: number | null;
+  success_pipeline: number | null;
+  moved_project: Generated<number>;
+  merge_when_pipeline_succeeds: Generated<number>;
+  new_epic: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface NotificationsTables {
+  notification_settings: NotificationSettingsTable;
+}

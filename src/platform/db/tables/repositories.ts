@@ -1,3 +1,41 @@
-// Tables of the repositories feature (filled in by that feature's migrations).
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface RepositoriesTables {}
+// Tables of the repositories feature: where each container's bare repository lives, and group
+// repository storage moves (gitlab-rest.md §2).
+import type { Generated } from 'kysely';
+
+/** A group's wiki repository or a project's repository, on one shard of KILN_STORAGES. */
+export interface RepositoriesTable {
+  id: Generated<number>;
+  container_type: 'group' | 'project';
+  container_id: number;
+  shard: string;
+  /** Relative to the shard's path; derived from the container id, never from user input. */
+  disk_path: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RepositoryPushLeasesTable {
+  id: Generated<number>;
+  container_type: 'group' | 'project';
+  container_id: number;
+  expires_at: number;
+}
+
+export type MoveState = 'initial' | 'scheduled' | 'started' | 'finished' | 'failed' | 'replicated' | 'cleanup_failed';
+
+export interface GroupRepositoryStorageMovesTable {
+  id: Generated<number>;
+  group_id: number;
+  state: MoveState;
+  source_storage_name: string;
+  destination_storage_name: string;
+  error_message: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RepositoriesTables {
+  repositories: RepositoriesTable;
+  group_repository_storage_moves: GroupRepositoryStorageMovesTable;
+  repository_push_leases: RepositoryPushLeasesTable;
+}

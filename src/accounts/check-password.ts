@@ -1,0 +1,62 @@
+// Password checks shared by the sign-in form and the OAuth password grant, with GitLab's (Devise
+// lockable) lock-out: 10 failed attempts lock the account for 10 minutes (ASVS 5.0 6.1.1, 6.3.1).
+// Unknown logins cost a password hash too, so timing does not reveal which logins exist (ASVS 6.3.8).
+import { sql } from 'kysely';
+import type { Deps } from '../platform/deps.js';
+import type { UserRow } from './lookup.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+
+export const MAX_FAILED_ATTEMPTS = 10;
+export const LOCK_MS = 10 * 60_000;
+
+let decoyHash: Promise<string> | null = null;
+
+export async function findUserByLogin(deps: Deps, login: string): Promise<UserRow | undefined> {
+  const key = login.trim().toLowerCase();
+  if (key === '') return undefined;
+  return deps.db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb.or([eb('username_lower', '=', key), eb('email_lower', '=', key)]))
+    .executeTakeFirst();
+}
+
+export function isLocked(user: UserRow, now: number): boolean {
+  return user.locked_until !== null && Number(user.locked_until) > now;
+}
+
+export type PasswordCheck = { ok: true; user: UserRow } | { ok: false; reason: 'invalid' | 'locked' | 'blocked'; user?: UserRow };
+
+/** Verify a login and password; counts failures and locks the account after too many. */
+export async function checkPassword(deps: Deps, login: string, password: string): Promise<PasswordCheck> {
+  const user = await findUserByLogin(deps, login);
+  if (!user || !user.password_hash) {
+    decoyHash ??= hashPassword('decoy password for timing');
+    await verifyPassword(await decoyHash, password);
+    return { ok: false, reason: 'invalid' };
+  }
+  const now = deps.clock.now();
+  if (isLocked(user, now)) return { ok: false, reason: 'locked', user };
+  if (!(await verifyPassword(user.password_hash, password))) {
+    await recordFailedAttempt(deps, user.id);
+    return { ok: false, reason: 'invalid', user };
+  }
+  if (user.state === 'blocked') return { ok: false, reason: 'blocked', user };
+  if (user.failed_attempts > 0 || user.locked_until !== null) {
+    await deps.db.updateTable('users').set({ failed_attempts: 0, locked_until: null }).where('id', '=', user.id).execute();
+  }
+  return { ok: true, user };
+}
+
+/** One atomic increment; the attempt that reaches the maximum sets the lock. */
+export async function recordFailedAttempt(deps: Deps, userId: number): Promise<void> {
+  const now = deps.clock.now();
+  await deps.db
+    .updateTable('users')
+    .set({
+      failed_attempts: sql`case when locked_until is not null and locked_until <= ${now} then 1 else failed_attempts + 1 end`,
+      locked_until: sql`case when locked_until is not null and locked_until <= ${now} then null when failed_attempts + 1 >= ${MAX_FAILED_ATTEMPTS} then ${now + LOCK_MS} else locked_until end`,
+    })
+    .where('id', '=', userId)
+    .execute();
+}

@@ -1,0 +1,68 @@
+// One alert's details (gitlab-oauth-alerts.md §20, §22): every field, the raw payload, status
+// change, "Create incident" and the notes timeline. Every alert field is escaped.
+import type { ProjectAccess } from '../accounts/lookup.js';
+import { isoTime } from '../platform/clock.js';
+import { html } from '../web/html.js';
+import { csrfField, type PageContext } from '../web/page-route.js';
+import { page, redirect } from '../web/page.js';
+import { usersById } from '../issues/entities.js';
+import { STATUSES, STATUS_DESCRIPTIONS, severityName, statusName, titleCase, type AlertStatus } from './model.js';
+import { alertNotes, findAlert } from './finder.js';
+import { incidentIids } from './entities.js';
+import { updateAlertStatus } from './update-alert-status.js';
+import { createIncidentForAlert } from './create-incident.js';
+import { field } from './page-access.js';
+import { ValidationError } from '../platform/errors.js';
+
+export const DETAILS_PATTERN = /^(?<path>.+?)\/-\/alert_management\/(?<iid>\d{1,9})\/details$/;
+
+export async function renderAlertDetails(context: PageContext, access: ProjectAccess) {
+  const { deps } = context;
+  const alert = await findAlert(deps.db, access.project.id, Number(context.match.iid));
+  const [incidents, notes] = await Promise.all([incidentIids(deps, [alert]), alertNotes(deps.db, Number(alert.id))]);
+  const users = await usersById(deps.db, notes.map((note) => note.author_id));
+  const incidentIid = alert.issue_id === null ? null : incidents.get(Number(alert.issue_id));
+  const self = `/${access.project.full_path}/-/alert_management/${alert.iid}/details`;
+  const status = statusName(alert.status);
+  const hosts = JSON.parse(alert.hosts) as string[];
+  const row = (label: string, value: unknown) => html`<tr><th>${label}</th><td>${value === null || value === undefined || value === '' ? html`<span class="muted">none</span>` : String(value)}</td></tr>`;
+  const body = html`
+    <p><a href="/${access.project.full_path}/-/alert_management">All alerts</a> · alert#${alert.iid}</p>
+    <table id="alert-fields">
+      ${row('Title', alert.title)}${row('Status', titleCase(status))}${row('Severity', titleCase(severityName(alert.severity)))}
+      ${row('Start time', isoTime(alert.started_at))}${row('End time', isoTime(alert.ended_at))}${row('Events', alert.events)}
+      ${row('Description', alert.description)}${row('Service', alert.service)}${row('Monitoring tool', alert.monitoring_tool)}
+      ${row('Hosts', hosts.join(', '))}${row('Environment', alert.environment_name)}${row('Fingerprint', alert.fingerprint)}
+      ${row('Created', isoTime(alert.created_at))}${row('Updated', isoTime(alert.updated_at))}
+      <tr><th>Incident</th><td>${incidentIid ? html`<a href="/${access.project.full_path}/-/issues/${incidentIid}" id="incident-link">#${incidentIid}</a>` : html`<form method="post" action="${self}" class="inline">${csrfField(context)}<input type="hidden" name="action" value="incident"><button type="submit">Create incident</button></form>`}</td></tr>
+    </table>
+    <h2>Status</h2>
+    <form method="post" action="${self}" class="inline">${csrfField(context)}<input type="hidden" name="action" value="status">
+      <select name="status" aria-label="Status">${STATUSES.map((name) => html`<option value="${name}"${name === status ? html` selected` : ''}>${titleCase(name)} — ${STATUS_DESCRIPTIONS[name]}</option>`)}</select>
+      <button type="submit">Change status</button>
+    </form>
+    <h2>Raw payload</h2>
+    <pre id="payload">${JSON.stringify(JSON.parse(alert.payload), null, 2)}</pre>
+    <h2>Notes</h2>
+    <ul id="notes">${notes.map((note) => html`<li><strong>${users.get(Number(note.author_id))?.name ?? 'Someone'}</strong> ${note.body.replace(/\*\*/g, '')} <span class="muted">${isoTime(note.created_at)}</span></li>`)}</ul>`;
+  return page({ title: alert.title, body });
+}
+
+export async function handleAlertDetailsPost(context: PageContext, access: ProjectAccess) {
+  const { deps, form } = context;
+  const alert = await findAlert(deps.db, access.project.id, Number(context.match.iid));
+  const self = `/${access.project.full_path}/-/alert_management/${alert.iid}/details`;
+  if (field(form, 'action') === 'incident') {
+    const result = await createIncidentForAlert(deps, context.user.id, alert);
+    return redirect(self, result.created ? `Incident #${result.iid} created.` : `This alert already has incident #${result.iid}.`);
+  }
+  const wanted = field(form, 'status');
+  if (!(STATUSES as readonly string[]).includes(wanted)) return redirect(self, 'Error: unknown status.');
+  try {
+    await updateAlertStatus(deps, context.user.id, access, alert, wanted as AlertStatus);
+  } catch (error) {
+    if (error instanceof ValidationError) return redirect(self, 'Error: another alert with the same fingerprint is open.');
+    throw error;
+  }
+  return redirect(self, `Status changed to ${titleCase(wanted)}.`);
+}

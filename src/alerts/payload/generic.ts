@@ -1,0 +1,64 @@
+// The generic alert payload (specification "Alert payload"; gitlab-oauth-alerts.md §16), with the
+// paid tier's custom mapping applied first (§17): a mapped path that yields nothing falls back to
+// the standard top-level key.
+import { SEVERITIES, type Severity } from '../model.js';
+import { explicitFingerprint, payloadFingerprint } from './fingerprint.js';
+import type { AttributeMapping, MappableField } from './mapping.js';
+import type { NormalizedAlert } from './normalized-alert.js';
+import { dig, parseHosts, parseTime, presentString, truncate } from './values.js';
+
+export const DEFAULT_TITLE = 'New: Alert';
+
+export interface GenericOptions {
+  now: number;
+  /** The paid tier derives a fingerprint from the payload when none is given. */
+  payloadFingerprints: boolean;
+  /** Applied only for an active integration on the paid tier; the caller decides. */
+  mapping?: AttributeMapping | null;
+}
+
+/** Case-insensitive; anything outside the list (or missing) is `critical` (specification, DECISIONS.md). */
+export function genericSeverity(value: unknown): Severity {
+  const text = presentString(value)?.toLowerCase();
+  return text !== undefined && (SEVERITIES as readonly string[]).includes(text) ? (text as Severity) : 'critical';
+}
+
+export function parseGenericAlert(payload: Record<string, unknown>, options: GenericOptions): NormalizedAlert {
+  const mapping = options.mapping ?? {};
+  const value = (field: MappableField): unknown => {
+    const entry = mapping[field];
+    if (entry) {
+      const mapped = dig(payload, entry.path);
+      if (mapped !== undefined && mapped !== null && mapped !== '') return mapped;
+    }
+    return payload[field];
+  };
+  const text = (field: MappableField, max: number): string | null => {
+    const found = presentString(value(field));
+    return found === undefined ? null : truncate(found, max);
+  };
+  const explicit = value('fingerprint');
+  const volatilePaths = (['start_time', 'end_time', 'hosts'] as const).flatMap((field) => (mapping[field] ? [mapping[field]!.path] : []));
+  const fingerprint = presentOrArray(explicit)
+    ? explicitFingerprint(explicit)
+    : options.payloadFingerprints
+      ? payloadFingerprint(payload, volatilePaths)
+      : null;
+  return {
+    title: text('title', 200) ?? DEFAULT_TITLE,
+    description: text('description', 1000),
+    service: text('service', 100),
+    monitoringTool: text('monitoring_tool', 100),
+    hosts: parseHosts(value('hosts')),
+    severity: genericSeverity(value('severity')),
+    startedAt: parseTime(value('start_time')) ?? options.now,
+    endedAt: parseTime(value('end_time')) ?? null,
+    fingerprint,
+    environmentName: presentString(value('gitlab_environment_name'))?.trim() ?? null,
+    payload,
+  };
+}
+
+function presentOrArray(value: unknown): boolean {
+  return Array.isArray(value) ? value.length > 0 : presentString(value) !== undefined;
+}

@@ -1,0 +1,31 @@
+// Which parser a payload gets (gitlab-oauth-alerts.md §15): an Alertmanager webhook is split into
+// its alerts on any integration URL; everything else is one generic alert.
+import type { Tier } from '../../config.js';
+import { parseGenericAlert } from './generic.js';
+import type { AttributeMapping } from './mapping.js';
+import type { NormalizedAlert } from './normalized-alert.js';
+import { isAlertmanagerWebhook, parsePrometheusAlert } from './prometheus.js';
+
+export interface ParseContext {
+  now: number;
+  tier: Tier;
+  mapping: AttributeMapping | null;
+}
+
+export interface ParsedPayload {
+  alerts: NormalizedAlert[];
+  /** Alertmanager alerts without a title or start time, which GitLab skips. */
+  skipped: number;
+  source: 'generic' | 'prometheus';
+}
+
+export function parsePayload(body: Record<string, unknown>, context: ParseContext): ParsedPayload {
+  const paid = context.tier !== 'free';
+  if (isAlertmanagerWebhook(body)) {
+    const parsed = body.alerts.map((alert) => parsePrometheusAlert(alert, context.now));
+    const alerts = parsed.filter((alert): alert is NormalizedAlert => alert !== null);
+    return { alerts, skipped: parsed.length - alerts.length, source: 'prometheus' };
+  }
+  const alert = parseGenericAlert(body, { now: context.now, payloadFingerprints: paid, mapping: paid ? context.mapping : null });
+  return { alerts: [alert], skipped: 0, source: 'generic' };
+}

@@ -1,0 +1,31 @@
+import type { Deps } from '../platform/deps.js';
+import type { Principal } from '../platform/auth/principal.js';
+import type { ProjectAccess } from '../accounts/lookup.js';
+import type { EnvironmentRow } from './entities.js';
+import { findEnvironment } from './finder.js';
+import { canWriteEnvironment, requireReadEnvironment } from './permissions.js';
+
+export interface StopEnvironmentInput {
+  access: ProjectAccess;
+  environmentId: number;
+}
+
+/**
+ * Stop an environment (`available` → `stopped`). As in GitLab (gitlab-rest.md §3.7) the endpoint needs
+ * only read access and always answers with the environment as it now is: stopping an already stopped
+ * environment is a no-op, and a caller below Developer (no `stop_environment`) changes nothing.
+ * The conditional UPDATE makes two racing stops one transition.
+ */
+export async function stopEnvironment(deps: Deps, _actor: Principal, input: StopEnvironmentInput): Promise<EnvironmentRow> {
+  requireReadEnvironment(input.access);
+  const env = await findEnvironment(deps.db, Number(input.access.project.id), input.environmentId);
+  if (env.state !== 'available' || !canWriteEnvironment(input.access)) return env;
+  const stopped = await deps.db
+    .updateTable('environments')
+    .set({ state: 'stopped', updated_at: deps.clock.now() })
+    .where('id', '=', env.id)
+    .where('state', '=', 'available')
+    .returningAll()
+    .executeTakeFirst();
+  return stopped ?? findEnvironment(deps.db, Number(input.access.project.id), input.environmentId);
+}

@@ -1,0 +1,63 @@
+// X-Total for event listings without recounting every matching row on every request. Events are
+// append-only (retention deletes only old ones), so a count taken up to a watermark id stays right for
+// the rows below it: later requests count only the events added since (an index range on id) and add
+// them. What can make a cached count stale: retention pruning on another node, a project turning
+// private, an issue turning confidential; entries therefore expire after a minute, and this node's own
+// pruning clears them. Membership changes never go stale: the viewer's projects are part of the SQL.
+// Pages themselves are always read fresh; only the X-Total figure is cached (ARCHITECTURE.md: caches
+// are safe to be stale). GitLab's own X-Total for events is looser still (§5.2: counted before filtering).
+import type { SelectQueryBuilder } from 'kysely';
+import type { Deps } from '../platform/deps.js';
+import { boundedCount, COUNT_LIMIT } from '../platform/http/pagination.js';
+
+interface Entry {
+  count: number | null;
+  watermark: number;
+  countedAt: number;
+}
+
+export const COUNT_TTL_MS = 60_000;
+const MAX_ENTRIES = 10_000;
+const caches = new WeakMap<object, Map<string, Entry>>();
+
+function cacheOf(deps: Deps): Map<string, Entry> {
+  let cache = caches.get(deps.db);
+  if (!cache) caches.set(deps.db, (cache = new Map()));
+  return cache;
+}
+
+function remember(cache: Map<string, Entry>, key: string, entry: Entry): void {
+  cache.delete(key);
+  cache.set(key, entry); // Map order is insertion order: the first key is the least recently used
+  if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+}
+
+/** Bounded count (null above COUNT_LIMIT) of a listing over `events as e`. */
+export async function countEvents(deps: Deps, matching: SelectQueryBuilder<any, any, any>): Promise<number | null> {
+  const cache = cacheOf(deps);
+  const compiled = matching.compile();
+  const key = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+  const top = await deps.db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const watermark = Number(top?.id ?? 0);
+  const now = deps.clock.now();
+  const entry = cache.get(key);
+  if (entry && now - entry.countedAt < COUNT_TTL_MS && entry.watermark <= watermark) {
+    if (entry.count === null || entry.watermark === watermark) {
+      remember(cache, key, entry);
+      return entry.count;
+    }
+    const added = await boundedCount(deps.db, matching.where('e.id', '>', entry.watermark).where('e.id', '<=', watermark));
+    const total = added === null ? null : entry.count + added;
+    const count = total === null || total > COUNT_LIMIT ? null : total;
+    remember(cache, key, { count, watermark, countedAt: entry.countedAt });
+    return count;
+  }
+  const count = await boundedCount(deps.db, matching.where('e.id', '<=', watermark));
+  remember(cache, key, { count, watermark, countedAt: now });
+  return count;
+}
+
+/** After deleting events here (retention), recount from scratch. */
+export function forgetEventCounts(deps: Deps): void {
+  caches.get(deps.db)?.clear();
+}

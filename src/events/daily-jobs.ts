@@ -1,0 +1,35 @@
+// Daily maintenance jobs chain themselves: each run first schedules the next one a day later, then works,
+// so a failed run is retried by the queue without breaking the chain. Every node enqueues the first run
+// at start if none is waiting; the check and the insert are one atomic step, so nodes starting together
+// queue one job, not several.
+import { sql } from 'kysely';
+import type { Deps } from '../platform/deps.js';
+import { inTransaction } from '../platform/db/database.js';
+
+export const DAY_MS = 86_400_000;
+const SCHEDULE_LOCK = 74_105_109; // advisory lock key: Kiln's daily-job scheduling
+
+/** Queue `kind` at `runAt` unless one is already queued (or, with `orRunning`, in progress). */
+export async function scheduleOnce(deps: Deps, kind: string, runAt: number, options: { orRunning: boolean }): Promise<boolean> {
+  const now = deps.clock.now();
+  const states = options.orRunning ? ['queued', 'running'] : ['queued'];
+  return inTransaction(deps.db, async (trx) => {
+    // PostgreSQL under READ COMMITTED lets two "insert where not exists" race; a transaction-scoped
+    // advisory lock serialises them. SQLite takes the write lock when the INSERT statement begins.
+    if (deps.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${SCHEDULE_LOCK}, hashtext(${kind}))`.execute(trx);
+    const result = await sql`
+      insert into jobs (kind, payload, state, run_at, attempts, max_attempts, lease_until, locked_by, last_error, created_at, updated_at)
+      select ${kind}, '{}', 'queued', ${runAt}, 0, 10, null, null, null, ${now}, ${now}
+      where not exists (select 1 from jobs where kind = ${kind} and state in (${sql.join(states)}))`.execute(trx);
+    return Number(result.numAffectedRows ?? 0) > 0;
+  });
+}
+
+/** Wrap a daily job's work: schedule tomorrow's run, then do today's. */
+export function daily(kind: string, work: (deps: Deps) => Promise<void>) {
+  return async (deps: Deps): Promise<void> => {
+    await scheduleOnce(deps, kind, deps.clock.now() + DAY_MS, { orRunning: false });
+    deps.pokeWorker();
+    await work(deps);
+  };
+}

@@ -1,0 +1,137 @@
+// The events listings (GitLab's EventsFinder, gitlab-rest.md §5.1–5.2): a base query over `events e`,
+// small optional filters applied one after another, visibility in SQL (visibility.ts), ordered by id.
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Deps } from '../platform/deps.js';
+import { ACCESS } from '../accounts/access-levels.js';
+import { EVENT_TARGET_TYPES, type EventAction } from './vocabulary.js';
+import { groupMemberships, idListSql, limitedAccessSql, memberEventsSql, membershipsOf, visibleEventSql, type MemberGroups, type Viewer } from './visibility.js';
+
+export interface EventFilters {
+  action?: EventAction;
+  /** Lower-case filter value (`merge_request`), mapped to the stored class name. */
+  targetType?: keyof typeof EVENT_TARGET_TYPES;
+  /** `YYYY-MM-DD`: only events created before this day began (the day itself excluded). */
+  before?: string;
+  /** `YYYY-MM-DD`: only events created after this day ended (the day itself excluded). */
+  after?: string;
+  sort?: 'asc' | 'desc';
+}
+
+/** Whose events: an author's, one readable project's (with the viewer's level there), or the viewer's projects'. */
+export type EventSubject =
+  | { author: number }
+  | { project: number; level: number; private: boolean }
+  | { memberOf: true }
+  | { nobody: true };
+
+const DAY_MS = 86_400_000;
+/** Above this many member projects one index scan in id order beats a per-project merge. */
+const MERGE_LIMIT = 100;
+
+/** Day edges in UTC (GitLab compares in the server's zone, UTC): `before` < day start, `after` ≥ next day start. */
+export function dayEdges(filters: Pick<EventFilters, 'before' | 'after'>): { before?: number; after?: number } {
+  return {
+    before: filters.before ? Date.parse(`${filters.before}T00:00:00.000Z`) : undefined,
+    after: filters.after ? Date.parse(`${filters.after}T00:00:00.000Z`) + DAY_MS : undefined,
+  };
+}
+
+function selectRows(deps: Deps) {
+  return deps.db
+    .selectFrom('events as e')
+    .innerJoin('users as u', 'u.id', 'e.author_id')
+    .select([
+      'e.id', 'e.project_id', 'e.author_id', 'e.action', 'e.target_type', 'e.target_id', 'e.target_iid', 'e.target_title',
+      'e.push_data', 'e.created_at', 'u.username', 'u.name', 'u.state',
+    ]);
+}
+
+function applyFilters<Q extends { where(...args: any[]): Q }>(query: Q, filters: EventFilters): Q {
+  let q = query;
+  if (filters.action) q = q.where('e.action', '=', filters.action);
+  if (filters.targetType) q = q.where('e.target_type', '=', EVENT_TARGET_TYPES[filters.targetType]);
+  const edges = dayEdges(filters);
+  if (edges.before !== undefined) q = q.where('e.created_at', '<', edges.before);
+  if (edges.after !== undefined) q = q.where('e.created_at', '>=', edges.after);
+  return q;
+}
+
+export interface EventListing {
+  /** Ids of every visible event of the subject with the filters (no joins), for the bounded count. */
+  matching: ReturnType<typeof selectIds>;
+  /** One page of rows, in id order (GitLab orders by id whatever its documentation says, §5.2). */
+  page(offset: number, limit: number): ReturnType<typeof selectRows>;
+}
+
+type AnySelect = SelectQueryBuilder<any, any, any>;
+
+function selectIds(deps: Deps) {
+  return deps.db.selectFrom('events as e').select('e.id');
+}
+
+export async function listEvents(deps: Deps, viewer: Viewer, subject: EventSubject, filters: EventFilters): Promise<EventListing> {
+  const direction = filters.sort ?? 'desc';
+  const needsMemberships = !('nobody' in subject) && !('project' in subject) && !(viewer.admin && 'author' in subject);
+  const groups = needsMemberships ? groupMemberships(await membershipsOf(deps.db, viewer.id, deps.clock.now())) : null;
+  const constrain = <Q>(query: Q): Q => {
+    let q = applyFilters(query as unknown as AnySelect, filters);
+    if ('nobody' in subject) q = q.where(sql<SqlBool>`1 = 0`);
+    if ('author' in subject) q = q.where('e.author_id', '=', subject.author).where(visibleEventSql(viewer, groups));
+    if ('project' in subject) {
+      q = q.where('e.project_id', '=', subject.project);
+      if (!viewer.admin && subject.level < ACCESS.reporter) q = q.where(limitedAccessSql(viewer.id, subject.private));
+    }
+    if ('memberOf' in subject) {
+      const member = groups as MemberGroups;
+      q = q.where(member.all.length ? sql<SqlBool>`e.project_id in (${idListSql(member.all)})` : sql<SqlBool>`1 = 0`).where(memberEventsSql(viewer.id, member));
+    }
+    return q as unknown as Q;
+  };
+  const matching = constrain(selectIds(deps));
+  if ('memberOf' in subject && groups && groups.all.length > 1 && groups.all.length <= MERGE_LIMIT) {
+    return { matching, page: mergedPage(deps, groups, viewer, filters) };
+  }
+  return { matching, page: (offset, limit) => constrain(selectRows(deps)).orderBy('e.id', direction).limit(limit).offset(offset) };
+}
+
+/**
+ * A page over a few member projects: the first `offset + limit` ids of each project come from its own
+ * (project_id, …, id) index range, and only those are merged, instead of sorting every matching event.
+ */
+function mergedPage(deps: Deps, member: MemberGroups, viewer: Viewer, filters: EventFilters): EventListing['page'] {
+  const direction = filters.sort ?? 'desc';
+  const perProject = (projectId: number, depth: number) => {
+    let query = applyFilters(deps.db.selectFrom('events as e').select('e.id').where('e.project_id', '=', projectId), filters);
+    if (!member.full.includes(projectId)) query = query.where(limitedAccessSql(viewer.id, member.guestPrivate.includes(projectId)));
+    return deps.db.selectFrom(query.orderBy('e.id', direction).limit(depth).as('t')).select('t.id');
+  };
+  return (offset, limit) => {
+    const [first, ...rest] = member.all.map((id) => perProject(id, offset + limit));
+    const ids = rest.reduce((union, next) => union.unionAll(next), first);
+    return selectRows(deps).where('e.id', 'in', ids).orderBy('e.id', direction).limit(limit).offset(offset);
+  };
+}
+
+export type EventRow = Awaited<ReturnType<ReturnType<typeof selectRows>['execute']>>[number];
+
+function notesQuery(deps: Deps, ids: number[]) {
+  return deps.db
+    .selectFrom('notes as n')
+    .innerJoin('users as u', 'u.id', 'n.author_id')
+    .leftJoin('issues as i', (join) => join.onRef('i.id', '=', 'n.noteable_id').on('n.noteable_type', '=', 'Issue'))
+    .select([
+      'n.id', 'n.body', 'n.author_id', 'n.system', 'n.noteable_id', 'n.noteable_type', 'n.created_at', 'n.updated_at',
+      'u.username', 'u.name', 'u.state', 'i.iid as noteable_iid',
+    ])
+    .where('n.id', 'in', ids);
+}
+
+export type NoteWithAuthor = Awaited<ReturnType<ReturnType<typeof notesQuery>['execute']>>[number];
+
+/** The comments that a page of `Note` events points at, with their authors and issue iids, in one query. */
+export async function notesForEvents(deps: Deps, rows: EventRow[]): Promise<Map<number, NoteWithAuthor>> {
+  const ids = [...new Set(rows.filter((row) => row.target_type === 'Note' && row.target_id !== null).map((row) => Number(row.target_id)))];
+  if (ids.length === 0) return new Map();
+  const notes = await notesQuery(deps, ids).execute();
+  return new Map(notes.map((note) => [Number(note.id), note]));
+}

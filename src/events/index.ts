@@ -1,0 +1,26 @@
+// Activity events: recording (record-event.ts, called by every feature), listing, retention, and the
+// membership expiry that records `expired` events.
+import type { Feature } from '../platform/feature.js';
+import { eventsRoutes } from './routes.js';
+import { daily, scheduleOnce } from './daily-jobs.js';
+import { PRUNE_EVENTS_JOB, pruneEvents } from './prune-events.js';
+import { forgetEventCounts } from './count-cache.js';
+import { EXPIRE_MEMBERSHIPS_JOB, expireMemberships } from './expire-memberships.js';
+
+export const eventsFeature: Feature = {
+  name: 'events',
+  routes: eventsRoutes,
+  jobs: {
+    [PRUNE_EVENTS_JOB]: daily(PRUNE_EVENTS_JOB, async (deps) => {
+      if ((await pruneEvents(deps)) > 0) forgetEventCounts(deps);
+    }),
+    [EXPIRE_MEMBERSHIPS_JOB]: daily(EXPIRE_MEMBERSHIPS_JOB, async (deps) => {
+      await expireMemberships(deps);
+    }),
+  },
+  async onStart(deps) {
+    for (const kind of [PRUNE_EVENTS_JOB, EXPIRE_MEMBERSHIPS_JOB]) {
+      await scheduleOnce(deps, kind, deps.clock.now(), { orRunning: true });
+    }
+  },
+};

@@ -1,0 +1,85 @@
+// GET/PUT /notification_settings, /groups/:id/notification_settings, /projects/:id/notification_settings
+// (specification, Notification settings; gitlab-rest.md §4.3). Anyone who can read the group or project
+// may read and change their own setting for it.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../platform/deps.js';
+import { apiRoute } from '../platform/http/route.js';
+import { p, type ParamRule } from '../platform/http/params.js';
+import { ApiError } from '../platform/http/api-error.js';
+import { findGroup, findProject, findUser } from '../accounts/lookup.js';
+import { EMAIL_EVENTS, isLevel, type EmailEvent, type Level } from './vocabulary.js';
+import { findNotificationSetting, GLOBAL_SOURCE, type NotificationSource } from './finder.js';
+import { globalNotificationSettingEntity, notificationSettingEntity } from './entities.js';
+import { updateNotificationSetting } from './update-notification-setting.js';
+
+/** `level` is a free string in GitLab; the model's enum rejects others and the API answers 400 (§4.1). */
+function levelOf(value: string | undefined): Level | undefined {
+  if (value === undefined) return undefined;
+  if (!isLevel(value)) throw new ApiError(400, { message: `'${value}' is not a valid level` });
+  return value;
+}
+
+function eventParams(withEpic: boolean): Record<string, ParamRule<boolean, false>> {
+  const names: EmailEvent[] = withEpic ? [...EMAIL_EVENTS, 'new_epic'] : [...EMAIL_EVENTS];
+  return Object.fromEntries(names.map((name) => [name, p.boolean.optional()]));
+}
+
+function eventsFrom(params: Record<string, unknown>, withEpic: boolean): Partial<Record<EmailEvent, boolean>> {
+  const names: EmailEvent[] = withEpic ? [...EMAIL_EVENTS, 'new_epic'] : [...EMAIL_EVENTS];
+  return Object.fromEntries(names.filter((name) => params[name] !== undefined).map((name) => [name, params[name] as boolean]));
+}
+
+export function notificationsRoutes(app: FastifyInstance, deps: Deps): void {
+  const tier = deps.config.tier;
+  const epics = tier === 'ultimate';
+
+  apiRoute(app, deps, {
+    method: 'GET', url: '/notification_settings', summary: 'The global notification setting', tags: ['notification_settings'],
+    handler: async ({ actor }) => {
+      const [setting, user] = await Promise.all([findNotificationSetting(deps.db, actor.user.id, GLOBAL_SOURCE), findUser(deps, actor.user.id)]);
+      return globalNotificationSettingEntity(setting, tier, user.email);
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'PUT', url: '/notification_settings', summary: 'Change the global notification setting', tags: ['notification_settings'],
+    params: { level: p.string.optional(), notification_email: p.string.optional(), ...eventParams(epics) },
+    handler: async ({ actor, params }) => {
+      const setting = await updateNotificationSetting(deps, actor, {
+        source: GLOBAL_SOURCE,
+        level: levelOf(params.level as string | undefined),
+        notificationEmail: params.notification_email as string | undefined,
+        events: eventsFrom(params, epics),
+      });
+      return globalNotificationSettingEntity(setting, tier, (await findUser(deps, actor.user.id)).email);
+    },
+  });
+
+  for (const kind of ['groups', 'projects'] as const) {
+    const withEpic = epics && kind === 'groups';
+    const sourceOf = async (principal: Parameters<typeof findGroup>[1], id: string): Promise<NotificationSource> =>
+      kind === 'groups'
+        ? { type: 'Namespace', id: Number((await findGroup(deps, principal, id)).group.id) }
+        : { type: 'Project', id: Number((await findProject(deps, principal, id)).project.id) };
+
+    apiRoute(app, deps, {
+      method: 'GET', url: `/${kind}/:id/notification_settings`, summary: `Your notification setting for one of the ${kind}`, tags: ['notification_settings'],
+      params: { id: p.string.required() },
+      handler: async ({ actor, params }) => {
+        const source = await sourceOf(actor, params.id);
+        return notificationSettingEntity(await findNotificationSetting(deps.db, actor.user.id, source), tier);
+      },
+    });
+
+    apiRoute(app, deps, {
+      method: 'PUT', url: `/${kind}/:id/notification_settings`, summary: `Change your notification setting for one of the ${kind}`, tags: ['notification_settings'],
+      params: { id: p.string.required(), level: p.string.optional(), ...eventParams(withEpic) },
+      handler: async ({ actor, params }) => {
+        const source = await sourceOf(actor, params.id);
+        const level = levelOf(params.level as string | undefined);
+        const setting = await updateNotificationSetting(deps, actor, { source, level, events: eventsFrom(params, withEpic) });
+        return notificationSettingEntity(setting, tier);
+      },
+    });
+  }
+}

@@ -1,0 +1,20 @@
+// The OpenID Connect claims GitLab publishes (gitlab-oauth-alerts.md §11): profile claims always, the
+// primary e-mail only with the `email` scope (otherwise the public e-mail).
+import type { Deps } from '../platform/deps.js';
+import type { UserRow } from '../accounts/lookup.js';
+import { avatarUrl, userWebUrl } from '../accounts/user-entities.js';
+
+export function userClaims(deps: Deps, user: UserRow, scopes: string[]) {
+  const base = deps.config.baseUrl;
+  const email = scopes.includes('email') ? user.email : user.public_email || null;
+  return {
+    name: user.name,
+    nickname: user.username,
+    preferred_username: user.username,
+    email,
+    email_verified: email !== null,
+    website: user.website_url,
+    profile: userWebUrl(base, user.username),
+    picture: avatarUrl(base, user.username),
+  };
+}

@@ -1,0 +1,33 @@
+// The OAuth 2 provider: authorization, token, token info, revocation, introspection, OpenID Connect
+// discovery, applications (API and pages), and the pages of two-factor sign-in and personal tokens.
+import type { Feature } from '../platform/feature.js';
+import { resolveOAuthToken } from './resolve-token.js';
+import { tokenRoutes } from './token-route.js';
+import { tokenInfoRoutes } from './token-info-routes.js';
+import { revokeRoutes } from './revoke-routes.js';
+import { discoveryRoutes } from './discovery-routes.js';
+import { applicationsApiRoutes } from './applications-api.js';
+import { authorizeRoutes } from './authorize/routes.js';
+import { applicationsPages } from './applications-pages.js';
+import { twoFactorPages } from '../accounts/two-factor-pages.js';
+import { personalAccessTokenPages } from '../accounts/personal-access-tokens-pages.js';
+
+export const oauthFeature: Feature = {
+  name: 'oauth',
+  setup(deps) {
+    deps.auth.oauth.push((token) => resolveOAuthToken(deps, token));
+  },
+  routes(app, deps) {
+    tokenRoutes(app, deps);
+    tokenInfoRoutes(app, deps);
+    revokeRoutes(app, deps);
+    discoveryRoutes(app, deps);
+    applicationsApiRoutes(app, deps);
+    authorizeRoutes(app, deps);
+    applicationsPages(app, deps);
+    // The account pages the provider's users need (two-factor, tokens) are registered here because
+    // accounts/index.ts belongs to the accounts feature; they live in accounts/.
+    twoFactorPages(app, deps);
+    personalAccessTokenPages(app, deps);
+  },
+};

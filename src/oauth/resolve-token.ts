@@ -1,0 +1,48 @@
+// Looking an OAuth access token up by digest, for the REST API (registered in the Feature's setup),
+// token info, userinfo and introspection. GitLab's order: expired, then revoked (gitlab-oauth-alerts.md §2).
+import type { Deps } from '../platform/deps.js';
+import type { TokenLookup } from '../platform/auth/principal.js';
+import { sha256Hex } from '../platform/crypto.js';
+import { toAuthUser } from '../accounts/user-entities.js';
+import { splitScopes } from './scopes.js';
+
+export async function findAccessToken(deps: Deps, token: string) {
+  return deps.db
+    .selectFrom('oauth_access_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .leftJoin('oauth_applications as a', 'a.id', 't.application_id')
+    .select(['t.id as token_id', 't.application_id', 't.scopes', 't.expires_in', 't.revoked_at', 't.created_at as token_created_at', 'a.uid as application_uid'])
+    .selectAll('u')
+    .where('t.token_digest', '=', sha256Hex(token))
+    .executeTakeFirst();
+}
+
+export type AccessTokenRow = NonNullable<Awaited<ReturnType<typeof findAccessToken>>>;
+
+export function expiresAt(row: Pick<AccessTokenRow, 'expires_in' | 'token_created_at'>): number | null {
+  return row.expires_in === null ? null : Number(row.token_created_at) + Number(row.expires_in) * 1000;
+}
+
+export function tokenState(row: AccessTokenRow, now: number): 'ok' | 'expired' | 'revoked' {
+  const expiry = expiresAt(row);
+  if (expiry !== null && expiry <= now) return 'expired';
+  if (row.revoked_at !== null) return 'revoked';
+  return 'ok';
+}
+
+/** The API's resolver: blocked users come back as principals so the API answers its own 403 for them. */
+export async function resolveOAuthToken(deps: Deps, token: string): Promise<TokenLookup> {
+  const row = await findAccessToken(deps, token);
+  if (!row) return null;
+  const state = tokenState(row, deps.clock.now());
+  if (state !== 'ok') return { status: state };
+  return { status: 'ok', principal: { user: toAuthUser(row), scopes: splitScopes(row.scopes), via: 'oauth', tokenId: Number(row.token_id) } };
+}
+
+/** A usable token for OAuth's own endpoints: live, of an active user. */
+export async function liveAccessToken(deps: Deps, token: string | undefined): Promise<AccessTokenRow | null> {
+  if (!token) return null;
+  const row = await findAccessToken(deps, token);
+  if (!row || tokenState(row, deps.clock.now()) !== 'ok' || row.state !== 'active') return null;
+  return row;
+}

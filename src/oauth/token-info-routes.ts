@@ -1,0 +1,60 @@
+// GET /oauth/token/info (specification "Token information"; gitlab-oauth-alerts.md §8) and the OIDC
+// userinfo endpoint (§11). A bad token is 401 `invalid_token` with WWW-Authenticate (DECISIONS.md).
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../platform/deps.js';
+import { insufficientScope } from '../platform/http/api-error.js';
+import { invalidTokenError, noStore, sendOAuthError } from './errors.js';
+import { bearerToken } from './bearer.js';
+import { expiresAt, liveAccessToken } from './resolve-token.js';
+import { splitScopes } from './scopes.js';
+import { userClaims } from './claims.js';
+import { allowCors } from './cors.js';
+
+export function tokenInfoRoutes(app: FastifyInstance, deps: Deps): void {
+  allowCors(app, '/oauth/token/info', ['GET']);
+  app.get('/oauth/token/info', async (request, reply) => {
+    const row = await liveAccessToken(deps, bearerToken(request));
+    if (!row) return sendOAuthError(reply, invalidTokenError(), { state: 'unauthorized' });
+    const expiry = expiresAt(row);
+    const expiresIn = expiry === null ? null : Math.max(0, Math.round((expiry - deps.clock.now()) / 1000));
+    const scopes = splitScopes(row.scopes);
+    return noStore(reply).send({
+      resource_owner_id: Number(row.id),
+      scope: scopes,
+      expires_in: expiresIn,
+      application: { uid: row.application_uid ?? null },
+      created_at: Math.floor(Number(row.token_created_at) / 1000),
+      // Deprecated aliases the specification still lists (Versioning 3).
+      scopes,
+      expires_in_seconds: expiresIn,
+    });
+  });
+
+  for (const method of ['GET', 'POST'] as const) {
+    app.route({
+      method,
+      url: '/oauth/userinfo',
+      handler: async (request, reply) => {
+        const row = await liveAccessToken(deps, bearerToken(request));
+        if (!row) return sendOAuthError(reply, invalidTokenError());
+        const scopes = splitScopes(row.scopes);
+        if (!scopes.includes('openid')) {
+          const error = insufficientScope(['openid']);
+          return noStore(reply).code(error.status).headers(error.headers).send(error.body);
+        }
+        const groups = await deps.db
+          .selectFrom('members as m')
+          .innerJoin('namespaces as n', 'n.id', 'm.source_id')
+          .select('n.full_path')
+          .where('m.source_type', '=', 'Namespace')
+          .where('m.user_id', '=', row.id)
+          .where('n.kind', '=', 'group')
+          .orderBy('n.full_path')
+          .limit(1000)
+          .execute();
+        return noStore(reply).send({ sub: String(row.id), ...userClaims(deps, row, scopes), groups: groups.map((group) => group.full_path) });
+      },
+    });
+  }
+  allowCors(app, '/oauth/userinfo', ['GET', 'POST']);
+}

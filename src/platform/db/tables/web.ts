@@ -1,0 +1,14 @@
+export interface WebSessionsTable {
+  id_digest: string;
+  user_id: number | null;
+  pending_user_id: number | null;
+  csrf_token: string;
+  flash: string | null;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+}
+
+export interface WebTables {
+  web_sessions: WebSessionsTable;
+}

@@ -1,0 +1,58 @@
+// A container's repository is created when first needed (first clone, fetch or push, or a move):
+// the row records its shard, then `git init --bare` makes it on disk. Both steps are idempotent, so
+// two requests racing, or a crash between them, end with one row and one repository.
+import { existsSync } from 'node:fs';
+import type { Selectable } from 'kysely';
+import type { Deps } from '../platform/deps.js';
+import { isUniqueViolation } from '../platform/db/database.js';
+import type { RepositoriesTable } from '../platform/db/tables/repositories.js';
+import { sha256Hex } from '../platform/crypto.js';
+import { pickShard, repositoryPath } from './shards.js';
+import { initBare } from './git.js';
+
+export type RepositoryRow = Selectable<RepositoriesTable>;
+
+export interface Container {
+  type: 'group' | 'project';
+  id: number;
+  defaultBranch?: string;
+}
+
+/** GitLab's hashed storage layout (`@hashed/ab/cd/<sha256 of id>`): paths never come from user input. */
+export function diskPathFor(container: Container): string {
+  const hash = sha256Hex(String(container.id));
+  const prefix = `${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}`;
+  return container.type === 'group' ? `@groups/${prefix}.wiki.git` : `@hashed/${prefix}.git`;
+}
+
+export async function findRepository(deps: Deps, type: 'group' | 'project', id: number): Promise<RepositoryRow | undefined> {
+  return deps.db.selectFrom('repositories').selectAll().where('container_type', '=', type).where('container_id', '=', id).executeTakeFirst();
+}
+
+export async function ensureRepository(deps: Deps, container: Container): Promise<{ row: RepositoryRow; path: string }> {
+  let row = await findRepository(deps, container.type, container.id);
+  if (!row) {
+    const now = deps.clock.now();
+    try {
+      row = await deps.db
+        .insertInto('repositories')
+        .values({
+          container_type: container.type,
+          container_id: container.id,
+          shard: pickShard(deps.config.storages).name,
+          disk_path: diskPathFor(container),
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      row = await findRepository(deps, container.type, container.id);
+      if (!row) throw error;
+    }
+  }
+  const path = repositoryPath(deps.config.storages, row.shard, row.disk_path);
+  if (!existsSync(`${path}/HEAD`)) await initBare(path, container.defaultBranch ?? 'main');
+  return { row, path };
+}

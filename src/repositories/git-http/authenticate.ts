@@ -1,0 +1,58 @@
+// HTTP Basic for git (ARCHITECTURE.md, Git): any user name with a personal access token or an OAuth
+// token as the password (`oauth2:<token>` is the usual form), or the account password of a user
+// without two-factor authentication, as GitLab's Gitlab::Auth.find_for_git_client allows.
+import type { Deps } from '../../platform/deps.js';
+import type { AuthUser, TokenResolver } from '../../platform/auth/principal.js';
+import { findUserRow } from '../../accounts/lookup.js';
+import { verifyPassword } from '../../accounts/passwords.js';
+import { toAuthUser } from '../../accounts/user-entities.js';
+
+export interface GitCredentials {
+  username: string;
+  password: string;
+}
+
+export type GitAuth =
+  | { status: 'anonymous' }
+  | { status: 'ok'; user: AuthUser; canRead: boolean; canWrite: boolean }
+  | { status: 'denied' }
+  | { status: 'blocked' };
+
+export function parseBasic(header: string | undefined): GitCredentials | null {
+  if (!header) return null;
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!match) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+// Token scopes that admit git reads and pushes (GitLab: read_repository / write_repository, and api).
+const READ_SCOPES = new Set(['api', 'read_api', 'read_repository', 'write_repository']);
+const WRITE_SCOPES = new Set(['api', 'write_repository']);
+
+async function byToken(resolvers: TokenResolver[], token: string) {
+  for (const resolve of resolvers) {
+    const result = await resolve(token);
+    if (result) return result;
+  }
+  return null;
+}
+
+export async function authenticateGit(deps: Deps, credentials: GitCredentials | null): Promise<GitAuth> {
+  if (!credentials) return { status: 'anonymous' };
+  if (credentials.password === '') return { status: 'denied' };
+  const token = (await byToken(deps.auth.oauth, credentials.password)) ?? (await byToken(deps.auth.personalAccessToken, credentials.password));
+  if (token) {
+    if (token.status !== 'ok') return { status: 'denied' };
+    const { user, scopes } = token.principal;
+    if (user.state === 'blocked') return { status: 'blocked' };
+    return { status: 'ok', user, canRead: scopes.some((s) => READ_SCOPES.has(s)), canWrite: scopes.some((s) => WRITE_SCOPES.has(s)) };
+  }
+  const row = await findUserRow(deps, credentials.username).catch(() => undefined);
+  // Users with 2FA must use a token (spec Authentication 8; GitLab's git client rule).
+  if (!row || row.otp_required === 1 || !(await verifyPassword(row.password_hash, credentials.password))) return { status: 'denied' };
+  if (row.state === 'blocked') return { status: 'blocked' };
+  return { status: 'ok', user: toAuthUser(row), canRead: true, canWrite: true };
+}

@@ -1,0 +1,28 @@
+// Repositories: storage shards, git smart HTTP, and group repository storage moves with their worker.
+import type { Feature } from '../platform/feature.js';
+import { namespacedRoute } from '../platform/http/namespaced-routes.js';
+import { storageMoveRoutes } from './routes.js';
+import { GIT_URL, serveGit } from './git-http/serve-git.js';
+import { MOVE_JOB } from './schedule-storage-move.js';
+import { BULK_JOB, runBulkStorageMovesJob } from './schedule-bulk-storage-moves.js';
+import { runStorageMoveJob } from './run-storage-move.js';
+import { recoverStorageMoves } from './recover-moves.js';
+import { storagePages } from './pages.js';
+
+export const repositoriesFeature: Feature = {
+  name: 'repositories',
+  routes(app, deps) {
+    storageMoveRoutes(app, deps);
+    namespacedRoute(app, {
+      method: ['GET', 'POST'],
+      pattern: GIT_URL,
+      handler: (request, reply, groups) => serveGit(deps, request, reply, { path: groups.path, action: groups.action }),
+    });
+    storagePages(app, deps);
+  },
+  jobs: {
+    [MOVE_JOB]: runStorageMoveJob,
+    [BULK_JOB]: runBulkStorageMovesJob,
+  },
+  onStart: recoverStorageMoves,
+};

@@ -1,0 +1,103 @@
+// The six group repository storage move endpoints (spec "Group repository storage moves";
+// gitlab-rest.md §2.1–2.2), administrators only: 401 without a user, 403 for everyone else.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../platform/deps.js';
+import { apiRoute } from '../platform/http/route.js';
+import { p } from '../platform/http/params.js';
+import { findGroup, requireAdmin } from '../accounts/lookup.js';
+import { listMovesQuery, findMove } from './finder.js';
+import { storageMoveEntity } from './entities.js';
+import { scheduleStorageMove } from './schedule-storage-move.js';
+import { scheduleBulkStorageMoves } from './schedule-bulk-storage-moves.js';
+import { shardNames } from './shards.js';
+
+const tags = ['group_repository_storage_moves'];
+
+export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
+  const present = (move: Parameters<typeof storageMoveEntity>[1]) => storageMoveEntity(deps.config.baseUrl, move);
+  const storageNames = shardNames(deps.config.storages);
+
+  apiRoute(app, deps, {
+    method: 'GET',
+    url: '/group_repository_storage_moves',
+    summary: 'List every group repository storage move, newest first',
+    tags,
+    paginated: true,
+    handler: async (ctx) => {
+      requireAdmin(ctx.actor);
+      return (await ctx.paginate(listMovesQuery(deps))).map(present);
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'GET',
+    url: '/group_repository_storage_moves/:repository_storage_id',
+    summary: 'Show one group repository storage move',
+    tags,
+    params: { repository_storage_id: p.integer.required() },
+    handler: async (ctx) => {
+      requireAdmin(ctx.actor);
+      return present(await findMove(deps, ctx.params.repository_storage_id));
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'POST',
+    url: '/group_repository_storage_moves',
+    summary: 'Schedule a move for every group repository on a shard',
+    tags,
+    status: 202,
+    params: {
+      source_storage_name: p.string.required({ values: storageNames }),
+      destination_storage_name: p.string.optional({ values: storageNames }),
+    },
+    handler: async (ctx) => {
+      requireAdmin(ctx.actor);
+      await scheduleBulkStorageMoves(deps, { sourceStorageName: ctx.params.source_storage_name, destinationStorageName: ctx.params.destination_storage_name });
+      // GitLab's `accepted!` helper (gitlab-rest.md §1.3).
+      return { message: '202 Accepted' };
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'GET',
+    url: '/groups/:group_id/repository_storage_moves',
+    summary: "List a group's repository storage moves, newest first",
+    tags,
+    paginated: true,
+    params: { group_id: p.string.required() },
+    handler: async (ctx) => {
+      requireAdmin(ctx.actor);
+      const { group } = await findGroup(deps, ctx.actor, ctx.params.group_id);
+      return (await ctx.paginate(listMovesQuery(deps, { groupId: Number(group.id) }))).map(present);
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'GET',
+    url: '/groups/:group_id/repository_storage_moves/:repository_storage_id',
+    summary: "Show one of a group's repository storage moves",
+    tags,
+    params: { group_id: p.string.required(), repository_storage_id: p.integer.required() },
+    handler: async (ctx) => {
+      requireAdmin(ctx.actor);
+      const { group } = await findGroup(deps, ctx.actor, ctx.params.group_id);
+      return present(await findMove(deps, ctx.params.repository_storage_id, Number(group.id)));
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'POST',
+    url: '/groups/:group_id/repository_storage_moves',
+    summary: "Schedule a move of a group's repository (destination by weight when omitted)",
+    tags,
+    // gitbeaker also sends source_storage_name and group_id in the body (clients.md §0.2): ignored.
+    params: { group_id: p.string.required(), destination_storage_name: p.string.optional() },
+    handler: async (ctx) => {
+      requireAdmin(ctx.actor);
+      const { group } = await findGroup(deps, ctx.actor, ctx.params.group_id);
+      const move = await scheduleStorageMove(deps, { group, destinationStorageName: ctx.params.destination_storage_name });
+      return present(await findMove(deps, Number(move.id)));
+    },
+  });
+}

@@ -1,0 +1,27 @@
+// The landing page: the signed-in user's projects, and the stylesheet every page loads.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../platform/deps.js';
+import { visibleProjectsQuery } from '../accounts/finders.js';
+import { html } from './html.js';
+import { pageRoute } from './page-route.js';
+import { page } from './page.js';
+import { STYLESHEET } from './layout.js';
+
+export function homeRoutes(app: FastifyInstance, deps: Deps): void {
+  app.get('/-/assets/kiln.css', async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
+
+  pageRoute(app, deps, {
+    method: 'GET', url: '/',
+    handler: async ({ user }) => {
+      const projects = await visibleProjectsQuery(deps, user, { membership: true, orderBy: 'last_activity_at' }).limit(50).execute();
+      return page({
+        title: 'Your projects',
+        body: projects.length
+          ? html`<table><thead><tr><th>Project</th><th>Visibility</th></tr></thead><tbody>${projects.map(
+              (project) => html`<tr><td><a href="/${project.full_path}/-/alert_management">${project.full_path}</a></td><td>${project.visibility}</td></tr>`,
+            )}</tbody></table>`
+          : html`<p class="muted">You are not a member of any project yet. Create one with <code>POST /api/v4/projects</code>.</p>`,
+      });
+    },
+  });
+}

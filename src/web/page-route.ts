@@ -1,0 +1,130 @@
+// The one way to declare a web page: session → CSRF (on POST) → handler → page or redirect.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../platform/deps.js';
+import type { AuthUser } from '../platform/auth/principal.js';
+import { safeEqual } from '../platform/crypto.js';
+import { namespacedRoute, type NamespacedMethod } from '../platform/http/namespaced-routes.js';
+import { toApiError } from '../platform/http/error-handler.js';
+import { NotFoundError, ForbiddenError } from '../platform/errors.js';
+import { html, type Html } from './html.js';
+import { layout } from './layout.js';
+import { loadSession, setFlash, startSession, type Session } from './sessions.js';
+import type { PageOutcome } from './page.js';
+
+export interface PageContext {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  deps: Deps;
+  /** The signed-in user; always set on `auth: 'required'` pages. */
+  user: AuthUser;
+  session: Session;
+  form: Record<string, string | string[]>;
+  query: Record<string, string>;
+  params: Record<string, string>;
+  /** Named groups of a namespaced page's pattern. */
+  match: Record<string, string>;
+}
+
+export interface PageSpec {
+  method: 'GET' | 'POST';
+  auth?: 'required' | 'optional';
+  handler: (context: PageContext) => Promise<PageOutcome>;
+}
+
+/** Headers on every page: no framing, no referrer leaks, only our own assets (security.md, ASVS V3/V14). */
+export function setPageSecurityHeaders(reply: FastifyReply): void {
+  reply.header('content-security-policy', "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'");
+  reply.header('x-frame-options', 'DENY');
+  reply.header('referrer-policy', 'no-referrer');
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('cache-control', 'no-store');
+}
+
+export function csrfField(context: { session: Session }): Html {
+  return html`<input type="hidden" name="authenticity_token" value="${context.session.csrfToken}">`;
+}
+
+function formOf(body: unknown): Record<string, string | string[]> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
+  const form: Record<string, string | string[]> = {};
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (typeof value === 'string') form[key] = value;
+    else if (Array.isArray(value)) form[key] = value.map(String);
+    else if (value !== null && value !== undefined) form[key] = String(value);
+  }
+  return form;
+}
+
+export function renderPage(reply: FastifyReply, status: number, title: string, body: Html, session: Session | null, flash?: string | null): FastifyReply {
+  setPageSecurityHeaders(reply);
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .send(layout({ title, body, user: session?.user ?? null, csrfToken: session?.csrfToken ?? null, flash }).value);
+}
+
+async function runPage(deps: Deps, spec: PageSpec, request: FastifyRequest, reply: FastifyReply, match: Record<string, string>): Promise<FastifyReply> {
+  let session = await loadSession(deps, request);
+  if (!session?.user && spec.auth !== 'optional') {
+    const returnTo = request.method === 'GET' ? request.url : '/';
+    setPageSecurityHeaders(reply);
+    return reply.redirect(`/users/sign_in?return_to=${encodeURIComponent(returnTo)}`, 302);
+  }
+  // Anonymous visitors get a session too, so their forms (sign-in) carry a CSRF token.
+  session ??= await startSession(deps, request, reply);
+  const form = formOf(request.body);
+  if (request.method === 'POST') {
+    const token = typeof form.authenticity_token === 'string' ? form.authenticity_token : (request.headers['x-csrf-token'] as string | undefined);
+    if (!token || !safeEqual(token, session.csrfToken)) {
+      return renderPage(reply, 422, 'The change you requested was rejected', html`<p class="error">Your form expired or did not come from Kiln. Go back, reload the page and try again.</p>`, session);
+    }
+  }
+  const context: PageContext = {
+    request,
+    reply,
+    deps,
+    user: session.user as AuthUser,
+    session,
+    form,
+    query: (request.query ?? {}) as Record<string, string>,
+    params: (request.params ?? {}) as Record<string, string>,
+    match,
+  };
+  let outcome: PageOutcome;
+  try {
+    outcome = await spec.handler(context);
+  } catch (error) {
+    if (error instanceof NotFoundError || error instanceof ForbiddenError) {
+      const status = error instanceof NotFoundError ? 404 : 403;
+      return renderPage(reply, status, status === 404 ? 'Page not found' : 'Access denied', html`<p>${status === 404 ? 'The page could not be found or you do not have permission to see it.' : 'You are not allowed to do this.'}</p>`, session);
+    }
+    const apiError = toApiError(error);
+    if (apiError && apiError.status < 500) {
+      const message = typeof apiError.body.message === 'string' ? apiError.body.message : JSON.stringify(apiError.body.message ?? apiError.body.error);
+      return renderPage(reply, apiError.status, 'Something is wrong', html`<p class="error">${message}</p>`, session);
+    }
+    throw error;
+  }
+  if (reply.sent) return reply;
+  if (outcome.kind === 'redirect') {
+    if (outcome.flash) await setFlash(deps, session, outcome.flash);
+    setPageSecurityHeaders(reply);
+    return reply.redirect(outcome.location, outcome.status ?? 303);
+  }
+  const flash = outcome.flash ?? session.flash;
+  if (session.flash) await setFlash(deps, session, null);
+  return renderPage(reply, outcome.status ?? 200, outcome.title, outcome.body, session, flash);
+}
+
+export function pageRoute(app: FastifyInstance, deps: Deps, spec: PageSpec & { url: string }): void {
+  app.route({ method: spec.method, url: spec.url, handler: (request, reply) => runPage(deps, spec, request, reply, {}) });
+}
+
+/** A page under a project's or group's full path, e.g. `/^(?<path>.+?)\/-\/alert_management$/`. */
+export function namespacedPage(app: FastifyInstance, deps: Deps, spec: PageSpec & { pattern: RegExp }): void {
+  namespacedRoute(app, {
+    method: spec.method as NamespacedMethod,
+    pattern: spec.pattern,
+    handler: (request, reply, groups) => runPage(deps, spec, request, reply, groups),
+  });
+}

@@ -1,0 +1,75 @@
+// Sign-in and sign-out pages: GitLab's protected-path rate limit (10 per minute per IP), the shared
+// password check with lock-out, and the second step for two-factor users (sign-in-two-factor.ts).
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../platform/deps.js';
+import { checkPassword } from '../accounts/check-password.js';
+import { protectedPathHit } from './sign-in-rate-limit.js';
+import { beginSecondStep, twoFactorSignInRoutes } from './sign-in-two-factor.js';
+import { html } from './html.js';
+import { csrfField, pageRoute, type PageContext } from './page-route.js';
+import { page, redirect, safeReturnTo, type PageOutcome } from './page.js';
+import { endSession, startSession } from './sessions.js';
+
+function signInForm(context: PageContext, returnTo: string, error?: string, login = ''): PageOutcome {
+  return page({
+    title: 'Sign in',
+    status: error ? 401 : 200,
+    body: html`
+      ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+      <form method="post" action="/users/sign_in" class="stacked">
+        ${csrfField(context)}
+        <input type="hidden" name="return_to" value="${returnTo}">
+        <label for="login">Username or email</label>
+        <input type="text" id="login" name="login" value="${login}" autocomplete="username" required autofocus>
+        <label for="password">Password</label>
+        <input type="password" id="password" name="password" autocomplete="current-password" required>
+        <p><button type="submit">Sign in</button></p>
+      </form>`,
+  });
+}
+
+/** Password accepted: start a fresh signed-in session (rotation defeats session fixation). */
+export async function completePasswordSignIn(context: PageContext, userId: number, returnTo: string): Promise<PageOutcome> {
+  await startSession(context.deps, context.request, context.reply, { userId });
+  return redirect(returnTo);
+}
+
+export function signInRoutes(app: FastifyInstance, deps: Deps): void {
+  twoFactorSignInRoutes(app, deps);
+  pageRoute(app, deps, {
+    method: 'GET', url: '/users/sign_in', auth: 'optional',
+    handler: async (context) => {
+      const returnTo = safeReturnTo(context.query.return_to);
+      if (context.user) return redirect(returnTo);
+      return signInForm(context, returnTo);
+    },
+  });
+
+  pageRoute(app, deps, {
+    method: 'POST', url: '/users/sign_in', auth: 'optional',
+    handler: async (context) => {
+      const returnTo = safeReturnTo(context.form.return_to);
+      const login = typeof context.form.login === 'string' ? context.form.login : '';
+      const password = typeof context.form.password === 'string' ? context.form.password : '';
+      const limited = await protectedPathHit(deps, 'sign_in', context.request.ip);
+      if (!limited.allowed) {
+        context.reply.header('retry-after', String(limited.retryAfter));
+        return page({ title: 'Too many requests', status: 429, body: html`<p class="error" role="alert">Retry later.</p>` });
+      }
+      // One message for every failure (unknown, wrong, locked, blocked), so the form does not reveal
+      // which accounts exist (ASVS 6.3.8).
+      const check = await checkPassword(deps, login, password);
+      if (!check.ok) return signInForm(context, returnTo, 'Invalid login or password.', login);
+      if (check.user.otp_required === 1) return beginSecondStep(context, Number(check.user.id), returnTo);
+      return completePasswordSignIn(context, Number(check.user.id), returnTo);
+    },
+  });
+
+  pageRoute(app, deps, {
+    method: 'POST', url: '/users/sign_out', auth: 'optional',
+    handler: async (context) => {
+      await endSession(deps, context.request, context.reply);
+      return redirect('/users/sign_in', null);
+    },
+  });
+}

@@ -1,0 +1,270 @@
+// Git smart HTTP with the real git client against an in-process Kiln listening on loopback.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { ACCESS } from '../../src/accounts/access-levels.js';
+
+let kiln: TestKiln;
+let base: string;
+let work: string;
+let alice: TestUser;
+let bob: TestUser;
+let carol: TestUser;
+let group: any;
+let project: any;
+
+interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function gitRun(args: string[], cwd = work): Promise<GitResult> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args],
+      { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' } },
+      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+async function ok(args: string[], cwd = work): Promise<string> {
+  const result = await gitRun(args, cwd);
+  if (result.code !== 0) throw new Error(`git ${args.join(' ')} failed:\n${result.stderr}`);
+  return result.stdout;
+}
+
+function url(user: { username: string } | null, secret: string | null, path: string): string {
+  const credentials = user ? `${encodeURIComponent(user.username)}:${encodeURIComponent(secret ?? '')}@` : '';
+  return `${base.replace('http://', `http://${credentials}`)}/${path}`;
+}
+
+let counter = 0;
+async function commitIn(dir: string, message: string): Promise<string> {
+  counter += 1;
+  writeFileSync(join(dir, `file-${counter}.txt`), `content ${counter}\n`);
+  await ok(['add', '.'], dir);
+  await ok(['commit', '-q', '-m', message], dir);
+  return (await ok(['rev-parse', 'HEAD'], dir)).trim();
+}
+
+async function pushEvents(): Promise<any[]> {
+  return (await kiln.deps.db.selectFrom('events').selectAll().where('project_id', '=', project.id).where('action', '=', 'pushed').orderBy('id').execute()).map((row) => ({
+    author_id: Number(row.author_id),
+    ...JSON.parse(row.push_data as string),
+  }));
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'kiln-git-'));
+  kiln = await testKiln({
+    storages: [
+      { name: 'default', path: join(work, 'shards', 'default'), weight: 100 },
+      { name: 'storage2', path: join(work, 'shards', 'storage2'), weight: 0 },
+    ],
+  });
+  await kiln.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = kiln.app.server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  alice = await kiln.createUser('alice');
+  bob = await kiln.createUser('bob');
+  carol = await kiln.createUser('carol');
+  group = await kiln.createGroup(alice, 'team');
+  project = await kiln.createProject(alice, 'app', { namespace_id: group.id });
+  await kiln.addMember(alice, 'projects', project.id, bob, ACCESS.reporter);
+});
+afterAll(async () => {
+  await kiln.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('GET /:namespace/:project.git/info/refs', () => {
+  it('anonymously on a private project answers 401 with a Basic challenge', async () => {
+    const response = await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack');
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['www-authenticate']).toBe('Basic realm="Kiln"');
+  });
+
+  it('with a wrong password answers 401', async () => {
+    const response = await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', {
+      headers: { authorization: `Basic ${Buffer.from('alice:wrong').toString('base64')}` },
+    });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('as a member with a token advertises refs through git http-backend', async () => {
+    const response = await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', {
+      headers: { authorization: `Basic ${Buffer.from(`oauth2:${alice.token}`).toString('base64')}` },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/x-git-upload-pack-advertisement');
+    expect(response.body.startsWith('001e# service=git-upload-pack\n')).toBe(true);
+  });
+
+  it('without a smart service (the dumb protocol) answers 404', async () => {
+    const response = await kiln.request('GET', '/team/app.git/info/refs', {
+      headers: { authorization: `Basic ${Buffer.from(`oauth2:${alice.token}`).toString('base64')}` },
+    });
+    expect(response.statusCode).toBe(404);
+  });
+
+  it('as a non-member answers 404, as for an unknown project', async () => {
+    const auth = { authorization: `Basic ${Buffer.from(`carol:${carol.token}`).toString('base64')}` };
+    expect((await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', { headers: auth })).statusCode).toBe(404);
+    expect((await kiln.request('GET', '/team/nope.git/info/refs?service=git-upload-pack', { headers: auth })).statusCode).toBe(404);
+  });
+
+  it('answers 404 for path traversal', async () => {
+    const auth = { authorization: `Basic ${Buffer.from(`oauth2:${alice.token}`).toString('base64')}` };
+    for (const path of ['/team/%2e%2e/app.git/info/refs', '/team/../../etc.git/info/refs', '/team/.hidden.git/info/refs', '/team//app.git/info/refs', '/%2e%2e%2fteam/app.git/info/refs']) {
+      const response = await kiln.request('GET', `${path}?service=git-upload-pack`, { headers: auth });
+      expect(response.statusCode, path).toBe(404);
+    }
+  });
+
+  it('with a token of a blocked user answers 403', async () => {
+    const dave = await kiln.createUser('dave');
+    await kiln.addMember(alice, 'projects', project.id, dave, ACCESS.developer);
+    await kiln.deps.db.updateTable('users').set({ state: 'blocked' }).where('id', '=', dave.id).execute();
+    const response = await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', {
+      headers: { authorization: `Basic ${Buffer.from(`dave:${dave.token}`).toString('base64')}` },
+    });
+    expect(response.statusCode).toBe(403);
+  });
+
+  it('with a token whose scopes do not cover repositories refuses', async () => {
+    const eve = await kiln.createUser('eve', { scopes: ['read_user'] });
+    await kiln.addMember(alice, 'projects', project.id, eve, ACCESS.developer);
+    const response = await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', {
+      headers: { authorization: `Basic ${Buffer.from(`eve:${eve.token}`).toString('base64')}` },
+    });
+    expect(response.statusCode).toBe(404);
+  });
+});
+
+describe('git clone and git push of a project', () => {
+  it('as the owner with a personal access token: clone an empty repository, push, and record push events', async () => {
+    const dir = join(work, 'alice-app');
+    const cloned = await gitRun(['clone', url({ username: 'oauth2' }, alice.token, 'team/app.git'), dir]);
+    expect(cloned.code, cloned.stderr).toBe(0);
+    expect(cloned.stderr).toContain('empty repository');
+    const first = await commitIn(dir, 'First commit');
+    const second = await commitIn(dir, 'Second commit with a title that is definitely longer than seventy characters in all');
+    await ok(['push', '-q', 'origin', 'main'], dir);
+    const events = await pushEvents();
+    expect(events).toEqual([
+      {
+        author_id: alice.id,
+        commit_count: 2,
+        action: 'created',
+        ref_type: 'branch',
+        commit_from: null,
+        commit_to: second,
+        ref: 'main',
+        commit_title: 'Second commit with a title that is definitely longer than seventy c...',
+        ref_count: null,
+      },
+    ]);
+    expect(first).not.toBe(second);
+
+    const third = await commitIn(dir, 'Third commit');
+    await ok(['push', '-q', 'origin', 'main'], dir);
+    await ok(['tag', 'v1.0'], dir);
+    await ok(['push', '-q', 'origin', 'v1.0'], dir);
+    await ok(['push', '-q', 'origin', 'main:topic'], dir);
+    await ok(['push', '-q', 'origin', ':topic'], dir);
+    const later = (await pushEvents()).slice(1);
+    expect(later).toEqual([
+      { author_id: alice.id, commit_count: 1, action: 'pushed', ref_type: 'branch', commit_from: second, commit_to: third, ref: 'main', commit_title: 'Third commit', ref_count: null },
+      { author_id: alice.id, commit_count: 0, action: 'created', ref_type: 'tag', commit_from: null, commit_to: third, ref: 'v1.0', commit_title: 'Third commit', ref_count: null },
+      { author_id: alice.id, commit_count: 0, action: 'created', ref_type: 'branch', commit_from: null, commit_to: third, ref: 'topic', commit_title: 'Third commit', ref_count: null },
+      { author_id: alice.id, commit_count: 0, action: 'removed', ref_type: 'branch', commit_from: third, commit_to: null, ref: 'topic', commit_title: null, ref_count: null },
+    ]);
+  });
+
+  it('as the owner with the account password clones', async () => {
+    const result = await gitRun(['clone', '-q', url(alice, alice.password, 'team/app.git'), join(work, 'by-password')]);
+    expect(result.code, result.stderr).toBe(0);
+  });
+
+  it('refuses the account password of a user with two-factor authentication', async () => {
+    await kiln.deps.db.updateTable('users').set({ otp_required: 1 }).where('id', '=', bob.id).execute();
+    const refused = await gitRun(['clone', '-q', url(bob, bob.password, 'team/app.git'), join(work, 'bob-2fa')]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/Authentication failed|401/);
+    const withToken = await gitRun(['clone', '-q', url(bob, bob.token, 'team/app.git'), join(work, 'bob-token')]);
+    expect(withToken.code, withToken.stderr).toBe(0);
+    await kiln.deps.db.updateTable('users').set({ otp_required: 0 }).where('id', '=', bob.id).execute();
+  });
+
+  it('accepts an OAuth token registered by the OAuth feature', async () => {
+    kiln.deps.auth.oauth.push(async (token) =>
+      token === 'oauth-token-for-alice'
+        ? { status: 'ok', principal: { user: { id: alice.id, username: 'alice', name: 'Alice', state: 'active', admin: false, otpRequired: false }, scopes: ['api'], via: 'oauth', tokenId: 1 } }
+        : null,
+    );
+    const result = await gitRun(['clone', '-q', url({ username: 'oauth2' }, 'oauth-token-for-alice', 'team/app.git'), join(work, 'by-oauth')]);
+    expect(result.code, result.stderr).toBe(0);
+  });
+
+  it('as a reporter clones but cannot push', async () => {
+    const dir = join(work, 'bob-app');
+    await ok(['clone', '-q', url(bob, bob.token, 'team/app.git'), dir]);
+    await commitIn(dir, 'Reporter commit');
+    const pushed = await gitRun(['push', 'origin', 'main'], dir);
+    expect(pushed.code).not.toBe(0);
+    expect(pushed.stderr).toContain('remote: You are not allowed to push code to this project.');
+  });
+
+  it('as a non-member cannot clone', async () => {
+    const result = await gitRun(['clone', '-q', url(carol, carol.token, 'team/app.git'), join(work, 'carol-app')]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/not found|404/i);
+  });
+
+  it('streams a gzip-compressed upload-pack request into git http-backend', async () => {
+    const head = (await kiln.deps.db.selectFrom('events').select('push_data').where('project_id', '=', project.id).where('action', '=', 'pushed').orderBy('id').executeTakeFirstOrThrow()).push_data as string;
+    const want = JSON.parse(head).commit_to as string;
+    const pkt = (line: string) => `${(line.length + 4).toString(16).padStart(4, '0')}${line}`;
+    const body = gzipSync(Buffer.from(`${pkt(`want ${want}\n`)}0000${pkt('done\n')}`));
+    const response = await kiln.app.inject({
+      method: 'POST',
+      url: '/team/app.git/git-upload-pack',
+      headers: {
+        authorization: `Basic ${Buffer.from(`oauth2:${alice.token}`).toString('base64')}`,
+        'content-type': 'application/x-git-upload-pack-request',
+        'content-encoding': 'gzip',
+      },
+      payload: body,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/x-git-upload-pack-result');
+    expect(response.rawPayload.subarray(0, 8).toString()).toBe('0008NAK\n');
+    expect(response.rawPayload.includes(Buffer.from('PACK'))).toBe(true);
+  });
+});
+
+describe('git clone and git push of a group wiki', () => {
+  it('as the group owner pushes and clones /<group>.wiki.git', async () => {
+    const dir = join(work, 'wiki');
+    await ok(['clone', '-q', url(alice, alice.token, 'team.wiki.git'), dir]);
+    await commitIn(dir, 'Home page');
+    await ok(['push', '-q', 'origin', 'main'], dir);
+    const again = join(work, 'wiki-again');
+    await ok(['clone', '-q', url(alice, alice.token, 'team.wiki.git'), again]);
+    expect((await ok(['log', '--format=%s'], again)).trim()).toBe('Home page');
+  });
+
+  it('as a non-member answers 404', async () => {
+    const response = await kiln.request('GET', '/team.wiki.git/info/refs?service=git-upload-pack', {
+      headers: { authorization: `Basic ${Buffer.from(`carol:${carol.token}`).toString('base64')}` },
+    });
+    expect(response.statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,73 @@
+// Grouping is a database invariant (issue 6): N concurrent identical posts spread over two Kiln
+// processes on one PostgreSQL give exactly one open alert with events = N. Runs only when
+// KILN_TEST_DATABASE_URL names a PostgreSQL server; each run uses a fresh database.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { apiCall, startKilnProcess, type KilnProcess } from './helpers/server.js';
+
+const adminUrl = process.env.KILN_TEST_DATABASE_URL;
+const N = 80;
+
+describe.skipIf(!adminUrl)('two Kiln processes on one PostgreSQL', () => {
+  const database = `kiln_alerts_race_${randomBytes(4).toString('hex')}`;
+  let a: KilnProcess;
+  let b: KilnProcess;
+  let dataDir = '';
+
+  async function admin(query: string) {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(query);
+    } finally {
+      await client.end();
+    }
+  }
+
+  beforeAll(async () => {
+    await admin(`create database ${database}`);
+    const url = new URL(adminUrl!);
+    url.pathname = `/${database}`;
+    const env = { KILN_DATABASE_URL: url.toString() };
+    // Nodes share the instance secrets (ARCHITECTURE.md: the data directory's secrets file), here by
+    // sharing one data directory; the second node reads the file the first one wrote.
+    dataDir = mkdtempSync(join(tmpdir(), 'kiln-race-'));
+    a = await startKilnProcess({ env, dataDir });
+    b = await startKilnProcess({ env, dataDir });
+  });
+  afterAll(async () => {
+    await a?.stop();
+    await b?.stop();
+    await admin(`drop database if exists ${database}`);
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(`${N} concurrent identical posts give one open alert with events = ${N}, and concurrent new fingerprints one alert each`, async () => {
+    const project = await apiCall(a, 'POST', '/projects', { name: 'race', path: 'race' });
+    const integration = await apiCall(a, 'POST', `/projects/${project.id}/alert_management/integrations`, { name: 'Race' });
+    const path = new URL(integration.url).pathname;
+    const post = (server: KilnProcess, body: unknown) =>
+      fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${integration.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+    const responses = await Promise.all(Array.from({ length: N }, (_, i) => post(i % 2 === 0 ? a : b, { title: 'Same alert', fingerprint: 'same' })));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses).toEqual(Array(N).fill(200));
+    const bodies = await Promise.all(responses.map((r) => r.json()));
+    expect(new Set(bodies.map((body: any) => body[0].iid)).size).toBe(1);
+
+    const open = await apiCall(b, 'GET', `/projects/${project.id}/alert_management_alerts?status=open&per_page=100`);
+    expect(open).toHaveLength(1);
+    expect(open[0].events).toBe(N);
+
+    // Ten fingerprints, each posted eight times at once across both nodes.
+    const mixed = await Promise.all(Array.from({ length: N }, (_, i) => post(i % 2 === 0 ? b : a, { title: `fp ${i % 10}`, fingerprint: `fp-${i % 10}` })));
+    expect(mixed.every((r) => r.status === 200)).toBe(true);
+    const all = await apiCall(a, 'GET', `/projects/${project.id}/alert_management_alerts?status=open&per_page=100&search=fp`);
+    expect(all).toHaveLength(10);
+    expect(all.map((alert: any) => alert.events)).toEqual(Array(10).fill(N / 10));
+  });
+});
