@@ -1,6 +1,5 @@
 // Reads of environments, always through their project (STYLE.md rule 5). Each is one indexed query.
 import { sql } from 'kysely';
-import type { Deps } from '../platform/deps.js';
 import type { Executor } from '../platform/db/database.js';
 import type { EnvironmentState } from '../platform/db/tables/environments.js';
 import { RecordNotFoundError } from '../platform/errors.js';
