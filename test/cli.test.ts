@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { sql } from 'kysely';
-import { createTestDatabase, type TestDatabase } from './helpers/database.js';
+import { createTestDatabase, testDialect, type TestDatabase } from './helpers/database.js';
 import { openSqlite, type Database } from '../src/platform/db/database.js';
 import { sha256Hex } from '../src/platform/crypto.js';
 import { verifyPassword } from '../src/accounts/passwords.js';
@@ -14,8 +14,10 @@ import { startKilnProcess } from './clients/helpers/server.js';
 import { childDatabaseEnv, runKiln } from './platform/process-helpers.js';
 
 const COMMANDS = ['serve', 'worker', 'migrate', 'admin'];
+// Help, configuration errors, first start and shutdown do not depend on the database: run them once.
+const onceOnly = describe.skipIf(testDialect() === 'postgres');
 
-describe('kiln --help', () => {
+onceOnly('kiln --help', () => {
   it('lists every command and exits 0', async () => {
     const { code, stdout } = await runKiln(['--help']);
     expect(code).toBe(0);
@@ -41,7 +43,7 @@ describe('kiln --help', () => {
   });
 });
 
-describe('configuration errors', () => {
+onceOnly('configuration errors', () => {
   const cases: Array<[string, Record<string, string>, string]> = [
     ['a non-numeric KILN_PORT', { KILN_PORT: 'eighty' }, 'KILN_PORT must be a whole number, got "eighty"'],
     ['an out-of-range KILN_PORT', { KILN_PORT: '70000' }, 'KILN_PORT must be between 0 and 65535'],
@@ -150,7 +152,7 @@ describe('two nodes running kiln migrate at once', () => {
   });
 });
 
-describe('first start of kiln serve on an empty data dir', () => {
+onceOnly('first start of kiln serve on an empty data dir', () => {
   it('creates the secrets file and initial_root_password with mode 0600, and the password signs root in', { timeout: 60_000 }, async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'kiln-first-')), 'data');
     const kiln = await startKilnProcess({ dataDir, env: { KILN_INITIAL_ROOT_PASSWORD: '', KILN_LOG_LEVEL: 'info' } });
@@ -194,7 +196,7 @@ describe('first start of kiln serve on an empty data dir', () => {
   });
 });
 
-describe('graceful shutdown', () => {
+onceOnly('graceful shutdown', () => {
   it('SIGTERM lets an in-flight request finish, then the process exits 0', { timeout: 60_000 }, async () => {
     const kiln = await startKilnProcess();
     const body = JSON.stringify({ name: 'finished-during-shutdown' });

@@ -6,7 +6,6 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import type { BenchScenario, BenchServer } from '../scenario.js';
 
 export const ALERTMANAGER = process.env.KILN_ALERTMANAGER ?? '/usr/bin/prometheus-alertmanager';
 

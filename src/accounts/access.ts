@@ -42,25 +42,37 @@ export async function groupAccessLevel(executor: Executor, user: AuthUser | null
   return Number(rows[0]?.level ?? 0);
 }
 
-/** Highest access level on a project: its own members, its group's (inherited), or the personal owner. */
-export async function projectAccessLevel(executor: Executor, user: AuthUser | null, project: ProjectRow, nowMs: number): Promise<number> {
-  if (!user) return ACCESS.none;
-  if (user.admin) return ACCESS.owner;
-  const { rows } = await sql<{ level: number | null; owner_id: number | null }>`
+/**
+ * Highest access level on a project — its own members, its group's (inherited), or the personal
+ * owner — together with the project's namespace, in one query: every project-scoped request needs
+ * the level and most need the namespace, and a query fewer is measurable on the hot path
+ * (docs/performance.md).
+ */
+export async function projectAccess(executor: Executor, user: AuthUser | null, project: ProjectRow, nowMs: number): Promise<{ level: number; namespace: NamespaceRow }> {
+  const userId = user?.id ?? 0;
+  const { rows } = await sql<NamespaceRow & { member_level: number | null }>`
     with recursive chain(id, parent_id) as (
       select id, parent_id from namespaces where id = ${project.namespace_id}
       union all
       select n.id, n.parent_id from namespaces n join chain c on n.id = c.parent_id
     )
-    select
+    select ns.*,
       (select max(access_level) from members
-        where user_id = ${user.id} and (expires_at is null or expires_at >= ${today(nowMs)})
+        where user_id = ${userId} and (expires_at is null or expires_at >= ${today(nowMs)})
           and ((source_type = 'Project' and source_id = ${project.id})
-            or (source_type = 'Namespace' and source_id in (select id from chain)))) as level,
-      (select owner_id from namespaces where id = ${project.namespace_id} and kind = 'user') as owner_id`.execute(executor);
-  const row = rows[0];
-  if (row?.owner_id !== null && row?.owner_id !== undefined && Number(row.owner_id) === user.id) return ACCESS.owner;
-  return Number(row?.level ?? 0);
+            or (source_type = 'Namespace' and source_id in (select id from chain)))) as member_level
+    from namespaces ns where ns.id = ${project.namespace_id}`.execute(executor);
+  const { member_level: memberLevel, ...namespace } = rows[0];
+  let level: number = ACCESS.none;
+  if (user?.admin) level = ACCESS.owner;
+  else if (user && namespace.kind === 'user' && Number(namespace.owner_id) === user.id) level = ACCESS.owner;
+  else if (user) level = Number(memberLevel ?? 0);
+  return { level, namespace: namespace as NamespaceRow };
+}
+
+/** Highest access level on a project (see projectAccess). */
+export async function projectAccessLevel(executor: Executor, user: AuthUser | null, project: ProjectRow, nowMs: number): Promise<number> {
+  return (await projectAccess(executor, user, project, nowMs)).level;
 }
 
 /** Visibility decides reading for non-members: public for everyone, internal for any signed-in user. */

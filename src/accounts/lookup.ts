@@ -5,12 +5,14 @@ import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
 import type { UsersTable } from '../platform/db/tables/accounts.js';
 import { ForbiddenError, NotFoundError } from '../platform/errors.js';
-import { canReadWithVisibility, groupAccessLevel, projectAccessLevel, type NamespaceRow, type ProjectRow } from './access.js';
+import { canReadWithVisibility, groupAccessLevel, projectAccess, type NamespaceRow, type ProjectRow } from './access.js';
 
 export type UserRow = Selectable<UsersTable>;
 
 export interface ProjectAccess {
   project: ProjectRow;
+  /** The namespace (user or group) the project lives in. */
+  namespace: NamespaceRow;
   /** The caller's access level (0 for none; administrators count as owners). */
   level: number;
 }
@@ -35,9 +37,9 @@ export async function findProject(deps: Deps, principal: Principal | null, idOrP
   const project = await findProjectRow(deps, idOrPath);
   if (!project) throw new NotFoundError('Project');
   const user = principal?.user ?? null;
-  const level = await projectAccessLevel(deps.db, user, project, deps.clock.now());
+  const { level, namespace } = await projectAccess(deps.db, user, project, deps.clock.now());
   if (!canReadWithVisibility(project.visibility, user, level)) throw new NotFoundError('Project');
-  return { project, level };
+  return { project, level, namespace };
 }
 
 export async function findGroupRow(deps: Deps, idOrPath: string | number): Promise<NamespaceRow | undefined> {

@@ -47,7 +47,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.string.required() },
     handler: async ({ params, actor }) => {
       const access = await findProject(deps, actor, params.id);
-      return projectEntity(base, access.project, await namespaceOf(deps, access.project), access);
+      return projectEntity(base, access.project, access.namespace, access);
     },
   });
 

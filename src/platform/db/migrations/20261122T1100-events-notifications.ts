@@ -12,7 +12,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // before/after on one author: the day edges are a created_at range inside the author's events.
   await db.schema.createIndex('events_author_created').on('events').columns(['author_id', 'created_at']).execute();
 
-  // The personal-namespace lookup by owner is served by `namespaces_owner` (20261122T0950-access-indexes).
+  // Reading a viewer's projects per events request looks up their personal namespace by owner.
+  await db.schema.createIndex('namespaces_owner').on('namespaces').columns(['owner_id', 'kind']).execute();
 
   // One row per (user, source): source_type 'Global' (source_id 0), 'Namespace' (a group) or 'Project'.
   // Event columns are nullable booleans as in GitLab (null = never set), except moved_project (default
