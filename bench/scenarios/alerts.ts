@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
+import type { BenchScenario, BenchServer } from '../scenario.js';
 
 export const ALERTMANAGER = process.env.KILN_ALERTMANAGER ?? '/usr/bin/prometheus-alertmanager';
 
@@ -154,7 +155,8 @@ export const scenario: BenchScenario = {
     const { createIntegration } = await import('../../src/alerts/create-integration.js');
     const root = await deps.db.selectFrom('users').selectAll().where('username_lower', '=', 'root').executeTakeFirstOrThrow();
     const project = await createProject(deps, { user: toAuthUser(root), scopes: ['api'], via: 'personal_access_token', tokenId: null }, { name: 'bench-alerts' });
-    const integration = await createIntegration(deps, { project, level: 50 }, { name: 'Bench endpoint' });
+    const namespace = await deps.db.selectFrom('namespaces').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
+    const integration = await createIntegration(deps, { project, namespace, level: 50 }, { name: 'Bench endpoint' });
     return { path: `/${project.full_path}/alerts/notify/bench-endpoint/${integration.endpoint_identifier}.json`, key: deps.box.open(integration.token_sealed) };
   },
   async targets() {

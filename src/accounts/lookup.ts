@@ -1,6 +1,6 @@
 // Resolving `:id` path parameters (gitlab-rest.md §1.2) to records the caller may see. Anything the
 // caller cannot read is indistinguishable from a missing record: 404.
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
 import type { UsersTable } from '../platform/db/tables/accounts.js';
@@ -26,10 +26,11 @@ const DIGITS = /^\d+$/;
 
 export async function findProjectRow(deps: Deps, idOrPath: string | number): Promise<ProjectRow | undefined> {
   const key = String(idOrPath);
-  if (DIGITS.test(key)) return deps.db.selectFrom('projects').selectAll().where('id', '=', Number(key)).executeTakeFirst();
+  // Raw statements on this per-request path: Kysely's builder cost more than the query (docs/performance.md).
+  if (DIGITS.test(key)) return (await sql<ProjectRow>`select * from projects where id = ${Number(key)}`.execute(deps.db)).rows[0];
   // A bare word cannot name a project: projects always live in a namespace.
   if (!key.includes('/')) return undefined;
-  return deps.db.selectFrom('projects').selectAll().where('full_path_lower', '=', key.toLowerCase()).executeTakeFirst();
+  return (await sql<ProjectRow>`select * from projects where full_path_lower = ${key.toLowerCase()}`.execute(deps.db)).rows[0];
 }
 
 /** A project the caller can read, with their access level; 404 "Project Not Found" otherwise. */
