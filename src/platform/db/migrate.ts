@@ -4,6 +4,7 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } fr
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import type { Database } from './database.js';
 
 const folder = join(fileURLToPath(new URL('.', import.meta.url)), 'migrations');
@@ -21,6 +22,24 @@ class FolderProvider implements MigrationProvider {
 
 const ADVISORY_LOCK_KEY = 74_105_108; // "Kil"
 
+/**
+ * Kysely takes no lock on SQLite, so two processes migrating one file at once (two `kiln migrate`,
+ * or `kiln serve` and `kiln worker` starting together) would both run every migration. An exclusive
+ * transaction on a separate lock file serialises them across processes; the operating system drops
+ * the lock if the holder dies, so a crash never leaves it stuck.
+ */
+async function withSqliteMigrationLock(file: string | undefined, work: () => Promise<void>): Promise<void> {
+  if (!file) return work();
+  const lock = new SQLite(`${file}.migration-lock`, { timeout: 120_000 });
+  try {
+    lock.exec('begin exclusive');
+    await work();
+  } finally {
+    if (lock.inTransaction) lock.exec('rollback');
+    lock.close();
+  }
+}
+
 export async function migrateToLatest(database: Database): Promise<void> {
   const run = async (db: Kysely<any>, schema?: string) => {
     // Features land migrations from parallel branches, so a later-merged migration may sort earlier.
@@ -32,7 +51,7 @@ export async function migrateToLatest(database: Database): Promise<void> {
     const failed = results?.find((result) => result.status === 'Error');
     if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   };
-  if (database.dialect === 'sqlite') return run(database.db);
+  if (database.dialect === 'sqlite') return withSqliteMigrationLock(database.file, () => run(database.db));
   // Hold a session-level advisory lock on one pooled connection for the whole migration.
   await database.db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${ADVISORY_LOCK_KEY}, hashtext(current_schema()))`.execute(connection);
