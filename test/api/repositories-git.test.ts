@@ -1,44 +1,25 @@
 // Git smart HTTP with the real git client against an in-process Kiln listening on loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { ACCESS } from '../../src/accounts/access-levels.js';
+import { gitCommands } from '../helpers/git.js';
 
 let kiln: TestKiln;
 let base: string;
 let work: string;
+const { run: gitRun, ok } = gitCommands(() => work);
 let alice: TestUser;
 let bob: TestUser;
 let carol: TestUser;
 let group: any;
 let project: any;
 
-interface GitResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
-function gitRun(args: string[], cwd = work): Promise<GitResult> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args],
-      { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' } },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
-async function ok(args: string[], cwd = work): Promise<string> {
-  const result = await gitRun(args, cwd);
-  if (result.code !== 0) throw new Error(`git ${args.join(' ')} failed:\n${result.stderr}`);
-  return result.stdout;
-}
 
 function url(user: { username: string } | null, secret: string | null, path: string): string {
   const credentials = user ? `${encodeURIComponent(user.username)}:${encodeURIComponent(secret ?? '')}@` : '';

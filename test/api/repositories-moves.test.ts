@@ -1,7 +1,6 @@
 // Group repository storage moves end to end with real git: read-only pushes, the state sequence,
 // failure injection at every step, and a simulated crash (kill -9) at every step.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,32 +13,19 @@ import { claimNext } from '../../src/platform/jobs/queue.js';
 import { listRefs } from '../../src/repositories/git.js';
 import { recoverStorageMoves } from '../../src/repositories/recover-moves.js';
 import { beginPush, endPush } from '../../src/repositories/push-leases.js';
+import { gitCommands } from '../helpers/git.js';
 
 let kiln: TestKiln;
 let base: string;
 let work: string;
+const { run: gitRun, ok } = gitCommands(() => work);
 let admin: TestUser;
 let alice: TestUser;
 
 const READ_ONLY = 'The repository is temporarily read-only. Please try again later.';
 const STEPS: MoveStep[] = ['started', 'copied', 'verified', 'replicated', 'source_deleted'];
 
-function gitRun(args: string[], cwd = work): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args],
-      { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' } },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
-async function ok(args: string[], cwd = work): Promise<string> {
-  const result = await gitRun(args, cwd);
-  if (result.code !== 0) throw new Error(`git ${args.join(' ')} failed:\n${result.stderr}`);
-  return result.stdout;
-}
 
 function wikiUrl(path: string): string {
   return `${base.replace('http://', `http://alice:${alice.token}@`)}/${path}.wiki.git`;

@@ -2,33 +2,22 @@
 // restart on the same data, the move ends finished with the repository intact on the destination
 // (or failed with it intact on the source), and the group is writable again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiCall, freePort, startKilnProcess, type KilnProcess } from './helpers/server.js';
+import { gitCommands } from '../helpers/git.js';
 
 let work: string;
+const { run: git, ok } = gitCommands(() => work);
 let dataDir: string;
 let port: number;
 let rootToken: string;
 let env: Record<string, string>;
 let kiln: KilnProcess;
 
-function git(args: string[], cwd = work): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ code: error ? 1 : 0, stdout, stderr }),
-    );
-  });
-}
 
-async function ok(args: string[], cwd = work): Promise<string> {
-  const result = await git(args, cwd);
-  if (result.code !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
-}
 
 async function start(): Promise<KilnProcess> {
   return startKilnProcess({ dataDir, port, rootToken, env });
