@@ -1,5 +1,5 @@
 // Starts a real `kiln serve` child process on a free loopback port, on SQLite in a temporary data
-// directory (or on PostgreSQL in a fresh schema when KILN_TEST_DIALECT=postgres), with a known root
+// directory (a test that needs PostgreSQL passes KILN_DATABASE_URL in `env`, as the alert race test does), with a known root
 // password and root token, and stops it afterwards. Needs `npm run build` first (dist/src/main.js).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
