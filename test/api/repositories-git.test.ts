@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { ACCESS } from '../../src/accounts/access-levels.js';
-import { gitCommands } from '../helpers/git.js';
+import { gitCommands, listenOnLoopback, twoShards } from '../helpers/git.js';
 
 let kiln: TestKiln;
 let base: string;
@@ -44,15 +44,8 @@ async function pushEvents(): Promise<any[]> {
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'kiln-git-'));
-  kiln = await testKiln({
-    storages: [
-      { name: 'default', path: join(work, 'shards', 'default'), weight: 100 },
-      { name: 'storage2', path: join(work, 'shards', 'storage2'), weight: 0 },
-    ],
-  });
-  await kiln.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = kiln.app.server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  kiln = await testKiln({ storages: twoShards(work) });
+  base = await listenOnLoopback(kiln.app);
   alice = await kiln.createUser('alice');
   bob = await kiln.createUser('bob');
   carol = await kiln.createUser('carol');

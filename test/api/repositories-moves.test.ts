@@ -13,7 +13,7 @@ import { claimNext } from '../../src/platform/jobs/queue.js';
 import { listRefs } from '../../src/repositories/git.js';
 import { recoverStorageMoves } from '../../src/repositories/recover-moves.js';
 import { beginPush, endPush } from '../../src/repositories/push-leases.js';
-import { gitCommands } from '../helpers/git.js';
+import { gitCommands, listenOnLoopback, twoShards } from '../helpers/git.js';
 
 let kiln: TestKiln;
 let base: string;
@@ -76,15 +76,8 @@ function shardPath(shard: string, diskPath: string): string {
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'kiln-moves-'));
-  kiln = await testKiln({
-    storages: [
-      { name: 'default', path: join(work, 'shards', 'default'), weight: 100 },
-      { name: 'storage2', path: join(work, 'shards', 'storage2'), weight: 0 },
-    ],
-  });
-  await kiln.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = kiln.app.server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  kiln = await testKiln({ storages: twoShards(work) });
+  base = await listenOnLoopback(kiln.app);
   admin = await kiln.createUser('operator', { admin: true });
   alice = await kiln.createUser('alice');
 });

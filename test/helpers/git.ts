@@ -1,6 +1,8 @@
 // The system git, run in a scratch home with a fixed identity and no system configuration, so tests
 // see the same git behaviour on every machine.
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 
 export interface GitResult {
   code: number;
@@ -25,4 +27,19 @@ export function gitCommands(home: () => string) {
     return result.stdout;
   };
   return { run, ok };
+}
+
+/** Two shards under `work`: `default` (weight 100) and `storage2` (weight 0), as the move suites use. */
+export function twoShards(work: string) {
+  return [
+    { name: 'default', path: join(work, 'shards', 'default'), weight: 100 },
+    { name: 'storage2', path: join(work, 'shards', 'storage2'), weight: 0 },
+  ];
+}
+
+/** Start the test app's HTTP server on a free loopback port (git needs a real socket) and give its base URL. */
+export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }
