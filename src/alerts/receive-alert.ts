@@ -4,7 +4,7 @@
 // No session, no CSRF: the integration's own key is the only credential (specification,
 // Authentication 5). Rate limiting stays off, as GitLab's inbound alert limit is by default (§5.1).
 import type { Deps } from '../platform/deps.js';
-import { timingSafeEqual } from 'node:crypto';
+import { safeEqual } from '../platform/crypto.js';
 import { BadRequestError } from '../platform/errors.js';
 import { findActiveIntegration } from './finder.js';
 import { payloadTooLarge } from './payload/limits.js';
@@ -39,16 +39,6 @@ export function keyFromAuthorization(header: string | undefined): string | null 
   return colon === -1 ? null : decoded.slice(colon + 1);
 }
 
-/**
- * Constant-time comparison (§23). Keys are 32 hex characters, so only a length that is already
- * public can differ quickly; this skips the two digests of the general safeEqual on the hot path.
- */
-function sameKey(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /** Integration keys opened once per sealed value: a reset key is a new sealed value (hot path). */
 const openedKeys = new Map<string, string>();
 function openKey(deps: Deps, sealed: string): string {
@@ -72,7 +62,7 @@ export async function receiveAlert(deps: Deps, request: AlertRequest): Promise<A
   }
   const { integration, settings } = found;
   const key = keyFromAuthorization(request.authorization);
-  if (key === null || !sameKey(key, openKey(deps, integration.token_sealed))) {
+  if (key === null || !safeEqual(key, openKey(deps, integration.token_sealed))) {
     deps.metrics.alertsIngested.inc({ outcome: 'unauthorized' });
     return { status: 401, body: { message: '401 Unauthorized' } };
   }
