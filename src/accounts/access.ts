@@ -14,17 +14,6 @@ export function today(nowMs: number): string {
   return new Date(nowMs).toISOString().slice(0, 10);
 }
 
-/** The ids of a namespace and all its ancestors. */
-export async function ancestorIds(executor: Executor, namespaceId: number): Promise<number[]> {
-  const { rows } = await sql<{ id: number }>`
-    with recursive chain(id, parent_id) as (
-      select id, parent_id from namespaces where id = ${namespaceId}
-      union all
-      select n.id, n.parent_id from namespaces n join chain c on n.id = c.parent_id
-    ) select id from chain`.execute(executor);
-  return rows.map((row) => Number(row.id));
-}
-
 /** Highest access level a user holds on a group, counting memberships of its ancestors. */
 export async function groupAccessLevel(executor: Executor, user: AuthUser | null, group: NamespaceRow, nowMs: number): Promise<number> {
   if (!user) return ACCESS.none;

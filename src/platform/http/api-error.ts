@@ -14,10 +14,6 @@ export const unauthorized = () => new ApiError(401, { message: '401 Unauthorized
 
 export const forbidden = (reason?: string) => new ApiError(403, { message: reason ? `403 Forbidden - ${reason}` : '403 Forbidden' });
 
-export const notFound = (resource?: string) => new ApiError(404, { message: resource ? `404 ${resource} Not Found` : '404 Not Found' });
-
-export const badRequest = (reason?: string) => new ApiError(400, { message: reason ? `400 Bad request - ${reason}` : '400 Bad request' });
-
 /** RFC 6750 §3.1 error for expired or revoked tokens, in GitLab's (rack-oauth2's) shape. */
 export function invalidToken(description: string): ApiError {
   const header = `Bearer realm="Protected by OAuth 2.0", error="invalid_token", error_description="${description}"`;
