@@ -5,7 +5,7 @@ import type { Deps } from './platform/deps.js';
 import type { Feature } from './platform/feature.js';
 import { registerBodyParsers } from './platform/http/body-parsers.js';
 import { apiErrorHandler } from './platform/http/error-handler.js';
-import { requestSerializers } from './platform/logger.js';
+import { LazyChildLogger, requestSerializers } from './platform/logger.js';
 import { registerOperations } from './platform/operations.js';
 import { registerNamespacedDispatcher } from './platform/http/namespaced-routes.js';
 import { openApiRegistry } from './platform/http/openapi.js';
@@ -22,6 +22,7 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
     // A caller's (or proxy's) X-Request-Id is kept so log lines correlate across hops; else a UUID.
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger as never, bindings, options) as never,
   }) as unknown as FastifyInstance;
   app.decorateRequest('principal', null);
   registerBodyParsers(app);

@@ -53,6 +53,7 @@ export async function startKiln(config: Config, options: StartOptions = {}): Pro
     config,
     db: database.db,
     dialect: database.dialect,
+    reads: database.reads,
     clock: options.clock ?? systemClock,
     secrets,
     box: new SecretBox(secrets.instanceKey),

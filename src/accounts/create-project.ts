@@ -23,7 +23,7 @@ async function targetNamespace(deps: Deps, actor: Principal, namespaceId: number
     ? await query.where('kind', '=', 'user').where('owner_id', '=', actor.user.id).executeTakeFirst()
     : await query.where('id', '=', namespaceId).executeTakeFirst();
   if (!namespace) throw new NotFoundError('Namespace');
-  const level = await groupAccessLevel(deps.db, actor.user, namespace, deps.clock.now());
+  const level = await groupAccessLevel(deps.reads, actor.user, namespace, deps.clock.now());
   if (level === 0 && namespace.visibility === 'private') throw new NotFoundError('Namespace');
   // Creating in a group needs Developer there (GitLab's "Developers + Maintainers" creation level).
   if (level < ACCESS.developer) throw new ForbiddenError();

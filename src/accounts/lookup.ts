@@ -1,7 +1,8 @@
 // Resolving `:id` path parameters (gitlab-rest.md §1.2) to records the caller may see. Anything the
 // caller cannot read is indistinguishable from a missing record: 404.
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
+import { q } from '../platform/db/reads.js';
 import type { Principal } from '../platform/auth/principal.js';
 import type { UsersTable } from '../platform/db/tables/accounts.js';
 import { ForbiddenError, NotFoundError } from '../platform/errors.js';
@@ -26,11 +27,11 @@ const DIGITS = /^\d+$/;
 
 export async function findProjectRow(deps: Deps, idOrPath: string | number): Promise<ProjectRow | undefined> {
   const key = String(idOrPath);
-  // Raw statements on this per-request path: Kysely's builder cost more than the query (docs/performance.md).
-  if (DIGITS.test(key)) return (await sql<ProjectRow>`select * from projects where id = ${Number(key)}`.execute(deps.db)).rows[0];
+  // Read through the hot-path reads with their cache: every project-scoped request starts here.
+  if (DIGITS.test(key)) return (await deps.reads.all<ProjectRow>(q`select * from projects where id = ${Number(key)}`, { cache: true }))[0];
   // A bare word cannot name a project: projects always live in a namespace.
   if (!key.includes('/')) return undefined;
-  return (await sql<ProjectRow>`select * from projects where full_path_lower = ${key.toLowerCase()}`.execute(deps.db)).rows[0];
+  return (await deps.reads.all<ProjectRow>(q`select * from projects where full_path_lower = ${key.toLowerCase()}`, { cache: true }))[0];
 }
 
 /** A project the caller can read, with their access level; 404 "Project Not Found" otherwise. */
@@ -38,7 +39,7 @@ export async function findProject(deps: Deps, principal: Principal | null, idOrP
   const project = await findProjectRow(deps, idOrPath);
   if (!project) throw new NotFoundError('Project');
   const user = principal?.user ?? null;
-  const { level, namespace } = await projectAccess(deps.db, user, project, deps.clock.now());
+  const { level, namespace } = await projectAccess(deps.reads, user, project, deps.clock.now());
   if (!canReadWithVisibility(project.visibility, user, level)) throw new NotFoundError('Project');
   return { project, level, namespace };
 }
@@ -55,7 +56,7 @@ export async function findGroup(deps: Deps, principal: Principal | null, idOrPat
   const group = await findGroupRow(deps, idOrPath);
   if (!group) throw new NotFoundError('Group');
   const user = principal?.user ?? null;
-  const level = await groupAccessLevel(deps.db, user, group, deps.clock.now());
+  const level = await groupAccessLevel(deps.reads, user, group, deps.clock.now());
   if (!canReadWithVisibility(group.visibility, user, level)) throw new NotFoundError('Group');
   return { group, level };
 }

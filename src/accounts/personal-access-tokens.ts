@@ -1,5 +1,5 @@
 // Personal access tokens: stored as SHA-256 digests, resolved on every API request.
-import { sql } from 'kysely';
+import { q } from '../platform/db/reads.js';
 import type { Deps } from '../platform/deps.js';
 import type { UserRow } from './lookup.js';
 import type { TokenLookup } from '../platform/auth/principal.js';
@@ -72,12 +72,13 @@ export async function revokePersonalAccessToken(deps: Deps, tokenId: number): Pr
 const LAST_USED_INTERVAL_MS = 10 * 60_000;
 
 export async function resolvePersonalAccessToken(deps: Deps, token: string): Promise<TokenLookup> {
-  // Runs on every API request: a raw statement, because building it through Kysely's query builder
-  // cost several times what SQLite spends running it (docs/performance.md).
-  const { rows } = await sql<UserRow & { token_id: number; scopes: string; expires_at: string | null; revoked: number; last_used_at: number | null }>`
-    select u.*, t.id as token_id, t.scopes, t.expires_at, t.revoked, t.last_used_at
-    from personal_access_tokens t join users u on u.id = t.user_id
-    where t.token_digest = ${sha256Hex(token)}`.execute(deps.db);
+  // Runs on every API request: a cached hot-path read (platform/db/reads.ts).
+  const rows = await deps.reads.all<UserRow & { token_id: number; scopes: string; expires_at: string | null; revoked: number; last_used_at: number | null }>(
+    q`select u.*, t.id as token_id, t.scopes, t.expires_at, t.revoked, t.last_used_at
+      from personal_access_tokens t join users u on u.id = t.user_id
+      where t.token_digest = ${sha256Hex(token)}`,
+    { cache: true },
+  );
   const row = rows[0];
   if (!row) return null;
   const now = deps.clock.now();

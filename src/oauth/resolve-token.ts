@@ -1,23 +1,38 @@
 // Looking an OAuth access token up by digest, for the REST API (registered in the Feature's setup),
 // token info, userinfo and introspection. GitLab's order: expired, then revoked (gitlab-oauth-alerts.md §2).
+import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
+import type { UsersTable } from '../platform/db/tables/accounts.js';
+import { q } from '../platform/db/reads.js';
 import type { TokenLookup } from '../platform/auth/principal.js';
 import { sha256Hex } from '../platform/crypto.js';
 import { toAuthUser } from '../accounts/user-entities.js';
 import { splitScopes } from './scopes.js';
 
-export async function findAccessToken(deps: Deps, token: string) {
-  return deps.db
-    .selectFrom('oauth_access_tokens as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .leftJoin('oauth_applications as a', 'a.id', 't.application_id')
-    .select(['t.id as token_id', 't.application_id', 't.scopes', 't.expires_in', 't.revoked_at', 't.created_at as token_created_at', 'a.uid as application_uid'])
-    .selectAll('u')
-    .where('t.token_digest', '=', sha256Hex(token))
-    .executeTakeFirst();
+type UserRow = Selectable<UsersTable>;
+
+export interface AccessTokenRow extends UserRow {
+  token_id: number;
+  application_id: number | null;
+  scopes: string;
+  expires_in: number | null;
+  revoked_at: number | null;
+  token_created_at: number;
+  application_uid: string | null;
 }
 
-export type AccessTokenRow = NonNullable<Awaited<ReturnType<typeof findAccessToken>>>;
+/** Every OAuth-authenticated request starts here: a cached hot-path read (platform/db/reads.ts). */
+export async function findAccessToken(deps: Deps, token: string): Promise<AccessTokenRow | undefined> {
+  const rows = await deps.reads.all<AccessTokenRow>(
+    q`select u.*, t.id as token_id, t.application_id, t.scopes, t.expires_in, t.revoked_at, t.created_at as token_created_at, a.uid as application_uid
+      from oauth_access_tokens t
+      join users u on u.id = t.user_id
+      left join oauth_applications a on a.id = t.application_id
+      where t.token_digest = ${sha256Hex(token)}`,
+    { cache: true },
+  );
+  return rows[0];
+}
 
 export function expiresAt(row: Pick<AccessTokenRow, 'expires_in' | 'token_created_at'>): number | null {
   return row.expires_in === null ? null : Number(row.token_created_at) + Number(row.expires_in) * 1000;

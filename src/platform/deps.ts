@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { DB } from './db/schema.js';
 import type { Dialect } from './db/database.js';
+import type { Reads } from './db/reads.js';
 import type { Clock } from './clock.js';
 import type { InstanceSecrets } from './secrets.js';
 import type { SecretBox } from './crypto.js';
@@ -14,6 +15,8 @@ export interface Deps {
   config: Config;
   db: Kysely<DB>;
   dialect: Dialect;
+  /** Hot-path reads (token, project and access lookups) with the SQLite read cache. */
+  reads: Reads;
   clock: Clock;
   secrets: InstanceSecrets;
   box: SecretBox;

@@ -55,12 +55,12 @@ async function findTarget(deps: Deps, path: string, user: AuthUser | null): Prom
   if (path.endsWith('.wiki')) {
     const group = await deps.db.selectFrom('namespaces').selectAll().where('kind', '=', 'group').where('full_path_lower', '=', path.slice(0, -5).toLowerCase()).executeTakeFirst();
     if (!group) return null;
-    const level = await groupAccessLevel(deps.db, user, group, now);
+    const level = await groupAccessLevel(deps.reads, user, group, now);
     return { kind: 'group', id: Number(group.id), visibility: group.visibility, readOnly: group.read_only === 1, defaultBranch: 'main', level };
   }
   const project = await deps.db.selectFrom('projects').selectAll().where('full_path_lower', '=', path.toLowerCase()).executeTakeFirst();
   if (!project) return null;
-  const level = await projectAccessLevel(deps.db, user, project, now);
+  const level = await projectAccessLevel(deps.reads, user, project, now);
   return { kind: 'project', id: Number(project.id), visibility: project.visibility, readOnly: false, defaultBranch: project.default_branch, level };
 }
 

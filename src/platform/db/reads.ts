@@ -1,0 +1,116 @@
+// Hot-path reads without the query builder, and a read cache for the lookups every request makes.
+//
+// Why: on the API's hot paths (token → user, project → access level) Kysely's per-query work
+// (building, compiling, the driver's connection mutex, promises) cost about as much CPU as SQLite
+// spends running the statement, and the same few rows are read again on every request
+// (docs/performance.md). Statements are written with the `q` tag; its placeholders come from the
+// template's positions, so the text is never rewritten by hand and the values are always bound.
+//
+// The cache (SQLite only) is correct across processes without knowing which tables a statement
+// reads: it is dropped whenever the database may have changed, i.e. when `PRAGMA data_version`
+// moves (a commit by any other connection: a `kiln worker`, a second `kiln serve`) or when this
+// connection prepared a statement that writes. Cached rows are frozen: callers share them.
+import { CompiledQuery, type Kysely } from 'kysely';
+import type SQLite from 'better-sqlite3';
+import type { DB } from './schema.js';
+
+export interface Statement {
+  strings: TemplateStringsArray;
+  values: unknown[];
+}
+
+/** `q\`select … where id = ${id}\``: a statement with bound values, for `Reads.all`. */
+export function q(strings: TemplateStringsArray, ...values: unknown[]): Statement {
+  return { strings, values };
+}
+
+export interface ReadOptions {
+  /** Serve identical statements from memory until the database changes (SQLite outside transactions). */
+  cache?: boolean;
+}
+
+export interface Reads {
+  /** Rows of a read-only statement. Rows may be shared between callers: never mutate them. */
+  all<T>(statement: Statement, options?: ReadOptions): Promise<readonly T[]>;
+}
+
+/** Statement texts by template, per placeholder style (the template object is unique per call site). */
+function textCache(placeholder: (index: number) => string) {
+  const texts = new WeakMap<TemplateStringsArray, string>();
+  return (strings: TemplateStringsArray): string => {
+    let text = texts.get(strings);
+    if (text === undefined) {
+      text = strings.reduce((joined, part, index) => `${joined}${placeholder(index)}${part}`);
+      texts.set(strings, text);
+    }
+    return text;
+  };
+}
+
+const postgresText = textCache((index) => `$${index}`);
+const sqliteText = textCache(() => '?');
+
+export function postgresReads(db: Kysely<DB>): Reads {
+  return {
+    async all<T>(statement: Statement): Promise<readonly T[]> {
+      return (await db.executeQuery<T>(CompiledQuery.raw(postgresText(statement.strings), statement.values))).rows;
+    },
+  };
+}
+
+/** What the SQLite reads need from the connection's statement cache (database.ts). */
+export interface SqliteStatements {
+  prepare(text: string): SQLite.Statement;
+  /** How many writing statements this connection has prepared (each prepare precedes one run). */
+  readonly writes: number;
+}
+
+const CACHE_LIMIT = 20_000;
+
+/** The bound values as a key (type-tagged: SQLite compares 1 and '1' differently in some columns). */
+function valuesKey(values: unknown[]): string {
+  let key = '';
+  for (const value of values) key += typeof value === 'number' ? `\u0000n${value}` : value === null ? '\u0000z' : `\u0000s${String(value)}`;
+  return key;
+}
+
+function frozen<T>(rows: T[]): readonly T[] {
+  for (const row of rows) Object.freeze(row);
+  return Object.freeze(rows);
+}
+
+export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, statements: SqliteStatements): Reads {
+  const dataVersion = connection.prepare('pragma data_version').pluck();
+  // Rows by statement (its template), then by bound values; replaced wholesale when the version moves.
+  let cache = new Map<TemplateStringsArray, Map<string, readonly unknown[]>>();
+  let cachedRows = 0;
+  let cachedAt = '';
+  return {
+    all<T>(statement: Statement, options?: ReadOptions): Promise<readonly T[]> {
+      const text = sqliteText(statement.strings);
+      const { values } = statement;
+      // A transaction is open on the one connection (another request's, between its awaits): queue
+      // behind it through Kysely rather than read its uncommitted rows.
+      if (connection.inTransaction) return db.executeQuery<T>(CompiledQuery.raw(text, values)).then((result) => result.rows);
+      if (!options?.cache) return Promise.resolve(statements.prepare(text).all(...values) as T[]);
+      // The version is read in the same synchronous step as the statement runs, so cached rows are
+      // always exactly what the database held at that version.
+      const version = `${dataVersion.get() as number}:${statements.writes}`;
+      if (version !== cachedAt || cachedRows >= CACHE_LIMIT) {
+        cache = new Map();
+        cachedRows = 0;
+        cachedAt = version;
+      }
+      let byValues = cache.get(statement.strings);
+      if (byValues === undefined) cache.set(statement.strings, (byValues = new Map()));
+      const key = valuesKey(values);
+      let rows = byValues.get(key);
+      if (rows === undefined) {
+        rows = frozen(statements.prepare(text).all(...values));
+        byValues.set(key, rows);
+        cachedRows += 1;
+      }
+      return Promise.resolve(rows as readonly T[]);
+    },
+  };
+}

@@ -1,0 +1,73 @@
+// The hot-path reads and their cache (platform/db/reads.ts): cached rows must never outlive a change,
+// whoever made it (this connection, another process on the same database, a rolled-back transaction).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
+import { q } from '../../src/platform/db/reads.js';
+import type { Database } from '../../src/platform/db/database.js';
+
+let testDb: TestDatabase;
+let database: Database;
+let other: Database;
+
+const valueOf = async (db: Database, id: number) =>
+  (await db.reads.all<{ v: string }>(q`select v from reads_probe where id = ${id}`, { cache: true }))[0]?.v;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  database = testDb.database;
+  await sql`create table reads_probe (id integer primary key, v text not null)`.execute(database.db);
+  await sql`insert into reads_probe (id, v) values (1, 'one'), (2, 'two')`.execute(database.db);
+  other = testDb.reopen();
+});
+
+afterAll(async () => {
+  await other.close();
+  await database.close();
+  await testDb.drop();
+});
+
+describe('hot-path reads', () => {
+  it('binds values by position and keeps statements with different values apart', async () => {
+    expect(await valueOf(database, 1)).toBe('one');
+    expect(await valueOf(database, 2)).toBe('two');
+    expect(await valueOf(database, 3)).toBeUndefined();
+    const rows = await database.reads.all<{ id: number }>(q`select id from reads_probe where id > ${0} and v <> ${'two'} order by id`);
+    expect(rows.map((row) => Number(row.id))).toEqual([1]);
+  });
+
+  it('sees a write made through the query builder on the same connection at once', async () => {
+    expect(await valueOf(database, 1)).toBe('one');
+    await database.db.updateTable('reads_probe' as never).set({ v: 'uno' } as never).where('id' as never, '=', 1 as never).execute();
+    expect(await valueOf(database, 1)).toBe('uno');
+  });
+
+  it('sees a write committed by another connection (another process) at once', async () => {
+    expect(await valueOf(database, 2)).toBe('two');
+    await sql`update reads_probe set v = 'dos' where id = 2`.execute(other.db);
+    expect(await valueOf(database, 2)).toBe('dos');
+    await sql`insert into reads_probe (id, v) values (3, 'tres')`.execute(other.db);
+    expect(await valueOf(database, 3)).toBe('tres');
+  });
+
+  it('never returns rows of a transaction that is still open or rolled back', async () => {
+    let during: Promise<string | undefined> | undefined;
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await sql`update reads_probe set v = 'never' where id = 1`.execute(trx);
+        during = valueOf(database, 1);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await during).toBe('uno');
+    expect(await valueOf(database, 1)).toBe('uno');
+  });
+
+  it.runIf(testDialect() === 'sqlite')('shares cached rows frozen, so no caller can change them for another', async () => {
+    const [row] = await database.reads.all<{ v: string }>(q`select v from reads_probe where id = ${1}`, { cache: true });
+    expect(() => {
+      (row as { v: string }).v = 'changed';
+    }).toThrow(TypeError);
+    expect(await valueOf(database, 1)).toBe('uno');
+  });
+});
