@@ -68,9 +68,8 @@ export function requireLevel(access: { level: number }, minimum: number): void {
 
 export async function findUserRow(deps: Deps, idOrUsername: string | number): Promise<UserRow | undefined> {
   const key = String(idOrUsername);
-  const query = deps.db.selectFrom('users').selectAll();
-  if (DIGITS.test(key)) return query.where('id', '=', Number(key)).executeTakeFirst();
-  return query.where('username_lower', '=', key.toLowerCase()).executeTakeFirst();
+  if (DIGITS.test(key)) return (await deps.reads.all<UserRow>(q`select * from users where id = ${Number(key)}`, { cache: true }))[0];
+  return (await deps.reads.all<UserRow>(q`select * from users where username_lower = ${key.toLowerCase()}`, { cache: true }))[0];
 }
 
 export async function findUser(deps: Deps, idOrUsername: string | number): Promise<UserRow> {

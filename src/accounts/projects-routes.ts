@@ -37,8 +37,12 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
           sort: params.sort as 'asc' | 'desc' | undefined,
         }),
       );
-      const namespaces = await namespacesOf(deps, rows);
-      return rows.map((row) => projectEntity(base, row, namespaces.get(Number(row.namespace_id))!));
+      // The rows are read-cached (paginate) and so is their presentation: within one database version
+      // the same project ids give the same body.
+      return deps.reads.memo(JSON.stringify(['projects', rows.map((row) => row.id)]), async () => {
+        const namespaces = await namespacesOf(deps, rows);
+        return rows.map((row) => projectEntity(base, row, namespaces.get(Number(row.namespace_id))!));
+      });
     },
   });
 

@@ -11,6 +11,7 @@ import { EVENT_ACTIONS, TARGET_TYPE_FILTERS } from './vocabulary.js';
 import { listEvents, notesForEvents, type EventFilters, type EventSubject } from './finder.js';
 import { eventEntity } from './entities.js';
 import type { Viewer } from './visibility.js';
+import { today } from '../accounts/access.js';
 
 const filterParams = {
   action: p.string.optional({ values: EVENT_ACTIONS }),
@@ -38,11 +39,20 @@ export function eventsRoutes(app: FastifyInstance, deps: Deps): void {
   async function list(ctx: RouteContext<typeof filterParams>, subject: EventSubject, projectEvent = false) {
     const viewer: Viewer = { id: ctx.actor.user.id, admin: ctx.actor.user.admin };
     const page = pageOf(ctx.input);
-    const listing = await listEvents(deps, viewer, subject, filtersOf(ctx.params));
-    const [count, rows] = await Promise.all([countEvents(deps, listing.countKey, listing.matching), listing.page(page.offset, page.perPage)]);
+    const filters = filtersOf(ctx.params);
+    // A page is a pure function of these and the data (memberships expire by the day): read-cached
+    // until the database changes (platform/db/reads.ts), as clients poll the same pages.
+    const key = JSON.stringify(['events', viewer, subject, filters, projectEvent, page.offset, page.perPage, today(deps.clock.now())]);
+    const { listing, body } = await deps.reads.memo(key, async () => {
+      const listing = await listEvents(deps, viewer, subject, filters);
+      const rows = await listing.page(page.offset, page.perPage);
+      const notes = await notesForEvents(deps, rows);
+      return { listing, body: rows.map((row) => eventEntity(base, row, notes, { projectEvent })) };
+    });
+    // X-Total has its own cache with its own expiry (count-cache.ts).
+    const count = await countEvents(deps, listing.countKey, listing.matching);
     setPageHeaders(base, ctx.request, ctx.reply, page, count);
-    const notes = await notesForEvents(deps, rows);
-    return rows.map((row) => eventEntity(base, row, notes, { projectEvent }));
+    return body;
   }
 
   apiRoute(app, deps, {

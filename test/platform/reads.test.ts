@@ -70,4 +70,35 @@ describe('hot-path reads', () => {
     }).toThrow(TypeError);
     expect(await valueOf(database, 1)).toBe('uno');
   });
+
+  it('remembers a computed value only while nothing changed, and never one computed across a change', async () => {
+    let runs = 0;
+    const compute = async () => {
+      runs += 1;
+      return valueOf(database, 2);
+    };
+    const first = await database.reads.memo('probe-2', compute);
+    expect(await database.reads.memo('probe-2', compute)).toBe(first);
+    const expectedRuns = testDialect() === 'sqlite' ? 1 : 2; // PostgreSQL keeps no cache
+    expect(runs).toBe(expectedRuns);
+
+    await sql`update reads_probe set v = 'zwei' where id = 2`.execute(other.db);
+    expect(await database.reads.memo('probe-2', compute)).toBe('zwei');
+
+    // A write lands while the value is being computed: the value must not be kept.
+    const racing = async () => {
+      runs += 1;
+      const before = await valueOf(database, 2);
+      await sql`update reads_probe set v = 'deux' where id = 2`.execute(other.db);
+      return before;
+    };
+    expect(await database.reads.memo('probe-2-race', racing)).toBe('zwei');
+    const runsBefore = runs;
+    expect(await database.reads.memo('probe-2-race', async () => {
+      runs += 1;
+      return valueOf(database, 2);
+    })).toBe('deux');
+    expect(runs).toBe(runsBefore + 1);
+  });
 });
+

@@ -32,6 +32,14 @@ export interface ReadOptions {
 export interface Reads {
   /** Rows of a read-only statement. Rows may be shared between callers: never mutate them. */
   all<T>(statement: Statement, options?: ReadOptions): Promise<readonly T[]>;
+  /** Rows of a read-only query built with Kysely (`builder.compile()`), with the same cache. */
+  compiled<T>(query: CompiledQuery<T>, options?: ReadOptions): Promise<readonly T[]>;
+  /**
+   * A value computed from reads only, remembered under `key` until the database changes (SQLite; on
+   * PostgreSQL `compute` always runs). `key` must name every input of `compute` besides the data.
+   * The value is shared between callers: never change it.
+   */
+  memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
 }
 
 /** Statement texts by template, per placeholder style (the template object is unique per call site). */
@@ -55,6 +63,10 @@ export function postgresReads(db: Kysely<DB>): Reads {
     async all<T>(statement: Statement): Promise<readonly T[]> {
       return (await db.executeQuery<T>(CompiledQuery.raw(postgresText(statement.strings), statement.values))).rows;
     },
+    async compiled<T>(query: CompiledQuery<T>): Promise<readonly T[]> {
+      return (await db.executeQuery<T>(query)).rows;
+    },
+    memo: <T>(_key: string, compute: () => Promise<T>) => compute(),
   };
 }
 
@@ -66,9 +78,10 @@ export interface SqliteStatements {
 }
 
 const CACHE_LIMIT = 20_000;
+const MEMO_LIMIT = 2_000;
 
 /** The bound values as a key (type-tagged: SQLite compares 1 and '1' differently in some columns). */
-function valuesKey(values: unknown[]): string {
+function valuesKey(values: readonly unknown[]): string {
   let key = '';
   for (const value of values) key += typeof value === 'number' ? `\u0000n${value}` : value === null ? '\u0000z' : `\u0000s${String(value)}`;
   return key;
@@ -81,36 +94,57 @@ function frozen<T>(rows: T[]): readonly T[] {
 
 export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, statements: SqliteStatements): Reads {
   const dataVersion = connection.prepare('pragma data_version').pluck();
-  // Rows by statement (its template), then by bound values; replaced wholesale when the version moves.
-  let cache = new Map<TemplateStringsArray, Map<string, readonly unknown[]>>();
+  // Rows by statement (its template, or its text for compiled queries), then by bound values;
+  // replaced wholesale when the version moves.
+  let cache = new Map<TemplateStringsArray | string, Map<string, readonly unknown[]>>();
   let cachedRows = 0;
   let cachedAt = '';
+  // Whole computed values (e.g. a page of events with its count), cleared with the rows.
+  let memos = new Map<string, unknown>();
+
+  /** The current version; drops the row cache when it moved. */
+  function currentVersion(): string {
+    const version = `${dataVersion.get() as number}:${statements.writes}`;
+    if (version !== cachedAt || cachedRows >= CACHE_LIMIT || memos.size >= MEMO_LIMIT) {
+      cache = new Map();
+      memos = new Map();
+      cachedRows = 0;
+      cachedAt = version;
+    }
+    return version;
+  }
+
+  function run<T>(statementKey: TemplateStringsArray | string, text: string, values: readonly unknown[], options?: ReadOptions): Promise<readonly T[]> {
+    // A transaction is open on the one connection (another request's, between its awaits): queue
+    // behind it through Kysely rather than read its uncommitted rows.
+    if (connection.inTransaction) return db.executeQuery<T>(CompiledQuery.raw(text, [...values])).then((result) => result.rows);
+    if (!options?.cache) return Promise.resolve(statements.prepare(text).all(...values) as T[]);
+    // The version is read in the same synchronous step as the statement runs, so cached rows are
+    // always exactly what the database held at that version.
+    currentVersion();
+    let byValues = cache.get(statementKey);
+    if (byValues === undefined) cache.set(statementKey, (byValues = new Map()));
+    const key = valuesKey(values);
+    let rows = byValues.get(key);
+    if (rows === undefined) {
+      rows = frozen(statements.prepare(text).all(...values));
+      byValues.set(key, rows);
+      cachedRows += 1;
+    }
+    return Promise.resolve(rows as readonly T[]);
+  }
+
   return {
-    all<T>(statement: Statement, options?: ReadOptions): Promise<readonly T[]> {
-      const text = sqliteText(statement.strings);
-      const { values } = statement;
-      // A transaction is open on the one connection (another request's, between its awaits): queue
-      // behind it through Kysely rather than read its uncommitted rows.
-      if (connection.inTransaction) return db.executeQuery<T>(CompiledQuery.raw(text, values)).then((result) => result.rows);
-      if (!options?.cache) return Promise.resolve(statements.prepare(text).all(...values) as T[]);
-      // The version is read in the same synchronous step as the statement runs, so cached rows are
-      // always exactly what the database held at that version.
-      const version = `${dataVersion.get() as number}:${statements.writes}`;
-      if (version !== cachedAt || cachedRows >= CACHE_LIMIT) {
-        cache = new Map();
-        cachedRows = 0;
-        cachedAt = version;
-      }
-      let byValues = cache.get(statement.strings);
-      if (byValues === undefined) cache.set(statement.strings, (byValues = new Map()));
-      const key = valuesKey(values);
-      let rows = byValues.get(key);
-      if (rows === undefined) {
-        rows = frozen(statements.prepare(text).all(...values));
-        byValues.set(key, rows);
-        cachedRows += 1;
-      }
-      return Promise.resolve(rows as readonly T[]);
+    all: <T>(statement: Statement, options?: ReadOptions) => run<T>(statement.strings, sqliteText(statement.strings), statement.values, options),
+    compiled: <T>(query: CompiledQuery<T>, options?: ReadOptions) => run<T>(query.sql, query.sql, query.parameters, options),
+    async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+      if (connection.inTransaction) return compute();
+      // Versions only move forward: if anything changed while `compute` awaited, the value is not kept.
+      const version = currentVersion();
+      if (memos.has(key)) return memos.get(key) as T;
+      const value = await compute();
+      if (currentVersion() === version) memos.set(key, value);
+      return value;
     },
   };
 }

@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { ParamError } from '../errors.js';
+import type { Reads } from '../db/reads.js';
 
 export const MAX_PER_PAGE = 100;
 export const COUNT_LIMIT = 10_000;
@@ -63,16 +64,21 @@ export function setPageHeaders(baseUrl: string, request: FastifyRequest, reply: 
 }
 
 /** Count the rows of `query` up to COUNT_LIMIT + 1; `null` when there are more than COUNT_LIMIT. */
-export async function boundedCount(db: Kysely<any>, query: SelectQueryBuilder<any, any, any>): Promise<number | null> {
+export async function boundedCount(db: Kysely<any>, reads: Reads, query: SelectQueryBuilder<any, any, any>): Promise<number | null> {
   const limited = query.clearOrderBy().clearSelect().select(sql`1`.as('one')).limit(COUNT_LIMIT + 1);
-  const { rows } = await sql<{ n: number }>`select count(*) as n from (${limited}) as counted`.execute(db);
+  const rows = await reads.compiled(sql<{ n: number }>`select count(*) as n from (${limited}) as counted`.compile(db), { cache: true });
   const n = Number(rows[0]?.n ?? 0);
   return n > COUNT_LIMIT ? null : n;
 }
 
-/** Run an ordered query for one page and set the headers. */
+/**
+ * Run an ordered query for one page and set the headers. Page and count go through the read cache
+ * (platform/db/reads.ts): clients poll the same pages, and both are exact until the next write.
+ * The rows are shared with other callers: map them, never change them.
+ */
 export async function paginate<Row>(
   db: Kysely<any>,
+  reads: Reads,
   baseUrl: string,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -80,7 +86,7 @@ export async function paginate<Row>(
   query: SelectQueryBuilder<any, any, Row>,
 ): Promise<Row[]> {
   const page = pageOf(input);
-  const [count, rows] = await Promise.all([boundedCount(db, query), query.limit(page.perPage).offset(page.offset).execute()]);
+  const [count, rows] = await Promise.all([boundedCount(db, reads, query), reads.compiled(query.limit(page.perPage).offset(page.offset).compile(), { cache: true })]);
   setPageHeaders(baseUrl, request, reply, page, count);
-  return rows;
+  return rows as Row[];
 }

@@ -73,7 +73,7 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
           if (!principal) throw unauthorized();
           return principal;
         },
-        paginate: (query) => paginate(deps.db, deps.config.baseUrl, request, reply, input, query),
+        paginate: (query) => paginate(deps.db, deps.reads, deps.config.baseUrl, request, reply, input, query),
       };
       const body = await spec.handler(context);
       if (body === undefined) {
