@@ -11,8 +11,14 @@ export type NamespaceRow = Selectable<NamespacesTable>;
 
 /** Today's date as members.expires_at compares it; a membership expires at the end of its date. */
 export function today(nowMs: number): string {
-  return new Date(nowMs).toISOString().slice(0, 10);
+  const day = Math.floor(nowMs / DAY_MS);
+  if (day !== lastDay.day) lastDay = { day, text: new Date(day * DAY_MS).toISOString().slice(0, 10) };
+  return lastDay.text;
 }
+
+const DAY_MS = 86_400_000;
+// Asked on most requests (membership expiry, cache keys): formatting a date each time showed in profiles.
+let lastDay = { day: Number.NaN, text: '' };
 
 /** Highest access level a user holds on a group, counting memberships of its ancestors. */
 export async function groupAccessLevel(reads: Reads, user: AuthUser | null, group: NamespaceRow, nowMs: number): Promise<number> {

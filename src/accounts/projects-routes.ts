@@ -4,6 +4,7 @@ import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import { ACCESS } from './access-levels.js';
+import { today } from './access.js';
 import { createProject, deleteProject } from './create-project.js';
 import { findProject, requireLevel } from './lookup.js';
 import { namespaceOf, namespacesOf, visibleProjectsQuery } from './finders.js';
@@ -26,22 +27,23 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       sort: p.string.optional({ values: ['asc', 'desc'] }),
       simple: p.boolean.optional(),
     },
-    handler: async ({ params, actor, paginate }) => {
-      const rows = await paginate(
-        visibleProjectsQuery(deps, actor.user, {
-          search: params.search,
-          membership: params.membership,
-          owned: params.owned,
-          visibility: params.visibility,
-          orderBy: params.order_by as (typeof ORDER_BY)[number] | undefined,
-          sort: params.sort as 'asc' | 'desc' | undefined,
-        }),
-      );
-      // The rows are read-cached (paginate) and so is their presentation: within one database version
-      // the same project ids give the same body.
-      return deps.reads.memo(JSON.stringify(['projects', rows.map((row) => row.id)]), async () => {
-        const namespaces = await namespacesOf(deps, rows);
-        return rows.map((row) => projectEntity(base, row, namespaces.get(Number(row.namespace_id))!));
+    handler: async ({ params, actor, cachedPage }) => {
+      const filters = {
+        search: params.search,
+        membership: params.membership,
+        owned: params.owned,
+        visibility: params.visibility,
+        orderBy: params.order_by as (typeof ORDER_BY)[number] | undefined,
+        sort: params.sort as 'asc' | 'desc' | undefined,
+      };
+      return cachedPage({
+        // Memberships expire by the day, so the day is part of what the listing depends on.
+        key: ['projects', actor.user.id, actor.user.admin, filters, today(deps.clock.now())],
+        query: () => visibleProjectsQuery(deps, actor.user, filters),
+        present: async (rows) => {
+          const namespaces = await namespacesOf(deps, rows);
+          return rows.map((row) => projectEntity(base, row, namespaces.get(Number(row.namespace_id))!));
+        },
       });
     },
   });
@@ -49,10 +51,12 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id', summary: 'One project by id or URL-encoded path', tags: ['projects'],
     params: { id: p.string.required() },
-    handler: async ({ params, actor }) => {
-      const access = await findProject(deps, actor, params.id);
-      return projectEntity(base, access.project, access.namespace, access);
-    },
+    // The whole answer is read-cached per caller until the database changes (platform/db/reads.ts).
+    handler: async ({ params, actor }) =>
+      deps.reads.memo(JSON.stringify(['project', actor.user.id, actor.user.admin, params.id, today(deps.clock.now())]), async () => {
+        const access = await findProject(deps, actor, params.id);
+        return projectEntity(base, access.project, access.namespace, access);
+      }),
   });
 
   apiRoute(app, deps, {

@@ -7,6 +7,7 @@ import { ApiError } from '../platform/http/api-error.js';
 import { p, rejectTogether } from '../platform/http/params.js';
 import type { EnvironmentState, EnvironmentTier } from '../platform/db/tables/environments.js';
 import { findProject } from '../accounts/lookup.js';
+import { today } from '../accounts/access.js';
 import { environmentEntity, environmentWithLastDeployment, type EnvironmentRow } from './entities.js';
 import { environmentsQuery, findEnvironmentWithLastDeployment } from './finder.js';
 import { createEnvironment } from './create-environment.js';
@@ -33,24 +34,30 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id/environments', summary: 'List environments of a project', tags: TAGS, paginated: true,
     params: { id: p.string.required(), name: p.string.optional(), search: p.string.optional(), states: p.string.optional({ values: ['available', 'stopped'] }) },
-    handler: async ({ params, input, actor, paginate }) => {
+    handler: async ({ params, input, actor, cachedPage }) => {
       rejectTogether(input, ['name', 'search'], 'name, search cannot be used together');
       const access = await findProject(deps, actor, params.id);
       requireReadEnvironment(access);
-      const rows = await paginate(environmentsQuery(deps.db, access.project.id, { name: params.name, search: params.search, states: params.states as EnvironmentState }));
-      return rows.map(environmentEntity);
+      const filters = { name: params.name, search: params.search, states: params.states as EnvironmentState };
+      return cachedPage({
+        key: ['environments', access.project.id, filters],
+        query: () => environmentsQuery(deps.db, access.project.id, filters),
+        present: (rows) => rows.map(environmentEntity),
+      });
     },
   });
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id/environments/:environment_id', summary: 'One environment with its last successful deployment', tags: TAGS,
     params: { id: p.string.required(), environment_id: p.integer.required() },
-    handler: async ({ params, actor }) => {
-      const access = await findProject(deps, actor, params.id);
-      requireReadEnvironment(access);
-      const { env, last } = await findEnvironmentWithLastDeployment(deps.db, access.project.id, params.environment_id);
-      return environmentWithLastDeployment(base, env, last);
-    },
+    // The whole answer is read-cached per caller until the database changes (platform/db/reads.ts).
+    handler: async ({ params, actor }) =>
+      deps.reads.memo(JSON.stringify(['environment', actor.user.id, actor.user.admin, params.id, params.environment_id, today(deps.clock.now())]), async () => {
+        const access = await findProject(deps, actor, params.id);
+        requireReadEnvironment(access);
+        const { env, last } = await findEnvironmentWithLastDeployment(deps.db, access.project.id, params.environment_id);
+        return environmentWithLastDeployment(base, env, last);
+      }),
   });
 
   apiRoute(app, deps, {

@@ -1,9 +1,9 @@
 // Fingerprints group occurrences of one alert (gitlab-oauth-alerts.md §16 "Fingerprint", §18).
-import { createHash } from 'node:crypto';
+import { hexDigest } from '../../platform/crypto.js';
 import { canonicalJson, isBlank, presentString } from './values.js';
 
 export function sha1Hex(text: string): string {
-  return createHash('sha1').update(text).digest('hex');
+  return hexDigest('sha1', text);
 }
 
 /**

@@ -90,3 +90,28 @@ export async function paginate<Row>(
   setPageHeaders(baseUrl, request, reply, page, count);
   return rows as Row[];
 }
+
+/**
+ * A page presented once per database version: `key` names the listing (every input of `query` but
+ * the data), the page and its count come from the read cache, and `present` runs only on a miss.
+ * On PostgreSQL (no read cache) it is `paginate` followed by `present`.
+ */
+export async function cachedPage<Row, Out>(
+  db: Kysely<any>,
+  reads: Reads,
+  baseUrl: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: Record<string, unknown>,
+  listing: { key: unknown[]; query: () => SelectQueryBuilder<any, any, Row>; present: (rows: Row[]) => Out[] | Promise<Out[]> },
+): Promise<Out[]> {
+  const page = pageOf(input);
+  const { count, body } = await reads.memo(JSON.stringify(['page', ...listing.key, page.perPage, page.offset]), async () => {
+    const query = listing.query();
+    const [total, rows] = await Promise.all([boundedCount(db, reads, query), reads.compiled(query.limit(page.perPage).offset(page.offset).compile(), { cache: true })]);
+    return { count: total, body: await listing.present(rows as Row[]) };
+  });
+  setPageHeaders(baseUrl, request, reply, page, count);
+  return body;
+}
+

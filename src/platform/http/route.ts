@@ -7,7 +7,7 @@ import type { Principal } from '../auth/principal.js';
 import { applySudo, authenticate, checkActive, checkScopes } from '../auth/authenticate.js';
 import { unauthorized } from './api-error.js';
 import { mergedParams, parseParams, type ParamSchema, type Parsed } from './params.js';
-import { paginate } from './pagination.js';
+import { cachedPage, paginate } from './pagination.js';
 import { openApiRegistry } from './openapi.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -24,6 +24,8 @@ export interface RouteContext<S extends ParamSchema> {
   actor: Principal;
   /** Page an ordered query with GitLab's headers. */
   paginate<Row>(query: SelectQueryBuilder<any, any, Row>): Promise<Row[]>;
+  /** A presented page, cached per database version under `key` (pagination.ts `cachedPage`). */
+  cachedPage<Row, Out>(listing: { key: unknown[]; query: () => SelectQueryBuilder<any, any, Row>; present: (rows: Row[]) => Out[] | Promise<Out[]> }): Promise<Out[]>;
 }
 
 export interface ApiRouteSpec<S extends ParamSchema> {
@@ -45,6 +47,34 @@ export interface ApiRouteSpec<S extends ParamSchema> {
 
 export const API_PREFIX = '/api/v4';
 
+/**
+ * The handler's context as a class rather than an object literal of closures: closures over the
+ * handler's `request`, `reply` and `input` kept each request's objects alive through the next
+ * young-generation collections (measured: scavenges of 5-10 ms instead of 0.5, ~20% of a fast
+ * request's CPU). The methods are arrow properties so that handlers may destructure them.
+ */
+class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
+  constructor(
+    readonly request: FastifyRequest,
+    readonly reply: FastifyReply,
+    readonly deps: Deps,
+    readonly params: Parsed<S>,
+    readonly input: Record<string, unknown>,
+    readonly principal: Principal | null,
+  ) {}
+
+  get actor(): Principal {
+    if (!this.principal) throw unauthorized();
+    return this.principal;
+  }
+
+  readonly paginate = <Row>(query: SelectQueryBuilder<any, any, Row>): Promise<Row[]> =>
+    paginate(this.deps.db, this.deps.reads, this.deps.config.baseUrl, this.request, this.reply, this.input, query);
+
+  readonly cachedPage: RouteContext<S>['cachedPage'] = (listing) =>
+    cachedPage(this.deps.db, this.deps.reads, this.deps.config.baseUrl, this.request, this.reply, this.input, listing);
+}
+
 export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps, spec: ApiRouteSpec<S>): void {
   openApiRegistry(app).add(spec);
   const schema = (spec.params ?? {}) as S;
@@ -62,19 +92,7 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
       if (!principal && spec.auth !== 'optional') throw unauthorized();
       request.principal = principal;
       const params = parseParams(input, schema);
-      const context: RouteContext<S> = {
-        request,
-        reply,
-        deps,
-        params,
-        input,
-        principal,
-        get actor(): Principal {
-          if (!principal) throw unauthorized();
-          return principal;
-        },
-        paginate: (query) => paginate(deps.db, deps.reads, deps.config.baseUrl, request, reply, input, query),
-      };
+      const context = new ApiRouteContext(request, reply, deps, params, input, principal);
       const body = await spec.handler(context);
       if (body === undefined) {
         reply.code(spec.status ?? 204).send();
