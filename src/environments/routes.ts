@@ -36,12 +36,14 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.string.required(), name: p.string.optional(), search: p.string.optional(), states: p.string.optional({ values: ['available', 'stopped'] }) },
     handler: async ({ params, input, actor, cachedPage }) => {
       rejectTogether(input, ['name', 'search'], 'name, search cannot be used together');
-      const access = await findProject(deps, actor, params.id);
-      requireReadEnvironment(access);
       const filters = { name: params.name, search: params.search, states: params.states as EnvironmentState };
       return cachedPage({
-        key: ['environments', access.project.id, filters],
-        query: () => environmentsQuery(deps.db, access.project.id, filters),
+        key: ['environments', actor.user.id, actor.user.admin, params.id, filters, today(deps.clock.now())],
+        query: async () => {
+          const access = await findProject(deps, actor, params.id);
+          requireReadEnvironment(access);
+          return environmentsQuery(deps.db, access.project.id, filters);
+        },
         present: (rows) => rows.map(environmentEntity),
       });
     },

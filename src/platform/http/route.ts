@@ -7,7 +7,7 @@ import type { Principal } from '../auth/principal.js';
 import { applySudo, authenticate, checkActive, checkScopes } from '../auth/authenticate.js';
 import { unauthorized } from './api-error.js';
 import { mergedParams, parseParams, type ParamSchema, type Parsed } from './params.js';
-import { cachedPage, paginate } from './pagination.js';
+import { cachedPage, paginate, type CachedListing } from './pagination.js';
 import { openApiRegistry } from './openapi.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -25,7 +25,7 @@ export interface RouteContext<S extends ParamSchema> {
   /** Page an ordered query with GitLab's headers. */
   paginate<Row>(query: SelectQueryBuilder<any, any, Row>): Promise<Row[]>;
   /** A presented page, cached per database version under `key` (pagination.ts `cachedPage`). */
-  cachedPage<Row, Out>(listing: { key: unknown[]; query: () => SelectQueryBuilder<any, any, Row>; present: (rows: Row[]) => Out[] | Promise<Out[]> }): Promise<Out[]>;
+  cachedPage<Row, Out>(listing: CachedListing<Row, Out>): Promise<Out[]>;
 }
 
 export interface ApiRouteSpec<S extends ParamSchema> {
