@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { JsonText } from '../platform/http/json-text.js';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
@@ -55,7 +56,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, actor }) =>
       deps.reads.memo(JSON.stringify(['project', actor.user.id, actor.user.admin, params.id, today(deps.clock.now())]), async () => {
         const access = await findProject(deps, actor, params.id);
-        return projectEntity(base, access.project, access.namespace, access);
+        return new JsonText(projectEntity(base, access.project, access.namespace, access));
       }),
   });
 

@@ -1,5 +1,6 @@
 // REST surface of environments (specification, Environments; gitlab-rest.md §3): parse, look up the
 // project, call one action or finder, present.
+import { JsonText } from '../platform/http/json-text.js';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
@@ -58,7 +59,7 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
         const access = await findProject(deps, actor, params.id);
         requireReadEnvironment(access);
         const { env, last } = await findEnvironmentWithLastDeployment(deps.db, access.project.id, params.environment_id);
-        return environmentWithLastDeployment(base, env, last);
+        return new JsonText(environmentWithLastDeployment(base, env, last));
       }),
   });
 

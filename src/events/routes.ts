@@ -1,5 +1,6 @@
 // GET /events, /users/:id/events, /projects/:id/events (specification, Activity events; gitlab-rest.md §5).
 // All three require a user (DECISIONS.md); the first two also admit `read_user` tokens.
+import { JsonText } from '../platform/http/json-text.js';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute, type RouteContext } from '../platform/http/route.js';
@@ -47,7 +48,7 @@ export function eventsRoutes(app: FastifyInstance, deps: Deps): void {
       const listing = await listEvents(deps, viewer, subject, filters);
       const rows = await listing.page(page.offset, page.perPage);
       const notes = await notesForEvents(deps, rows);
-      return { listing, body: rows.map((row) => eventEntity(base, row, notes, { projectEvent })) };
+      return { listing, body: new JsonText(rows.map((row) => eventEntity(base, row, notes, { projectEvent }))) };
     });
     // X-Total has its own cache with its own expiry (count-cache.ts).
     const count = await countEvents(deps, listing.countKey, listing.matching);

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { ParamError } from '../errors.js';
 import type { Reads } from '../db/reads.js';
+import { JsonText } from './json-text.js';
 
 export const MAX_PER_PAGE = 100;
 export const COUNT_LIMIT = 10_000;
@@ -123,12 +124,12 @@ export async function cachedPage<Row, Out>(
   reply: FastifyReply,
   input: Record<string, unknown>,
   listing: CachedListing<Row, Out>,
-): Promise<Out[]> {
+): Promise<JsonText> {
   const page = pageOf(input);
   const { count, body } = await reads.memo(JSON.stringify(['page', ...listing.key, page.perPage, page.offset]), async () => {
     const query = await listing.query();
     const [total, rows] = await Promise.all([boundedCount(db, reads, query), reads.compiled(query.limit(page.perPage).offset(page.offset).compile(), { cache: true })]);
-    return { count: total, body: await listing.present(rows as Row[]) };
+    return { count: total, body: new JsonText(await listing.present(rows as Row[])) };
   });
   setPageHeaders(baseUrl, request, reply, page, count);
   return body;

@@ -9,6 +9,7 @@ import { unauthorized } from './api-error.js';
 import { mergedParams, parseParams, type ParamSchema, type Parsed } from './params.js';
 import { cachedPage, paginate, type CachedListing } from './pagination.js';
 import { openApiRegistry } from './openapi.js';
+import { JsonText } from './json-text.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -25,7 +26,7 @@ export interface RouteContext<S extends ParamSchema> {
   /** Page an ordered query with GitLab's headers. */
   paginate<Row>(query: SelectQueryBuilder<any, any, Row>): Promise<Row[]>;
   /** A presented page, cached per database version under `key` (pagination.ts `cachedPage`). */
-  cachedPage<Row, Out>(listing: CachedListing<Row, Out>): Promise<Out[]>;
+  cachedPage<Row, Out>(listing: CachedListing<Row, Out>): Promise<JsonText>;
 }
 
 export interface ApiRouteSpec<S extends ParamSchema> {
@@ -99,6 +100,10 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
         return reply;
       }
       reply.code(spec.status ?? (spec.method === 'POST' ? 201 : 200));
+      if (body instanceof JsonText) {
+        reply.type('application/json');
+        return body.text;
+      }
       return body;
     },
   });
