@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { Executor } from '../platform/db/database.js';
 import { integrationByIdentifier } from './hot-queries.js';
+import type { Reads } from '../platform/db/reads.js';
 import type { AlertsTable } from '../platform/db/tables/alerts.js';
 import { RecordNotFoundError } from '../platform/errors.js';
 import { STATUS_CODE, STATUSES, type AlertStatus } from './model.js';
@@ -92,9 +93,9 @@ export async function findIntegration(executor: Executor, projectId: number, id:
  * URL's endpoint identifier, and the project's incident settings, in one query. The legacy URLs name
  * no integration: they reach the project's oldest active one of their type.
  */
-export async function findActiveIntegration(executor: Executor, fullPath: string, endpoint: { identifier: string } | { legacy: 'http' | 'prometheus' }): Promise<{ integration: IntegrationRow; settings: IncidentSettings } | undefined> {
+export async function findActiveIntegration(executor: Executor, reads: Reads, fullPath: string, endpoint: { identifier: string } | { legacy: 'http' | 'prometheus' }): Promise<{ integration: IntegrationRow; settings: IncidentSettings } | undefined> {
   const row = 'identifier' in endpoint
-    ? await integrationByIdentifier(executor, fullPath, endpoint.identifier)
+    ? await integrationByIdentifier(reads, fullPath, endpoint.identifier)
     : await executor
         .selectFrom('alert_management_http_integrations as i')
         .innerJoin('projects as p', 'p.id', 'i.project_id')

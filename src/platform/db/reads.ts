@@ -10,7 +10,7 @@
 // reads: it is dropped whenever the database may have changed, i.e. when `PRAGMA data_version`
 // moves (a commit by any other connection: a `kiln worker`, a second `kiln serve`) or when this
 // connection prepared a statement that writes. Cached rows are frozen: callers share them.
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { DB } from './schema.js';
 
@@ -22,6 +22,11 @@ export interface Statement {
 /** `q\`select … where id = ${id}\``: a statement with bound values, for `Reads.all`. */
 export function q(strings: TemplateStringsArray, ...values: unknown[]): Statement {
   return { strings, values };
+}
+
+/** The same statement for a Kysely executor (a transaction), with Kysely's own placeholders. */
+export function asRaw<T>(statement: Statement): RawBuilder<T> {
+  return sql<T>(statement.strings, ...statement.values);
 }
 
 export interface ReadOptions {
@@ -40,6 +45,11 @@ export interface Reads {
    * The value is shared between callers: never change it.
    */
   memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /**
+   * One writing statement as its own transaction (RETURNING rows), outside the query builder, for
+   * a write-per-request hot path. Inside a transaction use `asRaw(statement).execute(trx)`.
+   */
+  run<T>(statement: Statement): Promise<readonly T[]>;
 }
 
 /** Statement texts by template, per placeholder style (the template object is unique per call site). */
@@ -67,6 +77,9 @@ export function postgresReads(db: Kysely<DB>): Reads {
       return (await db.executeQuery<T>(query)).rows;
     },
     memo: <T>(_key: string, compute: () => Promise<T>) => compute(),
+    async run<T>(statement: Statement): Promise<readonly T[]> {
+      return (await db.executeQuery<T>(CompiledQuery.raw(postgresText(statement.strings), statement.values))).rows;
+    },
   };
 }
 
@@ -136,6 +149,8 @@ export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, stateme
 
   return {
     all: <T>(statement: Statement, options?: ReadOptions) => run<T>(statement.strings, sqliteText(statement.strings), statement.values, options),
+    // Uncached, and preparing a writing statement moves the version: every cached read is dropped.
+    run: <T>(statement: Statement) => run<T>(statement.strings, sqliteText(statement.strings), statement.values),
     compiled: <T>(query: CompiledQuery<T>, options?: ReadOptions) => run<T>(query.sql, query.sql, query.parameters, options),
     async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
       if (connection.inTransaction) return compute();
