@@ -155,7 +155,9 @@ async function loadScenarios(only: string[]): Promise<BenchScenario[]> {
 async function runScenario(scenario: BenchScenario, baselineUrl: string): Promise<Row[]> {
   const dataDir = mkdtempSync(join(tmpdir(), `kiln-bench-${scenario.name}-`));
   const rootToken = `glpat-bench-${randomBytes(12).toString('hex')}`;
-  const env = { KILN_DATA_DIR: dataDir, KILN_INITIAL_ROOT_PASSWORD: 'bench-root-password', KILN_INITIAL_ROOT_TOKEN: rootToken, KILN_LOG_LEVEL: 'warn', ...scenario.env?.(dataDir) };
+  // KILN_READ_CACHE=false npm run bench measures the read targets without the read cache.
+  const passed: Record<string, string> = process.env.KILN_READ_CACHE ? { KILN_READ_CACHE: process.env.KILN_READ_CACHE } : {};
+  const env = { KILN_DATA_DIR: dataDir, KILN_INITIAL_ROOT_PASSWORD: 'bench-root-password', KILN_INITIAL_ROOT_TOKEN: rootToken, KILN_LOG_LEVEL: 'warn', ...passed, ...scenario.env?.(dataDir) };
   const rows: Row[] = [];
   let server: ChildProcess | null = null;
   try {

@@ -39,7 +39,7 @@ export interface Kiln {
 export function openDatabase(config: Config): Database {
   return config.databaseUrl
     ? openPostgres({ url: config.databaseUrl })
-    : openSqlite(join(config.dataDir, 'kiln.sqlite3'), config.sqliteSynchronous);
+    : openSqlite(join(config.dataDir, 'kiln.sqlite3'), config.sqliteSynchronous, { readCache: config.readCache });
 }
 
 export async function startKiln(config: Config, options: StartOptions = {}): Promise<Kiln> {

@@ -26,6 +26,8 @@ export interface Config {
   /** GitLab's protected-paths throttle: sign-in, password grant and authorize POSTs per IP per minute. */
   protectedPathsPerMinute: number;
   sqliteSynchronous: 'NORMAL' | 'FULL';
+  /** The SQLite read cache (platform/db/reads.ts); off only to measure or rule it out. */
+  readCache: boolean;
   eventRetentionDays: number;
   workerPollMs: number;
   /** How long a claimed job is leased to its worker; a job whose worker died (kill -9) runs again after this. */
@@ -123,6 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
     allowInsecureRedirectUris: boolean(env, 'KILN_ALLOW_HTTP_REDIRECT_URIS', true),
     protectedPathsPerMinute: integer(env, 'KILN_PROTECTED_PATHS_PER_MINUTE', 10, 1, 1_000_000),
     sqliteSynchronous: oneOf(env, 'KILN_SQLITE_SYNCHRONOUS', ['NORMAL', 'FULL'] as const, 'NORMAL'),
+    readCache: boolean(env, 'KILN_READ_CACHE', true),
     eventRetentionDays: integer(env, 'KILN_EVENT_RETENTION_DAYS', 730, 1, 36_500),
     workerPollMs: integer(env, 'KILN_WORKER_POLL_MS', 500, 10, 60_000),
     jobLeaseMs: integer(env, 'KILN_JOB_LEASE_MS', 5 * 60_000, 100, 24 * 3_600_000),

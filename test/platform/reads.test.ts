@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { q } from '../../src/platform/db/reads.js';
-import type { Database } from '../../src/platform/db/database.js';
+import { openSqlite, type Database } from '../../src/platform/db/database.js';
 
 let testDb: TestDatabase;
 let database: Database;
@@ -99,6 +99,24 @@ describe('hot-path reads', () => {
       return valueOf(database, 2);
     })).toBe('deux');
     expect(runs).toBe(runsBefore + 1);
+  });
+
+  it.runIf(testDialect() === 'sqlite')('with the cache turned off (KILN_READ_CACHE=false) every read and memo runs', async () => {
+    const uncached = openSqlite(database.file as string, 'NORMAL', { readCache: false });
+    try {
+      let runs = 0;
+      const compute = async () => {
+        runs += 1;
+        return (await uncached.reads.all<{ v: string }>(q`select v from reads_probe where id = ${1}`, { cache: true }))[0].v;
+      };
+      await uncached.reads.memo('off', compute);
+      await uncached.reads.memo('off', compute);
+      expect(runs).toBe(2);
+      const [row] = await uncached.reads.all<{ v: string }>(q`select v from reads_probe where id = ${1}`, { cache: true });
+      expect(Object.isFrozen(row)).toBe(false);
+    } finally {
+      await uncached.close();
+    }
   });
 });
 

@@ -22,6 +22,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ KILN_JOB_LEASE_MS: '1500' }).jobLeaseMs).toBe(1500);
   });
 
+  it('keeps the read cache on unless KILN_READ_CACHE=false', () => {
+    expect(loadConfig({}).readCache).toBe(true);
+    expect(loadConfig({ KILN_READ_CACHE: 'false' }).readCache).toBe(false);
+  });
+
   for (const [env, message] of [
     [{ KILN_PORT: '-1' }, 'KILN_PORT must be a whole number'],
     [{ KILN_RUN_WORKER: 'maybe' }, 'KILN_RUN_WORKER must be true or false'],

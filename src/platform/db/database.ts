@@ -41,7 +41,7 @@ export function openPostgres(options: PostgresOptions): Database {
   return { db, dialect: 'postgres', reads: postgresReads(db), close: () => db.destroy() };
 }
 
-export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMAL'): Database {
+export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMAL', options: { readCache?: boolean } = {}): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const connection = new SQLite(file);
   // WAL + synchronous=NORMAL: a commit survives kill -9 (DECISIONS.md, SQLite durability).
@@ -54,7 +54,7 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
   connection.pragma('cache_size = -65536');
   const statements = withStatementCache(connection);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
-  return { db, dialect: 'sqlite', reads: sqliteReads(db, connection, statements), file: file === ':memory:' ? undefined : file, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', reads: sqliteReads(db, connection, statements, options.readCache ?? true), file: file === ':memory:' ? undefined : file, close: () => db.destroy() };
 }
 
 /**

@@ -105,7 +105,7 @@ function frozen<T>(rows: T[]): readonly T[] {
   return Object.freeze(rows);
 }
 
-export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, statements: SqliteStatements): Reads {
+export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, statements: SqliteStatements, caching = true): Reads {
   const dataVersion = connection.prepare('pragma data_version').pluck();
   // Rows by statement (its template, or its text for compiled queries), then by bound values;
   // replaced wholesale when the version moves.
@@ -131,7 +131,7 @@ export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, stateme
     // A transaction is open on the one connection (another request's, between its awaits): queue
     // behind it through Kysely rather than read its uncommitted rows.
     if (connection.inTransaction) return db.executeQuery<T>(CompiledQuery.raw(text, [...values])).then((result) => result.rows);
-    if (!options?.cache) return Promise.resolve(statements.prepare(text).all(...values) as T[]);
+    if (!options?.cache || !caching) return Promise.resolve(statements.prepare(text).all(...values) as T[]);
     // The version is read in the same synchronous step as the statement runs, so cached rows are
     // always exactly what the database held at that version.
     currentVersion();
@@ -153,7 +153,7 @@ export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, stateme
     run: <T>(statement: Statement) => run<T>(statement.strings, sqliteText(statement.strings), statement.values),
     compiled: <T>(query: CompiledQuery<T>, options?: ReadOptions) => run<T>(query.sql, query.sql, query.parameters, options),
     async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
-      if (connection.inTransaction) return compute();
+      if (connection.inTransaction || !caching) return compute();
       // Versions only move forward: if anything changed while `compute` awaited, the value is not kept.
       const version = currentVersion();
       if (memos.has(key)) return memos.get(key) as T;
