@@ -2,7 +2,7 @@
 // membership expiry that records `expired` events.
 import type { Feature } from '../platform/feature.js';
 import { eventsRoutes } from './routes.js';
-import { daily, scheduleOnce } from './daily-jobs.js';
+import { daily, scheduleOnce } from '../platform/jobs/daily.js';
 import { PRUNE_EVENTS_JOB, pruneEvents } from './prune-events.js';
 import { forgetEventCounts } from './count-cache.js';
 import { EXPIRE_MEMBERSHIPS_JOB, expireMemberships } from './expire-memberships.js';

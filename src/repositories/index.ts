@@ -8,6 +8,8 @@ import { BULK_JOB, runBulkStorageMovesJob } from './schedule-bulk-storage-moves.
 import { runStorageMoveJob } from './run-storage-move.js';
 import { recoverStorageMoves } from './recover-moves.js';
 import { storagePages } from './pages.js';
+import { PRUNE_ORPHANS_JOB, pruneOrphansJob } from './prune-orphans.js';
+import { scheduleOnce } from '../platform/jobs/daily.js';
 
 export const repositoriesFeature: Feature = {
   name: 'repositories',
@@ -23,6 +25,10 @@ export const repositoriesFeature: Feature = {
   jobs: {
     [MOVE_JOB]: runStorageMoveJob,
     [BULK_JOB]: runBulkStorageMovesJob,
+    [PRUNE_ORPHANS_JOB]: pruneOrphansJob,
   },
-  onStart: recoverStorageMoves,
+  async onStart(deps) {
+    await recoverStorageMoves(deps);
+    await scheduleOnce(deps, PRUNE_ORPHANS_JOB, deps.clock.now(), { orRunning: true });
+  },
 };

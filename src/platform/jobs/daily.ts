@@ -3,8 +3,8 @@
 // at start if none is waiting; the check and the insert are one atomic step, so nodes starting together
 // queue one job, not several.
 import { sql } from 'kysely';
-import type { Deps } from '../platform/deps.js';
-import { inTransaction } from '../platform/db/database.js';
+import type { Deps } from '../deps.js';
+import { inTransaction } from '../db/database.js';
 
 export const DAY_MS = 86_400_000;
 const SCHEDULE_LOCK = 74_105_109; // advisory lock key: Kiln's daily-job scheduling
