@@ -91,7 +91,8 @@ export interface SqliteStatements {
 }
 
 const CACHE_LIMIT = 20_000;
-const MEMO_LIMIT = 2_000;
+// Memoised answers can be pages of tens of kilobytes: at most ~1,000 of them (tens of MB) at a time.
+const MEMO_LIMIT = 1_000;
 
 /** The bound values as a key (type-tagged: SQLite compares 1 and '1' differently in some columns). */
 function valuesKey(values: readonly unknown[]): string {
