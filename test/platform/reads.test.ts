@@ -118,5 +118,14 @@ describe('hot-path reads', () => {
       await uncached.close();
     }
   });
+
+  it('runs a writing statement with or without RETURNING, and the next cached read sees it', async () => {
+    expect(await valueOf(database, 3)).toBe('tres');
+    expect(await database.reads.run(q`update reads_probe set v = ${'drei'} where id = ${3}`)).toEqual([]);
+    expect(await valueOf(database, 3)).toBe('drei');
+    const returned = await database.reads.run<{ v: string }>(q`update reads_probe set v = ${'trois'} where id = ${3} returning v`);
+    expect(returned.map((row) => row.v)).toEqual(['trois']);
+    expect(await valueOf(database, 3)).toBe('trois');
+  });
 });
 

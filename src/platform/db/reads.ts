@@ -132,7 +132,11 @@ export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, stateme
     // A transaction is open on the one connection (another request's, between its awaits): queue
     // behind it through Kysely rather than read its uncommitted rows.
     if (connection.inTransaction) return db.executeQuery<T>(CompiledQuery.raw(text, [...values])).then((result) => result.rows);
-    if (!options?.cache || !caching) return Promise.resolve(statements.prepare(text).all(...values) as T[]);
+    if (!options?.cache || !caching) {
+      const prepared = statements.prepare(text);
+      // A write without RETURNING (Reads.run) has no rows to give: better-sqlite3 wants run() for it.
+      return Promise.resolve(prepared.reader ? (prepared.all(...values) as T[]) : (prepared.run(...values), []));
+    }
     // The version is read in the same synchronous step as the statement runs, so cached rows are
     // always exactly what the database held at that version.
     currentVersion();
