@@ -5,6 +5,7 @@ import { q, type Reads } from '../platform/db/reads.js';
 import type { NamespacesTable, ProjectsTable } from '../platform/db/tables/accounts.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { ACCESS } from './access-levels.js';
+import { DAY_MS } from '../platform/clock.js';
 
 export type ProjectRow = Selectable<ProjectsTable>;
 export type NamespaceRow = Selectable<NamespacesTable>;
@@ -16,7 +17,6 @@ export function today(nowMs: number): string {
   return lastDay.text;
 }
 
-const DAY_MS = 86_400_000;
 // Asked on most requests (membership expiry, cache keys): formatting a date each time showed in profiles.
 let lastDay = { day: Number.NaN, text: '' };
 

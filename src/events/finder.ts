@@ -2,6 +2,7 @@
 // small optional filters applied one after another, visibility in SQL (visibility.ts), ordered by id.
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Deps } from '../platform/deps.js';
+import { DAY_MS } from '../platform/clock.js';
 import { ACCESS } from '../accounts/access-levels.js';
 import { EVENT_TARGET_TYPES, type EventAction } from './vocabulary.js';
 import { groupMemberships, idListSql, limitedAccessSql, memberEventsSql, membershipsOf, visibleEventSql, type MemberGroups, type Viewer } from './visibility.js';
@@ -24,7 +25,6 @@ export type EventSubject =
   | { memberOf: true }
   | { nobody: true };
 
-const DAY_MS = 86_400_000;
 /** Above this many member projects one index scan in id order beats a per-project merge. */
 const MERGE_LIMIT = 100;
 

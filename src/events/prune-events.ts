@@ -3,7 +3,7 @@
 // SQLite database keeps serving requests while a large backlog is removed.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Deps } from '../platform/deps.js';
-import { DAY_MS } from '../platform/jobs/daily.js';
+import { DAY_MS } from '../platform/clock.js';
 
 export const PRUNE_EVENTS_JOB = 'events:prune';
 export const PRUNE_BATCH = 1000;

@@ -3,6 +3,8 @@ export interface Clock {
   now(): number; // milliseconds since the epoch
 }
 
+export const DAY_MS = 86_400_000;
+
 export const systemClock: Clock = { now: () => Date.now() };
 
 export class ManualClock implements Clock {

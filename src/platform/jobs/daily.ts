@@ -5,8 +5,8 @@
 import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
 import { inTransaction } from '../db/database.js';
+import { DAY_MS } from '../clock.js';
 
-export const DAY_MS = 86_400_000;
 const SCHEDULE_LOCK = 74_105_109; // advisory lock key: Kiln's daily-job scheduling
 
 /** Queue `kind` at `runAt` unless one is already queued (or, with `orRunning`, in progress). */

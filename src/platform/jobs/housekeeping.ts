@@ -5,10 +5,10 @@ import type { Deps } from '../deps.js';
 import type { Feature } from '../feature.js';
 import type { Executor } from '../db/database.js';
 import { enqueue } from './queue.js';
+import { DAY_MS } from '../clock.js';
 
 export const HOUSEKEEPING_JOB = 'platform.housekeeping';
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
-const DAY_MS = 24 * 60 * 60_000;
 /** Rate-limit windows are minutes long; a row untouched for a day is certainly stale. */
 const RATE_LIMIT_KEEP_MS = DAY_MS;
 
