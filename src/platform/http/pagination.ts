@@ -41,7 +41,7 @@ function linkFor(baseUrl: string, request: FastifyRequest, page: number, perPage
   return `${baseUrl}${url.pathname}?${sorted.toString()}`;
 }
 
-// Link headers are a pure function of the request URL and the page figures; building them (URL
+// Link headers are a pure function of the base URL, the request URL and the page figures; building them (URL
 // parsing, sorting the query) showed in the profile of every paginated request.
 const links = new Map<string, string>();
 
@@ -52,7 +52,7 @@ export function setPageHeaders(baseUrl: string, request: FastifyRequest, reply: 
   const hasNext = count === null ? true : page.page < (totalPages as number);
   const next = hasNext && !beyond ? String(page.page + 1) : '';
   const prev = page.page > 1 && !beyond ? String(page.page - 1) : '';
-  const linkKey = `${request.url}\u0000${page.page}\u0000${page.perPage}\u0000${totalPages}\u0000${prev}\u0000${next}`;
+  const linkKey = `${baseUrl}${request.url}\u0000${page.page}\u0000${page.perPage}\u0000${totalPages}\u0000${prev}\u0000${next}`;
   let link = links.get(linkKey);
   if (link === undefined) {
     const parts: string[] = [];
@@ -98,9 +98,15 @@ export async function paginate<Row>(
   query: SelectQueryBuilder<any, any, Row>,
 ): Promise<Row[]> {
   const page = pageOf(input);
-  const [count, rows] = await Promise.all([boundedCount(db, reads, query), reads.compiled(query.limit(page.perPage).offset(page.offset).compile(), { cache: true })]);
+  const { count, rows } = await pageWithCount(db, reads, query, page);
   setPageHeaders(baseUrl, request, reply, page, count);
-  return rows as Row[];
+  return rows;
+}
+
+/** One page of an ordered query and its bounded count, both through the read cache. */
+async function pageWithCount<Row>(db: Kysely<any>, reads: Reads, query: SelectQueryBuilder<any, any, Row>, page: Page): Promise<{ count: number | null; rows: Row[] }> {
+  const [count, rows] = await Promise.all([boundedCount(db, reads, query), reads.compiled(query.limit(page.perPage).offset(page.offset).compile(), { cache: true })]);
+  return { count, rows: rows as Row[] };
 }
 
 export interface CachedListing<Row, Out> {
@@ -127,11 +133,9 @@ export async function cachedPage<Row, Out>(
 ): Promise<JsonText> {
   const page = pageOf(input);
   const { count, body } = await reads.memo(JSON.stringify(['page', ...listing.key, page.perPage, page.offset]), async () => {
-    const query = await listing.query();
-    const [total, rows] = await Promise.all([boundedCount(db, reads, query), reads.compiled(query.limit(page.perPage).offset(page.offset).compile(), { cache: true })]);
-    return { count: total, body: new JsonText(await listing.present(rows as Row[])) };
+    const { count: total, rows } = await pageWithCount(db, reads, await listing.query(), page);
+    return { count: total, body: new JsonText(await listing.present(rows)) };
   });
   setPageHeaders(baseUrl, request, reply, page, count);
   return body;
 }
-
