@@ -3,7 +3,6 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { Executor } from '../platform/db/database.js';
 import { integrationByIdentifier } from './hot-queries.js';
-import type { Reads } from '../platform/db/reads.js';
 import type { AlertsTable } from '../platform/db/tables/alerts.js';
 import { RecordNotFoundError } from '../platform/errors.js';
 import { STATUS_CODE, STATUSES, type AlertStatus } from './model.js';
@@ -93,10 +92,10 @@ export async function findIntegration(executor: Executor, projectId: number, id:
  * URL's endpoint identifier, and the project's incident settings, in one query. The legacy URLs name
  * no integration: they reach the project's oldest active one of their type.
  */
-export async function findActiveIntegration(executor: Executor, reads: Reads, fullPath: string, endpoint: { identifier: string } | { legacy: 'http' | 'prometheus' }): Promise<{ integration: IntegrationRow; settings: IncidentSettings } | undefined> {
+export async function findActiveIntegration(deps: Deps, fullPath: string, endpoint: { identifier: string } | { legacy: 'http' | 'prometheus' }): Promise<{ integration: IntegrationRow; settings: IncidentSettings } | undefined> {
   const row = 'identifier' in endpoint
-    ? await integrationByIdentifier(reads, fullPath, endpoint.identifier)
-    : await executor
+    ? await integrationByIdentifier(deps.reads, fullPath, endpoint.identifier)
+    : await deps.db
         .selectFrom('alert_management_http_integrations as i')
         .innerJoin('projects as p', 'p.id', 'i.project_id')
         .leftJoin('project_incident_management_settings as s', 's.project_id', 'i.project_id')

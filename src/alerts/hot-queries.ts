@@ -27,15 +27,15 @@ export async function integrationByIdentifier(reads: Reads, fullPath: string, id
 }
 
 /**
- * Count one more event on the open alert of this fingerprint, if there is one: as its own
- * transaction (`Reads.run`, the hot path) or inside the caller's transaction.
+ * Count one more event on the open alert of this fingerprint, if there is one: inside the caller's
+ * transaction, or (`trx` null, the hot path) as its own transaction through `Reads.run`.
  */
-export async function groupIntoOpenAlert(target: Reads | Transaction<DB>, projectId: number, fingerprint: string, now: number): Promise<{ iid: number; title: string } | undefined> {
+export async function groupIntoOpenAlert(reads: Reads, trx: Transaction<DB> | null, projectId: number, fingerprint: string, now: number): Promise<{ iid: number; title: string } | undefined> {
   // Keep the predicate `status <> 2` identical to the partial unique index alerts_open_fingerprint.
   const statement = q`
     update alert_management_alerts set events = events + 1, updated_at = ${now}
     where project_id = ${projectId} and fingerprint = ${fingerprint} and status <> 2
     returning iid, title`;
-  const rows = 'memo' in target ? await target.run<{ iid: number; title: string }>(statement) : (await asRaw<{ iid: number; title: string }>(statement).execute(target)).rows;
+  const rows = trx ? (await asRaw<{ iid: number; title: string }>(statement).execute(trx)).rows : await reads.run<{ iid: number; title: string }>(statement);
   return rows[0];
 }

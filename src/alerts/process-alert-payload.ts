@@ -48,7 +48,7 @@ export async function processAlertPayload(deps: Deps, integration: IntegrationRo
   // The common case, one firing alert of an open fingerprint, is a single conditional UPDATE: one
   // statement is its own transaction, so it needs no BEGIN/COMMIT round (the hot path of the bench).
   if (parsed.alerts.length === 1 && parsed.alerts[0].fingerprint !== null && parsed.alerts[0].endedAt === null) {
-    const grouped = await groupIntoOpenAlert(deps.reads, Number(integration.project_id), parsed.alerts[0].fingerprint, now);
+    const grouped = await groupIntoOpenAlert(deps.reads, null, Number(integration.project_id), parsed.alerts[0].fingerprint, now);
     if (grouped) {
       deps.metrics.alertsIngested.inc({ outcome: 'accepted' });
       return [grouped];
@@ -121,7 +121,7 @@ async function processOne(deps: Deps, trx: Transaction<DB>, projectId: number, a
     return insertAlert(deps, trx, projectId, alert, context);
   }
   if (alert.fingerprint !== null) {
-    const grouped = await groupIntoOpenAlert(trx, projectId, alert.fingerprint, now);
+    const grouped = await groupIntoOpenAlert(deps.reads, trx, projectId, alert.fingerprint, now);
     if (grouped) return { ...grouped, enqueued: false };
   }
   return insertAlert(deps, trx, projectId, alert, context);

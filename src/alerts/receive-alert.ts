@@ -55,7 +55,7 @@ export async function receiveAlert(deps: Deps, request: AlertRequest): Promise<A
   if (payloadTooLarge(request.rawBody, request.body)) return { status: 400, body: { message: '400 Bad request - The payload is too big (over 1 MiB or nested deeper than 100 levels)' } };
   // One query finds the project, its active integration and its incident settings; the failure
   // cases ask again only to tell "no project" (404) from "no active integration" (403).
-  const found = await findActiveIntegration(deps.db, deps.reads, request.fullPath, request.endpoint);
+  const found = await findActiveIntegration(deps, request.fullPath, request.endpoint);
   if (!found) {
     const project = await deps.db.selectFrom('projects').select('id').where('full_path_lower', '=', request.fullPath.toLowerCase()).executeTakeFirst();
     return project ? { status: 403, body: { message: '403 Forbidden' } } : { status: 404, body: { message: '404 Project Not Found' } };

@@ -69,18 +69,9 @@ const postgresText = textCache((index) => `$${index}`);
 const sqliteText = textCache(() => '?');
 
 export function postgresReads(db: Kysely<DB>): Reads {
-  return {
-    async all<T>(statement: Statement): Promise<readonly T[]> {
-      return (await db.executeQuery<T>(CompiledQuery.raw(postgresText(statement.strings), statement.values))).rows;
-    },
-    async compiled<T>(query: CompiledQuery<T>): Promise<readonly T[]> {
-      return (await db.executeQuery<T>(query)).rows;
-    },
-    memo: <T>(_key: string, compute: () => Promise<T>) => compute(),
-    async run<T>(statement: Statement): Promise<readonly T[]> {
-      return (await db.executeQuery<T>(CompiledQuery.raw(postgresText(statement.strings), statement.values))).rows;
-    },
-  };
+  const compiled = async <T>(query: CompiledQuery<T>): Promise<readonly T[]> => (await db.executeQuery<T>(query)).rows;
+  const statement = <T>(written: Statement) => compiled<T>(CompiledQuery.raw(postgresText(written.strings), written.values));
+  return { all: statement, run: statement, compiled, memo: (_key, compute) => compute() };
 }
 
 /** What the SQLite reads need from the connection's statement cache (database.ts). */
@@ -128,7 +119,7 @@ export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, stateme
     return version;
   }
 
-  function run<T>(statementKey: TemplateStringsArray | string, text: string, values: readonly unknown[], options?: ReadOptions): Promise<readonly T[]> {
+  function execute<T>(statementKey: TemplateStringsArray | string, text: string, values: readonly unknown[], options?: ReadOptions): Promise<readonly T[]> {
     // A transaction is open on the one connection (another request's, between its awaits): queue
     // behind it through Kysely rather than read its uncommitted rows.
     if (connection.inTransaction) return db.executeQuery<T>(CompiledQuery.raw(text, [...values])).then((result) => result.rows);
@@ -153,10 +144,10 @@ export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, stateme
   }
 
   return {
-    all: <T>(statement: Statement, options?: ReadOptions) => run<T>(statement.strings, sqliteText(statement.strings), statement.values, options),
+    all: <T>(statement: Statement, options?: ReadOptions) => execute<T>(statement.strings, sqliteText(statement.strings), statement.values, options),
     // Uncached, and preparing a writing statement moves the version: every cached read is dropped.
-    run: <T>(statement: Statement) => run<T>(statement.strings, sqliteText(statement.strings), statement.values),
-    compiled: <T>(query: CompiledQuery<T>, options?: ReadOptions) => run<T>(query.sql, query.sql, query.parameters, options),
+    run: <T>(statement: Statement) => execute<T>(statement.strings, sqliteText(statement.strings), statement.values),
+    compiled: <T>(query: CompiledQuery<T>, options?: ReadOptions) => execute<T>(query.sql, query.sql, query.parameters, options),
     async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
       if (connection.inTransaction || !caching) return compute();
       // Versions only move forward: if anything changed while `compute` awaited, the value is not kept.
