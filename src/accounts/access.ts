@@ -20,6 +20,14 @@ export function today(nowMs: number): string {
 // Asked on most requests (membership expiry, cache keys): formatting a date each time showed in profiles.
 let lastDay = { day: Number.NaN, text: '' };
 
+/**
+ * What an access decision depends on besides the data: who asks, and the day (memberships expire
+ * by the day). Part of every read-cache key of an answer that went through an access check.
+ */
+export function accessScope(user: AuthUser, nowMs: number): [number, boolean, string] {
+  return [user.id, user.admin, today(nowMs)];
+}
+
 /** Highest access level a user holds on a group, counting memberships of its ancestors. */
 export async function groupAccessLevel(reads: Reads, user: AuthUser | null, group: NamespaceRow, nowMs: number): Promise<number> {
   if (!user) return ACCESS.none;

@@ -5,7 +5,7 @@ import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import { ACCESS } from './access-levels.js';
-import { today } from './access.js';
+import { accessScope } from './access.js';
 import { createProject, deleteProject } from './create-project.js';
 import { findProject, requireLevel } from './lookup.js';
 import { namespaceOf, namespacesOf, visibleProjectsQuery } from './finders.js';
@@ -38,8 +38,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
         sort: params.sort as 'asc' | 'desc' | undefined,
       };
       return cachedPage({
-        // Memberships expire by the day, so the day is part of what the listing depends on.
-        key: ['projects', actor.user.id, actor.user.admin, filters, today(deps.clock.now())],
+        key: ['projects', ...accessScope(actor.user, deps.clock.now()), filters],
         query: () => visibleProjectsQuery(deps, actor.user, filters),
         present: async (rows) => {
           const namespaces = await namespacesOf(deps, rows);
@@ -54,7 +53,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.string.required() },
     // The whole answer is read-cached per caller until the database changes (platform/db/reads.ts).
     handler: async ({ params, actor }) =>
-      deps.reads.memo(JSON.stringify(['project', actor.user.id, actor.user.admin, params.id, today(deps.clock.now())]), async () => {
+      deps.reads.memo(JSON.stringify(['project', ...accessScope(actor.user, deps.clock.now()), params.id]), async () => {
         const access = await findProject(deps, actor, params.id);
         return new JsonText(projectEntity(base, access.project, access.namespace, access));
       }),

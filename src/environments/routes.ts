@@ -8,7 +8,7 @@ import { ApiError } from '../platform/http/api-error.js';
 import { p, rejectTogether } from '../platform/http/params.js';
 import type { EnvironmentState, EnvironmentTier } from '../platform/db/tables/environments.js';
 import { findProject } from '../accounts/lookup.js';
-import { today } from '../accounts/access.js';
+import { accessScope } from '../accounts/access.js';
 import { environmentEntity, environmentWithLastDeployment, type EnvironmentRow } from './entities.js';
 import { environmentsQuery, findEnvironmentWithLastDeployment } from './finder.js';
 import { createEnvironment } from './create-environment.js';
@@ -39,7 +39,7 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
       rejectTogether(input, ['name', 'search'], 'name, search cannot be used together');
       const filters = { name: params.name, search: params.search, states: params.states as EnvironmentState };
       return cachedPage({
-        key: ['environments', actor.user.id, actor.user.admin, params.id, filters, today(deps.clock.now())],
+        key: ['environments', ...accessScope(actor.user, deps.clock.now()), params.id, filters],
         query: async () => {
           const access = await findProject(deps, actor, params.id);
           requireReadEnvironment(access);
@@ -55,7 +55,7 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.string.required(), environment_id: p.integer.required() },
     // The whole answer is read-cached per caller until the database changes (platform/db/reads.ts).
     handler: async ({ params, actor }) =>
-      deps.reads.memo(JSON.stringify(['environment', actor.user.id, actor.user.admin, params.id, params.environment_id, today(deps.clock.now())]), async () => {
+      deps.reads.memo(JSON.stringify(['environment', ...accessScope(actor.user, deps.clock.now()), params.id, params.environment_id]), async () => {
         const access = await findProject(deps, actor, params.id);
         requireReadEnvironment(access);
         const { env, last } = await findEnvironmentWithLastDeployment(deps.db, access.project.id, params.environment_id);

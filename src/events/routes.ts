@@ -12,7 +12,7 @@ import { EVENT_ACTIONS, TARGET_TYPE_FILTERS } from './vocabulary.js';
 import { listEvents, notesForEvents, type EventFilters, type EventSubject } from './finder.js';
 import { eventEntity } from './entities.js';
 import type { Viewer } from './visibility.js';
-import { today } from '../accounts/access.js';
+import { accessScope } from '../accounts/access.js';
 
 const filterParams = {
   action: p.string.optional({ values: EVENT_ACTIONS }),
@@ -41,9 +41,9 @@ export function eventsRoutes(app: FastifyInstance, deps: Deps): void {
     const viewer: Viewer = { id: ctx.actor.user.id, admin: ctx.actor.user.admin };
     const page = pageOf(ctx.input);
     const filters = filtersOf(ctx.params);
-    // A page is a pure function of these and the data (memberships expire by the day): read-cached
-    // until the database changes (platform/db/reads.ts), as clients poll the same pages.
-    const key = JSON.stringify(['events', viewer, subject, filters, projectEvent, page.offset, page.perPage, today(deps.clock.now())]);
+    // A page is a pure function of these and the data: read-cached until the database changes
+    // (platform/db/reads.ts), as clients poll the same pages.
+    const key = JSON.stringify(['events', ...accessScope(ctx.actor.user, deps.clock.now()), subject, filters, projectEvent, page.offset, page.perPage]);
     const { listing, body } = await deps.reads.memo(key, async () => {
       const listing = await listEvents(deps, viewer, subject, filters);
       const rows = await listing.page(page.offset, page.perPage);

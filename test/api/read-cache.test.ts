@@ -26,7 +26,11 @@ afterAll(async () => {
 async function twice(path: string, token: string) {
   const first = await kiln.api('GET', path, { token });
   const second = await kiln.api('GET', path, { token });
+  // The second answer comes from the cache: the same status, body and headers as the computed one.
   expect(second.status).toBe(first.status);
+  expect(second.body).toEqual(first.body);
+  expect(second.headers['content-type']).toBe('application/json');
+  for (const name of ['x-total', 'x-page', 'link']) expect(second.headers[name]).toBe(first.headers[name]);
   return second;
 }
 
