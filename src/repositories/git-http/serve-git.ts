@@ -6,6 +6,7 @@ import type { Deps } from '../../platform/deps.js';
 import type { AuthUser } from '../../platform/auth/principal.js';
 import { ACCESS } from '../../accounts/access-levels.js';
 import { canReadWithVisibility, groupAccessLevel, projectAccessLevel } from '../../accounts/access.js';
+import { findProjectRow } from '../../accounts/lookup.js';
 import { ensureRepository } from '../ensure-repository.js';
 import { findShard } from '../shards.js';
 import { listRefs } from '../git.js';
@@ -58,7 +59,7 @@ async function findTarget(deps: Deps, path: string, user: AuthUser | null): Prom
     const level = await groupAccessLevel(deps.reads, user, group, now);
     return { kind: 'group', id: Number(group.id), visibility: group.visibility, readOnly: group.read_only === 1, defaultBranch: 'main', level };
   }
-  const project = await deps.db.selectFrom('projects').selectAll().where('full_path_lower', '=', path.toLowerCase()).executeTakeFirst();
+  const project = await findProjectRow(deps, path);
   if (!project) return null;
   const level = await projectAccessLevel(deps.reads, user, project, now);
   return { kind: 'project', id: Number(project.id), visibility: project.visibility, readOnly: false, defaultBranch: project.default_branch, level };
