@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { twoShards } from '../helpers/git.js';
 import { ensureRepository, findRepository } from '../../src/repositories/ensure-repository.js';
-import { pruneOrphanRepositories } from '../../src/repositories/prune-orphans.js';
+import { PRUNE_ORPHANS_JOB, pruneOrphanRepositories } from '../../src/repositories/prune-orphans.js';
 
 let kiln: TestKiln;
 let work: string;
@@ -23,6 +23,11 @@ afterAll(async () => {
 });
 
 describe('repositories of deleted projects', () => {
+  it('are looked for by a job that every start schedules once', async () => {
+    const jobs = await kiln.deps.db.selectFrom('jobs').select(['kind', 'state']).where('kind', '=', PRUNE_ORPHANS_JOB).execute();
+    expect(jobs).toHaveLength(1);
+  });
+
   it('are removed from disk and forgotten; other repositories stay', async () => {
     const doomed = await kiln.createProject(alice, 'doomed');
     const kept = await kiln.createProject(alice, 'kept');
