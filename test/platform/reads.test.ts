@@ -127,5 +127,45 @@ describe('hot-path reads', () => {
     expect(returned.map((row) => row.v)).toEqual(['trois']);
     expect(await valueOf(database, 3)).toBe('trois');
   });
-});
 
+  it('commits writes submitted together before any of them resolves, each with its own rows', async () => {
+    const [inserted, updated, second] = await Promise.all([
+      database.reads.run<{ v: string }>(q`insert into reads_probe (id, v) values (${10}, ${'a'}) returning v`),
+      database.reads.run<{ v: string }>(q`update reads_probe set v = v || ${'!'} where id = ${3} returning v`),
+      database.reads.run<{ id: number }>(q`insert into reads_probe (id, v) values (${11}, ${'c'}) returning id`),
+    ]);
+    expect(inserted.map((row) => row.v)).toEqual(['a']);
+    expect(updated.map((row) => row.v)).toEqual(['trois!']);
+    expect(second.map((row) => Number(row.id))).toEqual([11]);
+    // Committed: another connection (another process) sees every write the moment they resolved.
+    const { rows } = await sql<{ id: number; v: string }>`select id, v from reads_probe where id in (3, 10, 11) order by id`.execute(other.db);
+    expect(rows.map((row) => [Number(row.id), row.v])).toEqual([[3, 'trois!'], [10, 'a'], [11, 'c']]);
+  });
+
+  it('fails only the write that failed when writes were submitted together', async () => {
+    const results = await Promise.allSettled([
+      database.reads.run(q`insert into reads_probe (id, v) values (${12}, ${'before'})`),
+      database.reads.run(q`insert into reads_probe (id, v) values (${10}, ${'duplicate id'})`),
+      database.reads.run(q`insert into reads_probe (id, v) values (${13}, ${'after'})`),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const { rows } = await sql<{ id: number; v: string }>`select id, v from reads_probe where id in (10, 12, 13) order by id`.execute(other.db);
+    expect(rows.map((row) => [Number(row.id), row.v])).toEqual([[10, 'a'], [12, 'before'], [13, 'after']]);
+  });
+
+  it('never runs a write inside a transaction of the query builder that is open at the time', async () => {
+    let written: Promise<readonly unknown[]> | undefined;
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await sql`update reads_probe set v = 'rolled back' where id = 1`.execute(trx);
+        written = database.reads.run(q`insert into reads_probe (id, v) values (${14}, ${'outside'})`);
+        // The transaction stays open across a turn of the event loop, as one awaiting I/O would.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    await written;
+    const { rows } = await sql<{ id: number; v: string }>`select id, v from reads_probe where id in (1, 14) order by id`.execute(other.db);
+    expect(rows.map((row) => [Number(row.id), row.v])).toEqual([[1, 'uno'], [14, 'outside']]);
+  });
+});

@@ -13,6 +13,7 @@
 import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { DB } from './schema.js';
+import { groupCommit } from './group-commit.js';
 
 export interface Statement {
   strings: TemplateStringsArray;
@@ -46,8 +47,11 @@ export interface Reads {
    */
   memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /**
-   * One writing statement as its own transaction (RETURNING rows), outside the query builder, for
-   * a write-per-request hot path. Inside a transaction use `asRaw(statement).execute(trx)`.
+   * One writing statement (RETURNING rows), outside the query builder, for a write-per-request hot
+   * path: committed when the promise resolves. On SQLite the writes submitted in one turn of the
+   * event loop share a transaction (group-commit.ts); each is still undone alone if it fails. Writes
+   * submitted together may run in any order (concurrently, on PostgreSQL's pool): none may depend on
+   * another. Inside a transaction use `asRaw(statement).execute(trx)`.
    */
   run<T>(statement: Statement): Promise<readonly T[]>;
 }
@@ -106,6 +110,8 @@ export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, stateme
   let cachedAt = '';
   // Whole computed values (e.g. a page of events with its count), cleared with the rows.
   let memos = new Map<string, unknown>();
+  // Preparing each write through the statement cache moves its write count: cached reads are dropped.
+  const submitWrite = groupCommit(db, connection, (text) => statements.prepare(text));
 
   /** The current version; drops the row cache when it moved. */
   function currentVersion(): string {
@@ -123,11 +129,7 @@ export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, stateme
     // A transaction is open on the one connection (another request's, between its awaits): queue
     // behind it through Kysely rather than read its uncommitted rows.
     if (connection.inTransaction) return db.executeQuery<T>(CompiledQuery.raw(text, [...values])).then((result) => result.rows);
-    if (!options?.cache || !caching) {
-      const prepared = statements.prepare(text);
-      // A write without RETURNING (Reads.run) has no rows to give: better-sqlite3 wants run() for it.
-      return Promise.resolve(prepared.reader ? (prepared.all(...values) as T[]) : (prepared.run(...values), []));
-    }
+    if (!options?.cache || !caching) return Promise.resolve(statements.prepare(text).all(...values) as T[]);
     // The version is read in the same synchronous step as the statement runs, so cached rows are
     // always exactly what the database held at that version.
     currentVersion();
@@ -145,8 +147,7 @@ export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, stateme
 
   return {
     all: <T>(statement: Statement, options?: ReadOptions) => execute<T>(statement.strings, sqliteText(statement.strings), statement.values, options),
-    // Uncached, and preparing a writing statement moves the version: every cached read is dropped.
-    run: <T>(statement: Statement) => execute<T>(statement.strings, sqliteText(statement.strings), statement.values),
+    run: <T>(statement: Statement) => submitWrite<T>(sqliteText(statement.strings), statement.values),
     compiled: <T>(query: CompiledQuery<T>, options?: ReadOptions) => execute<T>(query.sql, query.sql, query.parameters, options),
     async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
       if (connection.inTransaction || !caching) return compute();
