@@ -1,17 +1,33 @@
 // Builds the Fastify app from the feature modules; never listens (tests use inject).
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Deps } from './platform/deps.js';
 import type { Feature } from './platform/feature.js';
 import { registerBodyParsers } from './platform/http/body-parsers.js';
 import { apiErrorHandler } from './platform/http/error-handler.js';
 import { LazyChildLogger, requestSerializers } from './platform/logger.js';
 import { registerOperations } from './platform/operations.js';
-import { registerNamespacedDispatcher } from './platform/http/namespaced-routes.js';
+import { bareDispatcher, registerNamespacedDispatcher } from './platform/http/namespaced-routes.js';
 import { openApiRegistry } from './platform/http/openapi.js';
 
+type Listener = (request: IncomingMessage, response: ServerResponse) => void;
+
 export async function buildApp(deps: Deps, features: Feature[]): Promise<FastifyInstance> {
+  // Bare routes are served before Fastify (namespaced-routes.ts); the dispatcher is known once every
+  // feature has registered its routes, after the server exists.
+  let serveBare: (request: IncomingMessage, response: ServerResponse) => boolean = () => false;
   const app = Fastify({
+    serverFactory: (fastifyListener: Listener, options: FastifyServerOptions) => {
+      const server = createServer((request, response) => {
+        if (!serveBare(request, response)) fastifyListener(request, response);
+      });
+      // What Fastify sets on the servers it makes itself.
+      server.keepAliveTimeout = options.keepAliveTimeout!;
+      server.requestTimeout = options.requestTimeout!;
+      server.setTimeout(options.connectionTimeout!);
+      return server;
+    },
     loggerInstance: deps.log.child({}, { serializers: requestSerializers }),
     // Per-request lines only at debug level; errors are always logged by the error handler.
     logController: new LogController({ disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace' }),
@@ -59,5 +75,6 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
   registerOperations(app, deps);
   for (const feature of features) await feature.routes?.(app, deps);
   registerNamespacedDispatcher(app);
+  serveBare = bareDispatcher(app);
   return app;
 }

@@ -1,12 +1,13 @@
 // System notes on an alert's timeline (gitlab-oauth-alerts.md §19): stored in the shared notes table
 // with GitLab's noteable type.
 import type { Executor } from '../platform/db/database.js';
+import { asRaw, q } from '../platform/db/reads.js';
 
+// Raw SQL: ingestion writes these notes for every new and every resolved alert (ingestion-queries.ts).
 export async function addAlertSystemNote(executor: Executor, now: number, alert: { id: number; project_id: number }, authorId: number, body: string): Promise<void> {
-  await executor
-    .insertInto('notes')
-    .values({ project_id: alert.project_id, noteable_type: 'AlertManagement::Alert', noteable_id: alert.id, author_id: authorId, body, system: 1, created_at: now, updated_at: now })
-    .execute();
+  await asRaw(q`
+    insert into notes (project_id, noteable_type, noteable_id, author_id, body, system, created_at, updated_at)
+    values (${alert.project_id}, 'AlertManagement::Alert', ${alert.id}, ${authorId}, ${body}, 1, ${now}, ${now})`).execute(executor);
 }
 
 export const alertNoteText = {

@@ -2,7 +2,7 @@
 import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { Executor } from '../platform/db/database.js';
-import { integrationByIdentifier } from './hot-queries.js';
+import { integrationByIdentifier } from './ingestion-queries.js';
 import type { AlertsTable } from '../platform/db/tables/alerts.js';
 import { RecordNotFoundError } from '../platform/errors.js';
 import { STATUS_CODE, STATUSES, type AlertStatus } from './model.js';

@@ -6,10 +6,13 @@
 import type { Deps } from '../platform/deps.js';
 import { safeEqual } from '../platform/crypto.js';
 import { BadRequestError } from '../platform/errors.js';
+import { INVALID_JSON_MESSAGE } from '../platform/http/body-parsers.js';
 import { findActiveIntegration } from './finder.js';
+import { groupIntoOpenAlert, type IntegrationGuard } from './ingestion-queries.js';
 import { payloadTooLarge } from './payload/limits.js';
 import { isAlertmanagerWebhook } from './payload/prometheus.js';
-import { processAlertPayload, type ProcessedAlert } from './process-alert-payload.js';
+import { parseAlertPayload, processAlertPayload, singleFiringFingerprint, type IntegrationRow, type ProcessedAlert } from './process-alert-payload.js';
+import { rememberIntegration, rememberedIntegration } from './remembered-integrations.js';
 
 export type Endpoint = { identifier: string } | { legacy: 'http' | 'prometheus' };
 
@@ -17,15 +20,16 @@ export interface AlertRequest {
   fullPath: string;
   endpoint: Endpoint;
   authorization: string | undefined;
-  /** The body as received, when it was JSON (the parser keeps it). */
+  /** The body as received, when it was JSON. */
   rawBody: string | undefined;
   /** The parsed body; undefined when the body was not JSON. */
   body: unknown;
-  /** Set by the body parser when a JSON content type carried text that does not parse. */
+  /** A JSON content type carried text that does not parse. */
   invalidJson?: boolean;
 }
 
-export type AlertResponse = { status: 200; body: ProcessedAlert[] } | { status: 400 | 401 | 403 | 404 | 422; body: { message: string } };
+type Refusal = { status: 400 | 401 | 403 | 404 | 422; body: { message: string } };
+export type AlertResponse = { status: 200; body: ProcessedAlert[] } | Refusal;
 
 /** `Authorization: Bearer <key>` (any case) or Basic with the key as password (§15). */
 export function keyFromAuthorization(header: string | undefined): string | null {
@@ -51,35 +55,72 @@ function openKey(deps: Deps, sealed: string): string {
   return key;
 }
 
+const TOO_LARGE: Refusal = { status: 400, body: { message: '400 Bad request - The payload is too big (over 1 MiB or nested deeper than 100 levels)' } };
+
+/** Steps 3 and on of §15.1 for a known integration: the key, then the shape of the body. */
+function refusal(deps: Deps, integration: IntegrationRow, request: AlertRequest): { refusal: Refusal; outcome: 'unauthorized' | 'invalid' } | null {
+  const key = keyFromAuthorization(request.authorization);
+  if (key === null || !safeEqual(key, openKey(deps, integration.token_sealed))) return { refusal: { status: 401, body: { message: '401 Unauthorized' } }, outcome: 'unauthorized' };
+  if (request.invalidJson) return { refusal: { status: 400, body: { message: INVALID_JSON_MESSAGE } }, outcome: 'invalid' };
+  const body = request.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return { refusal: { status: 400, body: { message: '400 Bad request - The alert payload must be a JSON object' } }, outcome: 'invalid' };
+  // The Prometheus integration takes Alertmanager webhooks only (GitLab's 422 on that route, §18).
+  if (integration.type_identifier === 'prometheus' && !isAlertmanagerWebhook(body)) {
+    return { refusal: { status: 422, body: { message: '422 Unprocessable Entity - The Prometheus integration accepts Alertmanager webhook payloads (version "4") only' } }, outcome: 'invalid' };
+  }
+  return null;
+}
+
 export async function receiveAlert(deps: Deps, request: AlertRequest): Promise<AlertResponse> {
-  if (payloadTooLarge(request.rawBody, request.body)) return { status: 400, body: { message: '400 Bad request - The payload is too big (over 1 MiB or nested deeper than 100 levels)' } };
+  if (payloadTooLarge(request.rawBody, request.body)) return TOO_LARGE;
+  const fullPathLower = request.fullPath.toLowerCase();
+  const remembered = rememberedIntegration(deps, fullPathLower, request.endpoint);
+  if (remembered) {
+    const grouped = await groupWithRemembered(deps, { integration: remembered, fullPathLower }, request);
+    if (grouped) return grouped;
+  }
   // One query finds the project, its active integration and its incident settings; the failure
   // cases ask again only to tell "no project" (404) from "no active integration" (403).
   const found = await findActiveIntegration(deps, request.fullPath, request.endpoint);
   if (!found) {
-    const project = await deps.db.selectFrom('projects').select('id').where('full_path_lower', '=', request.fullPath.toLowerCase()).executeTakeFirst();
+    const project = await deps.db.selectFrom('projects').select('id').where('full_path_lower', '=', fullPathLower).executeTakeFirst();
     return project ? { status: 403, body: { message: '403 Forbidden' } } : { status: 404, body: { message: '404 Project Not Found' } };
   }
   const { integration, settings } = found;
-  const key = keyFromAuthorization(request.authorization);
-  if (key === null || !safeEqual(key, openKey(deps, integration.token_sealed))) {
-    deps.metrics.alertsIngested.inc({ outcome: 'unauthorized' });
-    return { status: 401, body: { message: '401 Unauthorized' } };
-  }
-  const body = request.body;
-  if (request.invalidJson || body === null || typeof body !== 'object' || Array.isArray(body)) {
-    deps.metrics.alertsIngested.inc({ outcome: 'invalid' });
-    return { status: 400, body: { message: '400 Bad request - The alert payload must be a JSON object' } };
-  }
-  // The Prometheus integration takes Alertmanager webhooks only (GitLab's 422 on that route, §18).
-  if (integration.type_identifier === 'prometheus' && !isAlertmanagerWebhook(body)) {
-    deps.metrics.alertsIngested.inc({ outcome: 'invalid' });
-    return { status: 422, body: { message: '422 Unprocessable Entity - The Prometheus integration accepts Alertmanager webhook payloads (version "4") only' } };
+  rememberIntegration(deps, fullPathLower, request.endpoint, integration);
+  const refused = refusal(deps, integration, request);
+  if (refused) {
+    deps.metrics.alertsIngested.inc({ outcome: refused.outcome });
+    return refused.refusal;
   }
   try {
-    return { status: 200, body: await processAlertPayload(deps, integration, body as Record<string, unknown>, settings) };
+    const now = deps.clock.now();
+    const parsed = parseAlertPayload(deps, integration, request.body as Record<string, unknown>, now);
+    return { status: 200, body: await processAlertPayload(deps, { integration, fullPathLower }, parsed, now, settings) };
   } catch (error) {
     if (error instanceof BadRequestError) return { status: 400, body: { message: `400 Bad request - ${error.reason}` } };
     throw error;
   }
+}
+
+/**
+ * The common case without reading the integration: one firing alert of an open fingerprint, counted
+ * by one write that holds only while the integration is still exactly as remembered. Anything else
+ * (a refusal, a new or resolving alert, a changed integration) returns null and takes the full path
+ * with a fresh read, so every refusal is decided on current data.
+ */
+async function groupWithRemembered(deps: Deps, guard: IntegrationGuard, request: AlertRequest): Promise<AlertResponse | null> {
+  if (refusal(deps, guard.integration, request)) return null;
+  let fingerprint: string | null;
+  try {
+    fingerprint = singleFiringFingerprint(parseAlertPayload(deps, guard.integration, request.body as Record<string, unknown>, deps.clock.now()));
+  } catch (error) {
+    if (error instanceof BadRequestError) return null;
+    throw error;
+  }
+  if (fingerprint === null) return null;
+  const grouped = await groupIntoOpenAlert(deps.reads, null, guard, fingerprint);
+  if (!grouped) return null;
+  deps.metrics.alertsIngested.inc({ outcome: 'accepted' });
+  return { status: 200, body: [grouped] };
 }

@@ -41,5 +41,11 @@ describe('decodedPath', () => {
     ['/g/%2e%2e/x', null],
     ['/g/%00', null],
     ['/g/%E0%A4%A', null],
+    ['/g/./x', null],
+    ['/g/..', null],
+    ['/./g', null],
+    ['/g\\x', null],
+    ['/g/%5C/x', null],
+    ['//g/.well/..x/p', 'g/.well/..x/p'],
   ])('%s → %s', (input, expected) => expect(decodedPath(input)).toBe(expected));
 });

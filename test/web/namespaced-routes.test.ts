@@ -6,6 +6,7 @@ import { namespacedPage, csrfField } from '../../src/web/page-route.js';
 import { findProject } from '../../src/accounts/lookup.js';
 import { html } from '../../src/web/html.js';
 import { page, redirect } from '../../src/web/page.js';
+import { bareJsonRoute } from '../../src/platform/http/bare-http.js';
 import { WebSession } from '../helpers/browser-session.js';
 
 // A feature that exists only in this test, to exercise the dispatcher and namespaced pages.
@@ -15,8 +16,22 @@ const probe = {
     namespacedRoute(app, {
       method: 'POST',
       pattern: /^(?<path>.+?)\/probe\/notify\.json$/,
-      handler: async (request, reply, groups) => reply.send({ path: groups.path, rawLength: request.rawBody?.length ?? null }),
+      handler: async (request, reply, groups) => reply.send({ path: groups.path, body: request.body }),
     });
+    // A bare route (served from node:http before Fastify), and a fixed Fastify route of the same shape.
+    namespacedRoute(app, {
+      method: 'POST',
+      pattern: /^(?<path>.+?)\/bare\/notify\.json$/,
+      bare: bareJsonRoute(deps, {
+        name: '/:path/bare/notify.json',
+        bodyLimit: 1024,
+        handle: async ({ raw, body, groups }) => {
+          if (body.json && (body.json as { fail?: boolean }).fail) throw new Error('bare route failure');
+          return { status: 201, body: { path: groups.path, json: body.json ?? null, invalid: body.invalidJson, text: body.text ?? null, agent: raw.headers['user-agent'] ?? null } };
+        },
+      }),
+    });
+    app.post('/fixed/bare/notify.json', async () => ({ fixed: true }));
     namespacedPage(app, deps, {
       method: 'GET',
       pattern: /^(?<path>.+?)\/-\/probe$/,
@@ -46,10 +61,10 @@ beforeAll(async () => {
 afterAll(() => kiln.close());
 
 describe('namespaced routes', () => {
-  it('match nested group paths and keep the raw JSON body', async () => {
+  it('match nested group paths and parse the JSON body', async () => {
     const response = await kiln.request('POST', '/top/sub/deep/probe/notify.json', { body: { a: 1 } });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ path: 'top/sub/deep', rawLength: 7 });
+    expect(response.json()).toEqual({ path: 'top/sub/deep', body: { a: 1 } });
   });
 
   it('fall through to 404 when nothing matches, and refuse traversal', async () => {
@@ -75,5 +90,58 @@ describe('namespaced routes', () => {
     const web = new WebSession(kiln);
     await web.signIn('bob', bob.password);
     expect((await web.get('/top/sub/deep/-/probe')).statusCode).toBe(404);
+  });
+});
+
+describe('bare namespaced routes', () => {
+  let base: string;
+  beforeAll(async () => {
+    await kiln.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = kiln.app.server.address() as import('node:net').AddressInfo;
+    base = `http://127.0.0.1:${address.port}`;
+  });
+
+  const post = (path: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) => fetch(`${base}${path}`, { method: 'POST', body, headers });
+
+  it('are served over a real connection, with the JSON body, a request id and a JSON content type without charset', async () => {
+    const response = await post('/top/sub/deep/bare/notify.json', '{"a":1}', { 'content-type': 'application/json', 'x-request-id': 'given-id', 'user-agent': 'probe' });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('x-request-id')).toBe('given-id');
+    expect(await response.json()).toEqual({ path: 'top/sub/deep', json: { a: 1 }, invalid: false, text: '{"a":1}', agent: 'probe' });
+    const generated = await post('/top/sub/deep/bare/notify.json', '');
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await generated.json()).toMatchObject({ json: {}, invalid: false });
+  });
+
+  it('are reached through app.inject as well, with the same answer', async () => {
+    const response = await kiln.request('POST', '/top/sub/deep/bare/notify.json', { body: { a: 1 }, headers: { 'user-agent': 'probe' } });
+    expect(response.statusCode).toBe(201);
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(response.json()).toEqual({ path: 'top/sub/deep', json: { a: 1 }, invalid: false, text: '{"a":1}', agent: 'probe' });
+  });
+
+  it('tell invalid JSON from a body that is not JSON at all', async () => {
+    expect(await (await post('/top/sub/deep/bare/notify.json', '{nope')).json()).toMatchObject({ json: null, invalid: true, text: '{nope' });
+    expect(await (await post('/top/sub/deep/bare/notify.json', 'plain', { 'content-type': 'text/plain' })).json()).toMatchObject({ json: null, invalid: false, text: null });
+  });
+
+  it('refuse a body over the route limit with 413 and close the connection', async () => {
+    const response = await post('/top/sub/deep/bare/notify.json', JSON.stringify({ big: 'x'.repeat(2000) }));
+    expect(response.status).toBe(413);
+    expect(response.headers.get('connection')).toBe('close');
+    expect(await response.json()).toEqual({ message: '413 Request Entity Too Large' });
+  });
+
+  it('answer 500 in the GitLab shape when the handler fails', async () => {
+    const response = await post('/top/sub/deep/bare/notify.json', '{"fail":true}');
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ message: '500 Internal Server Error' });
+  });
+
+  it('leave a fixed route of the same shape, paths that could escape, and other methods to Fastify', async () => {
+    expect(await (await post('/fixed/bare/notify.json', '{}')).json()).toEqual({ fixed: true });
+    expect((await post('/top/%2e%2e/bare/notify.json', '{}')).status).toBe(404);
+    expect((await fetch(`${base}/top/sub/deep/bare/notify.json`)).status).toBe(404);
   });
 });

@@ -11,6 +11,8 @@ export function presentString(value: unknown): string | undefined {
 
 /** Ruby's String#truncate: at most `max` characters, the last three replaced by `...` when cut. */
 export function truncate(value: string, max: number): string {
+  // UTF-16 units are never fewer than characters: a short string needs no counting (hot path).
+  if (value.length <= max) return value;
   const chars = Array.from(value);
   if (chars.length <= max) return value;
   return `${chars.slice(0, max - 3).join('')}...`;
@@ -41,6 +43,7 @@ const HOSTS_MAX = 255;
  */
 export function parseHosts(value: unknown): string[] {
   const flat = (Array.isArray(value) ? value.flat(Infinity) : [value]).map(presentString).filter((host): host is string => host !== undefined);
+  if (flat.reduce((length, host) => length + host.length, 0) <= HOSTS_MAX) return flat;
   const hosts: string[] = [];
   let budget = HOSTS_MAX;
   for (const host of flat) {

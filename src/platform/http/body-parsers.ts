@@ -18,28 +18,31 @@ export function parseForm(text: string): Record<string, unknown> {
   return result;
 }
 
+/** `application/json`, `application/<anything>+json`, with or without parameters. */
+export const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i;
+
+export const INVALID_JSON_MESSAGE = '400 Bad request - The request body is not valid JSON';
+
+/** A JSON body as the routes see it: empty (or blank) is `{}`; `invalid` when it does not parse. */
+export function parseJsonBody(text: string): { value: unknown; invalid: boolean } {
+  try {
+    return { value: JSON.parse(text), invalid: false };
+  } catch {
+    return text.trim() === '' ? { value: {}, invalid: false } : { value: undefined, invalid: true };
+  }
+}
+
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, (request, body, done) => {
-    // Kept for endpoints that enforce their own size and depth limits (the alert endpoint).
-    request.rawBody = body as string;
-    const text = (body as string).trim();
-    if (text === '') return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new ApiError(400, { message: '400 Bad request - The request body is not valid JSON' }), undefined);
-    }
+  app.addContentTypeParser(JSON_CONTENT_TYPE, { parseAs: 'string' }, (_request, body, done) => {
+    const parsed = parseJsonBody(body as string);
+    if (parsed.invalid) done(new ApiError(400, { message: INVALID_JSON_MESSAGE }), undefined);
+    else done(null, parsed.value);
   });
   app.addContentTypeParser(/^application\/x-www-form-urlencoded(\s*;.*)?$/i, { parseAs: 'string' }, (_request, body, done) => {
     done(null, parseForm(body as string));
   });
-  // Git's pack requests and other bodies are streamed by their own routes from request.raw.
+  // Git's pack requests and other bodies are streamed by their own routes from request.raw (and
+  // bare routes read their own: namespaced-routes.ts).
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    rawBody?: string;
-  }
 }

@@ -1,0 +1,102 @@
+// What Fastify does for a request, done by hand for bare routes (namespaced-routes.ts): read the body
+// within a limit and parse JSON as the body parsers do, keep or make the request id, answer JSON
+// without a charset, turn a failure into GitLab's 500 with the detail logged, and time the request
+// for /-/metrics. Nothing else: a bare route is an endpoint without sessions or cookies.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Deps } from '../deps.js';
+import { redactUrl } from '../logger.js';
+import { JSON_CONTENT_TYPE, parseJsonBody } from './body-parsers.js';
+import type { BareHandler } from './namespaced-routes.js';
+
+export interface BareBody {
+  /** The body as received, when its content type is JSON (undefined otherwise, as with Fastify). */
+  text: string | undefined;
+  /** The parsed JSON, `{}` for an empty body; undefined when not JSON or not parsable. */
+  json: unknown;
+  /** A JSON content type carried text that does not parse. */
+  invalidJson: boolean;
+}
+
+export interface BareRequest {
+  raw: IncomingMessage;
+  body: BareBody;
+  groups: Record<string, string>;
+}
+
+export interface BareAnswer {
+  status: number;
+  body: unknown;
+}
+
+export interface BareJsonRoute {
+  /** The route's name in metrics and logs (a pattern, never the concrete URL). */
+  name: string;
+  /** Bodies above this many bytes are refused with 413 unread, as Fastify's bodyLimit does. */
+  bodyLimit: number;
+  handle(request: BareRequest): Promise<BareAnswer>;
+}
+
+const TOO_LARGE: BareAnswer = { status: 413, body: { message: '413 Request Entity Too Large' } };
+const SERVER_ERROR: BareAnswer = { status: 500, body: { message: '500 Internal Server Error' } };
+
+/** A bare route that reads a JSON body and answers JSON. */
+export function bareJsonRoute(deps: Deps, route: BareJsonRoute): BareHandler {
+  const verbose = deps.log.isLevelEnabled('debug');
+  return (request, response, groups) => {
+    const started = performance.now();
+    const header = request.headers['x-request-id'];
+    const requestId = typeof header === 'string' && header !== '' ? header : randomUUID();
+    const answer = (result: BareAnswer) => {
+      send(response, result, requestId);
+      deps.metrics.requests.observe({ method: request.method!, route: route.name, status: String(result.status) }, (performance.now() - started) / 1000);
+      if (verbose) deps.log.debug({ reqId: requestId, req: { method: request.method, url: redactUrl(request.url ?? '') }, res: { statusCode: result.status } }, 'request completed');
+    };
+    const declared = Number(request.headers['content-length']);
+    if (declared > route.bodyLimit) return answer(TOO_LARGE);
+    readBody(request, route.bodyLimit, (text) => {
+      if (text === null) return answer(TOO_LARGE);
+      const isJson = JSON_CONTENT_TYPE.test(request.headers['content-type'] ?? '');
+      const parsed = isJson ? parseJsonBody(text) : { value: undefined, invalid: false };
+      route
+        .handle({ raw: request, groups, body: { text: isJson ? text : undefined, json: parsed.value, invalidJson: parsed.invalid } })
+        .then(answer, (error: unknown) => {
+          deps.log.error({ err: error, reqId: requestId, req: { method: request.method, url: redactUrl(request.url ?? '') } }, 'unhandled error');
+          answer(SERVER_ERROR);
+        });
+    });
+  };
+}
+
+function send(response: ServerResponse, answer: BareAnswer, requestId: string): void {
+  if (response.headersSent || response.destroyed) return;
+  const text = JSON.stringify(answer.body);
+  // python-gitlab compares the content type for equality (clients.md §0.1): no charset on JSON.
+  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'x-request-id': requestId };
+  // A refused body is not read: the connection cannot carry another request after it.
+  if (answer === TOO_LARGE) headers.connection = 'close';
+  response.writeHead(answer.status, headers);
+  response.end(text);
+}
+
+/** The whole body as text, or null as soon as it passes `limit` bytes (nothing more is buffered). */
+function readBody(request: IncomingMessage, limit: number, done: (text: string | null) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const settle = (text: string | null) => {
+    if (settled) return;
+    settled = true;
+    done(text);
+  };
+  request.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= limit) chunks.push(chunk);
+    else settle(null);
+  });
+  request.on('end', () => settle(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+  // The client went away mid-body: there is no one to answer.
+  request.on('error', () => {
+    settled = true;
+  });
+}
