@@ -7,12 +7,12 @@ import { inTransaction } from '../platform/db/database.js';
 import { createIssue } from '../issues/create-issue.js';
 import { isoTime } from '../platform/clock.js';
 import { RESOLVED, severityName } from './model.js';
-import { addAlertSystemNote, alertNoteText } from './alert-notes.js';
-import type { AlertRow } from './finder.js';
+import { addAlertSystemNotes, alertNoteText } from './alert-notes.js';
+import type { AlertRecord } from './finder.js';
 
 class AlreadyLinked extends Error {}
 
-export function incidentDescription(alert: AlertRow): string {
+export function incidentDescription(alert: AlertRecord): string {
   const lines = [
     `**Start time:** ${isoTime(alert.started_at)}`,
     `**Severity:** ${severityName(alert.severity)}`,
@@ -25,7 +25,7 @@ export function incidentDescription(alert: AlertRow): string {
 }
 
 /** Returns the linked incident's id, creating it when the alert has none. */
-export async function createIncidentForAlert(deps: Deps, authorId: number, alert: AlertRow): Promise<{ issueId: number; iid: number; created: boolean }> {
+export async function createIncidentForAlert(deps: Deps, authorId: number, alert: AlertRecord): Promise<{ issueId: number; iid: number; created: boolean }> {
   if (alert.issue_id !== null) return existing(deps, Number(alert.issue_id));
   try {
     return await inTransaction(deps.db, async (trx) => {
@@ -38,7 +38,7 @@ export async function createIncidentForAlert(deps: Deps, authorId: number, alert
         .returning('id')
         .executeTakeFirst();
       if (!linked) throw new AlreadyLinked();
-      await addAlertSystemNote(trx, deps.clock.now(), { id: Number(alert.id), project_id: Number(alert.project_id) }, authorId, alertNoteText.incident(issue.iid));
+      await addAlertSystemNotes(trx, deps.clock.now(), { id: Number(alert.id), project_id: Number(alert.project_id) }, authorId, alertNoteText.incident(issue.iid));
       return { issueId: Number(issue.id), iid: issue.iid, created: true };
     });
   } catch (error) {
@@ -54,6 +54,6 @@ async function existing(deps: Deps, issueId: number) {
 }
 
 /** Whether the incident job should still act: the alert exists, has no incident and is not resolved. */
-export function wantsIncident(alert: AlertRow | undefined): alert is AlertRow {
+export function wantsIncident(alert: AlertRecord | undefined): alert is AlertRecord {
   return alert !== undefined && alert.issue_id === null && alert.status !== RESOLVED;
 }

@@ -9,7 +9,19 @@ import { STATUS_CODE, STATUSES, type AlertStatus } from './model.js';
 import type { IntegrationRow } from './process-alert-payload.js';
 import { DEFAULT_INCIDENT_SETTINGS, type IncidentSettings } from './incident-settings.js';
 
-export type AlertRow = Selectable<AlertsTable>;
+/** An alert as stored. */
+export type AlertRecord = Selectable<AlertsTable>;
+/** An alert as shown: with its event counter (kept in its own narrow table, see the migration). */
+export type AlertRow = AlertRecord & { events: number };
+
+/** Alerts with their event counters. */
+function alertsWithEvents(executor: Executor) {
+  return executor
+    .selectFrom('alert_management_alerts')
+    .innerJoin('alert_management_event_counts', 'alert_management_event_counts.alert_id', 'alert_management_alerts.id')
+    .selectAll('alert_management_alerts')
+    .select('alert_management_event_counts.events');
+}
 
 export const ALERT_SORTS = ['started_at_asc', 'started_at_desc', 'ended_at_asc', 'ended_at_desc', 'created_at_asc', 'created_at_desc', 'updated_at_asc', 'updated_at_desc', 'event_count_asc', 'event_count_desc', 'severity_asc', 'severity_desc', 'status_asc', 'status_desc'] as const;
 export type AlertSort = (typeof ALERT_SORTS)[number];
@@ -26,7 +38,7 @@ function likePattern(search: string): string {
 }
 
 export function projectAlertsQuery(deps: Deps, projectId: number, filters: AlertFilters) {
-  let query = deps.db.selectFrom('alert_management_alerts').selectAll().where('project_id', '=', projectId);
+  let query = alertsWithEvents(deps.db).where('project_id', '=', projectId);
   if (filters.status === 'open') query = query.where('status', 'in', [STATUS_CODE.triggered, STATUS_CODE.acknowledged]);
   else if (filters.status && filters.status !== 'all') query = query.where('status', '=', STATUS_CODE[filters.status]);
   if (filters.search) {
@@ -72,7 +84,7 @@ export async function alertStatusCounts(executor: Executor, projectId: number, s
 }
 
 export async function findAlert(executor: Executor, projectId: number, iid: number): Promise<AlertRow> {
-  const alert = await executor.selectFrom('alert_management_alerts').selectAll().where('project_id', '=', projectId).where('iid', '=', iid).executeTakeFirst();
+  const alert = await alertsWithEvents(executor).where('project_id', '=', projectId).where('iid', '=', iid).executeTakeFirst();
   if (!alert) throw new RecordNotFoundError();
   return alert;
 }

@@ -1,9 +1,7 @@
 // The statements of alert ingestion as raw SQL, like the per-request token and project lookups:
 // building them through Kysely's query builder cost more CPU than running them (measured: ~300 µs vs
 // ~40 µs per request), and the endpoint's target is Alertmanager's own rate (docs/performance.md).
-import type { Transaction } from 'kysely';
-import type { DB } from '../platform/db/schema.js';
-import { asRaw, q, type Reads } from '../platform/db/reads.js';
+import { q, type Reads, type SqlRunner } from '../platform/db/reads.js';
 import { RESOLVED } from './model.js';
 import type { IntegrationRow } from './process-alert-payload.js';
 
@@ -29,7 +27,7 @@ export async function integrationByIdentifier(reads: Reads, fullPath: string, id
 }
 
 /**
- * What a grouping write was decided on: the integration as it was read (possibly by an earlier
+ * What a remembered grouping write was decided on: the integration as it was read (by an earlier
  * request) and the project path the request named. The write happens only if the database still
  * holds exactly that, so a remembered integration can never count an alert that its current state
  * (deactivated, key reset, mapping or type changed, project renamed or deleted) would refuse.
@@ -40,24 +38,37 @@ export interface IntegrationGuard {
 }
 
 /**
- * Count one more event on the open alert of this fingerprint, if there is one and the guard holds:
- * inside the caller's transaction, or (`trx` null, the hot path) through `Reads.run`, which commits
- * it (with the other writes of the same turn) before resolving. Like GitLab's `increment!(:events)`,
- * only the counter changes; `updated_at` is left alone.
+ * Count one more event on the open alert of this fingerprint, if there is one and the guard holds,
+ * through `Reads.run`, which commits it (with the other writes of the same turn) before resolving:
+ * the hot path. Like GitLab's `increment!(:events)`, only the counter changes.
  */
-export async function groupIntoOpenAlert(reads: Reads, trx: Transaction<DB> | null, guard: IntegrationGuard, fingerprint: string): Promise<{ iid: number; title: string } | undefined> {
+export async function countRememberedEvent(reads: Reads, guard: IntegrationGuard, fingerprint: string): Promise<{ iid: number; title: string } | undefined> {
   const { integration } = guard;
   // Keep the predicate `status <> 2` identical to the partial unique index alerts_open_fingerprint.
-  const statement = q`
-    update alert_management_alerts set events = events + 1
-    where project_id = ${integration.project_id} and fingerprint = ${fingerprint} and status <> 2
+  const rows = await reads.run<{ iid: number; title: string }>(q`
+    update alert_management_event_counts set events = events + 1
+    where alert_id = (
+        select id from alert_management_alerts
+        where project_id = ${integration.project_id} and fingerprint = ${fingerprint} and status <> 2)
       and exists (
         select 1 from alert_management_http_integrations i join projects p on p.id = i.project_id
         where i.id = ${integration.id} and i.project_id = ${integration.project_id} and i.active = 1
           and i.token_sealed = ${integration.token_sealed} and i.payload_attribute_mapping = ${integration.payload_attribute_mapping}
           and i.type_identifier = ${integration.type_identifier} and p.full_path_lower = ${guard.fullPathLower})
-    returning iid, title`;
-  const rows = trx ? (await asRaw<{ iid: number; title: string }>(statement).execute(trx)).rows : await reads.run<{ iid: number; title: string }>(statement);
+    returning
+      (select iid from alert_management_alerts a where a.id = alert_management_event_counts.alert_id) as iid,
+      (select title from alert_management_alerts a where a.id = alert_management_event_counts.alert_id) as title`);
+  return rows[0];
+}
+
+/** The same count in the caller's transaction, for a request that read its integration afresh. */
+export async function countEvent(tx: SqlRunner, projectId: number, fingerprint: string): Promise<{ iid: number; title: string } | undefined> {
+  const rows = await tx.all<{ iid: number; title: string }>(q`
+    update alert_management_event_counts set events = events + 1
+    where alert_id = (select id from alert_management_alerts where project_id = ${projectId} and fingerprint = ${fingerprint} and status <> 2)
+    returning
+      (select iid from alert_management_alerts a where a.id = alert_management_event_counts.alert_id) as iid,
+      (select title from alert_management_alerts a where a.id = alert_management_event_counts.alert_id) as title`);
   return rows[0];
 }
 
@@ -68,20 +79,20 @@ export interface AlertRef {
 }
 
 /** Resolve the open alert of a fingerprint (a recovery alert), in the caller's transaction. */
-export async function resolveOpenAlert(trx: Transaction<DB>, projectId: number, fingerprint: string, endedAt: number, now: number): Promise<(AlertRef & { issue_id: number | null }) | undefined> {
-  const { rows } = await asRaw<AlertRef & { issue_id: number | null }>(q`
+export async function resolveOpenAlert(tx: SqlRunner, projectId: number, fingerprint: string, endedAt: number, now: number): Promise<(AlertRef & { issue_id: number | null }) | undefined> {
+  const rows = await tx.all<AlertRef & { issue_id: number | null }>(q`
     update alert_management_alerts set status = ${RESOLVED}, ended_at = ${endedAt}, updated_at = ${now}
     where project_id = ${projectId} and fingerprint = ${fingerprint} and status <> 2
-    returning id, iid, title, issue_id`).execute(trx);
+    returning id, iid, title, issue_id`);
   return rows[0];
 }
 
 /** The newest resolved alert of a fingerprint with exactly this end time: a recovery sent again. */
-export async function recordedRecovery(trx: Transaction<DB>, projectId: number, fingerprint: string, endedAt: number): Promise<AlertRef | undefined> {
-  const { rows } = await asRaw<AlertRef>(q`
+export async function recordedRecovery(tx: SqlRunner, projectId: number, fingerprint: string, endedAt: number): Promise<AlertRef | undefined> {
+  const rows = await tx.all<AlertRef>(q`
     select id, iid, title from alert_management_alerts
     where project_id = ${projectId} and fingerprint = ${fingerprint} and status = ${RESOLVED} and ended_at = ${endedAt}
-    order by id desc limit 1`).execute(trx);
+    order by id desc limit 1`);
   return rows[0];
 }
 
@@ -105,22 +116,23 @@ export interface NewAlertRow {
 }
 
 /**
- * Insert an alert; when another request or node opened an alert of the same fingerprint first (the
- * partial unique index), count this post on that one instead. The returned iid tells which happened.
+ * Insert an alert with its counter at 1; undefined when another request or node opened an alert of
+ * the same fingerprint first (the partial unique index), which the caller then counts this post on.
  */
-export async function insertAlertRow(trx: Transaction<DB>, row: NewAlertRow): Promise<AlertRef> {
-  const { rows } = await asRaw<AlertRef>(q`
+export async function insertAlertRow(tx: SqlRunner, row: NewAlertRow): Promise<AlertRef | undefined> {
+  const [inserted] = await tx.all<AlertRef>(q`
     insert into alert_management_alerts (project_id, iid, status, severity, title, description, service, monitoring_tool, hosts,
-      started_at, ended_at, events, fingerprint, environment_name, environment_id, issue_id, payload, created_at, updated_at)
+      started_at, ended_at, fingerprint, environment_name, environment_id, issue_id, payload, created_at, updated_at)
     values (${row.project_id}, ${row.iid}, ${row.status}, ${row.severity}, ${row.title}, ${row.description}, ${row.service}, ${row.monitoring_tool}, ${row.hosts},
-      ${row.started_at}, ${row.ended_at}, 1, ${row.fingerprint}, ${row.environment_name}, ${row.environment_id}, null, ${row.payload}, ${row.now}, ${row.now})
-    on conflict (project_id, fingerprint) where status <> 2 do update set events = alert_management_alerts.events + 1
-    returning id, iid, title`).execute(trx);
-  return rows[0];
+      ${row.started_at}, ${row.ended_at}, ${row.fingerprint}, ${row.environment_name}, ${row.environment_id}, null, ${row.payload}, ${row.now}, ${row.now})
+    on conflict (project_id, fingerprint) where status <> 2 do nothing
+    returning id, iid, title`);
+  if (inserted) await tx.all(q`insert into alert_management_event_counts (alert_id, events) values (${inserted.id}, 1)`);
+  return inserted;
 }
 
 /** GitLab links `gitlab_environment_name` to the project's environment of exactly that name (§16). */
-export async function environmentIdByName(trx: Transaction<DB>, projectId: number, name: string): Promise<number | null> {
-  const { rows } = await asRaw<{ id: number }>(q`select id from environments where project_id = ${projectId} and name = ${name} limit 1`).execute(trx);
-  return rows[0] ? Number(rows[0].id) : null;
+export async function environmentIdByName(tx: SqlRunner, projectId: number, name: string): Promise<number | null> {
+  const [row] = await tx.all<{ id: number }>(q`select id from environments where project_id = ${projectId} and name = ${name} limit 1`);
+  return row ? Number(row.id) : null;
 }

@@ -8,10 +8,10 @@ import { safeEqual } from '../platform/crypto.js';
 import { BadRequestError } from '../platform/errors.js';
 import { INVALID_JSON_MESSAGE } from '../platform/http/body-parsers.js';
 import { findActiveIntegration } from './finder.js';
-import { groupIntoOpenAlert, type IntegrationGuard } from './ingestion-queries.js';
+import { countRememberedEvent, type IntegrationGuard } from './ingestion-queries.js';
 import { payloadTooLarge } from './payload/limits.js';
 import { isAlertmanagerWebhook } from './payload/prometheus.js';
-import { parseAlertPayload, processAlertPayload, singleFiringFingerprint, type IntegrationRow, type ProcessedAlert } from './process-alert-payload.js';
+import { firingFingerprint, parseAlertPayload, processAlertPayload, type IntegrationRow, type ProcessedAlert } from './process-alert-payload.js';
 import { rememberIntegration, rememberedIntegration } from './remembered-integrations.js';
 
 export type Endpoint = { identifier: string } | { legacy: 'http' | 'prometheus' };
@@ -96,7 +96,7 @@ export async function receiveAlert(deps: Deps, request: AlertRequest): Promise<A
   try {
     const now = deps.clock.now();
     const parsed = parseAlertPayload(deps, integration, request.body as Record<string, unknown>, now);
-    return { status: 200, body: await processAlertPayload(deps, { integration, fullPathLower }, parsed, now, settings) };
+    return { status: 200, body: await processAlertPayload(deps, integration, parsed, now, settings) };
   } catch (error) {
     if (error instanceof BadRequestError) return { status: 400, body: { message: `400 Bad request - ${error.reason}` } };
     throw error;
@@ -111,15 +111,9 @@ export async function receiveAlert(deps: Deps, request: AlertRequest): Promise<A
  */
 async function groupWithRemembered(deps: Deps, guard: IntegrationGuard, request: AlertRequest): Promise<AlertResponse | null> {
   if (refusal(deps, guard.integration, request)) return null;
-  let fingerprint: string | null;
-  try {
-    fingerprint = singleFiringFingerprint(parseAlertPayload(deps, guard.integration, request.body as Record<string, unknown>, deps.clock.now()));
-  } catch (error) {
-    if (error instanceof BadRequestError) return null;
-    throw error;
-  }
+  const fingerprint = firingFingerprint(deps, guard.integration, request.body as Record<string, unknown>, deps.clock.now());
   if (fingerprint === null) return null;
-  const grouped = await groupIntoOpenAlert(deps.reads, null, guard, fingerprint);
+  const grouped = await countRememberedEvent(deps.reads, guard, fingerprint);
   if (!grouped) return null;
   deps.metrics.alertsIngested.inc({ outcome: 'accepted' });
   return { status: 200, body: [grouped] };

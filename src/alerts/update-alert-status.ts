@@ -8,7 +8,7 @@ import { ACCESS } from '../accounts/access-levels.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { ValidationError } from '../platform/errors.js';
 import { statusName, transition, type AlertStatus } from './model.js';
-import { addAlertSystemNote, alertNoteText } from './alert-notes.js';
+import { addAlertSystemNotes, alertNoteText } from './alert-notes.js';
 import type { AlertRow } from './finder.js';
 
 export async function updateAlertStatus(deps: Deps, actorId: number, access: ProjectAccess, alert: AlertRow, status: AlertStatus): Promise<AlertRow> {
@@ -23,8 +23,8 @@ export async function updateAlertStatus(deps: Deps, actorId: number, access: Pro
         .where('id', '=', alert.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await addAlertSystemNote(trx, now, { id: Number(alert.id), project_id: Number(alert.project_id) }, actorId, alertNoteText.status(status));
-      return updated;
+      await addAlertSystemNotes(trx, now, { id: Number(alert.id), project_id: Number(alert.project_id) }, actorId, alertNoteText.status(status));
+      return { ...updated, events: alert.events };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ValidationError({ fingerprint: ['Cannot have multiple unresolved alerts'] });

@@ -168,4 +168,41 @@ describe('hot-path reads', () => {
     const { rows } = await sql<{ id: number; v: string }>`select id, v from reads_probe where id in (1, 14) order by id`.execute(other.db);
     expect(rows.map((row) => [Number(row.id), row.v])).toEqual([[1, 'uno'], [14, 'outside']]);
   });
+
+  it('runs a work of several statements as one transaction, undone alone when it throws', async () => {
+    const [kept, failed, write] = await Promise.allSettled([
+      database.reads.transact(async (tx) => {
+        await tx.all(q`insert into reads_probe (id, v) values (${20}, ${'work'})`);
+        const rows = await tx.all<{ v: string }>(q`update reads_probe set v = v || ${'+'} where id = ${20} returning v`);
+        return rows[0].v;
+      }),
+      database.reads.transact(async (tx) => {
+        await tx.all(q`insert into reads_probe (id, v) values (${21}, ${'undone'})`);
+        throw new Error('work failed');
+      }),
+      database.reads.run(q`insert into reads_probe (id, v) values (${22}, ${'write'})`),
+    ]);
+    expect(kept).toEqual({ status: 'fulfilled', value: 'work+' });
+    expect(failed).toMatchObject({ status: 'rejected', reason: { message: 'work failed' } });
+    expect(write.status).toBe('fulfilled');
+    const { rows } = await sql<{ id: number; v: string }>`select id, v from reads_probe where id in (20, 21, 22) order by id`.execute(other.db);
+    expect(rows.map((row) => [Number(row.id), row.v])).toEqual([[20, 'work+'], [22, 'write']]);
+  });
+
+  it('lets no read see a work before it commits', async () => {
+    let seenDuring: string | undefined;
+    let reading: Promise<unknown> | undefined;
+    await database.reads.transact(async (tx) => {
+      await tx.all(q`update reads_probe set v = ${'in progress'} where id = ${20}`);
+      // Another request reads while this work is between two statements. (A work must never await
+      // such a read itself: it waits for the batch the work belongs to.)
+      reading = valueOf(database, 20).then((value) => (seenDuring = value));
+      await Promise.resolve();
+      await tx.all(q`update reads_probe set v = ${'done'} where id = ${20}`);
+    });
+    await reading;
+    // SQLite's read waits for the batch's commit; PostgreSQL's sees a committed row, before or after.
+    if (testDialect() === 'sqlite') expect(seenDuring).toBe('done');
+    else expect(['work+', 'done']).toContain(seenDuring);
+  });
 });

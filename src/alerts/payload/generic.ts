@@ -23,9 +23,9 @@ export function genericSeverity(value: unknown): Severity {
   return text !== undefined && (SEVERITIES as readonly string[]).includes(text) ? (text as Severity) : 'critical';
 }
 
-export function parseGenericAlert(payload: Record<string, unknown>, options: GenericOptions): NormalizedAlert {
-  const mapping = options.mapping ?? {};
-  const value = (field: MappableField): unknown => {
+/** Reads an alert field: through the custom mapping first, then the standard top-level key (§17). */
+function fieldReader(payload: Record<string, unknown>, mapping: AttributeMapping): (field: MappableField) => unknown {
+  return (field) => {
     const entry = mapping[field];
     if (entry) {
       const mapped = dig(payload, entry.path);
@@ -33,10 +33,11 @@ export function parseGenericAlert(payload: Record<string, unknown>, options: Gen
     }
     return payload[field];
   };
-  const text = (field: MappableField, max: number): string | null => {
-    const found = presentString(value(field));
-    return found === undefined ? null : truncate(found, max);
-  };
+}
+
+export type GroupingKey = Pick<NormalizedAlert, 'fingerprint' | 'endedAt'>;
+
+function groupingKey(payload: Record<string, unknown>, value: (field: MappableField) => unknown, mapping: AttributeMapping, options: GenericOptions): GroupingKey {
   const explicit = value('fingerprint');
   const volatilePaths = (['start_time', 'end_time', 'hosts'] as const).flatMap((field) => (mapping[field] ? [mapping[field]!.path] : []));
   const fingerprint = presentOrArray(explicit)
@@ -44,7 +45,24 @@ export function parseGenericAlert(payload: Record<string, unknown>, options: Gen
     : options.payloadFingerprints
       ? payloadFingerprint(payload, volatilePaths)
       : null;
+  return { fingerprint, endedAt: parseTime(value('end_time')) ?? null };
+}
+
+/** Only what decides grouping (the alert endpoint's hot path): the fingerprint and the end time. */
+export function genericGroupingKey(payload: Record<string, unknown>, options: GenericOptions): GroupingKey {
+  const mapping = options.mapping ?? {};
+  return groupingKey(payload, fieldReader(payload, mapping), mapping, options);
+}
+
+export function parseGenericAlert(payload: Record<string, unknown>, options: GenericOptions): NormalizedAlert {
+  const mapping = options.mapping ?? {};
+  const value = fieldReader(payload, mapping);
+  const text = (field: MappableField, max: number): string | null => {
+    const found = presentString(value(field));
+    return found === undefined ? null : truncate(found, max);
+  };
   return {
+    ...groupingKey(payload, value, mapping, options),
     title: text('title', 200) ?? DEFAULT_TITLE,
     description: text('description', 1000),
     service: text('service', 100),
@@ -52,8 +70,6 @@ export function parseGenericAlert(payload: Record<string, unknown>, options: Gen
     hosts: parseHosts(value('hosts')),
     severity: genericSeverity(value('severity')),
     startedAt: parseTime(value('start_time')) ?? options.now,
-    endedAt: parseTime(value('end_time')) ?? null,
-    fingerprint,
     environmentName: presentString(value('gitlab_environment_name'))?.trim() ?? null,
     payload,
   };

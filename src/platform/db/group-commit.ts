@@ -1,89 +1,144 @@
-// Group commit for SQLite's write-per-request hot path (`Reads.run`, the alert endpoint).
+// Group commit for SQLite's write-per-request hot path (`Reads.run` and `Reads.transact`, the alert
+// endpoint).
 //
-// Why: a commit costs more than the statement it commits. Measured on this project's machine: one
+// Why: a commit costs more than the statements it commits. Measured on this project's machine: one
 // grouping UPDATE as its own transaction ~18 µs; ten sharing a transaction ~11 µs each; an append of
-// a narrow row 14 µs alone and ~2.4 µs in tens (the WAL frames and the commit are the cost, not the
-// SQL). So writes submitted in the same turn of the event loop run in ONE transaction, committed
-// before any of their promises resolves: a caller that answers after its write resolved still only
-// acknowledges committed data (a `kill -9` loses nothing that was answered), and each write still
-// sees the writes submitted before it, exactly as if each had been committed alone.
-import { CompiledQuery, type Kysely } from 'kysely';
+// a narrow row 14 µs alone and ~2.4 µs in tens (the locks, the WAL frames and the commit are the
+// cost, not the SQL). So the writes and works submitted in the same turn of the event loop run in ONE
+// transaction, committed before any of their promises resolves: a caller that answers after its
+// write resolved still only acknowledges committed data (a `kill -9` loses nothing that was
+// answered). Each sees the ones submitted before it, exactly as if each had been committed alone, and
+// each fails alone: a failed statement is undone by SQLite, a work that throws by its savepoint.
+import type { Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { DB } from './schema.js';
+import type { SqlRunner, Statement } from './reads.js';
 
-interface PendingWrite {
-  text: string;
-  values: readonly unknown[];
-  resolve(rows: readonly unknown[]): void;
+type Outcome = { value: unknown } | { error: unknown };
+
+interface Pending {
+  /** A single statement, run synchronously (text and values), or a work over the transaction. */
+  write?: { text: string; values: readonly unknown[] };
+  work?: (tx: SqlRunner) => Promise<unknown>;
+  resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
-type Outcome = { rows: readonly unknown[] } | { error: unknown };
+export interface GroupCommit {
+  write<T>(text: string, values: readonly unknown[]): Promise<readonly T[]>;
+  transact<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
+}
 
-export type SubmitWrite = <T>(text: string, values: readonly unknown[]) => Promise<readonly T[]>;
-
-/** `prepare` is the connection's statement cache (it also tells the read cache that a write ran). */
-export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, prepare: (text: string) => SQLite.Statement): SubmitWrite {
+/**
+ * `prepare` is the connection's statement cache (it also tells the read cache that a write ran);
+ * `textOf` turns a written statement into SQLite's text.
+ */
+export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, prepare: (text: string) => SQLite.Statement, textOf: (statement: Statement) => string): GroupCommit {
   // IMMEDIATE takes the write lock up front, so no statement of the batch can meet SQLITE_BUSY halfway.
   const begin = connection.prepare('begin immediate');
   const commit = connection.prepare('commit');
   const rollback = connection.prepare('rollback');
-  let pending: PendingWrite[] = [];
+  const savepoint = connection.prepare('savepoint work');
+  const release = connection.prepare('release work');
+  const undo = connection.prepare('rollback to work');
+  let pending: Pending[] = [];
 
-  function runOne(write: PendingWrite): Outcome {
+  function execute(text: string, values: readonly unknown[]): readonly unknown[] {
+    const statement = prepare(text);
+    // better-sqlite3 wants run() for a write without RETURNING; it has no rows to give.
+    return statement.reader ? statement.all(...values) : (statement.run(...values), []);
+  }
+
+  // What a work sees: the batch's transaction. Statements run synchronously; the promise is the
+  // same interface as the query builder's transactions (PostgreSQL) so a work is written once.
+  const tx: SqlRunner = { all: <T>(statement: Statement) => Promise.resolve(execute(textOf(statement), statement.values) as readonly T[]) };
+
+  function runWrite(write: NonNullable<Pending['write']>): Outcome {
     try {
-      const statement = prepare(write.text);
-      // better-sqlite3 wants run() for a write without RETURNING; it has no rows to give.
-      return { rows: statement.reader ? statement.all(...write.values) : (statement.run(...write.values), []) };
+      return { value: execute(write.text, write.values) };
     } catch (error) {
       return { error };
     }
   }
 
-  function flush(): void {
-    const batch = pending;
-    pending = [];
-    if (connection.inTransaction) {
-      // A transaction of the query builder holds the one connection between its awaits: run each
-      // write after it, through the builder's connection lock, instead of inside it.
-      for (const write of batch) db.executeQuery(CompiledQuery.raw(write.text, [...write.values])).then((result) => write.resolve(result.rows), write.reject);
-      return;
+  async function runWork(work: NonNullable<Pending['work']>): Promise<Outcome> {
+    savepoint.run();
+    try {
+      const value = await work(tx);
+      release.run();
+      return { value };
+    } catch (error) {
+      if (connection.inTransaction) {
+        undo.run();
+        release.run();
+      }
+      return { error };
     }
+  }
+
+  /** Run the batch in one transaction; null when SQLite rolled the whole transaction back. */
+  async function runBatch(batch: Pending[]): Promise<Outcome[] | { failed: unknown }> {
     try {
       begin.run();
     } catch (error) {
-      for (const write of batch) write.reject(error);
-      return;
+      return { failed: error };
     }
     const outcomes: Outcome[] = [];
-    for (const write of batch) {
-      const outcome = runOne(write);
+    for (const item of batch) {
+      const outcome = item.write ? runWrite(item.write) : await runWork(item.work!);
       outcomes.push(outcome);
-      // A failed statement is undone alone; only a few errors (I/O, full disk) make SQLite roll the
-      // whole transaction back, and then nothing of this batch may be reported as written.
-      if ('error' in outcome && !connection.inTransaction) return failAll(batch, outcome.error);
+      // Only a few errors (I/O, full disk) make SQLite roll the whole transaction back, and then
+      // nothing of this batch may be reported as written.
+      if ('error' in outcome && !connection.inTransaction) return { failed: outcome.error };
     }
     try {
       commit.run();
     } catch (error) {
       if (connection.inTransaction) rollback.run();
-      return failAll(batch, error);
+      return { failed: error };
     }
-    batch.forEach((write, index) => {
-      const outcome = outcomes[index];
-      if ('rows' in outcome) write.resolve(outcome.rows);
-      else write.reject(outcome.error);
+    return outcomes;
+  }
+
+  function settle(batch: Pending[], result: Outcome[] | { failed: unknown }): void {
+    if (!Array.isArray(result)) {
+      for (const item of batch) item.reject(result.failed);
+      return;
+    }
+    batch.forEach((item, index) => {
+      const outcome = result[index];
+      if ('value' in outcome) item.resolve(outcome.value);
+      else item.reject(outcome.error);
     });
   }
 
-  function failAll(batch: PendingWrite[], error: unknown): void {
-    for (const write of batch) write.reject(error);
+  function flush(): void {
+    const batch = pending;
+    pending = [];
+    if (!connection.inTransaction && batch.every((item) => item.write)) {
+      // Statements only: the whole batch runs synchronously, so nothing else can touch the
+      // connection meanwhile. runBatch awaits nothing on this path, so its outcome is ready at once.
+      void runBatch(batch).then((result) => settle(batch, result));
+      return;
+    }
+    // A work awaits between its statements, and a transaction of the query builder may be open
+    // across turns: hold the builder's connection lock for the whole batch, so no other statement
+    // runs inside this transaction (reads meanwhile queue behind it, see reads.ts).
+    db.connection()
+      .execute(() => runBatch(batch))
+      .then((result) => settle(batch, result), (error: unknown) => settle(batch, { failed: error }));
   }
 
-  return <T>(text: string, values: readonly unknown[]) =>
-    new Promise<readonly T[]>((resolve, reject) => {
+  function submit(write: Pending['write'], work: Pending['work']): Promise<unknown> {
+    return new Promise((resolve, reject) => {
       // setImmediate runs after the poll phase: every request read in this turn has submitted by then.
       if (pending.length === 0) setImmediate(flush);
-      pending.push({ text, values, resolve: resolve as PendingWrite['resolve'], reject });
+      pending.push({ write, work, resolve, reject });
     });
+  }
+
+  return {
+    write: <T>(text: string, values: readonly unknown[]) => submit({ text, values }, undefined) as Promise<readonly T[]>,
+    transact: <T>(work: (tx: SqlRunner) => Promise<T>) => submit(undefined, work) as Promise<T>,
+  };
 }

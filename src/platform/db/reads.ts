@@ -10,7 +10,7 @@
 // reads: it is dropped whenever the database may have changed, i.e. when `PRAGMA data_version`
 // moves (a commit by any other connection: a `kiln worker`, a second `kiln serve`) or when this
 // connection prepared a statement that writes. Cached rows are frozen: callers share them.
-import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { DB } from './schema.js';
 import { groupCommit } from './group-commit.js';
@@ -51,9 +51,30 @@ export interface Reads {
    * path: committed when the promise resolves. On SQLite the writes submitted in one turn of the
    * event loop share a transaction (group-commit.ts); each is still undone alone if it fails. Writes
    * submitted together may run in any order (concurrently, on PostgreSQL's pool): none may depend on
-   * another. Inside a transaction use `asRaw(statement).execute(trx)`.
+   * another. Inside a transaction use the transaction (`sqlRunner(trx)`).
    */
   run<T>(statement: Statement): Promise<readonly T[]>;
+  /**
+   * One transaction of raw statements, committed when the promise resolves, for a hot path that
+   * writes several rows. On SQLite it joins the writes of the same turn (group-commit.ts) in a
+   * savepoint of its own, undone alone if `work` throws. `work` must use only `tx` and await nothing
+   * else that touches the database: the connection is held for the whole batch, so a query through
+   * `deps.db` or `deps.reads` from inside would wait for the batch forever.
+   */
+  transact<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
+}
+
+/** Raw statements inside a transaction, the same on both dialects (see `Reads.transact`). */
+export interface SqlRunner {
+  all<T>(statement: Statement): Promise<readonly T[]>;
+}
+
+/** Where raw statements of a write run: a `SqlRunner`, or the query builder (a transaction or the database). */
+export type SqlTarget = SqlRunner | Kysely<DB> | Transaction<DB>;
+
+export function sqlRunner(target: SqlTarget): SqlRunner {
+  if ('all' in target) return target;
+  return { all: async <T>(statement: Statement) => (await asRaw<T>(statement).execute(target)).rows };
 }
 
 /** Statement texts by template, per placeholder style (the template object is unique per call site). */
@@ -75,7 +96,13 @@ const sqliteText = textCache(() => '?');
 export function postgresReads(db: Kysely<DB>): Reads {
   const compiled = async <T>(query: CompiledQuery<T>): Promise<readonly T[]> => (await db.executeQuery<T>(query)).rows;
   const statement = <T>(written: Statement) => compiled<T>(CompiledQuery.raw(postgresText(written.strings), written.values));
-  return { all: statement, run: statement, compiled, memo: (_key, compute) => compute() };
+  return {
+    all: statement,
+    run: statement,
+    compiled,
+    memo: (_key, compute) => compute(),
+    transact: (work) => db.transaction().execute((trx) => work(sqlRunner(trx))),
+  };
 }
 
 /** What the SQLite reads need from the connection's statement cache (database.ts). */
@@ -111,7 +138,7 @@ export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, stateme
   // Whole computed values (e.g. a page of events with its count), cleared with the rows.
   let memos = new Map<string, unknown>();
   // Preparing each write through the statement cache moves its write count: cached reads are dropped.
-  const submitWrite = groupCommit(db, connection, (text) => statements.prepare(text));
+  const group = groupCommit(db, connection, (text) => statements.prepare(text), (statement) => sqliteText(statement.strings));
 
   /** The current version; drops the row cache when it moved. */
   function currentVersion(): string {
@@ -147,7 +174,8 @@ export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, stateme
 
   return {
     all: <T>(statement: Statement, options?: ReadOptions) => execute<T>(statement.strings, sqliteText(statement.strings), statement.values, options),
-    run: <T>(statement: Statement) => submitWrite<T>(sqliteText(statement.strings), statement.values),
+    run: <T>(statement: Statement) => group.write<T>(sqliteText(statement.strings), statement.values),
+    transact: group.transact,
     compiled: <T>(query: CompiledQuery<T>, options?: ReadOptions) => execute<T>(query.sql, query.sql, query.parameters, options),
     async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
       if (connection.inTransaction || !caching) return compute();

@@ -2,6 +2,7 @@
 // the transaction that needs the work, claim atomically, retry with backoff, a visible dead state.
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
+import { q, sqlRunner, type SqlTarget } from '../db/reads.js';
 import type { Clock } from '../clock.js';
 
 export interface EnqueueOptions {
@@ -17,26 +18,17 @@ export interface ClaimedJob {
   max_attempts: number;
 }
 
-/** Jobs carry ids only (STYLE.md rule 7); the payload is a small JSON object. */
-export async function enqueue(executor: Executor, clock: Clock, kind: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<number> {
+/**
+ * Jobs carry ids only (STYLE.md rule 7); the payload is a small JSON object. `target` is the
+ * transaction that needs the work (raw SQL: alerts enqueue incidents on their endpoint's path).
+ */
+export async function enqueue(target: SqlTarget, clock: Clock, kind: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<number> {
   const now = clock.now();
-  const row = await executor
-    .insertInto('jobs')
-    .values({
-      kind,
-      payload: JSON.stringify(payload),
-      state: 'queued',
-      run_at: options.runAt ?? now,
-      max_attempts: options.maxAttempts ?? 10,
-      lease_until: null,
-      locked_by: null,
-      last_error: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  const [row] = await sqlRunner(target).all<{ id: number }>(q`
+    insert into jobs (kind, payload, state, run_at, max_attempts, lease_until, locked_by, last_error, created_at, updated_at)
+    values (${kind}, ${JSON.stringify(payload)}, 'queued', ${options.runAt ?? now}, ${options.maxAttempts ?? 10}, null, null, null, ${now}, ${now})
+    returning id`);
+  return Number(row.id);
 }
 
 /**

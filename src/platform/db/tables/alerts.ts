@@ -34,7 +34,6 @@ export interface AlertsTable {
   hosts: string;
   started_at: number;
   ended_at: number | null;
-  events: number;
   /** 40-character SHA-1 hex, or null (never grouped). */
   fingerprint: string | null;
   environment_name: string | null;
@@ -58,8 +57,15 @@ export interface IncidentSettingsTable {
   updated_at: number;
 }
 
+/** How many posts an alert counted (GitLab's `events` column), kept narrow for the hot write. */
+export interface AlertEventCountsTable {
+  alert_id: number;
+  events: number;
+}
+
 export interface AlertsTables {
   alert_management_http_integrations: AlertIntegrationsTable;
   alert_management_alerts: AlertsTable;
+  alert_management_event_counts: AlertEventCountsTable;
   project_incident_management_settings: IncidentSettingsTable;
 }
