@@ -103,6 +103,11 @@ const FINGERPRINTS = 200;
 const CONNECTIONS = 10;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2);
+// This machine's speed drifts by tens of percent over a minute (docs/performance.md, Noise): the two
+// servers are measured in interleaved rounds, as ../shared/reference/performance.md did, and the
+// ratio is the median of the rounds' ratios.
+const ROUNDS = 3;
+const ROUND_S = Math.max(2, Math.round(DURATION_S / 2));
 
 function alertStream() {
   let k = 0;
@@ -172,15 +177,20 @@ export const scenario: BenchScenario = {
       const stream = alertStream();
       await load(kilnUrl, kilnHeaders, () => stream.kiln(), WARMUP_S);
       await load(amUrl, {}, () => stream.alertmanager(), WARMUP_S);
-      const kiln = await load(kilnUrl, kilnHeaders, () => stream.kiln(), DURATION_S);
-      const am = await load(amUrl, {}, () => stream.alertmanager(), DURATION_S);
+      const rounds: Array<{ kiln: Measured; am: Measured }> = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        rounds.push({ kiln: await load(kilnUrl, kilnHeaders, () => stream.kiln(), ROUND_S), am: await load(amUrl, {}, () => stream.alertmanager(), ROUND_S) });
+      }
+      rounds.sort((a, b) => a.kiln.rps / a.am.rps - b.kiln.rps / b.am.rps);
+      const { kiln, am } = rounds[Math.floor(ROUNDS / 2)];
+      const errors = rounds.reduce((sum, measured) => sum + measured.kiln.errors, 0);
       const ratio = kiln.rps / am.rps;
       return [
-        { name: 'alert ingestion (alerts/s)', value: Math.round(kiln.rps), unit: 'alerts/s', baseline: Math.round(am.rps), target: '≥3000 alerts/s and ≥1.0× Alertmanager', pass: kiln.rps >= 3000 && ratio >= 1 && kiln.errors === 0 },
+        { name: 'alert ingestion (alerts/s, median round)', value: Math.round(kiln.rps), unit: 'alerts/s', baseline: Math.round(am.rps), target: '≥3000 alerts/s and ≥1.0× Alertmanager', pass: kiln.rps >= 3000 && ratio >= 1 && errors === 0 },
         { name: 'alert ingestion p50 (ms)', value: kiln.p50, unit: 'ms', baseline: am.p50, target: 'reported', pass: true },
         { name: 'alert ingestion p99 (ms)', value: kiln.p99, unit: 'ms', baseline: am.p99, target: 'reported', pass: true },
         { name: 'Alertmanager POST /api/v2/alerts (alerts/s)', value: Math.round(am.rps), unit: 'alerts/s', target: 'reference', pass: am.errors === 0 },
-        { name: 'ratio Kiln / Alertmanager', value: Number(ratio.toFixed(2)), unit: '×', target: '≥1.0', pass: ratio >= 1 },
+        { name: `ratio Kiln / Alertmanager (median of ${ROUNDS} interleaved rounds: ${rounds.map((r) => (r.kiln.rps / r.am.rps).toFixed(2)).join(', ')})`, value: Number(ratio.toFixed(2)), unit: '×', target: '≥1.0', pass: ratio >= 1 },
       ];
     } finally {
       await alertmanager.stop();
