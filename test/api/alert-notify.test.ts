@@ -216,7 +216,10 @@ describe('POST /:full_path/alerts/notify/:name/:endpoint_identifier.json', () =>
       expect(text.body.message).toMatch(/JSON object/);
       expect((await post(notifyPath, null, { raw: 'title=hello', contentType: 'text/plain', key: 'wrong' })).status).toBe(401);
       expect((await post(notifyPath, [{ title: 'array' }])).status).toBe(400);
-      expect((await post(notifyPath, null, { raw: '{not json' })).status).toBe(400);
+      const invalid = await post(notifyPath, null, { raw: '{not json' });
+      expect(invalid.status).toBe(400);
+      expect(invalid.body.message).toBe('400 Bad request - The request body is not valid JSON');
+      expect((await post(notifyPath, null, { raw: '{not json', key: 'wrong' })).status).toBe(401);
     });
 
     it('answers 404 for a project that does not exist', async () => {
