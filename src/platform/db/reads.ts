@@ -26,7 +26,7 @@ export function q(strings: TemplateStringsArray, ...values: unknown[]): Statemen
 }
 
 /** The same statement for a Kysely executor (a transaction), with Kysely's own placeholders. */
-export function asRaw<T>(statement: Statement): RawBuilder<T> {
+function asRaw<T>(statement: Statement): RawBuilder<T> {
   return sql<T>(statement.strings, ...statement.values);
 }
 
