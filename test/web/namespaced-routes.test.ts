@@ -25,9 +25,11 @@ const probe = {
       bare: bareJsonRoute(deps, {
         name: '/:path/bare/notify.json',
         bodyLimit: 1024,
-        handle: async ({ raw, body, groups }) => {
-          if (body.json && (body.json as { fail?: boolean }).fail) throw new Error('bare route failure');
-          return { status: 201, body: { path: groups.path, json: body.json ?? null, invalid: body.invalidJson, text: body.text ?? null, agent: raw.headers['user-agent'] ?? null } };
+        handle: ({ raw, body, groups }) => {
+          const fail = (body.json as { fail?: string } | undefined)?.fail;
+          if (fail === 'sync') throw new Error('thrown before any promise');
+          if (fail === 'async') return Promise.reject(new Error('bare route failure'));
+          return Promise.resolve({ status: 201, body: { path: groups.path, json: body.json ?? null, invalid: body.invalidJson, text: body.text ?? null, agent: raw.headers['user-agent'] ?? null } });
         },
       }),
     });
@@ -133,10 +135,13 @@ describe('bare namespaced routes', () => {
     expect(await response.json()).toEqual({ message: '413 Request Entity Too Large' });
   });
 
-  it('answer 500 in the GitLab shape when the handler fails', async () => {
-    const response = await post('/top/sub/deep/bare/notify.json', '{"fail":true}');
-    expect(response.status).toBe(500);
-    expect(await response.json()).toEqual({ message: '500 Internal Server Error' });
+  it('answer 500 in the GitLab shape when the handler fails, also before returning a promise', async () => {
+    for (const fail of ['async', 'sync']) {
+      const response = await post('/top/sub/deep/bare/notify.json', JSON.stringify({ fail }));
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ message: '500 Internal Server Error' });
+    }
+    expect((await post('/top/sub/deep/bare/notify.json', '{}')).status).toBe(201);
   });
 
   it('leave a fixed route of the same shape, paths that could escape, and other methods to Fastify', async () => {

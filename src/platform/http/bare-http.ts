@@ -58,8 +58,10 @@ export function bareJsonRoute(deps: Deps, route: BareJsonRoute): BareHandler {
       if (text === null) return answer(TOO_LARGE);
       const isJson = JSON_CONTENT_TYPE.test(request.headers['content-type'] ?? '');
       const parsed = isJson ? parseJsonBody(text) : { value: undefined, invalid: false };
-      route
-        .handle({ raw: request, groups, body: { text: isJson ? text : undefined, json: parsed.value, invalidJson: parsed.invalid } })
+      const body = { text: isJson ? text : undefined, json: parsed.value, invalidJson: parsed.invalid };
+      // Through a promise even if `handle` throws before returning one: a failure is a 500, never a crash.
+      Promise.resolve()
+        .then(() => route.handle({ raw: request, groups, body }))
         .then(answer, (error: unknown) => {
           deps.log.error({ err: error, reqId: requestId, req: { method: request.method, url: redactUrl(request.url ?? '') } }, 'unhandled error');
           answer(SERVER_ERROR);
