@@ -6,6 +6,7 @@ import { requireLevel } from '../accounts/lookup.js';
 import { ACCESS } from '../accounts/access-levels.js';
 import { BadRequestError, ValidationError } from '../platform/errors.js';
 import { inTransaction } from '../platform/db/database.js';
+import { lockProject } from '../accounts/lock-project.js';
 import { incidentSettings } from './incident-settings.js';
 import { newEndpointIdentifier, newIntegrationToken, TOOL_ACTIVE, validateIntegrationInput, type IntegrationInput } from './integration-input.js';
 import type { IntegrationRow } from './process-alert-payload.js';
@@ -19,6 +20,7 @@ export async function createIntegration(deps: Deps, access: ProjectAccess, input
   const projectId = access.project.id;
   const now = deps.clock.now();
   return inTransaction(deps.db, async (trx) => {
+    await lockProject(trx, projectId);
     if (active && (await incidentSettings(trx, projectId)).alertingToolActive) throw new ValidationError({ active: [TOOL_ACTIVE] });
     const sameType = await trx.selectFrom('alert_management_http_integrations').select('id').where('project_id', '=', projectId).where('type_identifier', '=', type).limit(1).executeTakeFirst();
     if (sameType && (type === 'prometheus' || deps.config.tier === 'free')) throw new BadRequestError('Multiple integrations of a single type are not supported for this project');

@@ -6,6 +6,7 @@ import type { ProjectAccess } from '../accounts/lookup.js';
 import { requireLevel } from '../accounts/lookup.js';
 import { ACCESS } from '../accounts/access-levels.js';
 import { inTransaction } from '../platform/db/database.js';
+import { lockProject } from '../accounts/lock-project.js';
 import { ValidationError } from '../platform/errors.js';
 import { incidentSettings, type IncidentSettings } from './incident-settings.js';
 
@@ -24,6 +25,7 @@ export async function updateIncidentSettings(deps: Deps, access: ProjectAccess, 
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new ValidationError({ alerting_tool_url: ['must be an http(s) URL'] });
   }
   return inTransaction(deps.db, async (trx) => {
+    await lockProject(trx, projectId);
     const current = await incidentSettings(trx, projectId);
     const next: IncidentSettings = {
       ...current,

@@ -5,6 +5,8 @@ import type { ProjectAccess } from '../accounts/lookup.js';
 import { requireLevel } from '../accounts/lookup.js';
 import { ACCESS } from '../accounts/access-levels.js';
 import { ValidationError } from '../platform/errors.js';
+import { inTransaction } from '../platform/db/database.js';
+import { lockProject } from '../accounts/lock-project.js';
 import { incidentSettings } from './incident-settings.js';
 import { findIntegration } from './finder.js';
 import { TOOL_ACTIVE, validateIntegrationInput, type IntegrationInput } from './integration-input.js';
@@ -14,15 +16,16 @@ export async function updateIntegration(deps: Deps, access: ProjectAccess, id: n
   requireLevel(access, ACCESS.maintainer);
   const integration = await findIntegration(deps.db, access.project.id, id);
   const changes: Record<string, string | number> = validateIntegrationInput(deps, input, integration.type_identifier);
-  if (input.active !== undefined) {
-    if (input.active && (await incidentSettings(deps.db, access.project.id)).alertingToolActive) throw new ValidationError({ active: [TOOL_ACTIVE] });
-    changes.active = input.active ? 1 : 0;
-  }
-  return deps.db
-    .updateTable('alert_management_http_integrations')
-    .set({ ...changes, updated_at: deps.clock.now() })
-    .where('id', '=', integration.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  if (input.active !== undefined) changes.active = input.active ? 1 : 0;
+  return inTransaction(deps.db, async (trx) => {
+    await lockProject(trx, access.project.id);
+    if (input.active && (await incidentSettings(trx, access.project.id)).alertingToolActive) throw new ValidationError({ active: [TOOL_ACTIVE] });
+    return trx
+      .updateTable('alert_management_http_integrations')
+      .set({ ...changes, updated_at: deps.clock.now() })
+      .where('id', '=', integration.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
 }
 
