@@ -32,7 +32,7 @@ export async function renderAlertDetails(context: PageContext, access: ProjectAc
       ${row('Title', alert.title)}${row('Status', titleCase(status))}${row('Severity', titleCase(severityName(alert.severity)))}
       ${row('Start time', isoTime(alert.started_at))}${row('End time', isoTime(alert.ended_at))}${row('Events', alert.events)}
       ${row('Description', alert.description)}${row('Service', alert.service)}${row('Monitoring tool', alert.monitoring_tool)}
-      ${row('Hosts', hosts.join(', '))}${row('Environment', alert.environment_name === null ? null : alert.environment_id === null ? `${alert.environment_name} (no such environment)` : alert.environment_name)}${row('Fingerprint', alert.fingerprint)}
+      ${row('Hosts', hosts.join(', '))}${row('Environment', alert.environment_name === null ? null : alert.linked_environment_name === null ? `${alert.environment_name} (no such environment)` : alert.linked_environment_name)}${row('Fingerprint', alert.fingerprint)}
       ${row('Created', isoTime(alert.created_at))}${row('Updated', isoTime(alert.updated_at))}
       <tr><th>Incident</th><td>${incidentIid ? html`<a href="/${access.project.full_path}/-/issues/${incidentIid}" id="incident-link">#${incidentIid}</a>` : html`<form method="post" action="${self}" class="inline">${csrfField(context)}<input type="hidden" name="action" value="incident"><button type="submit">Create incident</button></form>`}</td></tr>
     </table>

@@ -55,8 +55,9 @@ export function alertEntity(baseUrl: string, project: ProjectRow, alert: AlertRo
     ended_at: isoTime(alert.ended_at),
     events: alert.events,
     fingerprint: alert.fingerprint,
-    // Linked only when the project had an environment of that exact name when the alert arrived (§16).
-    environment: alert.environment_id === null ? null : { id: Number(alert.environment_id), name: alert.environment_name },
+    // Linked when the project had an environment of that exact name when the alert arrived (§16),
+    // and only while that environment exists.
+    environment: alert.environment_id === null || alert.linked_environment_name === null ? null : { id: Number(alert.environment_id), name: alert.linked_environment_name },
     issue_iid: issueIid,
     payload: JSON.parse(alert.payload) as unknown,
     created_at: isoTime(alert.created_at),

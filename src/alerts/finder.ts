@@ -11,16 +11,22 @@ import { DEFAULT_INCIDENT_SETTINGS, type IncidentSettings } from './incident-set
 
 /** An alert as stored. */
 export type AlertRecord = Selectable<AlertsTable>;
-/** An alert as shown: with its event counter (kept in its own narrow table, see the migration). */
-export type AlertRow = AlertRecord & { events: number };
+/**
+ * An alert as shown: with its event counter (kept in its own narrow table, see the migration) and
+ * the current name of its linked environment, null once that environment is gone (GitLab nullifies
+ * the link when an environment is deleted).
+ */
+export type AlertRow = AlertRecord & { events: number; linked_environment_name: string | null };
 
-/** Alerts with their event counters. */
+/** Alerts with their event counters and linked environments. */
 function alertsWithEvents(executor: Executor) {
   return executor
     .selectFrom('alert_management_alerts')
     .innerJoin('alert_management_event_counts', 'alert_management_event_counts.alert_id', 'alert_management_alerts.id')
     .selectAll('alert_management_alerts')
-    .select('alert_management_event_counts.events');
+    .select('alert_management_event_counts.events')
+    // A scalar subquery, not a join: the alert filters and sorts name columns environments have too.
+    .select((eb) => eb.selectFrom('environments').select('environments.name').whereRef('environments.id', '=', 'alert_management_alerts.environment_id').as('linked_environment_name'));
 }
 
 export const ALERT_SORTS = ['started_at_asc', 'started_at_desc', 'ended_at_asc', 'ended_at_desc', 'created_at_asc', 'created_at_desc', 'updated_at_asc', 'updated_at_desc', 'event_count_asc', 'event_count_desc', 'severity_asc', 'severity_desc', 'status_asc', 'status_desc'] as const;

@@ -24,7 +24,7 @@ export async function updateAlertStatus(deps: Deps, actorId: number, access: Pro
         .returningAll()
         .executeTakeFirstOrThrow();
       await addAlertSystemNotes(trx, now, { id: Number(alert.id), project_id: Number(alert.project_id) }, actorId, alertNoteText.status(status));
-      return { ...updated, events: alert.events };
+      return { ...updated, events: alert.events, linked_environment_name: alert.linked_environment_name };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ValidationError({ fingerprint: ['Cannot have multiple unresolved alerts'] });

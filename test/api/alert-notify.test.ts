@@ -69,6 +69,18 @@ describe('POST /:full_path/alerts/notify/:name/:endpoint_identifier.json', () =>
       expect((await get(unknown.body[0].iid)).environment).toBeNull();
     });
 
+    it('drops the environment link once that environment is deleted, as GitLab nullifies it', async () => {
+      const environment = (await kiln.api('POST', `/projects/${project.id}/environments`, { token: alice.token, body: { name: 'short-lived' } })).body;
+      const linked = await post(notifyPath, { title: 'On short-lived', gitlab_environment_name: 'short-lived' });
+      const get = async () => (await kiln.api('GET', `/projects/${project.id}/alert_management_alerts/${linked.body[0].iid}`, { token: alice.token })).body;
+      expect((await get()).environment).toEqual({ id: environment.id, name: 'short-lived' });
+      expect((await kiln.api('POST', `/projects/${project.id}/environments/${environment.id}/stop`, { token: alice.token })).status).toBe(200);
+      expect((await kiln.api('DELETE', `/projects/${project.id}/environments/${environment.id}`, { token: alice.token })).status).toBe(204);
+      expect((await get()).environment).toBeNull();
+      const listed = (await kiln.api('GET', `/projects/${project.id}/alert_management_alerts`, { token: alice.token, query: { search: 'On short-lived' } })).body;
+      expect(listed[0].environment).toBeNull();
+    });
+
     it('applies the default title "New: Alert" to an alert without a title (Errors table)', async () => {
       const { status, body } = await post(notifyPath, { description: 'no title here' });
       expect(status).toBe(200);
