@@ -8,7 +8,7 @@ import { registerBodyParsers } from './platform/http/body-parsers.js';
 import { apiErrorHandler } from './platform/http/error-handler.js';
 import { LazyChildLogger, requestSerializers } from './platform/logger.js';
 import { registerOperations } from './platform/operations.js';
-import { bareDispatcher, registerNamespacedDispatcher } from './platform/http/namespaced-routes.js';
+import { registerNamespacedDispatcher } from './platform/http/namespaced-routes.js';
 import { openApiRegistry } from './platform/http/openapi.js';
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
@@ -74,7 +74,6 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
   for (const feature of features) feature.setup?.(deps);
   registerOperations(app, deps);
   for (const feature of features) await feature.routes?.(app, deps);
-  registerNamespacedDispatcher(app);
-  serveBare = bareDispatcher(app);
+  serveBare = registerNamespacedDispatcher(app);
   return app;
 }

@@ -114,6 +114,10 @@ describe('bare namespaced routes', () => {
     const generated = await post('/top/sub/deep/bare/notify.json', '');
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(await generated.json()).toMatchObject({ json: {}, invalid: false });
+    // Timed in /-/metrics under the route's name, never the concrete URL.
+    const metrics = await (await fetch(`${base}/-/metrics`)).text();
+    expect(metrics).toMatch(/kiln_http_request_duration_seconds_count\{method="POST",route="\/:path\/bare\/notify\.json",status="201"\} [1-9]/);
+    expect(metrics).not.toContain('top/sub/deep');
   });
 
   it('are reached through app.inject as well, with the same answer', async () => {

@@ -4,7 +4,7 @@
 // these by regular expressions over the decoded path, in registration order.
 //
 // A route may instead be *bare*: served from node:http's own request and response, before Fastify
-// sees the request (app.ts installs `bareDispatcher` in the server). That is for an endpoint whose
+// sees the request (app.ts installs the dispatcher's bare half in the server). That is for an endpoint whose
 // whole cost per request is a few tens of microseconds (the alert endpoint, docs/performance.md),
 // where Fastify's request, reply, hooks and body parsing would be a third of it. Which route serves
 // a path is decided the same way for both kinds; `app.inject` reaches bare routes too.
@@ -106,8 +106,13 @@ function rememberingMatcher<T>(decide: (method: string, url: string) => T): (met
   };
 }
 
-/** Register the dispatcher once, after every feature has added its namespaced routes. */
-export function registerNamespacedDispatcher(app: FastifyInstance): void {
+/**
+ * Register the dispatcher once, after every feature has added its namespaced routes. Returns the
+ * server's first look at a request: serve it here when it belongs to a bare route (true), else leave
+ * it to Fastify (false). A bare route only takes what Fastify itself would have sent to this
+ * dispatcher, so a fixed route of the same shape keeps its precedence.
+ */
+export function registerNamespacedDispatcher(app: FastifyInstance): (request: IncomingMessage, response: ServerResponse) => boolean {
   const routes = byMethod(registries.get(app) ?? []);
   const match = rememberingMatcher((method, url) => firstMatch(routes.get(method), url));
   app.route({
@@ -129,30 +134,23 @@ export function registerNamespacedDispatcher(app: FastifyInstance): void {
       return reply.callNotFound();
     },
   });
-}
 
-/**
- * The server's first look at a request: serve it here when it belongs to a bare route (true), else
- * leave it to Fastify (false). A bare route only takes what Fastify itself would have sent to the
- * namespaced dispatcher, so a fixed route of the same shape keeps its precedence.
- */
-export function bareDispatcher(app: FastifyInstance): (request: IncomingMessage, response: ServerResponse) => boolean {
   // Only the methods some bare route takes: every other request goes straight to Fastify.
-  const routes = new Map([...byMethod(registries.get(app) ?? [])].filter(([, list]) => list.some((route) => route.bare)));
+  const bareMethods = new Set([...routes].filter(([, list]) => list.some((route) => route.bare)).map(([method]) => method));
+  const bareMatch = rememberingMatcher((method, url) => {
+    const found = match(method, url);
+    if (!found?.route.bare) return null;
+    const routed = app.findRoute({ method: method as NamespacedMethod, url: url.split('?')[0] });
+    return routed?.params['*'] === undefined ? null : found;
+  });
   let closing = false;
   // While closing, Fastify answers 503 with `Connection: close` (return503OnClosing): let it.
   app.addHook('preClose', (done) => {
     closing = true;
     done();
   });
-  const bareMatch = rememberingMatcher((method, url) => {
-    const found = firstMatch(routes.get(method), url);
-    if (!found?.route.bare) return null;
-    const routed = app.findRoute({ method: method as NamespacedMethod, url: url.split('?')[0] });
-    return routed?.params['*'] === undefined ? null : found;
-  });
   return (request, response) => {
-    if (!routes.has(request.method!) || closing) return false;
+    if (!bareMethods.has(request.method!) || closing) return false;
     const found = bareMatch(request.method!, request.url ?? '/');
     if (found === null) return false;
     found.route.bare!(request, response, found.groups);
