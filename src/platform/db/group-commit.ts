@@ -17,15 +17,15 @@ import type { SqlRunner, Statement } from './reads.js';
 type Outcome = { value: unknown } | { error: unknown };
 
 interface Pending {
-  /** A single statement, run synchronously (text and values), or a work over the transaction. */
-  write?: { text: string; values: readonly unknown[] };
+  /** A single statement, run synchronously, or a work over the transaction. */
+  write?: Statement;
   work?: (tx: SqlRunner) => Promise<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
 export interface GroupCommit {
-  write<T>(text: string, values: readonly unknown[]): Promise<readonly T[]>;
+  write<T>(statement: Statement): Promise<readonly T[]>;
   transact<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
 }
 
@@ -43,19 +43,19 @@ export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, prepare
   const undo = connection.prepare('rollback to work');
   let pending: Pending[] = [];
 
-  function execute(text: string, values: readonly unknown[]): readonly unknown[] {
-    const statement = prepare(text);
+  function execute(written: Statement): readonly unknown[] {
+    const statement = prepare(textOf(written));
     // better-sqlite3 wants run() for a write without RETURNING; it has no rows to give.
-    return statement.reader ? statement.all(...values) : (statement.run(...values), []);
+    return statement.reader ? statement.all(...written.values) : (statement.run(...written.values), []);
   }
 
   // What a work sees: the batch's transaction. Statements run synchronously; the promise is the
   // same interface as the query builder's transactions (PostgreSQL) so a work is written once.
-  const tx: SqlRunner = { all: <T>(statement: Statement) => Promise.resolve(execute(textOf(statement), statement.values) as readonly T[]) };
+  const tx: SqlRunner = { all: <T>(statement: Statement) => Promise.resolve(execute(statement) as readonly T[]) };
 
-  function runWrite(write: NonNullable<Pending['write']>): Outcome {
+  function runWrite(write: Statement): Outcome {
     try {
-      return { value: execute(write.text, write.values) };
+      return { value: execute(write) };
     } catch (error) {
       return { error };
     }
@@ -76,7 +76,7 @@ export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, prepare
     }
   }
 
-  /** Run the batch in one transaction; null when SQLite rolled the whole transaction back. */
+  /** Run the batch in one transaction; `failed` when nothing of it was committed. */
   async function runBatch(batch: Pending[]): Promise<Outcome[] | { failed: unknown }> {
     try {
       begin.run();
@@ -138,7 +138,7 @@ export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, prepare
   }
 
   return {
-    write: <T>(text: string, values: readonly unknown[]) => submit({ text, values }, undefined) as Promise<readonly T[]>,
+    write: <T>(statement: Statement) => submit(statement, undefined) as Promise<readonly T[]>,
     transact: <T>(work: (tx: SqlRunner) => Promise<T>) => submit(undefined, work) as Promise<T>,
   };
 }

@@ -174,7 +174,7 @@ export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, stateme
 
   return {
     all: <T>(statement: Statement, options?: ReadOptions) => execute<T>(statement.strings, sqliteText(statement.strings), statement.values, options),
-    run: <T>(statement: Statement) => group.write<T>(sqliteText(statement.strings), statement.values),
+    run: group.write,
     transact: group.transact,
     compiled: <T>(query: CompiledQuery<T>, options?: ReadOptions) => execute<T>(query.sql, query.sql, query.parameters, options),
     async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
