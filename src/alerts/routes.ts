@@ -155,8 +155,8 @@ export function alertRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.string.required(), alert_iid: p.integer.required(), status: p.string.required({ values: STATUSES }) },
     handler: async ({ params, actor }) => {
       const access = await developerProject(actor, params.id);
-      const alert = await findAlert(deps.db, access.project.id, params.alert_iid);
-      return oneAlert(access, await updateAlertStatus(deps, actor.user.id, access, alert, params.status as AlertStatus));
+      await updateAlertStatus(deps, actor.user.id, access, await findAlert(deps.db, access.project.id, params.alert_iid), params.status as AlertStatus);
+      return oneAlert(access, await findAlert(deps.db, access.project.id, params.alert_iid));
     },
   });
 

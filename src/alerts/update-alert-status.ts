@@ -9,22 +9,21 @@ import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { ValidationError } from '../platform/errors.js';
 import { statusName, transition, type AlertStatus } from './model.js';
 import { addAlertSystemNotes, alertNoteText } from './alert-notes.js';
-import type { AlertRow } from './finder.js';
+import type { AlertRecord } from './finder.js';
 
-export async function updateAlertStatus(deps: Deps, actorId: number, access: ProjectAccess, alert: AlertRow, status: AlertStatus): Promise<AlertRow> {
+/** Callers show the alert by reading it again: its counter and environment live in other tables. */
+export async function updateAlertStatus(deps: Deps, actorId: number, access: ProjectAccess, alert: AlertRecord, status: AlertStatus): Promise<void> {
   requireLevel(access, ACCESS.developer);
-  if (statusName(alert.status) === status) return alert;
+  if (statusName(alert.status) === status) return;
   const now = deps.clock.now();
   try {
-    return await inTransaction(deps.db, async (trx) => {
-      const updated = await trx
+    await inTransaction(deps.db, async (trx) => {
+      await trx
         .updateTable('alert_management_alerts')
         .set({ ...transition(status, now), updated_at: now })
         .where('id', '=', alert.id)
-        .returningAll()
         .executeTakeFirstOrThrow();
       await addAlertSystemNotes(trx, now, { id: Number(alert.id), project_id: Number(alert.project_id) }, actorId, alertNoteText.status(status));
-      return { ...updated, events: alert.events, linked_environment_name: alert.linked_environment_name };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ValidationError({ fingerprint: ['Cannot have multiple unresolved alerts'] });
