@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { parseGenericAlert, genericSeverity, DEFAULT_TITLE } from '../../src/alerts/payload/generic.js';
 import { explicitFingerprint, payloadFingerprint } from '../../src/alerts/payload/fingerprint.js';
 import { isAlertmanagerWebhook, parsePrometheusAlert, prometheusSeverity, fullQuery } from '../../src/alerts/payload/prometheus.js';
-import { parsePayload } from '../../src/alerts/payload/parse-payload.js';
+import { parseGroupingKey, parsePayload } from '../../src/alerts/payload/parse-payload.js';
 import { parseHosts, parseTime, truncate, canonicalJson } from '../../src/alerts/payload/values.js';
 import { jsonDepth, payloadTooLarge } from '../../src/alerts/payload/limits.js';
 import { mappingProblems } from '../../src/alerts/payload/mapping.js';
@@ -281,5 +281,29 @@ describe('limits', () => {
     expect(parseTime(0)).toBeUndefined();
     expect(parseTime('')).toBeUndefined();
     expect(parseTime({})).toBeUndefined();
+  });
+});
+
+describe('the hot path reads the same grouping key as the full parse', () => {
+  const webhook = JSON.parse(readFileSync(new URL('../fixtures/alertmanager-webhook-sample.json', import.meta.url), 'utf8'));
+  const mapping = { fingerprint: { path: ['labels', 'key'], type: 'string' as const }, end_time: { path: ['closed'], type: 'datetime' as const } };
+  it.each([
+    ['explicit string fingerprint', { title: 'a', fingerprint: 'fp-1' }, 'ultimate', null],
+    ['array fingerprint, resolved', { fingerprint: ['cpu', 7], end_time: '2026-11-22T07:00:00Z' }, 'ultimate', null],
+    ['payload-derived fingerprint (paid)', { title: 'b', service: 'api', hosts: 'h', start_time: 'x' }, 'ultimate', null],
+    ['no fingerprint on the free tier', { title: 'b', service: 'api' }, 'free', null],
+    ['mapped fingerprint and end time', { labels: { key: 'k' }, closed: '2026-11-22T07:30:00Z', fingerprint: 'ignored' }, 'ultimate', mapping],
+    ['mapping ignored on the free tier', { labels: { key: 'k' }, fingerprint: 'used' }, 'free', mapping],
+    ['Alertmanager webhook of one alert', { ...webhook, alerts: webhook.alerts.slice(0, 1) }, 'ultimate', null],
+  ] as const)('%s', (_name, payload, tier, map) => {
+    const context = { now: NOW, tier, mapping: map } as Parameters<typeof parsePayload>[1];
+    const [full] = parsePayload(payload as Record<string, unknown>, context).alerts;
+    expect(parseGroupingKey(payload as Record<string, unknown>, context)).toMatchObject({ fingerprint: full.fingerprint, endedAt: full.endedAt });
+  });
+
+  it('has no single key for a webhook of several alerts', () => {
+    const two = { ...webhook, alerts: [webhook.alerts[0], { ...webhook.alerts[0], labels: { ...webhook.alerts[0].labels, alertname: 'Other' } }] };
+    expect(parsePayload(two, { now: NOW, tier: 'ultimate', mapping: null }).alerts).toHaveLength(2);
+    expect(parseGroupingKey(two, { now: NOW, tier: 'ultimate', mapping: null })).toBeNull();
   });
 });
