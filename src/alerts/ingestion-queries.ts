@@ -1,7 +1,7 @@
 // The statements of alert ingestion as raw SQL, like the per-request token and project lookups:
 // building them through Kysely's query builder cost more CPU than running them (measured: ~300 µs vs
 // ~40 µs per request), and the endpoint's target is Alertmanager's own rate (docs/performance.md).
-import { q, type Reads, type SqlRunner } from '../platform/db/reads.js';
+import { q, type Reads, type SqlRunner, type Statement } from '../platform/db/reads.js';
 import type { AlertsTable } from '../platform/db/tables/alerts.js';
 import { RESOLVED } from './model.js';
 import type { IntegrationRow } from './process-alert-payload.js';
@@ -28,49 +28,60 @@ export async function integrationByIdentifier(reads: Reads, fullPath: string, id
 }
 
 /**
- * What a remembered grouping write was decided on: the integration as it was read (by an earlier
- * request) and the project path the request named. The write happens only if the database still
- * holds exactly that, so a remembered integration can never count an alert that its current state
- * (deactivated, key reset, mapping or type changed, project renamed or deleted) would refuse.
+ * The precondition of every write decided on a remembered integration (remembered-integrations.ts):
+ * the database still holds the integration exactly as it was read (active, same key, mapping and
+ * type) under the project path the request named. So a remembered integration can never count an
+ * alert that its current state (deactivated, key reset, mapping or type changed, project renamed or
+ * deleted) would refuse.
  */
-export interface IntegrationGuard {
-  integration: IntegrationRow;
-  fullPathLower: string;
+export function integrationUnchanged(integration: IntegrationRow, fullPathLower: string): Statement {
+  return q`
+    select 1 from alert_management_http_integrations i join projects p on p.id = i.project_id
+    where i.id = ${integration.id} and i.project_id = ${integration.project_id} and i.active = 1
+      and i.token_sealed = ${integration.token_sealed} and i.payload_attribute_mapping = ${integration.payload_attribute_mapping}
+      and i.type_identifier = ${integration.type_identifier} and p.full_path_lower = ${fullPathLower}`;
 }
 
 /**
- * Count one more event on the open alert of this fingerprint, if there is one and the guard holds,
- * through `Reads.run`, which commits it (with the other writes of the same turn) before resolving:
- * the hot path. Like GitLab's `increment!(:events)`, only the counter changes.
+ * One more event on the open alert of a fingerprint, if there is one. Like GitLab's
+ * `increment!(:events)`, only the counter changes.
  */
-export async function countRememberedEvent(reads: Reads, guard: IntegrationGuard, fingerprint: string): Promise<{ iid: number; title: string } | undefined> {
-  const { integration } = guard;
+function countOpenAlert(projectId: number, fingerprint: string): Statement {
   // Keep the predicate `status <> 2` identical to the partial unique index alerts_open_fingerprint.
-  const rows = await reads.run<{ iid: number; title: string }>(q`
+  return q`
     update alert_management_event_counts set events = events + 1
-    where alert_id = (
-        select id from alert_management_alerts
-        where project_id = ${integration.project_id} and fingerprint = ${fingerprint} and status <> 2)
-      and exists (
-        select 1 from alert_management_http_integrations i join projects p on p.id = i.project_id
-        where i.id = ${integration.id} and i.project_id = ${integration.project_id} and i.active = 1
-          and i.token_sealed = ${integration.token_sealed} and i.payload_attribute_mapping = ${integration.payload_attribute_mapping}
-          and i.type_identifier = ${integration.type_identifier} and p.full_path_lower = ${guard.fullPathLower})
-    returning
+    where alert_id = (select id from alert_management_alerts where project_id = ${projectId} and fingerprint = ${fingerprint} and status <> 2)
+    returning alert_id as id,
       (select iid from alert_management_alerts a where a.id = alert_management_event_counts.alert_id) as iid,
-      (select title from alert_management_alerts a where a.id = alert_management_event_counts.alert_id) as title`);
-  return rows[0];
+      (select title from alert_management_alerts a where a.id = alert_management_event_counts.alert_id) as title`;
+}
+
+/**
+ * The count for a remembered integration, only while `unchanged` (the guard above) holds, through
+ * `Reads.run`, which commits it with the other writes of the same turn before resolving.
+ */
+export async function countRememberedEvent(reads: Reads, projectId: number, fingerprint: string, unchanged: Statement): Promise<AlertRef | undefined> {
+  return (await reads.run<AlertRef>(countOpenAlert(projectId, fingerprint), unchanged)).rows[0];
+}
+
+/**
+ * The same count on an alert known by id (the hot path: the alert was counted before), only while
+ * it is still open: true when it counted. No RETURNING: the caller knows the alert (RETURNING cost
+ * a third of the statement).
+ */
+export async function countKnownAlert(reads: Reads, alertId: number, unchanged: Statement): Promise<boolean> {
+  const { changes } = await reads.run(
+    q`
+    update alert_management_event_counts set events = events + 1
+    where alert_id = ${alertId} and exists (select 1 from alert_management_alerts a where a.id = ${alertId} and a.status <> 2)`,
+    unchanged,
+  );
+  return changes === 1;
 }
 
 /** The same count in the caller's transaction, for a request that read its integration afresh. */
-export async function countEvent(tx: SqlRunner, projectId: number, fingerprint: string): Promise<{ iid: number; title: string } | undefined> {
-  const rows = await tx.all<{ iid: number; title: string }>(q`
-    update alert_management_event_counts set events = events + 1
-    where alert_id = (select id from alert_management_alerts where project_id = ${projectId} and fingerprint = ${fingerprint} and status <> 2)
-    returning
-      (select iid from alert_management_alerts a where a.id = alert_management_event_counts.alert_id) as iid,
-      (select title from alert_management_alerts a where a.id = alert_management_event_counts.alert_id) as title`);
-  return rows[0];
+export async function countEvent(tx: SqlRunner, projectId: number, fingerprint: string): Promise<AlertRef | undefined> {
+  return (await tx.all<AlertRef>(countOpenAlert(projectId, fingerprint)))[0];
 }
 
 export interface AlertRef {

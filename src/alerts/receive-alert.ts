@@ -8,11 +8,11 @@ import { safeEqual } from '../platform/crypto.js';
 import { BadRequestError } from '../platform/errors.js';
 import { INVALID_JSON_MESSAGE } from '../platform/http/body-parsers.js';
 import { findActiveIntegration } from './finder.js';
-import { countRememberedEvent, type IntegrationGuard } from './ingestion-queries.js';
+import { countKnownAlert, countRememberedEvent } from './ingestion-queries.js';
 import { payloadTooLarge } from './payload/limits.js';
 import { isAlertmanagerWebhook } from './payload/prometheus.js';
 import { firingFingerprint, parseAlertPayload, processAlertPayload, type IntegrationRow, type ProcessedAlert } from './process-alert-payload.js';
-import { rememberIntegration, rememberedIntegration } from './remembered-integrations.js';
+import { rememberIntegration, rememberOpenAlert, rememberedIntegration, type RememberedIntegration } from './remembered-integrations.js';
 
 export type Endpoint = { identifier: string } | { legacy: 'http' | 'prometheus' };
 
@@ -76,7 +76,7 @@ export async function receiveAlert(deps: Deps, request: AlertRequest): Promise<A
   const fullPathLower = request.fullPath.toLowerCase();
   const remembered = rememberedIntegration(deps, fullPathLower, request.endpoint);
   if (remembered) {
-    const grouped = await groupWithRemembered(deps, { integration: remembered, fullPathLower }, request);
+    const grouped = await groupWithRemembered(deps, remembered, request);
     if (grouped) return grouped;
   }
   // One query finds the project, its active integration and its incident settings; the failure
@@ -105,16 +105,30 @@ export async function receiveAlert(deps: Deps, request: AlertRequest): Promise<A
 
 /**
  * The common case without reading the integration: one firing alert of an open fingerprint, counted
- * by one write that holds only while the integration is still exactly as remembered. Anything else
- * (a refusal, a new or resolving alert, a changed integration) returns null and takes the full path
- * with a fresh read, so every refusal is decided on current data.
+ * by one write that holds only while the integration is still exactly as remembered (and, for an
+ * alert counted before, by primary key while that alert is still open). Anything else (a refusal, a
+ * new or resolving alert, a changed integration) returns null and takes the full path with a fresh
+ * read, so every refusal is decided on current data.
  */
-async function groupWithRemembered(deps: Deps, guard: IntegrationGuard, request: AlertRequest): Promise<AlertResponse | null> {
-  if (refusal(deps, guard.integration, request)) return null;
-  const fingerprint = firingFingerprint(deps, guard.integration, request.body as Record<string, unknown>, deps.clock.now());
+async function groupWithRemembered(deps: Deps, remembered: RememberedIntegration, request: AlertRequest): Promise<AlertResponse | null> {
+  const { integration } = remembered;
+  if (refusal(deps, integration, request)) return null;
+  const fingerprint = firingFingerprint(deps, integration, request.body as Record<string, unknown>, deps.clock.now());
   if (fingerprint === null) return null;
-  const grouped = await countRememberedEvent(deps.reads, guard, fingerprint);
-  if (!grouped) return null;
+  const known = remembered.openAlerts.get(fingerprint);
+  if (known !== undefined) {
+    if (await countKnownAlert(deps.reads, known.id, remembered.unchanged)) return accepted(deps, known);
+    // Resolved (or the integration changed): most likely a new alert follows, which the full path makes.
+    remembered.openAlerts.delete(fingerprint);
+    return null;
+  }
+  const counted = await countRememberedEvent(deps.reads, Number(integration.project_id), fingerprint, remembered.unchanged);
+  if (!counted) return null;
+  rememberOpenAlert(remembered, fingerprint, counted);
+  return accepted(deps, counted);
+}
+
+function accepted(deps: Deps, alert: ProcessedAlert): AlertResponse {
   deps.metrics.alertsIngested.inc({ outcome: 'accepted' });
-  return { status: 200, body: [grouped] };
+  return { status: 200, body: [{ iid: alert.iid, title: alert.title }] };
 }

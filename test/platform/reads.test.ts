@@ -121,10 +121,12 @@ describe('hot-path reads', () => {
 
   it('runs a writing statement with or without RETURNING, and the next cached read sees it', async () => {
     expect(await valueOf(database, 3)).toBe('tres');
-    expect(await database.reads.run(q`update reads_probe set v = ${'drei'} where id = ${3}`)).toEqual([]);
+    expect(await database.reads.run(q`update reads_probe set v = ${'drei'} where id = ${3}`)).toEqual({ rows: [], changes: 1 });
+    expect(await database.reads.run(q`update reads_probe set v = ${'none'} where id = ${404}`)).toEqual({ rows: [], changes: 0 });
     expect(await valueOf(database, 3)).toBe('drei');
     const returned = await database.reads.run<{ v: string }>(q`update reads_probe set v = ${'trois'} where id = ${3} returning v`);
-    expect(returned.map((row) => row.v)).toEqual(['trois']);
+    expect(returned.rows.map((row) => row.v)).toEqual(['trois']);
+    expect(returned.changes).toBe(1);
     expect(await valueOf(database, 3)).toBe('trois');
   });
 
@@ -134,9 +136,9 @@ describe('hot-path reads', () => {
       database.reads.run<{ v: string }>(q`update reads_probe set v = v || ${'!'} where id = ${3} returning v`),
       database.reads.run<{ id: number }>(q`insert into reads_probe (id, v) values (${11}, ${'c'}) returning id`),
     ]);
-    expect(inserted.map((row) => row.v)).toEqual(['a']);
-    expect(updated.map((row) => row.v)).toEqual(['trois!']);
-    expect(second.map((row) => Number(row.id))).toEqual([11]);
+    expect(inserted.rows.map((row) => row.v)).toEqual(['a']);
+    expect(updated.rows.map((row) => row.v)).toEqual(['trois!']);
+    expect(second.rows.map((row) => Number(row.id))).toEqual([11]);
     // Committed: another connection (another process) sees every write the moment they resolved.
     const { rows } = await sql<{ id: number; v: string }>`select id, v from reads_probe where id in (3, 10, 11) order by id`.execute(other.db);
     expect(rows.map((row) => [Number(row.id), row.v])).toEqual([[3, 'trois!'], [10, 'a'], [11, 'c']]);
@@ -154,7 +156,7 @@ describe('hot-path reads', () => {
   });
 
   it('never runs a write inside a transaction of the query builder that is open at the time', async () => {
-    let written: Promise<readonly unknown[]> | undefined;
+    let written: Promise<unknown> | undefined;
     await expect(
       database.db.transaction().execute(async (trx) => {
         await sql`update reads_probe set v = 'rolled back' where id = 1`.execute(trx);
@@ -187,6 +189,43 @@ describe('hot-path reads', () => {
     expect(write.status).toBe('fulfilled');
     const { rows } = await sql<{ id: number; v: string }>`select id, v from reads_probe where id in (20, 21, 22) order by id`.execute(other.db);
     expect(rows.map((row) => [Number(row.id), row.v])).toEqual([[20, 'work+'], [22, 'write']]);
+  });
+
+  it('runs a write under a precondition only while the precondition returns a row', async () => {
+    await sql`insert into reads_probe (id, v) values (30, 'guard'), (31, 'counted')`.execute(database.db);
+    const guard = q`select 1 from reads_probe where id = ${30} and v = ${'guard'}`;
+    const append = () => database.reads.run(q`update reads_probe set v = v || ${'+'} where id = ${31}`, guard);
+    expect(await append()).toEqual({ rows: [], changes: 1 });
+    // Another process changes what the precondition reads: the write no longer happens.
+    await sql`update reads_probe set v = 'changed' where id = 30`.execute(other.db);
+    expect(await append()).toEqual({ rows: [], changes: 0 });
+    expect(await valueOf(other, 31)).toBe('counted+');
+  });
+
+  // SQLite's group commit checks a precondition once per batch; PostgreSQL runs writes submitted
+  // together in any order (Reads.run), so there is no batch to speak of.
+  it.runIf(testDialect() === 'sqlite')('checks a shared precondition again after a write or a work without one in the same batch', async () => {
+    await sql`insert into reads_probe (id, v) values (32, 'open'), (33, ''), (34, 'open')`.execute(database.db);
+    const guard = q`select 1 from reads_probe where id = ${32} and v = ${'open'}`;
+    const append = (mark: string) => database.reads.run(q`update reads_probe set v = v || ${mark} where id = ${33}`, guard);
+    // Submitted in one turn: on SQLite one batch, in this order.
+    const results = await Promise.all([
+      append('a'),
+      database.reads.run(q`update reads_probe set v = ${'closed'} where id = ${32}`),
+      append('b'),
+    ]);
+    expect(results.map((result) => result.changes)).toEqual([1, 1, 0]);
+    expect(await valueOf(other, 33)).toBe('a');
+
+    const guard2 = q`select 1 from reads_probe where id = ${34} and v = ${'open'}`;
+    const append2 = (mark: string) => database.reads.run(q`update reads_probe set v = v || ${mark} where id = ${33}`, guard2);
+    const afterWork = await Promise.all([
+      append2('c'),
+      database.reads.transact((tx) => tx.all(q`update reads_probe set v = ${'closed'} where id = ${34}`)),
+      append2('d'),
+    ]);
+    expect([afterWork[0].changes, afterWork[2].changes]).toEqual([1, 0]);
+    expect(await valueOf(other, 33)).toBe('ac');
   });
 
   it('lets no read see a work before it commits', async () => {

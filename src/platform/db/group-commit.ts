@@ -9,23 +9,28 @@
 // write resolved still only acknowledges committed data (a `kill -9` loses nothing that was
 // answered). Each sees the ones submitted before it, exactly as if each had been committed alone, and
 // each fails alone: a failed statement is undone by SQLite, a work that throws by its savepoint.
+//
+// A write may name a precondition, a read that must return a row for the write to run. Writes that
+// share one precondition object check it once per batch, not once each: the hot path's writes all
+// hold only while the alert integration is as remembered, and that check costs half the write.
 import type { Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { DB } from './schema.js';
-import type { SqlRunner, Statement } from './reads.js';
+import type { SqlRunner, Statement, Written } from './reads.js';
 
 type Outcome = { value: unknown } | { error: unknown };
 
 interface Pending {
   /** A single statement, run synchronously, or a work over the transaction. */
   write?: Statement;
+  precondition?: Statement;
   work?: (tx: SqlRunner) => Promise<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
 export interface GroupCommit {
-  write<T>(statement: Statement): Promise<readonly T[]>;
+  write<T>(statement: Statement, precondition?: Statement): Promise<Written<T>>;
   transact<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
 }
 
@@ -42,26 +47,48 @@ export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, prepare
   const release = connection.prepare('release work');
   const undo = connection.prepare('rollback to work');
   let pending: Pending[] = [];
+  const NOT_WRITTEN: Written<unknown> = Object.freeze({ rows: Object.freeze([]), changes: 0 });
 
-  function execute(written: Statement): readonly unknown[] {
+  function execute(written: Statement): Written<unknown> {
     const statement = prepare(textOf(written));
+    if (statement.reader) {
+      const rows = statement.all(...written.values);
+      return { rows, changes: rows.length };
+    }
     // better-sqlite3 wants run() for a write without RETURNING; it has no rows to give.
-    return statement.reader ? statement.all(...written.values) : (statement.run(...written.values), []);
+    return { rows: NOT_WRITTEN.rows, changes: statement.run(...written.values).changes };
   }
 
   // What a work sees: the batch's transaction. Statements run synchronously; the promise is the
   // same interface as the query builder's transactions (PostgreSQL) so a work is written once.
-  const tx: SqlRunner = { all: <T>(statement: Statement) => Promise.resolve(execute(statement) as readonly T[]) };
+  const tx: SqlRunner = { all: <T>(statement: Statement) => Promise.resolve(execute(statement).rows as readonly T[]) };
 
-  function runWrite(write: Statement): Outcome {
+  /** Whether each precondition held, for the writes of the current batch since its last work. */
+  const held = new Map<Statement, boolean>();
+
+  function holds(precondition: Statement): boolean {
+    let result = held.get(precondition);
+    if (result === undefined) {
+      result = prepare(textOf(precondition)).get(...precondition.values) !== undefined;
+      held.set(precondition, result);
+    }
+    return result;
+  }
+
+  function runWrite(write: Statement, precondition: Statement | undefined): Outcome {
+    // Writes under a precondition must not change what preconditions read (Reads.run); any other
+    // write may, so they are checked again after it.
+    if (precondition === undefined) held.clear();
     try {
-      return { value: execute(write) };
+      return { value: precondition === undefined || holds(precondition) ? execute(write) : NOT_WRITTEN };
     } catch (error) {
       return { error };
     }
   }
 
   async function runWork(work: NonNullable<Pending['work']>): Promise<Outcome> {
+    // A work may change what a precondition read: check them again after it.
+    held.clear();
     savepoint.run();
     try {
       const value = await work(tx);
@@ -78,6 +105,7 @@ export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, prepare
 
   /** Run the batch in one transaction; `failed` when nothing of it was committed. */
   async function runBatch(batch: Pending[]): Promise<Outcome[] | { failed: unknown }> {
+    held.clear();
     try {
       begin.run();
     } catch (error) {
@@ -85,7 +113,7 @@ export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, prepare
     }
     const outcomes: Outcome[] = [];
     for (const item of batch) {
-      const outcome = item.write ? runWrite(item.write) : await runWork(item.work!);
+      const outcome = item.write ? runWrite(item.write, item.precondition) : await runWork(item.work!);
       outcomes.push(outcome);
       // Only a few errors (I/O, full disk) make SQLite roll the whole transaction back, and then
       // nothing of this batch may be reported as written.
@@ -129,16 +157,16 @@ export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, prepare
       .then((result) => settle(batch, result), (error: unknown) => settle(batch, { failed: error }));
   }
 
-  function submit(write: Pending['write'], work: Pending['work']): Promise<unknown> {
+  function submit(write: Statement | undefined, precondition: Statement | undefined, work: Pending['work']): Promise<unknown> {
     return new Promise((resolve, reject) => {
       // setImmediate runs after the poll phase: every request read in this turn has submitted by then.
       if (pending.length === 0) setImmediate(flush);
-      pending.push({ write, work, resolve, reject });
+      pending.push({ write, precondition, work, resolve, reject });
     });
   }
 
   return {
-    write: <T>(statement: Statement) => submit(statement, undefined) as Promise<readonly T[]>,
-    transact: <T>(work: (tx: SqlRunner) => Promise<T>) => submit(undefined, work) as Promise<T>,
+    write: <T>(statement: Statement, precondition?: Statement) => submit(statement, precondition, undefined) as Promise<Written<T>>,
+    transact: <T>(work: (tx: SqlRunner) => Promise<T>) => submit(undefined, undefined, work) as Promise<T>,
   };
 }

@@ -30,6 +30,12 @@ function asRaw<T>(statement: Statement): RawBuilder<T> {
   return sql<T>(statement.strings, ...statement.values);
 }
 
+/** What a write did: its RETURNING rows (none without RETURNING) and how many rows it changed. */
+export interface Written<T> {
+  rows: readonly T[];
+  changes: number;
+}
+
 export interface ReadOptions {
   /** Serve identical statements from memory until the database changes (SQLite outside transactions). */
   cache?: boolean;
@@ -47,13 +53,18 @@ export interface Reads {
    */
   memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /**
-   * One writing statement (RETURNING rows), outside the query builder, for a write-per-request hot
-   * path: committed when the promise resolves. On SQLite the writes submitted in one turn of the
-   * event loop share a transaction (group-commit.ts); each is still undone alone if it fails. Writes
-   * submitted together may run in any order (concurrently, on PostgreSQL's pool): none may depend on
-   * another. Inside a transaction use the transaction (`sqlRunner(trx)`).
+   * One writing statement, outside the query builder, for a write-per-request hot path: committed
+   * when the promise resolves. On SQLite the writes submitted in one turn of the event loop share a
+   * transaction (group-commit.ts); each is still undone alone if it fails. Writes submitted together
+   * may run in any order (concurrently, on PostgreSQL's pool): none may depend on another. Inside a
+   * transaction use the transaction (`sqlRunner(trx)`).
+   *
+   * With a `precondition` (a read), the write runs only if that read returns a row, else nothing is
+   * written (`changes` 0). Pass the same precondition object for as long as it asks the same thing:
+   * on SQLite it is checked once for all the writes of a batch that share it. Such a write must not
+   * change what any precondition reads.
    */
-  run<T>(statement: Statement): Promise<readonly T[]>;
+  run<T>(statement: Statement, precondition?: Statement): Promise<Written<T>>;
   /**
    * One transaction of raw statements, committed when the promise resolves, for a hot path that
    * writes several rows. On SQLite it joins the writes of the same turn (group-commit.ts) in a
@@ -95,10 +106,17 @@ const sqliteText = textCache(() => '?');
 
 export function postgresReads(db: Kysely<DB>): Reads {
   const compiled = async <T>(query: CompiledQuery<T>): Promise<readonly T[]> => (await db.executeQuery<T>(query)).rows;
-  const statement = <T>(written: Statement) => compiled<T>(CompiledQuery.raw(postgresText(written.strings), written.values));
+  const raw = <T>(written: Statement) => CompiledQuery.raw(postgresText(written.strings), written.values) as CompiledQuery<T>;
+  const statement = <T>(written: Statement) => compiled<T>(raw<T>(written));
   return {
     all: statement,
-    run: statement,
+    // Two statements, not one transaction: a change that commits between them is ordered after
+    // this write, as it would be had it committed a moment later.
+    async run<T>(written: Statement, precondition?: Statement): Promise<Written<T>> {
+      if (precondition && (await statement(precondition)).length === 0) return { rows: [], changes: 0 };
+      const result = await db.executeQuery<T>(raw<T>(written));
+      return { rows: result.rows, changes: Number(result.numAffectedRows ?? result.rows.length) };
+    },
     compiled,
     memo: (_key, compute) => compute(),
     transact: (work) => db.transaction().execute((trx) => work(sqlRunner(trx))),
