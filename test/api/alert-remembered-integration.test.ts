@@ -94,3 +94,30 @@ describe('a remembered integration changed by another process', () => {
     expect((await post(new URL(integration.url).pathname, payload, integration.token)).status).toBe(403);
   });
 });
+
+describe('a remembered open alert changed by another process', () => {
+  it('resolved: the next post opens a new alert, which is counted from then on', async () => {
+    const { payload, iid } = await openAlert();
+    await sql`update alert_management_alerts set status = 2 where project_id = ${project.id} and iid = ${iid}`.execute(other.db);
+    const path = new URL(integration.url).pathname;
+    const reopened = await post(path, payload, integration.token);
+    expect(reopened.body[0].iid).not.toBe(iid);
+    expect((await post(path, payload, integration.token)).body[0].iid).toBe(reopened.body[0].iid);
+    expect((await post(path, payload, integration.token)).body[0].iid).toBe(reopened.body[0].iid);
+    expect((await alert(reopened.body[0].iid)).events).toBe(3);
+    expect((await alert(iid)).events).toBe(2);
+  });
+
+  it('acknowledged: still open, so still counted', async () => {
+    const { payload, iid } = await openAlert();
+    await sql`update alert_management_alerts set status = 1 where project_id = ${project.id} and iid = ${iid}`.execute(other.db);
+    expect((await post(new URL(integration.url).pathname, payload, integration.token)).body).toEqual([{ iid, title: payload.title }]);
+    expect((await alert(iid)).events).toBe(3);
+  });
+
+  it('deleted with its project: the post gets 404', async () => {
+    const { payload } = await openAlert();
+    await sql`delete from projects where id = ${project.id}`.execute(other.db);
+    expect((await post(new URL(integration.url).pathname, payload, integration.token)).status).toBe(404);
+  });
+});
