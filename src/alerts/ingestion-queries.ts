@@ -69,14 +69,15 @@ export async function countRememberedEvent(reads: Reads, projectId: number, fing
  * it is still open: true when it counted. No RETURNING: the caller knows the alert (RETURNING cost
  * a third of the statement).
  */
-export async function countKnownAlert(reads: Reads, alertId: number, unchanged: Statement): Promise<boolean> {
-  const { changes } = await reads.run(
-    q`
+export function countKnownAlert(reads: Reads, alertId: number, unchanged: Statement): Promise<boolean> {
+  return reads
+    .run(
+      q`
     update alert_management_event_counts set events = events + 1
     where alert_id = ${alertId} and exists (select 1 from alert_management_alerts a where a.id = ${alertId} and a.status <> 2)`,
-    unchanged,
-  );
-  return changes === 1;
+      unchanged,
+    )
+    .then(({ changes }) => changes === 1);
 }
 
 /** The same count in the caller's transaction, for a request that read its integration afresh. */

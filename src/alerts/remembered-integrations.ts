@@ -12,7 +12,7 @@ import type { Deps } from '../platform/deps.js';
 import type { Statement } from '../platform/db/reads.js';
 import { integrationUnchanged, type AlertRef } from './ingestion-queries.js';
 import type { IntegrationRow } from './process-alert-payload.js';
-import type { Endpoint } from './receive-alert.js';
+import type { AlertResponse, Endpoint } from './receive-alert.js';
 
 const INTEGRATIONS_LIMIT = 1000;
 const OPEN_ALERTS_LIMIT = 10_000;
@@ -22,7 +22,13 @@ export interface RememberedIntegration {
   /** The precondition of the writes decided on this memory (one object: checked once per batch). */
   unchanged: Statement;
   /** Open alerts by fingerprint, as last counted: a hint, checked by every write made on it. */
-  openAlerts: Map<string, Pick<AlertRef, 'id' | 'iid' | 'title'>>;
+  openAlerts: Map<string, RememberedAlert>;
+}
+
+export interface RememberedAlert {
+  id: number;
+  /** The endpoint's answer for one more event of this alert (iid and title never change). */
+  answer: AlertResponse;
 }
 
 // Per database (tests run many apps in one process, each with its own).
@@ -54,8 +60,11 @@ export function rememberIntegration(deps: Deps, fullPathLower: string, endpoint:
   remembered.set(key, { integration, unchanged: integrationUnchanged(integration, fullPathLower), openAlerts: new Map() });
 }
 
-export function rememberOpenAlert(remembered: RememberedIntegration, fingerprint: string, alert: AlertRef): void {
+export function rememberOpenAlert(remembered: RememberedIntegration, fingerprint: string, alert: AlertRef): RememberedAlert {
   if (remembered.openAlerts.size >= OPEN_ALERTS_LIMIT) remembered.openAlerts.clear();
+  const body = [{ iid: alert.iid, title: alert.title }];
   // PostgreSQL returns bigint ids as text.
-  remembered.openAlerts.set(fingerprint, { id: Number(alert.id), iid: alert.iid, title: alert.title });
+  const entry: RememberedAlert = { id: Number(alert.id), answer: { status: 200, body, json: JSON.stringify(body) } };
+  remembered.openAlerts.set(fingerprint, entry);
+  return entry;
 }

@@ -19,7 +19,21 @@ export function explicitFingerprint(value: unknown): string | null {
     return joined.trim() === '' ? null : sha1Hex(joined);
   }
   const text = presentString(value);
-  return text === undefined ? null : sha1Hex(text);
+  return text === undefined ? null : scalarFingerprint(text);
+}
+
+// Senders repeat the same few fingerprints (the alert endpoint's hot path): hash each once.
+const SCALAR_FINGERPRINTS_LIMIT = 10_000;
+const scalarFingerprints = new Map<string, string>();
+
+function scalarFingerprint(text: string): string {
+  let hashed = scalarFingerprints.get(text);
+  if (hashed === undefined) {
+    hashed = sha1Hex(text);
+    if (scalarFingerprints.size >= SCALAR_FINGERPRINTS_LIMIT) scalarFingerprints.clear();
+    scalarFingerprints.set(text, hashed);
+  }
+  return hashed;
 }
 
 /** Keys that differ between occurrences of the same alert and so never take part in grouping. */

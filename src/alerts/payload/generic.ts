@@ -39,11 +39,10 @@ export type GroupingKey = Pick<NormalizedAlert, 'fingerprint' | 'endedAt'>;
 
 function groupingKey(payload: Record<string, unknown>, value: (field: MappableField) => unknown, mapping: AttributeMapping, options: GenericOptions): GroupingKey {
   const explicit = value('fingerprint');
-  const volatilePaths = (['start_time', 'end_time', 'hosts'] as const).flatMap((field) => (mapping[field] ? [mapping[field]!.path] : []));
   const fingerprint = presentOrArray(explicit)
     ? explicitFingerprint(explicit)
     : options.payloadFingerprints
-      ? payloadFingerprint(payload, volatilePaths)
+      ? payloadFingerprint(payload, (['start_time', 'end_time', 'hosts'] as const).flatMap((field) => (mapping[field] ? [mapping[field]!.path] : [])))
       : null;
   return { fingerprint, endedAt: parseTime(value('end_time')) ?? null };
 }

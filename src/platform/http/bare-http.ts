@@ -27,6 +27,8 @@ export interface BareRequest {
 export interface BareAnswer {
   status: number;
   body: unknown;
+  /** `body` already serialised, when the route keeps answers it gives again and again. */
+  json?: string;
 }
 
 export interface BareJsonRoute {
@@ -34,7 +36,7 @@ export interface BareJsonRoute {
   name: string;
   /** Bodies above this many bytes are refused with 413 unread, as Fastify's bodyLimit does. */
   bodyLimit: number;
-  handle(request: BareRequest): Promise<BareAnswer>;
+  handle(request: BareRequest): BareAnswer | Promise<BareAnswer>;
 }
 
 const TOO_LARGE: BareAnswer = { status: 413, body: { message: '413 Request Entity Too Large' } };
@@ -59,20 +61,26 @@ export function bareJsonRoute(deps: Deps, route: BareJsonRoute): BareHandler {
       const isJson = JSON_CONTENT_TYPE.test(request.headers['content-type'] ?? '');
       const parsed = isJson ? parseJsonBody(text) : { value: undefined, invalid: false };
       const body = { text: isJson ? text : undefined, json: parsed.value, invalidJson: parsed.invalid };
-      // Through a promise even if `handle` throws before returning one: a failure is a 500, never a crash.
-      Promise.resolve()
-        .then(() => route.handle({ raw: request, groups, body }))
-        .then(answer, (error: unknown) => {
-          deps.log.error({ err: error, reqId: requestId, req: { method: request.method, url: redactUrl(request.url ?? '') } }, 'unhandled error');
-          answer(SERVER_ERROR);
-        });
+      const failed = (error: unknown) => {
+        deps.log.error({ err: error, reqId: requestId, req: { method: request.method, url: redactUrl(request.url ?? '') } }, 'unhandled error');
+        answer(SERVER_ERROR);
+      };
+      // A failure is a 500, never a crash, also when `handle` throws before returning a promise.
+      let handled: BareAnswer | Promise<BareAnswer>;
+      try {
+        handled = route.handle({ raw: request, groups, body });
+      } catch (error) {
+        return failed(error);
+      }
+      if (handled instanceof Promise) handled.then(answer, failed);
+      else answer(handled);
     });
   };
 }
 
 function send(response: ServerResponse, answer: BareAnswer, requestId: string): void {
   if (response.headersSent || response.destroyed) return;
-  const text = JSON.stringify(answer.body);
+  const text = answer.json ?? JSON.stringify(answer.body);
   // python-gitlab compares the content type for equality (clients.md §0.1): no charset on JSON.
   const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'x-request-id': requestId };
   // A refused body is not read: the connection cannot carry another request after it.
