@@ -36,15 +36,17 @@ export interface Kiln {
   close(): Promise<void>;
 }
 
-export function openDatabase(config: Config): Database {
-  return config.databaseUrl
-    ? openPostgres({ url: config.databaseUrl })
-    : openSqlite(join(config.dataDir, 'kiln.sqlite3'), config.sqliteSynchronous, { readCache: config.readCache });
+/** `log`: a serving process's logger; with it, SQLite checkpoints run on a thread of their own. */
+export function openDatabase(config: Config, log?: Logger): Database {
+  if (config.databaseUrl) return openPostgres({ url: config.databaseUrl });
+  const backgroundCheckpoints = log && { onError: (message: string) => log.warn({ err: message }, 'background WAL checkpoint failed; the writer checkpoints instead') };
+  return openSqlite(join(config.dataDir, 'kiln.sqlite3'), config.sqliteSynchronous, { readCache: config.readCache, backgroundCheckpoints });
 }
 
 export async function startKiln(config: Config, options: StartOptions = {}): Promise<Kiln> {
   mkdirSync(config.dataDir, { recursive: true });
-  const database = options.database ?? openDatabase(config);
+  const log = options.log ?? createLogger(config.logLevel);
+  const database = options.database ?? openDatabase(config, log);
   await migrateToLatest(database);
   const secrets = options.secrets ?? loadOrCreateSecrets(config.dataDir);
   const features = options.features ?? allFeatures;
@@ -57,7 +59,7 @@ export async function startKiln(config: Config, options: StartOptions = {}): Pro
     clock: options.clock ?? systemClock,
     secrets,
     box: new SecretBox(secrets.instanceKey),
-    log: options.log ?? createLogger(config.logLevel),
+    log,
     auth: newAuthRegistry(),
     metrics: createMetrics(options.processMetrics ?? false),
     pokeWorker: () => worker?.poke(),

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DB } from './schema.js';
 import { postgresReads, sqliteReads, type Reads } from './reads.js';
+import { startBackgroundCheckpoints, type BackgroundCheckpoints } from './background-checkpoints.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -41,7 +42,13 @@ export function openPostgres(options: PostgresOptions): Database {
   return { db, dialect: 'postgres', reads: postgresReads(db), close: () => db.destroy() };
 }
 
-export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMAL', options: { readCache?: boolean } = {}): Database {
+export interface SqliteOptions {
+  readCache?: boolean;
+  /** Checkpoint the WAL on a worker thread (background-checkpoints.ts), reporting its failures here. */
+  backgroundCheckpoints?: { onError(message: string): void };
+}
+
+export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMAL', options: SqliteOptions = {}): Database & { checkpoints?: BackgroundCheckpoints } {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const connection = new SQLite(file);
   // WAL + synchronous=NORMAL: a commit survives kill -9 (DECISIONS.md, SQLite durability).
@@ -54,7 +61,20 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
   connection.pragma('cache_size = -65536');
   const statements = withStatementCache(connection);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
-  return { db, dialect: 'sqlite', reads: sqliteReads(db, connection, statements, options.readCache ?? true), file: file === ':memory:' ? undefined : file, close: () => db.destroy() };
+  const onDisk = file !== ':memory:';
+  const checkpoints = onDisk && options.backgroundCheckpoints ? startBackgroundCheckpoints(connection, file, options.backgroundCheckpoints.onError) : undefined;
+  return {
+    db,
+    dialect: 'sqlite',
+    reads: sqliteReads(db, connection, statements, options.readCache ?? true),
+    file: onDisk ? file : undefined,
+    checkpoints,
+    async close() {
+      // The worker's connection first: the last connection to close checkpoints and removes the WAL.
+      await checkpoints?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /**
