@@ -228,6 +228,25 @@ describe('hot-path reads', () => {
     expect(await valueOf(other, 33)).toBe('ac');
   });
 
+  it('keeps query-builder statements out of a work that is between two statements', async () => {
+    let builderWrite: Promise<unknown> | undefined;
+    const failed = database.reads.transact(async (tx) => {
+      await tx.all(q`insert into reads_probe (id, v) values (${40}, ${'undone'})`);
+      // Another request writes through the query builder while this work is between statements.
+      builderWrite = sql`insert into reads_probe (id, v) values (41, 'kept')`.execute(database.db);
+      // Long enough for the builder to run its statement if it could (works should not wait on
+      // anything but their own statements; the gate holds even if one does).
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      await tx.all(q`insert into reads_probe (id, v) values (${42}, ${'undone too'})`);
+      throw new Error('work failed');
+    });
+    await expect(failed).rejects.toThrow('work failed');
+    await builderWrite;
+    // The work was undone alone; the builder's write ran outside it (after it, on SQLite).
+    const { rows } = await sql<{ id: number; v: string }>`select id, v from reads_probe where id in (40, 41, 42) order by id`.execute(other.db);
+    expect(rows.map((row) => [Number(row.id), row.v])).toEqual([[41, 'kept']]);
+  });
+
   it('lets no read see a work before it commits', async () => {
     let seenDuring: string | undefined;
     let reading: Promise<unknown> | undefined;

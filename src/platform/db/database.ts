@@ -1,11 +1,12 @@
 // One Kysely factory for both dialects: SQLite (embedded default) and PostgreSQL (scale-out).
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DB } from './schema.js';
 import { postgresReads, sqliteReads, type Reads } from './reads.js';
+import { ConnectionGate, GatedSqliteDialect } from './connection-gate.js';
 import { startBackgroundCheckpoints, type BackgroundCheckpoints } from './background-checkpoints.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -60,13 +61,14 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
   // touch random index pages; with 100k tokens a refresh rotation cost 1.4 ms CPU, with this 0.8 ms.
   connection.pragma('cache_size = -65536');
   const statements = withStatementCache(connection);
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
+  const gate = new ConnectionGate();
+  const db = new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: statements }, gate) });
   const onDisk = file !== ':memory:';
   const checkpoints = onDisk && options.backgroundCheckpoints ? startBackgroundCheckpoints(connection, file, options.backgroundCheckpoints.onError) : undefined;
   return {
     db,
     dialect: 'sqlite',
-    reads: sqliteReads(db, connection, statements, options.readCache ?? true),
+    reads: sqliteReads(db, connection, statements, gate, options.readCache ?? true),
     file: onDisk ? file : undefined,
     checkpoints,
     async close() {

@@ -17,6 +17,7 @@ import type { Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { DB } from './schema.js';
 import type { SqlRunner, Statement, Written } from './reads.js';
+import type { ConnectionGate } from './connection-gate.js';
 
 type Outcome = { value: unknown } | { error: unknown };
 
@@ -35,10 +36,11 @@ export interface GroupCommit {
 }
 
 /**
- * `prepare` is the connection's statement cache (it also tells the read cache that a write ran);
- * `textOf` turns a written statement into SQLite's text.
+ * `gate` keeps the query builder off the connection during a batch with works; `prepare` is the
+ * connection's statement cache (it also tells the read cache that a write ran); `textOf` turns a
+ * written statement into SQLite's text.
  */
-export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, prepare: (text: string) => SQLite.Statement, textOf: (statement: Statement) => string): GroupCommit {
+export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, gate: ConnectionGate, prepare: (text: string) => SQLite.Statement, textOf: (statement: Statement) => string): GroupCommit {
   // IMMEDIATE takes the write lock up front, so no statement of the batch can meet SQLITE_BUSY halfway.
   const begin = connection.prepare('begin immediate');
   const commit = connection.prepare('commit');
@@ -149,9 +151,25 @@ export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, prepare
       void runBatch(batch).then((result) => settle(batch, result));
       return;
     }
-    // A work awaits between its statements, and a transaction of the query builder may be open
-    // across turns: hold the builder's connection lock for the whole batch, so no other statement
-    // runs inside this transaction (reads meanwhile queue behind it, see reads.ts).
+    // A work awaits between its statements: no other statement may run inside this transaction
+    // meanwhile. When the query builder holds no connection, close the gate to it for the batch
+    // (connection-gate.ts; reads meanwhile queue behind it, see reads.ts).
+    if (!connection.inTransaction && gate.free) {
+      gate.close();
+      runBatch(batch).then(
+        (result) => {
+          gate.open();
+          settle(batch, result);
+        },
+        (error: unknown) => {
+          gate.open();
+          settle(batch, { failed: error });
+        },
+      );
+      return;
+    }
+    // The builder holds the connection (a transaction may be open across turns): take its
+    // connection lock for the whole batch, which waits for it.
     db.connection()
       .execute(() => runBatch(batch))
       .then((result) => settle(batch, result), (error: unknown) => settle(batch, { failed: error }));

@@ -14,6 +14,7 @@ import { CompiledQuery, sql, type Kysely, type RawBuilder, type Transaction } fr
 import type SQLite from 'better-sqlite3';
 import type { DB } from './schema.js';
 import { groupCommit } from './group-commit.js';
+import type { ConnectionGate } from './connection-gate.js';
 
 export interface Statement {
   strings: TemplateStringsArray;
@@ -146,7 +147,7 @@ function frozen<T>(rows: T[]): readonly T[] {
   return Object.freeze(rows);
 }
 
-export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, statements: SqliteStatements, caching = true): Reads {
+export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, statements: SqliteStatements, gate: ConnectionGate, caching = true): Reads {
   const dataVersion = connection.prepare('pragma data_version').pluck();
   // Rows by statement (its template, or its text for compiled queries), then by bound values;
   // replaced wholesale when the version moves.
@@ -156,7 +157,7 @@ export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, stateme
   // Whole computed values (e.g. a page of events with its count), cleared with the rows.
   let memos = new Map<string, unknown>();
   // Preparing each write through the statement cache moves its write count: cached reads are dropped.
-  const group = groupCommit(db, connection, (text) => statements.prepare(text), (statement) => sqliteText(statement.strings));
+  const group = groupCommit(db, connection, gate, (text) => statements.prepare(text), (statement) => sqliteText(statement.strings));
 
   /** The current version; drops the row cache when it moved. */
   function currentVersion(): string {
