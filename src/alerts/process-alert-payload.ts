@@ -10,7 +10,7 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { SqlRunner } from '../platform/db/reads.js';
 import type { AlertIntegrationsTable } from '../platform/db/tables/alerts.js';
-import { countEvent, environmentIdByName, insertAlertRow, recordedRecovery, resolveOpenAlert, type NewAlertRow } from './ingestion-queries.js';
+import { countEvent, environmentIdByName, insertAlertRow, recordedRecovery, resolveOpenAlert, type AlertRef, type NewAlertRow } from './ingestion-queries.js';
 import { nextInternalId } from '../platform/db/internal-ids.js';
 import { enqueue } from '../platform/jobs/queue.js';
 import { BadRequestError } from '../platform/errors.js';
@@ -62,11 +62,21 @@ export function firingFingerprint(deps: Deps, integration: IntegrationRow, body:
 }
 
 /**
+ * Told, inside the transaction, which alert is open for a fingerprint after a post counted or opened
+ * one, and when a post resolved it (receive-alert.ts keeps this as a hint for the next posts; a
+ * transaction that then fails leaves a hint that the database refuses, never a wrong count).
+ */
+export interface OpenAlertObserver {
+  opened(fingerprint: string, alert: AlertRef): void;
+  resolved(fingerprint: string): void;
+}
+
+/**
  * Everything that is not the hot path (receive-alert.ts): new alerts, recoveries, payloads of several
  * alerts, and the first alert after the integration was read afresh. The actor is the integration
  * whose key the request carried, read just now, with the project's incident `settings`.
  */
-export async function processAlertPayload(deps: Deps, integration: IntegrationRow, parsed: ParsedPayload, now: number, settings: IncidentSettings): Promise<ProcessedAlert[]> {
+export async function processAlertPayload(deps: Deps, integration: IntegrationRow, parsed: ParsedPayload, now: number, settings: IncidentSettings, observer?: OpenAlertObserver): Promise<ProcessedAlert[]> {
   const projectId = Number(integration.project_id);
   const source = (alert: NormalizedAlert) =>
     parsed.source === 'prometheus' ? integration.name || 'Prometheus' : (alert.monitoringTool ?? (integration.name || 'Generic Alert Endpoint'));
@@ -76,7 +86,7 @@ export async function processAlertPayload(deps: Deps, integration: IntegrationRo
   const results = await deps.reads.transact(async (tx) => {
     const touched: ProcessedAlert[] = [];
     for (const alert of parsed.alerts) {
-      const outcome = await processOne(deps, tx, projectId, alert, { now, botId, settings, source: source(alert) });
+      const outcome = await processOne(deps, tx, projectId, alert, { now, botId, settings, source: source(alert), observer });
       enqueued ||= outcome.enqueued;
       touched.push({ iid: outcome.iid, title: outcome.title });
     }
@@ -92,6 +102,7 @@ interface Context {
   botId: number;
   settings: IncidentSettings;
   source: string;
+  observer: OpenAlertObserver | undefined;
 }
 
 interface Outcome {
@@ -105,6 +116,7 @@ async function processOne(deps: Deps, tx: SqlRunner, projectId: number, alert: N
     // A recovery alert resolves the open alert of its fingerprint.
     const resolved = await resolveOpenAlert(tx, projectId, alert.fingerprint, alert.endedAt, context.now);
     if (resolved) {
+      context.observer?.resolved(alert.fingerprint);
       const row = { id: Number(resolved.id), project_id: projectId };
       await addAlertSystemNotes(tx, context.now, row, context.botId, alertNoteText.recovery(context.source), alertNoteText.status('resolved'));
       const close = context.settings.autoCloseIncident && resolved.issue_id !== null;
@@ -120,7 +132,7 @@ async function processOne(deps: Deps, tx: SqlRunner, projectId: number, alert: N
   }
   if (alert.fingerprint !== null) {
     const grouped = await countEvent(tx, projectId, alert.fingerprint);
-    if (grouped) return { ...grouped, enqueued: false };
+    if (grouped) return opened(context, alert.fingerprint, grouped);
   }
   return insertAlert(deps, tx, projectId, alert, context);
 }
@@ -150,6 +162,7 @@ async function insertAlert(deps: Deps, tx: SqlRunner, projectId: number, alert: 
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const inserted = await insertAlertRow(tx, row);
     if (inserted) {
+      if (!resolved && alert.fingerprint !== null) context.observer?.opened(alert.fingerprint, inserted);
       const created = { id: Number(inserted.id), project_id: projectId };
       await addAlertSystemNotes(tx, now, created, context.botId, resolved ? alertNoteText.recovery(context.source) : alertNoteText.logged(context.source));
       const incident = !resolved && context.settings.createIssue;
@@ -159,7 +172,13 @@ async function insertAlert(deps: Deps, tx: SqlRunner, projectId: number, alert: 
     // Lost a race to another node (PostgreSQL): count this post on the alert that won, unless that
     // one was resolved meanwhile too.
     const winner = await countEvent(tx, projectId, alert.fingerprint!);
-    if (winner) return { ...winner, enqueued: false };
+    if (winner) return opened(context, alert.fingerprint!, winner);
   }
   throw new Error(`alert fingerprint ${alert.fingerprint} kept changing hands`);
+}
+
+/** A post counted on an open alert. */
+function opened(context: Context, fingerprint: string, alert: AlertRef): Outcome {
+  context.observer?.opened(fingerprint, alert);
+  return { iid: alert.iid, title: alert.title, enqueued: false };
 }

@@ -12,7 +12,7 @@ import { countKnownAlert, countRememberedEvent } from './ingestion-queries.js';
 import { payloadTooLarge } from './payload/limits.js';
 import { isAlertmanagerWebhook } from './payload/prometheus.js';
 import { firingFingerprint, parseAlertPayload, processAlertPayload, type IntegrationRow, type ProcessedAlert } from './process-alert-payload.js';
-import { rememberIntegration, rememberOpenAlert, rememberedIntegration, type RememberedIntegration } from './remembered-integrations.js';
+import { openAlertObserver, rememberIntegration, rememberOpenAlert, rememberedIntegration, type RememberedIntegration } from './remembered-integrations.js';
 
 export type Endpoint = { identifier: string } | { legacy: 'http' | 'prometheus' };
 
@@ -91,7 +91,7 @@ async function receiveAfresh(deps: Deps, request: AlertRequest, fullPathLower: s
     return project ? { status: 403, body: { message: '403 Forbidden' } } : { status: 404, body: { message: '404 Project Not Found' } };
   }
   const { integration, settings } = found;
-  rememberIntegration(deps, fullPathLower, request.endpoint, integration);
+  const remembered = rememberIntegration(deps, fullPathLower, request.endpoint, integration);
   const refused = refusal(deps, integration, request);
   if (refused) {
     deps.metrics.alertsIngested.inc({ outcome: refused.outcome });
@@ -100,7 +100,7 @@ async function receiveAfresh(deps: Deps, request: AlertRequest, fullPathLower: s
   try {
     const now = deps.clock.now();
     const parsed = parseAlertPayload(deps, integration, request.body as Record<string, unknown>, now);
-    return { status: 200, body: await processAlertPayload(deps, integration, parsed, now, settings) };
+    return { status: 200, body: await processAlertPayload(deps, integration, parsed, now, settings, remembered && openAlertObserver(remembered)) };
   } catch (error) {
     if (error instanceof BadRequestError) return { status: 400, body: { message: `400 Bad request - ${error.reason}` } };
     throw error;
@@ -122,6 +122,8 @@ function groupWithRemembered(deps: Deps, remembered: RememberedIntegration, requ
   const fingerprint = firingFingerprint(deps, integration, request.body as Record<string, unknown>, deps.clock.now());
   if (fingerprint === null) return null;
   const known = remembered.openAlerts.get(fingerprint);
+  // Resolved by this process: no open alert to count on that it knows of.
+  if (known === null) return null;
   if (known !== undefined) {
     return countKnownAlert(deps.reads, known.id, remembered.unchanged).then((counted) => {
       if (counted) return accepted(deps, known.answer);

@@ -11,7 +11,7 @@
 import type { Deps } from '../platform/deps.js';
 import type { Statement } from '../platform/db/reads.js';
 import { integrationUnchanged, type AlertRef } from './ingestion-queries.js';
-import type { IntegrationRow } from './process-alert-payload.js';
+import type { IntegrationRow, OpenAlertObserver } from './process-alert-payload.js';
 import type { AlertResponse, Endpoint } from './receive-alert.js';
 
 const INTEGRATIONS_LIMIT = 1000;
@@ -21,8 +21,11 @@ export interface RememberedIntegration {
   integration: IntegrationRow;
   /** The precondition of the writes decided on this memory (one object: checked once per batch). */
   unchanged: Statement;
-  /** Open alerts by fingerprint, as last counted: a hint, checked by every write made on it. */
-  openAlerts: Map<string, RememberedAlert>;
+  /**
+   * Open alerts by fingerprint, as last counted: a hint, checked by every write made on it. Null:
+   * this process resolved the fingerprint's alert, so the next post goes straight to the full path.
+   */
+  openAlerts: Map<string, RememberedAlert | null>;
 }
 
 export interface RememberedAlert {
@@ -50,14 +53,24 @@ function sameGuard(a: IntegrationRow, b: IntegrationRow): boolean {
 }
 
 /** Remember an integration just read; its open alerts are kept while it is unchanged. */
-export function rememberIntegration(deps: Deps, fullPathLower: string, endpoint: Endpoint, integration: IntegrationRow): void {
-  if (!('identifier' in endpoint)) return;
+export function rememberIntegration(deps: Deps, fullPathLower: string, endpoint: Endpoint, integration: IntegrationRow): RememberedIntegration | undefined {
+  if (!('identifier' in endpoint)) return undefined;
   const remembered = memory(deps);
   const key = `${fullPathLower}\n${endpoint.identifier}`;
   const known = remembered.get(key);
-  if (known && sameGuard(known.integration, integration)) return;
+  if (known && sameGuard(known.integration, integration)) return known;
   if (remembered.size >= INTEGRATIONS_LIMIT) remembered.clear();
-  remembered.set(key, { integration, unchanged: integrationUnchanged(integration, fullPathLower), openAlerts: new Map() });
+  const entry: RememberedIntegration = { integration, unchanged: integrationUnchanged(integration, fullPathLower), openAlerts: new Map() };
+  remembered.set(key, entry);
+  return entry;
+}
+
+/** What the full path learns about open alerts, kept for the next posts of the same fingerprints. */
+export function openAlertObserver(remembered: RememberedIntegration): OpenAlertObserver {
+  return {
+    opened: (fingerprint, alert) => rememberOpenAlert(remembered, fingerprint, alert),
+    resolved: (fingerprint) => remembered.openAlerts.set(fingerprint, null),
+  };
 }
 
 export function rememberOpenAlert(remembered: RememberedIntegration, fingerprint: string, alert: AlertRef): RememberedAlert {

@@ -108,6 +108,18 @@ describe('a remembered open alert changed by another process', () => {
     expect((await alert(iid)).events).toBe(2);
   });
 
+  it('resolved by this process: the next post opens a new alert, and the posts after it count on that one', async () => {
+    const { payload, iid } = await openAlert();
+    const path = new URL(integration.url).pathname;
+    const resolved = await post(path, { ...payload, end_time: new Date().toISOString() }, integration.token);
+    expect(resolved.body).toEqual([{ iid, title: payload.title }]);
+    const reopened = await post(path, payload, integration.token);
+    expect(reopened.body[0].iid).not.toBe(iid);
+    for (let i = 0; i < 3; i += 1) expect((await post(path, payload, integration.token)).body[0].iid).toBe(reopened.body[0].iid);
+    expect((await alert(reopened.body[0].iid)).events).toBe(4);
+    expect((await alert(iid)).status).toBe('resolved');
+  });
+
   it('acknowledged: still open, so still counted', async () => {
     const { payload, iid } = await openAlert();
     await sql`update alert_management_alerts set status = 1 where project_id = ${project.id} and iid = ${iid}`.execute(other.db);
