@@ -43,41 +43,52 @@ function memory(deps: Deps): Map<string, RememberedIntegration> {
   return remembered;
 }
 
+/** Only URLs that name their integration have a key. */
+function keyOf(fullPathLower: string, endpoint: Endpoint): string | undefined {
+  return 'identifier' in endpoint ? `${fullPathLower}\n${endpoint.identifier}` : undefined;
+}
+
 export function rememberedIntegration(deps: Deps, fullPathLower: string, endpoint: Endpoint): RememberedIntegration | undefined {
-  return 'identifier' in endpoint ? memory(deps).get(`${fullPathLower}\n${endpoint.identifier}`) : undefined;
+  const key = keyOf(fullPathLower, endpoint);
+  return key === undefined ? undefined : memory(deps).get(key);
 }
 
-/** The columns `integrationUnchanged` compares: while they are the same, so is the memory. */
-function sameGuard(a: IntegrationRow, b: IntegrationRow): boolean {
-  return a.id === b.id && a.project_id === b.project_id && a.active === b.active && a.token_sealed === b.token_sealed && a.payload_attribute_mapping === b.payload_attribute_mapping && a.type_identifier === b.type_identifier;
+/** The same precondition: the same statement with the same values (the columns it compares). */
+function sameCondition(a: Statement, b: Statement): boolean {
+  return a.strings === b.strings && a.values.length === b.values.length && a.values.every((value, index) => value === b.values[index]);
 }
 
-/** Remember an integration just read; its open alerts are kept while it is unchanged. */
+/** Remember an integration just read; its open alerts are kept while the precondition is unchanged. */
 export function rememberIntegration(deps: Deps, fullPathLower: string, endpoint: Endpoint, integration: IntegrationRow): RememberedIntegration | undefined {
-  if (!('identifier' in endpoint)) return undefined;
+  const key = keyOf(fullPathLower, endpoint);
+  if (key === undefined) return undefined;
   const remembered = memory(deps);
-  const key = `${fullPathLower}\n${endpoint.identifier}`;
+  const unchanged = integrationUnchanged(integration, fullPathLower);
   const known = remembered.get(key);
-  if (known && sameGuard(known.integration, integration)) return known;
+  if (known && sameCondition(known.unchanged, unchanged)) return known;
   if (remembered.size >= INTEGRATIONS_LIMIT) remembered.clear();
-  const entry: RememberedIntegration = { integration, unchanged: integrationUnchanged(integration, fullPathLower), openAlerts: new Map() };
+  const entry: RememberedIntegration = { integration, unchanged, openAlerts: new Map() };
   remembered.set(key, entry);
   return entry;
+}
+
+function setOpenAlert(remembered: RememberedIntegration, fingerprint: string, alert: RememberedAlert | null): void {
+  if (remembered.openAlerts.size >= OPEN_ALERTS_LIMIT) remembered.openAlerts.clear();
+  remembered.openAlerts.set(fingerprint, alert);
 }
 
 /** What the full path learns about open alerts, kept for the next posts of the same fingerprints. */
 export function openAlertObserver(remembered: RememberedIntegration): OpenAlertObserver {
   return {
     opened: (fingerprint, alert) => rememberOpenAlert(remembered, fingerprint, alert),
-    resolved: (fingerprint) => remembered.openAlerts.set(fingerprint, null),
+    resolved: (fingerprint) => setOpenAlert(remembered, fingerprint, null),
   };
 }
 
 export function rememberOpenAlert(remembered: RememberedIntegration, fingerprint: string, alert: AlertRef): RememberedAlert {
-  if (remembered.openAlerts.size >= OPEN_ALERTS_LIMIT) remembered.openAlerts.clear();
   const body = [{ iid: alert.iid, title: alert.title }];
   // PostgreSQL returns bigint ids as text.
   const entry: RememberedAlert = { id: Number(alert.id), answer: { status: 200, body, json: JSON.stringify(body) } };
-  remembered.openAlerts.set(fingerprint, entry);
+  setOpenAlert(remembered, fingerprint, entry);
   return entry;
 }
