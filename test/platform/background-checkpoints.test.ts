@@ -37,7 +37,6 @@ describe('background WAL checkpoints', () => {
     const errors: string[] = [];
     const database = openSqlite(file, 'NORMAL', { backgroundCheckpoints: { onError: (message) => errors.push(message) } });
     try {
-      await database.checkpoints!.ready;
       const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.db);
       expect(rows[0].wal_autocheckpoint).toBe(BACKSTOP_CHECKPOINT_PAGES);
       await sql`create table filler (id integer primary key, text text not null)`.execute(database.db);
@@ -58,7 +57,6 @@ describe('background WAL checkpoints', () => {
   it('are off unless asked for (tests and one-shot commands checkpoint in the writer)', async () => {
     const database = openSqlite(tempFile());
     try {
-      expect(database.checkpoints).toBeUndefined();
       const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.db);
       expect(rows[0].wal_autocheckpoint).toBe(1000);
     } finally {

@@ -39,12 +39,9 @@ parentPort.on('message', () => {
   connection.close();
   parentPort.close();
 });
-parentPort.postMessage({ ready: true });
 `;
 
 export interface BackgroundCheckpoints {
-  /** Resolves once the worker has opened its connection (tests wait for it; serving does not). */
-  ready: Promise<void>;
   /** Stop the worker and close its connection; the main connection may close after this. */
   stop(): Promise<void>;
 }
@@ -60,17 +57,9 @@ export function startBackgroundCheckpoints(connection: SQLite.Database, file: st
   // Never what keeps the process alive: serving does, and closing stops the worker.
   worker.unref();
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  const ready = new Promise<void>((resolve) => {
-    worker.on('message', (message: { ready?: boolean; error?: string }) => {
-      if (message.ready) resolve();
-      if (message.error) onError(message.error);
-    });
-    // A worker that never started must not hold up anyone waiting for it.
-    void exited.then(resolve);
-  });
+  worker.on('message', (message: { error: string }) => onError(message.error));
   worker.on('error', (error) => onError(error.message));
   return {
-    ready,
     async stop() {
       // Referenced again while it winds down: otherwise a process with nothing else to do would exit
       // before the worker closed its connection, and the awaiting caller would never resume.

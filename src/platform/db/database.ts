@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import type { DB } from './schema.js';
 import { postgresReads, sqliteReads, type Reads } from './reads.js';
 import { ConnectionGate, GatedSqliteDialect } from './connection-gate.js';
-import { startBackgroundCheckpoints, type BackgroundCheckpoints } from './background-checkpoints.js';
+import { startBackgroundCheckpoints } from './background-checkpoints.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -49,7 +49,7 @@ export interface SqliteOptions {
   backgroundCheckpoints?: { onError(message: string): void };
 }
 
-export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMAL', options: SqliteOptions = {}): Database & { checkpoints?: BackgroundCheckpoints } {
+export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMAL', options: SqliteOptions = {}): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const connection = new SQLite(file);
   // WAL + synchronous=NORMAL: a commit survives kill -9 (DECISIONS.md, SQLite durability).
@@ -70,7 +70,6 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
     dialect: 'sqlite',
     reads: sqliteReads(db, connection, statements, gate, options.readCache ?? true),
     file: onDisk ? file : undefined,
-    checkpoints,
     async close() {
       // The worker's connection first: the last connection to close checkpoints and removes the WAL.
       await checkpoints?.stop();
