@@ -108,6 +108,12 @@ describe('fingerprints', () => {
     expect(explicitFingerprint(value)).toBe(expected);
   });
 
+  it('gives each text its own digest when texts repeat (digests are kept per text)', () => {
+    const texts = ['fp-1', 'fp-2', '7', 'fp-1', '7', 'fp-2'];
+    expect(texts.map((text) => explicitFingerprint(text))).toEqual(texts.map(sha1));
+    expect(explicitFingerprint(7)).toBe(sha1('7'));
+  });
+
   it('uses an explicit fingerprint in every tier', () => {
     expect(generic({ fingerprint: 'abc', title: 't' }, false).fingerprint).toBe(sha1('abc'));
     expect(generic({ fingerprint: 'abc', title: 'other' }, true).fingerprint).toBe(sha1('abc'));
