@@ -155,20 +155,23 @@ describe('hot-path reads', () => {
     expect(rows.map((row) => [Number(row.id), row.v])).toEqual([[10, 'a'], [12, 'before'], [13, 'after']]);
   });
 
-  it('never runs a write inside a transaction of the query builder that is open at the time', async () => {
+  it('never runs a write or a work inside a transaction of the query builder that is open at the time', async () => {
     let written: Promise<unknown> | undefined;
+    let worked: Promise<unknown> | undefined;
     await expect(
       database.db.transaction().execute(async (trx) => {
         await sql`update reads_probe set v = 'rolled back' where id = 1`.execute(trx);
         written = database.reads.run(q`insert into reads_probe (id, v) values (${14}, ${'outside'})`);
+        worked = database.reads.transact((tx) => tx.all(q`insert into reads_probe (id, v) values (${15}, ${'work outside'})`));
         // The transaction stays open across a turn of the event loop, as one awaiting I/O would.
         await new Promise((resolve) => setTimeout(resolve, 20));
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
     await written;
-    const { rows } = await sql<{ id: number; v: string }>`select id, v from reads_probe where id in (1, 14) order by id`.execute(other.db);
-    expect(rows.map((row) => [Number(row.id), row.v])).toEqual([[1, 'uno'], [14, 'outside']]);
+    await worked;
+    const { rows } = await sql<{ id: number; v: string }>`select id, v from reads_probe where id in (1, 14, 15) order by id`.execute(other.db);
+    expect(rows.map((row) => [Number(row.id), row.v])).toEqual([[1, 'uno'], [14, 'outside'], [15, 'work outside']]);
   });
 
   it('runs a work of several statements as one transaction, undone alone when it throws', async () => {
