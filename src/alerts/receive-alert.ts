@@ -1,6 +1,7 @@
 // The alert endpoint's ordered checks (gitlab-oauth-alerts.md §15.1, DECISIONS.md): size and depth →
 // 400; no active integration → 403; wrong key → 401 (constant time); a body that is not a JSON
-// object → 400 (a generic payload on the Prometheus integration → 422); then one transaction, and 200 with the touched alerts only after it committed.
+// object → 400 (a generic payload on the Prometheus integration → 422); then one transaction, and
+// 200 with the touched alerts only after it committed.
 // No session, no CSRF: the integration's own key is the only credential (specification,
 // Authentication 5). Rate limiting stays off, as GitLab's inbound alert limit is by default (§5.1).
 import type { Deps } from '../platform/deps.js';
