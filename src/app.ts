@@ -10,6 +10,7 @@ import { LazyChildLogger, requestSerializers } from './platform/logger.js';
 import { registerOperations } from './platform/operations.js';
 import { registerNamespacedDispatcher } from './platform/http/namespaced-routes.js';
 import { openApiRegistry } from './platform/http/openapi.js';
+import { recordRoutes } from './platform/http/route-inventory.js';
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -41,6 +42,7 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
     childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger as never, bindings, options) as never,
   }) as unknown as FastifyInstance;
   app.decorateRequest('principal', null);
+  recordRoutes(app);
   registerBodyParsers(app);
   app.setErrorHandler(apiErrorHandler);
 

@@ -1,14 +1,13 @@
 // Who may read or change what: membership (direct, inherited from ancestor groups, or the owner of a
 // personal namespace), visibility, and administrators. Every feature asks here.
-import { sql, type Selectable } from 'kysely';
+import { sql } from 'kysely';
 import { q, type Reads } from '../platform/db/reads.js';
-import type { NamespacesTable, ProjectsTable } from '../platform/db/tables/accounts.js';
+import type { NamespaceRow, ProjectRow } from '../platform/auth/subjects.js';
 import type { AuthUser } from '../platform/auth/principal.js';
-import { ACCESS } from './access-levels.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
 import { DAY_MS } from '../platform/clock.js';
 
-export type ProjectRow = Selectable<ProjectsTable>;
-export type NamespaceRow = Selectable<NamespacesTable>;
+export type { NamespaceRow, ProjectRow };
 
 /** Today's date as members.expires_at compares it; a membership expires at the end of its date. */
 export function today(nowMs: number): string {
@@ -84,14 +83,6 @@ export async function projectAccess(reads: Reads, user: AuthUser | null, project
 /** Highest access level on a project (see projectAccess). */
 export async function projectAccessLevel(reads: Reads, user: AuthUser | null, project: ProjectRow, nowMs: number): Promise<number> {
   return (await projectAccess(reads, user, project, nowMs)).level;
-}
-
-/** Visibility decides reading for non-members: public for everyone, internal for any signed-in user. */
-export function canReadWithVisibility(visibility: string, user: AuthUser | null, level: number): boolean {
-  if (level >= ACCESS.guest) return true;
-  if (visibility === 'public') return true;
-  if (visibility === 'internal') return user !== null;
-  return false;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Accounts: users, groups, projects, members, personal access tokens.
 import type { Feature } from '../platform/feature.js';
 import { resolvePersonalAccessToken } from './personal-access-tokens.js';
-import { findUserRow } from './lookup.js';
+import { findUserRow, subjectFinders } from './lookup.js';
 import { toAuthUser } from './user-entities.js';
 import { ensureRootUser } from './ensure-root.js';
 import { usersRoutes } from './users-routes.js';
@@ -19,6 +19,7 @@ export const accountsFeature: Feature = {
       const row = await findUserRow(deps, idOrUsername);
       return row ? toAuthUser(row) : null;
     };
+    deps.auth.subjects = subjectFinders(deps);
   },
   routes(app, deps) {
     usersRoutes(app, deps);

@@ -6,22 +6,12 @@ import { q } from '../platform/db/reads.js';
 import type { Principal } from '../platform/auth/principal.js';
 import type { UsersTable } from '../platform/db/tables/accounts.js';
 import { ForbiddenError, NotFoundError } from '../platform/errors.js';
-import { canReadWithVisibility, groupAccessLevel, projectAccess, type NamespaceRow, type ProjectRow } from './access.js';
+import type { GroupAccess, NamespaceRow, ProjectAccess, ProjectRow } from '../platform/auth/subjects.js';
+import { authorizeGroup, authorizeProject, canOnGroup, canOnProject, type GroupAbility, type ProjectAbility } from '../platform/auth/policies/index.js';
+import { groupAccessLevel, projectAccess } from './access.js';
 
 export type UserRow = Selectable<UsersTable>;
-
-export interface ProjectAccess {
-  project: ProjectRow;
-  /** The namespace (user or group) the project lives in. */
-  namespace: NamespaceRow;
-  /** The caller's access level (0 for none; administrators count as owners). */
-  level: number;
-}
-
-export interface GroupAccess {
-  group: NamespaceRow;
-  level: number;
-}
+export type { GroupAccess, ProjectAccess };
 
 const DIGITS = /^\d+$/;
 
@@ -34,14 +24,19 @@ export async function findProjectRow(deps: Deps, idOrPath: string | number): Pro
   return (await deps.reads.all<ProjectRow>(q`select * from projects where full_path_lower = ${key.toLowerCase()}`, { cache: true }))[0];
 }
 
-/** A project the caller can read, with their access level; 404 "Project Not Found" otherwise. */
-export async function findProject(deps: Deps, principal: Principal | null, idOrPath: string | number): Promise<ProjectAccess> {
+/**
+ * A project the caller can read ("404 Project Not Found" otherwise) on which they hold `ability`
+ * (403 otherwise), with their access level.
+ */
+export async function findProject(deps: Deps, principal: Principal | null, idOrPath: string | number, ability: ProjectAbility = 'read_project'): Promise<ProjectAccess> {
   const project = await findProjectRow(deps, idOrPath);
   if (!project) throw new NotFoundError('Project');
   const user = principal?.user ?? null;
   const { level, namespace } = await projectAccess(deps.reads, user, project, deps.clock.now());
-  if (!canReadWithVisibility(project.visibility, user, level)) throw new NotFoundError('Project');
-  return { project, level, namespace };
+  const access: ProjectAccess = { user, level, visibility: project.visibility, project, namespace };
+  if (!canOnProject(access, 'read_project')) throw new NotFoundError('Project');
+  if (ability !== 'read_project') authorizeProject(access, ability);
+  return access;
 }
 
 export async function findGroupRow(deps: Deps, idOrPath: string | number): Promise<NamespaceRow | undefined> {
@@ -51,19 +46,16 @@ export async function findGroupRow(deps: Deps, idOrPath: string | number): Promi
   return query.where('full_path_lower', '=', key.toLowerCase()).executeTakeFirst();
 }
 
-/** A group the caller can read, with their access level; 404 "Group Not Found" otherwise. */
-export async function findGroup(deps: Deps, principal: Principal | null, idOrPath: string | number): Promise<GroupAccess> {
+/** A group the caller can read ("404 Group Not Found" otherwise) on which they hold `ability` (403 otherwise). */
+export async function findGroup(deps: Deps, principal: Principal | null, idOrPath: string | number, ability: GroupAbility = 'read_group'): Promise<GroupAccess> {
   const group = await findGroupRow(deps, idOrPath);
   if (!group) throw new NotFoundError('Group');
   const user = principal?.user ?? null;
   const level = await groupAccessLevel(deps.reads, user, group, deps.clock.now());
-  if (!canReadWithVisibility(group.visibility, user, level)) throw new NotFoundError('Group');
-  return { group, level };
-}
-
-/** 403 unless the caller holds at least `minimum` (an ACCESS level). */
-export function requireLevel(access: { level: number }, minimum: number): void {
-  if (access.level < minimum) throw new ForbiddenError();
+  const access: GroupAccess = { user, level, visibility: group.visibility, group };
+  if (!canOnGroup(access, 'read_group')) throw new NotFoundError('Group');
+  if (ability !== 'read_group') authorizeGroup(access, ability);
+  return access;
 }
 
 export async function findUserRow(deps: Deps, idOrUsername: string | number): Promise<UserRow | undefined> {
@@ -78,6 +70,10 @@ export async function findUser(deps: Deps, idOrUsername: string | number): Promi
   return user;
 }
 
-export function requireAdmin(principal: Principal): void {
-  if (!principal.user.admin) throw new ForbiddenError();
+/** Registered as the route kit's subject finders (platform/auth/subjects.ts). */
+export function subjectFinders(deps: Deps) {
+  return {
+    project: (principal: Principal | null, id: string | number, ability: ProjectAbility) => findProject(deps, principal, id, ability),
+    group: (principal: Principal | null, id: string | number, ability: GroupAbility) => findGroup(deps, principal, id, ability),
+  };
 }

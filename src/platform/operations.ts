@@ -5,10 +5,12 @@ import { ping } from './db/database.js';
 import { openApiRegistry } from './http/openapi.js';
 import { KILN_VERSION } from './version.js';
 
+const OPEN = { credential: 'none' } as const;
+
 export function registerOperations(app: FastifyInstance, deps: Deps): void {
-  app.get('/-/liveness', async () => ({ status: 'ok' }));
-  app.get('/-/health', async (_request, reply) => reply.type('text/plain').send('GitLab OK'));
-  app.get('/-/readiness', async (_request, reply) => {
+  app.get('/-/liveness', { config: { ability: OPEN } }, async () => ({ status: 'ok' }));
+  app.get('/-/health', { config: { ability: OPEN } }, async (_request, reply) => reply.type('text/plain').send('GitLab OK'));
+  app.get('/-/readiness', { config: { ability: OPEN } }, async (_request, reply) => {
     try {
       await ping(deps.db);
       return { status: 'ok', master_check: [{ status: 'ok' }], db_check: [{ status: 'ok' }] };
@@ -17,9 +19,9 @@ export function registerOperations(app: FastifyInstance, deps: Deps): void {
       return reply.code(503).send({ status: 'failed', db_check: [{ status: 'failed', message: 'database unreachable' }] });
     }
   });
-  app.get('/-/metrics', async (_request, reply) => {
+  app.get('/-/metrics', { config: { ability: { credential: 'monitoring_allowlist' } } }, async (_request, reply) => {
     reply.type(deps.metrics.registry.contentType);
     return deps.metrics.registry.metrics();
   });
-  app.get('/api/v4/openapi.json', async () => openApiRegistry(app).document(deps.config.baseUrl, KILN_VERSION));
+  app.get('/api/v4/openapi.json', { config: { ability: OPEN } }, async () => openApiRegistry(app).document(deps.config.baseUrl, KILN_VERSION));
 }

@@ -10,6 +10,8 @@ import { html, type Html } from './html.js';
 import { layout } from './layout.js';
 import { loadSession, setFlash, startSession, type Session } from './sessions.js';
 import type { PageOutcome } from './page.js';
+import type { ProjectAccess, RouteAbility } from '../platform/auth/subjects.js';
+import type { ProjectAbility } from '../platform/auth/policies/abilities.js';
 
 export interface PageContext {
   request: FastifyRequest;
@@ -23,10 +25,14 @@ export interface PageContext {
   params: Record<string, string>;
   /** Named groups of a namespaced page's pattern. */
   match: Record<string, string>;
+  /** The project of a namespaced page (its `path` group), checked against the page's declared ability. */
+  project(ability?: ProjectAbility): Promise<ProjectAccess>;
 }
 
 export interface PageSpec {
   method: 'GET' | 'POST';
+  /** What the page lets its visitor do (platform/auth/subjects.ts); every page declares one. */
+  ability: RouteAbility;
   auth?: 'required' | 'optional';
   handler: (context: PageContext) => Promise<PageOutcome>;
 }
@@ -89,6 +95,11 @@ async function runPage(deps: Deps, spec: PageSpec, request: FastifyRequest, repl
     query: (request.query ?? {}) as Record<string, string>,
     params: (request.params ?? {}) as Record<string, string>,
     match,
+    project: (ability) => {
+      if (!('project' in spec.ability)) throw new Error('this page declares no project ability');
+      const principal = { user: session.user as AuthUser, scopes: ['api'], via: 'session' as const, tokenId: null };
+      return deps.auth.subjects!.project(principal, match.path, ability ?? spec.ability.project);
+    },
   };
   let outcome: PageOutcome;
   try {
@@ -117,7 +128,7 @@ async function runPage(deps: Deps, spec: PageSpec, request: FastifyRequest, repl
 }
 
 export function pageRoute(app: FastifyInstance, deps: Deps, spec: PageSpec & { url: string }): void {
-  app.route({ method: spec.method, url: spec.url, handler: (request, reply) => runPage(deps, spec, request, reply, {}) });
+  app.route({ method: spec.method, url: spec.url, config: { ability: spec.ability }, handler: (request, reply) => runPage(deps, spec, request, reply, {}) });
 }
 
 /** A page under a project's or group's full path, e.g. `/^(?<path>.+?)\/-\/alert_management$/`. */
@@ -125,6 +136,7 @@ export function namespacedPage(app: FastifyInstance, deps: Deps, spec: PageSpec 
   namespacedRoute(app, {
     method: spec.method as NamespacedMethod,
     pattern: spec.pattern,
+    ability: spec.ability,
     handler: (request, reply, groups) => runPage(deps, spec, request, reply, groups),
   });
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { testKiln, testSecrets, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { startKiln, type Kiln } from '../../src/bootstrap.js';
-import { ACCESS } from '../../src/accounts/access-levels.js';
+import { ACCESS } from '../../src/platform/auth/access-levels.js';
 
 let kiln: TestKiln;
 let owner: TestUser;

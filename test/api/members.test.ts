@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
-import { ACCESS } from '../../src/accounts/access-levels.js';
+import { ACCESS } from '../../src/platform/auth/access-levels.js';
 
 let kiln: TestKiln;
 let owner: TestUser;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
-import { ACCESS } from '../../src/accounts/access-levels.js';
+import { ACCESS } from '../../src/platform/auth/access-levels.js';
 import { gitCommands, listenOnLoopback, twoShards } from '../helpers/git.js';
 
 let kiln: TestKiln;

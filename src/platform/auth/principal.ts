@@ -1,4 +1,5 @@
 // Who is calling, as resolved from the request by the token resolvers (PAT, OAuth, session).
+import type { SubjectFinders } from './subjects.js';
 
 export interface AuthUser {
   id: number;
@@ -30,6 +31,8 @@ export interface AuthRegistry {
   oauth: TokenResolver[];
   personalAccessToken: TokenResolver[];
   findUserForSudo?: (idOrUsername: string) => Promise<AuthUser | null>;
+  /** Project and group look-ups with their ability check (accounts registers them). */
+  subjects?: SubjectFinders;
 }
 
 export function newAuthRegistry(): AuthRegistry {

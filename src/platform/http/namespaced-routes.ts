@@ -10,6 +10,8 @@
 // a path is decided the same way for both kinds; `app.inject` reaches bare routes too.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RouteAbility } from '../auth/subjects.js';
+import { routeInventory } from './route-inventory.js';
 
 export type NamespacedMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -18,6 +20,8 @@ export type BareHandler = (request: IncomingMessage, response: ServerResponse, g
 
 interface RouteBase {
   method: NamespacedMethod | NamespacedMethod[];
+  /** What the route lets its caller do (platform/auth/subjects.ts). */
+  ability: RouteAbility;
   /** Matched against the decoded URL path without its leading `/` and without the query string. */
   pattern: RegExp;
 }
@@ -34,6 +38,7 @@ export function namespacedRoute(app: FastifyInstance, spec: NamespacedRouteSpec)
   const routes = registries.get(app) ?? [];
   routes.push(spec);
   registries.set(app, routes);
+  for (const method of [spec.method].flat()) routeInventory(app).push({ method, path: String(spec.pattern), ability: spec.ability });
 }
 
 // A segment that is `.` or `..`, a backslash or a NUL: the path could escape its namespace.
@@ -118,6 +123,7 @@ export function registerNamespacedDispatcher(app: FastifyInstance): (request: In
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/*',
+    config: { ability: { credential: 'dispatch' } },
     // Alert payloads may be larger than the default so that the endpoint can answer its own 400.
     bodyLimit: 10 * 1024 * 1024,
     // Before the body is read: a bare route reads it itself. The server's bare dispatcher takes

@@ -12,6 +12,7 @@ interface RecordedRoute {
   paginated?: boolean;
   status?: number;
   auth?: 'required' | 'optional';
+  ability: unknown;
 }
 
 const registries = new WeakMap<FastifyInstance, OpenApiRegistry>();
@@ -56,6 +57,7 @@ export class OpenApiRegistry {
       paths[path][route.method.toLowerCase()] = {
         summary: route.summary,
         tags: route.tags,
+        'x-kiln-ability': route.ability,
         parameters,
         security: route.auth === 'optional' ? [{}, { privateToken: [] }, { oauth: [] }] : [{ privateToken: [] }, { oauth: [] }],
         'x-scopes': [...(route.extraScopes ?? []), 'api', 'read_api'],

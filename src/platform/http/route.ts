@@ -4,7 +4,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Principal } from '../auth/principal.js';
+import type { GroupAccess, ProjectAccess, RouteAbility } from '../auth/subjects.js';
 import { applySudo, authenticate, checkActive, checkScopes } from '../auth/authenticate.js';
+import { canOnInstance } from '../auth/policies/policy.js';
+import type { GroupAbility, ProjectAbility } from '../auth/policies/abilities.js';
+import { ForbiddenError } from '../errors.js';
 import { unauthorized } from './api-error.js';
 import { mergedParams, parseParams, type ParamSchema, type Parsed } from './params.js';
 import { cachedPage, paginate, type CachedListing } from './pagination.js';
@@ -23,6 +27,13 @@ export interface RouteContext<S extends ParamSchema> {
   principal: Principal | null;
   /** The authenticated caller; routes with `auth: 'required'` always have one. */
   actor: Principal;
+  /**
+   * The project named by the route's path parameter, readable by the caller and allowing the route's
+   * declared ability (or `ability`): 404 when unreadable, 403 without the ability.
+   */
+  project(ability?: ProjectAbility): Promise<ProjectAccess>;
+  /** The group named by the route's path parameter, as `project` does for projects. */
+  group(ability?: GroupAbility): Promise<GroupAccess>;
   /** Page an ordered query with GitLab's headers. */
   paginate<Row>(query: SelectQueryBuilder<any, any, Row>): Promise<Row[]>;
   /** A presented page, cached per database version under `key` (pagination.ts `cachedPage`). */
@@ -36,7 +47,9 @@ export interface ApiRouteSpec<S extends ParamSchema> {
   summary: string;
   tags: string[];
   params?: S;
-  /** `required` (the default: the specification puts every REST endpoint behind authentication) or `optional`. */
+  /** What the caller must be allowed to do (platform/auth/policies); every route declares one. */
+  ability: RouteAbility;
+  /** `required` (the default) or `optional`: anonymous callers reach the ability check (public resources). */
   auth?: 'required' | 'optional';
   /** Scopes admitted besides `api`/`read_api`, e.g. `read_user` on the events endpoints. */
   extraScopes?: string[];
@@ -62,7 +75,20 @@ class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
     readonly params: Parsed<S>,
     readonly input: Record<string, unknown>,
     readonly principal: Principal | null,
+    private readonly ability: RouteAbility,
   ) {}
+
+  readonly project = (ability?: ProjectAbility): Promise<ProjectAccess> => {
+    const declared = this.ability;
+    if (!('project' in declared)) throw new Error('this route declares no project ability');
+    return this.deps.auth.subjects!.project(this.principal, String(this.input[declared.param ?? 'id']), ability ?? declared.project);
+  };
+
+  readonly group = (ability?: GroupAbility): Promise<GroupAccess> => {
+    const declared = this.ability;
+    if (!('group' in declared)) throw new Error('this route declares no group ability');
+    return this.deps.auth.subjects!.group(this.principal, String(this.input[declared.param ?? 'id']), ability ?? declared.group);
+  };
 
   get actor(): Principal {
     if (!this.principal) throw unauthorized();
@@ -82,18 +108,24 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
   app.route({
     method: spec.method,
     url: `${API_PREFIX}${spec.url}`,
+    config: { ability: spec.ability },
     handler: async (request, reply) => {
       const input = mergedParams(request);
       let principal = await authenticate(deps.auth, request, input);
       const sudo = (request.headers.sudo as string | undefined) ?? (typeof input.sudo === 'string' ? input.sudo : undefined);
-      const sudoPrincipal = await applySudo(deps.auth, principal, sudo);
-      if (principal && sudoPrincipal === principal) checkScopes(principal, request.method, { extraScopes: spec.extraScopes });
-      principal = sudoPrincipal;
+      // The endpoint's scope is required of the token whether or not it acts through Sudo (GitLab
+      // checks both: `sudo` to switch users, `api`/`read_api`… for the endpoint itself).
+      if (principal) checkScopes(principal, request.method, { extraScopes: spec.extraScopes });
+      principal = await applySudo(deps.auth, principal, sudo);
       if (principal) checkActive(principal);
       if (!principal && spec.auth !== 'optional') throw unauthorized();
+      if ('instance' in spec.ability && !canOnInstance(principal?.user ?? null, spec.ability.instance)) {
+        if (!principal) throw unauthorized();
+        throw new ForbiddenError();
+      }
       request.principal = principal;
       const params = parseParams(input, schema);
-      const context = new ApiRouteContext(request, reply, deps, params, input, principal);
+      const context = new ApiRouteContext(request, reply, deps, params, input, principal, spec.ability);
       const body = await spec.handler(context);
       if (body === undefined) {
         reply.code(spec.status ?? 204).send();

@@ -1,0 +1,92 @@
+// The named abilities of Kiln and, as data, who holds each one: GitLab's "Permissions and roles" table
+// (doc/user/permissions.md) for the actions Kiln has. Every permission decision in the code asks for
+// one of these names through the policies beside this file; nothing else compares access levels.
+import { ACCESS } from '../access-levels.js';
+
+/** Who holds an ability without being a member, by the subject's visibility. */
+export type Audience = 'anyone' | 'signed_in';
+
+export interface AbilityRule {
+  /** The lowest membership role that holds it (ACCESS level); `null`: no role, only admins or the rule below. */
+  min: number | null;
+  /** Non-members of a public subject: everyone (anonymous too) or any signed-in user. */
+  public?: Audience;
+  /** Non-members of an internal subject: any signed-in user. */
+  internal?: 'signed_in';
+  /** Administrators hold it too (true for every ability unless a rule says otherwise). */
+  admin?: boolean;
+}
+
+const READ: Omit<AbilityRule, 'min'> = { public: 'anyone', internal: 'signed_in' };
+const PARTICIPATE: Omit<AbilityRule, 'min'> = { public: 'signed_in', internal: 'signed_in' };
+
+export const PROJECT_ABILITIES = {
+  read_project: { min: ACCESS.guest, ...READ },
+  read_project_member: { min: ACCESS.guest, ...READ },
+  read_issue: { min: ACCESS.guest, ...READ },
+  read_note: { min: ACCESS.guest, ...READ },
+  read_events: { min: ACCESS.guest, ...READ },
+  create_issue: { min: ACCESS.guest, ...PARTICIPATE },
+  create_note: { min: ACCESS.guest, ...PARTICIPATE },
+  // Guests of a private project do not read its code (GitLab: "View project code": Reporter for private).
+  download_code: { min: ACCESS.reporter, ...READ },
+  read_confidential_issues: { min: ACCESS.reporter },
+  update_issue: { min: ACCESS.reporter },
+  admin_issue: { min: ACCESS.reporter },
+  read_environment: { min: ACCESS.reporter },
+  read_deployment: { min: ACCESS.reporter },
+  read_notification_setting: { min: ACCESS.guest, ...PARTICIPATE },
+  create_environment: { min: ACCESS.developer },
+  update_environment: { min: ACCESS.developer },
+  stop_environment: { min: ACCESS.developer },
+  destroy_environment: { min: ACCESS.developer },
+  create_deployment: { min: ACCESS.developer },
+  update_deployment: { min: ACCESS.developer },
+  push_code: { min: ACCESS.developer },
+  read_alert_management_alert: { min: ACCESS.developer },
+  update_alert_management_alert: { min: ACCESS.developer },
+  send_test_alert: { min: ACCESS.developer },
+  admin_operations: { min: ACCESS.maintainer },
+  read_error_tracking_settings: { min: ACCESS.maintainer },
+  admin_project_member: { min: ACCESS.maintainer },
+  admin_protected_branch: { min: ACCESS.maintainer },
+  admin_project: { min: ACCESS.maintainer },
+  remove_project: { min: ACCESS.owner },
+  destroy_issue: { min: ACCESS.owner },
+  change_visibility_level: { min: ACCESS.maintainer },
+  change_namespace: { min: ACCESS.owner },
+} satisfies Record<string, AbilityRule>;
+
+export const GROUP_ABILITIES = {
+  read_group: { min: ACCESS.guest, ...READ },
+  read_group_member: { min: ACCESS.guest, ...READ },
+  read_group_events: { min: ACCESS.guest, ...READ },
+  read_notification_setting: { min: ACCESS.guest, ...PARTICIPATE },
+  create_projects: { min: ACCESS.developer },
+  create_subgroup: { min: ACCESS.maintainer },
+  admin_group_member: { min: ACCESS.maintainer },
+  read_repository_storage_moves: { min: null },
+  admin_group: { min: ACCESS.owner },
+  remove_group: { min: ACCESS.owner },
+  change_visibility_level: { min: ACCESS.owner },
+} satisfies Record<string, AbilityRule>;
+
+/**
+ * Abilities that name no project or group. `read_instance`: anyone, anonymous too (public lists);
+ * `log_in`: any signed-in, unblocked user; `admin_all_resources`: administrators.
+ */
+export const INSTANCE_ABILITIES = ['read_instance', 'log_in', 'read_users_list', 'create_group', 'create_project', 'admin_all_resources'] as const;
+
+export type ProjectAbility = keyof typeof PROJECT_ABILITIES;
+export type GroupAbility = keyof typeof GROUP_ABILITIES;
+export type InstanceAbility = (typeof INSTANCE_ABILITIES)[number];
+
+/**
+ * The lowest membership level that holds a project ability, for the rare check that must run inside
+ * SQL (listing events across many projects). Throws for abilities no role holds.
+ */
+export function minimumProjectLevel(ability: ProjectAbility): number {
+  const min = (PROJECT_ABILITIES[ability] as AbilityRule).min;
+  if (min === null) throw new Error(`no role holds ${ability}`);
+  return min;
+}

@@ -1,0 +1,5 @@
+// Authorization: named abilities and the policies that answer them. Import from here.
+export * from './abilities.js';
+export * from './policy.js';
+export * from './issue-policy.js';
+export * from './member-policy.js';

@@ -1,0 +1,31 @@
+// Abilities on one issue: confidentiality (Reporter and above, the author, the assignees) and
+// authorship (authors who are members change their own issue), GitLab's issue_policy.rb.
+import { ACCESS } from '../access-levels.js';
+import { canOnProject, type PolicySubject } from './policy.js';
+
+export interface IssueFacts {
+  confidential: boolean | number;
+  author_id: number;
+  /** Users assigned to the issue, when the caller knows them. */
+  assigneeIds?: readonly number[];
+}
+
+function isAuthorOrAssignee(subject: PolicySubject, issue: IssueFacts): boolean {
+  const userId = subject.user?.id;
+  if (userId === undefined) return false;
+  return Number(issue.author_id) === userId || (issue.assigneeIds ?? []).includes(userId);
+}
+
+/** read_issue on this issue; a caller that cannot read it gets 404, as GitLab answers. */
+export function canReadIssue(subject: PolicySubject, issue: IssueFacts): boolean {
+  if (!canOnProject(subject, 'read_issue')) return false;
+  if (!issue.confidential) return true;
+  return canOnProject(subject, 'read_confidential_issues') || isAuthorOrAssignee(subject, issue);
+}
+
+/** update_issue on this issue: Reporters and above, or its author or assignee holding a membership. */
+export function canUpdateIssue(subject: PolicySubject, issue: IssueFacts): boolean {
+  if (!canReadIssue(subject, issue)) return false;
+  if (canOnProject(subject, 'update_issue')) return true;
+  return subject.level >= ACCESS.guest && isAuthorOrAssignee(subject, issue);
+}

@@ -1,0 +1,45 @@
+// The subjects that abilities are asked on, as the route kit hands them to handlers. The accounts
+// feature registers how they are found (AuthRegistry.subjects); the policies decide what is allowed.
+import type { Selectable } from 'kysely';
+import type { NamespacesTable, ProjectsTable } from '../db/tables/accounts.js';
+import type { AuthUser, Principal } from './principal.js';
+import type { GroupAbility, InstanceAbility, ProjectAbility } from './policies/abilities.js';
+import type { PolicySubject } from './policies/policy.js';
+
+export type ProjectRow = Selectable<ProjectsTable>;
+export type NamespaceRow = Selectable<NamespacesTable>;
+
+export interface ProjectAccess extends PolicySubject {
+  project: ProjectRow;
+  /** The namespace (user or group) the project lives in. */
+  namespace: NamespaceRow;
+}
+
+export interface GroupAccess extends PolicySubject {
+  group: NamespaceRow;
+}
+
+/**
+ * What a route or page may do, declared with it: an ability on the project or group named by a path
+ * parameter (`id` unless `param` says otherwise), or on the instance. Every route declares one; a
+ * test walks them all.
+ */
+export type RouteAbility =
+  | { instance: InstanceAbility }
+  | { project: ProjectAbility; param?: string }
+  | { group: GroupAbility; param?: string }
+  /**
+   * Decided by something other than a user's ability: an alert integration's key, an OAuth client or
+   * token of its own protocol, the monitoring allow-list; `none` for probes open to all, `dispatch`
+   * for the router that hands namespaced paths to routes that declare their own.
+   */
+  | { credential: 'integration_key' | 'oauth' | 'monitoring_allowlist' | 'none' | 'dispatch' };
+
+/** How subjects are found: registered by the accounts feature at setup. */
+export interface SubjectFinders {
+  /** A project the user can read and holds `ability` on: 404 when unreadable, 403 without the ability. */
+  project(principal: Principal | null, idOrPath: string | number, ability: ProjectAbility): Promise<ProjectAccess>;
+  group(principal: Principal | null, idOrPath: string | number, ability: GroupAbility): Promise<GroupAccess>;
+}
+
+export type { AuthUser };
