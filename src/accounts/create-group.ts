@@ -3,7 +3,7 @@ import type { Principal } from '../platform/auth/principal.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
-import { ACCESS } from './access-levels.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
 import { findGroup } from './lookup.js';
 import { pathProblems } from './paths.js';
 import type { NamespaceRow } from './access.js';

@@ -4,7 +4,7 @@ import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import { recordEvent } from '../events/record-event.js';
-import { ACCESS } from './access-levels.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
 import { groupAccessLevel, type NamespaceRow, type ProjectRow } from './access.js';
 import { pathFromName, pathProblems } from './paths.js';
 

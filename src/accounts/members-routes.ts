@@ -3,7 +3,7 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import type { Principal } from '../platform/auth/principal.js';
-import { ACCESS } from './access-levels.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
 import { findGroup, findProject, requireLevel } from './lookup.js';
 import { addMember, listMembersQuery, memberEntity, removeMember, updateMember, type MemberSource } from './members.js';
 

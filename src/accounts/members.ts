@@ -3,7 +3,7 @@ import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import type { Deps } from '../platform/deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { recordEvent } from '../events/record-event.js';
-import { VALID_MEMBER_LEVELS } from './access-levels.js';
+import { VALID_MEMBER_LEVELS } from '../platform/auth/access-levels.js';
 import { isoTime } from '../platform/clock.js';
 import { userBasic } from './user-entities.js';
 import type { UserRow } from './lookup.js';

@@ -4,7 +4,7 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
-import { ACCESS } from './access-levels.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
 import { accessScope } from './access.js';
 import { createProject, deleteProject } from './create-project.js';
 import { findProject, requireLevel } from './lookup.js';

@@ -1,7 +1,7 @@
 import type { Deps } from '../platform/deps.js';
 import type { ProjectAccess } from '../accounts/lookup.js';
 import { requireLevel } from '../accounts/lookup.js';
-import { ACCESS } from '../accounts/access-levels.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
 import { findIntegration } from './finder.js';
 
 export async function deleteIntegration(deps: Deps, access: ProjectAccess, id: number): Promise<void> {

@@ -1,7 +1,7 @@
 // The alert pages under the project's full path (namespaced, any group depth).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
-import { ACCESS } from '../accounts/access-levels.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
 import { namespacedPage } from '../web/page-route.js';
 import { pageProject } from './page-access.js';
 import { SETTINGS_PATTERN, renderSettings } from './settings-page.js';

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
-import { ACCESS } from '../accounts/access-levels.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
 import { findProject, requireLevel } from '../accounts/lookup.js';
 import { noteEntity, usersById } from '../issues/entities.js';
 import { STATUSES, type AlertStatus } from './model.js';

@@ -1,7 +1,7 @@
 // The settings page's form posts: one action per form, each calling the same actions as the REST
 // API; the test tab sends its payload through the real ingestion path (gitlab-oauth-alerts.md §22).
 import type { ProjectAccess } from '../accounts/lookup.js';
-import { ACCESS } from '../accounts/access-levels.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
 import { requireLevel } from '../accounts/lookup.js';
 import type { PageContext } from '../web/page-route.js';
 import { redirect } from '../web/page.js';

@@ -2,7 +2,7 @@
 // §21, §22): alert integrations for Maintainers and above, a test tab for Developers and above,
 // incident settings and the incident alerting tool link.
 import type { ProjectAccess } from '../accounts/lookup.js';
-import { ACCESS } from '../accounts/access-levels.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
 import { html, type Html } from '../web/html.js';
 import { csrfField, type PageContext } from '../web/page-route.js';
 import { page } from '../web/page.js';

@@ -4,7 +4,7 @@
 import type { Deps } from '../platform/deps.js';
 import type { ProjectAccess } from '../accounts/lookup.js';
 import { requireLevel } from '../accounts/lookup.js';
-import { ACCESS } from '../accounts/access-levels.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
 import { inTransaction } from '../platform/db/database.js';
 import { lockProject } from '../accounts/lock-project.js';
 import { ValidationError } from '../platform/errors.js';

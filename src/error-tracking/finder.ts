@@ -1,6 +1,6 @@
 import type { Executor } from '../platform/db/database.js';
 import { NotFoundError } from '../platform/errors.js';
-import { ACCESS } from '../accounts/access-levels.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
 import { requireLevel, type ProjectAccess } from '../accounts/lookup.js';
 import type { SettingsRow } from './entities.js';
 

@@ -3,7 +3,7 @@
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import { DAY_MS } from '../platform/clock.js';
-import { ACCESS } from '../accounts/access-levels.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
 import { EVENT_TARGET_TYPES, type EventAction } from './vocabulary.js';
 import { groupMemberships, idListSql, limitedAccessSql, memberEventsSql, membershipsOf, visibleEventSql, type MemberGroups, type Viewer } from './visibility.js';
 

@@ -11,7 +11,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../platform/db/database.js';
 import { today } from '../accounts/access.js';
-import { ACCESS } from '../accounts/access-levels.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
 
 export interface Viewer {
   id: number;

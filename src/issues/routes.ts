@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
-import { ACCESS } from '../accounts/access-levels.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
 import { findProject } from '../accounts/lookup.js';
 import { ForbiddenError } from '../platform/errors.js';
 import { issueEntity, noteEntity, usersById } from './entities.js';

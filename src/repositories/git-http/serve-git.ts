@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import type { AuthUser } from '../../platform/auth/principal.js';
-import { ACCESS } from '../../accounts/access-levels.js';
+import { ACCESS } from '../../platform/auth/access-levels.js';
 import { canReadWithVisibility, groupAccessLevel, projectAccessLevel } from '../../accounts/access.js';
 import { findProjectRow } from '../../accounts/lookup.js';
 import { ensureRepository } from '../ensure-repository.js';
