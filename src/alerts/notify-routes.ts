@@ -9,16 +9,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { namespacedRoute } from '../platform/http/namespaced-routes.js';
 import { bareJsonRoute } from '../platform/http/bare-http.js';
-import { receiveAlert, type Endpoint } from './receive-alert.js';
+import { PAYLOAD_TOO_LARGE, receiveAlert, type Endpoint } from './receive-alert.js';
+import { MAX_PAYLOAD_BYTES } from './payload/limits.js';
 
 export const NOTIFY_PATTERNS = {
   integration: /^(?<path>.+?)\/alerts\/notify\/(?<name>[^/]+)\/(?<identifier>[A-Za-z0-9]+)(?:\.json)?$/,
   prometheus: /^(?<path>.+?)\/prometheus\/alerts\/notify(?:\.json)?$/,
   legacy: /^(?<path>.+?)\/alerts\/notify(?:\.json)?$/,
 };
-
-// Larger than the endpoint's own 1 MiB limit, so that it answers its own 400 for 1–10 MiB (§15.2).
-const BODY_LIMIT = 10 * 1024 * 1024;
 
 export function notifyRoutes(app: FastifyInstance, deps: Deps): void {
   const route = (name: string, pattern: RegExp, endpointOf: (groups: Record<string, string>) => Endpoint) =>
@@ -27,15 +25,18 @@ export function notifyRoutes(app: FastifyInstance, deps: Deps): void {
       pattern,
       bare: bareJsonRoute(deps, {
         name,
-        bodyLimit: BODY_LIMIT,
+        // A body over the endpoint's 1 MiB is refused unread with its own 400 (§15.2), and the JSON is
+        // parsed only after the project and the key passed (receive-alert.ts).
+        bodyLimit: MAX_PAYLOAD_BYTES,
+        tooLarge: PAYLOAD_TOO_LARGE,
         handle: ({ raw, body, groups }) =>
           receiveAlert(deps, {
             fullPath: groups.path,
             endpoint: endpointOf(groups),
             authorization: raw.headers.authorization,
             rawBody: body.text,
-            body: body.json,
-            invalidJson: body.invalidJson,
+            body: undefined,
+            invalidJson: false,
           }),
       }),
     });

@@ -1,16 +1,17 @@
-// The alert endpoint's ordered checks (gitlab-oauth-alerts.md §15.1, DECISIONS.md): size and depth →
-// 400; no active integration → 403; wrong key → 401 (constant time); a body that is not a JSON
-// object → 400 (a generic payload on the Prometheus integration → 422); then one transaction, and
-// 200 with the touched alerts only after it committed.
+// The alert endpoint's ordered checks (gitlab-oauth-alerts.md §15.1, DECISIONS.md): size → 400; no
+// active integration → 403; wrong key → 401 (constant time); then the JSON is parsed: nested deeper
+// than 100 → 400, not a JSON object → 400 (a generic payload on the Prometheus integration → 422);
+// then one transaction, and 200 with the touched alerts only after it committed. Parsing waits for
+// the key because it is the one costly step a caller without the key could otherwise buy.
 // No session, no CSRF: the integration's own key is the only credential (specification,
 // Authentication 5). Rate limiting stays off, as GitLab's inbound alert limit is by default (§5.1).
 import type { Deps } from '../platform/deps.js';
 import { safeEqual } from '../platform/crypto.js';
 import { BadRequestError } from '../platform/errors.js';
-import { INVALID_JSON_MESSAGE } from '../platform/http/body-parsers.js';
+import { INVALID_JSON_MESSAGE, parseJsonBody } from '../platform/http/body-parsers.js';
 import { findActiveIntegration } from './finder.js';
 import { countKnownAlert, countRememberedEvent } from './ingestion-queries.js';
-import { payloadTooLarge } from './payload/limits.js';
+import { MAX_DEPTH, jsonDepth, payloadTooLarge } from './payload/limits.js';
 import { isAlertmanagerWebhook } from './payload/prometheus.js';
 import { firingFingerprint, parseAlertPayload, processAlertPayload, type IntegrationRow, type ProcessedAlert } from './process-alert-payload.js';
 import { openAlertObserver, rememberIntegration, rememberOpenAlert, rememberedIntegration, type RememberedIntegration } from './remembered-integrations.js';
@@ -23,10 +24,12 @@ export interface AlertRequest {
   authorization: string | undefined;
   /** The body as received, when it was JSON. */
   rawBody: string | undefined;
-  /** The parsed body; undefined when the body was not JSON. */
+  /** The parsed body; left undefined, `rawBody` is parsed once the key has been checked. */
   body: unknown;
   /** A JSON content type carried text that does not parse. */
   invalidJson?: boolean;
+  /** The text nests deeper than the endpoint allows (found before or instead of parsing it). */
+  tooDeep?: boolean;
 }
 
 type Refusal = { status: 400 | 401 | 403 | 404 | 422; body: { message: string } };
@@ -58,13 +61,27 @@ function openKey(deps: Deps, sealed: string): string {
 }
 
 const TOO_LARGE: Refusal = { status: 400, body: { message: '400 Bad request - The payload is too big (over 1 MiB or nested deeper than 100 levels)' } };
+/** The bare route's answer to a body over 1 MiB, which it refuses unread. */
+export const PAYLOAD_TOO_LARGE = TOO_LARGE;
+
+/** The body, parsed at most once per request, and only by a caller that passed the key check. */
+function parsedBody(request: AlertRequest): unknown {
+  if (request.body === undefined && request.rawBody !== undefined && !request.invalidJson) {
+    const parsed = parseJsonBody(request.rawBody);
+    request.body = parsed.value;
+    request.invalidJson = parsed.invalid;
+    request.tooDeep = parsed.tooDeep;
+  }
+  return request.body;
+}
 
 /** Steps 3 and on of §15.1 for a known integration: the key, then the shape of the body. */
 function refusal(deps: Deps, integration: IntegrationRow, request: AlertRequest): { refusal: Refusal; outcome: 'unauthorized' | 'invalid' } | null {
   const key = keyFromAuthorization(request.authorization);
   if (key === null || !safeEqual(key, openKey(deps, integration.token_sealed))) return { refusal: { status: 401, body: { message: '401 Unauthorized' } }, outcome: 'unauthorized' };
+  const body = parsedBody(request);
+  if (request.tooDeep || jsonDepth(body) > MAX_DEPTH) return { refusal: TOO_LARGE, outcome: 'invalid' };
   if (request.invalidJson) return { refusal: { status: 400, body: { message: INVALID_JSON_MESSAGE } }, outcome: 'invalid' };
-  const body = request.body;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return { refusal: { status: 400, body: { message: '400 Bad request - The alert payload must be a JSON object' } }, outcome: 'invalid' };
   // The Prometheus integration takes Alertmanager webhooks only (GitLab's 422 on that route, §18).
   if (integration.type_identifier === 'prometheus' && !isAlertmanagerWebhook(body)) {
@@ -74,7 +91,8 @@ function refusal(deps: Deps, integration: IntegrationRow, request: AlertRequest)
 }
 
 export function receiveAlert(deps: Deps, request: AlertRequest): AlertResponse | Promise<AlertResponse> {
-  if (payloadTooLarge(request.rawBody, request.body)) return TOO_LARGE;
+  // The size alone (the depth needs the parse, which waits for the key).
+  if (payloadTooLarge(request.rawBody, undefined)) return TOO_LARGE;
   const fullPathLower = request.fullPath.toLowerCase();
   const remembered = rememberedIntegration(deps, fullPathLower, request.endpoint);
   const grouping = remembered ? groupWithRemembered(deps, remembered, request) : null;

@@ -2,21 +2,39 @@
 // within a limit and parse JSON as the body parsers do, keep or make the request id, answer JSON
 // without a charset, turn a failure into GitLab's 500 with the detail logged, and time the request
 // for /-/metrics. Nothing else: a bare route is an endpoint without sessions or cookies.
+//
+// The JSON is parsed when the route first asks for it, not before: a route that checks a credential
+// first (the alert endpoint's key) never spends a parse on a caller without one (a nested 1 MiB
+// body takes a tenth of a second or more to parse, all of it on the event loop).
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deps } from '../deps.js';
 import { redactUrl } from '../logger.js';
-import { JSON_CONTENT_TYPE, parseJsonBody } from './body-parsers.js';
+import { JSON_CONTENT_TYPE, parseJsonBody, type ParsedJson } from './body-parsers.js';
 import type { BareHandler } from './namespaced-routes.js';
 
-export interface BareBody {
-  /** The body as received, when its content type is JSON (undefined otherwise, as with Fastify). */
-  text: string | undefined;
-  /** The parsed JSON, `{}` for an empty body; undefined when not JSON or not parsable. */
-  json: unknown;
-  /** A JSON content type carried text that does not parse. */
-  invalidJson: boolean;
+export class BareBody {
+  private parsed: ParsedJson | undefined;
+
+  /** `text`: the body as received, when its content type is JSON (undefined otherwise, as with Fastify). */
+  constructor(readonly text: string | undefined) {}
+
+  /** The parsed JSON, `{}` for an empty body; undefined when not JSON or not parsable. Parsed on first use. */
+  get json(): unknown {
+    return this.parse().value;
+  }
+
+  /** A JSON content type carried text that does not parse (or nests too deeply to be parsed). */
+  get invalidJson(): boolean {
+    return this.parse().invalid;
+  }
+
+  private parse(): ParsedJson {
+    return (this.parsed ??= this.text === undefined ? NOT_JSON : parseJsonBody(this.text));
+  }
 }
+
+const NOT_JSON: ParsedJson = { value: undefined, invalid: false };
 
 export interface BareRequest {
   raw: IncomingMessage;
@@ -34,8 +52,10 @@ export interface BareAnswer {
 export interface BareJsonRoute {
   /** The route's name in metrics and logs (a pattern, never the concrete URL). */
   name: string;
-  /** Bodies above this many bytes are refused with 413 unread, as Fastify's bodyLimit does. */
+  /** Bodies above this many bytes are refused unread: 413, as Fastify's bodyLimit does, or `tooLarge`. */
   bodyLimit: number;
+  /** The answer to a body over `bodyLimit`, when the endpoint has its own (the alert endpoint's 400). */
+  tooLarge?: BareAnswer;
   handle(request: BareRequest): BareAnswer | Promise<BareAnswer>;
 }
 
@@ -45,22 +65,21 @@ const SERVER_ERROR: BareAnswer = { status: 500, body: { message: '500 Internal S
 /** A bare route that reads a JSON body and answers JSON. */
 export function bareJsonRoute(deps: Deps, route: BareJsonRoute): BareHandler {
   const verbose = deps.log.isLevelEnabled('debug');
+  const tooLarge = route.tooLarge ?? TOO_LARGE;
   return (request, response, groups) => {
     const started = performance.now();
     const header = request.headers['x-request-id'];
     const requestId = typeof header === 'string' && header !== '' ? header : randomUUID();
-    const answer = (result: BareAnswer) => {
-      send(response, result, requestId);
+    const answer = (result: BareAnswer, unread = false) => {
+      send(response, result, requestId, unread);
       deps.metrics.requests.observe({ method: request.method!, route: route.name, status: String(result.status) }, (performance.now() - started) / 1000);
       if (verbose) deps.log.debug({ reqId: requestId, req: { method: request.method, url: redactUrl(request.url ?? '') }, res: { statusCode: result.status } }, 'request completed');
     };
     const declared = Number(request.headers['content-length']);
-    if (declared > route.bodyLimit) return answer(TOO_LARGE);
+    if (declared > route.bodyLimit) return answer(tooLarge, true);
     readBody(request, route.bodyLimit, (text) => {
-      if (text === null) return answer(TOO_LARGE);
-      const isJson = JSON_CONTENT_TYPE.test(request.headers['content-type'] ?? '');
-      const parsed = isJson ? parseJsonBody(text) : { value: undefined, invalid: false };
-      const body = { text: isJson ? text : undefined, json: parsed.value, invalidJson: parsed.invalid };
+      if (text === null) return answer(tooLarge, true);
+      const body = new BareBody(JSON_CONTENT_TYPE.test(request.headers['content-type'] ?? '') ? text : undefined);
       const failed = (error: unknown) => {
         deps.log.error({ err: error, reqId: requestId, req: { method: request.method, url: redactUrl(request.url ?? '') } }, 'unhandled error');
         answer(SERVER_ERROR);
@@ -78,13 +97,13 @@ export function bareJsonRoute(deps: Deps, route: BareJsonRoute): BareHandler {
   };
 }
 
-function send(response: ServerResponse, answer: BareAnswer, requestId: string): void {
+function send(response: ServerResponse, answer: BareAnswer, requestId: string, unread: boolean): void {
   if (response.headersSent || response.destroyed) return;
   const text = answer.json ?? JSON.stringify(answer.body);
   // python-gitlab compares the content type for equality (clients.md §0.1): no charset on JSON.
   const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'x-request-id': requestId };
   // A refused body is not read: the connection cannot carry another request after it.
-  if (answer === TOO_LARGE) headers.connection = 'close';
+  if (unread) headers.connection = 'close';
   response.writeHead(answer.status, headers);
   response.end(text);
 }
