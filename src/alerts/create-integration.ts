@@ -2,8 +2,7 @@
 // one fixed URL per project; the free tier has one HTTP endpoint.
 import type { Deps } from '../platform/deps.js';
 import type { ProjectAccess } from '../accounts/lookup.js';
-import { requireLevel } from '../accounts/lookup.js';
-import { ACCESS } from '../platform/auth/access-levels.js';
+import { authorizeProject } from '../platform/auth/policies/policy.js';
 import { BadRequestError, ValidationError } from '../platform/errors.js';
 import { inTransaction } from '../platform/db/database.js';
 import { lockProject } from '../accounts/lock-project.js';
@@ -12,7 +11,7 @@ import { newEndpointIdentifier, newIntegrationToken, TOOL_ACTIVE, validateIntegr
 import type { IntegrationRow } from './process-alert-payload.js';
 
 export async function createIntegration(deps: Deps, access: ProjectAccess, input: IntegrationInput): Promise<IntegrationRow> {
-  requireLevel(access, ACCESS.maintainer);
+  authorizeProject(access, 'admin_operations');
   const type = input.type ?? 'http';
   if (input.name === undefined) throw new ValidationError({ name: ["can't be blank"] });
   const changes = validateIntegrationInput(deps, input, type);

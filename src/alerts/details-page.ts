@@ -11,7 +11,7 @@ import { alertNotes, findAlert } from './finder.js';
 import { incidentIids } from './entities.js';
 import { updateAlertStatus } from './update-alert-status.js';
 import { createIncidentForAlert } from './create-incident.js';
-import { field } from './page-access.js';
+import { field } from './form-field.js';
 import { ValidationError } from '../platform/errors.js';
 
 export const DETAILS_PATTERN = /^(?<path>.+?)\/-\/alert_management\/(?<iid>\d{1,9})\/details$/;

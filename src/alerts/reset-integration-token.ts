@@ -1,14 +1,13 @@
 import type { Deps } from '../platform/deps.js';
 import type { ProjectAccess } from '../accounts/lookup.js';
-import { requireLevel } from '../accounts/lookup.js';
-import { ACCESS } from '../platform/auth/access-levels.js';
+import { authorizeProject } from '../platform/auth/policies/policy.js';
 import { findIntegration } from './finder.js';
 import { newIntegrationToken } from './integration-input.js';
 import type { IntegrationRow } from './process-alert-payload.js';
 
 /** "Reset key": a new random key; the old one stops working at once. */
 export async function resetIntegrationToken(deps: Deps, access: ProjectAccess, id: number): Promise<IntegrationRow> {
-  requireLevel(access, ACCESS.maintainer);
+  authorizeProject(access, 'admin_operations');
   const integration = await findIntegration(deps.db, access.project.id, id);
   return deps.db
     .updateTable('alert_management_http_integrations')

@@ -1,8 +1,7 @@
 // The settings page's form posts: one action per form, each calling the same actions as the REST
 // API; the test tab sends its payload through the real ingestion path (gitlab-oauth-alerts.md §22).
 import type { ProjectAccess } from '../accounts/lookup.js';
-import { ACCESS } from '../platform/auth/access-levels.js';
-import { requireLevel } from '../accounts/lookup.js';
+import { authorizeProject } from '../platform/auth/policies/policy.js';
 import type { PageContext } from '../web/page-route.js';
 import { redirect } from '../web/page.js';
 import { ValidationError, BadRequestError } from '../platform/errors.js';
@@ -14,7 +13,7 @@ import { deleteIntegration } from './delete-integration.js';
 import { updateIncidentSettings } from './update-incident-settings.js';
 import { mappingFromForm } from './mapping-form.js';
 import { receiveAlert } from './receive-alert.js';
-import { field } from './page-access.js';
+import { field } from './form-field.js';
 import { hit } from '../platform/rate-limit.js';
 
 function describe(error: unknown): string | null {
@@ -72,9 +71,9 @@ export async function handleSettingsPost(context: PageContext, access: ProjectAc
   }
 }
 
-/** Developers and above; the payload goes through the endpoint's own checks with the integration's key. */
+/** `send_test_alert` (Developers and above); the payload goes through the endpoint's own checks with the integration's key. */
 async function sendTestAlert(context: PageContext, access: ProjectAccess, integrationId: number): Promise<string> {
-  requireLevel(access, ACCESS.developer);
+  authorizeProject(access, 'send_test_alert');
   const { deps } = context;
   // GitLab limits integration tests to 5 a minute per user (security.md §5.1, `project_testing_integration`).
   const limit = await hit(deps.db, deps.clock, `alert-test:${context.user.id}`, { limit: 5, windowMs: 60_000 });

@@ -2,7 +2,7 @@
 // §21, §22): alert integrations for Maintainers and above, a test tab for Developers and above,
 // incident settings and the incident alerting tool link.
 import type { ProjectAccess } from '../accounts/lookup.js';
-import { ACCESS } from '../platform/auth/access-levels.js';
+import { canOnProject } from '../platform/auth/policies/policy.js';
 import { html, type Html } from '../web/html.js';
 import { csrfField, type PageContext } from '../web/page-route.js';
 import { page } from '../web/page.js';
@@ -30,7 +30,7 @@ export async function renderSettings(context: PageContext, access: ProjectAccess
   const projectId = access.project.id;
   const integrations = await projectIntegrationsQuery(deps.db, projectId).execute();
   const settings = await incidentSettings(deps.db, projectId);
-  const maintainer = access.level >= ACCESS.maintainer;
+  const configures = canOnProject(access, 'admin_operations');
   const action = `/${access.project.full_path}/-/settings/operations`;
   const form = (name: string, body: Html, extra: Html | string = '') => html`<form method="post" action="${action}" class="stacked"${extra}>${csrfField(context)}<input type="hidden" name="action" value="${name}">${body}</form>`;
   const body = html`
@@ -39,17 +39,17 @@ export async function renderSettings(context: PageContext, access: ProjectAccess
     ${integrations.length === 0 ? html`<p class="muted">No integrations yet.</p>` : html`<table id="integrations"><thead><tr><th>Name</th><th>Type</th><th>Status</th></tr></thead><tbody>
       ${integrations.map((i) => html`<tr><td><a href="#integration-${i.id}">${i.name}</a></td><td>${i.type_identifier === 'http' ? 'HTTP endpoint' : 'Prometheus'}</td><td>${i.active ? 'Active' : 'Inactive'}</td></tr>`)}
     </tbody></table>`}
-    ${integrations.map((integration) => integrationSection(context, access, integration, form, maintainer))}
-    ${maintainer ? html`<h2>Add an integration</h2>${form('create', html`
+    ${integrations.map((integration) => integrationSection(context, access, integration, form, configures))}
+    ${configures ? html`<h2>Add an integration</h2>${form('create', html`
       <label for="new-name">Name</label><input type="text" id="new-name" name="name" required maxlength="255">
       <label for="new-type">Type</label><select id="new-type" name="type"><option value="http">HTTP endpoint</option><option value="prometheus">Prometheus</option></select>
       <label><input type="checkbox" name="active" value="1" checked> Active</label>
       <p><button type="submit">Save integration</button></p>`)}` : ''}
-    ${maintainer ? incidentForms(settings, form) : ''}`;
+    ${configures ? incidentForms(settings, form) : ''}`;
   return page({ title: 'Operations settings', body });
 }
 
-function integrationSection(context: PageContext, access: ProjectAccess, integration: IntegrationRow, form: (name: string, body: Html, extra?: Html | string) => Html, maintainer: boolean): Html {
+function integrationSection(context: PageContext, access: ProjectAccess, integration: IntegrationRow, form: (name: string, body: Html, extra?: Html | string) => Html, configures: boolean): Html {
   const { deps } = context;
   const id = html`<input type="hidden" name="integration_id" value="${integration.id}">`;
   const url = integrationUrl(deps.config.baseUrl, access.project, integration);
@@ -59,7 +59,7 @@ function integrationSection(context: PageContext, access: ProjectAccess, integra
   const stale = staleMapping(sample, mapping);
   return html`<section id="integration-${integration.id}">
     <h3>${integration.name}</h3>
-    ${maintainer ? html`
+    ${configures ? html`
       <details open><summary>Edit</summary>${form('update', html`${id}
         <label for="name-${integration.id}">Name</label><input type="text" id="name-${integration.id}" name="name" value="${integration.name}" maxlength="255">
         <label><input type="checkbox" name="active" value="1"${integration.active ? html` checked` : ''}> Active</label>

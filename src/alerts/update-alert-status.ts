@@ -3,8 +3,7 @@
 // fingerprint is open breaks the grouping invariant: the database refuses it and so do we.
 import type { Deps } from '../platform/deps.js';
 import type { ProjectAccess } from '../accounts/lookup.js';
-import { requireLevel } from '../accounts/lookup.js';
-import { ACCESS } from '../platform/auth/access-levels.js';
+import { authorizeProject } from '../platform/auth/policies/policy.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { ValidationError } from '../platform/errors.js';
 import { statusName, transition, type AlertStatus } from './model.js';
@@ -13,7 +12,7 @@ import type { AlertRecord } from './finder.js';
 
 /** Callers show the alert by reading it again: its counter and environment live in other tables. */
 export async function updateAlertStatus(deps: Deps, actorId: number, access: ProjectAccess, alert: AlertRecord, status: AlertStatus): Promise<void> {
-  requireLevel(access, ACCESS.developer);
+  authorizeProject(access, 'update_alert_management_alert');
   if (statusName(alert.status) === status) return;
   const now = deps.clock.now();
   try {

@@ -3,8 +3,7 @@
 // can only be switched on when none is.
 import type { Deps } from '../platform/deps.js';
 import type { ProjectAccess } from '../accounts/lookup.js';
-import { requireLevel } from '../accounts/lookup.js';
-import { ACCESS } from '../platform/auth/access-levels.js';
+import { authorizeProject } from '../platform/auth/policies/policy.js';
 import { inTransaction } from '../platform/db/database.js';
 import { lockProject } from '../accounts/lock-project.js';
 import { ValidationError } from '../platform/errors.js';
@@ -13,7 +12,7 @@ import { incidentSettings, type IncidentSettings } from './incident-settings.js'
 export type IncidentSettingsInput = Partial<IncidentSettings>;
 
 export async function updateIncidentSettings(deps: Deps, access: ProjectAccess, input: IncidentSettingsInput): Promise<IncidentSettings> {
-  requireLevel(access, ACCESS.maintainer);
+  authorizeProject(access, 'admin_operations');
   const projectId = access.project.id;
   if (input.alertingToolUrl !== undefined && input.alertingToolUrl !== null && input.alertingToolUrl !== '') {
     let url: URL | null = null;

@@ -2,8 +2,7 @@
 // identifier never change (§14.2).
 import type { Deps } from '../platform/deps.js';
 import type { ProjectAccess } from '../accounts/lookup.js';
-import { requireLevel } from '../accounts/lookup.js';
-import { ACCESS } from '../platform/auth/access-levels.js';
+import { authorizeProject } from '../platform/auth/policies/policy.js';
 import { ValidationError } from '../platform/errors.js';
 import { inTransaction } from '../platform/db/database.js';
 import { lockProject } from '../accounts/lock-project.js';
@@ -13,7 +12,7 @@ import { TOOL_ACTIVE, validateIntegrationInput, type IntegrationInput } from './
 import type { IntegrationRow } from './process-alert-payload.js';
 
 export async function updateIntegration(deps: Deps, access: ProjectAccess, id: number, input: Omit<IntegrationInput, 'type'>): Promise<IntegrationRow> {
-  requireLevel(access, ACCESS.maintainer);
+  authorizeProject(access, 'admin_operations');
   const integration = await findIntegration(deps.db, access.project.id, id);
   const changes: Record<string, string | number> = validateIntegrationInput(deps, input, integration.type_identifier);
   if (input.active !== undefined) changes.active = input.active ? 1 : 0;

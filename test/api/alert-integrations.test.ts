@@ -79,6 +79,27 @@ describe('POST /api/v4/projects/:id/alert_management/integrations', () => {
   });
 });
 
+describe('GET/PUT /api/v4/projects/:id/alert_management/incident_settings', () => {
+  const settings = () => `/projects/${project.id}/alert_management/incident_settings`;
+
+  it('as a maintainer reads and changes them (admin_operations)', async () => {
+    expect((await kiln.api('GET', settings(), { token: maintainer.token })).status).toBe(200);
+    const { status, body } = await kiln.api('PUT', settings(), { token: maintainer.token, body: { auto_close_incident: false } });
+    expect(status).toBe(200);
+    expect(body.auto_close_incident).toBe(false);
+  });
+
+  it('as a developer returns 403, reading or changing', async () => {
+    expect((await kiln.api('GET', settings(), { token: developer.token })).status).toBe(403);
+    expect((await kiln.api('PUT', settings(), { token: developer.token, body: { create_issue: true } })).status).toBe(403);
+  });
+
+  it('as an administrator who is no member reads them', async () => {
+    const admin = await kiln.createUser('ops-admin', { admin: true });
+    expect((await kiln.api('GET', settings(), { token: admin.token })).status).toBe(200);
+  });
+});
+
 describe('GET/PUT/DELETE /api/v4/projects/:id/alert_management/integrations/:integration_id', () => {
   it('as a maintainer changes name and active but never the endpoint identifier', async () => {
     const created = (await kiln.api('POST', base(), { token: maintainer.token, body: { name: 'Editable' } })).body;
@@ -128,6 +149,16 @@ describe('POST /api/v4/projects/:id/alert_management/integrations/:integration_i
     const created = (await kiln.api('POST', base(), { token: maintainer.token, body: { name: 'Sealed' } })).body;
     const row = await kiln.deps.db.selectFrom('alert_management_http_integrations').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
     expect(row.token_sealed).not.toContain(created.token);
+  });
+});
+
+describe('an integration in the hands of a developer', () => {
+  it('cannot be read, reset or deleted (403)', async () => {
+    const created = (await kiln.api('POST', base(), { token: maintainer.token, body: { name: 'Guarded' } })).body;
+    expect((await kiln.api('GET', `${base()}/${created.id}`, { token: developer.token })).status).toBe(403);
+    expect((await kiln.api('POST', `${base()}/${created.id}/reset_token`, { token: developer.token })).status).toBe(403);
+    expect((await kiln.api('DELETE', `${base()}/${created.id}`, { token: developer.token })).status).toBe(403);
+    expect((await kiln.api('GET', `${base()}/${created.id}`, { token: maintainer.token })).body.token).toBe(created.token);
   });
 });
 

@@ -62,6 +62,27 @@ describe('GET /api/v4/projects/:id/alert_management_alerts', () => {
   });
 });
 
+describe('who reads and changes alerts', () => {
+  it('as a reporter: 403 on the alert, its notes and create_incident', async () => {
+    expect((await kiln.api('GET', `${alertsPath()}/1`, { token: reporter.token })).status).toBe(403);
+    expect((await kiln.api('GET', `${alertsPath()}/1/notes`, { token: reporter.token })).status).toBe(403);
+    expect((await kiln.api('POST', `${alertsPath()}/1/create_incident`, { token: reporter.token })).status).toBe(403);
+  });
+
+  it('as a non-member of the private project: 404; anonymous: 401', async () => {
+    const stranger = await kiln.createUser('stranger');
+    expect((await kiln.api('GET', alertsPath(), { token: stranger.token })).body).toEqual({ message: '404 Project Not Found' });
+    expect((await kiln.api('GET', alertsPath())).status).toBe(401);
+  });
+
+  it('as an administrator who is no member: lists them', async () => {
+    const admin = await kiln.createUser('alerts-admin', { admin: true });
+    const { status, body } = await kiln.api('GET', alertsPath(), { token: admin.token });
+    expect(status).toBe(200);
+    expect(body.length).toBeGreaterThan(0);
+  });
+});
+
 describe('GET /api/v4/projects/:id/alert_management_alerts/:alert_iid', () => {
   it('answers 404 for an unknown iid', async () => {
     expect((await kiln.api('GET', `${alertsPath()}/999`, { token: developer.token })).body).toEqual({ message: '404 Not found' });
