@@ -23,6 +23,8 @@ export function notifyRoutes(app: FastifyInstance, deps: Deps): void {
     namespacedRoute(app, {
       method: 'POST',
       pattern,
+      // The integration's key decides, not a user (receive-alert.ts checks it).
+      ability: { credential: 'integration_key' },
       bare: bareJsonRoute(deps, {
         name,
         // A body over the endpoint's 1 MiB is refused unread with its own 400 (§15.2), and the JSON is
