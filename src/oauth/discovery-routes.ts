@@ -31,7 +31,9 @@ export function serverMetadata(deps: Deps) {
 }
 
 export function discoveryRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get('/.well-known/oauth-authorization-server', async (_request, reply) => reply.header('cache-control', 'max-age=3600, public').send(serverMetadata(deps)));
-  app.get('/.well-known/openid-configuration', async (_request, reply) => reply.header('cache-control', 'max-age=3600, public').send(serverMetadata(deps)));
-  app.get('/oauth/discovery/keys', async (_request, reply) => reply.header('cache-control', 'max-age=86400, public').send(jwks(deps)));
+  // Public documents: anyone, anonymous too.
+  const open = { config: { ability: { credential: 'none' as const } } };
+  app.get('/.well-known/oauth-authorization-server', open, async (_request, reply) => reply.header('cache-control', 'max-age=3600, public').send(serverMetadata(deps)));
+  app.get('/.well-known/openid-configuration', open, async (_request, reply) => reply.header('cache-control', 'max-age=3600, public').send(serverMetadata(deps)));
+  app.get('/oauth/discovery/keys', open, async (_request, reply) => reply.header('cache-control', 'max-age=86400, public').send(jwks(deps)));
 }

@@ -23,7 +23,7 @@ async function findForRevocation(deps: Deps, token: string, hint: string | undef
 
 export function revokeRoutes(app: FastifyInstance, deps: Deps): void {
   allowCors(app, '/oauth/revoke', ['POST']);
-  app.post('/oauth/revoke', async (request, reply) => {
+  app.post('/oauth/revoke', { config: { ability: { credential: 'oauth' } } }, async (request, reply) => {
     corsHeader(reply);
     try {
       const params = bodyParams(request);
@@ -47,7 +47,7 @@ export function revokeRoutes(app: FastifyInstance, deps: Deps): void {
     }
   });
 
-  app.post('/oauth/introspect', async (request, reply) => {
+  app.post('/oauth/introspect', { config: { ability: { credential: 'oauth' } } }, async (request, reply) => {
     try {
       const params = bodyParams(request);
       // The caller is a client (credentials) or holds a live bearer token of its own.

@@ -12,7 +12,7 @@ import { allowCors, corsHeader } from './cors.js';
 
 export function tokenInfoRoutes(app: FastifyInstance, deps: Deps): void {
   allowCors(app, '/oauth/token/info', ['GET']);
-  app.get('/oauth/token/info', async (request, reply) => {
+  app.get('/oauth/token/info', { config: { ability: { credential: 'oauth' } } }, async (request, reply) => {
     corsHeader(reply);
     const row = await liveAccessToken(deps, bearerToken(request));
     if (!row) return sendOAuthError(reply, invalidTokenError(), { state: 'unauthorized' });
@@ -35,6 +35,7 @@ export function tokenInfoRoutes(app: FastifyInstance, deps: Deps): void {
     app.route({
       method,
       url: '/oauth/userinfo',
+      config: { ability: { credential: 'oauth' } },
       handler: async (request, reply) => {
         corsHeader(reply);
         const row = await liveAccessToken(deps, bearerToken(request));

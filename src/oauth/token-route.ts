@@ -37,7 +37,7 @@ export function bodyParams(request: FastifyRequest): Record<string, string> {
 
 export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
   allowCors(app, '/oauth/token', ['POST']);
-  app.post('/oauth/token', async (request, reply) => {
+  app.post('/oauth/token', { config: { ability: { credential: 'oauth' } } }, async (request, reply) => {
     corsHeader(reply);
     try {
       if (request.body === undefined && request.headers['content-type']) throw invalidRequest('The request body must be application/x-www-form-urlencoded.');

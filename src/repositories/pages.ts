@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { ForbiddenError } from '../platform/errors.js';
+import { canOnInstance } from '../platform/auth/policies/policy.js';
 import { isoTime } from '../platform/clock.js';
 import { html } from '../web/html.js';
 import { pageRoute } from '../web/page-route.js';
@@ -16,8 +17,10 @@ export function storagePages(app: FastifyInstance, deps: Deps): void {
   pageRoute(app, deps, {
     method: 'GET',
     url: '/admin/repository_storages',
+    ability: { instance: 'admin_all_resources' },
     handler: async ({ user }) => {
-      if (!user.admin) throw new ForbiddenError();
+      // The page kit resolves only project abilities: the instance one is asked here.
+      if (!canOnInstance(user, 'admin_all_resources')) throw new ForbiddenError();
       const counts = await deps.db.selectFrom('repositories').select(['shard', deps.db.fn.countAll<number>().as('n')]).groupBy('shard').execute();
       const countOf = (name: string) => Number(counts.find((row) => row.shard === name)?.n ?? 0);
       const moves = await listMovesQuery(deps).limit(MOVES_SHOWN).execute();

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
-import { findGroup, requireAdmin } from '../accounts/lookup.js';
+import { findGroup } from '../accounts/lookup.js';
 import { listMovesQuery, findMove } from './finder.js';
 import { storageMoveEntity } from './entities.js';
 import { scheduleStorageMove } from './schedule-storage-move.js';
@@ -12,6 +12,8 @@ import { scheduleBulkStorageMoves } from './schedule-bulk-storage-moves.js';
 import { shardNames } from './shards.js';
 
 const tags = ['group_repository_storage_moves'];
+// Checked before the group is looked up, as GitLab's `authenticated_as_admin!`: 403, never 404, for others.
+const ADMIN = { instance: 'admin_all_resources' } as const;
 
 export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
   const present = (move: Parameters<typeof storageMoveEntity>[1]) => storageMoveEntity(deps.config.baseUrl, move);
@@ -22,9 +24,9 @@ export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
     url: '/group_repository_storage_moves',
     summary: 'List every group repository storage move, newest first',
     tags,
+    ability: ADMIN,
     paginated: true,
     handler: async (ctx) => {
-      requireAdmin(ctx.actor);
       return (await ctx.paginate(listMovesQuery(deps))).map(present);
     },
   });
@@ -34,9 +36,9 @@ export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
     url: '/group_repository_storage_moves/:repository_storage_id',
     summary: 'Show one group repository storage move',
     tags,
+    ability: ADMIN,
     params: { repository_storage_id: p.integer.required() },
     handler: async (ctx) => {
-      requireAdmin(ctx.actor);
       return present(await findMove(deps, ctx.params.repository_storage_id));
     },
   });
@@ -46,13 +48,13 @@ export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
     url: '/group_repository_storage_moves',
     summary: 'Schedule a move for every group repository on a shard',
     tags,
+    ability: ADMIN,
     status: 202,
     params: {
       source_storage_name: p.string.required({ values: storageNames }),
       destination_storage_name: p.string.optional({ values: storageNames }),
     },
     handler: async (ctx) => {
-      requireAdmin(ctx.actor);
       await scheduleBulkStorageMoves(deps, { sourceStorageName: ctx.params.source_storage_name, destinationStorageName: ctx.params.destination_storage_name });
       // GitLab's `accepted!` helper (gitlab-rest.md §1.3).
       return { message: '202 Accepted' };
@@ -64,10 +66,10 @@ export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
     url: '/groups/:group_id/repository_storage_moves',
     summary: "List a group's repository storage moves, newest first",
     tags,
+    ability: ADMIN,
     paginated: true,
     params: { group_id: p.string.required() },
     handler: async (ctx) => {
-      requireAdmin(ctx.actor);
       const { group } = await findGroup(deps, ctx.actor, ctx.params.group_id);
       return (await ctx.paginate(listMovesQuery(deps, { groupId: Number(group.id) }))).map(present);
     },
@@ -78,9 +80,9 @@ export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
     url: '/groups/:group_id/repository_storage_moves/:repository_storage_id',
     summary: "Show one of a group's repository storage moves",
     tags,
+    ability: ADMIN,
     params: { group_id: p.string.required(), repository_storage_id: p.integer.required() },
     handler: async (ctx) => {
-      requireAdmin(ctx.actor);
       const { group } = await findGroup(deps, ctx.actor, ctx.params.group_id);
       return present(await findMove(deps, ctx.params.repository_storage_id, Number(group.id)));
     },
@@ -91,10 +93,10 @@ export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
     url: '/groups/:group_id/repository_storage_moves',
     summary: "Schedule a move of a group's repository (destination by weight when omitted)",
     tags,
+    ability: ADMIN,
     // gitbeaker also sends source_storage_name and group_id in the body (clients.md §0.2): ignored.
     params: { group_id: p.string.required(), destination_storage_name: p.string.optional() },
     handler: async (ctx) => {
-      requireAdmin(ctx.actor);
       const { group } = await findGroup(deps, ctx.actor, ctx.params.group_id);
       const move = await scheduleStorageMove(deps, { group, destinationStorageName: ctx.params.destination_storage_name });
       return present(await findMove(deps, Number(move.id)));

@@ -8,10 +8,10 @@ import { page } from './page.js';
 import { STYLESHEET } from './layout.js';
 
 export function homeRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get('/-/assets/kiln.css', async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
+  app.get('/-/assets/kiln.css', { config: { ability: { credential: 'none' } } }, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
 
   pageRoute(app, deps, {
-    method: 'GET', url: '/',
+    method: 'GET', url: '/', ability: { instance: 'log_in' },
     handler: async ({ user }) => {
       const projects = await visibleProjectsQuery(deps, user, { membership: true, orderBy: 'last_activity_at' }).limit(50).execute();
       return page({

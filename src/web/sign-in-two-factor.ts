@@ -38,7 +38,7 @@ export async function beginSecondStep(context: PageContext, userId: number, retu
 
 export function twoFactorSignInRoutes(app: FastifyInstance, deps: Deps): void {
   pageRoute(app, deps, {
-    method: 'POST', url: '/users/sign_in/two_factor', auth: 'optional',
+    method: 'POST', url: '/users/sign_in/two_factor', auth: 'optional', ability: { instance: 'read_instance' },
     handler: async (context) => {
       const returnTo = safeReturnTo(context.form.return_to);
       const limited = await protectedPathHit(deps, 'sign_in', context.request.ip);

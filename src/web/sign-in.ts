@@ -37,7 +37,7 @@ export async function completePasswordSignIn(context: PageContext, userId: numbe
 export function signInRoutes(app: FastifyInstance, deps: Deps): void {
   twoFactorSignInRoutes(app, deps);
   pageRoute(app, deps, {
-    method: 'GET', url: '/users/sign_in', auth: 'optional',
+    method: 'GET', url: '/users/sign_in', auth: 'optional', ability: { instance: 'read_instance' },
     handler: async (context) => {
       const returnTo = safeReturnTo(context.query.return_to);
       if (context.user) return redirect(returnTo);
@@ -46,7 +46,7 @@ export function signInRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   pageRoute(app, deps, {
-    method: 'POST', url: '/users/sign_in', auth: 'optional',
+    method: 'POST', url: '/users/sign_in', auth: 'optional', ability: { instance: 'read_instance' },
     handler: async (context) => {
       const returnTo = safeReturnTo(context.form.return_to);
       const login = typeof context.form.login === 'string' ? context.form.login : '';
@@ -66,7 +66,7 @@ export function signInRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   pageRoute(app, deps, {
-    method: 'POST', url: '/users/sign_out', auth: 'optional',
+    method: 'POST', url: '/users/sign_out', auth: 'optional', ability: { instance: 'read_instance' },
     handler: async (context) => {
       await endSession(deps, context.request, context.reply);
       return redirect('/users/sign_in', null);

@@ -3,7 +3,6 @@ import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { features } from '../../src/features.js';
 import { namespacedRoute } from '../../src/platform/http/namespaced-routes.js';
 import { namespacedPage, csrfField } from '../../src/web/page-route.js';
-import { findProject } from '../../src/accounts/lookup.js';
 import { html } from '../../src/web/html.js';
 import { page, redirect } from '../../src/web/page.js';
 import { bareJsonRoute } from '../../src/platform/http/bare-http.js';
@@ -16,12 +15,14 @@ const probe = {
     namespacedRoute(app, {
       method: 'POST',
       pattern: /^(?<path>.+?)\/probe\/notify\.json$/,
+      ability: { credential: 'none' },
       handler: async (request, reply, groups) => reply.send({ path: groups.path, body: request.body }),
     });
     // A bare route (served from node:http before Fastify), and a fixed Fastify route of the same shape.
     namespacedRoute(app, {
       method: 'POST',
       pattern: /^(?<path>.+?)\/bare\/notify\.json$/,
+      ability: { credential: 'none' },
       bare: bareJsonRoute(deps, {
         name: '/:path/bare/notify.json',
         bodyLimit: 1024,
@@ -33,18 +34,20 @@ const probe = {
         },
       }),
     });
-    app.post('/fixed/bare/notify.json', async () => ({ fixed: true }));
+    app.post('/fixed/bare/notify.json', { config: { ability: { credential: 'none' } } }, async () => ({ fixed: true }));
     namespacedPage(app, deps, {
       method: 'GET',
       pattern: /^(?<path>.+?)\/-\/probe$/,
+      ability: { project: 'read_project' },
       handler: async (context) => {
-        const { project } = await findProject(deps, { user: context.user, scopes: [], via: 'session', tokenId: null }, context.match.path);
+        const { project } = await context.project();
         return page({ title: `Probe of ${project.full_path}`, body: html`<form method="post">${csrfField(context)}</form>` });
       },
     });
     namespacedPage(app, deps, {
       method: 'POST',
       pattern: /^(?<path>.+?)\/-\/probe$/,
+      ability: { project: 'read_project' },
       handler: async (context) => redirect(`/${context.match.path}/-/probe`, 'Saved'),
     });
   },

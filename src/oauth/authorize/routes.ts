@@ -67,7 +67,7 @@ function deliver(location: string, status: number): PageOutcome {
 
 export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
   pageRoute(app, deps, {
-    method: 'GET', url: '/oauth/authorize',
+    method: 'GET', url: '/oauth/authorize', ability: { instance: 'log_in' },
     handler: async (context) => {
       const validation = await validateAuthorizeRequest(deps, context.query);
       if (validation.kind === 'page') return errorPage(validation.description);
@@ -79,7 +79,7 @@ export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   pageRoute(app, deps, {
-    method: 'POST', url: '/oauth/authorize',
+    method: 'POST', url: '/oauth/authorize', ability: { instance: 'log_in' },
     handler: async (context) => {
       const limited = await protectedPathHit(deps, 'oauth_authorize', context.request.ip);
       if (!limited.allowed) {
