@@ -67,6 +67,35 @@ describe('GET /api/v4/projects (pagination)', () => {
     expect(body).toEqual({ error: 'page is invalid' });
   });
 
+  it.each([
+    ['page=999999999999999999', { error: 'page does not have a valid value' }],
+    ['page=99999999999999999999999999', { error: 'page does not have a valid value' }],
+    ['page=9007199254740993', { error: 'page does not have a valid value' }],
+    ['page=1e5', { error: 'page is invalid' }],
+    ['per_page=1.5', { error: 'per_page is invalid' }],
+    ['per_page=abc', { error: 'per_page is invalid' }],
+  ])('answers 400 in Grape\'s shape, never 500, for %s', async (query, error) => {
+    const { status, body } = await list(`&${query}`);
+    expect(status).toBe(400);
+    expect(body).toEqual(error);
+  });
+
+  it.each([['per_page=999999999999999999999', '100'], ['per_page=-99999999999999999999', '20'], ['page=-99999999999999999999', '20']])(
+    'clamps %s as GitLab does (X-Per-Page %s)',
+    async (query, perPage) => {
+      const { status, headers } = await list(`&${query}`);
+      expect(status).toBe(200);
+      expect(headers['x-per-page']).toBe(perPage);
+    },
+  );
+
+  it('serves the last page that can be asked for (an empty one)', async () => {
+    const { status, body, headers } = await list('&page=90071992547409&per_page=100');
+    expect(status).toBe(200);
+    expect(body).toEqual([]);
+    expect(headers['x-page']).toBe('90071992547409');
+  });
+
   it('beyond the last page answers an empty list with empty next/prev and only first/last links', async () => {
     const { status, body, headers } = await list('&page=9&per_page=10');
     expect(status).toBe(200);
@@ -98,6 +127,14 @@ describe('GET /api/v4/projects (pagination)', () => {
     const entries = (headers.link as string).split(', ');
     expect(entries).toHaveLength(4);
     for (const entry of entries) expect(entry).toMatch(/^<http:\/\/kiln\.test\/[^,>]+>; rel="(prev|next|first|last)"$/);
+  });
+});
+
+describe('GET /api/v4/events (pagination)', () => {
+  it('answers 400, never 500, for page=999999999999999999', async () => {
+    const { status, body } = await kiln.api('GET', '/events?page=999999999999999999', { token: dora.token });
+    expect(status).toBe(400);
+    expect(body).toEqual({ error: 'page does not have a valid value' });
   });
 });
 

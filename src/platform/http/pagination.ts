@@ -21,6 +21,12 @@ function toInt(value: unknown): number | null {
   return null;
 }
 
+/**
+ * The last page anyone can ask for: its offset (and the next page's number) stay exact integers for
+ * JavaScript and fit SQL's 64-bit OFFSET. Beyond it GitLab's database errs (500); here it is a 400.
+ */
+export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / MAX_PER_PAGE);
+
 export function pageOf(input: Record<string, unknown>): Page {
   const requestedPerPage = toInt(input.per_page);
   if (requestedPerPage === 0) throw new ParamError('per_page has a value not allowed');
@@ -28,6 +34,7 @@ export function pageOf(input: Record<string, unknown>): Page {
   if (input.page !== undefined && input.page !== '' && toInt(input.page) === null) throw new ParamError('page is invalid');
   const perPage = requestedPerPage === null || requestedPerPage < 0 ? 20 : Math.min(requestedPerPage, MAX_PER_PAGE);
   const requestedPage = toInt(input.page);
+  if (requestedPage !== null && requestedPage > MAX_PAGE) throw new ParamError('page does not have a valid value');
   const page = requestedPage === null || requestedPage < 1 ? 1 : requestedPage;
   return { page, perPage, offset: (page - 1) * perPage };
 }
