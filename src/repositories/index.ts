@@ -18,6 +18,8 @@ export const repositoriesFeature: Feature = {
     namespacedRoute(app, {
       method: ['GET', 'POST'],
       pattern: GIT_URL,
+      // Fetches need `download_code`, pushes `push_code`: serve-git.ts asks which once it knows the service.
+      ability: { project: 'download_code', param: 'path' },
       handler: (request, reply, groups) => serveGit(deps, request, reply, { path: groups.path, action: groups.action }),
     });
     storagePages(app, deps);
