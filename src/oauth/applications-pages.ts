@@ -11,7 +11,7 @@ import { page, redirect, type PageOutcome } from '../web/page.js';
 import type { ApplicationRow } from './client-auth.js';
 import { createApplication, deleteApplication, renewApplicationSecret, updateApplication } from './applications.js';
 import { revokeUserApplicationTokens } from './revoke-tokens.js';
-import { SCOPE_DESCRIPTIONS, splitScopes } from './scopes.js';
+import { SCOPE_DESCRIPTIONS, availableScopes, splitScopes } from './scopes.js';
 
 interface FormValues {
   name: string;
@@ -36,7 +36,7 @@ function errorList(errors?: Record<string, string[]>): Html {
 }
 
 function applicationForm(context: PageContext, action: string, values: FormValues, submit: string): Html {
-  const scopes = Object.keys(SCOPE_DESCRIPTIONS).filter((scope) => scope !== 'sudo' || context.user.admin);
+  const scopes = availableScopes(context.user);
   return html`<form method="post" action="${action}" class="stacked">
     ${csrfField(context)}
     <label for="name">Name</label>
@@ -120,10 +120,12 @@ async function ownApplication(context: PageContext): Promise<ApplicationRow> {
 }
 
 export function applicationsPages(app: FastifyInstance, deps: Deps): void {
-  pageRoute(app, deps, { method: 'GET', url: '/profile/applications', handler: (context) => indexPage(context) });
+  // Any signed-in user registers and manages their own applications (GitLab's user OAuth applications).
+  const SIGNED_IN = { instance: 'log_in' } as const;
+  pageRoute(app, deps, { method: 'GET', url: '/profile/applications', ability: SIGNED_IN, handler: (context) => indexPage(context) });
 
   pageRoute(app, deps, {
-    method: 'POST', url: '/profile/applications',
+    method: 'POST', url: '/profile/applications', ability: SIGNED_IN,
     handler: async (context) => {
       const values = readForm(context.form);
       try {
@@ -136,10 +138,10 @@ export function applicationsPages(app: FastifyInstance, deps: Deps): void {
     },
   });
 
-  pageRoute(app, deps, { method: 'GET', url: '/profile/applications/:id', handler: async (context) => showPage(context, await ownApplication(context)) });
+  pageRoute(app, deps, { method: 'GET', url: '/profile/applications/:id', ability: SIGNED_IN, handler: async (context) => showPage(context, await ownApplication(context)) });
 
   pageRoute(app, deps, {
-    method: 'POST', url: '/profile/applications/:id',
+    method: 'POST', url: '/profile/applications/:id', ability: SIGNED_IN,
     handler: async (context) => {
       const application = await ownApplication(context);
       const values = readForm(context.form);
@@ -154,7 +156,7 @@ export function applicationsPages(app: FastifyInstance, deps: Deps): void {
   });
 
   pageRoute(app, deps, {
-    method: 'POST', url: '/profile/applications/:id/renew',
+    method: 'POST', url: '/profile/applications/:id/renew', ability: SIGNED_IN,
     handler: async (context) => {
       const { application, secret } = await renewApplicationSecret(deps, await ownApplication(context));
       return showPage(context, application, secret);
@@ -162,7 +164,7 @@ export function applicationsPages(app: FastifyInstance, deps: Deps): void {
   });
 
   pageRoute(app, deps, {
-    method: 'POST', url: '/profile/applications/:id/delete',
+    method: 'POST', url: '/profile/applications/:id/delete', ability: SIGNED_IN,
     handler: async (context) => {
       await deleteApplication(deps, await ownApplication(context));
       return redirect('/profile/applications', 'The application was deleted.');
@@ -170,7 +172,7 @@ export function applicationsPages(app: FastifyInstance, deps: Deps): void {
   });
 
   pageRoute(app, deps, {
-    method: 'POST', url: '/profile/applications/authorized/:id/revoke',
+    method: 'POST', url: '/profile/applications/authorized/:id/revoke', ability: SIGNED_IN,
     handler: async (context) => {
       const id = Number(context.params.id);
       if (Number.isInteger(id)) await revokeUserApplicationTokens(deps, context.user.id, id);

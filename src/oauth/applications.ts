@@ -5,8 +5,10 @@ import { sha256Hex } from '../platform/crypto.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import type { ApplicationRow } from './client-auth.js';
 import { newSecret } from './issue-token.js';
-import { ALL_SCOPES, parseScopes } from './scopes.js';
+import { ALL_SCOPES, availableScopes, parseScopes } from './scopes.js';
 import { splitRedirectUris, validateRedirectUris } from './redirect-uri.js';
+import { findUserRow } from '../accounts/lookup.js';
+import { toAuthUser } from '../accounts/user-entities.js';
 
 export interface ApplicationInput {
   name: string;
@@ -23,20 +25,35 @@ function scopeList(scopes: string[] | string): string[] {
   return parsed.ok ? parsed.scopes : [];
 }
 
-function validate(deps: Deps, input: ApplicationInput): { scopes: string[]; redirectUri: string } {
+/**
+ * The scopes the application may carry: those available to its owner, or all of them for an
+ * instance-wide application (no owner: registered through the administrators' API or by Kiln itself).
+ */
+async function scopesForOwner(deps: Deps, ownerId: number | null): Promise<string[]> {
+  if (ownerId === null) return ALL_SCOPES;
+  const owner = await findUserRow(deps, ownerId);
+  return availableScopes(owner ? toAuthUser(owner) : null);
+}
+
+async function validate(deps: Deps, input: ApplicationInput): Promise<{ scopes: string[]; redirectUri: string }> {
   const errors: Record<string, string[]> = {};
   if (!input.name?.trim()) errors.name = ["can't be blank"];
   const redirectProblems = validateRedirectUris(input.redirectUri ?? '', deps.config.allowInsecureRedirectUris);
   if (redirectProblems.length) errors.redirect_uri = redirectProblems;
   const scopes = scopeList(input.scopes);
   if (scopes.length === 0) errors.scopes = ["can't be blank"];
-  else if (!scopes.every((scope) => ALL_SCOPES.includes(scope))) errors.scopes = ["doesn't match configured on the server."];
+  else {
+    // A non-admin's application may not carry the admin scopes (`sudo`): the form does not offer them
+    // and the server refuses them with the error of any scope not available (Doorkeeper's check).
+    const allowed = await scopesForOwner(deps, input.ownerId);
+    if (!scopes.every((scope) => allowed.includes(scope))) errors.scopes = ["doesn't match configured on the server."];
+  }
   if (Object.keys(errors).length) throw new ValidationError(errors);
   return { scopes, redirectUri: splitRedirectUris(input.redirectUri).join('\n') };
 }
 
 export async function createApplication(deps: Deps, input: ApplicationInput): Promise<{ application: ApplicationRow; secret: string }> {
-  const { scopes, redirectUri } = validate(deps, input);
+  const { scopes, redirectUri } = await validate(deps, input);
   const secret = newSecret();
   const now = deps.clock.now();
   const application = await deps.db
@@ -59,7 +76,7 @@ export async function createApplication(deps: Deps, input: ApplicationInput): Pr
 }
 
 export async function updateApplication(deps: Deps, application: ApplicationRow, input: Omit<ApplicationInput, 'ownerId'>): Promise<ApplicationRow> {
-  const { scopes, redirectUri } = validate(deps, { ...input, ownerId: application.owner_id });
+  const { scopes, redirectUri } = await validate(deps, { ...input, ownerId: application.owner_id === null ? null : Number(application.owner_id) });
   return deps.db
     .updateTable('oauth_applications')
     .set({ name: input.name.trim(), redirect_uri: redirectUri, scopes: scopes.join(' '), confidential: input.confidential ? 1 : 0, updated_at: deps.clock.now() })

@@ -1,5 +1,7 @@
 // OAuth scopes of GitLab 13.10–14.x (gitlab-oauth-alerts.md §2); registry scopes are left out because
 // Kiln has no container registry. Scope strings are space-delimited and case-sensitive (RFC 6749 §3.3).
+import type { AuthUser } from '../platform/auth/principal.js';
+import { canOnInstance } from '../platform/auth/policies/policy.js';
 
 export const SCOPE_DESCRIPTIONS: Record<string, string> = {
   api: 'Grants complete read/write access to the API, including all groups and projects.',
@@ -14,6 +16,17 @@ export const SCOPE_DESCRIPTIONS: Record<string, string> = {
 };
 
 export const ALL_SCOPES = Object.keys(SCOPE_DESCRIPTIONS);
+
+/**
+ * Scopes only administrators may give an application or token (GitLab's `ADMIN_SCOPES`). Later
+ * GitLab versions add `admin_mode`; Kiln has no admin mode, so it knows no such scope at all.
+ */
+export const ADMIN_SCOPES = ['sudo'];
+
+/** The scopes a user may register: all of them for administrators, all but the admin scopes otherwise. */
+export function availableScopes(user: AuthUser | null): string[] {
+  return canOnInstance(user, 'admin_all_resources') ? ALL_SCOPES : ALL_SCOPES.filter((scope) => !ADMIN_SCOPES.includes(scope));
+}
 
 /** `enforce_configured_scopes`: the default scope when a request names none (gitlab-oauth-alerts.md §1). */
 export const DEFAULT_SCOPES = ['api'];

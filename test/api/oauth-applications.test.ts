@@ -57,6 +57,13 @@ describe('POST /api/v4/applications', () => {
     });
   }
 
+  it('as an administrator accepts the admin scope sudo (an instance-wide application)', async () => {
+    const { status, body } = await create({ name: 'Admin tool', redirect_uri: 'https://x.example/cb', scopes: 'api sudo' });
+    expect(status).toBe(201);
+    const row = await kiln.deps.db.selectFrom('oauth_applications').select(['scopes', 'owner_id']).where('id', '=', body.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ scopes: 'api sudo', owner_id: null });
+  });
+
   it('as a non-administrator: 403; without a token: 401', async () => {
     expect((await create({ name: 'x', redirect_uri: 'https://x.example', scopes: 'api' }, alice.token)).status).toBe(403);
     expect((await kiln.api('GET', '/applications', { token: alice.token })).status).toBe(403);

@@ -185,6 +185,50 @@ describe('/profile/applications', () => {
     expect(response.body).toContain('scopes can&#39;t be blank');
   });
 
+  describe('the admin scope sudo', () => {
+    const scopeError = 'scopes doesn&#39;t match configured on the server.';
+    const applicationsNamed = (name: string) => kiln.deps.db.selectFrom('oauth_applications').select(['id', 'scopes']).where('name', '=', name).execute();
+    // Several `scopes[]` values, as the form's checkboxes send them.
+    const submit = async (web: WebSession, url: string, fields: Record<string, string>, scopes: string[]) => {
+      const token = csrfTokenOf((await web.get('/profile/applications')).body);
+      const form = new URLSearchParams({ authenticity_token: token, ...fields });
+      for (const scope of scopes) form.append('scopes[]', scope);
+      return kiln.app.inject({ method: 'POST', url, headers: { cookie: web.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form.toString() });
+    };
+
+    it('as a non-administrator is not offered, and the server refuses it (and admin_mode) with the form again', async () => {
+      const web = await signedIn(kiln, alice);
+      const form = await web.get('/profile/applications');
+      expect(form.body).toContain('value="api"');
+      expect(form.body).not.toContain('value="sudo"');
+      for (const scope of ['sudo', 'admin_mode']) {
+        const response = await submit(web, '/profile/applications', { name: `Escalate ${scope}`, redirect_uri: 'https://s.example/cb' }, ['api', scope]);
+        expect(response.statusCode).toBe(400);
+        expect(response.body).toContain(scopeError);
+        expect(await applicationsNamed(`Escalate ${scope}`)).toEqual([]);
+      }
+    });
+
+    it('as a non-administrator cannot be added by editing an application', async () => {
+      const web = await signedIn(kiln, alice);
+      const created = await submit(web, '/profile/applications', { name: 'Plain', redirect_uri: 'https://p.example/cb' }, ['api']);
+      expect(created.statusCode).toBe(200);
+      const [row] = await applicationsNamed('Plain');
+      const edited = await submit(web, `/profile/applications/${row.id}`, { name: 'Plain', redirect_uri: 'https://p.example/cb' }, ['api', 'sudo']);
+      expect(edited.statusCode).toBe(400);
+      expect(edited.body).toContain(scopeError);
+      expect(await applicationsNamed('Plain')).toEqual([{ id: row.id, scopes: 'api' }]);
+    });
+
+    it('as an administrator is offered and accepted', async () => {
+      const web = await signedIn(kiln, kiln.root);
+      expect((await web.get('/profile/applications')).body).toContain('value="sudo"');
+      const response = await submit(web, '/profile/applications', { name: 'Admin tool', redirect_uri: 'https://a.example/cb' }, ['api', 'sudo']);
+      expect(response.statusCode).toBe(200);
+      expect(await applicationsNamed('Admin tool')).toEqual([{ id: expect.anything(), scopes: 'api sudo' }]);
+    });
+  });
+
   it('renews the secret, edits and deletes; another user gets 404', async () => {
     const web = await signedIn(kiln, alice);
     const created = await web.post('/profile/applications', { name: 'Editable', redirect_uri: 'https://e.example/cb', confidential: '1', 'scopes[]': 'api' }, { csrfFrom: '/profile/applications' });
