@@ -1,15 +1,53 @@
-// JSON log lines with request ids and no secrets: tokens, passwords, keys and `access_token=` in URLs.
+// JSON log lines with request ids and no secrets: tokens, passwords, keys and credentials in URLs.
 import pino, { type Logger } from 'pino';
 
-const SECRET_QUERY = /([?&](?:access_token|private_token|bearer_token|token|code|client_secret|password|refresh_token|id_token_hint)=)[^&#]*/gi;
+/**
+ * A query parameter whose value is a secret: anything naming a token, secret, password or key, and
+ * OAuth's `code`. Matched on the name as the server reads it (percent-decoded, any case, without
+ * `[…]`), so `private%5Ftoken`, `PRIVATE_TOKEN` and `access_token[]` are caught as well: Fastify
+ * decodes `private%5Ftoken` to `private_token` and accepts it as a credential.
+ */
+const SECRET_NAME = /token|secret|passw|otp|^(?:code|key|sig|signature)$/;
 
+/** Percent-decoding that never throws, repeated until stable (a name may be encoded twice). */
+function looselyDecoded(name: string): string {
+  let decoded = name;
+  for (let round = 0; round < 4; round += 1) {
+    const next = decoded.replace(/\+/g, ' ').replace(/%([0-9a-f]{2})/gi, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (next === decoded) break;
+    decoded = next;
+  }
+  return decoded;
+}
+
+/** The name as the server reads it, when it names a secret; null otherwise. */
+function secretName(rawName: string): string | null {
+  const name = looselyDecoded(rawName).toLowerCase();
+  const bracket = name.indexOf('[');
+  return SECRET_NAME.test((bracket === -1 ? name : name.slice(0, bracket)).trim()) ? name : null;
+}
+
+/** The URL with the value of every secret query parameter replaced by `[REDACTED]`. */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[REDACTED]');
+  const query = url.indexOf('?');
+  if (query === -1) return url;
+  const parts = url.slice(query + 1).split(/([&;])/);
+  for (let i = 0; i < parts.length; i += 2) {
+    const equals = parts[i].indexOf('=');
+    const rawName = equals === -1 ? parts[i] : parts[i].slice(0, equals);
+    const name = rawName === '' ? null : secretName(rawName);
+    if (name === null) continue;
+    // An encoded `=` in the name (`private_token%3Dglpat…`) would carry the value inside it.
+    parts[i] = name.includes('=') ? '[REDACTED]' : `${rawName}=[REDACTED]`;
+  }
+  return url.slice(0, query + 1) + parts.join('');
 }
 
 export const redactPaths = [
   'req.headers.authorization',
   'req.headers["private-token"]',
+  'req.headers["job-token"]',
+  'req.headers["proxy-authorization"]',
   'req.headers.cookie',
   'req.headers["x-csrf-token"]',
   'res.headers["set-cookie"]',
@@ -18,6 +56,8 @@ export const redactPaths = [
   '*.access_token',
   '*.refresh_token',
   '*.client_secret',
+  '*.private_token',
+  '*.authenticity_token',
 ];
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
