@@ -168,7 +168,8 @@ export const scenario: BenchScenario = {
     const root = await deps.db.selectFrom('users').selectAll().where('username_lower', '=', 'root').executeTakeFirstOrThrow();
     const project = await createProject(deps, { user: toAuthUser(root), scopes: ['api'], via: 'personal_access_token', tokenId: null }, { name: 'bench-alerts' });
     const namespace = await deps.db.selectFrom('namespaces').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
-    const integration = await createIntegration(deps, { project, namespace, level: 50 }, { name: 'Bench endpoint' });
+    const user = toAuthUser(root);
+    const integration = await createIntegration(deps, { user, level: 50, visibility: project.visibility, project, namespace }, { name: 'Bench endpoint' });
     return { path: `/${project.full_path}/alerts/notify/bench-endpoint/${integration.endpoint_identifier}.json`, key: deps.box.open(integration.token_sealed) };
   },
   async targets() {

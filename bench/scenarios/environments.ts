@@ -11,7 +11,7 @@ import { createProject } from '../../src/accounts/create-project.js';
 import { createUser } from '../../src/accounts/create-user.js';
 import { addMember } from '../../src/accounts/members.js';
 import { createPersonalAccessToken } from '../../src/accounts/personal-access-tokens.js';
-import { ACCESS } from '../../src/accounts/access-levels.js';
+import { ACCESS } from '../../src/platform/auth/access-levels.js';
 import { createEnvironment } from '../../src/environments/create-environment.js';
 import { createDeployment } from '../../src/environments/create-deployment.js';
 

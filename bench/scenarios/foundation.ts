@@ -9,7 +9,7 @@ import { createProject } from '../../src/accounts/create-project.js';
 import { addMember } from '../../src/accounts/members.js';
 import { createPersonalAccessToken } from '../../src/accounts/personal-access-tokens.js';
 import { toAuthUser } from '../../src/accounts/user-entities.js';
-import { ACCESS } from '../../src/accounts/access-levels.js';
+import { ACCESS } from '../../src/platform/auth/access-levels.js';
 
 async function seedUser(deps: Deps, username: string): Promise<{ actor: Principal; token: string }> {
   const row = await createUser(deps, { username, name: `Bench ${username}`, email: `${username}@bench.example` });

@@ -1,0 +1,173 @@
+// The permission matrix as data: for every role and visibility, whether an ability is allowed, each
+// row one HTTP request through the API. The expectations are written from GitLab's "Permissions and
+// roles" table, not computed from Kiln's own policy tables, so a wrong rule in either place fails here.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { ACCESS } from '../../src/platform/auth/access-levels.js';
+
+const ROLES = ['anonymous', 'non_member', 'guest', 'reporter', 'developer', 'maintainer', 'owner', 'admin', 'blocked'] as const;
+type Role = (typeof ROLES)[number];
+const VISIBILITIES = ['private', 'internal', 'public'] as const;
+type Visibility = (typeof VISIBILITIES)[number];
+
+/** One character per role, in ROLES order: `y` allowed, `n` refused. */
+type Expectation = string | Record<Visibility, string>;
+
+interface World {
+  group: any;
+  project: any;
+  spareProjectMember: TestUser;
+  spareGroupMember: TestUser;
+}
+
+interface Probe {
+  ability: string;
+  expect: Expectation;
+  request(kiln: TestKiln, world: World, token: string | undefined, serial: number): Promise<{ status: number; body: any }>;
+  /** Whether a 2xx answer shows the ability (defaults to the status alone). */
+  allowed?(answer: { status: number; body: any }): boolean;
+}
+
+const READ = { private: 'nnyyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyn' };
+const PARTICIPATE = { private: 'nnyyyyyyn', internal: 'nyyyyyyyn', public: 'nyyyyyyyn' };
+
+const PROBES: Probe[] = [
+  { ability: 'read_project', expect: READ, request: (k, w, token) => k.api('GET', `/projects/${w.project.id}`, { token }) },
+  { ability: 'read_issue', expect: READ, request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/issues/1`, { token }) },
+  { ability: 'read_note', expect: READ, request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/issues/1/notes`, { token }) },
+  { ability: 'read_confidential_issues (direct read)', expect: 'nnnyyyyyn', request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/issues/2`, { token }) },
+  {
+    ability: 'read_confidential_issues (in the list)',
+    expect: 'nnnyyyyyn',
+    request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/issues`, { token }),
+    allowed: (answer) => Array.isArray(answer.body) && answer.body.some((issue: any) => issue.iid === 2),
+  },
+  { ability: 'create_issue', expect: PARTICIPATE, request: (k, w, token) => k.api('POST', `/projects/${w.project.id}/issues`, { token, body: { title: 'probe' } }) },
+  { ability: 'create_note', expect: PARTICIPATE, request: (k, w, token) => k.api('POST', `/projects/${w.project.id}/issues/1/notes`, { token, body: { body: 'probe' } }) },
+  { ability: 'update_issue', expect: 'nnnyyyyyn', request: (k, w, token) => k.api('PUT', `/projects/${w.project.id}/issues/1`, { token, body: { description: 'probe' } }) },
+  { ability: 'read_project_member', expect: READ, request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/members`, { token }) },
+  {
+    ability: 'admin_project_member',
+    expect: 'nnnnnyyyn',
+    request: (k, w, token) => k.api('PUT', `/projects/${w.project.id}/members/${w.spareProjectMember.id}`, { token, body: { access_level: ACCESS.guest } }),
+  },
+  { ability: 'read_environment', expect: 'nnnyyyyyn', request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/environments`, { token }) },
+  { ability: 'create_environment', expect: 'nnnnyyyyn', request: (k, w, token, serial) => k.api('POST', `/projects/${w.project.id}/environments`, { token, body: { name: `probe-${serial}` } }) },
+  { ability: 'read_deployment', expect: 'nnnyyyyyn', request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/deployments`, { token }) },
+  { ability: 'read_alert_management_alert', expect: 'nnnnyyyyn', request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/alert_management_alerts`, { token }) },
+  { ability: 'admin_operations', expect: 'nnnnnyyyn', request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/alert_management/integrations`, { token }) },
+  { ability: 'read_error_tracking_settings', expect: 'nnnnnyyyn', request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/error_tracking/settings`, { token }) },
+  { ability: 'read_events', expect: READ, request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/events`, { token }) },
+  {
+    ability: 'remove_project',
+    expect: 'nnnnnnyyn',
+    request: async (k, w, token, serial) => {
+      const fresh = await k.createProject(k.root, `doomed-${serial}`, { namespace_id: w.group.id, visibility: w.project.visibility });
+      return k.api('DELETE', `/projects/${fresh.id}`, { token });
+    },
+  },
+  { ability: 'read_group', expect: READ, request: (k, w, token) => k.api('GET', `/groups/${w.group.id}`, { token }) },
+  { ability: 'read_group_member', expect: READ, request: (k, w, token) => k.api('GET', `/groups/${w.group.id}/members`, { token }) },
+  {
+    ability: 'admin_group_member',
+    expect: 'nnnnnyyyn',
+    request: (k, w, token) => k.api('PUT', `/groups/${w.group.id}/members/${w.spareGroupMember.id}`, { token, body: { access_level: ACCESS.guest } }),
+  },
+  {
+    ability: 'create_projects',
+    expect: 'nnnnyyyyn',
+    request: (k, w, token, serial) => k.api('POST', '/projects', { token, body: { name: `made-${serial}`, path: `made-${serial}`, namespace_id: w.group.id, visibility: 'private' } }),
+  },
+  {
+    ability: 'create_subgroup',
+    expect: 'nnnnnyyyn',
+    request: (k, w, token, serial) => k.api('POST', '/groups', { token, body: { name: `sub-${serial}`, path: `sub-${serial}`, parent_id: w.group.id, visibility: 'private' } }),
+  },
+];
+
+const INSTANCE_PROBES: Probe[] = [
+  { ability: 'admin_all_resources', expect: 'nnnnnnnyn', request: (k, _w, token) => k.api('GET', '/group_repository_storage_moves', { token }) },
+  { ability: 'log_in', expect: 'nyyyyyyyn', request: (k, _w, token) => k.api('GET', '/user', { token }) },
+];
+
+function expected(probe: Probe, visibility: Visibility, role: Role): boolean {
+  const row = typeof probe.expect === 'string' ? probe.expect : probe.expect[visibility];
+  return row[ROLES.indexOf(role)] === 'y';
+}
+
+function classify(probe: Probe, answer: { status: number; body: any }): boolean {
+  if (answer.status >= 200 && answer.status < 300) return probe.allowed ? probe.allowed(answer) : true;
+  if ([401, 403, 404].includes(answer.status)) return false;
+  throw new Error(`${probe.ability}: unexpected ${answer.status} ${JSON.stringify(answer.body)}`);
+}
+
+let kiln: TestKiln;
+const tokens = new Map<Role, string | undefined>();
+const worlds = new Map<Visibility, World>();
+let serial = 0;
+
+beforeAll(async () => {
+  kiln = await testKiln();
+  const users: Partial<Record<Role, TestUser>> = {};
+  for (const role of ROLES) {
+    if (role === 'anonymous') continue;
+    users[role] = role === 'admin' ? kiln.root : await kiln.createUser(`matrix-${role}`);
+  }
+  for (const role of ROLES) tokens.set(role, users[role]?.token);
+  const levels: Partial<Record<Role, number>> = { guest: ACCESS.guest, reporter: ACCESS.reporter, developer: ACCESS.developer, maintainer: ACCESS.maintainer, blocked: ACCESS.developer };
+  for (const visibility of VISIBILITIES) {
+    // The owner creates the group (becoming its Owner); everyone else is a member of the group, so
+    // the project's levels are inherited, as most GitLab teams set them up.
+    const group = await kiln.createGroup(users.owner!, `matrix-${visibility}`, { visibility });
+    for (const [role, level] of Object.entries(levels)) await kiln.addMember(users.owner!, 'groups', group.id, users[role as Role]!, level);
+    const project = await kiln.createProject(users.owner!, 'app', { namespace_id: group.id, visibility });
+    const spareProjectMember = await kiln.createUser(`spare-p-${visibility}`);
+    const spareGroupMember = await kiln.createUser(`spare-g-${visibility}`);
+    await kiln.addMember(users.owner!, 'projects', project.id, spareProjectMember, ACCESS.guest);
+    await kiln.addMember(users.owner!, 'groups', group.id, spareGroupMember, ACCESS.guest);
+    const issue = await kiln.api('POST', `/projects/${project.id}/issues`, { token: users.owner!.token, body: { title: 'open' } });
+    const secret = await kiln.api('POST', `/projects/${project.id}/issues`, { token: users.owner!.token, body: { title: 'secret', confidential: true } });
+    expect([issue.body.iid, secret.body.iid]).toEqual([1, 2]);
+    const settings = await kiln.api('PUT', `/projects/${project.id}/error_tracking/settings`, {
+      token: users.owner!.token,
+      body: { active: true, api_url: 'https://tracker.example.com/api/0/projects/org/app/', token: 'tracker-token', project_name: 'app' },
+    });
+    expect(settings.status, JSON.stringify(settings.body)).toBeLessThan(300);
+    worlds.set(visibility, { group, project, spareProjectMember, spareGroupMember });
+  }
+  const blocked = await kiln.api('POST', `/users/${users.blocked!.id}/block`, { token: kiln.root.token });
+  expect(blocked.status).toBe(201);
+});
+
+afterAll(async () => {
+  await kiln?.close();
+});
+
+describe('the permission matrix (role × visibility × ability → allowed), through the HTTP API', () => {
+  for (const visibility of VISIBILITIES) {
+    describe(`on a ${visibility} project and group`, () => {
+      for (const probe of PROBES) {
+        for (const role of ROLES) {
+          const allowed = expected(probe, visibility, role);
+          it(`${probe.ability}: ${role} is ${allowed ? 'allowed' : 'refused'}`, async () => {
+            serial += 1;
+            const answer = await probe.request(kiln, worlds.get(visibility)!, tokens.get(role), serial);
+            expect(classify(probe, answer), `${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`).toBe(allowed);
+          });
+        }
+      }
+    });
+  }
+
+  describe('on the instance', () => {
+    for (const probe of INSTANCE_PROBES) {
+      for (const role of ROLES) {
+        const allowed = expected(probe, 'private', role);
+        it(`${probe.ability}: ${role} is ${allowed ? 'allowed' : 'refused'}`, async () => {
+          const answer = await probe.request(kiln, worlds.get('private')!, tokens.get(role), 0);
+          expect(classify(probe, answer), `${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`).toBe(allowed);
+        });
+      }
+    }
+  });
+});
