@@ -1,5 +1,6 @@
 // The page shell: header, navigation, flash message. Loads nothing from outside Kiln.
 import type { AuthUser } from '../platform/auth/principal.js';
+import { canOnInstance } from '../platform/auth/policies/policy.js';
 import { html, type Html } from './html.js';
 
 export interface LayoutInput {
@@ -18,7 +19,7 @@ export function layout(input: LayoutInput): Html {
         <a href="/profile/personal_access_tokens">Access tokens</a>
         <a href="/profile/two_factor_auth">Two-factor authentication</a>
         <a href="/profile/notifications">Notifications</a>
-        ${input.user.admin ? html`<a href="/admin/repository_storages">Admin</a>` : ''}
+        ${canOnInstance(input.user, 'admin_all_resources') ? html`<a href="/admin/repository_storages">Admin</a>` : ''}
         <span class="who">${input.user.name} (@${input.user.username})</span>
         <form method="post" action="/users/sign_out" class="inline">
           <input type="hidden" name="authenticity_token" value="${input.csrfToken ?? ''}">

@@ -49,6 +49,17 @@ describe('GET /admin/repository_storages', () => {
     expect((await web.get('/admin/repository_storages')).statusCode).toBe(403);
   });
 
+  it('is linked from the navigation for administrators only', async () => {
+    const admin = new WebSession(kiln);
+    await admin.signIn('operator', operator.password);
+    expect((await admin.get('/')).body).toContain('<a href="/admin/repository_storages">Admin</a>');
+    const user = new WebSession(kiln);
+    await user.signIn('alice', alice.password);
+    const home = await user.get('/');
+    expect(home.statusCode).toBe(200);
+    expect(home.body).not.toContain('/admin/repository_storages');
+  });
+
   it('anonymously redirects to sign-in', async () => {
     const response = await kiln.request('GET', '/admin/repository_storages');
     expect(response.statusCode).toBe(302);
