@@ -23,7 +23,8 @@ export function avatarSvg(username: string, name: string): string {
 }
 
 export function avatarRoute(app: FastifyInstance, deps: Deps): void {
-  app.get<{ Params: { file: string } }>('/-/avatars/:file', async (request, reply) => {
+  // Avatars are public, as every user entity links them (anonymous answers included).
+  app.get<{ Params: { file: string } }>('/-/avatars/:file', { config: { ability: { instance: 'read_instance' } } }, async (request, reply) => {
     const match = /^(.+)\.svg$/.exec(request.params.file);
     const user = match
       ? await deps.db.selectFrom('users').select(['username', 'name']).where('username_lower', '=', match[1].toLowerCase()).executeTakeFirst()

@@ -1,11 +1,13 @@
 import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import { ACCESS } from '../platform/auth/access-levels.js';
+import { authorizeGroup } from '../platform/auth/policies/index.js';
 import { findGroup } from './lookup.js';
 import { pathProblems } from './paths.js';
+import { subgroupVisibilityProblem } from './visibility.js';
 import type { NamespaceRow } from './access.js';
 
 export interface CreateGroupInput {
@@ -16,26 +18,25 @@ export interface CreateGroupInput {
   description?: string;
 }
 
-const VISIBILITY_ORDER: Visibility[] = ['private', 'internal', 'public'];
+/** The parent of a new subgroup: "404 Parent group Not Found" when unreadable, 403 without create_subgroup. */
+async function parentGroup(deps: Deps, actor: Principal, parentId: number): Promise<NamespaceRow> {
+  const access = await findGroup(deps, actor, parentId).catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError('Parent group') : error;
+  });
+  authorizeGroup(access, 'create_subgroup');
+  return access.group;
+}
 
-/** Create a group; the creator becomes its owner. Subgroups need Maintainer on the parent. */
+/** Create a group; the creator becomes its Owner. Subgroups need create_subgroup on the parent. */
 export async function createGroup(deps: Deps, actor: Principal, input: CreateGroupInput): Promise<NamespaceRow> {
-  let parent: NamespaceRow | null = null;
-  if (input.parentId !== undefined) {
-    const access = await findGroup(deps, actor, input.parentId).catch(() => {
-      throw new NotFoundError('Parent group');
-    });
-    if (access.level < ACCESS.maintainer) throw new ForbiddenError();
-    parent = access.group;
-  }
+  const parent = input.parentId === undefined ? null : await parentGroup(deps, actor, input.parentId);
   const visibility = input.visibility ?? 'private';
   const errors: Record<string, string[]> = {};
   if (!input.name?.trim()) errors.name = ["can't be blank"];
   const problems = pathProblems(input.path ?? '', parent === null);
   if (problems.length) errors.path = problems;
-  if (parent && VISIBILITY_ORDER.indexOf(visibility) > VISIBILITY_ORDER.indexOf(parent.visibility)) {
-    errors.visibility_level = [`${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`];
-  }
+  const visibilityProblem = subgroupVisibilityProblem(visibility, parent);
+  if (visibilityProblem) errors.visibility_level = [visibilityProblem];
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const fullPath = parent ? `${parent.full_path}/${input.path}` : input.path;
   const now = deps.clock.now();

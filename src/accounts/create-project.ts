@@ -1,12 +1,13 @@
 import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import { recordEvent } from '../events/record-event.js';
-import { ACCESS } from '../platform/auth/access-levels.js';
+import { authorizeGroup, canOnGroup } from '../platform/auth/policies/index.js';
 import { groupAccessLevel, type NamespaceRow, type ProjectRow } from './access.js';
 import { pathFromName, pathProblems } from './paths.js';
+import { projectVisibilityProblem } from './visibility.js';
 
 export interface CreateProjectInput {
   name?: string;
@@ -17,6 +18,11 @@ export interface CreateProjectInput {
   defaultBranch?: string;
 }
 
+/**
+ * The namespace the project goes into: the caller's own by default. A group must allow the caller
+ * create_projects (GitLab's default project creation level: Developers and Maintainers); another
+ * user's personal namespace is only an administrator's to fill.
+ */
 async function targetNamespace(deps: Deps, actor: Principal, namespaceId: number | undefined): Promise<NamespaceRow> {
   const query = deps.db.selectFrom('namespaces').selectAll();
   const namespace = namespaceId === undefined
@@ -24,9 +30,9 @@ async function targetNamespace(deps: Deps, actor: Principal, namespaceId: number
     : await query.where('id', '=', namespaceId).executeTakeFirst();
   if (!namespace) throw new NotFoundError('Namespace');
   const level = await groupAccessLevel(deps.reads, actor.user, namespace, deps.clock.now());
-  if (level === 0 && namespace.visibility === 'private') throw new NotFoundError('Namespace');
-  // Creating in a group needs Developer there (GitLab's "Developers + Maintainers" creation level).
-  if (level < ACCESS.developer) throw new ForbiddenError();
+  const access = { user: actor.user, level, visibility: namespace.visibility, group: namespace };
+  if (!canOnGroup(access, 'read_group')) throw new NotFoundError('Namespace');
+  authorizeGroup(access, 'create_projects');
   return namespace;
 }
 
@@ -35,9 +41,12 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
   const namespace = await targetNamespace(deps, actor, input.namespaceId);
   const name = (input.name ?? input.path ?? '').trim();
   const path = input.path?.trim() || pathFromName(name);
+  const visibility = input.visibility ?? 'private';
   const errors: Record<string, string[]> = {};
   const problems = pathProblems(path, false);
   if (problems.length) errors.path = problems;
+  const visibilityProblem = projectVisibilityProblem(visibility, namespace);
+  if (visibilityProblem) errors.visibility_level = [visibilityProblem];
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const fullPath = `${namespace.full_path}/${path}`;
   const now = deps.clock.now();
@@ -52,7 +61,7 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
           full_path: fullPath,
           full_path_lower: fullPath.toLowerCase(),
           description: input.description ?? '',
-          visibility: input.visibility ?? 'private',
+          visibility,
           creator_id: actor.user.id,
           default_branch: input.defaultBranch ?? 'main',
           created_at: now,

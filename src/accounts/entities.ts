@@ -86,7 +86,8 @@ export function projectEntity(baseUrl: string, project: ProjectRow, namespace: N
     ...(permissions
       ? {
           permissions: {
-            project_access: permissions.level > 0 ? { access_level: permissions.level, notification_level: 3 } : null,
+            // No membership (a public or internal project read by a non-member): null, as GitLab.
+            project_access: permissions.level ? { access_level: permissions.level, notification_level: 3 } : null,
             group_access: null,
           },
         }

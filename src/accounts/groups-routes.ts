@@ -3,7 +3,6 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import { createGroup } from './create-group.js';
-import { findGroup } from './lookup.js';
 import { visibleGroupsQuery } from './finders.js';
 import { groupEntity } from './entities.js';
 
@@ -13,22 +12,26 @@ export function groupsRoutes(app: FastifyInstance, deps: Deps): void {
   const base = deps.config.baseUrl;
 
   apiRoute(app, deps, {
-    method: 'GET', url: '/groups', summary: 'List groups you can see', tags: ['groups'], paginated: true,
+    method: 'GET', url: '/groups', summary: 'List groups you can see (public ones without a token)', tags: ['groups'], paginated: true,
+    ability: { instance: 'read_instance' }, auth: 'optional',
     params: { search: p.string.optional(), top_level_only: p.boolean.optional(), owned: p.boolean.optional(), all_available: p.boolean.optional() },
-    handler: async ({ params, actor, paginate }) => {
-      const rows = await paginate(visibleGroupsQuery(deps, actor.user, { search: params.search, topLevelOnly: params.top_level_only, owned: params.owned }));
+    handler: async ({ params, principal, paginate }) => {
+      const rows = await paginate(visibleGroupsQuery(deps, principal?.user ?? null, { search: params.search, topLevelOnly: params.top_level_only, owned: params.owned }));
       return rows.map((row) => groupEntity(base, row));
     },
   });
 
   apiRoute(app, deps, {
     method: 'GET', url: '/groups/:id', summary: 'One group by id or URL-encoded path', tags: ['groups'],
+    ability: { group: 'read_group' }, auth: 'optional',
     params: { id: p.string.required() },
-    handler: async ({ params, actor }) => groupEntity(base, (await findGroup(deps, actor, params.id)).group),
+    handler: async ({ group }) => groupEntity(base, (await group()).group),
   });
 
   apiRoute(app, deps, {
     method: 'POST', url: '/groups', summary: 'Create a group or subgroup', tags: ['groups'],
+    // A subgroup's create_subgroup on its parent is asked by createGroup: the parent is in the body.
+    ability: { instance: 'create_group' },
     params: { name: p.string.required(), path: p.string.required(), parent_id: p.integer.optional(), visibility: p.string.optional({ values: VISIBILITIES }), description: p.string.optional() },
     handler: async ({ params, actor }) =>
       groupEntity(base, await createGroup(deps, actor, { name: params.name, path: params.path, parentId: params.parent_id, visibility: params.visibility as (typeof VISIBILITIES)[number] | undefined, description: params.description })),

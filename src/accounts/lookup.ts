@@ -5,7 +5,7 @@ import type { Deps } from '../platform/deps.js';
 import { q } from '../platform/db/reads.js';
 import type { Principal } from '../platform/auth/principal.js';
 import type { UsersTable } from '../platform/db/tables/accounts.js';
-import { ForbiddenError, NotFoundError } from '../platform/errors.js';
+import { NotFoundError } from '../platform/errors.js';
 import type { GroupAccess, NamespaceRow, ProjectAccess, ProjectRow } from '../platform/auth/subjects.js';
 import { authorizeGroup, authorizeProject, canOnGroup, canOnProject, type GroupAbility, type ProjectAbility } from '../platform/auth/policies/index.js';
 import { groupAccessLevel, projectAccess } from './access.js';

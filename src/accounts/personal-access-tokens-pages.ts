@@ -44,11 +44,14 @@ async function tokensPage(context: PageContext, extra: { created?: string; error
   });
 }
 
+// The signed-in user's own settings.
+const SIGNED_IN = { instance: 'log_in' } as const;
+
 export function personalAccessTokenPages(app: FastifyInstance, deps: Deps): void {
-  pageRoute(app, deps, { method: 'GET', url: '/profile/personal_access_tokens', handler: (context) => tokensPage(context) });
+  pageRoute(app, deps, { method: 'GET', url: '/profile/personal_access_tokens', ability: SIGNED_IN, handler: (context) => tokensPage(context) });
 
   pageRoute(app, deps, {
-    method: 'POST', url: '/profile/personal_access_tokens',
+    method: 'POST', url: '/profile/personal_access_tokens', ability: SIGNED_IN,
     handler: async (context) => {
       const name = typeof context.form.name === 'string' ? context.form.name : '';
       const expiresAt = typeof context.form.expires_at === 'string' && context.form.expires_at !== '' ? context.form.expires_at : null;
@@ -64,7 +67,7 @@ export function personalAccessTokenPages(app: FastifyInstance, deps: Deps): void
   });
 
   pageRoute(app, deps, {
-    method: 'POST', url: '/profile/personal_access_tokens/:id/revoke',
+    method: 'POST', url: '/profile/personal_access_tokens/:id/revoke', ability: SIGNED_IN,
     handler: async (context) => {
       const id = Number(context.params.id);
       const row = Number.isInteger(id) ? await deps.db.selectFrom('personal_access_tokens').select(['id', 'user_id']).where('id', '=', id).executeTakeFirst() : undefined;

@@ -4,21 +4,26 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
-import { ACCESS } from '../platform/auth/access-levels.js';
+import type { Principal } from '../platform/auth/principal.js';
 import { accessScope } from './access.js';
 import { createProject, deleteProject } from './create-project.js';
-import { findProject, requireLevel } from './lookup.js';
 import { namespaceOf, namespacesOf, visibleProjectsQuery } from './finders.js';
 import { projectEntity } from './entities.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
 const ORDER_BY = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
 
+/** What an answer depends on besides the data: who asks (anonymous callers share one answer). */
+function callerScope(principal: Principal | null, nowMs: number): unknown[] {
+  return principal ? accessScope(principal.user, nowMs) : ['anonymous'];
+}
+
 export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
   const base = deps.config.baseUrl;
 
   apiRoute(app, deps, {
-    method: 'GET', url: '/projects', summary: 'List projects you can see', tags: ['projects'], paginated: true,
+    method: 'GET', url: '/projects', summary: 'List projects you can see (public ones without a token)', tags: ['projects'], paginated: true,
+    ability: { instance: 'read_instance' }, auth: 'optional',
     params: {
       search: p.string.optional(),
       membership: p.boolean.optional(),
@@ -28,7 +33,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       sort: p.string.optional({ values: ['asc', 'desc'] }),
       simple: p.boolean.optional(),
     },
-    handler: async ({ params, actor, cachedPage }) => {
+    handler: async ({ params, principal, cachedPage }) => {
       const filters = {
         search: params.search,
         membership: params.membership,
@@ -38,8 +43,8 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
         sort: params.sort as 'asc' | 'desc' | undefined,
       };
       return cachedPage({
-        key: ['projects', ...accessScope(actor.user, deps.clock.now()), filters],
-        query: () => visibleProjectsQuery(deps, actor.user, filters),
+        key: ['projects', ...callerScope(principal, deps.clock.now()), filters],
+        query: () => visibleProjectsQuery(deps, principal?.user ?? null, filters),
         present: async (rows) => {
           const namespaces = await namespacesOf(deps, rows);
           return rows.map((row) => projectEntity(base, row, namespaces.get(Number(row.namespace_id))!));
@@ -50,17 +55,21 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id', summary: 'One project by id or URL-encoded path', tags: ['projects'],
+    ability: { project: 'read_project' }, auth: 'optional',
     params: { id: p.string.required() },
     // The whole answer is read-cached per caller until the database changes (platform/db/reads.ts).
-    handler: async ({ params, actor }) =>
-      deps.reads.memo(JSON.stringify(['project', ...accessScope(actor.user, deps.clock.now()), params.id]), async () => {
-        const access = await findProject(deps, actor, params.id);
-        return new JsonText(projectEntity(base, access.project, access.namespace, access));
+    // Anonymous callers get no `permissions` (GitLab presents them only to a user).
+    handler: async ({ params, principal, project }) =>
+      deps.reads.memo(JSON.stringify(['project', ...callerScope(principal, deps.clock.now()), params.id]), async () => {
+        const access = await project();
+        return new JsonText(projectEntity(base, access.project, access.namespace, principal ? access : undefined));
       }),
   });
 
   apiRoute(app, deps, {
     method: 'POST', url: '/projects', summary: 'Create a project', tags: ['projects'],
+    // The namespace's create_projects is asked by createProject: it is named in the body.
+    ability: { instance: 'create_project' },
     params: {
       name: p.string.optional(),
       path: p.string.optional(),
@@ -84,10 +93,10 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'DELETE', url: '/projects/:id', summary: 'Delete a project (owners)', tags: ['projects'], status: 202,
+    ability: { project: 'remove_project' },
     params: { id: p.string.required() },
-    handler: async ({ params, actor }) => {
-      const access = await findProject(deps, actor, params.id);
-      requireLevel(access, ACCESS.owner);
+    handler: async ({ project }) => {
+      const access = await project();
       await deleteProject(deps, access.project);
       return { message: '202 Accepted' };
     },

@@ -4,14 +4,15 @@ import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import { ForbiddenError, NotFoundError } from '../platform/errors.js';
 import { createPersonalAccessToken, revokePersonalAccessToken, tokenEntity } from './personal-access-tokens.js';
-import { findUser, requireAdmin } from './lookup.js';
+import { canOnInstance } from '../platform/auth/policies/index.js';
+import { findUser } from './lookup.js';
 
 export function tokensRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     method: 'POST', url: '/users/:id/personal_access_tokens', summary: 'Create a personal access token for a user (administrators)', tags: ['personal_access_tokens'],
+    ability: { instance: 'admin_all_resources' },
     params: { id: p.integer.required(), name: p.string.required(), scopes: p.strings.required(), expires_at: p.date.optional() },
-    handler: async ({ params, actor }) => {
-      requireAdmin(actor);
+    handler: async ({ params }) => {
       const user = await findUser(deps, params.id);
       const { row, token } = await createPersonalAccessToken(deps, { userId: user.id, name: params.name, scopes: params.scopes, expiresAt: params.expires_at });
       return { ...tokenEntity(row, deps.clock.now()), token };
@@ -20,10 +21,11 @@ export function tokensRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'GET', url: '/personal_access_tokens', summary: 'List personal access tokens (your own; administrators may name a user)', tags: ['personal_access_tokens'], paginated: true,
+    ability: { instance: 'log_in' },
     params: { user_id: p.integer.optional() },
     handler: async ({ params, actor, paginate }) => {
       let query = deps.db.selectFrom('personal_access_tokens').selectAll().orderBy('id');
-      if (!actor.user.admin) query = query.where('user_id', '=', actor.user.id);
+      if (!canOnInstance(actor.user, 'admin_all_resources')) query = query.where('user_id', '=', actor.user.id);
       else if (params.user_id !== undefined) query = query.where('user_id', '=', params.user_id);
       return (await paginate(query)).map((row) => tokenEntity(row, deps.clock.now()));
     },
@@ -31,6 +33,7 @@ export function tokensRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'GET', url: '/personal_access_tokens/self', summary: 'The token used for this request', tags: ['personal_access_tokens'],
+    ability: { instance: 'log_in' },
     handler: async ({ actor }) => {
       if (actor.via !== 'personal_access_token' || actor.tokenId === null) throw new NotFoundError();
       const row = await deps.db.selectFrom('personal_access_tokens').selectAll().where('id', '=', actor.tokenId).executeTakeFirstOrThrow();
@@ -39,12 +42,13 @@ export function tokensRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   apiRoute(app, deps, {
-    method: 'DELETE', url: '/personal_access_tokens/:id', summary: 'Revoke a personal access token', tags: ['personal_access_tokens'],
+    method: 'DELETE', url: '/personal_access_tokens/:id', summary: 'Revoke a personal access token (your own; administrators any)', tags: ['personal_access_tokens'],
+    ability: { instance: 'log_in' },
     params: { id: p.integer.required() },
     handler: async ({ params, actor }) => {
       const row = await deps.db.selectFrom('personal_access_tokens').selectAll().where('id', '=', params.id).executeTakeFirst();
       if (!row) throw new NotFoundError();
-      if (row.user_id !== actor.user.id && !actor.user.admin) throw new ForbiddenError();
+      if (row.user_id !== actor.user.id && !canOnInstance(actor.user, 'admin_all_resources')) throw new ForbiddenError();
       await revokePersonalAccessToken(deps, params.id);
       return undefined;
     },

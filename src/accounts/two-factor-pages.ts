@@ -53,9 +53,12 @@ async function enrolPage(context: PageContext, user: UserRow, error?: string): P
   });
 }
 
+// The signed-in user's own settings.
+const SIGNED_IN = { instance: 'log_in' } as const;
+
 export function twoFactorPages(app: FastifyInstance, deps: Deps): void {
   pageRoute(app, deps, {
-    method: 'GET', url: '/profile/two_factor_auth',
+    method: 'GET', url: '/profile/two_factor_auth', ability: SIGNED_IN,
     handler: async (context) => {
       let user = await currentUser(deps, context.user.id);
       if (user.otp_required === 1) return enabledPage(context, user);
@@ -68,7 +71,7 @@ export function twoFactorPages(app: FastifyInstance, deps: Deps): void {
   });
 
   pageRoute(app, deps, {
-    method: 'POST', url: '/profile/two_factor_auth',
+    method: 'POST', url: '/profile/two_factor_auth', ability: SIGNED_IN,
     handler: async (context) => {
       const user = await currentUser(deps, context.user.id);
       if (user.otp_required === 1) return enabledPage(context, user);
@@ -88,7 +91,7 @@ export function twoFactorPages(app: FastifyInstance, deps: Deps): void {
   });
 
   pageRoute(app, deps, {
-    method: 'POST', url: '/profile/two_factor_auth/disable',
+    method: 'POST', url: '/profile/two_factor_auth/disable', ability: SIGNED_IN,
     handler: async (context) => {
       const user = await currentUser(deps, context.user.id);
       if (user.otp_required !== 1) return redirect('/profile/two_factor_auth');

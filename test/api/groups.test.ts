@@ -48,7 +48,29 @@ describe('POST /api/v4/groups', () => {
     const parent = await kiln.createGroup(owner, 'private-parent');
     const { status, body } = await kiln.api('POST', '/groups', { token: owner.token, body: { name: 'p', path: 'p', parent_id: parent.id, visibility: 'public' } });
     expect(status).toBe(400);
-    expect(body.message.visibility_level[0]).toContain('not allowed since the parent group has a private visibility');
+    expect(body).toEqual({ message: { visibility_level: ['public is not allowed since the parent group has a private visibility.'] } });
+  });
+
+  it('refuses a public subgroup of an internal group, and accepts an internal or private one', async () => {
+    const parent = await kiln.createGroup(owner, 'internal-parent', { visibility: 'internal' });
+    const refused = await kiln.api('POST', '/groups', { token: owner.token, body: { name: 'o', path: 'o', parent_id: parent.id, visibility: 'public' } });
+    expect(refused.body).toEqual({ message: { visibility_level: ['public is not allowed since the parent group has a internal visibility.'] } });
+    expect((await kiln.api('POST', '/groups', { token: owner.token, body: { name: 'i', path: 'i', parent_id: parent.id, visibility: 'internal' } })).status).toBe(201);
+    expect((await kiln.api('POST', '/groups', { token: owner.token, body: { name: 'q', path: 'q', parent_id: parent.id } })).body.visibility).toBe('private');
+  });
+
+  it('as a maintainer of the parent creates a subgroup and becomes its owner', async () => {
+    const parent = await kiln.createGroup(owner, 'maint-parent');
+    const maintainer = await kiln.createUser('sub-maker');
+    await kiln.addMember(owner, 'groups', parent.id, maintainer, ACCESS.maintainer);
+    const { status, body } = await kiln.api('POST', '/groups', { token: maintainer.token, body: { name: 'made', path: 'made', parent_id: parent.id } });
+    expect(status).toBe(201);
+    const members = await kiln.api('GET', `/groups/${body.id}/members`, { token: maintainer.token });
+    expect(members.body).toEqual([expect.objectContaining({ username: 'sub-maker', access_level: ACCESS.owner })]);
+  });
+
+  it('without a token answers 401', async () => {
+    expect((await kiln.api('POST', '/groups', { body: { name: 'anon', path: 'anon' } })).status).toBe(401);
   });
 
   it('refuses a taken path with 400 "has already been taken"', async () => {
@@ -85,6 +107,17 @@ describe('GET /api/v4/groups/:id', () => {
     expect(body).toEqual({ message: '404 Group Not Found' });
   });
 
+  describe('without a token', () => {
+    it('shows a public group, and answers 404 for an internal or private one', async () => {
+      const open = await kiln.createGroup(owner, 'anon-open', { visibility: 'public' });
+      const inside = await kiln.createGroup(owner, 'anon-inside', { visibility: 'internal' });
+      const closed = await kiln.createGroup(owner, 'anon-closed');
+      expect(await kiln.api('GET', `/groups/${open.id}`)).toMatchObject({ status: 200, body: { id: open.id, visibility: 'public' } });
+      expect(await kiln.api('GET', `/groups/${inside.id}`)).toMatchObject({ status: 404, body: { message: '404 Group Not Found' } });
+      expect((await kiln.api('GET', `/groups/${closed.id}`)).status).toBe(404);
+    });
+  });
+
   it('shows an internal group to any signed-in user and a public one too', async () => {
     const internal = await kiln.createGroup(owner, 'inside', { visibility: 'internal' });
     const open = await kiln.createGroup(owner, 'open', { visibility: 'public' });
@@ -111,6 +144,18 @@ describe('GET /api/v4/groups', () => {
     const ids = (await kiln.api('GET', '/groups?per_page=100', { token: viewer.token })).body.map((group: { id: number }) => group.id);
     expect(ids).toContain(mine.id);
     expect(ids).not.toContain(secret.id);
+  });
+
+  it('without a token lists public groups only', async () => {
+    const open = await kiln.createGroup(owner, 'list-open', { visibility: 'public' });
+    const inside = await kiln.createGroup(owner, 'list-inside', { visibility: 'internal' });
+    const closed = await kiln.createGroup(owner, 'list-closed');
+    const { status, body } = await kiln.api('GET', '/groups?search=list-&per_page=100');
+    expect(status).toBe(200);
+    const ids = body.map((group: { id: number }) => group.id);
+    expect(ids).toEqual([open.id]);
+    expect(ids).not.toContain(inside.id);
+    expect(ids).not.toContain(closed.id);
   });
 
   it('top_level_only=true leaves subgroups out', async () => {

@@ -22,6 +22,48 @@ describe('POST /api/v4/projects', () => {
     expect(body.namespace).toMatchObject({ kind: 'user', full_path: 'alice' });
   });
 
+  it('without a token answers 401', async () => {
+    expect(await kiln.api('POST', '/projects', { body: { name: 'anonymous' } })).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
+  });
+
+  describe('in a group, the visibility', () => {
+    it('public in a private group answers 400 "public is not allowed in a private group." and creates nothing', async () => {
+      const group = await kiln.createGroup(alice, 'vis-private');
+      const { status, body } = await kiln.api('POST', '/projects', { token: alice.token, body: { name: 'leak', namespace_id: group.id, visibility: 'public' } });
+      expect(status).toBe(400);
+      expect(body).toEqual({ message: { visibility_level: ['public is not allowed in a private group.'] } });
+      expect((await kiln.api('GET', '/projects/vis-private%2Fleak', { token: alice.token })).status).toBe(404);
+    });
+
+    it('internal in a private group answers 400 as well', async () => {
+      const group = await kiln.createGroup(alice, 'vis-private-2');
+      const { status, body } = await kiln.api('POST', '/projects', { token: alice.token, body: { name: 'inside', namespace_id: group.id, visibility: 'internal' } });
+      expect(status).toBe(400);
+      expect(body.message.visibility_level).toEqual(['internal is not allowed in a private group.']);
+    });
+
+    it('public in an internal group answers 400; internal and private there are accepted', async () => {
+      const group = await kiln.createGroup(alice, 'vis-internal', { visibility: 'internal' });
+      const refused = await kiln.api('POST', '/projects', { token: alice.token, body: { name: 'open', namespace_id: group.id, visibility: 'public' } });
+      expect(refused.body).toEqual({ message: { visibility_level: ['public is not allowed in a internal group.'] } });
+      expect((await kiln.api('POST', '/projects', { token: alice.token, body: { name: 'same', namespace_id: group.id, visibility: 'internal' } })).status).toBe(201);
+      expect((await kiln.api('POST', '/projects', { token: alice.token, body: { name: 'less', namespace_id: group.id, visibility: 'private' } })).status).toBe(201);
+    });
+
+    it('is checked against the group itself, not its parent: a private subgroup of a public group keeps its projects private', async () => {
+      const top = await kiln.createGroup(alice, 'vis-top', { visibility: 'public' });
+      const sub = await kiln.createGroup(alice, 'closed', { parent_id: top.id, visibility: 'private' });
+      const { status } = await kiln.api('POST', '/projects', { token: alice.token, body: { name: 'x', namespace_id: sub.id, visibility: 'public' } });
+      expect(status).toBe(400);
+    });
+
+    it('is free in a personal namespace', async () => {
+      const { status, body } = await kiln.api('POST', '/projects', { token: alice.token, body: { name: 'personal-public', visibility: 'public' } });
+      expect(status).toBe(201);
+      expect(body.visibility).toBe('public');
+    });
+  });
+
   it('refuses a duplicate path with a validation error', async () => {
     await kiln.createProject(alice, 'dup');
     const { status, body } = await kiln.api('POST', '/projects', { token: alice.token, body: { name: 'dup', path: 'dup' } });
@@ -45,10 +87,32 @@ describe('GET /api/v4/projects/:id', () => {
     expect(body).toEqual({ message: '404 Project Not Found' });
   });
 
-  it('answers 401 without a token and with an unknown token', async () => {
-    expect((await kiln.api('GET', '/projects/1')).body).toEqual({ message: '401 Unauthorized' });
-    const unknown = await kiln.api('GET', '/projects/1', { token: 'nope' });
+  it('answers 401 with an unknown token, even for a public project', async () => {
+    const project = await kiln.createProject(alice, 'public-with-bad-token', { visibility: 'public' });
+    const unknown = await kiln.api('GET', `/projects/${project.id}`, { token: 'nope' });
     expect(unknown.status).toBe(401);
+    expect(unknown.body).toEqual({ message: '401 Unauthorized' });
+  });
+
+  describe('without a token', () => {
+    it('answers 404 Project Not Found for a private project, as for a missing one', async () => {
+      const project = await kiln.createProject(alice, 'anon-private');
+      expect(await kiln.api('GET', `/projects/${project.id}`)).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+      expect((await kiln.api('GET', '/projects/999999')).status).toBe(404);
+    });
+
+    it('answers 404 for an internal project (signed-in users only)', async () => {
+      const project = await kiln.createProject(alice, 'anon-internal', { visibility: 'internal' });
+      expect((await kiln.api('GET', `/projects/${project.id}`)).status).toBe(404);
+    });
+
+    it('shows a public project, without permissions', async () => {
+      const project = await kiln.createProject(alice, 'anon-public', { visibility: 'public' });
+      const { status, body } = await kiln.api('GET', '/projects/alice%2Fanon-public');
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ id: project.id, visibility: 'public', path_with_namespace: 'alice/anon-public' });
+      expect(body.permissions).toBeUndefined();
+    });
   });
 
   it('the path wins over a query parameter of the same name', async () => {
@@ -59,7 +123,66 @@ describe('GET /api/v4/projects/:id', () => {
   });
 });
 
+describe('DELETE /api/v4/projects/:id', () => {
+  it('as a maintainer answers 403 and the project stays', async () => {
+    const project = await kiln.createProject(alice, 'kept');
+    const maintainer = await kiln.createUser('delete-maintainer');
+    await kiln.addMember(alice, 'projects', project.id, maintainer, 40);
+    expect(await kiln.api('DELETE', `/projects/${project.id}`, { token: maintainer.token })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect((await kiln.api('GET', `/projects/${project.id}`, { token: alice.token })).status).toBe(200);
+  });
+
+  it('as the owner answers 202 and the project is gone', async () => {
+    const project = await kiln.createProject(alice, 'doomed');
+    expect(await kiln.api('DELETE', `/projects/${project.id}`, { token: alice.token })).toMatchObject({ status: 202, body: { message: '202 Accepted' } });
+    expect((await kiln.api('GET', `/projects/${project.id}`, { token: alice.token })).status).toBe(404);
+  });
+
+  it('without a token answers 401, even for a public project', async () => {
+    const project = await kiln.createProject(alice, 'doomed-public', { visibility: 'public' });
+    expect((await kiln.api('DELETE', `/projects/${project.id}`)).status).toBe(401);
+  });
+});
+
 describe('GET /api/v4/projects', () => {
+  describe('without a token', () => {
+    it('lists public projects only', async () => {
+      const dana = await kiln.createUser('dana');
+      const open = await kiln.createProject(dana, 'listed-public', { visibility: 'public' });
+      const inside = await kiln.createProject(dana, 'listed-internal', { visibility: 'internal' });
+      const closed = await kiln.createProject(dana, 'listed-private');
+      const { status, body } = await kiln.api('GET', '/projects?per_page=100');
+      expect(status).toBe(200);
+      const ids = body.map((project: { id: number }) => project.id);
+      expect(ids).toContain(open.id);
+      expect(ids).not.toContain(inside.id);
+      expect(ids).not.toContain(closed.id);
+      expect(body.every((project: { visibility: string }) => project.visibility === 'public')).toBe(true);
+    });
+
+    it('lists nothing with membership=true: an anonymous caller is a member of nothing', async () => {
+      const { status, body } = await kiln.api('GET', '/projects?membership=true');
+      expect(status).toBe(200);
+      expect(body).toEqual([]);
+    });
+
+    it('does not reuse a signed-in caller\'s cached page', async () => {
+      const erin = await kiln.createUser('erin');
+      const mine = await kiln.createProject(erin, 'cache-private');
+      expect((await kiln.api('GET', '/projects?search=cache-private', { token: erin.token })).body.map((p: { id: number }) => p.id)).toEqual([mine.id]);
+      expect((await kiln.api('GET', '/projects?search=cache-private')).body).toEqual([]);
+    });
+  });
+
+  it('as a user lists internal projects of others but not their private ones', async () => {
+    const frank = await kiln.createUser('frank');
+    const inside = await kiln.createProject(frank, 'seen-internal', { visibility: 'internal' });
+    const closed = await kiln.createProject(frank, 'unseen-private');
+    const ids = (await kiln.api('GET', '/projects?per_page=100', { token: bob.token })).body.map((project: { id: number }) => project.id);
+    expect(ids).toContain(inside.id);
+    expect(ids).not.toContain(closed.id);
+  });
+
   it('pages with GitLab headers and Link', async () => {
     const carol = await kiln.createUser('carol');
     for (let i = 0; i < 5; i += 1) await kiln.createProject(carol, `p${i}`);
