@@ -1,64 +1,78 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
-import { apiRoute } from '../platform/http/route.js';
-import { p } from '../platform/http/params.js';
-import type { Principal } from '../platform/auth/principal.js';
-import { ACCESS } from '../platform/auth/access-levels.js';
-import { findGroup, findProject, requireLevel } from './lookup.js';
-import { addMember, listMembersQuery, memberEntity, removeMember, updateMember, type MemberSource } from './members.js';
+import { apiRoute, type RouteContext } from '../platform/http/route.js';
+import { p, type ParamSchema } from '../platform/http/params.js';
+import type { PolicySubject } from '../platform/auth/policies/index.js';
+import { listMembersQuery, memberEntity, type MemberSource } from './members.js';
+import { createMember } from './create-member.js';
+import { updateMember } from './update-member.js';
+import { destroyMember } from './destroy-member.js';
 
-/** The membership source behind `/groups/:id` or `/projects/:id`, with the caller's level on it. */
-async function sourceFor(deps: Deps, kind: 'groups' | 'projects', actor: Principal, id: string): Promise<{ source: MemberSource; level: number }> {
+type Kind = 'groups' | 'projects';
+
+// Reading members is read_*_member (anonymous callers too, on public sources); adding and changing
+// them is admin_*_member; removing is decided by the member policy, since members may leave.
+const ABILITY = {
+  groups: { read: { group: 'read_group_member' }, admin: { group: 'admin_group_member' } },
+  projects: { read: { project: 'read_project_member' }, admin: { project: 'admin_project_member' } },
+} as const;
+
+/** The membership source behind `/groups/:id` or `/projects/:id`, with the caller on it. */
+async function sourceOf<S extends ParamSchema>(kind: Kind, context: RouteContext<S>): Promise<{ source: MemberSource; actor: PolicySubject }> {
   if (kind === 'groups') {
-    const access = await findGroup(deps, actor, id);
-    return { source: { type: 'Namespace', id: Number(access.group.id) }, level: access.level };
+    const access = await context.group();
+    return { source: { type: 'Namespace', id: Number(access.group.id) }, actor: access };
   }
-  const access = await findProject(deps, actor, id);
-  return { source: { type: 'Project', id: Number(access.project.id) }, level: access.level };
+  const access = await context.project();
+  return { source: { type: 'Project', id: Number(access.project.id) }, actor: access };
 }
 
 export function membersRoutes(app: FastifyInstance, deps: Deps): void {
   const base = deps.config.baseUrl;
   for (const kind of ['groups', 'projects'] as const) {
+    const noun = kind.slice(0, -1);
+
     apiRoute(app, deps, {
-      method: 'GET', url: `/${kind}/:id/members`, summary: `List direct members of a ${kind.slice(0, -1)}`, tags: ['members'], paginated: true,
+      method: 'GET', url: `/${kind}/:id/members`, summary: `List direct members of a ${noun}`, tags: ['members'], paginated: true,
+      ability: ABILITY[kind].read, auth: 'optional',
       params: { id: p.string.required() },
-      handler: async ({ params, actor, paginate }) => {
-        const { source } = await sourceFor(deps, kind, actor, params.id);
-        return (await paginate(listMembersQuery(deps, source))).map((row) => memberEntity(base, row));
+      handler: async (context) => {
+        const { source } = await sourceOf(kind, context);
+        return (await context.paginate(listMembersQuery(deps, source))).map((row) => memberEntity(base, row));
       },
     });
 
     apiRoute(app, deps, {
-      method: 'POST', url: `/${kind}/:id/members`, summary: `Add a member to a ${kind.slice(0, -1)} (maintainers)`, tags: ['members'],
+      method: 'POST', url: `/${kind}/:id/members`, summary: `Add a member to a ${noun}`, tags: ['members'],
+      ability: ABILITY[kind].admin,
       params: { id: p.string.required(), user_id: p.integer.required(), access_level: p.integer.required(), expires_at: p.date.optional() },
-      handler: async ({ params, actor }) => {
-        const target = await sourceFor(deps, kind, actor, params.id);
-        requireLevel(target, ACCESS.maintainer);
-        const { member, user } = await addMember(deps, actor.user.id, target.source, { userId: params.user_id, accessLevel: params.access_level, expiresAt: params.expires_at });
+      handler: async (context) => {
+        const { params } = context;
+        const { source, actor } = await sourceOf(kind, context);
+        const { member, user } = await createMember(deps, actor, source, { userId: params.user_id, accessLevel: params.access_level, expiresAt: params.expires_at });
         return memberEntity(base, { ...user, id: Number(user.id), access_level: member.access_level, expires_at: member.expires_at, created_at: member.created_at });
       },
     });
 
     apiRoute(app, deps, {
-      method: 'PUT', url: `/${kind}/:id/members/:user_id`, summary: `Change a member's access level (maintainers)`, tags: ['members'],
+      method: 'PUT', url: `/${kind}/:id/members/:user_id`, summary: `Change a direct member's access level`, tags: ['members'],
+      ability: ABILITY[kind].admin,
       params: { id: p.string.required(), user_id: p.integer.required(), access_level: p.integer.required(), expires_at: p.date.optional() },
-      handler: async ({ params, actor }) => {
-        const target = await sourceFor(deps, kind, actor, params.id);
-        requireLevel(target, ACCESS.maintainer);
-        await updateMember(deps, target.source, params.user_id, { accessLevel: params.access_level, expiresAt: params.expires_at });
-        const row = await listMembersQuery(deps, target.source).where('m.user_id', '=', params.user_id).executeTakeFirstOrThrow();
-        return memberEntity(base, row);
+      handler: async (context) => {
+        const { params } = context;
+        const { source, actor } = await sourceOf(kind, context);
+        await updateMember(deps, actor, source, params.user_id, { accessLevel: params.access_level, expiresAt: params.expires_at });
+        return memberEntity(base, await listMembersQuery(deps, source).where('m.user_id', '=', params.user_id).executeTakeFirstOrThrow());
       },
     });
 
     apiRoute(app, deps, {
-      method: 'DELETE', url: `/${kind}/:id/members/:user_id`, summary: `Remove a member (maintainers, or the member themself)`, tags: ['members'],
+      method: 'DELETE', url: `/${kind}/:id/members/:user_id`, summary: `Remove a direct member, or leave`, tags: ['members'],
+      ability: ABILITY[kind].read,
       params: { id: p.string.required(), user_id: p.integer.required() },
-      handler: async ({ params, actor }) => {
-        const target = await sourceFor(deps, kind, actor, params.id);
-        if (params.user_id !== actor.user.id) requireLevel(target, ACCESS.maintainer);
-        await removeMember(deps, target.source, params.user_id);
+      handler: async (context) => {
+        const { source, actor } = await sourceOf(kind, context);
+        await destroyMember(deps, actor, source, context.params.user_id);
         return undefined;
       },
     });

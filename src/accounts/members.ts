@@ -1,10 +1,13 @@
-// Group and project membership: add, change, remove, with join/leave events for projects.
-import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
+// Group and project membership: the source a membership belongs to, the trusted insert, the listing
+// and the wire entity. The checked changes are create-member.ts, update-member.ts, destroy-member.ts.
+import type { Selectable } from 'kysely';
+import { inTransaction, isUniqueViolation, type Executor } from '../platform/db/database.js';
+import type { MembersTable } from '../platform/db/tables/accounts.js';
 import type { Deps } from '../platform/deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { recordEvent } from '../events/record-event.js';
 import { VALID_MEMBER_LEVELS } from '../platform/auth/access-levels.js';
-import { isoTime } from '../platform/clock.js';
+import { isoTime, type Clock } from '../platform/clock.js';
 import { userBasic } from './user-entities.js';
 import type { UserRow } from './lookup.js';
 
@@ -16,59 +19,37 @@ export interface AddMemberInput {
   expiresAt?: string | null;
 }
 
-function validate(input: { accessLevel: number }): void {
-  if (!VALID_MEMBER_LEVELS.includes(input.accessLevel)) throw new ValidationError({ access_level: ['is not included in the list'] });
+export function validateMemberLevel(accessLevel: number): void {
+  if (!VALID_MEMBER_LEVELS.includes(accessLevel)) throw new ValidationError({ access_level: ['is not included in the list'] });
 }
 
+/**
+ * Insert a membership (and a project's "joined" event) in the caller's transaction. No authorization:
+ * the checked path is create-member.ts; this also seeds data (benchmarks, setup).
+ */
+export async function insertMember(trx: Executor, clock: Clock, source: MemberSource, input: AddMemberInput, createdById: number | null): Promise<Selectable<MembersTable>> {
+  const now = clock.now();
+  const row = await trx
+    .insertInto('members')
+    .values({ source_type: source.type, source_id: source.id, user_id: input.userId, access_level: input.accessLevel, expires_at: input.expiresAt ?? null, created_by_id: createdById, created_at: now, updated_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (source.type === 'Project') await recordEvent(trx, clock, { projectId: source.id, authorId: input.userId, action: 'joined' });
+  return row;
+}
+
+/** Add a member without asking any policy: for seeding and trusted callers (routes use createMember). */
 export async function addMember(deps: Deps, actorId: number, source: MemberSource, input: AddMemberInput) {
-  validate(input);
+  validateMemberLevel(input.accessLevel);
   const user = await deps.db.selectFrom('users').selectAll().where('id', '=', input.userId).executeTakeFirst();
   if (!user) throw new NotFoundError('User');
-  const now = deps.clock.now();
   try {
-    const member = await inTransaction(deps.db, async (trx) => {
-      const row = await trx
-        .insertInto('members')
-        .values({ source_type: source.type, source_id: source.id, user_id: input.userId, access_level: input.accessLevel, expires_at: input.expiresAt ?? null, created_by_id: actorId, created_at: now, updated_at: now })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      if (source.type === 'Project') await recordEvent(trx, deps.clock, { projectId: source.id, authorId: input.userId, action: 'joined' });
-      return row;
-    });
+    const member = await inTransaction(deps.db, (trx) => insertMember(trx, deps.clock, source, input, actorId));
     return { member, user };
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConflictError('Member already exists');
     throw error;
   }
-}
-
-export async function updateMember(deps: Deps, source: MemberSource, userId: number, input: { accessLevel: number; expiresAt?: string | null }) {
-  validate(input);
-  const changes: Record<string, unknown> = { access_level: input.accessLevel, updated_at: deps.clock.now() };
-  if (input.expiresAt !== undefined) changes.expires_at = input.expiresAt;
-  const member = await deps.db
-    .updateTable('members')
-    .set(changes)
-    .where('source_type', '=', source.type)
-    .where('source_id', '=', source.id)
-    .where('user_id', '=', userId)
-    .returningAll()
-    .executeTakeFirst();
-  if (!member) throw new NotFoundError('Member');
-  return member;
-}
-
-export async function removeMember(deps: Deps, source: MemberSource, userId: number): Promise<void> {
-  await inTransaction(deps.db, async (trx) => {
-    const removed = await trx
-      .deleteFrom('members')
-      .where('source_type', '=', source.type)
-      .where('source_id', '=', source.id)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (Number(removed.numDeletedRows) === 0) throw new NotFoundError('Member');
-    if (source.type === 'Project') await recordEvent(trx, deps.clock, { projectId: source.id, authorId: userId, action: 'left' });
-  });
 }
 
 export function listMembersQuery(deps: Deps, source: MemberSource) {

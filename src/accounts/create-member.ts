@@ -1,0 +1,34 @@
+// POST /…/members: add a user to a group or project as GitLab's Members::CreatorService does, with
+// the member policy asked inside the transaction that writes (member-facts.ts).
+import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
+import type { Deps } from '../platform/deps.js';
+import { ConflictError, NotFoundError } from '../platform/errors.js';
+import { authorizeMemberChange, validateAgainstInherited, type PolicySubject } from '../platform/auth/policies/index.js';
+import { directLevel, inheritedMembership, lockMemberSource } from './member-facts.js';
+import { insertMember, validateMemberLevel, type AddMemberInput, type MemberSource } from './members.js';
+
+export async function createMember(deps: Deps, actor: PolicySubject, source: MemberSource, input: AddMemberInput) {
+  validateMemberLevel(input.accessLevel);
+  try {
+    return await inTransaction(deps.db, async (trx) => {
+      await lockMemberSource(trx, source);
+      if ((await directLevel(trx, source, input.userId)) !== null) throw new ConflictError('Member already exists');
+      const user = await trx.selectFrom('users').selectAll().where('id', '=', input.userId).executeTakeFirst();
+      if (!user) throw new NotFoundError('User');
+      authorizeMemberChange({
+        actor,
+        source: source.type === 'Namespace' ? 'group' : 'project',
+        targetUserId: input.userId,
+        currentLevel: null,
+        newLevel: input.accessLevel,
+        otherOwners: 0,
+      });
+      validateAgainstInherited(input.accessLevel, await inheritedMembership(trx, source, input.userId, deps.clock.now()));
+      const member = await insertMember(trx, deps.clock, source, input, actor.user?.id ?? null);
+      return { member, user };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ConflictError('Member already exists');
+    throw error;
+  }
+}
