@@ -4,7 +4,10 @@ import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import { createUser } from './create-user.js';
 import { setUserState, updateUser } from './update-user.js';
-import { findUser, requireAdmin } from './lookup.js';
+import { ForbiddenError } from '../platform/errors.js';
+import { canOnInstance } from '../platform/auth/policies/index.js';
+import { findUser } from './lookup.js';
+import { usersQuery } from './users-finder.js';
 import { userBasic, userPrivate, userProfile } from './user-entities.js';
 import { GITLAB_COMPAT_VERSION, KILN_VERSION } from '../platform/version.js';
 
@@ -26,54 +29,51 @@ export function usersRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'GET', url: '/version', summary: 'Version of the GitLab API this server speaks', tags: ['metadata'],
+    ability: { instance: 'log_in' },
     handler: async () => ({ version: GITLAB_COMPAT_VERSION, revision: `kiln-${KILN_VERSION}`, kas: { enabled: false, externalUrl: null, version: null }, enterprise: deps.config.tier !== 'free' }),
   });
 
   apiRoute(app, deps, {
     method: 'GET', url: '/user', summary: 'The authenticated user', tags: ['users'], extraScopes: ['read_user'],
+    ability: { instance: 'log_in' },
     handler: async ({ actor }) => userPrivate(base, await findUser(deps, actor.user.id)),
   });
 
   apiRoute(app, deps, {
     method: 'GET', url: '/users', summary: 'List users', tags: ['users'], paginated: true, extraScopes: ['read_user'],
+    ability: { instance: 'read_users_list' }, auth: 'optional',
     params: { username: p.string.optional(), search: p.string.optional(), active: p.boolean.optional(), blocked: p.boolean.optional() },
-    handler: async ({ params, actor, paginate }) => {
-      let query = deps.db.selectFrom('users').selectAll().orderBy('id', 'desc');
-      if (params.username) query = query.where('username_lower', '=', params.username.toLowerCase());
-      if (params.search) {
-        const pattern = `%${params.search.toLowerCase()}%`;
-        query = query.where((eb) => eb.or([eb('username_lower', 'like', pattern), eb('email_lower', '=', params.search!.toLowerCase())]));
-      }
-      if (params.active) query = query.where('state', '=', 'active');
-      if (params.blocked) query = query.where('state', '=', 'blocked');
-      const rows = await paginate(query);
-      return rows.map((row) => (actor.user.admin ? userPrivate(base, row) : userBasic(base, row)));
+    handler: async ({ params, principal, paginate }) => {
+      // Anonymous callers may only look one user up by username, never list them all (lib/api/users.rb).
+      if (!principal && !params.username) throw new ForbiddenError('Not authorized to access /api/v4/users');
+      const viewer = principal?.user ?? null;
+      const rows = await paginate(usersQuery(deps, viewer, params));
+      return rows.map((row) => (canOnInstance(viewer, 'admin_all_resources') ? userPrivate(base, row) : userBasic(base, row)));
     },
   });
 
   apiRoute(app, deps, {
     method: 'GET', url: '/users/:id', summary: 'One user by id or username', tags: ['users'], extraScopes: ['read_user'],
+    ability: { instance: 'read_users_list' },
     params: { id: p.string.required() },
     handler: async ({ params, actor }) => {
       const user = await findUser(deps, params.id);
-      return actor.user.admin || actor.user.id === user.id ? userPrivate(base, user) : userProfile(base, user);
+      return canOnInstance(actor.user, 'admin_all_resources') || actor.user.id === user.id ? userPrivate(base, user) : userProfile(base, user);
     },
   });
 
   apiRoute(app, deps, {
     method: 'POST', url: '/users', summary: 'Create a user (administrators)', tags: ['users'],
+    ability: { instance: 'admin_all_resources' },
     params: { ...profileFields, username: p.string.required(), name: p.string.required(), email: p.string.required() },
-    handler: async ({ params, actor }) => {
-      requireAdmin(actor);
-      return userPrivate(base, await createUser(deps, params));
-    },
+    handler: async ({ params }) => userPrivate(base, await createUser(deps, params)),
   });
 
   apiRoute(app, deps, {
     method: 'PUT', url: '/users/:id', summary: 'Change a user (administrators)', tags: ['users'],
+    ability: { instance: 'admin_all_resources' },
     params: { id: p.integer.required(), ...profileFields },
-    handler: async ({ params, actor }) => {
-      requireAdmin(actor);
+    handler: async ({ params }) => {
       const { id, ...changes } = params;
       return userPrivate(base, await updateUser(deps, id, changes));
     },
@@ -82,9 +82,9 @@ export function usersRoutes(app: FastifyInstance, deps: Deps): void {
   for (const [action, state] of [['block', 'blocked'], ['unblock', 'active']] as const) {
     apiRoute(app, deps, {
       method: 'POST', url: `/users/:id/${action}`, summary: `${action[0].toUpperCase()}${action.slice(1)} a user (administrators)`, tags: ['users'],
+      ability: { instance: 'admin_all_resources' },
       params: { id: p.integer.required() }, status: 201,
-      handler: async ({ params, actor }) => {
-        requireAdmin(actor);
+      handler: async ({ params }) => {
         await findUser(deps, params.id);
         await setUserState(deps, params.id, state);
         return true;

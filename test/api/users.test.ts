@@ -61,7 +61,84 @@ describe('GET /api/v4/users', () => {
   });
 });
 
+describe('GET /api/v4/users?search=', () => {
+  async function search(term: string, token: string | undefined = alice.token): Promise<string[]> {
+    const { status, body } = await kiln.api('GET', '/users', { token, query: { search: term, per_page: 100 } });
+    expect(status).toBe(200);
+    return body.map((user: { username: string }) => user.username);
+  }
+
+  it('matches usernames and names by substring, any case', async () => {
+    await kiln.createUser('searchable-sam');
+    expect(await search('CHABLE-S')).toEqual(['searchable-sam']);
+    expect(await search('user searchable')).toEqual(['searchable-sam']);
+  });
+
+  describe('as a user', () => {
+    it("never matches another user's private e-mail address, whole or in part", async () => {
+      expect(await search('bob@example.com')).toEqual([]);
+      expect(await search('example.com')).toEqual([]);
+    });
+
+    it('matches a public e-mail address given whole', async () => {
+      const shown = await kiln.createUser('shown');
+      await kiln.api('PUT', `/users/${shown.id}`, { token: kiln.root.token, body: { public_email: 'Shown.Public@example.org' } });
+      expect(await search('shown.public@example.org')).toEqual(['shown']);
+      expect(await search('shown.public@example')).toEqual([]);
+    });
+  });
+
+  describe('as an administrator', () => {
+    it('matches a private e-mail address given whole', async () => {
+      expect(await search('bob@example.com', kiln.root.token)).toEqual(['bob']);
+    });
+  });
+
+  describe('with LIKE wildcards', () => {
+    it('search=% lists nobody', async () => {
+      expect(await search('%')).toEqual([]);
+      expect(await search('%%%')).toEqual([]);
+    });
+
+    it('_ matches only an underscore, and % only a percent sign', async () => {
+      const underscored = await kiln.createUser('has_under');
+      const plain = await kiln.createUser('hasxunder');
+      expect(await search('s_u')).toEqual(['has_under']);
+      await kiln.api('PUT', `/users/${plain.id}`, { token: kiln.root.token, body: { name: '100% Plain' } });
+      await kiln.api('PUT', `/users/${underscored.id}`, { token: kiln.root.token, body: { name: '1000 Under' } });
+      expect(await search('00%')).toEqual(['hasxunder']);
+    });
+
+    it('a backslash is matched literally, not as an escape', async () => {
+      const slashed = await kiln.createUser('slashed');
+      const joined = await kiln.createUser('joined');
+      await kiln.api('PUT', `/users/${slashed.id}`, { token: kiln.root.token, body: { name: 'Xq\\zed' } });
+      await kiln.api('PUT', `/users/${joined.id}`, { token: kiln.root.token, body: { name: 'Xqzed' } });
+      expect(await search('q\\z')).toEqual(['slashed']);
+    });
+  });
+});
+
+describe('GET /api/v4/users without a token', () => {
+  it('answers 403 "Not authorized to access /api/v4/users" for a listing', async () => {
+    const { status, body } = await kiln.api('GET', '/users');
+    expect(status).toBe(403);
+    expect(body).toEqual({ message: '403 Forbidden - Not authorized to access /api/v4/users' });
+  });
+
+  it('finds one user by username, without their e-mail address', async () => {
+    const { status, body } = await kiln.api('GET', '/users?username=alice');
+    expect(status).toBe(200);
+    expect(body).toEqual([expect.objectContaining({ id: alice.id, username: 'alice' })]);
+    expect(body[0].email).toBeUndefined();
+  });
+});
+
 describe('GET /api/v4/users/:id', () => {
+  it('without a token answers 401', async () => {
+    expect((await kiln.api('GET', `/users/${bob.id}`)).status).toBe(401);
+  });
+
   it('finds a user by id', async () => {
     const { status, body } = await kiln.api('GET', `/users/${bob.id}`, { token: alice.token });
     expect(status).toBe(200);
