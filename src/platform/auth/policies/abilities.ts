@@ -50,6 +50,8 @@ export const PROJECT_ABILITIES = {
   read_error_tracking_settings: { min: ACCESS.maintainer },
   admin_project_member: { min: ACCESS.maintainer },
   admin_protected_branch: { min: ACCESS.maintainer },
+  // Git never deletes a protected branch; this decides which refusal a push gets (branch_check.rb).
+  delete_protected_branch: { min: ACCESS.maintainer },
   admin_project: { min: ACCESS.maintainer },
   remove_project: { min: ACCESS.owner },
   destroy_issue: { min: ACCESS.owner },
@@ -66,6 +68,10 @@ export const GROUP_ABILITIES = {
   create_subgroup: { min: ACCESS.maintainer },
   admin_group_member: { min: ACCESS.maintainer },
   read_repository_storage_moves: { min: null },
+  // A group wiki's git repository: fetched by whoever reads the group, pushed by Developers (GitLab:
+  // download_wiki_code and create_wiki of the group policy).
+  download_wiki_code: { min: ACCESS.guest, ...READ },
+  create_wiki: { min: ACCESS.developer },
   admin_group: { min: ACCESS.owner },
   remove_group: { min: ACCESS.owner },
   change_visibility_level: { min: ACCESS.owner },

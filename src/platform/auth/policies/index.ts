@@ -3,3 +3,4 @@ export * from './abilities.js';
 export * from './policy.js';
 export * from './issue-policy.js';
 export * from './member-policy.js';
+export * from './protected-branch-policy.js';

@@ -34,8 +34,29 @@ export interface GroupRepositoryStorageMovesTable {
   updated_at: number;
 }
 
+/** A protected branch rule of a project: a branch name or a wildcard (`release/*`). */
+export interface ProtectedBranchesTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  allow_force_push: number;
+  code_owner_approval_required: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Who may push to or merge into the branches a rule matches: an access level (0, 30, 40 or 60). */
+export interface ProtectedBranchAccessLevelsTable {
+  id: Generated<number>;
+  protected_branch_id: number;
+  action: 'push' | 'merge';
+  access_level: number;
+}
+
 export interface RepositoriesTables {
   repositories: RepositoriesTable;
   group_repository_storage_moves: GroupRepositoryStorageMovesTable;
   repository_push_leases: RepositoryPushLeasesTable;
+  protected_branches: ProtectedBranchesTable;
+  protected_branch_access_levels: ProtectedBranchAccessLevelsTable;
 }
