@@ -27,8 +27,12 @@ export function isLocked(user: UserRow, now: number): boolean {
 
 export type PasswordCheck = { ok: true; user: UserRow } | { ok: false; reason: 'invalid' | 'locked' | 'blocked'; user?: UserRow };
 
-/** Verify a login and password; counts failures and locks the account after too many. */
-export async function checkPassword(deps: Deps, login: string, password: string): Promise<PasswordCheck> {
+/**
+ * Verify a login and password; counts failures and locks the account after too many. Git clients
+ * pass `countFailures: false`: GitLab checks a git password without Devise's lock-out (a sprayer would
+ * otherwise lock victims out); git HTTP throttles failures per address instead.
+ */
+export async function checkPassword(deps: Deps, login: string, password: string, options: { countFailures?: boolean } = {}): Promise<PasswordCheck> {
   const user = await findUserByLogin(deps, login);
   if (!user || !user.password_hash) {
     decoyHash ??= hashPassword('decoy password for timing');
@@ -38,7 +42,7 @@ export async function checkPassword(deps: Deps, login: string, password: string)
   const now = deps.clock.now();
   if (isLocked(user, now)) return { ok: false, reason: 'locked', user };
   if (!(await verifyPassword(user.password_hash, password))) {
-    await recordFailedAttempt(deps, user.id);
+    if (options.countFailures !== false) await recordFailedAttempt(deps, user.id);
     return { ok: false, reason: 'invalid', user };
   }
   if (user.state === 'blocked') return { ok: false, reason: 'blocked', user };

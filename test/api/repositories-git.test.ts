@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import pino from 'pino';
+import { testKiln, testSecrets, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { startKiln, type Kiln } from '../../src/bootstrap.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
 import { gitCommands, listenOnLoopback, twoShards } from '../helpers/git.js';
 
@@ -112,13 +114,52 @@ describe('GET /:namespace/:project.git/info/refs', () => {
     expect(response.statusCode).toBe(403);
   });
 
-  it('with a token whose scopes do not cover repositories refuses', async () => {
+  it('with a token whose scopes do not cover repositories answers 403', async () => {
     const eve = await kiln.createUser('eve', { scopes: ['read_user'] });
     await kiln.addMember(alice, 'projects', project.id, eve, ACCESS.developer);
     const response = await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', {
       headers: { authorization: `Basic ${Buffer.from(`eve:${eve.token}`).toString('base64')}` },
     });
-    expect(response.statusCode).toBe(404);
+    expect(response.statusCode).toBe(403);
+    expect(response.body).toBe('You are not allowed to download code.\n');
+  });
+
+  it('with a read_repository token refuses a push with GitLab\'s sentence', async () => {
+    const reader = await kiln.createUser('reader', { scopes: ['read_repository'] });
+    await kiln.addMember(alice, 'projects', project.id, reader, ACCESS.developer);
+    const basic = { authorization: `Basic ${Buffer.from(`reader:${reader.token}`).toString('base64')}` };
+    expect((await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', { headers: basic })).statusCode).toBe(200);
+    const push = await kiln.request('GET', '/team/app.git/info/refs?service=git-receive-pack', { headers: basic });
+    expect(push.statusCode).toBe(403);
+    expect(push.body).toBe('You are not allowed to upload code.\n');
+  });
+
+  it('as a guest of a private project answers 403: reading code needs Reporter', async () => {
+    const guest = await kiln.createUser('guest');
+    await kiln.addMember(alice, 'projects', project.id, guest, ACCESS.guest);
+    const response = await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', {
+      headers: { authorization: `Basic ${Buffer.from(`guest:${guest.token}`).toString('base64')}` },
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.body).toBe('You are not allowed to download code from this project.\n');
+  });
+
+  it('as a guest of a public or internal project reads the code', async () => {
+    const visitor = await kiln.createUser('visitor');
+    for (const visibility of ['public', 'internal']) {
+      const open = await kiln.createProject(alice, `open-${visibility}`, { visibility });
+      await kiln.addMember(alice, 'projects', open.id, visitor, ACCESS.guest);
+      const response = await kiln.request('GET', `/${open.path_with_namespace}.git/info/refs?service=git-upload-pack`, {
+        headers: { authorization: `Basic ${Buffer.from(`visitor:${visitor.token}`).toString('base64')}` },
+      });
+      expect(response.statusCode, visibility).toBe(200);
+    }
+  });
+
+  it('anonymously on an internal project asks for credentials', async () => {
+    const internal = await kiln.createProject(alice, 'inside', { visibility: 'internal' });
+    const response = await kiln.request('GET', `/${internal.path_with_namespace}.git/info/refs?service=git-upload-pack`);
+    expect(response.statusCode).toBe(401);
   });
 });
 
@@ -192,18 +233,16 @@ describe('git clone and git push of a project', () => {
     expect(result.code, result.stderr).toBe(0);
   });
 
-  it('locks the account after ten wrong passwords, as the sign-in form does', async () => {
+  it('does not lock the account after ten wrong passwords: git failures count against the address, not the victim', async () => {
     const frank = await kiln.createUser('frank');
     await kiln.addMember(alice, 'projects', project.id, frank, ACCESS.developer);
-    const basic = (password: string) => ({ authorization: `Basic ${Buffer.from(`frank:${password}`).toString('base64')}` });
-    for (let i = 0; i < 10; i += 1) {
-      expect((await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', { headers: basic('wrong-password') })).statusCode).toBe(401);
-    }
-    expect((await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', { headers: basic(frank.password) })).statusCode).toBe(401);
-    kiln.clock.advance(11 * 60_000);
-    expect((await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', { headers: basic(frank.password) })).statusCode).toBe(200);
-    // A token still works while the password is locked out.
-    expect((await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', { headers: { authorization: `Basic ${Buffer.from(`x:${frank.token}`).toString('base64')}` } })).statusCode).toBe(200);
+    const attempt = (password: string, remoteAddress: string) =>
+      kiln.app.inject({ method: 'GET', url: '/team/app.git/info/refs?service=git-upload-pack', remoteAddress, headers: { authorization: `Basic ${Buffer.from(`frank:${password}`).toString('base64')}` } });
+    for (let i = 0; i < 10; i += 1) expect((await attempt('wrong-password', '192.0.2.10')).statusCode).toBe(401);
+    // From another address (the sprayer's is banned now), the victim's password still works at once.
+    expect((await attempt(frank.password, '192.0.2.11')).statusCode).toBe(200);
+    const row = await kiln.deps.db.selectFrom('users').select(['failed_attempts', 'locked_until']).where('id', '=', frank.id).executeTakeFirstOrThrow();
+    expect([Number(row.failed_attempts), row.locked_until]).toEqual([0, null]);
   });
 
   it('accepts the e-mail address as the user name with the account password', async () => {
@@ -252,6 +291,15 @@ describe('git clone and git push of a project', () => {
     expect(info.headers['www-authenticate']).toBe('Basic realm="Kiln"');
   });
 
+  it('as a guest of the private project cannot clone: git shows GitLab\'s sentence', async () => {
+    const gina = await kiln.createUser('gina');
+    await kiln.addMember(alice, 'projects', project.id, gina, ACCESS.guest);
+    const result = await gitRun(['clone', '-q', url(gina, gina.token, 'team/app.git'), join(work, 'gina-app')]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('remote: You are not allowed to download code from this project.');
+    expect(result.stderr).toContain('403');
+  });
+
   it('as a non-member cannot clone', async () => {
     const result = await gitRun(['clone', '-q', url(carol, carol.token, 'team/app.git'), join(work, 'carol-app')]);
     expect(result.code).not.toBe(0);
@@ -296,5 +344,62 @@ describe('git clone and git push of a group wiki', () => {
       headers: { authorization: `Basic ${Buffer.from(`carol:${carol.token}`).toString('base64')}` },
     });
     expect(response.statusCode).toBe(404);
+  });
+});
+
+describe('git Basic authentication failures from one address (GitLab: 10 a minute → banned for an hour)', () => {
+  const attempt = (app: Kiln['app'], remoteAddress: string, user: TestUser | null, secret?: string) =>
+    app.inject({
+      method: 'GET',
+      url: '/team/app.git/info/refs?service=git-upload-pack',
+      remoteAddress,
+      headers: user ? { authorization: `Basic ${Buffer.from(`${user.username}:${secret ?? user.password}`).toString('base64')}` } : {},
+    });
+
+  it('the tenth failure bans the address: 403 Forbidden even with the right password, other addresses unaffected, lifted after an hour', async () => {
+    for (let i = 0; i < 10; i += 1) expect((await attempt(kiln.app, '198.51.100.1', alice, 'wrong')).statusCode).toBe(401);
+    const banned = await attempt(kiln.app, '198.51.100.1', alice);
+    expect([banned.statusCode, banned.body]).toEqual([403, 'Forbidden\n']);
+    expect((await attempt(kiln.app, '198.51.100.1', null)).statusCode).toBe(403);
+    expect((await attempt(kiln.app, '198.51.100.1', { ...alice, password: alice.token })).statusCode).toBe(403);
+    expect((await attempt(kiln.app, '198.51.100.2', alice)).statusCode).toBe(200);
+    kiln.clock.advance(59 * 60_000);
+    expect((await attempt(kiln.app, '198.51.100.1', alice)).statusCode).toBe(403);
+    kiln.clock.advance(61_000);
+    expect((await attempt(kiln.app, '198.51.100.1', alice)).statusCode).toBe(200);
+  });
+
+  it('nine failures do not ban, and a success clears the count', async () => {
+    for (let i = 0; i < 9; i += 1) expect((await attempt(kiln.app, '198.51.100.3', alice, 'wrong')).statusCode).toBe(401);
+    expect((await attempt(kiln.app, '198.51.100.3', alice)).statusCode).toBe(200);
+    for (let i = 0; i < 9; i += 1) expect((await attempt(kiln.app, '198.51.100.3', alice, 'wrong')).statusCode).toBe(401);
+    expect((await attempt(kiln.app, '198.51.100.3', alice)).statusCode).toBe(200);
+  });
+
+  it('failures in different minutes do not add up', async () => {
+    kiln.clock.advance(60_000 - (kiln.clock.now() % 60_000));
+    for (let i = 0; i < 9; i += 1) expect((await attempt(kiln.app, '198.51.100.4', alice, 'wrong')).statusCode).toBe(401);
+    kiln.clock.advance(60_000);
+    expect((await attempt(kiln.app, '198.51.100.4', alice, 'wrong')).statusCode).toBe(401);
+    expect((await attempt(kiln.app, '198.51.100.4', alice)).statusCode).toBe(200);
+  });
+
+  it('anonymous requests and unknown tokens: only requests with credentials count', async () => {
+    for (let i = 0; i < 12; i += 1) expect((await attempt(kiln.app, '198.51.100.5', null)).statusCode).toBe(401);
+    expect((await attempt(kiln.app, '198.51.100.5', alice)).statusCode).toBe(200);
+    for (let i = 0; i < 10; i += 1) expect((await attempt(kiln.app, '198.51.100.6', { ...alice, username: 'oauth2' }, 'glpat-not-a-token')).statusCode).toBe(401);
+    expect((await attempt(kiln.app, '198.51.100.6', alice)).statusCode).toBe(403);
+  });
+
+  it('the ban is kept in the database: a second node sharing it refuses the address too', async () => {
+    const node2: Kiln = await startKiln(kiln.config, { clock: kiln.clock, log: pino({ level: 'silent' }), database: kiln.testDb.reopen(), secrets: testSecrets() });
+    try {
+      for (let i = 0; i < 5; i += 1) expect((await attempt(kiln.app, '198.51.100.7', alice, 'wrong')).statusCode).toBe(401);
+      for (let i = 0; i < 5; i += 1) expect((await attempt(node2.app, '198.51.100.7', alice, 'wrong')).statusCode).toBe(401);
+      expect((await attempt(node2.app, '198.51.100.7', alice)).statusCode).toBe(403);
+      expect((await attempt(kiln.app, '198.51.100.7', alice)).statusCode).toBe(403);
+    } finally {
+      await node2.close();
+    }
   });
 });

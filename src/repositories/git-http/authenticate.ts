@@ -13,7 +13,8 @@ export interface GitCredentials {
 
 export type GitAuth =
   | { status: 'anonymous' }
-  | { status: 'ok'; user: AuthUser; canRead: boolean; canWrite: boolean }
+  /** `scopes`: the token's, or null for the account password (which carries every ability). */
+  | { status: 'ok'; user: AuthUser; scopes: string[] | null }
   | { status: 'denied' }
   | { status: 'blocked' };
 
@@ -26,10 +27,6 @@ export function parseBasic(header: string | undefined): GitCredentials | null {
   if (colon < 0) return null;
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
-
-// Token scopes that admit git reads and pushes (GitLab: read_repository / write_repository, and api).
-const READ_SCOPES = new Set(['api', 'read_api', 'read_repository', 'write_repository']);
-const WRITE_SCOPES = new Set(['api', 'write_repository']);
 
 async function byToken(resolvers: TokenResolver[], token: string) {
   for (const resolve of resolvers) {
@@ -47,12 +44,13 @@ export async function authenticateGit(deps: Deps, credentials: GitCredentials | 
     if (token.status !== 'ok') return { status: 'denied' };
     const { user, scopes } = token.principal;
     if (user.state === 'blocked') return { status: 'blocked' };
-    return { status: 'ok', user, canRead: scopes.some((s) => READ_SCOPES.has(s)), canWrite: scopes.some((s) => WRITE_SCOPES.has(s)) };
+    return { status: 'ok', user, scopes };
   }
-  // The sign-in form's check: login or e-mail, lock-out after repeated failures, constant timing.
-  const check = await checkPassword(deps, credentials.username, credentials.password);
+  // The sign-in form's check (login or e-mail, constant timing) without its lock-out: a failure here
+  // counts against the client's address instead (throttle.ts), so spraying cannot lock victims out.
+  const check = await checkPassword(deps, credentials.username, credentials.password, { countFailures: false });
   if (!check.ok) return { status: check.reason === 'blocked' ? 'blocked' : 'denied' };
   // Users with 2FA must use a token (spec Authentication 8; GitLab's git client rule).
   if (check.user.otp_required === 1) return { status: 'denied' };
-  return { status: 'ok', user: toAuthUser(check.user), canRead: true, canWrite: true };
+  return { status: 'ok', user: toAuthUser(check.user), scopes: null };
 }

@@ -3,7 +3,7 @@
 // its output is streamed back. git http-backend inflates `Content-Encoding: gzip` bodies itself
 // (HTTP_CONTENT_ENCODING), which git uses for large fetch negotiations.
 import { spawn } from 'node:child_process';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, type Duplex, type Readable } from 'node:stream';
 import { GIT_ENV } from '../git.js';
 
 export interface CgiRequest {
@@ -15,6 +15,13 @@ export interface CgiRequest {
   remoteUser: string | null;
   headers: Record<string, string | string[] | undefined>;
   body: Readable | null;
+  /** Added to the child's environment (the hooks of a push). */
+  env?: Record<string, string>;
+  /**
+   * Given a socket pair that the child and its children (receive-pack's hooks) inherit as file
+   * descriptor 3; it is closed on Kiln's side when the child exits.
+   */
+  channel?: (socket: Duplex) => void;
 }
 
 export interface CgiResponse {
@@ -71,7 +78,17 @@ export function runHttpBackend(request: CgiRequest, finish?: (exitCode: number) 
   const protocol = header(request.headers, 'git-protocol');
   if (protocol) env.HTTP_GIT_PROTOCOL = protocol;
 
-  const child = spawn('git', ['http-backend'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  Object.assign(env, request.env);
+
+  const child = spawn('git', ['http-backend'], { env, stdio: request.channel ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'] });
+  if (request.channel) {
+    const socket = child.stdio[3] as Duplex | null;
+    if (socket) {
+      request.channel(socket);
+      // A process git detached (an automatic gc) may still hold the descriptor: do not wait for it.
+      child.once('exit', () => socket.destroy());
+    }
+  }
   const exited = new Promise<number>((resolve) => child.once('close', (code) => resolve(code ?? 1)));
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {

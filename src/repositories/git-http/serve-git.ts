@@ -1,36 +1,25 @@
 // Git smart HTTP at GitLab's URLs (gitprotocol-http(5)): `/<group full path>.wiki.git/…` for a group's
 // wiki repository and `/<namespace>/<project>.git/…` for a project, served by `git http-backend`.
-// Order of checks: route shape → credentials → container and read access → push rules → backend.
+// Order of checks: route shape → the address's ban → credentials → abilities (git-access.ts) → push
+// rules → backend, where receive-pack's hook checks protected branches (protected-branches/).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
-import type { AuthUser } from '../../platform/auth/principal.js';
-import { ACCESS } from '../../platform/auth/access-levels.js';
-import { canReadWithVisibility, groupAccessLevel, projectAccessLevel } from '../../accounts/access.js';
-import { findProjectRow } from '../../accounts/lookup.js';
 import { ensureRepository } from '../ensure-repository.js';
 import { findShard } from '../shards.js';
 import { listRefs } from '../git.js';
-import { recordPushEvents } from '../record-push-events.js';
 import { beginPush, endPush } from '../push-leases.js';
 import { authenticateGit, parseBasic } from './authenticate.js';
-import { runHttpBackend } from './cgi.js';
+import { decideGitAccess } from './git-access.js';
+import { clearGitAuthFailures, gitAuthThrottle, recordGitAuthFailure } from './throttle.js';
+import { runHttpBackend, type CgiRequest } from './cgi.js';
+import { afterPush, pushHooks } from './push-hooks.js';
 
 /** The text git prints as `remote: …` (lib/gitlab/git_access.rb, ERROR_MESSAGES[:read_only]; spec Errors). */
 export const READ_ONLY_MESSAGE = 'The repository is temporarily read-only. Please try again later.';
-const NOT_FOUND_MESSAGE = 'The project you were looking for could not be found or you don\'t have permission to view it.';
 
 export const GIT_URL = /^(?<path>.+?)\.git\/(?<action>info\/refs|git-upload-pack|git-receive-pack)$/;
 
 type Service = 'git-upload-pack' | 'git-receive-pack';
-
-interface Target {
-  kind: 'group' | 'project';
-  id: number;
-  visibility: string;
-  readOnly: boolean;
-  defaultBranch: string;
-  level: number;
-}
 
 function text(reply: FastifyReply, status: number, message: string, headers: Record<string, string> = {}): FastifyReply {
   // A Buffer keeps Fastify from appending a charset: git shows text/plain bodies as `remote: …`.
@@ -51,54 +40,42 @@ export function cleanPath(path: string): string | null {
   return path;
 }
 
-async function findTarget(deps: Deps, path: string, user: AuthUser | null): Promise<Target | null> {
-  const now = deps.clock.now();
-  if (path.endsWith('.wiki')) {
-    const group = await deps.db.selectFrom('namespaces').selectAll().where('kind', '=', 'group').where('full_path_lower', '=', path.slice(0, -5).toLowerCase()).executeTakeFirst();
-    if (!group) return null;
-    const level = await groupAccessLevel(deps.reads, user, group, now);
-    return { kind: 'group', id: Number(group.id), visibility: group.visibility, readOnly: group.read_only === 1, defaultBranch: 'main', level };
+function requestedService(request: FastifyRequest, action: string): Service | null {
+  if (action === 'info/refs') {
+    const query = new URLSearchParams(request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '');
+    const requested = query.get('service');
+    // Smart HTTP only: the dumb protocol would serve files without these checks.
+    if (request.method !== 'GET' || (requested !== 'git-upload-pack' && requested !== 'git-receive-pack')) return null;
+    return requested;
   }
-  const project = await findProjectRow(deps, path);
-  if (!project) return null;
-  const level = await projectAccessLevel(deps.reads, user, project, now);
-  return { kind: 'project', id: Number(project.id), visibility: project.visibility, readOnly: false, defaultBranch: project.default_branch, level };
+  return request.method === 'POST' ? (action as Service) : null;
 }
 
 export async function serveGit(deps: Deps, request: FastifyRequest, reply: FastifyReply, match: { path: string; action: string }): Promise<FastifyReply> {
-  const query = new URLSearchParams(request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '');
-  let service: Service;
-  if (match.action === 'info/refs') {
-    const requested = query.get('service');
-    // Smart HTTP only: the dumb protocol would serve files without these checks.
-    if (request.method !== 'GET' || (requested !== 'git-upload-pack' && requested !== 'git-receive-pack')) return text(reply, 404, '404 Not Found');
-    service = requested;
-  } else {
-    if (request.method !== 'POST') return text(reply, 404, '404 Not Found');
-    service = match.action as Service;
-  }
+  const service = requestedService(request, match.action);
   const path = cleanPath(match.path);
-  if (!path) return text(reply, 404, '404 Not Found');
+  if (!service || !path) return text(reply, 404, '404 Not Found');
 
+  // Rack::Attack's blocklist answers a banned address before anything else (throttle.ts).
+  const throttle = await gitAuthThrottle(deps, request.ip);
+  if (throttle.banned) return text(reply, 403, 'Forbidden');
   const auth = await authenticateGit(deps, parseBasic(request.headers.authorization));
+  if (auth.status === 'denied') await recordGitAuthFailure(deps, request.ip);
+  else if (auth.status === 'ok' && throttle.counting) await clearGitAuthFailures(deps, request.ip);
   if (auth.status === 'denied') return challenge(reply);
   if (auth.status === 'blocked') return text(reply, 403, 'Your account has been blocked.');
   const user = auth.status === 'ok' ? auth.user : null;
 
-  const target = await findTarget(deps, path, user);
-  const readable = target !== null && canReadWithVisibility(target.visibility, user, target.level) && (auth.status !== 'ok' || auth.canRead);
-  if (!target || !readable) return user ? text(reply, 404, NOT_FOUND_MESSAGE) : challenge(reply);
-
   const pushing = service === 'git-receive-pack';
-  if (pushing) {
-    if (!user) return challenge(reply);
-    if (target.level < ACCESS.developer || (auth.status === 'ok' && !auth.canWrite)) return text(reply, 403, 'You are not allowed to push code to this project.');
-    if (target.readOnly) return text(reply, 403, READ_ONLY_MESSAGE);
-  }
+  const decision = await decideGitAccess(deps, path, auth, pushing);
+  if (!decision.allowed) return decision.challenge ? challenge(reply) : text(reply, decision.status, decision.message);
+  const { target } = decision;
+  if (pushing && target.readOnly) return text(reply, 403, READ_ONLY_MESSAGE);
 
+  const receiving = pushing && match.action === 'git-receive-pack';
   // A push to a group wiki holds a lease that a starting move waits for (push-leases.ts).
   let leaseId: number | null = null;
-  if (pushing && match.action === 'git-receive-pack' && target.kind === 'group') {
+  if (receiving && target.kind === 'group') {
     const lease = await beginPush(deps, target.id);
     if (lease.readOnly) return text(reply, 403, READ_ONLY_MESSAGE);
     leaseId = lease.leaseId;
@@ -110,10 +87,12 @@ export async function serveGit(deps: Deps, request: FastifyRequest, reply: Fasti
 
   let repository: { row: { shard: string; disk_path: string }; path: string };
   let before: Map<string, string> | null;
-  const recordsEvents = pushing && match.action === 'git-receive-pack' && target.kind === 'project' && user !== null;
+  const projectPush = receiving && target.kind === 'project' && user !== null ? { project: target.project!, user } : null;
+  let hooks: Pick<CgiRequest, 'env' | 'channel'> = {};
   try {
     repository = await ensureRepository(deps, { type: target.kind, id: target.id, defaultBranch: target.defaultBranch });
-    before = recordsEvents ? await listRefs(repository.path) : null;
+    before = projectPush ? await listRefs(repository.path) : null;
+    if (projectPush && before) hooks = await pushHooks(deps, request, { ...projectPush, repoPath: repository.path, before });
   } catch (error) {
     await release();
     throw error;
@@ -124,27 +103,28 @@ export async function serveGit(deps: Deps, request: FastifyRequest, reply: Fasti
 
   const finish = async (exitCode: number) => {
     try {
-      if (recordsEvents && exitCode === 0 && before && user) {
-        await recordPushEvents(deps, { projectId: target.id, authorId: user.id, repoPath, before, after: await listRefs(repoPath) });
-      }
+      if (projectPush && exitCode === 0 && before) await afterPush(deps, { ...projectPush, repoPath, before });
     } finally {
       await release();
     }
   };
 
+  return relay(request, reply, release, {
+    projectRoot: shard.path,
+    pathInfo: `/${row.disk_path}/${match.action}`,
+    method: request.method as 'GET' | 'POST',
+    queryString: match.action === 'info/refs' ? `service=${service}` : '',
+    remoteUser: user?.username ?? null,
+    headers: request.headers,
+    body: request.method === 'POST' ? request.raw : null,
+    ...hooks,
+  }, finish);
+}
+
+/** Hand the request to git http-backend and stream its answer back. */
+async function relay(request: FastifyRequest, reply: FastifyReply, release: () => Promise<void>, cgi: CgiRequest, finish: (exitCode: number) => Promise<void>): Promise<FastifyReply> {
   reply.hijack();
-  const response = await runHttpBackend(
-    {
-      projectRoot: shard.path,
-      pathInfo: `/${row.disk_path}/${match.action}`,
-      method: request.method as 'GET' | 'POST',
-      queryString: match.action === 'info/refs' ? `service=${service}` : '',
-      remoteUser: user?.username ?? null,
-      headers: request.headers,
-      body: request.method === 'POST' ? request.raw : null,
-    },
-    finish,
-  ).catch((error) => {
+  const response = await runHttpBackend(cgi, finish).catch((error) => {
     request.log.error({ err: error }, 'git http-backend failed');
     return null;
   });
