@@ -34,7 +34,7 @@ export function membersRoutes(app: FastifyInstance, deps: Deps): void {
 
     apiRoute(app, deps, {
       method: 'GET', url: `/${kind}/:id/members`, summary: `List direct members of a ${noun}`, tags: ['members'], paginated: true,
-      ability: ABILITY[kind].read, auth: 'optional',
+      ability: ABILITY[kind].read,
       params: { id: p.string.required() },
       handler: async (context) => {
         const { source } = await sourceOf(kind, context);

@@ -45,7 +45,8 @@ const PROBES: Probe[] = [
   { ability: 'create_issue', expect: PARTICIPATE, request: (k, w, token) => k.api('POST', `/projects/${w.project.id}/issues`, { token, body: { title: 'probe' } }) },
   { ability: 'create_note', expect: PARTICIPATE, request: (k, w, token) => k.api('POST', `/projects/${w.project.id}/issues/1/notes`, { token, body: { body: 'probe' } }) },
   { ability: 'update_issue', expect: 'nnnyyyyyn', request: (k, w, token) => k.api('PUT', `/projects/${w.project.id}/issues/1`, { token, body: { description: 'probe' } }) },
-  { ability: 'read_project_member', expect: READ, request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/members`, { token }) },
+  // GitLab's members API needs a signed-in caller (lib/api/members.rb authenticates first).
+  { ability: 'read_project_member', expect: PARTICIPATE, request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/members`, { token }) },
   {
     ability: 'admin_project_member',
     expect: 'nnnnnyyyn',
@@ -67,10 +68,10 @@ const PROBES: Probe[] = [
     },
   },
   { ability: 'read_group', expect: READ, request: (k, w, token) => k.api('GET', `/groups/${w.group.id}`, { token }) },
-  { ability: 'read_group_member', expect: READ, request: (k, w, token) => k.api('GET', `/groups/${w.group.id}/members`, { token }) },
+  { ability: 'read_group_member', expect: PARTICIPATE, request: (k, w, token) => k.api('GET', `/groups/${w.group.id}/members`, { token }) },
   {
     ability: 'admin_group_member',
-    expect: 'nnnnnyyyn',
+    expect: 'nnnnnnyyn',
     request: (k, w, token) => k.api('PUT', `/groups/${w.group.id}/members/${w.spareGroupMember.id}`, { token, body: { access_level: ACCESS.guest } }),
   },
   {

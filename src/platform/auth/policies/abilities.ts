@@ -66,7 +66,8 @@ export const GROUP_ABILITIES = {
   read_notification_setting: { min: ACCESS.guest, ...PARTICIPATE },
   create_projects: { min: ACCESS.developer },
   create_subgroup: { min: ACCESS.maintainer },
-  admin_group_member: { min: ACCESS.maintainer },
+  // Group members are managed by Owners (GitLab's group_policy.rb); project members by Maintainers.
+  admin_group_member: { min: ACCESS.owner },
   read_repository_storage_moves: { min: null },
   // A group wiki's git repository: fetched by whoever reads the group, pushed by Developers (GitLab:
   // download_wiki_code and create_wiki of the group policy).
