@@ -1,7 +1,8 @@
 // Parameters as Grape sees them: path ∪ query ∪ form ∪ JSON with the path winning (python-gitlab sends
 // `?id=<built-in function id>`), strings coerced, unknown keys ignored, failures in Grape's words.
+// Text lengths are GitLab's model limits, checked here once for every route (see TEXT_LIMITS).
 import type { FastifyRequest } from 'fastify';
-import { ParamError } from '../errors.js';
+import { ParamError, ValidationError } from '../errors.js';
 
 export type ParamType = 'string' | 'integer' | 'boolean' | 'date' | 'string[]' | 'json';
 
@@ -13,6 +14,8 @@ export interface ParamRule<T = unknown, R extends boolean = boolean> {
   allowBlank?: boolean;
   /** GitLab's `absence` validator: the parameter must not be sent (server-computed fields). */
   absentMessage?: string;
+  /** The longest accepted string in characters; strings named in TEXT_LIMITS have theirs by default. */
+  max?: number;
   description?: string;
   default?: T;
   __type?: T;
@@ -87,6 +90,37 @@ function coerce(type: ParamType, value: unknown): { ok: true; value: unknown } |
   }
 }
 
+/**
+ * GitLab's length validations for text fields, by parameter name, where a route declares no `max`:
+ * titles, names and paths 255 (Issuable::TITLE_LENGTH_MAX, Namespace and Project names and paths),
+ * descriptions 1 MiB (Issuable::DESCRIPTION_LENGTH_MAX), note bodies 1,000,000 (Note, reported as
+ * `note`, the attribute GitLab validates). Over-long input is the model's 400,
+ * `{"message": {"title": ["is too long (maximum is 255 characters)"]}}`, after Grape's own checks.
+ */
+export const TEXT_LIMITS: Readonly<Record<string, { max: number; attribute?: string }>> = {
+  title: { max: 255 },
+  name: { max: 255 },
+  path: { max: 255 },
+  description: { max: 1_048_576 },
+  body: { max: 1_000_000, attribute: 'note' },
+};
+
+/** Characters as Ruby counts them (code points), counted only when the UTF-16 length is over `max`. */
+function longerThan(value: string, max: number): boolean {
+  if (value.length <= max) return false;
+  let characters = 0;
+  for (const _ of value) {
+    characters += 1;
+    if (characters > max) return true;
+  }
+  return false;
+}
+
+/** Rails' `too_long` message, `%{count}` pluralised. */
+export function tooLongMessage(max: number): string {
+  return `is too long (maximum is ${max} character${max === 1 ? '' : 's'})`;
+}
+
 function isBlank(value: unknown): boolean {
   return value === '' || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
 }
@@ -94,6 +128,7 @@ function isBlank(value: unknown): boolean {
 /** Validate and coerce; every failure is collected and reported together, as Grape does. */
 export function parseParams<S extends ParamSchema>(input: Record<string, unknown>, schema: S): Parsed<S> {
   const problems: string[] = [];
+  const tooLong: Record<string, string[]> = {};
   const result: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(schema)) {
     const raw = input[name];
@@ -123,9 +158,12 @@ export function parseParams<S extends ParamSchema>(input: Record<string, unknown
       problems.push(`${name} has a value not allowed`);
       continue;
     }
+    const limit = spec.type === 'string' ? (spec.max !== undefined ? { max: spec.max } : TEXT_LIMITS[name]) : undefined;
+    if (limit && longerThan(coerced.value as string, limit.max)) tooLong[limit.attribute ?? name] = [tooLongMessage(limit.max)];
     result[name] = coerced.value;
   }
   if (problems.length > 0) throw new ParamError(problems.join(', '));
+  if (Object.keys(tooLong).length > 0) throw new ValidationError(tooLong);
   return result as Parsed<S>;
 }
 
