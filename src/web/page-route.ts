@@ -5,6 +5,7 @@ import type { AuthUser } from '../platform/auth/principal.js';
 import { safeEqual } from '../platform/crypto.js';
 import { namespacedRoute, type NamespacedMethod } from '../platform/http/namespaced-routes.js';
 import { toApiError } from '../platform/http/error-handler.js';
+import { encodeLocation } from '../platform/http/location.js';
 import { NotFoundError, ForbiddenError } from '../platform/errors.js';
 import { html, type Html } from './html.js';
 import { layout } from './layout.js';
@@ -120,7 +121,7 @@ async function runPage(deps: Deps, spec: PageSpec, request: FastifyRequest, repl
   if (outcome.kind === 'redirect') {
     if (outcome.flash) await setFlash(deps, session, outcome.flash);
     setPageSecurityHeaders(reply);
-    return reply.redirect(outcome.location, outcome.status ?? 303);
+    return reply.redirect(encodeLocation(outcome.location), outcome.status ?? 303);
   }
   const flash = outcome.flash ?? session.flash;
   if (session.flash) await setFlash(deps, session, null);
