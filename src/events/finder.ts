@@ -3,9 +3,8 @@
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import { DAY_MS } from '../platform/clock.js';
-import { ACCESS } from '../platform/auth/access-levels.js';
 import { EVENT_TARGET_TYPES, type EventAction } from './vocabulary.js';
-import { groupMemberships, idListSql, limitedAccessSql, memberEventsSql, membershipsOf, visibleEventSql, type MemberGroups, type Viewer } from './visibility.js';
+import { groupMemberships, idListSql, limitedAccessSql, memberEventsSql, memberRestriction, membershipsOf, visibleEventSql, type EventAccess, type MemberGroups, type Viewer } from './visibility.js';
 
 export interface EventFilters {
   action?: EventAction;
@@ -18,10 +17,10 @@ export interface EventFilters {
   sort?: 'asc' | 'desc';
 }
 
-/** Whose events: an author's, one readable project's (with the viewer's level there), or the viewer's projects'. */
+/** Whose events: an author's, one readable project's (with what the viewer sees there), or the viewer's projects'. */
 export type EventSubject =
   | { author: number }
-  | { project: number; level: number; private: boolean }
+  | { project: number; access: EventAccess }
   | { memberOf: true }
   | { nobody: true };
 
@@ -77,24 +76,26 @@ function selectIds(deps: Deps) {
 
 export async function listEvents(deps: Deps, viewer: Viewer, subject: EventSubject, filters: EventFilters): Promise<EventListing> {
   const direction = filters.sort ?? 'desc';
-  const needsMemberships = !('nobody' in subject) && !('project' in subject) && !(viewer.admin && 'author' in subject);
-  const groups = needsMemberships ? groupMemberships(await membershipsOf(deps.db, viewer.id, deps.clock.now())) : null;
+  const needsMemberships = !('nobody' in subject) && !('project' in subject) && !(viewer?.admin && 'author' in subject);
+  const memberships = viewer && needsMemberships ? await membershipsOf(deps.db, viewer.id, deps.clock.now()) : new Map();
+  const groups = needsMemberships ? groupMemberships(viewer, memberships) : null;
   const constrain = <Q>(query: Q): Q => {
     let q = applyFilters(query as unknown as AnySelect, filters);
     if ('nobody' in subject) q = q.where(sql<SqlBool>`1 = 0`);
     if ('author' in subject) q = q.where('e.author_id', '=', subject.author).where(visibleEventSql(viewer, groups));
     if ('project' in subject) {
       q = q.where('e.project_id', '=', subject.project);
-      if (!viewer.admin && subject.level < ACCESS.reporter) q = q.where(limitedAccessSql(viewer.id, subject.private));
+      const hidden = limitedAccessSql(viewer?.id ?? null, subject.access);
+      if (hidden) q = q.where(hidden);
     }
     if ('memberOf' in subject) {
       const member = groups as MemberGroups;
-      q = q.where(member.all.length ? sql<SqlBool>`e.project_id in (${idListSql(member.all)})` : sql<SqlBool>`1 = 0`).where(memberEventsSql(viewer.id, member));
+      q = q.where(member.all.length ? sql<SqlBool>`e.project_id in (${idListSql(member.all)})` : sql<SqlBool>`1 = 0`).where(memberEventsSql(viewer, member));
     }
     return q as unknown as Q;
   };
   const matching = constrain(selectIds(deps));
-  const countKey = JSON.stringify([viewer, subject, filters.action, filters.targetType, filters.before, filters.after, groups]);
+  const countKey = JSON.stringify([viewer?.id ?? null, viewer?.admin ?? false, subject, filters.action, filters.targetType, filters.before, filters.after, groups]);
   if ('memberOf' in subject && groups && groups.all.length > 1 && groups.all.length <= MERGE_LIMIT) {
     return { matching, countKey, page: mergedPage(deps, groups, viewer, filters) };
   }
@@ -112,7 +113,8 @@ function mergedPage(deps: Deps, member: MemberGroups, viewer: Viewer, filters: E
   const direction = filters.sort ?? 'desc';
   const newestIds = async (projectId: number, depth: number): Promise<number[]> => {
     let query = applyFilters(deps.db.selectFrom('events as e').select('e.id').where('e.project_id', '=', projectId), filters);
-    if (!member.full.includes(projectId)) query = query.where(limitedAccessSql(viewer.id, member.guestPrivate.includes(projectId)));
+    const hidden = memberRestriction(viewer, member, projectId);
+    if (hidden) query = query.where(hidden);
     return (await query.orderBy('e.id', direction).limit(sql.lit(depth)).execute()).map((row) => Number(row.id));
   };
   return async (offset, limit) => {

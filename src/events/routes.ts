@@ -1,5 +1,6 @@
 // GET /events, /users/:id/events, /projects/:id/events (specification, Activity events; gitlab-rest.md §5).
-// All three require a user (DECISIONS.md); the first two also admit `read_user` tokens.
+// The first two also admit `read_user` tokens. Anonymous callers read the events of public projects
+// (a user's, or one project's), as in GitLab; /events is the caller's own and needs a user.
 import { JsonText } from '../platform/http/json-text.js';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
@@ -7,11 +8,11 @@ import { apiRoute, type RouteContext } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import { pageOf, setPageHeaders } from '../platform/http/pagination.js';
 import { countEvents } from './count-cache.js';
-import { findProject, findUser } from '../accounts/lookup.js';
+import { findUser } from '../accounts/lookup.js';
 import { EVENT_ACTIONS, TARGET_TYPE_FILTERS } from './vocabulary.js';
 import { listEvents, notesForEvents, type EventFilters, type EventSubject } from './finder.js';
 import { eventEntity } from './entities.js';
-import type { Viewer } from './visibility.js';
+import { eventAccess, type Viewer } from './visibility.js';
 import { accessScope } from '../accounts/access.js';
 
 const filterParams = {
@@ -38,12 +39,12 @@ export function eventsRoutes(app: FastifyInstance, deps: Deps): void {
   const base = deps.config.baseUrl;
 
   async function list(ctx: RouteContext<typeof filterParams>, subject: EventSubject, projectEvent = false) {
-    const viewer: Viewer = { id: ctx.actor.user.id, admin: ctx.actor.user.admin };
+    const viewer: Viewer = ctx.principal?.user ?? null;
     const page = pageOf(ctx.input);
     const filters = filtersOf(ctx.params);
     // A page is a pure function of these and the data: read-cached until the database changes
     // (platform/db/reads.ts), as clients poll the same pages.
-    const key = JSON.stringify(['events', ...accessScope(ctx.actor.user, deps.clock.now()), subject, filters, projectEvent, page.offset, page.perPage]);
+    const key = JSON.stringify(['events', ...(viewer ? accessScope(viewer, deps.clock.now()) : ['anonymous']), subject, filters, projectEvent, page.offset, page.perPage]);
     const { listing, body } = await deps.reads.memo(key, async () => {
       const listing = await listEvents(deps, viewer, subject, filters);
       const rows = await listing.page(page.offset, page.perPage);
@@ -58,7 +59,7 @@ export function eventsRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'GET', url: '/events', summary: "The authenticated user's events; scope=all adds every event of their projects", tags: ['events'],
-    paginated: true, extraScopes: ['read_user'],
+    paginated: true, extraScopes: ['read_user'], ability: { instance: 'log_in' },
     params: { ...filterParams, scope: p.string.optional() },
     handler: async (ctx) => {
       return list(ctx, ctx.params.scope === 'all' ? { memberOf: true } : { author: ctx.actor.user.id });
@@ -67,22 +68,24 @@ export function eventsRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'GET', url: '/users/:id/events', summary: 'Events of a user (id or username), as far as the caller may see them', tags: ['events'],
-    paginated: true, extraScopes: ['read_user'],
+    paginated: true, extraScopes: ['read_user'], ability: { instance: 'read_instance' }, auth: 'optional',
     params: { id: p.string.required(), ...filterParams },
     handler: async (ctx) => {
       const user = await findUser(deps, ctx.params.id);
+      const viewer = ctx.principal?.user ?? null;
       // A private profile shows no activity to others: an empty list, not 404 (GitLab's can?(:read_user_profile)).
-      const hidden = user.private_profile === 1 && !ctx.actor.user.admin && ctx.actor.user.id !== Number(user.id);
+      const hidden = user.private_profile === 1 && !viewer?.admin && viewer?.id !== Number(user.id);
       return list(ctx, hidden ? { nobody: true } : { author: Number(user.id) });
     },
   });
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id/events', summary: "A project's visible events", tags: ['events'], paginated: true,
+    ability: { project: 'read_events' }, auth: 'optional',
     params: { id: p.string.required(), ...filterParams },
     handler: async (ctx) => {
-      const { project, level } = await findProject(deps, ctx.actor, ctx.params.id);
-      return list(ctx, { project: Number(project.id), level, private: project.visibility === 'private' }, true);
+      const access = await ctx.project();
+      return list(ctx, { project: Number(access.project.id), access: eventAccess(access) }, true);
     },
   });
 }

@@ -218,8 +218,11 @@ describe('GET /api/v4/users/:id/events', () => {
     expect(status).toBe(200);
   });
 
-  it('answers 401 without a token (the specification requires authentication)', async () => {
-    expect((await kiln.api('GET', `/users/${alice.id}/events`)).status).toBe(401);
+  it('anonymously, lists the events of public projects only (GitLab serves it without a token)', async () => {
+    const { status, body, headers } = await kiln.api('GET', `/users/${alice.id}/events`);
+    expect(status).toBe(200);
+    expect(body.map((e: any) => e.project_id)).toEqual([publicProject.id]);
+    expect(headers['x-total']).toBe('1');
   });
 
   describe('a user with a private profile', () => {
@@ -288,7 +291,12 @@ describe('GET /api/v4/projects/:id/events', () => {
     expect(body).toMatchObject({ error: 'insufficient_scope', scope: 'api read_api' });
   });
 
-  it('answers 401 without a token', async () => {
-    expect((await kiln.api('GET', `/projects/${publicProject.id}/events`)).status).toBe(401);
+  it('anonymously, lists the events of a public project and answers 404 for a private one', async () => {
+    const open = await kiln.api('GET', `/projects/${publicProject.id}/events`);
+    expect(open.status).toBe(200);
+    expect(open.body.map((e: any) => e.action_name)).toEqual(['created']);
+    const hidden = await kiln.api('GET', `/projects/${privateProject.id}/events`);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toEqual({ message: '404 Project Not Found' });
   });
 });
