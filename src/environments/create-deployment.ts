@@ -8,7 +8,7 @@ import type { DeploymentRow, EnvironmentRow } from './entities.js';
 import { findEnvironmentByName, lastSuccessfulDeployment } from './finder.js';
 import { createEnvironment } from './create-environment.js';
 import { startEnvironmentAfterSuccess } from './start-environment.js';
-import { requireWriteEnvironment } from './permissions.js';
+import { authorizeProject } from '../platform/auth/policies/index.js';
 import type { ApiDeploymentStatus } from './deployment-status.js';
 
 export interface CreateDeploymentInput {
@@ -28,7 +28,7 @@ export interface CreateDeploymentInput {
  * last successful deployment says (ref, sha, tag and status) answers that deployment, as GitLab does.
  */
 export async function createDeployment(deps: Deps, actor: Principal, input: CreateDeploymentInput): Promise<{ deployment: DeploymentRow; environment: EnvironmentRow }> {
-  requireWriteEnvironment(input.access);
+  authorizeProject(input.access, 'create_deployment');
   const errors: Record<string, string[]> = {};
   if (input.sha.trim() === '') errors.sha = ["can't be blank"];
   if (input.ref.trim() === '') errors.ref = ["can't be blank"];

@@ -8,7 +8,7 @@ import type { EnvironmentRow } from './entities.js';
 import { environmentSlug } from './slug.js';
 import { guessTier } from './tier.js';
 import { environmentErrors, normalizeExternalUrl } from './validation.js';
-import { requireWriteEnvironment } from './permissions.js';
+import { authorizeProject } from '../platform/auth/policies/index.js';
 
 export interface CreateEnvironmentInput {
   access: ProjectAccess;
@@ -31,7 +31,7 @@ export async function takenValues(db: Executor, projectId: number, name: string,
  * Uniqueness is checked for the message and held by the unique indexes when two requests race.
  */
 export async function createEnvironment(deps: Deps, _actor: Principal | null, input: CreateEnvironmentInput, db: Executor = deps.db): Promise<EnvironmentRow> {
-  requireWriteEnvironment(input.access);
+  authorizeProject(input.access, 'create_environment');
   const projectId = Number(input.access.project.id);
   const name = input.name;
   const slug = environmentSlug(name);

@@ -4,7 +4,7 @@ import { ForbiddenError, RecordNotFoundError } from '../platform/errors.js';
 import type { ProjectAccess } from '../accounts/lookup.js';
 import type { EnvironmentRow } from './entities.js';
 import { findEnvironment } from './finder.js';
-import { canWriteEnvironment, requireReadEnvironment } from './permissions.js';
+import { authorizeProject, canOnProject } from '../platform/auth/policies/index.js';
 
 export interface DeleteEnvironmentInput {
   access: ProjectAccess;
@@ -20,9 +20,9 @@ export interface DeleteEnvironmentInput {
  * so a deployment that restarts the environment meanwhile wins.
  */
 export async function deleteEnvironment(deps: Deps, _actor: Principal, input: DeleteEnvironmentInput): Promise<void> {
-  requireReadEnvironment(input.access);
+  authorizeProject(input.access, 'read_environment');
   const env = await findEnvironment(deps.db, Number(input.access.project.id), input.environmentId);
-  if (!canWriteEnvironment(input.access) || env.state !== 'stopped') throw new ForbiddenError();
+  if (!canOnProject(input.access, 'destroy_environment') || env.state !== 'stopped') throw new ForbiddenError();
   input.precondition?.(env);
   const deleted = await deps.db.deleteFrom('environments').where('id', '=', env.id).where('state', '=', 'stopped').executeTakeFirst();
   if (Number(deleted.numDeletedRows) === 0) {

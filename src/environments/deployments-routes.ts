@@ -6,12 +6,10 @@ import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import { ParamError } from '../platform/errors.js';
 import type { DeploymentStatus } from '../platform/db/tables/environments.js';
-import { findProject } from '../accounts/lookup.js';
 import { deploymentEntity, type DeploymentRow } from './entities.js';
 import { DEPLOYMENT_ORDER, deploymentRelations, deploymentsQuery, findDeployment, type DeploymentOrder } from './deployments-finder.js';
 import { createDeployment } from './create-deployment.js';
 import { updateDeploymentStatus } from './update-deployment.js';
-import { requireReadEnvironment } from './permissions.js';
 import { ALL_STATUSES, API_STATUSES, type ApiDeploymentStatus } from './deployment-status.js';
 
 const TAGS = ['deployments'];
@@ -33,6 +31,7 @@ export function deploymentsRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id/deployments', summary: 'List deployments of a project', tags: TAGS, paginated: true,
+    ability: { project: 'read_deployment' },
     params: {
       id: p.string.required(),
       order_by: p.string.optional({ values: DEPLOYMENT_ORDER }),
@@ -42,7 +41,7 @@ export function deploymentsRoutes(app: FastifyInstance, deps: Deps): void {
       environment: p.string.optional(),
       status: p.string.optional({ values: ALL_STATUSES }),
     },
-    handler: async ({ params, actor, paginate }) => {
+    handler: async ({ params, project, paginate }) => {
       const filters = {
         environment: params.environment,
         status: params.status as DeploymentStatus,
@@ -51,24 +50,24 @@ export function deploymentsRoutes(app: FastifyInstance, deps: Deps): void {
         orderBy: params.order_by as DeploymentOrder,
         sort: params.sort as 'asc',
       };
-      const access = await findProject(deps, actor, params.id);
-      requireReadEnvironment(access);
+      const access = await project();
       return present(await paginate(deploymentsQuery(deps.db, access.project.id, filters)));
     },
   });
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id/deployments/:deployment_id', summary: 'One deployment', tags: TAGS,
+    ability: { project: 'read_deployment' },
     params: { id: p.string.required(), deployment_id: p.integer.required() },
-    handler: async ({ params, actor }) => {
-      const access = await findProject(deps, actor, params.id);
-      requireReadEnvironment(access);
+    handler: async ({ params, project }) => {
+      const access = await project();
       return (await present([await findDeployment(deps.db, access.project.id, params.deployment_id)]))[0];
     },
   });
 
   apiRoute(app, deps, {
     method: 'POST', url: '/projects/:id/deployments', summary: 'Record a deployment made outside CI', tags: TAGS,
+    ability: { project: 'create_deployment' },
     params: {
       id: p.string.required(),
       environment: p.string.required(),
@@ -77,8 +76,8 @@ export function deploymentsRoutes(app: FastifyInstance, deps: Deps): void {
       tag: p.boolean.required(),
       status: p.string.required({ values: API_STATUSES }),
     },
-    handler: async ({ params, actor }) => {
-      const access = await findProject(deps, actor, params.id);
+    handler: async ({ params, actor, project }) => {
+      const access = await project();
       const { deployment } = await createDeployment(deps, actor, {
         access, environment: params.environment, sha: params.sha, ref: params.ref, tag: params.tag, status: params.status as ApiDeploymentStatus,
       });
@@ -88,9 +87,10 @@ export function deploymentsRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'PUT', url: '/projects/:id/deployments/:deployment_id', summary: 'Change the status of a deployment', tags: TAGS,
+    ability: { project: 'update_deployment' },
     params: { id: p.string.required(), deployment_id: p.integer.required(), status: p.string.required({ values: API_STATUSES }) },
-    handler: async ({ params, actor }) => {
-      const access = await findProject(deps, actor, params.id);
+    handler: async ({ params, actor, project }) => {
+      const access = await project();
       const deployment = await updateDeploymentStatus(deps, actor, { access, deploymentId: params.deployment_id, status: params.status as ApiDeploymentStatus });
       return (await present([deployment]))[0];
     },

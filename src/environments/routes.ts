@@ -7,7 +7,6 @@ import { apiRoute } from '../platform/http/route.js';
 import { ApiError } from '../platform/http/api-error.js';
 import { p, rejectTogether } from '../platform/http/params.js';
 import type { EnvironmentState, EnvironmentTier } from '../platform/db/tables/environments.js';
-import { findProject } from '../accounts/lookup.js';
 import { accessScope } from '../accounts/access.js';
 import { environmentEntity, environmentWithLastDeployment, type EnvironmentRow } from './entities.js';
 import { environmentsQuery, findEnvironmentWithLastDeployment } from './finder.js';
@@ -15,7 +14,6 @@ import { createEnvironment } from './create-environment.js';
 import { updateEnvironment } from './update-environment.js';
 import { deleteEnvironment } from './delete-environment.js';
 import { stopEnvironment } from './stop-environment.js';
-import { requireReadEnvironment } from './permissions.js';
 import { TIERS } from './tier.js';
 
 const TAGS = ['environments'];
@@ -34,15 +32,15 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id/environments', summary: 'List environments of a project', tags: TAGS, paginated: true,
+    ability: { project: 'read_environment' },
     params: { id: p.string.required(), name: p.string.optional(), search: p.string.optional(), states: p.string.optional({ values: ['available', 'stopped'] }) },
-    handler: async ({ params, input, actor, cachedPage }) => {
+    handler: async ({ params, input, actor, project, cachedPage }) => {
       rejectTogether(input, ['name', 'search'], 'name, search cannot be used together');
       const filters = { name: params.name, search: params.search, states: params.states as EnvironmentState };
       return cachedPage({
         key: ['environments', ...accessScope(actor.user, deps.clock.now()), params.id, filters],
         query: async () => {
-          const access = await findProject(deps, actor, params.id);
-          requireReadEnvironment(access);
+          const access = await project();
           return environmentsQuery(deps.db, access.project.id, filters);
         },
         present: (rows) => rows.map(environmentEntity),
@@ -52,12 +50,12 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id/environments/:environment_id', summary: 'One environment with its last successful deployment', tags: TAGS,
+    ability: { project: 'read_environment' },
     params: { id: p.string.required(), environment_id: p.integer.required() },
     // The whole answer is read-cached per caller until the database changes (platform/db/reads.ts).
-    handler: async ({ params, actor }) =>
+    handler: async ({ params, actor, project }) =>
       deps.reads.memo(JSON.stringify(['environment', ...accessScope(actor.user, deps.clock.now()), params.id, params.environment_id]), async () => {
-        const access = await findProject(deps, actor, params.id);
-        requireReadEnvironment(access);
+        const access = await project();
         const { env, last } = await findEnvironmentWithLastDeployment(deps.db, access.project.id, params.environment_id);
         return new JsonText(environmentWithLastDeployment(base, env, last));
       }),
@@ -65,9 +63,10 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'POST', url: '/projects/:id/environments', summary: 'Create an environment', tags: TAGS,
+    ability: { project: 'create_environment' },
     params: { id: p.string.required(), name: p.string.required(), external_url: p.string.optional(), tier: p.string.optional({ values: TIERS }), slug: p.absent(SLUG_IS_GENERATED) },
-    handler: async ({ params, actor }) => {
-      const access = await findProject(deps, actor, params.id);
+    handler: async ({ params, actor, project }) => {
+      const access = await project();
       const env = await createEnvironment(deps, actor, { access, name: params.name, externalUrl: params.external_url, tier: params.tier as EnvironmentTier });
       return environmentEntity(env);
     },
@@ -75,6 +74,7 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'PUT', url: '/projects/:id/environments/:environment_id', summary: 'Rename an environment or change its URL or tier', tags: TAGS,
+    ability: { project: 'update_environment' },
     params: {
       id: p.string.required(),
       environment_id: p.integer.required(),
@@ -83,8 +83,8 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
       tier: p.string.optional({ values: TIERS }),
       slug: p.absent(SLUG_IS_GENERATED),
     },
-    handler: async ({ params, actor }) => {
-      const access = await findProject(deps, actor, params.id);
+    handler: async ({ params, actor, project }) => {
+      const access = await project();
       const env = await updateEnvironment(deps, actor, { access, environmentId: params.environment_id, name: params.name, externalUrl: params.external_url, tier: params.tier as EnvironmentTier });
       return environmentEntity(env);
     },
@@ -92,9 +92,11 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'DELETE', url: '/projects/:id/environments/:environment_id', summary: 'Delete a stopped environment', tags: TAGS,
+    // destroy_environment is decided on the environment (it must be stopped), after it is found.
+    ability: { project: 'read_environment' },
     params: { id: p.string.required(), environment_id: p.integer.required() },
-    handler: async ({ params, actor, request }) => {
-      const access = await findProject(deps, actor, params.id);
+    handler: async ({ params, actor, request, project }) => {
+      const access = await project();
       await deleteEnvironment(deps, actor, { access, environmentId: params.environment_id, precondition: unmodifiedSince(request.headers['if-unmodified-since']) });
       return undefined;
     },
@@ -102,9 +104,11 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'POST', url: '/projects/:id/environments/:environment_id/stop', summary: 'Stop an environment', tags: TAGS, status: 200,
+    // Readers may call it; without stop_environment it changes nothing (stop-environment.ts).
+    ability: { project: 'read_environment' },
     params: { id: p.string.required(), environment_id: p.integer.required() },
-    handler: async ({ params, actor }) => {
-      const access = await findProject(deps, actor, params.id);
+    handler: async ({ params, actor, project }) => {
+      const access = await project();
       return environmentEntity(await stopEnvironment(deps, actor, { access, environmentId: params.environment_id }));
     },
   });

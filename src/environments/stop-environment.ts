@@ -3,7 +3,7 @@ import type { Principal } from '../platform/auth/principal.js';
 import type { ProjectAccess } from '../accounts/lookup.js';
 import type { EnvironmentRow } from './entities.js';
 import { findEnvironment } from './finder.js';
-import { canWriteEnvironment, requireReadEnvironment } from './permissions.js';
+import { authorizeProject, canOnProject } from '../platform/auth/policies/index.js';
 
 export interface StopEnvironmentInput {
   access: ProjectAccess;
@@ -17,9 +17,9 @@ export interface StopEnvironmentInput {
  * The conditional UPDATE makes two racing stops one transition.
  */
 export async function stopEnvironment(deps: Deps, _actor: Principal, input: StopEnvironmentInput): Promise<EnvironmentRow> {
-  requireReadEnvironment(input.access);
+  authorizeProject(input.access, 'read_environment');
   const env = await findEnvironment(deps.db, Number(input.access.project.id), input.environmentId);
-  if (env.state !== 'available' || !canWriteEnvironment(input.access)) return env;
+  if (env.state !== 'available' || !canOnProject(input.access, 'stop_environment')) return env;
   const stopped = await deps.db
     .updateTable('environments')
     .set({ state: 'stopped', updated_at: deps.clock.now() })

@@ -6,7 +6,7 @@ import type { ProjectAccess } from '../accounts/lookup.js';
 import type { DeploymentRow } from './entities.js';
 import { findDeployment } from './deployments-finder.js';
 import { startEnvironmentAfterSuccess } from './start-environment.js';
-import { requireWriteEnvironment } from './permissions.js';
+import { authorizeProject } from '../platform/auth/policies/index.js';
 import { transition, type ApiDeploymentStatus } from './deployment-status.js';
 
 export interface UpdateDeploymentInput {
@@ -21,7 +21,7 @@ export interface UpdateDeploymentInput {
  * updates cannot both apply a transition computed from the same state.
  */
 export async function updateDeploymentStatus(deps: Deps, _actor: Principal, input: UpdateDeploymentInput): Promise<DeploymentRow> {
-  requireWriteEnvironment(input.access);
+  authorizeProject(input.access, 'update_deployment');
   const projectId = Number(input.access.project.id);
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const deployment = await findDeployment(deps.db, projectId, input.deploymentId);

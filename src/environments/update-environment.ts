@@ -8,7 +8,7 @@ import type { EnvironmentRow } from './entities.js';
 import { findEnvironment } from './finder.js';
 import { takenValues } from './create-environment.js';
 import { environmentErrors, normalizeExternalUrl } from './validation.js';
-import { requireWriteEnvironment } from './permissions.js';
+import { authorizeProject } from '../platform/auth/policies/index.js';
 
 export interface UpdateEnvironmentInput {
   access: ProjectAccess;
@@ -21,7 +21,7 @@ export interface UpdateEnvironmentInput {
 
 /** Rename an environment or change its URL or tier. The slug never changes (GitLab keeps it on rename). */
 export async function updateEnvironment(deps: Deps, _actor: Principal, input: UpdateEnvironmentInput): Promise<EnvironmentRow> {
-  requireWriteEnvironment(input.access);
+  authorizeProject(input.access, 'update_environment');
   const projectId = Number(input.access.project.id);
   const env = await findEnvironment(deps.db, projectId, input.environmentId);
   const name = input.name ?? env.name;
