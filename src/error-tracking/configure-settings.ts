@@ -3,7 +3,8 @@ import type { Principal } from '../platform/auth/principal.js';
 import { ValidationError } from '../platform/errors.js';
 import type { ProjectAccess } from '../accounts/lookup.js';
 import type { SettingsRow } from './entities.js';
-import { findSettings, requireOperationsAdmin } from './finder.js';
+import { authorizeProject } from '../platform/auth/policies/index.js';
+import { findSettings } from './finder.js';
 import { settingsErrors } from './validation.js';
 
 export interface ConfigureSettingsInput {
@@ -29,7 +30,8 @@ function blankToNull(value: string | null | undefined): string | null | undefine
  * `PUT …/error_tracking/settings`. The token is stored sealed with the instance key.
  */
 export async function configureErrorTracking(deps: Deps, _actor: Principal, input: ConfigureSettingsInput): Promise<SettingsRow> {
-  requireOperationsAdmin(input.access);
+  // GitLab's admin_operations: Maintainer or higher (specification, Authentication 3).
+  authorizeProject(input.access, 'admin_operations');
   const projectId = Number(input.access.project.id);
   const existing = await findSettings(deps.db, projectId);
   const apiUrl = input.apiUrl === undefined ? (existing?.api_url ?? null) : (blankToNull(input.apiUrl) ?? null);

@@ -1,11 +1,6 @@
 import type { Executor } from '../platform/db/database.js';
 import { NotFoundError } from '../platform/errors.js';
-import { ACCESS } from '../platform/auth/access-levels.js';
-import { requireLevel, type ProjectAccess } from '../accounts/lookup.js';
 import type { SettingsRow } from './entities.js';
-
-/** Error tracking settings are GitLab's `admin_operations`: Maintainer or higher (specification, Authentication 3). */
-export const requireOperationsAdmin = (access: ProjectAccess) => requireLevel(access, ACCESS.maintainer);
 
 export async function findSettings(db: Executor, projectId: number): Promise<SettingsRow | undefined> {
   return db.selectFrom('error_tracking_settings').selectAll().where('project_id', '=', projectId).executeTakeFirst();

@@ -3,26 +3,19 @@
 // is stored and never shows it back.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
-import type { AuthUser } from '../platform/auth/principal.js';
 import { ValidationError } from '../platform/errors.js';
-import { findProject, type ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../accounts/lookup.js';
 import { html, type Html } from '../web/html.js';
 import { csrfField, namespacedPage, type PageContext } from '../web/page-route.js';
 import { page, redirect } from '../web/page.js';
 import { settingsEntity, type SettingsRow } from './entities.js';
-import { findSettings, requireOperationsAdmin } from './finder.js';
+import { findSettings } from './finder.js';
 import { configureErrorTracking } from './configure-settings.js';
 
 const PATTERN = /^(?<path>.+?)\/-\/settings\/error_tracking$/;
 
 export function settingsPagePath(fullPath: string): string {
   return `/${fullPath}/-/settings/error_tracking`;
-}
-
-async function maintainerAccess(deps: Deps, user: AuthUser, path: string): Promise<ProjectAccess> {
-  const access = await findProject(deps, { user, scopes: [], via: 'session', tokenId: null }, path);
-  requireOperationsAdmin(access);
-  return access;
 }
 
 interface FormValues {
@@ -61,8 +54,9 @@ export function errorTrackingPages(app: FastifyInstance, deps: Deps): void {
   namespacedPage(app, deps, {
     method: 'GET',
     pattern: PATTERN,
+    ability: { project: 'admin_operations' },
     handler: async (context) => {
-      const access = await maintainerAccess(deps, context.user, context.match.path);
+      const access = await context.project();
       const row = await findSettings(deps.db, access.project.id);
       return page({ title: 'Error tracking', body: settingsForm(context, access, valuesOf(row), row, null) });
     },
@@ -71,8 +65,9 @@ export function errorTrackingPages(app: FastifyInstance, deps: Deps): void {
   namespacedPage(app, deps, {
     method: 'POST',
     pattern: PATTERN,
+    ability: { project: 'admin_operations' },
     handler: async (context) => {
-      const access = await maintainerAccess(deps, context.user, context.match.path);
+      const access = await context.project();
       const field = (name: string) => (typeof context.form[name] === 'string' ? (context.form[name] as string) : '');
       const values: FormValues = { active: field('active') !== '', apiUrl: field('api_url'), projectName: field('project_name') };
       try {

@@ -3,7 +3,8 @@ import type { Principal } from '../platform/auth/principal.js';
 import { RecordNotFoundError, ValidationError } from '../platform/errors.js';
 import type { ProjectAccess } from '../accounts/lookup.js';
 import type { SettingsRow } from './entities.js';
-import { requireOperationsAdmin, requireSettings } from './finder.js';
+import { authorizeProject } from '../platform/auth/policies/index.js';
+import { requireSettings } from './finder.js';
 import { settingsErrors } from './validation.js';
 
 export interface SetActiveInput {
@@ -18,7 +19,7 @@ export interface SetActiveInput {
  * answers 200 with its service's error hash, Kiln answers 400 with the validation messages.
  */
 export async function setErrorTrackingActive(deps: Deps, _actor: Principal, input: SetActiveInput): Promise<SettingsRow> {
-  requireOperationsAdmin(input.access);
+  authorizeProject(input.access, 'admin_operations');
   const projectId = Number(input.access.project.id);
   const row = await requireSettings(deps.db, projectId);
   const integrated = input.integrated ?? row.integrated === 1;
