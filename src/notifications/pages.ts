@@ -135,16 +135,18 @@ ${projects.length ? projects.map((view) => sourceForm(context, view, emailEvents
 async function sourceOf(deps: Deps, user: AuthUser, key: string): Promise<NotificationSource> {
   if (key === 'global') return GLOBAL_SOURCE;
   const match = /^(group|project)-(\d+)$/.exec(key);
-  if (match?.[1] === 'group') return { type: 'Namespace', id: Number((await findGroup(deps, principalOf(user), match[2])).group.id) };
-  return { type: 'Project', id: Number((await findProject(deps, principalOf(user), match?.[2] ?? '0')).project.id) };
+  if (match?.[1] === 'group') return { type: 'Namespace', id: Number((await findGroup(deps, principalOf(user), match[2], 'read_notification_setting')).group.id) };
+  return { type: 'Project', id: Number((await findProject(deps, principalOf(user), match?.[2] ?? '0', 'read_notification_setting')).project.id) };
 }
 
 export function notificationPages(app: FastifyInstance, deps: Deps): void {
-  pageRoute(app, deps, { method: 'GET', url: PATH, handler: (context) => renderPage(context) });
+  // The user's own settings; each group or project a form names is checked on its own (sourceOf).
+  pageRoute(app, deps, { method: 'GET', url: PATH, ability: { instance: 'log_in' }, handler: (context) => renderPage(context) });
 
   pageRoute(app, deps, {
     method: 'POST',
     url: PATH,
+    ability: { instance: 'log_in' },
     handler: async (context) => {
       const field = (name: string) => (typeof context.form[name] === 'string' ? (context.form[name] as string) : undefined);
       const source = await sourceOf(deps, context.user, field('source') ?? '');

@@ -1,12 +1,12 @@
 // GET/PUT /notification_settings, /groups/:id/notification_settings, /projects/:id/notification_settings
-// (specification, Notification settings; gitlab-rest.md §4.3). Anyone who can read the group or project
-// may read and change their own setting for it.
+// (specification, Notification settings; gitlab-rest.md §4.3). Any signed-in user who can read the group or
+// project may read and change their own setting for it (read_notification_setting).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
-import { apiRoute } from '../platform/http/route.js';
-import { p, type ParamRule } from '../platform/http/params.js';
+import { apiRoute, type RouteContext } from '../platform/http/route.js';
+import { p, type ParamRule, type ParamSchema } from '../platform/http/params.js';
 import { ApiError } from '../platform/http/api-error.js';
-import { findGroup, findProject, findUser } from '../accounts/lookup.js';
+import { findUser } from '../accounts/lookup.js';
 import { EMAIL_EVENTS, isLevel, type EmailEvent, type Level } from './vocabulary.js';
 import { findNotificationSetting, GLOBAL_SOURCE, type NotificationSource } from './finder.js';
 import { globalNotificationSettingEntity, notificationSettingEntity } from './entities.js';
@@ -35,6 +35,7 @@ export function notificationsRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'GET', url: '/notification_settings', summary: 'The global notification setting', tags: ['notification_settings'],
+    ability: { instance: 'log_in' },
     handler: async ({ actor }) => {
       const [setting, user] = await Promise.all([findNotificationSetting(deps.db, actor.user.id, GLOBAL_SOURCE), findUser(deps, actor.user.id)]);
       return globalNotificationSettingEntity(setting, tier, user.email);
@@ -43,6 +44,7 @@ export function notificationsRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'PUT', url: '/notification_settings', summary: 'Change the global notification setting', tags: ['notification_settings'],
+    ability: { instance: 'log_in' },
     params: { level: p.string.optional(), notification_email: p.string.optional(), ...eventParams(epics) },
     handler: async ({ actor, params }) => {
       const setting = await updateNotificationSetting(deps, actor, {
@@ -57,25 +59,30 @@ export function notificationsRoutes(app: FastifyInstance, deps: Deps): void {
 
   for (const kind of ['groups', 'projects'] as const) {
     const withEpic = epics && kind === 'groups';
-    const sourceOf = async (principal: Parameters<typeof findGroup>[1], id: string): Promise<NotificationSource> =>
+    const ability = kind === 'groups' ? { group: 'read_notification_setting' as const } : { project: 'read_notification_setting' as const };
+    const sourceOf = async (context: Pick<RouteContext<ParamSchema>, 'group' | 'project'>): Promise<NotificationSource> =>
       kind === 'groups'
-        ? { type: 'Namespace', id: Number((await findGroup(deps, principal, id)).group.id) }
-        : { type: 'Project', id: Number((await findProject(deps, principal, id)).project.id) };
+        ? { type: 'Namespace', id: Number((await context.group()).group.id) }
+        : { type: 'Project', id: Number((await context.project()).project.id) };
 
     apiRoute(app, deps, {
       method: 'GET', url: `/${kind}/:id/notification_settings`, summary: `Your notification setting for one of the ${kind}`, tags: ['notification_settings'],
+      ability,
       params: { id: p.string.required() },
-      handler: async ({ actor, params }) => {
-        const source = await sourceOf(actor, params.id);
+      handler: async (context) => {
+        const { actor } = context;
+        const source = await sourceOf(context);
         return notificationSettingEntity(await findNotificationSetting(deps.db, actor.user.id, source), tier);
       },
     });
 
     apiRoute(app, deps, {
       method: 'PUT', url: `/${kind}/:id/notification_settings`, summary: `Change your notification setting for one of the ${kind}`, tags: ['notification_settings'],
+      ability,
       params: { id: p.string.required(), level: p.string.optional(), ...eventParams(withEpic) },
-      handler: async ({ actor, params }) => {
-        const source = await sourceOf(actor, params.id);
+      handler: async (context) => {
+        const { actor, params } = context;
+        const source = await sourceOf(context);
         const level = levelOf(params.level as string | undefined);
         const setting = await updateNotificationSetting(deps, actor, { source, level, events: eventsFrom(params, withEpic) });
         return notificationSettingEntity(setting, tier);
