@@ -77,7 +77,8 @@ async function runPage(deps: Deps, spec: PageSpec, request: FastifyRequest, repl
     setPageSecurityHeaders(reply);
     return reply.redirect(`/users/sign_in?return_to=${encodeURIComponent(returnTo)}`, 302);
   }
-  // Anonymous visitors get a session too, so their forms (sign-in) carry a CSRF token.
+  // Anonymous visitors get a session too, so their forms (sign-in) carry a CSRF token; it is a cookie
+  // and an HMAC, not a row (anonymous-sessions.ts).
   session ??= await startSession(deps, request, reply);
   const form = formOf(request.body);
   if (request.method === 'POST') {
@@ -119,12 +120,14 @@ async function runPage(deps: Deps, spec: PageSpec, request: FastifyRequest, repl
   }
   if (reply.sent) return reply;
   if (outcome.kind === 'redirect') {
-    if (outcome.flash) await setFlash(deps, session, outcome.flash);
+    // The handler may have started another session (sign-in, or a second step that timed out): the
+    // message belongs to the one the browser will hold.
+    if (outcome.flash) await setFlash(deps, reply, (await loadSession(deps, request)) ?? session, outcome.flash);
     setPageSecurityHeaders(reply);
     return reply.redirect(encodeLocation(outcome.location), outcome.status ?? 303);
   }
   const flash = outcome.flash ?? session.flash;
-  if (session.flash) await setFlash(deps, session, null);
+  if (session.flash) await setFlash(deps, reply, session, null);
   return renderPage(reply, outcome.status ?? 200, outcome.title, outcome.body, session, flash);
 }
 

@@ -1,11 +1,17 @@
-// Browser sessions stored in the database: the cookie holds a random value, the table its digest.
-// Rotated at sign-in (session fixation), HttpOnly, SameSite=Lax, Secure under https.
+// Browser sessions. A signed-in (or half signed-in) session is stored in the database: the cookie
+// holds a random value, the table its digest. Rotated at sign-in (session fixation), HttpOnly,
+// SameSite=Lax, Secure under https.
+//
+// An anonymous visitor's session is stateless (anonymous-sessions.ts): its cookie is a random value
+// of its own form and its CSRF token an HMAC of it, so reading a page (the sign-in form) writes no
+// row; a row is made only at sign-in.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { randomToken, sha256Hex } from '../platform/crypto.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { toAuthUser } from '../accounts/user-entities.js';
 import { readCookie, setCookie } from './cookies.js';
+import { anonymousSession, isAnonymousCookie, newAnonymousCookie, setAnonymousFlash } from './anonymous-sessions.js';
 
 export const SESSION_COOKIE = '_kiln_session';
 // GitLab's default session_expire_delay: one week.
@@ -13,14 +19,17 @@ const LIFETIME_MS = 7 * 24 * 3600 * 1000;
 const TOUCH_INTERVAL_MS = 60_000;
 
 export interface Session {
+  /** Digest of the cookie value (the primary key of a stored session). */
   idDigest: string;
+  /** Whether the session has a database row; anonymous sessions have none. */
+  stored: boolean;
   user: AuthUser | null;
   pendingUserId: number | null;
   csrfToken: string;
   flash: string | null;
 }
 
-function secure(deps: Deps): boolean {
+function secureCookies(deps: Deps): boolean {
   return deps.config.baseUrl.startsWith('https:');
 }
 
@@ -28,6 +37,7 @@ function secure(deps: Deps): boolean {
 export async function loadSession(deps: Deps, request: FastifyRequest): Promise<Session | null> {
   const cookie = readCookie(request, SESSION_COOKIE);
   if (!cookie) return null;
+  if (isAnonymousCookie(cookie)) return anonymousSession(deps, request, cookie);
   const now = deps.clock.now();
   const row = await deps.db
     .selectFrom('web_sessions as s')
@@ -43,37 +53,54 @@ export async function loadSession(deps: Deps, request: FastifyRequest): Promise<
   const user = row.user_id !== null && row.username !== null && row.state === 'active'
     ? toAuthUser({ id: row.user_id, username: row.username, name: row.name!, state: row.state, admin: row.admin!, otp_required: row.otp_required! } as Parameters<typeof toAuthUser>[0])
     : null;
-  return { idDigest: row.id_digest, user, pendingUserId: row.pending_user_id === null ? null : Number(row.pending_user_id), csrfToken: row.csrf_token, flash: row.flash };
+  return { idDigest: row.id_digest, stored: true, user, pendingUserId: row.pending_user_id === null ? null : Number(row.pending_user_id), csrfToken: row.csrf_token, flash: row.flash };
 }
 
-/** Start a fresh session (new cookie value), dropping the old one: used at sign-in and for anonymous CSRF. */
-export async function startSession(deps: Deps, request: FastifyRequest, reply: FastifyReply, fields: { userId?: number | null; pendingUserId?: number | null; flash?: string | null } = {}): Promise<Session> {
+async function dropStoredSession(deps: Deps, request: FastifyRequest): Promise<void> {
   const old = readCookie(request, SESSION_COOKIE);
-  if (old) await deps.db.deleteFrom('web_sessions').where('id_digest', '=', sha256Hex(old)).execute();
+  if (old && !isAnonymousCookie(old)) await deps.db.deleteFrom('web_sessions').where('id_digest', '=', sha256Hex(old)).execute();
+}
+
+function useCookie(deps: Deps, request: FastifyRequest, reply: FastifyReply, value: string): void {
+  setCookie(reply, SESSION_COOKIE, value, { secure: secureCookies(deps) });
+  // The cookie is read back by later requests; within this request the new session is returned.
+  request.headers.cookie = `${SESSION_COOKIE}=${value}`;
+}
+
+/**
+ * Start a fresh session (new cookie value), dropping the old one: a stored one at sign-in (a user or a
+ * pending second step), else an anonymous one, which writes nothing.
+ */
+export async function startSession(deps: Deps, request: FastifyRequest, reply: FastifyReply, fields: { userId?: number | null; pendingUserId?: number | null } = {}): Promise<Session> {
+  await dropStoredSession(deps, request);
+  if (!fields.userId && !fields.pendingUserId) {
+    const value = newAnonymousCookie();
+    useCookie(deps, request, reply, value);
+    return anonymousSession(deps, request, value, { withFlash: false });
+  }
   const value = randomToken(32);
   const now = deps.clock.now();
   const csrfToken = randomToken(32);
   await deps.db
     .insertInto('web_sessions')
-    .values({ id_digest: sha256Hex(value), user_id: fields.userId ?? null, pending_user_id: fields.pendingUserId ?? null, csrf_token: csrfToken, flash: fields.flash ?? null, created_at: now, last_seen_at: now, expires_at: now + LIFETIME_MS })
+    .values({ id_digest: sha256Hex(value), user_id: fields.userId ?? null, pending_user_id: fields.pendingUserId ?? null, csrf_token: csrfToken, flash: null, created_at: now, last_seen_at: now, expires_at: now + LIFETIME_MS })
     .execute();
-  setCookie(reply, SESSION_COOKIE, value, { secure: secure(deps) });
-  // The cookie is read back by later requests; within this request the new session is returned.
-  request.headers.cookie = `${SESSION_COOKIE}=${value}`;
+  useCookie(deps, request, reply, value);
   let user: AuthUser | null = null;
   if (fields.userId) {
     const row = await deps.db.selectFrom('users').selectAll().where('id', '=', fields.userId).executeTakeFirstOrThrow();
     user = toAuthUser(row);
   }
-  return { idDigest: sha256Hex(value), user, pendingUserId: fields.pendingUserId ?? null, csrfToken, flash: fields.flash ?? null };
+  return { idDigest: sha256Hex(value), stored: true, user, pendingUserId: fields.pendingUserId ?? null, csrfToken, flash: null };
 }
 
 export async function endSession(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const cookie = readCookie(request, SESSION_COOKIE);
-  if (cookie) await deps.db.deleteFrom('web_sessions').where('id_digest', '=', sha256Hex(cookie)).execute();
-  setCookie(reply, SESSION_COOKIE, '', { secure: secure(deps), maxAgeSeconds: 0 });
+  await dropStoredSession(deps, request);
+  setCookie(reply, SESSION_COOKIE, '', { secure: secureCookies(deps), maxAgeSeconds: 0 });
 }
 
-export async function setFlash(deps: Deps, session: Session, flash: string | null): Promise<void> {
+/** The message shown on the next page: in the row of a stored session, in a signed cookie otherwise. */
+export async function setFlash(deps: Deps, reply: FastifyReply, session: Session, flash: string | null): Promise<void> {
+  if (!session.stored) return setAnonymousFlash(deps, reply, session, flash);
   await deps.db.updateTable('web_sessions').set({ flash }).where('id_digest', '=', session.idDigest).execute();
 }

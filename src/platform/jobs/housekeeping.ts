@@ -1,6 +1,10 @@
 // Housekeeping: prunes finished jobs and stale rate-limit windows so both tables stay small (every
-// query on them must stay index-served, ARCHITECTURE.md "Data"). Dead jobs are kept: they are the
-// visible record of work that needs an operator. The job re-schedules itself hourly.
+// query on them must stay index-served, ARCHITECTURE.md "Data"), and credentials that can no longer
+// be used: expired browser sessions, expired OAuth authorization codes, revoked OAuth tokens and
+// expired ones without a refresh token. Dead jobs are kept: they are the visible record of work that
+// needs an operator. Personal access tokens are kept too: GitLab lists revoked and expired ones as
+// inactive. The job re-schedules itself hourly.
+import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Feature } from '../feature.js';
 import type { Executor } from '../db/database.js';
@@ -11,10 +15,23 @@ export const HOUSEKEEPING_JOB = 'platform.housekeeping';
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 /** Rate-limit windows are minutes long; a row untouched for a day is certainly stale. */
 const RATE_LIMIT_KEEP_MS = DAY_MS;
+/**
+ * Codes live 10 minutes; a used or expired one is kept a day so that its reuse still revokes what it
+ * issued (RFC 9700 §4.2.4) well past its life, then it would only be an unknown code (invalid_grant).
+ */
+const GRANT_KEEP_MS = DAY_MS;
+/**
+ * Revoked tokens (rotated refresh tokens among them) are kept 30 days so that presenting a rotated
+ * refresh token still revokes its family (RFC 9700 §4.14.2) for as long as a client plausibly holds it.
+ */
+const TOKEN_KEEP_MS = 30 * DAY_MS;
 
 export interface HousekeepingResult {
   jobsPruned: number;
   rateLimitsPruned: number;
+  sessionsPruned: number;
+  grantsPruned: number;
+  tokensPruned: number;
 }
 
 export async function pruneHousekeeping(deps: Deps): Promise<HousekeepingResult> {
@@ -25,7 +42,25 @@ export async function pruneHousekeeping(deps: Deps): Promise<HousekeepingResult>
     .where('updated_at', '<', now - deps.config.jobRetentionDays * DAY_MS)
     .executeTakeFirst();
   const limits = await deps.db.deleteFrom('rate_limits').where('window_start', '<', now - RATE_LIMIT_KEEP_MS).executeTakeFirst();
-  return { jobsPruned: Number(jobs.numDeletedRows), rateLimitsPruned: Number(limits.numDeletedRows) };
+  const credentials = await pruneCredentials(deps, now);
+  return { jobsPruned: Number(jobs.numDeletedRows), rateLimitsPruned: Number(limits.numDeletedRows), ...credentials };
+}
+
+async function pruneCredentials(deps: Deps, now: number): Promise<Pick<HousekeepingResult, 'sessionsPruned' | 'grantsPruned' | 'tokensPruned'>> {
+  const sessions = await deps.db.deleteFrom('web_sessions').where('expires_at', '<=', now).executeTakeFirst();
+  const grants = await deps.db.deleteFrom('oauth_access_grants').where('expires_at', '<', now - GRANT_KEEP_MS).executeTakeFirst();
+  const cutoff = now - TOKEN_KEEP_MS;
+  // An access token with a refresh token stays while the refresh token is unrevoked, however old.
+  const tokens = await deps.db
+    .deleteFrom('oauth_access_tokens')
+    .where((eb) =>
+      eb.or([
+        eb('revoked_at', '<', cutoff),
+        eb.and([eb('refresh_digest', 'is', null), eb('expires_in', 'is not', null), eb(sql<number>`created_at + expires_in * 1000`, '<', cutoff)]),
+      ]),
+    )
+    .executeTakeFirst();
+  return { sessionsPruned: Number(sessions.numDeletedRows), grantsPruned: Number(grants.numDeletedRows), tokensPruned: Number(tokens.numDeletedRows) };
 }
 
 /** Queue the next run unless one is already queued (several nodes may start at once; an extra run is harmless). */
