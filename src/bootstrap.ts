@@ -1,7 +1,6 @@
 // Opens the database, migrates, loads the instance secrets, and assembles the dependencies, the app
 // and the worker. `kiln serve`, `kiln worker`, the tests and the benchmarks all start Kiln here.
 import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
@@ -9,6 +8,7 @@ import { openPostgres, openSqlite, type Database } from './platform/db/database.
 import { migrateToLatest } from './platform/db/migrate.js';
 import { loadOrCreateSecrets, type InstanceSecrets } from './platform/secrets.js';
 import { SecretBox } from './platform/crypto.js';
+import { ensurePrivateDirectory } from './platform/data-dir.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { newAuthRegistry } from './platform/auth/principal.js';
 import { createMetrics } from './platform/metrics.js';
@@ -44,7 +44,7 @@ export function openDatabase(config: Config, log?: Logger): Database {
 }
 
 export async function startKiln(config: Config, options: StartOptions = {}): Promise<Kiln> {
-  mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDirectory(config.dataDir);
   const log = options.log ?? createLogger(config.logLevel);
   const database = options.database ?? openDatabase(config, log);
   await migrateToLatest(database);

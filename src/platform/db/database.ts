@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { PRIVATE_DIR_MODE, ensurePrivateFile } from '../data-dir.js';
 import type { DB } from './schema.js';
 import { postgresReads, sqliteReads, type Reads } from './reads.js';
 import { ConnectionGate, GatedSqliteDialect } from './connection-gate.js';
@@ -50,7 +51,12 @@ export interface SqliteOptions {
 }
 
 export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMAL', options: SqliteOptions = {}): Database {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    // A directory made here is private; an existing one is the caller's (ensurePrivateDirectory).
+    mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+    // SQLite creates the file 0644 and its -wal and -shm with the file's mode: create it 0600 first.
+    ensurePrivateFile(file, [`${file}-wal`, `${file}-shm`, `${file}-journal`]);
+  }
   const connection = new SQLite(file);
   // WAL + synchronous=NORMAL: a commit survives kill -9 (DECISIONS.md, SQLite durability).
   connection.pragma('journal_mode = WAL');
