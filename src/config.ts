@@ -1,5 +1,6 @@
 // The only reader of process.env. Every setting is typed, validated once, and documented in README.md.
 import { resolve, join } from 'node:path';
+import { isIP } from 'node:net';
 
 export type Tier = 'free' | 'premium' | 'ultimate';
 
@@ -34,6 +35,8 @@ export interface Config {
   jobLeaseMs: number;
   /** Finished jobs and stale rate-limit windows older than this are pruned by the housekeeping job. */
   jobRetentionDays: number;
+  /** Addresses and CIDR ranges that may read /-/metrics (GitLab's monitoring whitelist); others get 404. */
+  monitoringAllowlist: string[];
   runWorker: boolean;
 }
 
@@ -88,6 +91,24 @@ function parseStorages(raw: string | undefined, dataDir: string): StorageShard[]
   });
 }
 
+/** GitLab's default monitoring whitelist: the loopback addresses. */
+const DEFAULT_MONITORING_ALLOWLIST = '127.0.0.0/8,::1/128';
+
+/** Comma-separated IP addresses or CIDR ranges (`10.0.0.0/8`, `::1`). */
+function parseAllowlist(env: Env, name: string, fallback: string): string[] {
+  const raw = env[name] === undefined || env[name] === '' ? fallback : env[name];
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    if (!family || extra !== undefined || (prefix !== undefined && (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits))) {
+      throw new ConfigError(`${name} must be IP addresses or CIDR ranges separated by commas (like 127.0.0.0/8,::1), got "${entry}"`);
+    }
+  }
+  return entries;
+}
+
 function parseBaseUrl(raw: string | undefined, host: string, port: number): string {
   const fallback = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const value = raw === undefined || raw === '' ? fallback : raw;
@@ -130,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerPollMs: integer(env, 'KILN_WORKER_POLL_MS', 500, 10, 60_000),
     jobLeaseMs: integer(env, 'KILN_JOB_LEASE_MS', 5 * 60_000, 100, 24 * 3_600_000),
     jobRetentionDays: integer(env, 'KILN_JOB_RETENTION_DAYS', 7, 1, 36_500),
+    monitoringAllowlist: parseAllowlist(env, 'KILN_MONITORING_ALLOWLIST', DEFAULT_MONITORING_ALLOWLIST),
     runWorker: boolean(env, 'KILN_RUN_WORKER', true),
   };
 }

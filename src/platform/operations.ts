@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from './deps.js';
 import { ping } from './db/database.js';
 import { openApiRegistry } from './http/openapi.js';
+import { addressAllowlist } from './http/address-allowlist.js';
 import { KILN_VERSION } from './version.js';
 
 const OPEN = { credential: 'none' } as const;
@@ -19,7 +20,9 @@ export function registerOperations(app: FastifyInstance, deps: Deps): void {
       return reply.code(503).send({ status: 'failed', db_check: [{ status: 'failed', message: 'database unreachable' }] });
     }
   });
-  app.get('/-/metrics', { config: { ability: { credential: 'monitoring_allowlist' } } }, async (_request, reply) => {
+  const mayMonitor = addressAllowlist(deps.config.monitoringAllowlist);
+  app.get('/-/metrics', { config: { ability: { credential: 'monitoring_allowlist' } } }, async (request, reply) => {
+    if (!mayMonitor(request.socket.remoteAddress)) return reply.callNotFound();
     reply.type(deps.metrics.registry.contentType);
     return deps.metrics.registry.metrics();
   });

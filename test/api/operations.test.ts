@@ -57,6 +57,37 @@ describe('GET /-/readiness', () => {
 });
 
 describe('GET /-/metrics', () => {
+  const metricsFrom = (remoteAddress: string, app = kiln.app) => app.inject({ method: 'GET', url: '/-/metrics', remoteAddress });
+
+  describe('from an address outside the monitoring allow-list', () => {
+    it.each(['10.1.2.3', '192.168.0.10', '8.8.8.8', '::ffff:10.1.2.3', '2001:db8::1', 'fe80::1'])('answers 404 to %s, as GitLab does', async (address) => {
+      const response = await metricsFrom(address);
+      expect(response.statusCode).toBe(404);
+      expect(response.body).not.toContain('http_request_duration_seconds');
+    });
+  });
+
+  describe('from the default allow-list (loopback)', () => {
+    it.each(['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1'])('answers 200 to %s', async (address) => {
+      expect((await metricsFrom(address)).statusCode).toBe(200);
+    });
+  });
+
+  describe('with KILN_MONITORING_ALLOWLIST=10.0.0.0/8,2001:db8::/32', () => {
+    it('answers the listed ranges only', async () => {
+      const listed = await testKiln({ monitoringAllowlist: ['10.0.0.0/8', '2001:db8::/32'] });
+      try {
+        expect((await metricsFrom('10.1.2.3', listed.app)).statusCode).toBe(200);
+        expect((await metricsFrom('::ffff:10.1.2.3', listed.app)).statusCode).toBe(200);
+        expect((await metricsFrom('2001:db8::1', listed.app)).statusCode).toBe(200);
+        expect((await metricsFrom('127.0.0.1', listed.app)).statusCode).toBe(404);
+        expect((await metricsFrom('11.0.0.1', listed.app)).statusCode).toBe(404);
+      } finally {
+        await listed.close();
+      }
+    });
+  });
+
   it('exposes request durations per route template and job outcomes in Prometheus text', async () => {
     const project = await kiln.createProject(alice, 'measured');
     await kiln.api('GET', `/projects/${project.id}`, { token: alice.token });

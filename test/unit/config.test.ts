@@ -27,6 +27,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ KILN_READ_CACHE: 'false' }).readCache).toBe(false);
   });
 
+  it('lets only loopback addresses read /-/metrics unless KILN_MONITORING_ALLOWLIST says otherwise', () => {
+    expect(loadConfig({}).monitoringAllowlist).toEqual(['127.0.0.0/8', '::1/128']);
+    expect(loadConfig({ KILN_MONITORING_ALLOWLIST: '' }).monitoringAllowlist).toEqual(['127.0.0.0/8', '::1/128']);
+    expect(loadConfig({ KILN_MONITORING_ALLOWLIST: ' 10.0.0.0/8, 192.168.1.5 ,::1 ' }).monitoringAllowlist).toEqual(['10.0.0.0/8', '192.168.1.5', '::1']);
+  });
+
   for (const [env, message] of [
     [{ KILN_PORT: '-1' }, 'KILN_PORT must be a whole number'],
     [{ KILN_RUN_WORKER: 'maybe' }, 'KILN_RUN_WORKER must be true or false'],
@@ -34,6 +40,9 @@ describe('loadConfig', () => {
     [{ KILN_STORAGES: '{"a":{"path":"/x","weight":101}}' }, 'weight must be a whole number from 0 to 100'],
     [{ KILN_BASE_URL: 'ftp://kiln' }, 'KILN_BASE_URL must use http or https'],
     [{ KILN_SQLITE_SYNCHRONOUS: 'OFF' }, 'KILN_SQLITE_SYNCHRONOUS must be one of NORMAL, FULL'],
+    [{ KILN_MONITORING_ALLOWLIST: '10.0.0.0/33' }, 'KILN_MONITORING_ALLOWLIST must be IP addresses or CIDR ranges'],
+    [{ KILN_MONITORING_ALLOWLIST: 'localhost' }, 'KILN_MONITORING_ALLOWLIST must be IP addresses or CIDR ranges'],
+    [{ KILN_MONITORING_ALLOWLIST: '::1/129' }, 'got "::1/129"'],
   ] as const) {
     it(`rejects ${JSON.stringify(env)} with a ConfigError naming the variable`, () => {
       expect(() => loadConfig(env as Record<string, string>)).toThrow(ConfigError);
