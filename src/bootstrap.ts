@@ -1,12 +1,15 @@
-// Opens the database, migrates, loads the instance secrets, and assembles the dependencies, the app
-// and the worker. `kiln serve`, `kiln worker`, the tests and the benchmarks all start Kiln here.
+// Opens the database, migrates, loads the instance secrets (refusing ones the database was not
+// initialised with), and assembles the dependencies, the app and the worker. `kiln serve`,
+// `kiln worker`, the tests and the benchmarks all start Kiln here.
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { openPostgres, openSqlite, type Database } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
-import { loadOrCreateSecrets, type InstanceSecrets } from './platform/secrets.js';
+import type { InstanceSecrets } from './platform/secrets.js';
+import { loadInstanceSecrets } from './operations/secrets-check.js';
+import { logDestination } from './operations/terminal-log.js';
 import { SecretBox } from './platform/crypto.js';
 import { ensurePrivateDirectory } from './platform/data-dir.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -45,10 +48,18 @@ export function openDatabase(config: Config, log?: Logger): Database {
 
 export async function startKiln(config: Config, options: StartOptions = {}): Promise<Kiln> {
   ensurePrivateDirectory(config.dataDir);
-  const log = options.log ?? createLogger(config.logLevel);
+  const log = options.log ?? createLogger(config.logLevel, logDestination(config));
   const database = options.database ?? openDatabase(config, log);
-  await migrateToLatest(database);
-  const secrets = options.secrets ?? loadOrCreateSecrets(config.dataDir);
+  const clock = options.clock ?? systemClock;
+  let secrets: InstanceSecrets;
+  try {
+    await migrateToLatest(database);
+    secrets = await loadInstanceSecrets(database.db, config.dataDir, clock.now(), options.secrets);
+  } catch (error) {
+    // Refused before anything else is written (the root user, jobs): close what was opened.
+    if (!options.database) await database.close();
+    throw error;
+  }
   const features = options.features ?? allFeatures;
   let worker: Worker | null = null;
   const deps: Deps = {
@@ -56,7 +67,7 @@ export async function startKiln(config: Config, options: StartOptions = {}): Pro
     db: database.db,
     dialect: database.dialect,
     reads: database.reads,
-    clock: options.clock ?? systemClock,
+    clock,
     secrets,
     box: new SecretBox(secrets.instanceKey),
     log,

@@ -1,4 +1,6 @@
-// The only reader of process.env. Every setting is typed, validated once, and documented in README.md.
+// The only reader of process.env. Every setting is typed, validated once, and documented in
+// docs/operations/configuration.md. A bad value is a ConfigError: one line naming the variable and the
+// value (secrets are described, never echoed), which `kiln` prints before it writes anything.
 import { resolve, join } from 'node:path';
 import { isIP } from 'node:net';
 
@@ -21,6 +23,8 @@ export interface Config {
   initialRootPassword: string | null;
   initialRootToken: string | null;
   logLevel: string;
+  /** `text` for people (a terminal), `json` for log collectors; `auto` picks by whether stdout is a terminal. */
+  logFormat: 'auto' | 'text' | 'json';
   accessTokenLifetimeSeconds: number;
   allowImplicitGrant: boolean;
   allowInsecureRedirectUris: boolean;
@@ -41,6 +45,21 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** GitLab's minimum password length (accounts/passwords.ts), checked here so a bad variable stops Kiln before it writes. */
+const MIN_ROOT_PASSWORD_LENGTH = 8;
+
+/** A URL as it may be shown: without the password. */
+export function withoutPassword(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (!url.password) return raw;
+    url.password = '***';
+    return url.toString();
+  } catch {
+    return raw.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
+  }
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -74,18 +93,18 @@ function parseStorages(raw: string | undefined, dataDir: string): StorageShard[]
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw new ConfigError('KILN_STORAGES must be JSON like {"default":{"path":"/srv/kiln/default","weight":100}}');
+    throw new ConfigError(`KILN_STORAGES must be JSON like {"default":{"path":"/srv/kiln/default","weight":100}}, got ${JSON.stringify(raw)}`);
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || Object.keys(parsed).length === 0) {
-    throw new ConfigError('KILN_STORAGES must be a non-empty JSON object of shard name to {path, weight}');
+    throw new ConfigError(`KILN_STORAGES must be a non-empty JSON object of shard name to {path, weight}, got ${JSON.stringify(raw)}`);
   }
   return Object.entries(parsed as Record<string, unknown>).map(([name, value]) => {
     const shard = value as { path?: unknown; weight?: unknown };
     if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new ConfigError(`KILN_STORAGES: shard name "${name}" may use only letters, digits, _ . -`);
-    if (typeof shard?.path !== 'string' || shard.path === '') throw new ConfigError(`KILN_STORAGES: shard "${name}" needs a "path" string`);
+    if (typeof shard?.path !== 'string' || shard.path === '') throw new ConfigError(`KILN_STORAGES: shard "${name}" needs a "path" string, got ${JSON.stringify(shard?.path ?? null)}`);
     const weight = shard.weight === undefined ? 100 : shard.weight;
     if (typeof weight !== 'number' || !Number.isInteger(weight) || weight < 0 || weight > 100) {
-      throw new ConfigError(`KILN_STORAGES: shard "${name}" weight must be a whole number from 0 to 100`);
+      throw new ConfigError(`KILN_STORAGES: shard "${name}" weight must be a whole number from 0 to 100, got ${JSON.stringify(weight)}`);
     }
     return { name, path: resolve(shard.path), weight };
   });
@@ -118,17 +137,38 @@ function parseBaseUrl(raw: string | undefined, host: string, port: number): stri
   } catch {
     throw new ConfigError(`KILN_BASE_URL must be an absolute http(s) URL, got "${value}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('KILN_BASE_URL must use http or https');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`KILN_BASE_URL must use http or https, got "${value}"`);
   return url.toString().replace(/\/+$/, '');
 }
 
+/**
+ * An address to listen on: an IPv4 or IPv6 address, or a host name. A dotted string of digits that
+ * is no IPv4 address (999.1.1.1) is a typo, not a host name.
+ */
+function parseHost(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return '127.0.0.1';
+  if (isIP(raw)) return raw;
+  const hostName = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+  if (!hostName.test(raw) || /^[\d.]+$/.test(raw)) throw new ConfigError(`KILN_HOST must be an IP address or a host name, got "${raw}"`);
+  return raw;
+}
+
+function rootPassword(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < MIN_ROOT_PASSWORD_LENGTH) {
+    throw new ConfigError(`KILN_INITIAL_ROOT_PASSWORD must be at least ${MIN_ROOT_PASSWORD_LENGTH} characters, got ${raw.length}`);
+  }
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
-  const host = env.KILN_HOST || '127.0.0.1';
+  const host = parseHost(env.KILN_HOST);
   const port = integer(env, 'KILN_PORT', 8080, 0, 65535);
+  if (env.KILN_DATA_DIR !== undefined && env.KILN_DATA_DIR.includes('\0')) throw new ConfigError('KILN_DATA_DIR must be a path, got a value with a NUL byte');
   const dataDir = resolve(env.KILN_DATA_DIR || './data');
   const databaseUrl = env.KILN_DATABASE_URL || null;
-  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('KILN_DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite database)');
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\/./.test(databaseUrl)) {
+    throw new ConfigError(`KILN_DATABASE_URL must be a postgres:// URL (unset it for the embedded SQLite database), got "${withoutPassword(databaseUrl)}"`);
   }
   return {
     host,
@@ -138,9 +178,10 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     tier: oneOf(env, 'KILN_TIER', ['free', 'premium', 'ultimate'] as const, 'ultimate'),
     storages: parseStorages(env.KILN_STORAGES, dataDir),
-    initialRootPassword: env.KILN_INITIAL_ROOT_PASSWORD || null,
+    initialRootPassword: rootPassword(env.KILN_INITIAL_ROOT_PASSWORD),
     initialRootToken: env.KILN_INITIAL_ROOT_TOKEN || null,
     logLevel: oneOf(env, 'KILN_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    logFormat: oneOf(env, 'KILN_LOG_FORMAT', ['auto', 'text', 'json'] as const, 'auto'),
     accessTokenLifetimeSeconds: integer(env, 'KILN_ACCESS_TOKEN_LIFETIME', 7200, 60, 31_536_000),
     allowImplicitGrant: boolean(env, 'KILN_ALLOW_IMPLICIT_GRANT', true),
     allowInsecureRedirectUris: boolean(env, 'KILN_ALLOW_HTTP_REDIRECT_URIS', true),

@@ -1,8 +1,15 @@
 // The `kiln` command: serve | worker | migrate | admin …  (`kiln <command> --help` for each).
-import { loadConfig, ConfigError, type Config } from './config.js';
+// A mistake in the configuration or the call is one line naming the variable or flag and its value,
+// exit code 2, found before anything is written; other failures exit 1.
+import { loadConfig, ConfigError, withoutPassword, type Config } from './config.js';
 import { startKiln, openDatabase } from './bootstrap.js';
 import { migrateToLatest } from './platform/db/migrate.js';
 import { adminCommands } from './admin-commands.js';
+import { GITLAB_COMPAT_VERSION, KILN_VERSION } from './platform/version.js';
+import { UsageError } from './operations/usage-error.js';
+import { checkDirectories, checkListenAddress } from './operations/preflight.js';
+import { startBanner } from './operations/start-banner.js';
+import { wantsText } from './operations/terminal-log.js';
 
 const USAGE = `Usage: kiln <command> [options]
 
@@ -10,27 +17,68 @@ Commands:
   serve       Serve HTTP (API, OAuth, alerts, git, pages) and run the job worker
   worker      Run the job worker alone
   migrate     Apply database migrations and exit
-  admin       Operator tasks: create-user, create-token, reset-password
+  admin       Operator tasks: ${adminCommands.names.join(', ')}
 
-Configuration comes from KILN_* environment variables (see README.md).
-Run "kiln <command> --help" for a command's options.`;
+Options:
+  --version   Print Kiln's version and the GitLab API version it speaks
+  --help      This text; "kiln <command> --help" for a command's options
+
+Configuration comes from KILN_* environment variables (docs/operations/configuration.md).`;
 
 const HELP: Record<string, string> = {
   serve: 'Usage: kiln serve\n\nServes Kiln on KILN_HOST:KILN_PORT (default 127.0.0.1:8080) and runs the background worker\nunless KILN_RUN_WORKER=false. Stops gracefully on SIGINT/SIGTERM.',
   worker: 'Usage: kiln worker\n\nRuns background jobs (storage moves, incidents, retention) without serving HTTP.',
-  migrate: 'Usage: kiln migrate\n\nApplies pending database migrations. On PostgreSQL several nodes may run this at once.',
+  migrate: 'Usage: kiln migrate\n\nApplies pending database migrations and names them. On PostgreSQL several nodes may run this at once.',
 };
+
+const COMMANDS = new Set(['serve', 'worker', 'migrate', 'admin']);
+
+class Exit extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`kiln: ${message}\n`);
-  process.exit(code);
+  throw new Exit(code);
+}
+
+/**
+ * Errors of the database connection that are the configuration's fault (PostgreSQL unreachable,
+ * refused credentials, no such database), told as a configuration error.
+ */
+function databaseConfigError(config: Config, error: unknown): ConfigError | null {
+  const code = (error as { code?: string }).code;
+  if (!config.databaseUrl || !code) return null;
+  const known: Record<string, string> = {
+    ECONNREFUSED: 'refuses connections',
+    ENOTFOUND: 'has a host that does not resolve',
+    ETIMEDOUT: 'does not answer',
+    '28P01': 'rejects the user name or password',
+    '28000': 'rejects the user',
+    '3D000': 'names a database that does not exist (createdb it first)',
+  };
+  return known[code] ? new ConfigError(`KILN_DATABASE_URL ${withoutPassword(config.databaseUrl)} ${known[code]}`) : null;
 }
 
 async function serve(config: Config): Promise<void> {
+  await checkListenAddress(config);
+  checkDirectories(config);
   const kiln = await startKiln(config, { processMetrics: true });
-  await kiln.app.listen({ host: config.host, port: config.port });
+  try {
+    await kiln.app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await kiln.close();
+    throw error;
+  }
   if (config.runWorker) kiln.worker.start();
-  kiln.deps.log.info({ url: config.baseUrl }, 'Kiln is ready');
+  const banner = startBanner(config);
+  if (wantsText(config, Boolean(process.stdout.isTTY))) {
+    if (config.logLevel !== 'silent') process.stdout.write(`\n${banner.lines.map((line) => `  ${line}`).join('\n')}\n\n`);
+  } else {
+    kiln.deps.log.info({ url: config.baseUrl, initial_root_password: banner.passwordFile ?? undefined }, banner.sentence);
+  }
   const stop = async (signal: string) => {
     kiln.deps.log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
     // A keep-alive connection becomes idle once its in-flight response is sent; close those as they
@@ -45,6 +93,7 @@ async function serve(config: Config): Promise<void> {
 }
 
 async function worker(config: Config): Promise<void> {
+  checkDirectories(config);
   const kiln = await startKiln(config, { processMetrics: true });
   kiln.worker.start();
   kiln.deps.log.info('worker started');
@@ -57,29 +106,35 @@ async function worker(config: Config): Promise<void> {
 }
 
 async function migrate(config: Config): Promise<void> {
+  if (!config.databaseUrl) checkDirectories(config);
   const database = openDatabase(config);
-  await migrateToLatest(database);
-  await database.close();
-  process.stdout.write('migrations applied\n');
+  let applied: string[];
+  try {
+    applied = await migrateToLatest(database);
+  } finally {
+    await database.close();
+  }
+  if (applied.length === 0) process.stdout.write('no migrations pending: the database is up to date\n');
+  else process.stdout.write(`applied ${applied.length} ${applied.length === 1 ? 'migration' : 'migrations'}:\n${applied.map((name) => `  ${name}\n`).join('')}`);
 }
 
-export async function main(argv: string[]): Promise<void> {
+async function run(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${command === 'admin' ? adminCommands.help(rest[0]) : HELP[command] ?? USAGE}\n`);
+  if (command === '--version' || command === '-v' || command === 'version') {
+    process.stdout.write(`kiln ${KILN_VERSION} (GitLab API v4, as GitLab ${GITLAB_COMPAT_VERSION})\n`);
     return;
   }
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(`configuration error: ${error.message}`);
-    throw error;
+  if (!COMMANDS.has(command)) fail(`unknown command "${command}" (kiln --help lists the commands)`);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${command === 'admin' ? adminCommands.help(rest[0]) : HELP[command]}\n`);
+    return;
   }
+  if (command !== 'admin' && rest.length > 0) fail(`${command}: unexpected argument "${rest[0]}" (configuration comes from KILN_* variables)`);
+  const config = loadConfig();
   switch (command) {
     case 'serve':
       return serve(config);
@@ -87,18 +142,42 @@ export async function main(argv: string[]): Promise<void> {
       return worker(config);
     case 'migrate':
       return migrate(config);
-    case 'admin':
-      return adminCommands.run(config, rest, fail);
-    default:
-      fail(`unknown command "${command}"\n\n${USAGE}`);
+    default: {
+      const work = await adminCommands.prepare(rest);
+      // backup reads the data dir and must not create it; restore checks its targets itself.
+      if (rest[0] !== 'backup' && rest[0] !== 'restore') checkDirectories(config);
+      return work(config);
+    }
+  }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await run(argv);
+  } catch (error) {
+    if (error instanceof Exit) process.exit(error.code);
+    if (error instanceof ConfigError) {
+      process.stderr.write(`kiln: configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`kiln: ${error.message}\n`);
+      process.exit(2);
+    }
+    let told: ConfigError | null = null;
+    try {
+      told = databaseConfigError(loadConfig(), error);
+    } catch {
+      // The configuration loaded before the failure; it cannot fail now.
+    }
+    if (told) {
+      process.stderr.write(`kiln: configuration error: ${told.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`kiln: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
   }
 }
 
 // Only run when executed as the CLI, not when imported by tests.
-if (process.argv[1] && /(main\.js|kiln(\.js)?)$/.test(process.argv[1])) {
-  main(process.argv.slice(2)).catch((error) => {
-    process.stderr.write(`kiln: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
-}
-
+if (process.argv[1] && /(main\.js|kiln(\.js)?)$/.test(process.argv[1])) void main(process.argv.slice(2));

@@ -1,7 +1,8 @@
-// The data directory's secrets file: generated on first start, like GitLab's secrets.yml.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// The data directory's secrets file: generated on first start, like GitLab's secrets.yml. Every node
+// of one instance needs the same file; the database keeps its fingerprint (operations/secrets-check.ts).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes, generateKeyPairSync } from 'node:crypto';
+import { createHash, randomBytes, generateKeyPairSync } from 'node:crypto';
 
 export interface InstanceSecrets {
   instanceKey: Buffer; // AES-256-GCM key for values shown again
@@ -15,6 +16,12 @@ interface SecretsFile {
   signing_key_pem: string;
 }
 
+export const SECRETS_FILE = 'secrets.json';
+
+export function secretsPath(dataDir: string): string {
+  return join(dataDir, SECRETS_FILE);
+}
+
 export function generateSecrets(): InstanceSecrets {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   return {
@@ -24,29 +31,60 @@ export function generateSecrets(): InstanceSecrets {
   };
 }
 
-export function loadOrCreateSecrets(dataDir: string): InstanceSecrets {
-  const path = join(dataDir, 'secrets.json');
-  if (existsSync(path)) {
-    const file = JSON.parse(readFileSync(path, 'utf8')) as SecretsFile;
-    return {
-      instanceKey: Buffer.from(file.instance_key, 'base64'),
-      sessionKey: Buffer.from(file.session_key, 'base64'),
-      signingKeyPem: file.signing_key_pem,
-    };
+export class SecretsFileError extends Error {}
+
+/** The secrets in `<dataDir>/secrets.json`, or null when there is no such file. */
+export function readSecrets(dataDir: string): InstanceSecrets | null {
+  const path = secretsPath(dataDir);
+  if (!existsSync(path)) return null;
+  let file: Partial<SecretsFile>;
+  try {
+    file = JSON.parse(readFileSync(path, 'utf8')) as Partial<SecretsFile>;
+  } catch (error) {
+    throw new SecretsFileError(`${path} is not a readable secrets file (${(error as Error).message})`);
   }
-  mkdirSync(dataDir, { recursive: true });
+  if (typeof file.instance_key !== 'string' || typeof file.session_key !== 'string' || typeof file.signing_key_pem !== 'string') {
+    throw new SecretsFileError(`${path} lacks instance_key, session_key or signing_key_pem`);
+  }
+  return {
+    instanceKey: Buffer.from(file.instance_key, 'base64'),
+    sessionKey: Buffer.from(file.session_key, 'base64'),
+    signingKeyPem: file.signing_key_pem,
+  };
+}
+
+/** New secrets in `<dataDir>/secrets.json` (mode 0600); if another process wrote the file a moment ago, theirs. */
+export function createSecrets(dataDir: string): InstanceSecrets {
   const secrets = generateSecrets();
   const file: SecretsFile = {
     instance_key: secrets.instanceKey.toString('base64'),
     session_key: secrets.sessionKey.toString('base64'),
     signing_key_pem: secrets.signingKeyPem,
   };
-  // 'wx' fails if another node created the file a moment ago; then we read theirs.
   try {
-    writeFileSync(path, JSON.stringify(file, null, 2), { mode: 0o600, flag: 'wx' });
+    writeFileSync(secretsPath(dataDir), JSON.stringify(file, null, 2), { mode: 0o600, flag: 'wx' });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadOrCreateSecrets(dataDir);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readSecrets(dataDir)!;
     throw error;
   }
   return secrets;
+}
+
+export function loadOrCreateSecrets(dataDir: string): InstanceSecrets {
+  return readSecrets(dataDir) ?? createSecrets(dataDir);
+}
+
+/**
+ * A one-way digest of all three secrets, stored in the database to recognise the file it was
+ * initialised with. It reveals nothing of the keys (each is 256 bits of randomness or more).
+ */
+export function secretsFingerprint(secrets: InstanceSecrets): string {
+  return createHash('sha256')
+    .update('kiln secrets fingerprint\0')
+    .update(secrets.instanceKey)
+    .update('\0')
+    .update(secrets.sessionKey)
+    .update('\0')
+    .update(secrets.signingKeyPem)
+    .digest('hex');
 }

@@ -28,20 +28,21 @@ const ADVISORY_LOCK_KEY = 74_105_108; // "Kil"
  * transaction on a separate lock file serialises them across processes; the operating system drops
  * the lock if the holder dies, so a crash never leaves it stuck.
  */
-async function withSqliteMigrationLock(file: string | undefined, work: () => Promise<void>): Promise<void> {
+async function withSqliteMigrationLock<T>(file: string | undefined, work: () => Promise<T>): Promise<T> {
   if (!file) return work();
   const lock = new SQLite(`${file}.migration-lock`, { timeout: 120_000 });
   try {
     lock.exec('begin exclusive');
-    await work();
+    return await work();
   } finally {
     if (lock.inTransaction) lock.exec('rollback');
     lock.close();
   }
 }
 
-export async function migrateToLatest(database: Database): Promise<void> {
-  const run = async (db: Kysely<any>, schema?: string) => {
+/** Applies the pending migrations; returns the names of those this call applied (none: up to date). */
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const run = async (db: Kysely<any>, schema?: string): Promise<string[]> => {
     // Features land migrations from parallel branches, so a later-merged migration may sort earlier.
     // On PostgreSQL the bookkeeping tables are pinned to the current schema: without that, Kysely
     // sees another schema's kysely_migration table in the same database, skips creating its own,
@@ -50,14 +51,15 @@ export async function migrateToLatest(database: Database): Promise<void> {
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((result) => result.status === 'Error');
     if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
   };
   if (database.dialect === 'sqlite') return withSqliteMigrationLock(database.file, () => run(database.db));
   // Hold a session-level advisory lock on one pooled connection for the whole migration.
-  await database.db.connection().execute(async (connection) => {
+  return database.db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${ADVISORY_LOCK_KEY}, hashtext(current_schema()))`.execute(connection);
     try {
       const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(connection);
-      await run(connection, rows[0].schema);
+      return await run(connection, rows[0].schema);
     } finally {
       await sql`select pg_advisory_unlock(${ADVISORY_LOCK_KEY}, hashtext(current_schema()))`.execute(connection);
     }

@@ -1,0 +1,145 @@
+// `kiln admin backup <dir>`: a consistent backup of a running instance while it keeps writing.
+// The database comes first — SQLite through `VACUUM INTO` (one read transaction: a snapshot holding
+// every commit acknowledged before it began, while writers go on in the WAL), PostgreSQL through
+// pg_dump (one snapshot too) — then the secrets, then every repository the snapshot knows, copied
+// live. Repositories copied after the snapshot are at least as new as what the database says of
+// them, which is the direction a restore can live with (GitLab backs up in the same order).
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { ConfigError, type Config } from '../config.js';
+import { openPostgres } from '../platform/db/database.js';
+import { readSecrets, secretsFingerprint, secretsPath, SECRETS_FILE } from '../platform/secrets.js';
+import { KILN_VERSION } from '../platform/version.js';
+import { copyLiveRepository } from './copy-live-repository.js';
+import { MANIFEST, POSTGRES_DUMP, SQLITE_FILE, type BackupManifest } from './backup-manifest.js';
+import { pgDump } from './postgres-tools.js';
+import { UsageError } from './usage-error.js';
+
+interface Snapshot {
+  migrations: string[];
+  fingerprint: string | null;
+  repositories: Array<{ shard: string; disk_path: string }>;
+}
+
+export interface BackupOptions {
+  /** PostgreSQL only: the operator dumps the database themselves, before running the command. */
+  skipDatabase?: boolean;
+  say(line: string): void;
+}
+
+/** A new directory, or an empty one: a backup never mixes with another. Mode 0700: it holds the secrets. */
+function prepareTarget(target: string): void {
+  if (existsSync(target) && readdirSync(target).length > 0) throw new UsageError(`${target} is not empty: back up into a new directory`);
+  mkdirSync(target, { recursive: true, mode: 0o700 });
+  chmodSync(target, 0o700);
+}
+
+function sqliteSnapshot(config: Config, target: string): Snapshot {
+  const source = join(config.dataDir, SQLITE_FILE);
+  if (!existsSync(source)) throw new ConfigError(`KILN_DATA_DIR ${config.dataDir} has no ${SQLITE_FILE}: nothing to back up`);
+  const live = new SQLite(source, { fileMustExist: true, timeout: 10_000 });
+  try {
+    live.pragma('busy_timeout = 10000');
+    live.prepare('VACUUM INTO ?').run(join(target, SQLITE_FILE));
+  } finally {
+    live.close();
+  }
+  chmodSync(join(target, SQLITE_FILE), 0o600); // password hashes, token digests, encrypted values
+  const copy = new SQLite(join(target, SQLITE_FILE), { fileMustExist: true });
+  try {
+    const check = copy.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw new Error(`the database copy fails SQLite's quick_check: ${String(check)}`);
+    return readSnapshot((text) => copy.prepare(text).all() as Array<Record<string, unknown>>);
+  } finally {
+    copy.close();
+  }
+}
+
+function readSnapshot(all: (text: string) => Array<Record<string, unknown>>): Snapshot {
+  const migrations = all('select name from kysely_migration order by name').map((row) => String(row.name));
+  let fingerprint: string | null = null;
+  try {
+    fingerprint = (all('select fingerprint from instance_secrets_fingerprint where id = 1')[0]?.fingerprint as string | undefined) ?? null;
+  } catch {
+    // A database from before the fingerprint: the secrets file is taken as it is.
+  }
+  const repositories = all('select shard, disk_path from repositories order by id').map((row) => ({ shard: String(row.shard), disk_path: String(row.disk_path) }));
+  return { migrations, fingerprint, repositories };
+}
+
+async function postgresSnapshot(config: Config, target: string, options: BackupOptions): Promise<Snapshot & { dumped: boolean }> {
+  const database = openPostgres({ url: config.databaseUrl!, poolSize: 1 });
+  try {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
+    if (!options.skipDatabase) await pgDump(config.databaseUrl!, join(target, POSTGRES_DUMP), rows[0].schema);
+    // Read after the dump: the live database knows every repository the dump knows, and perhaps more.
+    const all = async (text: string) => (await sql.raw<Record<string, unknown>>(text).execute(database.db)).rows;
+    const migrations = (await all('select name from kysely_migration order by name')).map((row) => String(row.name));
+    const fingerprint = (await all('select fingerprint from instance_secrets_fingerprint where id = 1').catch(() => []))[0]?.fingerprint as string | undefined;
+    const repositories = (await all('select shard, disk_path from repositories order by id')).map((row) => ({ shard: String(row.shard), disk_path: String(row.disk_path) }));
+    return { migrations, fingerprint: fingerprint ?? null, repositories, dumped: !options.skipDatabase };
+  } finally {
+    await database.close();
+  }
+}
+
+/** Where a repository is now: its shard, or (moved meanwhile) another configured shard. */
+function locate(config: Config, shard: string, diskPath: string): string | null {
+  const preferred = config.storages.find((candidate) => candidate.name === shard);
+  for (const candidate of [preferred, ...config.storages].filter(Boolean)) {
+    const path = join(candidate!.path, diskPath);
+    if (existsSync(join(path, 'HEAD'))) return path;
+  }
+  return null;
+}
+
+export async function backup(config: Config, directory: string, options: BackupOptions): Promise<BackupManifest> {
+  const target = resolve(directory);
+  if (options.skipDatabase && !config.databaseUrl) throw new UsageError('--skip-database is for PostgreSQL (KILN_DATABASE_URL); a SQLite database is always in the backup');
+  const secrets = readSecrets(config.dataDir);
+  if (!secrets) throw new ConfigError(`KILN_DATA_DIR ${config.dataDir} has no ${SECRETS_FILE}: is it Kiln's data dir?`);
+  prepareTarget(target);
+  try {
+    options.say(`backing up the database${config.databaseUrl ? (options.skipDatabase ? ' (skipped: --skip-database)' : ' with pg_dump') : ''}`);
+    const snapshot = config.databaseUrl ? await postgresSnapshot(config, target, options) : sqliteSnapshot(config, target);
+    const fingerprint = secretsFingerprint(secrets);
+    if (snapshot.fingerprint && snapshot.fingerprint !== fingerprint) {
+      throw new ConfigError(`KILN_DATA_DIR: ${secretsPath(config.dataDir)} is not the secrets file this database was initialised with; back up from a node that runs on it`);
+    }
+    copyFileSync(secretsPath(config.dataDir), join(target, SECRETS_FILE));
+    chmodSync(join(target, SECRETS_FILE), 0o600);
+
+    const copied: BackupManifest['repositories'] = [];
+    const missing: string[] = [];
+    for (const repository of snapshot.repositories) {
+      const source = locate(config, repository.shard, repository.disk_path);
+      // A row whose repository was never initialised on disk (created lazily on first use) has nothing to copy.
+      if (!source) {
+        missing.push(`${repository.shard}/${repository.disk_path}`);
+        continue;
+      }
+      await copyLiveRepository(source, join(target, 'repositories', repository.shard, repository.disk_path));
+      copied.push(repository);
+    }
+    options.say(`copied ${copied.length} ${copied.length === 1 ? 'repository' : 'repositories'}${missing.length ? ` (${missing.length} not on disk yet: ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''})` : ''}`);
+
+    const manifest: BackupManifest = {
+      format: 1,
+      kiln_version: KILN_VERSION,
+      created_at: new Date().toISOString(),
+      database: config.databaseUrl ? 'postgres' : 'sqlite',
+      database_file: config.databaseUrl ? (options.skipDatabase ? null : POSTGRES_DUMP) : SQLITE_FILE,
+      migrations: snapshot.migrations,
+      secrets_fingerprint: fingerprint,
+      repositories: copied,
+    };
+    writeFileSync(join(target, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
+    return manifest;
+  } catch (error) {
+    // Half a backup must not pass for one: without backup.json restore refuses it, and we clean up.
+    rmSync(target, { recursive: true, force: true });
+    throw error;
+  }
+}

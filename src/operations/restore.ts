@@ -1,0 +1,85 @@
+// `kiln admin restore <dir>`: a backup into an empty data dir (and empty shards), with Kiln stopped
+// on it. SQLite: the database file; PostgreSQL: pg_restore into an empty database (or, for a backup
+// made with --skip-database, the operator's own restore, checked here by its secrets fingerprint).
+// Then the secrets and the repositories. A restored database from an older Kiln is migrated by the
+// first start, as any upgrade.
+import { chmodSync, copyFileSync, existsSync, readdirSync, renameSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { sql } from 'kysely';
+import { ConfigError, withoutPassword, type Config } from '../config.js';
+import { openPostgres } from '../platform/db/database.js';
+import { SECRETS_FILE, secretsPath } from '../platform/secrets.js';
+import { runCommand } from '../repositories/git.js';
+import { readManifest, SQLITE_FILE, type BackupManifest } from './backup-manifest.js';
+import { checkWritableDirectory } from './preflight.js';
+import { pgRestore } from './postgres-tools.js';
+import { recordedFingerprint } from './secrets-check.js';
+import { UsageError } from './usage-error.js';
+
+function isEmptyDirectory(path: string): boolean {
+  return !existsSync(path) || readdirSync(path).length === 0;
+}
+
+/** Everything refused before anything is written. */
+function checkTargets(config: Config, manifest: BackupManifest): void {
+  const wanted = manifest.database === 'postgres' ? 'PostgreSQL' : 'SQLite';
+  if ((manifest.database === 'postgres') !== Boolean(config.databaseUrl)) {
+    throw new ConfigError(`KILN_DATABASE_URL ${config.databaseUrl ? `is set (${withoutPassword(config.databaseUrl)})` : 'is unset'}, but the backup holds a ${wanted} database`);
+  }
+  if (!isEmptyDirectory(config.dataDir)) throw new ConfigError(`KILN_DATA_DIR ${config.dataDir} is not empty: restore into a new data dir`);
+  for (const repository of manifest.repositories) {
+    const shard = config.storages.find((candidate) => candidate.name === repository.shard);
+    if (!shard) throw new ConfigError(`KILN_STORAGES has no shard "${repository.shard}", which the backup's repositories are on`);
+    const destination = join(shard.path, repository.disk_path);
+    if (existsSync(destination)) throw new ConfigError(`KILN_STORAGES (shard "${shard.name}"): ${destination} exists already; restore into empty shards`);
+  }
+}
+
+async function restorePostgres(config: Config, source: string, manifest: BackupManifest): Promise<string> {
+  const database = openPostgres({ url: config.databaseUrl!, poolSize: 1 });
+  try {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from information_schema.tables where table_schema = current_schema() and table_name = 'kysely_migration'`.execute(database.db);
+    const initialised = rows[0].n > 0;
+    if (manifest.database_file) {
+      if (initialised) throw new ConfigError(`KILN_DATABASE_URL ${withoutPassword(config.databaseUrl!)} is not empty: restore into a new database (createdb)`);
+      await pgRestore(config.databaseUrl!, join(source, manifest.database_file));
+      return 'the database (pg_restore)';
+    }
+    // --skip-database: the operator restored their own dump first; it must be the backup's instance.
+    const recorded = initialised ? await recordedFingerprint(database.db).catch(() => null) : null;
+    if (!initialised) throw new UsageError(`this backup holds no database (made with --skip-database): restore your PostgreSQL dump into ${withoutPassword(config.databaseUrl!)} first, then run restore again`);
+    if (recorded && recorded !== manifest.secrets_fingerprint) throw new UsageError(`the database at ${withoutPassword(config.databaseUrl!)} was initialised with other secrets than this backup's: it is not this instance's dump`);
+    return 'nothing of the database (restored by you)';
+  } finally {
+    await database.close();
+  }
+}
+
+export async function restore(config: Config, directory: string, say: (line: string) => void): Promise<void> {
+  const source = resolve(directory);
+  const manifest = readManifest(source);
+  checkTargets(config, manifest);
+  checkWritableDirectory('KILN_DATA_DIR', config.dataDir);
+
+  let database: string;
+  if (manifest.database === 'sqlite') {
+    // Through a temporary name: a data dir never holds half a database under the real one.
+    const temporary = join(config.dataDir, `${SQLITE_FILE}.restoring`);
+    copyFileSync(join(source, SQLITE_FILE), temporary);
+    chmodSync(temporary, 0o600);
+    renameSync(temporary, join(config.dataDir, SQLITE_FILE));
+    database = 'the database';
+  } else {
+    database = await restorePostgres(config, source, manifest);
+  }
+  copyFileSync(join(source, SECRETS_FILE), secretsPath(config.dataDir));
+  chmodSync(secretsPath(config.dataDir), 0o600);
+
+  for (const repository of manifest.repositories) {
+    const shard = config.storages.find((candidate) => candidate.name === repository.shard)!;
+    const destination = join(shard.path, repository.disk_path);
+    checkWritableDirectory(`KILN_STORAGES (shard "${shard.name}")`, dirname(destination));
+    await runCommand('cp', ['-a', '--', join(source, 'repositories', repository.shard, repository.disk_path), destination]);
+  }
+  say(`restored ${database}, ${SECRETS_FILE} and ${manifest.repositories.length} ${manifest.repositories.length === 1 ? 'repository' : 'repositories'} from ${source} (Kiln ${manifest.kiln_version}, ${manifest.created_at})`);
+}

@@ -1,0 +1,166 @@
+// `kiln admin backup` of a running instance under a write burst (API writes and git pushes), then
+// `kiln admin restore` into a new data dir (and, on PostgreSQL, a new database): every write
+// acknowledged before the backup began is there, the repository clones with every commit pushed
+// before it, and OAuth tokens and signing keys still hold.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
+import { gitCommands } from '../helpers/git.js';
+import { apiCall, startKilnProcess, type KilnProcess } from '../clients/helpers/server.js';
+import { childDatabaseEnv, runKiln } from '../platform/process-helpers.js';
+import { createScratchDatabase, type ScratchDatabase } from './helpers.js';
+
+const ROOT_PASSWORD = 'root-password-for-clients';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('kiln admin backup and kiln admin restore', () => {
+  let work: string;
+  let testDb: TestDatabase;
+  let scratch: ScratchDatabase | null = null;
+  const git = gitCommands(() => work);
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'kiln-backup-'));
+    testDb = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await testDb.database.close();
+    await testDb.drop();
+    await scratch?.drop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  describe('of an instance taking writes', () => {
+    it('restores every write acknowledged before the backup began, a cloneable repository and valid OAuth tokens', { timeout: 240_000 }, async () => {
+      const env = childDatabaseEnv(testDb);
+      const source: KilnProcess = await startKilnProcess({ dataDir: testDb.dataDir, env });
+      const backupDir = join(work, 'backup');
+      let stopWriting = false;
+      const acknowledged: Array<{ title: string; at: number }> = [];
+      const pushed: Array<{ sha: string; at: number }> = [];
+      let restoredNode: KilnProcess | null = null;
+      try {
+        const project = await apiCall(source, 'POST', '/projects', { name: 'backed-up', initialize_with_readme: false });
+        const remote = `http://root:${source.rootToken}@127.0.0.1:${source.port}/root/backed-up.git`;
+        await git.ok(['init', '-q', 'checkout']);
+        const checkout = join(work, 'checkout');
+        const commitAndPush = async (message: string) => {
+          writeFileSync(join(checkout, 'file.txt'), `${message}\n`);
+          await git.ok(['add', 'file.txt'], checkout);
+          await git.ok(['commit', '-q', '-m', message], checkout);
+          const sha = (await git.ok(['rev-parse', 'HEAD'], checkout)).trim();
+          await git.ok(['push', '-q', remote, 'HEAD:main'], checkout);
+          pushed.push({ sha, at: Date.now() });
+        };
+        await commitAndPush('first');
+
+        const application = await apiCall(source, 'POST', '/applications', { name: 'Backed-up app', redirect_uri: 'http://127.0.0.1:9999/callback', scopes: 'api openid' });
+        const grant = await fetch(`${source.url}/oauth/token`, {
+          method: 'POST',
+          body: new URLSearchParams({ grant_type: 'password', username: 'root', password: ROOT_PASSWORD, client_id: application.application_id, client_secret: application.secret, scope: 'api openid' }),
+        });
+        const tokens = await grant.json();
+        expect({ status: grant.status, tokens }).toMatchObject({ status: 200, tokens: { token_type: 'bearer' } });
+        const keysBefore = await (await fetch(`${source.url}/oauth/discovery/keys`)).json();
+
+        // The burst: four API writers and one pusher, until the backup has finished.
+        const writers = [0, 1, 2, 3].map(async (writer) => {
+          for (let i = 0; !stopWriting; i += 1) {
+            const title = `burst ${writer}-${i}`;
+            await apiCall(source, 'POST', `/projects/${project.id}/issues`, { title });
+            acknowledged.push({ title, at: Date.now() });
+          }
+        });
+        const pusher = (async () => {
+          for (let i = 0; !stopWriting; i += 1) await commitAndPush(`during ${i}`);
+        })();
+        await sleep(1_500);
+
+        const startedAt = Date.now();
+        const backup = await runKiln(['admin', 'backup', backupDir], { KILN_DATA_DIR: testDb.dataDir, ...env });
+        const finishedAt = Date.now();
+        await sleep(300);
+        stopWriting = true;
+        await Promise.all([...writers, pusher]);
+        expect({ code: backup.code, stderr: backup.stderr }).toEqual({ code: 0, stderr: '' });
+        expect(backup.stdout).toContain(`backup complete in ${backupDir}`);
+        expect(statSync(backupDir).mode & 0o777).toBe(0o700);
+        expect(statSync(join(backupDir, 'secrets.json')).mode & 0o777).toBe(0o600);
+
+        const before = acknowledged.filter((write) => write.at < startedAt).map((write) => write.title);
+        expect(before.length).toBeGreaterThan(10);
+        // Writes went on while the backup ran: it did not stop the instance.
+        expect(acknowledged.some((write) => write.at > startedAt && write.at < finishedAt)).toBe(true);
+        const lastPushBefore = pushed.filter((push) => push.at < startedAt).at(-1)!;
+        await source.stop();
+
+        // Restore into a new data dir (and database), as on a new machine.
+        const restoredDir = join(work, 'restored');
+        let restoreEnv: Record<string, string> = {};
+        if (testDialect() === 'postgres') {
+          scratch = await createScratchDatabase(testDb.schema!);
+          restoreEnv = { KILN_DATABASE_URL: scratch.url };
+        }
+        const restored = await runKiln(['admin', 'restore', backupDir], { KILN_DATA_DIR: restoredDir, ...restoreEnv });
+        expect({ code: restored.code, stderr: restored.stderr }).toEqual({ code: 0, stderr: '' });
+        expect(restored.stdout).toMatch(/^restored .*secrets\.json and 1 repository from /m);
+
+        restoredNode = await startKilnProcess({ dataDir: restoredDir, env: restoreEnv, rootToken: source.rootToken });
+        const titles = new Set<string>();
+        for (let page = 1; ; page += 1) {
+          const issues = await apiCall(restoredNode, 'GET', `/projects/${project.id}/issues?per_page=100&page=${page}`);
+          for (const issue of issues) titles.add(issue.title);
+          if (issues.length < 100) break;
+        }
+        expect(before.filter((title) => !titles.has(title))).toEqual([]);
+
+        const clone = join(work, 'clone');
+        await git.ok(['clone', '-q', `http://root:${source.rootToken}@127.0.0.1:${restoredNode.port}/root/backed-up.git`, clone]);
+        await git.ok(['fsck', '--no-progress'], clone);
+        await git.ok(['merge-base', '--is-ancestor', lastPushBefore.sha, 'origin/main'], clone);
+
+        const info = await fetch(`${restoredNode.url}/oauth/token/info`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+        expect(info.status).toBe(200);
+        const user = await fetch(`${restoredNode.url}/api/v4/user`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+        expect(await user.json()).toMatchObject({ username: 'root' });
+        expect(await (await fetch(`${restoredNode.url}/oauth/discovery/keys`)).json()).toEqual(keysBefore);
+      } finally {
+        stopWriting = true;
+        await restoredNode?.stop();
+        await source.stop();
+      }
+    });
+  });
+
+  describe('refusals, before anything is written', () => {
+    it('backup into a directory that is not empty', async () => {
+      const target = join(work, 'not-empty');
+      mkdirSync(target, { recursive: true });
+      writeFileSync(join(target, 'keep.txt'), 'mine');
+      const result = await runKiln(['admin', 'backup', target], { KILN_DATA_DIR: testDb.dataDir, ...childDatabaseEnv(testDb) });
+      expect(result).toMatchObject({ code: 2, stderr: `kiln: admin backup: ${target} is not empty: back up into a new directory\n` });
+      expect(readdirSync(target)).toEqual(['keep.txt']);
+    });
+
+    it('backup of a data dir that is not Kiln\'s', async () => {
+      const dataDir = join(work, 'nothing-here');
+      const result = await runKiln(['admin', 'backup', join(work, 'b2')], { KILN_DATA_DIR: dataDir, ...childDatabaseEnv(testDb) });
+      expect(result).toMatchObject({ code: 2, stderr: `kiln: configuration error: KILN_DATA_DIR ${dataDir} has no secrets.json: is it Kiln's data dir?\n` });
+      expect(existsSync(dataDir)).toBe(false);
+      expect(existsSync(join(work, 'b2'))).toBe(false);
+    });
+
+    it('restore of a directory that is no backup, or into a data dir that is not empty', async () => {
+      const notBackup = join(work, 'not-a-backup');
+      mkdirSync(notBackup, { recursive: true });
+      const noManifest = await runKiln(['admin', 'restore', notBackup], { KILN_DATA_DIR: join(work, 'fresh') });
+      expect(noManifest).toMatchObject({ code: 2, stderr: `kiln: admin restore: ${notBackup} is not a Kiln backup (it has no backup.json; an interrupted backup has none)\n` });
+      expect(existsSync(join(work, 'fresh'))).toBe(false);
+      writeFileSync(join(notBackup, 'backup.json'), JSON.stringify({ format: 1, database: testDialect(), database_file: null, migrations: [], secrets_fingerprint: 'x', repositories: [] }));
+      const notEmpty = await runKiln(['admin', 'restore', notBackup], { KILN_DATA_DIR: testDb.dataDir, ...childDatabaseEnv(testDb) });
+      expect(notEmpty).toMatchObject({ code: 2, stderr: `kiln: configuration error: KILN_DATA_DIR ${testDb.dataDir} is not empty: restore into a new data dir\n` });
+    });
+  });
+});
