@@ -70,7 +70,8 @@ function parsedBody(request: AlertRequest): unknown {
     const parsed = parseJsonBody(request.rawBody);
     request.body = parsed.value;
     request.invalidJson = parsed.invalid;
-    request.tooDeep = parsed.tooDeep;
+    // Set only when true: the hot path's request objects keep one shape.
+    if (parsed.tooDeep) request.tooDeep = true;
   }
   return request.body;
 }
