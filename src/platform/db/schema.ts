@@ -10,6 +10,7 @@ import type { NotificationsTables } from './tables/notifications.js';
 import type { ErrorTrackingTables } from './tables/error-tracking.js';
 import type { RepositoriesTables } from './tables/repositories.js';
 import type { WebTables } from './tables/web.js';
+import type { ApplicationSettingsTables } from './tables/application-settings.js';
 
 export interface DB
   extends AccountsTables,
@@ -22,4 +23,5 @@ export interface DB
     NotificationsTables,
     ErrorTrackingTables,
     RepositoriesTables,
-    WebTables {}
+    WebTables,
+    ApplicationSettingsTables {}

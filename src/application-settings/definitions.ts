@@ -1,0 +1,98 @@
+// The application settings Kiln stores, as data: GitLab's attribute names, types, defaults and model
+// validations (app/models/application_setting.rb, doc/api/settings.md). A setting is added here and
+// nowhere else: it has no column of its own (see the migration), only a row once it is changed.
+import type { Visibility } from '../platform/db/tables/accounts.js';
+
+export const VISIBILITIES = ['private', 'internal', 'public'] as const;
+
+/** GitLab's numeric visibility levels, which the settings API also accepts for visibilities. */
+const VISIBILITY_LEVELS: Record<string, Visibility> = { '0': 'private', '10': 'internal', '20': 'public' };
+
+export type SettingKind = 'boolean' | 'integer' | 'text' | 'url' | 'visibility' | 'visibilities' | 'hosts';
+
+export interface SettingDefinition {
+  kind: SettingKind;
+  default: unknown;
+  /** Accepted integers (Grape's `values`, "does not have a valid value"). */
+  values?: readonly number[];
+  /** Smallest accepted integer, with Rails' numericality message. */
+  min?: { value: number; message: string };
+}
+
+const atLeastZero = { value: 0, message: 'must be greater than or equal to 0' };
+
+export const SETTINGS = {
+  signup_enabled: { kind: 'boolean', default: false },
+  password_authentication_enabled_for_web: { kind: 'boolean', default: true },
+  password_authentication_enabled_for_git: { kind: 'boolean', default: true },
+  require_two_factor_authentication: { kind: 'boolean', default: false },
+  two_factor_grace_period: { kind: 'integer', default: 48, min: atLeastZero },
+  user_oauth_applications: { kind: 'boolean', default: true },
+  user_default_external: { kind: 'boolean', default: false },
+  gravatar_enabled: { kind: 'boolean', default: true },
+  default_project_visibility: { kind: 'visibility', default: 'private' },
+  default_group_visibility: { kind: 'visibility', default: 'private' },
+  restricted_visibility_levels: { kind: 'visibilities', default: [] },
+  default_projects_limit: { kind: 'integer', default: 100_000, min: atLeastZero },
+  // 0 not protected, 1 partially, 2 fully, 3 protected against pushes (Gitlab::Access.protection_values).
+  default_branch_protection: { kind: 'integer', default: 2, values: [0, 1, 2, 3] },
+  max_attachment_size: { kind: 'integer', default: 10, min: { value: 1, message: 'must be greater than 0' } },
+  session_expire_delay: { kind: 'integer', default: 10_080, min: atLeastZero },
+  allow_local_requests_from_web_hooks_and_services: { kind: 'boolean', default: false },
+  allow_local_requests_from_system_hooks: { kind: 'boolean', default: true },
+  outbound_local_requests_whitelist: { kind: 'hosts', default: [] },
+  dns_rebinding_protection_enabled: { kind: 'boolean', default: true },
+  home_page_url: { kind: 'url', default: null },
+  after_sign_out_path: { kind: 'url', default: null },
+  sign_in_text: { kind: 'text', default: null },
+  after_sign_up_text: { kind: 'text', default: null },
+  help_page_text: { kind: 'text', default: null },
+} satisfies Record<string, SettingDefinition>;
+
+export type SettingName = keyof typeof SETTINGS;
+export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
+
+/** The values as the reader hands them out, typed by kind. */
+export interface ApplicationSettings {
+  signup_enabled: boolean;
+  password_authentication_enabled_for_web: boolean;
+  password_authentication_enabled_for_git: boolean;
+  require_two_factor_authentication: boolean;
+  two_factor_grace_period: number;
+  user_oauth_applications: boolean;
+  user_default_external: boolean;
+  gravatar_enabled: boolean;
+  default_project_visibility: Visibility;
+  default_group_visibility: Visibility;
+  restricted_visibility_levels: Visibility[];
+  default_projects_limit: number;
+  default_branch_protection: number;
+  max_attachment_size: number;
+  session_expire_delay: number;
+  allow_local_requests_from_web_hooks_and_services: boolean;
+  allow_local_requests_from_system_hooks: boolean;
+  outbound_local_requests_whitelist: string[];
+  dns_rebinding_protection_enabled: boolean;
+  home_page_url: string | null;
+  after_sign_out_path: string | null;
+  sign_in_text: string | null;
+  after_sign_up_text: string | null;
+  help_page_text: string | null;
+}
+
+/**
+ * Legacy names GitLab still accepts on write (lib/api/settings.rb, "support legacy names"), and the
+ * current name each one sets.
+ */
+export const LEGACY_NAMES: Readonly<Record<string, SettingName>> = {
+  signin_enabled: 'password_authentication_enabled_for_web',
+  password_authentication_enabled: 'password_authentication_enabled_for_web',
+  allow_local_requests_from_hooks_and_services: 'allow_local_requests_from_web_hooks_and_services',
+};
+
+/** A visibility given as a name or as GitLab's level number, or `null` when it is neither. */
+export function visibilityOf(value: string): Visibility | null {
+  const text = value.trim().toLowerCase();
+  if ((VISIBILITIES as readonly string[]).includes(text)) return text as Visibility;
+  return VISIBILITY_LEVELS[text] ?? null;
+}
