@@ -17,6 +17,7 @@ import { newAuthRegistry } from './platform/auth/principal.js';
 import { createMetrics } from './platform/metrics.js';
 import { createLogger } from './platform/logger.js';
 import { Worker } from './platform/jobs/worker.js';
+import { DomainEvents } from './platform/domain-events.js';
 import type { Deps } from './platform/deps.js';
 import type { Feature } from './platform/feature.js';
 import { buildApp } from './app.js';
@@ -74,6 +75,7 @@ export async function startKiln(config: Config, options: StartOptions = {}): Pro
     auth: newAuthRegistry(),
     metrics: createMetrics(options.processMetrics ?? false),
     pokeWorker: () => worker?.poke(),
+    domainEvents: new DomainEvents(() => worker?.poke()),
   };
   const app = await buildApp(deps, features);
   for (const feature of features) await feature.onStart?.(deps);

@@ -165,6 +165,7 @@ async function insertAlert(deps: Deps, tx: SqlRunner, projectId: number, alert: 
       if (!resolved && alert.fingerprint !== null) context.observer?.opened(alert.fingerprint, inserted);
       const created = { id: Number(inserted.id), project_id: projectId };
       await addAlertSystemNotes(tx, now, created, context.botId, resolved ? alertNoteText.recovery(context.source) : alertNoteText.logged(context.source));
+      await deps.domainEvents.publish(tx, { kind: 'alert.created', projectId, actorId: null, alertId: created.id });
       const incident = !resolved && context.settings.createIssue;
       if (incident) await enqueue(tx, deps.clock, JOB_CREATE_INCIDENT, { alertId: created.id });
       return { iid: inserted.iid, title: inserted.title, enqueued: incident };

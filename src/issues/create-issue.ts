@@ -44,6 +44,7 @@ export async function createIssue(deps: Deps, input: CreateIssueInput, executor:
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordEvent(trx, deps.clock, { projectId: input.projectId, authorId: input.authorId, action: 'created', target: { type: 'Issue', id: Number(issue.id), iid, title } });
+    await deps.domainEvents.publish(trx, { kind: 'issue.opened', projectId: input.projectId, actorId: input.authorId, issueId: Number(issue.id) });
     return issue;
   });
 }

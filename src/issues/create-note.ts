@@ -16,6 +16,7 @@ export async function createIssueNote(deps: Deps, authorId: number, issue: Issue
       .returningAll()
       .executeTakeFirstOrThrow();
     await trx.updateTable('issues').set({ updated_at: now }).where('id', '=', issue.id).execute();
+    await deps.domainEvents.publish(trx, { kind: 'note.created', projectId: Number(issue.project_id), actorId: authorId, noteId: Number(note.id), noteableType: 'Issue', noteableId: Number(issue.id), system: Boolean(options.system) });
     if (!options.system) {
       await recordEvent(trx, deps.clock, { projectId: Number(issue.project_id), authorId, action: 'commented', target: { type: 'Note', id: Number(note.id), iid: null, title: null } });
     }

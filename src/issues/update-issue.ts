@@ -27,6 +27,8 @@ export async function updateIssue(deps: Deps, actorId: number, issue: IssueRow, 
     if (input.confidential !== undefined) changes.confidential = input.confidential ? 1 : 0;
     let updated = await trx.updateTable('issues').set(changes).where('id', '=', issue.id).returningAll().executeTakeFirst();
     if (!updated) throw new RecordNotFoundError();
+    const changed = Object.keys(changes).filter((field) => field !== 'updated_at' && changes[field] !== issue[field as keyof IssueRow]);
+    if (changed.length > 0) await deps.domainEvents.publish(trx, { kind: 'issue.updated', projectId: Number(issue.project_id), actorId, issueId: Number(issue.id), changes: changed });
     if (input.stateEvent) {
       const closing = input.stateEvent === 'close';
       const transitioned = await trx
@@ -44,6 +46,7 @@ export async function updateIssue(deps: Deps, actorId: number, issue: IssueRow, 
           action: closing ? 'closed' : 'reopened',
           target: { type: 'Issue', id: Number(issue.id), iid: issue.iid, title: updated.title },
         });
+        await deps.domainEvents.publish(trx, { kind: closing ? 'issue.closed' : 'issue.reopened', projectId: Number(issue.project_id), actorId, issueId: Number(issue.id) });
       }
     }
     return updated;

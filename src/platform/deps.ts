@@ -10,6 +10,7 @@ import type { InstanceSecrets } from './secrets.js';
 import type { SecretBox } from './crypto.js';
 import type { AuthRegistry } from './auth/principal.js';
 import type { Metrics } from './metrics.js';
+import type { DomainEvents } from './domain-events.js';
 
 export interface Deps {
   config: Config;
@@ -25,4 +26,6 @@ export interface Deps {
   metrics: Metrics;
   /** Wake the in-process worker after enqueueing (a no-op when none runs here). */
   pokeWorker: () => void;
+  /** Told inside a transaction what happened; listeners enqueue jobs in it (domain-events.ts). */
+  domainEvents: DomainEvents;
 }

@@ -1,0 +1,87 @@
+// Domain events: what happened, told inside the transaction that made it happen.
+//
+// Why in the transaction: a listener turns an event into durable jobs (jobs/queue.ts) with the same
+// transaction, so the jobs commit with the action or not at all. A rolled-back action sends nothing;
+// a committed one is never lost, even to kill -9 right after the commit (the jobs are rows).
+//
+// HOW TO PUBLISH (for every feature that produces one of the events below):
+//   await deps.domainEvents.publish(trx, { kind: 'issue.closed', projectId, actorId, issueId });
+// - `trx` is the transaction the action already runs in: a Kysely transaction (`inTransaction`'s
+//   `trx`) or the raw runner of a group-commit work (`tx`). Never `deps.db` outside a transaction.
+// - Publish after the rows the event names exist (the listener's job may run as soon as it commits).
+// - Events carry ids only (STYLE.md rule 7); a listener's job reads what it needs when it runs.
+// - A new kind: add it to DomainEventTypes with its ids. Listeners ignore kinds they don't know.
+// - On a benchmarked hot path, publish only where the event really happens (an alert is created,
+//   not counted on a grouped one); `publish` with no listener for the kind costs a map lookup.
+//
+// HOW TO LISTEN (a feature's `setup(deps)`):
+//   deps.domainEvents.on('issue.closed', (tx, event) => enqueue(tx, deps.clock, 'my.job', { … }));
+// A listener must only enqueue jobs (or write rows) through `tx`: it runs on the producer's hot
+// path, and anything slow or external belongs in the job it enqueues.
+import { enqueue } from './jobs/queue.js';
+
+/** The transaction an event is published in: whatever `enqueue` writes to. */
+export type EventTx = Parameters<typeof enqueue>[0];
+
+/** Each kind with the ids it carries (besides `projectId` and `actorId`, which every event has). */
+export interface DomainEventTypes {
+  'issue.opened': { issueId: number };
+  'issue.closed': { issueId: number };
+  'issue.reopened': { issueId: number };
+  /** Fields changed other than the state and the assignees (`title`, `description`, …). */
+  'issue.updated': { issueId: number; changes: string[] };
+  /** The assignees changed; the new ones are read from the issue. */
+  'issue.reassigned': { issueId: number; previousAssigneeIds: number[] };
+  /** An open issue's due date arrived (a scheduled job, actor: the issue's author). */
+  'issue.due': { issueId: number };
+  /** A comment (or system note) on an issue or an alert. */
+  'note.created': { noteId: number; noteableType: 'Issue' | 'AlertManagement::Alert'; noteableId: number; system: boolean };
+  /** A new alert (never a repeat counted on an open one). `actorId` is null: a monitoring tool sent it. */
+  'alert.created': { alertId: number };
+}
+
+export type DomainEventKind = keyof DomainEventTypes;
+
+export type DomainEvent<K extends DomainEventKind = DomainEventKind> = K extends DomainEventKind
+  ? { kind: K; projectId: number; actorId: number | null } & DomainEventTypes[K]
+  : never;
+
+export type DomainEventListener<K extends DomainEventKind> = (tx: EventTx, event: DomainEvent<K>) => Promise<unknown>;
+
+export class DomainEvents {
+  private readonly listeners = new Map<DomainEventKind, Array<DomainEventListener<never>>>();
+  private pokePending = false;
+
+  /** `afterPublish` wakes the worker; jobs enqueued in a transaction are claimable once it commits. */
+  constructor(private readonly afterPublish: () => void = () => {}) {}
+
+  on<K extends DomainEventKind>(kind: K, listener: DomainEventListener<K>): void {
+    const list = this.listeners.get(kind) ?? [];
+    list.push(listener as DomainEventListener<never>);
+    this.listeners.set(kind, list);
+  }
+
+  /** Whether anything listens to `kind` (a producer may skip building an event nobody reads). */
+  has(kind: DomainEventKind): boolean {
+    return this.listeners.has(kind);
+  }
+
+  async publish<K extends DomainEventKind>(tx: EventTx, event: DomainEvent<K>): Promise<void> {
+    const list = this.listeners.get(event.kind);
+    if (!list) return;
+    for (const listener of list) await (listener as DomainEventListener<K>)(tx, event);
+    this.wakeSoon();
+  }
+
+  // The producer commits after publish returns (there is no commit hook for either kind of
+  // transaction): wake the worker on a later turn, once per burst. A wake that comes before the
+  // commit finds nothing and the worker's poll (KILN_WORKER_POLL_MS) picks the jobs up instead.
+  private wakeSoon(): void {
+    if (this.pokePending) return;
+    this.pokePending = true;
+    setTimeout(() => {
+      this.pokePending = false;
+      this.afterPublish();
+    }, 5).unref();
+  }
+}
