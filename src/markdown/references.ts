@@ -1,0 +1,40 @@
+// The GitLab references a text makes that the viewer may follow: issues of the context project that
+// the issue policy lets the viewer read (a confidential issue of someone else's stays plain text, so
+// its title never leaks), and users by username. Resolved before rendering, in two bounded queries.
+import type { Deps } from '../platform/deps.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
+import { canReadIssue } from '../platform/auth/policies/index.js';
+import { projectWebUrl, userWebUrl } from '../accounts/api.js';
+import { ISSUE_REFERENCE, USER_REFERENCE, type References, type ResolvedIssue, type ResolvedUser } from './render-markdown.js';
+
+/** At most this many distinct references of each kind are looked up in one text. */
+const MAX_REFERENCES = 200;
+
+export async function resolveReferences(deps: Deps, text: string, project?: ProjectAccess): Promise<References> {
+  const base = deps.config.baseUrl;
+  const issues = new Map<number, ResolvedIssue>();
+  const users = new Map<string, ResolvedUser>();
+  const iids = project ? distinct([...text.matchAll(ISSUE_REFERENCE)].map((match) => Number(match[1]))) : [];
+  const usernames = distinct([...text.matchAll(USER_REFERENCE)].map((match) => match[1].replace(/\.+$/, '').toLowerCase()).filter(Boolean));
+  if (project && iids.length) {
+    const rows = await deps.db
+      .selectFrom('issues')
+      .select(['id', 'iid', 'title', 'confidential', 'author_id'])
+      .where('project_id', '=', project.project.id)
+      .where('iid', 'in', iids)
+      .execute();
+    for (const row of rows) {
+      if (!canReadIssue(project, row)) continue;
+      issues.set(Number(row.iid), { url: `${projectWebUrl(base, project.project.full_path)}/-/issues/${row.iid}`, title: row.title, projectId: Number(project.project.id), issueId: Number(row.id) });
+    }
+  }
+  if (usernames.length) {
+    const rows = await deps.db.selectFrom('users').select(['id', 'username', 'name']).where('username_lower', 'in', usernames).execute();
+    for (const row of rows) users.set(row.username.toLowerCase(), { url: userWebUrl(base, row.username), name: row.name, id: Number(row.id) });
+  }
+  return { issues, users };
+}
+
+function distinct<T>(values: T[]): T[] {
+  return [...new Set(values)].slice(0, MAX_REFERENCES);
+}

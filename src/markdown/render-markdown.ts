@@ -1,0 +1,147 @@
+// Markdown to HTML with markdown-it, safe by construction: raw HTML is never passed through (it is
+// shown as text), links and images keep only http(s), mailto and relative targets (no javascript:,
+// vbscript:, data: or file:), and GitLab references (`#12`, `@user`) become links only when the
+// caller resolved them beforehand (references.ts), so an unreadable issue is never linked or named.
+import MarkdownIt from 'markdown-it';
+import type Token from 'markdown-it/lib/token.mjs';
+import type StateCore from 'markdown-it/lib/rules_core/state_core.mjs';
+
+export interface ResolvedIssue {
+  url: string;
+  title: string;
+  projectId: number;
+  issueId: number;
+}
+
+export interface ResolvedUser {
+  url: string;
+  name: string;
+  id: number;
+}
+
+/** References the caller may see, by their text: `#12` → issue, `alice` → user. */
+export interface References {
+  issues: ReadonlyMap<number, ResolvedIssue>;
+  users: ReadonlyMap<string, ResolvedUser>;
+}
+
+export interface RenderOptions {
+  /** GitLab Flavored Markdown (the `full` pipeline): autolinks and references. */
+  gfm?: boolean;
+  references?: References;
+  /** This instance's URL: links elsewhere get rel="nofollow noreferrer noopener", as GitLab's ExternalLinkFilter. */
+  baseUrl?: string;
+}
+
+/** `#12` not preceded by a word character (GitLab's issue reference pattern, local form). */
+export const ISSUE_REFERENCE = /(?<![\w&/#])#(\d{1,9})\b/g;
+/** `@username` (User.reference_pattern): not preceded by a word character; trailing dots are punctuation. */
+export const USER_REFERENCE = /(?<![\w`/])@([a-zA-Z0-9_.][a-zA-Z0-9_.-]*)/g;
+
+const SAFE_LINK = /^(https?:|mailto:)/i;
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/** Only http(s), mailto and scheme-less (relative, anchors) targets survive; everything else is text. */
+export function isSafeLink(url: string): boolean {
+  // Browsers ignore tabs and newlines inside a scheme and leading control characters or spaces.
+  // eslint-disable-next-line no-control-regex
+  const compact = url.replace(/[\u0000-\u0020\u007f]/g, '');
+  if (SAFE_LINK.test(compact)) return true;
+  // markdown-it has already decoded entities (`javascript&#58;` is `javascript:` here).
+  return !HAS_SCHEME.test(compact) && !compact.startsWith('//');
+}
+
+function parser(gfm: boolean): MarkdownIt {
+  const md = new MarkdownIt({ html: false, linkify: gfm, typographer: false });
+  md.validateLink = isSafeLink;
+  md.core.ruler.push('gitlab_references', (state: StateCore) => linkReferences(state));
+  const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
+  md.renderer.rules.link_open = (tokens, index, options, env, self) => {
+    const href = tokens[index].attrGet('href') ?? '';
+    const baseUrl = (env as { baseUrl?: string }).baseUrl;
+    if (/^https?:/i.test(href) && !(baseUrl && href.startsWith(`${baseUrl}/`))) tokens[index].attrSet('rel', 'nofollow noreferrer noopener');
+    return defaultLinkOpen(tokens, index, options, env, self);
+  };
+  return md;
+}
+
+const PLAIN = parser(false);
+const GFM = parser(true);
+
+export function renderMarkdown(text: string, options: RenderOptions = {}): string {
+  const md = options.gfm ? GFM : PLAIN;
+  return md.render(text, { references: options.gfm ? options.references : undefined, baseUrl: options.baseUrl });
+}
+
+/** Replace resolved references in text tokens outside links and code with links to them. */
+function linkReferences(state: StateCore): void {
+  const references = (state.env as { references?: References }).references;
+  if (!references || (references.issues.size === 0 && references.users.size === 0)) return;
+  for (const block of state.tokens) {
+    if (block.type !== 'inline' || !block.children) continue;
+    const out: Token[] = [];
+    let linkDepth = 0;
+    for (const token of block.children) {
+      if (token.type === 'link_open') linkDepth += 1;
+      if (token.type === 'link_close') linkDepth -= 1;
+      if (token.type !== 'text' || linkDepth > 0) {
+        out.push(token);
+        continue;
+      }
+      out.push(...splitText(state, token.content, references));
+    }
+    block.children = out;
+  }
+}
+
+interface Match {
+  start: number;
+  end: number;
+  href: string;
+  title: string;
+  attrs: Array<[string, string]>;
+}
+
+function findMatches(text: string, references: References): Match[] {
+  const matches: Match[] = [];
+  for (const match of text.matchAll(ISSUE_REFERENCE)) {
+    const issue = references.issues.get(Number(match[1]));
+    if (!issue) continue;
+    matches.push({
+      start: match.index, end: match.index + match[0].length, href: issue.url, title: issue.title,
+      attrs: [['data-reference-type', 'issue'], ['data-project', String(issue.projectId)], ['data-issue', String(issue.issueId)], ['class', 'gfm gfm-issue']],
+    });
+  }
+  for (const match of text.matchAll(USER_REFERENCE)) {
+    const username = match[1].replace(/\.+$/, '');
+    const user = references.users.get(username.toLowerCase());
+    if (!user) continue;
+    matches.push({
+      start: match.index, end: match.index + 1 + username.length, href: user.url, title: user.name,
+      attrs: [['data-reference-type', 'user'], ['data-user', String(user.id)], ['class', 'gfm gfm-project_member']],
+    });
+  }
+  return matches.sort((a, b) => a.start - b.start).filter((match, index, all) => index === 0 || match.start >= all[index - 1].end);
+}
+
+function splitText(state: StateCore, text: string, references: References): Token[] {
+  const matches = findMatches(text, references);
+  if (matches.length === 0) return [textToken(state, text)];
+  const tokens: Token[] = [];
+  let at = 0;
+  for (const match of matches) {
+    if (match.start > at) tokens.push(textToken(state, text.slice(at, match.start)));
+    const open = new state.Token('link_open', 'a', 1);
+    open.attrs = [['href', match.href], ['title', match.title], ...match.attrs];
+    tokens.push(open, textToken(state, text.slice(match.start, match.end)), new state.Token('link_close', 'a', -1));
+    at = match.end;
+  }
+  if (at < text.length) tokens.push(textToken(state, text.slice(at)));
+  return tokens;
+}
+
+function textToken(state: StateCore, content: string): Token {
+  const token = new state.Token('text', '', 0);
+  token.content = content;
+  return token;
+}
