@@ -13,12 +13,8 @@ import { repositoriesFeature } from './repositories/index.js';
 import { oauthFeature } from './oauth/index.js';
 import { applicationSettingsFeature } from './application-settings/index.js';
 import { markdownFeature } from './markdown/index.js';
-import { applicationSettingsFeature } from './application-settings/index.js';
 
 export const features: Feature[] = [accountsFeature, issuesFeature, webFeature, housekeepingFeature, eventsFeature, notificationsFeature, environmentsFeature, errorTrackingFeature, alertsFeature, repositoriesFeature, oauthFeature];
-
-// Issue 15's API breadth: application settings and metadata, namespaces, search, Markdown.
-features.push(applicationSettingsFeature);
 
 // Issue 15's API breadth: application settings and metadata, namespaces, search, Markdown.
 features.push(applicationSettingsFeature, markdownFeature);
