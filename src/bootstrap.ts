@@ -13,7 +13,7 @@ import { logDestination } from './operations/terminal-log.js';
 import { SecretBox } from './platform/crypto.js';
 import { ensurePrivateDirectory } from './platform/data-dir.js';
 import { systemClock, type Clock } from './platform/clock.js';
-import { newAuthRegistry } from './platform/auth/principal.js';
+import { newAuthRegistry } from './platform/auth/registry.js';
 import { createMetrics } from './platform/metrics.js';
 import { createLogger } from './platform/logger.js';
 import { Worker } from './platform/jobs/worker.js';

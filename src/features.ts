@@ -2,7 +2,8 @@
 import type { Feature } from './platform/feature.js';
 import { accountsFeature } from './accounts/index.js';
 import { issuesFeature } from './issues/index.js';
-import { webFeature } from './web/index.js';
+import { dashboardFeature } from './dashboard/index.js';
+import { webAssetsFeature } from './platform/web/assets.js';
 import { housekeepingFeature } from './platform/jobs/housekeeping.js';
 import { eventsFeature } from './events/index.js';
 import { notificationsFeature } from './notifications/index.js';
@@ -14,7 +15,7 @@ import { oauthFeature } from './oauth/index.js';
 import { applicationSettingsFeature } from './application-settings/index.js';
 import { markdownFeature } from './markdown/index.js';
 
-export const features: Feature[] = [accountsFeature, issuesFeature, webFeature, housekeepingFeature, eventsFeature, notificationsFeature, environmentsFeature, errorTrackingFeature, alertsFeature, repositoriesFeature, oauthFeature];
+export const features: Feature[] = [accountsFeature, issuesFeature, webAssetsFeature, dashboardFeature, housekeepingFeature, eventsFeature, notificationsFeature, environmentsFeature, errorTrackingFeature, alertsFeature, repositoriesFeature, oauthFeature];
 
 // Issue 15's API breadth: application settings and metadata, namespaces, search, Markdown.
 features.push(applicationSettingsFeature, markdownFeature);

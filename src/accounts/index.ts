@@ -1,4 +1,5 @@
-// Accounts: users, groups, projects, members, personal access tokens.
+// Accounts: users, groups, projects, members, personal access tokens, sign-in and browser sessions,
+// and the signed-in user's two-factor and token pages.
 import type { Feature } from '../platform/feature.js';
 import { resolvePersonalAccessToken } from './personal-access-tokens.js';
 import { findUserRow, subjectFinders } from './lookup.js';
@@ -10,6 +11,10 @@ import { projectsRoutes } from './projects-routes.js';
 import { membersRoutes } from './members-routes.js';
 import { tokensRoutes } from './tokens-routes.js';
 import { avatarRoute } from './avatar-route.js';
+import { browserSessions } from './sessions.js';
+import { signInRoutes } from './sign-in.js';
+import { twoFactorPages } from './two-factor-pages.js';
+import { personalAccessTokenPages } from './personal-access-tokens-pages.js';
 
 export const accountsFeature: Feature = {
   name: 'accounts',
@@ -20,6 +25,7 @@ export const accountsFeature: Feature = {
       return row ? toAuthUser(row) : null;
     };
     deps.auth.subjects = subjectFinders(deps);
+    deps.auth.sessions = browserSessions(deps);
   },
   routes(app, deps) {
     usersRoutes(app, deps);
@@ -28,6 +34,9 @@ export const accountsFeature: Feature = {
     membersRoutes(app, deps);
     tokensRoutes(app, deps);
     avatarRoute(app, deps);
+    signInRoutes(app, deps);
+    twoFactorPages(app, deps);
+    personalAccessTokenPages(app, deps);
   },
   onStart: ensureRootUser,
 };

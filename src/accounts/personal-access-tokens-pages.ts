@@ -3,9 +3,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { ValidationError } from '../platform/errors.js';
-import { html, type Html } from '../web/html.js';
-import { csrfField, pageRoute, type PageContext } from '../web/page-route.js';
-import { page, redirect, type PageOutcome } from '../web/page.js';
+import { html, type Html } from '../platform/web/html.js';
+import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
+import { page, redirect, type PageOutcome } from '../platform/web/page.js';
 import { createPersonalAccessToken, PAT_SCOPES, revokePersonalAccessToken, tokenEntity } from './personal-access-tokens.js';
 
 function list(form: Record<string, string | string[]>, name: string): string[] {

@@ -9,25 +9,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { randomToken, sha256Hex } from '../platform/crypto.js';
 import type { AuthUser } from '../platform/auth/principal.js';
-import { toAuthUser } from '../accounts/user-entities.js';
-import { readCookie, setCookie } from './cookies.js';
+import { toAuthUser } from './user-entities.js';
+import type { BrowserSessions, Session } from '../platform/auth/browser-sessions.js';
+import { readCookie, setCookie } from '../platform/web/cookies.js';
 import { anonymousSession, isAnonymousCookie, newAnonymousCookie, setAnonymousFlash } from './anonymous-sessions.js';
 
 export const SESSION_COOKIE = '_kiln_session';
 // GitLab's default session_expire_delay: one week.
 const LIFETIME_MS = 7 * 24 * 3600 * 1000;
 const TOUCH_INTERVAL_MS = 60_000;
-
-export interface Session {
-  /** Digest of the cookie value (the primary key of a stored session). */
-  idDigest: string;
-  /** Whether the session has a database row; anonymous sessions have none. */
-  stored: boolean;
-  user: AuthUser | null;
-  pendingUserId: number | null;
-  csrfToken: string;
-  flash: string | null;
-}
 
 function secureCookies(deps: Deps): boolean {
   return deps.config.baseUrl.startsWith('https:');
@@ -103,4 +93,13 @@ export async function endSession(deps: Deps, request: FastifyRequest, reply: Fas
 export async function setFlash(deps: Deps, reply: FastifyReply, session: Session, flash: string | null): Promise<void> {
   if (!session.stored) return setAnonymousFlash(deps, reply, session, flash);
   await deps.db.updateTable('web_sessions').set({ flash }).where('id_digest', '=', session.idDigest).execute();
+}
+
+/** What the page framework calls (platform/auth/browser-sessions.ts); registered at setup. */
+export function browserSessions(deps: Deps): BrowserSessions {
+  return {
+    load: (request) => loadSession(deps, request),
+    startAnonymous: (request, reply) => startSession(deps, request, reply),
+    setFlash: (reply, session, flash) => setFlash(deps, reply, session, flash),
+  };
 }

@@ -3,12 +3,12 @@
 // codes count towards the same lock-out as failed passwords.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
-import { recordFailedAttempt, isLocked } from '../accounts/check-password.js';
-import { verifySecondFactor } from '../accounts/two-factor.js';
+import { recordFailedAttempt, isLocked } from './check-password.js';
+import { verifySecondFactor } from './two-factor.js';
 import { protectedPathHit } from './sign-in-rate-limit.js';
-import { html } from './html.js';
-import { csrfField, pageRoute, type PageContext } from './page-route.js';
-import { page, redirect, safeReturnTo, type PageOutcome } from './page.js';
+import { html } from '../platform/web/html.js';
+import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
+import { page, redirect, safeReturnTo, type PageOutcome } from '../platform/web/page.js';
 import { startSession } from './sessions.js';
 
 // A pending second step expires like GitLab's otp_user_id: the password must be typed again.

@@ -2,12 +2,12 @@
 // password check with lock-out, and the second step for two-factor users (sign-in-two-factor.ts).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
-import { checkPassword } from '../accounts/check-password.js';
+import { checkPassword } from './check-password.js';
 import { protectedPathHit } from './sign-in-rate-limit.js';
 import { beginSecondStep, twoFactorSignInRoutes } from './sign-in-two-factor.js';
-import { html } from './html.js';
-import { csrfField, pageRoute, type PageContext } from './page-route.js';
-import { page, redirect, safeReturnTo, type PageOutcome } from './page.js';
+import { html } from '../platform/web/html.js';
+import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
+import { page, redirect, safeReturnTo, type PageOutcome } from '../platform/web/page.js';
 import { endSession, startSession } from './sessions.js';
 
 function signInForm(context: PageContext, returnTo: string, error?: string, login = ''): PageOutcome {

@@ -3,9 +3,9 @@
 import type { FastifyInstance } from 'fastify';
 import QRCode from 'qrcode';
 import type { Deps } from '../platform/deps.js';
-import { html } from '../web/html.js';
-import { csrfField, pageRoute, type PageContext } from '../web/page-route.js';
-import { page, redirect, type PageOutcome } from '../web/page.js';
+import { html } from '../platform/web/html.js';
+import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
+import { page, redirect, type PageOutcome } from '../platform/web/page.js';
 import { verifyPassword } from './passwords.js';
 import { beginEnrolment, confirmEnrolment, disableTwoFactor, provisioning, remainingRecoveryCodes } from './two-factor.js';
 import type { UserRow } from './lookup.js';

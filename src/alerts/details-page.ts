@@ -2,9 +2,9 @@
 // change, "Create incident" and the notes timeline. Every alert field is escaped.
 import type { ProjectAccess } from '../accounts/lookup.js';
 import { isoTime } from '../platform/clock.js';
-import { html } from '../web/html.js';
-import { csrfField, type PageContext } from '../web/page-route.js';
-import { page, redirect } from '../web/page.js';
+import { html } from '../platform/web/html.js';
+import { csrfField, type PageContext } from '../platform/web/page-route.js';
+import { page, redirect } from '../platform/web/page.js';
 import { usersById } from '../issues/entities.js';
 import { STATUSES, STATUS_DESCRIPTIONS, severityName, statusName, titleCase, type AlertStatus } from './model.js';
 import { alertNotes, findAlert } from './finder.js';

@@ -2,9 +2,9 @@
 // severity, start time, event count and status per alert. Every alert field is escaped.
 import type { ProjectAccess } from '../accounts/lookup.js';
 import { isoTime } from '../platform/clock.js';
-import { html } from '../web/html.js';
-import type { PageContext } from '../web/page-route.js';
-import { page } from '../web/page.js';
+import { html } from '../platform/web/html.js';
+import type { PageContext } from '../platform/web/page-route.js';
+import { page } from '../platform/web/page.js';
 import { severityName, statusName, titleCase, type AlertStatus } from './model.js';
 import { ALERT_SORTS, alertStatusCounts, projectAlertsQuery, type AlertSort } from './finder.js';
 import { incidentSettings } from './incident-settings.js';

@@ -1,6 +1,6 @@
 // The custom mapping form (premium+; gitlab-oauth-alerts.md §17): every leaf path of the sample
 // payload is offered for each alert field, and the choice is saved as GitLab's mapping format.
-import { html, type Html } from '../web/html.js';
+import { html, type Html } from '../platform/web/html.js';
 import { MAPPABLE_FIELDS, type AttributeMapping, type MappableField, type MappingEntry } from './payload/mapping.js';
 import { dig } from './payload/values.js';
 

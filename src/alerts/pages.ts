@@ -1,7 +1,7 @@
 // The alert pages under the project's full path (namespaced, any group depth).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
-import { namespacedPage } from '../web/page-route.js';
+import { namespacedPage } from '../platform/web/page-route.js';
 import { SETTINGS_PATTERN, renderSettings } from './settings-page.js';
 import { handleSettingsPost } from './settings-actions.js';
 import { LIST_PATTERN, renderAlertList } from './list-page.js';

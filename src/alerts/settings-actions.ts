@@ -2,8 +2,8 @@
 // API; the test tab sends its payload through the real ingestion path (gitlab-oauth-alerts.md §22).
 import type { ProjectAccess } from '../accounts/lookup.js';
 import { authorizeProject } from '../platform/auth/policies/policy.js';
-import type { PageContext } from '../web/page-route.js';
-import { redirect } from '../web/page.js';
+import type { PageContext } from '../platform/web/page-route.js';
+import { redirect } from '../platform/web/page.js';
 import { ValidationError, BadRequestError } from '../platform/errors.js';
 import { findIntegration } from './finder.js';
 import { createIntegration } from './create-integration.js';

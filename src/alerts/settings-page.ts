@@ -3,9 +3,9 @@
 // incident settings and the incident alerting tool link.
 import type { ProjectAccess } from '../accounts/lookup.js';
 import { canOnProject } from '../platform/auth/policies/policy.js';
-import { html, type Html } from '../web/html.js';
-import { csrfField, type PageContext } from '../web/page-route.js';
-import { page } from '../web/page.js';
+import { html, type Html } from '../platform/web/html.js';
+import { csrfField, type PageContext } from '../platform/web/page-route.js';
+import { page } from '../platform/web/page.js';
 import { integrationUrl } from './entities.js';
 import { projectIntegrationsQuery } from './finder.js';
 import { incidentSettings, type IncidentSettings } from './incident-settings.js';

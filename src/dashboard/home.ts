@@ -1,15 +1,12 @@
-// The landing page: the signed-in user's projects, and the stylesheet every page loads.
+// The landing page: the signed-in user's projects.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { visibleProjectsQuery } from '../accounts/finders.js';
-import { html } from './html.js';
-import { pageRoute } from './page-route.js';
-import { page } from './page.js';
-import { STYLESHEET } from './layout.js';
+import { html } from '../platform/web/html.js';
+import { pageRoute } from '../platform/web/page-route.js';
+import { page } from '../platform/web/page.js';
 
 export function homeRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get('/-/assets/kiln.css', { config: { ability: { credential: 'none' } } }, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
-
   pageRoute(app, deps, {
     method: 'GET', url: '/', ability: { instance: 'log_in' },
     handler: async ({ user }) => {

@@ -1,5 +1,5 @@
 // The OAuth 2 provider: authorization, token, token info, revocation, introspection, OpenID Connect
-// discovery, applications (API and pages), and the pages of two-factor sign-in and personal tokens.
+// discovery, applications (API and pages).
 import type { Feature } from '../platform/feature.js';
 import { resolveOAuthToken } from './resolve-token.js';
 import { tokenRoutes } from './token-route.js';
@@ -9,8 +9,6 @@ import { discoveryRoutes } from './discovery-routes.js';
 import { applicationsApiRoutes } from './applications-api.js';
 import { authorizeRoutes } from './authorize/routes.js';
 import { applicationsPages } from './applications-pages.js';
-import { twoFactorPages } from '../accounts/two-factor-pages.js';
-import { personalAccessTokenPages } from '../accounts/personal-access-tokens-pages.js';
 
 export const oauthFeature: Feature = {
   name: 'oauth',
@@ -25,9 +23,5 @@ export const oauthFeature: Feature = {
     applicationsApiRoutes(app, deps);
     authorizeRoutes(app, deps);
     applicationsPages(app, deps);
-    // The account pages the provider's users need (two-factor, tokens) are registered here because
-    // accounts/index.ts belongs to the accounts feature; they live in accounts/.
-    twoFactorPages(app, deps);
-    personalAccessTokenPages(app, deps);
   },
 };

@@ -8,7 +8,7 @@ import type { Reads } from './db/reads.js';
 import type { Clock } from './clock.js';
 import type { InstanceSecrets } from './secrets.js';
 import type { SecretBox } from './crypto.js';
-import type { AuthRegistry } from './auth/principal.js';
+import type { AuthRegistry } from './auth/registry.js';
 import type { Metrics } from './metrics.js';
 import type { DomainEvents } from './domain-events.js';
 

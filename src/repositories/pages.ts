@@ -5,9 +5,9 @@ import type { Deps } from '../platform/deps.js';
 import { ForbiddenError } from '../platform/errors.js';
 import { canOnInstance } from '../platform/auth/policies/policy.js';
 import { isoTime } from '../platform/clock.js';
-import { html } from '../web/html.js';
-import { pageRoute } from '../web/page-route.js';
-import { page } from '../web/page.js';
+import { html } from '../platform/web/html.js';
+import { pageRoute } from '../platform/web/page-route.js';
+import { page } from '../platform/web/page.js';
 import { listMovesQuery } from './finder.js';
 import { humanState } from './move-states.js';
 

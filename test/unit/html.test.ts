@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { html, raw } from '../../src/web/html.js';
-import { safeReturnTo } from '../../src/web/page.js';
+import { html, raw } from '../../src/platform/web/html.js';
+import { safeReturnTo } from '../../src/platform/web/page.js';
 import { decodedPath } from '../../src/platform/http/namespaced-routes.js';
 
 describe('html', () => {

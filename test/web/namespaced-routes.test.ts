@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { features } from '../../src/features.js';
 import { namespacedRoute } from '../../src/platform/http/namespaced-routes.js';
-import { namespacedPage, csrfField } from '../../src/web/page-route.js';
-import { html } from '../../src/web/html.js';
-import { page, redirect } from '../../src/web/page.js';
+import { namespacedPage, csrfField } from '../../src/platform/web/page-route.js';
+import { html } from '../../src/platform/web/html.js';
+import { page, redirect } from '../../src/platform/web/page.js';
 import { bareJsonRoute } from '../../src/platform/http/bare-http.js';
 import { WebSession } from '../helpers/browser-session.js';
 

@@ -2,12 +2,12 @@
 // form POSTs back and answers 303 (RFC 9700 §4.12). Anonymous users sign in first and come back.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
-import { html } from '../../web/html.js';
-import { csrfField, pageRoute, type PageContext } from '../../web/page-route.js';
-import { page, redirect, type PageOutcome } from '../../web/page.js';
+import { html } from '../../platform/web/html.js';
+import { csrfField, pageRoute, type PageContext } from '../../platform/web/page-route.js';
+import { page, redirect, type PageOutcome } from '../../platform/web/page.js';
 import { SCOPE_DESCRIPTIONS } from '../scopes.js';
 import { DESCRIPTIONS } from '../errors.js';
-import { protectedPathHit } from '../../web/sign-in-rate-limit.js';
+import { protectedPathHit } from '../../accounts/sign-in-rate-limit.js';
 import { approveAuthorization } from './approve.js';
 import { redirectWith, validateAuthorizeRequest, type AuthorizeRequest } from './validate.js';
 import { OOB_URI } from '../redirect-uri.js';

@@ -3,7 +3,8 @@
 // `private_token`, `PRIVATE-TOKEN` or the same string. Unknown strings are 401.
 import type { FastifyRequest } from 'fastify';
 import { forbidden, insufficientScope, invalidToken, unauthorized, ApiError } from '../http/api-error.js';
-import type { AuthRegistry, Principal, TokenLookup, TokenResolver } from './principal.js';
+import type { Principal, TokenLookup, TokenResolver } from './principal.js';
+import type { AuthRegistry } from './registry.js';
 
 function firstString(...values: unknown[]): string | undefined {
   for (const value of values) if (typeof value === 'string' && value !== '') return value;

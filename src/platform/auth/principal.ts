@@ -1,5 +1,4 @@
 // Who is calling, as resolved from the request by the token resolvers (PAT, OAuth, session).
-import type { SubjectFinders } from './subjects.js';
 
 export interface AuthUser {
   id: number;
@@ -25,16 +24,3 @@ export interface Principal {
 export type TokenLookup = { status: 'ok'; principal: Principal } | { status: 'expired' } | { status: 'revoked' } | null;
 
 export type TokenResolver = (token: string) => Promise<TokenLookup>;
-
-/** Resolvers are registered by features (accounts registers PATs, oauth registers access tokens). */
-export interface AuthRegistry {
-  oauth: TokenResolver[];
-  personalAccessToken: TokenResolver[];
-  findUserForSudo?: (idOrUsername: string) => Promise<AuthUser | null>;
-  /** Project and group look-ups with their ability check (accounts registers them). */
-  subjects?: SubjectFinders;
-}
-
-export function newAuthRegistry(): AuthRegistry {
-  return { oauth: [], personalAccessToken: [] };
-}

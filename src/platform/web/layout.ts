@@ -1,6 +1,6 @@
 // The page shell: header, navigation, flash message. Loads nothing from outside Kiln.
-import type { AuthUser } from '../platform/auth/principal.js';
-import { canOnInstance } from '../platform/auth/policies/policy.js';
+import type { AuthUser } from '../auth/principal.js';
+import { canOnInstance } from '../auth/policies/policy.js';
 import { html, type Html } from './html.js';
 
 export interface LayoutInput {

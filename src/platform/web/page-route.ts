@@ -1,18 +1,18 @@
 // The one way to declare a web page: session → CSRF (on POST) → handler → page or redirect.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../platform/deps.js';
-import type { AuthUser } from '../platform/auth/principal.js';
-import { safeEqual } from '../platform/crypto.js';
-import { namespacedRoute, type NamespacedMethod } from '../platform/http/namespaced-routes.js';
-import { toApiError } from '../platform/http/error-handler.js';
-import { encodeLocation } from '../platform/http/location.js';
-import { NotFoundError, ForbiddenError } from '../platform/errors.js';
+import type { Deps } from '../deps.js';
+import type { AuthUser } from '../auth/principal.js';
+import { safeEqual } from '../crypto.js';
+import { namespacedRoute, type NamespacedMethod } from '../http/namespaced-routes.js';
+import { toApiError } from '../http/error-handler.js';
+import { encodeLocation } from '../http/location.js';
+import { NotFoundError, ForbiddenError } from '../errors.js';
 import { html, type Html } from './html.js';
 import { layout } from './layout.js';
-import { loadSession, setFlash, startSession, type Session } from './sessions.js';
+import type { BrowserSessions, Session } from '../auth/browser-sessions.js';
 import type { PageOutcome } from './page.js';
-import type { ProjectAccess, RouteAbility } from '../platform/auth/subjects.js';
-import type { ProjectAbility } from '../platform/auth/policies/abilities.js';
+import type { ProjectAccess, RouteAbility } from '../auth/subjects.js';
+import type { ProjectAbility } from '../auth/policies/abilities.js';
 
 export interface PageContext {
   request: FastifyRequest;
@@ -70,16 +70,22 @@ export function renderPage(reply: FastifyReply, status: number, title: string, b
     .send(layout({ title, body, user: session?.user ?? null, csrfToken: session?.csrfToken ?? null, flash }).value);
 }
 
+function sessionsOf(deps: Deps): BrowserSessions {
+  if (!deps.auth.sessions) throw new Error('no browser sessions registered (the accounts feature registers them at setup)');
+  return deps.auth.sessions;
+}
+
 async function runPage(deps: Deps, spec: PageSpec, request: FastifyRequest, reply: FastifyReply, match: Record<string, string>): Promise<FastifyReply> {
-  let session = await loadSession(deps, request);
+  const sessions = sessionsOf(deps);
+  let session = await sessions.load(request);
   if (!session?.user && spec.auth !== 'optional') {
     const returnTo = request.method === 'GET' ? request.url : '/';
     setPageSecurityHeaders(reply);
     return reply.redirect(`/users/sign_in?return_to=${encodeURIComponent(returnTo)}`, 302);
   }
   // Anonymous visitors get a session too, so their forms (sign-in) carry a CSRF token; it is a cookie
-  // and an HMAC, not a row (anonymous-sessions.ts).
-  session ??= await startSession(deps, request, reply);
+  // and an HMAC, not a row (accounts/anonymous-sessions.ts).
+  session ??= await sessions.startAnonymous(request, reply);
   const form = formOf(request.body);
   if (request.method === 'POST') {
     const token = typeof form.authenticity_token === 'string' ? form.authenticity_token : (request.headers['x-csrf-token'] as string | undefined);
@@ -122,12 +128,12 @@ async function runPage(deps: Deps, spec: PageSpec, request: FastifyRequest, repl
   if (outcome.kind === 'redirect') {
     // The handler may have started another session (sign-in, or a second step that timed out): the
     // message belongs to the one the browser will hold.
-    if (outcome.flash) await setFlash(deps, reply, (await loadSession(deps, request)) ?? session, outcome.flash);
+    if (outcome.flash) await sessions.setFlash(reply, (await sessions.load(request)) ?? session, outcome.flash);
     setPageSecurityHeaders(reply);
     return reply.redirect(encodeLocation(outcome.location), outcome.status ?? 303);
   }
   const flash = outcome.flash ?? session.flash;
-  if (session.flash) await setFlash(deps, reply, session, null);
+  if (session.flash) await sessions.setFlash(reply, session, null);
   return renderPage(reply, outcome.status ?? 200, outcome.title, outcome.body, session, flash);
 }
 
