@@ -3,7 +3,7 @@ import type { Principal } from '../platform/auth/principal.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
-import { recordEvent } from '../events/record-event.js';
+import { recordEvent } from '../platform/events/record-event.js';
 import { authorizeGroup, canOnGroup } from '../platform/auth/policies/index.js';
 import { groupAccessLevel, type NamespaceRow, type ProjectRow } from './access.js';
 import { pathFromName, pathProblems } from './paths.js';

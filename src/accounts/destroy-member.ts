@@ -3,7 +3,7 @@
 import { inTransaction } from '../platform/db/database.js';
 import type { Deps } from '../platform/deps.js';
 import { NotFoundError } from '../platform/errors.js';
-import { recordEvent } from '../events/record-event.js';
+import { recordEvent } from '../platform/events/record-event.js';
 import { authorizeMemberChange, type PolicySubject } from '../platform/auth/policies/index.js';
 import { directLevel, lockMemberSource, otherOwners } from './member-facts.js';
 import type { MemberSource } from './members.js';

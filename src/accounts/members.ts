@@ -5,7 +5,7 @@ import { inTransaction, isUniqueViolation, type Executor } from '../platform/db/
 import type { MembersTable } from '../platform/db/tables/accounts.js';
 import type { Deps } from '../platform/deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
-import { recordEvent } from '../events/record-event.js';
+import { recordEvent } from '../platform/events/record-event.js';
 import { VALID_MEMBER_LEVELS } from '../platform/auth/access-levels.js';
 import { isoTime, type Clock } from '../platform/clock.js';
 import { userBasic } from './user-entities.js';

@@ -8,7 +8,7 @@ import { inTransaction } from '../platform/db/database.js';
 import { lockProject } from '../accounts/lock-project.js';
 import { incidentSettings } from './incident-settings.js';
 import { newEndpointIdentifier, newIntegrationToken, TOOL_ACTIVE, validateIntegrationInput, type IntegrationInput } from './integration-input.js';
-import type { IntegrationRow } from './process-alert-payload.js';
+import type { IntegrationRow } from './integration-row.js';
 
 export async function createIntegration(deps: Deps, access: ProjectAccess, input: IntegrationInput): Promise<IntegrationRow> {
   authorizeProject(access, 'admin_operations');

@@ -6,7 +6,7 @@ import { projectWebUrl } from '../accounts/entities.js';
 import { isoTime } from '../platform/clock.js';
 import { severityName, statusName } from './model.js';
 import type { AlertRow } from './finder.js';
-import type { IntegrationRow } from './process-alert-payload.js';
+import type { IntegrationRow } from './integration-row.js';
 
 /** GitLab's slug of the integration name in its URL (§14.1); cosmetic, never checked. */
 export function integrationSlug(name: string): string {

@@ -6,7 +6,7 @@ import { integrationByIdentifier } from './ingestion-queries.js';
 import type { AlertsTable } from '../platform/db/tables/alerts.js';
 import { RecordNotFoundError } from '../platform/errors.js';
 import { STATUS_CODE, STATUSES, type AlertStatus } from './model.js';
-import type { IntegrationRow } from './process-alert-payload.js';
+import type { IntegrationRow } from './integration-row.js';
 import { DEFAULT_INCIDENT_SETTINGS, type IncidentSettings } from './incident-settings.js';
 
 /** An alert as stored. */

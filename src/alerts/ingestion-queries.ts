@@ -4,7 +4,7 @@
 import { q, type Reads, type SqlRunner, type Statement } from '../platform/db/reads.js';
 import type { AlertsTable } from '../platform/db/tables/alerts.js';
 import { RESOLVED } from './model.js';
-import type { IntegrationRow } from './process-alert-payload.js';
+import type { IntegrationRow } from './integration-row.js';
 
 export type IntegrationWithSettings = IntegrationRow & {
   create_issue: number | null;

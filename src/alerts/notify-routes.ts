@@ -9,7 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { namespacedRoute } from '../platform/http/namespaced-routes.js';
 import { bareJsonRoute } from '../platform/http/bare-http.js';
-import { PAYLOAD_TOO_LARGE, receiveAlert, type Endpoint } from './receive-alert.js';
+import { PAYLOAD_TOO_LARGE, receiveAlert } from './receive-alert.js';
+import type { Endpoint } from './alert-request.js';
 import { MAX_PAYLOAD_BYTES } from './payload/limits.js';
 
 export const NOTIFY_PATTERNS = {

@@ -6,10 +6,9 @@
 // UPDATE; when none is open it inserts with ON CONFLICT DO NOTHING against that same index and, if
 // another node won, counts on the winner, so two nodes racing on one PostgreSQL end with one open
 // alert whose `events` counts every post.
-import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { SqlRunner } from '../platform/db/reads.js';
-import type { AlertIntegrationsTable } from '../platform/db/tables/alerts.js';
+import type { IntegrationRow } from './integration-row.js';
 import { countEvent, environmentIdByName, insertAlertRow, recordedRecovery, resolveOpenAlert, type AlertRef, type NewAlertRow } from './ingestion-queries.js';
 import { nextInternalId } from '../platform/db/internal-ids.js';
 import { enqueue } from '../platform/jobs/queue.js';
@@ -21,8 +20,6 @@ import type { NormalizedAlert } from './payload/normalized-alert.js';
 import { alertBotId } from './alert-bot.js';
 import type { IncidentSettings } from './incident-settings.js';
 import { addAlertSystemNotes, alertNoteText } from './alert-notes.js';
-
-export type IntegrationRow = Selectable<AlertIntegrationsTable>;
 
 export interface ProcessedAlert {
   iid: number;

@@ -13,28 +13,10 @@ import { findActiveIntegration } from './finder.js';
 import { countKnownAlert, countRememberedEvent } from './ingestion-queries.js';
 import { MAX_DEPTH, jsonDepth, payloadTooLarge } from './payload/limits.js';
 import { isAlertmanagerWebhook } from './payload/prometheus.js';
-import { firingFingerprint, parseAlertPayload, processAlertPayload, type IntegrationRow, type ProcessedAlert } from './process-alert-payload.js';
+import { firingFingerprint, parseAlertPayload, processAlertPayload } from './process-alert-payload.js';
+import type { IntegrationRow } from './integration-row.js';
+import type { AlertRequest, AlertResponse, Refusal } from './alert-request.js';
 import { openAlertObserver, rememberIntegration, rememberOpenAlert, rememberedIntegration, type RememberedIntegration } from './remembered-integrations.js';
-
-export type Endpoint = { identifier: string } | { legacy: 'http' | 'prometheus' };
-
-export interface AlertRequest {
-  fullPath: string;
-  endpoint: Endpoint;
-  authorization: string | undefined;
-  /** The body as received, when it was JSON. */
-  rawBody: string | undefined;
-  /** The parsed body; left undefined, `rawBody` is parsed once the key has been checked. */
-  body: unknown;
-  /** A JSON content type carried text that does not parse. */
-  invalidJson?: boolean;
-  /** The text nests deeper than the endpoint allows (found before or instead of parsing it). */
-  tooDeep?: boolean;
-}
-
-type Refusal = { status: 400 | 401 | 403 | 404 | 422; body: { message: string } };
-/** `json`: the body already serialised (the hot path answers the same few bodies again and again). */
-export type AlertResponse = { status: 200; body: ProcessedAlert[]; json?: string } | Refusal;
 
 /** `Authorization: Bearer <key>` (any case) or Basic with the key as password (§15). */
 export function keyFromAuthorization(header: string | undefined): string | null {

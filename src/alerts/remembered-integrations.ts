@@ -11,8 +11,9 @@
 import type { Deps } from '../platform/deps.js';
 import type { Statement } from '../platform/db/reads.js';
 import { integrationUnchanged, type AlertRef } from './ingestion-queries.js';
-import type { IntegrationRow, OpenAlertObserver } from './process-alert-payload.js';
-import type { AlertResponse, Endpoint } from './receive-alert.js';
+import type { OpenAlertObserver } from './process-alert-payload.js';
+import type { IntegrationRow } from './integration-row.js';
+import type { AlertResponse, Endpoint } from './alert-request.js';
 
 const INTEGRATIONS_LIMIT = 1000;
 const OPEN_ALERTS_LIMIT = 10_000;

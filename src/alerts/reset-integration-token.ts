@@ -3,7 +3,7 @@ import type { ProjectAccess } from '../accounts/lookup.js';
 import { authorizeProject } from '../platform/auth/policies/policy.js';
 import { findIntegration } from './finder.js';
 import { newIntegrationToken } from './integration-input.js';
-import type { IntegrationRow } from './process-alert-payload.js';
+import type { IntegrationRow } from './integration-row.js';
 
 /** "Reset key": a new random key; the old one stops working at once. */
 export async function resetIntegrationToken(deps: Deps, access: ProjectAccess, id: number): Promise<IntegrationRow> {

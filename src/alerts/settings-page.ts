@@ -9,7 +9,7 @@ import { page } from '../platform/web/page.js';
 import { integrationUrl } from './entities.js';
 import { projectIntegrationsQuery } from './finder.js';
 import { incidentSettings, type IncidentSettings } from './incident-settings.js';
-import type { IntegrationRow } from './process-alert-payload.js';
+import type { IntegrationRow } from './integration-row.js';
 import { mappingFormFields, staleMapping } from './mapping-form.js';
 import type { AttributeMapping } from './payload/mapping.js';
 

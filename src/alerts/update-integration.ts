@@ -9,7 +9,7 @@ import { lockProject } from '../accounts/lock-project.js';
 import { incidentSettings } from './incident-settings.js';
 import { findIntegration } from './finder.js';
 import { TOOL_ACTIVE, validateIntegrationInput, type IntegrationInput } from './integration-input.js';
-import type { IntegrationRow } from './process-alert-payload.js';
+import type { IntegrationRow } from './integration-row.js';
 
 export async function updateIntegration(deps: Deps, access: ProjectAccess, id: number, input: Omit<IntegrationInput, 'type'>): Promise<IntegrationRow> {
   authorizeProject(access, 'admin_operations');

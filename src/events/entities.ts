@@ -3,7 +3,8 @@
 // specification shows both, GitLab no longer emits them, and null is harmless to every client.
 import { isoTime } from '../platform/clock.js';
 import { userBasic } from '../accounts/user-entities.js';
-import { actionName, type PushData } from './vocabulary.js';
+import type { PushData } from '../platform/events/vocabulary.js';
+import { actionName } from './vocabulary.js';
 import type { EventRow, NoteWithAuthor } from './finder.js';
 
 function parsePushData(raw: string | null): PushData | null {

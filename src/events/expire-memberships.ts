@@ -4,7 +4,7 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction } from '../platform/db/database.js';
 import { today } from '../accounts/access.js';
-import { recordEvent } from './record-event.js';
+import { recordEvent } from '../platform/events/record-event.js';
 
 export const EXPIRE_MEMBERSHIPS_JOB = 'members:expire';
 const BATCH = 200;

@@ -3,7 +3,7 @@
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import { DAY_MS } from '../platform/clock.js';
-import { EVENT_TARGET_TYPES, type EventAction } from './vocabulary.js';
+import { EVENT_TARGET_TYPES, type EventAction } from '../platform/events/vocabulary.js';
 import { groupMemberships, idListSql, limitedAccessSql, memberEventsSql, memberRestriction, membershipsOf, visibleEventSql, type EventAccess, type MemberGroups, type Viewer } from './visibility.js';
 
 export interface EventFilters {

@@ -1,5 +1,5 @@
-// Activity events: recording (record-event.ts, called by every feature), listing, retention, and the
-// membership expiry that records `expired` events.
+// Activity events: listing, retention, and the membership expiry that records `expired` events.
+// Recording is platform/events/record-event.ts: every feature records events.
 import type { Feature } from '../platform/feature.js';
 import { eventsRoutes } from './routes.js';
 import { daily, scheduleOnce } from '../platform/jobs/daily.js';

@@ -1,28 +1,6 @@
-// GitLab's event vocabulary (gitlab-rest.md §5): stored actions and target types.
-export const EVENT_ACTIONS = ['created', 'updated', 'closed', 'reopened', 'pushed', 'commented', 'merged', 'joined', 'left', 'destroyed', 'expired', 'approved'] as const;
-export type EventAction = (typeof EVENT_ACTIONS)[number];
-
-export const EVENT_TARGET_TYPES = {
-  issue: 'Issue',
-  milestone: 'Milestone',
-  merge_request: 'MergeRequest',
-  note: 'Note',
-  project: 'Project',
-  snippet: 'Snippet',
-  user: 'User',
-} as const;
-export type EventTargetType = (typeof EVENT_TARGET_TYPES)[keyof typeof EVENT_TARGET_TYPES];
-
-export interface PushData {
-  commit_count: number;
-  action: 'created' | 'removed' | 'pushed';
-  ref_type: 'branch' | 'tag';
-  commit_from: string | null;
-  commit_to: string | null;
-  ref: string;
-  commit_title: string | null;
-  ref_count: number | null;
-}
+// GitLab's event vocabulary as the API shows it (gitlab-rest.md §5): the target type filters and the
+// action names. The stored actions and target types are platform/events/vocabulary.ts.
+import { EVENT_TARGET_TYPES, type PushData } from '../platform/events/vocabulary.js';
 
 /** Filter values of `target_type` (lower case) as the API accepts them (gitlab-rest.md §5.2). */
 export const TARGET_TYPE_FILTERS = Object.keys(EVENT_TARGET_TYPES) as Array<keyof typeof EVENT_TARGET_TYPES>;

@@ -2,7 +2,7 @@ import type { Deps } from '../platform/deps.js';
 import { inTransaction, type Executor } from '../platform/db/database.js';
 import { nextInternalId } from '../platform/db/internal-ids.js';
 import { ValidationError } from '../platform/errors.js';
-import { recordEvent } from '../events/record-event.js';
+import { recordEvent } from '../platform/events/record-event.js';
 import type { IssueRow } from './entities.js';
 
 export interface CreateIssueInput {

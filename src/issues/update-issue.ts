@@ -1,7 +1,7 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction, type Executor } from '../platform/db/database.js';
 import { RecordNotFoundError, ValidationError } from '../platform/errors.js';
-import { recordEvent } from '../events/record-event.js';
+import { recordEvent } from '../platform/events/record-event.js';
 import type { IssueRow } from './entities.js';
 
 export interface UpdateIssueInput {

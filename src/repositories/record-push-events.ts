@@ -3,8 +3,8 @@
 // `pushed`. Only branches and tags make events, as in GitLab.
 import type { Deps } from '../platform/deps.js';
 import { inTransaction } from '../platform/db/database.js';
-import { recordEvent } from '../events/record-event.js';
-import type { PushData } from '../events/vocabulary.js';
+import { recordEvent } from '../platform/events/record-event.js';
+import type { PushData } from '../platform/events/vocabulary.js';
 import { git } from './git.js';
 
 export interface RefChange {

@@ -1,7 +1,7 @@
 // X-Total of event listings is counted once and then advanced by the events added since (count-cache.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
-import { recordEvent } from '../../src/events/record-event.js';
+import { recordEvent } from '../../src/platform/events/record-event.js';
 import { COUNT_TTL_MS } from '../../src/events/count-cache.js';
 
 let kiln: TestKiln;

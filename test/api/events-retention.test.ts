@@ -1,7 +1,7 @@
 // The daily jobs of the events feature: retention (2 years by default) and membership expiry.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
-import { recordEvent } from '../../src/events/record-event.js';
+import { recordEvent } from '../../src/platform/events/record-event.js';
 import { pruneEvents, PRUNE_EVENTS_JOB } from '../../src/events/prune-events.js';
 import { EXPIRE_MEMBERSHIPS_JOB } from '../../src/events/expire-memberships.js';
 import { eventsFeature } from '../../src/events/index.js';

@@ -1,8 +1,8 @@
 // Per-event visibility (gitlab-rest.md §5.3) and push events, and counting that stops at 10,000 rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
-import { recordEvent } from '../../src/events/record-event.js';
-import type { PushData } from '../../src/events/vocabulary.js';
+import { recordEvent } from '../../src/platform/events/record-event.js';
+import type { PushData } from '../../src/platform/events/vocabulary.js';
 
 let kiln: TestKiln;
 let owner: TestUser;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
-import { recordEvent } from '../../src/events/record-event.js';
+import { recordEvent } from '../../src/platform/events/record-event.js';
 import { createPersonalAccessToken } from '../../src/accounts/personal-access-tokens.js';
 
 let kiln: TestKiln;

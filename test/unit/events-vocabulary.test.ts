@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { actionName, type PushData } from '../../src/events/vocabulary.js';
+import type { PushData } from '../../src/platform/events/vocabulary.js';
+import { actionName } from '../../src/events/vocabulary.js';
 import { dayEdges } from '../../src/events/finder.js';
 
 const push = (action: PushData['action']): PushData => ({ commit_count: 1, action, ref_type: 'branch', commit_from: null, commit_to: null, ref: 'main', commit_title: null, ref_count: null });

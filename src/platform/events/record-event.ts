@@ -1,7 +1,7 @@
 // The one way to record an activity event. Call it with the transaction of the change it records,
 // so an event exists exactly when its change does.
-import type { Executor } from '../platform/db/database.js';
-import type { Clock } from '../platform/clock.js';
+import type { Executor } from '../db/database.js';
+import type { Clock } from '../clock.js';
 import type { EventAction, EventTargetType, PushData } from './vocabulary.js';
 
 export interface RecordEventInput {
