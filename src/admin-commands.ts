@@ -4,16 +4,9 @@
 import { parseArgs } from 'node:util';
 import type { Config } from './config.js';
 import { startKiln, type Kiln } from './bootstrap.js';
-import { createUser, validateUserFields } from './accounts/create-user.js';
-import { updateUser } from './accounts/update-user.js';
-import { findUserRow } from './accounts/lookup.js';
-import { createPersonalAccessToken, PAT_SCOPES } from './accounts/personal-access-tokens.js';
+import { createUser, validateUserFields, updateUser, findUserRow, createPersonalAccessToken, PAT_SCOPES } from './accounts/api.js';
 import { ConflictError, ValidationError } from './platform/errors.js';
-import { UsageError } from './operations/usage-error.js';
-import { readPassword } from './operations/read-password.js';
-import { parseExpiryDate } from './operations/expiry-date.js';
-import { backup } from './operations/backup.js';
-import { restore } from './operations/restore.js';
+import { UsageError, readPassword, parseExpiryDate, backup, restore } from './operations/api.js';
 
 type Options = Record<string, { type: 'string' | 'boolean' }>;
 type Values = Record<string, string | boolean | undefined>;

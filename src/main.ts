@@ -6,10 +6,7 @@ import { startKiln, openDatabase } from './bootstrap.js';
 import { migrateToLatest } from './platform/db/migrate.js';
 import { adminCommands } from './admin-commands.js';
 import { GITLAB_COMPAT_VERSION, KILN_VERSION } from './platform/version.js';
-import { UsageError } from './operations/usage-error.js';
-import { checkDirectories, checkListenAddress } from './operations/preflight.js';
-import { startBanner } from './operations/start-banner.js';
-import { wantsText } from './operations/terminal-log.js';
+import { UsageError, checkDirectories, checkListenAddress, startBanner, wantsText } from './operations/api.js';
 
 const USAGE = `Usage: kiln <command> [options]
 

@@ -1,7 +1,7 @@
 // GitLab writes alert system notes and opens incidents as its "Alert Bot" user (User.alert_bot).
 // Kiln creates that user on first need, race-safely, and remembers its id per running app.
 import type { Deps } from '../platform/deps.js';
-import { createUser } from '../accounts/create-user.js';
+import { createUser } from '../accounts/api.js';
 import { ConflictError } from '../platform/errors.js';
 import { isUniqueViolation } from '../platform/db/database.js';
 

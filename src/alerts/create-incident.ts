@@ -4,7 +4,7 @@
 // same moment still leave one incident.
 import type { Deps } from '../platform/deps.js';
 import { inTransaction } from '../platform/db/database.js';
-import { createIssue } from '../issues/create-issue.js';
+import { createIssue } from '../issues/api.js';
 import { isoTime } from '../platform/clock.js';
 import { RESOLVED, severityName } from './model.js';
 import { addAlertSystemNotes, alertNoteText } from './alert-notes.js';

@@ -1,11 +1,11 @@
 // Create an alert integration, for Maintainers and above (`admin_operations`, §14.2). Prometheus has
 // one fixed URL per project; the free tier has one HTTP endpoint.
 import type { Deps } from '../platform/deps.js';
-import type { ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { authorizeProject } from '../platform/auth/policies/policy.js';
 import { BadRequestError, ValidationError } from '../platform/errors.js';
 import { inTransaction } from '../platform/db/database.js';
-import { lockProject } from '../accounts/lock-project.js';
+import { lockProject } from '../accounts/api.js';
 import { incidentSettings } from './incident-settings.js';
 import { newEndpointIdentifier, newIntegrationToken, TOOL_ACTIVE, validateIntegrationInput, type IntegrationInput } from './integration-input.js';
 import type { IntegrationRow } from './integration-row.js';

@@ -1,5 +1,5 @@
 import type { Deps } from '../platform/deps.js';
-import type { ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { authorizeProject } from '../platform/auth/policies/policy.js';
 import { findIntegration } from './finder.js';
 

@@ -1,11 +1,11 @@
 // One alert's details (gitlab-oauth-alerts.md §20, §22): every field, the raw payload, status
 // change, "Create incident" and the notes timeline. Every alert field is escaped.
-import type { ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { isoTime } from '../platform/clock.js';
 import { html } from '../platform/web/html.js';
 import { csrfField, type PageContext } from '../platform/web/page-route.js';
 import { page, redirect } from '../platform/web/page.js';
-import { usersById } from '../issues/entities.js';
+import { usersById } from '../issues/api.js';
 import { STATUSES, STATUS_DESCRIPTIONS, severityName, statusName, titleCase, type AlertStatus } from './model.js';
 import { alertNotes, findAlert } from './finder.js';
 import { incidentIids } from './entities.js';

@@ -1,8 +1,8 @@
 // Wire shapes of alerts and integrations (Kiln extension; fields after GitLab's GraphQL types in
 // gitlab-oauth-alerts.md §22), listed explicitly.
 import type { Deps } from '../platform/deps.js';
-import type { ProjectRow } from '../accounts/access.js';
-import { projectWebUrl } from '../accounts/entities.js';
+import type { ProjectRow } from '../platform/auth/subjects.js';
+import { projectWebUrl } from '../accounts/api.js';
 import { isoTime } from '../platform/clock.js';
 import { severityName, statusName } from './model.js';
 import type { AlertRow } from './finder.js';

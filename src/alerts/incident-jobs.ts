@@ -1,7 +1,7 @@
 // Background halves of incident handling (ARCHITECTURE.md, Background jobs): idempotent handlers
 // that take the alert id only and re-read the state they act on.
 import type { JobHandler } from '../platform/jobs/worker.js';
-import { updateIssue } from '../issues/update-issue.js';
+import { updateIssue } from '../issues/api.js';
 import { alertBotId } from './alert-bot.js';
 import { createIncidentForAlert, wantsIncident } from './create-incident.js';
 import { JOB_CLOSE_INCIDENT, JOB_CREATE_INCIDENT } from './process-alert-payload.js';

@@ -1,6 +1,6 @@
 // The alert list (gitlab-oauth-alerts.md §22): tabs per status with counts, search, sorting, and
 // severity, start time, event count and status per alert. Every alert field is escaped.
-import type { ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { isoTime } from '../platform/clock.js';
 import { html } from '../platform/web/html.js';
 import type { PageContext } from '../platform/web/page-route.js';

@@ -6,7 +6,7 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import type { ProjectAccess } from '../platform/auth/subjects.js';
-import { noteEntity, usersById } from '../issues/entities.js';
+import { noteEntity, usersById } from '../issues/api.js';
 import { STATUSES, type AlertStatus } from './model.js';
 import { ALERT_SORTS, alertNotes, findAlert, findIntegration, projectAlertsQuery, projectIntegrationsQuery, type AlertSort } from './finder.js';
 import { alertEntity, incidentIids, integrationEntity } from './entities.js';

@@ -1,6 +1,6 @@
 // The settings page's form posts: one action per form, each calling the same actions as the REST
 // API; the test tab sends its payload through the real ingestion path (gitlab-oauth-alerts.md §22).
-import type { ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { authorizeProject } from '../platform/auth/policies/policy.js';
 import type { PageContext } from '../platform/web/page-route.js';
 import { redirect } from '../platform/web/page.js';

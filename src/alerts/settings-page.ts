@@ -1,7 +1,7 @@
 // Settings > Operations (specification, Alert ingestion endpoint; gitlab-oauth-alerts.md §14, §17,
 // §21, §22): alert integrations for Maintainers and above, a test tab for Developers and above,
 // incident settings and the incident alerting tool link.
-import type { ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { canOnProject } from '../platform/auth/policies/policy.js';
 import { html, type Html } from '../platform/web/html.js';
 import { csrfField, type PageContext } from '../platform/web/page-route.js';

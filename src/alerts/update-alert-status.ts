@@ -2,7 +2,7 @@
 // from any status (§20), with a system note. Reopening an alert while another alert with the same
 // fingerprint is open breaks the grouping invariant: the database refuses it and so do we.
 import type { Deps } from '../platform/deps.js';
-import type { ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { authorizeProject } from '../platform/auth/policies/policy.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { ValidationError } from '../platform/errors.js';

@@ -2,10 +2,10 @@
 // Maintainers and above. While the tool link is active no other integration may be active, so it
 // can only be switched on when none is.
 import type { Deps } from '../platform/deps.js';
-import type { ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { authorizeProject } from '../platform/auth/policies/policy.js';
 import { inTransaction } from '../platform/db/database.js';
-import { lockProject } from '../accounts/lock-project.js';
+import { lockProject } from '../accounts/api.js';
 import { ValidationError } from '../platform/errors.js';
 import { incidentSettings, type IncidentSettings } from './incident-settings.js';
 

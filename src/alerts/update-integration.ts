@@ -1,11 +1,11 @@
 // Change an integration's name, active flag, sample payload or mapping; its type and endpoint
 // identifier never change (§14.2).
 import type { Deps } from '../platform/deps.js';
-import type { ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { authorizeProject } from '../platform/auth/policies/policy.js';
 import { ValidationError } from '../platform/errors.js';
 import { inTransaction } from '../platform/db/database.js';
-import { lockProject } from '../accounts/lock-project.js';
+import { lockProject } from '../accounts/api.js';
 import { incidentSettings } from './incident-settings.js';
 import { findIntegration } from './finder.js';
 import { TOOL_ACTIVE, validateIntegrationInput, type IntegrationInput } from './integration-input.js';

@@ -1,7 +1,7 @@
 // The landing page: the signed-in user's projects.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
-import { visibleProjectsQuery } from '../accounts/finders.js';
+import { visibleProjectsQuery } from '../accounts/api.js';
 import { html } from '../platform/web/html.js';
 import { pageRoute } from '../platform/web/page-route.js';
 import { page } from '../platform/web/page.js';

@@ -3,7 +3,7 @@ import type { Principal } from '../platform/auth/principal.js';
 import { inTransaction } from '../platform/db/database.js';
 import { nextInternalId } from '../platform/db/internal-ids.js';
 import { ValidationError } from '../platform/errors.js';
-import type { ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 import type { DeploymentRow, EnvironmentRow } from './entities.js';
 import { findEnvironmentByName, lastSuccessfulDeployment } from './finder.js';
 import { createEnvironment } from './create-environment.js';

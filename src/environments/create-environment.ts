@@ -3,7 +3,7 @@ import type { Principal } from '../platform/auth/principal.js';
 import { isUniqueViolation, type Executor } from '../platform/db/database.js';
 import type { EnvironmentTier } from '../platform/db/tables/environments.js';
 import { ValidationError } from '../platform/errors.js';
-import type { ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 import type { EnvironmentRow } from './entities.js';
 import { environmentSlug } from './slug.js';
 import { guessTier } from './tier.js';

@@ -1,7 +1,7 @@
 import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { ForbiddenError, RecordNotFoundError } from '../platform/errors.js';
-import type { ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 import type { EnvironmentRow } from './entities.js';
 import { findEnvironment } from './finder.js';
 import { authorizeProject, canOnProject } from '../platform/auth/policies/index.js';

@@ -3,8 +3,7 @@
 import type { Selectable } from 'kysely';
 import { isoTime } from '../platform/clock.js';
 import type { DeploymentsTable, EnvironmentsTable } from '../platform/db/tables/environments.js';
-import type { UserRow } from '../accounts/lookup.js';
-import { userBasic } from '../accounts/user-entities.js';
+import { type UserRow, userBasic } from '../accounts/api.js';
 
 export type EnvironmentRow = Selectable<EnvironmentsTable>;
 export type DeploymentRow = Selectable<DeploymentsTable>;

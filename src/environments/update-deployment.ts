@@ -2,7 +2,7 @@ import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { inTransaction } from '../platform/db/database.js';
 import { ValidationError } from '../platform/errors.js';
-import type { ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 import type { DeploymentRow } from './entities.js';
 import { findDeployment } from './deployments-finder.js';
 import { startEnvironmentAfterSuccess } from './start-environment.js';

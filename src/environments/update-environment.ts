@@ -3,7 +3,7 @@ import type { Principal } from '../platform/auth/principal.js';
 import { isUniqueViolation } from '../platform/db/database.js';
 import type { EnvironmentTier } from '../platform/db/tables/environments.js';
 import { RecordNotFoundError, ValidationError } from '../platform/errors.js';
-import type { ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 import type { EnvironmentRow } from './entities.js';
 import { findEnvironment } from './finder.js';
 import { takenValues } from './create-environment.js';

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { ValidationError } from '../platform/errors.js';
-import type { ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { html, type Html } from '../platform/web/html.js';
 import { csrfField, namespacedPage, type PageContext } from '../platform/web/page-route.js';
 import { page, redirect } from '../platform/web/page.js';

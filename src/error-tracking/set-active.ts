@@ -1,7 +1,7 @@
 import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { RecordNotFoundError, ValidationError } from '../platform/errors.js';
-import type { ProjectAccess } from '../accounts/lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 import type { SettingsRow } from './entities.js';
 import { authorizeProject } from '../platform/auth/policies/index.js';
 import { requireSettings } from './finder.js';

@@ -2,7 +2,7 @@
 // explicitly in GitLab's order. `title` is always null and `data` null on project events: the
 // specification shows both, GitLab no longer emits them, and null is harmless to every client.
 import { isoTime } from '../platform/clock.js';
-import { userBasic } from '../accounts/user-entities.js';
+import { userBasic } from '../accounts/api.js';
 import type { PushData } from '../platform/events/vocabulary.js';
 import { actionName } from './vocabulary.js';
 import type { EventRow, NoteWithAuthor } from './finder.js';

@@ -3,7 +3,7 @@
 // A membership expires at the end of its `expires_at` day (accounts/access.ts `today`).
 import type { Deps } from '../platform/deps.js';
 import { inTransaction } from '../platform/db/database.js';
-import { today } from '../accounts/access.js';
+import { today } from '../accounts/api.js';
 import { recordEvent } from '../platform/events/record-event.js';
 
 export const EXPIRE_MEMBERSHIPS_JOB = 'members:expire';

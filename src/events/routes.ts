@@ -8,13 +8,13 @@ import { apiRoute, type RouteContext } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import { pageOf, setPageHeaders } from '../platform/http/pagination.js';
 import { countEvents } from './count-cache.js';
-import { findUser } from '../accounts/lookup.js';
+import { findUser } from '../accounts/api.js';
+import { accessScope } from '../accounts/access.js';
 import { EVENT_ACTIONS } from '../platform/events/vocabulary.js';
 import { TARGET_TYPE_FILTERS } from './vocabulary.js';
 import { listEvents, notesForEvents, type EventFilters, type EventSubject } from './finder.js';
 import { eventEntity } from './entities.js';
 import { eventAccess, type Viewer } from './visibility.js';
-import { accessScope } from '../accounts/access.js';
 
 const filterParams = {
   action: p.string.optional({ values: EVENT_ACTIONS }),

@@ -14,7 +14,7 @@ import type { Executor } from '../platform/db/database.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { ACCESS } from '../platform/auth/access-levels.js';
 import { canOnProject, type PolicySubject } from '../platform/auth/policies/index.js';
-import { today } from '../accounts/access.js';
+import { today } from '../accounts/api.js';
 
 /** Who looks: a signed-in user, or `null` for an anonymous caller. */
 export type Viewer = AuthUser | null;

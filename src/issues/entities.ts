@@ -2,10 +2,8 @@
 import type { Selectable } from 'kysely';
 import { isoTime } from '../platform/clock.js';
 import type { IssuesTable, NotesTable } from '../platform/db/tables/issues.js';
-import type { ProjectRow } from '../accounts/access.js';
-import type { UserRow } from '../accounts/lookup.js';
-import { userBasic } from '../accounts/user-entities.js';
-import { projectWebUrl } from '../accounts/entities.js';
+import type { ProjectRow } from '../platform/auth/subjects.js';
+import { type UserRow, userBasic, projectWebUrl } from '../accounts/api.js';
 
 export type IssueRow = Selectable<IssuesTable>;
 export type NoteRow = Selectable<NotesTable>;

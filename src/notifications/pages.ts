@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import type { AuthUser, Principal } from '../platform/auth/principal.js';
 import { ValidationError } from '../platform/errors.js';
-import { findGroup, findProject, findUser } from '../accounts/lookup.js';
+import { findGroup, findProject, findUser } from '../accounts/api.js';
 import { html, type Html } from '../platform/web/html.js';
 import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
 import { page, redirect } from '../platform/web/page.js';

@@ -6,7 +6,7 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute, type RouteContext } from '../platform/http/route.js';
 import { p, type ParamRule, type ParamSchema } from '../platform/http/params.js';
 import { ApiError } from '../platform/http/api-error.js';
-import { findUser } from '../accounts/lookup.js';
+import { findUser } from '../accounts/api.js';
 import { EMAIL_EVENTS, isLevel, type EmailEvent, type Level } from './vocabulary.js';
 import { findNotificationSetting, GLOBAL_SOURCE, type NotificationSource } from './finder.js';
 import { globalNotificationSettingEntity, notificationSettingEntity } from './entities.js';

@@ -7,8 +7,7 @@ import type { ApplicationRow } from './client-auth.js';
 import { newSecret } from './issue-token.js';
 import { ALL_SCOPES, availableScopes, parseScopes } from './scopes.js';
 import { splitRedirectUris, validateRedirectUris } from './redirect-uri.js';
-import { findUserRow } from '../accounts/lookup.js';
-import { toAuthUser } from '../accounts/user-entities.js';
+import { findUserRow, toAuthUser } from '../accounts/api.js';
 
 export interface ApplicationInput {
   name: string;

@@ -1,8 +1,7 @@
 // The OpenID Connect claims GitLab publishes (gitlab-oauth-alerts.md §11): profile claims always, the
 // primary e-mail only with the `email` scope (otherwise the public e-mail).
 import type { Deps } from '../platform/deps.js';
-import type { UserRow } from '../accounts/lookup.js';
-import { avatarUrl, userWebUrl } from '../accounts/user-entities.js';
+import { type UserRow, avatarUrl, userWebUrl } from '../accounts/api.js';
 
 export function userClaims(deps: Deps, user: UserRow, scopes: string[]) {
   const base = deps.config.baseUrl;

@@ -2,7 +2,7 @@
 // the JWKS that publishes its public half (gitlab-oauth-alerts.md §11).
 import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
 import type { Deps } from '../platform/deps.js';
-import type { UserRow } from '../accounts/lookup.js';
+import type { UserRow } from '../accounts/api.js';
 import { userClaims } from './claims.js';
 
 const keyCache = new WeakMap<object, { privateKey: KeyObject; jwk: Record<string, string> }>();

@@ -6,7 +6,7 @@ import type { UsersTable } from '../platform/db/tables/accounts.js';
 import { q } from '../platform/db/reads.js';
 import type { TokenLookup } from '../platform/auth/principal.js';
 import { sha256Hex } from '../platform/crypto.js';
-import { toAuthUser } from '../accounts/user-entities.js';
+import { toAuthUser } from '../accounts/api.js';
 import { splitScopes } from './scopes.js';
 
 type UserRow = Selectable<UsersTable>;

@@ -6,7 +6,7 @@
 // result; a copy that fails it (a prune raced us) is made again.
 import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runCommand } from '../repositories/git.js';
+import { runCommand } from '../repositories/api.js';
 
 const ATTEMPTS = 3;
 

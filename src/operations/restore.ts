@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { ConfigError, withoutPassword, type Config } from '../config.js';
 import { openPostgres } from '../platform/db/database.js';
 import { SECRETS_FILE, secretsPath } from '../platform/secrets.js';
-import { runCommand } from '../repositories/git.js';
+import { runCommand } from '../repositories/api.js';
 import { readManifest, SQLITE_FILE, type BackupManifest } from './backup-manifest.js';
 import { checkWritableDirectory } from './preflight.js';
 import { pgRestore } from './postgres-tools.js';

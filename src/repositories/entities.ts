@@ -1,6 +1,6 @@
 // The storage move entity (spec "Group repository storage move"; gitlab-rest.md §2.3), fields explicit.
 import { isoTime } from '../platform/clock.js';
-import { groupWebUrl } from '../accounts/entities.js';
+import { groupWebUrl } from '../accounts/api.js';
 import { humanState } from './move-states.js';
 import type { MoveWithGroup } from './finder.js';
 

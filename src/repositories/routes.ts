@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
-import { findGroup } from '../accounts/lookup.js';
+import { findGroup } from '../accounts/api.js';
 import { listMovesQuery, findMove } from './finder.js';
 import { storageMoveEntity } from './entities.js';
 import { scheduleStorageMove } from './schedule-storage-move.js';

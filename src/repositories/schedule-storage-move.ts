@@ -5,7 +5,7 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import type { GroupRepositoryStorageMovesTable } from '../platform/db/tables/repositories.js';
-import type { NamespaceRow } from '../accounts/access.js';
+import type { NamespaceRow } from '../platform/auth/subjects.js';
 import { ValidationError } from '../platform/errors.js';
 import { enqueue } from '../platform/jobs/queue.js';
 import { ensureRepository } from './ensure-repository.js';

@@ -7,7 +7,7 @@ import { csrfField, pageRoute, type PageContext } from '../../platform/web/page-
 import { page, redirect, type PageOutcome } from '../../platform/web/page.js';
 import { SCOPE_DESCRIPTIONS } from '../scopes.js';
 import { DESCRIPTIONS } from '../errors.js';
-import { protectedPathHit } from '../../accounts/sign-in-rate-limit.js';
+import { protectedPathHit } from '../../accounts/api.js';
 import { approveAuthorization } from './approve.js';
 import { redirectWith, validateAuthorizeRequest, type AuthorizeRequest } from './validate.js';
 import { OOB_URI } from '../redirect-uri.js';

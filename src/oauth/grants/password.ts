@@ -4,8 +4,7 @@
 // enumeration), default scope `api`, and no refresh token (specification, Access token response).
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
-import { protectedPathHit } from '../../accounts/sign-in-rate-limit.js';
-import { checkPassword, findUserByLogin } from '../../accounts/check-password.js';
+import { protectedPathHit, checkPassword, findUserByLogin } from '../../accounts/api.js';
 import { optionalClient } from '../client-auth.js';
 import { invalidGrant, invalidScope, missingParameter, OAuthError } from '../errors.js';
 import { ALL_SCOPES, resolveScopes, splitScopes } from '../scopes.js';

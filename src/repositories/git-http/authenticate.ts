@@ -3,8 +3,7 @@
 // without two-factor authentication, as GitLab's Gitlab::Auth.find_for_git_client allows.
 import type { Deps } from '../../platform/deps.js';
 import type { AuthUser, TokenResolver } from '../../platform/auth/principal.js';
-import { checkPassword } from '../../accounts/check-password.js';
-import { toAuthUser } from '../../accounts/user-entities.js';
+import { checkPassword, toAuthUser } from '../../accounts/api.js';
 
 export interface GitCredentials {
   username: string;

@@ -6,8 +6,7 @@ import type { Deps } from '../../platform/deps.js';
 import type { AuthUser } from '../../platform/auth/principal.js';
 import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { canOnGroup, canOnProject, type PolicySubject } from '../../platform/auth/policies/index.js';
-import { groupAccessLevel, projectAccess } from '../../accounts/access.js';
-import { findProjectRow } from '../../accounts/lookup.js';
+import { groupAccessLevel, projectAccess, findProjectRow } from '../../accounts/api.js';
 import type { GitAuth } from './authenticate.js';
 
 /** The texts git prints as `remote: …` (lib/gitlab/git_access.rb and git_access_wiki.rb, ERROR_MESSAGES). */

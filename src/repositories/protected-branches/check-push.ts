@@ -6,7 +6,7 @@ import type { Deps } from '../../platform/deps.js';
 import type { AuthUser } from '../../platform/auth/principal.js';
 import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { canOnProject } from '../../platform/auth/policies/index.js';
-import { projectAccess } from '../../accounts/access.js';
+import { projectAccess } from '../../accounts/api.js';
 import { GIT_ENV } from '../git.js';
 import { projectRules } from './finder.js';
 import { refusePush, type RefUpdate } from './branch-check.js';

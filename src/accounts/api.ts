@@ -1,0 +1,15 @@
+// What other features may use of accounts: users, projects and groups as records and entities, the
+// caller's access, the password check and the sign-in throttle. Everything else in this folder is
+// internal (the lint rules in .dependency-cruiser.cjs enforce it).
+export type { UserRow } from './lookup.js';
+export { findGroup, findProject, findProjectRow, findUser, findUserRow } from './lookup.js';
+export { groupAccessLevel, projectAccess, today } from './access.js';
+export { visibleProjectsQuery } from './finders.js';
+export { groupWebUrl, projectWebUrl } from './entities.js';
+export { avatarUrl, toAuthUser, userBasic, userWebUrl } from './user-entities.js';
+export { checkPassword, findUserByLogin } from './check-password.js';
+export { protectedPathHit } from './sign-in-rate-limit.js';
+export { createUser, validateUserFields } from './create-user.js';
+export { updateUser } from './update-user.js';
+export { lockProject } from './lock-project.js';
+export { createPersonalAccessToken, PAT_SCOPES } from './personal-access-tokens.js';
