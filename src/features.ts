@@ -14,8 +14,9 @@ import { repositoriesFeature } from './repositories/index.js';
 import { oauthFeature } from './oauth/index.js';
 import { applicationSettingsFeature } from './application-settings/index.js';
 import { markdownFeature } from './markdown/index.js';
+import { namespacesFeature } from './namespaces/index.js';
 
 export const features: Feature[] = [accountsFeature, issuesFeature, webAssetsFeature, dashboardFeature, housekeepingFeature, eventsFeature, notificationsFeature, environmentsFeature, errorTrackingFeature, alertsFeature, repositoriesFeature, oauthFeature];
 
 // Issue 15's API breadth: application settings and metadata, namespaces, search, Markdown.
-features.push(applicationSettingsFeature, markdownFeature);
+features.push(applicationSettingsFeature, markdownFeature, namespacesFeature);

@@ -61,6 +61,8 @@ export const PROJECT_ABILITIES = {
 
 export const GROUP_ABILITIES = {
   read_group: { min: ACCESS.guest, ...READ },
+  // GET /namespaces/:id: a group's readers; personal namespaces are asked as private (their owner only).
+  read_namespace: { min: ACCESS.guest, ...READ },
   read_group_member: { min: ACCESS.guest, ...READ },
   read_group_events: { min: ACCESS.guest, ...READ },
   read_notification_setting: { min: ACCESS.guest, ...PARTICIPATE },
