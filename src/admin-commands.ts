@@ -179,8 +179,6 @@ function parseError(error: Error & { code?: string }): UsageError {
 }
 
 export const adminCommands = {
-  names: Object.keys(COMMANDS),
-
   help(sub?: string): string {
     if (sub && COMMANDS[sub]) return help(sub);
     return `Usage: kiln admin <${Object.keys(COMMANDS).join('|')}> [options]\n\n${Object.values(COMMANDS).map((command) => `  ${command.usage}`).join('\n')}\n\nRun "kiln admin <command> --help" for one command.`;

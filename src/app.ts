@@ -32,7 +32,8 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
     loggerInstance: deps.log.child({}, { serializers: requestSerializers }),
     // Per-request lines only at debug level; errors are always logged by the error handler.
     logController: new LogController({ disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace' }),
-    trustProxy: false,
+    // Only the configured reverse proxies may name the client in X-Forwarded-For (KILN_TRUSTED_PROXIES).
+    trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     return503OnClosing: true,

@@ -41,7 +41,16 @@ export interface Config {
   jobRetentionDays: number;
   /** Addresses and CIDR ranges that may read /-/metrics (GitLab's monitoring whitelist); others get 404. */
   monitoringAllowlist: string[];
+  /**
+   * Reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client: behind one,
+   * throttles and the monitoring allow-list see the client's address instead of the proxy's.
+   */
+  trustedProxies: string[];
   runWorker: boolean;
+  /** Outgoing mail: `smtp://user:pass@host:587` or `smtps://…`; null writes .eml files under <data>/mail instead. */
+  smtpUrl: string | null;
+  /** The From address of notification e-mail (the acting user's name is shown with it). */
+  emailFrom: string;
 }
 
 export class ConfigError extends Error {}
@@ -161,6 +170,28 @@ function rootPassword(raw: string | undefined): string | null {
   return raw;
 }
 
+function smtpUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    /* reported below */
+  }
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new ConfigError(`KILN_SMTP_URL must be an smtp:// or smtps:// URL (like smtp://user:pass@mail.example.com:587), got "${withoutPassword(raw)}"`);
+  }
+  return raw;
+}
+
+/** `Name <address>` or a bare address; the default is kiln@ the base URL's host, as GitLab's gitlab@host. */
+function emailFrom(raw: string | undefined, baseUrl: string): string {
+  if (raw === undefined || raw === '') return `kiln@${new URL(baseUrl).hostname}`;
+  const address = /<([^<>]+)>\s*$/.exec(raw)?.[1] ?? raw;
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(address.trim())) throw new ConfigError(`KILN_EMAIL_FROM must be an e-mail address (like kiln@example.com or "Kiln <kiln@example.com>"), got "${raw}"`);
+  return raw.trim();
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const host = parseHost(env.KILN_HOST);
   const port = integer(env, 'KILN_PORT', 8080, 0, 65535);
@@ -193,6 +224,9 @@ export function loadConfig(env: Env = process.env): Config {
     jobLeaseMs: integer(env, 'KILN_JOB_LEASE_MS', 5 * 60_000, 100, 24 * 3_600_000),
     jobRetentionDays: integer(env, 'KILN_JOB_RETENTION_DAYS', 7, 1, 36_500),
     monitoringAllowlist: parseAllowlist(env, 'KILN_MONITORING_ALLOWLIST', DEFAULT_MONITORING_ALLOWLIST),
+    trustedProxies: parseAllowlist(env, 'KILN_TRUSTED_PROXIES', ''),
     runWorker: boolean(env, 'KILN_RUN_WORKER', true),
+    smtpUrl: smtpUrl(env.KILN_SMTP_URL),
+    emailFrom: emailFrom(env.KILN_EMAIL_FROM, parseBaseUrl(env.KILN_BASE_URL, host, port)),
   };
 }

@@ -1,12 +1,13 @@
 // The `kiln` command: serve | worker | migrate | admin …  (`kiln <command> --help` for each).
 // A mistake in the configuration or the call is one line naming the variable or flag and its value,
 // exit code 2, found before anything is written; other failures exit 1.
+// The application (bootstrap.js, admin-commands.js) is imported only by the commands that run it, so
+// help, --version and configuration errors answer at once.
 import { loadConfig, ConfigError, withoutPassword, type Config } from './config.js';
-import { startKiln, openDatabase } from './bootstrap.js';
-import { migrateToLatest } from './platform/db/migrate.js';
-import { adminCommands } from './admin-commands.js';
 import { GITLAB_COMPAT_VERSION, KILN_VERSION } from './platform/version.js';
 import { UsageError, checkDirectories, checkListenAddress, startBanner, wantsText } from './operations/api.js';
+
+const ADMIN_COMMANDS = ['create-user', 'create-token', 'reset-password', 'backup', 'restore'];
 
 const USAGE = `Usage: kiln <command> [options]
 
@@ -14,7 +15,7 @@ Commands:
   serve       Serve HTTP (API, OAuth, alerts, git, pages) and run the job worker
   worker      Run the job worker alone
   migrate     Apply database migrations and exit
-  admin       Operator tasks: ${adminCommands.names.join(', ')}
+  admin       Operator tasks: ${ADMIN_COMMANDS.join(', ')}
 
 Options:
   --version   Print Kiln's version and the GitLab API version it speaks
@@ -62,6 +63,7 @@ function databaseConfigError(config: Config, error: unknown): ConfigError | null
 async function serve(config: Config): Promise<void> {
   await checkListenAddress(config);
   checkDirectories(config);
+  const { startKiln } = await import('./bootstrap.js');
   const kiln = await startKiln(config, { processMetrics: true });
   try {
     await kiln.app.listen({ host: config.host, port: config.port });
@@ -91,6 +93,7 @@ async function serve(config: Config): Promise<void> {
 
 async function worker(config: Config): Promise<void> {
   checkDirectories(config);
+  const { startKiln } = await import('./bootstrap.js');
   const kiln = await startKiln(config, { processMetrics: true });
   kiln.worker.start();
   kiln.deps.log.info('worker started');
@@ -104,6 +107,7 @@ async function worker(config: Config): Promise<void> {
 
 async function migrate(config: Config): Promise<void> {
   if (!config.databaseUrl) checkDirectories(config);
+  const [{ openDatabase }, { migrateToLatest }] = await Promise.all([import('./bootstrap.js'), import('./platform/db/migrate.js')]);
   const database = openDatabase(config);
   let applied: string[];
   try {
@@ -127,7 +131,7 @@ async function run(argv: string[]): Promise<void> {
   }
   if (!COMMANDS.has(command)) fail(`unknown command "${command}" (kiln --help lists the commands)`);
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${command === 'admin' ? adminCommands.help(rest[0]) : HELP[command]}\n`);
+    process.stdout.write(`${command === 'admin' ? (await import('./admin-commands.js')).adminCommands.help(rest[0]) : HELP[command]}\n`);
     return;
   }
   if (command !== 'admin' && rest.length > 0) fail(`${command}: unexpected argument "${rest[0]}" (configuration comes from KILN_* variables)`);
@@ -140,6 +144,7 @@ async function run(argv: string[]): Promise<void> {
     case 'migrate':
       return migrate(config);
     default: {
+      const { adminCommands } = await import('./admin-commands.js');
       const work = await adminCommands.prepare(rest);
       // backup reads the data dir and must not create it; restore checks its targets itself.
       if (rest[0] !== 'backup' && rest[0] !== 'restore') checkDirectories(config);

@@ -87,6 +87,7 @@ onceOnly('configuration errors', () => {
     ['a bad KILN_JOB_LEASE_MS', { KILN_JOB_LEASE_MS: '5' }, 'KILN_JOB_LEASE_MS must be between 100 and 86400000, got 5'],
     ['a bad boolean', { KILN_RUN_WORKER: 'maybe' }, 'KILN_RUN_WORKER must be true or false, got "maybe"'],
     ['an unknown KILN_LOG_FORMAT', { KILN_LOG_FORMAT: 'xml' }, 'KILN_LOG_FORMAT must be one of auto, text, json, got "xml"'],
+    ['a KILN_TRUSTED_PROXIES that is not an address', { KILN_TRUSTED_PROXIES: '10.0.0.0/24,proxy.local' }, 'KILN_TRUSTED_PROXIES must be IP addresses or CIDR ranges separated by commas (like 127.0.0.0/8,::1), got "proxy.local"'],
     ['a short KILN_INITIAL_ROOT_PASSWORD (named, never echoed)', { KILN_INITIAL_ROOT_PASSWORD: 'hunter2' }, 'KILN_INITIAL_ROOT_PASSWORD must be at least 8 characters, got 7'],
   ];
   for (const [what, env, message] of cases) {

@@ -22,7 +22,8 @@ export function registerOperations(app: FastifyInstance, deps: Deps): void {
   });
   const mayMonitor = addressAllowlist(deps.config.monitoringAllowlist);
   app.get('/-/metrics', { config: { ability: { credential: 'monitoring_allowlist' } } }, async (request, reply) => {
-    if (!mayMonitor(request.socket.remoteAddress)) return reply.callNotFound();
+    // request.ip: the connection's address, or the client's as named by a trusted proxy (KILN_TRUSTED_PROXIES).
+    if (!mayMonitor(request.ip)) return reply.callNotFound();
     reply.type(deps.metrics.registry.contentType);
     return deps.metrics.registry.metrics();
   });

@@ -1,6 +1,7 @@
 // Who may read the monitoring endpoints: GitLab's monitoring whitelist (`monitoring_whitelist`,
 // default the loopback addresses), given as addresses and CIDR ranges. Others get 404, as in GitLab.
-// The address is the connection's own (trustProxy is off): a forwarded header cannot widen it.
+// The address is the connection's own, or the client's as named by a proxy in KILN_TRUSTED_PROXIES:
+// a forwarded header from anyone else cannot widen it.
 import { BlockList, isIP } from 'node:net';
 
 /** Whether an address is in the list; IPv4-mapped IPv6 addresses (::ffff:127.0.0.1) count as IPv4. */
