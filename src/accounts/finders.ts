@@ -1,9 +1,9 @@
 // Read queries for the accounts listings, each served by an index and bounded by pagination.
-import { sql } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { canOnInstance } from '../platform/auth/policies/index.js';
-import { authorizedProjectIdsSql, type NamespaceRow, type ProjectRow } from './access.js';
+import type { NamespaceRow, ProjectRow } from './access.js';
+import { memberGroupsOnly, memberProjects, nameOrPathLike, noRows, visibleOrMemberGroups, visibleOrMemberProjects } from './finders-queries.js';
 import { containsPattern } from './like-pattern.js';
 
 export interface ProjectFilters {
@@ -23,16 +23,16 @@ export function visibleProjectsQuery(deps: Deps, user: AuthUser | null, filters:
   const now = deps.clock.now();
   let query = deps.db.selectFrom('projects').selectAll();
   if (!user) {
-    query = filters.membership || filters.owned ? query.where(sql<boolean>`1 = 0`) : query.where('visibility', '=', 'public');
+    query = filters.membership || filters.owned ? query.where(noRows()) : query.where('visibility', '=', 'public');
   } else if (filters.membership || filters.owned) {
-    query = query.where(sql<boolean>`id in (${authorizedProjectIdsSql(user.id, now)})`);
+    query = query.where(memberProjects(user.id, now));
   } else if (!canOnInstance(user, 'admin_all_resources')) {
-    query = query.where(sql<boolean>`(visibility in ('public', 'internal') or id in (${authorizedProjectIdsSql(user.id, now)}))`);
+    query = query.where(visibleOrMemberProjects(user.id, now));
   }
   if (filters.visibility) query = query.where('visibility', '=', filters.visibility as ProjectRow['visibility']);
   if (filters.search) {
     const pattern = containsPattern(filters.search.toLowerCase());
-    query = query.where(sql<boolean>`(lower(name) like ${pattern} escape '\\' or full_path_lower like ${pattern} escape '\\')`);
+    query = query.where(nameOrPathLike(pattern));
   }
   const column = filters.orderBy ?? 'id';
   return query.orderBy(column, filters.sort ?? 'desc').orderBy('id', filters.sort ?? 'desc');
@@ -44,19 +44,13 @@ export function visibleProjectsQuery(deps: Deps, user: AuthUser | null, filters:
  */
 export function visibleGroupsQuery(deps: Deps, user: AuthUser | null, filters: { search?: string; topLevelOnly?: boolean; owned?: boolean }) {
   let query = deps.db.selectFrom('namespaces').selectAll().where('kind', '=', 'group');
-  const memberGroups = sql<{ id: number }>`
-    with recursive member_groups(id) as (
-      select source_id from members where source_type = 'Namespace' and user_id = ${user?.id ?? 0}
-      union
-      select n.id from namespaces n join member_groups m on n.parent_id = m.id
-    ) select id from member_groups`;
-  if (!user) query = filters.owned ? query.where(sql<boolean>`1 = 0`) : query.where('visibility', '=', 'public');
-  else if (filters.owned) query = query.where(sql<boolean>`id in (${memberGroups})`);
-  else if (!canOnInstance(user, 'admin_all_resources')) query = query.where(sql<boolean>`(visibility in ('public', 'internal') or id in (${memberGroups}))`);
+  if (!user) query = filters.owned ? query.where(noRows()) : query.where('visibility', '=', 'public');
+  else if (filters.owned) query = query.where(memberGroupsOnly(user.id));
+  else if (!canOnInstance(user, 'admin_all_resources')) query = query.where(visibleOrMemberGroups(user.id));
   if (filters.topLevelOnly) query = query.where('parent_id', 'is', null);
   if (filters.search) {
     const pattern = containsPattern(filters.search.toLowerCase());
-    query = query.where(sql<boolean>`(lower(name) like ${pattern} escape '\\' or full_path_lower like ${pattern} escape '\\')`);
+    query = query.where(nameOrPathLike(pattern));
   }
   return query.orderBy('name').orderBy('id');
 }

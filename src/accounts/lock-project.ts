@@ -4,8 +4,10 @@
 // the start of the transaction, so the checks that follow read what the last holder committed. For
 // rules that span rows ("one Prometheus integration", "no active integration while the alerting tool
 // link is active") that no single index can express.
-import { q, sqlRunner, type SqlTarget } from '../platform/db/reads.js';
+import type { Transaction } from 'kysely';
+import type { DB } from '../platform/db/schema.js';
 
-export async function lockProject(target: SqlTarget, projectId: number): Promise<void> {
-  await sqlRunner(target).all(q`update projects set updated_at = updated_at where id = ${projectId}`);
+/** `update projects set updated_at = updated_at where id = …`, in the caller's transaction. */
+export async function lockProject(trx: Transaction<DB>, projectId: number): Promise<void> {
+  await trx.updateTable('projects').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', projectId).execute();
 }

@@ -2,13 +2,13 @@
 // caller cannot read is indistinguishable from a missing record: 404.
 import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
-import { q } from '../platform/db/reads.js';
 import type { Principal } from '../platform/auth/principal.js';
 import type { UsersTable } from '../platform/db/tables/accounts.js';
 import { NotFoundError } from '../platform/errors.js';
 import type { GroupAccess, NamespaceRow, ProjectAccess, ProjectRow } from '../platform/auth/subjects.js';
 import { authorizeGroup, authorizeProject, canOnGroup, canOnProject, type GroupAbility, type ProjectAbility } from '../platform/auth/policies/index.js';
 import { groupAccessLevel, projectAccess } from './access.js';
+import { projectById, projectByPath, userById, userByUsername } from './lookup-queries.js';
 
 export type UserRow = Selectable<UsersTable>;
 export type { GroupAccess, ProjectAccess };
@@ -18,10 +18,10 @@ const DIGITS = /^\d+$/;
 export async function findProjectRow(deps: Deps, idOrPath: string | number): Promise<ProjectRow | undefined> {
   const key = String(idOrPath);
   // Read through the hot-path reads with their cache: every project-scoped request starts here.
-  if (DIGITS.test(key)) return (await deps.reads.all<ProjectRow>(q`select * from projects where id = ${Number(key)}`, { cache: true }))[0];
+  if (DIGITS.test(key)) return (await deps.readCache.all<ProjectRow>(projectById(Number(key)), { cache: true }))[0];
   // A bare word cannot name a project: projects always live in a namespace.
   if (!key.includes('/')) return undefined;
-  return (await deps.reads.all<ProjectRow>(q`select * from projects where full_path_lower = ${key.toLowerCase()}`, { cache: true }))[0];
+  return (await deps.readCache.all<ProjectRow>(projectByPath(key.toLowerCase()), { cache: true }))[0];
 }
 
 /**
@@ -32,7 +32,7 @@ export async function findProject(deps: Deps, principal: Principal | null, idOrP
   const project = await findProjectRow(deps, idOrPath);
   if (!project) throw new NotFoundError('Project');
   const user = principal?.user ?? null;
-  const { level, namespace } = await projectAccess(deps.reads, user, project, deps.clock.now());
+  const { level, namespace } = await projectAccess(deps.readCache, user, project, deps.clock.now());
   const access: ProjectAccess = { user, level, visibility: project.visibility, project, namespace };
   if (!canOnProject(access, 'read_project')) throw new NotFoundError('Project');
   if (ability !== 'read_project') authorizeProject(access, ability);
@@ -51,7 +51,7 @@ export async function findGroup(deps: Deps, principal: Principal | null, idOrPat
   const group = await findGroupRow(deps, idOrPath);
   if (!group) throw new NotFoundError('Group');
   const user = principal?.user ?? null;
-  const level = await groupAccessLevel(deps.reads, user, group, deps.clock.now());
+  const level = await groupAccessLevel(deps.readCache, user, group, deps.clock.now());
   const access: GroupAccess = { user, level, visibility: group.visibility, group };
   if (!canOnGroup(access, 'read_group')) throw new NotFoundError('Group');
   if (ability !== 'read_group') authorizeGroup(access, ability);
@@ -60,8 +60,8 @@ export async function findGroup(deps: Deps, principal: Principal | null, idOrPat
 
 export async function findUserRow(deps: Deps, idOrUsername: string | number): Promise<UserRow | undefined> {
   const key = String(idOrUsername);
-  if (DIGITS.test(key)) return (await deps.reads.all<UserRow>(q`select * from users where id = ${Number(key)}`, { cache: true }))[0];
-  return (await deps.reads.all<UserRow>(q`select * from users where username_lower = ${key.toLowerCase()}`, { cache: true }))[0];
+  if (DIGITS.test(key)) return (await deps.readCache.all<UserRow>(userById(Number(key)), { cache: true }))[0];
+  return (await deps.readCache.all<UserRow>(userByUsername(key.toLowerCase()), { cache: true }))[0];
 }
 
 export async function findUser(deps: Deps, idOrUsername: string | number): Promise<UserRow> {

@@ -1,5 +1,4 @@
 // Personal access tokens: stored as SHA-256 digests, resolved on every API request.
-import { q } from '../platform/db/reads.js';
 import type { Deps } from '../platform/deps.js';
 import type { UserRow } from './lookup.js';
 import type { TokenLookup } from '../platform/auth/principal.js';
@@ -7,6 +6,7 @@ import { randomToken, sha256Hex } from '../platform/crypto.js';
 import { ValidationError } from '../platform/errors.js';
 import { today } from './access.js';
 import { toAuthUser } from './user-entities.js';
+import { tokenWithUser } from './personal-access-tokens-queries.js';
 import { isoTime } from '../platform/clock.js';
 
 export const PAT_SCOPES = ['api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'sudo', 'admin_mode'] as const;
@@ -72,11 +72,9 @@ export async function revokePersonalAccessToken(deps: Deps, tokenId: number): Pr
 const LAST_USED_INTERVAL_MS = 10 * 60_000;
 
 export async function resolvePersonalAccessToken(deps: Deps, token: string): Promise<TokenLookup> {
-  // Runs on every API request: a cached hot-path read (platform/db/reads.ts).
-  const rows = await deps.reads.all<UserRow & { token_id: number; scopes: string; expires_at: string | null; revoked: number; last_used_at: number | null }>(
-    q`select u.*, t.id as token_id, t.scopes, t.expires_at, t.revoked, t.last_used_at
-      from personal_access_tokens t join users u on u.id = t.user_id
-      where t.token_digest = ${sha256Hex(token)}`,
+  // Runs on every API request: a cached hot-path read (platform/db/README.md).
+  const rows = await deps.readCache.all<UserRow & { token_id: number; scopes: string; expires_at: string | null; revoked: number; last_used_at: number | null }>(
+    tokenWithUser(sha256Hex(token)),
     { cache: true },
   );
   const row = rows[0];

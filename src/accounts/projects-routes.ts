@@ -4,19 +4,12 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
-import type { Principal } from '../platform/auth/principal.js';
-import { accessScope } from './access.js';
 import { createProject, deleteProject } from './create-project.js';
 import { namespaceOf, namespacesOf, visibleProjectsQuery } from './finders.js';
 import { projectEntity } from './entities.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
 const ORDER_BY = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
-
-/** What an answer depends on besides the data: who asks (anonymous callers share one answer). */
-function callerScope(principal: Principal | null, nowMs: number): unknown[] {
-  return principal ? accessScope(principal.user, nowMs) : ['anonymous'];
-}
 
 export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
   const base = deps.config.baseUrl;
@@ -43,7 +36,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
         sort: params.sort as 'asc' | 'desc' | undefined,
       };
       return cachedPage({
-        key: ['projects', ...callerScope(principal, deps.clock.now()), filters],
+        key: [filters],
         query: () => visibleProjectsQuery(deps, principal?.user ?? null, filters),
         present: async (rows) => {
           const namespaces = await namespacesOf(deps, rows);
@@ -57,10 +50,10 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'GET', url: '/projects/:id', summary: 'One project by id or URL-encoded path', tags: ['projects'],
     ability: { project: 'read_project' }, auth: 'optional',
     params: { id: p.string.required() },
-    // The whole answer is read-cached per caller until the database changes (platform/db/reads.ts).
+    // The whole answer is cached per caller until the database changes (the context's cachedAnswer).
     // Anonymous callers get no `permissions` (GitLab presents them only to a user).
-    handler: async ({ params, principal, project }) =>
-      deps.reads.memo(JSON.stringify(['project', ...callerScope(principal, deps.clock.now()), params.id]), async () => {
+    handler: async ({ params, principal, project, cachedAnswer }) =>
+      cachedAnswer([params.id], async () => {
         const access = await project();
         return new JsonText(projectEntity(base, access.project, access.namespace, principal ? access : undefined));
       }),

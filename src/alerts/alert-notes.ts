@@ -1,18 +1,14 @@
 // System notes on an alert's timeline (gitlab-oauth-alerts.md §19): stored in the shared notes table
 // with GitLab's noteable type.
-import { q, sqlRunner, type SqlTarget } from '../platform/db/reads.js';
+import type { Tx } from '../platform/db/statements.js';
+import { insertAlertSystemNote } from './alert-notes-queries.js';
 
 /**
- * Raw SQL in the caller's transaction: ingestion writes these notes for every new and every resolved
- * alert (ingestion-queries.ts).
+ * In the caller's transaction (a builder transaction, or ingestion's group-commit work: ingestion
+ * writes these notes for every new and every resolved alert).
  */
-export async function addAlertSystemNotes(target: SqlTarget, now: number, alert: { id: number; project_id: number }, authorId: number, ...bodies: string[]): Promise<void> {
-  const tx = sqlRunner(target);
-  for (const body of bodies) {
-    await tx.all(q`
-      insert into notes (project_id, noteable_type, noteable_id, author_id, body, system, created_at, updated_at)
-      values (${alert.project_id}, 'AlertManagement::Alert', ${alert.id}, ${authorId}, ${body}, 1, ${now}, ${now})`);
-  }
+export async function addAlertSystemNotes(tx: Tx, now: number, alert: { id: number; project_id: number }, authorId: number, ...bodies: string[]): Promise<void> {
+  for (const body of bodies) await tx.all(insertAlertSystemNote(now, alert, authorId, body));
 }
 
 export const alertNoteText = {

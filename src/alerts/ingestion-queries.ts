@@ -1,7 +1,9 @@
 // The statements of alert ingestion as raw SQL, like the per-request token and project lookups:
 // building them through Kysely's query builder cost more CPU than running them (measured: ~300 µs vs
 // ~40 µs per request), and the endpoint's target is Alertmanager's own rate (docs/performance.md).
-import { q, type Reads, type SqlRunner, type Statement } from '../platform/db/reads.js';
+import { q, type Statement, type Tx } from '../platform/db/statements.js';
+import type { ReadCache } from '../platform/db/read-cache.js';
+import type { GroupCommit } from '../platform/db/group-commit.js';
 import type { AlertsTable } from '../platform/db/tables/alerts.js';
 import { RESOLVED } from './model.js';
 import type { IntegrationRow } from './integration-row.js';
@@ -14,10 +16,10 @@ export type IntegrationWithSettings = IntegrationRow & {
   alerting_tool_url: string | null;
 };
 
-export async function integrationByIdentifier(reads: Reads, fullPath: string, identifier: string): Promise<IntegrationWithSettings | undefined> {
+export async function integrationByIdentifier(readCache: ReadCache, fullPath: string, identifier: string): Promise<IntegrationWithSettings | undefined> {
   // Not cached: every accepted alert writes, which empties the read cache anyway (receive-alert.ts
   // remembers integrations its own way).
-  const rows = await reads.all<IntegrationWithSettings>(q`
+  const rows = await readCache.all<IntegrationWithSettings>(q`
     select i.*, s.create_issue, s.send_email, s.auto_close_incident, s.alerting_tool_active, s.alerting_tool_url
     from alert_management_http_integrations i
     join projects p on p.id = i.project_id
@@ -58,10 +60,10 @@ function countOpenAlert(projectId: number, fingerprint: string): Statement {
 
 /**
  * The count for a remembered integration, only while `unchanged` (the guard above) holds, through
- * `Reads.run`, which commits it with the other writes of the same turn before resolving.
+ * the group commit, which commits it with the other writes of the same turn before resolving.
  */
-export async function countRememberedEvent(reads: Reads, projectId: number, fingerprint: string, unchanged: Statement): Promise<AlertRef | undefined> {
-  return (await reads.run<AlertRef>(countOpenAlert(projectId, fingerprint), unchanged)).rows[0];
+export async function countRememberedEvent(groupCommit: GroupCommit, projectId: number, fingerprint: string, unchanged: Statement): Promise<AlertRef | undefined> {
+  return (await groupCommit.write<AlertRef>(countOpenAlert(projectId, fingerprint), unchanged)).rows[0];
 }
 
 /**
@@ -69,9 +71,9 @@ export async function countRememberedEvent(reads: Reads, projectId: number, fing
  * it is still open: true when it counted. No RETURNING: the caller knows the alert (RETURNING cost
  * a third of the statement).
  */
-export function countKnownAlert(reads: Reads, alertId: number, unchanged: Statement): Promise<boolean> {
-  return reads
-    .run(
+export function countKnownAlert(groupCommit: GroupCommit, alertId: number, unchanged: Statement): Promise<boolean> {
+  return groupCommit
+    .write(
       q`
     update alert_management_event_counts set events = events + 1
     where alert_id = ${alertId} and exists (select 1 from alert_management_alerts a where a.id = ${alertId} and a.status <> 2)`,
@@ -81,7 +83,7 @@ export function countKnownAlert(reads: Reads, alertId: number, unchanged: Statem
 }
 
 /** The same count in the caller's transaction, for a request that read its integration afresh. */
-export async function countEvent(tx: SqlRunner, projectId: number, fingerprint: string): Promise<AlertRef | undefined> {
+export async function countEvent(tx: Tx, projectId: number, fingerprint: string): Promise<AlertRef | undefined> {
   return (await tx.all<AlertRef>(countOpenAlert(projectId, fingerprint)))[0];
 }
 
@@ -92,7 +94,7 @@ export interface AlertRef {
 }
 
 /** Resolve the open alert of a fingerprint (a recovery alert), in the caller's transaction. */
-export async function resolveOpenAlert(tx: SqlRunner, projectId: number, fingerprint: string, endedAt: number, now: number): Promise<(AlertRef & { issue_id: number | null }) | undefined> {
+export async function resolveOpenAlert(tx: Tx, projectId: number, fingerprint: string, endedAt: number, now: number): Promise<(AlertRef & { issue_id: number | null }) | undefined> {
   const rows = await tx.all<AlertRef & { issue_id: number | null }>(q`
     update alert_management_alerts set status = ${RESOLVED}, ended_at = ${endedAt}, updated_at = ${now}
     where project_id = ${projectId} and fingerprint = ${fingerprint} and status <> 2
@@ -101,7 +103,7 @@ export async function resolveOpenAlert(tx: SqlRunner, projectId: number, fingerp
 }
 
 /** The newest resolved alert of a fingerprint with exactly this end time: a recovery sent again. */
-export async function recordedRecovery(tx: SqlRunner, projectId: number, fingerprint: string, endedAt: number): Promise<AlertRef | undefined> {
+export async function recordedRecovery(tx: Tx, projectId: number, fingerprint: string, endedAt: number): Promise<AlertRef | undefined> {
   const rows = await tx.all<AlertRef>(q`
     select id, iid, title from alert_management_alerts
     where project_id = ${projectId} and fingerprint = ${fingerprint} and status = ${RESOLVED} and ended_at = ${endedAt}
@@ -116,7 +118,7 @@ export type NewAlertRow = Omit<AlertsTable, 'id' | 'issue_id' | 'created_at' | '
  * Insert an alert with its counter at 1; undefined when another request or node opened an alert of
  * the same fingerprint first (the partial unique index), which the caller then counts this post on.
  */
-export async function insertAlertRow(tx: SqlRunner, row: NewAlertRow): Promise<AlertRef | undefined> {
+export async function insertAlertRow(tx: Tx, row: NewAlertRow): Promise<AlertRef | undefined> {
   const [inserted] = await tx.all<AlertRef>(q`
     insert into alert_management_alerts (project_id, iid, status, severity, title, description, service, monitoring_tool, hosts,
       started_at, ended_at, fingerprint, environment_name, environment_id, issue_id, payload, created_at, updated_at)
@@ -129,7 +131,7 @@ export async function insertAlertRow(tx: SqlRunner, row: NewAlertRow): Promise<A
 }
 
 /** GitLab links `gitlab_environment_name` to the project's environment of exactly that name (§16). */
-export async function environmentIdByName(tx: SqlRunner, projectId: number, name: string): Promise<number | null> {
+export async function environmentIdByName(tx: Tx, projectId: number, name: string): Promise<number | null> {
   const [row] = await tx.all<{ id: number }>(q`select id from environments where project_id = ${projectId} and name = ${name} limit 1`);
   return row ? Number(row.id) : null;
 }

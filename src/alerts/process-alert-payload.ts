@@ -7,7 +7,7 @@
 // another node won, counts on the winner, so two nodes racing on one PostgreSQL end with one open
 // alert whose `events` counts every post.
 import type { Deps } from '../platform/deps.js';
-import type { SqlRunner } from '../platform/db/reads.js';
+import type { Tx } from '../platform/db/statements.js';
 import type { IntegrationRow } from './integration-row.js';
 import { countEvent, environmentIdByName, insertAlertRow, recordedRecovery, resolveOpenAlert, type AlertRef, type NewAlertRow } from './ingestion-queries.js';
 import { nextInternalId } from '../platform/db/internal-ids.js';
@@ -79,8 +79,9 @@ export async function processAlertPayload(deps: Deps, integration: IntegrationRo
     parsed.source === 'prometheus' ? integration.name || 'Prometheus' : (alert.monitoringTool ?? (integration.name || 'Generic Alert Endpoint'));
   const botId = await alertBotId(deps);
   let enqueued = false;
-  // Raw statements only in here (Reads.transact): on SQLite this joins the turn's group commit.
-  const results = await deps.reads.transact(async (tx) => {
+  // Raw statements through `tx` only in here (a group-commit work): on SQLite this joins the turn's
+  // batch, and anything else touching the database would throw (platform/db/README.md).
+  const results = await deps.groupCommit.transaction(async (tx) => {
     const touched: ProcessedAlert[] = [];
     for (const alert of parsed.alerts) {
       const outcome = await processOne(deps, tx, projectId, alert, { now, botId, settings, source: source(alert), observer });
@@ -108,7 +109,7 @@ interface Outcome {
   enqueued: boolean;
 }
 
-async function processOne(deps: Deps, tx: SqlRunner, projectId: number, alert: NormalizedAlert, context: Context): Promise<Outcome> {
+async function processOne(deps: Deps, tx: Tx, projectId: number, alert: NormalizedAlert, context: Context): Promise<Outcome> {
   if (alert.fingerprint !== null && alert.endedAt !== null) {
     // A recovery alert resolves the open alert of its fingerprint.
     const resolved = await resolveOpenAlert(tx, projectId, alert.fingerprint, alert.endedAt, context.now);
@@ -134,7 +135,7 @@ async function processOne(deps: Deps, tx: SqlRunner, projectId: number, alert: N
   return insertAlert(deps, tx, projectId, alert, context);
 }
 
-async function insertAlert(deps: Deps, tx: SqlRunner, projectId: number, alert: NormalizedAlert, context: Context): Promise<Outcome> {
+async function insertAlert(deps: Deps, tx: Tx, projectId: number, alert: NormalizedAlert, context: Context): Promise<Outcome> {
   const { now } = context;
   const iid = await nextInternalId(tx, projectId, 'alerts');
   const resolved = alert.endedAt !== null;

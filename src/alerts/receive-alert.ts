@@ -127,14 +127,14 @@ function groupWithRemembered(deps: Deps, remembered: RememberedIntegration, requ
   // Resolved by this process: no open alert to count on that it knows of.
   if (known === null) return null;
   if (known !== undefined) {
-    return countKnownAlert(deps.reads, known.id, remembered.unchanged).then((counted) => {
+    return countKnownAlert(deps.groupCommit, known.id, remembered.unchanged).then((counted) => {
       if (counted) return accepted(deps, known.answer);
       // Resolved (or the integration changed): most likely a new alert follows, which the full path makes.
       remembered.openAlerts.delete(fingerprint);
       return null;
     });
   }
-  return countRememberedEvent(deps.reads, Number(integration.project_id), fingerprint, remembered.unchanged).then((counted) =>
+  return countRememberedEvent(deps.groupCommit, Number(integration.project_id), fingerprint, remembered.unchanged).then((counted) =>
     counted ? accepted(deps, rememberOpenAlert(remembered, fingerprint, counted).answer) : null,
   );
 }

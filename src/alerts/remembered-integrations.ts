@@ -9,7 +9,7 @@
 // Only URLs that name their integration are remembered: the legacy URLs reach "the oldest active
 // integration of a type", which another integration's activation can change without touching it.
 import type { Deps } from '../platform/deps.js';
-import type { Statement } from '../platform/db/reads.js';
+import type { Statement } from '../platform/db/statements.js';
 import { integrationUnchanged, type AlertRef } from './ingestion-queries.js';
 import type { OpenAlertObserver } from './process-alert-payload.js';
 import type { IntegrationRow } from './integration-row.js';

@@ -7,7 +7,6 @@ import { apiRoute } from '../platform/http/route.js';
 import { ApiError } from '../platform/http/api-error.js';
 import { p, rejectTogether } from '../platform/http/params.js';
 import type { EnvironmentState, EnvironmentTier } from '../platform/db/tables/environments.js';
-import { accessScope } from '../accounts/access.js';
 import { environmentEntity, environmentWithLastDeployment, type EnvironmentRow } from './entities.js';
 import { environmentsQuery, findEnvironmentWithLastDeployment } from './finder.js';
 import { createEnvironment } from './create-environment.js';
@@ -34,11 +33,11 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'GET', url: '/projects/:id/environments', summary: 'List environments of a project', tags: TAGS, paginated: true,
     ability: { project: 'read_environment' },
     params: { id: p.string.required(), name: p.string.optional(), search: p.string.optional(), states: p.string.optional({ values: ['available', 'stopped'] }) },
-    handler: async ({ params, input, actor, project, cachedPage }) => {
+    handler: async ({ params, input, project, cachedPage }) => {
       rejectTogether(input, ['name', 'search'], 'name, search cannot be used together');
       const filters = { name: params.name, search: params.search, states: params.states as EnvironmentState };
       return cachedPage({
-        key: ['environments', ...accessScope(actor.user, deps.clock.now()), params.id, filters],
+        key: [params.id, filters],
         query: async () => {
           const access = await project();
           return environmentsQuery(deps.db, access.project.id, filters);
@@ -52,9 +51,9 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'GET', url: '/projects/:id/environments/:environment_id', summary: 'One environment with its last successful deployment', tags: TAGS,
     ability: { project: 'read_environment' },
     params: { id: p.string.required(), environment_id: p.integer.required() },
-    // The whole answer is read-cached per caller until the database changes (platform/db/reads.ts).
-    handler: async ({ params, actor, project }) =>
-      deps.reads.memo(JSON.stringify(['environment', ...accessScope(actor.user, deps.clock.now()), params.id, params.environment_id]), async () => {
+    // The whole answer is cached per caller until the database changes.
+    handler: async ({ params, project, cachedAnswer }) =>
+      cachedAnswer([params.id, params.environment_id], async () => {
         const access = await project();
         const { env, last } = await findEnvironmentWithLastDeployment(deps.db, access.project.id, params.environment_id);
         return new JsonText(environmentWithLastDeployment(base, env, last));

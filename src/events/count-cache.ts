@@ -8,7 +8,7 @@
 // are safe to be stale). GitLab's own X-Total for events is looser still (§5.2: counted before filtering).
 import type { SelectQueryBuilder } from 'kysely';
 import type { Deps } from '../platform/deps.js';
-import { q } from '../platform/db/reads.js';
+import { NEWEST_EVENT } from './count-cache-queries.js';
 import { boundedCount, COUNT_LIMIT } from '../platform/http/pagination.js';
 
 interface Entry {
@@ -40,7 +40,7 @@ function remember(cache: Map<string, Entry>, key: string, entry: Entry): void {
  */
 export async function countEvents(deps: Deps, key: string, matching: SelectQueryBuilder<any, any, any>): Promise<number | null> {
   const cache = cacheOf(deps);
-  const [top] = await deps.reads.all<{ id: number | null }>(q`select max(id) as id from events`, { cache: true });
+  const [top] = await deps.readCache.all<{ id: number | null }>(NEWEST_EVENT, { cache: true });
   const watermark = Number(top?.id ?? 0);
   const now = deps.clock.now();
   const entry = cache.get(key);
@@ -49,13 +49,13 @@ export async function countEvents(deps: Deps, key: string, matching: SelectQuery
       remember(cache, key, entry);
       return entry.count;
     }
-    const added = await boundedCount(deps.db, deps.reads, matching.where('e.id', '>', entry.watermark).where('e.id', '<=', watermark));
+    const added = await boundedCount(deps.db, deps.readCache, matching.where('e.id', '>', entry.watermark).where('e.id', '<=', watermark));
     const total = added === null ? null : entry.count + added;
     const count = total === null || total > COUNT_LIMIT ? null : total;
     remember(cache, key, { count, watermark, countedAt: entry.countedAt });
     return count;
   }
-  const count = await boundedCount(deps.db, deps.reads, matching.where('e.id', '<=', watermark));
+  const count = await boundedCount(deps.db, deps.readCache, matching.where('e.id', '<=', watermark));
   remember(cache, key, { count, watermark, countedAt: now });
   return count;
 }

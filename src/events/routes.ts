@@ -9,7 +9,6 @@ import { p } from '../platform/http/params.js';
 import { pageOf, setPageHeaders } from '../platform/http/pagination.js';
 import { countEvents } from './count-cache.js';
 import { findUser } from '../accounts/api.js';
-import { accessScope } from '../accounts/access.js';
 import { EVENT_ACTIONS } from '../platform/events/vocabulary.js';
 import { TARGET_TYPE_FILTERS } from './vocabulary.js';
 import { listEvents, notesForEvents, type EventFilters, type EventSubject } from './finder.js';
@@ -43,10 +42,9 @@ export function eventsRoutes(app: FastifyInstance, deps: Deps): void {
     const viewer: Viewer = ctx.principal?.user ?? null;
     const page = pageOf(ctx.input);
     const filters = filtersOf(ctx.params);
-    // A page is a pure function of these and the data: read-cached until the database changes
-    // (platform/db/reads.ts), as clients poll the same pages.
-    const key = JSON.stringify(['events', ...(viewer ? accessScope(viewer, deps.clock.now()) : ['anonymous']), subject, filters, projectEvent, page.offset, page.perPage]);
-    const { listing, body } = await deps.reads.memo(key, async () => {
+    // A page is a pure function of these, the caller and the data: cached until the database
+    // changes, as clients poll the same pages.
+    const { listing, body } = await ctx.cachedAnswer([subject, filters, projectEvent, page.offset, page.perPage], async () => {
       const listing = await listEvents(deps, viewer, subject, filters);
       const rows = await listing.page(page.offset, page.perPage);
       const notes = await notesForEvents(deps, rows);

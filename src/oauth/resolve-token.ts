@@ -3,11 +3,11 @@
 import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { UsersTable } from '../platform/db/tables/accounts.js';
-import { q } from '../platform/db/reads.js';
 import type { TokenLookup } from '../platform/auth/principal.js';
 import { sha256Hex } from '../platform/crypto.js';
 import { toAuthUser } from '../accounts/api.js';
 import { splitScopes } from './scopes.js';
+import { accessTokenWithUser } from './resolve-token-queries.js';
 
 type UserRow = Selectable<UsersTable>;
 
@@ -21,16 +21,9 @@ export interface AccessTokenRow extends UserRow {
   application_uid: string | null;
 }
 
-/** Every OAuth-authenticated request starts here: a cached hot-path read (platform/db/reads.ts). */
+/** Every OAuth-authenticated request starts here: a cached hot-path read (platform/db/README.md). */
 export async function findAccessToken(deps: Deps, token: string): Promise<AccessTokenRow | undefined> {
-  const rows = await deps.reads.all<AccessTokenRow>(
-    q`select u.*, t.id as token_id, t.application_id, t.scopes, t.expires_in, t.revoked_at, t.created_at as token_created_at, a.uid as application_uid
-      from oauth_access_tokens t
-      join users u on u.id = t.user_id
-      left join oauth_applications a on a.id = t.application_id
-      where t.token_digest = ${sha256Hex(token)}`,
-    { cache: true },
-  );
+  const rows = await deps.readCache.all<AccessTokenRow>(accessTokenWithUser(sha256Hex(token)), { cache: true });
   return rows[0];
 }
 

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { DB } from './db/schema.js';
 import type { Dialect } from './db/database.js';
-import type { Reads } from './db/reads.js';
+import type { ReadCache } from './db/read-cache.js';
+import type { GroupCommit } from './db/group-commit.js';
 import type { Clock } from './clock.js';
 import type { InstanceSecrets } from './secrets.js';
 import type { SecretBox } from './crypto.js';
@@ -16,8 +17,10 @@ export interface Deps {
   config: Config;
   db: Kysely<DB>;
   dialect: Dialect;
-  /** Hot-path reads (token, project and access lookups) with the SQLite read cache. */
-  reads: Reads;
+  /** Hot-path reads (token, project and access lookups) and cached answers (platform/db/README.md). */
+  readCache: ReadCache;
+  /** Batched writes for write-per-request hot paths, the alert endpoint's (platform/db/README.md). */
+  groupCommit: GroupCommit;
   clock: Clock;
   secrets: InstanceSecrets;
   box: SecretBox;

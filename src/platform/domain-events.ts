@@ -18,10 +18,10 @@
 //   deps.domainEvents.on('issue.closed', (tx, event) => enqueue(tx, deps.clock, 'my.job', { … }));
 // A listener must only enqueue jobs (or write rows) through `tx`: it runs on the producer's hot
 // path, and anything slow or external belongs in the job it enqueues.
-import { enqueue } from './jobs/queue.js';
+import type { Tx } from './db/statements.js';
 
-/** The transaction an event is published in: whatever `enqueue` writes to. */
-export type EventTx = Parameters<typeof enqueue>[0];
+/** The transaction an event is published in: a builder transaction or a group-commit work (platform/db/README.md). */
+export type EventTx = Tx;
 
 /** Each kind with the ids it carries (besides `projectId` and `actorId`, which every event has). */
 export interface DomainEventTypes {

@@ -3,6 +3,7 @@
 // every group whose repository is on the source shard. Failures for one group are logged, not fatal.
 import type { Deps } from '../platform/deps.js';
 import { enqueue } from '../platform/jobs/queue.js';
+import { inTransaction } from '../platform/db/database.js';
 import { scheduleStorageMove } from './schedule-storage-move.js';
 
 export const BULK_JOB = 'repositories.bulk_storage_moves';
@@ -13,7 +14,7 @@ export interface BulkMoveInput {
 }
 
 export async function scheduleBulkStorageMoves(deps: Deps, input: BulkMoveInput): Promise<void> {
-  await enqueue(deps.db, deps.clock, BULK_JOB, { source_storage_name: input.sourceStorageName, destination_storage_name: input.destinationStorageName ?? null });
+  await inTransaction(deps.db, (trx) => enqueue(trx, deps.clock, BULK_JOB, { source_storage_name: input.sourceStorageName, destination_storage_name: input.destinationStorageName ?? null }));
   deps.pokeWorker();
 }
 

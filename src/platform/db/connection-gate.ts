@@ -7,7 +7,11 @@
 // ~1.5 µs per alert on the endpoint's mixed load, where 2 % of the posts carry a work. The gate is
 // the same guarantee at the driver: while it is closed the query builder's connection requests wait,
 // and the group commit only closes it when the builder holds no connection.
-import { SqliteDialect, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
+//
+// The same drivers refuse a connection asked for from inside a work (work-scope.ts): that request
+// would wait for the batch forever on SQLite, and leave the work's transaction on PostgreSQL.
+import { PostgresDialect, SqliteDialect, type DatabaseConnection, type Driver, type PostgresDialectConfig, type SqliteDialectConfig } from 'kysely';
+import type { WorkScope } from './work-scope.js';
 
 export class ConnectionGate {
   #closed: { promise: Promise<void>; open(): void } | null = null;
@@ -43,24 +47,48 @@ export class ConnectionGate {
   }
 }
 
-/** Kysely's SQLite dialect whose driver passes the gate before every connection it hands out. */
+/**
+ * Kysely's SQLite dialect whose driver refuses connections inside a work and passes the gate before
+ * every connection it hands out.
+ */
 export class GatedSqliteDialect extends SqliteDialect {
   readonly #gate: ConnectionGate;
+  readonly #works: WorkScope;
 
-  constructor(config: SqliteDialectConfig, gate: ConnectionGate) {
+  constructor(config: SqliteDialectConfig, gate: ConnectionGate, works: WorkScope) {
     super(config);
     this.#gate = gate;
+    this.#works = works;
   }
 
   override createDriver(): Driver {
-    return gatedDriver(super.createDriver(), this.#gate);
+    return guardedDriver(super.createDriver(), this.#works, this.#gate);
   }
 }
 
-function gatedDriver(inner: Driver, gate: ConnectionGate): Driver {
+/** Kysely's PostgreSQL dialect whose driver refuses connections inside a work. */
+export class GuardedPostgresDialect extends PostgresDialect {
+  readonly #works: WorkScope;
+
+  constructor(config: PostgresDialectConfig, works: WorkScope) {
+    super(config);
+    this.#works = works;
+  }
+
+  override createDriver(): Driver {
+    return guardedDriver(super.createDriver(), this.#works, null);
+  }
+}
+
+// A transaction's own statements run on the connection it acquired (Kysely's SingleConnectionProvider)
+// and never come through acquireConnection: only statements outside any transaction, and the start
+// of a new one, are checked.
+function guardedDriver(inner: Driver, works: WorkScope, gate: ConnectionGate | null): Driver {
   return {
     init: () => inner.init(),
     async acquireConnection(): Promise<DatabaseConnection> {
+      works.refuse('deps.db (the query builder, or the read cache through it) was used');
+      if (gate === null) return inner.acquireConnection();
       await gate.enter();
       try {
         return await inner.acquireConnection();
@@ -70,7 +98,7 @@ function gatedDriver(inner: Driver, gate: ConnectionGate): Driver {
       }
     },
     async releaseConnection(connection) {
-      gate.leave();
+      gate?.leave();
       await inner.releaseConnection(connection);
     },
     beginTransaction: (connection, settings) => inner.beginTransaction(connection, settings),

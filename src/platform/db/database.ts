@@ -1,13 +1,16 @@
 // One Kysely factory for both dialects: SQLite (embedded default) and PostgreSQL (scale-out).
-import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
+import { Kysely, sql, type Transaction } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PRIVATE_DIR_MODE, ensurePrivateFile } from '../data-dir.js';
 import type { DB } from './schema.js';
-import { postgresReads, sqliteReads, type Reads } from './reads.js';
-import { ConnectionGate, GatedSqliteDialect } from './connection-gate.js';
+import { postgresReadCache, sqliteReadCache, type ReadCache } from './read-cache.js';
+import { postgresGroupCommit, sqliteGroupCommit, type GroupCommit } from './group-commit.js';
+import { builderTx, type DbTransaction } from './statements.js';
+import { ConnectionGate, GatedSqliteDialect, GuardedPostgresDialect } from './connection-gate.js';
+import { WorkScope } from './work-scope.js';
 import { startBackgroundCheckpoints } from './background-checkpoints.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -15,14 +18,17 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
-  /** Hot-path reads outside the query builder, with a read cache on SQLite (reads.ts). */
-  reads: Reads;
+  /** Hot-path reads outside the query builder, cached on SQLite until the database changes (read-cache.ts). */
+  readCache: ReadCache;
+  /** Batched writes for write-per-request hot paths (group-commit.ts). */
+  groupCommit: GroupCommit;
   /** The SQLite file (absent for PostgreSQL and in-memory databases). */
   file?: string;
   close(): Promise<void>;
 }
 
 export type Executor = Kysely<DB> | Transaction<DB>;
+export type { DbTransaction };
 
 // int8 (COUNT, BIGINT millisecond timestamps) arrives as a string from pg by default; every value we
 // store fits in a double, so parse it as a number once here.
@@ -40,8 +46,9 @@ export function openPostgres(options: PostgresOptions): Database {
     max: options.poolSize ?? 10,
     options: options.schema ? `-c search_path=${options.schema}` : undefined,
   });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', reads: postgresReads(db), close: () => db.destroy() };
+  const works = new WorkScope();
+  const db = new Kysely<DB>({ dialect: new GuardedPostgresDialect({ pool }, works) });
+  return { db, dialect: 'postgres', readCache: postgresReadCache(db), groupCommit: postgresGroupCommit(db, works), close: () => db.destroy() };
 }
 
 export interface SqliteOptions {
@@ -68,13 +75,16 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
   connection.pragma('cache_size = -65536');
   const statements = withStatementCache(connection);
   const gate = new ConnectionGate();
-  const db = new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: statements }, gate) });
+  const works = new WorkScope();
+  const db = new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: statements }, gate, works) });
   const onDisk = file !== ':memory:';
   const checkpoints = onDisk && options.backgroundCheckpoints ? startBackgroundCheckpoints(connection, file, options.backgroundCheckpoints.onError) : undefined;
   return {
     db,
     dialect: 'sqlite',
-    reads: sqliteReads(db, connection, statements, gate, options.readCache ?? true),
+    readCache: sqliteReadCache(db, connection, statements, options.readCache ?? true),
+    // Preparing each write through the statement cache moves its write count: cached reads are dropped.
+    groupCommit: sqliteGroupCommit(db, connection, gate, works, (text) => statements.prepare(text)),
     file: onDisk ? file : undefined,
     async close() {
       // The worker's connection first: the last connection to close checkpoints and removes the WAL.
@@ -95,7 +105,7 @@ export function withStatementCache(connection: SQLite.Database, size = 500) {
   let writes = 0;
   return {
     close: () => connection.close(),
-    /** Writing statements prepared so far: the read cache (reads.ts) is dropped when this moves. */
+    /** Writing statements prepared so far: the read cache (read-cache.ts) is dropped when this moves. */
     get writes() {
       return writes;
     },
@@ -114,10 +124,13 @@ export function withStatementCache(connection: SQLite.Database, size = 500) {
   };
 }
 
-/** Run `work` in a transaction; nested calls reuse the outer one. */
-export async function inTransaction<T>(executor: Executor, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-  if (executor.isTransaction) return work(executor as Transaction<DB>);
-  return (executor as Kysely<DB>).transaction().execute(work);
+/**
+ * Run `work` in a transaction of the query builder; nested calls reuse the outer one. `trx` is the
+ * builder and a `Tx` (`trx.all(statement)`) for the helpers shared with group-commit works.
+ */
+export async function inTransaction<T>(executor: Executor, work: (trx: DbTransaction) => Promise<T>): Promise<T> {
+  if (executor.isTransaction) return work(builderTx(executor as Transaction<DB>));
+  return (executor as Kysely<DB>).transaction().execute((trx) => work(builderTx(trx)));
 }
 
 /** Unique-violation detection for both drivers: the database enforces invariants, callers map this to 400/409. */

@@ -1,23 +1,72 @@
-// Group commit for SQLite's write-per-request hot path (`Reads.run` and `Reads.transact`, the alert
-// endpoint).
+// Group commit: the batched writes of a write-per-request hot path (the alert endpoint), as
+// `deps.groupCommit`: one statement (`write`, optionally under a precondition) or one transaction of
+// raw statements (`transaction`, a "work"), committed before the promise resolves.
 //
-// Why: a commit costs more than the statements it commits. Measured on this project's machine: one
-// grouping UPDATE as its own transaction ~18 µs; ten sharing a transaction ~11 µs each; an append of
-// a narrow row 14 µs alone and ~2.4 µs in tens (the locks, the WAL frames and the commit are the
-// cost, not the SQL). So the writes and works submitted in the same turn of the event loop run in ONE
-// transaction, committed before any of their promises resolves: a caller that answers after its
-// write resolved still only acknowledges committed data (a `kill -9` loses nothing that was
+// Why (SQLite): a commit costs more than the statements it commits. Measured on this project's
+// machine: one grouping UPDATE as its own transaction ~18 µs; ten sharing a transaction ~11 µs each;
+// an append of a narrow row 14 µs alone and ~2.4 µs in tens (the locks, the WAL frames and the commit
+// are the cost, not the SQL). So the writes and works submitted in the same turn of the event loop
+// run in ONE transaction, committed before any of their promises resolves: a caller that answers
+// after its write resolved still only acknowledges committed data (a `kill -9` loses nothing that was
 // answered). Each sees the ones submitted before it, exactly as if each had been committed alone, and
 // each fails alone: a failed statement is undone by SQLite, a work that throws by its savepoint.
+// PostgreSQL has a pool and no such batching: each write and work is its own statement or transaction.
 //
 // A write may name a precondition, a read that must return a row for the write to run. Writes that
 // share one precondition object check it once per batch, not once each: the hot path's writes all
 // hold only while the alert integration is as remembered, and that check costs half the write.
-import type { Kysely } from 'kysely';
+//
+// The contract of a work: it uses only its `tx`, and awaits nothing else that touches the database.
+// Anything else (deps.db, the read cache, another group-commit call) throws at once (work-scope.ts).
+import { CompiledQuery, type Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { DB } from './schema.js';
-import type { SqlRunner, Statement, Written } from './reads.js';
+import { builderTx, postgresText, sqliteText, type Statement, type Tx, type Written } from './statements.js';
 import type { ConnectionGate } from './connection-gate.js';
+import type { WorkScope } from './work-scope.js';
+
+export interface GroupCommit {
+  /**
+   * One writing statement, committed when the promise resolves. Writes submitted together may run in
+   * any order (concurrently, on PostgreSQL's pool): none may depend on another. Inside a transaction
+   * use the transaction's `all` instead.
+   *
+   * With a `precondition` (a read), the write runs only if that read returns a row, else nothing is
+   * written (`changes` 0). Pass the same precondition object for as long as it asks the same thing:
+   * on SQLite it is checked once for all the writes of a batch that share it. Such a write must not
+   * change what any precondition reads.
+   */
+  write<T>(statement: Statement, precondition?: Statement): Promise<Written<T>>;
+  /**
+   * One transaction of raw statements (a work), committed when the promise resolves, for a hot path
+   * that writes several rows; undone alone if `work` throws. `work` must use only `tx` and await
+   * nothing else that touches the database (see the top of this file).
+   */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
+const REFUSED = 'deps.groupCommit was used';
+
+export function postgresGroupCommit(db: Kysely<DB>, works: WorkScope): GroupCommit {
+  return {
+    // Two statements, not one transaction: a change that commits between them is ordered after
+    // this write, as it would be had it committed a moment later.
+    async write<T>(written: Statement, precondition?: Statement): Promise<Written<T>> {
+      works.refuse(REFUSED);
+      if (precondition && (await db.executeQuery(postgresQuery(precondition))).rows.length === 0) return { rows: [], changes: 0 };
+      const result = await db.executeQuery<T>(postgresQuery<T>(written));
+      return { rows: result.rows, changes: Number(result.numAffectedRows ?? result.rows.length) };
+    },
+    async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+      works.refuse(REFUSED);
+      return db.transaction().execute((trx) => works.run(() => work(builderTx(trx))));
+    },
+  };
+}
+
+function postgresQuery<T>(statement: Statement): CompiledQuery<T> {
+  return CompiledQuery.raw(postgresText(statement.strings), statement.values) as CompiledQuery<T>;
+}
 
 type Outcome = { value: unknown } | { error: unknown };
 
@@ -25,22 +74,16 @@ interface Pending {
   /** A single statement, run synchronously, or a work over the transaction. */
   write?: Statement;
   precondition?: Statement;
-  work?: (tx: SqlRunner) => Promise<unknown>;
+  work?: (tx: Tx) => Promise<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
-export interface GroupCommit {
-  write<T>(statement: Statement, precondition?: Statement): Promise<Written<T>>;
-  transact<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
-}
-
 /**
  * `gate` keeps the query builder off the connection during a batch with works; `prepare` is the
- * connection's statement cache (it also tells the read cache that a write ran); `textOf` turns a
- * written statement into SQLite's text.
+ * connection's statement cache (it also tells the read cache that a write ran).
  */
-export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, gate: ConnectionGate, prepare: (text: string) => SQLite.Statement, textOf: (statement: Statement) => string): GroupCommit {
+export function sqliteGroupCommit(db: Kysely<DB>, connection: SQLite.Database, gate: ConnectionGate, works: WorkScope, prepare: (text: string) => SQLite.Statement): GroupCommit {
   // IMMEDIATE takes the write lock up front, so no statement of the batch can meet SQLITE_BUSY halfway.
   const begin = connection.prepare('begin immediate');
   const commit = connection.prepare('commit');
@@ -52,7 +95,7 @@ export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, gate: C
   const NOT_WRITTEN: Written<unknown> = Object.freeze({ rows: Object.freeze([]), changes: 0 });
 
   function execute(written: Statement): Written<unknown> {
-    const statement = prepare(textOf(written));
+    const statement = prepare(sqliteText(written.strings));
     if (statement.reader) {
       const rows = statement.all(...written.values);
       return { rows, changes: rows.length };
@@ -63,7 +106,7 @@ export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, gate: C
 
   // What a work sees: the batch's transaction. Statements run synchronously; the promise is the
   // same interface as the query builder's transactions (PostgreSQL) so a work is written once.
-  const tx: SqlRunner = { all: <T>(statement: Statement) => Promise.resolve(execute(statement).rows as readonly T[]) };
+  const tx: Tx = { all: <T>(statement: Statement) => Promise.resolve(execute(statement).rows as readonly T[]) };
 
   /** Whether each precondition held, for the writes of the current batch since its last work. */
   const held = new Map<Statement, boolean>();
@@ -71,14 +114,14 @@ export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, gate: C
   function holds(precondition: Statement): boolean {
     let result = held.get(precondition);
     if (result === undefined) {
-      result = prepare(textOf(precondition)).get(...precondition.values) !== undefined;
+      result = prepare(sqliteText(precondition.strings)).get(...precondition.values) !== undefined;
       held.set(precondition, result);
     }
     return result;
   }
 
   function runWrite(write: Statement, precondition: Statement | undefined): Outcome {
-    // Writes under a precondition must not change what preconditions read (Reads.run); any other
+    // Writes under a precondition must not change what preconditions read (GroupCommit.write); any other
     // write may, so they are checked again after it.
     if (precondition === undefined) held.clear();
     try {
@@ -93,7 +136,7 @@ export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, gate: C
     held.clear();
     savepoint.run();
     try {
-      const value = await work(tx);
+      const value = await works.run(() => work(tx));
       release.run();
       return { value };
     } catch (error) {
@@ -153,7 +196,7 @@ export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, gate: C
     }
     // A work awaits between its statements: no other statement may run inside this transaction
     // meanwhile. When the query builder holds no connection, close the gate to it for the batch
-    // (connection-gate.ts; reads meanwhile queue behind it, see reads.ts).
+    // (connection-gate.ts; reads meanwhile queue behind it, see read-cache.ts).
     if (!connection.inTransaction && gate.free) {
       gate.close();
       runBatch(batch).then(
@@ -176,6 +219,11 @@ export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, gate: C
   }
 
   function submit(write: Statement | undefined, precondition: Statement | undefined, work: Pending['work']): Promise<unknown> {
+    try {
+      works.refuse(REFUSED);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return new Promise((resolve, reject) => {
       // setImmediate runs after the poll phase: every request read in this turn has submitted by then.
       if (pending.length === 0) setImmediate(flush);
@@ -185,6 +233,6 @@ export function groupCommit(db: Kysely<DB>, connection: SQLite.Database, gate: C
 
   return {
     write: <T>(statement: Statement, precondition?: Statement) => submit(statement, precondition, undefined) as Promise<Written<T>>,
-    transact: <T>(work: (tx: SqlRunner) => Promise<T>) => submit(undefined, undefined, work) as Promise<T>,
+    transaction: <T>(work: (tx: Tx) => Promise<T>) => submit(undefined, undefined, work) as Promise<T>,
   };
 }

@@ -1,10 +1,11 @@
 // Offset pagination with GitLab's headers (gitlab-rest.md §1.6). Counting stops at 10,001 rows:
 // above 10,000, X-Total, X-Total-Pages and rel="last" are omitted (DECISIONS.md, X-Total at scale).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { ParamError } from '../errors.js';
-import type { Reads } from '../db/reads.js';
+import type { ReadCache } from '../db/read-cache.js';
 import { JsonText } from './json-text.js';
+import { boundedCountQuery } from './pagination-queries.js';
 
 export const MAX_PER_PAGE = 100;
 export const COUNT_LIMIT = 10_000;
@@ -83,21 +84,20 @@ export function setPageHeaders(baseUrl: string, request: FastifyRequest, reply: 
 }
 
 /** Count the rows of `query` up to COUNT_LIMIT + 1; `null` when there are more than COUNT_LIMIT. */
-export async function boundedCount(db: Kysely<any>, reads: Reads, query: SelectQueryBuilder<any, any, any>): Promise<number | null> {
-  const limited = query.clearOrderBy().clearSelect().select(sql`1`.as('one')).limit(COUNT_LIMIT + 1);
-  const rows = await reads.compiled(sql<{ n: number }>`select count(*) as n from (${limited}) as counted`.compile(db), { cache: true });
+export async function boundedCount(db: Kysely<any>, readCache: ReadCache, query: SelectQueryBuilder<any, any, any>): Promise<number | null> {
+  const rows = await readCache.compiled(boundedCountQuery(db, query, COUNT_LIMIT), { cache: true });
   const n = Number(rows[0]?.n ?? 0);
   return n > COUNT_LIMIT ? null : n;
 }
 
 /**
  * Run an ordered query for one page and set the headers. Page and count go through the read cache
- * (platform/db/reads.ts): clients poll the same pages, and both are exact until the next write.
+ * (platform/db/read-cache.ts): clients poll the same pages, and both are exact until the next write.
  * The rows are shared with other callers: map them, never change them.
  */
 export async function paginate<Row>(
   db: Kysely<any>,
-  reads: Reads,
+  readCache: ReadCache,
   baseUrl: string,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -105,19 +105,22 @@ export async function paginate<Row>(
   query: SelectQueryBuilder<any, any, Row>,
 ): Promise<Row[]> {
   const page = pageOf(input);
-  const { count, rows } = await pageWithCount(db, reads, query, page);
+  const { count, rows } = await pageWithCount(db, readCache, query, page);
   setPageHeaders(baseUrl, request, reply, page, count);
   return rows;
 }
 
 /** One page of an ordered query and its bounded count, both through the read cache. */
-async function pageWithCount<Row>(db: Kysely<any>, reads: Reads, query: SelectQueryBuilder<any, any, Row>, page: Page): Promise<{ count: number | null; rows: Row[] }> {
-  const [count, rows] = await Promise.all([boundedCount(db, reads, query), reads.compiled(query.limit(page.perPage).offset(page.offset).compile(), { cache: true })]);
+async function pageWithCount<Row>(db: Kysely<any>, readCache: ReadCache, query: SelectQueryBuilder<any, any, Row>, page: Page): Promise<{ count: number | null; rows: Row[] }> {
+  const [count, rows] = await Promise.all([boundedCount(db, readCache, query), readCache.compiled(query.limit(page.perPage).offset(page.offset).compile(), { cache: true })]);
   return { count, rows: rows as Row[] };
 }
 
 export interface CachedListing<Row, Out> {
-  /** Every input of `query` and `present` besides the data (the caller, filters, the day if it matters). */
+  /**
+   * Every input of `query` and `present` besides the data and the caller (filters, the path's ids):
+   * the route context adds the route and the caller's access scope.
+   */
   key: unknown[];
   /** The ordered query; may check access first (a miss runs it, a hit needs no check: same key, same answer). */
   query: () => SelectQueryBuilder<any, any, Row> | Promise<SelectQueryBuilder<any, any, Row>>;
@@ -125,22 +128,24 @@ export interface CachedListing<Row, Out> {
 }
 
 /**
- * A page presented once per database version: `key` names the listing (every input of `query` but
- * the data), the page and its count come from the read cache, and `present` runs only on a miss.
- * On PostgreSQL (no read cache) it is `paginate` followed by `present`.
+ * A page presented once per database version: `scopedKey` names the listing (the route, the caller's
+ * access scope and every other input of `query`; route.ts builds it), the page and its count come
+ * from the read cache, and `present` runs only on a miss. On PostgreSQL (no read cache) it is
+ * `paginate` followed by `present`.
  */
 export async function cachedPage<Row, Out>(
   db: Kysely<any>,
-  reads: Reads,
+  readCache: ReadCache,
   baseUrl: string,
   request: FastifyRequest,
   reply: FastifyReply,
   input: Record<string, unknown>,
+  scopedKey: string,
   listing: CachedListing<Row, Out>,
 ): Promise<JsonText> {
   const page = pageOf(input);
-  const { count, body } = await reads.memo(JSON.stringify(['page', ...listing.key, page.perPage, page.offset]), async () => {
-    const { count: total, rows } = await pageWithCount(db, reads, await listing.query(), page);
+  const { count, body } = await readCache.memo(`${scopedKey}\u0000page\u0000${page.perPage}\u0000${page.offset}`, async () => {
+    const { count: total, rows } = await pageWithCount(db, readCache, await listing.query(), page);
     return { count: total, body: new JsonText(await listing.present(rows)) };
   });
   setPageHeaders(baseUrl, request, reply, page, count);

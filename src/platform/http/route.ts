@@ -7,6 +7,7 @@ import type { Principal } from '../auth/principal.js';
 import type { GroupAccess, ProjectAccess, RouteAbility } from '../auth/subjects.js';
 import { applySudo, authenticate, checkActive, checkScopes } from '../auth/authenticate.js';
 import { canOnInstance } from '../auth/policies/policy.js';
+import { accessScope } from '../auth/access-scope.js';
 import type { GroupAbility, ProjectAbility } from '../auth/policies/abilities.js';
 import { ForbiddenError } from '../errors.js';
 import { unauthorized } from './api-error.js';
@@ -36,8 +37,18 @@ export interface RouteContext<S extends ParamSchema> {
   group(ability?: GroupAbility): Promise<GroupAccess>;
   /** Page an ordered query with GitLab's headers. */
   paginate<Row>(query: SelectQueryBuilder<any, any, Row>): Promise<Row[]>;
-  /** A presented page, cached per database version under `key` (pagination.ts `cachedPage`). */
+  /**
+   * A presented page, cached per database version for this route, the caller's access scope and
+   * `listing.key` (pagination.ts `cachedPage`).
+   */
   cachedPage<Row, Out>(listing: CachedListing<Row, Out>): Promise<JsonText>;
+  /**
+   * The answer of `compute`, remembered until the database changes (the read cache's `memo`) for this
+   * route, the caller's access scope (user, admin flag, the day memberships expire by) and `key`:
+   * every other input of `compute` (the path's ids, filters). A hit runs no access check: the same
+   * caller asked the same thing of the same data. The answer is shared: never change it.
+   */
+  cachedAnswer<T>(key: unknown[], compute: () => Promise<T>): Promise<T>;
 }
 
 export interface ApiRouteSpec<S extends ParamSchema> {
@@ -76,6 +87,8 @@ class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
     readonly input: Record<string, unknown>,
     readonly principal: Principal | null,
     private readonly ability: RouteAbility,
+    /** The route's method and URL, the first part of its cache keys. */
+    private readonly route: string,
   ) {}
 
   readonly project = (ability?: ProjectAbility): Promise<ProjectAccess> => {
@@ -96,15 +109,27 @@ class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
   }
 
   readonly paginate = <Row>(query: SelectQueryBuilder<any, any, Row>): Promise<Row[]> =>
-    paginate(this.deps.db, this.deps.reads, this.deps.config.baseUrl, this.request, this.reply, this.input, query);
+    paginate(this.deps.db, this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, query);
 
-  readonly cachedPage: RouteContext<S>['cachedPage'] = (listing) =>
-    cachedPage(this.deps.db, this.deps.reads, this.deps.config.baseUrl, this.request, this.reply, this.input, listing);
+  // The caching methods are getters, so that only the handlers that use them pay for their closure.
+  get cachedPage(): RouteContext<S>['cachedPage'] {
+    return (listing) => cachedPage(this.deps.db, this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(listing.key), listing);
+  }
+
+  get cachedAnswer(): RouteContext<S>['cachedAnswer'] {
+    return (key, compute) => this.deps.readCache.memo(this.scopedKey(key), compute);
+  }
+
+  /** Every cache key of a route's answer: the route, who asks (access-scope.ts), then the route's own inputs. */
+  private scopedKey(key: unknown[]): string {
+    return `${this.route}\u0000${accessScope(this.principal?.user ?? null, this.deps.clock.now())}\u0000${JSON.stringify(key)}`;
+  }
 }
 
 export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps, spec: ApiRouteSpec<S>): void {
   openApiRegistry(app).add(spec);
   const schema = (spec.params ?? {}) as S;
+  const route = `${spec.method} ${spec.url}`;
   app.route({
     method: spec.method,
     url: `${API_PREFIX}${spec.url}`,
@@ -125,7 +150,7 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
       }
       request.principal = principal;
       const params = parseParams(input, schema);
-      const context = new ApiRouteContext(request, reply, deps, params, input, principal, spec.ability);
+      const context = new ApiRouteContext(request, reply, deps, params, input, principal, spec.ability, route);
       const body = await spec.handler(context);
       if (body === undefined) {
         reply.code(spec.status ?? 204).send();

@@ -2,10 +2,10 @@
 // so a failed run is retried by the queue without breaking the chain. Every node enqueues the first run
 // at start if none is waiting; the check and the insert are one atomic step, so nodes starting together
 // queue one job, not several.
-import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
 import { inTransaction } from '../db/database.js';
 import { DAY_MS } from '../clock.js';
+import { insertJobUnlessPending, schedulingLock } from './jobs-queries.js';
 
 const SCHEDULE_LOCK = 74_105_109; // advisory lock key: Kiln's daily-job scheduling
 
@@ -16,11 +16,8 @@ export async function scheduleOnce(deps: Deps, kind: string, runAt: number, opti
   return inTransaction(deps.db, async (trx) => {
     // PostgreSQL under READ COMMITTED lets two "insert where not exists" race; a transaction-scoped
     // advisory lock serialises them. SQLite takes the write lock when the INSERT statement begins.
-    if (deps.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${SCHEDULE_LOCK}, hashtext(${kind}))`.execute(trx);
-    const result = await sql`
-      insert into jobs (kind, payload, state, run_at, attempts, max_attempts, lease_until, locked_by, last_error, created_at, updated_at)
-      select ${kind}, '{}', 'queued', ${runAt}, 0, 10, null, null, null, ${now}, ${now}
-      where not exists (select 1 from jobs where kind = ${kind} and state in (${sql.join(states)}))`.execute(trx);
+    if (deps.dialect === 'postgres') await schedulingLock(SCHEDULE_LOCK, kind).execute(trx);
+    const result = await insertJobUnlessPending(kind, runAt, states, now).execute(trx);
     return Number(result.numAffectedRows ?? 0) > 0;
   });
 }

@@ -4,11 +4,11 @@
 // expired ones without a refresh token. Dead jobs are kept: they are the visible record of work that
 // needs an operator. Personal access tokens are kept too: GitLab lists revoked and expired ones as
 // inactive. The job re-schedules itself hourly.
-import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Feature } from '../feature.js';
-import type { Executor } from '../db/database.js';
+import { inTransaction, type Executor } from '../db/database.js';
 import { enqueue } from './queue.js';
+import { tokenExpiry } from './jobs-queries.js';
 import { DAY_MS } from '../clock.js';
 
 export const HOUSEKEEPING_JOB = 'platform.housekeeping';
@@ -56,7 +56,7 @@ async function pruneCredentials(deps: Deps, now: number): Promise<Pick<Housekeep
     .where((eb) =>
       eb.or([
         eb('revoked_at', '<', cutoff),
-        eb.and([eb('refresh_digest', 'is', null), eb('expires_in', 'is not', null), eb(sql<number>`created_at + expires_in * 1000`, '<', cutoff)]),
+        eb.and([eb('refresh_digest', 'is', null), eb('expires_in', 'is not', null), eb(tokenExpiry(), '<', cutoff)]),
       ]),
     )
     .executeTakeFirst();
@@ -65,8 +65,10 @@ async function pruneCredentials(deps: Deps, now: number): Promise<Pick<Housekeep
 
 /** Queue the next run unless one is already queued (several nodes may start at once; an extra run is harmless). */
 export async function scheduleHousekeeping(executor: Executor, deps: Deps, runAt: number): Promise<void> {
-  const pending = await executor.selectFrom('jobs').select('id').where('kind', '=', HOUSEKEEPING_JOB).where('state', '=', 'queued').executeTakeFirst();
-  if (!pending) await enqueue(executor, deps.clock, HOUSEKEEPING_JOB, {}, { runAt, maxAttempts: 3 });
+  await inTransaction(executor, async (trx) => {
+    const pending = await trx.selectFrom('jobs').select('id').where('kind', '=', HOUSEKEEPING_JOB).where('state', '=', 'queued').executeTakeFirst();
+    if (!pending) await enqueue(trx, deps.clock, HOUSEKEEPING_JOB, {}, { runAt, maxAttempts: 3 });
+  });
 }
 
 export const housekeepingFeature: Feature = {

@@ -1,9 +1,9 @@
 // A durable job queue in the application database (ARCHITECTURE.md, Background jobs): enqueue inside
 // the transaction that needs the work, claim atomically, retry with backoff, a visible dead state.
-import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
-import { q, sqlRunner, type SqlTarget } from '../db/reads.js';
+import { inTransaction, type Executor } from '../db/database.js';
+import type { Tx } from '../db/statements.js';
 import type { Clock } from '../clock.js';
+import { claimNextJob, insertJob } from './jobs-queries.js';
 
 export interface EnqueueOptions {
   runAt?: number;
@@ -20,36 +20,21 @@ export interface ClaimedJob {
 
 /**
  * Jobs carry ids only (STYLE.md rule 7); the payload is a small JSON object. `target` is the
- * transaction that needs the work (raw SQL: alerts enqueue incidents on their endpoint's path).
+ * transaction that needs the work (a builder transaction, or a group-commit work: alerts enqueue
+ * incidents on their endpoint's path), or the database for a job of its own.
  */
-export async function enqueue(target: SqlTarget, clock: Clock, kind: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<number> {
+export async function enqueue(target: Tx | Executor, clock: Clock, kind: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<number> {
   const now = clock.now();
-  const [row] = await sqlRunner(target).all<{ id: number }>(q`
-    insert into jobs (kind, payload, state, run_at, max_attempts, lease_until, locked_by, last_error, created_at, updated_at)
-    values (${kind}, ${JSON.stringify(payload)}, 'queued', ${options.runAt ?? now}, ${options.maxAttempts ?? 10}, null, null, null, ${now}, ${now})
-    returning id`);
+  const statement = insertJob({ kind, payload: JSON.stringify(payload), runAt: options.runAt ?? now, maxAttempts: options.maxAttempts ?? 10, now });
+  const [row] = 'all' in target ? await target.all<{ id: number }>(statement) : await inTransaction(target, (trx) => trx.all<{ id: number }>(statement));
   return Number(row.id);
 }
 
-/**
- * Claim the next due job, or a running one whose lease expired (its worker died: kill -9).
- * One UPDATE … RETURNING; on PostgreSQL the candidate row is locked with SKIP LOCKED so nodes never
- * claim the same job; SQLite serialises writers, so the same statement is atomic there.
- */
+/** Claim the next due job, or a running one whose lease expired (its worker died: kill -9). */
 export async function claimNext(executor: Executor, dialect: 'sqlite' | 'postgres', clock: Clock, workerId: string, leaseMs: number, kinds: string[]): Promise<ClaimedJob | null> {
   if (kinds.length === 0) return null;
   const now = clock.now();
-  const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
-  const { rows } = await sql<ClaimedJob & { payload: string }>`
-    update jobs set state = 'running', attempts = attempts + 1, lease_until = ${now + leaseMs},
-      locked_by = ${workerId}, updated_at = ${now}
-    where id = (
-      select id from jobs
-      where kind in (${sql.join(kinds)})
-        and ((state = 'queued' and run_at <= ${now}) or (state = 'running' and lease_until < ${now}))
-      order by run_at, id limit 1 ${lock}
-    )
-    returning id, kind, payload, attempts, max_attempts`.execute(executor);
+  const { rows } = await claimNextJob<ClaimedJob & { payload: string }>(dialect, kinds, workerId, now, leaseMs).execute(executor);
   const row = rows[0];
   if (!row) return null;
   return { ...row, id: Number(row.id), payload: JSON.parse(row.payload) };

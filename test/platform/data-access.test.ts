@@ -1,17 +1,20 @@
-// The hot-path reads and their cache (platform/db/reads.ts): cached rows must never outlive a change,
-// whoever made it (this connection, another process on the same database, a rolled-back transaction).
+// The data-access layer beside the query builder (platform/db/README.md): the read cache, whose rows
+// must never outlive a change, whoever made it (this connection, another process on the same
+// database, a rolled-back transaction); the group commit, its writes and works; and the contract of
+// a work, which fails at once instead of waiting forever.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
-import { q } from '../../src/platform/db/reads.js';
-import { openSqlite, type Database } from '../../src/platform/db/database.js';
+import { q } from '../../src/platform/db/statements.js';
+import { inTransaction, openSqlite, type Database } from '../../src/platform/db/database.js';
+import { InsideWorkError } from '../../src/platform/db/work-scope.js';
 
 let testDb: TestDatabase;
 let database: Database;
 let other: Database;
 
 const valueOf = async (db: Database, id: number) =>
-  (await db.reads.all<{ v: string }>(q`select v from reads_probe where id = ${id}`, { cache: true }))[0]?.v;
+  (await db.readCache.all<{ v: string }>(q`select v from reads_probe where id = ${id}`, { cache: true }))[0]?.v;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
@@ -27,12 +30,12 @@ afterAll(async () => {
   await testDb.drop();
 });
 
-describe('hot-path reads', () => {
+describe('the read cache and the group commit', () => {
   it('binds values by position and keeps statements with different values apart', async () => {
     expect(await valueOf(database, 1)).toBe('one');
     expect(await valueOf(database, 2)).toBe('two');
     expect(await valueOf(database, 3)).toBeUndefined();
-    const rows = await database.reads.all<{ id: number }>(q`select id from reads_probe where id > ${0} and v <> ${'two'} order by id`);
+    const rows = await database.readCache.all<{ id: number }>(q`select id from reads_probe where id > ${0} and v <> ${'two'} order by id`);
     expect(rows.map((row) => Number(row.id))).toEqual([1]);
   });
 
@@ -64,7 +67,7 @@ describe('hot-path reads', () => {
   });
 
   it.runIf(testDialect() === 'sqlite')('shares cached rows frozen, so no caller can change them for another', async () => {
-    const [row] = await database.reads.all<{ v: string }>(q`select v from reads_probe where id = ${1}`, { cache: true });
+    const [row] = await database.readCache.all<{ v: string }>(q`select v from reads_probe where id = ${1}`, { cache: true });
     expect(() => {
       (row as { v: string }).v = 'changed';
     }).toThrow(TypeError);
@@ -77,13 +80,13 @@ describe('hot-path reads', () => {
       runs += 1;
       return valueOf(database, 2);
     };
-    const first = await database.reads.memo('probe-2', compute);
-    expect(await database.reads.memo('probe-2', compute)).toBe(first);
+    const first = await database.readCache.memo('probe-2', compute);
+    expect(await database.readCache.memo('probe-2', compute)).toBe(first);
     const expectedRuns = testDialect() === 'sqlite' ? 1 : 2; // PostgreSQL keeps no cache
     expect(runs).toBe(expectedRuns);
 
     await sql`update reads_probe set v = 'zwei' where id = 2`.execute(other.db);
-    expect(await database.reads.memo('probe-2', compute)).toBe('zwei');
+    expect(await database.readCache.memo('probe-2', compute)).toBe('zwei');
 
     // A write lands while the value is being computed: the value must not be kept.
     const racing = async () => {
@@ -92,9 +95,9 @@ describe('hot-path reads', () => {
       await sql`update reads_probe set v = 'deux' where id = 2`.execute(other.db);
       return before;
     };
-    expect(await database.reads.memo('probe-2-race', racing)).toBe('zwei');
+    expect(await database.readCache.memo('probe-2-race', racing)).toBe('zwei');
     const runsBefore = runs;
-    expect(await database.reads.memo('probe-2-race', async () => {
+    expect(await database.readCache.memo('probe-2-race', async () => {
       runs += 1;
       return valueOf(database, 2);
     })).toBe('deux');
@@ -107,12 +110,12 @@ describe('hot-path reads', () => {
       let runs = 0;
       const compute = async () => {
         runs += 1;
-        return (await uncached.reads.all<{ v: string }>(q`select v from reads_probe where id = ${1}`, { cache: true }))[0].v;
+        return (await uncached.readCache.all<{ v: string }>(q`select v from reads_probe where id = ${1}`, { cache: true }))[0].v;
       };
-      await uncached.reads.memo('off', compute);
-      await uncached.reads.memo('off', compute);
+      await uncached.readCache.memo('off', compute);
+      await uncached.readCache.memo('off', compute);
       expect(runs).toBe(2);
-      const [row] = await uncached.reads.all<{ v: string }>(q`select v from reads_probe where id = ${1}`, { cache: true });
+      const [row] = await uncached.readCache.all<{ v: string }>(q`select v from reads_probe where id = ${1}`, { cache: true });
       expect(Object.isFrozen(row)).toBe(false);
     } finally {
       await uncached.close();
@@ -121,10 +124,10 @@ describe('hot-path reads', () => {
 
   it('runs a writing statement with or without RETURNING, and the next cached read sees it', async () => {
     expect(await valueOf(database, 3)).toBe('tres');
-    expect(await database.reads.run(q`update reads_probe set v = ${'drei'} where id = ${3}`)).toEqual({ rows: [], changes: 1 });
-    expect(await database.reads.run(q`update reads_probe set v = ${'none'} where id = ${404}`)).toEqual({ rows: [], changes: 0 });
+    expect(await database.groupCommit.write(q`update reads_probe set v = ${'drei'} where id = ${3}`)).toEqual({ rows: [], changes: 1 });
+    expect(await database.groupCommit.write(q`update reads_probe set v = ${'none'} where id = ${404}`)).toEqual({ rows: [], changes: 0 });
     expect(await valueOf(database, 3)).toBe('drei');
-    const returned = await database.reads.run<{ v: string }>(q`update reads_probe set v = ${'trois'} where id = ${3} returning v`);
+    const returned = await database.groupCommit.write<{ v: string }>(q`update reads_probe set v = ${'trois'} where id = ${3} returning v`);
     expect(returned.rows.map((row) => row.v)).toEqual(['trois']);
     expect(returned.changes).toBe(1);
     expect(await valueOf(database, 3)).toBe('trois');
@@ -132,9 +135,9 @@ describe('hot-path reads', () => {
 
   it('commits writes submitted together before any of them resolves, each with its own rows', async () => {
     const [inserted, updated, second] = await Promise.all([
-      database.reads.run<{ v: string }>(q`insert into reads_probe (id, v) values (${10}, ${'a'}) returning v`),
-      database.reads.run<{ v: string }>(q`update reads_probe set v = v || ${'!'} where id = ${3} returning v`),
-      database.reads.run<{ id: number }>(q`insert into reads_probe (id, v) values (${11}, ${'c'}) returning id`),
+      database.groupCommit.write<{ v: string }>(q`insert into reads_probe (id, v) values (${10}, ${'a'}) returning v`),
+      database.groupCommit.write<{ v: string }>(q`update reads_probe set v = v || ${'!'} where id = ${3} returning v`),
+      database.groupCommit.write<{ id: number }>(q`insert into reads_probe (id, v) values (${11}, ${'c'}) returning id`),
     ]);
     expect(inserted.rows.map((row) => row.v)).toEqual(['a']);
     expect(updated.rows.map((row) => row.v)).toEqual(['trois!']);
@@ -146,9 +149,9 @@ describe('hot-path reads', () => {
 
   it('fails only the write that failed when writes were submitted together', async () => {
     const results = await Promise.allSettled([
-      database.reads.run(q`insert into reads_probe (id, v) values (${12}, ${'before'})`),
-      database.reads.run(q`insert into reads_probe (id, v) values (${10}, ${'duplicate id'})`),
-      database.reads.run(q`insert into reads_probe (id, v) values (${13}, ${'after'})`),
+      database.groupCommit.write(q`insert into reads_probe (id, v) values (${12}, ${'before'})`),
+      database.groupCommit.write(q`insert into reads_probe (id, v) values (${10}, ${'duplicate id'})`),
+      database.groupCommit.write(q`insert into reads_probe (id, v) values (${13}, ${'after'})`),
     ]);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     const { rows } = await sql<{ id: number; v: string }>`select id, v from reads_probe where id in (10, 12, 13) order by id`.execute(other.db);
@@ -161,8 +164,8 @@ describe('hot-path reads', () => {
     await expect(
       database.db.transaction().execute(async (trx) => {
         await sql`update reads_probe set v = 'rolled back' where id = 1`.execute(trx);
-        written = database.reads.run(q`insert into reads_probe (id, v) values (${14}, ${'outside'})`);
-        worked = database.reads.transact((tx) => tx.all(q`insert into reads_probe (id, v) values (${15}, ${'work outside'})`));
+        written = database.groupCommit.write(q`insert into reads_probe (id, v) values (${14}, ${'outside'})`);
+        worked = database.groupCommit.transaction((tx) => tx.all(q`insert into reads_probe (id, v) values (${15}, ${'work outside'})`));
         // The transaction stays open across a turn of the event loop, as one awaiting I/O would.
         await new Promise((resolve) => setTimeout(resolve, 20));
         throw new Error('roll back');
@@ -176,16 +179,16 @@ describe('hot-path reads', () => {
 
   it('runs a work of several statements as one transaction, undone alone when it throws', async () => {
     const [kept, failed, write] = await Promise.allSettled([
-      database.reads.transact(async (tx) => {
+      database.groupCommit.transaction(async (tx) => {
         await tx.all(q`insert into reads_probe (id, v) values (${20}, ${'work'})`);
         const rows = await tx.all<{ v: string }>(q`update reads_probe set v = v || ${'+'} where id = ${20} returning v`);
         return rows[0].v;
       }),
-      database.reads.transact(async (tx) => {
+      database.groupCommit.transaction(async (tx) => {
         await tx.all(q`insert into reads_probe (id, v) values (${21}, ${'undone'})`);
         throw new Error('work failed');
       }),
-      database.reads.run(q`insert into reads_probe (id, v) values (${22}, ${'write'})`),
+      database.groupCommit.write(q`insert into reads_probe (id, v) values (${22}, ${'write'})`),
     ]);
     expect(kept).toEqual({ status: 'fulfilled', value: 'work+' });
     expect(failed).toMatchObject({ status: 'rejected', reason: { message: 'work failed' } });
@@ -197,7 +200,7 @@ describe('hot-path reads', () => {
   it('runs a write under a precondition only while the precondition returns a row', async () => {
     await sql`insert into reads_probe (id, v) values (30, 'guard'), (31, 'counted')`.execute(database.db);
     const guard = q`select 1 from reads_probe where id = ${30} and v = ${'guard'}`;
-    const append = () => database.reads.run(q`update reads_probe set v = v || ${'+'} where id = ${31}`, guard);
+    const append = () => database.groupCommit.write(q`update reads_probe set v = v || ${'+'} where id = ${31}`, guard);
     expect(await append()).toEqual({ rows: [], changes: 1 });
     // Another process changes what the precondition reads: the write no longer happens.
     await sql`update reads_probe set v = 'changed' where id = 30`.execute(other.db);
@@ -206,25 +209,25 @@ describe('hot-path reads', () => {
   });
 
   // SQLite's group commit checks a precondition once per batch; PostgreSQL runs writes submitted
-  // together in any order (Reads.run), so there is no batch to speak of.
+  // together in any order (GroupCommit.write), so there is no batch to speak of.
   it.runIf(testDialect() === 'sqlite')('checks a shared precondition again after a write or a work without one in the same batch', async () => {
     await sql`insert into reads_probe (id, v) values (32, 'open'), (33, ''), (34, 'open')`.execute(database.db);
     const guard = q`select 1 from reads_probe where id = ${32} and v = ${'open'}`;
-    const append = (mark: string) => database.reads.run(q`update reads_probe set v = v || ${mark} where id = ${33}`, guard);
+    const append = (mark: string) => database.groupCommit.write(q`update reads_probe set v = v || ${mark} where id = ${33}`, guard);
     // Submitted in one turn: on SQLite one batch, in this order.
     const results = await Promise.all([
       append('a'),
-      database.reads.run(q`update reads_probe set v = ${'closed'} where id = ${32}`),
+      database.groupCommit.write(q`update reads_probe set v = ${'closed'} where id = ${32}`),
       append('b'),
     ]);
     expect(results.map((result) => result.changes)).toEqual([1, 1, 0]);
     expect(await valueOf(other, 33)).toBe('a');
 
     const guard2 = q`select 1 from reads_probe where id = ${34} and v = ${'open'}`;
-    const append2 = (mark: string) => database.reads.run(q`update reads_probe set v = v || ${mark} where id = ${33}`, guard2);
+    const append2 = (mark: string) => database.groupCommit.write(q`update reads_probe set v = v || ${mark} where id = ${33}`, guard2);
     const afterWork = await Promise.all([
       append2('c'),
-      database.reads.transact((tx) => tx.all(q`update reads_probe set v = ${'closed'} where id = ${34}`)),
+      database.groupCommit.transaction((tx) => tx.all(q`update reads_probe set v = ${'closed'} where id = ${34}`)),
       append2('d'),
     ]);
     expect([afterWork[0].changes, afterWork[2].changes]).toEqual([1, 0]);
@@ -232,11 +235,13 @@ describe('hot-path reads', () => {
   });
 
   it('keeps query-builder statements out of a work that is between two statements', async () => {
-    let builderWrite: Promise<unknown> | undefined;
-    const failed = database.reads.transact(async (tx) => {
+    // Another request, started outside the work, writes through the query builder while the work is
+    // between two statements.
+    const between = signal();
+    const builderWrite = between.promise.then(() => sql`insert into reads_probe (id, v) values (41, 'kept')`.execute(database.db));
+    const failed = database.groupCommit.transaction(async (tx) => {
       await tx.all(q`insert into reads_probe (id, v) values (${40}, ${'undone'})`);
-      // Another request writes through the query builder while this work is between statements.
-      builderWrite = sql`insert into reads_probe (id, v) values (41, 'kept')`.execute(database.db);
+      between.fire();
       // Long enough for the builder to run its statement if it could (works should not wait on
       // anything but their own statements; the gate holds even if one does).
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -252,12 +257,12 @@ describe('hot-path reads', () => {
 
   it('lets no read see a work before it commits', async () => {
     let seenDuring: string | undefined;
-    let reading: Promise<unknown> | undefined;
-    await database.reads.transact(async (tx) => {
+    // Another request, started outside the work, reads while the work is between two statements.
+    const between = signal();
+    const reading = between.promise.then(() => valueOf(database, 20)).then((value) => (seenDuring = value));
+    await database.groupCommit.transaction(async (tx) => {
       await tx.all(q`update reads_probe set v = ${'in progress'} where id = ${20}`);
-      // Another request reads while this work is between two statements. (A work must never await
-      // such a read itself: it waits for the batch the work belongs to.)
-      reading = valueOf(database, 20).then((value) => (seenDuring = value));
+      between.fire();
       await Promise.resolve();
       await tx.all(q`update reads_probe set v = ${'done'} where id = ${20}`);
     });
@@ -267,3 +272,77 @@ describe('hot-path reads', () => {
     else expect(['work+', 'done']).toContain(seenDuring);
   });
 });
+
+describe('a group-commit work', () => {
+  // Before the check, each of these waited forever on SQLite (the statement queued behind the batch
+  // that waits for the work) and ran outside the work's transaction on PostgreSQL.
+  const refusals: [string, () => Promise<unknown>][] = [
+    ['the query builder (deps.db)', () => database.db.selectFrom('reads_probe' as never).selectAll().execute()],
+    ['a raw statement through the query builder', () => sql`update reads_probe set v = 'outside' where id = 1`.execute(database.db)],
+    ['a transaction of the query builder', () => database.db.transaction().execute(async () => undefined)],
+    ['a cached read (deps.readCache)', () => database.readCache.all(q`select v from reads_probe where id = ${1}`, { cache: true })],
+    ['a memo computed from reads', () => database.readCache.memo('inside-work', () => valueOf(database, 1))],
+    ['another group-commit write', () => database.groupCommit.write(q`update reads_probe set v = ${'outside'} where id = ${1}`)],
+    ['another group-commit work', () => database.groupCommit.transaction((tx) => tx.all(q`select 1`))],
+  ];
+
+  for (const [name, use] of refusals) {
+    it(`fails at once when it uses ${name}, and is undone`, async () => {
+      const work = database.groupCommit.transaction(async (tx) => {
+        await tx.all(q`insert into reads_probe (id, v) values (${50}, ${'undone'})`);
+        await use();
+        return 'finished';
+      });
+      await expect(withinSeconds(2, work)).rejects.toThrow(InsideWorkError);
+      await expect(work).rejects.toThrow(/inside a group-commit work.*through its `tx`/s);
+      // Nothing of the work was kept, nothing was written outside it, and the database is usable.
+      const { rows } = await sql<{ id: number; v: string }>`select id, v from reads_probe where id in (1, 50) order by id`.execute(other.db);
+      expect(rows.map((row) => [Number(row.id), row.v])).toEqual([[1, 'uno']]);
+      expect(await valueOf(database, 1)).toBe('uno');
+    });
+  }
+
+  it('leaves statements outside the work alone while it runs, and after it', async () => {
+    const between = signal();
+    const outside = between.promise.then(() => database.db.selectFrom('reads_probe' as never).select('v' as never).where('id' as never, '=', 1 as never).execute());
+    await database.groupCommit.transaction(async (tx) => {
+      await tx.all(q`select 1`);
+      between.fire();
+    });
+    expect(await outside).toEqual([{ v: 'uno' }]);
+    expect(await valueOf(database, 1)).toBe('uno');
+  });
+});
+
+describe('inTransaction', () => {
+  it('runs raw statements (trx.all, the interface helpers share with works) inside the transaction', async () => {
+    await expect(
+      inTransaction(database.db, async (trx) => {
+        await trx.all(q`insert into reads_probe (id, v) values (${60}, ${'rolled back'})`);
+        const [row] = await trx.all<{ v: string }>(q`select v from reads_probe where id = ${60}`);
+        expect(row.v).toBe('rolled back');
+        // A nested call reuses the transaction.
+        await inTransaction(trx, (inner) => inner.all(q`insert into reads_probe (id, v) values (${61}, ${'rolled back too'})`));
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    const { rows } = await sql<{ id: number }>`select id from reads_probe where id in (60, 61)`.execute(other.db);
+    expect(rows).toEqual([]);
+  });
+});
+
+/** A promise another piece of code resolves: continuations chained on it run where they were chained. */
+function signal(): { promise: Promise<void>; fire(): void } {
+  let fire!: () => void;
+  const promise = new Promise<void>((resolve) => (fire = resolve));
+  return { promise, fire };
+}
+
+/** `promise`, or a failure when it has not settled within `seconds` (a deadlock). */
+function withinSeconds<T>(seconds: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`still waiting after ${seconds} s`)), seconds * 1000);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,12 @@
+// The OAuth token look-up every OAuth-authenticated request makes (resolve-token.ts), read through
+// the read cache.
+import { q, type Statement } from '../platform/db/statements.js';
+
+/** The access token of this digest with its user's row and its application's uid. */
+export function accessTokenWithUser(digest: string): Statement {
+  return q`select u.*, t.id as token_id, t.application_id, t.scopes, t.expires_in, t.revoked_at, t.created_at as token_created_at, a.uid as application_uid
+      from oauth_access_tokens t
+      join users u on u.id = t.user_id
+      left join oauth_applications a on a.id = t.application_id
+      where t.token_digest = ${digest}`;
+}

@@ -1,0 +1,56 @@
+// The job queue's raw statements (queue.ts, daily.ts, housekeeping.ts).
+import { sql } from 'kysely';
+import { q, type Statement } from '../db/statements.js';
+import type { Dialect } from '../db/database.js';
+
+export interface NewJob {
+  kind: string;
+  payload: string;
+  runAt: number;
+  maxAttempts: number;
+  now: number;
+}
+
+/** Raw, so that a group-commit work (the alert endpoint's) can enqueue too. */
+export function insertJob(job: NewJob): Statement {
+  return q`
+    insert into jobs (kind, payload, state, run_at, max_attempts, lease_until, locked_by, last_error, created_at, updated_at)
+    values (${job.kind}, ${job.payload}, 'queued', ${job.runAt}, ${job.maxAttempts}, null, null, null, ${job.now}, ${job.now})
+    returning id`;
+}
+
+/**
+ * One UPDATE … RETURNING; on PostgreSQL the candidate row is locked with SKIP LOCKED so nodes never
+ * claim the same job; SQLite serialises writers, so the same statement is atomic there.
+ */
+export function claimNextJob<Row>(dialect: Dialect, kinds: string[], workerId: string, now: number, leaseMs: number) {
+  const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
+  return sql<Row>`
+    update jobs set state = 'running', attempts = attempts + 1, lease_until = ${now + leaseMs},
+      locked_by = ${workerId}, updated_at = ${now}
+    where id = (
+      select id from jobs
+      where kind in (${sql.join(kinds)})
+        and ((state = 'queued' and run_at <= ${now}) or (state = 'running' and lease_until < ${now}))
+      order by run_at, id limit 1 ${lock}
+    )
+    returning id, kind, payload, attempts, max_attempts`;
+}
+
+/** A transaction-scoped advisory lock (PostgreSQL) serialising the scheduling of one kind. */
+export function schedulingLock(lockKey: number, kind: string) {
+  return sql`select pg_advisory_xact_lock(${lockKey}, hashtext(${kind}))`;
+}
+
+/** Queue `kind` at `runAt` unless a job of the kind is in one of `states`: the check and the insert are one statement. */
+export function insertJobUnlessPending(kind: string, runAt: number, states: string[], now: number) {
+  return sql`
+      insert into jobs (kind, payload, state, run_at, attempts, max_attempts, lease_until, locked_by, last_error, created_at, updated_at)
+      select ${kind}, '{}', 'queued', ${runAt}, 0, 10, null, null, null, ${now}, ${now}
+      where not exists (select 1 from jobs where kind = ${kind} and state in (${sql.join(states)}))`;
+}
+
+/** When an OAuth access token expires (created_at + expires_in seconds), for housekeeping. */
+export function tokenExpiry() {
+  return sql<number>`created_at + expires_in * 1000`;
+}
