@@ -20,3 +20,7 @@ export const features: Feature[] = [accountsFeature, issuesFeature, webAssetsFea
 
 // Issue 15's API breadth: application settings and metadata, namespaces, search, Markdown.
 features.push(applicationSettingsFeature, markdownFeature, namespacesFeature);
+
+// Issue 17: outgoing e-mail (the outbox, its delivery and admin page).
+import { emailFeature } from './email/index.js';
+features.push(emailFeature);

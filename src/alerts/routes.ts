@@ -95,6 +95,7 @@ export function alertRoutes(app: FastifyInstance, deps: Deps): void {
 
   const settingsEntity = (settings: Awaited<ReturnType<typeof incidentSettings>>) => ({
     create_issue: settings.createIssue,
+    send_email: settings.sendEmail,
     auto_close_incident: settings.autoCloseIncident,
     alerting_tool_active: settings.alertingToolActive,
     alerting_tool_url: settings.alertingToolUrl,
@@ -108,11 +109,11 @@ export function alertRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'PUT', url: '/projects/:id/alert_management/incident_settings', summary: 'Change the incident settings', tags: TAGS, ability: OPERATIONS,
-    params: { id: p.string.required(), create_issue: p.boolean.optional(), auto_close_incident: p.boolean.optional(), alerting_tool_active: p.boolean.optional(), alerting_tool_url: p.string.optional() },
+    params: { id: p.string.required(), create_issue: p.boolean.optional(), send_email: p.boolean.optional(), auto_close_incident: p.boolean.optional(), alerting_tool_active: p.boolean.optional(), alerting_tool_url: p.string.optional() },
     handler: async ({ params, project }) => {
       const access = await project();
       return settingsEntity(await updateIncidentSettings(deps, access, {
-        createIssue: params.create_issue, autoCloseIncident: params.auto_close_incident, alertingToolActive: params.alerting_tool_active, alertingToolUrl: params.alerting_tool_url,
+        createIssue: params.create_issue, sendEmail: params.send_email, autoCloseIncident: params.auto_close_incident, alertingToolActive: params.alerting_tool_active, alertingToolUrl: params.alerting_tool_url,
       }));
     },
   });

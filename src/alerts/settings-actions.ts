@@ -56,7 +56,7 @@ export async function handleSettingsPost(context: PageContext, access: ProjectAc
       case 'test':
         return redirect(`${back}#integration-${integrationId}`, await sendTestAlert(context, access, integrationId));
       case 'incident':
-        await updateIncidentSettings(deps, access, { createIssue: checked('create_issue'), autoCloseIncident: checked('auto_close_incident') });
+        await updateIncidentSettings(deps, access, { createIssue: checked('create_issue'), sendEmail: checked('send_email'), autoCloseIncident: checked('auto_close_incident') });
         return redirect(back, 'Incident settings saved.');
       case 'tool':
         await updateIncidentSettings(deps, access, { alertingToolActive: checked('alerting_tool_active'), alertingToolUrl: field(form, 'alerting_tool_url') });

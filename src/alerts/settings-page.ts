@@ -87,6 +87,7 @@ function integrationSection(context: PageContext, access: ProjectAccess, integra
 function incidentForms(settings: IncidentSettings, form: (name: string, body: Html) => Html): Html {
   return html`<h2>Incidents</h2>${form('incident', html`
     <label><input type="checkbox" name="create_issue" value="1"${settings.createIssue ? html` checked` : ''}> Create an incident for each new alert</label>
+    <label><input type="checkbox" name="send_email" value="1"${settings.sendEmail ? html` checked` : ''}> Send a single email notification to Owners and Maintainers for new alerts</label>
     <label><input type="checkbox" name="auto_close_incident" value="1"${settings.autoCloseIncident ? html` checked` : ''}> Close the incident automatically when its alert resolves</label>
     <p><button type="submit">Save incident settings</button></p>`)}
     <h2>Incident alerting tool link</h2>

@@ -1,12 +1,22 @@
-// Notification settings at global, group and project level.
+// Notification settings at global, group and project level, and the e-mail they decide: recipients
+// of issue and alert notifications, subscriptions to issues, the unsubscribe link.
 import type { Feature } from '../platform/feature.js';
 import { notificationsRoutes } from './routes.js';
 import { notificationPages } from './pages.js';
+import { subscriptionRoutes } from './subscription-routes.js';
+import { unsubscribePages } from './unsubscribe-pages.js';
+import { listenForNotifications } from './listeners.js';
+import { JOB_NOTIFY_ISSUE, notifyIssueEvent } from './notify-issue-event.js';
+import { JOB_NOTIFY_ALERT, notifyNewAlert } from './notify-new-alert.js';
 
 export const notificationsFeature: Feature = {
   name: 'notifications',
+  setup: listenForNotifications,
   routes(app, deps) {
     notificationsRoutes(app, deps);
     notificationPages(app, deps);
+    subscriptionRoutes(app, deps);
+    unsubscribePages(app, deps);
   },
+  jobs: { [JOB_NOTIFY_ISSUE]: notifyIssueEvent, [JOB_NOTIFY_ALERT]: notifyNewAlert },
 };

@@ -31,9 +31,10 @@ export type RouteAbility =
   /**
    * Decided by something other than a user's ability: an alert integration's key, an OAuth client or
    * token of its own protocol, the monitoring allow-list; `none` for probes open to all, `dispatch`
-   * for the router that hands namespaced paths to routes that declare their own.
+   * for the router that hands namespaced paths to routes that declare their own, `signed_link` for a
+   * link whose own signature names what it may do (the unsubscribe link of notification e-mail).
    */
-  | { credential: 'integration_key' | 'oauth' | 'monitoring_allowlist' | 'none' | 'dispatch' };
+  | { credential: 'integration_key' | 'oauth' | 'monitoring_allowlist' | 'none' | 'dispatch' | 'signed_link' };
 
 /** How subjects are found: registered by the accounts feature at setup. */
 export interface SubjectFinders {

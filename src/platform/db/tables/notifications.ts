@@ -32,6 +32,45 @@ export interface NotificationSettingsTable {
   updated_at: number;
 }
 
+/** An explicit subscription to an issue (GitLab's subscriptions): `subscribed` 0 is an unsubscription. */
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  project_id: number;
+  subscribable_type: 'Issue';
+  subscribable_id: number;
+  subscribed: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export type EmailState = 'queued' | 'sent' | 'dead';
+
+/** The outbox: one composed message to one recipient, and its delivery. */
+export interface EmailOutboxTable {
+  id: Generated<number>;
+  /** `"Name" <address>` as the From header shows it. */
+  from_address: string;
+  to_address: string;
+  user_id: number | null;
+  subject: string;
+  message_id: string;
+  /** JSON object of further headers. */
+  headers: string;
+  text_body: string;
+  html_body: string;
+  state: EmailState;
+  attempts: Generated<number>;
+  last_error: string | null;
+  file: string | null;
+  cause_job_id: number | null;
+  created_at: number;
+  updated_at: number;
+  sent_at: number | null;
+}
+
 export interface NotificationsTables {
   notification_settings: NotificationSettingsTable;
+  subscriptions: SubscriptionsTable;
+  email_outbox: EmailOutboxTable;
 }

@@ -1,0 +1,82 @@
+// Where composed messages go: an SMTP server (KILN_SMTP_URL, pooled connections), or, without one,
+// .eml files under <data>/mail so that `npm start` alone shows what would be sent.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
+import type { Config } from '../config.js';
+import { PRIVATE_DIR_MODE } from '../platform/data-dir.js';
+
+export interface Envelope {
+  from: string;
+  to: string;
+  subject: string;
+  messageId: string;
+  headers: Record<string, string>;
+  text: string;
+  html: string;
+}
+
+export interface MailTransport {
+  /** Sends one message; resolves with the .eml file written (file mode) or null (SMTP). */
+  send(envelope: Envelope, name: string): Promise<string | null>;
+  close(): void;
+}
+
+export function mailDirectory(config: Config): string {
+  return join(config.dataDir, 'mail');
+}
+
+/**
+ * Timeouts are short: the worker runs jobs one at a time, so a server that accepts the connection and
+ * then hangs must fail the try (it is retried with backoff) rather than hold every other job.
+ */
+function smtpTransport(url: string): Transporter {
+  const options: SMTPPool.Options = {
+    url,
+    pool: true,
+    maxConnections: 5,
+    maxMessages: 1000,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  };
+  return nodemailer.createTransport(options);
+}
+
+function message(envelope: Envelope) {
+  return {
+    from: envelope.from,
+    to: envelope.to,
+    subject: envelope.subject,
+    messageId: envelope.messageId,
+    headers: envelope.headers,
+    text: envelope.text,
+    html: envelope.html,
+  };
+}
+
+export function createMailTransport(config: Config): MailTransport {
+  if (config.smtpUrl) {
+    const transport = smtpTransport(config.smtpUrl);
+    return {
+      async send(envelope) {
+        await transport.sendMail(message(envelope));
+        return null;
+      },
+      close: () => transport.close(),
+    };
+  }
+  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const directory = mailDirectory(config);
+  return {
+    async send(envelope, name) {
+      const built = (await builder.sendMail(message(envelope))) as unknown as { message: Buffer };
+      mkdirSync(directory, { recursive: true, mode: PRIVATE_DIR_MODE });
+      const file = `${name}.eml`;
+      writeFileSync(join(directory, file), built.message, { mode: 0o600 });
+      return file;
+    },
+    close: () => builder.close(),
+  };
+}

@@ -1,0 +1,41 @@
+// The job behind every issue notification: read the issue as it is now, build the recipients, compose
+// one message each and queue them for delivery in one transaction (email/api.ts). A run that died
+// after queueing finds its messages and stops, so a retried job does not mail twice.
+import type { Deps } from '../platform/deps.js';
+import type { ClaimedJob } from '../platform/jobs/queue.js';
+import { inTransaction } from '../platform/db/database.js';
+import { composedBy, queueEmails } from '../email/api.js';
+import { renderGitlabMarkdown } from '../markdown/api.js';
+import { loadIssueContext } from './issue-context.js';
+import { issueRecipients } from './recipients.js';
+import { issueMessage } from './issue-email.js';
+import type { IssueAction } from './recipient-rules.js';
+
+export const JOB_NOTIFY_ISSUE = 'notifications.issue';
+
+export interface IssueNotificationPayload {
+  action: IssueAction;
+  issueId: number;
+  actorId: number | null;
+  noteId?: number;
+  previousAssigneeIds?: number[];
+}
+
+export async function notifyIssueEvent(deps: Deps, payload: IssueNotificationPayload, job: ClaimedJob): Promise<void> {
+  if (await composedBy(deps, job.id)) return;
+  const context = await loadIssueContext(deps, payload.issueId);
+  if (!context) return;
+  const note = payload.noteId === undefined ? undefined : await deps.db.selectFrom('notes').selectAll().where('id', '=', payload.noteId).executeTakeFirst();
+  if (payload.action === 'new_note' && (!note || note.system === 1)) return;
+  const recipients = await issueRecipients(deps, { action: payload.action, actorId: payload.actorId, context, note, previousAssigneeIds: payload.previousAssigneeIds });
+  if (recipients.length === 0) return;
+  const people = await deps.db.selectFrom('users').select(['id', 'name', 'username']).where('id', 'in', [payload.actorId ?? 0, ...context.assigneeIds]).execute();
+  const actor = people.find((person) => Number(person.id) === payload.actorId) ?? null;
+  const assigneeNames = context.assigneeIds.map((id) => people.find((person) => Number(person.id) === id)?.name).filter((name): name is string => name !== undefined);
+  const markdown = payload.action === 'new_issue' ? context.issue.description : payload.action === 'new_note' ? note!.body : null;
+  const bodyHtml = markdown ? await renderGitlabMarkdown(deps, markdown) : null;
+  const input = { action: payload.action, context, actor, note, bodyHtml, assigneeNames, eventKey: String(job.id) };
+  const messages = recipients.map((recipient) => issueMessage(deps, input, recipient));
+  await inTransaction(deps.db, (trx) => queueEmails(deps, trx, messages, job.id));
+  deps.pokeWorker();
+}

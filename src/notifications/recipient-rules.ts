@@ -1,0 +1,79 @@
+// Who among the candidates gets a notification, as GitLab's NotificationRecipient#notifiable? decides
+// (app/models/notification_recipient.rb): the setting that applies is the project's, else the nearest
+// group's that is not `global`, else the user's global one; then the level is asked with the way the
+// user came to be a candidate. Pure functions: the data is loaded by recipients.ts.
+import type { Level } from './vocabulary.js';
+
+/** How a user became a candidate (GitLab's recipient types). */
+export type RecipientType = 'participating' | 'mention' | 'watch' | 'custom' | 'subscription';
+
+/** GitLab's NotificationReason, shown in X-GitLab-NotificationReason; null: no particular reason. */
+export type NotificationReason = 'assigned' | 'mentioned' | 'subscribed' | null;
+
+/** The issue events Kiln produces, by their custom-notification names (NotificationSetting.email_events). */
+export type IssueAction = 'new_issue' | 'close_issue' | 'reopen_issue' | 'reassign_issue' | 'issue_due' | 'new_note';
+
+export interface SettingLike {
+  level: string;
+  [event: string]: unknown;
+}
+
+/** GitLab's EXCLUDED_WATCHER_EVENTS and EXCLUDED_PARTICIPATING_EVENTS, for the events Kiln has. */
+const EXCLUDED_FOR_WATCH: readonly string[] = ['push_to_merge_request', 'issue_due', 'success_pipeline'];
+const EXCLUDED_FOR_PARTICIPATING: readonly string[] = ['success_pipeline'];
+
+/** Project → groups (nearest first) → global: the first that is not `global`. */
+export function effectiveSetting<T extends SettingLike>(project: T | undefined, groupsNearestFirst: Array<T | undefined>, global: T): T {
+  for (const setting of [project, ...groupsNearestFirst]) if (setting && setting.level !== 'global') return setting;
+  return global;
+}
+
+export function customEnabled(setting: SettingLike, action: IssueAction): boolean {
+  return Number(setting[action] ?? 0) === 1;
+}
+
+/** NotificationRecipient#suitable_notification_level? */
+export function suitableLevel(setting: SettingLike, type: RecipientType, action: IssueAction): boolean {
+  const level = setting.level as Level;
+  switch (level) {
+    case 'custom':
+      return customEnabled(setting, action) || type === 'participating' || type === 'mention';
+    case 'watch':
+      return !EXCLUDED_FOR_WATCH.includes(action);
+    case 'participating':
+      return !EXCLUDED_FOR_PARTICIPATING.includes(action);
+    case 'mention':
+      return type === 'mention';
+    default:
+      return false;
+  }
+}
+
+export interface CandidateFacts {
+  type: RecipientType;
+  setting: SettingLike;
+  /** The user acted (no mail about your own action: Kiln has no "notify me of my own activity"). */
+  isActor: boolean;
+  /** Active human with a deliverable address, who can read the project and this issue. */
+  hasAccess: boolean;
+  /** An explicit unsubscription from this issue. */
+  unsubscribed: boolean;
+}
+
+/** NotificationRecipient#notifiable? */
+export function notifiable(candidate: CandidateFacts, action: IssueAction): boolean {
+  if (!candidate.hasAccess || candidate.isActor) return false;
+  // Even users with notifications disabled receive what they subscribed to.
+  if (candidate.type === 'subscription') return !candidate.unsubscribed;
+  if (!suitableLevel(candidate.setting, candidate.type, action)) return false;
+  // An unsubscription silences everything but a mention.
+  return candidate.type === 'mention' || !candidate.unsubscribed;
+}
+
+/** NotificationReason::REASON_PRIORITY: the reason shown when a user is a candidate several ways. */
+const REASON_PRIORITY: NotificationReason[] = ['assigned', 'mentioned', 'subscribed'];
+
+export function reasonRank(reason: NotificationReason): number {
+  const index = REASON_PRIORITY.indexOf(reason);
+  return index === -1 ? REASON_PRIORITY.length + 1 : index;
+}

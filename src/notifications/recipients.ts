@@ -1,0 +1,171 @@
+// The recipients of one issue notification, built as GitLab's NotificationRecipients::Builder::Default
+// and ::NewNote build them (app/services/notification_recipients/builder/): candidates are gathered
+// with the way they qualify, then each is asked notifiable? (recipient-rules.ts) and the first
+// reason by priority is kept per user.
+import type { Selectable } from 'kysely';
+import type { Deps } from '../platform/deps.js';
+import type { UsersTable } from '../platform/db/tables/accounts.js';
+import { canReadIssue } from '../platform/auth/policies/index.js';
+import { projectAccess, toAuthUser, today } from '../accounts/api.js';
+import type { NotificationSettingRow } from './finder.js';
+import { GLOBAL_SOURCE, defaultSetting } from './finder.js';
+import { effectiveSetting, notifiable, reasonRank, type IssueAction, type NotificationReason, type RecipientType } from './recipient-rules.js';
+import { userIdsByUsername, type IssueContext, type NoteRow } from './issue-context.js';
+import { mentionedUsernames } from './mentions.js';
+
+type UserRow = Selectable<UsersTable>;
+
+export interface Recipient {
+  user: UserRow;
+  address: string;
+  reason: NotificationReason;
+}
+
+export interface RecipientsInput {
+  action: IssueAction;
+  /** Who acted; null when nobody did (a due date arriving). */
+  actorId: number | null;
+  context: IssueContext;
+  /** The new comment (new_note). */
+  note?: NoteRow;
+  previousAssigneeIds?: number[];
+}
+
+interface Candidate {
+  userId: number;
+  type: RecipientType;
+  reason: NotificationReason;
+}
+
+/** Members of the project, directly or through its groups, and everyone with a setting on them. */
+async function watcherPool(deps: Deps, context: IssueContext): Promise<number[]> {
+  const projectId = Number(context.project.id);
+  const live = today(deps.clock.now());
+  const members = await deps.db
+    .selectFrom('members')
+    .select('user_id')
+    .where((eb) => eb.or([
+      eb.and([eb('source_type', '=', 'Project'), eb('source_id', '=', projectId)]),
+      ...(context.groupIds.length ? [eb.and([eb('source_type', '=', 'Namespace'), eb('source_id', 'in', context.groupIds)])] : []),
+    ]))
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>=', live)]))
+    .execute();
+  const settings = await deps.db
+    .selectFrom('notification_settings')
+    .select('user_id')
+    .where((eb) => eb.or([
+      eb.and([eb('source_type', '=', 'Project'), eb('source_id', '=', projectId)]),
+      ...(context.groupIds.length ? [eb.and([eb('source_type', '=', 'Namespace'), eb('source_id', 'in', context.groupIds)])] : []),
+    ]))
+    .execute();
+  const owner = context.namespace.kind === 'user' && context.namespace.owner_id !== null ? [Number(context.namespace.owner_id)] : [];
+  return [...new Set([...members.map((row) => Number(row.user_id)), ...settings.map((row) => Number(row.user_id)), ...owner])];
+}
+
+/** Each user's setting as it applies to this project (recipient-rules.ts effectiveSetting). */
+async function settingsFor(deps: Deps, userIds: number[], context: IssueContext): Promise<Map<number, NotificationSettingRow>> {
+  const rows = userIds.length
+    ? await deps.db.selectFrom('notification_settings').selectAll().where('user_id', 'in', userIds).where((eb) => eb.or([
+        eb('source_type', '=', 'Global'),
+        eb.and([eb('source_type', '=', 'Project'), eb('source_id', '=', Number(context.project.id))]),
+        ...(context.groupIds.length ? [eb.and([eb('source_type', '=', 'Namespace'), eb('source_id', 'in', context.groupIds)])] : []),
+      ])).execute()
+    : [];
+  const bySource = new Map(rows.map((row) => [`${row.user_id}:${row.source_type}:${row.source_id}`, row]));
+  return new Map(userIds.map((userId) => {
+    const project = bySource.get(`${userId}:Project:${context.project.id}`);
+    const groups = context.groupIds.map((groupId) => bySource.get(`${userId}:Namespace:${groupId}`));
+    const global = bySource.get(`${userId}:Global:0`) ?? defaultSetting(userId, GLOBAL_SOURCE);
+    return [userId, effectiveSetting(project, groups, global)];
+  }));
+}
+
+/** Explicit subscriptions to the issue: user → subscribed. */
+async function subscriptionsOf(deps: Deps, issueId: number): Promise<Map<number, boolean>> {
+  const rows = await deps.db.selectFrom('subscriptions').select(['user_id', 'subscribed']).where('subscribable_type', '=', 'Issue').where('subscribable_id', '=', issueId).execute();
+  return new Map(rows.map((row) => [Number(row.user_id), row.subscribed === 1]));
+}
+
+/**
+ * The address a user's notifications go to: the chosen notification e-mail when it is still one of
+ * their confirmed addresses, else the primary one.
+ */
+export async function addressesOf(deps: Deps, users: UserRow[]): Promise<Map<number, string>> {
+  const globals = users.length
+    ? await deps.db.selectFrom('notification_settings').select(['user_id', 'notification_email']).where('user_id', 'in', users.map((user) => Number(user.id))).where('source_type', '=', 'Global').where('notification_email', 'is not', null).execute()
+    : [];
+  const chosen = new Map(globals.map((row) => [Number(row.user_id), row.notification_email!]));
+  const confirmed = chosen.size
+    ? await deps.db.selectFrom('emails').select(['user_id', 'email_lower']).where('user_id', 'in', [...chosen.keys()]).where('confirmed_at', 'is not', null).execute()
+    : [];
+  const addresses = new Map<number, string>();
+  for (const user of users) {
+    const pick = chosen.get(Number(user.id));
+    const ok = pick !== undefined && (pick.toLowerCase() === user.email_lower || confirmed.some((row) => Number(row.user_id) === Number(user.id) && row.email_lower === pick.toLowerCase()));
+    addresses.set(Number(user.id), ok ? pick : user.email);
+  }
+  return addresses;
+}
+
+/** Addresses under the reserved .invalid domain (RFC 2606: the alert bot's) can never receive mail. */
+export function deliverable(address: string): boolean {
+  return !/\.invalid$/i.test(address.trim());
+}
+
+function candidatesOf(input: RecipientsInput, pool: number[], settings: Map<number, NotificationSettingRow>, subscriptions: Map<number, boolean>, mentioned: number[]): Candidate[] {
+  const { action, context } = input;
+  const list: Candidate[] = [];
+  const add = (ids: number[], type: RecipientType, reason: NotificationReason) => ids.forEach((userId) => list.push({ userId, type, reason }));
+  add(context.participantIds, 'participating', null);
+  if (action === 'new_note') add(mentioned, 'mention', 'mentioned');
+  // Watchers and custom levels come from the project's people (builder/base.rb project_watchers).
+  add(pool.filter((id) => settings.get(id)?.level === 'watch'), 'watch', null);
+  add(pool.filter((id) => settings.get(id)?.level === 'custom'), 'custom', null);
+  if (action === 'reassign_issue') {
+    add(input.previousAssigneeIds ?? [], 'mention', null);
+    add(context.assigneeIds, 'mention', 'assigned');
+  }
+  add([...subscriptions].filter(([, on]) => on).map(([id]) => id), 'subscription', 'subscribed');
+  if (action === 'new_issue') {
+    add(mentioned, 'mention', 'mentioned');
+    add(context.assigneeIds, 'participating', 'assigned');
+  }
+  return list;
+}
+
+export async function issueRecipients(deps: Deps, input: RecipientsInput): Promise<Recipient[]> {
+  const { context } = input;
+  const mentionText = input.action === 'new_note' ? input.note?.body : input.action === 'new_issue' ? context.issue.description : null;
+  const [pool, subscriptions, mentioned] = await Promise.all([watcherPool(deps, context), subscriptionsOf(deps, Number(context.issue.id)), userIdsByUsername(deps, mentionedUsernames(mentionText))]);
+  const everyone = [...new Set([...pool, ...context.participantIds, ...context.assigneeIds, ...(input.previousAssigneeIds ?? []), ...subscriptions.keys(), ...mentioned])];
+  const settings = await settingsFor(deps, everyone, context);
+  const candidates = candidatesOf(input, pool, settings, subscriptions, mentioned);
+  const ids = [...new Set(candidates.map((candidate) => candidate.userId))];
+  const users = ids.length ? await deps.db.selectFrom('users').selectAll().where('id', 'in', ids).execute() : [];
+  const byId = new Map(users.map((user) => [Number(user.id), user]));
+  const addresses = await addressesOf(deps, users);
+  const access = new Map<number, boolean>();
+  for (const user of users) {
+    const authUser = toAuthUser(user);
+    const { level } = await projectAccess(deps.readCache, authUser, context.project, deps.clock.now());
+    const subject = { user: authUser, level, visibility: context.project.visibility, features: context.project };
+    const readable = user.state === 'active' && user.user_type === 'human' && deliverable(addresses.get(Number(user.id))!) && canReadIssue(subject, { ...context.issue, assigneeIds: context.assigneeIds });
+    access.set(Number(user.id), readable);
+  }
+  const kept = candidates.filter((candidate) => byId.has(candidate.userId) && notifiable({
+    type: candidate.type,
+    setting: settings.get(candidate.userId)!,
+    isActor: candidate.userId === input.actorId,
+    hasAccess: access.get(candidate.userId) === true,
+    unsubscribed: subscriptions.get(candidate.userId) === false,
+  }, input.action));
+  const ranked = kept.map((candidate, index) => ({ candidate, index })).sort((a, b) => reasonRank(a.candidate.reason) - reasonRank(b.candidate.reason) || a.index - b.index);
+  const seen = new Set<number>();
+  const recipients: Recipient[] = [];
+  for (const { candidate } of ranked) {
+    if (seen.has(candidate.userId)) continue;
+    seen.add(candidate.userId);
+    recipients.push({ user: byId.get(candidate.userId)!, address: addresses.get(candidate.userId)!, reason: candidate.reason });
+  }
+  return recipients;
+}

@@ -1,0 +1,288 @@
+// Notification e-mail against a real SMTP server (aiosmtpd, test/helpers/smtp-server.ts): who gets
+// each issue notification at each level (GitLab's NotificationService and NotificationRecipient),
+// the messages' headers and threading, subscriptions, the unsubscribe link, retries while the SMTP
+// server is down, and new-alert mail to Owners and Maintainers.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { SmtpTestServer, header, type ReceivedMail } from '../helpers/smtp-server.js';
+
+let kiln: TestKiln;
+let smtp: SmtpTestServer;
+let project: any;
+let group: any;
+const users: Record<string, TestUser> = {};
+
+const DEVELOPER = 30;
+const GUEST = 10;
+const MAINTAINER = 40;
+
+async function setLevel(user: TestUser, path: string, level: string, events: Record<string, boolean> = {}) {
+  const { status } = await kiln.api('PUT', path, { token: user.token, body: { level, ...events } });
+  expect(status).toBe(200);
+}
+
+/** Run every due job (notification, then delivery) and return the messages that arrived. */
+async function delivered(): Promise<ReceivedMail[]> {
+  await kiln.worker.drain();
+  const queued = await kiln.deps.db.selectFrom('email_outbox').select('id').where('state', '=', 'queued').execute();
+  expect(queued).toEqual([]);
+  const mails = [...smtp.messages];
+  smtp.clear();
+  return mails;
+}
+
+function recipientsOf(mails: ReceivedMail[]): string[] {
+  return mails.flatMap((mail) => mail.rcptTos.map((address) => address.replace(/@example\.com$/, ''))).sort();
+}
+
+async function openIssue(author: TestUser, body: Record<string, unknown>) {
+  const { status, body: issue } = await kiln.api('POST', `/projects/${project.id}/issues`, { token: author.token, body });
+  expect(status).toBe(201);
+  return issue;
+}
+
+beforeAll(async () => {
+  smtp = await SmtpTestServer.start();
+  kiln = await testKiln({ smtpUrl: smtp.url, emailFrom: 'Kiln <kiln@kiln.test>' });
+  for (const name of ['author', 'actor', 'participant', 'watcher', 'groupwatcher', 'globalwatcher', 'mentionlevel', 'customclose', 'disabled', 'guestwatcher', 'blockedwatcher', 'outsider', 'owner']) {
+    users[name] = await kiln.createUser(name);
+  }
+  group = await kiln.createGroup(users.owner, 'team');
+  project = await kiln.createProject(users.owner, 'app', { namespace_id: group.id });
+  await kiln.addMember(users.owner, 'groups', group.id, users.groupwatcher, DEVELOPER);
+  for (const name of ['author', 'actor', 'participant', 'watcher', 'globalwatcher', 'mentionlevel', 'customclose', 'disabled', 'blockedwatcher']) {
+    await kiln.addMember(users.owner, 'projects', project.id, users[name], DEVELOPER);
+  }
+  await kiln.addMember(users.owner, 'projects', project.id, users.guestwatcher, GUEST);
+  await setLevel(users.watcher, `/projects/${project.id}/notification_settings`, 'watch');
+  await setLevel(users.guestwatcher, `/projects/${project.id}/notification_settings`, 'watch');
+  await setLevel(users.blockedwatcher, `/projects/${project.id}/notification_settings`, 'watch');
+  await setLevel(users.groupwatcher, `/groups/${group.id}/notification_settings`, 'watch');
+  await setLevel(users.globalwatcher, '/notification_settings', 'watch');
+  await setLevel(users.mentionlevel, '/notification_settings', 'mention');
+  await setLevel(users.customclose, `/projects/${project.id}/notification_settings`, 'custom', { close_issue: true });
+  await setLevel(users.disabled, '/notification_settings', 'disabled');
+  // Blocked by an administrator (the users API's block is tested with the users API).
+  await kiln.deps.db.updateTable('users').set({ state: 'blocked' }).where('id', '=', users.blockedwatcher.id).execute();
+  await kiln.worker.drain();
+  smtp.clear();
+}, 60_000);
+
+afterAll(async () => {
+  await kiln?.close();
+  await smtp?.stop();
+});
+
+beforeEach(async () => {
+  await kiln.worker.drain();
+  smtp.clear();
+});
+
+// The rows of GitLab's notification table for the events Kiln produces: for each action, who is
+// notified among participants, watchers (project, group, global), custom levels, mention level,
+// disabled, a Guest watcher and a blocked watcher.
+describe('issue notifications (level × action)', () => {
+  let issue: any;
+
+  it('new issue: watchers at every level, mentioned users whose level allows it; not the author, not disabled, not blocked', async () => {
+    issue = await openIssue(users.author, { title: 'Login fails', description: 'Seen by @participant and @mentionlevel and @disabled, not `@outsider`.' });
+    expect(recipientsOf(await delivered())).toEqual(['globalwatcher', 'groupwatcher', 'guestwatcher', 'mentionlevel', 'participant', 'watcher']);
+  });
+
+  it('close: participants and watchers and custom close_issue; the mention level and the closer get nothing', async () => {
+    expect((await kiln.api('PUT', `/projects/${project.id}/issues/${issue.iid}`, { token: users.actor.token, body: { state_event: 'close' } })).status).toBe(200);
+    expect(recipientsOf(await delivered())).toEqual(['author', 'customclose', 'globalwatcher', 'groupwatcher', 'guestwatcher', 'participant', 'watcher']);
+  });
+
+  it('reopen: as close, without the custom level that asked only for close_issue', async () => {
+    expect((await kiln.api('PUT', `/projects/${project.id}/issues/${issue.iid}`, { token: users.actor.token, body: { state_event: 'reopen' } })).status).toBe(200);
+    expect(recipientsOf(await delivered())).toEqual(['author', 'globalwatcher', 'groupwatcher', 'guestwatcher', 'participant', 'watcher']);
+  });
+
+  it('new note: participants, watchers and users the note mentions (a custom level counts a mention)', async () => {
+    expect((await kiln.api('POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { token: users.actor.token, body: { body: 'Asking @customclose' } })).status).toBe(201);
+    expect(recipientsOf(await delivered())).toEqual(['author', 'customclose', 'globalwatcher', 'groupwatcher', 'guestwatcher', 'participant', 'watcher']);
+  });
+
+  it('a commenter becomes a participant: the next close reaches them', async () => {
+    expect((await kiln.api('PUT', `/projects/${project.id}/issues/${issue.iid}`, { token: users.author.token, body: { state_event: 'close' } })).status).toBe(200);
+    expect(recipientsOf(await delivered())).toEqual(['actor', 'customclose', 'globalwatcher', 'groupwatcher', 'guestwatcher', 'participant', 'watcher']);
+    expect((await kiln.api('PUT', `/projects/${project.id}/issues/${issue.iid}`, { token: users.author.token, body: { state_event: 'reopen' } })).status).toBe(200);
+    await delivered();
+  });
+
+  it('a system note sends nothing; a rolled-back action sends nothing', async () => {
+    const blank = await kiln.api('POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { token: users.actor.token, body: { body: '   ' } });
+    expect(blank.status).toBe(400);
+    expect(await delivered()).toEqual([]);
+  });
+
+  it('a confidential issue is not mailed to a Guest watcher, nor to anyone who cannot read it', async () => {
+    await openIssue(users.author, { title: 'Secret', description: 'cc @participant', confidential: true });
+    expect(recipientsOf(await delivered())).toEqual(['globalwatcher', 'groupwatcher', 'participant', 'watcher']);
+  });
+});
+
+describe('POST /api/v4/projects/:id/issues/:issue_iid/subscribe', () => {
+  describe('as a member with notifications disabled', () => {
+    it('returns 201 with subscribed true, then 304; the subscriber is mailed whatever the level', async () => {
+      const issue = await openIssue(users.author, { title: 'Subscribe me' });
+      await delivered();
+      const first = await kiln.api('POST', `/projects/${project.id}/issues/${issue.iid}/subscribe`, { token: users.disabled.token });
+      expect(first.status).toBe(201);
+      expect(first.body).toMatchObject({ iid: issue.iid, subscribed: true });
+      expect((await kiln.api('POST', `/projects/${project.id}/issues/${issue.iid}/subscribe`, { token: users.disabled.token })).status).toBe(304);
+      await kiln.api('POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { token: users.actor.token, body: { body: 'update' } });
+      const mails = await delivered();
+      const mail = mails.find((each) => each.rcptTos.includes('disabled@example.com'));
+      expect(mail && header(mail, 'X-GitLab-NotificationReason')).toBe('subscribed');
+    });
+  });
+
+  describe('as a non-member of a private project', () => {
+    it('returns 404', async () => {
+      const hidden = await kiln.createProject(users.owner, 'hidden');
+      const issue = (await kiln.api('POST', `/projects/${hidden.id}/issues`, { token: users.owner.token, body: { title: 'x' } })).body;
+      expect((await kiln.api('POST', `/projects/${hidden.id}/issues/${issue.iid}/subscribe`, { token: users.outsider.token })).status).toBe(404);
+    });
+  });
+});
+
+describe('POST /api/v4/projects/:id/issues/:issue_iid/unsubscribe', () => {
+  describe('as the author (a participant)', () => {
+    it('returns 201 with subscribed false, then 304; the author gets no more mail unless mentioned', async () => {
+      const issue = await openIssue(users.author, { title: 'Unsubscribe me' });
+      await delivered();
+      const first = await kiln.api('POST', `/projects/${project.id}/issues/${issue.iid}/unsubscribe`, { token: users.author.token });
+      expect(first.status).toBe(201);
+      expect(first.body.subscribed).toBe(false);
+      expect((await kiln.api('POST', `/projects/${project.id}/issues/${issue.iid}/unsubscribe`, { token: users.author.token })).status).toBe(304);
+      await kiln.api('POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { token: users.actor.token, body: { body: 'no mail for the author' } });
+      expect(recipientsOf(await delivered())).not.toContain('author');
+      await kiln.api('POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { token: users.actor.token, body: { body: 'but @author is mentioned' } });
+      expect(recipientsOf(await delivered())).toContain('author');
+    });
+  });
+});
+
+describe('the messages', () => {
+  it('are multipart text and HTML with GitLab subject, threading, X-GitLab-* and List-* headers', async () => {
+    const issue = await openIssue(users.author, { title: 'Threaded', description: 'Some **bold** text' });
+    const [created] = (await delivered()).filter((mail) => mail.rcptTos[0] === 'watcher@example.com');
+    expect(created.contentType).toBe('multipart/alternative');
+    expect(header(created, 'Subject')).toBe(`app | Threaded (#${issue.iid})`);
+    expect(header(created, 'Message-ID')).toBe(`<issue_${issue.id}@kiln.test>`);
+    expect(header(created, 'In-Reply-To')).toBeUndefined();
+    expect(header(created, 'From')).toBe('User author <kiln@kiln.test>');
+    expect(header(created, 'To')).toBe('watcher@example.com');
+    expect(header(created, 'X-GitLab-Project')).toBe('app');
+    expect(header(created, 'X-GitLab-Project-Id')).toBe(String(project.id));
+    expect(header(created, 'X-GitLab-Project-Path')).toBe('team/app');
+    expect(header(created, 'X-GitLab-Issue-IID')).toBe(String(issue.iid));
+    expect(header(created, 'X-GitLab-NotificationReason')).toBeUndefined();
+    expect(header(created, 'List-Id')).toBe(`team/app <${project.id}.app.team.kiln.test>`);
+    expect(header(created, 'List-Unsubscribe')).toMatch(/^<http:\/\/kiln\.test\/-\/notifications\/unsubscribe\/\d+-\d+-[\w-]{43}>$/);
+    expect(header(created, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    expect(created.text).toContain(`http://kiln.test/team/app/-/issues/${issue.iid}`);
+    expect(created.text).toContain('Some **bold** text');
+    expect(created.html).toContain('<strong>bold</strong>');
+    expect(created.html).toContain(`href="http://kiln.test/team/app/-/issues/${issue.iid}"`);
+
+    const note = (await kiln.api('POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { token: users.actor.token, body: { body: 'A reply' } })).body;
+    const [reply] = (await delivered()).filter((mail) => mail.rcptTos[0] === 'watcher@example.com');
+    expect(header(reply, 'Subject')).toBe(`Re: app | Threaded (#${issue.iid})`);
+    expect(header(reply, 'Message-ID')).toBe(`<note_${note.id}@kiln.test>`);
+    expect(header(reply, 'In-Reply-To')).toBe(`<issue_${issue.id}@kiln.test>`);
+    expect(header(reply, 'References')).toBe(`<issue_${issue.id}@kiln.test>`);
+    expect(reply.text).toContain('A reply');
+
+    await kiln.api('PUT', `/projects/${project.id}/issues/${issue.iid}`, { token: users.actor.token, body: { state_event: 'close' } });
+    const closed = (await delivered()).filter((mail) => mail.rcptTos[0] === 'author@example.com');
+    expect(closed).toHaveLength(1);
+    expect(header(closed[0], 'In-Reply-To')).toBe(`<issue_${issue.id}@kiln.test>`);
+    expect(closed[0].text).toContain('was closed by User actor');
+  });
+
+  it('go to the chosen notification e-mail (a confirmed secondary address), else to the primary address', async () => {
+    const now = kiln.clock.now();
+    await kiln.deps.db.insertInto('emails').values({ user_id: users.watcher.id, email: 'watcher.alerts@example.org', email_lower: 'watcher.alerts@example.org', confirmed_at: now, confirmation_digest: null, confirmation_sent_at: null, created_at: now, updated_at: now }).execute();
+    expect((await kiln.api('PUT', '/notification_settings', { token: users.watcher.token, body: { notification_email: 'watcher.alerts@example.org' } })).status).toBe(200);
+    await openIssue(users.author, { title: 'Address' });
+    const to = (await delivered()).flatMap((mail) => mail.rcptTos);
+    expect(to).toContain('watcher.alerts@example.org');
+    expect(to).not.toContain('watcher@example.com');
+    // The address stops being confirmed (removed): mail falls back to the primary address.
+    await kiln.deps.db.deleteFrom('emails').where('email_lower', '=', 'watcher.alerts@example.org').execute();
+    await openIssue(users.author, { title: 'Address again' });
+    expect((await delivered()).flatMap((mail) => mail.rcptTos)).toContain('watcher@example.com');
+  });
+});
+
+describe('GET and POST /-/notifications/unsubscribe/:token', () => {
+  it('shows the issue, unsubscribes on POST (one-click, no sign-in), and refuses a forged token', async () => {
+    const issue = await openIssue(users.author, { title: 'Link' });
+    const [mail] = (await delivered()).filter((each) => each.rcptTos[0] === 'watcher@example.com');
+    const link = /^<(.+)>$/.exec(header(mail, 'List-Unsubscribe')!)![1];
+    const path = new URL(link).pathname;
+    const page = await kiln.request('GET', path);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`team/app#${issue.iid}`);
+    const oneClick = await kiln.request('POST', path, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, form: { 'List-Unsubscribe': 'One-Click' } });
+    expect(oneClick.statusCode).toBe(200);
+    expect(oneClick.body).toContain('You have been unsubscribed');
+    const state = await kiln.api('POST', `/projects/${project.id}/issues/${issue.iid}/unsubscribe`, { token: users.watcher.token });
+    expect(state.status).toBe(304);
+    await kiln.api('POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { token: users.actor.token, body: { body: 'watchers too' } });
+    expect(recipientsOf(await delivered())).not.toContain('watcher');
+    const forged = path.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'));
+    expect((await kiln.request('GET', forged)).statusCode).toBe(404);
+    expect((await kiln.request('POST', forged, { form: { 'List-Unsubscribe': 'One-Click' } })).statusCode).toBe(404);
+  });
+});
+
+describe('delivery', () => {
+  it('retries with backoff while the SMTP server is down and delivers when it comes back', async () => {
+    await smtp.down();
+    await openIssue(users.author, { title: 'While down' });
+    await kiln.worker.drain();
+    const failed = await kiln.deps.db.selectFrom('email_outbox').select(['state', 'attempts', 'last_error']).where('state', '=', 'queued').execute();
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((row) => row.attempts === 1 && row.last_error !== null)).toBe(true);
+    await smtp.up();
+    kiln.clock.advance(1_000);
+    await kiln.worker.drain();
+    expect(recipientsOf(smtp.messages)).toEqual(['globalwatcher', 'groupwatcher', 'guestwatcher', 'watcher']);
+    smtp.clear();
+  }, 30_000);
+
+  it('marks the messages dead after the last try and shows them to admins', async () => {
+    await smtp.down();
+    await openIssue(users.author, { title: 'Never delivered' });
+    for (let attempt = 0; attempt < 12; attempt += 1) {
+      await kiln.worker.drain();
+      kiln.clock.advance(11 * 60_000);
+    }
+    const dead = await kiln.deps.db.selectFrom('email_outbox').select(['id', 'attempts']).where('state', '=', 'dead').execute();
+    expect(dead.length).toBe(4);
+    await smtp.up();
+    expect(dead.every((row) => row.attempts === 12)).toBe(true);
+  }, 60_000);
+});
+
+describe('new alert e-mail', () => {
+  it('reaches Owners and Maintainers once per new alert when send_email is on, not for a repeat', async () => {
+    await kiln.api('PUT', `/projects/${project.id}/members/${users.participant.id}`, { token: users.owner.token, body: { access_level: MAINTAINER } });
+    const settings = await kiln.api('PUT', `/projects/${project.id}/alert_management/incident_settings`, { token: users.owner.token, body: { send_email: true } });
+    expect(settings.status).toBe(200);
+    expect(settings.body.send_email).toBe(true);
+    const integration = await kiln.api('POST', `/projects/${project.id}/alert_management/integrations`, { token: users.owner.token, body: { name: 'HTTP', active: true } });
+    expect(integration.status).toBe(201);
+    const notify = (payload: unknown) => kiln.request('POST', new URL(integration.body.url).pathname, { headers: { authorization: `Bearer ${integration.body.token}` }, body: payload });
+    expect((await notify({ title: 'Disk full', fingerprint: 'disk', severity: 'high' })).statusCode).toBe(200);
+    expect((await notify({ title: 'Disk full', fingerprint: 'disk', severity: 'high' })).statusCode).toBe(200);
+    const mails = await delivered();
+    expect(recipientsOf(mails)).toEqual(['owner', 'participant']);
+    expect(header(mails[0], 'Subject')).toBe('app | Alert: Disk full');
+    expect(mails[0].text).toContain('Severity: High');
+  });
+});
