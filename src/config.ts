@@ -192,28 +192,6 @@ function emailFrom(raw: string | undefined, baseUrl: string): string {
   return raw.trim();
 }
 
-function smtpUrl(raw: string | undefined): string | null {
-  if (raw === undefined || raw === '') return null;
-  let url: URL | null = null;
-  try {
-    url = new URL(raw);
-  } catch {
-    /* reported below */
-  }
-  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
-    throw new ConfigError(`KILN_SMTP_URL must be an smtp:// or smtps:// URL (like smtp://user:pass@mail.example.com:587), got "${withoutPassword(raw)}"`);
-  }
-  return raw;
-}
-
-/** `Name <address>` or a bare address; the default is kiln@ the base URL's host, as GitLab's gitlab@host. */
-function emailFrom(raw: string | undefined, baseUrl: string): string {
-  if (raw === undefined || raw === '') return `kiln@${new URL(baseUrl).hostname}`;
-  const address = /<([^<>]+)>\s*$/.exec(raw)?.[1] ?? raw;
-  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(address.trim())) throw new ConfigError(`KILN_EMAIL_FROM must be an e-mail address (like kiln@example.com or "Kiln <kiln@example.com>"), got "${raw}"`);
-  return raw.trim();
-}
-
 export function loadConfig(env: Env = process.env): Config {
   const host = parseHost(env.KILN_HOST);
   const port = integer(env, 'KILN_PORT', 8080, 0, 65535);
