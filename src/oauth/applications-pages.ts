@@ -3,7 +3,7 @@
 // "Authorized applications" with revoke (ASVS 5.0 10.4.9, 10.7.3).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
-import { NotFoundError, ValidationError } from '../platform/errors.js';
+import { ValidationError } from '../platform/errors.js';
 import { isoTime } from '../platform/clock.js';
 import { html, type Html } from '../platform/web/html.js';
 import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
@@ -11,6 +11,7 @@ import { page, redirect, type PageOutcome } from '../platform/web/page.js';
 import type { ApplicationRow } from './client-auth.js';
 import { createApplication, deleteApplication, renewApplicationSecret, updateApplication } from './applications.js';
 import { revokeUserApplicationTokens } from './revoke-tokens.js';
+import { authorizedApplications, findOwnApplication, ownApplications } from './finder.js';
 import { SCOPE_DESCRIPTIONS, availableScopes, splitScopes } from './scopes.js';
 
 interface FormValues {
@@ -55,21 +56,7 @@ function applicationForm(context: PageContext, action: string, values: FormValue
 
 async function indexPage(context: PageContext, values: FormValues = { name: '', redirectUri: '', confidential: true, scopes: [] }, errors?: Record<string, string[]>): Promise<PageOutcome> {
   const { deps, user } = context;
-  const own = await deps.db.selectFrom('oauth_applications').selectAll().where('owner_id', '=', user.id).orderBy('id').limit(200).execute();
-  const now = deps.clock.now();
-  // Authorized applications: those holding a live token of this user.
-  const authorized = await deps.db
-    .selectFrom('oauth_access_tokens as t')
-    .innerJoin('oauth_applications as a', 'a.id', 't.application_id')
-    .select(['a.id', 'a.name'])
-    .select((eb) => [eb.fn.min('t.created_at').as('first_at')])
-    .where('t.user_id', '=', user.id)
-    .where('t.revoked_at', 'is', null)
-    .where((eb) => eb.or([eb('t.expires_in', 'is', null), eb(eb('t.created_at', '+', eb('t.expires_in', '*', 1000)), '>', now), eb('t.refresh_digest', 'is not', null)]))
-    .groupBy(['a.id', 'a.name'])
-    .orderBy('a.name')
-    .limit(200)
-    .execute();
+  const [own, authorized] = await Promise.all([ownApplications(deps, user.id), authorizedApplications(deps, user.id, deps.clock.now())]);
   return page({
     title: 'Applications',
     status: errors ? 400 : 200,
@@ -112,11 +99,8 @@ function showPage(context: PageContext, app: ApplicationRow, secret?: string, er
   });
 }
 
-async function ownApplication(context: PageContext): Promise<ApplicationRow> {
-  const id = Number(context.params.id);
-  const app = Number.isInteger(id) ? await context.deps.db.selectFrom('oauth_applications').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
-  if (!app || Number(app.owner_id) !== context.user.id) throw new NotFoundError('Application');
-  return app;
+function ownApplication(context: PageContext): Promise<ApplicationRow> {
+  return findOwnApplication(context.deps, context.user.id, Number(context.params.id));
 }
 
 export function applicationsPages(app: FastifyInstance, deps: Deps): void {

@@ -1,25 +1,17 @@
 // POST /oauth/revoke (RFC 7009) and POST /oauth/introspect (RFC 7662).
-// Revocation answers 200 `{}` for unknown tokens too (no existence oracle); a confidential
-// application's token can be revoked only by that application (Doorkeeper 5.5, gitlab-oauth-alerts.md §9).
+// Revocation answers 200 `{}` for unknown tokens too (no existence oracle); who may revoke what is
+// the action's (revoke-token.ts).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
-import { sha256Hex } from '../platform/crypto.js';
 import { DESCRIPTIONS, OAuthError, invalidClient, invalidRequest, noStore, sendOAuthError } from './errors.js';
 import { optionalClient, type ApplicationRow } from './client-auth.js';
 import { bodyParams } from './token-route.js';
 import { bearerToken } from './bearer.js';
 import { expiresAt, liveAccessToken, tokenState, findAccessToken } from './resolve-token.js';
 import { allowCors, corsHeader } from './cors.js';
+import { revokeToken, type TokenTypeHint } from './revoke-token.js';
 
 const HINTS = new Set(['access_token', 'refresh_token']);
-
-async function findForRevocation(deps: Deps, token: string, hint: string | undefined) {
-  const digest = sha256Hex(token);
-  const byAccess = () => deps.db.selectFrom('oauth_access_tokens').select(['id', 'application_id']).where('token_digest', '=', digest).executeTakeFirst();
-  const byRefresh = () => deps.db.selectFrom('oauth_access_tokens').select(['id', 'application_id']).where('refresh_digest', '=', digest).executeTakeFirst();
-  // The hint orders the search; the other kind is still tried (RFC 7009 §2.1).
-  return hint === 'refresh_token' ? ((await byRefresh()) ?? (await byAccess())) : ((await byAccess()) ?? (await byRefresh()));
-}
 
 export function revokeRoutes(app: FastifyInstance, deps: Deps): void {
   allowCors(app, '/oauth/revoke', ['POST']);
@@ -32,14 +24,7 @@ export function revokeRoutes(app: FastifyInstance, deps: Deps): void {
       if (params.token_type_hint !== undefined && !HINTS.has(params.token_type_hint)) {
         throw new OAuthError('unsupported_token_type', DESCRIPTIONS.unsupported_token_type);
       }
-      const row = await findForRevocation(deps, params.token, params.token_type_hint);
-      if (row && row.application_id !== null) {
-        const owner = await deps.db.selectFrom('oauth_applications').select(['id', 'confidential']).where('id', '=', row.application_id).executeTakeFirst();
-        if (owner?.confidential === 1 && (!client || Number(client.id) !== Number(owner.id))) {
-          throw new OAuthError('unauthorized_client', 'You are not authorized to revoke this token', 403);
-        }
-      }
-      if (row) await deps.db.updateTable('oauth_access_tokens').set({ revoked_at: deps.clock.now() }).where('id', '=', row.id).where('revoked_at', 'is', null).execute();
+      await revokeToken(deps, params.token, params.token_type_hint as TokenTypeHint | undefined, client);
       return noStore(reply).code(200).send({});
     } catch (error) {
       if (error instanceof OAuthError) return sendOAuthError(reply, error);

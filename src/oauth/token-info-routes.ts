@@ -9,6 +9,7 @@ import { expiresAt, liveAccessToken } from './resolve-token.js';
 import { splitScopes } from './scopes.js';
 import { userClaims } from './claims.js';
 import { allowCors, corsHeader } from './cors.js';
+import { memberGroupPaths } from './finder.js';
 
 export function tokenInfoRoutes(app: FastifyInstance, deps: Deps): void {
   allowCors(app, '/oauth/token/info', ['GET']);
@@ -45,17 +46,8 @@ export function tokenInfoRoutes(app: FastifyInstance, deps: Deps): void {
           const error = insufficientScope(['openid']);
           return noStore(reply).code(error.status).headers(error.headers).send(error.body);
         }
-        const groups = await deps.db
-          .selectFrom('members as m')
-          .innerJoin('namespaces as n', 'n.id', 'm.source_id')
-          .select('n.full_path')
-          .where('m.source_type', '=', 'Namespace')
-          .where('m.user_id', '=', row.id)
-          .where('n.kind', '=', 'group')
-          .orderBy('n.full_path')
-          .limit(1000)
-          .execute();
-        return noStore(reply).send({ sub: String(row.id), ...userClaims(deps, row, scopes), groups: groups.map((group) => group.full_path) });
+        const groups = await memberGroupPaths(deps, Number(row.id));
+        return noStore(reply).send({ sub: String(row.id), ...userClaims(deps, row, scopes), groups });
       },
     });
   }
