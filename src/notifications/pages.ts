@@ -13,6 +13,7 @@ import { page, redirect } from '../platform/web/page.js';
 import { emailEventsFor, isLevel, LEVELS, type EmailEvent } from './vocabulary.js';
 import { defaultSetting, GLOBAL_SOURCE, userNotificationSettings, type NotificationSettingRow, type NotificationSource } from './finder.js';
 import { updateNotificationSetting } from './update-notification-setting.js';
+import { notificationSources } from './sources-finder.js';
 
 const PATH = '/profile/notifications';
 /** The page lists at most this many groups and projects (bounded lists, ARCHITECTURE.md). */
@@ -33,45 +34,17 @@ interface SourceView {
   setting: NotificationSettingRow;
 }
 
-/**
- * The groups the user is a member of, and the projects they belong to: directly, through one of those
- * groups, or in their personal namespace; plus any group or project they already have a setting for.
- */
+/** The user's groups and projects (sources-finder.ts), each with its stored setting or the default. */
 async function memberSources(deps: Deps, userId: number, settings: NotificationSettingRow[]): Promise<{ groups: SourceView[]; projects: SourceView[] }> {
   const stored = new Map(settings.map((row) => [`${row.source_type}:${row.source_id}`, row]));
   const view = (type: 'Namespace' | 'Project', id: number, name: string): SourceView => {
     const source: NotificationSource = { type, id };
     return { source, key: `${type === 'Namespace' ? 'group' : 'project'}-${id}`, name, setting: stored.get(`${type}:${id}`) ?? defaultSetting(userId, source) };
   };
-  const memberGroups = deps.db
-    .selectFrom('members as m')
-    .innerJoin('namespaces as n', 'n.id', 'm.source_id')
-    .select(['n.id', 'n.full_path'])
-    .where('m.user_id', '=', userId)
-    .where('m.source_type', '=', 'Namespace')
-    .where('n.kind', '=', 'group');
-  const configuredGroups = deps.db
-    .selectFrom('notification_settings as s')
-    .innerJoin('namespaces as n', 'n.id', 's.source_id')
-    .select(['n.id', 'n.full_path'])
-    .where('s.user_id', '=', userId)
-    .where('s.source_type', '=', 'Namespace');
-  const groups = await deps.db.selectFrom(memberGroups.union(configuredGroups).as('g')).selectAll().orderBy('g.full_path').limit(LIST_LIMIT).execute();
-  const projects = await deps.db
-    .selectFrom('projects as p')
-    .select(['p.id', 'p.full_path'])
-    .where((eb) => eb.or([
-      eb('p.id', 'in', eb.selectFrom('members').select('source_id').where('user_id', '=', userId).where('source_type', '=', 'Project')),
-      eb('p.namespace_id', 'in', eb.selectFrom('namespaces').select('id').where('owner_id', '=', userId).where('kind', '=', 'user')),
-      eb('p.namespace_id', 'in', eb.selectFrom('members').select('source_id').where('user_id', '=', userId).where('source_type', '=', 'Namespace')),
-      eb('p.id', 'in', eb.selectFrom('notification_settings').select('source_id').where('user_id', '=', userId).where('source_type', '=', 'Project')),
-    ]))
-    .orderBy('p.full_path')
-    .limit(LIST_LIMIT)
-    .execute();
+  const { groups, projects } = await notificationSources(deps, userId, LIST_LIMIT);
   return {
-    groups: groups.map((row) => view('Namespace', Number(row.id), row.full_path)),
-    projects: projects.map((row) => view('Project', Number(row.id), row.full_path)),
+    groups: groups.map((row) => view('Namespace', row.id, row.full_path)),
+    projects: projects.map((row) => view('Project', row.id, row.full_path)),
   };
 }
 

@@ -1,4 +1,5 @@
-// Reads of storage moves, newest first (GitLab orders them by created_at DESC), with their group.
+// Reads of storage moves, newest first (GitLab orders them by created_at DESC), with their group; and
+// how many repositories each shard holds.
 import type { Deps } from '../platform/deps.js';
 import { RecordNotFoundError } from '../platform/errors.js';
 
@@ -28,4 +29,10 @@ export async function findMove(deps: Deps, id: number, groupId?: number): Promis
   const move = await query.executeTakeFirst();
   if (!move) throw new RecordNotFoundError();
   return move;
+}
+
+/** How many repositories each shard holds (shards without any are absent). */
+export async function repositoryCountsByShard(deps: Deps): Promise<Map<string, number>> {
+  const rows = await deps.db.selectFrom('repositories').select(['shard', deps.db.fn.countAll<number>().as('n')]).groupBy('shard').execute();
+  return new Map(rows.map((row) => [row.shard, Number(row.n)]));
 }

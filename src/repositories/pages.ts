@@ -8,7 +8,7 @@ import { isoTime } from '../platform/clock.js';
 import { html } from '../platform/web/html.js';
 import { pageRoute } from '../platform/web/page-route.js';
 import { page } from '../platform/web/page.js';
-import { listMovesQuery } from './finder.js';
+import { listMovesQuery, repositoryCountsByShard } from './finder.js';
 import { humanState } from './move-states.js';
 
 const MOVES_SHOWN = 100;
@@ -21,9 +21,8 @@ export function storagePages(app: FastifyInstance, deps: Deps): void {
     handler: async ({ user }) => {
       // The page kit resolves only project abilities: the instance one is asked here.
       if (!canOnInstance(user, 'admin_all_resources')) throw new ForbiddenError();
-      const counts = await deps.db.selectFrom('repositories').select(['shard', deps.db.fn.countAll<number>().as('n')]).groupBy('shard').execute();
-      const countOf = (name: string) => Number(counts.find((row) => row.shard === name)?.n ?? 0);
-      const moves = await listMovesQuery(deps).limit(MOVES_SHOWN).execute();
+      const [counts, moves] = await Promise.all([repositoryCountsByShard(deps), listMovesQuery(deps).limit(MOVES_SHOWN).execute()]);
+      const countOf = (name: string) => counts.get(name) ?? 0;
       return page({
         title: 'Repository storage',
         body: html`<h2>Shards</h2>
