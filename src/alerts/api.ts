@@ -1,0 +1,3 @@
+// What other features may use of alerts: the names of severities as GitLab shows them. Everything
+// else in this folder is internal (docs/architecture.md, "Boundaries").
+export { severityName, titleCase } from './model.js';
