@@ -15,12 +15,14 @@ import { oauthFeature } from './oauth/index.js';
 import { applicationSettingsFeature } from './application-settings/index.js';
 import { markdownFeature } from './markdown/index.js';
 import { namespacesFeature } from './namespaces/index.js';
+import { searchFeature } from './search/index.js';
 
 export const features: Feature[] = [accountsFeature, issuesFeature, webAssetsFeature, dashboardFeature, housekeepingFeature, eventsFeature, notificationsFeature, environmentsFeature, errorTrackingFeature, alertsFeature, repositoriesFeature, oauthFeature];
 
-// Issue 15's API breadth: application settings and metadata, namespaces, search, Markdown.
-features.push(applicationSettingsFeature, markdownFeature, namespacesFeature);
 
 // Issue 17: outgoing e-mail (the outbox, its delivery and admin page).
 import { emailFeature } from './email/index.js';
 features.push(emailFeature);
+
+// Issue 15's API breadth: application settings and metadata, namespaces, search, Markdown.
+features.push(applicationSettingsFeature, markdownFeature, namespacesFeature, searchFeature);

@@ -1,0 +1,82 @@
+// One query per search scope, where the search runs: everywhere the caller can see, in a group (and
+// its subgroups), or in one project. Visibility is the owning feature's: readable projects from
+// accounts, readable issues from the issue policy (confidential ones only for those it allows),
+// users as GET /users lists them. Ordered as GitLab orders each scope.
+import type { Deps } from '../platform/deps.js';
+import type { AuthUser } from '../platform/auth/principal.js';
+import type { GroupAccess, ProjectAccess } from '../platform/auth/subjects.js';
+import { canOnInstance, canOnProject } from '../platform/auth/policies/index.js';
+import { today } from '../platform/auth/access-scope.js';
+import { usersQuery, visibleProjectsQuery, containsPattern } from '../accounts/api.js';
+import { confidentialScope, projectIssuesQuery, readableIssuesQuery } from '../issues/api.js';
+import { groupWithDescendants, isGroupMember, isProjectMember } from './search-queries.js';
+
+export type SearchWhere = { level: 'global' } | { level: 'group'; group: GroupAccess } | { level: 'project'; project: ProjectAccess };
+
+export interface SearchFilters {
+  term: string;
+  state?: 'all' | 'opened' | 'closed' | 'merged';
+  confidential?: boolean;
+  orderBy?: 'created_at';
+  sort?: 'asc' | 'desc';
+}
+
+async function groupIds(deps: Deps, where: SearchWhere): Promise<number[] | null> {
+  return where.level === 'group' ? groupWithDescendants(deps.db, Number(where.group.group.id)) : null;
+}
+
+/** Projects the caller can read whose name or path contains the term. */
+export async function projectsQuery(deps: Deps, viewer: AuthUser, where: SearchWhere, filters: SearchFilters) {
+  const query = visibleProjectsQuery(deps, viewer, { search: filters.term });
+  const ids = await groupIds(deps, where);
+  return ids ? query.where('namespace_id', 'in', ids) : query;
+}
+
+/** Issues the caller may read; `#12` searches by iid, as GitLab's issuable_params. */
+export async function issuesQuery(deps: Deps, viewer: AuthUser, where: SearchWhere, filters: SearchFilters) {
+  const iid = /#(\d+)$/.exec(filters.term);
+  const state = filters.state === 'opened' || filters.state === 'closed' ? filters.state : undefined;
+  const issueFilters = {
+    ...(iid ? { iids: [Number(iid[1])] } : { search: filters.term }),
+    state,
+    confidential: filters.confidential,
+    orderBy: filters.orderBy ?? ('created_at' as const),
+    sort: filters.sort ?? ('desc' as const),
+  };
+  if (where.level === 'project') {
+    const access = where.project;
+    const query = projectIssuesQuery(deps, Number(access.project.id), confidentialScope(access), issueFilters, viewer);
+    return canOnProject(access, 'read_issue') ? query : query.where('i.id', '=', -1);
+  }
+  const ids = await groupIds(deps, where);
+  return readableIssuesQuery(deps, viewer, ids ? { groupIds: ids } : { everywhere: true }, issueFilters);
+}
+
+/** Project milestones whose title or description contains the term, in projects the caller can read. */
+export async function milestonesQuery(deps: Deps, viewer: AuthUser, where: SearchWhere, filters: SearchFilters) {
+  const pattern = containsPattern(filters.term.toLowerCase());
+  let query = deps.db
+    .selectFrom('milestones')
+    .selectAll()
+    .where('project_id', 'is not', null)
+    .where((eb) => eb.or([eb(eb.fn('lower', ['title']), 'like', pattern), eb(eb.fn('lower', [eb.fn.coalesce('description', eb.val(''))]), 'like', pattern)]));
+  if (where.level === 'project') {
+    query = canOnProject(where.project, 'read_milestone') ? query.where('project_id', '=', Number(where.project.project.id)) : query.where('id', '=', -1);
+  } else {
+    const readable = (await projectsQuery(deps, viewer, where, { term: '' })).clearSelect().clearOrderBy().select('projects.id');
+    query = query.where('project_id', 'in', readable);
+  }
+  if (filters.state === 'opened') query = query.where('state', '=', 'active');
+  if (filters.state === 'closed') query = query.where('state', '=', 'closed');
+  return query.orderBy('updated_at', 'desc').orderBy('id', 'desc');
+}
+
+/** Users as GET /users finds them; in a group or project, only its members (inherited included). */
+export function usersSearchQuery(deps: Deps, viewer: AuthUser, where: SearchWhere, filters: SearchFilters) {
+  const query = usersQuery(deps, viewer, { search: filters.term });
+  if (!canOnInstance(viewer, 'read_users_list')) return query.where('id', '=', -1);
+  const day = today(deps.clock.now());
+  if (where.level === 'group') return query.where(isGroupMember(Number(where.group.group.id), day));
+  if (where.level === 'project') return query.where(isProjectMember(Number(where.project.project.id), Number(where.project.project.namespace_id), day));
+  return query;
+}

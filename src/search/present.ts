@@ -1,0 +1,35 @@
+// Search results as GitLab presents each scope: BasicProjectDetails, Issue, Milestone, UserBasic
+// (accounts', issues' and milestones' own entities); blobs are presented as found.
+import type { Deps } from '../platform/deps.js';
+import type { ProjectRow } from '../platform/auth/subjects.js';
+import { projectEntity, userBasic, type UserRow } from '../accounts/api.js';
+import { presentIssues } from '../issues/api.js';
+import { milestoneEntity, type MilestoneRow } from '../milestones/api.js';
+
+async function projectsById(deps: Deps, ids: number[]): Promise<Map<number, ProjectRow>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await deps.db.selectFrom('projects').selectAll().where('id', 'in', unique).execute();
+  return new Map(rows.map((row) => [Number(row.id), row]));
+}
+
+export async function presentProjects(deps: Deps, rows: ProjectRow[]) {
+  const ids = [...new Set(rows.map((row) => Number(row.namespace_id)))];
+  const namespaces = ids.length ? await deps.db.selectFrom('namespaces').selectAll().where('id', 'in', ids).execute() : [];
+  const byId = new Map(namespaces.map((namespace) => [Number(namespace.id), namespace]));
+  return rows.map((row) => projectEntity(deps.config.baseUrl, row, byId.get(Number(row.namespace_id))!));
+}
+
+export function presentIssueRows(deps: Deps, rows: Parameters<typeof presentIssues>[1]) {
+  return presentIssues(deps, rows);
+}
+
+export async function presentMilestones(deps: Deps, rows: MilestoneRow[]) {
+  const projects = await projectsById(deps, rows.map((row) => Number(row.project_id)));
+  const now = deps.clock.now();
+  return rows.map((row) => milestoneEntity(deps.config.baseUrl, row, { kind: 'project', fullPath: projects.get(Number(row.project_id))!.full_path }, now));
+}
+
+export function presentUsers(deps: Deps, rows: UserRow[]) {
+  return rows.map((row) => userBasic(deps.config.baseUrl, row));
+}
