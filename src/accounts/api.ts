@@ -13,3 +13,4 @@ export { createUser, validateUserFields } from './create-user.js';
 export { updateUser } from './update-user.js';
 export { lockProject } from './lock-project.js';
 export { createPersonalAccessToken, PAT_SCOPES } from './personal-access-tokens.js';
+export { confirmedEmailsOf } from './emails-finder.js';

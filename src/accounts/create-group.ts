@@ -8,6 +8,7 @@ import { authorizeGroup } from '../platform/auth/policies/index.js';
 import { findGroup } from './lookup.js';
 import { pathProblems } from './paths.js';
 import { subgroupVisibilityProblem } from './visibility.js';
+import { releasePath } from './redirect-routes.js';
 import type { NamespaceRow } from './access.js';
 
 export interface CreateGroupInput {
@@ -59,6 +60,7 @@ export async function createGroup(deps: Deps, actor: Principal, input: CreateGro
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      await releasePath(trx, fullPath);
       await trx
         .insertInto('members')
         .values({ source_type: 'Namespace', source_id: group.id, user_id: actor.user.id, access_level: ACCESS.owner, expires_at: null, created_by_id: actor.user.id, created_at: now, updated_at: now })

@@ -8,6 +8,7 @@ import { authorizeGroup, canOnGroup } from '../platform/auth/policies/index.js';
 import { groupAccessLevel, type NamespaceRow, type ProjectRow } from './access.js';
 import { pathFromName, pathProblems } from './paths.js';
 import { projectVisibilityProblem } from './visibility.js';
+import { releasePath } from './redirect-routes.js';
 
 export interface CreateProjectInput {
   name?: string;
@@ -70,6 +71,9 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      // A new project takes its path from any old project that still redirected there (GitLab's
+      // Route#delete_conflicting_redirects).
+      await releasePath(trx, fullPath);
       await recordEvent(trx, deps.clock, { projectId: project.id, authorId: actor.user.id, action: 'created' });
       return project;
     });
@@ -77,11 +81,4 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
     if (isUniqueViolation(error)) throw new ValidationError({ name: ['has already been taken'], path: ['has already been taken'] });
     throw error;
   }
-}
-
-export async function deleteProject(deps: Deps, project: ProjectRow): Promise<void> {
-  await inTransaction(deps.db, async (trx) => {
-    await trx.deleteFrom('members').where('source_type', '=', 'Project').where('source_id', '=', project.id).execute();
-    await trx.deleteFrom('projects').where('id', '=', project.id).execute();
-  });
 }

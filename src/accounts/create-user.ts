@@ -79,6 +79,8 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Us
           updated_at: now,
         })
         .execute();
+      // The primary address is one of the user's addresses, confirmed (GET /user/emails lists it).
+      await trx.insertInto('emails').values({ user_id: user.id, email: input.email, email_lower: input.email.toLowerCase(), confirmed_at: now, confirmation_digest: null, confirmation_sent_at: null, created_at: now, updated_at: now }).execute();
       return user;
     });
   } catch (error) {

@@ -10,6 +10,20 @@ export function projectWebUrl(baseUrl: string, fullPath: string): string {
   return `${baseUrl}/${fullPath}`;
 }
 
+/** Where an uploaded avatar is served (GitLab's `/uploads/-/system/<model>/avatar/<id>/<file>`), or null. */
+export function uploadedAvatarUrl(baseUrl: string, model: 'project' | 'group', id: number, filename: string | null): string | null {
+  return filename === null ? null : `${baseUrl}/uploads/-/system/${model}/avatar/${id}/${encodeURIComponent(filename)}`;
+}
+
+function topicsOf(project: ProjectRow): string[] {
+  try {
+    const topics: unknown = JSON.parse(project.topics);
+    return Array.isArray(topics) ? topics.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
 export function namespaceEntity(baseUrl: string, namespace: NamespaceRow) {
   return {
     id: Number(namespace.id),
@@ -18,7 +32,7 @@ export function namespaceEntity(baseUrl: string, namespace: NamespaceRow) {
     kind: namespace.kind,
     full_path: namespace.full_path,
     parent_id: namespace.parent_id === null ? null : Number(namespace.parent_id),
-    avatar_url: null,
+    avatar_url: namespace.kind === 'group' ? uploadedAvatarUrl(baseUrl, 'group', Number(namespace.id), namespace.avatar) : null,
     web_url: namespace.kind === 'group' ? groupWebUrl(baseUrl, namespace.full_path) : `${baseUrl}/${namespace.full_path}`,
   };
 }
@@ -41,12 +55,14 @@ export function groupEntity(baseUrl: string, group: NamespaceRow) {
     mentions_disabled: null,
     lfs_enabled: true,
     default_branch_protection: 2,
-    avatar_url: null,
+    avatar_url: uploadedAvatarUrl(baseUrl, 'group', Number(group.id), group.avatar),
     request_access_enabled: true,
     full_name: group.full_path.split('/').length > 1 ? group.full_path.replace(/\//g, ' / ') : group.name,
     full_path: group.full_path,
     created_at: isoTime(group.created_at),
     parent_id: group.parent_id === null ? null : Number(group.parent_id),
+    // GitLab names the day a group was marked for deletion; the deletion job then removes it.
+    marked_for_deletion_on: isoTime(group.deletion_scheduled_at)?.slice(0, 10) ?? null,
   };
 }
 
@@ -62,20 +78,22 @@ export function projectEntity(baseUrl: string, project: ProjectRow, namespace: N
     path_with_namespace: project.full_path,
     created_at: isoTime(project.created_at),
     default_branch: project.default_branch,
-    tag_list: [],
-    topics: [],
+    tag_list: topicsOf(project),
+    topics: topicsOf(project),
     ssh_url_to_repo: `git@${host.split(':')[0]}:${project.full_path}.git`,
     http_url_to_repo: `${webUrl}.git`,
     web_url: webUrl,
     readme_url: null,
-    avatar_url: null,
+    avatar_url: uploadedAvatarUrl(baseUrl, 'project', Number(project.id), project.avatar),
     forks_count: 0,
-    star_count: 0,
+    star_count: Number(project.star_count),
     last_activity_at: isoTime(project.last_activity_at),
     namespace: namespaceEntity(baseUrl, namespace),
     visibility: project.visibility,
     creator_id: project.creator_id === null ? null : Number(project.creator_id),
-    issues_enabled: true,
+    issues_enabled: project.issues_access_level !== 'disabled',
+    issues_access_level: project.issues_access_level,
+    repository_access_level: project.repository_access_level,
     archived: false,
     _links: {
       self: `${baseUrl}/api/v4/projects/${project.id}`,
@@ -92,5 +110,31 @@ export function projectEntity(baseUrl: string, project: ProjectRow, namespace: N
           },
         }
       : {}),
+  };
+}
+
+/** GitLab's BasicProjectDetails (`simple=true`): the project without its settings and permissions. */
+export function projectSimpleEntity(baseUrl: string, project: ProjectRow, namespace: NamespaceRow) {
+  const full = projectEntity(baseUrl, project, namespace);
+  return {
+    id: full.id,
+    description: full.description,
+    name: full.name,
+    name_with_namespace: full.name_with_namespace,
+    path: full.path,
+    path_with_namespace: full.path_with_namespace,
+    created_at: full.created_at,
+    default_branch: full.default_branch,
+    tag_list: full.tag_list,
+    topics: full.topics,
+    ssh_url_to_repo: full.ssh_url_to_repo,
+    http_url_to_repo: full.http_url_to_repo,
+    web_url: full.web_url,
+    readme_url: full.readme_url,
+    forks_count: full.forks_count,
+    avatar_url: full.avatar_url,
+    star_count: full.star_count,
+    last_activity_at: full.last_activity_at,
+    namespace: full.namespace,
   };
 }

@@ -11,6 +11,15 @@ import { projectsRoutes } from './projects-routes.js';
 import { membersRoutes } from './members-routes.js';
 import { tokensRoutes } from './tokens-routes.js';
 import { avatarRoute } from './avatar-route.js';
+import { projectEditRoutes } from './project-edit-routes.js';
+import { groupEditRoutes } from './group-edit-routes.js';
+import { userAdminRoutes } from './user-admin-routes.js';
+import { emailsRoutes } from './emails-routes.js';
+import { uploadsRoute } from './uploads-route.js';
+import { DESTROY_GROUP_JOB } from './schedule-group-deletion.js';
+import { destroyGroupJob } from './destroy-group.js';
+import { DESTROY_USER_JOB } from './schedule-user-deletion.js';
+import { destroyUserJob } from './destroy-user.js';
 import { browserSessions } from './sessions.js';
 import { signInRoutes } from './sign-in.js';
 import { twoFactorPages } from './two-factor-pages.js';
@@ -34,9 +43,18 @@ export const accountsFeature: Feature = {
     membersRoutes(app, deps);
     tokensRoutes(app, deps);
     avatarRoute(app, deps);
+    projectEditRoutes(app, deps);
+    groupEditRoutes(app, deps);
+    userAdminRoutes(app, deps);
+    emailsRoutes(app, deps);
+    uploadsRoute(app, deps);
     signInRoutes(app, deps);
     twoFactorPages(app, deps);
     personalAccessTokenPages(app, deps);
+  },
+  jobs: {
+    [DESTROY_GROUP_JOB]: destroyGroupJob,
+    [DESTROY_USER_JOB]: destroyUserJob,
   },
   onStart: ensureRootUser,
 };

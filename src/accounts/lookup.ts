@@ -8,7 +8,7 @@ import { NotFoundError } from '../platform/errors.js';
 import type { GroupAccess, NamespaceRow, ProjectAccess, ProjectRow } from '../platform/auth/subjects.js';
 import { authorizeGroup, authorizeProject, canOnGroup, canOnProject, type GroupAbility, type ProjectAbility } from '../platform/auth/policies/index.js';
 import { groupAccessLevel, projectAccess } from './access.js';
-import { projectById, projectByPath, userById, userByUsername } from './lookup-queries.js';
+import { projectById, projectByPath, projectByRedirect, userById, userByUsername } from './lookup-queries.js';
 
 export type UserRow = Selectable<UsersTable>;
 export type { GroupAccess, ProjectAccess };
@@ -21,7 +21,12 @@ export async function findProjectRow(deps: Deps, idOrPath: string | number): Pro
   if (DIGITS.test(key)) return (await deps.readCache.all<ProjectRow>(projectById(Number(key)), { cache: true }))[0];
   // A bare word cannot name a project: projects always live in a namespace.
   if (!key.includes('/')) return undefined;
-  return (await deps.readCache.all<ProjectRow>(projectByPath(key.toLowerCase()), { cache: true }))[0];
+  const lower = key.toLowerCase();
+  const found = (await deps.readCache.all<ProjectRow>(projectByPath(lower), { cache: true }))[0];
+  if (found) return found;
+  // An old path of a renamed or transferred project still leads to it, in the API and for git
+  // (GitLab's find_by_full_path with follow_redirects), until another project takes the path.
+  return (await deps.readCache.all<ProjectRow>(projectByRedirect(lower), { cache: true }))[0];
 }
 
 /**
@@ -33,7 +38,7 @@ export async function findProject(deps: Deps, principal: Principal | null, idOrP
   if (!project) throw new NotFoundError('Project');
   const user = principal?.user ?? null;
   const { level, namespace } = await projectAccess(deps.readCache, user, project, deps.clock.now());
-  const access: ProjectAccess = { user, level, visibility: project.visibility, project, namespace };
+  const access: ProjectAccess = { user, level, visibility: project.visibility, features: project, project, namespace };
   if (!canOnProject(access, 'read_project')) throw new NotFoundError('Project');
   if (ability !== 'read_project') authorizeProject(access, ability);
   return access;

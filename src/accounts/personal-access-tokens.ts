@@ -8,6 +8,7 @@ import { today } from './access.js';
 import { toAuthUser } from './user-entities.js';
 import { tokenWithUser } from './personal-access-tokens-queries.js';
 import { isoTime } from '../platform/clock.js';
+import { recordActivity } from './record-activity.js';
 
 export const PAT_SCOPES = ['api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'sudo', 'admin_mode'] as const;
 
@@ -85,6 +86,8 @@ export async function resolvePersonalAccessToken(deps: Deps, token: string): Pro
   if (row.last_used_at === null || now - Number(row.last_used_at) > LAST_USED_INTERVAL_MS) {
     await deps.db.updateTable('personal_access_tokens').set({ last_used_at: now }).where('id', '=', row.token_id).execute();
   }
+  // The day the user was last seen (GitLab's last_activity_on, GET /user/activities): once a day.
+  if (row.last_activity_on !== today(now)) await recordActivity(deps, Number(row.id), now);
   return {
     status: 'ok',
     principal: { user: toAuthUser(row), scopes: row.scopes.split(' '), via: 'personal_access_token', tokenId: Number(row.token_id) },

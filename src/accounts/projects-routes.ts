@@ -4,7 +4,8 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
-import { createProject, deleteProject } from './create-project.js';
+import { createProject } from './create-project.js';
+import { deleteProject } from './delete-project.js';
 import { namespaceOf, namespacesOf, visibleProjectsQuery } from './finders.js';
 import { projectEntity } from './entities.js';
 

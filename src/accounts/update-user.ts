@@ -1,5 +1,5 @@
 import type { Deps } from '../platform/deps.js';
-import { isUniqueViolation } from '../platform/db/database.js';
+import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { ConflictError, NotFoundError } from '../platform/errors.js';
 import { hashPassword } from './passwords.js';
 import { validateUserFields, type CreateUserInput } from './create-user.js';
@@ -18,23 +18,23 @@ export async function updateUser(deps: Deps, userId: number, input: UpdateUserIn
   if (input.admin !== undefined) changes.admin = input.admin ? 1 : 0;
   if (input.private_profile !== undefined) changes.private_profile = input.private_profile ? 1 : 0;
   if (input.password !== undefined) changes.password_hash = await hashPassword(input.password);
+  const now = deps.clock.now();
   try {
-    const row = await deps.db.updateTable('users').set(changes).where('id', '=', userId).returningAll().executeTakeFirst();
-    if (!row) throw new NotFoundError('User');
-    return row;
+    return await inTransaction(deps.db, async (trx) => {
+      if (input.email !== undefined) {
+        const other = await trx.selectFrom('emails').select('user_id').where('email_lower', '=', input.email.toLowerCase()).executeTakeFirst();
+        if (other && Number(other.user_id) !== userId) throw new ConflictError('Email has already been taken');
+        // The new primary address is confirmed (an administrator set it); the old one stays a
+        // confirmed secondary address, as GitLab keeps it.
+        if (other) await trx.updateTable('emails').set({ confirmed_at: now, confirmation_digest: null, updated_at: now }).where('email_lower', '=', input.email.toLowerCase()).where('confirmed_at', 'is', null).execute();
+        else await trx.insertInto('emails').values({ user_id: userId, email: input.email, email_lower: input.email.toLowerCase(), confirmed_at: now, confirmation_digest: null, confirmation_sent_at: null, created_at: now, updated_at: now }).execute();
+      }
+      const row = await trx.updateTable('users').set(changes).where('id', '=', userId).returningAll().executeTakeFirst();
+      if (!row) throw new NotFoundError('User');
+      return row;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConflictError('Email has already been taken');
     throw error;
   }
-}
-
-/** Block or unblock; a blocked user's tokens stop working at once (checked on every request). */
-export async function setUserState(deps: Deps, userId: number, state: 'active' | 'blocked'): Promise<boolean> {
-  const result = await deps.db
-    .updateTable('users')
-    .set({ state, updated_at: deps.clock.now() })
-    .where('id', '=', userId)
-    .where('state', '!=', state)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
 }

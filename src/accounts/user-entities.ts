@@ -64,5 +64,16 @@ export function userPrivate(baseUrl: string, user: UserRow) {
     external: false,
     private_profile: user.private_profile === 1,
     is_admin: user.admin === 1,
+    last_activity_on: user.last_activity_on,
   };
+}
+
+/** GitLab's UserActivity (GET /user/activities). */
+export function userActivity(user: Pick<UserRow, 'username' | 'last_activity_on'>) {
+  return { username: user.username, last_activity_on: user.last_activity_on, last_activity_at: user.last_activity_on };
+}
+
+/** GitLab's Email entity. */
+export function emailEntity(email: { id: number; email: string; confirmed_at: number | null }) {
+  return { id: Number(email.id), email: email.email, confirmed_at: isoTime(email.confirmed_at) };
 }

@@ -3,7 +3,8 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import { createUser } from './create-user.js';
-import { setUserState, updateUser } from './update-user.js';
+import { updateUser } from './update-user.js';
+import { setNotificationEmail } from './set-notification-email.js';
 import { ForbiddenError } from '../platform/errors.js';
 import { canOnInstance } from '../platform/auth/policies/index.js';
 import { findUser } from './lookup.js';
@@ -72,23 +73,12 @@ export function usersRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     method: 'PUT', url: '/users/:id', summary: 'Change a user (administrators)', tags: ['users'],
     ability: { instance: 'admin_all_resources' },
-    params: { id: p.integer.required(), ...profileFields },
+    params: { id: p.integer.required(), ...profileFields, notification_email: p.string.optional({ description: 'One of the user\'s confirmed addresses' }) },
     handler: async ({ params }) => {
-      const { id, ...changes } = params;
-      return userPrivate(base, await updateUser(deps, id, changes));
+      const { id, notification_email: notificationEmail, ...changes } = params;
+      const user = await updateUser(deps, id, changes);
+      if (notificationEmail !== undefined) await setNotificationEmail(deps, user, notificationEmail);
+      return userPrivate(base, user);
     },
   });
-
-  for (const [action, state] of [['block', 'blocked'], ['unblock', 'active']] as const) {
-    apiRoute(app, deps, {
-      method: 'POST', url: `/users/:id/${action}`, summary: `${action[0].toUpperCase()}${action.slice(1)} a user (administrators)`, tags: ['users'],
-      ability: { instance: 'admin_all_resources' },
-      params: { id: p.integer.required() }, status: 201,
-      handler: async ({ params }) => {
-        await findUser(deps, params.id);
-        await setUserState(deps, params.id, state);
-        return true;
-      },
-    });
-  }
 }

@@ -3,10 +3,11 @@
 // their 400 messages).
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import type { NamespaceRow } from './access.js';
+import type { Executor } from '../platform/db/database.js';
 
 const ORDER: readonly Visibility[] = ['private', 'internal', 'public'];
 
-function moreVisible(visibility: Visibility, than: Visibility): boolean {
+export function moreVisible(visibility: Visibility, than: Visibility): boolean {
   return ORDER.indexOf(visibility) > ORDER.indexOf(than);
 }
 
@@ -20,4 +21,34 @@ export function projectVisibilityProblem(visibility: Visibility, namespace: Name
 export function subgroupVisibilityProblem(visibility: Visibility, parent: NamespaceRow | null): string | null {
   if (!parent || !moreVisible(visibility, parent.visibility)) return null;
   return `${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`;
+}
+
+/**
+ * The `visibility_level` error of a group made less visible than one of its projects or subgroups
+ * (GitLab's Group#visibility_level_allowed_by_projects / _by_sub_groups), or null.
+ */
+export async function childrenVisibilityProblem(executor: Executor, group: NamespaceRow, visibility: Visibility): Promise<string | null> {
+  const moreVisible = ORDER.slice(ORDER.indexOf(visibility) + 1);
+  if (moreVisible.length === 0) return null;
+  const project = await executor.selectFrom('projects').select('id').where('namespace_id', '=', group.id).where('visibility', 'in', moreVisible).executeTakeFirst();
+  if (project) return `${visibility} is not allowed since this group contains projects with higher visibility.`;
+  const subgroup = await executor.selectFrom('namespaces').select('id').where('parent_id', '=', group.id).where('visibility', 'in', moreVisible).executeTakeFirst();
+  if (subgroup) return `${visibility} is not allowed since there are sub-groups with higher visibility.`;
+  return null;
+}
+
+/** Lower everything below `fullPath` that is more visible than `visibility` to it (a group moved under a less visible parent). */
+export async function lowerSubtreeVisibility(executor: Executor, fullPath: string, visibility: Visibility): Promise<void> {
+  const moreVisibleThan = ORDER.slice(ORDER.indexOf(visibility) + 1);
+  if (moreVisibleThan.length === 0) return;
+  const lower = fullPath.toLowerCase();
+  for (const table of ['namespaces', 'projects'] as const) {
+    await executor
+      .updateTable(table)
+      .set({ visibility })
+      .where('full_path_lower', '>=', `${lower}/`)
+      .where('full_path_lower', '<', `${lower}0`)
+      .where('visibility', 'in', moreVisibleThan)
+      .execute();
+  }
 }

@@ -4,6 +4,8 @@ import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { inTransaction } from '../platform/db/database.js';
 import { ValidationError } from '../platform/errors.js';
+// The user's confirmed addresses, the primary one among them (GitLab: "must be an email you have verified").
+import { confirmedEmailsOf } from '../accounts/api.js';
 import { DEFAULT_LEVEL, type EmailEvent, type Level } from './vocabulary.js';
 import { findNotificationSetting, type NotificationSettingRow, type NotificationSource } from './finder.js';
 
@@ -15,15 +17,9 @@ export interface UpdateNotificationSettingInput {
   events?: Partial<Record<EmailEvent, boolean>>;
 }
 
-/** The user's verified addresses. Kiln has one address per user, its primary one, which counts as verified. */
-async function verifiedEmails(deps: Deps, userId: number): Promise<string[]> {
-  const user = await deps.db.selectFrom('users').select(['email']).where('id', '=', userId).executeTakeFirstOrThrow();
-  return [user.email];
-}
-
 async function checkedEmail(deps: Deps, userId: number, email: string): Promise<string | null> {
   if (email.trim() === '') return null;
-  const match = (await verifiedEmails(deps, userId)).find((address) => address.toLowerCase() === email.trim().toLowerCase());
+  const match = (await confirmedEmailsOf(deps, userId)).find((address) => address.toLowerCase() === email.trim().toLowerCase());
   if (!match) throw new ValidationError({ notification_email: ['must be an email you have verified'] });
   return match;
 }

@@ -4,7 +4,8 @@ export interface AuthUser {
   id: number;
   username: string;
   name: string;
-  state: 'active' | 'blocked';
+  /** Only `active` users act; `deactivated` ones are reactivated by signing in on the web again. */
+  state: 'active' | 'blocked' | 'deactivated';
   admin: boolean;
   otpRequired: boolean;
 }

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './api-error.js';
 import { limitUnauthenticatedBodies } from './body-limits.js';
+import { parseMultipart } from './multipart.js';
 
 /** Form fields, with Rails-style `key[]` arrays collected into arrays. */
 export function parseForm(text: string): Record<string, unknown> {
@@ -94,6 +95,14 @@ export function registerBodyParsers(app: FastifyInstance): void {
   });
   app.addContentTypeParser(/^application\/x-www-form-urlencoded(\s*;.*)?$/i, { parseAs: 'string' }, (_request, body, done) => {
     done(null, parseForm(body as string));
+  });
+  // File uploads to the API (avatars): fields and files in the same parameter bag.
+  app.addContentTypeParser(/^multipart\/form-data(\s*;.*)?$/i, { parseAs: 'buffer' }, (request, body, done) => {
+    try {
+      done(null, parseMultipart(body as Buffer, String(request.headers['content-type'])));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
   });
   // Git's pack requests and other bodies are streamed by their own routes from request.raw (and
   // bare routes read their own: namespaced-routes.ts).

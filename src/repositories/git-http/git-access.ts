@@ -50,7 +50,7 @@ async function findTarget(deps: Deps, path: string, user: AuthUser | null): Prom
   const project = await findProjectRow(deps, path);
   if (!project) return null;
   const { level } = await projectAccess(deps.readCache, user, project, now);
-  return { kind: 'project', id: Number(project.id), readOnly: false, defaultBranch: project.default_branch, project, subject: { user, level, visibility: project.visibility } };
+  return { kind: 'project', id: Number(project.id), readOnly: false, defaultBranch: project.default_branch, project, subject: { user, level, visibility: project.visibility, features: project } };
 }
 
 function refuse(status: 403 | 404, message: string): GitAccessDecision {

@@ -15,7 +15,15 @@ export interface AbilityRule {
   internal?: 'signed_in';
   /** Administrators hold it too (true for every ability unless a rule says otherwise). */
   admin?: boolean;
+  /**
+   * The project feature it belongs to (GitLab's ProjectFeature): when the feature is `disabled`
+   * nobody holds it, administrators included; when `private`, only members (and administrators).
+   */
+  feature?: ProjectFeature;
 }
+
+/** Project features with an access level of their own (GitLab's `<feature>_access_level`). */
+export type ProjectFeature = 'issues' | 'repository';
 
 const READ: Omit<AbilityRule, 'min'> = { public: 'anyone', internal: 'signed_in' };
 const PARTICIPATE: Omit<AbilityRule, 'min'> = { public: 'signed_in', internal: 'signed_in' };
@@ -23,16 +31,16 @@ const PARTICIPATE: Omit<AbilityRule, 'min'> = { public: 'signed_in', internal: '
 export const PROJECT_ABILITIES = {
   read_project: { min: ACCESS.guest, ...READ },
   read_project_member: { min: ACCESS.guest, ...READ },
-  read_issue: { min: ACCESS.guest, ...READ },
+  read_issue: { min: ACCESS.guest, ...READ, feature: 'issues' },
   read_note: { min: ACCESS.guest, ...READ },
   read_events: { min: ACCESS.guest, ...READ },
-  create_issue: { min: ACCESS.guest, ...PARTICIPATE },
+  create_issue: { min: ACCESS.guest, ...PARTICIPATE, feature: 'issues' },
   create_note: { min: ACCESS.guest, ...PARTICIPATE },
   // Guests of a private project do not read its code (GitLab: "View project code": Reporter for private).
-  download_code: { min: ACCESS.reporter, ...READ },
+  download_code: { min: ACCESS.reporter, ...READ, feature: 'repository' },
   read_confidential_issues: { min: ACCESS.reporter },
-  update_issue: { min: ACCESS.reporter },
-  admin_issue: { min: ACCESS.reporter },
+  update_issue: { min: ACCESS.reporter, feature: 'issues' },
+  admin_issue: { min: ACCESS.reporter, feature: 'issues' },
   read_environment: { min: ACCESS.reporter },
   read_deployment: { min: ACCESS.reporter },
   read_notification_setting: { min: ACCESS.guest, ...PARTICIPATE },
@@ -42,7 +50,7 @@ export const PROJECT_ABILITIES = {
   destroy_environment: { min: ACCESS.developer },
   create_deployment: { min: ACCESS.developer },
   update_deployment: { min: ACCESS.developer },
-  push_code: { min: ACCESS.developer },
+  push_code: { min: ACCESS.developer, feature: 'repository' },
   read_alert_management_alert: { min: ACCESS.developer },
   update_alert_management_alert: { min: ACCESS.developer },
   send_test_alert: { min: ACCESS.developer },
@@ -54,9 +62,10 @@ export const PROJECT_ABILITIES = {
   delete_protected_branch: { min: ACCESS.maintainer },
   admin_project: { min: ACCESS.maintainer },
   remove_project: { min: ACCESS.owner },
-  destroy_issue: { min: ACCESS.owner },
+  destroy_issue: { min: ACCESS.owner, feature: 'issues' },
   change_visibility_level: { min: ACCESS.maintainer },
   change_namespace: { min: ACCESS.owner },
+  rename_project: { min: ACCESS.maintainer },
 } satisfies Record<string, AbilityRule>;
 
 export const GROUP_ABILITIES = {
@@ -78,6 +87,8 @@ export const GROUP_ABILITIES = {
   admin_group: { min: ACCESS.owner },
   remove_group: { min: ACCESS.owner },
   change_visibility_level: { min: ACCESS.owner },
+  // Moving a project into the group (group_policy.rb: Maintainers who can create projects there).
+  transfer_projects: { min: ACCESS.maintainer },
 } satisfies Record<string, AbilityRule>;
 
 /**

@@ -2,7 +2,8 @@
 // and the instance. Rules are the tables in abilities.ts; this file only reads them.
 import type { AuthUser } from '../principal.js';
 import { ForbiddenError } from '../../errors.js';
-import { GROUP_ABILITIES, PROJECT_ABILITIES, type AbilityRule, type GroupAbility, type InstanceAbility, type ProjectAbility } from './abilities.js';
+import { ACCESS } from '../access-levels.js';
+import { GROUP_ABILITIES, PROJECT_ABILITIES, type AbilityRule, type GroupAbility, type InstanceAbility, type ProjectAbility, type ProjectFeature } from './abilities.js';
 
 /** What a decision on a project or group depends on: the user, their level there, the visibility. */
 export interface PolicySubject {
@@ -10,11 +11,18 @@ export interface PolicySubject {
   /** Highest membership level (direct, inherited, personal namespace owner); admins count as owners. */
   level: number;
   visibility: string;
+  /** A project's feature access levels (a project row has them); a subject without them has every feature enabled. */
+  features?: ProjectFeatureLevels;
+}
+
+export interface ProjectFeatureLevels {
+  issues_access_level: string;
+  repository_access_level: string;
 }
 
 export function allowedBy(rule: AbilityRule, subject: PolicySubject): boolean {
   const { user } = subject;
-  if (user?.state === 'blocked') return false;
+  if (user && user.state !== 'active') return false;
   if (user?.admin && rule.admin !== false) return true;
   if (rule.min !== null && subject.level >= rule.min) return true;
   if (subject.visibility === 'public') return rule.public === 'anyone' || (rule.public === 'signed_in' && user !== null);
@@ -22,8 +30,23 @@ export function allowedBy(rule: AbilityRule, subject: PolicySubject): boolean {
   return false;
 }
 
+/**
+ * GitLab's ProjectFeature#feature_available?: `disabled` for everyone (administrators too), `private`
+ * for members — Guests, or Reporters for the repository of a private project — and administrators.
+ */
+function featureAllows(feature: ProjectFeature, subject: PolicySubject): boolean {
+  const level = subject.features?.[`${feature}_access_level`] ?? 'enabled';
+  if (level === 'disabled') return false;
+  if (level !== 'private') return true;
+  if (subject.user?.admin) return true;
+  const minimum = feature === 'repository' && subject.visibility === 'private' ? ACCESS.reporter : ACCESS.guest;
+  return subject.user !== null && subject.level >= minimum;
+}
+
 export function canOnProject(subject: PolicySubject, ability: ProjectAbility): boolean {
-  return allowedBy(PROJECT_ABILITIES[ability], subject);
+  const rule: AbilityRule = PROJECT_ABILITIES[ability];
+  if (rule.feature && !featureAllows(rule.feature, subject)) return false;
+  return allowedBy(rule, subject);
 }
 
 export function canOnGroup(subject: PolicySubject, ability: GroupAbility): boolean {
@@ -31,8 +54,8 @@ export function canOnGroup(subject: PolicySubject, ability: GroupAbility): boole
 }
 
 export function canOnInstance(user: AuthUser | null, ability: InstanceAbility): boolean {
-  if (ability === 'read_instance' || ability === 'read_users_list') return user?.state !== 'blocked';
-  if (!user || user.state === 'blocked') return false;
+  if (ability === 'read_instance' || ability === 'read_users_list') return !user || user.state === 'active';
+  if (!user || user.state !== 'active') return false;
   if (ability === 'admin_all_resources') return user.admin;
   return true;
 }

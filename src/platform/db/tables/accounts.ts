@@ -7,7 +7,7 @@ export interface UsersTable {
   name: string;
   email: string;
   email_lower: string;
-  state: Generated<'active' | 'blocked'>;
+  state: Generated<UserState>;
   admin: Generated<number>;
   password_hash: string | null;
   otp_secret_sealed: string | null;
@@ -21,9 +21,14 @@ export interface UsersTable {
   website_url: Generated<string>;
   organization: Generated<string>;
   private_profile: Generated<number>;
+  user_type: Generated<'human' | 'ghost'>;
+  last_activity_on: string | null;
   created_at: number;
   updated_at: number;
 }
+
+/** GitLab's user states that Kiln has: `deactivated` users are reactivated by signing in again. */
+export type UserState = 'active' | 'blocked' | 'deactivated';
 
 export type Visibility = 'private' | 'internal' | 'public';
 
@@ -39,6 +44,8 @@ export interface NamespacesTable {
   visibility: Generated<Visibility>;
   description: Generated<string>;
   read_only: Generated<number>;
+  avatar: string | null;
+  deletion_scheduled_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -54,9 +61,55 @@ export interface ProjectsTable {
   visibility: Generated<Visibility>;
   creator_id: number | null;
   default_branch: string;
+  topics: Generated<string>;
+  issues_access_level: Generated<FeatureAccessLevel>;
+  repository_access_level: Generated<FeatureAccessLevel>;
+  star_count: Generated<number>;
+  avatar: string | null;
   created_at: number;
   updated_at: number;
   last_activity_at: number;
+}
+
+/** A project feature's access level, as GitLab's API names them. */
+export type FeatureAccessLevel = 'disabled' | 'private' | 'enabled';
+
+export interface UsersStarProjectsTable {
+  id: Generated<number>;
+  user_id: number;
+  project_id: number;
+  created_at: number;
+}
+
+export interface RedirectRoutesTable {
+  id: Generated<number>;
+  source_type: 'Project' | 'Namespace';
+  source_id: number;
+  path: string;
+  path_lower: string;
+  created_at: number;
+}
+
+export interface EmailsTable {
+  id: Generated<number>;
+  user_id: number;
+  email: string;
+  email_lower: string;
+  confirmed_at: number | null;
+  confirmation_digest: string | null;
+  confirmation_sent_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AvatarsTable {
+  id: Generated<number>;
+  model_type: 'Project' | 'Namespace';
+  model_id: number;
+  filename: string;
+  content_type: string;
+  data: Buffer;
+  created_at: number;
 }
 
 export interface MembersTable {
@@ -96,4 +149,8 @@ export interface AccountsTables {
   members: MembersTable;
   personal_access_tokens: PersonalAccessTokensTable;
   internal_ids: InternalIdsTable;
+  users_star_projects: UsersStarProjectsTable;
+  redirect_routes: RedirectRoutesTable;
+  emails: EmailsTable;
+  avatars: AvatarsTable;
 }

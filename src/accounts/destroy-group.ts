@@ -1,0 +1,36 @@
+// The job behind DELETE /groups/:id: the group, its subgroups (deepest first) and every project in
+// them. One transaction per namespace, so a large tree makes progress and a crash resumes where it
+// stopped: the job is retried, and what is already gone is simply not found again.
+import type { Deps } from '../platform/deps.js';
+import { inTransaction } from '../platform/db/database.js';
+import { deleteProjectRows } from './delete-project.js';
+import { forgetRedirects } from './redirect-routes.js';
+import { removeAvatar } from './avatars.js';
+import { descendantPaths } from './rename-queries.js';
+
+/** Delete one namespace that has no subgroups left, with its projects. */
+async function destroyNamespace(deps: Deps, namespaceId: number): Promise<void> {
+  await inTransaction(deps.db, async (trx) => {
+    const projects = await trx.selectFrom('projects').select('id').where('namespace_id', '=', namespaceId).execute();
+    for (const project of projects) await deleteProjectRows(trx, Number(project.id));
+    await trx.deleteFrom('members').where('source_type', '=', 'Namespace').where('source_id', '=', namespaceId).execute();
+    await forgetRedirects(trx, { type: 'Namespace', id: namespaceId });
+    await removeAvatar(trx, 'Namespace', namespaceId);
+    await trx.deleteFrom('namespaces').where('id', '=', namespaceId).execute();
+  });
+}
+
+/** The group and everything below it, deepest namespaces first. */
+export async function destroyGroupTree(deps: Deps, groupId: number): Promise<void> {
+  const group = await deps.db.selectFrom('namespaces').select(['id', 'full_path']).where('id', '=', groupId).where('kind', '=', 'group').executeTakeFirst();
+  if (!group) return;
+  const subgroups = (await descendantPaths(deps.db, group.full_path)).filter((path) => path.source_type === 'Namespace');
+  subgroups.sort((a, b) => b.full_path.split('/').length - a.full_path.split('/').length);
+  for (const subgroup of subgroups) await destroyNamespace(deps, subgroup.source_id);
+  await destroyNamespace(deps, groupId);
+}
+
+export async function destroyGroupJob(deps: Deps, payload: { groupId: number }): Promise<void> {
+  await destroyGroupTree(deps, Number(payload.groupId));
+  deps.log.info({ groupId: payload.groupId }, 'group deleted');
+}

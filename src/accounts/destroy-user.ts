@@ -1,0 +1,59 @@
+// The job behind DELETE /users/:id (GitLab's Users::DestroyService and MigrateRecordsToGhostUserService):
+// the user's issues and comments pass to the ghost user — or, with `hard_delete`, are
+// deleted along with the groups only they own; their events, assignments, personal projects and
+// namespace go; memberships, tokens, sessions, e-mails and stars follow by cascade. GitLab nullifies
+// what it does not migrate (issues' closed_by, projects' creator). Idempotent: a user already gone is done.
+import type { Deps } from '../platform/deps.js';
+import { inTransaction, type Executor } from '../platform/db/database.js';
+import { ensureGhostUser } from './ensure-ghost-user.js';
+import { deleteProjectRows } from './delete-project.js';
+import { destroyGroupTree } from './destroy-group.js';
+import { forgetRedirects } from './redirect-routes.js';
+import { soloOwnedGroupIds } from './schedule-user-deletion.js';
+
+export interface DestroyUserPayload {
+  userId: number;
+  hardDelete: boolean;
+}
+
+async function migrateToGhost(trx: Executor, userId: number, ghostId: number): Promise<void> {
+  await trx.updateTable('issues').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
+  await trx.updateTable('notes').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
+}
+
+async function deleteContributions(trx: Executor, userId: number): Promise<void> {
+  const authored = trx.selectFrom('issues').select('id').where('author_id', '=', userId);
+  await trx.deleteFrom('notes').where('noteable_type', '=', 'Issue').where('noteable_id', 'in', authored).execute();
+  await trx.deleteFrom('notes').where('author_id', '=', userId).execute();
+  await trx.deleteFrom('issues').where('author_id', '=', userId).execute();
+}
+
+export async function destroyUser(deps: Deps, payload: DestroyUserPayload): Promise<void> {
+  const userId = Number(payload.userId);
+  const user = await deps.db.selectFrom('users').select(['id', 'user_type']).where('id', '=', userId).executeTakeFirst();
+  if (!user || user.user_type !== 'human') return;
+  if (payload.hardDelete) {
+    for (const groupId of await soloOwnedGroupIds(deps.db, userId)) await destroyGroupTree(deps, groupId);
+  }
+  const ghostId = payload.hardDelete ? null : await ensureGhostUser(deps);
+  await inTransaction(deps.db, async (trx) => {
+    if (ghostId === null) await deleteContributions(trx, userId);
+    else await migrateToGhost(trx, userId, ghostId);
+    await trx.updateTable('issues').set({ closed_by_id: null }).where('closed_by_id', '=', userId).execute();
+    await trx.updateTable('projects').set({ creator_id: null }).where('creator_id', '=', userId).execute();
+    await trx.deleteFrom('events').where('author_id', '=', userId).execute();
+    const personal = await trx.selectFrom('namespaces').select('id').where('kind', '=', 'user').where('owner_id', '=', userId).execute();
+    for (const namespace of personal) {
+      const projects = await trx.selectFrom('projects').select('id').where('namespace_id', '=', namespace.id).execute();
+      for (const project of projects) await deleteProjectRows(trx, Number(project.id));
+      await forgetRedirects(trx, { type: 'Namespace', id: Number(namespace.id) });
+      await trx.deleteFrom('namespaces').where('id', '=', namespace.id).execute();
+    }
+    await trx.deleteFrom('users').where('id', '=', userId).execute();
+  });
+  deps.log.info({ userId, hardDelete: payload.hardDelete }, 'user deleted');
+}
+
+export async function destroyUserJob(deps: Deps, payload: DestroyUserPayload): Promise<void> {
+  await destroyUser(deps, payload);
+}

@@ -1,0 +1,49 @@
+// What GET /groups/:id/projects, /subgroups and /descendant_groups list (GitLab's GroupProjectsFinder
+// and GroupsFinder with a parent): what the caller may see, in the group (and below it, when asked).
+import type { Deps } from '../platform/deps.js';
+import type { AuthUser } from '../platform/auth/principal.js';
+import type { NamespaceRow } from './access.js';
+import { visibleGroupsQuery, visibleProjectsQuery, type ProjectFilters } from './finders.js';
+import { descendantPaths } from './rename-queries.js';
+
+export interface GroupProjectFilters extends ProjectFilters {
+  includeSubgroups?: boolean;
+  starred?: boolean;
+  withIssuesEnabled?: boolean;
+}
+
+async function subgroupIds(deps: Deps, group: NamespaceRow): Promise<number[]> {
+  return (await descendantPaths(deps.db, group.full_path)).filter((path) => path.source_type === 'Namespace').map((path) => path.source_id);
+}
+
+export async function groupProjectsQuery(deps: Deps, user: AuthUser | null, group: NamespaceRow, filters: GroupProjectFilters) {
+  const namespaceIds = [Number(group.id), ...(filters.includeSubgroups ? await subgroupIds(deps, group) : [])];
+  let query = visibleProjectsQuery(deps, user, { ...filters, orderBy: filters.orderBy ?? 'created_at' }).where('namespace_id', 'in', namespaceIds);
+  if (filters.starred) {
+    query = query.where('id', 'in', deps.db.selectFrom('users_star_projects').select('project_id').where('user_id', '=', user?.id ?? 0));
+  }
+  if (filters.withIssuesEnabled) query = query.where('issues_access_level', '!=', 'disabled');
+  return query;
+}
+
+export interface SubgroupFilters {
+  search?: string;
+  owned?: boolean;
+  skipGroups?: number[];
+  orderBy?: 'name' | 'path' | 'id';
+  sort?: 'asc' | 'desc';
+}
+
+/** Direct subgroups (`descendants: false`) or every group below (`true`) that the caller can see. */
+export async function subgroupsQuery(deps: Deps, user: AuthUser | null, group: NamespaceRow, descendants: boolean, filters: SubgroupFilters) {
+  let query = visibleGroupsQuery(deps, user, { search: filters.search, owned: filters.owned }).clearOrderBy();
+  if (descendants) {
+    const ids = await subgroupIds(deps, group);
+    query = query.where('id', 'in', ids.length ? ids : [0]);
+  } else {
+    query = query.where('parent_id', '=', group.id);
+  }
+  if (filters.skipGroups?.length) query = query.where('id', 'not in', filters.skipGroups);
+  const sort = filters.sort ?? 'asc';
+  return query.orderBy(filters.orderBy ?? 'name', sort).orderBy('id', sort);
+}

@@ -1,0 +1,108 @@
+// Changing a project through the API: settings and renames, transfer, stars, and who has access.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../platform/deps.js';
+import { apiRoute } from '../platform/http/route.js';
+import { p } from '../platform/http/params.js';
+import { ParamError } from '../platform/errors.js';
+import { ApiError } from '../platform/http/api-error.js';
+import type { FeatureAccessLevel, Visibility } from '../platform/db/tables/accounts.js';
+import type { ProjectAccess, ProjectRow } from '../platform/auth/subjects.js';
+import { updateProject } from './update-project.js';
+import { transferProject } from './transfer-project.js';
+import { starProject } from './star-project.js';
+import { unstarProject } from './unstar-project.js';
+import { avatarChange } from './avatars.js';
+import { namespaceOf } from './finders.js';
+import { projectUsersQuery } from './project-users-queries.js';
+import { projectEntity } from './entities.js';
+import { userBasic } from './user-entities.js';
+
+const VISIBILITIES = ['private', 'internal', 'public'] as const;
+const FEATURE_LEVELS = ['disabled', 'private', 'enabled'] as const;
+
+const UPDATE_PARAMS = {
+  name: p.string.optional({ description: 'The name of the project' }),
+  path: p.string.optional({ description: 'The path of the repository' }),
+  description: p.string.optional(),
+  visibility: p.string.optional({ values: VISIBILITIES }),
+  default_branch: p.string.optional(),
+  topics: p.strings.optional({ description: 'The list of topics (comma-separated or an array)' }),
+  tag_list: p.strings.optional({ description: 'Deprecated: use topics' }),
+  issues_access_level: p.string.optional({ values: FEATURE_LEVELS }),
+  repository_access_level: p.string.optional({ values: FEATURE_LEVELS }),
+  issues_enabled: p.boolean.optional({ description: 'Deprecated: use issues_access_level' }),
+  avatar: p.json.optional({ description: 'An image file (multipart/form-data); empty to remove the avatar' }),
+};
+
+/** Grape's at_least_one_of, in its words. */
+function requireOne(input: Record<string, unknown>, names: string[]): void {
+  if (names.some((name) => input[name] !== undefined)) return;
+  throw new ParamError(`${names.join(', ')} are missing, at least one parameter must be provided`);
+}
+
+export function projectEditRoutes(app: FastifyInstance, deps: Deps): void {
+  const base = deps.config.baseUrl;
+  const present = async (access: ProjectAccess, project: ProjectRow) => projectEntity(base, project, await namespaceOf(deps, project), access);
+
+  apiRoute(app, deps, {
+    method: 'PUT', url: '/projects/:id', summary: 'Change a project: settings, name and path, visibility, features, topics, default branch, avatar', tags: ['projects'],
+    // Renaming asks rename_project and visibility change_visibility_level too (updateProject).
+    ability: { project: 'admin_project' },
+    params: { id: p.string.required(), ...UPDATE_PARAMS },
+    handler: async ({ params, input, project }) => {
+      requireOne(input, Object.keys(UPDATE_PARAMS));
+      const access = await project();
+      const topics = params.topics ?? params.tag_list;
+      const issuesLevel = params.issues_access_level ?? (params.issues_enabled === undefined ? undefined : params.issues_enabled ? 'enabled' : 'disabled');
+      const updated = await updateProject(deps, access, {
+        name: params.name,
+        path: params.path,
+        description: params.description,
+        visibility: params.visibility as Visibility | undefined,
+        defaultBranch: params.default_branch,
+        topics,
+        issuesAccessLevel: issuesLevel as FeatureAccessLevel | undefined,
+        repositoryAccessLevel: params.repository_access_level as FeatureAccessLevel | undefined,
+        avatar: input.avatar === undefined ? undefined : avatarChange(input.avatar),
+      });
+      return present(access, updated);
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'PUT', url: '/projects/:id/transfer', summary: 'Move a project into another namespace (owners)', tags: ['projects'], status: 200,
+    ability: { project: 'change_namespace' },
+    params: { id: p.string.required(), namespace: p.string.required({ description: 'The ID or path of the new namespace' }) },
+    handler: async ({ params, actor, project }) => {
+      const access = await project();
+      const moved = await transferProject(deps, actor, access, params.namespace);
+      return present(access, moved);
+    },
+  });
+
+  for (const [action, change] of [['star', starProject], ['unstar', unstarProject]] as const) {
+    apiRoute(app, deps, {
+      method: 'POST', url: `/projects/:id/${action}`, summary: `${action === 'star' ? 'Star' : 'Unstar'} a project (304 when it already is${action === 'star' ? '' : ' not'})`, tags: ['projects'],
+      ability: { project: 'read_project' },
+      params: { id: p.string.required() },
+      handler: async ({ actor, project }) => {
+        const access = await project();
+        if (!(await change(deps, actor.user.id, Number(access.project.id)))) throw new ApiError(304, { message: '304 Not Modified' });
+        return present(access, await deps.db.selectFrom('projects').selectAll().where('id', '=', access.project.id).executeTakeFirstOrThrow());
+      },
+    });
+  }
+
+  apiRoute(app, deps, {
+    method: 'GET', url: '/projects/:id/users', summary: 'Users with access to a project', tags: ['projects'], paginated: true,
+    ability: { project: 'read_project' },
+    params: { id: p.string.required(), search: p.string.optional(), skip_users: p.strings.optional() },
+    handler: async ({ params, project, paginate }) => {
+      const access = await project();
+      const skipUsers = (params.skip_users ?? []).map((id) => Number(id));
+      if (skipUsers.some((id) => !Number.isSafeInteger(id))) throw new ParamError('skip_users is invalid');
+      const rows = await paginate(projectUsersQuery(deps, access.project, { search: params.search, skipUsers }));
+      return rows.map((row) => userBasic(base, row));
+    },
+  });
+}

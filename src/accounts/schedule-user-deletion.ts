@@ -1,0 +1,49 @@
+// DELETE /users/:id (GitLab's API and User#delete_async): the user is blocked at once and a job
+// deletes them. A user who is the only Owner of a group is kept (409) unless `hard_delete` also
+// deletes those groups; internal users (the ghost) are never deleted.
+import type { Deps } from '../platform/deps.js';
+import type { Principal } from '../platform/auth/principal.js';
+import { inTransaction } from '../platform/db/database.js';
+import { enqueue } from '../platform/jobs/queue.js';
+import { ConflictError, ForbiddenError } from '../platform/errors.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
+import type { Executor } from '../platform/db/database.js';
+import type { UserRow } from './lookup.js';
+
+export const DESTROY_USER_JOB = 'accounts.destroy_user';
+
+/** Groups in which the user is the only Owner (GitLab's User#solo_owned_groups). */
+export async function soloOwnedGroupIds(executor: Executor, userId: number): Promise<number[]> {
+  const rows = await executor
+    .selectFrom('members as m')
+    .select('m.source_id')
+    .where('m.user_id', '=', userId)
+    .where('m.source_type', '=', 'Namespace')
+    .where('m.access_level', '=', ACCESS.owner)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('members as o')
+            .select('o.id')
+            .whereRef('o.source_id', '=', 'm.source_id')
+            .where('o.source_type', '=', 'Namespace')
+            .where('o.access_level', '=', ACCESS.owner)
+            .where('o.user_id', '!=', userId),
+        ),
+      ),
+    )
+    .execute();
+  return rows.map((row) => Number(row.source_id));
+}
+
+export async function scheduleUserDeletion(deps: Deps, actor: Principal, user: UserRow, hardDelete: boolean): Promise<void> {
+  if (user.user_type !== 'human') throw new ForbiddenError();
+  if (!hardDelete && (await soloOwnedGroupIds(deps.db, Number(user.id))).length > 0) {
+    throw new ConflictError('User cannot be removed while is the sole-owner of a group');
+  }
+  await inTransaction(deps.db, async (trx) => {
+    await trx.updateTable('users').set({ state: 'blocked', updated_at: deps.clock.now() }).where('id', '=', user.id).execute();
+    await enqueue(trx, deps.clock, DESTROY_USER_JOB, { userId: Number(user.id), deletedById: actor.user.id, hardDelete });
+  });
+  deps.pokeWorker();
+}

@@ -1,0 +1,103 @@
+// PUT /projects/:id (GitLab's Projects::UpdateService): settings, a new name or path (the old path
+// keeps answering through a redirect), visibility within the namespace's, feature access levels,
+// topics, the default branch (the repository's HEAD) and the avatar.
+import type { Deps } from '../platform/deps.js';
+import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
+import { ValidationError } from '../platform/errors.js';
+import type { FeatureAccessLevel, Visibility } from '../platform/db/tables/accounts.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
+import { authorizeProject } from '../platform/auth/policies/index.js';
+import type { UploadedFile } from '../platform/http/multipart.js';
+import { changeHead } from '../repositories/change-head.js';
+import type { ProjectRow } from './access.js';
+import { pathProblems } from './paths.js';
+import { projectVisibilityProblem } from './visibility.js';
+import { recordRedirect, releasePath } from './redirect-routes.js';
+import { removeAvatar, storeAvatar } from './avatars.js';
+
+export interface UpdateProjectInput {
+  name?: string;
+  path?: string;
+  description?: string;
+  visibility?: Visibility;
+  defaultBranch?: string;
+  topics?: string[];
+  issuesAccessLevel?: FeatureAccessLevel;
+  repositoryAccessLevel?: FeatureAccessLevel;
+  /** A file to store, or null to remove the avatar. */
+  avatar?: UploadedFile | null;
+}
+
+/** Topics as GitLab keeps them: trimmed, without blanks or duplicates (case-insensitively), at most 255 characters each. */
+export function cleanTopics(topics: string[]): string[] {
+  const seen = new Set<string>();
+  const result: string[] = [];
+  for (const raw of topics) {
+    const topic = raw.trim();
+    if (topic === '' || seen.has(topic.toLowerCase())) continue;
+    if ([...topic].length > 255) throw new ValidationError({ topics: ['is too long (maximum is 255 characters)'] });
+    seen.add(topic.toLowerCase());
+    result.push(topic);
+  }
+  return result;
+}
+
+function validate(access: ProjectAccess, input: UpdateProjectInput): void {
+  const errors: Record<string, string[]> = {};
+  if (input.name !== undefined && !input.name.trim()) errors.name = ["can't be blank"];
+  if (input.path !== undefined) {
+    const problems = pathProblems(input.path, false);
+    if (problems.length) errors.path = problems;
+  }
+  if (input.visibility !== undefined) {
+    const problem = projectVisibilityProblem(input.visibility, access.namespace);
+    if (problem) errors.visibility_level = [problem];
+  }
+  if (input.defaultBranch !== undefined && !input.defaultBranch.trim()) errors.default_branch = ["can't be blank"];
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+}
+
+async function setDefaultBranch(deps: Deps, project: ProjectRow, branch: string): Promise<void> {
+  const outcome = await changeHead(deps, Number(project.id), branch);
+  if (outcome === 'invalid_name') throw new ValidationError({ default_branch: ['is invalid'] });
+  if (outcome === 'missing_branch') throw new ValidationError({ base: [`Could not change HEAD: branch '${branch}' does not exist`] });
+}
+
+export async function updateProject(deps: Deps, access: ProjectAccess, input: UpdateProjectInput): Promise<ProjectRow> {
+  if (input.name !== undefined) authorizeProject(access, 'rename_project');
+  if (input.visibility !== undefined) authorizeProject(access, 'change_visibility_level');
+  validate(access, input);
+  const project = access.project;
+  const now = deps.clock.now();
+  const changes: Record<string, unknown> = { updated_at: now };
+  if (input.name !== undefined) changes.name = input.name.trim();
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.visibility !== undefined) changes.visibility = input.visibility;
+  if (input.topics !== undefined) changes.topics = JSON.stringify(cleanTopics(input.topics));
+  if (input.issuesAccessLevel !== undefined) changes.issues_access_level = input.issuesAccessLevel;
+  if (input.repositoryAccessLevel !== undefined) changes.repository_access_level = input.repositoryAccessLevel;
+  if (input.defaultBranch !== undefined && input.defaultBranch !== project.default_branch) {
+    await setDefaultBranch(deps, project, input.defaultBranch);
+    changes.default_branch = input.defaultBranch;
+  }
+  const newPath = input.path !== undefined && input.path !== project.path ? `${access.namespace.full_path}/${input.path}` : null;
+  if (newPath) Object.assign(changes, { path: input.path, full_path: newPath, full_path_lower: newPath.toLowerCase() });
+  try {
+    return await inTransaction(deps.db, async (trx) => {
+      if (input.avatar === null) {
+        await removeAvatar(trx, 'Project', Number(project.id));
+        changes.avatar = null;
+      } else if (input.avatar) {
+        changes.avatar = await storeAvatar(trx, 'Project', Number(project.id), input.avatar, now);
+      }
+      if (newPath) {
+        await recordRedirect(trx, { type: 'Project', id: Number(project.id) }, project.full_path, now);
+        await releasePath(trx, newPath);
+      }
+      return trx.updateTable('projects').set(changes).where('id', '=', project.id).returningAll().executeTakeFirstOrThrow();
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ValidationError({ path: ['has already been taken'] });
+    throw error;
+  }
+}

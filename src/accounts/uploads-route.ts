@@ -1,0 +1,46 @@
+// `/uploads/-/system/<project|group>/avatar/<id>/<file>`: the avatars in project and group entities.
+// As GitLab's UploadsController, a project's avatar is for whoever may read the project (a group's,
+// the group): public ones for anyone, others for a signed-in browser or a token's user.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Deps } from '../platform/deps.js';
+import type { Principal } from '../platform/auth/principal.js';
+import { authenticate } from '../platform/auth/authenticate.js';
+import { NotFoundError } from '../platform/errors.js';
+import { findGroup, findProject } from './lookup.js';
+import { findAvatar } from './avatars.js';
+
+async function callerOf(deps: Deps, request: FastifyRequest): Promise<Principal | null> {
+  const fromToken = await authenticate(deps.auth, request, request.query as Record<string, unknown>).catch(() => null);
+  if (fromToken) return fromToken;
+  const session = await deps.auth.sessions?.load(request);
+  return session?.user ? { user: session.user, scopes: [], via: 'session', tokenId: null } : null;
+}
+
+export function uploadsRoute(app: FastifyInstance, deps: Deps): void {
+  app.get<{ Params: { model: string; id: string; filename: string } }>(
+    '/uploads/-/system/:model/avatar/:id/:filename',
+    // Decided inside: read_project or read_group on the avatar's owner.
+    { config: { ability: { instance: 'read_instance' } } },
+    async (request, reply) => {
+      const { model, id, filename } = request.params;
+      const notFound = () => reply.code(404).type('text/plain').send('404 Not Found');
+      if (!/^\d+$/.test(id) || (model !== 'project' && model !== 'group')) return notFound();
+      const principal = await callerOf(deps, request);
+      try {
+        if (model === 'project') await findProject(deps, principal, id);
+        else await findGroup(deps, principal, id);
+      } catch (error) {
+        if (error instanceof NotFoundError) return notFound();
+        throw error;
+      }
+      const avatar = await findAvatar(deps.db, model === 'project' ? 'Project' : 'Namespace', Number(id));
+      if (!avatar || avatar.filename !== filename) return notFound();
+      return reply
+        .type(avatar.content_type)
+        .header('cache-control', 'private, max-age=60')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+        .send(Buffer.from(avatar.data));
+    },
+  );
+}
