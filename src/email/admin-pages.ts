@@ -9,6 +9,7 @@ import { isoTime } from '../platform/clock.js';
 import { html } from '../platform/web/html.js';
 import { pageRoute } from '../platform/web/page-route.js';
 import { page } from '../platform/web/page.js';
+import { findEmail, latestEmails } from './outbox-finder.js';
 
 const SHOWN = 200;
 
@@ -24,9 +25,8 @@ export function emailAdminPages(app: FastifyInstance, deps: Deps): void {
     ability: { instance: 'admin_all_resources' },
     handler: async ({ user, query }) => {
       requireAdmin(user);
-      let rows = deps.db.selectFrom('email_outbox').select(['id', 'to_address', 'subject', 'state', 'attempts', 'last_error', 'file', 'created_at', 'sent_at']).orderBy('id', 'desc').limit(SHOWN);
-      if (query.state === 'queued' || query.state === 'sent' || query.state === 'dead') rows = rows.where('state', '=', query.state);
-      const emails = await rows.execute();
+      const state = query.state === 'queued' || query.state === 'sent' || query.state === 'dead' ? query.state : undefined;
+      const emails = await latestEmails(deps, SHOWN, state);
       const where = deps.config.smtpUrl ? html`sent through the SMTP server of <code>KILN_SMTP_URL</code>` : html`written as .eml files to <code>${deps.config.dataDir}/mail</code> (no <code>KILN_SMTP_URL</code>)`;
       return page({
         title: 'E-mails',
@@ -49,8 +49,7 @@ ${
     handler: async ({ user, params }) => {
       requireAdmin(user);
       if (!/^\d{1,15}$/.test(params.id)) throw new NotFoundError();
-      const email = await deps.db.selectFrom('email_outbox').selectAll().where('id', '=', Number(params.id)).executeTakeFirst();
-      if (!email) throw new NotFoundError();
+      const email = await findEmail(deps, Number(params.id));
       const headers = Object.entries(JSON.parse(email.headers) as Record<string, string>);
       return page({
         title: email.subject,

@@ -10,14 +10,13 @@ import { page } from '../platform/web/page.js';
 import { NotFoundError } from '../platform/errors.js';
 import { UNSUBSCRIBE_PATH, verifyUnsubscribeToken } from './unsubscribe-link.js';
 import { setSubscription } from './subscriptions.js';
+import { issueWithReference } from './unsubscribe-finder.js';
 
 async function subjectOf(deps: Deps, token: string) {
   const verified = verifyUnsubscribeToken(deps, token);
   if (!verified) return null;
-  const issue = await deps.db.selectFrom('issues').selectAll().where('id', '=', verified.issueId).executeTakeFirst();
-  if (!issue) return null;
-  const project = await deps.db.selectFrom('projects').select(['full_path']).where('id', '=', issue.project_id).executeTakeFirstOrThrow();
-  return { userId: verified.userId, issue, reference: `${project.full_path}#${issue.iid}` };
+  const found = await issueWithReference(deps, verified.issueId);
+  return found && { userId: verified.userId, ...found };
 }
 
 export function unsubscribePages(app: FastifyInstance, deps: Deps): void {
