@@ -84,11 +84,26 @@ const PROBES: Probe[] = [
     expect: 'nnnnnyyyn',
     request: (k, w, token, serial) => k.api('POST', '/groups', { token, body: { name: `sub-${serial}`, path: `sub-${serial}`, parent_id: w.group.id, visibility: 'private' } }),
   },
+  // Namespaces and search (issue 15): both need a signed-in caller (lib/api/namespaces.rb and
+  // search.rb authenticate first); a group namespace is read by whoever reads the group.
+  { ability: 'read_namespace', expect: PARTICIPATE, request: (k, w, token) => k.api('GET', `/namespaces/${w.group.id}`, { token }) },
+  { ability: 'read_group (group search)', expect: PARTICIPATE, request: (k, w, token) => k.api('GET', `/groups/${w.group.id}/search`, { token, query: { scope: 'projects', search: 'app' } }) },
+  { ability: 'read_project (project search)', expect: PARTICIPATE, request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/search`, { token, query: { scope: 'issues', search: 'open' } }) },
+  {
+    ability: 'read_confidential_issues (in search results)',
+    expect: 'nnnyyyyyn',
+    request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/search`, { token, query: { scope: 'issues', search: 'secret' } }),
+    allowed: (answer) => Array.isArray(answer.body) && answer.body.some((issue: any) => issue.iid === 2),
+  },
 ];
 
 const INSTANCE_PROBES: Probe[] = [
   { ability: 'admin_all_resources', expect: 'nnnnnnnyn', request: (k, _w, token) => k.api('GET', '/group_repository_storage_moves', { token }) },
   { ability: 'log_in', expect: 'nyyyyyyyn', request: (k, _w, token) => k.api('GET', '/user', { token }) },
+  { ability: 'admin_all_resources (application settings)', expect: 'nnnnnnnyn', request: (k, _w, token) => k.api('GET', '/application/settings', { token }) },
+  { ability: 'log_in (namespaces)', expect: 'nyyyyyyyn', request: (k, _w, token) => k.api('GET', '/namespaces', { token }) },
+  { ability: 'log_in (search)', expect: 'nyyyyyyyn', request: (k, _w, token) => k.api('GET', '/search', { token, query: { scope: 'projects', search: 'app' } }) },
+  { ability: 'read_instance (markdown)', expect: 'yyyyyyyyn', request: (k, _w, token) => k.api('POST', '/markdown', { token, body: { text: 'x' } }) },
 ];
 
 function expected(probe: Probe, visibility: Visibility, role: Role): boolean {
