@@ -23,11 +23,13 @@ export function notificationSettingEntity(row: NotificationSettingRow, tier: Tie
  * `notification_email` falls back to the primary address when none is chosen, and also when the chosen
  * one is no longer among the user's verified addresses (the primary address changed since).
  */
-export function globalNotificationSettingEntity(row: NotificationSettingRow, tier: Tier, primaryEmail: string) {
+/** `confirmedEmails`: the user's confirmed addresses; a chosen one no longer among them falls back to the primary. */
+export function globalNotificationSettingEntity(row: NotificationSettingRow, tier: Tier, primaryEmail: string, confirmedEmails: string[] = [primaryEmail]) {
   const chosen = row.notification_email;
+  const stillConfirmed = chosen !== null && confirmedEmails.some((email) => email.toLowerCase() === chosen.toLowerCase());
   return {
     level: row.level,
-    notification_email: chosen !== null && chosen.toLowerCase() === primaryEmail.toLowerCase() ? chosen : primaryEmail,
+    notification_email: stillConfirmed ? chosen : primaryEmail,
     ...(row.level === 'custom' ? { events: eventsOf(row, tier) } : {}),
   };
 }

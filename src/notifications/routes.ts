@@ -6,7 +6,7 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute, type RouteContext } from '../platform/http/route.js';
 import { p, type ParamRule, type ParamSchema } from '../platform/http/params.js';
 import { ApiError } from '../platform/http/api-error.js';
-import { findUser } from '../accounts/api.js';
+import { confirmedEmailsOf, findUser } from '../accounts/api.js';
 import { EMAIL_EVENTS, isLevel, type EmailEvent, type Level } from './vocabulary.js';
 import { findNotificationSetting, GLOBAL_SOURCE, type NotificationSource } from './finder.js';
 import { globalNotificationSettingEntity, notificationSettingEntity } from './entities.js';
@@ -38,7 +38,7 @@ export function notificationsRoutes(app: FastifyInstance, deps: Deps): void {
     ability: { instance: 'log_in' },
     handler: async ({ actor }) => {
       const [setting, user] = await Promise.all([findNotificationSetting(deps.db, actor.user.id, GLOBAL_SOURCE), findUser(deps, actor.user.id)]);
-      return globalNotificationSettingEntity(setting, tier, user.email);
+      return globalNotificationSettingEntity(setting, tier, user.email, await confirmedEmailsOf(deps, actor.user.id));
     },
   });
 
@@ -53,7 +53,7 @@ export function notificationsRoutes(app: FastifyInstance, deps: Deps): void {
         notificationEmail: params.notification_email as string | undefined,
         events: eventsFrom(params, epics),
       });
-      return globalNotificationSettingEntity(setting, tier, (await findUser(deps, actor.user.id)).email);
+      return globalNotificationSettingEntity(setting, tier, (await findUser(deps, actor.user.id)).email, await confirmedEmailsOf(deps, actor.user.id));
     },
   });
 

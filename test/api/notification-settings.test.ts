@@ -63,6 +63,8 @@ describe('PUT /api/v4/notification_settings', () => {
     const dora = await kiln.createUser('dora');
     await kiln.api('PUT', '/notification_settings', { token: dora.token, body: { notification_email: 'dora@example.com' } });
     await kiln.deps.db.updateTable('users').set({ email: 'dora@new.example', email_lower: 'dora@new.example' }).where('id', '=', dora.id).execute();
+    // The old address is no longer one of hers (the primary one is kept among her addresses otherwise).
+    await kiln.deps.db.deleteFrom('emails').where('email_lower', '=', 'dora@example.com').execute();
     expect((await kiln.api('GET', '/notification_settings', { token: dora.token })).body.notification_email).toBe('dora@new.example');
   });
 
