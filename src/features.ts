@@ -26,3 +26,8 @@ features.push(emailFeature);
 
 // Issue 15's API breadth: application settings and metadata, namespaces, search, Markdown.
 features.push(applicationSettingsFeature, markdownFeature, namespacesFeature, searchFeature);
+
+// Issue 15: labels and milestones (issues use them through their api.ts).
+import { labelsFeature } from './labels/index.js';
+import { milestonesFeature } from './milestones/index.js';
+features.push(labelsFeature, milestonesFeature);

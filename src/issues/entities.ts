@@ -1,17 +1,36 @@
-// Wire shapes of issues and notes (GitLab's Issue and Note entities), fields listed explicitly.
+// Wire shapes of issues and notes (GitLab's Issue, IssueBasic and Note entities), fields listed
+// explicitly. An issue's associations (users, labels, assignees, milestone, note count) are loaded
+// for a whole page at once by present-issues.ts and handed in as IssueLinks.
 import type { Selectable } from 'kysely';
 import { isoTime } from '../platform/clock.js';
 import type { IssuesTable, NotesTable } from '../platform/db/tables/issues.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import { type UserRow, userBasic, projectWebUrl } from '../accounts/api.js';
+import { labelBasicEntity, type LabelRow } from '../labels/api.js';
 
 export type IssueRow = Selectable<IssuesTable>;
 export type NoteRow = Selectable<NotesTable>;
-type Users = Map<number, Pick<UserRow, 'id' | 'username' | 'name' | 'state'>>;
+export type Users = Map<number, Pick<UserRow, 'id' | 'username' | 'name' | 'state'>>;
 
-export function issueEntity(baseUrl: string, issue: IssueRow, project: ProjectRow, users: Users, notesCount = 0) {
+/** What an issue entity shows besides the issue row. */
+export interface IssueLinks {
+  users: Users;
+  labels?: LabelRow[];
+  assigneeIds?: number[];
+  /** The milestone entity, already presented (it needs its parent's path). */
+  milestone?: unknown;
+  notesCount?: number;
+  withLabelsDetails?: boolean;
+  /** Whether the caller is subscribed (notifications/api.ts isSubscribed); false when not asked. */
+  subscribed?: boolean;
+}
+
+export function issueEntity(baseUrl: string, issue: IssueRow, project: ProjectRow, links: IssueLinks) {
+  const { users } = links;
   const author = users.get(Number(issue.author_id));
   const closedBy = issue.closed_by_id === null ? undefined : users.get(Number(issue.closed_by_id));
+  const assignees = (links.assigneeIds ?? []).map((id) => users.get(id)).filter((user) => user !== undefined).map((user) => userBasic(baseUrl, user));
+  const labels = links.labels ?? [];
   const webUrl = `${projectWebUrl(baseUrl, project.full_path)}/-/issues/${issue.iid}`;
   return {
     id: Number(issue.id),
@@ -24,19 +43,20 @@ export function issueEntity(baseUrl: string, issue: IssueRow, project: ProjectRo
     updated_at: isoTime(issue.updated_at),
     closed_at: isoTime(issue.closed_at),
     closed_by: closedBy ? userBasic(baseUrl, closedBy) : null,
-    labels: [],
-    milestone: null,
-    assignees: [],
+    labels: links.withLabelsDetails ? labels.map(labelBasicEntity) : labels.map((label) => label.title),
+    milestone: links.milestone ?? null,
+    assignees,
     author: author ? userBasic(baseUrl, author) : null,
     type: issue.issue_type.toUpperCase(),
-    assignee: null,
-    user_notes_count: notesCount,
+    assignee: assignees[0] ?? null,
+    user_notes_count: links.notesCount ?? 0,
+    subscribed: links.subscribed ?? false,
     merge_requests_count: 0,
     upvotes: 0,
     downvotes: 0,
-    due_date: null,
-    confidential: issue.confidential === 1,
-    discussion_locked: null,
+    due_date: issue.due_date,
+    confidential: Number(issue.confidential) === 1,
+    discussion_locked: issue.discussion_locked === null ? null : Number(issue.discussion_locked) === 1,
     issue_type: issue.issue_type,
     web_url: webUrl,
     time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
@@ -49,6 +69,7 @@ export function issueEntity(baseUrl: string, issue: IssueRow, project: ProjectRo
     _links: {
       self: `${baseUrl}/api/v4/projects/${project.id}/issues/${issue.iid}`,
       notes: `${baseUrl}/api/v4/projects/${project.id}/issues/${issue.iid}/notes`,
+      award_emoji: `${baseUrl}/api/v4/projects/${project.id}/issues/${issue.iid}/award_emoji`,
       project: `${baseUrl}/api/v4/projects/${project.id}`,
     },
   };
@@ -58,19 +79,43 @@ export function noteEntity(baseUrl: string, note: NoteRow, users: Users, noteabl
   const author = users.get(Number(note.author_id));
   return {
     id: Number(note.id),
-    type: null,
+    type: note.type ?? null,
     body: note.body,
     attachment: null,
     author: author ? userBasic(baseUrl, author) : null,
     created_at: isoTime(note.created_at),
     updated_at: isoTime(note.updated_at),
-    system: note.system === 1,
+    system: Number(note.system) === 1,
     noteable_id: Number(note.noteable_id),
     noteable_type: note.noteable_type,
+    project_id: Number(note.project_id),
     resolvable: false,
     confidential: false,
+    internal: false,
     noteable_iid: noteableIid,
     commands_changes: {},
+  };
+}
+
+/** A discussion (GitLab's Discussion entity): its id, whether it is one individual note, its notes in order. */
+export function discussionEntity(baseUrl: string, discussionId: string, notes: NoteRow[], users: Users, noteableIid: number) {
+  return {
+    id: discussionId,
+    individual_note: notes.length === 1 && notes[0].type === null,
+    notes: notes.map((note) => noteEntity(baseUrl, note, users, noteableIid)),
+  };
+}
+
+export function labelEventEntity(baseUrl: string, event: { id: number; user_id: number | null; created_at: number; issue_id: number; action: string }, label: LabelRow | undefined, users: Users) {
+  const user = event.user_id === null ? undefined : users.get(Number(event.user_id));
+  return {
+    id: Number(event.id),
+    user: user ? userBasic(baseUrl, user) : null,
+    created_at: isoTime(event.created_at),
+    resource_type: 'Issue',
+    resource_id: Number(event.issue_id),
+    label: label ? labelBasicEntity(label) : null,
+    action: event.action,
   };
 }
 

@@ -2,7 +2,9 @@ import type { Deps } from '../platform/deps.js';
 import { inTransaction, type Executor } from '../platform/db/database.js';
 import { RecordNotFoundError, ValidationError } from '../platform/errors.js';
 import { recordEvent } from '../platform/events/record-event.js';
+import type { ProjectRow } from '../platform/auth/subjects.js';
 import type { IssueRow } from './entities.js';
+import { applyAssignees, applyLabels, metadataColumns, type IssueMetadata } from './issue-metadata.js';
 
 export interface UpdateIssueInput {
   title?: string;
@@ -10,17 +12,23 @@ export interface UpdateIssueInput {
   issueType?: 'issue' | 'incident';
   confidential?: boolean;
   stateEvent?: 'close' | 'reopen';
+  /** Labels, assignees, milestone, due date: checked by the caller (set_issue_metadata); labels need `project`. */
+  metadata?: IssueMetadata;
+  project?: ProjectRow;
+  /** Owners and administrators only (set_issue_updated_at), checked by the caller. */
+  updatedAt?: number;
 }
 
 /**
  * Change an issue. Closing and reopening are conditional updates on the current state, so two
- * racing closes record one `closed` event.
+ * racing closes record one `closed` event. Edits record no activity event: GitLab records `closed`
+ * and `reopened` for issues, never `updated` (EventCreateService has no update for issues).
  */
 export async function updateIssue(deps: Deps, actorId: number, issue: IssueRow, input: UpdateIssueInput, executor: Executor = deps.db): Promise<IssueRow> {
   if (input.title !== undefined && input.title.trim() === '') throw new ValidationError({ title: ["can't be blank"] });
   const now = deps.clock.now();
   return inTransaction(executor, async (trx) => {
-    const changes: Record<string, unknown> = { updated_at: now };
+    const changes: Record<string, unknown> = { updated_at: input.updatedAt ?? now, ...metadataColumns(input.metadata) };
     if (input.title !== undefined) changes.title = input.title.trim();
     if (input.description !== undefined) changes.description = input.description;
     if (input.issueType !== undefined) changes.issue_type = input.issueType;
@@ -28,7 +36,15 @@ export async function updateIssue(deps: Deps, actorId: number, issue: IssueRow, 
     let updated = await trx.updateTable('issues').set(changes).where('id', '=', issue.id).returningAll().executeTakeFirst();
     if (!updated) throw new RecordNotFoundError();
     const changed = Object.keys(changes).filter((field) => field !== 'updated_at' && changes[field] !== issue[field as keyof IssueRow]);
+    let previousAssignees: number[] | null = null;
+    if (input.metadata && input.project) {
+      if (await applyLabels(trx, input.project, Number(issue.id), actorId, input.metadata, now)) changed.push('labels');
+      previousAssignees = await applyAssignees(trx, Number(issue.id), input.metadata.assigneeIds);
+    }
     if (changed.length > 0) await deps.domainEvents.publish(trx, { kind: 'issue.updated', projectId: Number(issue.project_id), actorId, issueId: Number(issue.id), changes: changed });
+    if (previousAssignees) {
+      await deps.domainEvents.publish(trx, { kind: 'issue.reassigned', projectId: Number(issue.project_id), actorId, issueId: Number(issue.id), previousAssigneeIds: previousAssignees });
+    }
     if (input.stateEvent) {
       const closing = input.stateEvent === 'close';
       const transitioned = await trx

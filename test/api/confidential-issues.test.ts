@@ -256,3 +256,52 @@ describe('GET /api/v4/users/:id/events', () => {
     expect(body.map((e: any) => e.project_id)).not.toContain(privateProject.id);
   });
 });
+
+describe('confidential issues and their assignees (issue-policy.ts: assignees read them too)', () => {
+  let assigned: any;
+  let unassigned: any;
+  beforeAll(async () => {
+    // Assigned when created: the check is then on the project (GitLab's user_can_read? on a new issue).
+    assigned = (await kiln.api('POST', `/projects/${privateProject.id}/issues`, { token: owner.token, body: { title: 'Assigned secret', confidential: true, assignee_ids: [guest.id] } })).body;
+    unassigned = (await kiln.api('POST', `/projects/${privateProject.id}/issues`, { token: owner.token, body: { title: 'Unassigned secret', confidential: true } })).body;
+    expect(assigned.assignees.map((user: any) => user.username)).toEqual(['guest']);
+  });
+
+  it('GET /api/v4/projects/:id/issues/:issue_iid: the guest assignee reads it, other guests get 404', async () => {
+    expect((await kiln.api('GET', `/projects/${privateProject.id}/issues/${assigned.iid}`, { token: guest.token })).body.title).toBe('Assigned secret');
+    expect((await kiln.api('GET', `/projects/${privateProject.id}/issues/${unassigned.iid}`, { token: guest.token })).body).toEqual(NOT_FOUND);
+  });
+
+  it('GET /api/v4/projects/:id/issues: the list and X-Total include it for the assignee', async () => {
+    const { body, headers } = await kiln.api('GET', `/projects/${privateProject.id}/issues`, { token: guest.token });
+    expect(titles(body)).toEqual(['Assigned secret', 'Guest secret', 'Private bug']);
+    expect(headers['x-total']).toBe('3');
+  });
+
+  it('GET and POST /api/v4/projects/:id/issues/:issue_iid/notes: the assignee reads and comments', async () => {
+    expect((await kiln.api('POST', `/projects/${privateProject.id}/issues/${assigned.iid}/notes`, { token: guest.token, body: { body: 'on it' } })).status).toBe(201);
+    expect((await kiln.api('GET', `/projects/${privateProject.id}/issues/${assigned.iid}/notes`, { token: guest.token })).body.map((note: any) => note.body)).toEqual(['on it']);
+  });
+
+  it('GET /api/v4/issues?scope=assigned_to_me lists it for the assignee only', async () => {
+    expect(titles((await kiln.api('GET', '/issues?scope=assigned_to_me', { token: guest.token })).body)).toEqual(['Assigned secret']);
+    expect((await kiln.api('GET', '/issues?scope=assigned_to_me', { token: stranger.token })).body).toEqual([]);
+  });
+
+  it('once unassigned, the guest loses it again', async () => {
+    await kiln.api('PUT', `/projects/${privateProject.id}/issues/${assigned.iid}`, { token: owner.token, body: { assignee_ids: [] } });
+    expect((await kiln.api('GET', `/projects/${privateProject.id}/issues/${assigned.iid}`, { token: guest.token })).body).toEqual(NOT_FOUND);
+    expect(titles((await kiln.api('GET', '/issues?scope=all', { token: guest.token })).body)).not.toContain('Assigned secret');
+  });
+
+  it('assigning someone who cannot read an existing confidential issue is dropped, as GitLab drops it', async () => {
+    const { body } = await kiln.api('PUT', `/projects/${privateProject.id}/issues/${unassigned.iid}`, { token: owner.token, body: { assignee_ids: [guest.id] } });
+    expect(body.assignees).toEqual([]);
+    expect((await kiln.api('GET', `/projects/${privateProject.id}/issues/${unassigned.iid}`, { token: guest.token })).body).toEqual(NOT_FOUND);
+  });
+
+  it('GET /api/v4/projects/:id/issues/:issue_iid/discussions: a stranger gets 404 on a confidential issue', async () => {
+    expect((await kiln.api('GET', `/projects/${publicProject.id}/issues/2/discussions`, { token: stranger.token })).body).toEqual(NOT_FOUND);
+    expect((await kiln.api('GET', `/projects/${publicProject.id}/issues/2/resource_label_events`, { token: stranger.token })).body).toEqual(NOT_FOUND);
+  });
+});

@@ -58,3 +58,59 @@ describe('GET /api/v4/projects/:id/issues/:issue_iid/notes', () => {
     expect(asc.body.map((note: { body: string }) => note.body)).toEqual(['First comment', 'Second']);
   });
 });
+
+describe('GET /api/v4/projects/:id/issues/:issue_iid/notes/:note_id', () => {
+  it('reads one note, with its type (null for an individual comment) and project', async () => {
+    const created = await kiln.api('POST', `/projects/${project.id}/issues/1/notes`, { token: owner.token, body: { body: 'Single' } });
+    const { status, body } = await kiln.api('GET', `/projects/${project.id}/issues/1/notes/${created.body.id}`, { token: owner.token });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ id: created.body.id, body: 'Single', type: null, project_id: project.id, noteable_iid: 1 });
+  });
+
+  it('answers 404 Not found for a note of another issue', async () => {
+    await kiln.api('POST', `/projects/${project.id}/issues`, { token: owner.token, body: { title: 'Other' } });
+    const other = await kiln.api('POST', `/projects/${project.id}/issues/2/notes`, { token: owner.token, body: { body: 'Elsewhere' } });
+    expect((await kiln.api('GET', `/projects/${project.id}/issues/1/notes/${other.body.id}`, { token: owner.token })).body).toEqual({ message: '404 Not found' });
+  });
+});
+
+describe('POST /api/v4/projects/:id/issues/:issue_iid/notes with created_at and internal', () => {
+  it('as the owner backdates a note with created_at', async () => {
+    const { body } = await kiln.api('POST', `/projects/${project.id}/issues/1/notes`, { token: owner.token, body: { body: 'Imported', created_at: '2020-02-02T02:02:02.000Z' } });
+    expect(body.created_at).toBe('2020-02-02T02:02:02.000Z');
+  });
+
+  it('refuses internal notes with a 400 naming the parameter (Kiln does not hide notes from Guests)', async () => {
+    const { status, body } = await kiln.api('POST', `/projects/${project.id}/issues/1/notes`, { token: owner.token, body: { body: 'Hush', internal: true } });
+    expect(status).toBe(400);
+    expect(body).toEqual({ error: 'internal is not supported' });
+  });
+});
+
+describe('PUT /api/v4/projects/:id/issues/:issue_iid/notes/:note_id', () => {
+  it('as the author changes the note and reads it back', async () => {
+    const created = await kiln.api('POST', `/projects/${project.id}/issues/1/notes`, { token: owner.token, body: { body: 'Typo' } });
+    kiln.clock.advance(1000);
+    const { status, body } = await kiln.api('PUT', `/projects/${project.id}/issues/1/notes/${created.body.id}`, { token: owner.token, body: { body: 'Fixed' } });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ body: 'Fixed', updated_at: '2026-11-22T08:00:01.000Z' });
+    expect((await kiln.api('GET', `/projects/${project.id}/issues/1/notes/${created.body.id}`, { token: owner.token })).body.body).toBe('Fixed');
+  });
+
+  it('as someone else answers 403, and 400 without a body', async () => {
+    const publicProject = await kiln.createProject(owner, 'open-notes', { visibility: 'public' });
+    await kiln.api('POST', `/projects/${publicProject.id}/issues`, { token: owner.token, body: { title: 'Open' } });
+    const note = await kiln.api('POST', `/projects/${publicProject.id}/issues/1/notes`, { token: owner.token, body: { body: 'Owner says' } });
+    expect((await kiln.api('PUT', `/projects/${publicProject.id}/issues/1/notes/${note.body.id}`, { token: stranger.token, body: { body: 'hijack' } })).status).toBe(403);
+    expect((await kiln.api('PUT', `/projects/${publicProject.id}/issues/1/notes/${note.body.id}`, { token: owner.token, body: {} })).body).toEqual({ error: 'body is missing' });
+  });
+});
+
+describe('DELETE /api/v4/projects/:id/issues/:issue_iid/notes/:note_id', () => {
+  it('as the author deletes the note (204), its `commented` event with it', async () => {
+    const created = await kiln.api('POST', `/projects/${project.id}/issues/1/notes`, { token: owner.token, body: { body: 'Regret' } });
+    expect((await kiln.api('DELETE', `/projects/${project.id}/issues/1/notes/${created.body.id}`, { token: owner.token })).status).toBe(204);
+    expect((await kiln.api('GET', `/projects/${project.id}/issues/1/notes/${created.body.id}`, { token: owner.token })).status).toBe(404);
+    expect(await kiln.deps.db.selectFrom('events').select('id').where('target_type', '=', 'Note').where('target_id', '=', created.body.id).execute()).toEqual([]);
+  });
+});

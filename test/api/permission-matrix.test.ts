@@ -95,7 +95,40 @@ const PROBES: Probe[] = [
     request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/search`, { token, query: { scope: 'issues', search: 'secret' } }),
     allowed: (answer) => Array.isArray(answer.body) && answer.body.some((issue: any) => issue.iid === 2),
   },
+  // The repository API: reading code (Reporters of a private project, anyone who reads a public one),
+  // committing to an unprotected branch and tagging (Developers).
+  {
+    ability: 'download_code',
+    expect: { private: 'nnnyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyn' },
+    request: async (k, w, token) => {
+      await ensureDefaultBranch(k, w);
+      return k.api('GET', `/projects/${w.project.id}/repository/tree`, { token });
+    },
+  },
+  {
+    ability: 'push_code',
+    expect: 'nnnnyyyyn',
+    request: async (k, w, token, serial) => {
+      await ensureDefaultBranch(k, w);
+      return k.api('POST', `/projects/${w.project.id}/repository/commits`, { token, body: { branch: `probe-${serial}`, start_branch: 'main', commit_message: 'probe', actions: [{ action: 'create', file_path: `probe-${serial}.txt`, content: 'probe' }] } });
+    },
+  },
+  {
+    ability: 'admin_tag',
+    expect: 'nnnnyyyyn',
+    request: async (k, w, token, serial) => {
+      await ensureDefaultBranch(k, w);
+      return k.api('POST', `/projects/${w.project.id}/repository/tags`, { token, body: { tag_name: `probe-${serial}`, ref: 'main' } });
+    },
+  },
 ];
+
+/** The repository probes need a default branch to start from: the administrator makes it once. */
+async function ensureDefaultBranch(k: TestKiln, w: World): Promise<void> {
+  if ((await k.api('GET', `/projects/${w.project.id}/repository/branches/main`, { token: k.root.token })).status === 200) return;
+  const made = await k.api('POST', `/projects/${w.project.id}/repository/commits`, { token: k.root.token, body: { branch: 'main', commit_message: 'first', actions: [{ action: 'create', file_path: 'README.md', content: 'x' }] } });
+  expect(made.status).toBe(201);
+}
 
 const INSTANCE_PROBES: Probe[] = [
   { ability: 'admin_all_resources', expect: 'nnnnnnnyn', request: (k, _w, token) => k.api('GET', '/group_repository_storage_moves', { token }) },

@@ -147,6 +147,8 @@ function schemaOf(rule: ParamRule): Record<string, unknown> {
       return { type: 'string', format: 'date' };
     case 'string[]':
       return { type: 'array', items: { type: 'string' } };
+    case 'integer[]':
+      return { type: 'array', items: { type: 'integer' } };
     case 'json':
       return {};
     default:

@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ParamError, ValidationError } from '../errors.js';
 
-export type ParamType = 'string' | 'integer' | 'boolean' | 'date' | 'string[]' | 'json';
+export type ParamType = 'string' | 'integer' | 'boolean' | 'date' | 'string[]' | 'integer[]' | 'json';
 
 export interface ParamRule<T = unknown, R extends boolean = boolean> {
   type: ParamType;
@@ -37,6 +37,8 @@ export const p = {
   /** A `YYYY-MM-DD` date, kept as that string. */
   date: rule<string>('date'),
   strings: rule<string[]>('string[]'),
+  /** GitLab's `Array[Integer]`: a JSON array, repeated `name[]=` keys, or a comma-separated string. */
+  integers: rule<number[]>('integer[]'),
   json: rule<unknown>('json'),
   absent: (message: string): ParamRule<never, false> => ({ type: 'string', required: false, absentMessage: message }),
 };
@@ -85,6 +87,16 @@ function coerce(type: ParamType, value: unknown): { ok: true; value: unknown } |
       if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return { ok: true, value };
       if (typeof value === 'string') return { ok: true, value: value === '' ? [] : value.split(',') };
       return { ok: false };
+    case 'integer[]': {
+      const items = Array.isArray(value) ? value : typeof value === 'string' ? (value === '' ? [] : value.split(',')) : [value];
+      const numbers: number[] = [];
+      for (const item of items) {
+        const one = coerce('integer', item);
+        if (!one.ok) return { ok: false };
+        numbers.push(one.value as number);
+      }
+      return { ok: true, value: numbers };
+    }
     case 'json':
       return { ok: true, value };
   }
@@ -131,7 +143,8 @@ export function parseParams<S extends ParamSchema>(input: Record<string, unknown
   const tooLong: Record<string, string[]> = {};
   const result: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(schema)) {
-    const raw = input[name];
+    // Rails-style `name[]` keys (python-gitlab's array filters in query strings) name the same array.
+    const raw = input[name] ?? (spec.type === 'string[]' || spec.type === 'integer[]' ? input[`${name}[]`] : undefined);
     if (spec.absentMessage) {
       if (raw !== undefined) problems.push(`${name} ${spec.absentMessage}`);
       continue;
@@ -170,4 +183,10 @@ export function parseParams<S extends ParamSchema>(input: Record<string, unknown
 /** Grape's mutually_exclusive check, with the message chosen by the caller. */
 export function rejectTogether(input: Record<string, unknown>, names: string[], message = `${names.join(', ')} are mutually exclusive`): void {
   if (names.filter((name) => input[name] !== undefined).length > 1) throw new ParamError(message);
+}
+
+/** Grape's at_least_one_of, in its words. */
+export function requireOneOf(input: Record<string, unknown>, names: string[]): void {
+  if (names.some((name) => input[name] !== undefined)) return;
+  throw new ParamError(`${names.join(', ')} are missing, at least one parameter must be provided`);
 }

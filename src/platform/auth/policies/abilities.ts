@@ -51,6 +51,8 @@ export const PROJECT_ABILITIES = {
   create_deployment: { min: ACCESS.developer },
   update_deployment: { min: ACCESS.developer },
   push_code: { min: ACCESS.developer, feature: 'repository' },
+  // Creating and deleting tags through the API (GitLab's admin_tag; Kiln has no protected tags).
+  admin_tag: { min: ACCESS.developer, feature: 'repository' },
   read_alert_management_alert: { min: ACCESS.developer },
   update_alert_management_alert: { min: ACCESS.developer },
   send_test_alert: { min: ACCESS.developer },
@@ -66,6 +68,19 @@ export const PROJECT_ABILITIES = {
   change_visibility_level: { min: ACCESS.maintainer },
   change_namespace: { min: ACCESS.owner },
   rename_project: { min: ACCESS.maintainer },
+  // Labels and milestones (project_policy.rb: Guests read them, Reporters manage them).
+  read_label: { min: ACCESS.guest, ...READ },
+  admin_label: { min: ACCESS.reporter },
+  read_milestone: { min: ACCESS.guest, ...READ },
+  admin_milestone: { min: ACCESS.reporter },
+  // Editing and deleting anyone's comment (a note's author may always change their own: note-policy).
+  admin_note: { min: ACCESS.maintainer },
+  // Backdating and choosing iids (GitLab's set_issue_created_at, set_issue_updated_at, set_issue_iid,
+  // set_note_created_at): Owners and administrators.
+  set_issue_created_at: { min: ACCESS.owner },
+  set_issue_updated_at: { min: ACCESS.owner },
+  set_issue_iid: { min: ACCESS.owner },
+  set_note_created_at: { min: ACCESS.owner },
 } satisfies Record<string, AbilityRule>;
 
 export const GROUP_ABILITIES = {
@@ -89,6 +104,11 @@ export const GROUP_ABILITIES = {
   change_visibility_level: { min: ACCESS.owner },
   // Moving a project into the group (group_policy.rb: Maintainers who can create projects there).
   transfer_projects: { min: ACCESS.maintainer },
+  // Group labels and milestones (group_policy.rb: Guests read them, Reporters manage them).
+  read_label: { min: ACCESS.guest, ...READ },
+  admin_label: { min: ACCESS.reporter },
+  read_milestone: { min: ACCESS.guest, ...READ },
+  admin_milestone: { min: ACCESS.reporter },
 } satisfies Record<string, AbilityRule>;
 
 /**

@@ -29,3 +29,28 @@ export function canUpdateIssue(subject: PolicySubject, issue: IssueFacts): boole
   if (canOnProject(subject, 'update_issue')) return true;
   return subject.level >= ACCESS.guest && isAuthorOrAssignee(subject, issue);
 }
+
+/**
+ * admin_note on one comment (GitLab's NotePolicy): its author, or Maintainers and above (admin_note on
+ * the project); system notes are never edited. The caller has already read the issue.
+ */
+export function canAdminNote(subject: PolicySubject, note: { author_id: number; system: boolean | number }): boolean {
+  if (Number(note.system) === 1 || note.system === true) return false;
+  const user = subject.user;
+  if (!user || user.state !== 'active') return false;
+  return Number(note.author_id) === user.id || canOnProject(subject, 'admin_note');
+}
+
+/**
+ * set_issue_metadata (GitLab's IssuePolicy): labels, assignees, milestone, due date and locking. On a
+ * new issue any member (Guest and above) may set them; on an existing one only holders of admin_issue.
+ */
+export function canSetIssueMetadata(subject: PolicySubject, persisted: boolean): boolean {
+  if (canOnProject(subject, 'admin_issue')) return true;
+  return !persisted && subject.user !== null && subject.level >= ACCESS.guest && canOnProject(subject, 'create_issue');
+}
+
+/** set_confidentiality: any creator of a new issue; afterwards those who may set its metadata. */
+export function canSetConfidentiality(subject: PolicySubject, persisted: boolean): boolean {
+  return persisted ? canSetIssueMetadata(subject, true) : canOnProject(subject, 'create_issue');
+}

@@ -12,6 +12,11 @@ export interface IssuesTable {
   author_id: number;
   closed_by_id: number | null;
   closed_at: number | null;
+  milestone_id: Generated<number | null>;
+  /** YYYY-MM-DD. */
+  due_date: Generated<string | null>;
+  /** 0/1, or null when never set (GitLab's API shows null). */
+  discussion_locked: Generated<number | null>;
   created_at: number;
   updated_at: number;
 }
@@ -24,11 +29,71 @@ export interface NotesTable {
   author_id: number;
   body: string;
   system: Generated<number>;
+  /** 40 hexadecimal digits: the note's own discussion, or the thread it belongs to. */
+  discussion_id: string | null;
+  /** null for an individual note, 'DiscussionNote' for a note of a thread. */
+  type: Generated<'DiscussionNote' | null>;
   created_at: number;
   updated_at: number;
+}
+
+/** A project label (project_id set) or a group label (group_id set). */
+export interface LabelsTable {
+  id: Generated<number>;
+  project_id: number | null;
+  group_id: number | null;
+  title: string;
+  /** `#RRGGBB` or `#RGB`. */
+  color: string;
+  description: string | null;
+  priority: number | null;
+  archived: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface LabelLinksTable {
+  id: Generated<number>;
+  label_id: number;
+  issue_id: number;
+  created_at: number;
+}
+
+export interface IssueAssigneesTable {
+  issue_id: number;
+  user_id: number;
+}
+
+/** A project milestone (project_id set) or a group milestone (group_id set). */
+export interface MilestonesTable {
+  id: Generated<number>;
+  project_id: number | null;
+  group_id: number | null;
+  iid: number;
+  title: string;
+  description: string | null;
+  state: Generated<'active' | 'closed'>;
+  start_date: string | null;
+  due_date: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ResourceLabelEventsTable {
+  id: Generated<number>;
+  issue_id: number;
+  label_id: number | null;
+  user_id: number | null;
+  action: 'add' | 'remove';
+  created_at: number;
 }
 
 export interface IssuesTables {
   issues: IssuesTable;
   notes: NotesTable;
+  labels: LabelsTable;
+  label_links: LabelLinksTable;
+  issue_assignees: IssueAssigneesTable;
+  milestones: MilestonesTable;
+  resource_label_events: ResourceLabelEventsTable;
 }

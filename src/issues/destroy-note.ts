@@ -1,0 +1,14 @@
+import type { Deps } from '../platform/deps.js';
+import { inTransaction } from '../platform/db/database.js';
+import type { NoteRow } from './entities.js';
+
+/**
+ * Delete a comment (GitLab's Notes::DestroyService) and its `commented` event (Note's
+ * `has_many :events, dependent: :delete_all`). The rest of its thread stays.
+ */
+export async function destroyNote(deps: Deps, note: NoteRow): Promise<void> {
+  await inTransaction(deps.db, async (trx) => {
+    await trx.deleteFrom('events').where('project_id', '=', Number(note.project_id)).where('target_type', '=', 'Note').where('target_id', '=', note.id).execute();
+    await trx.deleteFrom('notes').where('id', '=', note.id).execute();
+  });
+}

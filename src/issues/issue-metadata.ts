@@ -1,0 +1,73 @@
+// Labels and assignees of an issue, written inside the transaction of the create or update that
+// sets them. Every label added or removed is recorded in the issue's label history
+// (resource_label_events), as GitLab's ResourceEvents::ChangeLabelsService does.
+import type { Executor } from '../platform/db/database.js';
+import type { ProjectRow } from '../platform/auth/subjects.js';
+import { findOrCreateLabels } from '../labels/api.js';
+
+/** What a caller allowed to set an issue's metadata (set_issue_metadata) may change, already checked. */
+export interface IssueMetadata {
+  /** Replace the labels with these titles. */
+  labels?: string[];
+  addLabels?: string[];
+  removeLabels?: string[];
+  /** Unknown titles become project labels (the caller may manage labels); otherwise they are left out. */
+  createLabels?: boolean;
+  /** Users who may read the issue, already filtered (GitLab drops the others silently). */
+  assigneeIds?: number[];
+  milestoneId?: number | null;
+  dueDate?: string | null;
+  discussionLocked?: boolean;
+}
+
+export async function labelIdsOf(trx: Executor, issueId: number): Promise<number[]> {
+  const rows = await trx.selectFrom('label_links').select('label_id').where('issue_id', '=', issueId).execute();
+  return rows.map((row) => Number(row.label_id));
+}
+
+/** GitLab's process_label_ids: `labels` replace (or keep the current set), `add_labels` join, `remove_labels` leave. */
+export async function applyLabels(trx: Executor, project: ProjectRow, issueId: number, actorId: number, metadata: IssueMetadata, now: number): Promise<boolean> {
+  if (metadata.labels === undefined && metadata.addLabels === undefined && metadata.removeLabels === undefined) return false;
+  const create = { create: metadata.createLabels ?? false, now };
+  const current = await labelIdsOf(trx, issueId);
+  let next = metadata.labels === undefined ? [...current] : (await findOrCreateLabels(trx, project, metadata.labels, create)).map((label) => Number(label.id));
+  if (metadata.addLabels) next = [...next, ...(await findOrCreateLabels(trx, project, metadata.addLabels, create)).map((label) => Number(label.id))];
+  if (metadata.removeLabels) {
+    const removed = new Set((await findOrCreateLabels(trx, project, metadata.removeLabels, { create: false, now })).map((label) => Number(label.id)));
+    next = next.filter((id) => !removed.has(id));
+  }
+  const wanted = new Set(next);
+  const added = [...wanted].filter((id) => !current.includes(id));
+  const dropped = current.filter((id) => !wanted.has(id));
+  if (dropped.length) await trx.deleteFrom('label_links').where('issue_id', '=', issueId).where('label_id', 'in', dropped).execute();
+  if (added.length) {
+    await trx.insertInto('label_links').values(added.map((labelId) => ({ label_id: labelId, issue_id: issueId, created_at: now }))).onConflict((conflict) => conflict.doNothing()).execute();
+  }
+  const events = [...added.map((id) => ({ id, action: 'add' as const })), ...dropped.map((id) => ({ id, action: 'remove' as const }))];
+  if (events.length) {
+    await trx.insertInto('resource_label_events').values(events.map((event) => ({ issue_id: issueId, label_id: event.id, user_id: actorId, action: event.action, created_at: now }))).execute();
+  }
+  return events.length > 0;
+}
+
+/** Replace the assignees; the previous ones when they changed, `null` when nothing changed. */
+export async function applyAssignees(trx: Executor, issueId: number, assigneeIds: number[] | undefined): Promise<number[] | null> {
+  if (assigneeIds === undefined) return null;
+  const current = (await trx.selectFrom('issue_assignees').select('user_id').where('issue_id', '=', issueId).execute()).map((row) => Number(row.user_id));
+  const wanted = [...new Set(assigneeIds)];
+  const added = wanted.filter((id) => !current.includes(id));
+  const dropped = current.filter((id) => !wanted.includes(id));
+  if (dropped.length) await trx.deleteFrom('issue_assignees').where('issue_id', '=', issueId).where('user_id', 'in', dropped).execute();
+  if (added.length) await trx.insertInto('issue_assignees').values(added.map((userId) => ({ issue_id: issueId, user_id: userId }))).onConflict((conflict) => conflict.doNothing()).execute();
+  return added.length > 0 || dropped.length > 0 ? current : null;
+}
+
+/** The issue columns the metadata sets. */
+export function metadataColumns(metadata: IssueMetadata | undefined): { milestone_id?: number | null; due_date?: string | null; discussion_locked?: number } {
+  const columns: { milestone_id?: number | null; due_date?: string | null; discussion_locked?: number } = {};
+  if (!metadata) return columns;
+  if (metadata.milestoneId !== undefined) columns.milestone_id = metadata.milestoneId;
+  if (metadata.dueDate !== undefined) columns.due_date = metadata.dueDate;
+  if (metadata.discussionLocked !== undefined) columns.discussion_locked = metadata.discussionLocked ? 1 : 0;
+  return columns;
+}

@@ -1,0 +1,12 @@
+// Project and group labels: their API, and (through api.ts) the labels issues carry.
+import type { Feature } from '../platform/feature.js';
+import { projectLabelsRoutes } from './routes.js';
+import { groupLabelsRoutes } from './group-routes.js';
+
+export const labelsFeature: Feature = {
+  name: 'labels',
+  routes(app, deps) {
+    projectLabelsRoutes(app, deps);
+    groupLabelsRoutes(app, deps);
+  },
+};
