@@ -3,6 +3,7 @@ import type { Feature } from '../platform/feature.js';
 import { namespacedRoute } from '../platform/http/namespaced-routes.js';
 import { storageMoveRoutes } from './routes.js';
 import { protectedBranchesRoutes } from './protected-branches/routes.js';
+import { repositoryApiRoutes } from './repository-api/routes.js';
 import { GIT_URL, serveGit } from './git-http/serve-git.js';
 import { MOVE_JOB } from './schedule-storage-move.js';
 import { BULK_JOB, runBulkStorageMovesJob } from './schedule-bulk-storage-moves.js';
@@ -17,6 +18,7 @@ export const repositoriesFeature: Feature = {
   routes(app, deps) {
     storageMoveRoutes(app, deps);
     protectedBranchesRoutes(app, deps);
+    repositoryApiRoutes(app, deps);
     namespacedRoute(app, {
       method: ['GET', 'POST'],
       pattern: GIT_URL,
