@@ -121,6 +121,40 @@ const PROBES: Probe[] = [
       return k.api('POST', `/projects/${w.project.id}/repository/tags`, { token, body: { tag_name: `probe-${serial}`, ref: 'main' } });
     },
   },
+  // Editing, moving and deleting projects and groups (issue 15). A refused transfer into a namespace is
+  // GitLab's 400 "Failed to transfer project …": counted as refused here.
+  { ability: 'admin_project', expect: 'nnnnnyyyn', request: (k, w, token, serial) => k.api('PUT', `/projects/${w.project.id}`, { token, body: { description: `probe ${serial}` } }) },
+  { ability: 'rename_project', expect: 'nnnnnyyyn', request: (k, w, token) => k.api('PUT', `/projects/${w.project.id}`, { token, body: { name: 'app' } }) },
+  {
+    ability: 'change_namespace',
+    expect: 'nnnnnnyyn',
+    request: async (k, w, token, serial) => {
+      const fresh = await k.createProject(k.root, `moving-${serial}`, { namespace_id: w.group.id, visibility: w.project.visibility });
+      const me = await k.api('GET', '/user', { token });
+      return k.api('PUT', `/projects/${fresh.id}/transfer`, { token, body: { namespace: me.status === 200 ? me.body.username : 'root' } });
+    },
+  },
+  {
+    ability: 'transfer_projects',
+    expect: 'nnnnnyyyn',
+    request: async (k, w, token, serial) => {
+      const made = await k.api('POST', '/projects', { token, body: { name: `carried-${serial}`, path: `carried-${serial}` } });
+      if (made.status !== 201) return made;
+      const moved = await k.api('PUT', `/projects/${made.body.id}/transfer`, { token, body: { namespace: w.group.id } });
+      return moved.status === 400 && /permission/.test(moved.body.message) ? { status: 403, body: moved.body } : moved;
+    },
+  },
+  { ability: 'read_project (star)', expect: PARTICIPATE, request: (k, w, token) => k.api('POST', `/projects/${w.project.id}/star`, { token }) },
+  { ability: 'read_group (group projects)', expect: READ, request: (k, w, token) => k.api('GET', `/groups/${w.group.id}/projects`, { token }) },
+  { ability: 'admin_group', expect: 'nnnnnnyyn', request: (k, w, token, serial) => k.api('PUT', `/groups/${w.group.id}`, { token, body: { description: `probe ${serial}` } }) },
+  {
+    ability: 'remove_group',
+    expect: 'nnnnnnyyn',
+    request: async (k, w, token, serial) => {
+      const doomed = await k.api('POST', '/groups', { token: k.root.token, body: { name: `doomed-${serial}`, path: `doomed-${serial}`, parent_id: w.group.id, visibility: w.group.visibility } });
+      return k.api('DELETE', `/groups/${doomed.body.id}`, { token });
+    },
+  },
 ];
 
 /** The repository probes need a default branch to start from: the administrator makes it once. */
