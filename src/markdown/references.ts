@@ -23,8 +23,12 @@ export async function resolveReferences(deps: Deps, text: string, project?: Proj
       .where('project_id', '=', project.project.id)
       .where('iid', 'in', iids)
       .execute();
+    // Assignees read a confidential issue too (issue-policy.ts): only those issues need them.
+    const confidential = rows.filter((row) => row.confidential).map((row) => Number(row.id));
+    const assignees = confidential.length ? await deps.db.selectFrom('issue_assignees').select(['issue_id', 'user_id']).where('issue_id', 'in', confidential).execute() : [];
     for (const row of rows) {
-      if (!canReadIssue(project, row)) continue;
+      const assigneeIds = assignees.filter((assignee) => Number(assignee.issue_id) === Number(row.id)).map((assignee) => Number(assignee.user_id));
+      if (!canReadIssue(project, { ...row, assigneeIds })) continue;
       issues.set(Number(row.iid), { url: `${projectWebUrl(base, project.project.full_path)}/-/issues/${row.iid}`, title: row.title, projectId: Number(project.project.id), issueId: Number(row.id) });
     }
   }

@@ -54,6 +54,15 @@ describe('POST /api/v4/markdown', () => {
       expect(asOwner.body.html).toContain('title="Secret plan"');
     });
 
+    it('links a confidential issue for its assignee, as the issue policy lets assignees read it', async () => {
+      // Written directly: the issues API assigns only users who may read the issue already.
+      const secret = await kiln.deps.db.selectFrom('issues').select('id').where('project_id', '=', project.id).where('iid', '=', 2).executeTakeFirstOrThrow();
+      await kiln.deps.db.insertInto('issue_assignees').values({ issue_id: secret.id, user_id: guest.id }).execute();
+      const { body } = await render({ text: 'About #2', gfm: true, project: 'md-group/docs' }, guest.token);
+      expect(body.html).toContain('title="Secret plan"');
+      await kiln.deps.db.deleteFrom('issue_assignees').where('issue_id', '=', secret.id).execute();
+    });
+
     it('leaves references that name nothing, references in code, and references without gfm as text', async () => {
       const { body } = await render({ text: 'Issue #99 by @nobody, `#1` and\n\n    @md-owner #1', gfm: true, project: 'md-group/docs' }, owner.token);
       expect(body.html).not.toContain('<a');
