@@ -13,4 +13,8 @@ export { createUser, validateUserFields } from './create-user.js';
 export { updateUser } from './update-user.js';
 export { lockProject } from './lock-project.js';
 export { createPersonalAccessToken, PAT_SCOPES } from './personal-access-tokens.js';
+// Issue 15 (namespaces, search): the namespace and project entities, and literal LIKE patterns.
+export { namespaceEntity, projectEntity } from './entities.js';
+export { containsPattern } from './like-pattern.js';
+export { usersQuery } from './users-finder.js';
 export { confirmedEmailsOf } from './emails-finder.js';

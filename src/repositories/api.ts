@@ -1,3 +1,5 @@
 // What other features may use of repositories: running a command (git, for backups) the way Git
 // HTTP runs it. Everything else in this folder is internal.
 export { runCommand } from './git.js';
+// Issue 15 (blob search): a project's repository path, null while it has none.
+export { readableRepository } from './repository-api/project-repository.js';
