@@ -8,6 +8,8 @@ import { unsubscribePages } from './unsubscribe-pages.js';
 import { listenForNotifications } from './listeners.js';
 import { JOB_NOTIFY_ISSUE, notifyIssueEvent } from './notify-issue-event.js';
 import { JOB_NOTIFY_ALERT, notifyNewAlert } from './notify-new-alert.js';
+import { ISSUES_DUE_JOB, issuesDueJob } from './issues-due.js';
+import { scheduleOnce } from '../platform/jobs/daily.js';
 
 export const notificationsFeature: Feature = {
   name: 'notifications',
@@ -18,5 +20,8 @@ export const notificationsFeature: Feature = {
     subscriptionRoutes(app, deps);
     unsubscribePages(app, deps);
   },
-  jobs: { [JOB_NOTIFY_ISSUE]: notifyIssueEvent, [JOB_NOTIFY_ALERT]: notifyNewAlert },
+  jobs: { [JOB_NOTIFY_ISSUE]: notifyIssueEvent, [JOB_NOTIFY_ALERT]: notifyNewAlert, [ISSUES_DUE_JOB]: issuesDueJob },
+  async onStart(deps) {
+    await scheduleOnce(deps, ISSUES_DUE_JOB, deps.clock.now(), { orRunning: true });
+  },
 };

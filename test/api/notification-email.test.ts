@@ -123,6 +123,37 @@ describe('issue notifications (level × action)', () => {
   });
 });
 
+describe('reassign and due date', () => {
+  it('reassign: the new assignee (reason assigned) and the previous one as mentions, participants and watchers', async () => {
+    const issue = await openIssue(users.author, { title: 'Assign me', assignee_ids: [users.mentionlevel.id] });
+    const created = await delivered();
+    // Assignees of a new issue are mailed as participants (reason assigned): the mention level does not allow that.
+    expect(recipientsOf(created)).not.toContain('mentionlevel');
+    const put = await kiln.api('PUT', `/projects/${project.id}/issues/${issue.iid}`, { token: users.actor.token, body: { assignee_ids: [users.disabled.id] } });
+    expect(put.status).toBe(200);
+    const mails = await delivered();
+    // The new assignee has notifications disabled: a mention does not pass `disabled`.
+    expect(recipientsOf(mails)).toEqual(['author', 'globalwatcher', 'groupwatcher', 'guestwatcher', 'mentionlevel', 'watcher']);
+    const previous = mails.find((mail) => mail.rcptTos[0] === 'mentionlevel@example.com')!;
+    expect(header(previous, 'X-GitLab-NotificationReason')).toBeUndefined();
+    expect(previous.text).toContain('Assignee changed to User disabled');
+    await kiln.api('PUT', `/projects/${project.id}/issues/${issue.iid}`, { token: users.actor.token, body: { assignee_ids: [users.participant.id] } });
+    const again = (await delivered()).find((mail) => mail.rcptTos[0] === 'participant@example.com')!;
+    expect(header(again, 'X-GitLab-NotificationReason')).toBe('assigned');
+  });
+
+  it('issue due: the day before, participants and the author, not watchers (GitLab excludes issue_due for watch)', async () => {
+    const { publishIssuesDue } = await import('../../src/notifications/issues-due.js');
+    const tomorrow = new Date(kiln.clock.now() + 86_400_000).toISOString().slice(0, 10);
+    const issue = await openIssue(users.author, { title: 'Due soon', description: 'for @participant', due_date: tomorrow });
+    await delivered();
+    expect(await publishIssuesDue(kiln.deps)).toBe(1);
+    const mails = await delivered();
+    expect(recipientsOf(mails)).toEqual(['author', 'participant']);
+    expect(mails[0].text).toContain(`Issue #${issue.iid} is due: ${tomorrow}`);
+  });
+});
+
 describe('POST /api/v4/projects/:id/issues/:issue_iid/subscribe', () => {
   describe('as a member with notifications disabled', () => {
     it('returns 201 with subscribed true, then 304; the subscriber is mailed whatever the level', async () => {

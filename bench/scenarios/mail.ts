@@ -1,0 +1,131 @@
+// `npm run bench -- mail` (issue 17): notification mail delivered to a local SMTP server, in mails/s,
+// from a burst of new issues on a project with 10 watchers; and issue creation with mail on (10
+// watchers) against the same requests on a project nobody watches (mail off), so the mail's cost on
+// the request path shows. The SMTP server is Debian's aiosmtpd, counting messages without parsing.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import type { BenchScenario, BenchServer } from '../scenario.js';
+
+const WATCHERS = 10;
+const ISSUES = 200;
+const LOAD_S = Number(process.env.BENCH_DURATION_S ?? 8);
+
+const SINK = String.raw`
+import sys
+from aiosmtpd.controller import Controller
+class Count:
+    async def handle_DATA(self, server, session, envelope):
+        sys.stdout.write('%d\n' % len(envelope.rcpt_tos))
+        sys.stdout.flush()
+        return '250 OK'
+controller = Controller(Count(), hostname='127.0.0.1', port=int(sys.argv[1]))
+controller.start()
+sys.stdout.write('READY\n')
+sys.stdout.flush()
+sys.stdin.read()
+controller.stop()
+`;
+
+// env() is synchronous and runs before anything else of the scenario: the sink starts there, on a
+// port picked at random in a range the kernel does not hand out as ephemeral ports.
+const port = 20_000 + Math.floor(Math.random() * 10_000);
+let sink: ChildProcess | null = null;
+let received = 0;
+let ready: Promise<void> | null = null;
+
+function startSink(): void {
+  if (sink) return;
+  const child = spawn('/usr/bin/python3', ['-c', SINK, String(port)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  sink = child;
+  ready = new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line === 'READY') resolve();
+      else received += Number(line);
+    });
+    child.once('exit', (code) => reject(new Error(`aiosmtpd exited with ${code}`)));
+  });
+}
+
+async function waitForMail(count: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (received < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return received >= count;
+}
+
+async function post(server: BenchServer, path: string, body: unknown): Promise<number> {
+  const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'private-token': server.rootToken, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+function issueLoad(server: BenchServer, projectId: number): Promise<autocannon.Result> {
+  let n = 0;
+  return autocannon({
+    url: `${server.url}/api/v4/projects/${projectId}/issues`,
+    method: 'POST',
+    connections: 10,
+    duration: LOAD_S,
+    headers: { 'private-token': server.rootToken, 'content-type': 'application/json' },
+    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ title: `load ${(n += 1)}` }) }) }],
+  });
+}
+
+export const scenario: BenchScenario = {
+  name: 'mail',
+  env() {
+    startSink();
+    return { KILN_SMTP_URL: `smtp://127.0.0.1:${port}`, KILN_EMAIL_FROM: 'kiln@bench.example', KILN_WORKER_POLL_MS: '20' };
+  },
+  async seed(deps) {
+    const { createUser } = await import('../../src/accounts/api.js');
+    const { createProject } = await import('../../src/accounts/create-project.js');
+    const { toAuthUser } = await import('../../src/accounts/api.js');
+    const root = await deps.db.selectFrom('users').selectAll().where('username_lower', '=', 'root').executeTakeFirstOrThrow();
+    const actor = { user: toAuthUser(root), scopes: ['api'], via: 'personal_access_token' as const, tokenId: null };
+    const watched = await createProject(deps, actor, { name: 'watched' });
+    const quiet = await createProject(deps, actor, { name: 'quiet' });
+    const now = deps.clock.now();
+    for (let i = 0; i < WATCHERS; i += 1) {
+      const user = await createUser(deps, { username: `watcher${i}`, name: `Watcher ${i}`, email: `watcher${i}@bench.example` });
+      await deps.db.insertInto('members').values({ source_type: 'Project', source_id: Number(watched.id), user_id: Number(user.id), access_level: 30, expires_at: null, created_by_id: Number(root.id), created_at: now, updated_at: now }).execute();
+      await deps.db.insertInto('notification_settings').values({ user_id: Number(user.id), source_type: 'Project', source_id: Number(watched.id), level: 'watch', notification_email: null, new_note: null, new_issue: null, reopen_issue: null, close_issue: null, reassign_issue: null, issue_due: null, new_merge_request: null, push_to_merge_request: null, reopen_merge_request: null, close_merge_request: null, reassign_merge_request: null, merge_merge_request: null, failed_pipeline: null, fixed_pipeline: null, success_pipeline: null, new_epic: null, created_at: now, updated_at: now }).execute();
+    }
+    return { watchedId: Number(watched.id), quietId: Number(quiet.id) };
+  },
+  async targets() {
+    return [];
+  },
+  async custom(server, seeded) {
+    await ready;
+    const watchedId = seeded.watchedId as number;
+    // Delivery: a burst of new issues, each mailed to every watcher; timed from the first request
+    // to the last message accepted by the SMTP server.
+    const expected = received + ISSUES * WATCHERS;
+    const started = Date.now();
+    let next = 0;
+    const statuses: number[] = [];
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      while (next < ISSUES) {
+        next += 1;
+        statuses.push(await post(server, `/api/v4/projects/${watchedId}/issues`, { title: `burst ${next}` }));
+      }
+    }));
+    const accepted = statuses.filter((status) => status === 201).length;
+    const complete = await waitForMail(expected, 120_000);
+    const seconds = (Date.now() - started) / 1000;
+    const mailsPerSecond = (ISSUES * WATCHERS) / seconds;
+
+    // The request path with mail on and off, loaded alike.
+    const quiet = await issueLoad(server, seeded.quietId as number);
+    const watched = await issueLoad(server, watchedId);
+    sink?.stdin?.end();
+    sink?.kill();
+    const ratio = watched.requests.average / quiet.requests.average;
+    return [
+      { name: `mail delivered (${ISSUES} issues × ${WATCHERS} watchers, from first request to last message at the SMTP server)`, value: Math.round(mailsPerSecond), unit: 'mails/s', target: '≥200 mails/s', pass: complete && accepted === ISSUES && mailsPerSecond >= 200 },
+      { name: 'POST /api/v4/projects/:id/issues, nobody watching (mail off)', value: Math.round(quiet.requests.average), unit: 'req/s', target: 'reference', pass: quiet.non2xx === 0 && quiet.errors === 0 },
+      { name: `POST /api/v4/projects/:id/issues, ${WATCHERS} watchers (mail on)`, value: Math.round(watched.requests.average), unit: 'req/s', baseline: Math.round(quiet.requests.average), target: '≥0.9× mail off', pass: ratio >= 0.9 && watched.non2xx === 0 },
+    ];
+  },
+};
