@@ -3,13 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
-import { ParamError } from '../platform/errors.js';
+import { NotFoundError, ParamError } from '../platform/errors.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import { updateGroup } from './update-group.js';
 import { transferGroup } from './transfer-group.js';
 import { scheduleGroupDeletion } from './schedule-group-deletion.js';
 import { groupProjectsQuery, subgroupsQuery } from './group-listings.js';
-import { avatarChange } from './avatars.js';
+import { avatarChange, findAvatar } from './avatars.js';
 import { namespacesOf } from './finders.js';
 import { groupEntity, projectEntity, projectSimpleEntity } from './entities.js';
 
@@ -48,6 +48,19 @@ export function groupEditRoutes(app: FastifyInstance, deps: Deps): void {
         avatar: input.avatar === undefined ? undefined : avatarChange(input.avatar),
       });
       return groupEntity(base, updated);
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'GET', url: '/groups/:id/avatar', summary: "Download a group's avatar", tags: ['groups'],
+    ability: { group: 'read_group' }, auth: 'optional',
+    params: { id: p.string.required() },
+    handler: async ({ group, reply }) => {
+      const access = await group();
+      const avatar = access.group.avatar === null ? undefined : await findAvatar(deps.db, 'Namespace', Number(access.group.id));
+      if (!avatar) throw new NotFoundError('Avatar');
+      reply.type(avatar.content_type).header('content-disposition', `attachment; filename="${avatar.filename}"`).header('x-content-type-options', 'nosniff');
+      return Buffer.from(avatar.data);
     },
   });
 

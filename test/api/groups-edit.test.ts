@@ -32,7 +32,11 @@ describe('PUT /api/v4/groups/:id', () => {
       const avatarUrl = JSON.parse(uploaded.body).avatar_url;
       expect(avatarUrl).toBe(`http://kiln.test/uploads/-/system/group/avatar/${group.id}/g.png`);
       expect((await kiln.request('GET', new URL(avatarUrl).pathname, { token: alice.token })).statusCode).toBe(200);
+      const download = await kiln.request('GET', `/api/v4/groups/${group.id}/avatar`, { token: alice.token });
+      expect([download.statusCode, download.headers['content-type'], download.headers['content-disposition']]).toEqual([200, 'image/png', 'attachment; filename="g.png"']);
+      expect(download.rawPayload.equals(TINY_PNG)).toBe(true);
       expect((await kiln.api('PUT', `/groups/${group.id}`, { token: alice.token, body: { avatar: '' } })).body.avatar_url).toBeNull();
+      expect((await kiln.api('GET', `/groups/${group.id}/avatar`, { token: alice.token })).body).toEqual({ message: '404 Avatar Not Found' });
     });
 
     it('renaming moves the subgroups and projects below, and their old paths keep answering', async () => {
