@@ -102,7 +102,7 @@ function suite(label: string, env: () => Record<string, string> | undefined) {
       expect(blobs[0].data).toContain('needle here');
       const groupBlobs = (await api.Search.all('blobs', 'needle', { groupId: 'acme' })) as Array<{ path: string }>;
       expect(groupBlobs.map((blob) => blob.path)).toEqual(['lib/hay.rb']);
-      const rendered = await api.Markdown.render('**bold** <script>x</script>', { gfm: true });
+      const rendered = await api.Markdown.render('**bold** <script>x</script>', { gfm: 'true' });
       expect(rendered.html).toBe('<p><strong>bold</strong> &lt;script&gt;x&lt;/script&gt;</p>\n');
       const before = await api.ApplicationSettings.show();
       expect(before.default_project_visibility).toBe('private');
