@@ -254,6 +254,30 @@ describe('kiln migrate and kiln admin', () => {
     expect(await verifyPassword(user.password_hash, 'ops-password-1')).toBe(false);
   });
 
+  it('kiln admin reset-password at a terminal asks twice without echoing the password', { timeout: 30_000 }, async () => {
+    // script(1) gives the command a pseudo-terminal; the password is typed on it.
+    const command = [process.execPath, MAIN, 'admin', 'reset-password', '--username', 'ops'].join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { PATH: process.env.PATH, HOME: tmpdir(), KILN_LOG_LEVEL: 'warn', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    const waitFor = async (text: string) => {
+      const deadline = Date.now() + 20_000;
+      while (!output.includes(text) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    };
+    await waitFor('Password: ');
+    child.stdin.write('typed-password-1\r');
+    await waitFor('Password again: ');
+    child.stdin.write('typed-password-1\r');
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(output).toContain('password of ops reset');
+    expect(output).not.toContain('typed-password-1');
+    const user = await inspect.db.selectFrom('users').select('password_hash').where('username', '=', 'ops').executeTakeFirstOrThrow();
+    expect(await verifyPassword(user.password_hash, 'typed-password-1')).toBe(true);
+    const back = await runKilnWithInput(['admin', 'reset-password', '--username', 'ops'], env, 'brand-new-password\n');
+    expect(back.code).toBe(0);
+  });
+
   it('kiln admin reset-password refuses a short password and empty input, and keeps the old one', async () => {
     expectOneLineError(await runKilnWithInput(['admin', 'reset-password', '--username', 'ops'], env, 'short\n'), 'kiln: admin reset-password: the password is too short (minimum is 8 characters)');
     expectOneLineError(await runKilnWithInput(['admin', 'reset-password', '--username', 'ops'], env, ''), 'kiln: admin reset-password: no password on standard input');

@@ -134,7 +134,39 @@ describe('kiln admin backup and kiln admin restore', () => {
     });
   });
 
+  describe.skipIf(testDialect() !== 'postgres')('on PostgreSQL with --skip-database (the operator dumps the database)', () => {
+    it('copies secrets.json and the repositories, says the database is not in the backup, and restores only onto this instance\'s database', { timeout: 60_000 }, async () => {
+      const env = childDatabaseEnv(testDb);
+      const target = join(work, 'files-only');
+      const backup = await runKiln(['admin', 'backup', '--skip-database', target], { KILN_DATA_DIR: testDb.dataDir, ...env });
+      expect({ code: backup.code, stderr: backup.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(backup.stdout).toContain('the database is NOT in this backup');
+      expect(readdirSync(target).sort()).toEqual(['backup.json', 'repositories', 'secrets.json']);
+
+      const empty = await createScratchDatabase(testDb.schema!);
+      try {
+        const refused = await runKiln(['admin', 'restore', target], { KILN_DATA_DIR: join(work, 'files-only-a'), KILN_DATABASE_URL: empty.url });
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain('this backup holds no database (made with --skip-database): restore your PostgreSQL dump into');
+        expect(existsSync(join(work, 'files-only-a', 'secrets.json'))).toBe(false);
+      } finally {
+        await empty.drop();
+      }
+      // Onto the database it came from (as if the operator had restored their dump there).
+      const restored = await runKiln(['admin', 'restore', target], { KILN_DATA_DIR: join(work, 'files-only-b'), ...env, KILN_STORAGES: JSON.stringify({ default: { path: join(work, 'files-only-b-shard') } }) });
+      expect({ code: restored.code, stderr: restored.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(restored.stdout).toContain('restored nothing of the database (restored by you), secrets.json and 1 repository');
+    });
+
+  });
+
   describe('refusals, before anything is written', () => {
+    it('--skip-database on SQLite', async () => {
+      const result = await runKiln(['admin', 'backup', '--skip-database', join(work, 'never')], { KILN_DATA_DIR: testDb.dataDir });
+      expect(result).toMatchObject({ code: 2, stderr: 'kiln: admin backup: --skip-database is for PostgreSQL (KILN_DATABASE_URL); a SQLite database is always in the backup\n' });
+      expect(existsSync(join(work, 'never'))).toBe(false);
+    });
+
     it('backup into a directory that is not empty', async () => {
       const target = join(work, 'not-empty');
       mkdirSync(target, { recursive: true });
