@@ -136,7 +136,7 @@ describe('incidents', () => {
   });
 
   it('with create_issue off, a new alert opens no incident', async () => {
-    expect((await kiln.api('GET', settings(), { token: owner.token })).body).toEqual({ create_issue: false, auto_close_incident: true, alerting_tool_active: false, alerting_tool_url: null });
+    expect((await kiln.api('GET', settings(), { token: owner.token })).body).toEqual({ create_issue: false, send_email: false, auto_close_incident: true, alerting_tool_active: false, alerting_tool_url: null });
     const { iid } = await notify({ title: 'Quiet' }, endpoint);
     await kiln.worker.drain();
     expect((await alertOf(iid)).issue_iid).toBeNull();
