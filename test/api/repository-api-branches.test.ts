@@ -286,3 +286,31 @@ describe('DELETE /api/v4/projects/:id/repository/branches/:branch', () => {
     });
   });
 });
+
+describe('DELETE /api/v4/projects/:id/repository/merged_branches', () => {
+  describe('as a developer', () => {
+    it('deletes the branches merged into the default branch, keeping protected ones and those at its commit', async () => {
+      const project = await kiln.createProject(world.owner, 'merged', { namespace_id: world.group.id });
+      await kiln.addMember(world.owner, 'projects', project.id, world.developer, 30);
+      const first = await commit(kiln, world.owner.token, project.id, { branch: 'main', actions: [create('a.txt')] });
+      for (const branch of ['old-one', 'old-two', 'kept/protected']) {
+        await kiln.api('POST', `/projects/${project.id}/repository/branches`, { token: world.owner.token, body: { branch, ref: first.id } });
+      }
+      await commit(kiln, world.owner.token, project.id, { branch: 'main', actions: [create('b.txt')] });
+      await kiln.api('POST', `/projects/${project.id}/repository/branches`, { token: world.owner.token, body: { branch: 'at-main', ref: 'main' } });
+      await commit(kiln, world.owner.token, project.id, { branch: 'ahead', start_branch: 'main', actions: [create('c.txt')] });
+      await kiln.api('POST', `/projects/${project.id}/protected_branches`, { token: world.owner.token, body: { name: 'kept/*' } });
+      const response = await kiln.api('DELETE', `/projects/${project.id}/repository/merged_branches`, { token: world.developer.token });
+      expect(response.status).toBe(202);
+      expect(response.body).toEqual({ message: '202 Accepted' });
+      const left = await kiln.api('GET', `/projects/${project.id}/repository/branches`, { token: world.developer.token });
+      expect(left.body.map((branch: any) => branch.name)).toEqual(['ahead', 'at-main', 'kept/protected', 'main']);
+    });
+  });
+
+  describe('as a reporter', () => {
+    it('is refused with 403', async () => {
+      expect((await kiln.api('DELETE', branches('').replace('/branches', '/merged_branches'), { token: world.reporter.token })).status).toBe(403);
+    });
+  });
+});

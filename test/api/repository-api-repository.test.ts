@@ -160,6 +160,14 @@ describe('GET /api/v4/projects/:id/repository/archive[.format]', () => {
     expect(listing(file, 'zip').sort()).toEqual([`${prefix}/docs/api/ref.md`, `${prefix}/docs/guide.md`]);
   });
 
+  it('leaves out exclude_paths (comma-separated)', async () => {
+    const response = await kiln.request('GET', `/api/v4${repo('/archive.tar')}?exclude_paths=docs/api,src`, { token: world.reporter.token });
+    const file = join(work, 'excluded.tar');
+    writeFileSync(file, response.rawPayload);
+    const prefix = `app-main-${c2.id}`;
+    expect(listing(file, 'tar').sort()).toEqual([`${prefix}/README.md`, `${prefix}/docs/guide.md`]);
+  });
+
   it.each([[{ sha: 'nope' }], [{ path: 'nope' }]])('answers 404 File Not Found for %j', async (query) => {
     const response = await kiln.api('GET', repo('/archive'), { token: world.reporter.token, query });
     expect(response.status).toBe(404);

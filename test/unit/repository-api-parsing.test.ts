@@ -8,7 +8,7 @@ import { fileDiffs, parseNumstat, parseRawDiff, splitPatches } from '../../src/r
 import { parseBlame } from '../../src/repositories/repository-api/blame.js';
 import { cleanActionPath, planActions } from '../../src/repositories/repository-api/file-actions.js';
 import { compareVersions, matchesSearch } from '../../src/repositories/repository-api/ref-filters.js';
-import { archiveExtension, archivePrefix } from '../../src/repositories/repository-api/archive.js';
+import { archiveExtension, archivePathspecs, archivePrefix } from '../../src/repositories/repository-api/archive.js';
 import { isSafeObjectName, parseBatch } from '../../src/repositories/repository-api/object-reader.js';
 import { RepositoryApiError } from '../../src/repositories/repository-api/errors.js';
 import type { TreeEntry } from '../../src/repositories/repository-api/tree-entries.js';
@@ -236,6 +236,12 @@ describe('archives', () => {
     ['bz2', 'tar.bz2'], ['tar', 'tar'], ['zip', 'zip'],
   ])('serves %s as .%s', (format, extension) => {
     expect(archiveExtension(format)).toBe(extension);
+  });
+
+  it('takes the path and the excluded paths literally', () => {
+    expect(archivePathspecs('', [])).toEqual([]);
+    expect(archivePathspecs('docs', [])).toEqual([':(literal)docs']);
+    expect(archivePathspecs('', ['a*b'])).toEqual([':(literal).', ':(exclude,literal)a*b']);
   });
 
   it('names the archive after the project, ref, sha and path', () => {

@@ -15,7 +15,9 @@ const params = {
   sha: p.string.optional(),
   format: p.string.optional(),
   path: p.string.optional({ max: 4096 }),
+  // Kiln stores no LFS objects: there are none to include or leave out.
   include_lfs_blobs: p.boolean.optional({ default: true }),
+  exclude_paths: p.strings.optional(),
 };
 
 export function archiveRoutes(app: FastifyInstance, deps: Deps): void {
@@ -27,7 +29,7 @@ export function archiveRoutes(app: FastifyInstance, deps: Deps): void {
         const format = query.format ?? 'tar.gz';
         // Grape's route requirement: an unknown format matches no route.
         if (!(ARCHIVE_FORMATS as readonly string[]).includes(format)) throw new ApiError(404, { error: '404 Not Found' });
-        const archive = await openArchive(deps, await project(), { sha: query.sha, format, path: query.path });
+        const archive = await openArchive(deps, await project(), { sha: query.sha, format, path: query.path, excludePaths: query.exclude_paths });
         const child = archive.process;
         child.stderr?.on('data', (chunk: Buffer) => request.log.warn({ stderr: chunk.toString() }, 'git archive reported an error'));
         // A client that goes away stops the archive it asked for.

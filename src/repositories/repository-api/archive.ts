@@ -33,7 +33,13 @@ export interface Archive {
   process: ChildProcess;
 }
 
-export async function openArchive(deps: Deps, access: ProjectAccess, query: { sha?: string; format: string; path?: string }): Promise<Archive> {
+/** The pathspecs of an archive: the path (or everything), less each excluded path, all taken literally. */
+export function archivePathspecs(path: string, exclude: readonly string[]): string[] {
+  if (exclude.length === 0) return path === '' ? [] : [`:(literal)${path}`];
+  return [`:(literal)${path === '' ? '.' : path}`, ...exclude.map((excluded) => `:(exclude,literal)${excluded}`)];
+}
+
+export async function openArchive(deps: Deps, access: ProjectAccess, query: { sha?: string; format: string; path?: string; excludePaths?: string[] }): Promise<Archive> {
   const repoPath = await readableRepository(deps, access.project);
   const ref = query.sha ?? access.project.default_branch;
   const commit = repoPath ? await findCommit(repoPath, ref) : null;
@@ -43,6 +49,8 @@ export async function openArchive(deps: Deps, access: ProjectAccess, query: { sh
   const extension = archiveExtension(query.format);
   const prefix = archivePrefix(access.project.path, ref, commit.id, path);
   const compression = extension === 'tar.bz2' ? ['-c', 'tar.tar.bz2.command=bzip2 -c'] : [];
-  const args = [...compression, 'archive', `--format=${extension}`, `--prefix=${prefix}/`, commit.id, ...(path === '' ? [] : ['--', path])];
+  const exclude = (query.excludePaths ?? []).map(cleanRepositoryPath).filter((excluded): excluded is string => excluded !== null && excluded !== '');
+  const pathspecs = archivePathspecs(path, exclude);
+  const args = [...compression, 'archive', `--format=${extension}`, `--prefix=${prefix}/`, commit.id, ...(pathspecs.length > 0 ? ['--', ...pathspecs] : [])];
   return { fileName: `${prefix}.${extension}`, process: spawnGit(repoPath, args) };
 }

@@ -8,6 +8,7 @@ import { pageArray } from './list-page.js';
 import { findBranch, findBranches, presentBranches } from './branches-finder.js';
 import { createBranch } from './create-branch.js';
 import { deleteBranch } from './delete-branch.js';
+import { deleteMergedBranches } from './delete-merged-branches.js';
 
 const TAGS = ['branches'];
 
@@ -53,6 +54,16 @@ export function branchRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, project }) => {
       await deleteBranch(deps, await project(), params.branch);
       return undefined;
+    },
+  });
+
+  repositoryRoute(app, deps, {
+    method: 'DELETE', url: '/projects/:id/repository/merged_branches', summary: 'Delete the branches merged into the default branch (202)', tags: TAGS,
+    ability: { project: 'push_code' }, status: 202,
+    params: { id: p.string.required() },
+    handler: async ({ project }) => {
+      await deleteMergedBranches(deps, await project());
+      return { message: '202 Accepted' };
     },
   });
 }
