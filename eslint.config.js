@@ -17,6 +17,28 @@ export default tseslint.config(
     },
   },
   {
+    // Raw SQL (Kysely's `sql` tag, CompiledQuery.raw, the `q` statements, the drivers) only in the
+    // data-access layer and in `*-queries.ts` files; everything else uses the query builder or calls
+    // a function of such a file (src/platform/db/README.md).
+    files: ['src/**/*.ts'],
+    ignores: ['src/platform/db/**', 'src/**/*-queries.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'kysely', importNames: ['sql', 'CompiledQuery'], allowTypeImports: true, message: 'Raw SQL belongs in a *-queries.ts file next to this one (src/platform/db/README.md).' },
+            { name: 'better-sqlite3', allowTypeImports: true, message: 'The drivers belong to src/platform/db.' },
+            { name: 'pg', allowTypeImports: true, message: 'The drivers belong to src/platform/db.' },
+          ],
+          patterns: [
+            { group: ['**/db/statements.js'], importNames: ['q'], message: 'Raw statements belong in a *-queries.ts file next to this one (src/platform/db/README.md).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: {
       globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', fetch: 'readonly' },

@@ -1,10 +1,10 @@
 // Password checks shared by the sign-in form and the OAuth password grant, with GitLab's (Devise
 // lockable) lock-out: 10 failed attempts lock the account for 10 minutes (ASVS 5.0 6.1.1, 6.3.1).
 // Unknown logins cost a password hash too, so timing does not reveal which logins exist (ASVS 6.3.8).
-import { sql } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { UserRow } from './lookup.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { failedAttemptsAfterFailure, lockedUntilAfterFailure } from './check-password-queries.js';
 
 export const MAX_FAILED_ATTEMPTS = 10;
 export const LOCK_MS = 10 * 60_000;
@@ -58,8 +58,8 @@ export async function recordFailedAttempt(deps: Deps, userId: number): Promise<v
   await deps.db
     .updateTable('users')
     .set({
-      failed_attempts: sql`case when locked_until is not null and locked_until <= ${now} then 1 else failed_attempts + 1 end`,
-      locked_until: sql`case when locked_until is not null and locked_until <= ${now} then null when failed_attempts + 1 >= ${MAX_FAILED_ATTEMPTS} then ${now + LOCK_MS} else locked_until end`,
+      failed_attempts: failedAttemptsAfterFailure(now),
+      locked_until: lockedUntilAfterFailure(now, MAX_FAILED_ATTEMPTS, now + LOCK_MS),
     })
     .where('id', '=', userId)
     .execute();

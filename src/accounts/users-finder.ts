@@ -2,11 +2,10 @@
 // names and usernames by substring (every word of three or more characters; shorter queries match a
 // whole name or username) and e-mail addresses only whole: the public e-mail for everyone, the
 // private one for administrators only (User.search, `with_private_emails`).
-import { sql } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { canOnInstance } from '../platform/auth/policies/index.js';
-import { containsPattern } from './like-pattern.js';
+import { noUsers, userSearch, userSearchRank } from './users-finder-queries.js';
 
 export interface UserFilters {
   username?: string;
@@ -25,20 +24,12 @@ export function usersQuery(deps: Deps, viewer: AuthUser | null, filters: UserFil
   if (filters.blocked) query = query.where('state', '=', 'blocked');
   if (filters.search === undefined || filters.search === '') return query.orderBy('id', 'desc');
   const term = filters.search.replace(/^@/, '').trim().toLowerCase();
-  if (term === '') return query.where(sql<boolean>`1 = 0`);
+  if (term === '') return query.where(noUsers());
   const words = term.split(/\s+/).filter((word) => word.length >= MIN_PARTIAL);
-  const byName = words.length
-    ? sql.join(words.map((word) => sql`(lower(name) like ${containsPattern(word)} escape '\\')`), sql` and `)
-    : sql`lower(name) = ${term}`;
-  const byUsername = words.length
-    ? sql.join(words.map((word) => sql`(username_lower like ${containsPattern(word)} escape '\\')`), sql` and `)
-    : sql`username_lower = ${term}`;
-  const byEmail = canOnInstance(viewer, 'admin_all_resources') ? sql`(lower(public_email) = ${term} or email_lower = ${term})` : sql`lower(public_email) = ${term}`;
   // Exact matches first (public e-mail, username, name), then by name, as GitLab orders a search.
-  const rank = sql`case when lower(public_email) = ${term} then 0 when username_lower = ${term} then 1 when lower(name) = ${term} then 2 else 3 end`;
   return query
-    .where(sql<boolean>`((${byName}) or (${byUsername}) or ${byEmail})`)
-    .orderBy(rank)
+    .where(userSearch(term, words, canOnInstance(viewer, 'admin_all_resources')))
+    .orderBy(userSearchRank(term))
     .orderBy('name')
     .orderBy('id');
 }

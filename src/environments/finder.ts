@@ -1,6 +1,6 @@
 // Reads of environments, always through their project (STYLE.md rule 5). Each is one indexed query.
-import { sql } from 'kysely';
 import type { Executor } from '../platform/db/database.js';
+import { lowerLike } from '../platform/db/like.js';
 import type { EnvironmentState } from '../platform/db/tables/environments.js';
 import { RecordNotFoundError } from '../platform/errors.js';
 import type { DeploymentRow, DeploymentUser, EnvironmentRow } from './entities.js';
@@ -22,7 +22,7 @@ export function environmentsQuery(db: Executor, projectId: number, filters: Envi
   let query = db.selectFrom('environments').selectAll().where('project_id', '=', projectId);
   // GitLab's EnvironmentsFinder applies each filter only when `present?`: an empty value is no filter.
   if (filters.name) query = query.where('name', '=', filters.name);
-  if (filters.search) query = query.where(sql<boolean>`lower(name) like ${likePrefix(filters.search)} escape '\\'`);
+  if (filters.search) query = query.where(lowerLike('name', likePrefix(filters.search)));
   if (filters.states !== undefined) query = query.where('state', '=', filters.states);
   return query.orderBy('id', 'asc');
 }

@@ -1,10 +1,11 @@
 // The events listings (GitLab's EventsFinder, gitlab-rest.md §5.1–5.2): a base query over `events e`,
 // small optional filters applied one after another, visibility in SQL (visibility.ts), ordered by id.
-import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import { DAY_MS } from '../platform/clock.js';
 import { EVENT_TARGET_TYPES, type EventAction } from '../platform/events/vocabulary.js';
-import { groupMemberships, idListSql, limitedAccessSql, memberEventsSql, memberRestriction, membershipsOf, visibleEventSql, type EventAccess, type MemberGroups, type Viewer } from './visibility.js';
+import { groupMemberships, memberRestriction, membershipsOf, visibleEventSql, type EventAccess, type MemberGroups, type Viewer } from './visibility.js';
+import { inProjects, limitedAccessSql, literal, memberEventsSql, noEvents } from './visibility-queries.js';
 
 export interface EventFilters {
   action?: EventAction;
@@ -81,7 +82,7 @@ export async function listEvents(deps: Deps, viewer: Viewer, subject: EventSubje
   const groups = needsMemberships ? groupMemberships(viewer, memberships) : null;
   const constrain = <Q>(query: Q): Q => {
     let q = applyFilters(query as unknown as AnySelect, filters);
-    if ('nobody' in subject) q = q.where(sql<SqlBool>`1 = 0`);
+    if ('nobody' in subject) q = q.where(noEvents());
     if ('author' in subject) q = q.where('e.author_id', '=', subject.author).where(visibleEventSql(viewer, groups));
     if ('project' in subject) {
       q = q.where('e.project_id', '=', subject.project);
@@ -90,7 +91,7 @@ export async function listEvents(deps: Deps, viewer: Viewer, subject: EventSubje
     }
     if ('memberOf' in subject) {
       const member = groups as MemberGroups;
-      q = q.where(member.all.length ? sql<SqlBool>`e.project_id in (${idListSql(member.all)})` : sql<SqlBool>`1 = 0`).where(memberEventsSql(viewer, member));
+      q = q.where(inProjects(member.all)).where(memberEventsSql(viewer?.id ?? null, member));
     }
     return q as unknown as Q;
   };
@@ -99,7 +100,7 @@ export async function listEvents(deps: Deps, viewer: Viewer, subject: EventSubje
   if ('memberOf' in subject && groups && groups.all.length > 1 && groups.all.length <= MERGE_LIMIT) {
     return { matching, countKey, page: mergedPage(deps, groups, viewer, filters) };
   }
-  return { matching, countKey, page: (offset, limit) => constrain(selectRows(deps)).orderBy('e.id', direction).limit(sql.lit(limit)).offset(sql.lit(offset)).execute() };
+  return { matching, countKey, page: (offset, limit) => constrain(selectRows(deps)).orderBy('e.id', direction).limit(literal(limit)).offset(literal(offset)).execute() };
 }
 
 /**
@@ -115,7 +116,7 @@ function mergedPage(deps: Deps, member: MemberGroups, viewer: Viewer, filters: E
     let query = applyFilters(deps.db.selectFrom('events as e').select('e.id').where('e.project_id', '=', projectId), filters);
     const hidden = memberRestriction(viewer, member, projectId);
     if (hidden) query = query.where(hidden);
-    return (await query.orderBy('e.id', direction).limit(sql.lit(depth)).execute()).map((row) => Number(row.id));
+    return (await query.orderBy('e.id', direction).limit(literal(depth)).execute()).map((row) => Number(row.id));
   };
   return async (offset, limit) => {
     const perProject = await Promise.all(member.all.map((id) => newestIds(id, offset + limit)));

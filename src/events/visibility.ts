@@ -9,12 +9,18 @@
 //   - administrators see every event of an existing project.
 // The viewer's memberships are read once per request (one small query) and inlined as integer
 // literals, so the events query is a plain index range scan with cheap per-row checks.
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import type { Expression, RawBuilder, SqlBool } from 'kysely';
 import type { Executor } from '../platform/db/database.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { ACCESS } from '../platform/auth/access-levels.js';
 import { canOnProject, type PolicySubject } from '../platform/auth/policies/index.js';
 import { today } from '../accounts/api.js';
+import {
+  anyProjectEvent, directMemberships, inheritedGroupLevels, limitedAccessSql, visibleEventsSql,
+  type EventAccess, type MemberGroups, type OpenProjects,
+} from './visibility-queries.js';
+
+export type { EventAccess, MemberGroups };
 
 /** Who looks: a signed-in user, or `null` for an anonymous caller. */
 export type Viewer = AuthUser | null;
@@ -22,14 +28,6 @@ export type Viewer = AuthUser | null;
 export interface Membership {
   level: number;
   visibility: string;
-}
-
-/** What a viewer sees of the events of one project they can read. */
-export interface EventAccess {
-  /** Pushes (download_code). */
-  code: boolean;
-  /** Events on confidential issues others opened (read_confidential_issues). */
-  confidential: boolean;
 }
 
 export function eventAccess(subject: PolicySubject): EventAccess {
@@ -45,11 +43,7 @@ export async function membershipsOf(executor: Executor, userId: number, nowMs: n
   const day = today(nowMs);
   // Direct memberships and the personal namespace in one round trip (members_user_source, namespaces_owner);
   // the owner of a personal namespace holds Owner on its projects, as accounts/access.ts counts it.
-  const { rows: direct } = await sql<{ source_type: 'Namespace' | 'Project' | 'Personal'; source_id: number; access_level: number }>`
-    select source_type, source_id, access_level from members
-      where user_id = ${userId} and (expires_at is null or expires_at >= ${day})
-    union all
-    select 'Personal', id, ${ACCESS.owner} from namespaces where owner_id = ${userId} and kind = 'user'`.execute(executor);
+  const { rows: direct } = await directMemberships(userId, day, ACCESS.owner).execute(executor);
   const namespaceLevels = new Map<number, number>();
   const projectLevels = new Map<number, number>();
   const raise = (map: Map<number, number>, id: number, level: number) => map.set(id, Math.max(map.get(id) ?? 0, level));
@@ -57,14 +51,8 @@ export async function membershipsOf(executor: Executor, userId: number, nowMs: n
   const groups = direct.filter((row) => row.source_type === 'Namespace');
   if (groups.length) {
     // Group membership is inherited by every descendant group (accounts/access.ts); personal namespaces have none.
-    // Typed seeds: PostgreSQL requires the non-recursive term to match namespaces.id (bigint).
-    const seeds = sql.join(groups.map((row) => sql`select cast(${sql.lit(Number(row.source_id))} as bigint), cast(${sql.lit(Number(row.access_level))} as integer)`), sql` union all `);
-    const { rows } = await sql<{ id: number; level: number }>`
-      with recursive tree(id, level) as (
-        ${seeds}
-        union all
-        select n.id, t.level from namespaces n join tree t on n.parent_id = t.id
-      ) select id, max(level) as level from tree group by id`.execute(executor);
+    const seeds = groups.map((row) => ({ id: Number(row.source_id), level: Number(row.access_level) }));
+    const { rows } = await inheritedGroupLevels(seeds).execute(executor);
     for (const row of rows) raise(namespaceLevels, Number(row.id), Number(row.level));
   }
   const namespaceIds = [...namespaceLevels.keys()];
@@ -82,38 +70,6 @@ export async function membershipsOf(executor: Executor, userId: number, nowMs: n
     level: Math.max(namespaceLevels.get(Number(project.namespace_id)) ?? 0, projectLevels.get(Number(project.id)) ?? 0),
     visibility: project.visibility,
   }]));
-}
-
-/** Integer ids as SQL literals (our own numbers): no bind-parameter limits, one statement per id set. */
-export function idListSql(ids: number[]): RawBuilder<unknown> {
-  return sql.join(ids.map((id) => sql.lit(Math.trunc(id))));
-}
-
-/** True for an event on (or a comment on) a confidential issue the viewer did not open (any, for anonymous viewers). */
-function confidentialSql(viewerId: number | null): RawBuilder<SqlBool> {
-  const notMine = viewerId === null ? sql`` : sql` and i.author_id <> ${viewerId}`;
-  return sql<SqlBool>`((e.target_type = 'Issue' and exists (
-      select 1 from issues i where i.id = e.target_id and i.confidential = 1${notMine}))
-    or (e.target_type = 'Note' and exists (
-      select 1 from notes n join issues i on n.noteable_type = 'Issue' and i.id = n.noteable_id
-      where n.id = e.target_id and i.confidential = 1${notMine})))`;
-}
-
-/** The events hidden by `access` from a viewer who can read the project, or `null` when nothing is hidden. */
-export function limitedAccessSql(viewerId: number | null, access: EventAccess): RawBuilder<SqlBool> | null {
-  if (access.code && access.confidential) return null;
-  if (access.confidential) return sql<SqlBool>`e.action <> 'pushed'`;
-  if (access.code) return sql<SqlBool>`not ${confidentialSql(viewerId)}`;
-  return sql<SqlBool>`(e.action <> 'pushed' and not ${confidentialSql(viewerId)})`;
-}
-
-/** The viewer's member projects, by what they may see there. Plain arrays: part of the count cache's key. */
-export interface MemberGroups {
-  all: number[];
-  /** Projects where every event is visible. */
-  full: number[];
-  /** Projects where some are hidden, by what is hidden. */
-  limited: Array<{ access: EventAccess; ids: number[] }>;
 }
 
 export function groupMemberships(viewer: Viewer, memberships: Map<number, Membership>): MemberGroups {
@@ -138,18 +94,9 @@ export function memberRestriction(viewer: Viewer, groups: MemberGroups, projectI
   return entry ? limitedAccessSql(viewer?.id ?? null, entry.access) : null;
 }
 
-/** Events of the viewer's member projects that the viewer may see (per access level). */
-export function memberEventsSql(viewer: Viewer, groups: MemberGroups): Expression<SqlBool> {
-  const parts: RawBuilder<unknown>[] = [];
-  if (groups.full.length) parts.push(sql`e.project_id in (${idListSql(groups.full)})`);
-  for (const { access, ids } of groups.limited) parts.push(sql`(e.project_id in (${idListSql(ids)}) and ${limitedAccessSql(viewer?.id ?? null, access)})`);
-  if (parts.length === 0) return sql<SqlBool>`1 = 0`;
-  return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
-}
-
 /** The projects a viewer reads without being a member, by visibility, with what they see there. */
-function openProjects(viewer: Viewer): Array<{ visibilities: string[]; access: EventAccess }> {
-  const open: Array<{ visibilities: string[]; access: EventAccess }> = [];
+function openProjects(viewer: Viewer): OpenProjects[] {
+  const open: OpenProjects[] = [];
   for (const visibility of ['public', 'internal']) {
     const nonMember: PolicySubject = { user: viewer, level: ACCESS.none, visibility };
     if (!canOnProject(nonMember, 'read_events')) continue;
@@ -163,14 +110,6 @@ function openProjects(viewer: Viewer): Array<{ visibilities: string[]; access: E
 
 /** Any event the viewer may see: member projects per level, other public and internal projects as a non-member. */
 export function visibleEventSql(viewer: Viewer, groups: MemberGroups | null): Expression<SqlBool> {
-  if (viewer?.admin || groups === null) return sql<SqlBool>`exists (select 1 from projects p where p.id = e.project_id)`;
-  const nonMember = groups.all.length ? sql`e.project_id not in (${idListSql(groups.all)}) and ` : sql``;
-  const open = openProjects(viewer).map(({ visibilities, access }) => {
-    const hidden = limitedAccessSql(viewer?.id ?? null, access);
-    const readable = sql`exists (select 1 from projects p where p.id = e.project_id and p.visibility in (${sql.join(visibilities.map((visibility) => sql.lit(visibility)))}))`;
-    return hidden ? sql`(${nonMember}${readable}\n    and ${hidden})` : sql`(${nonMember}${readable})`;
-  });
-  const parts = [...(groups.all.length ? [memberEventsSql(viewer, groups)] : []), ...open];
-  if (parts.length === 0) return sql<SqlBool>`1 = 0`;
-  return parts.length === 1 ? sql<SqlBool>`${parts[0]}` : sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
+  if (viewer?.admin || groups === null) return anyProjectEvent();
+  return visibleEventsSql(viewer?.id ?? null, groups, openProjects(viewer));
 }

@@ -6,8 +6,6 @@
 // them, which is the direction a restore can live with (GitLab backs up in the same order).
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { sql } from 'kysely';
 import { ConfigError, type Config } from '../config.js';
 import { openPostgres } from '../platform/db/database.js';
 import { readSecrets, secretsFingerprint, secretsPath, SECRETS_FILE } from '../platform/secrets.js';
@@ -16,6 +14,7 @@ import { copyLiveRepository } from './copy-live-repository.js';
 import { MANIFEST, POSTGRES_DUMP, SQLITE_FILE, type BackupManifest } from './backup-manifest.js';
 import { pgDump } from './postgres-tools.js';
 import { UsageError } from './usage-error.js';
+import { currentSchema, postgresRows, readCheckedCopy, SNAPSHOT_READS, vacuumInto, type Rows } from './snapshot-queries.js';
 
 interface Snapshot {
   migrations: string[];
@@ -39,46 +38,32 @@ function prepareTarget(target: string): void {
 function sqliteSnapshot(config: Config, target: string): Snapshot {
   const source = join(config.dataDir, SQLITE_FILE);
   if (!existsSync(source)) throw new ConfigError(`KILN_DATA_DIR ${config.dataDir} has no ${SQLITE_FILE}: nothing to back up`);
-  const live = new SQLite(source, { fileMustExist: true, timeout: 10_000 });
-  try {
-    live.pragma('busy_timeout = 10000');
-    live.prepare('VACUUM INTO ?').run(join(target, SQLITE_FILE));
-  } finally {
-    live.close();
-  }
+  vacuumInto(source, join(target, SQLITE_FILE));
   chmodSync(join(target, SQLITE_FILE), 0o600); // password hashes, token digests, encrypted values
-  const copy = new SQLite(join(target, SQLITE_FILE), { fileMustExist: true });
-  try {
-    const check = copy.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new Error(`the database copy fails SQLite's quick_check: ${String(check)}`);
-    return readSnapshot((text) => copy.prepare(text).all() as Array<Record<string, unknown>>);
-  } finally {
-    copy.close();
-  }
+  return readCheckedCopy(join(target, SQLITE_FILE), readSnapshot);
 }
 
-function readSnapshot(all: (text: string) => Array<Record<string, unknown>>): Snapshot {
-  const migrations = all('select name from kysely_migration order by name').map((row) => String(row.name));
+function readSnapshot(all: Rows): Snapshot {
+  const migrations = all(SNAPSHOT_READS.migrations).map((row) => String(row.name));
   let fingerprint: string | null = null;
   try {
-    fingerprint = (all('select fingerprint from instance_secrets_fingerprint where id = 1')[0]?.fingerprint as string | undefined) ?? null;
+    fingerprint = (all(SNAPSHOT_READS.fingerprint)[0]?.fingerprint as string | undefined) ?? null;
   } catch {
     // A database from before the fingerprint: the secrets file is taken as it is.
   }
-  const repositories = all('select shard, disk_path from repositories order by id').map((row) => ({ shard: String(row.shard), disk_path: String(row.disk_path) }));
+  const repositories = all(SNAPSHOT_READS.repositories).map((row) => ({ shard: String(row.shard), disk_path: String(row.disk_path) }));
   return { migrations, fingerprint, repositories };
 }
 
 async function postgresSnapshot(config: Config, target: string, options: BackupOptions): Promise<Snapshot & { dumped: boolean }> {
   const database = openPostgres({ url: config.databaseUrl!, poolSize: 1 });
   try {
-    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
-    if (!options.skipDatabase) await pgDump(config.databaseUrl!, join(target, POSTGRES_DUMP), rows[0].schema);
+    if (!options.skipDatabase) await pgDump(config.databaseUrl!, join(target, POSTGRES_DUMP), await currentSchema(database.db));
     // Read after the dump: the live database knows every repository the dump knows, and perhaps more.
-    const all = async (text: string) => (await sql.raw<Record<string, unknown>>(text).execute(database.db)).rows;
-    const migrations = (await all('select name from kysely_migration order by name')).map((row) => String(row.name));
-    const fingerprint = (await all('select fingerprint from instance_secrets_fingerprint where id = 1').catch(() => []))[0]?.fingerprint as string | undefined;
-    const repositories = (await all('select shard, disk_path from repositories order by id')).map((row) => ({ shard: String(row.shard), disk_path: String(row.disk_path) }));
+    const all = (text: string) => postgresRows(database.db, text);
+    const migrations = (await all(SNAPSHOT_READS.migrations)).map((row) => String(row.name));
+    const fingerprint = (await all(SNAPSHOT_READS.fingerprint).catch(() => []))[0]?.fingerprint as string | undefined;
+    const repositories = (await all(SNAPSHOT_READS.repositories)).map((row) => ({ shard: String(row.shard), disk_path: String(row.disk_path) }));
     return { migrations, fingerprint: fingerprint ?? null, repositories, dumped: !options.skipDatabase };
   } finally {
     await database.close();

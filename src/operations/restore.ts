@@ -5,7 +5,6 @@
 // first start, as any upgrade.
 import { chmodSync, copyFileSync, existsSync, readdirSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { sql } from 'kysely';
 import { ConfigError, withoutPassword, type Config } from '../config.js';
 import { openPostgres } from '../platform/db/database.js';
 import { SECRETS_FILE, secretsPath } from '../platform/secrets.js';
@@ -15,6 +14,7 @@ import { checkWritableDirectory } from './preflight.js';
 import { pgRestore } from './postgres-tools.js';
 import { recordedFingerprint } from './secrets-check.js';
 import { UsageError } from './usage-error.js';
+import { hasMigrationsTable } from './snapshot-queries.js';
 
 function isEmptyDirectory(path: string): boolean {
   return !existsSync(path) || readdirSync(path).length === 0;
@@ -38,8 +38,7 @@ function checkTargets(config: Config, manifest: BackupManifest): void {
 async function restorePostgres(config: Config, source: string, manifest: BackupManifest): Promise<string> {
   const database = openPostgres({ url: config.databaseUrl!, poolSize: 1 });
   try {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from information_schema.tables where table_schema = current_schema() and table_name = 'kysely_migration'`.execute(database.db);
-    const initialised = rows[0].n > 0;
+    const initialised = await hasMigrationsTable(database.db);
     if (manifest.database_file) {
       if (initialised) throw new ConfigError(`KILN_DATABASE_URL ${withoutPassword(config.databaseUrl!)} is not empty: restore into a new database (createdb)`);
       await pgRestore(config.databaseUrl!, join(source, manifest.database_file));

@@ -4,7 +4,6 @@
 // can never belong to a later project. Each step is idempotent: a crash between removing the
 // directory and deleting the row is finished by the next run.
 import { rmSync } from 'node:fs';
-import { sql } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import { daily } from '../platform/jobs/daily.js';
 import { repositoryPath } from './shards.js';
@@ -17,8 +16,8 @@ export async function pruneOrphanRepositories(deps: Deps): Promise<number> {
     .select(['r.id', 'r.shard', 'r.disk_path'])
     .where((eb) =>
       eb.or([
-        eb.and([eb('r.container_type', '=', 'project'), sql<boolean>`not exists (select 1 from projects p where p.id = r.container_id)`]),
-        eb.and([eb('r.container_type', '=', 'group'), sql<boolean>`not exists (select 1 from namespaces n where n.id = r.container_id)`]),
+        eb.and([eb('r.container_type', '=', 'project'), eb.not(eb.exists(eb.selectFrom('projects as p').select('p.id').whereRef('p.id', '=', 'r.container_id')))]),
+        eb.and([eb('r.container_type', '=', 'group'), eb.not(eb.exists(eb.selectFrom('namespaces as n').select('n.id').whereRef('n.id', '=', 'r.container_id')))]),
       ]),
     )
     .orderBy('r.id')

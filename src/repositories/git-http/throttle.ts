@@ -4,7 +4,6 @@
 // HTTP for an hour, answered 403 "Forbidden" as Rack::Attack's blocklist does; a success clears the
 // count ("repeated login failures are normal behaviour for some git clients"). The count and the ban
 // are two rows of rate_limits, so every node sees them and housekeeping prunes them.
-import { sql } from 'kysely';
 import type { Deps } from '../../platform/deps.js';
 import { hit } from '../../platform/rate-limit.js';
 
@@ -36,9 +35,11 @@ export async function recordGitAuthFailure(deps: Deps, ip: string): Promise<void
   const { allowed } = await hit(deps.db, deps.clock, countKey(ip), { limit: GIT_AUTH_MAX_FAILURES - 1, windowMs: GIT_AUTH_FIND_MS });
   if (allowed) return;
   const now = deps.clock.now();
-  await sql`
-    insert into rate_limits (key, window_start, count) values (${banKey(ip)}, ${now}, 1)
-    on conflict (key) do update set window_start = excluded.window_start, count = 1`.execute(deps.db);
+  await deps.db
+    .insertInto('rate_limits')
+    .values({ key: banKey(ip), window_start: now, count: 1 })
+    .onConflict((conflict) => conflict.column('key').doUpdateSet((eb) => ({ window_start: eb.ref('excluded.window_start'), count: 1 })))
+    .execute();
   await deps.db.deleteFrom('rate_limits').where('key', '=', countKey(ip)).execute();
 }
 

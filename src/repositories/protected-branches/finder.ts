@@ -1,6 +1,7 @@
 // Protected branch rules of a project, always looked up through the project, with their access levels.
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
+import { lowerLike } from '../../platform/db/like.js';
 import type { ProtectedBranchAccessLevelsTable, ProtectedBranchesTable } from '../../platform/db/tables/repositories.js';
 import { RecordNotFoundError } from '../../platform/errors.js';
 import { matchesBranch } from './ref-matcher.js';
@@ -21,7 +22,7 @@ function escapeLike(value: string): string {
 /** A project's rules by id, optionally those whose name contains `search` in any case (ProtectedBranchesFinder). */
 export function protectedBranchesQuery(db: Executor, projectId: number, search?: string) {
   let query = db.selectFrom('protected_branches').selectAll().where('project_id', '=', projectId);
-  if (search) query = query.where(sql<boolean>`lower(name) like ${`%${escapeLike(search.toLowerCase())}%`} escape '\\'`);
+  if (search) query = query.where(lowerLike('name', `%${escapeLike(search.toLowerCase())}%`));
   return query.orderBy('id', 'asc');
 }
 

@@ -1,0 +1,10 @@
+// Case-insensitive search by LIKE, the form every listing's `search` uses, on both dialects.
+import { sql, type RawBuilder } from 'kysely';
+
+/**
+ * `lower(column) like pattern escape '\'`: `pattern` is lower-case already, with `\`, `%` and `_` of
+ * the searched text escaped by a backslash.
+ */
+export function lowerLike(column: string, pattern: string): RawBuilder<boolean> {
+  return sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+}
