@@ -1,5 +1,5 @@
 // The job behind DELETE /users/:id (GitLab's Users::DestroyService and MigrateRecordsToGhostUserService):
-// the user's issues and comments pass to the ghost user — or, with `hard_delete`, are
+// the user's issues, comments and label events pass to the ghost user — or, with `hard_delete`, are
 // deleted along with the groups only they own; their events, assignments, personal projects and
 // namespace go; memberships, tokens, sessions, e-mails and stars follow by cascade. GitLab nullifies
 // what it does not migrate (issues' closed_by, projects' creator). Idempotent: a user already gone is done.
@@ -19,12 +19,14 @@ export interface DestroyUserPayload {
 async function migrateToGhost(trx: Executor, userId: number, ghostId: number): Promise<void> {
   await trx.updateTable('issues').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
   await trx.updateTable('notes').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
+  await trx.updateTable('resource_label_events').set({ user_id: ghostId }).where('user_id', '=', userId).execute();
 }
 
 async function deleteContributions(trx: Executor, userId: number): Promise<void> {
   const authored = trx.selectFrom('issues').select('id').where('author_id', '=', userId);
   await trx.deleteFrom('notes').where('noteable_type', '=', 'Issue').where('noteable_id', 'in', authored).execute();
   await trx.deleteFrom('notes').where('author_id', '=', userId).execute();
+  await trx.deleteFrom('resource_label_events').where('user_id', '=', userId).execute();
   await trx.deleteFrom('issues').where('author_id', '=', userId).execute();
 }
 

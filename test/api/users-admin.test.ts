@@ -26,6 +26,11 @@ describe('DELETE /api/v4/users/:id', () => {
       const issue = await issueBy(leaving, project.id);
       await kiln.api('POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { token: leaving.token, body: { body: 'a comment' } });
       const own = await kiln.createProject(leaving, 'personal');
+      const labelEvent = await kiln.deps.db
+        .insertInto('resource_label_events')
+        .values({ issue_id: issue.id, label_id: null, user_id: leaving.id, action: 'add', created_at: kiln.clock.now() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const { status } = await kiln.api('DELETE', `/users/${leaving.id}`, { token: kiln.root.token });
       expect(status).toBe(204);
       expect((await kiln.api('GET', `/users/${leaving.id}`, { token: kiln.root.token })).body.state).toBe('blocked');
@@ -37,6 +42,8 @@ describe('DELETE /api/v4/users/:id', () => {
       expect(notes.find((note: any) => note.body === 'a comment').author.username).toBe('ghost');
       expect((await kiln.api('GET', `/projects/${own.id}`, { token: kiln.root.token })).status).toBe(404);
       const ghost = (await kiln.api('GET', '/users', { token: kiln.root.token, query: { username: 'ghost' } })).body[0];
+      const moved = await kiln.deps.db.selectFrom('resource_label_events').select('user_id').where('id', '=', labelEvent.id).executeTakeFirstOrThrow();
+      expect(Number(moved.user_id)).toBe(ghost.id);
       expect(ghost.bio).toMatch(/^This is a "Ghost User"/);
       // The ghost user itself is never deleted, and a second deletion reuses it.
       expect((await kiln.api('DELETE', `/users/${ghost.id}`, { token: kiln.root.token })).status).toBe(403);
