@@ -3,7 +3,7 @@
 // (resource_label_events), as GitLab's ResourceEvents::ChangeLabelsService does.
 import type { Executor } from '../platform/db/database.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
-import { findOrCreateLabels } from '../labels/api.js';
+import { findOrCreateLabels, type LabelRow } from '../labels/api.js';
 
 /** What a caller allowed to set an issue's metadata (set_issue_metadata) may change, already checked. */
 export interface IssueMetadata {
@@ -20,25 +20,29 @@ export interface IssueMetadata {
   discussionLocked?: boolean;
 }
 
-export async function labelIdsOf(trx: Executor, issueId: number): Promise<number[]> {
-  const rows = await trx.selectFrom('label_links').select('label_id').where('issue_id', '=', issueId).execute();
-  return rows.map((row) => Number(row.label_id));
+async function labelsOf(trx: Executor, issueId: number): Promise<Array<Pick<LabelRow, 'id' | 'title'>>> {
+  return trx.selectFrom('label_links as ll').innerJoin('labels as l', 'l.id', 'll.label_id').select(['l.id', 'l.title']).where('ll.issue_id', '=', issueId).execute();
 }
 
 /** GitLab's process_label_ids: `labels` replace (or keep the current set), `add_labels` join, `remove_labels` leave. */
 export async function applyLabels(trx: Executor, project: ProjectRow, issueId: number, actorId: number, metadata: IssueMetadata, now: number): Promise<boolean> {
   if (metadata.labels === undefined && metadata.addLabels === undefined && metadata.removeLabels === undefined) return false;
   const create = { create: metadata.createLabels ?? false, now };
-  const current = await labelIdsOf(trx, issueId);
-  let next = metadata.labels === undefined ? [...current] : (await findOrCreateLabels(trx, project, metadata.labels, create)).map((label) => Number(label.id));
-  if (metadata.addLabels) next = [...next, ...(await findOrCreateLabels(trx, project, metadata.addLabels, create)).map((label) => Number(label.id))];
+  const current = await labelsOf(trx, issueId);
+  const titles = new Map(current.map((label) => [Number(label.id), label.title]));
+  const ids = (labels: LabelRow[]) => labels.map((label) => (titles.set(Number(label.id), label.title), Number(label.id)));
+  let next = metadata.labels === undefined ? current.map((label) => Number(label.id)) : ids(await findOrCreateLabels(trx, project, metadata.labels, create));
+  if (metadata.addLabels) next = [...next, ...ids(await findOrCreateLabels(trx, project, metadata.addLabels, create))];
   if (metadata.removeLabels) {
-    const removed = new Set((await findOrCreateLabels(trx, project, metadata.removeLabels, { create: false, now })).map((label) => Number(label.id)));
+    const removed = new Set(ids(await findOrCreateLabels(trx, project, metadata.removeLabels, { create: false, now })));
     next = next.filter((id) => !removed.has(id));
   }
   const wanted = new Set(next);
-  const added = [...wanted].filter((id) => !current.includes(id));
-  const dropped = current.filter((id) => !wanted.has(id));
+  const currentIds = current.map((label) => Number(label.id));
+  // In title order, as GitLab lists an issue's labels (and records their events).
+  const byTitle = (a: number, b: number) => (titles.get(a)! < titles.get(b)! ? -1 : titles.get(a)! > titles.get(b)! ? 1 : a - b);
+  const added = [...wanted].filter((id) => !currentIds.includes(id)).sort(byTitle);
+  const dropped = currentIds.filter((id) => !wanted.has(id)).sort(byTitle);
   if (dropped.length) await trx.deleteFrom('label_links').where('issue_id', '=', issueId).where('label_id', 'in', dropped).execute();
   if (added.length) {
     await trx.insertInto('label_links').values(added.map((labelId) => ({ label_id: labelId, issue_id: issueId, created_at: now }))).onConflict((conflict) => conflict.doNothing()).execute();
