@@ -30,9 +30,10 @@ export type PasswordCheck = { ok: true; user: UserRow } | { ok: false; reason: '
 /**
  * Verify a login and password; counts failures and locks the account after too many. Git clients
  * pass `countFailures: false`: GitLab checks a git password without Devise's lock-out (a sprayer would
- * otherwise lock victims out); git HTTP throttles failures per address instead.
+ * otherwise lock victims out); git HTTP throttles failures per address instead. A deactivated user is
+ * refused, except by the web sign-in (`reactivate`), which makes them active again as GitLab does.
  */
-export async function checkPassword(deps: Deps, login: string, password: string, options: { countFailures?: boolean } = {}): Promise<PasswordCheck> {
+export async function checkPassword(deps: Deps, login: string, password: string, options: { countFailures?: boolean; reactivate?: boolean } = {}): Promise<PasswordCheck> {
   const user = await findUserByLogin(deps, login);
   if (!user || !user.password_hash) {
     decoyHash ??= hashPassword('decoy password for timing');
@@ -46,6 +47,10 @@ export async function checkPassword(deps: Deps, login: string, password: string,
     return { ok: false, reason: 'invalid', user };
   }
   if (user.state === 'blocked') return { ok: false, reason: 'blocked', user };
+  if (user.state === 'deactivated') {
+    if (!options.reactivate) return { ok: false, reason: 'blocked', user };
+    await deps.db.updateTable('users').set({ state: 'active', updated_at: now }).where('id', '=', user.id).where('state', '=', 'deactivated').execute();
+  }
   if (user.failed_attempts > 0 || user.locked_until !== null) {
     await deps.db.updateTable('users').set({ failed_attempts: 0, locked_until: null }).where('id', '=', user.id).execute();
   }

@@ -58,7 +58,8 @@ export function signInRoutes(app: FastifyInstance, deps: Deps): void {
       }
       // One message for every failure (unknown, wrong, locked, blocked), so the form does not reveal
       // which accounts exist (ASVS 6.3.8).
-      const check = await checkPassword(deps, login, password);
+      // Signing in again reactivates a deactivated account (GitLab's documented way back).
+      const check = await checkPassword(deps, login, password, { reactivate: true });
       if (!check.ok) return signInForm(context, returnTo, 'Invalid login or password.', login);
       if (check.user.otp_required === 1) return beginSecondStep(context, Number(check.user.id), returnTo);
       return completePasswordSignIn(context, Number(check.user.id), returnTo);

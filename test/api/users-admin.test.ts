@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { createEmail } from '../../src/accounts/create-email.js';
 import { findUser } from '../../src/accounts/lookup.js';
+import { WebSession } from '../helpers/browser-session.js';
 
 let kiln: TestKiln;
 let alice: TestUser;
@@ -114,6 +115,16 @@ describe('POST /api/v4/users/:id/block, unblock, deactivate and activate', () =>
     expect(await kiln.api('POST', `/users/${dormant.id}/unblock`, { token: kiln.root.token })).toMatchObject({ status: 403, body: { message: '403 Forbidden - Deactivated users cannot be unblocked by the API' } });
     expect(await kiln.api('POST', `/users/${dormant.id}/activate`, { token: kiln.root.token })).toMatchObject({ status: 201, body: true });
     expect((await kiln.api('GET', '/user', { token: dormant.token })).status).toBe(200);
+  });
+
+  it('a deactivated user is refused by the OAuth password grant, and reactivated by signing in on the web', async () => {
+    const user = await kiln.createUser('comes-back');
+    await kiln.api('POST', `/users/${user.id}/deactivate`, { token: kiln.root.token });
+    const grant = await kiln.request('POST', '/oauth/token', { form: { grant_type: 'password', username: user.username, password: user.password } });
+    expect(grant.statusCode).toBe(400);
+    await new WebSession(kiln).signIn(user.username, user.password);
+    expect((await kiln.api('GET', `/users/${user.id}`, { token: kiln.root.token })).body.state).toBe('active');
+    expect((await kiln.api('GET', '/user', { token: user.token })).status).toBe(200);
   });
 
   it('as a user answers 403', async () => {
