@@ -4,6 +4,7 @@
 // server is down, and new-alert mail to Owners and Maintainers.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { createServer, type Socket } from 'node:net';
 import { SmtpTestServer, header, type ReceivedMail } from '../helpers/smtp-server.js';
 
 let kiln: TestKiln;
@@ -297,6 +298,36 @@ describe('delivery', () => {
     expect(dead.length).toBe(4);
     await smtp.up();
     expect(dead.every((row) => row.attempts === 12)).toBe(true);
+  }, 60_000);
+});
+
+describe('an SMTP server that accepts connections and never answers', () => {
+  it('does not slow the requests that cause mail while the worker waits on it', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    const stalled = await testKiln({ smtpUrl: `smtp://127.0.0.1:${port}`, workerPollMs: 10 });
+    try {
+      const owner = await stalled.createUser('stallowner');
+      const fan = await stalled.createUser('stallwatcher');
+      const target = await stalled.createProject(owner, 'stall');
+      await stalled.addMember(owner, 'projects', target.id, fan, DEVELOPER);
+      await stalled.api('PUT', `/projects/${target.id}/notification_settings`, { token: fan.token, body: { level: 'watch' } });
+      stalled.worker.start();
+      await stalled.api('POST', `/projects/${target.id}/issues`, { token: owner.token, body: { title: 'first' } });
+      // The worker is now connected to the silent server, waiting for a greeting that never comes.
+      const deadline = Date.now() + 5_000;
+      while (sockets.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(sockets.length).toBeGreaterThan(0);
+      const started = Date.now();
+      for (let i = 0; i < 5; i += 1) expect((await stalled.api('POST', `/projects/${target.id}/issues`, { token: owner.token, body: { title: `more ${i}` } })).status).toBe(201);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+      await stalled.close();
+    }
   }, 60_000);
 });
 
