@@ -13,6 +13,8 @@ export { createUser, validateUserFields } from './create-user.js';
 export { updateUser } from './update-user.js';
 export { lockProject } from './lock-project.js';
 export { createPersonalAccessToken, PAT_SCOPES } from './personal-access-tokens.js';
+// Hooks other features register at setup for accounts' actions to call (hooks.ts).
+export { accountHooks } from './hooks.js';
 // Issue 15 (namespaces, search): the namespace and project entities, and literal LIKE patterns.
 export { namespaceEntity, projectEntity } from './entities.js';
 export { containsPattern } from './like-pattern.js';

@@ -8,12 +8,12 @@ import type { FeatureAccessLevel, Visibility } from '../platform/db/tables/accou
 import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { authorizeProject } from '../platform/auth/policies/index.js';
 import type { UploadedFile } from '../platform/http/multipart.js';
-import { changeHead } from '../repositories/change-head.js';
 import type { ProjectRow } from './access.js';
 import { pathProblems } from './paths.js';
 import { projectVisibilityProblem } from './visibility.js';
 import { recordRedirect, releasePath } from './redirect-routes.js';
 import { removeAvatar, storeAvatar } from './avatars.js';
+import { accountHooks } from './hooks.js';
 
 export interface UpdateProjectInput {
   name?: string;
@@ -58,7 +58,9 @@ function validate(access: ProjectAccess, input: UpdateProjectInput): void {
 }
 
 async function setDefaultBranch(deps: Deps, project: ProjectRow, branch: string): Promise<void> {
-  const outcome = await changeHead(deps, Number(project.id), branch);
+  const changeHead = accountHooks(deps).changeDefaultBranch;
+  // Without the repositories feature there is no repository: the name is only stored.
+  const outcome = changeHead ? await changeHead(Number(project.id), branch) : 'empty';
   if (outcome === 'invalid_name') throw new ValidationError({ default_branch: ['is invalid'] });
   if (outcome === 'missing_branch') throw new ValidationError({ base: [`Could not change HEAD: branch '${branch}' does not exist`] });
 }

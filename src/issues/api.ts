@@ -5,5 +5,5 @@ export { updateIssue } from './update-issue.js';
 export { noteEntity, usersById } from './entities.js';
 // Issue 15 (search): issues the caller may read across projects or in one, and their entities.
 export { readableIssuesQuery, projectIssuesQuery } from './issues-queries.js';
-export { confidentialScope } from './finder.js';
-export { presentIssues } from './present-issues.js';
+export { confidentialScope, findReadableIssue } from './finder.js';
+export { presentIssue, presentIssues } from './present-issues.js';

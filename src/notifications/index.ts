@@ -10,10 +10,15 @@ import { JOB_NOTIFY_ISSUE, notifyIssueEvent } from './notify-issue-event.js';
 import { JOB_NOTIFY_ALERT, notifyNewAlert } from './notify-new-alert.js';
 import { ISSUES_DUE_JOB, issuesDueJob } from './issues-due.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
+import { accountHooks } from '../accounts/api.js';
+import { setNotificationEmail } from './set-notification-email.js';
 
 export const notificationsFeature: Feature = {
   name: 'notifications',
-  setup: listenForNotifications,
+  setup(deps) {
+    listenForNotifications(deps);
+    accountHooks(deps).setNotificationEmail = (user, email) => setNotificationEmail(deps, user, email);
+  },
   routes(app, deps) {
     notificationsRoutes(app, deps);
     notificationPages(app, deps);

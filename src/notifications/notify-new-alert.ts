@@ -10,7 +10,7 @@ import { isoTime } from '../platform/clock.js';
 import { html } from '../platform/web/html.js';
 import { composedBy, queueEmails, type OutgoingEmail } from '../email/api.js';
 import { projectAccess, toAuthUser, today } from '../accounts/api.js';
-import { severityName, titleCase } from '../alerts/model.js';
+import { severityName, titleCase } from '../alerts/api.js';
 import { groupChain } from './issue-context.js';
 import { addressesOf, deliverable } from './recipients.js';
 import { fromHeader, listId, mailHost } from './issue-email.js';

@@ -5,8 +5,7 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import { ApiError } from '../platform/http/api-error.js';
-import { findReadableIssue } from '../issues/finder.js';
-import { presentIssue } from '../issues/present-issues.js';
+import { findReadableIssue, presentIssue } from '../issues/api.js';
 import { setSubscription } from './subscriptions.js';
 
 export function subscriptionRoutes(app: FastifyInstance, deps: Deps): void {

@@ -12,9 +12,15 @@ import { recoverStorageMoves } from './recover-moves.js';
 import { storagePages } from './pages.js';
 import { PRUNE_ORPHANS_JOB, pruneOrphansJob } from './prune-orphans.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
+import { accountHooks } from '../accounts/api.js';
+import { changeHead } from './change-head.js';
 
 export const repositoriesFeature: Feature = {
   name: 'repositories',
+  setup(deps) {
+    // A project's default branch is its repository's HEAD (PUT /projects/:id default_branch).
+    accountHooks(deps).changeDefaultBranch = (projectId, branch) => changeHead(deps, projectId, branch);
+  },
   routes(app, deps) {
     storageMoveRoutes(app, deps);
     protectedBranchesRoutes(app, deps);

@@ -1,0 +1,22 @@
+// What other features plug into accounts' actions, registered in their setup. They use accounts
+// (through api.ts), so accounts must not import them (docs/architecture.md, "Boundaries"): it asks
+// these hooks instead. Held per app instance (per Deps), never per module.
+import type { Deps } from '../platform/deps.js';
+import type { UserRow } from './lookup.js';
+
+export type ChangeDefaultBranchResult = 'changed' | 'empty' | 'missing_branch' | 'invalid_name';
+
+export interface AccountHooks {
+  /** Points the project's repository HEAD at `branch` (the repositories feature registers it). */
+  changeDefaultBranch?: (projectId: number, branch: string) => Promise<ChangeDefaultBranchResult>;
+  /** Keeps the user's notification e-mail (the notifications feature registers it). */
+  setNotificationEmail?: (user: UserRow, email: string) => Promise<void>;
+}
+
+const hooks = new WeakMap<Deps, AccountHooks>();
+
+export function accountHooks(deps: Deps): AccountHooks {
+  let registered = hooks.get(deps);
+  if (!registered) hooks.set(deps, (registered = {}));
+  return registered;
+}
