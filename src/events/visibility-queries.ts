@@ -71,9 +71,14 @@ export function inProjects(ids: number[]): RawBuilder<SqlBool> {
   return ids.length ? sql<SqlBool>`e.project_id in (${idListSql(ids)})` : noEvents();
 }
 
-/** True for an event on (or a comment on) a confidential issue the viewer did not open (any, for anonymous viewers). */
+/**
+ * True for an event on (or a comment on) a confidential issue the viewer neither opened nor is assigned
+ * to (any, for anonymous viewers): the issue policy lets authors and assignees read it.
+ */
 function confidentialSql(viewerId: number | null): RawBuilder<SqlBool> {
-  const notMine = viewerId === null ? sql`` : sql` and i.author_id <> ${viewerId}`;
+  const notMine = viewerId === null
+    ? sql``
+    : sql` and i.author_id <> ${viewerId} and not exists (select 1 from issue_assignees ia where ia.issue_id = i.id and ia.user_id = ${viewerId})`;
   return sql<SqlBool>`((e.target_type = 'Issue' and exists (
       select 1 from issues i where i.id = e.target_id and i.confidential = 1${notMine}))
     or (e.target_type = 'Note' and exists (

@@ -8,6 +8,7 @@ import { DAY_MS } from '../platform/clock.js';
 import { today } from '../platform/auth/access-scope.js';
 import { readableIssueSql } from '../platform/auth/policies/issue-visibility-queries.js';
 import type { DB } from '../platform/db/schema.js';
+import { containsPattern, lowerLike } from '../platform/db/like.js';
 import type { IssueRow } from './entities.js';
 
 /** IssuableFinder's wildcard values. */
@@ -78,10 +79,6 @@ export function milestoneIssuesQuery(deps: Deps, viewer: AuthUser | null, milest
   return base(deps).where('i.milestone_id', '=', milestoneId).where(readableIssueSql(viewer, deps.clock.now())).orderBy('i.id', 'desc');
 }
 
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
 function hasLabel(title: string) {
   return sql<SqlBool>`exists (select 1 from label_links ll join labels l on l.id = ll.label_id where ll.issue_id = i.id and l.title = ${title})`;
 }
@@ -132,9 +129,9 @@ function applyFilters(start: IssueQuery, filters: IssueFilters, viewer: AuthUser
   if (filters.authorId !== undefined) query = query.where('i.author_id', '=', filters.authorId);
   if (filters.authorUsername !== undefined) query = query.where(sql<SqlBool>`i.author_id in (select id from users where username_lower = ${filters.authorUsername.toLowerCase()})`);
   if (filters.search) {
-    const pattern = likePattern(filters.search);
+    const pattern = containsPattern(filters.search);
     const columns = filters.searchIn?.length ? filters.searchIn : ['title', 'description'];
-    const parts = columns.map((column) => sql`lower(coalesce(${sql.ref(`i.${column}`)}, '')) like ${pattern} escape '\\'`);
+    const parts = columns.map((column) => lowerLike(`i.${column}`, pattern));
     query = query.where(sql<SqlBool>`(${sql.join(parts, sql` or `)})`);
   }
   if (filters.labels?.length) {

@@ -1,6 +1,7 @@
 // Namespace trees for labels (a project sees the labels of every ancestor group; a group's label
 // counts span its subgroups) and the issue counts of `with_counts`, as the caller may see them.
 import { sql } from 'kysely';
+import { containsPattern, lowerLike } from '../platform/db/like.js';
 import type { Executor } from '../platform/db/database.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { readableIssueSql } from '../platform/auth/policies/issue-visibility-queries.js';
@@ -56,6 +57,6 @@ export async function labelIssueCounts(db: Executor, labelIds: number[], where: 
 
 /** Rows whose title or description contain `text` literally, ignoring case (LIKE wildcards escaped). */
 export function titleOrDescriptionContains(text: string) {
-  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-  return sql<boolean>`(lower(title) like ${pattern} escape '\\' or lower(coalesce(description, '')) like ${pattern} escape '\\')`;
+  const pattern = containsPattern(text);
+  return sql<boolean>`(${lowerLike('title', pattern)} or ${lowerLike('description', pattern)})`;
 }

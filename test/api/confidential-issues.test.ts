@@ -305,3 +305,14 @@ describe('confidential issues and their assignees (issue-policy.ts: assignees re
     expect((await kiln.api('GET', `/projects/${publicProject.id}/issues/2/resource_label_events`, { token: stranger.token })).body).toEqual(NOT_FOUND);
   });
 });
+
+describe('GET /api/v4/projects/:id/events and a confidential issue\'s assignee', () => {
+  it('shows the assignee the events of the confidential issue assigned to them, and hides them from other guests', async () => {
+    const other = await kiln.createUser('other-guest');
+    await kiln.addMember(owner, 'projects', privateProject.id, other, ACCESS.guest);
+    await kiln.api('POST', `/projects/${privateProject.id}/issues`, { token: owner.token, body: { title: 'Assigned to other', confidential: true, assignee_ids: [other.id] } });
+    const seen = async (user: TestUser) => (await kiln.api('GET', `/projects/${privateProject.id}/events`, { token: user.token, query: { target_type: 'issue', per_page: 100 } })).body.map((e: any) => e.target_title);
+    expect(await seen(other)).toContain('Assigned to other');
+    expect(await seen(guest)).not.toContain('Assigned to other');
+  });
+});

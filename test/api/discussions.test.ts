@@ -127,3 +127,15 @@ describe('PUT and DELETE /api/v4/projects/:id/issues/:issue_iid/discussions/:dis
     expect(await kiln.deps.db.selectFrom('events').select('id').where('target_type', '=', 'Note').where('target_id', '=', note.id).execute()).toEqual([]);
   });
 });
+
+describe('POST /api/v4/projects/:id/issues/:issue_iid/discussions with created_at', () => {
+  it('as the owner backdates the thread and a reply; a guest\'s created_at is ignored as GitLab ignores it', async () => {
+    const started = await kiln.api('POST', discussions(), { token: owner.token, body: { body: 'Imported thread', created_at: '2021-03-04T05:06:07.000Z' } });
+    expect(started.body.notes[0].created_at).toBe('2021-03-04T05:06:07.000Z');
+    const reply = await kiln.api('POST', `${discussions()}/${started.body.id}/notes`, { token: owner.token, body: { body: 'Imported reply', created_at: '2021-03-05T00:00:00.000Z' } });
+    expect(reply.body.created_at).toBe('2021-03-05T00:00:00.000Z');
+    const guestReply = await kiln.api('POST', `${discussions()}/${started.body.id}/notes`, { token: guest.token, body: { body: 'Now', created_at: '2021-03-05T00:00:00.000Z' } });
+    expect(guestReply.body.created_at).toBe('2026-11-22T08:00:00.000Z');
+    expect((await kiln.api('POST', discussions(), { token: owner.token, body: { body: 'x', created_at: 'then' } })).body).toEqual({ error: 'created_at is invalid' });
+  });
+});

@@ -8,3 +8,8 @@ import { sql, type RawBuilder } from 'kysely';
 export function lowerLike(column: string, pattern: string): RawBuilder<boolean> {
   return sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 }
+
+/** The lower-case pattern for values containing `text` literally (for lowerLike). */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
