@@ -1,5 +1,5 @@
 // An issue's discussions (GitLab's Discussion.build_collection): notes grouped by discussion id, the
-// discussions ordered by their first note, each discussion's notes oldest first.
+// discussions ordered by their first note, each discussion's notes oldest first; and its notes as a list.
 import type { Deps } from '../platform/deps.js';
 import type { Executor } from '../platform/db/database.js';
 import { NotFoundError, RecordNotFoundError } from '../platform/errors.js';
@@ -35,4 +35,9 @@ export async function findNote(db: Executor, issueId: number, noteId: number): P
   const note = await db.selectFrom('notes').selectAll().where('noteable_type', '=', 'Issue').where('noteable_id', '=', issueId).where('id', '=', noteId).executeTakeFirst();
   if (!note) throw new RecordNotFoundError();
   return note;
+}
+
+/** An issue's notes by creation (or update) time, then id, in the direction asked (GET …/notes). */
+export function issueNotesQuery(deps: Deps, issueId: number, orderBy: 'created_at' | 'updated_at', direction: 'asc' | 'desc') {
+  return deps.db.selectFrom('notes').selectAll().where('noteable_type', '=', 'Issue').where('noteable_id', '=', issueId).orderBy(orderBy, direction).orderBy('id', direction);
 }

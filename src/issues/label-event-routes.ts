@@ -4,10 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
-import { NotFoundError } from '../platform/errors.js';
-import type { LabelRow } from '../labels/api.js';
+import { labelsByIds } from '../labels/api.js';
 import { labelEventEntity, usersById } from './entities.js';
 import { findReadableIssue } from './finder.js';
+import { findLabelEvent, labelEventsQuery } from './label-events-finder.js';
 
 const TAGS = ['resource_label_events'];
 const base = '/projects/:id/issues/:eventable_id/resource_label_events';
@@ -16,7 +16,7 @@ export function labelEventRoutes(app: FastifyInstance, deps: Deps): void {
   const baseUrl = deps.config.baseUrl;
   const present = async (events: Array<{ id: number; issue_id: number; label_id: number | null; user_id: number | null; action: string; created_at: number }>) => {
     const labelIds = [...new Set(events.map((event) => event.label_id).filter((id) => id !== null).map(Number))];
-    const labels: LabelRow[] = labelIds.length ? await deps.db.selectFrom('labels').selectAll().where('id', 'in', labelIds).execute() : [];
+    const labels = await labelsByIds(deps, labelIds);
     const users = await usersById(deps.db, events.map((event) => event.user_id));
     return events.map((event) => labelEventEntity(baseUrl, event, labels.find((label) => Number(label.id) === Number(event.label_id)), users));
   };
@@ -28,7 +28,7 @@ export function labelEventRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, project, paginate }) => {
       const access = await project();
       const issue = await findReadableIssue(deps, access, params.eventable_id);
-      return present(await paginate(deps.db.selectFrom('resource_label_events').selectAll().where('issue_id', '=', issue.id).orderBy('id')));
+      return present(await paginate(labelEventsQuery(deps, Number(issue.id))));
     },
   });
 
@@ -39,9 +39,7 @@ export function labelEventRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, project }) => {
       const access = await project();
       const issue = await findReadableIssue(deps, access, params.eventable_id);
-      const event = await deps.db.selectFrom('resource_label_events').selectAll().where('issue_id', '=', issue.id).where('id', '=', params.event_id).executeTakeFirst();
-      if (!event) throw new NotFoundError('ResourceLabelEvent');
-      return (await present([event]))[0];
+      return (await present([await findLabelEvent(deps, Number(issue.id), params.event_id)]))[0];
     },
   });
 }

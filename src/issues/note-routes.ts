@@ -5,10 +5,10 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import { ForbiddenError } from '../platform/errors.js';
-import { canAdminNote, canOnProject } from '../platform/auth/policies/index.js';
+import { canAdminNote, canCommentOnIssue, canOnProject } from '../platform/auth/policies/index.js';
 import { noteEntity, usersById } from './entities.js';
 import { findReadableIssue } from './finder.js';
-import { findNote } from './discussions-finder.js';
+import { findNote, issueNotesQuery } from './discussions-finder.js';
 import { createIssueNote } from './create-note.js';
 import { updateNote } from './update-note.js';
 import { destroyNote } from './destroy-note.js';
@@ -28,8 +28,7 @@ export function noteRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await project();
       const issue = await findReadableIssue(deps, access, params.issue_iid);
       const direction = (params.sort as 'asc' | 'desc') ?? 'desc';
-      const rows = await paginate(deps.db.selectFrom('notes').selectAll().where('noteable_type', '=', 'Issue').where('noteable_id', '=', issue.id)
-        .orderBy(params.order_by === 'updated_at' ? 'updated_at' : 'created_at', direction).orderBy('id', direction));
+      const rows = await paginate(issueNotesQuery(deps, Number(issue.id), params.order_by === 'updated_at' ? 'updated_at' : 'created_at', direction));
       const users = await usersById(deps.db, rows.map((row) => row.author_id));
       return rows.map((row) => noteEntity(baseUrl, row, users, issue.iid));
     },
@@ -58,6 +57,7 @@ export function noteRoutes(app: FastifyInstance, deps: Deps): void {
       refuseUnsupported(input, ['merge_request_diff_head_sha']);
       const access = await project();
       const issue = await findReadableIssue(deps, access, params.issue_iid);
+      if (!canCommentOnIssue(access, issue)) throw new ForbiddenError();
       const createdAt = canOnProject(access, 'set_note_created_at') ? timeOf('created_at', params.created_at) : undefined;
       const note = await createIssueNote(deps, actor.user.id, issue, params.body, { createdAt });
       return noteEntity(baseUrl, note, await usersById(deps.db, [note.author_id]), issue.iid);

@@ -4,3 +4,4 @@ export type { LabelRow } from './entities.js';
 export { labelBasicEntity } from './entities.js';
 export { findOrCreateLabels, labelsOfIssues } from './find-or-create-labels.js';
 export { groupAndAncestorIds, groupAndDescendantIds } from './labels-queries.js';
+export { labelsByIds } from './finder.js';

@@ -60,3 +60,8 @@ export async function findLabel(deps: Deps, parent: LabelParent, idOrTitle: stri
   if (!found) throw new NotFoundError('Label');
   return found;
 }
+
+/** Labels by id, in no particular order (those deleted since are simply absent). */
+export async function labelsByIds(deps: Deps, ids: number[]): Promise<LabelRow[]> {
+  return ids.length ? deps.db.selectFrom('labels').selectAll().where('id', 'in', ids).execute() : [];
+}

@@ -8,6 +8,7 @@ import { apiRoute, type RouteContext } from '../platform/http/route.js';
 import { p, requireOneOf } from '../platform/http/params.js';
 import { milestoneEntity, type MilestoneParentPath, type MilestoneRow } from './entities.js';
 import { findMilestone, milestonesQuery, type MilestoneParent } from './finder.js';
+import { parentPaths } from './parent-paths.js';
 import { createMilestone } from './create-milestone.js';
 import { updateMilestone } from './update-milestone.js';
 import { deleteMilestone } from './delete-milestone.js';
@@ -106,21 +107,4 @@ function kindRoutes(app: FastifyInstance, deps: Deps, kind: Kind): void {
       return undefined;
     },
   });
-}
-
-/** The web paths of listed milestones that belong to another project or group than the one asked. */
-async function parentPaths(deps: Deps, rows: MilestoneRow[], parent: MilestoneParent, own: MilestoneParentPath): Promise<Map<number, MilestoneParentPath>> {
-  const ownId = 'project' in parent ? Number(parent.project.id) : Number(parent.group.id);
-  const foreign = rows.filter((row) => (own.kind === 'project' ? Number(row.project_id) !== ownId : Number(row.group_id) !== ownId));
-  const paths = new Map<number, MilestoneParentPath>();
-  if (foreign.length === 0) return paths;
-  const projectIds = foreign.filter((row) => row.project_id !== null).map((row) => Number(row.project_id));
-  const groupIds = foreign.filter((row) => row.group_id !== null).map((row) => Number(row.group_id));
-  const projects = projectIds.length ? await deps.db.selectFrom('projects').select(['id', 'full_path']).where('id', 'in', projectIds).execute() : [];
-  const groups = groupIds.length ? await deps.db.selectFrom('namespaces').select(['id', 'full_path']).where('id', 'in', groupIds).execute() : [];
-  for (const row of foreign) {
-    const owner = row.project_id !== null ? projects.find((project) => Number(project.id) === Number(row.project_id)) : groups.find((group) => Number(group.id) === Number(row.group_id));
-    if (owner) paths.set(Number(row.id), { kind: row.project_id !== null ? 'project' : 'group', fullPath: owner.full_path });
-  }
-  return paths;
 }
