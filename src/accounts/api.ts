@@ -12,7 +12,7 @@ export { protectedPathHit } from './sign-in-rate-limit.js';
 export { createUser, validateUserFields } from './create-user.js';
 export { updateUser } from './update-user.js';
 export { lockProject } from './lock-project.js';
-export { createPersonalAccessToken, PAT_SCOPES } from './personal-access-tokens.js';
+export { createPersonalAccessToken, PAT_SCOPES } from './create-personal-access-token.js';
 // Hooks other features register at setup for accounts' actions to call (hooks.ts).
 export { accountHooks } from './hooks.js';
 // Issue 15 (namespaces, search): the namespace and project entities, and literal LIKE patterns.

@@ -5,7 +5,8 @@ import type { Deps } from '../platform/deps.js';
 import { ConflictError, NotFoundError } from '../platform/errors.js';
 import { authorizeMemberChange, validateAgainstInherited, type PolicySubject } from '../platform/auth/policies/index.js';
 import { directLevel, inheritedMembership, lockMemberSource } from './member-facts.js';
-import { insertMember, validateMemberLevel, type AddMemberInput, type MemberSource } from './members.js';
+import { validateMemberLevel, type AddMemberInput, type MemberSource } from './member-source.js';
+import { insertMember } from './insert-member.js';
 
 export async function createMember(deps: Deps, actor: PolicySubject, source: MemberSource, input: AddMemberInput) {
   validateMemberLevel(input.accessLevel);

@@ -6,7 +6,7 @@ import { NotFoundError } from '../platform/errors.js';
 import { recordEvent } from '../platform/events/record-event.js';
 import { authorizeMemberChange, type PolicySubject } from '../platform/auth/policies/index.js';
 import { directLevel, lockMemberSource, otherOwners } from './member-facts.js';
-import type { MemberSource } from './members.js';
+import type { MemberSource } from './member-source.js';
 
 export async function destroyMember(deps: Deps, actor: PolicySubject, source: MemberSource, userId: number): Promise<void> {
   await inTransaction(deps.db, async (trx) => {

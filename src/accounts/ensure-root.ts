@@ -6,7 +6,7 @@ import type { Deps } from '../platform/deps.js';
 import { randomToken, sha256Hex } from '../platform/crypto.js';
 import { isUniqueViolation } from '../platform/db/database.js';
 import { createUser } from './create-user.js';
-import { createPersonalAccessToken } from './personal-access-tokens.js';
+import { createPersonalAccessToken } from './create-personal-access-token.js';
 
 export async function ensureRootUser(deps: Deps): Promise<void> {
   let root = await deps.db.selectFrom('users').selectAll().where('username_lower', '=', 'root').executeTakeFirst();

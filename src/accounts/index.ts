@@ -1,7 +1,7 @@
 // Accounts: users, groups, projects, members, personal access tokens, sign-in and browser sessions,
 // and the signed-in user's two-factor and token pages.
 import type { Feature } from '../platform/feature.js';
-import { resolvePersonalAccessToken } from './personal-access-tokens.js';
+import { resolvePersonalAccessToken } from './resolve-personal-access-token.js';
 import { findUserRow, subjectFinders } from './lookup.js';
 import { toAuthUser } from './user-entities.js';
 import { ensureRootUser } from './ensure-root.js';

@@ -4,7 +4,7 @@
 import type { DbTransaction } from '../platform/db/database.js';
 import type { InheritedMembership } from '../platform/auth/policies/index.js';
 import { lockProject } from './lock-project.js';
-import type { MemberSource } from './members.js';
+import type { MemberSource } from './member-source.js';
 import { groupParent, highestMembershipAbove, lockTopGroup, otherOwnersOf, projectNamespace } from './member-facts-queries.js';
 
 /**

@@ -6,7 +6,9 @@ import { ValidationError } from '../platform/errors.js';
 import { html, type Html } from '../platform/web/html.js';
 import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
 import { page, redirect, type PageOutcome } from '../platform/web/page.js';
-import { createPersonalAccessToken, PAT_SCOPES, revokePersonalAccessToken, tokenEntity } from './personal-access-tokens.js';
+import { createPersonalAccessToken, PAT_SCOPES } from './create-personal-access-token.js';
+import { revokePersonalAccessToken } from './revoke-personal-access-token.js';
+import { tokenEntity } from './token-entities.js';
 
 function list(form: Record<string, string | string[]>, name: string): string[] {
   const value = form[name];

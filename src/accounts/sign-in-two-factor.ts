@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { recordFailedAttempt, isLocked } from './check-password.js';
-import { verifySecondFactor } from './two-factor.js';
+import { verifySecondFactor } from './verify-second-factor.js';
 import { protectedPathHit } from './sign-in-rate-limit.js';
 import { html } from '../platform/web/html.js';
 import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';

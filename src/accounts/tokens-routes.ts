@@ -3,7 +3,10 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import { ForbiddenError, NotFoundError } from '../platform/errors.js';
-import { createPersonalAccessToken, revokePersonalAccessToken, tokenEntity } from './personal-access-tokens.js';
+import { createPersonalAccessToken } from './create-personal-access-token.js';
+import { revokePersonalAccessToken } from './revoke-personal-access-token.js';
+import { tokenEntity } from './token-entities.js';
+import { findToken, tokensQuery } from './personal-access-tokens-finder.js';
 import { canOnInstance } from '../platform/auth/policies/index.js';
 import { findUser } from './lookup.js';
 
@@ -24,10 +27,8 @@ export function tokensRoutes(app: FastifyInstance, deps: Deps): void {
     ability: { instance: 'log_in' },
     params: { user_id: p.integer.optional() },
     handler: async ({ params, actor, paginate }) => {
-      let query = deps.db.selectFrom('personal_access_tokens').selectAll().orderBy('id');
-      if (!canOnInstance(actor.user, 'admin_all_resources')) query = query.where('user_id', '=', actor.user.id);
-      else if (params.user_id !== undefined) query = query.where('user_id', '=', params.user_id);
-      return (await paginate(query)).map((row) => tokenEntity(row, deps.clock.now()));
+      const userId = canOnInstance(actor.user, 'admin_all_resources') ? params.user_id : actor.user.id;
+      return (await paginate(tokensQuery(deps, userId))).map((row) => tokenEntity(row, deps.clock.now()));
     },
   });
 
@@ -36,7 +37,8 @@ export function tokensRoutes(app: FastifyInstance, deps: Deps): void {
     ability: { instance: 'log_in' },
     handler: async ({ actor }) => {
       if (actor.via !== 'personal_access_token' || actor.tokenId === null) throw new NotFoundError();
-      const row = await deps.db.selectFrom('personal_access_tokens').selectAll().where('id', '=', actor.tokenId).executeTakeFirstOrThrow();
+      const row = await findToken(deps, actor.tokenId);
+      if (!row) throw new NotFoundError();
       return tokenEntity(row, deps.clock.now());
     },
   });
@@ -46,7 +48,7 @@ export function tokensRoutes(app: FastifyInstance, deps: Deps): void {
     ability: { instance: 'log_in' },
     params: { id: p.integer.required() },
     handler: async ({ params, actor }) => {
-      const row = await deps.db.selectFrom('personal_access_tokens').selectAll().where('id', '=', params.id).executeTakeFirst();
+      const row = await findToken(deps, params.id);
       if (!row) throw new NotFoundError();
       if (row.user_id !== actor.user.id && !canOnInstance(actor.user, 'admin_all_resources')) throw new ForbiddenError();
       await revokePersonalAccessToken(deps, params.id);

@@ -7,7 +7,11 @@ import { html } from '../platform/web/html.js';
 import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
 import { page, redirect, type PageOutcome } from '../platform/web/page.js';
 import { verifyPassword } from './passwords.js';
-import { beginEnrolment, confirmEnrolment, disableTwoFactor, provisioning, remainingRecoveryCodes } from './two-factor.js';
+import { beginEnrolment } from './begin-two-factor-enrolment.js';
+import { confirmEnrolment } from './confirm-two-factor-enrolment.js';
+import { disableTwoFactor } from './disable-two-factor.js';
+import { provisioning } from './two-factor-provisioning.js';
+import { remainingRecoveryCodes } from './recovery-codes.js';
 import type { UserRow } from './lookup.js';
 
 async function currentUser(deps: Deps, id: number): Promise<UserRow> {

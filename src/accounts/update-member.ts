@@ -5,7 +5,7 @@ import type { Deps } from '../platform/deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import { authorizeMemberChange, validateAgainstInherited, type PolicySubject } from '../platform/auth/policies/index.js';
 import { directLevel, inheritedMembership, lockMemberSource, otherOwners } from './member-facts.js';
-import { validateMemberLevel, type MemberSource } from './members.js';
+import { validateMemberLevel, type MemberSource } from './member-source.js';
 
 export interface UpdateMemberInput {
   accessLevel: number;

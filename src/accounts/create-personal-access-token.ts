@@ -1,0 +1,43 @@
+// Create a personal access token: shown once, stored as its SHA-256 digest (ARCHITECTURE.md, Data).
+import type { Deps } from '../platform/deps.js';
+import { randomToken, sha256Hex } from '../platform/crypto.js';
+import { ValidationError } from '../platform/errors.js';
+import { today } from './access.js';
+
+export const PAT_SCOPES = ['api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'sudo', 'admin_mode'] as const;
+
+/** GitLab's token prefix, so secret scanners recognise leaked Kiln tokens too. */
+const PREFIX = 'glpat-';
+
+export interface CreateTokenInput {
+  userId: number;
+  name: string;
+  scopes: string[];
+  expiresAt?: string | null;
+}
+
+export async function createPersonalAccessToken(deps: Deps, input: CreateTokenInput, plaintext?: string) {
+  const errors: Record<string, string[]> = {};
+  if (!input.name?.trim()) errors.name = ["can't be blank"];
+  if (input.scopes.length === 0) errors.scopes = ["can't be blank"];
+  const unknown = input.scopes.filter((scope) => !(PAT_SCOPES as readonly string[]).includes(scope));
+  if (unknown.length) errors.scopes = [...(errors.scopes ?? []), `${unknown.join(', ')} is not a valid scope`];
+  if (input.expiresAt && input.expiresAt < today(deps.clock.now())) errors.expires_at = ['must be in the future'];
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  const token = plaintext ?? `${PREFIX}${randomToken(20)}`;
+  const row = await deps.db
+    .insertInto('personal_access_tokens')
+    .values({
+      user_id: input.userId,
+      name: input.name.trim(),
+      token_digest: sha256Hex(token),
+      scopes: input.scopes.join(' '),
+      expires_at: input.expiresAt ?? null,
+      revoked: 0,
+      last_used_at: null,
+      created_at: deps.clock.now(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { row, token };
+}

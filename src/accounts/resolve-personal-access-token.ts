@@ -1,0 +1,35 @@
+// The personal access token of a request (registered as a token resolver at setup): its user and
+// scopes, or why it no longer works. Runs on every API request.
+import type { Deps } from '../platform/deps.js';
+import type { TokenLookup } from '../platform/auth/principal.js';
+import { sha256Hex } from '../platform/crypto.js';
+import type { UserRow } from './lookup.js';
+import { today } from './access.js';
+import { toAuthUser } from './user-entities.js';
+import { tokenWithUser } from './personal-access-tokens-queries.js';
+import { recordActivity } from './record-activity.js';
+
+// last_used_at is written at most every 10 minutes per token, as GitLab does, to keep reads read-only.
+const LAST_USED_INTERVAL_MS = 10 * 60_000;
+
+export async function resolvePersonalAccessToken(deps: Deps, token: string): Promise<TokenLookup> {
+  // Runs on every API request: a cached hot-path read (platform/db/README.md).
+  const rows = await deps.readCache.all<UserRow & { token_id: number; scopes: string; expires_at: string | null; revoked: number; last_used_at: number | null }>(
+    tokenWithUser(sha256Hex(token)),
+    { cache: true },
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const now = deps.clock.now();
+  if (row.revoked === 1) return { status: 'revoked' };
+  if (row.expires_at !== null && row.expires_at < today(now)) return { status: 'expired' };
+  if (row.last_used_at === null || now - Number(row.last_used_at) > LAST_USED_INTERVAL_MS) {
+    await deps.db.updateTable('personal_access_tokens').set({ last_used_at: now }).where('id', '=', row.token_id).execute();
+  }
+  // The day the user was last seen (GitLab's last_activity_on, GET /user/activities): once a day.
+  if (row.last_activity_on !== today(now)) await recordActivity(deps, Number(row.id), now);
+  return {
+    status: 'ok',
+    principal: { user: toAuthUser(row), scopes: row.scopes.split(' '), via: 'personal_access_token', tokenId: Number(row.token_id) },
+  };
+}
