@@ -7,7 +7,7 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p, rejectTogether } from '../platform/http/params.js';
 import { BadRequestError, ForbiddenError, ParamError, RecordNotFoundError } from '../platform/errors.js';
-import { canAdminNote, canOnProject } from '../platform/auth/policies/index.js';
+import { canAdminNote, canCommentOnIssue, canOnProject } from '../platform/auth/policies/index.js';
 import { discussionEntity, noteEntity, usersById } from './entities.js';
 import { findReadableIssue } from './finder.js';
 import { discussionIdsQuery, discussionsOf, findDiscussion, findNote } from './discussions-finder.js';
@@ -59,6 +59,7 @@ export function discussionRoutes(app: FastifyInstance, deps: Deps): void {
       refuseUnsupported(input, ['position']);
       const access = await project();
       const issue = await findReadableIssue(deps, access, params.issue_iid);
+      if (!canCommentOnIssue(access, issue)) throw new ForbiddenError();
       const createdAt = canOnProject(access, 'set_note_created_at') ? timeOf('created_at', params.created_at) : undefined;
       const note = await createIssueNote(deps, actor.user.id, issue, params.body, { thread: true, createdAt });
       return discussionEntity(baseUrl, note.discussion_id!, [note], await usersById(deps.db, [note.author_id]), issue.iid);
@@ -85,6 +86,7 @@ export function discussionRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, actor, project }) => {
       const access = await project();
       const issue = await findReadableIssue(deps, access, params.issue_iid);
+      if (!canCommentOnIssue(access, issue)) throw new ForbiddenError();
       const createdAt = canOnProject(access, 'set_note_created_at') ? timeOf('created_at', params.created_at) : undefined;
       const note = await replyToDiscussion(deps, actor.user.id, issue, params.discussion_id, params.body, createdAt);
       return noteEntity(baseUrl, note, await usersById(deps.db, [note.author_id]), issue.iid);

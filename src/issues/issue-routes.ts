@@ -6,7 +6,7 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p, requireOneOf } from '../platform/http/params.js';
 import { ForbiddenError, NotFoundError, RecordNotFoundError } from '../platform/errors.js';
-import { canOnProject, canUpdateIssue } from '../platform/auth/policies/index.js';
+import { canOnProject, canReopenIssue, canUpdateIssue } from '../platform/auth/policies/index.js';
 import { findReadableIssue } from './finder.js';
 import { presentIssue } from './present-issues.js';
 import { createIssue } from './create-issue.js';
@@ -90,7 +90,8 @@ export function issueRoutes(app: FastifyInstance, deps: Deps): void {
         description: params.description,
         issueType: params.issue_type as 'issue',
         confidential: confidentialOf(access, params.confidential, true),
-        stateEvent: params.state_event as 'close',
+        // A locked issue stays closed, as GitLab's ReopenService leaves it (no reopen_issue).
+        stateEvent: params.state_event === 'reopen' && !canReopenIssue(access, issue) ? undefined : (params.state_event as 'close'),
         metadata: await metadataOf(deps, access, input, params, issue),
         project: access.project,
         updatedAt,

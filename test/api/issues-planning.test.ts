@@ -232,3 +232,19 @@ describe('DELETE /api/v4/projects/:id/issues/:issue_iid', () => {
     });
   });
 });
+
+describe('discussion_locked', () => {
+  it('lets members comment on a locked issue but not others (403), and keeps it from being reopened', async () => {
+    const publicProject = await kiln.createProject(owner, 'open-planner', { visibility: 'public' });
+    const { body: issue } = await kiln.api('POST', `/projects/${publicProject.id}/issues`, { token: owner.token, body: { title: 'Heated', discussion_locked: true } });
+    const comment = (user: TestUser) => kiln.api('POST', `/projects/${publicProject.id}/issues/${issue.iid}/notes`, { token: user.token, body: { body: 'hi' } });
+    expect((await comment(stranger)).status).toBe(403);
+    expect((await kiln.api('POST', `/projects/${publicProject.id}/issues/${issue.iid}/discussions`, { token: stranger.token, body: { body: 'hi' } })).status).toBe(403);
+    expect((await comment(owner)).status).toBe(201);
+    await kiln.api('PUT', `/projects/${publicProject.id}/issues/${issue.iid}`, { token: owner.token, body: { state_event: 'close' } });
+    expect((await kiln.api('PUT', `/projects/${publicProject.id}/issues/${issue.iid}`, { token: owner.token, body: { state_event: 'reopen' } })).body.state).toBe('closed');
+    await kiln.api('PUT', `/projects/${publicProject.id}/issues/${issue.iid}`, { token: owner.token, body: { discussion_locked: false } });
+    expect((await comment(stranger)).status).toBe(201);
+    expect((await kiln.api('PUT', `/projects/${publicProject.id}/issues/${issue.iid}`, { token: owner.token, body: { state_event: 'reopen' } })).body.state).toBe('opened');
+  });
+});

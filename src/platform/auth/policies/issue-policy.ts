@@ -8,6 +8,8 @@ export interface IssueFacts {
   author_id: number;
   /** Users assigned to the issue, when the caller knows them. */
   assigneeIds?: readonly number[];
+  /** A locked discussion (GitLab's discussion_locked): only members comment; it is not reopened. */
+  discussion_locked?: boolean | number | null;
 }
 
 function isAuthorOrAssignee(subject: PolicySubject, issue: IssueFacts): boolean {
@@ -53,4 +55,15 @@ export function canSetIssueMetadata(subject: PolicySubject, persisted: boolean):
 /** set_confidentiality: any creator of a new issue; afterwards those who may set its metadata. */
 export function canSetConfidentiality(subject: PolicySubject, persisted: boolean): boolean {
   return persisted ? canSetIssueMetadata(subject, true) : canOnProject(subject, 'create_issue');
+}
+
+/** create_note on this issue: a locked discussion takes comments from members only (IssuablePolicy). */
+export function canCommentOnIssue(subject: PolicySubject, issue: IssueFacts): boolean {
+  if (!canReadIssue(subject, issue) || !canOnProject(subject, 'create_note')) return false;
+  return !Number(issue.discussion_locked ?? 0) || subject.level >= ACCESS.guest;
+}
+
+/** reopen_issue: a locked issue is not reopened (IssuePolicy: `locked` prevents it). */
+export function canReopenIssue(subject: PolicySubject, issue: IssueFacts): boolean {
+  return canUpdateIssue(subject, issue) && !Number(issue.discussion_locked ?? 0);
 }
