@@ -10,6 +10,7 @@ import { transferGroup } from './transfer-group.js';
 import { scheduleGroupDeletion } from './schedule-group-deletion.js';
 import { groupProjectsQuery, subgroupsQuery } from './group-listings.js';
 import { avatarChange, findAvatar } from './avatars.js';
+import { UNSUPPORTED_GROUP_PARAMS } from './unsupported-params.js';
 import { namespacesOf } from './finders.js';
 import { groupEntity, projectEntity, projectSimpleEntity } from './entities.js';
 
@@ -37,7 +38,7 @@ export function groupEditRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     method: 'PUT', url: '/groups/:id', summary: 'Change a group: name and path, description, visibility, avatar (owners)', tags: ['groups'],
     ability: { group: 'admin_group' },
-    params: { id: p.string.required(), ...UPDATE_PARAMS },
+    params: { id: p.string.required(), ...UPDATE_PARAMS, ...UNSUPPORTED_GROUP_PARAMS },
     handler: async ({ params, input, group }) => {
       const access = await group();
       const updated = await updateGroup(deps, access, {

@@ -12,6 +12,7 @@ import { transferProject } from './transfer-project.js';
 import { starProject } from './star-project.js';
 import { unstarProject } from './unstar-project.js';
 import { avatarChange } from './avatars.js';
+import { UNSUPPORTED_PROJECT_PARAMS } from './unsupported-params.js';
 import { namespaceOf } from './finders.js';
 import { projectUsersQuery } from './project-users-queries.js';
 import { projectEntity } from './entities.js';
@@ -48,7 +49,7 @@ export function projectEditRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'PUT', url: '/projects/:id', summary: 'Change a project: settings, name and path, visibility, features, topics, default branch, avatar', tags: ['projects'],
     // Renaming asks rename_project and visibility change_visibility_level too (updateProject).
     ability: { project: 'admin_project' },
-    params: { id: p.string.required(), ...UPDATE_PARAMS },
+    params: { id: p.string.required(), ...UPDATE_PARAMS, ...UNSUPPORTED_PROJECT_PARAMS },
     handler: async ({ params, input, project }) => {
       requireOne(input, Object.keys(UPDATE_PARAMS));
       const access = await project();

@@ -70,6 +70,11 @@ export async function updateProject(deps: Deps, access: ProjectAccess, input: Up
   if (input.visibility !== undefined) authorizeProject(access, 'change_visibility_level');
   validate(access, input);
   const project = access.project;
+  // GitLab keeps project names unique in a namespace, as paths are.
+  if (input.name !== undefined && input.name.trim() !== project.name) {
+    const clash = await deps.db.selectFrom('projects').select('id').where('namespace_id', '=', project.namespace_id).where('name', '=', input.name.trim()).executeTakeFirst();
+    if (clash) throw new ValidationError({ name: ['has already been taken'] });
+  }
   const now = deps.clock.now();
   const changes: Record<string, unknown> = { updated_at: now };
   if (input.name !== undefined) changes.name = input.name.trim();

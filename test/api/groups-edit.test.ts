@@ -62,6 +62,11 @@ describe('PUT /api/v4/groups/:id', () => {
       });
     });
 
+    it('refuses GitLab parameters Kiln has no feature for, naming them', async () => {
+      const group = await kiln.createGroup(alice, 'unsupported-group');
+      expect(await kiln.api('PUT', `/groups/${group.id}`, { token: alice.token, body: { lfs_enabled: false } })).toMatchObject({ status: 400, body: { error: 'lfs_enabled is not supported' } });
+    });
+
     it('refuses a path a sibling has', async () => {
       await kiln.createGroup(alice, 'sibling-a');
       const b = await kiln.createGroup(alice, 'sibling-b');

@@ -92,6 +92,19 @@ describe('PUT /api/v4/projects/:id', () => {
       expect(status).toBe(400);
       expect(body).toEqual({ message: { path: ['has already been taken'] } });
     });
+
+    it('refuses a name another project of the namespace has', async () => {
+      const project = await kiln.createProject(alice, 'wants-name');
+      expect(await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: { name: 'taken-path' } })).toMatchObject({ status: 400, body: { message: { name: ['has already been taken'] } } });
+    });
+
+    it('refuses GitLab parameters Kiln has no feature for, naming them, and changes nothing', async () => {
+      const project = await kiln.createProject(alice, 'unsupported');
+      const { status, body } = await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: { description: 'kept?', wiki_access_level: 'disabled', merge_method: 'ff' } });
+      expect(status).toBe(400);
+      expect(body).toEqual({ error: 'wiki_access_level is not supported, merge_method is not supported' });
+      expect((await kiln.api('GET', `/projects/${project.id}`, { token: alice.token })).body.description).toBe('');
+    });
   });
 
   describe('renaming the path', () => {
