@@ -3,8 +3,8 @@ import { inTransaction } from '../platform/db/database.js';
 import type { IssueRow } from './entities.js';
 
 /**
- * Delete an issue (GitLab's Issuable::DestroyService): its notes, labels, assignees and label history
- * go with it, and so do its activity events and those of its comments (GitLab's Issue and Note
+ * Delete an issue (GitLab's Issuable::DestroyService): its notes, labels, assignees, label history and
+ * subscriptions go with it, and so do its activity events and those of its comments (GitLab's Issue and Note
  * `has_many :events, dependent: :delete_all`). GitLab records no `destroyed` event for an issue; and
  * an event left behind would outlive the confidentiality check that hid it, which asks the issue.
  */
@@ -16,6 +16,7 @@ export async function destroyIssue(deps: Deps, issue: IssueRow): Promise<void> {
     await trx.deleteFrom('events').where('project_id', '=', projectId).where('target_type', '=', 'Note').where('target_id', 'in', notes).execute();
     await trx.deleteFrom('events').where('project_id', '=', projectId).where('target_type', '=', 'Issue').where('target_id', '=', issue.id).execute();
     await trx.deleteFrom('notes').where('noteable_type', '=', 'Issue').where('noteable_id', '=', issue.id).execute();
+    await trx.deleteFrom('subscriptions').where('subscribable_type', '=', 'Issue').where('subscribable_id', '=', issue.id).execute();
     await trx.deleteFrom('issues').where('id', '=', issue.id).execute();
   });
 }

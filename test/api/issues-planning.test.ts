@@ -207,6 +207,7 @@ describe('DELETE /api/v4/projects/:id/issues/:issue_iid', () => {
     it('deletes the issue (204) with its notes, and removes its events as GitLab does', async () => {
       const { body: issue } = await kiln.api('POST', issues(), { token: owner.token, body: { title: 'Doomed', labels: 'existing', assignee_ids: [reporter.id] } });
       const note = await kiln.api('POST', `${issues()}/${issue.iid}/notes`, { token: owner.token, body: { body: 'bye' } });
+      expect((await kiln.api('POST', `${issues()}/${issue.iid}/subscribe`, { token: guest.token })).status).toBe(201);
       const { status, body } = await kiln.api('DELETE', `${issues()}/${issue.iid}`, { token: owner.token });
       expect(status).toBe(204);
       expect(body).toBeNull();
@@ -217,6 +218,7 @@ describe('DELETE /api/v4/projects/:id/issues/:issue_iid', () => {
       ])).execute();
       expect(events).toEqual([]);
       expect(await kiln.deps.db.selectFrom('notes').select('id').where('id', '=', note.body.id).execute()).toEqual([]);
+      expect(await kiln.deps.db.selectFrom('subscriptions').select('id').where('subscribable_type', '=', 'Issue').where('subscribable_id', '=', issue.id).execute()).toEqual([]);
     });
 
     it('answers 404 Issue Not Found for a missing issue', async () => {
