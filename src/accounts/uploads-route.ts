@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
-import { authenticate } from '../platform/auth/authenticate.js';
+import { authenticate } from '../platform/http/authenticate.js';
 import { NotFoundError } from '../platform/errors.js';
 import { findGroup, findProject } from './lookup.js';
 import { findAvatar } from './avatars.js';

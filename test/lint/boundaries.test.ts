@@ -80,8 +80,21 @@ describe('npm run lint: boundaries (.dependency-cruiser.cjs)', () => {
       });
       const found = summary(await violationsIn(root));
       expect(found.length).toBeGreaterThan(0);
-      expect(new Set(found.map((violation) => violation.rule))).toEqual(new Set(['no-circular-features']));
+      expect(new Set(found.map((violation) => violation.rule))).toEqual(new Set(['no-circular-folders']));
       expect(found.map((violation) => [violation.from, violation.to].sort().join(' ↔ '))).toContain('src/alpha ↔ src/beta');
+    });
+
+    it('fails on two parts of platform that use each other', async () => {
+      const root = writeTree({
+        ...KEEPS_THE_RULES,
+        'src/platform/http/api-error.ts': "export const unauthorized = 401;\n",
+        'src/platform/http/route.ts': "import type { AuthUser } from '../auth/principal.js';\nexport type Handler = (user: AuthUser) => number;\n",
+        'src/platform/auth/principal.ts': "export interface AuthUser { id: number }\n",
+        'src/platform/auth/authenticate.ts': "import { unauthorized } from '../http/api-error.js';\nexport const refusal = unauthorized;\n",
+      });
+      const found = summary(await violationsIn(root));
+      expect(new Set(found.map((violation) => violation.rule))).toEqual(new Set(['no-circular-folders']));
+      expect(found.map((violation) => [violation.from, violation.to].sort().join(' ↔ '))).toContain('src/platform/auth ↔ src/platform/http');
     });
 
     it("fails on a feature importing another feature's internal file", async () => {
@@ -97,7 +110,7 @@ describe('npm run lint: boundaries (.dependency-cruiser.cjs)', () => {
     it('fails on platform importing a feature, even its public surface', async () => {
       const root = writeTree({ ...KEEPS_THE_RULES, 'src/platform/web/layout.ts': "import { makeAlpha } from '../../alpha/api.js';\nexport const layout = makeAlpha;\n" });
       const found = summary(await violationsIn(root));
-      expect(found.filter((violation) => violation.rule !== 'no-circular-features')).toEqual([{ rule: 'platform-knows-no-feature', from: 'src/platform/web/layout.ts', to: 'src/alpha/api.ts' }]);
+      expect(found.filter((violation) => violation.rule !== 'no-circular-folders')).toEqual([{ rule: 'platform-knows-no-feature', from: 'src/platform/web/layout.ts', to: 'src/alpha/api.ts' }]);
     });
 
     it("fails on the composition root importing a feature's internal file", async () => {

@@ -2,9 +2,9 @@
 // Bearer header or `bearer_token`; if that string is no OAuth token, a personal access token from
 // `private_token`, `PRIVATE-TOKEN` or the same string. Unknown strings are 401.
 import type { FastifyRequest } from 'fastify';
-import { forbidden, insufficientScope, invalidToken, unauthorized, ApiError } from '../http/api-error.js';
-import type { Principal, TokenLookup, TokenResolver } from './principal.js';
-import type { AuthRegistry } from './registry.js';
+import { forbidden, insufficientScope, invalidToken, unauthorized, ApiError } from './api-error.js';
+import type { Principal, TokenLookup, TokenResolver } from '../auth/principal.js';
+import type { AuthRegistry } from '../auth/registry.js';
 
 function firstString(...values: unknown[]): string | undefined {
   for (const value of values) if (typeof value === 'string' && value !== '') return value;

@@ -5,7 +5,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Principal } from '../auth/principal.js';
 import type { GroupAccess, ProjectAccess, RouteAbility } from '../auth/subjects.js';
-import { applySudo, authenticate, checkActive, checkScopes } from '../auth/authenticate.js';
+import { applySudo, authenticate, checkActive, checkScopes } from './authenticate.js';
 import { canOnInstance } from '../auth/policies/policy.js';
 import { accessScope } from '../auth/access-scope.js';
 import type { GroupAbility, ProjectAbility } from '../auth/policies/abilities.js';
