@@ -11,6 +11,8 @@ export interface ProjectFilters {
   membership?: boolean;
   visibility?: string;
   owned?: boolean;
+  /** Only projects the caller starred (anonymous callers starred none). */
+  starred?: boolean;
   orderBy?: 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at';
   sort?: 'asc' | 'desc';
 }
@@ -34,6 +36,7 @@ export function visibleProjectsQuery(deps: Deps, user: AuthUser | null, filters:
     const pattern = containsPattern(filters.search.toLowerCase());
     query = query.where(nameOrPathLike(pattern));
   }
+  if (filters.starred) query = query.where('id', 'in', deps.db.selectFrom('users_star_projects').select('project_id').where('user_id', '=', user?.id ?? 0));
   const column = filters.orderBy ?? 'id';
   return query.orderBy(column, filters.sort ?? 'desc').orderBy('id', filters.sort ?? 'desc');
 }

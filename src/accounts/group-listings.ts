@@ -8,7 +8,6 @@ import { descendantPaths } from './rename-queries.js';
 
 export interface GroupProjectFilters extends ProjectFilters {
   includeSubgroups?: boolean;
-  starred?: boolean;
   withIssuesEnabled?: boolean;
 }
 
@@ -19,9 +18,6 @@ async function subgroupIds(deps: Deps, group: NamespaceRow): Promise<number[]> {
 export async function groupProjectsQuery(deps: Deps, user: AuthUser | null, group: NamespaceRow, filters: GroupProjectFilters) {
   const namespaceIds = [Number(group.id), ...(filters.includeSubgroups ? await subgroupIds(deps, group) : [])];
   let query = visibleProjectsQuery(deps, user, { ...filters, orderBy: filters.orderBy ?? 'created_at' }).where('namespace_id', 'in', namespaceIds);
-  if (filters.starred) {
-    query = query.where('id', 'in', deps.db.selectFrom('users_star_projects').select('project_id').where('user_id', '=', user?.id ?? 0));
-  }
   if (filters.withIssuesEnabled) query = query.where('issues_access_level', '!=', 'disabled');
   return query;
 }

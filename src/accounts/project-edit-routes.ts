@@ -16,7 +16,8 @@ import { UNSUPPORTED_PROJECT_PARAMS } from './unsupported-params.js';
 import { namespaceOf } from './finders.js';
 import { projectUsersQuery } from './project-users-queries.js';
 import { projectEntity } from './entities.js';
-import { userBasic } from './user-entities.js';
+import { starrerEntity, userBasic } from './user-entities.js';
+import { starrersQuery } from './starrers-finder.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
 const FEATURE_LEVELS = ['disabled', 'private', 'enabled'] as const;
@@ -93,6 +94,16 @@ export function projectEditRoutes(app: FastifyInstance, deps: Deps): void {
       },
     });
   }
+
+  apiRoute(app, deps, {
+    method: 'GET', url: '/projects/:id/starrers', summary: 'Who starred a project', tags: ['projects'], paginated: true,
+    ability: { project: 'read_project' }, auth: 'optional',
+    params: { id: p.string.required(), search: p.string.optional() },
+    handler: async ({ params, project, paginate }) => {
+      const access = await project();
+      return (await paginate(starrersQuery(deps, Number(access.project.id), params.search))).map((row) => starrerEntity(base, row));
+    },
+  });
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id/users', summary: 'Users with access to a project', tags: ['projects'], paginated: true,

@@ -77,3 +77,8 @@ export function userActivity(user: Pick<UserRow, 'username' | 'last_activity_on'
 export function emailEntity(email: { id: number; email: string; confirmed_at: number | null }) {
   return { id: Number(email.id), email: email.email, confirmed_at: isoTime(email.confirmed_at) };
 }
+
+/** GitLab's UserStarsProject (GET /projects/:id/starrers). */
+export function starrerEntity(baseUrl: string, row: Pick<UserRow, 'id' | 'username' | 'name' | 'state'> & { starred_at: number }) {
+  return { starred_since: isoTime(row.starred_at), user: userBasic(baseUrl, row) };
+}

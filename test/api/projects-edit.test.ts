@@ -256,6 +256,16 @@ describe('POST /api/v4/projects/:id/star and /unstar', () => {
     expect((await kiln.api('GET', `/projects/${project.id}`)).body.star_count).toBe(1);
   });
 
+  it('GET /projects?starred=true lists what the caller starred; GET /projects/:id/starrers lists who', async () => {
+    const project = await kiln.createProject(alice, 'starred-listing', { visibility: 'public' });
+    await kiln.api('POST', `/projects/${project.id}/star`, { token: carol.token });
+    expect((await kiln.api('GET', '/projects', { token: carol.token, query: { starred: 'true' } })).body.map((p: any) => p.id)).toContain(project.id);
+    expect((await kiln.api('GET', '/projects', { token: bob.token, query: { starred: 'true' } })).body.map((p: any) => p.id)).not.toContain(project.id);
+    const starrers = await kiln.api('GET', `/projects/${project.id}/starrers`);
+    expect(starrers.body).toEqual([{ starred_since: '2026-11-22T08:00:00.000Z', user: expect.objectContaining({ username: 'carol' }) }]);
+    expect((await kiln.api('GET', `/projects/${project.id}/starrers`, { query: { search: 'zzz' } })).body).toEqual([]);
+  });
+
   it('of a project the caller cannot see answers 404', async () => {
     const project = await kiln.createProject(alice, 'hidden-stars');
     expect((await kiln.api('POST', `/projects/${project.id}/star`, { token: carol.token })).status).toBe(404);
