@@ -1,3 +1,4 @@
-// What other features may use of events: nothing yet. Export here what another feature needs;
-// everything else in this folder is internal (docs/architecture.md, "Boundaries").
-export {};
+// What other features may use of events. Everything else in this folder is internal
+// (docs/architecture.md, "Boundaries").
+// Deleting events (an issue or a comment deleted with theirs) makes this node's cached counts stale.
+export { forgetEventCounts } from './count-cache.js';

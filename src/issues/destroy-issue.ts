@@ -1,5 +1,6 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction } from '../platform/db/database.js';
+import { forgetEventCounts } from '../events/api.js';
 import type { IssueRow } from './entities.js';
 
 /**
@@ -19,4 +20,6 @@ export async function destroyIssue(deps: Deps, issue: IssueRow): Promise<void> {
     await trx.deleteFrom('subscriptions').where('subscribable_type', '=', 'Issue').where('subscribable_id', '=', issue.id).execute();
     await trx.deleteFrom('issues').where('id', '=', issue.id).execute();
   });
+  // Events below the count cache's watermark are gone: this node recounts (others within a minute, count-cache.ts).
+  forgetEventCounts(deps);
 }

@@ -1,5 +1,6 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction } from '../platform/db/database.js';
+import { forgetEventCounts } from '../events/api.js';
 import type { NoteRow } from './entities.js';
 
 /**
@@ -11,4 +12,6 @@ export async function destroyNote(deps: Deps, note: NoteRow): Promise<void> {
     await trx.deleteFrom('events').where('project_id', '=', Number(note.project_id)).where('target_type', '=', 'Note').where('target_id', '=', note.id).execute();
     await trx.deleteFrom('notes').where('id', '=', note.id).execute();
   });
+  // Events below the count cache's watermark are gone: this node recounts (others within a minute, count-cache.ts).
+  forgetEventCounts(deps);
 }

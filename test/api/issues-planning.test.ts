@@ -208,8 +208,14 @@ describe('DELETE /api/v4/projects/:id/issues/:issue_iid', () => {
       const { body: issue } = await kiln.api('POST', issues(), { token: owner.token, body: { title: 'Doomed', labels: 'existing', assignee_ids: [reporter.id] } });
       const note = await kiln.api('POST', `${issues()}/${issue.iid}/notes`, { token: owner.token, body: { body: 'bye' } });
       expect((await kiln.api('POST', `${issues()}/${issue.iid}/subscribe`, { token: guest.token })).status).toBe(201);
+      const total = async () => Number((await kiln.api('GET', `/projects/${project.id}/events`, { token: owner.token })).headers['x-total']);
+      // A later event keeps the newest event id where it was: only a forgotten count notices the deletion.
+      await kiln.api('POST', issues(), { token: owner.token, body: { title: 'Bystander' } });
+      const before = await total();
       const { status, body } = await kiln.api('DELETE', `${issues()}/${issue.iid}`, { token: owner.token });
       expect(status).toBe(204);
+      // The created and commented events went with the issue, and X-Total says so at once (no cached count).
+      expect(await total()).toBe(before - 2);
       expect(body).toBeNull();
       expect((await kiln.api('GET', `${issues()}/${issue.iid}`, { token: owner.token })).status).toBe(404);
       const events = await kiln.deps.db.selectFrom('events').select('id').where((eb) => eb.or([
