@@ -107,6 +107,26 @@ describe('PUT /api/v4/projects/:id', () => {
     });
   });
 
+  describe('the default branch', () => {
+    it('is the repository HEAD: an existing branch is taken, a missing one refused while branches exist', async () => {
+      const project = await kiln.createProject(alice, 'heads');
+      const commit = (branch: string, extra: Record<string, string> = {}) =>
+        kiln.api('POST', `/projects/${project.id}/repository/commits`, { token: alice.token, body: { branch, ...extra, commit_message: branch, actions: [{ action: 'create', file_path: `${branch}.txt`, content: branch }] } });
+      expect((await commit('main')).status).toBe(201);
+      expect((await commit('dev', { start_branch: 'main' })).status).toBe(201);
+      expect(await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: { default_branch: 'nope' } })).toMatchObject({
+        status: 400,
+        body: { message: { base: ["Could not change HEAD: branch 'nope' does not exist"] } },
+      });
+      expect((await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: { default_branch: 'dev' } })).body.default_branch).toBe('dev');
+      const dev = await kiln.api('GET', `/projects/${project.id}/repository/branches/dev`, { token: alice.token });
+      expect(dev.body.default).toBe(true);
+      // git itself is told: the advertisement names HEAD's branch.
+      const refs = await kiln.request('GET', '/alice/heads.git/info/refs?service=git-upload-pack', { headers: basic(alice) });
+      expect(refs.body).toContain('symref=HEAD:refs/heads/dev');
+    });
+  });
+
   describe('renaming the path', () => {
     it('keeps the old path answering the API until another project takes it', async () => {
       const project = await kiln.createProject(alice, 'before-rename');
