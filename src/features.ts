@@ -31,3 +31,7 @@ features.push(applicationSettingsFeature, markdownFeature, namespacesFeature, se
 import { labelsFeature } from './labels/index.js';
 import { milestonesFeature } from './milestones/index.js';
 features.push(labelsFeature, milestonesFeature);
+
+// Issue 18: outgoing events (project, group and system webhooks; the Slack-compatible integration).
+import { webhooksFeature } from './webhooks/index.js';
+features.push(webhooksFeature);

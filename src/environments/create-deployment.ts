@@ -62,6 +62,8 @@ export async function createDeployment(deps: Deps, actor: Principal, input: Crea
       .returningAll()
       .executeTakeFirstOrThrow();
     if (input.status === 'success') await startEnvironmentAfterSuccess(trx, Number(environment.id), now);
+    // Webhooks' Deployment Hook (domain-events.ts).
+    await deps.domainEvents.publish(trx, { kind: 'deployment.status_changed', projectId, actorId: actor.user.id, deploymentId: Number(deployment.id), status: deployment.status });
     return { deployment, environment };
   });
 }

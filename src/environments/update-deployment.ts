@@ -20,7 +20,7 @@ export interface UpdateDeploymentInput {
  * state machine of deployment-status.ts. The UPDATE is conditional on the status read, so two racing
  * updates cannot both apply a transition computed from the same state.
  */
-export async function updateDeploymentStatus(deps: Deps, _actor: Principal, input: UpdateDeploymentInput): Promise<DeploymentRow> {
+export async function updateDeploymentStatus(deps: Deps, actor: Principal, input: UpdateDeploymentInput): Promise<DeploymentRow> {
   authorizeProject(input.access, 'update_deployment');
   const projectId = Number(input.access.project.id);
   for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -37,6 +37,8 @@ export async function updateDeploymentStatus(deps: Deps, _actor: Principal, inpu
         .returningAll()
         .executeTakeFirst();
       if (row && input.status === 'success') await startEnvironmentAfterSuccess(trx, Number(deployment.environment_id), now);
+      // Webhooks' Deployment Hook (domain-events.ts).
+      if (row) await deps.domainEvents.publish(trx, { kind: 'deployment.status_changed', projectId, actorId: actor.user.id, deploymentId: Number(row.id), status: row.status });
       return row;
     });
     if (updated) return updated;

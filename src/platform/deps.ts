@@ -31,4 +31,9 @@ export interface Deps {
   pokeWorker: () => void;
   /** Told inside a transaction what happened; listeners enqueue jobs in it (domain-events.ts). */
   domainEvents: DomainEvents;
+  /**
+   * How outgoing requests (webhooks, chat integrations) resolve a host name to addresses; unset: the
+   * system resolver. Tests inject one to make a public-looking name resolve to a local address.
+   */
+  resolveHost?: (hostname: string) => Promise<string[]>;
 }

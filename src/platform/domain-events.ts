@@ -38,6 +38,10 @@ export interface DomainEventTypes {
   'note.created': { noteId: number; noteableType: 'Issue' | 'AlertManagement::Alert'; noteableId: number; system: boolean };
   /** A new alert (never a repeat counted on an open one). `actorId` is null: a monitoring tool sent it. */
   'alert.created': { alertId: number };
+  /** One branch or tag changed by a push (git or the repository API); a null id: created or deleted. */
+  'push': { ref: string; before: string | null; after: string | null };
+  /** A deployment was created or its status changed. */
+  'deployment.status_changed': { deploymentId: number; status: string };
 }
 
 export type DomainEventKind = keyof DomainEventTypes;

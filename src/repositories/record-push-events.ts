@@ -99,6 +99,10 @@ export async function recordPushEvents(deps: Deps, input: { projectId: number; a
       await recordEvent(trx, deps.clock, { projectId: input.projectId, authorId: input.authorId, action: 'pushed', pushData: data });
     }
     await trx.updateTable('projects').set({ last_activity_at: deps.clock.now() }).where('id', '=', input.projectId).execute();
+    // One domain event per changed ref, unlike the activity events (webhooks: a Push Hook per ref).
+    for (const change of changes) {
+      await deps.domainEvents.publish(trx, { kind: 'push', projectId: input.projectId, actorId: input.authorId, ref: change.ref, before: change.before, after: change.after });
+    }
   });
   return payloads.length;
 }

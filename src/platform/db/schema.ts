@@ -11,6 +11,7 @@ import type { ErrorTrackingTables } from './tables/error-tracking.js';
 import type { RepositoriesTables } from './tables/repositories.js';
 import type { WebTables } from './tables/web.js';
 import type { ApplicationSettingsTables } from './tables/application-settings.js';
+import type { WebhooksTables } from './tables/webhooks.js';
 
 export interface DB
   extends AccountsTables,
@@ -24,4 +25,5 @@ export interface DB
     ErrorTrackingTables,
     RepositoriesTables,
     WebTables,
-    ApplicationSettingsTables {}
+    ApplicationSettingsTables,
+    WebhooksTables {}

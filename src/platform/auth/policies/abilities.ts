@@ -83,6 +83,9 @@ export const PROJECT_ABILITIES = {
   set_issue_updated_at: { min: ACCESS.owner },
   set_issue_iid: { min: ACCESS.owner },
   set_note_created_at: { min: ACCESS.owner },
+  // Webhooks and integrations (project_policy.rb: admin_web_hook and admin_integrations, Maintainers).
+  admin_webhook: { min: ACCESS.maintainer },
+  admin_integrations: { min: ACCESS.maintainer },
 } satisfies Record<string, AbilityRule>;
 
 export const GROUP_ABILITIES = {
@@ -111,6 +114,8 @@ export const GROUP_ABILITIES = {
   admin_label: { min: ACCESS.reporter },
   read_milestone: { min: ACCESS.guest, ...READ },
   admin_milestone: { min: ACCESS.reporter },
+  // Group webhooks (group_policy.rb: admin_web_hook, Owners).
+  admin_webhook: { min: ACCESS.owner },
 } satisfies Record<string, AbilityRule>;
 
 /**

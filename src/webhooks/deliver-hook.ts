@@ -1,0 +1,177 @@
+// The delivery job: build the event's payload for the hook, POST it (outbound.ts: pinned address,
+// 10 s, no redirects), log the exchange for the settings page, and apply GitLab's auto-disabling.
+// A receiver's failure is recorded, not retried (GitLab sends a hook once); a worker that dies mid-way
+// leaves the job to be claimed again, which sends it again with the same Idempotency-Key.
+import { createHash } from 'node:crypto';
+import type { Deps } from '../platform/deps.js';
+import type { ClaimedJob } from '../platform/jobs/queue.js';
+import type { DomainEvent } from '../platform/domain-events.js';
+import { GITLAB_COMPAT_VERSION } from '../platform/version.js';
+import { findHookById } from './finder.js';
+import type { HookRow } from './entities.js';
+import { afterFailure, executable, HEALTHY } from './model.js';
+import { BlockedRequestError, outboundRules, postPinned } from './outbound.js';
+import { issueHookData, noteHookData, type IssueAction } from './payloads/issue.js';
+import { pushHookData } from './payloads/push.js';
+import { deploymentHookData } from './payloads/deployment.js';
+import type { DeliveryPayload } from './listeners.js';
+
+export interface BuiltHook {
+  /** X-Gitlab-Event */
+  event: string;
+  /** The log's trigger: GitLab's hook names (push_hooks, issue_hooks, …). */
+  trigger: string;
+  data: unknown;
+}
+
+const ISSUE_ACTIONS: Record<string, IssueAction> = {
+  'issue.opened': 'open',
+  'issue.closed': 'close',
+  'issue.reopened': 'reopen',
+  'issue.updated': 'update',
+  'issue.reassigned': 'update',
+};
+
+/** The payload of an event as a hook receives it, or null when what it names is gone. */
+export async function buildHook(deps: Deps, event: DomainEvent): Promise<BuiltHook | null> {
+  switch (event.kind) {
+    case 'issue.opened':
+    case 'issue.closed':
+    case 'issue.reopened':
+    case 'issue.updated':
+    case 'issue.reassigned': {
+      const changes = event.kind === 'issue.updated' ? event.changes : event.kind === 'issue.reassigned' ? ['assignees'] : [];
+      const built = await issueHookData(deps, { issueId: event.issueId, actorId: event.actorId, action: ISSUE_ACTIONS[event.kind], changes });
+      return built && { event: built.confidential ? 'Confidential Issue Hook' : 'Issue Hook', trigger: built.confidential ? 'confidential_issue_hooks' : 'issue_hooks', data: built.data };
+    }
+    case 'note.created': {
+      const built = await noteHookData(deps, { noteId: event.noteId, actorId: event.actorId });
+      return built && { event: built.confidential ? 'Confidential Note Hook' : 'Note Hook', trigger: built.confidential ? 'confidential_note_hooks' : 'note_hooks', data: built.data };
+    }
+    case 'push': {
+      const data = await pushHookData(deps, event);
+      const tag = event.ref.startsWith('refs/tags/');
+      return data && { event: tag ? 'Tag Push Hook' : 'Push Hook', trigger: tag ? 'tag_push_hooks' : 'push_hooks', data };
+    }
+    case 'deployment.status_changed': {
+      const data = await deploymentHookData(deps, { deploymentId: event.deploymentId, actorId: event.actorId, status: event.status });
+      return data && { event: 'Deployment Hook', trigger: 'deployment_hooks', data };
+    }
+    default:
+      return null;
+  }
+}
+
+/** A stable UUID for a hook (X-Gitlab-Webhook-UUID): the same on every request it makes. */
+export function hookUuid(hook: HookRow): string {
+  const hex = createHash('sha256').update(`web_hook:${hook.id}:${hook.created_at}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+export interface SendInput {
+  hook: HookRow;
+  /** System hooks say `System Hook` whatever the event (GitLab's SystemHook#execute). */
+  event: string;
+  trigger: string;
+  data: unknown;
+  eventUuid: string;
+  idempotencyKey: string;
+}
+
+export interface SendOutcome {
+  logId: number;
+  status: number | null;
+  message: string | null;
+}
+
+export async function sendToHook(deps: Deps, input: SendInput): Promise<SendOutcome> {
+  const { hook } = input;
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'User-Agent': `GitLab/${GITLAB_COMPAT_VERSION}`,
+    'X-Gitlab-Event': hook.type === 'SystemHook' ? 'System Hook' : input.event,
+    'X-Gitlab-Webhook-UUID': hookUuid(hook),
+    'X-Gitlab-Instance': deps.config.baseUrl,
+    'X-Gitlab-Event-UUID': input.eventUuid,
+    'Idempotency-Key': input.idempotencyKey,
+  };
+  if (hook.token) headers['X-Gitlab-Token'] = deps.box.open(hook.token);
+  const body = JSON.stringify(input.data);
+  const started = performance.now();
+  let status: number | null = null;
+  let responseHeaders: Record<string, string> = {};
+  let responseBody = '';
+  let message: string | null = null;
+  try {
+    const rules = await outboundRules(deps, hook.type === 'SystemHook' ? 'system' : 'web');
+    const response = await postPinned(deps, { url: hook.url, headers, body, verifyTls: hook.enable_ssl_verification === 1, rules });
+    status = response.status;
+    responseHeaders = response.headers;
+    responseBody = response.body;
+  } catch (error) {
+    message = error instanceof BlockedRequestError ? `URL is blocked: ${error.message}` : String((error as Error)?.message ?? error);
+  }
+  const duration = (performance.now() - started) / 1000;
+  const ok = status !== null && status >= 200 && status < 300;
+  const now = deps.clock.now();
+  // The token is a secret: the log shows it masked, as GitLab's does.
+  const loggedHeaders = hook.token ? { ...headers, 'X-Gitlab-Token': '[REDACTED]' } : headers;
+  const log = await deps.db
+    .insertInto('web_hook_logs')
+    .values({
+      web_hook_id: hook.id,
+      trigger: input.trigger,
+      url: hook.url,
+      request_headers: JSON.stringify(loggedHeaders),
+      request_data: body,
+      response_headers: JSON.stringify(responseHeaders),
+      response_body: responseBody,
+      response_status: status === null ? 'internal error' : String(status),
+      execution_duration: duration,
+      internal_error_message: message,
+      idempotency_key: input.idempotencyKey,
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await recordOutcome(deps, hook, ok, now);
+  return { logId: Number(log.id), status, message };
+}
+
+/** GitLab's enable! / backoff!: a success clears the failures, a failure counts and may disable. */
+async function recordOutcome(deps: Deps, hook: HookRow, ok: boolean, now: number): Promise<void> {
+  if (ok) {
+    if (Number(hook.recent_failures) === 0 && Number(hook.backoff_count) === 0 && hook.disabled_until === null) return;
+    await deps.db.updateTable('web_hooks').set(HEALTHY).where('id', '=', hook.id).execute();
+    return;
+  }
+  // Read-modify-write on the current row so that concurrent deliveries to one hook each count.
+  const current = await findHookById(deps, Number(hook.id));
+  if (!current) return;
+  await deps.db.updateTable('web_hooks').set(afterFailure(current, now)).where('id', '=', hook.id).execute();
+}
+
+export async function deliverHook(deps: Deps, payload: DeliveryPayload, _job: ClaimedJob): Promise<void> {
+  const hook = await findHookById(deps, payload.hookId);
+  if (!hook) return;
+  // A hook disabled after the event was queued sends nothing (GitLab checks executable? when it runs).
+  if (!executable(hook, deps.clock.now())) return;
+  const built = await buildHook(deps, payload.event);
+  if (!built) return;
+  await sendToHook(deps, { hook, event: built.event, trigger: built.trigger, data: built.data, eventUuid: payload.eventUuid, idempotencyKey: payload.idempotencyKey });
+}
+
+/** GitLab's "Resend request": the logged body again, to the hook's current URL, with the logged keys; null when no such log. */
+export async function resendLog(deps: Deps, hook: HookRow, logId: number): Promise<SendOutcome | null> {
+  const log = await deps.db.selectFrom('web_hook_logs').selectAll().where('id', '=', logId).where('web_hook_id', '=', hook.id).executeTakeFirst();
+  if (!log) return null;
+  const headers = JSON.parse(log.request_headers) as Record<string, string>;
+  return sendToHook(deps, {
+    hook,
+    event: headers['X-Gitlab-Event'] ?? 'Push Hook',
+    trigger: log.trigger,
+    data: JSON.parse(log.request_data),
+    eventUuid: headers['X-Gitlab-Event-UUID'] ?? '',
+    idempotencyKey: log.idempotency_key,
+  });
+}

@@ -1,0 +1,107 @@
+// What webhooks and chat integrations listen to (platform/domain-events.ts): each event becomes one
+// durable delivery job per hook that wants it, queued in the producer's transaction, so a rolled-back
+// action sends nothing and a committed one is delivered even after kill -9. The listener only reads
+// the hooks (one indexed statement) and enqueues; building and sending happen in the job.
+import { randomUUID } from 'node:crypto';
+import type { Deps } from '../platform/deps.js';
+import type { DomainEvent, EventTx } from '../platform/domain-events.js';
+import { enqueue } from '../platform/jobs/queue.js';
+import { activeChatIntegrations, hooksOfProject, issueConfidential, type ListeningHook, type ListeningIntegration } from './hooks-queries.js';
+import { branchMatches, executable } from './model.js';
+
+export const JOB_DELIVER_HOOK = 'webhooks.deliver';
+export const JOB_NOTIFY_CHAT = 'webhooks.chat';
+
+/** The job of one hook for one event: the event's ids, and the UUIDs that stay the same on every retry. */
+export interface DeliveryPayload {
+  hookId: number;
+  event: DomainEvent;
+  eventUuid: string;
+  idempotencyKey: string;
+}
+
+type Want = (hook: ListeningHook) => boolean;
+
+/** Which of the hook's flags an event needs; null when hooks never fire for it. */
+function wantFor(event: DomainEvent, confidential: boolean): Want | null {
+  switch (event.kind) {
+    case 'issue.opened':
+    case 'issue.closed':
+    case 'issue.reopened':
+    case 'issue.updated':
+    case 'issue.reassigned':
+      return (hook) => hook.type !== 'SystemHook' && Number(confidential ? hook.confidential_issues_events : hook.issues_events) === 1;
+    case 'note.created':
+      return (hook) => hook.type !== 'SystemHook' && Number(confidential ? hook.confidential_note_events : hook.note_events) === 1;
+    case 'deployment.status_changed':
+      return (hook) => hook.type !== 'SystemHook' && Number(hook.deployment_events) === 1;
+    case 'push': {
+      if (event.ref.startsWith('refs/tags/')) return (hook) => Number(hook.tag_push_events) === 1;
+      const branch = event.ref.replace(/^refs\/heads\//, '');
+      return (hook) => Number(hook.push_events) === 1 && (hook.type === 'SystemHook' || branchMatches(hook.push_events_branch_filter, hook.branch_filter_strategy, branch));
+    }
+    default:
+      return null;
+  }
+}
+
+function chatWants(event: DomainEvent, confidential: boolean, integration: ListeningIntegration): boolean {
+  switch (event.kind) {
+    case 'alert.created':
+      return Number(integration.alert_events) === 1;
+    case 'issue.opened':
+    case 'issue.closed':
+    case 'issue.reopened':
+      return Number(confidential ? integration.confidential_issues_events : integration.issues_events) === 1;
+    case 'note.created':
+      return !event.system && Number(confidential ? integration.confidential_note_events : integration.note_events) === 1;
+    case 'push':
+      return Number(event.ref.startsWith('refs/tags/') ? integration.tag_push_events : integration.push_events) === 1;
+    case 'deployment.status_changed':
+      return Number(integration.deployment_events) === 1;
+    default:
+      return false;
+  }
+}
+
+async function confidentialityOf(tx: EventTx, event: DomainEvent): Promise<boolean> {
+  const issueId = 'issueId' in event ? event.issueId : event.kind === 'note.created' && event.noteableType === 'Issue' ? event.noteableId : null;
+  if (issueId === null) return false;
+  const [row] = await tx.all<{ confidential: number }>(issueConfidential(issueId));
+  return Number(row?.confidential ?? 0) === 1;
+}
+
+export function listenForHooks(deps: Deps): void {
+  const onEvent = async (tx: EventTx, event: DomainEvent) => {
+    // Notes on alerts make no Note Hook (GitLab's note hooks name issues, merge requests, commits, snippets).
+    if (event.kind === 'note.created' && event.noteableType !== 'Issue') return;
+    const confidential = await confidentialityOf(tx, event);
+    const want = wantFor(event, confidential);
+    if (want) {
+      const groups = deps.config.tier !== 'free';
+      const hooks = await tx.all<ListeningHook>(hooksOfProject(event.projectId, groups, event.kind === 'push'));
+      const now = deps.clock.now();
+      const eventUuid = randomUUID();
+      for (const hook of hooks) {
+        if (!want(hook) || !executable(hook, now)) continue;
+        const payload: DeliveryPayload = { hookId: Number(hook.id), event, eventUuid, idempotencyKey: randomUUID() };
+        // No retries of a receiver's failure (GitLab sends once); the attempts cover a worker that died.
+        await enqueue(tx, deps.clock, JOB_DELIVER_HOOK, { ...payload }, { maxAttempts: 3 });
+      }
+    }
+    const integrations = await tx.all<ListeningIntegration>(activeChatIntegrations(event.projectId));
+    for (const integration of integrations) {
+      if (chatWants(event, confidential, integration)) await enqueue(tx, deps.clock, JOB_NOTIFY_CHAT, { integrationId: Number(integration.id), event }, { maxAttempts: 3 });
+    }
+  };
+  for (const kind of ['issue.opened', 'issue.closed', 'issue.reopened', 'issue.updated', 'issue.reassigned', 'note.created', 'push', 'deployment.status_changed'] as const) {
+    deps.domainEvents.on(kind, onEvent as never);
+  }
+  // New alerts reach chat integrations only (webhooks have no alert events): one indexed read on the hot path.
+  deps.domainEvents.on('alert.created', async (tx, event) => {
+    const integrations = await tx.all<ListeningIntegration>(activeChatIntegrations(event.projectId));
+    for (const integration of integrations) {
+      if (Number(integration.alert_events) === 1) await enqueue(tx, deps.clock, JOB_NOTIFY_CHAT, { integrationId: Number(integration.id), event }, { maxAttempts: 3 });
+    }
+  });
+}

@@ -1,0 +1,186 @@
+// Issue Hook and Note Hook payloads (GitLab's Gitlab::DataBuilder::Issuable and ::Note, documented in
+// doc/user/project/integrations/webhook_events.md). Incidents are issues of type incident: the same
+// hook with `type: "Incident"`.
+import type { Deps } from '../../platform/deps.js';
+import { hookTime, projectAttrs, projectForHook, repositoryAttrs, userAttrs, usersForHook, type ProjectHookRow } from './common.js';
+
+export type IssueRow = NonNullable<Awaited<ReturnType<typeof findIssue>>>;
+
+async function findIssue(deps: Deps, issueId: number) {
+  return deps.db.selectFrom('issues').selectAll().where('id', '=', issueId).executeTakeFirst();
+}
+
+async function issueLabels(deps: Deps, issueId: number) {
+  const rows = await deps.db
+    .selectFrom('label_links')
+    .innerJoin('labels', 'labels.id', 'label_links.label_id')
+    .select(['labels.id', 'labels.title', 'labels.color', 'labels.project_id', 'labels.group_id', 'labels.description', 'labels.created_at', 'labels.updated_at'])
+    .where('label_links.issue_id', '=', issueId)
+    .orderBy('labels.title')
+    .execute();
+  return rows.map((label) => ({
+    id: Number(label.id),
+    title: label.title,
+    color: label.color,
+    project_id: label.project_id === null ? null : Number(label.project_id),
+    created_at: hookTime(label.created_at),
+    updated_at: hookTime(label.updated_at),
+    template: false,
+    description: label.description,
+    type: label.project_id === null ? 'GroupLabel' : 'ProjectLabel',
+    group_id: label.group_id === null ? null : Number(label.group_id),
+  }));
+}
+
+async function assigneeIds(deps: Deps, issueId: number): Promise<number[]> {
+  const rows = await deps.db.selectFrom('issue_assignees').select('user_id').where('issue_id', '=', issueId).orderBy('user_id').execute();
+  return rows.map((row) => Number(row.user_id));
+}
+
+export type IssueAction = 'open' | 'close' | 'reopen' | 'update';
+
+/** Issue#hook_attrs with its labels and assignees. */
+async function issueAttrs(deps: Deps, project: ProjectHookRow, issue: IssueRow) {
+  const [labels, assignees] = await Promise.all([issueLabels(deps, Number(issue.id)), assigneeIds(deps, Number(issue.id))]);
+  const attrs = {
+    author_id: Number(issue.author_id),
+    closed_at: hookTime(issue.closed_at),
+    confidential: Number(issue.confidential) === 1,
+    created_at: hookTime(issue.created_at),
+    description: issue.description,
+    discussion_locked: issue.discussion_locked === null ? null : Number(issue.discussion_locked) === 1,
+    due_date: issue.due_date,
+    id: Number(issue.id),
+    iid: Number(issue.iid),
+    last_edited_at: null,
+    last_edited_by_id: null,
+    milestone_id: issue.milestone_id === null ? null : Number(issue.milestone_id),
+    moved_to_id: null,
+    duplicated_to_id: null,
+    project_id: Number(issue.project_id),
+    relative_position: null,
+    state_id: issue.state === 'closed' ? 2 : 1,
+    time_estimate: 0,
+    title: issue.title,
+    updated_at: hookTime(issue.updated_at),
+    updated_by_id: null,
+    type: issue.issue_type === 'incident' ? 'Incident' : 'Issue',
+    url: `${deps.config.baseUrl}/${project.full_path}/-/${issue.issue_type === 'incident' ? 'issues/incident' : 'issues'}/${issue.iid}`,
+    total_time_spent: 0,
+    time_change: 0,
+    human_total_time_spent: null,
+    human_time_change: null,
+    human_time_estimate: null,
+    assignee_ids: assignees,
+    assignee_id: assignees[0] ?? null,
+    labels,
+    state: issue.state,
+    severity: 'unknown',
+    customer_relations_contacts: [] as unknown[],
+  };
+  return { attrs, labels, assignees };
+}
+
+/** What changed, GitLab's `changes`: the state on close and reopen; the named fields on an edit. */
+function issueChanges(issue: IssueRow, action: IssueAction, changed: string[], labels: unknown[]) {
+  const changes: Record<string, { previous: unknown; current: unknown }> = {};
+  if (action === 'close') {
+    changes.closed_at = { previous: null, current: hookTime(issue.closed_at) };
+    changes.state_id = { previous: 1, current: 2 };
+  }
+  if (action === 'reopen') {
+    changes.closed_at = { previous: hookTime(issue.closed_at), current: null };
+    changes.state_id = { previous: 2, current: 1 };
+  }
+  if (action === 'open') {
+    for (const field of ['author_id', 'created_at', 'description', 'id', 'iid', 'project_id', 'title']) {
+      changes[field] = { previous: null, current: field.endsWith('_at') ? hookTime((issue as Record<string, any>)[field]) : (issue as Record<string, any>)[field] };
+    }
+  }
+  for (const field of changed) {
+    // The event names the fields, not their old values: the previous value is not known here.
+    if (field === 'labels') changes.labels = { previous: [], current: labels };
+    else if (field in issue) changes[field] = { previous: null, current: (issue as Record<string, unknown>)[field] };
+  }
+  if (action !== 'open') changes.updated_at = { previous: null, current: hookTime(issue.updated_at) };
+  return changes;
+}
+
+export async function issueHookData(deps: Deps, input: { issueId: number; actorId: number | null; action: IssueAction; changes?: string[] }) {
+  const issue = await findIssue(deps, input.issueId);
+  if (!issue) return null;
+  const project = await projectForHook(deps, Number(issue.project_id));
+  if (!project) return null;
+  const { attrs, labels, assignees } = await issueAttrs(deps, project, issue);
+  // The payload is built when the job runs; the state is the one the event made, even if it changed since.
+  const state = input.action === 'close' ? 'closed' : input.action === 'open' || input.action === 'reopen' ? 'opened' : issue.state;
+  attrs.state = state;
+  attrs.state_id = state === 'closed' ? 2 : 1;
+  const users = await usersForHook(deps, [input.actorId ?? Number(issue.author_id), ...assignees]);
+  const confidential = Number(issue.confidential) === 1;
+  return {
+    confidential,
+    data: {
+      object_kind: 'issue',
+      event_type: confidential ? 'confidential_issue' : 'issue',
+      user: userAttrs(deps, users.get(input.actorId ?? Number(issue.author_id))),
+      project: projectAttrs(deps, project),
+      object_attributes: { ...attrs, action: input.action },
+      labels,
+      changes: issueChanges(issue, input.action, input.changes ?? [], labels),
+      repository: repositoryAttrs(deps, project),
+      assignees: assignees.map((id) => userAttrs(deps, users.get(id))).filter(Boolean),
+    },
+  };
+}
+
+export async function noteHookData(deps: Deps, input: { noteId: number; actorId: number | null }) {
+  const note = await deps.db.selectFrom('notes').selectAll().where('id', '=', input.noteId).executeTakeFirst();
+  if (!note || note.noteable_type !== 'Issue') return null;
+  const issue = await findIssue(deps, Number(note.noteable_id));
+  const project = await projectForHook(deps, Number(note.project_id));
+  if (!issue || !project) return null;
+  const { attrs } = await issueAttrs(deps, project, issue);
+  const users = await usersForHook(deps, [Number(note.author_id)]);
+  const confidential = Number(issue.confidential) === 1;
+  const issueUrl = attrs.url;
+  return {
+    confidential,
+    data: {
+      object_kind: 'note',
+      event_type: confidential ? 'confidential_note' : 'note',
+      user: userAttrs(deps, users.get(Number(note.author_id))),
+      project_id: Number(project.id),
+      project: projectAttrs(deps, project),
+      object_attributes: {
+        attachment: null,
+        author_id: Number(note.author_id),
+        change_position: null,
+        commit_id: null,
+        created_at: hookTime(note.created_at),
+        discussion_id: note.discussion_id,
+        id: Number(note.id),
+        line_code: null,
+        note: note.body,
+        noteable_id: Number(note.noteable_id),
+        noteable_type: 'Issue',
+        original_position: null,
+        position: null,
+        project_id: Number(note.project_id),
+        resolved_at: null,
+        resolved_by_id: null,
+        resolved_by_push: null,
+        st_diff: null,
+        system: Number(note.system) === 1,
+        type: note.type ?? null,
+        updated_at: hookTime(note.updated_at),
+        updated_by_id: null,
+        description: note.body,
+        url: `${issueUrl}#note_${note.id}`,
+        action: 'create',
+      },
+      repository: repositoryAttrs(deps, project),
+      issue: { ...attrs, labels: attrs.labels },
+    },
+  };
+}

@@ -1,0 +1,80 @@
+// Create or edit a hook. The URL is judged as GitLab's public_url validator does (local addresses
+// refused unless the admin setting or the allow-list admits them); editing re-enables a disabled hook.
+import type { Deps } from '../platform/deps.js';
+import type { WebHookType } from '../platform/db/tables/webhooks.js';
+import { ApiError } from '../platform/http/api-error.js';
+import { defaultFlags, FIRED_FLAGS, HEALTHY } from './model.js';
+import type { HookInput } from './hook-input.js';
+import { hookFlags, type HookRow } from './entities.js';
+import { blockedHookUrl, outboundRules } from './outbound.js';
+
+export interface HookOwner {
+  type: WebHookType;
+  projectId?: number;
+  groupId?: number;
+}
+
+async function checkUrl(deps: Deps, type: WebHookType, url: string): Promise<void> {
+  const reason = blockedHookUrl(url, await outboundRules(deps, type === 'SystemHook' ? 'system' : 'web'));
+  if (reason) throw new ApiError(422, { message: { url: [`is blocked: ${reason}`] } });
+}
+
+function flagColumns(flags: Record<string, boolean>) {
+  return Object.fromEntries(FIRED_FLAGS.map((flag) => [flag, flags[flag] ? 1 : 0])) as Record<(typeof FIRED_FLAGS)[number], number>;
+}
+
+export async function createHook(deps: Deps, owner: HookOwner, input: HookInput): Promise<HookRow> {
+  const url = input.url!.trim();
+  await checkUrl(deps, owner.type, url);
+  const flags = { ...defaultFlags(owner.type), ...input.flags };
+  const now = deps.clock.now();
+  return deps.db
+    .insertInto('web_hooks')
+    .values({
+      type: owner.type,
+      project_id: owner.projectId ?? null,
+      group_id: owner.groupId ?? null,
+      url,
+      name: input.name ?? null,
+      description: input.description ?? null,
+      token: input.token ? deps.box.seal(input.token) : null,
+      flags: JSON.stringify(flags),
+      ...flagColumns(flags),
+      push_events_branch_filter: input.branchFilter ?? null,
+      branch_filter_strategy: input.branchFilterStrategy ?? 'wildcard',
+      enable_ssl_verification: input.enableSslVerification === false ? 0 : 1,
+      disabled_until: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateHook(deps: Deps, hook: HookRow, input: HookInput): Promise<HookRow> {
+  if (input.url !== undefined) await checkUrl(deps, hook.type, input.url.trim());
+  const flags = { ...hookFlags(hook), ...input.flags };
+  return deps.db
+    .updateTable('web_hooks')
+    .set({
+      ...(input.url !== undefined ? { url: input.url.trim() } : {}),
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      // An empty token clears it; an absent one keeps it (the API never shows it, so clients cannot resend it).
+      ...(input.token !== undefined ? { token: input.token ? deps.box.seal(input.token) : null } : {}),
+      ...(input.enableSslVerification !== undefined ? { enable_ssl_verification: input.enableSslVerification ? 1 : 0 } : {}),
+      ...(input.branchFilter !== undefined ? { push_events_branch_filter: input.branchFilter } : {}),
+      ...(input.branchFilterStrategy !== undefined ? { branch_filter_strategy: input.branchFilterStrategy } : {}),
+      flags: JSON.stringify(flags),
+      ...flagColumns(flags),
+      ...HEALTHY,
+      updated_at: deps.clock.now(),
+    })
+    .where('id', '=', hook.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteHook(deps: Deps, hook: HookRow): Promise<void> {
+  await deps.db.deleteFrom('web_hooks').where('id', '=', hook.id).execute();
+}
