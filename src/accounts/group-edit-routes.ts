@@ -7,6 +7,8 @@ import { NotFoundError, ParamError } from '../platform/errors.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import { updateGroup } from './update-group.js';
 import { transferGroup } from './transfer-group.js';
+import { transferProject } from './transfer-project.js';
+import { findGroup, findProject } from './lookup.js';
 import { scheduleGroupDeletion } from './schedule-group-deletion.js';
 import { groupProjectsQuery, subgroupsQuery } from './group-listings.js';
 import { avatarChange, findAvatar } from './avatars.js';
@@ -81,6 +83,17 @@ export function groupEditRoutes(app: FastifyInstance, deps: Deps): void {
     ability: { group: 'admin_group' },
     params: { id: p.string.required(), group_id: p.integer.optional({ description: 'The new parent group; none for the top level' }) },
     handler: async ({ params, actor, group }) => groupEntity(base, await transferGroup(deps, actor, await group(), params.group_id)),
+  });
+
+  apiRoute(app, deps, {
+    method: 'POST', url: '/groups/:id/projects/:project_id', summary: 'Move a project into the group (administrators)', tags: ['groups'],
+    ability: { instance: 'admin_all_resources' },
+    params: { id: p.string.required(), project_id: p.string.required() },
+    handler: async ({ params, actor }) => {
+      const target = await findGroup(deps, actor, params.id);
+      await transferProject(deps, actor, await findProject(deps, actor, params.project_id), String(target.group.id));
+      return groupEntity(base, target.group);
+    },
   });
 
   apiRoute(app, deps, {

@@ -140,6 +140,22 @@ describe('POST /api/v4/groups/:id/transfer', () => {
   });
 });
 
+describe('POST /api/v4/groups/:id/projects/:project_id', () => {
+  it('as an administrator moves the project into the group', async () => {
+    const group = await kiln.createGroup(alice, 'receiving');
+    const project = await kiln.createProject(bob, 'given');
+    const { status, body } = await kiln.api('POST', `/groups/${group.id}/projects/${project.id}`, { token: kiln.root.token });
+    expect([status, body.id]).toEqual([201, group.id]);
+    expect((await kiln.api('GET', `/projects/${project.id}`, { token: kiln.root.token })).body.path_with_namespace).toBe('receiving/given');
+  });
+
+  it('as the group owner answers 403', async () => {
+    const group = await kiln.createGroup(alice, 'receiving-2');
+    const project = await kiln.createProject(alice, 'own');
+    expect((await kiln.api('POST', `/groups/${group.id}/projects/${project.id}`, { token: alice.token })).status).toBe(403);
+  });
+});
+
 describe('GET /api/v4/groups/:id/projects, /subgroups and /descendant_groups', () => {
   let group: any;
   let sub: any;

@@ -94,6 +94,18 @@ out["emails_after"] = [e.email for e in user.emails.list()]
 out["blocked"] = user.block()
 out["unblocked"] = user.unblock()
 
+# project.transfer(), group.transfer(), group.transfer_project()
+target = gl.groups.create({"name": "py-target", "path": "py-target", "visibility": "public"})
+moving = gl.projects.create({"name": "py-moving", "visibility": "public"})
+moving.transfer(target.id)
+out["transferred"] = gl.projects.get(moving.id).path_with_namespace
+loose = gl.groups.create({"name": "py-loose", "path": "py-loose", "visibility": "public"})
+loose.transfer(target.id)
+out["group_transferred"] = gl.groups.get(loose.id).full_path
+other = gl.projects.create({"name": "py-other", "visibility": "public"})
+target.transfer_project(other.id)
+out["transfer_project"] = gl.projects.get(other.id).path_with_namespace
+
 # user.delete() and group.delete()
 user.delete()
 group.delete()
@@ -115,6 +127,7 @@ describe('python-gitlab 3.12', () => {
     expect(out.emails).toEqual([['py-second@example.com', false], ['py-user@example.com', true]]);
     expect(out.emails_after).toEqual(['py-user@example.com']);
     expect([out.blocked, out.unblocked]).toEqual([true, true]);
+    expect([out.transferred, out.group_transferred, out.transfer_project]).toEqual(['py-target/py-moving', 'py-target/py-loose', 'py-target/py-other']);
     await eventually(async () => (await status('/groups/py-group')) === 404, 'the group deletion');
     expect(await status('/projects/py-group%2Frenamed')).toBe(404);
     await eventually(async () => (await apiCall(kiln, 'GET', '/users?username=py-user')).length === 0, 'the user deletion');
