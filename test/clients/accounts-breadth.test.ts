@@ -5,6 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { Gitlab } from '@gitbeaker/rest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { apiCall, startKilnProcess, type KilnProcess } from './helpers/server.js';
 import { runPython } from './helpers/python.js';
 
@@ -145,6 +149,20 @@ describe('@gitbeaker/rest', () => {
     const edited = await api.Projects.edit(project.id, { description: 'by gitbeaker', topics: ['x'], issuesAccessLevel: 'private', path: 'gb-renamed' });
     expect(edited).toMatchObject({ description: 'by gitbeaker', topics: ['x'], issues_access_level: 'private', path_with_namespace: 'gb-group/gb-renamed' });
     expect((await api.Projects.show('gb-group/gb-project')).id).toBe(project.id);
+    // A real git clone through the old URL reaches the renamed project.
+    await api.Commits.create(project.id, 'main', 'first', [{ action: 'create', filePath: 'README.md', content: 'hello' }]);
+    const work = mkdtempSync(join(tmpdir(), 'kiln-client-rename-'));
+    try {
+      const oldUrl = `${kiln.url.replace('http://', `http://root:${kiln.rootToken}@`)}/gb-group/gb-project.git`;
+      await new Promise<void>((resolve, reject) =>
+        execFile('git', ['clone', '-q', oldUrl, join(work, 'clone')], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' } }, (error, _out, stderr) =>
+          error ? reject(new Error(stderr)) : resolve(),
+        ),
+      );
+      expect(readFileSync(join(work, 'clone', 'README.md'), 'utf8')).toBe('hello');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
 
     expect((await api.Projects.star(project.id)).star_count).toBe(1);
     expect((await api.Projects.unstar(project.id)).star_count).toBe(0);
