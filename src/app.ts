@@ -43,6 +43,8 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
     childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger as never, bindings, options) as never,
   }) as unknown as FastifyInstance;
   app.decorateRequest('principal', null);
+  // The app's caches for code that holds a request and no deps (platform/instance-caches.ts).
+  app.decorate('caches', deps.caches);
   recordRoutes(app);
   registerBodyParsers(app);
   app.setErrorHandler(apiErrorHandler);

@@ -17,6 +17,7 @@ import { createMetrics } from './platform/metrics.js';
 import { createLogger } from './platform/logger.js';
 import { Worker } from './platform/jobs/worker.js';
 import { DomainEvents } from './platform/domain-events.js';
+import { InstanceCaches } from './platform/instance-caches.js';
 import type { Deps } from './platform/deps.js';
 import type { Feature } from './platform/feature.js';
 import { buildApp } from './app.js';
@@ -68,6 +69,7 @@ export async function startKiln(config: Config, options: StartOptions = {}): Pro
     dialect: database.dialect,
     readCache: database.readCache,
     groupCommit: database.groupCommit,
+    caches: new InstanceCaches(),
     clock,
     secrets,
     box: new SecretBox(secrets.instanceKey),

@@ -1,16 +1,17 @@
 // GitLab writes alert system notes and opens incidents as its "Alert Bot" user (User.alert_bot).
 // Kiln creates that user on first need, race-safely, and remembers its id per running app.
 import type { Deps } from '../platform/deps.js';
+import { cacheSlot } from '../platform/instance-caches.js';
 import { createUser } from '../accounts/api.js';
 import { ConflictError } from '../platform/errors.js';
 import { isUniqueViolation } from '../platform/db/database.js';
 
 export const ALERT_BOT_USERNAME = 'alert-bot';
-const known = new WeakMap<Deps, number>();
+const KNOWN = cacheSlot('alerts.bot-id', () => ({ id: undefined as number | undefined }));
 
 export async function alertBotId(deps: Deps): Promise<number> {
-  const cached = known.get(deps);
-  if (cached !== undefined) return cached;
+  const known = deps.caches.of(KNOWN);
+  if (known.id !== undefined) return known.id;
   let row = await deps.db.selectFrom('users').select('id').where('username_lower', '=', ALERT_BOT_USERNAME).executeTakeFirst();
   if (!row) {
     try {
@@ -21,6 +22,6 @@ export async function alertBotId(deps: Deps): Promise<number> {
       row = await deps.db.selectFrom('users').select('id').where('username_lower', '=', ALERT_BOT_USERNAME).executeTakeFirstOrThrow();
     }
   }
-  known.set(deps, Number(row.id));
-  return Number(row.id);
+  known.id = Number(row.id);
+  return known.id;
 }

@@ -6,6 +6,8 @@
 // No session, no CSRF: the integration's own key is the only credential (specification,
 // Authentication 5). Rate limiting stays off, as GitLab's inbound alert limit is by default (§5.1).
 import type { Deps } from '../platform/deps.js';
+import { BoundedMap } from '../platform/bounded-map.js';
+import { cacheSlot } from '../platform/instance-caches.js';
 import { safeEqual } from '../platform/crypto.js';
 import { BadRequestError } from '../platform/errors.js';
 import { INVALID_JSON_MESSAGE, parseJsonBody } from '../platform/http/body-parsers.js';
@@ -31,12 +33,12 @@ export function keyFromAuthorization(header: string | undefined): string | null 
 }
 
 /** Integration keys opened once per sealed value: a reset key is a new sealed value (hot path). */
-const openedKeys = new Map<string, string>();
+const OPENED_KEYS = cacheSlot('alerts.opened-keys', () => new BoundedMap<string, string>(1000));
 function openKey(deps: Deps, sealed: string): string {
+  const openedKeys = deps.caches.of(OPENED_KEYS);
   let key = openedKeys.get(sealed);
   if (key === undefined) {
     key = deps.box.open(sealed);
-    if (openedKeys.size >= 1000) openedKeys.clear();
     openedKeys.set(sealed, key);
   }
   return key;

@@ -9,6 +9,8 @@
 // Only URLs that name their integration are remembered: the legacy URLs reach "the oldest active
 // integration of a type", which another integration's activation can change without touching it.
 import type { Deps } from '../platform/deps.js';
+import { BoundedMap } from '../platform/bounded-map.js';
+import { cacheSlot } from '../platform/instance-caches.js';
 import type { Statement } from '../platform/db/statements.js';
 import { integrationUnchanged, type AlertRef } from './ingestion-queries.js';
 import type { OpenAlertObserver } from './process-alert-payload.js';
@@ -26,7 +28,7 @@ export interface RememberedIntegration {
    * Open alerts by fingerprint, as last counted: a hint, checked by every write made on it. Null:
    * this process resolved the fingerprint's alert, so the next post goes straight to the full path.
    */
-  openAlerts: Map<string, RememberedAlert | null>;
+  openAlerts: BoundedMap<string, RememberedAlert | null>;
 }
 
 export interface RememberedAlert {
@@ -35,13 +37,11 @@ export interface RememberedAlert {
   answer: AlertResponse;
 }
 
-// Per database (tests run many apps in one process, each with its own).
-const byDatabase = new WeakMap<object, Map<string, RememberedIntegration>>();
+// Per app (tests run many apps in one process, each with its own database).
+const REMEMBERED = cacheSlot('alerts.remembered-integrations', () => new BoundedMap<string, RememberedIntegration>(INTEGRATIONS_LIMIT));
 
-function memory(deps: Deps): Map<string, RememberedIntegration> {
-  let remembered = byDatabase.get(deps.db);
-  if (!remembered) byDatabase.set(deps.db, (remembered = new Map()));
-  return remembered;
+function memory(deps: Deps): BoundedMap<string, RememberedIntegration> {
+  return deps.caches.of(REMEMBERED);
 }
 
 /** Only URLs that name their integration have a key. */
@@ -67,14 +67,12 @@ export function rememberIntegration(deps: Deps, fullPathLower: string, endpoint:
   const unchanged = integrationUnchanged(integration, fullPathLower);
   const known = remembered.get(key);
   if (known && sameCondition(known.unchanged, unchanged)) return known;
-  if (remembered.size >= INTEGRATIONS_LIMIT) remembered.clear();
-  const entry: RememberedIntegration = { integration, unchanged, openAlerts: new Map() };
+  const entry: RememberedIntegration = { integration, unchanged, openAlerts: new BoundedMap(OPEN_ALERTS_LIMIT) };
   remembered.set(key, entry);
   return entry;
 }
 
 function setOpenAlert(remembered: RememberedIntegration, fingerprint: string, alert: RememberedAlert | null): void {
-  if (remembered.openAlerts.size >= OPEN_ALERTS_LIMIT) remembered.openAlerts.clear();
   remembered.openAlerts.set(fingerprint, alert);
 }
 

@@ -8,6 +8,8 @@
 // are safe to be stale). GitLab's own X-Total for events is looser still (§5.2: counted before filtering).
 import type { SelectQueryBuilder } from 'kysely';
 import type { Deps } from '../platform/deps.js';
+import { BoundedMap } from '../platform/bounded-map.js';
+import { cacheSlot } from '../platform/instance-caches.js';
 import { NEWEST_EVENT } from './count-cache-queries.js';
 import { boundedCount, COUNT_LIMIT } from '../platform/http/pagination.js';
 
@@ -19,19 +21,8 @@ interface Entry {
 
 export const COUNT_TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
-const caches = new WeakMap<object, Map<string, Entry>>();
-
-function cacheOf(deps: Deps): Map<string, Entry> {
-  let cache = caches.get(deps.db);
-  if (!cache) caches.set(deps.db, (cache = new Map()));
-  return cache;
-}
-
-function remember(cache: Map<string, Entry>, key: string, entry: Entry): void {
-  cache.delete(key);
-  cache.set(key, entry); // Map order is insertion order: the first key is the least recently used
-  if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
-}
+// Least recently used first out (refresh on every hit).
+const COUNTS = cacheSlot('events.counts', () => new BoundedMap<string, Entry>(MAX_ENTRIES));
 
 /**
  * Bounded count (null above COUNT_LIMIT) of a listing over `events as e`. `key` names the listing: equal
@@ -39,28 +30,30 @@ function remember(cache: Map<string, Entry>, key: string, entry: Entry): void {
  * compiling the query).
  */
 export async function countEvents(deps: Deps, key: string, matching: SelectQueryBuilder<any, any, any>): Promise<number | null> {
-  const cache = cacheOf(deps);
+  const cache = deps.caches.of(COUNTS);
   const [top] = await deps.readCache.all<{ id: number | null }>(NEWEST_EVENT, { cache: true });
   const watermark = Number(top?.id ?? 0);
   const now = deps.clock.now();
   const entry = cache.get(key);
   if (entry && now - entry.countedAt < COUNT_TTL_MS && entry.watermark <= watermark) {
     if (entry.count === null || entry.watermark === watermark) {
-      remember(cache, key, entry);
+      cache.refresh(key);
       return entry.count;
     }
     const added = await boundedCount(deps.db, deps.readCache, matching.where('e.id', '>', entry.watermark).where('e.id', '<=', watermark));
     const total = added === null ? null : entry.count + added;
     const count = total === null || total > COUNT_LIMIT ? null : total;
-    remember(cache, key, { count, watermark, countedAt: entry.countedAt });
+    cache.delete(key);
+    cache.set(key, { count, watermark, countedAt: entry.countedAt });
     return count;
   }
   const count = await boundedCount(deps.db, deps.readCache, matching.where('e.id', '<=', watermark));
-  remember(cache, key, { count, watermark, countedAt: now });
+  cache.delete(key);
+  cache.set(key, { count, watermark, countedAt: now });
   return count;
 }
 
 /** After deleting events here (retention), recount from scratch. */
 export function forgetEventCounts(deps: Deps): void {
-  caches.get(deps.db)?.clear();
+  deps.caches.of(COUNTS).clear();
 }

@@ -2,20 +2,24 @@
 // the JWKS that publishes its public half (gitlab-oauth-alerts.md §11).
 import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
 import type { Deps } from '../platform/deps.js';
+import { cacheSlot } from '../platform/instance-caches.js';
 import type { UserRow } from '../accounts/api.js';
 import { userClaims } from './claims.js';
 
-const keyCache = new WeakMap<object, { privateKey: KeyObject; jwk: Record<string, string> }>();
+// The app's signing key, parsed once per secrets object.
+const KEYS = cacheSlot('oauth.signing-keys', () => ({ secrets: undefined as object | undefined, keys: undefined as { privateKey: KeyObject; jwk: Record<string, string> } | undefined }));
 
 function keys(deps: Deps) {
-  let cached = keyCache.get(deps.secrets);
+  const slot = deps.caches.of(KEYS);
+  let cached = slot.secrets === deps.secrets ? slot.keys : undefined;
   if (!cached) {
     const privateKey = createPrivateKey(deps.secrets.signingKeyPem);
     const publicJwk = createPublicKey(privateKey).export({ format: 'jwk' }) as { kty: string; n: string; e: string };
     // RFC 7638 thumbprint as the key id: stable for a given key.
     const thumbprint = createHash('sha256').update(JSON.stringify({ e: publicJwk.e, kty: publicJwk.kty, n: publicJwk.n })).digest('base64url');
     cached = { privateKey, jwk: { kty: publicJwk.kty, kid: thumbprint, e: publicJwk.e, n: publicJwk.n, use: 'sig', alg: 'RS256' } };
-    keyCache.set(deps.secrets, cached);
+    slot.secrets = deps.secrets;
+    slot.keys = cached;
   }
   return cached;
 }

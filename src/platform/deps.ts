@@ -6,6 +6,7 @@ import type { DB } from './db/schema.js';
 import type { Dialect } from './db/database.js';
 import type { ReadCache } from './db/read-cache.js';
 import type { GroupCommit } from './db/group-commit.js';
+import type { InstanceCaches } from './instance-caches.js';
 import type { Clock } from './clock.js';
 import type { InstanceSecrets } from './secrets.js';
 import type { SecretBox } from './crypto.js';
@@ -21,6 +22,8 @@ export interface Deps {
   readCache: ReadCache;
   /** Batched writes for write-per-request hot paths, the alert endpoint's (platform/db/README.md). */
   groupCommit: GroupCommit;
+  /** This app's in-memory caches (instance-caches.ts): never shared with another app of the process. */
+  caches: InstanceCaches;
   clock: Clock;
   secrets: InstanceSecrets;
   box: SecretBox;

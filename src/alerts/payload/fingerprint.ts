@@ -1,5 +1,6 @@
 // Fingerprints group occurrences of one alert (gitlab-oauth-alerts.md §16 "Fingerprint", §18).
 import { hexDigest } from '../../platform/crypto.js';
+import { BoundedMap } from '../../platform/bounded-map.js';
 import { canonicalJson, isBlank, presentString } from './values.js';
 
 export function sha1Hex(text: string): string {
@@ -22,15 +23,14 @@ export function explicitFingerprint(value: unknown): string | null {
   return text === undefined ? null : scalarFingerprint(text);
 }
 
-// Senders repeat the same few fingerprints (the alert endpoint's hot path): hash each once.
-const SCALAR_FINGERPRINTS_LIMIT = 10_000;
-const scalarFingerprints = new Map<string, string>();
+// Senders repeat the same few fingerprints (the alert endpoint's hot path): hash each once. A pure
+// function of the text, the same in every app: kept once per process (bounded-map.ts).
+const scalarFingerprints = new BoundedMap<string, string>(10_000);
 
 function scalarFingerprint(text: string): string {
   let hashed = scalarFingerprints.get(text);
   if (hashed === undefined) {
     hashed = sha1Hex(text);
-    if (scalarFingerprints.size >= SCALAR_FINGERPRINTS_LIMIT) scalarFingerprints.clear();
     scalarFingerprints.set(text, hashed);
   }
   return hashed;

@@ -11,6 +11,7 @@ import { postgresGroupCommit, sqliteGroupCommit, type GroupCommit } from './grou
 import { builderTx, type DbTransaction } from './statements.js';
 import { ConnectionGate, GatedSqliteDialect, GuardedPostgresDialect } from './connection-gate.js';
 import { WorkScope } from './work-scope.js';
+import { BoundedMap } from '../bounded-map.js';
 import { startBackgroundCheckpoints } from './background-checkpoints.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -101,7 +102,8 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
  * an iterator open, so sharing one statement between calls is safe.
  */
 export function withStatementCache(connection: SQLite.Database, size = 500) {
-  const cache = new Map<string, SQLite.Statement>();
+  // Per connection; least recently used out first.
+  const cache = new BoundedMap<string, SQLite.Statement>(size);
   let writes = 0;
   return {
     close: () => connection.close(),
@@ -110,14 +112,11 @@ export function withStatementCache(connection: SQLite.Database, size = 500) {
       return writes;
     },
     prepare(text: string): SQLite.Statement {
-      let statement = cache.get(text);
-      if (statement) {
-        cache.delete(text);
-      } else {
+      let statement = cache.refresh(text);
+      if (statement === undefined) {
         statement = connection.prepare(text);
-        if (cache.size >= size) cache.delete(cache.keys().next().value as string);
+        cache.set(text, statement);
       }
-      cache.set(text, statement);
       if (!statement.readonly) writes += 1;
       return statement;
     },

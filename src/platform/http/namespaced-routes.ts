@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteAbility } from '../auth/subjects.js';
 import { routeInventory } from './route-inventory.js';
+import { BoundedMap } from '../bounded-map.js';
 
 export type NamespacedMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -97,14 +98,14 @@ const REMEMBERED_URLS = 1000;
  * over a deep path cost several microseconds, a measurable share of the alert endpoint).
  */
 function rememberingMatcher<T>(decide: (method: string, url: string) => T): (method: string, url: string) => T {
-  const remembered = new Map<string, Map<string, T>>();
+  // Per dispatcher, that is per app.
+  const remembered = new Map<string, BoundedMap<string, T>>();
   return (method, url) => {
     let byUrl = remembered.get(method);
-    if (byUrl === undefined) remembered.set(method, (byUrl = new Map()));
+    if (byUrl === undefined) remembered.set(method, (byUrl = new BoundedMap(REMEMBERED_URLS)));
     let decision = byUrl.get(url);
     if (decision === undefined && !byUrl.has(url)) {
       decision = decide(method, url);
-      if (byUrl.size >= REMEMBERED_URLS) byUrl.clear();
       byUrl.set(url, decision);
     }
     return decision as T;

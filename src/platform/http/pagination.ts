@@ -6,6 +6,8 @@ import { ParamError } from '../errors.js';
 import type { ReadCache } from '../db/read-cache.js';
 import { JsonText } from './json-text.js';
 import { boundedCountQuery } from './pagination-queries.js';
+import { BoundedMap } from '../bounded-map.js';
+import { cacheSlot } from '../instance-caches.js';
 
 export const MAX_PER_PAGE = 100;
 export const COUNT_LIMIT = 10_000;
@@ -50,8 +52,9 @@ function linkFor(baseUrl: string, request: FastifyRequest, page: number, perPage
 }
 
 // Link headers are a pure function of the base URL, the request URL and the page figures; building them (URL
-// parsing, sorting the query) showed in the profile of every paginated request.
-const links = new Map<string, string>();
+// parsing, sorting the query) showed in the profile of every paginated request. Per app: the app is
+// the request's server (app.ts hands it its caches).
+const LINKS = cacheSlot('http.page-links', () => new BoundedMap<string, string>(5_000));
 
 /** Set the pagination headers for a page of `count` rows in all (`null` = more than COUNT_LIMIT). */
 export function setPageHeaders(baseUrl: string, request: FastifyRequest, reply: FastifyReply, page: Page, count: number | null): void {
@@ -61,6 +64,7 @@ export function setPageHeaders(baseUrl: string, request: FastifyRequest, reply: 
   const next = hasNext && !beyond ? String(page.page + 1) : '';
   const prev = page.page > 1 && !beyond ? String(page.page - 1) : '';
   const linkKey = `${baseUrl}${request.url}\u0000${page.page}\u0000${page.perPage}\u0000${totalPages}\u0000${prev}\u0000${next}`;
+  const links = request.server.caches.of(LINKS);
   let link = links.get(linkKey);
   if (link === undefined) {
     const parts: string[] = [];
@@ -69,7 +73,6 @@ export function setPageHeaders(baseUrl: string, request: FastifyRequest, reply: 
     parts.push(`<${linkFor(baseUrl, request, 1, page.perPage)}>; rel="first"`);
     if (totalPages !== null) parts.push(`<${linkFor(baseUrl, request, totalPages, page.perPage)}>; rel="last"`);
     link = parts.join(', ');
-    if (links.size >= 5_000) links.clear();
     links.set(linkKey, link);
   }
   reply.header('x-page', String(page.page));
