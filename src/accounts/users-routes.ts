@@ -4,7 +4,7 @@ import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import { createUser } from './create-user.js';
 import { updateUser } from './update-user.js';
-import { setNotificationEmail } from './set-notification-email.js';
+import { checkNotificationEmail, setNotificationEmail } from './set-notification-email.js';
 import { ForbiddenError } from '../platform/errors.js';
 import { canOnInstance } from '../platform/auth/policies/index.js';
 import { findUser } from './lookup.js';
@@ -76,6 +76,8 @@ export function usersRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.integer.required(), ...profileFields, notification_email: p.string.optional({ description: 'One of the user\'s confirmed addresses' }) },
     handler: async ({ params }) => {
       const { id, notification_email: notificationEmail, ...changes } = params;
+      // Checked before anything is stored, so a refused address changes nothing.
+      if (notificationEmail) await checkNotificationEmail(deps, id, notificationEmail, changes.email);
       const user = await updateUser(deps, id, changes);
       if (notificationEmail !== undefined) await setNotificationEmail(deps, user, notificationEmail);
       return userPrivate(base, user);

@@ -195,7 +195,8 @@ describe('/api/v4/users/:id/emails', () => {
     const unconfirmed = await kiln.api('POST', `/users/${user.id}/emails`, { token: kiln.root.token, body: { email: 'later@example.com' } });
     expect(unconfirmed.body.confirmed_at).toBeNull();
     expect((await kiln.api('GET', `/users/${user.id}/emails`, { token: kiln.root.token })).body.map((e: any) => e.email)).toEqual(['admin-mail@example.com', 'work@example.com', 'later@example.com']);
-    expect(await kiln.api('PUT', `/users/${user.id}`, { token: kiln.root.token, body: { notification_email: 'later@example.com' } })).toMatchObject({ status: 400, body: { message: { notification_email: ['must be an email you have verified'] } } });
+    expect(await kiln.api('PUT', `/users/${user.id}`, { token: kiln.root.token, body: { name: 'Not Stored', notification_email: 'later@example.com' } })).toMatchObject({ status: 400, body: { message: { notification_email: ['must be an email you have verified'] } } });
+    expect((await kiln.api('GET', `/users/${user.id}`, { token: kiln.root.token })).body.name).toBe('User admin-mail');
     expect((await kiln.api('PUT', `/users/${user.id}`, { token: kiln.root.token, body: { notification_email: 'work@example.com' } })).status).toBe(200);
     expect((await kiln.api('GET', '/notification_settings', { token: user.token })).body.notification_email).toBe('work@example.com');
     expect((await kiln.api('DELETE', `/users/${user.id}/emails/${unconfirmed.body.id}`, { token: kiln.root.token })).status).toBe(204);
