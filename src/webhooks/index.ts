@@ -6,6 +6,8 @@ import { daily, scheduleOnce } from '../platform/jobs/daily.js';
 import { JOB_DELIVER_HOOK, JOB_NOTIFY_CHAT, listenForHooks } from './listeners.js';
 import { deliverHook } from './deliver-hook.js';
 import { hooksRoutes } from './routes.js';
+import { slackRoutes } from './slack-routes.js';
+import { deliverChat } from './deliver-chat.js';
 import { JOB_PRUNE_HOOK_LOGS, pruneHookLogs } from './prune-logs.js';
 
 export const webhooksFeature: Feature = {
@@ -15,10 +17,11 @@ export const webhooksFeature: Feature = {
   },
   routes(app, deps) {
     hooksRoutes(app, deps);
+    slackRoutes(app, deps);
   },
   jobs: {
     [JOB_DELIVER_HOOK]: deliverHook,
-    [JOB_NOTIFY_CHAT]: async () => {},
+    [JOB_NOTIFY_CHAT]: deliverChat,
     [JOB_PRUNE_HOOK_LOGS]: daily(JOB_PRUNE_HOOK_LOGS, async (deps) => {
       deps.log.info({ pruned: await pruneHookLogs(deps) }, 'web hook logs pruned');
     }),

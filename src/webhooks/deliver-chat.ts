@@ -1,0 +1,29 @@
+// The chat job: build the event's Slack message and post it to each channel the integration names for
+// that event (the per-event channel, else the default; a comma-separated list posts once per channel).
+import type { Deps } from '../platform/deps.js';
+import type { DomainEvent } from '../platform/domain-events.js';
+import { outboundRules, postPinned } from './outbound.js';
+import { chatMessage } from './slack-messages.js';
+import { propertiesOf } from './slack-integration.js';
+
+export async function deliverChat(deps: Deps, payload: { integrationId: number; event: DomainEvent }): Promise<void> {
+  const integration = await deps.db.selectFrom('chat_integrations').selectAll().where('id', '=', payload.integrationId).executeTakeFirst();
+  if (!integration || Number(integration.active) !== 1) return;
+  const message = await chatMessage(deps, payload.event);
+  if (!message) return;
+  const properties = propertiesOf(integration);
+  const channelList = (properties.channels[message.channelField] || properties.channel || '').split(',').map((c) => c.trim()).filter(Boolean);
+  const channels = channelList.length > 0 ? channelList : [null];
+  const rules = await outboundRules(deps, 'web');
+  for (const channel of channels) {
+    const body = JSON.stringify({
+      text: message.text,
+      attachments: message.attachments,
+      ...(channel ? { channel } : {}),
+      ...(properties.username ? { username: properties.username } : {}),
+    });
+    const response = await postPinned(deps, { url: deps.box.open(integration.webhook), headers: { 'Content-Type': 'application/json' }, body, verifyTls: true, rules });
+    // A refused post is retried by the queue (a few attempts): chat services answer 5xx when busy.
+    if (response.status >= 500) throw new Error(`chat webhook answered ${response.status}`);
+  }
+}
