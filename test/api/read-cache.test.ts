@@ -1,4 +1,4 @@
-// The read cache (platform/db/reads.ts) behind the hot API paths: a change made by another process on
+// The read cache (platform/db/read-cache.ts) behind the hot API paths: a change made by another process on
 // the same database (here: a second connection, as a `kiln worker` or a second `kiln serve` would
 // have) takes effect on the very next request, after the answers were cached.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
