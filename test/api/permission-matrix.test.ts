@@ -155,6 +155,11 @@ const PROBES: Probe[] = [
       return k.api('DELETE', `/groups/${doomed.body.id}`, { token });
     },
   },
+  // Webhooks and integrations (issue 18; GitLab: project webhooks and integrations are Maintainer+,
+  // group webhooks Owner).
+  { ability: 'admin_webhook', expect: 'nnnnnyyyn', request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/hooks`, { token }) },
+  { ability: 'admin_webhook (group)', expect: 'nnnnnnyyn', request: (k, w, token) => k.api('GET', `/groups/${w.group.id}/hooks`, { token }) },
+  { ability: 'admin_integrations', expect: 'nnnnnyyyn', request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/integrations/slack`, { token }) },
 ];
 
 /** The repository probes need a default branch to start from: the administrator makes it once. */
@@ -171,6 +176,7 @@ const INSTANCE_PROBES: Probe[] = [
   { ability: 'log_in (namespaces)', expect: 'nyyyyyyyn', request: (k, _w, token) => k.api('GET', '/namespaces', { token }) },
   { ability: 'log_in (search)', expect: 'nyyyyyyyn', request: (k, _w, token) => k.api('GET', '/search', { token, query: { scope: 'projects', search: 'app' } }) },
   { ability: 'read_instance (markdown)', expect: 'yyyyyyyyn', request: (k, _w, token) => k.api('POST', '/markdown', { token, body: { text: 'x' } }) },
+  { ability: 'admin_all_resources (system hooks)', expect: 'nnnnnnnyn', request: (k, _w, token) => k.api('GET', '/hooks', { token }) },
 ];
 
 function expected(probe: Probe, visibility: Visibility, role: Role): boolean {
