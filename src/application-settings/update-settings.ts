@@ -1,12 +1,13 @@
 // Store the settings an administrator changed, one row each, in one transaction: a setting another
 // administrator changes at the same time keeps its own row (no read-modify-write of the whole).
 import type { Deps } from '../platform/deps.js';
+import { inTransaction } from '../platform/db/database.js';
 import type { SettingsChange } from './settings-input.js';
 import { readStoredSettings, type StoredSettings } from './read-settings.js';
 
 export async function updateApplicationSettings(deps: Deps, change: SettingsChange): Promise<StoredSettings> {
   const now = deps.clock.now();
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     for (const [name, value] of Object.entries(change)) {
       await trx
         .insertInto('application_settings')
