@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Deps } from './platform/deps.js';
 import type { Feature } from './platform/feature.js';
+import { answerNotFound } from './platform/web/not-found-page.js';
 import { registerBodyParsers } from './platform/http/body-parsers.js';
 import { apiErrorHandler } from './platform/http/error-handler.js';
 import { LazyChildLogger, requestSerializers } from './platform/logger.js';
@@ -73,7 +74,7 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
       return reply.code(405).send({ error: '405 Not Allowed' });
     }
     if (request.url.startsWith('/api/')) return reply.code(404).send({ error: '404 Not Found' });
-    return reply.code(404).type('text/plain').send('404 Not Found');
+    return answerNotFound(deps, request, reply);
   });
 
   for (const feature of features) feature.setup?.(deps);

@@ -35,3 +35,8 @@ features.push(labelsFeature, milestonesFeature);
 // Issue 18: outgoing events (project, group and system webhooks; the Slack-compatible integration).
 import { webhooksFeature } from './webhooks/index.js';
 features.push(webhooksFeature);
+
+// Issue 16: the pages behind every web_url. The namespace pages take what no other route took: last.
+import { issuePagesFeature } from './issues/index.js';
+import { namespacePagesFeature } from './namespace-pages/index.js';
+features.push(issuePagesFeature, namespacePagesFeature);

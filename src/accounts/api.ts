@@ -20,3 +20,6 @@ export { namespaceEntity, projectEntity } from './entities.js';
 export { containsPattern } from './like-pattern.js';
 export { usersQuery } from './users-finder.js';
 export { confirmedEmailsOf } from './emails-finder.js';
+// Issue 16 (pages behind every web_url): a group's projects and subgroups as the API lists them.
+export { groupProjectsQuery, subgroupsQuery } from './group-listings.js';
+export { visibleGroupsQuery } from './finders.js';

@@ -1,4 +1,4 @@
-// The landing page: the signed-in user's projects.
+// The landing page: the signed-in user's projects, searchable from the top bar's box.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { visibleProjectsQuery } from '../accounts/api.js';
@@ -9,15 +9,22 @@ import { page } from '../platform/web/page.js';
 export function homeRoutes(app: FastifyInstance, deps: Deps): void {
   pageRoute(app, deps, {
     method: 'GET', url: '/', ability: { instance: 'log_in' },
-    handler: async ({ user }) => {
-      const projects = await visibleProjectsQuery(deps, user, { membership: true, orderBy: 'last_activity_at' }).limit(50).execute();
+    handler: async ({ user, query }) => {
+      const search = typeof query.search === 'string' ? query.search.trim().slice(0, 255) : '';
+      // With a search, every project the user may see (the top bar's box); without, their own.
+      const projects = await visibleProjectsQuery(deps, user, search ? { search, orderBy: 'last_activity_at' } : { membership: true, orderBy: 'last_activity_at' }).limit(50).execute();
+      const empty = search
+        ? html`<p class="empty">No projects match “${search}”.</p>`
+        : html`<div class="empty"><p>You are not a member of any project yet.</p><p><a class="button" href="/projects/new">Create a project</a> <a class="button secondary" href="/groups/new">Create a group</a></p></div>`;
       return page({
-        title: 'Your projects',
-        body: projects.length
-          ? html`<table><thead><tr><th>Project</th><th>Visibility</th></tr></thead><tbody>${projects.map(
-              (project) => html`<tr><td><a href="/${project.full_path}/-/alert_management">${project.full_path}</a></td><td>${project.visibility}</td></tr>`,
-            )}</tbody></table>`
-          : html`<p class="muted">You are not a member of any project yet. Create one with <code>POST /api/v4/projects</code>.</p>`,
+        title: search ? `Projects matching “${search}”` : 'Your projects',
+        body: html`<div class="actions"><a class="button" href="/projects/new">New project</a></div>${
+          projects.length
+            ? html`<table id="projects"><thead><tr><th>Project</th><th>Visibility</th></tr></thead><tbody>${projects.map(
+                (project) => html`<tr><td><a href="/${project.full_path}">${project.full_path}</a>${project.description ? html` <span class="muted">${project.description}</span>` : ''}</td><td>${project.visibility}</td></tr>`,
+              )}</tbody></table>`
+            : empty
+        }`,
       });
     },
   });

@@ -2,3 +2,6 @@
 // (docs/architecture.md, "Boundaries").
 // Deleting events (an issue or a comment deleted with theirs) makes this node's cached counts stale.
 export { forgetEventCounts } from './count-cache.js';
+// Issue 16: the activity list as pages show it (project overview, user profiles).
+export { renderActivity } from './pages/activity-list.js';
+export { eventAccess } from './visibility.js';

@@ -7,7 +7,7 @@ import type { PushData } from '../platform/events/vocabulary.js';
 import { actionName } from './vocabulary.js';
 import type { EventRow, NoteWithAuthor } from './finder.js';
 
-function parsePushData(raw: string | null): PushData | null {
+export function parsePushData(raw: string | null): PushData | null {
   if (raw === null) return null;
   try {
     return JSON.parse(raw) as PushData;

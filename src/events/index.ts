@@ -2,6 +2,7 @@
 // Recording is platform/events/record-event.ts: every feature records events.
 import type { Feature } from '../platform/feature.js';
 import { eventsRoutes } from './routes.js';
+import { activityPages } from './pages/activity-pages.js';
 import { daily, scheduleOnce } from '../platform/jobs/daily.js';
 import { PRUNE_EVENTS_JOB, pruneEvents } from './prune-events.js';
 import { forgetEventCounts } from './count-cache.js';
@@ -9,7 +10,10 @@ import { EXPIRE_MEMBERSHIPS_JOB, expireMemberships } from './expire-memberships.
 
 export const eventsFeature: Feature = {
   name: 'events',
-  routes: eventsRoutes,
+  routes(app, deps) {
+    eventsRoutes(app, deps);
+    activityPages(app, deps);
+  },
   jobs: {
     [PRUNE_EVENTS_JOB]: daily(PRUNE_EVENTS_JOB, async (deps) => {
       if ((await pruneEvents(deps)) > 0) forgetEventCounts(deps);

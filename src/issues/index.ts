@@ -3,3 +3,5 @@ import type { Feature } from '../platform/feature.js';
 import { issuesRoutes } from './routes.js';
 
 export const issuesFeature: Feature = { name: 'issues', routes: issuesRoutes };
+// Issue 16: the issue and incident pages, a feature of their own registered after the API (features.ts).
+export { issuePagesFeature } from './pages/index.js';

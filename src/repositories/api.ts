@@ -3,3 +3,5 @@
 export { runCommand } from './git.js';
 // Issue 15 (blob search): a project's repository path, null while it has none.
 export { readableRepository } from './repository-api/project-repository.js';
+// Issue 16 (project overview page): the default branch's README.
+export { findReadme, type Readme } from './repository-api/readme-finder.js';

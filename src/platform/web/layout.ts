@@ -3,7 +3,16 @@ import type { AuthUser } from '../auth/principal.js';
 import { canOnInstance } from '../auth/policies/policy.js';
 import { html, type Html } from './html.js';
 
-export interface LayoutInput {
+/** What a page may add around its body: a sidebar (a project's or group's), its own heading, scripts. */
+export interface PageFrame {
+  sidebar?: Html;
+  /** Replaces the plain `<h1>` of the title (a heading with a badge, say). */
+  heading?: Html;
+  /** Static scripts under /-/assets/ (progressive enhancement; CSP allows only our own files). */
+  scripts?: string[];
+}
+
+export interface LayoutInput extends PageFrame {
   title: string;
   body: Html;
   user: AuthUser | null;
@@ -11,22 +20,34 @@ export interface LayoutInput {
   flash?: string | null;
 }
 
-export function layout(input: LayoutInput): Html {
-  const nav = input.user
-    ? html`<nav class="top-nav">
-        <a href="/">Projects</a>
-        <a href="/profile/applications">Applications</a>
-        <a href="/profile/personal_access_tokens">Access tokens</a>
-        <a href="/profile/two_factor_auth">Two-factor authentication</a>
-        <a href="/profile/notifications">Notifications</a>
-        ${canOnInstance(input.user, 'admin_all_resources') ? html`<a href="/admin/repository_storages">Admin</a>` : ''}
-        <span class="who">${input.user.name} (@${input.user.username})</span>
-        <form method="post" action="/users/sign_out" class="inline">
+function topBar(input: LayoutInput): Html {
+  const search = html`<form class="top-search" method="get" action="/" role="search"><label class="visually-hidden" for="top-search">Search projects</label><input id="top-search" type="search" name="search" placeholder="Search projects"></form>`;
+  if (!input.user) return html`<nav class="top-nav" aria-label="Main">${search}<a href="/users/sign_in">Sign in</a></nav>`;
+  const user = input.user;
+  return html`<nav class="top-nav" aria-label="Main">
+    <a href="/">Projects</a>
+    <a href="/dashboard/activity">Activity</a>
+    <a href="/projects/new">New project</a>
+    <a href="/groups/new">New group</a>
+    ${search}
+    ${canOnInstance(user, 'admin_all_resources') ? html`<a href="/admin/repository_storages">Admin</a>` : ''}
+    <details class="user-menu"><summary>${user.name} (@${user.username})</summary>
+      <ul>
+        <li><a href="/${user.username}">Your profile</a></li>
+        <li><a href="/profile/notifications">Notifications</a></li>
+        <li><a href="/profile/personal_access_tokens">Access tokens</a></li>
+        <li><a href="/profile/applications">Applications</a></li>
+        <li><a href="/profile/two_factor_auth">Two-factor authentication</a></li>
+        <li><form method="post" action="/users/sign_out" class="inline">
           <input type="hidden" name="authenticity_token" value="${input.csrfToken ?? ''}">
           <button type="submit" class="link">Sign out</button>
-        </form>
-      </nav>`
-    : html`<nav class="top-nav"><a href="/users/sign_in">Sign in</a></nav>`;
+        </form></li>
+      </ul>
+    </details>
+  </nav>`;
+}
+
+export function layout(input: LayoutInput): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -34,14 +55,19 @@ export function layout(input: LayoutInput): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${input.title} · Kiln</title>
 <link rel="stylesheet" href="/-/assets/kiln.css">
+<script src="/-/assets/kiln.js" defer></script>
+${(input.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
 </head>
 <body>
-<header><a class="brand" href="/">Kiln</a>${nav}</header>
+<header><a class="brand" href="/">Kiln</a>${topBar(input)}</header>
+<div class="${input.sidebar ? 'with-sidebar' : 'plain'}">
+${input.sidebar ?? ''}
 <main>
 ${input.flash ? html`<div class="flash" role="status">${input.flash}</div>` : ''}
-<h1>${input.title}</h1>
+${input.heading ?? html`<h1>${input.title}</h1>`}
 ${input.body}
 </main>
+</div>
 </body>
 </html>`;
 }
@@ -49,9 +75,23 @@ ${input.body}
 export const STYLESHEET = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#1f1f1f;background:#fafafa}
 header{display:flex;align-items:center;gap:1.5rem;padding:.6rem 1.5rem;background:#292961;color:#fff}
-header a{color:#fff;text-decoration:none}.brand{font-weight:700;font-size:1.1rem}
+header a,header summary{color:#fff;text-decoration:none}.brand{font-weight:700;font-size:1.1rem}
 .top-nav{display:flex;gap:1rem;align-items:center;flex-wrap:wrap}.who{opacity:.8}
-main{max-width:980px;margin:1.5rem auto;padding:0 1.5rem}
+main{max-width:980px;margin:1.5rem auto;padding:0 1.5rem;flex:1;min-width:0}
+.with-sidebar{display:flex;align-items:flex-start}.sidebar{width:220px;flex:none;background:#f0f0f5;min-height:calc(100vh - 3rem);padding:1rem 0;border-right:1px solid #ddd}
+.sidebar .context{display:block;padding:.2rem 1rem .8rem;font-weight:700;color:#1f1f1f;text-decoration:none;overflow-wrap:anywhere}
+.sidebar ul{list-style:none;margin:0;padding:0}.sidebar li a{display:block;padding:.3rem 1rem;color:#333;text-decoration:none}.sidebar li a[aria-current=page]{background:#dcdcf0;font-weight:600}.sidebar li li a{padding-left:2rem;font-size:.92rem}
+.user-menu{position:relative}.user-menu summary{cursor:pointer;opacity:.9}.user-menu ul{position:absolute;right:0;z-index:5;list-style:none;margin:.3rem 0 0;padding:.4rem 0;background:#fff;border:1px solid #ccc;border-radius:4px;min-width:14rem}
+.user-menu li a,.user-menu li button.link{display:block;padding:.3rem .8rem;color:#1f1f1f;text-decoration:none}
+.top-search input{padding:.25rem .5rem;border-radius:4px;border:1px solid #555;min-width:12rem}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.markdown img{max-width:100%}.markdown blockquote{border-left:3px solid #ccc;margin-left:0;padding-left:1rem;color:#555}
+.note{background:#fff;border:1px solid #e5e5e5;border-radius:4px;padding:.6rem 1rem;margin:.6rem 0}.note .meta{font-size:.88rem;color:#555}
+.state-open{background:#d9f2e3;color:#0d532a}.state-closed{background:#e1e6f7;color:#2b3d8a}.confidential{background:#fbe6c5;color:#6b3c00}
+.actions{display:flex;gap:.6rem;flex-wrap:wrap;align-items:center;margin:1rem 0}.empty{padding:2rem;text-align:center;background:#fff;border:1px dashed #ccc;border-radius:4px}
+.pagination{display:flex;gap:1rem;margin:1rem 0}.clone{display:flex;gap:.4rem;align-items:center}.clone input{max-width:30rem}
+.live-status{font-size:.85rem;color:#555}
+a{color:#1f5fae}
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}
 .flash{padding:.6rem 1rem;background:#e9f3ff;border:1px solid #9cc7f5;border-radius:4px;margin-bottom:1rem}
 .error{padding:.6rem 1rem;background:#fdecea;border:1px solid #f5a39c;border-radius:4px;margin-bottom:1rem}

@@ -8,11 +8,12 @@ import { toApiError } from '../http/error-handler.js';
 import { encodeLocation } from '../http/location.js';
 import { NotFoundError, ForbiddenError } from '../errors.js';
 import { html, type Html } from './html.js';
-import { layout } from './layout.js';
+import { layout, type PageFrame } from './layout.js';
 import type { BrowserSessions, Session } from '../auth/browser-sessions.js';
 import type { PageOutcome } from './page.js';
-import type { ProjectAccess, RouteAbility } from '../auth/subjects.js';
-import type { ProjectAbility } from '../auth/policies/abilities.js';
+import type { GroupAccess, ProjectAccess, RouteAbility } from '../auth/subjects.js';
+import type { GroupAbility, ProjectAbility } from '../auth/policies/abilities.js';
+import { canOnInstance } from '../auth/policies/policy.js';
 
 export interface PageContext {
   request: FastifyRequest;
@@ -28,6 +29,8 @@ export interface PageContext {
   match: Record<string, string>;
   /** The project of a namespaced page (its `path` group), checked against the page's declared ability. */
   project(ability?: ProjectAbility): Promise<ProjectAccess>;
+  /** The group of a page (its `path` match group or `:group` parameter), checked against the page's declared ability. */
+  group(ability?: GroupAbility): Promise<GroupAccess>;
 }
 
 export interface PageSpec {
@@ -62,12 +65,12 @@ function formOf(body: unknown): Record<string, string | string[]> {
   return form;
 }
 
-export function renderPage(reply: FastifyReply, status: number, title: string, body: Html, session: Session | null, flash?: string | null): FastifyReply {
+export function renderPage(reply: FastifyReply, status: number, title: string, body: Html, session: Session | null, flash?: string | null, frame: PageFrame = {}): FastifyReply {
   setPageSecurityHeaders(reply);
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
-    .send(layout({ title, body, user: session?.user ?? null, csrfToken: session?.csrfToken ?? null, flash }).value);
+    .send(layout({ title, body, user: session?.user ?? null, csrfToken: session?.csrfToken ?? null, flash, ...frame }).value);
 }
 
 function sessionsOf(deps: Deps): BrowserSessions {
@@ -86,6 +89,15 @@ async function runPage(deps: Deps, spec: PageSpec, request: FastifyRequest, repl
   // Anonymous visitors get a session too, so their forms (sign-in) carry a CSRF token; it is a cookie
   // and an HMAC, not a row (accounts/anonymous-sessions.ts).
   session ??= await sessions.startAnonymous(request, reply);
+  // Instance abilities are the kit's to enforce, as the API route kit does: a signed-in user without
+  // one sees the 403 page; an anonymous visitor of an `auth: 'optional'` page is asked to sign in.
+  if ('instance' in spec.ability && !canOnInstance(session.user, spec.ability.instance)) {
+    if (!session.user) {
+      setPageSecurityHeaders(reply);
+      return reply.redirect(`/users/sign_in?return_to=${encodeURIComponent(request.method === 'GET' ? request.url : '/')}`, 302);
+    }
+    return renderPage(reply, 403, 'Access denied', html`<p>You are not allowed to see this page.</p>`, session);
+  }
   const form = formOf(request.body);
   if (request.method === 'POST') {
     const token = typeof form.authenticity_token === 'string' ? form.authenticity_token : (request.headers['x-csrf-token'] as string | undefined);
@@ -105,14 +117,25 @@ async function runPage(deps: Deps, spec: PageSpec, request: FastifyRequest, repl
     match,
     project: (ability) => {
       if (!('project' in spec.ability)) throw new Error('this page declares no project ability');
-      const principal = { user: session.user as AuthUser, scopes: ['api'], via: 'session' as const, tokenId: null };
+      const principal = session.user ? { user: session.user as AuthUser, scopes: ['api'], via: 'session' as const, tokenId: null } : null;
       return deps.auth.subjects!.project(principal, match.path, ability ?? spec.ability.project);
+    },
+    group: (ability) => {
+      if (!('group' in spec.ability)) throw new Error('this page declares no group ability');
+      const principal = session.user ? { user: session.user as AuthUser, scopes: ['api'], via: 'session' as const, tokenId: null } : null;
+      const params = (request.params ?? {}) as Record<string, string>;
+      return deps.auth.subjects!.group(principal, match.path ?? params.group, ability ?? spec.ability.group);
     },
   };
   let outcome: PageOutcome;
   try {
     outcome = await spec.handler(context);
   } catch (error) {
+    // GitLab asks anonymous visitors to sign in rather than telling them a private page is missing.
+    if (error instanceof NotFoundError && !session.user && request.method === 'GET') {
+      setPageSecurityHeaders(reply);
+      return reply.redirect(`/users/sign_in?return_to=${encodeURIComponent(request.url)}`, 302);
+    }
     if (error instanceof NotFoundError || error instanceof ForbiddenError) {
       const status = error instanceof NotFoundError ? 404 : 403;
       return renderPage(reply, status, status === 404 ? 'Page not found' : 'Access denied', html`<p>${status === 404 ? 'The page could not be found or you do not have permission to see it.' : 'You are not allowed to do this.'}</p>`, session);
@@ -134,7 +157,7 @@ async function runPage(deps: Deps, spec: PageSpec, request: FastifyRequest, repl
   }
   const flash = outcome.flash ?? session.flash;
   if (session.flash) await sessions.setFlash(reply, session, null);
-  return renderPage(reply, outcome.status ?? 200, outcome.title, outcome.body, session, flash);
+  return renderPage(reply, outcome.status ?? 200, outcome.title, outcome.body, session, flash, { sidebar: outcome.sidebar, heading: outcome.heading, scripts: outcome.scripts });
 }
 
 export function pageRoute(app: FastifyInstance, deps: Deps, spec: PageSpec & { url: string }): void {

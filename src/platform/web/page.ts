@@ -1,7 +1,8 @@
 // What a page handler returns: a rendered page or a redirect (303 after a form, so the browser GETs).
 import type { Html } from './html.js';
+import type { PageFrame } from './layout.js';
 
-export interface PageResult {
+export interface PageResult extends PageFrame {
   kind: 'page';
   title: string;
   body: Html;
@@ -18,7 +19,7 @@ export interface RedirectResult {
 
 export type PageOutcome = PageResult | RedirectResult;
 
-export function page(input: { title: string; body: Html; status?: number; flash?: string | null }): PageResult {
+export function page(input: { title: string; body: Html; status?: number; flash?: string | null } & PageFrame): PageResult {
   return { kind: 'page', ...input };
 }
 

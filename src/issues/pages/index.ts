@@ -1,0 +1,22 @@
+// The issue and incident pages under a project's full path. Registered as their own feature, after
+// every feature's namespaced routes (the project page under the bare path comes last of all).
+import type { Feature } from '../../platform/feature.js';
+import { namespacedPage } from '../../platform/web/page-route.js';
+import { INCIDENTS_PATTERN, ISSUES_PATTERN, renderIssueList } from './list-page.js';
+import { ISSUE_PATTERN, handleIssuePost, renderIssue } from './show-page.js';
+import { NEW_ISSUE_PATTERN, handleNewIssue, renderNewIssue } from './new-page.js';
+
+export const issuePagesFeature: Feature = {
+  name: 'issue-pages',
+  routes(app, deps) {
+    const read = { project: 'read_issue' } as const;
+    // Public projects' issues are readable without signing in, as GitLab serves them.
+    namespacedPage(app, deps, { method: 'GET', pattern: ISSUES_PATTERN, ability: read, auth: 'optional', handler: async (context) => renderIssueList(context, await context.project(), 'issue') });
+    namespacedPage(app, deps, { method: 'GET', pattern: INCIDENTS_PATTERN, ability: read, auth: 'optional', handler: async (context) => renderIssueList(context, await context.project(), 'incident') });
+    namespacedPage(app, deps, { method: 'GET', pattern: NEW_ISSUE_PATTERN, ability: { project: 'create_issue' }, handler: async (context) => renderNewIssue(context, await context.project()) });
+    namespacedPage(app, deps, { method: 'POST', pattern: NEW_ISSUE_PATTERN, ability: { project: 'create_issue' }, handler: async (context) => handleNewIssue(context, await context.project()) });
+    namespacedPage(app, deps, { method: 'GET', pattern: ISSUE_PATTERN, ability: read, auth: 'optional', handler: async (context) => renderIssue(context, await context.project()) });
+    // A comment asks create_note, closing asks update on the issue itself: the handler decides.
+    namespacedPage(app, deps, { method: 'POST', pattern: ISSUE_PATTERN, ability: read, handler: async (context) => handleIssuePost(context, await context.project()) });
+  },
+};

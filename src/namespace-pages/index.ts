@@ -1,0 +1,16 @@
+// The pages at a namespace's own path: a project's overview, a group's page, a user's profile.
+// A feature of its own because it composes several (accounts, events, repositories, Markdown) that
+// must not depend on each other; registered last (features.ts), as it takes what no other route took.
+import type { Feature } from '../platform/feature.js';
+import { namespacedPage } from '../platform/web/page-route.js';
+import { GROUP_PATTERN, renderGroup } from './group-page.js';
+import { PATH_PATTERN, renderPath } from './path-page.js';
+
+export const namespacePagesFeature: Feature = {
+  name: 'namespace-pages',
+  routes(app, deps) {
+    namespacedPage(app, deps, { method: 'GET', pattern: GROUP_PATTERN, ability: { group: 'read_group' }, auth: 'optional', handler: async (context) => renderGroup(context, await context.group()) });
+    // A project's read_project, else a group's or a user's page (read through their own finders).
+    namespacedPage(app, deps, { method: 'GET', pattern: PATH_PATTERN, ability: { project: 'read_project' }, auth: 'optional', handler: (context) => renderPath(deps, context) });
+  },
+};

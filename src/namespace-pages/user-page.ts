@@ -1,0 +1,20 @@
+// A user's profile at /<username>: name, bio, and the activity the visitor may see (the same
+// visibility as GET /users/:id/events; a private profile shows none to others).
+import { html } from '../platform/web/html.js';
+import type { PageContext } from '../platform/web/page-route.js';
+import { page } from '../platform/web/page.js';
+import type { UserRow } from '../accounts/api.js';
+import { renderActivity } from '../events/api.js';
+
+export async function renderUserProfile(context: PageContext, user: UserRow) {
+  const viewer = context.user ?? null;
+  const hidden = user.private_profile === 1 && !viewer?.admin && viewer?.id !== Number(user.id);
+  const activity = hidden ? null : await renderActivity(context.deps, viewer, { author: Number(user.id) }, { limit: 20, showProject: true });
+  const body = html`
+<p class="muted">@${user.username}${user.state !== 'active' ? html` <span class="badge">${user.state}</span>` : ''}</p>
+${user.bio ? html`<p class="bio">${user.bio}</p>` : ''}
+${user.location ? html`<p>${user.location}</p>` : ''}
+<h2>Activity</h2>
+${activity ? activity.list : html`<p class="empty">This user has a private profile.</p>`}`;
+  return page({ title: user.name, heading: html`<h1>${user.name}</h1>`, body });
+}

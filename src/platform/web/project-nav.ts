@@ -1,0 +1,52 @@
+// The sidebar inside a project and inside a group: the same entries everywhere, each shown only to
+// those who hold the ability behind it (a link to a page that would answer 403 is noise).
+import type { GroupAccess, ProjectAccess } from '../auth/subjects.js';
+import { canOnGroup, canOnProject } from '../auth/policies/policy.js';
+import { html, type Html } from './html.js';
+
+export type ProjectSection = 'overview' | 'issues' | 'incidents' | 'alerts' | 'environments' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks';
+
+function entry(href: string, label: string, current: boolean): Html {
+  return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${label}</a></li>`;
+}
+
+export function projectSidebar(access: ProjectAccess, current: ProjectSection): Html {
+  const base = `/${access.project.full_path}`;
+  const can = (ability: Parameters<typeof canOnProject>[1]) => canOnProject(access, ability);
+  const settings = can('admin_project');
+  return html`<nav class="sidebar" aria-label="Project">
+<a class="context" href="${base}">${access.project.name}</a>
+<ul>
+${entry(base, 'Overview', current === 'overview')}
+${can('read_issue') ? entry(`${base}/-/issues`, 'Issues', current === 'issues') : ''}
+${can('read_issue') ? entry(`${base}/-/incidents`, 'Incidents', current === 'incidents') : ''}
+${can('read_alert_management_alert') ? entry(`${base}/-/alert_management`, 'Alerts', current === 'alerts') : ''}
+${can('read_environment') ? entry(`${base}/-/environments`, 'Environments', current === 'environments') : ''}
+${can('read_events') ? entry(`${base}/activity`, 'Activity', current === 'activity') : ''}
+${can('read_project_member') ? entry(`${base}/-/project_members`, 'Members', current === 'members') : ''}
+${
+  settings || can('send_test_alert') || can('read_error_tracking_settings')
+    ? html`<li><span class="muted sidebar-heading">Settings</span><ul>
+${settings ? entry(`${base}/edit`, 'General', current === 'settings') : ''}
+${can('send_test_alert') ? entry(`${base}/-/settings/operations`, 'Operations', current === 'operations') : ''}
+${can('read_error_tracking_settings') ? entry(`${base}/-/settings/error_tracking`, 'Error tracking', current === 'error_tracking') : ''}
+</ul></li>`
+    : ''
+}
+</ul>
+</nav>`;
+}
+
+export type GroupSection = 'overview' | 'members' | 'activity';
+
+export function groupSidebar(access: GroupAccess, current: GroupSection): Html {
+  const base = `/groups/${access.group.full_path}`;
+  return html`<nav class="sidebar" aria-label="Group">
+<a class="context" href="${base}">${access.group.name}</a>
+<ul>
+${entry(base, 'Subgroups and projects', current === 'overview')}
+${canOnGroup(access, 'read_group_events') ? entry(`${base}/-/activity`, 'Activity', current === 'activity') : ''}
+${canOnGroup(access, 'read_group_member') ? entry(`${base}/-/group_members`, 'Members', current === 'members') : ''}
+</ul>
+</nav>`;
+}

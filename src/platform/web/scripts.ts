@@ -1,0 +1,44 @@
+// The one script pages load (/-/assets/kiln.js), progressive enhancement only: every page works
+// without it. CSP allows scripts from Kiln alone, so behaviour hangs off data attributes:
+// - `[data-copy]` buttons copy the value of the element their attribute names;
+// - `form[data-confirm]` asks before submitting (deleting a project);
+// - `[data-live]` regions refresh themselves from their own page every few seconds (the alert list
+//   updating as alerts arrive), keeping the rest of the page and where the reader is.
+export const SCRIPT = `(function () {
+  'use strict';
+  document.addEventListener('click', function (event) {
+    var button = event.target.closest && event.target.closest('[data-copy]');
+    if (!button) return;
+    var source = document.getElementById(button.getAttribute('data-copy'));
+    if (!source || !navigator.clipboard) return;
+    navigator.clipboard.writeText(source.value || source.textContent).then(function () {
+      button.textContent = 'Copied';
+      setTimeout(function () { button.textContent = 'Copy'; }, 1500);
+    });
+  });
+  document.addEventListener('submit', function (event) {
+    var message = event.target.getAttribute && event.target.getAttribute('data-confirm');
+    if (message && !window.confirm(message)) event.preventDefault();
+  });
+  var regions = document.querySelectorAll('[data-live]');
+  if (!regions.length || !window.fetch || !window.DOMParser) return;
+  var interval = 1000 * (Number(regions[0].getAttribute('data-live')) || 5);
+  function refresh() {
+    if (document.hidden) return;
+    fetch(window.location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (text) {
+        if (!text) return;
+        var next = new DOMParser().parseFromString(text, 'text/html');
+        regions.forEach(function (region) {
+          var fresh = region.id && next.getElementById(region.id);
+          if (fresh && fresh.innerHTML !== region.innerHTML) region.innerHTML = fresh.innerHTML;
+        });
+        var status = document.querySelector('.live-status');
+        if (status) status.textContent = 'Updated ' + new Date().toLocaleTimeString();
+      })
+      .catch(function () {});
+  }
+  setInterval(refresh, interval);
+})();
+`;

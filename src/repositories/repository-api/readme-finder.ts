@@ -1,0 +1,33 @@
+// The README at the root of the default branch, as a project's overview shows it (GitLab picks the
+// first of README.md, README, README.txt, … in that order of preference; Markdown ones are rendered).
+import type { Deps } from '../../platform/deps.js';
+import type { ProjectAccess } from '../../platform/auth/subjects.js';
+import { findCommit, readObject } from './object-reader.js';
+import { listTree } from './git-reads.js';
+import { readableRepository } from './project-repository.js';
+import { isBinary } from './files-finder.js';
+
+const README = /^readme(?:\.(md|markdown|mdown|mkd|txt|rst|adoc))?$/i;
+const MAX_BYTES = 1024 * 1024;
+
+export interface Readme {
+  path: string;
+  text: string;
+  markdown: boolean;
+}
+
+/** null when there is no repository, no default branch, no README or a binary or huge one. */
+export async function findReadme(deps: Deps, access: ProjectAccess): Promise<Readme | null> {
+  const repoPath = await readableRepository(deps, access.project);
+  const commit = repoPath ? await findCommit(repoPath, access.project.default_branch) : null;
+  if (!repoPath || !commit) return null;
+  const entries = (await listTree(repoPath, commit.id, '', false)) ?? [];
+  const candidates = entries.filter((entry) => entry.type === 'blob' && README.test(entry.path));
+  // Markdown first, then a plain README, then the rest (GitLab's preference).
+  const rank = (path: string) => (/\.(md|markdown|mdown|mkd)$/i.test(path) ? 0 : /^readme$/i.test(path) ? 1 : 2);
+  const entry = candidates.sort((a, b) => rank(a.path) - rank(b.path))[0];
+  if (!entry) return null;
+  const blob = await readObject(repoPath, entry.id);
+  if (!blob || blob.content.length > MAX_BYTES || isBinary(blob.content)) return null;
+  return { path: entry.path, text: blob.content.toString('utf8'), markdown: rank(entry.path) === 0 };
+}
