@@ -36,6 +36,12 @@ export default tseslint.config(
           ],
         },
       ],
+      // One way to open a transaction of the query builder: inTransaction (nested calls reuse it, and
+      // its trx also runs the raw statements of the helpers shared with group-commit works).
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[arguments.length=0] > MemberExpression.callee[property.name='transaction']", message: 'Open a transaction with inTransaction (src/platform/db/README.md).' },
+      ],
     },
   },
   {

@@ -1,5 +1,6 @@
-// The raw-SQL rule of `npm run lint` (eslint.config.js): Kysely's `sql` tag, CompiledQuery, the `q`
-// statements and the drivers only in src/platform/db and in *-queries.ts files (src/platform/db/README.md).
+// The data-access rules of `npm run lint` (eslint.config.js): Kysely's `sql` tag, CompiledQuery, the
+// `q` statements and the drivers only in src/platform/db and in *-queries.ts files, and builder
+// transactions opened only through inTransaction (src/platform/db/README.md).
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
@@ -8,10 +9,10 @@ const REPOSITORY = resolve(import.meta.dirname, '../..');
 const RULE = '@typescript-eslint/no-restricted-imports';
 const eslint = new ESLint({ cwd: REPOSITORY });
 
-/** The messages of the raw-SQL rule for `code` as if it were the file at `path`. */
-async function refusals(path: string, code: string): Promise<string[]> {
+/** The messages of the raw-SQL rule (or `rule`) for `code` as if it were the file at `path`. */
+async function refusals(path: string, code: string, rule = RULE): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: resolve(REPOSITORY, path) });
-  return result.messages.filter((message) => message.ruleId === RULE).map((message) => message.message);
+  return result.messages.filter((message) => message.ruleId === rule).map((message) => message.message);
 }
 
 const Q_STATEMENT = "import { q } from '../platform/db/statements.js';\nexport const newest = q`select max(id) as id from events`;\n";
@@ -44,4 +45,10 @@ describe('raw SQL in src/', () => {
     expect(await refusals('src/events/finder.ts', code)).toEqual([]);
   });
 
+
+  it('opens builder transactions only through inTransaction', async () => {
+    const code = "import type { Deps } from '../platform/deps.js';\nexport const f = (deps: Deps) => deps.db.transaction().execute(async () => 1);\nexport const g = (deps: Deps) => deps.groupCommit.transaction(async () => 1);\n";
+    expect(await refusals('src/events/finder.ts', code, 'no-restricted-syntax')).toEqual(['Open a transaction with inTransaction (src/platform/db/README.md).']);
+    expect(await refusals('src/platform/db/database.ts', code, 'no-restricted-syntax')).toEqual([]);
+  });
 });
