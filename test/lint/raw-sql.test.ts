@@ -45,7 +45,6 @@ describe('raw SQL in src/', () => {
     expect(await refusals('src/events/finder.ts', code)).toEqual([]);
   });
 
-
   it('opens builder transactions only through inTransaction', async () => {
     const code = "import type { Deps } from '../platform/deps.js';\nexport const f = (deps: Deps) => deps.db.transaction().execute(async () => 1);\nexport const g = (deps: Deps) => deps.groupCommit.transaction(async () => 1);\n";
     expect(await refusals('src/events/finder.ts', code, 'no-restricted-syntax')).toEqual(['Open a transaction with inTransaction (src/platform/db/README.md).']);
