@@ -336,6 +336,7 @@ onceOnly('first start of kiln serve on an empty data dir', () => {
       expect(statSync(passwordFile).mode & 0o777).toBe(0o600);
       const password = readFileSync(passwordFile, 'utf8').trim();
       expect(password.length).toBeGreaterThanOrEqual(16);
+      await kiln.waitForOutput(/is ready/);
       expect(kiln.output()).not.toContain(password);
       // Not a terminal: JSON lines, the banner one of them.
       const lines = kiln.output().trim().split('\n').map((line) => JSON.parse(line));
@@ -379,7 +380,7 @@ onceOnly('first start of kiln serve on an empty data dir', () => {
   it('KILN_LOG_FORMAT=text prints log lines and the banner for people', { timeout: 60_000 }, async () => {
     const kiln = await startKilnProcess({ env: { KILN_INITIAL_ROOT_PASSWORD: '', KILN_LOG_LEVEL: 'info', KILN_LOG_FORMAT: 'text' } });
     try {
-      const output = kiln.output();
+      const output = await kiln.waitForOutput(/Sign in at/);
       expect(output).toMatch(/^\d\d:\d\d:\d\d INFO {2}created the root administrator; its password is in this file {2}path=\S+initial_root_password$/m);
       expect(output).toContain(`  Sign in at ${kiln.url}/users/sign_in as root with the password in ${join(kiln.dataDir, 'initial_root_password')}`);
       expect(output).not.toMatch(/^\{/m);

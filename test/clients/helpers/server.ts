@@ -85,6 +85,12 @@ export async function startKilnProcess(options: StartOptions = {}): Promise<Kiln
     rootToken,
     child,
     output: () => output,
+    /** Waits for a line the process prints after it listens (its log is written asynchronously). */
+    async waitForOutput(pattern: RegExp, timeoutMs = 10_000) {
+      const until = Date.now() + timeoutMs;
+      while (!pattern.test(output) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      return output;
+    },
     async kill9() {
       if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
