@@ -6,7 +6,8 @@ import { ValidationError } from '../platform/errors.js';
 import { html, type Html } from '../platform/web/html.js';
 import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
 import { page, redirect, type PageOutcome } from '../platform/web/page.js';
-import { createPersonalAccessToken, PAT_SCOPES } from './create-personal-access-token.js';
+import { canOnInstance } from '../platform/auth/policies/policy.js';
+import { createPersonalAccessToken, scopesAvailableTo } from './create-personal-access-token.js';
 import { revokePersonalAccessToken } from './revoke-personal-access-token.js';
 import { tokenEntity } from './token-entities.js';
 
@@ -34,7 +35,7 @@ async function tokensPage(context: PageContext, extra: { created?: string; error
         <label for="expires_at">Expiration date</label>
         <input type="date" id="expires_at" name="expires_at">
         <fieldset><legend>Scopes</legend>
-          ${PAT_SCOPES.map((scope) => html`<label><input type="checkbox" name="scopes[]" value="${scope}"> ${scope}</label>`)}
+          ${scopesAvailableTo(canOnInstance(context.user, 'admin_all_resources')).map((scope) => html`<label><input type="checkbox" name="scopes[]" value="${scope}"> ${scope}</label>`)}
         </fieldset>
         <p><button type="submit">Create personal access token</button></p>
       </form>
@@ -59,7 +60,7 @@ export function personalAccessTokenPages(app: FastifyInstance, deps: Deps): void
       const expiresAt = typeof context.form.expires_at === 'string' && context.form.expires_at !== '' ? context.form.expires_at : null;
       if (expiresAt !== null && !/^\d{4}-\d\d-\d\d$/.test(expiresAt)) return tokensPage(context, { errors: { expires_at: ['is invalid'] } });
       try {
-        const { token } = await createPersonalAccessToken(deps, { userId: context.user.id, name, scopes: list(context.form, 'scopes'), expiresAt });
+        const { token } = await createPersonalAccessToken(deps, { userId: context.user.id, name, scopes: list(context.form, 'scopes'), expiresAt, availableScopes: scopesAvailableTo(canOnInstance(context.user, 'admin_all_resources')) });
         return tokensPage(context, { created: token });
       } catch (error) {
         if (error instanceof ValidationError) return tokensPage(context, { errors: error.fields });
