@@ -7,6 +7,7 @@ import { JOB_DELIVER_HOOK, JOB_NOTIFY_CHAT, listenForHooks } from './listeners.j
 import { deliverHook } from './deliver-hook.js';
 import { hooksRoutes } from './routes.js';
 import { slackRoutes } from './slack-routes.js';
+import { webhookPages } from './pages.js';
 import { deliverChat } from './deliver-chat.js';
 import { JOB_PRUNE_HOOK_LOGS, pruneHookLogs } from './prune-logs.js';
 
@@ -18,6 +19,7 @@ export const webhooksFeature: Feature = {
   routes(app, deps) {
     hooksRoutes(app, deps);
     slackRoutes(app, deps);
+    webhookPages(app, deps);
   },
   jobs: {
     [JOB_DELIVER_HOOK]: deliverHook,

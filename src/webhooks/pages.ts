@@ -1,0 +1,236 @@
+// The project's webhook settings (GitLab's /-/hooks: add, edit, test, recent deliveries with the request
+// and response and a resend button) and its Slack integration page under Integrations. Each form post
+// calls the same actions as the REST API; CSRF is the page kit's.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../platform/deps.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
+import { namespacedPage, csrfField, type PageContext } from '../platform/web/page-route.js';
+import { page, redirect } from '../platform/web/page.js';
+import { html, type Html } from '../platform/web/html.js';
+import { toApiError } from '../platform/http/error-handler.js';
+import { FIRED_FLAGS, alertStatus } from './model.js';
+import { hookFlags, type HookRow } from './entities.js';
+import { findHook, hooksQuery, recentLogsQuery } from './finder.js';
+import { createHook, deleteHook, updateHook, type HookOwner } from './save-hook.js';
+import { testOutcomeMessage, testProjectHook } from './test-hook.js';
+import { resendLog } from './deliver-hook.js';
+import { CHANNEL_FIELDS, CHAT_EVENT_FLAGS, slackEntity } from './slack-integration.js';
+import { deleteSlack, findSlack, saveSlack } from './save-slack.js';
+
+const HOOKS = /^(?<path>.+?)\/-\/hooks$/;
+const HOOK_EDIT = /^(?<path>.+?)\/-\/hooks\/(?<id>\d+)\/edit$/;
+const HOOK_LOG = /^(?<path>.+?)\/-\/hooks\/(?<id>\d+)\/hook_logs\/(?<log>\d+)$/;
+const INTEGRATIONS = /^(?<path>.+?)\/-\/settings\/integrations$/;
+const SLACK = /^(?<path>.+?)\/-\/settings\/integrations\/slack\/edit$/;
+
+const FLAG_LABELS: Record<string, string> = {
+  push_events: 'Push events', tag_push_events: 'Tag push events', issues_events: 'Issues events', confidential_issues_events: 'Confidential issues events',
+  note_events: 'Comments', confidential_note_events: 'Confidential comments', deployment_events: 'Deployment events', alert_events: 'Alert events',
+};
+
+/** The per-event channel field of each chat event flag. */
+const CHANNEL_OF: Record<string, string> = {
+  push_events: 'push_channel', issues_events: 'issue_channel', confidential_issues_events: 'confidential_issue_channel', note_events: 'note_channel',
+  confidential_note_events: 'confidential_note_channel', tag_push_events: 'tag_push_channel', deployment_events: 'deployment_channel', alert_events: 'alert_channel',
+};
+
+const field = (form: Record<string, string | string[]>, name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
+const owner = (access: ProjectAccess): HookOwner => ({ type: 'ProjectHook', projectId: Number(access.project.id) });
+
+/** A failed action's message (422 url blocked, 400 …) shown as the flash instead of an error page. */
+function failure(error: unknown): string {
+  const apiError = toApiError(error);
+  if (!apiError || apiError.status >= 500) throw error;
+  const body = apiError.body as { message?: unknown; error?: unknown };
+  const message = body.message ?? body.error;
+  if (typeof message === 'string') return message;
+  return Object.entries(message as Record<string, string[]>).map(([name, messages]) => `${name === 'url' ? 'URL' : name} ${messages.join(', ')}`).join('; ');
+}
+
+function hookForm(context: PageContext, hook: HookRow | null, action: string): Html {
+  const flags = hook ? hookFlags(hook) : { push_events: true };
+  return html`<form method="post" class="stack">
+    ${csrfField(context)}<input type="hidden" name="action" value="${hook ? 'update' : 'create'}">${hook ? html`<input type="hidden" name="hook_id" value="${hook.id}">` : ''}
+    <label>URL <input type="url" name="url" required value="${hook?.url ?? ''}"></label>
+    <label>Name <input name="name" value="${hook?.name ?? ''}"></label>
+    <label>Secret token <input name="token" autocomplete="off" placeholder="${hook?.token ? 'Unchanged' : ''}"></label>
+    <fieldset><legend>Trigger</legend>
+      ${FIRED_FLAGS.map((flag) => html`<label><input type="checkbox" name="${flag}" value="1" ${flags[flag] ? html`checked` : ''}> ${FLAG_LABELS[flag]}</label>
+      ${flag === 'push_events' ? html`<label>Branch filter (wildcards such as <code>release/*</code>) <input name="push_events_branch_filter" value="${hook?.push_events_branch_filter ?? ''}"></label>` : ''}`)}
+    </fieldset>
+    <label><input type="checkbox" name="enable_ssl_verification" value="1" ${!hook || hook.enable_ssl_verification === 1 ? html`checked` : ''}> Enable SSL verification</label>
+    <button type="submit">${action}</button>
+  </form>`;
+}
+
+function formInput(form: Record<string, string | string[]>) {
+  const flags = Object.fromEntries(FIRED_FLAGS.map((flag) => [flag, field(form, flag) === '1']));
+  const token = field(form, 'token');
+  return {
+    url: field(form, 'url'),
+    name: field(form, 'name'),
+    token: token === '' ? undefined : token,
+    enableSslVerification: field(form, 'enable_ssl_verification') === '1',
+    flags,
+    branchFilter: field(form, 'push_events_branch_filter'),
+  };
+}
+
+async function renderHooks(context: PageContext, access: ProjectAccess) {
+  const { deps } = context;
+  const hooks = await hooksQuery(deps, owner(access)).execute();
+  const base = `/${access.project.full_path}/-/hooks`;
+  const now = deps.clock.now();
+  const rows = hooks.map((hook) => {
+    const flags = hookFlags(hook);
+    const status = alertStatus(hook, now);
+    return html`<li id="hook-${hook.id}"><strong>${hook.url}</strong> ${status !== 'executable' ? html`<span class="badge">${status === 'disabled' ? 'Disabled' : 'Temporarily disabled'}</span>` : ''}
+      <span>${FIRED_FLAGS.filter((flag) => flags[flag]).map((flag) => FLAG_LABELS[flag]).join(', ')}</span>
+      <a href="${base}/${hook.id}/edit">Edit</a>
+      <form method="post" class="inline">${csrfField(context)}<input type="hidden" name="action" value="test"><input type="hidden" name="hook_id" value="${hook.id}">
+        <select name="trigger" aria-label="Test event">${FIRED_FLAGS.map((flag) => html`<option value="${flag}">${FLAG_LABELS[flag]}</option>`)}</select><button type="submit">Test</button></form>
+      <form method="post" class="inline">${csrfField(context)}<input type="hidden" name="action" value="delete"><input type="hidden" name="hook_id" value="${hook.id}"><button type="submit" class="danger">Delete</button></form>
+    </li>`;
+  });
+  return page({
+    title: 'Webhooks',
+    body: html`<p>Webhooks send a POST request to a URL when an event happens in this project.</p>
+      <h2>Add new webhook</h2>${hookForm(context, null, 'Add webhook')}
+      <h2>Project hooks (${hooks.length})</h2>${hooks.length ? html`<ul class="hooks">${rows}</ul>` : html`<p>No webhooks enabled. Select trigger events above.</p>`}`,
+  });
+}
+
+async function handleHooksPost(context: PageContext, access: ProjectAccess, back: string) {
+  const { deps, form } = context;
+  const hookId = Number(field(form, 'hook_id'));
+  try {
+    switch (field(form, 'action')) {
+      case 'create':
+        await createHook(deps, owner(access), formInput(form));
+        return redirect(back, 'Webhook created');
+      case 'update':
+        await updateHook(deps, await findHook(deps, owner(access), hookId), formInput(form));
+        return redirect(back, 'Webhook updated');
+      case 'delete':
+        await deleteHook(deps, await findHook(deps, owner(access), hookId));
+        return redirect(back, 'Webhook deleted');
+      case 'test': {
+        const hook = await findHook(deps, owner(access), hookId);
+        return redirect(back, testOutcomeMessage(await testProjectHook(deps, hook, Number(access.project.id), context.user.id, field(form, 'trigger'))).message);
+      }
+      case 'resend': {
+        const hook = await findHook(deps, owner(access), hookId);
+        const outcome = await resendLog(deps, hook, Number(field(form, 'log_id')));
+        return redirect(`/${access.project.full_path}/-/hooks/${hookId}/edit`, outcome ? testOutcomeMessage(outcome).message : 'Not found');
+      }
+      default:
+        return redirect(back, 'Unknown action');
+    }
+  } catch (error) {
+    return redirect(back, failure(error));
+  }
+}
+
+async function renderHookEdit(context: PageContext, access: ProjectAccess) {
+  const { deps } = context;
+  const hook = await findHook(deps, owner(access), Number(context.match.id));
+  const logs = await recentLogsQuery(deps, Number(hook.id)).limit(20).execute();
+  const base = `/${access.project.full_path}/-/hooks/${hook.id}`;
+  return page({
+    title: 'Edit webhook',
+    body: html`${hookForm(context, hook, 'Save changes')}
+      <h2>Recent events</h2>
+      <p>GitLab events trigger webhooks. Use the request details of a webhook to help troubleshoot problems. Events are kept 7 days.</p>
+      ${logs.length === 0 ? html`<p>No recent events.</p>` : html`<table><thead><tr><th>Status</th><th>Trigger</th><th>Elapsed time</th><th>Request time</th><th></th></tr></thead><tbody>
+        ${logs.map((log) => html`<tr><td>${log.response_status}</td><td>${log.trigger}</td><td>${Number(log.execution_duration).toFixed(2)} sec</td><td>${new Date(Number(log.created_at)).toISOString()}</td><td><a href="${base}/hook_logs/${log.id}">View details</a></td></tr>`)}
+      </tbody></table>`}`,
+  });
+}
+
+async function renderHookLog(context: PageContext, access: ProjectAccess) {
+  const { deps } = context;
+  const hook = await findHook(deps, owner(access), Number(context.match.id));
+  const log = await recentLogsQuery(deps, Number(hook.id)).where('id', '=', Number(context.match.log)).executeTakeFirst();
+  if (!log) return page({ title: 'Request details', status: 404, body: html`<p>This event is no longer kept.</p>` });
+  const pretty = (text: string) => JSON.stringify(JSON.parse(text), null, 2);
+  return page({
+    title: 'Request details',
+    body: html`<form method="post" action="/${access.project.full_path}/-/hooks">${csrfField(context)}<input type="hidden" name="action" value="resend"><input type="hidden" name="hook_id" value="${hook.id}"><input type="hidden" name="log_id" value="${log.id}"><button type="submit">Resend Request</button></form>
+      <dl><dt>Response status</dt><dd>${log.response_status}</dd><dt>Trigger</dt><dd>${log.trigger}</dd><dt>Elapsed time</dt><dd>${Number(log.execution_duration).toFixed(2)} sec</dd><dt>Request time</dt><dd>${new Date(Number(log.created_at)).toISOString()}</dd>
+      ${log.internal_error_message ? html`<dt>Error</dt><dd class="error">${log.internal_error_message}</dd>` : ''}</dl>
+      <h2>Request</h2><h3>Headers</h3><pre>${pretty(log.request_headers)}</pre><h3>Content</h3><pre>${pretty(log.request_data)}</pre>
+      <h2>Response</h2><h3>Headers</h3><pre>${pretty(log.response_headers)}</pre><h3>Content</h3><pre>${log.response_body}</pre>`,
+  });
+}
+
+async function renderSlack(context: PageContext, access: ProjectAccess) {
+  const entity = slackEntity(await findSlack(context.deps, Number(access.project.id)));
+  const props = entity.properties as Record<string, string | boolean>;
+  return page({
+    title: 'Slack notifications',
+    body: html`<p>Send notifications about project events to Slack (or Mattermost) through an incoming webhook.</p>
+      <form method="post" class="stack">${csrfField(context)}<input type="hidden" name="action" value="save">
+        <label><input type="checkbox" name="active" value="1" ${entity.active ? html`checked` : ''}> Active</label>
+        <label>Webhook <input type="url" name="webhook" autocomplete="off" placeholder="${entity.active ? 'Leave blank to keep the current webhook' : 'https://hooks.slack.com/services/…'}"></label>
+        <label>Username <input name="username" value="${String(props.username)}"></label>
+        <label>Default channel <input name="channel" value="${String(props.channel)}"></label>
+        <fieldset><legend>Trigger</legend>
+        ${Object.keys(CHAT_EVENT_FLAGS).map((flag) => {
+          const channelField = CHANNEL_OF[flag];
+          return html`<label><input type="checkbox" name="${flag}" value="1" ${(entity as Record<string, unknown>)[flag] ? html`checked` : ''}> ${FLAG_LABELS[flag]}</label>
+            <label>Channel <input name="${channelField}" value="${String(props[channelField] ?? '')}"></label>`;
+        })}
+        </fieldset>
+        <button type="submit">Save changes</button>
+      </form>
+      ${entity.active ? html`<form method="post">${csrfField(context)}<input type="hidden" name="action" value="delete"><button type="submit" class="danger">Reset</button></form>` : ''}`,
+  });
+}
+
+async function handleSlackPost(context: PageContext, access: ProjectAccess) {
+  const { deps, form } = context;
+  const back = `/${access.project.full_path}/-/settings/integrations/slack/edit`;
+  try {
+    if (field(form, 'action') === 'delete') {
+      await deleteSlack(deps, Number(access.project.id));
+      return redirect(back, 'Slack notifications settings reset.');
+    }
+    const webhook = field(form, 'webhook');
+    await saveSlack(deps, Number(access.project.id), {
+      webhook: webhook === '' ? undefined : webhook,
+      username: field(form, 'username'),
+      channel: field(form, 'channel'),
+      active: field(form, 'active') === '1',
+      flags: Object.fromEntries(Object.keys(CHAT_EVENT_FLAGS).map((flag) => [flag, field(form, flag) === '1'])),
+      channels: Object.fromEntries(CHANNEL_FIELDS.filter((name) => typeof form[name] === 'string').map((name) => [name, field(form, name)])),
+    });
+    return redirect(back, 'Slack notifications settings saved and active.');
+  } catch (error) {
+    return redirect(back, failure(error));
+  }
+}
+
+export function webhookPages(app: FastifyInstance, deps: Deps): void {
+  const hooks = { project: 'admin_webhook' } as const;
+  const integrations = { project: 'admin_integrations' } as const;
+  namespacedPage(app, deps, { method: 'GET', pattern: HOOKS, ability: hooks, handler: async (context) => renderHooks(context, await context.project()) });
+  namespacedPage(app, deps, {
+    method: 'POST', pattern: HOOKS, ability: hooks,
+    handler: async (context) => {
+      const access = await context.project();
+      return handleHooksPost(context, access, `/${access.project.full_path}/-/hooks`);
+    },
+  });
+  namespacedPage(app, deps, { method: 'GET', pattern: HOOK_EDIT, ability: hooks, handler: async (context) => renderHookEdit(context, await context.project()) });
+  namespacedPage(app, deps, { method: 'GET', pattern: HOOK_LOG, ability: hooks, handler: async (context) => renderHookLog(context, await context.project()) });
+  namespacedPage(app, deps, {
+    method: 'GET', pattern: INTEGRATIONS, ability: integrations,
+    handler: async (context) => {
+      const access = await context.project();
+      const slack = slackEntity(await findSlack(deps, Number(access.project.id)));
+      return page({ title: 'Integrations', body: html`<table><thead><tr><th>Integration</th><th>Status</th></tr></thead><tbody><tr><td><a href="/${access.project.full_path}/-/settings/integrations/slack/edit">Slack notifications</a></td><td>${slack.active ? 'Active' : 'Not active'}</td></tr></tbody></table>` });
+    },
+  });
+  namespacedPage(app, deps, { method: 'GET', pattern: SLACK, ability: integrations, handler: async (context) => renderSlack(context, await context.project()) });
+  namespacedPage(app, deps, { method: 'POST', pattern: SLACK, ability: integrations, handler: async (context) => handleSlackPost(context, await context.project()) });
+}
