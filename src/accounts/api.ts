@@ -23,3 +23,4 @@ export { confirmedEmailsOf } from './emails-finder.js';
 // Issue 16 (pages behind every web_url): a group's projects and subgroups as the API lists them.
 export { groupProjectsQuery, subgroupsQuery } from './group-listings.js';
 export { visibleGroupsQuery } from './finders.js';
+export { noteActivity } from './record-activity.js';

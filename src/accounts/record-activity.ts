@@ -12,3 +12,8 @@ export async function recordActivity(deps: Deps, userId: number, nowMs: number):
     .where((eb) => eb.or([eb('last_activity_on', 'is', null), eb('last_activity_on', '<', day)]))
     .execute();
 }
+
+/** For a caller whose user row is at hand (token look-ups): writes only on their first request of the day. */
+export async function noteActivity(deps: Deps, user: { id: number; last_activity_on: string | null }, nowMs: number): Promise<void> {
+  if (user.last_activity_on !== today(nowMs)) await recordActivity(deps, Number(user.id), nowMs);
+}

@@ -7,7 +7,7 @@ import type { UserRow } from './lookup.js';
 import { today } from './access.js';
 import { toAuthUser } from './user-entities.js';
 import { tokenWithUser } from './personal-access-tokens-queries.js';
-import { recordActivity } from './record-activity.js';
+import { noteActivity } from './record-activity.js';
 
 // last_used_at is written at most every 10 minutes per token, as GitLab does, to keep reads read-only.
 const LAST_USED_INTERVAL_MS = 10 * 60_000;
@@ -27,7 +27,7 @@ export async function resolvePersonalAccessToken(deps: Deps, token: string): Pro
     await deps.db.updateTable('personal_access_tokens').set({ last_used_at: now }).where('id', '=', row.token_id).execute();
   }
   // The day the user was last seen (GitLab's last_activity_on, GET /user/activities): once a day.
-  if (row.last_activity_on !== today(now)) await recordActivity(deps, Number(row.id), now);
+  await noteActivity(deps, row, now);
   return {
     status: 'ok',
     principal: { user: toAuthUser(row), scopes: row.scopes.split(' '), via: 'personal_access_token', tokenId: Number(row.token_id) },

@@ -5,7 +5,7 @@ import type { Deps } from '../platform/deps.js';
 import type { UsersTable } from '../platform/db/tables/accounts.js';
 import type { TokenLookup } from '../platform/auth/principal.js';
 import { sha256Hex } from '../platform/crypto.js';
-import { toAuthUser } from '../accounts/api.js';
+import { noteActivity, toAuthUser } from '../accounts/api.js';
 import { splitScopes } from './scopes.js';
 import { accessTokenWithUser } from './resolve-token-queries.js';
 
@@ -44,6 +44,8 @@ export async function resolveOAuthToken(deps: Deps, token: string): Promise<Toke
   if (!row) return null;
   const state = tokenState(row, deps.clock.now());
   if (state !== 'ok') return { status: state };
+  // The day the user was last seen (GET /user/activities), as a personal access token's use records it.
+  await noteActivity(deps, row, deps.clock.now());
   return { status: 'ok', principal: { user: toAuthUser(row), scopes: splitScopes(row.scopes), via: 'oauth', tokenId: Number(row.token_id) } };
 }
 

@@ -142,6 +142,15 @@ describe('GET /api/v4/user/activities', () => {
     expect((await kiln.api('GET', '/user/activities', { token: kiln.root.token, query: { from: '2026-12-01' } })).body).toEqual([]);
   });
 
+  it('counts a request with an OAuth token as activity too', async () => {
+    const user = await kiln.createUser('oauth-seen');
+    const grant = await kiln.request('POST', '/oauth/token', { form: { grant_type: 'password', username: user.username, password: user.password } });
+    const token = JSON.parse(grant.body).access_token;
+    expect((await kiln.request('GET', '/api/v4/user', { headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+    const { body } = await kiln.api('GET', '/user/activities', { token: kiln.root.token, query: { per_page: '100' } });
+    expect(body.map((activity: any) => activity.username)).toContain('oauth-seen');
+  });
+
   it('as a user answers 403', async () => {
     expect((await kiln.api('GET', '/user/activities', { token: alice.token })).status).toBe(403);
   });
