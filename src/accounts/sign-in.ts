@@ -9,6 +9,7 @@ import { html } from '../platform/web/html.js';
 import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
 import { page, redirect, safeReturnTo, type PageOutcome } from '../platform/web/page.js';
 import { endSession, startSession } from './sessions.js';
+import { recordActivity } from './record-activity.js';
 
 function signInForm(context: PageContext, returnTo: string, error?: string, login = ''): PageOutcome {
   return page({
@@ -30,6 +31,7 @@ function signInForm(context: PageContext, returnTo: string, error?: string, logi
 
 /** Password accepted: start a fresh signed-in session (rotation defeats session fixation). */
 export async function completePasswordSignIn(context: PageContext, userId: number, returnTo: string): Promise<PageOutcome> {
+  await recordActivity(context.deps, userId, context.deps.clock.now());
   await startSession(context.deps, context.request, context.reply, { userId });
   return redirect(returnTo);
 }

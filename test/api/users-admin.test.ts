@@ -142,6 +142,13 @@ describe('GET /api/v4/user/activities', () => {
     expect((await kiln.api('GET', '/user/activities', { token: kiln.root.token, query: { from: '2026-12-01' } })).body).toEqual([]);
   });
 
+  it('counts signing in on the web as activity', async () => {
+    const user = await kiln.createUser('web-seen');
+    await new WebSession(kiln).signIn(user.username, user.password);
+    const { body } = await kiln.api('GET', '/user/activities', { token: kiln.root.token, query: { per_page: '100' } });
+    expect(body.map((activity: any) => activity.username)).toContain('web-seen');
+  });
+
   it('counts a request with an OAuth token as activity too', async () => {
     const user = await kiln.createUser('oauth-seen');
     const grant = await kiln.request('POST', '/oauth/token', { form: { grant_type: 'password', username: user.username, password: user.password } });
