@@ -38,5 +38,6 @@ features.push(webhooksFeature);
 
 // Issue 16: the pages behind every web_url. The namespace pages take what no other route took: last.
 import { issuePagesFeature } from './issues/index.js';
+import { accountPagesFeature } from './accounts/index.js';
 import { namespacePagesFeature } from './namespace-pages/index.js';
-features.push(issuePagesFeature, namespacePagesFeature);
+features.push(issuePagesFeature, accountPagesFeature, namespacePagesFeature);

@@ -58,3 +58,5 @@ export const accountsFeature: Feature = {
   },
   onStart: ensureRootUser,
 };
+// Issue 16: the project, group and members pages, a feature of their own (features.ts registers it).
+export { accountPagesFeature } from './pages/index.js';

@@ -1,0 +1,73 @@
+// /projects/new (GitLab's New project › Create blank project): name, path, namespace, visibility and
+// description; the action asks create_projects on the chosen namespace, as the API does.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../platform/deps.js';
+import { html } from '../../platform/web/html.js';
+import { csrfField, pageRoute, type PageContext } from '../../platform/web/page-route.js';
+import { page, redirect } from '../../platform/web/page.js';
+import { canOnGroup } from '../../platform/auth/policies/policy.js';
+import { ForbiddenError, NotFoundError } from '../../platform/errors.js';
+import { groupAccessLevel } from '../access.js';
+import { visibleGroupsQuery } from '../finders.js';
+import { createProject } from '../create-project.js';
+import { field, validationMessage, visibilityOf, visibilityRadios } from './form-helpers.js';
+
+/** The namespaces the user may create projects in: their own, then groups that allow it. */
+async function namespaceChoices(context: PageContext) {
+  const { deps, user } = context;
+  const own = await deps.db.selectFrom('namespaces').select(['id', 'full_path']).where('kind', '=', 'user').where('owner_id', '=', user.id).executeTakeFirst();
+  const groups = await visibleGroupsQuery(deps, user, {}).limit(200).execute();
+  const now = deps.clock.now();
+  const allowed = [];
+  for (const group of groups) {
+    const level = await groupAccessLevel(deps.readCache, user, group, now);
+    if (canOnGroup({ user, level, visibility: group.visibility }, 'create_projects')) allowed.push(group);
+  }
+  return [...(own ? [{ id: Number(own.id), label: `${own.full_path} (personal)` }] : []), ...allowed.map((group) => ({ id: Number(group.id), label: group.full_path }))];
+}
+
+async function renderForm(context: PageContext, values: Record<string, string>, error?: string, status = 200) {
+  const choices = await namespaceChoices(context);
+  const selected = values.namespace_id ?? context.query.namespace_id ?? '';
+  const body = html`
+${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+<form method="post" action="/projects/new" class="stacked" id="new-project">
+${csrfField(context)}
+<label for="project-name">Project name</label><input type="text" id="project-name" name="name" value="${values.name ?? ''}" required maxlength="255">
+<label for="project-namespace">Namespace</label><select id="project-namespace" name="namespace_id">${choices.map((choice) => html`<option value="${choice.id}"${String(choice.id) === selected ? html` selected` : ''}>${choice.label}</option>`)}</select>
+<label for="project-path">Project slug</label><input type="text" id="project-path" name="path" value="${values.path ?? ''}" maxlength="255" placeholder="made from the name when empty">
+<label for="project-description">Project description (optional)</label><textarea id="project-description" name="description">${values.description ?? ''}</textarea>
+${visibilityRadios(values.visibility ?? 'private')}
+<button type="submit">Create project</button>
+</form>`;
+  return page({ title: 'Create blank project', body, status });
+}
+
+/** The slug GitLab's form fills in from the name: lower case, runs of other characters made one dash. */
+function slugOf(name: string): string | undefined {
+  return name.trim().toLowerCase().replace(/[^a-z0-9_.]+/g, '-').replace(/^[-_.]+|[-_.]+$/g, '') || undefined;
+}
+
+export function newProjectPages(app: FastifyInstance, deps: Deps): void {
+  pageRoute(app, deps, { method: 'GET', url: '/projects/new', ability: { instance: 'create_project' }, handler: (context) => renderForm(context, {}) });
+  pageRoute(app, deps, {
+    method: 'POST', url: '/projects/new', ability: { instance: 'create_project' },
+    handler: async (context) => {
+      const values = Object.fromEntries(['name', 'path', 'namespace_id', 'description', 'visibility'].map((name) => [name, field(context.form, name)]));
+      const principal = { user: context.user, scopes: ['api'], via: 'session' as const, tokenId: null };
+      try {
+        const namespaceId = Number.parseInt(values.namespace_id, 10);
+        const project = await createProject(deps, principal, {
+          name: values.name, path: values.path.trim() || slugOf(values.name), namespaceId: Number.isSafeInteger(namespaceId) ? namespaceId : undefined,
+          visibility: visibilityOf(values.visibility), description: values.description,
+        });
+        return redirect(`/${project.full_path}`, `Project '${project.name}' was successfully created.`);
+      } catch (error) {
+        if (error instanceof NotFoundError || error instanceof ForbiddenError) return renderForm(context, values, 'You may not create projects in this namespace.', 403);
+        const message = validationMessage(error);
+        if (message) return renderForm(context, values, message, 400);
+        throw error;
+      }
+    },
+  });
+}
