@@ -29,6 +29,8 @@ export function validateUserFields(input: Partial<CreateUserInput>, creating: bo
   }
   if ((creating || input.name !== undefined) && !input.name?.trim()) errors.name = ["can't be blank"];
   if ((creating || input.email !== undefined) && !EMAIL.test(input.email ?? '')) errors.email = ['is invalid'];
+  // At creation the only address a user owns is the primary one (GitLab: "is not an email you own").
+  if (creating && input.public_email && input.public_email.toLowerCase() !== input.email?.toLowerCase()) errors.public_email = ['is not an email you own'];
   if (input.password !== undefined && input.password.length < MIN_PASSWORD_LENGTH) {
     errors.password = [`is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)`];
   }

@@ -1,14 +1,23 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
-import { ConflictError, NotFoundError } from '../platform/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { confirmedEmailsOf } from './emails-finder.js';
 import { hashPassword } from './passwords.js';
 import { validateUserFields, type CreateUserInput } from './create-user.js';
 import type { UserRow } from './lookup.js';
 
 export type UpdateUserInput = Partial<Omit<CreateUserInput, 'username'>>;
 
+/** GitLab's public_email validation: one of the user's confirmed addresses ("is not an email you own"). */
+async function checkPublicEmail(deps: Deps, userId: number, input: UpdateUserInput): Promise<void> {
+  if (!input.public_email) return;
+  const owned = [...(await confirmedEmailsOf(deps, userId)), ...(input.email ? [input.email] : [])];
+  if (!owned.some((email) => email.toLowerCase() === input.public_email!.toLowerCase())) throw new ValidationError({ public_email: ['is not an email you own'] });
+}
+
 export async function updateUser(deps: Deps, userId: number, input: UpdateUserInput): Promise<UserRow> {
   validateUserFields(input, false);
+  await checkPublicEmail(deps, userId, input);
   const changes: Record<string, unknown> = { updated_at: deps.clock.now() };
   for (const field of ['bio', 'location', 'website_url', 'organization', 'public_email'] as const) {
     if (input[field] !== undefined) changes[field] = input[field];

@@ -214,8 +214,20 @@ describe('/api/v4/users/:id/emails', () => {
     expect(await kiln.api('PUT', `/users/${user.id}`, { token: kiln.root.token, body: { name: 'Not Stored', notification_email: 'later@example.com' } })).toMatchObject({ status: 400, body: { message: { notification_email: ['must be an email you have verified'] } } });
     expect((await kiln.api('GET', `/users/${user.id}`, { token: kiln.root.token })).body.name).toBe('User admin-mail');
     expect((await kiln.api('PUT', `/users/${user.id}`, { token: kiln.root.token, body: { notification_email: 'work@example.com' } })).status).toBe(200);
+    expect((await kiln.api('PUT', `/users/${user.id}`, { token: kiln.root.token, body: { public_email: 'work@example.com' } })).body.public_email).toBe('work@example.com');
     expect((await kiln.api('GET', '/notification_settings', { token: user.token })).body.notification_email).toBe('work@example.com');
     expect((await kiln.api('DELETE', `/users/${user.id}/emails/${unconfirmed.body.id}`, { token: kiln.root.token })).status).toBe(204);
+    expect((await kiln.api('DELETE', `/users/${user.id}/emails/${added.body.id}`, { token: kiln.root.token })).status).toBe(204);
+    expect((await kiln.api('GET', `/users/${user.id}`, { token: kiln.root.token })).body.public_email).toBe('');
+  });
+
+  it('public_email must be one of the user\'s confirmed addresses', async () => {
+    const user = await kiln.createUser('public-mail');
+    expect(await kiln.api('PUT', `/users/${user.id}`, { token: kiln.root.token, body: { public_email: 'not-mine@example.com' } })).toMatchObject({ status: 400, body: { message: { public_email: ['is not an email you own'] } } });
+    await kiln.api('POST', `/users/${user.id}/emails`, { token: kiln.root.token, body: { email: 'unconfirmed@example.com' } });
+    expect((await kiln.api('PUT', `/users/${user.id}`, { token: kiln.root.token, body: { public_email: 'unconfirmed@example.com' } })).status).toBe(400);
+    expect((await kiln.api('PUT', `/users/${user.id}`, { token: kiln.root.token, body: { public_email: 'public-mail@example.com' } })).body.public_email).toBe('public-mail@example.com');
+    expect(await kiln.api('POST', '/users', { token: kiln.root.token, body: { username: 'pm2', name: 'P', email: 'pm2@example.com', password: 'pm2-password-1', public_email: 'x@example.com' } })).toMatchObject({ status: 400, body: { message: { public_email: ['is not an email you own'] } } });
   });
 
   it('as a user answers 403', async () => {

@@ -82,7 +82,8 @@ describe('GET /api/v4/users?search=', () => {
 
     it('matches a public e-mail address given whole', async () => {
       const shown = await kiln.createUser('shown');
-      await kiln.api('PUT', `/users/${shown.id}`, { token: kiln.root.token, body: { public_email: 'Shown.Public@example.org' } });
+      await kiln.api('POST', `/users/${shown.id}/emails`, { token: kiln.root.token, body: { email: 'Shown.Public@example.org', skip_confirmation: true } });
+      expect((await kiln.api('PUT', `/users/${shown.id}`, { token: kiln.root.token, body: { public_email: 'Shown.Public@example.org' } })).status).toBe(200);
       expect(await search('shown.public@example.org')).toEqual(['shown']);
       expect(await search('shown.public@example')).toEqual([]);
     });
