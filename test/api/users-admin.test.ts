@@ -80,6 +80,27 @@ describe('DELETE /api/v4/users/:id', () => {
   });
 });
 
+describe('PUT /api/v4/users/:id', () => {
+  it('as an administrator stores every documented parameter and answers them back', async () => {
+    const user = await kiln.createUser('every-field');
+    const sent = {
+      name: 'Every Field', email: 'every-new@example.com', bio: 'bio', location: 'here', website_url: 'https://example.com',
+      organization: 'org', public_email: 'every-new@example.com', private_profile: true,
+    };
+    const { status, body } = await kiln.api('PUT', `/users/${user.id}`, { token: kiln.root.token, body: { ...sent, admin: true, password: 'a-new-password-1', notification_email: 'every-field@example.com' } });
+    expect(status).toBe(200);
+    const read = (await kiln.api('GET', `/users/${user.id}`, { token: kiln.root.token })).body;
+    for (const answer of [body, read]) expect(answer).toMatchObject({ ...sent, is_admin: true });
+    expect((await kiln.api('GET', '/notification_settings', { token: user.token })).body.notification_email).toBe('every-field@example.com');
+    expect((await kiln.request('POST', '/oauth/token', { form: { grant_type: 'password', username: user.username, password: 'a-new-password-1' } })).statusCode).toBe(200);
+    // The old primary address stays one of the user's, confirmed.
+    expect((await kiln.api('GET', `/users/${user.id}/emails`, { token: kiln.root.token })).body.map((e: any) => [e.email, e.confirmed_at !== null])).toEqual([
+      ['every-field@example.com', true],
+      ['every-new@example.com', true],
+    ]);
+  });
+});
+
 describe('POST /api/v4/users/:id/block, unblock, deactivate and activate', () => {
   it('block and unblock answer 201 true; repeating a block answers null; the blocked user\'s token stops', async () => {
     const user = await kiln.createUser('blockee');
