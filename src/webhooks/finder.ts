@@ -24,3 +24,9 @@ export async function findHookById(deps: Deps, id: number): Promise<HookRow | un
 export function recentLogsQuery(deps: Deps, hookId: number) {
   return deps.db.selectFrom('web_hook_logs').selectAll().where('web_hook_id', '=', hookId).orderBy('id', 'desc');
 }
+
+/** The id of a group's first project, if it has one. */
+export async function firstProjectOfGroup(deps: Deps, groupId: number): Promise<number | null> {
+  const row = await deps.db.selectFrom('projects').select('id').where('namespace_id', '=', groupId).orderBy('id').executeTakeFirst();
+  return row ? Number(row.id) : null;
+}

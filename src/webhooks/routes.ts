@@ -10,7 +10,7 @@ import { p } from '../platform/http/params.js';
 import { hookEntity, hookLogEntity } from './entities.js';
 import { hookInput, hookParams } from './hook-input.js';
 import { createHook, deleteHook, updateHook, type HookOwner } from './save-hook.js';
-import { findHook, hooksQuery, recentLogsQuery } from './finder.js';
+import { findHook, hooksQuery, recentLogsQuery, firstProjectOfGroup } from './finder.js';
 import { SYSTEM_HOOK_TEST_DATA, TEST_TRIGGERS, testOutcomeMessage, testProjectHook } from './test-hook.js';
 import { resendLog, sendToHook } from './deliver-hook.js';
 
@@ -151,9 +151,4 @@ export function hooksRoutes(app: FastifyInstance, deps: Deps): void {
       return hookEntity(hook, now());
     },
   });
-}
-
-async function firstProjectOfGroup(deps: Deps, groupId: number): Promise<number | null> {
-  const row = await deps.db.selectFrom('projects').select('id').where('namespace_id', '=', groupId).orderBy('id').executeTakeFirst();
-  return row ? Number(row.id) : null;
 }
