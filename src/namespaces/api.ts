@@ -1,0 +1,3 @@
+// What other features may use of namespaces: nothing yet. Export here what another feature needs;
+// everything else in this folder is internal (docs/architecture.md, "Boundaries").
+export {};
