@@ -5,11 +5,13 @@ import type { Deps } from '../platform/deps.js';
 import type { Feature } from '../platform/feature.js';
 import { environmentsRoutes } from './routes.js';
 import { deploymentsRoutes } from './deployments-routes.js';
+import { environmentPages } from './pages/index.js';
 
 export const environmentsFeature: Feature = {
   name: 'environments',
   routes(app: FastifyInstance, deps: Deps) {
     environmentsRoutes(app, deps);
     deploymentsRoutes(app, deps);
+    environmentPages(app, deps);
   },
 };
