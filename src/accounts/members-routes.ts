@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute, type RouteContext } from '../platform/http/route.js';
 import { p, type ParamSchema } from '../platform/http/params.js';
+import { RecordNotFoundError } from '../platform/errors.js';
 import type { PolicySubject } from '../platform/auth/policies/index.js';
 import type { MemberSource } from './member-source.js';
 import { listMembersQuery } from './members-finder.js';
@@ -41,6 +42,19 @@ export function membersRoutes(app: FastifyInstance, deps: Deps): void {
       handler: async (context) => {
         const { source } = await sourceOf(kind, context);
         return (await context.paginate(listMembersQuery(deps, source))).map((row) => memberEntity(base, row));
+      },
+    });
+
+    // python-gitlab's members.get(user_id) (and so every member.save() it makes) reads this first.
+    apiRoute(app, deps, {
+      method: 'GET', url: `/${kind}/:id/members/:user_id`, summary: `Get a direct member of a ${noun}`, tags: ['members'],
+      ability: ABILITY[kind].read,
+      params: { id: p.string.required(), user_id: p.integer.required() },
+      handler: async (context) => {
+        const { source } = await sourceOf(kind, context);
+        const row = await listMembersQuery(deps, source).where('m.user_id', '=', context.params.user_id).executeTakeFirst();
+        if (!row) throw new RecordNotFoundError();
+        return memberEntity(base, row);
       },
     });
 

@@ -1,0 +1,51 @@
+// GET /projects/:id/members/:user_id and GET /groups/:id/members/:user_id: one direct member, as
+// GitLab's members API answers it; python-gitlab's members.get(…) (and so member.save()) reads it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+
+let kiln: TestKiln;
+let owner: TestUser;
+let developer: TestUser;
+let stranger: TestUser;
+let project: { id: number };
+let group: { id: number };
+
+beforeAll(async () => {
+  kiln = await testKiln();
+  owner = await kiln.createUser('owner');
+  developer = await kiln.createUser('developer');
+  stranger = await kiln.createUser('stranger');
+  project = await kiln.createProject(owner, 'private-one');
+  await kiln.api('POST', `/projects/${project.id}/members`, { token: owner.token, body: { user_id: developer.id, access_level: 30 } });
+  group = (await kiln.api('POST', '/groups', { token: owner.token, body: { name: 'crew', path: 'crew' } })).body;
+  await kiln.api('POST', `/groups/${group.id}/members`, { token: owner.token, body: { user_id: developer.id, access_level: 30 } });
+});
+afterAll(() => kiln.close());
+
+for (const kind of ['projects', 'groups'] as const) {
+  describe(`GET /api/v4/${kind}/:id/members/:user_id`, () => {
+    const id = () => (kind === 'projects' ? project.id : group.id);
+
+    describe('as a member', () => {
+      it('answers the member with their access level', async () => {
+        const { status, body } = await kiln.api('GET', `/${kind}/${id()}/members/${developer.id}`, { token: developer.token });
+        expect(status).toBe(200);
+        expect(body).toMatchObject({ id: developer.id, username: 'developer', access_level: 30, expires_at: null });
+      });
+
+      it('answers 404 for a user who is not a direct member', async () => {
+        const { status, body } = await kiln.api('GET', `/${kind}/${id()}/members/${stranger.id}`, { token: developer.token });
+        expect(status).toBe(404);
+        expect(body).toEqual({ message: '404 Not found' });
+      });
+    });
+  });
+}
+
+describe('GET /api/v4/projects/:id/members/:user_id', () => {
+  describe('as a user who cannot read the private project', () => {
+    it('answers 404', async () => {
+      expect((await kiln.api('GET', `/projects/${project.id}/members/${developer.id}`, { token: stranger.token })).status).toBe(404);
+    });
+  });
+});
