@@ -3,6 +3,24 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// In flat config a later object that sets a rule for the same files REPLACES its options, so every
+// no-restricted-syntax selector lives in one of these lists and each file group names all it needs.
+
+// One way to open a transaction of the query builder: inTransaction (nested calls reuse it, and
+// its trx also runs the raw statements of the helpers shared with group-commit works).
+const TRANSACTIONS = [
+  { selector: "CallExpression[arguments.length=0] > MemberExpression.callee[property.name='transaction']", message: 'Open a transaction with inTransaction (src/platform/db/README.md).' },
+];
+
+// Issue 13: every permission decision asks a named ability of src/platform/auth/policies; an
+// access-level comparison anywhere else (`level >= ACCESS.MAINTAINER`, `member.access_level < 40`)
+// is a policy decision made on the side.
+const ACCESS_LEVEL_MESSAGE = 'Access levels are compared only in src/platform/auth/policies: ask an ability (canOnProject, canOnGroup, context.project(ability)).';
+const ACCESS_LEVEL_COMPARISONS = ['left', 'right'].flatMap((side) => [
+  { selector: `BinaryExpression[operator=/^[<>]=?$/][${side}.type='MemberExpression'][${side}.object.name='ACCESS']`, message: ACCESS_LEVEL_MESSAGE },
+  { selector: `BinaryExpression[operator=/^[<>]=?$/][${side}.type='MemberExpression'][${side}.property.name=/^(level|access_level|accessLevel)$/]`, message: ACCESS_LEVEL_MESSAGE },
+]);
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.tmp/**', 'coverage/**'] },
   js.configs.recommended,
@@ -36,13 +54,21 @@ export default tseslint.config(
           ],
         },
       ],
-      // One way to open a transaction of the query builder: inTransaction (nested calls reuse it, and
-      // its trx also runs the raw statements of the helpers shared with group-commit works).
-      'no-restricted-syntax': [
-        'error',
-        { selector: "CallExpression[arguments.length=0] > MemberExpression.callee[property.name='transaction']", message: 'Open a transaction with inTransaction (src/platform/db/README.md).' },
-      ],
+      // Builder transactions only through inTransaction; access levels only in the policies (both lists, above).
+      'no-restricted-syntax': ['error', ...TRANSACTIONS, ...ACCESS_LEVEL_COMPARISONS],
     },
+  },
+  {
+    // The data-access layer may open transactions its own way, but compares no access levels either.
+    files: ['src/platform/db/**', 'src/**/*-queries.ts'],
+    ignores: ['src/platform/auth/policies/**'],
+    rules: { 'no-restricted-syntax': ['error', ...ACCESS_LEVEL_COMPARISONS] },
+  },
+  {
+    // The policies are where access levels are compared; transactions as everywhere else.
+    files: ['src/platform/auth/policies/**'],
+    ignores: ['src/**/*-queries.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...TRANSACTIONS] },
   },
   {
     files: ['**/*.js', '**/*.mjs'],
