@@ -8,7 +8,7 @@ import { authorizeGroup } from '../platform/auth/policies/index.js';
 import { findGroup } from './lookup.js';
 import { pathProblems } from './paths.js';
 import { subgroupVisibilityProblem } from './visibility.js';
-import { releasePath } from './redirect-routes.js';
+import { releasePath } from './release-redirects.js';
 import type { NamespaceRow } from './access.js';
 
 export interface CreateGroupInput {

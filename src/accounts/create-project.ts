@@ -8,7 +8,7 @@ import { authorizeGroup, canOnGroup } from '../platform/auth/policies/index.js';
 import { groupAccessLevel, type NamespaceRow, type ProjectRow } from './access.js';
 import { pathFromName, pathProblems } from './paths.js';
 import { projectVisibilityProblem } from './visibility.js';
-import { releasePath } from './redirect-routes.js';
+import { releasePath } from './release-redirects.js';
 
 export interface CreateProjectInput {
   name?: string;

@@ -3,8 +3,8 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction, type Executor } from '../platform/db/database.js';
 import type { ProjectRow } from './access.js';
-import { forgetRedirects } from './redirect-routes.js';
-import { removeAvatar } from './avatars.js';
+import { forgetRedirects } from './forget-redirects.js';
+import { removeAvatar } from './remove-avatar.js';
 
 /** The deletion itself, inside a caller's transaction (a group's deletion removes many). */
 export async function deleteProjectRows(executor: Executor, projectId: number): Promise<void> {

@@ -4,8 +4,8 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction } from '../platform/db/database.js';
 import { deleteProjectRows } from './delete-project.js';
-import { forgetRedirects } from './redirect-routes.js';
-import { removeAvatar } from './avatars.js';
+import { forgetRedirects } from './forget-redirects.js';
+import { removeAvatar } from './remove-avatar.js';
 import { descendantPaths } from './rename-queries.js';
 
 /** Delete one namespace that has no subgroups left, with its projects. */

@@ -8,7 +8,7 @@ import { inTransaction, type Executor } from '../platform/db/database.js';
 import { ensureGhostUser } from './ensure-ghost-user.js';
 import { deleteProjectRows } from './delete-project.js';
 import { destroyGroupTree } from './destroy-group.js';
-import { forgetRedirects } from './redirect-routes.js';
+import { forgetRedirects } from './forget-redirects.js';
 import { soloOwnedGroupIds } from './schedule-user-deletion.js';
 
 export interface DestroyUserPayload {

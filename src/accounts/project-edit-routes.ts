@@ -11,7 +11,7 @@ import { updateProject } from './update-project.js';
 import { transferProject } from './transfer-project.js';
 import { starProject } from './star-project.js';
 import { unstarProject } from './unstar-project.js';
-import { avatarChange } from './avatars.js';
+import { avatarChange } from './avatar-change.js';
 import { UNSUPPORTED_PROJECT_PARAMS } from './unsupported-params.js';
 import { namespaceOf } from './finders.js';
 import { projectUsersQuery } from './project-users-queries.js';

@@ -11,7 +11,8 @@ import { authorizeGroup, canOnGroup, canOnInstance } from '../platform/auth/poli
 import type { NamespaceRow } from './access.js';
 import { findGroup } from './lookup.js';
 import { pathProblems } from './paths.js';
-import { recordSubtreeRedirects, releaseSubtree } from './redirect-routes.js';
+import { recordSubtreeRedirects } from './record-redirects.js';
+import { releaseSubtree } from './release-redirects.js';
 import { descendantPaths, moveDescendantPaths } from './rename-queries.js';
 import { lowerSubtreeVisibility, moreVisible } from './visibility.js';
 

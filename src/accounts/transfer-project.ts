@@ -10,7 +10,8 @@ import { ApiError } from '../platform/http/api-error.js';
 import { canOnGroup } from '../platform/auth/policies/index.js';
 import { groupAccessLevel, type NamespaceRow, type ProjectRow } from './access.js';
 import { projectVisibilityProblem } from './visibility.js';
-import { recordRedirect, releasePath } from './redirect-routes.js';
+import { recordRedirect } from './record-redirects.js';
+import { releasePath } from './release-redirects.js';
 
 const DIGITS = /^\d+$/;
 

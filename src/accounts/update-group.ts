@@ -10,9 +10,11 @@ import type { UploadedFile } from '../platform/http/multipart.js';
 import type { NamespaceRow } from './access.js';
 import { pathProblems } from './paths.js';
 import { childrenVisibilityProblem, subgroupVisibilityProblem } from './visibility.js';
-import { recordSubtreeRedirects, releaseSubtree } from './redirect-routes.js';
+import { recordSubtreeRedirects } from './record-redirects.js';
+import { releaseSubtree } from './release-redirects.js';
 import { moveDescendantPaths } from './rename-queries.js';
-import { removeAvatar, storeAvatar } from './avatars.js';
+import { removeAvatar } from './remove-avatar.js';
+import { storeAvatar } from './store-avatar.js';
 
 export interface UpdateGroupInput {
   name?: string;

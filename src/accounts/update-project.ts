@@ -11,8 +11,10 @@ import type { UploadedFile } from '../platform/http/multipart.js';
 import type { ProjectRow } from './access.js';
 import { pathProblems } from './paths.js';
 import { projectVisibilityProblem } from './visibility.js';
-import { recordRedirect, releasePath } from './redirect-routes.js';
-import { removeAvatar, storeAvatar } from './avatars.js';
+import { recordRedirect } from './record-redirects.js';
+import { releasePath } from './release-redirects.js';
+import { removeAvatar } from './remove-avatar.js';
+import { storeAvatar } from './store-avatar.js';
 import { accountHooks } from './hooks.js';
 
 export interface UpdateProjectInput {

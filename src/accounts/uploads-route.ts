@@ -7,7 +7,7 @@ import type { Principal } from '../platform/auth/principal.js';
 import { authenticate } from '../platform/http/authenticate.js';
 import { NotFoundError } from '../platform/errors.js';
 import { findGroup, findProject } from './lookup.js';
-import { findAvatar } from './avatars.js';
+import { findAvatar } from './avatars-finder.js';
 
 async function callerOf(deps: Deps, request: FastifyRequest): Promise<Principal | null> {
   const fromToken = await authenticate(deps.auth, request, request.query as Record<string, unknown>).catch(() => null);

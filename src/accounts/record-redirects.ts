@@ -2,15 +2,11 @@
 // and git follow them (lookup.ts) until another project or namespace takes the path.
 import type { Executor } from '../platform/db/database.js';
 import { descendantPaths } from './rename-queries.js';
+import { releasePath } from './release-redirects.js';
 
 export interface RedirectSource {
   type: 'Project' | 'Namespace';
   id: number;
-}
-
-/** A path now taken by a project or namespace no longer redirects anywhere. */
-export async function releasePath(executor: Executor, fullPath: string): Promise<void> {
-  await executor.deleteFrom('redirect_routes').where('path_lower', '=', fullPath.toLowerCase()).execute();
 }
 
 /** Remember `oldPath` for `source`; a redirect already on that path now points here. */
@@ -31,18 +27,4 @@ export async function recordSubtreeRedirects(executor: Executor, namespaceId: nu
     await recordRedirect(executor, { type: descendant.source_type, id: descendant.source_id }, descendant.full_path, now);
   }
   await recordRedirect(executor, { type: 'Namespace', id: namespaceId }, oldPath, now);
-}
-
-/** The paths a moved subtree now occupies (`newPath` and below) no longer redirect anywhere. */
-export async function releaseSubtree(executor: Executor, newPath: string): Promise<void> {
-  const lower = newPath.toLowerCase();
-  await executor
-    .deleteFrom('redirect_routes')
-    .where((eb) => eb.or([eb('path_lower', '=', lower), eb.and([eb('path_lower', '>=', `${lower}/`), eb('path_lower', '<', `${lower}0`)])]))
-    .execute();
-}
-
-/** Forget the redirects of a deleted project or namespace. */
-export async function forgetRedirects(executor: Executor, source: RedirectSource): Promise<void> {
-  await executor.deleteFrom('redirect_routes').where('source_type', '=', source.type).where('source_id', '=', source.id).execute();
 }
