@@ -14,7 +14,8 @@ import { pathProblems } from './paths.js';
 import { recordSubtreeRedirects } from './record-redirects.js';
 import { releaseSubtree } from './release-redirects.js';
 import { descendantPaths, moveDescendantPaths } from './rename-queries.js';
-import { lowerSubtreeVisibility, moreVisible } from './visibility.js';
+import { moreVisible } from './visibility.js';
+import { lowerSubtreeVisibility } from './lower-subtree-visibility.js';
 
 function failed(message: string): ApiError {
   return new ApiError(400, { message: `Transfer failed: ${message}` });

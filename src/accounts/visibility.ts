@@ -5,7 +5,7 @@ import type { Visibility } from '../platform/db/tables/accounts.js';
 import type { NamespaceRow } from './access.js';
 import type { Executor } from '../platform/db/database.js';
 
-const ORDER: readonly Visibility[] = ['private', 'internal', 'public'];
+export const ORDER: readonly Visibility[] = ['private', 'internal', 'public'];
 
 export function moreVisible(visibility: Visibility, than: Visibility): boolean {
   return ORDER.indexOf(visibility) > ORDER.indexOf(than);
@@ -35,20 +35,4 @@ export async function childrenVisibilityProblem(executor: Executor, group: Names
   const subgroup = await executor.selectFrom('namespaces').select('id').where('parent_id', '=', group.id).where('visibility', 'in', moreVisible).executeTakeFirst();
   if (subgroup) return `${visibility} is not allowed since there are sub-groups with higher visibility.`;
   return null;
-}
-
-/** Lower everything below `fullPath` that is more visible than `visibility` to it (a group moved under a less visible parent). */
-export async function lowerSubtreeVisibility(executor: Executor, fullPath: string, visibility: Visibility): Promise<void> {
-  const moreVisibleThan = ORDER.slice(ORDER.indexOf(visibility) + 1);
-  if (moreVisibleThan.length === 0) return;
-  const lower = fullPath.toLowerCase();
-  for (const table of ['namespaces', 'projects'] as const) {
-    await executor
-      .updateTable(table)
-      .set({ visibility })
-      .where('full_path_lower', '>=', `${lower}/`)
-      .where('full_path_lower', '<', `${lower}0`)
-      .where('visibility', 'in', moreVisibleThan)
-      .execute();
-  }
 }
