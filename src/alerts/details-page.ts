@@ -2,7 +2,11 @@
 // change, "Create incident" and the notes timeline. Every alert field is escaped.
 import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { isoTime } from '../platform/clock.js';
-import { html } from '../platform/web/html.js';
+import { html, raw } from '../platform/web/html.js';
+import { projectSidebar } from '../platform/web/project-nav.js';
+import { canOnProject } from '../platform/auth/policies/policy.js';
+import { renderGitlabMarkdown } from '../markdown/api.js';
+import { createAlertNote } from './create-alert-note.js';
 import { csrfField, type PageContext } from '../platform/web/page-route.js';
 import { page, redirect } from '../platform/web/page.js';
 import { usersById } from '../issues/api.js';
@@ -21,6 +25,8 @@ export async function renderAlertDetails(context: PageContext, access: ProjectAc
   const alert = await findAlert(deps.db, access.project.id, Number(context.match.iid));
   const [incidents, notes] = await Promise.all([incidentIids(deps, [alert]), alertNotes(deps.db, Number(alert.id))]);
   const users = await usersById(deps.db, notes.map((note) => note.author_id));
+  // Comments are Markdown (references for this viewer); system notes are our own short sentences.
+  const noteBodies = new Map(await Promise.all(notes.filter((note) => !note.system).map(async (note) => [Number(note.id), await renderGitlabMarkdown(deps, note.body, { project: access })] as const)));
   const incidentIid = alert.issue_id === null ? null : incidents.get(Number(alert.issue_id));
   const self = `/${access.project.full_path}/-/alert_management/${alert.iid}/details`;
   const status = statusName(alert.status);
@@ -44,14 +50,24 @@ export async function renderAlertDetails(context: PageContext, access: ProjectAc
     <h2>Raw payload</h2>
     <pre id="payload">${JSON.stringify(JSON.parse(alert.payload), null, 2)}</pre>
     <h2>Notes</h2>
-    <ul id="notes">${notes.map((note) => html`<li><strong>${users.get(Number(note.author_id))?.name ?? 'Someone'}</strong> ${note.body.replace(/\*\*/g, '')} <span class="muted">${isoTime(note.created_at)}</span></li>`)}</ul>`;
-  return page({ title: alert.title, body });
+    <ul id="notes">${notes.map((note) => html`<li${note.system ? '' : html` class="comment"`}><strong>${users.get(Number(note.author_id))?.name ?? 'Someone'}</strong> ${note.system ? note.body.replace(/\*\*/g, '') : html`<div class="markdown">${raw(noteBodies.get(Number(note.id)) ?? '')}</div>`} <span class="muted">${isoTime(note.created_at)}</span></li>`)}</ul>
+    ${canOnProject(access, 'update_alert_management_alert') ? html`<form method="post" action="${self}" class="stacked" id="alert-comment">${csrfField(context)}<input type="hidden" name="action" value="comment"><label for="alert-note">Add a comment</label><textarea id="alert-note" name="note" required></textarea><button type="submit">Comment</button></form>` : ''}`;
+  return page({ title: `${alert.title} · Alerts · ${access.project.name}`, heading: html`<h1>${alert.title}</h1>`, body, sidebar: projectSidebar(access, 'alerts') });
 }
 
 export async function handleAlertDetailsPost(context: PageContext, access: ProjectAccess) {
   const { deps, form } = context;
   const alert = await findAlert(deps.db, access.project.id, Number(context.match.iid));
   const self = `/${access.project.full_path}/-/alert_management/${alert.iid}/details`;
+  if (field(form, 'action') === 'comment') {
+    try {
+      await createAlertNote(deps, context.user.id, { id: Number(alert.id), project_id: Number(alert.project_id) }, field(form, 'note'));
+    } catch (error) {
+      if (error instanceof ValidationError) return redirect(self, 'Error: the comment is empty.');
+      throw error;
+    }
+    return redirect(self, 'Comment added.');
+  }
   if (field(form, 'action') === 'incident') {
     const result = await createIncidentForAlert(deps, context.user.id, alert);
     return redirect(self, result.created ? `Incident #${result.iid} created.` : `This alert already has incident #${result.iid}.`);

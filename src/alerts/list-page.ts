@@ -3,6 +3,7 @@
 import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { isoTime } from '../platform/clock.js';
 import { html } from '../platform/web/html.js';
+import { projectSidebar } from '../platform/web/project-nav.js';
 import type { PageContext } from '../platform/web/page-route.js';
 import { page } from '../platform/web/page.js';
 import { severityName, statusName, titleCase, type AlertStatus } from './model.js';
@@ -36,13 +37,15 @@ export async function renderAlertList(context: PageContext, access: ProjectAcces
   };
   const body = html`
     ${settings.alertingToolActive && settings.alertingToolUrl ? html`<p class="muted">Alerts are managed in the incident alerting tool: <a href="${settings.alertingToolUrl}" rel="noreferrer">open it</a> (this link is deprecated since 13.8).</p>` : ''}
-    <nav class="tabs">${TABS.map((name) => html`<a href="${link({ status: name, page: 1 })}" class="${name === tab ? 'active' : ''}" data-tab="${name}">${titleCase(name)} <span class="badge">${counts[name]}</span></a>`)}</nav>
+    <nav class="tabs" id="alert-tabs" data-live="5" aria-label="Alerts by status">${TABS.map((name) => html`<a href="${link({ status: name, page: 1 })}" class="${name === tab ? 'active' : ''}" data-tab="${name}">${titleCase(name)} <span class="badge">${counts[name]}</span></a>`)}</nav>
     <form method="get" action="${root}" class="inline">
       <input type="hidden" name="status" value="${tab}">
       <input type="text" name="search" value="${search}" placeholder="Search title, description, service, tool" aria-label="Search">
       <select name="sort" aria-label="Sort">${Object.entries(SORT_LABELS).map(([value, label]) => html`<option value="${value}"${value === sort ? html` selected` : ''}>${label}</option>`)}</select>
       <button type="submit" class="secondary">Apply</button>
     </form>
+    <p class="live-status muted" aria-live="polite">This list updates as alerts arrive.</p>
+    <div id="alert-list" data-live="5">
     ${rows.length === 0 ? html`<p class="muted">No alerts to show.</p>` : html`<table id="alerts"><thead><tr><th>Severity</th><th>Start time</th><th>Alert</th><th>Events</th><th>Status</th></tr></thead><tbody>
       ${rows.slice(0, PER_PAGE).map((alert) => html`<tr>
         <td>${titleCase(severityName(alert.severity))}</td>
@@ -52,7 +55,8 @@ export async function renderAlertList(context: PageContext, access: ProjectAcces
         <td class="status">${titleCase(statusName(alert.status))}</td>
       </tr>`)}
     </tbody></table>`}
+    </div>
     <p>${pageNumber > 1 ? html`<a href="${link({ page: pageNumber - 1 })}">Previous</a> ` : ''}${rows.length > PER_PAGE ? html`<a href="${link({ page: pageNumber + 1 })}">Next</a>` : ''}</p>
     <p><a href="/${access.project.full_path}/-/settings/operations">Alert settings</a></p>`;
-  return page({ title: 'Alerts', body });
+  return page({ title: `Alerts · ${access.project.name}`, heading: html`<h1>Alerts <span class="muted">· ${access.project.name}</span></h1>`, body, sidebar: projectSidebar(access, 'alerts') });
 }

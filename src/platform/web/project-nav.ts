@@ -37,7 +37,7 @@ ${can('read_error_tracking_settings') ? entry(`${base}/-/settings/error_tracking
 </nav>`;
 }
 
-export type GroupSection = 'overview' | 'members' | 'activity';
+export type GroupSection = 'overview' | 'members';
 
 export function groupSidebar(access: GroupAccess, current: GroupSection): Html {
   const base = `/groups/${access.group.full_path}`;
@@ -45,7 +45,6 @@ export function groupSidebar(access: GroupAccess, current: GroupSection): Html {
 <a class="context" href="${base}">${access.group.name}</a>
 <ul>
 ${entry(base, 'Subgroups and projects', current === 'overview')}
-${canOnGroup(access, 'read_group_events') ? entry(`${base}/-/activity`, 'Activity', current === 'activity') : ''}
 ${canOnGroup(access, 'read_group_member') ? entry(`${base}/-/group_members`, 'Members', current === 'members') : ''}
 </ul>
 </nav>`;
