@@ -1,6 +1,9 @@
 // The bare node:http baseline of `npm run bench`: answers GET /size/<n> with a JSON body of about n
 // bytes, serialised per request (as Kiln serialises its entities), so the ratio measures what Kiln
 // adds on top of Node's HTTP stack for a response of the same size.
+// The pre-serialised baseline: PUT /fixed/<name> stores a body and its headers (the exact bytes Kiln
+// answered the bench's probe with); GET /fixed/<name> sends them as they are, which is the physical
+// limit of an HTTP answer of that size on this machine (issue 20).
 // Usage: node dist/bench/baseline.js <port>
 import { createServer } from 'node:http';
 
@@ -17,8 +20,29 @@ export function documentOfSize(size: number): unknown {
   return count === 1 && size < oneLength ? { ...items[0] } : items;
 }
 
+const fixed = new Map<string, { body: Buffer; headers: Record<string, string> }>();
+
+function storeFixed(name: string, request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse): void {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    const headers = JSON.parse(String(request.headers['x-fixed-headers'] ?? '{}')) as Record<string, string>;
+    const body = Buffer.concat(chunks);
+    fixed.set(name, { body, headers: { ...headers, 'content-length': String(body.byteLength) } });
+    response.writeHead(204).end();
+  });
+}
+
 const port = Number(process.argv[2] ?? 0);
 const server = createServer((request, response) => {
+  const fixedName = /^\/fixed\/([\w-]+)/.exec(request.url ?? '')?.[1];
+  if (fixedName !== undefined) {
+    if (request.method === 'PUT') return storeFixed(fixedName, request, response);
+    const answer = fixed.get(fixedName);
+    if (!answer) return void response.writeHead(404).end();
+    response.writeHead(200, answer.headers);
+    return void response.end(answer.body);
+  }
   const match = /^\/size\/(\d+)/.exec(request.url ?? '');
   const size = match ? Math.min(Number(match[1]), 10_000_000) : 300;
   let document = documents.get(size);

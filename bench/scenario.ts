@@ -16,12 +16,22 @@ export interface BenchTarget {
   /** A fixed body, or a function giving each request its own (e.g. rotating refresh tokens). */
   body?: string | (() => string);
   /** Pass/fail targets from the issue; the ratio is against the same-run node:http baseline. */
-  targets: { minRatio?: number; maxP99Ms?: number; minRequestsPerSecond?: number };
+  /** minPreRatio: against the pre-serialised baseline (the same bytes Kiln answered, sent as they are). */
+  targets: { minRatio?: number; minPreRatio?: number; maxP99Ms?: number; minRequestsPerSecond?: number };
   connections?: number;
 }
 
 export interface BenchScenario {
   name: string;
+  /** 'postgres': run on a fresh database made on BENCH_POSTGRES_URL's server (default: SQLite in the data dir). */
+  database?: 'sqlite' | 'postgres';
+  /**
+   * Load to run beside the measured targets (e.g. a steady write stream), started after the server
+   * and stopped after the last target; paused while the baselines run (they share the server's core);
+   * `stop` answers a short summary for the rows' notes. Only GET requests count towards the
+   * statements per request of such a scenario.
+   */
+  background?(server: BenchServer, seeded: Record<string, unknown>): Promise<{ pause(): void; resume(): void; stop(): Promise<string> }>;
   /** Seed data straight into the database before the server starts (may be slow: bounded by the scenario). */
   seed?(deps: Deps, server: { rootToken: string }): Promise<Record<string, unknown>>;
   /** The targets, given the started server and whatever seed returned. */

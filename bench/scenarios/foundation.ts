@@ -2,7 +2,7 @@
 // page, at 10 connections, against ≥0.5× the bare node:http baseline and p99 < 10 ms.
 import type { Deps } from '../../src/platform/deps.js';
 import type { Principal } from '../../src/platform/auth/principal.js';
-import type { BenchScenario } from '../scenario.js';
+import type { BenchScenario, BenchTarget } from '../scenario.js';
 import { createUser } from '../../src/accounts/create-user.js';
 import { createGroup } from '../../src/accounts/create-group.js';
 import { createProject } from '../../src/accounts/create-project.js';
@@ -17,35 +17,47 @@ async function seedUser(deps: Deps, username: string): Promise<{ actor: Principa
   return { actor: { user: toAuthUser(row), scopes: ['api'], via: 'personal_access_token', tokenId: Number(tokenRow.id) }, token };
 }
 
+/**
+ * The caller is a Developer of a nested group with 40 projects, other users own 300 private projects
+ * it must not see, and 50 public projects it may. Shared by the issue 20 variants (uncached,
+ * PostgreSQL, under a write stream); `writeProjectId` is a project the reader does not read, for
+ * background writes.
+ */
+export async function seedFoundation(deps: Deps): Promise<Record<string, unknown>> {
+  const reader = await seedUser(deps, 'bench-reader');
+  const owner = await seedUser(deps, 'bench-owner');
+  const top = await createGroup(deps, owner.actor, { name: 'Bench', path: 'bench' });
+  const team = await createGroup(deps, owner.actor, { name: 'Team', path: 'team', parentId: Number(top.id) });
+  await addMember(deps, owner.actor.user.id, { type: 'Namespace', id: Number(top.id) }, { userId: reader.actor.user.id, accessLevel: ACCESS.developer });
+  let projectId = 0;
+  for (let i = 0; i < 40; i += 1) {
+    const project = await createProject(deps, owner.actor, { name: `service-${i}`, namespaceId: Number(team.id), description: `Service number ${i} of the bench team` });
+    if (i === 20) projectId = Number(project.id);
+  }
+  for (let u = 0; u < 10; u += 1) {
+    const other = await seedUser(deps, `bench-other-${u}`);
+    for (let i = 0; i < 30; i += 1) await createProject(deps, other.actor, { name: `private-${i}` });
+    for (let i = 0; i < 5; i += 1) await createProject(deps, other.actor, { name: `public-${i}`, visibility: 'public' });
+  }
+  const writes = await createProject(deps, owner.actor, { name: 'write-stream' });
+  return { token: reader.token, projectId, writeProjectId: Number(writes.id) };
+}
+
+/** The two foundation reads as the seeded Developer, with the given goals (project read, page). */
+export function foundationTargets(seeded: Record<string, unknown>, goals: [BenchTarget['targets'], BenchTarget['targets']]): BenchTarget[] {
+  const headers = { 'private-token': String(seeded.token) };
+  return [
+    { name: 'GET /api/v4/projects/:id', method: 'GET', path: `/api/v4/projects/${seeded.projectId}`, headers, targets: goals[0], connections: 10 },
+    { name: 'GET /api/v4/projects (20 per page)', method: 'GET', path: '/api/v4/projects?per_page=20', headers, targets: goals[1], connections: 10 },
+  ];
+}
+
 export const scenario: BenchScenario = {
   name: 'foundation',
-  // A realistic mix: the caller is a Developer of a nested group with 40 projects, other users own
-  // 300 private projects it must not see, and 50 public projects it may.
-  async seed(deps) {
-    const reader = await seedUser(deps, 'bench-reader');
-    const owner = await seedUser(deps, 'bench-owner');
-    const top = await createGroup(deps, owner.actor, { name: 'Bench', path: 'bench' });
-    const team = await createGroup(deps, owner.actor, { name: 'Team', path: 'team', parentId: Number(top.id) });
-    await addMember(deps, owner.actor.user.id, { type: 'Namespace', id: Number(top.id) }, { userId: reader.actor.user.id, accessLevel: ACCESS.developer });
-    let projectId = 0;
-    for (let i = 0; i < 40; i += 1) {
-      const project = await createProject(deps, owner.actor, { name: `service-${i}`, namespaceId: Number(team.id), description: `Service number ${i} of the bench team` });
-      if (i === 20) projectId = Number(project.id);
-    }
-    for (let u = 0; u < 10; u += 1) {
-      const other = await seedUser(deps, `bench-other-${u}`);
-      for (let i = 0; i < 30; i += 1) await createProject(deps, other.actor, { name: `private-${i}` });
-      for (let i = 0; i < 5; i += 1) await createProject(deps, other.actor, { name: `public-${i}`, visibility: 'public' });
-    }
-    return { token: reader.token, projectId };
-  },
+  seed: seedFoundation,
   async targets(_server, seeded) {
-    const headers = { 'private-token': String(seeded.token) };
     const goals = { minRatio: 0.5, maxP99Ms: 10 };
-    return [
-      { name: 'GET /api/v4/projects/:id', method: 'GET', path: `/api/v4/projects/${seeded.projectId}`, headers, targets: goals, connections: 10 },
-      { name: 'GET /api/v4/projects (20 per page)', method: 'GET', path: '/api/v4/projects', headers, targets: goals, connections: 10 },
-    ];
+    return foundationTargets(seeded, [goals, goals]);
   },
 };
 
