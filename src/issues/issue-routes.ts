@@ -24,9 +24,9 @@ export function issueRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'GET', url: '/projects/:id/issues/:issue_iid', summary: 'One issue by its iid', tags: TAGS,
     ability: { project: 'read_issue' }, auth: 'optional',
     params: { id: p.string.required(), issue_iid: p.integer.required() },
-    handler: async ({ params, project }) => {
+    handler: async ({ params, project, principal }) => {
       const access = await project();
-      return presentIssue(deps, await findReadableIssue(deps, access, params.issue_iid), access.project);
+      return presentIssue(deps, await findReadableIssue(deps, access, params.issue_iid), access.project, { viewer: principal?.user ?? null });
     },
   });
 
@@ -59,7 +59,7 @@ export function issueRoutes(app: FastifyInstance, deps: Deps): void {
         createdAt,
         iid: canOnProject(access, 'set_issue_iid') ? params.iid : undefined,
       });
-      return presentIssue(deps, issue, access.project);
+      return presentIssue(deps, issue, access.project, { viewer: actor.user });
     },
   });
 
@@ -96,7 +96,7 @@ export function issueRoutes(app: FastifyInstance, deps: Deps): void {
         project: access.project,
         updatedAt,
       });
-      return presentIssue(deps, updated, access.project);
+      return presentIssue(deps, updated, access.project, { viewer: actor.user });
     },
   });
 

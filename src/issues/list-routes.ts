@@ -102,7 +102,7 @@ export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await ctx.project();
       const viewer = ctx.principal?.user ?? null;
       const rows = await ctx.paginate(projectIssuesQuery(deps, Number(access.project.id), confidentialScope(access), filtersOf(ctx, 'all'), viewer));
-      return presentIssues(deps, rows, { projects: [access.project], withLabelsDetails: ctx.params.with_labels_details });
+      return presentIssues(deps, rows, { projects: [access.project], withLabelsDetails: ctx.params.with_labels_details, viewer: ctx.principal?.user ?? null });
     },
   });
 
@@ -115,7 +115,7 @@ export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
       const filters = filtersOf(ctx, 'created_by_me');
       if (filters.scope !== 'all' && !ctx.principal) throw unauthorized();
       const rows = await ctx.paginate(readableIssuesQuery(deps, ctx.principal?.user ?? null, { everywhere: true }, filters));
-      return presentIssues(deps, rows, { withLabelsDetails: ctx.params.with_labels_details });
+      return presentIssues(deps, rows, { withLabelsDetails: ctx.params.with_labels_details, viewer: ctx.principal?.user ?? null });
     },
   });
 
@@ -127,7 +127,7 @@ export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await ctx.group();
       const groupIds = await groupAndDescendantIds(deps.db, Number(access.group.id));
       const rows = await ctx.paginate(readableIssuesQuery(deps, ctx.principal?.user ?? null, { groupIds }, filtersOf(ctx, 'all')));
-      return presentIssues(deps, rows, { withLabelsDetails: ctx.params.with_labels_details });
+      return presentIssues(deps, rows, { withLabelsDetails: ctx.params.with_labels_details, viewer: ctx.principal?.user ?? null });
     },
   });
 
@@ -139,7 +139,7 @@ export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await ctx.project();
       const milestone = await findMilestone(deps.db, { project: access.project }, ctx.params.milestone_id);
       const rows = await ctx.paginate(milestoneIssuesQuery(deps, ctx.principal?.user ?? null, Number(milestone.id)));
-      return presentIssues(deps, rows, { projects: [access.project] });
+      return presentIssues(deps, rows, { projects: [access.project], viewer: ctx.principal?.user ?? null });
     },
   });
 
@@ -151,7 +151,7 @@ export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await ctx.group();
       const milestone = await findMilestone(deps.db, { group: access.group }, ctx.params.milestone_id);
       const rows = await ctx.paginate(milestoneIssuesQuery(deps, ctx.principal?.user ?? null, Number(milestone.id)));
-      return presentIssues(deps, rows);
+      return presentIssues(deps, rows, { viewer: ctx.principal?.user ?? null });
     },
   });
 }

@@ -7,6 +7,7 @@ import { labelsOfIssues } from '../labels/api.js';
 import { milestoneEntity, type MilestoneParentPath, type MilestoneRow } from '../milestones/api.js';
 import { issueEntity, usersById, type IssueRow } from './entities.js';
 import { notesCounts } from './finder.js';
+import { subscribedIssueIds } from '../notifications/api.js';
 
 /** Assignee user ids of each issue, in the order they were assigned. */
 export async function assigneesOf(db: Executor, issueIds: number[]): Promise<Map<number, number[]>> {
@@ -50,13 +51,17 @@ async function milestonesOf(deps: Deps, rows: IssueRow[], projects: Map<number, 
   return presented;
 }
 
-export async function presentIssues(deps: Deps, rows: IssueRow[], options: { projects?: ProjectRow[]; withLabelsDetails?: boolean } = {}) {
+/** Who is looking: their `subscribed` is shown; anonymous callers are subscribed to nothing. */
+export type Viewer = { id: number; username: string } | null;
+
+export async function presentIssues(deps: Deps, rows: IssueRow[], options: { projects?: ProjectRow[]; withLabelsDetails?: boolean; viewer?: Viewer } = {}) {
   const ids = rows.map((row) => Number(row.id));
-  const [labels, assignees, counts, projects] = await Promise.all([
+  const [labels, assignees, counts, projects, subscribed] = await Promise.all([
     labelsOfIssues(deps.db, ids),
     assigneesOf(deps.db, ids),
     notesCounts(deps, ids),
     projectsOf(deps, rows, options.projects ?? []),
+    options.viewer ? subscribedIssueIds(deps, options.viewer, rows) : new Set<number>(),
   ]);
   const [users, milestones] = await Promise.all([
     usersById(deps.db, rows.flatMap((row) => [row.author_id, row.closed_by_id, ...(assignees.get(Number(row.id)) ?? [])])),
@@ -69,9 +74,10 @@ export async function presentIssues(deps: Deps, rows: IssueRow[], options: { pro
     milestone: row.milestone_id === null ? null : milestones.get(Number(row.milestone_id)),
     notesCount: counts.get(Number(row.id)) ?? 0,
     withLabelsDetails: options.withLabelsDetails,
+    subscribed: subscribed.has(Number(row.id)),
   }));
 }
 
-export async function presentIssue(deps: Deps, row: IssueRow, project: ProjectRow, options: { withLabelsDetails?: boolean } = {}) {
+export async function presentIssue(deps: Deps, row: IssueRow, project: ProjectRow, options: { withLabelsDetails?: boolean; viewer?: Viewer } = {}) {
   return (await presentIssues(deps, [row], { projects: [project], ...options }))[0];
 }
