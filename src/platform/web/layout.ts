@@ -90,7 +90,8 @@ main{max-width:980px;margin:1.5rem auto;padding:0 1.5rem;flex:1;min-width:0}
 .state-open{background:#d9f2e3;color:#0d532a}.state-closed{background:#e1e6f7;color:#2b3d8a}.confidential{background:#fbe6c5;color:#6b3c00}
 .actions{display:flex;gap:.6rem;flex-wrap:wrap;align-items:center;margin:1rem 0}.empty{padding:2rem;text-align:center;background:#fff;border:1px dashed #ccc;border-radius:4px}
 .pagination{display:flex;gap:1rem;margin:1rem 0}.clone{display:flex;gap:.4rem;align-items:center}.clone input{max-width:30rem}
-.live-status{font-size:.85rem;color:#555}
+.live-status{font-size:.85rem;color:#555}.sidebar-heading{display:block;padding:.6rem 1rem .2rem}
+fieldset{max-width:36rem;border:1px solid #ccc;border-radius:4px;margin:1rem 0}form.stacked fieldset label{display:inline;margin:0}fieldset p{margin:.3rem 0}
 a{color:#1f5fae}
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}
 .flash{padding:.6rem 1rem;background:#e9f3ff;border:1px solid #9cc7f5;border-radius:4px;margin-bottom:1rem}
