@@ -43,6 +43,9 @@ export function redactUrl(url: string): string {
   return url.slice(0, query + 1) + parts.join('');
 }
 
+/** Keys whose values are secrets wherever a logged object carries them. */
+const SECRET_KEYS = ['password', 'token', 'access_token', 'refresh_token', 'client_secret', 'private_token', 'authenticity_token'];
+
 export const redactPaths = [
   'req.headers.authorization',
   'req.headers["private-token"]',
@@ -51,13 +54,9 @@ export const redactPaths = [
   'req.headers.cookie',
   'req.headers["x-csrf-token"]',
   'res.headers["set-cookie"]',
-  '*.password',
-  '*.token',
-  '*.access_token',
-  '*.refresh_token',
-  '*.client_secret',
-  '*.private_token',
-  '*.authenticity_token',
+  // Each secret key at the top level of a logged object as well as one level down: pino's `*.x`
+  // does not match a top-level `x` (log.info({ password }) would otherwise write it).
+  ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`]),
 ];
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
