@@ -59,14 +59,19 @@ ${events.map((name) => html`<label><input type="checkbox" name="${name}" value="
 </fieldset>`;
 }
 
+/**
+ * One compact row per group or project (issue 16: the page was ~6,000 px tall with every source's
+ * checkboxes open): name, level and save on one line, the custom events behind a disclosure that is
+ * open when the level is Custom.
+ */
 function sourceForm(context: PageContext, view: SourceView, events: EmailEvent[]): Html {
-  return html`<form method="post" action="${PATH}" class="stacked notification-source" id="form-${view.key}">
+  return html`<form method="post" action="${PATH}" class="notification-source notification-row" id="form-${view.key}">
   ${csrfField(context)}
   <input type="hidden" name="source" value="${view.key}">
-  <label for="level-${view.key}">${view.name}</label>
+  <label for="level-${view.key}" class="source-name">${view.name}</label>
   ${levelSelect(`level-${view.key}`, view.setting.level, true)}
-  ${eventBoxes(view.key, view.setting, events)}
-  <p><button type="submit">Save ${view.name}</button></p>
+  <button type="submit" class="secondary">Save<span class="visually-hidden"> ${view.name}</span></button>
+  <details${view.setting.level === 'custom' ? html` open` : ''}><summary>Custom events</summary>${eventBoxes(view.key, view.setting, events)}</details>
 </form>`;
 }
 

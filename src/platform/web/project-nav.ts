@@ -25,11 +25,12 @@ ${can('read_environment') ? entry(`${base}/-/environments`, 'Environments', curr
 ${can('read_events') ? entry(`${base}/activity`, 'Activity', current === 'activity') : ''}
 ${can('read_project_member') ? entry(`${base}/-/project_members`, 'Members', current === 'members') : ''}
 ${
-  settings || can('send_test_alert') || can('read_error_tracking_settings')
+  settings || can('send_test_alert') || can('read_error_tracking_settings') || can('admin_webhook')
     ? html`<li><span class="muted sidebar-heading">Settings</span><ul>
 ${settings ? entry(`${base}/edit`, 'General', current === 'settings') : ''}
 ${can('send_test_alert') ? entry(`${base}/-/settings/operations`, 'Operations', current === 'operations') : ''}
 ${can('read_error_tracking_settings') ? entry(`${base}/-/settings/error_tracking`, 'Error tracking', current === 'error_tracking') : ''}
+${can('admin_webhook') ? entry(`${base}/-/hooks`, 'Webhooks', current === 'webhooks') : ''}
 </ul></li>`
     : ''
 }
