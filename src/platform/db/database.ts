@@ -105,22 +105,41 @@ export function withStatementCache(connection: SQLite.Database, size = 500) {
   // Per connection; least recently used out first.
   const cache = new BoundedMap<string, SQLite.Statement>(size);
   let writes = 0;
-  return {
+  // The texts of the writes prepared since the read cache last looked (it drops what they changed);
+  // null once more piled up than it is worth tracking (the read cache then drops everything).
+  let written: string[] | null = [];
+  const statements = {
     close: () => connection.close(),
-    /** Writing statements prepared so far: the read cache (read-cache.ts) is dropped when this moves. */
+    /** Writing statements prepared so far. */
     get writes() {
       return writes;
     },
+    /** The writes prepared since the last call (null: too many, assume everything changed). */
+    takeWritten(): readonly string[] | null {
+      const taken = written;
+      if (taken !== null && taken.length === 0) return taken;
+      written = [];
+      return taken;
+    },
+    /** Told every read prepared while set (the read cache records what a memoised answer read). */
+    observeRead: null as ((text: string) => void) | null,
     prepare(text: string): SQLite.Statement {
       let statement = cache.refresh(text);
       if (statement === undefined) {
         statement = connection.prepare(text);
         cache.set(text, statement);
       }
-      if (!statement.readonly) writes += 1;
+      if (!statement.readonly) {
+        writes += 1;
+        if (written !== null) {
+          written.push(text);
+          if (written.length > 10_000) written = null;
+        }
+      } else if (statements.observeRead !== null) statements.observeRead(text);
       return statement;
     },
   };
+  return statements;
 }
 
 /**

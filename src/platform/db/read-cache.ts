@@ -6,14 +6,16 @@
 // spends running the statement, and the same few rows are read again on every request
 // (docs/performance.md). Statements are written with the `q` tag (statements.ts).
 //
-// The cache (SQLite only) is correct across processes without knowing which tables a statement
-// reads: it is dropped whenever the database may have changed, i.e. when `PRAGMA data_version`
-// moves (a commit by any other connection: a `kiln worker`, a second `kiln serve`) or when this
-// connection prepared a statement that writes. Cached rows are frozen: callers share them.
+// The cache (SQLite only) knows which tables each cached statement and memoised answer read
+// (table-dependencies.ts): a write this connection prepares drops only what read the tables it may
+// change, so an alert burst leaves project, token and environment reads cached. A commit by another
+// connection (`PRAGMA data_version` moved: a `kiln worker`, a second `kiln serve`) drops everything,
+// since which tables it wrote is unknown here. Cached rows are frozen: callers share them.
 import { CompiledQuery, type Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { DB } from './schema.js';
 import { postgresText, sqliteText, type Statement } from './statements.js';
+import { TableDependencies } from './table-dependencies.js';
 
 export interface ReadOptions {
   /** Serve identical statements from memory until the database changes (SQLite outside transactions). */
@@ -47,8 +49,10 @@ export function postgresReadCache(db: Kysely<DB>): ReadCache {
 /** What the SQLite reads need from the connection's statement cache (database.ts). */
 export interface SqliteStatements {
   prepare(text: string): SQLite.Statement;
-  /** How many writing statements this connection has prepared (each prepare precedes one run). */
-  readonly writes: number;
+  /** The texts of the writes prepared since the last call; null when too many to track. */
+  takeWritten(): readonly string[] | null;
+  /** Called with every read prepared while set. */
+  observeRead: ((text: string) => void) | null;
 }
 
 const CACHE_LIMIT = 20_000;
@@ -67,38 +71,111 @@ function frozen<T>(rows: T[]): readonly T[] {
   return Object.freeze(rows);
 }
 
+function addTo<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
+  let set = index.get(key);
+  if (set === undefined) index.set(key, (set = new Set()));
+  set.add(value);
+}
+
 export function sqliteReadCache(db: Kysely<DB>, connection: SQLite.Database, statements: SqliteStatements, caching = true): ReadCache {
   const dataVersion = connection.prepare('pragma data_version').pluck();
-  // Rows by statement (its template, or its text for compiled queries), then by bound values;
-  // replaced wholesale when the version moves.
+  const tables = new TableDependencies(connection);
+  // Rows by statement (its template, or its text for compiled queries), then by bound values.
   let cache = new Map<TemplateStringsArray | string, Map<string, readonly unknown[]>>();
   let cachedRows = 0;
-  let cachedAt = '';
-  // Whole computed values (e.g. a page of events with its count), cleared with the rows.
+  // Whole computed values (e.g. a page of events with its count).
   let memos = new Map<string, unknown>();
+  // Which cached statements and memos read each table: a write to the table drops them.
+  let rowsReading = new Map<string, Set<TemplateStringsArray | string>>();
+  let memosReading = new Map<string, Set<string>>();
+  // Write sequence: each change seen moves it; a memo is kept only if nothing it read moved meanwhile.
+  let sequence = 0;
+  let droppedAllAt = 0;
+  const writtenAt = new Map<string, number>();
+  let seenDataVersion = -1;
+  // The tables read by the memo computations in progress (all of them get every read: an answer
+  // may depend on more tables than it read, never on fewer).
+  const recording = new Set<Set<string>>();
 
-  /** The current version; drops the row cache when it moved. */
-  function currentVersion(): string {
-    const version = `${dataVersion.get() as number}:${statements.writes}`;
-    if (version !== cachedAt || cachedRows >= CACHE_LIMIT || memos.size >= MEMO_LIMIT) {
-      cache = new Map();
-      memos = new Map();
-      cachedRows = 0;
-      cachedAt = version;
+  function dropAll(): void {
+    sequence += 1;
+    droppedAllAt = sequence;
+    cache = new Map();
+    memos = new Map();
+    rowsReading = new Map();
+    memosReading = new Map();
+    cachedRows = 0;
+  }
+
+  function dropReadersOf(table: string): void {
+    writtenAt.set(table, sequence);
+    const statementKeys = rowsReading.get(table);
+    if (statementKeys !== undefined) {
+      for (const key of statementKeys) {
+        const byValues = cache.get(key);
+        if (byValues !== undefined) {
+          cachedRows -= byValues.size;
+          cache.delete(key);
+        }
+      }
+      rowsReading.delete(table);
     }
-    return version;
+    const memoKeys = memosReading.get(table);
+    if (memoKeys !== undefined) {
+      for (const key of memoKeys) memos.delete(key);
+      memosReading.delete(table);
+    }
+  }
+
+  /**
+   * Bring the cache up to the database: a commit by another connection (data_version moved; which
+   * tables it wrote is unknown) drops everything; this connection's writes drop what read their tables.
+   */
+  function catchUp(): void {
+    const version = dataVersion.get() as number;
+    if (version !== seenDataVersion) {
+      seenDataVersion = version;
+      tables.reset(); // it may have been a migration
+      dropAll();
+    }
+    const written = statements.takeWritten();
+    if (written === null) {
+      tables.reset();
+      dropAll();
+    } else {
+      for (const text of written) {
+        const changed = tables.written(text);
+        if (changed === null) {
+          if (TableDependencies.changesSchema(text)) tables.reset();
+          dropAll();
+          continue;
+        }
+        sequence += 1;
+        for (const table of changed) dropReadersOf(table);
+      }
+    }
+    if (cachedRows >= CACHE_LIMIT || memos.size >= MEMO_LIMIT) dropAll();
+  }
+
+  function record(text: string): void {
+    const read = tables.read(text);
+    for (const reads of recording) for (const table of read) reads.add(table);
   }
 
   function execute<T>(statementKey: TemplateStringsArray | string, text: string, values: readonly unknown[], options?: ReadOptions): Promise<readonly T[]> {
+    if (recording.size > 0) record(text);
     // A transaction is open on the one connection (another request's, between its awaits): queue
     // behind it through Kysely rather than read its uncommitted rows.
     if (connection.inTransaction) return db.executeQuery<T>(CompiledQuery.raw(text, [...values])).then((result) => result.rows);
     if (!options?.cache || !caching) return Promise.resolve(statements.prepare(text).all(...values) as T[]);
-    // The version is read in the same synchronous step as the statement runs, so cached rows are
-    // always exactly what the database held at that version.
-    currentVersion();
+    // The cache is brought up to date in the same synchronous step as the statement runs, so cached
+    // rows are always exactly what the database held.
+    catchUp();
     let byValues = cache.get(statementKey);
-    if (byValues === undefined) cache.set(statementKey, (byValues = new Map()));
+    if (byValues === undefined) {
+      cache.set(statementKey, (byValues = new Map()));
+      for (const table of tables.read(text)) addTo(rowsReading, table, statementKey);
+    }
     const key = valuesKey(values);
     let rows = byValues.get(key);
     if (rows === undefined) {
@@ -114,11 +191,25 @@ export function sqliteReadCache(db: Kysely<DB>, connection: SQLite.Database, sta
     compiled: <T>(query: CompiledQuery<T>, options?: ReadOptions) => execute<T>(query.sql, query.sql, query.parameters, options),
     async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
       if (connection.inTransaction || !caching) return compute();
-      // Versions only move forward: if anything changed while `compute` awaited, the value is not kept.
-      const version = currentVersion();
+      catchUp();
       if (memos.has(key)) return memos.get(key) as T;
-      const value = await compute();
-      if (currentVersion() === version) memos.set(key, value);
+      const startedAt = sequence;
+      const reads = new Set<string>();
+      recording.add(reads);
+      statements.observeRead = record;
+      let value: T;
+      try {
+        value = await compute();
+      } finally {
+        recording.delete(reads);
+        if (recording.size === 0) statements.observeRead = null;
+      }
+      // Kept only if nothing it read changed while `compute` awaited.
+      catchUp();
+      if (droppedAllAt > startedAt) return value;
+      for (const table of reads) if ((writtenAt.get(table) ?? 0) > startedAt) return value;
+      memos.set(key, value);
+      for (const table of reads) addTo(memosReading, table, key);
       return value;
     },
   };

@@ -1,0 +1,127 @@
+// Which tables a statement reads, and which tables a write may change, for the SQLite read cache
+// (read-cache.ts), so that a commit drops only the cached answers that read what it changed.
+//
+// Reads: every table whose name appears in the statement's text (quoted or bare). A word that is
+// both a table and, say, a column name or a string only adds a dependency: an answer can be dropped
+// more often than needed, never kept too long. Writes: the statement's target table (insert into,
+// update, delete from), widened to the tables its foreign keys cascade into (ON DELETE/UPDATE
+// CASCADE, SET NULL, SET DEFAULT), transitively. The schema has no triggers (a trigger would be read
+// here too). A write whose target cannot be named (DDL, a pragma, a `with … insert`) is `null`:
+// the caller drops everything, and after DDL forgets the schema it learnt.
+import type SQLite from 'better-sqlite3';
+
+const IDENTIFIER = /"((?:[^"]|"")+)"|`([^`]+)`|\[([^\]]+)\]|([A-Za-z_][A-Za-z0-9_$]*)/g;
+const NAME = String.raw`("(?:[^"]|"")+"|\x60[^\x60]+\x60|[A-Za-z_][A-Za-z0-9_$]*)`;
+const TARGET = new RegExp(String.raw`^\s*(?:(?:insert|replace)\s+(?:or\s+\w+\s+)?into|update\s+(?:or\s+\w+\s+)?|delete\s+from)\s+(?:main\.)?${NAME}`, 'i');
+const DDL = /^\s*(?:create|drop|alter|pragma|vacuum|reindex|analyze|attach|detach)\b/i;
+const CASCADING = new Set(['CASCADE', 'SET NULL', 'SET DEFAULT']);
+const TEXT_CACHE_LIMIT = 5_000;
+
+function unquote(name: string): string {
+  if (name.startsWith('"')) return name.slice(1, -1).replace(/""/g, '"');
+  if (name.startsWith('`')) return name.slice(1, -1);
+  return name.toLowerCase();
+}
+
+export class TableDependencies {
+  private tables: Set<string> | null = null;
+  /** A table → every table a write to it may change (itself and its cascades). */
+  private affected = new Map<string, readonly string[]>();
+  private readsByText = new Map<string, readonly string[]>();
+  private writesByText = new Map<string, readonly string[] | null>();
+
+  constructor(private readonly connection: SQLite.Database) {}
+
+  /** Forget the schema (after DDL here or a commit elsewhere, which may have been a migration). */
+  reset(): void {
+    this.tables = null;
+    this.affected = new Map();
+    this.readsByText = new Map();
+    this.writesByText = new Map();
+  }
+
+  /** The tables a read statement depends on. */
+  read(text: string): readonly string[] {
+    let tables = this.readsByText.get(text);
+    if (tables === undefined) {
+      if (this.readsByText.size >= TEXT_CACHE_LIMIT) this.readsByText = new Map();
+      this.readsByText.set(text, (tables = this.mentioned(text)));
+    }
+    return tables;
+  }
+
+  /** The tables a write statement may change, or null when that is unknown (drop everything). */
+  written(text: string): readonly string[] | null {
+    let tables = this.writesByText.get(text);
+    if (tables === undefined) {
+      if (this.writesByText.size >= TEXT_CACHE_LIMIT) this.writesByText = new Map();
+      this.writesByText.set(text, (tables = this.targets(text)));
+    }
+    return tables;
+  }
+
+  /** True for statements that may change the schema: the caller resets after them. */
+  static changesSchema(text: string): boolean {
+    return DDL.test(text);
+  }
+
+  private targets(text: string): readonly string[] | null {
+    if (DDL.test(text)) return null;
+    const match = TARGET.exec(text);
+    const known = this.schema();
+    if (!match) {
+      // e.g. `with … insert`: every table it names, widened; none named means unknown.
+      const named = this.mentioned(text);
+      return named.length === 0 ? null : [...new Set(named.flatMap((table) => this.affectedBy(table)))];
+    }
+    const target = unquote(match[1]);
+    return known.has(target) ? this.affectedBy(target) : null;
+  }
+
+  private mentioned(text: string): readonly string[] {
+    const known = this.schema();
+    const found = new Set<string>();
+    for (const match of text.matchAll(IDENTIFIER)) {
+      const name = match[1]?.replace(/""/g, '"') ?? match[2] ?? match[3] ?? match[4].toLowerCase();
+      if (known.has(name)) found.add(name);
+    }
+    return [...found];
+  }
+
+  private affectedBy(table: string): readonly string[] {
+    this.schema();
+    return this.affected.get(table) ?? [table];
+  }
+
+  private schema(): Set<string> {
+    if (this.tables) return this.tables;
+    const names = (this.connection.prepare("select name from sqlite_master where type = 'table'").pluck().all() as string[]);
+    const tables = new Set(names);
+    const children = new Map<string, Set<string>>();
+    for (const child of names) {
+      const keys = this.connection.prepare('select "table", on_update, on_delete from pragma_foreign_key_list(?)').all(child) as Array<{ table: string; on_update: string; on_delete: string }>;
+      for (const key of keys) {
+        if (!CASCADING.has(key.on_delete) && !CASCADING.has(key.on_update)) continue;
+        let set = children.get(key.table);
+        if (!set) children.set(key.table, (set = new Set()));
+        set.add(child);
+      }
+    }
+    const affected = new Map<string, readonly string[]>();
+    for (const table of names) {
+      const reached = new Set([table]);
+      const queue = [table];
+      while (queue.length > 0) {
+        for (const child of children.get(queue.pop()!) ?? []) {
+          if (reached.has(child)) continue;
+          reached.add(child);
+          queue.push(child);
+        }
+      }
+      affected.set(table, [...reached]);
+    }
+    this.affected = affected;
+    this.tables = tables;
+    return tables;
+  }
+}

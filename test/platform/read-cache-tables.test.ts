@@ -1,0 +1,148 @@
+// The SQLite read cache drops what read the tables a write changed, and nothing else (issue 20):
+// every test here fails on a cache that keeps an answer too long, and the "kept" ones fail on a
+// cache that drops everything at every commit (the cost this replaces).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { withStatementCache } from '../../src/platform/db/database.js';
+import { sqliteReadCache, type ReadCache, type SqliteStatements } from '../../src/platform/db/read-cache.js';
+import { q } from '../../src/platform/db/statements.js';
+import type { DB } from '../../src/platform/db/schema.js';
+
+let dir: string;
+let connection: SQLite.Database;
+let other: SQLite.Database;
+let inner: ReturnType<typeof withStatementCache>;
+let cache: ReadCache;
+let prepared: string[];
+
+const projectsRead = () => q`select name from projects where id = ${1}`;
+const alertsCount = () => q`select count(*) as n from alerts`;
+const write = (text: string, ...values: unknown[]) => inner.prepare(text).run(...values);
+const runsOf = (fragment: string) => prepared.filter((text) => text.includes(fragment)).length;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'kiln-read-cache-'));
+  const file = join(dir, 'db.sqlite3');
+  connection = new SQLite(file);
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('foreign_keys = ON');
+  connection.exec(`
+    create table projects (id integer primary key, name text not null);
+    create table issues (id integer primary key, project_id integer not null references projects(id) on delete cascade, title text not null);
+    create table alerts (id integer primary key, title text not null);
+    insert into projects (id, name) values (1, 'one');
+    insert into issues (project_id, title) values (1, 'first');
+  `);
+  other = new SQLite(file);
+  inner = withStatementCache(connection);
+  prepared = [];
+  const counting: SqliteStatements = {
+    prepare: (text) => (prepared.push(text), inner.prepare(text)),
+    takeWritten: () => inner.takeWritten(),
+    get observeRead() {
+      return inner.observeRead;
+    },
+    set observeRead(observer) {
+      inner.observeRead = observer;
+    },
+  };
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: inner }) });
+  cache = sqliteReadCache(db, connection, counting);
+});
+
+afterEach(() => {
+  other.close();
+  connection.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('sqliteReadCache', () => {
+  describe('after a write by this connection', () => {
+    it('keeps a cached read of a table the write did not touch', async () => {
+      await cache.all(projectsRead(), { cache: true });
+      write('insert into alerts (title) values (?)', 'burst');
+      expect(await cache.all(projectsRead(), { cache: true })).toEqual([{ name: 'one' }]);
+      expect(runsOf('from projects')).toBe(1);
+    });
+
+    it('drops a cached read of the table the write changed', async () => {
+      await cache.all(alertsCount(), { cache: true });
+      write('insert into alerts (title) values (?)', 'burst');
+      expect(await cache.all(alertsCount(), { cache: true })).toEqual([{ n: 1 }]);
+      await cache.all(projectsRead(), { cache: true });
+      write('update "projects" set name = ? where id = 1', 'renamed');
+      expect(await cache.all(projectsRead(), { cache: true })).toEqual([{ name: 'renamed' }]);
+    });
+
+    it('drops reads of the tables a delete cascades into', async () => {
+      const issues = () => q`select title from issues where project_id = ${1}`;
+      expect(await cache.all(issues(), { cache: true })).toEqual([{ title: 'first' }]);
+      write('delete from projects where id = ?', 1);
+      expect(await cache.all(issues(), { cache: true })).toEqual([]);
+    });
+
+    it('drops everything after a write whose target it cannot name, and learns a new table', async () => {
+      await cache.all(projectsRead(), { cache: true });
+      write('create table labels (id integer primary key, title text)');
+      write('insert into labels (title) values (?)', 'bug');
+      expect(await cache.all(q`select title from labels`, { cache: true })).toEqual([{ title: 'bug' }]);
+      write('insert into labels (title) values (?)', 'feature');
+      expect(await cache.all(q`select title from labels`, { cache: true })).toHaveLength(2);
+      await cache.all(projectsRead(), { cache: true });
+      expect(runsOf('from projects')).toBe(2);
+    });
+  });
+
+  describe('after a commit by another connection', () => {
+    it('drops every cached read (which tables it wrote is unknown here)', async () => {
+      await cache.all(projectsRead(), { cache: true });
+      other.prepare("update projects set name = 'elsewhere' where id = 1").run();
+      expect(await cache.all(projectsRead(), { cache: true })).toEqual([{ name: 'elsewhere' }]);
+    });
+  });
+
+  describe('memo', () => {
+    const projectName = async () => ((await cache.all<{ name: string }>(projectsRead(), { cache: true }))[0]?.name ?? null);
+
+    it('keeps an answer across writes to tables it did not read, drops it after a write to one it read', async () => {
+      let computed = 0;
+      const answer = () => cache.memo('project-1', async () => ((computed += 1), projectName()));
+      expect(await answer()).toBe('one');
+      write('insert into alerts (title) values (?)', 'burst');
+      expect(await answer()).toBe('one');
+      expect(computed).toBe(1);
+      write('update projects set name = ? where id = 1', 'renamed');
+      expect(await answer()).toBe('renamed');
+      expect(computed).toBe(2);
+    });
+
+    it('depends on rows it read from the cache, not only on statements it ran', async () => {
+      await projectName(); // cached before the memo runs: its computation runs no statement
+      const answer = () => cache.memo('project-1-cached', projectName);
+      expect(await answer()).toBe('one');
+      write('update projects set name = ? where id = 1', 'renamed');
+      expect(await answer()).toBe('renamed');
+    });
+
+    it('does not keep an answer whose tables changed while it was computed', async () => {
+      let computed = 0;
+      const answer = () =>
+        cache.memo('racing', async () => {
+          computed += 1;
+          const name = await projectName();
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          return name;
+        });
+      const first = answer();
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      write('update projects set name = ? where id = 1', 'renamed');
+      expect(await first).toBe('one');
+      expect(await answer()).toBe('renamed');
+      expect(computed).toBe(2);
+    });
+  });
+});
