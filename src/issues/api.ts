@@ -7,3 +7,5 @@ export { noteEntity, usersById } from './entities.js';
 export { readableIssuesQuery, projectIssuesQuery } from './issues-queries.js';
 export { confidentialScope, findReadableIssue } from './finder.js';
 export { presentIssue, presentIssues } from './present-issues.js';
+// Hooks other features register at setup for issues to call (hooks.ts).
+export { issueHooks } from './hooks.js';

@@ -21,7 +21,7 @@ export interface IssueLinks {
   milestone?: unknown;
   notesCount?: number;
   withLabelsDetails?: boolean;
-  /** Whether the caller is subscribed (notifications/api.ts isSubscribed); false when not asked. */
+  /** Whether the caller is subscribed (the notifications feature answers, through issues/hooks.ts); false when not asked. */
   subscribed?: boolean;
 }
 

@@ -7,7 +7,7 @@ import { labelsOfIssues } from '../labels/api.js';
 import { milestoneEntity, type MilestoneParentPath, type MilestoneRow } from '../milestones/api.js';
 import { issueEntity, usersById, type IssueRow } from './entities.js';
 import { notesCounts } from './finder.js';
-import { subscribedIssueIds } from '../notifications/api.js';
+import { issueHooks } from './hooks.js';
 
 /** Assignee user ids of each issue, in the order they were assigned. */
 export async function assigneesOf(db: Executor, issueIds: number[]): Promise<Map<number, number[]>> {
@@ -54,6 +54,12 @@ async function milestonesOf(deps: Deps, rows: IssueRow[], projects: Map<number, 
 /** Who is looking: their `subscribed` is shown; anonymous callers are subscribed to nothing. */
 export type Viewer = { id: number; username: string } | null;
 
+/** Subscriptions are the notifications feature's, asked through the hook it registers (hooks.ts). */
+function subscribedOf(deps: Deps, viewer: Viewer, rows: IssueRow[]): Promise<Set<number>> {
+  const subscribed = issueHooks(deps).subscribedIssueIds;
+  return viewer && subscribed ? subscribed(viewer, rows) : Promise.resolve(new Set<number>());
+}
+
 export async function presentIssues(deps: Deps, rows: IssueRow[], options: { projects?: ProjectRow[]; withLabelsDetails?: boolean; viewer?: Viewer } = {}) {
   const ids = rows.map((row) => Number(row.id));
   const [labels, assignees, counts, projects, subscribed] = await Promise.all([
@@ -61,7 +67,7 @@ export async function presentIssues(deps: Deps, rows: IssueRow[], options: { pro
     assigneesOf(deps.db, ids),
     notesCounts(deps, ids),
     projectsOf(deps, rows, options.projects ?? []),
-    options.viewer ? subscribedIssueIds(deps, options.viewer, rows) : new Set<number>(),
+    subscribedOf(deps, options.viewer ?? null, rows),
   ]);
   const [users, milestones] = await Promise.all([
     usersById(deps.db, rows.flatMap((row) => [row.author_id, row.closed_by_id, ...(assignees.get(Number(row.id)) ?? [])])),

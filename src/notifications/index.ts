@@ -11,6 +11,8 @@ import { JOB_NOTIFY_ALERT, notifyNewAlert } from './notify-new-alert.js';
 import { ISSUES_DUE_JOB, issuesDueJob } from './issues-due.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
 import { accountHooks } from '../accounts/api.js';
+import { issueHooks } from '../issues/api.js';
+import { subscribedIssueIds } from './subscribed-issues.js';
 import { setNotificationEmail } from './set-notification-email.js';
 
 export const notificationsFeature: Feature = {
@@ -18,6 +20,7 @@ export const notificationsFeature: Feature = {
   setup(deps) {
     listenForNotifications(deps);
     accountHooks(deps).setNotificationEmail = (user, email) => setNotificationEmail(deps, user, email);
+    issueHooks(deps).subscribedIssueIds = (user, issues) => subscribedIssueIds(deps, user, issues);
   },
   routes(app, deps) {
     notificationsRoutes(app, deps);
