@@ -1,7 +1,7 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { ConflictError, ValidationError } from '../platform/errors.js';
-import { hashPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
+import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.js';
 import { pathProblems } from './paths.js';
 import type { UserRow } from './lookup.js';
 
@@ -33,6 +33,8 @@ export function validateUserFields(input: Partial<CreateUserInput>, creating: bo
   if (creating && input.public_email && input.public_email.toLowerCase() !== input.email?.toLowerCase()) errors.public_email = ['is not an email you own'];
   if (input.password !== undefined && input.password.length < MIN_PASSWORD_LENGTH) {
     errors.password = [`is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)`];
+  } else if (input.password !== undefined && input.password.length > MAX_PASSWORD_LENGTH) {
+    errors.password = [`is too long (maximum is ${MAX_PASSWORD_LENGTH} characters)`];
   }
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }
@@ -87,9 +89,13 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Us
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    const message = String((error as Error).message);
-    // Users and groups share the namespace path space; either clash means the username is taken.
-    if (/email/.test(message)) throw new ConflictError('Email has already been taken');
+    // Which constraint a database reports first differs (SQLite and PostgreSQL disagree when both
+    // clash), so ask as GitLab does: the address first, then the username. Users and groups share
+    // the namespace path space; any other clash means the username is taken.
+    const email = input.email.toLowerCase();
+    const emailTaken = await deps.db.selectFrom('emails').select('user_id').where('email_lower', '=', email).executeTakeFirst()
+      ?? await deps.db.selectFrom('users').select('id').where('email_lower', '=', email).executeTakeFirst();
+    if (emailTaken) throw new ConflictError('Email has already been taken');
     throw new ConflictError('Username has already been taken');
   }
 }

@@ -16,3 +16,6 @@ export async function verifyPassword(stored: string | null, password: string): P
 
 /** GitLab's minimum password length. */
 export const MIN_PASSWORD_LENGTH = 8;
+
+/** GitLab's maximum password length (Devise's password_length, 8..128). */
+export const MAX_PASSWORD_LENGTH = 128;
