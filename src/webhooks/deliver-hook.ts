@@ -2,19 +2,19 @@
 // 10 s, no redirects), log the exchange for the settings page, and apply GitLab's auto-disabling.
 // A receiver's failure is recorded, not retried (GitLab sends a hook once); a worker that dies mid-way
 // leaves the job to be claimed again, which sends it again with the same Idempotency-Key.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Deps } from '../platform/deps.js';
-import type { ClaimedJob } from '../platform/jobs/queue.js';
+import { claimNext, markDone, markFailed, type ClaimedJob } from '../platform/jobs/queue.js';
 import type { DomainEvent } from '../platform/domain-events.js';
 import { GITLAB_COMPAT_VERSION } from '../platform/version.js';
 import { findHookById } from './finder.js';
 import type { HookRow } from './entities.js';
-import { afterFailure, executable, HEALTHY } from './model.js';
+import { afterFailure, executable, HEALTHY, MAX_FAILURES } from './model.js';
 import { BlockedRequestError, outboundRules, postPinned } from './outbound.js';
 import { issueHookData, noteHookData, type IssueAction } from './payloads/issue.js';
 import { pushHookData } from './payloads/push.js';
 import { deploymentHookData } from './payloads/deployment.js';
-import type { DeliveryPayload } from './listeners.js';
+import { JOB_DELIVER_HOOK, type DeliveryPayload } from './listeners.js';
 
 export interface BuiltHook {
   /** X-Gitlab-Event */
@@ -60,6 +60,25 @@ export async function buildHook(deps: Deps, event: DomainEvent): Promise<BuiltHo
     default:
       return null;
   }
+}
+
+/**
+ * The hooks of one event get the same payload: the first of its jobs builds it, the others (usually
+ * run right after, by this worker) reuse it. Keyed by the event's UUID, so nothing else can share it;
+ * bounded, oldest dropped first. A job on another node, or after the entry is dropped, builds its own.
+ */
+const recentBuilds = new Map<string, Promise<BuiltHook | null>>();
+const RECENT_BUILDS = 256;
+
+function builtOnce(eventUuid: string, build: () => Promise<BuiltHook | null>): Promise<BuiltHook | null> {
+  let built = recentBuilds.get(eventUuid);
+  if (!built) {
+    built = build();
+    built.catch(() => recentBuilds.delete(eventUuid));
+    recentBuilds.set(eventUuid, built);
+    if (recentBuilds.size > RECENT_BUILDS) recentBuilds.delete(recentBuilds.keys().next().value!);
+  }
+  return built;
 }
 
 /** A stable UUID for a hook (X-Gitlab-Webhook-UUID): the same on every request it makes. */
@@ -145,18 +164,68 @@ async function recordOutcome(deps: Deps, hook: HookRow, ok: boolean, now: number
     await deps.db.updateTable('web_hooks').set(HEALTHY).where('id', '=', hook.id).execute();
     return;
   }
-  // Read-modify-write on the current row so that concurrent deliveries to one hook each count.
-  const current = await findHookById(deps, Number(hook.id));
-  if (!current) return;
-  await deps.db.updateTable('web_hooks').set(afterFailure(current, now)).where('id', '=', hook.id).execute();
+  // Deliveries to one hook run concurrently: each failure is counted by an atomic increment, and the
+  // count it produced decides whether this failure backs the hook off (afterFailure's rule).
+  const counted = await deps.db
+    .updateTable('web_hooks')
+    .set((eb) => ({ recent_failures: eb('recent_failures', '+', 1) }))
+    .where('id', '=', hook.id)
+    .where('recent_failures', '<', MAX_FAILURES)
+    .returning(['recent_failures', 'backoff_count', 'disabled_until'])
+    .executeTakeFirst();
+  if (!counted) return;
+  const next = afterFailure({ ...counted, recent_failures: Number(counted.recent_failures) - 1 }, now);
+  if (Number(next.backoff_count) === Number(counted.backoff_count)) return;
+  const backedOff = await deps.db
+    .updateTable('web_hooks')
+    .set((eb) => ({ backoff_count: eb('backoff_count', '+', 1) }))
+    .where('id', '=', hook.id)
+    .returning('backoff_count')
+    .executeTakeFirstOrThrow();
+  const again = afterFailure({ recent_failures: Number(counted.recent_failures) - 1, backoff_count: Number(backedOff.backoff_count) - 1, disabled_until: null }, now);
+  await deps.db.updateTable('web_hooks').set({ disabled_until: again.disabled_until }).where('id', '=', hook.id).execute();
 }
 
-export async function deliverHook(deps: Deps, payload: DeliveryPayload, _job: ClaimedJob): Promise<void> {
+/** Lanes of concurrent deliveries while a burst is due, and how many jobs one run takes on at most. */
+const LANES = 16;
+const BATCH_LIMIT = 2000;
+
+/**
+ * The job handler. The worker runs one job at a time, and a delivery mostly waits on the network, so
+ * while its own job is delivered the handler also claims the other due delivery jobs and runs them in
+ * concurrent lanes (each claimed, leased and marked done like any job; a crash leaves them to be
+ * claimed again), then returns: a burst of events goes out at network speed, not one round trip at a time.
+ */
+export async function deliverHookJob(deps: Deps, payload: DeliveryPayload, _job: ClaimedJob): Promise<void> {
+  await Promise.all([deliverHook(deps, payload), deliverDueHooks(deps)]);
+}
+
+async function deliverDueHooks(deps: Deps): Promise<void> {
+  const workerId = `webhooks:${randomUUID()}`;
+  let budget = BATCH_LIMIT;
+  const lane = async () => {
+    while (budget > 0) {
+      budget -= 1;
+      const job = await claimNext(deps.db, deps.dialect, deps.clock, workerId, deps.config.jobLeaseMs, [JOB_DELIVER_HOOK]);
+      if (!job) return;
+      try {
+        await deliverHook(deps, job.payload as DeliveryPayload);
+        await markDone(deps.db, deps.clock, job, workerId);
+      } catch (error) {
+        deps.log.warn({ err: error, job: job.id }, 'webhook delivery failed');
+        await markFailed(deps.db, deps.clock, job, workerId, error);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: LANES }, lane));
+}
+
+export async function deliverHook(deps: Deps, payload: DeliveryPayload): Promise<void> {
   const hook = await findHookById(deps, payload.hookId);
   if (!hook) return;
   // A hook disabled after the event was queued sends nothing (GitLab checks executable? when it runs).
   if (!executable(hook, deps.clock.now())) return;
-  const built = await buildHook(deps, payload.event);
+  const built = await builtOnce(payload.eventUuid, () => buildHook(deps, payload.event));
   if (!built) return;
   await sendToHook(deps, { hook, event: built.event, trigger: built.trigger, data: built.data, eventUuid: payload.eventUuid, idempotencyKey: payload.idempotencyKey });
 }

@@ -4,7 +4,7 @@
 import type { Feature } from '../platform/feature.js';
 import { daily, scheduleOnce } from '../platform/jobs/daily.js';
 import { JOB_DELIVER_HOOK, JOB_NOTIFY_CHAT, listenForHooks } from './listeners.js';
-import { deliverHook } from './deliver-hook.js';
+import { deliverHookJob } from './deliver-hook.js';
 import { hooksRoutes } from './routes.js';
 import { slackRoutes } from './slack-routes.js';
 import { webhookPages } from './pages.js';
@@ -22,7 +22,7 @@ export const webhooksFeature: Feature = {
     webhookPages(app, deps);
   },
   jobs: {
-    [JOB_DELIVER_HOOK]: deliverHook,
+    [JOB_DELIVER_HOOK]: deliverHookJob,
     [JOB_NOTIFY_CHAT]: deliverChat,
     [JOB_PRUNE_HOOK_LOGS]: daily(JOB_PRUNE_HOOK_LOGS, async (deps) => {
       deps.log.info({ pruned: await pruneHookLogs(deps) }, 'web hook logs pruned');

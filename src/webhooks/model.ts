@@ -39,7 +39,7 @@ export const FAILURE_THRESHOLD = 3;
 export const PERMANENT_FAILURE_THRESHOLD = 39;
 export const INITIAL_BACKOFF_MS = 60_000;
 export const MAX_BACKOFF_MS = DAY_MS;
-const MAX_FAILURES = 100;
+export const MAX_FAILURES = 100;
 
 export interface FailureState {
   recent_failures: number;
