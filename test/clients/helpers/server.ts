@@ -17,6 +17,8 @@ export interface KilnProcess {
   rootToken: string;
   child: ChildProcess;
   output(): string;
+  /** The output once it matches `pattern` (or after the timeout): lines logged after listening. */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** SIGKILL, as a crash would. */
   kill9(): Promise<void>;
   stop(): Promise<void>;
@@ -85,7 +87,6 @@ export async function startKilnProcess(options: StartOptions = {}): Promise<Kiln
     rootToken,
     child,
     output: () => output,
-    /** Waits for a line the process prints after it listens (its log is written asynchronously). */
     async waitForOutput(pattern: RegExp, timeoutMs = 10_000) {
       const until = Date.now() + timeoutMs;
       while (!pattern.test(output) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
