@@ -161,8 +161,15 @@ describe('a newcomer in the browser', () => {
     await review(page, '16-profile');
     await page.goto(`${kiln.url}/acme/storefront/edit`);
     await review(page, '17-settings');
+    // Notification settings: one compact row per group and project, custom events folded away.
+    await page.goto(`${kiln.url}/profile/notifications`);
+    await expect(page.locator('.notification-row').count()).resolves.toBe(2);
+    await expect(page.locator('.notification-row details[open]').count()).resolves.toBe(0);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    expect(height).toBeLessThan(2500);
+    await review(page, '18-notifications');
     const missing = await page.goto(`${kiln.url}/-/nowhere`);
     expect(missing?.status()).toBe(404);
-    await review(page, '18-not-found');
+    await review(page, '19-not-found');
   });
 });
