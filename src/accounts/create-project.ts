@@ -75,6 +75,8 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
       // Route#delete_conflicting_redirects).
       await releasePath(trx, fullPath);
       await recordEvent(trx, deps.clock, { projectId: project.id, authorId: actor.user.id, action: 'created' });
+      // System hooks' project_create (domain-events.ts).
+      await deps.domainEvents.publish(trx, { kind: 'project.created', projectId: Number(project.id), actorId: actor.user.id });
       return project;
     });
   } catch (error) {

@@ -42,6 +42,8 @@ export interface DomainEventTypes {
   'push': { ref: string; before: string | null; after: string | null };
   /** A deployment was created or its status changed. */
   'deployment.status_changed': { deploymentId: number; status: string };
+  /** A project was created (system hooks' project_create). */
+  'project.created': Record<never, never>;
 }
 
 export type DomainEventKind = keyof DomainEventTypes;

@@ -14,6 +14,7 @@ import { BlockedRequestError, outboundRules, postPinned } from './outbound.js';
 import { issueHookData, noteHookData, type IssueAction } from './payloads/issue.js';
 import { pushHookData } from './payloads/push.js';
 import { deploymentHookData } from './payloads/deployment.js';
+import { projectCreateData } from './payloads/system.js';
 import { JOB_DELIVER_HOOK, type DeliveryPayload } from './listeners.js';
 
 export interface BuiltHook {
@@ -56,6 +57,10 @@ export async function buildHook(deps: Deps, event: DomainEvent): Promise<BuiltHo
     case 'deployment.status_changed': {
       const data = await deploymentHookData(deps, { deploymentId: event.deploymentId, actorId: event.actorId, status: event.status });
       return data && { event: 'Deployment Hook', trigger: 'deployment_hooks', data };
+    }
+    case 'project.created': {
+      const data = await projectCreateData(deps, event.projectId);
+      return data && { event: 'System Hook', trigger: 'system_hooks', data };
     }
     default:
       return null;

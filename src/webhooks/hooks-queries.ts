@@ -55,3 +55,6 @@ export interface ListeningIntegration {
 export const activeChatIntegrations = (projectId: number) => q`
   select id, alert_events, issues_events, confidential_issues_events, note_events, confidential_note_events, push_events, tag_push_events, deployment_events
   from chat_integrations where project_id = ${projectId} and active = 1`;
+
+/** Every system hook with its failure state (system events go to all of them). */
+export const systemHooks = () => q`select id, recent_failures, backoff_count, disabled_until from web_hooks where type = 'SystemHook' order by id`;

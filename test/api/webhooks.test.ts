@@ -476,6 +476,15 @@ describe('system hooks', () => {
     const tested = await kiln.api('POST', `/hooks/${created.body.id}`, { token: kiln.root.token });
     expect([tested.status, tested.body.event_name]).toEqual([201, 'project_create']);
     expect(at('/system').map((r) => [r.headers['x-gitlab-event'], r.headers['x-gitlab-token'], r.body.event_name])).toEqual([['System Hook', 'sys', 'project_create']]);
+    // project_create goes to every system hook, with the owners (here the group's Owner).
+    received = [];
+    const made = await kiln.createProject(owner, 'fresh', { namespace_id: group.id });
+    await kiln.worker.drain();
+    expect(at('/system').map((r) => [r.headers['x-gitlab-event'], r.body])).toEqual([['System Hook', {
+      created_at: expect.stringMatching(/ UTC$/), updated_at: expect.stringMatching(/ UTC$/), event_name: 'project_create', name: 'fresh',
+      owner_email: '', owner_name: 'team', owners: [{ name: 'User owner', email: 'owner@example.com' }], path: 'fresh',
+      path_with_namespace: 'team/fresh', project_id: made.id, project_namespace_id: group.id, project_visibility: 'private',
+    }]]);
     const deleted = await kiln.api('DELETE', `/hooks/${created.body.id}`, { token: kiln.root.token });
     expect([deleted.status, deleted.body.id]).toEqual([200, created.body.id]);
   });
