@@ -72,8 +72,13 @@ describe('namespaced routes', () => {
     expect(response.json()).toEqual({ path: 'top/sub/deep', body: { a: 1 } });
   });
 
-  it('fall through to 404 when nothing matches, and refuse traversal', async () => {
-    expect((await kiln.request('GET', '/top/nothing/here')).statusCode).toBe(404);
+  it('fall through to 404 when nothing matches (anonymous visitors are asked to sign in, as GitLab does), and refuse traversal', async () => {
+    const anonymous = await kiln.request('GET', '/top/nothing/here');
+    expect(anonymous.statusCode).toBe(302);
+    expect(anonymous.headers.location).toBe(`/users/sign_in?return_to=${encodeURIComponent('/top/nothing/here')}`);
+    const web = new WebSession(kiln);
+    await web.signIn('alice', alice.password);
+    expect((await web.get('/top/nothing/here')).statusCode).toBe(404);
     expect((await kiln.request('POST', '/top/%2e%2e/probe/notify.json', { body: {} })).statusCode).toBe(404);
   });
 
@@ -154,6 +159,9 @@ describe('bare namespaced routes', () => {
   it('leave a fixed route of the same shape, paths that could escape, and other methods to Fastify', async () => {
     expect(await (await post('/fixed/bare/notify.json', '{}')).json()).toEqual({ fixed: true });
     expect((await post('/top/%2e%2e/bare/notify.json', '{}')).status).toBe(404);
-    expect((await fetch(`${base}/top/sub/deep/bare/notify.json`)).status).toBe(404);
+    // A GET is not the bare route's: it goes to the pages, which ask an anonymous visitor to sign in.
+    const get = await fetch(`${base}/top/sub/deep/bare/notify.json`, { redirect: 'manual' });
+    expect(get.status).toBe(302);
+    expect(get.headers.get('location')).toMatch(/^\/users\/sign_in/);
   });
 });

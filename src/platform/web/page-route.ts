@@ -131,8 +131,9 @@ async function runPage(deps: Deps, spec: PageSpec, request: FastifyRequest, repl
   try {
     outcome = await spec.handler(context);
   } catch (error) {
-    // GitLab asks anonymous visitors to sign in rather than telling them a private page is missing.
-    if (error instanceof NotFoundError && !session.user && request.method === 'GET') {
+    // GitLab asks anonymous visitors to sign in rather than telling them a private page is missing;
+    // a page reached by a credential of its own (a signed link) has nothing a sign-in would show.
+    if (error instanceof NotFoundError && !session.user && request.method === 'GET' && !('credential' in spec.ability)) {
       setPageSecurityHeaders(reply);
       return reply.redirect(`/users/sign_in?return_to=${encodeURIComponent(request.url)}`, 302);
     }
