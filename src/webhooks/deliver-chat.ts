@@ -2,7 +2,7 @@
 // that event (the per-event channel, else the default; a comma-separated list posts once per channel).
 import type { Deps } from '../platform/deps.js';
 import type { DomainEvent } from '../platform/domain-events.js';
-import { outboundRules, postPinned } from './outbound.js';
+import { BlockedRequestError, outboundRules, postPinned } from './outbound.js';
 import { chatMessage } from './slack-messages.js';
 import { propertiesOf } from './slack-integration.js';
 
@@ -22,7 +22,17 @@ export async function deliverChat(deps: Deps, payload: { integrationId: number; 
       ...(channel ? { channel } : {}),
       ...(properties.username ? { username: properties.username } : {}),
     });
-    const response = await postPinned(deps, { url: deps.box.open(integration.webhook), headers: { 'Content-Type': 'application/json' }, body, verifyTls: true, rules });
+    let response;
+    try {
+      response = await postPinned(deps, { url: deps.box.open(integration.webhook), headers: { 'Content-Type': 'application/json' }, body, verifyTls: true, rules });
+    } catch (error) {
+      // A refused address stays refused: retrying would only repeat the refusal.
+      if (error instanceof BlockedRequestError) {
+        deps.log.warn({ integration: integration.id, reason: error.message }, 'chat webhook blocked');
+        return;
+      }
+      throw error;
+    }
     // A refused post is retried by the queue (a few attempts): chat services answer 5xx when busy.
     if (response.status >= 500) throw new Error(`chat webhook answered ${response.status}`);
   }

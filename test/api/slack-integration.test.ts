@@ -135,6 +135,28 @@ describe('Slack messages', () => {
   });
 });
 
+describe('a webhook on a local address', () => {
+  it('is refused when saved without the admin setting, and not retried when it became refused later', async () => {
+    await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { allow_local_requests_from_web_hooks_and_services: false } });
+    try {
+      const refused = await kiln.api('PUT', slack(), { token: maintainer.token, body: { webhook: `${receiverUrl}/local` } });
+      expect([refused.status, refused.body]).toEqual([400, { message: { webhook: ['is blocked: Requests to localhost are not allowed'] } }]);
+      // The saved webhook (allowed when it was saved) is now refused at delivery: one job, done, nothing sent.
+      // Note events are on (set above): the comment makes one chat job.
+      const issue = (await kiln.api('POST', `/projects/${project.id}/issues`, { token: developer.token, body: { title: 'blocked' } })).body;
+      await kiln.api('POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { token: developer.token, body: { body: 'blocked comment' } });
+      const queued = await kiln.deps.db.selectFrom('jobs').select('id').where('kind', '=', 'webhooks.chat').where('state', '=', 'queued').execute();
+      expect(queued).toHaveLength(1);
+      await kiln.worker.drain();
+      expect(received).toEqual([]);
+      const dead = await kiln.deps.db.selectFrom('jobs').select('id').where('kind', '=', 'webhooks.chat').where('state', '!=', 'done').execute();
+      expect(dead).toEqual([]);
+    } finally {
+      await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { allow_local_requests_from_web_hooks_and_services: true } });
+    }
+  });
+});
+
 describe('DELETE /api/v4/projects/:id/integrations/slack', () => {
   it('as a maintainer removes it; nothing is posted afterwards', async () => {
     expect((await kiln.api('DELETE', slack(), { token: maintainer.token })).status).toBe(204);
