@@ -43,7 +43,7 @@ describe('notifiable', () => {
 });
 
 describe('effectiveSetting', () => {
-  const global = { level: 'participating', id: 'global' };
+  const global: { level: string; id?: string } = { level: 'participating', id: 'global' };
   it('takes the project, else the nearest group that is not global, else the global setting', () => {
     expect(effectiveSetting({ level: 'mention' }, [{ level: 'watch' }], global).level).toBe('mention');
     expect(effectiveSetting({ level: 'global' }, [{ level: 'global' }, { level: 'watch' }], global).level).toBe('watch');
