@@ -237,17 +237,20 @@ describe('Push Hook', () => {
   let hook: any;
   let filtered: any;
   let tags: any;
+  let systemHook: any;
   const remote = (user: TestUser) => `${base.replace('http://', `http://${user.username}:${user.token}@`)}/team/app.git`;
   beforeAll(async () => {
     hook = await addHook('/push', {});
     filtered = await addHook('/filtered', { push_events_branch_filter: 'release/*' });
     tags = await addHook('/tags', { push_events: false, tag_push_events: true });
+    systemHook = (await kiln.api('POST', '/hooks', { token: kiln.root.token, body: { url: `${receiverUrl}/system-push`, push_events: true } })).body;
     dir = join(work, 'clone');
     await ok(['init', '-q', dir]);
     await ok(['remote', 'add', 'origin', remote(maintainer)], dir);
   });
   afterAll(async () => {
     for (const h of [hook, filtered, tags]) await kiln.api('DELETE', `/projects/${project.id}/hooks/${h.id}`, { token: maintainer.token });
+    await kiln.api('DELETE', `/hooks/${systemHook.id}`, { token: kiln.root.token });
   });
 
   const commit = async (file: string, message: string) => {
@@ -284,6 +287,8 @@ describe('Push Hook', () => {
     ]);
     expect(at('/filtered')).toEqual([]);
     expect(at('/tags')).toEqual([]);
+    // System hooks with push_events get the same push, as a System Hook.
+    expect(at('/system-push').map((r) => [r.headers['x-gitlab-event'], r.body.object_kind, r.body.after, r.body.total_commits_count])).toEqual([['System Hook', 'push', second, 2]]);
   });
 
   it('the branch filter lets matching branches through', async () => {
