@@ -1,7 +1,7 @@
 // Loaded into the bench's `kiln serve` with `node --import` (never in production): counts the SQL
 // statements the server runs and, on PostgreSQL, its round trips, plus the HTTP requests it
 // answered, so the bench can report statements and round trips per request. bench/run.ts sends
-// SIGUSR2 and reads the counts from BENCH_QUERY_COUNT_FILE.
+// SIGUSR2 and reads the counts (and the server's CPU time) from BENCH_QUERY_COUNT_FILE.
 //
 // SQLite: every run of a prepared statement (all/get/run/iterate), including the read cache's
 // `pragma data_version` checks; a read-cache hit that runs nothing counts nothing. PostgreSQL: every
@@ -19,7 +19,7 @@ const require = createRequire(import.meta.url);
 const file = process.env.BENCH_QUERY_COUNT_FILE;
 const readsOnly = process.env.BENCH_QUERY_COUNT_READS === '1';
 
-const counts = { statements: 0, roundTrips: 0, requests: 0, seq: 0 };
+const counts = { statements: 0, roundTrips: 0, requests: 0, cpuMicros: 0, seq: 0 };
 const inRead = new AsyncLocalStorage<boolean>();
 const counting = readsOnly ? () => inRead.getStore() === true : () => true;
 
@@ -57,6 +57,10 @@ if (file) {
 
   process.on('SIGUSR2', () => {
     counts.seq += 1;
+    // The server's CPU time (all of it, background writes included): on a loaded machine a steadier
+    // measure of the cost per request than the rate.
+    const cpu = process.cpuUsage();
+    counts.cpuMicros = cpu.user + cpu.system;
     writeFileSync(file, JSON.stringify(counts));
   });
 }

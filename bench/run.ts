@@ -41,7 +41,7 @@ export interface Row {
   preBaselineRps?: number | null;
   preRatio?: number | null;
   /** Statements (and, on PostgreSQL, round trips) the server ran per request while measured. */
-  perRequest?: { statements: number; roundTrips: number } | null;
+  perRequest?: { statements: number; roundTrips: number; cpuMicros: number } | null;
   value?: string;
   target: string;
   pass: boolean;
@@ -186,7 +186,7 @@ async function freshPostgres(name: string): Promise<{ url: string; drop(): Promi
 }
 
 /** The server's statement, round-trip and request counts (bench/query-counter.ts), via SIGUSR2. */
-async function readCounts(child: ChildProcess, file: string): Promise<{ statements: number; roundTrips: number; requests: number } | null> {
+async function readCounts(child: ChildProcess, file: string): Promise<{ statements: number; roundTrips: number; requests: number; cpuMicros: number } | null> {
   const before = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { seq: number }).seq : 0;
   child.kill('SIGUSR2');
   const deadline = Date.now() + 5_000;
@@ -194,7 +194,7 @@ async function readCounts(child: ChildProcess, file: string): Promise<{ statemen
     await new Promise((resolve) => setTimeout(resolve, 20));
     if (!existsSync(file)) continue;
     try {
-      const counts = JSON.parse(readFileSync(file, 'utf8')) as { seq: number; statements: number; roundTrips: number; requests: number };
+      const counts = JSON.parse(readFileSync(file, 'utf8')) as { seq: number; statements: number; roundTrips: number; requests: number; cpuMicros: number };
       if (counts.seq > before) return counts;
     } catch {
       /* being written */
@@ -276,6 +276,7 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
       let statements = 0;
       let roundTrips = 0;
       let requests = 0;
+      let cpuMicros = 0;
       let counted = true;
       for (let round = 0; round < 2; round += 1) {
         const before = await readCounts(server, countFile);
@@ -285,6 +286,7 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
           statements += after.statements - before.statements;
           roundTrips += after.roundTrips - before.roundTrips;
           requests += after.requests - before.requests;
+          cpuMicros += after.cpuMicros - before.cpuMicros;
         } else counted = false;
         // The baselines share core 0 with Kiln: pause the write stream while they run, so that they
         // measure the machine's limit and not what Kiln's writes leave of it.
@@ -310,7 +312,7 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
         ratio,
         preBaselineRps: preRun.rps,
         preRatio,
-        perRequest: counted && requests > 0 ? { statements: statements / requests, roundTrips: roundTrips / requests } : null,
+        perRequest: counted && requests > 0 ? { statements: statements / requests, roundTrips: roundTrips / requests, cpuMicros: cpuMicros / requests } : null,
         target: verdict.text,
         pass: verdict.pass && failures === 0,
         note: failures ? `${kilnRun.non2xx} non-2xx, ${kilnRun.errors} errors` : `${size} B, ${target.connections ?? 10} conn.`,
@@ -353,9 +355,9 @@ const fmt = (value: number | null, digits = 0) => (value === null ? '—' : valu
 
 export function table(rows: Row[]): string {
   const header =
-    '| scenario | target | req/s | p50 ms | p99 ms | baseline req/s | ratio | pre-serialised req/s | ratio (pre) | statements / round trips per req. | goal | result | note |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|';
+    '| scenario | target | req/s | p50 ms | p99 ms | baseline req/s | ratio | pre-serialised req/s | ratio (pre) | statements / round trips / server CPU µs per req. | goal | result | note |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|';
   const ratio = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${value.toFixed(2)}×`);
-  const perRequest = (row: Row) => (row.perRequest ? `${row.perRequest.statements.toFixed(1)} / ${row.perRequest.roundTrips.toFixed(1)}` : '—');
+  const perRequest = (row: Row) => (row.perRequest ? `${row.perRequest.statements.toFixed(1)} / ${row.perRequest.roundTrips.toFixed(1)} / ${row.perRequest.cpuMicros.toFixed(0)}` : '—');
   const lines = rows.map(
     (row) =>
       `| ${row.scenario} | ${row.name} | ${row.value ?? fmt(row.rps)} | ${fmt(row.p50, 1)} | ${fmt(row.p99, 1)} | ${fmt(row.baselineRps)} | ${ratio(row.ratio)} | ${fmt(row.preBaselineRps ?? null)} | ${ratio(row.preRatio)} | ${perRequest(row)} | ${row.target} | ${row.pass ? 'pass' : '**FAIL**'} | ${row.note} |`,
