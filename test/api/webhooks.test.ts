@@ -184,6 +184,14 @@ describe('Issue Hook and Note Hook', () => {
     });
   });
 
+  it('sends an incident as an Issue Hook of type Incident', async () => {
+    const incident = (await kiln.api('POST', `/projects/${project.id}/issues`, { token: developer.token, body: { title: 'Outage', issue_type: 'incident' } })).body;
+    await kiln.worker.drain();
+    const [delivery] = at('/issues');
+    expect(delivery.headers['x-gitlab-event']).toBe('Issue Hook');
+    expect(delivery.body.object_attributes).toMatchObject({ iid: incident.iid, type: 'Incident', title: 'Outage', url: `http://kiln.test/team/app/-/issues/incident/${incident.iid}` });
+  });
+
   it('sends close and reopen with the state change', async () => {
     const issue = (await kiln.api('POST', `/projects/${project.id}/issues`, { token: developer.token, body: { title: 'Flaky' } })).body;
     await kiln.api('PUT', `/projects/${project.id}/issues/${issue.iid}`, { token: developer.token, body: { state_event: 'close' } });
