@@ -51,7 +51,7 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
   app.setErrorHandler(apiErrorHandler);
 
   app.addHook('onSend', async (request, reply, payload) => {
-    // python-gitlab compares the content type for equality (clients.md §0.1): no charset on JSON.
+    // python-gitlab compares the content type for equality (docs/clients.md): no charset on JSON.
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('application/json')) reply.header('content-type', 'application/json');
     reply.header('x-request-id', request.id);
@@ -69,7 +69,7 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
 
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/v3/')) return reply.code(410).send({ error: 'API V3 is no longer supported. Use API V4 instead.' });
-    // A known path with another method is Grape's 405 (gitlab-rest.md §1.1).
+    // A known path with another method is Grape's 405 (GitLab's REST API documentation).
     if (request.url.startsWith('/api/v4/') && openApiRegistry(app).matchesPath(request.url.split('?')[0])) {
       return reply.code(405).send({ error: '405 Not Allowed' });
     }

@@ -111,7 +111,7 @@ const CONNECTIONS = 10;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2);
 // This machine's speed drifts by tens of percent over a minute (docs/performance.md, Noise): the two
-// servers are measured in interleaved rounds, as ../shared/reference/performance.md did, and the
+// servers are measured in interleaved rounds, as docs/performance.md did, and the
 // ratio is the median of the rounds' ratios.
 const ROUNDS = 3;
 const ROUND_S = Math.max(2, Math.round(DURATION_S / 2));

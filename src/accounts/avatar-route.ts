@@ -1,6 +1,6 @@
 // `/-/avatars/<username>.svg`: every user entity's `avatar_url` points here. A tiny generated SVG (the
 // first letter of the name on a colour derived from the username), so pages load no third-party
-// assets (STYLE.md rule 13) and no Gravatar request leaks who looks at whom.
+// assets (docs/architecture.md) and no Gravatar request leaks who looks at whom.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';

@@ -1,5 +1,5 @@
 // Confirm enrolment with a current code: two-factor becomes required, and the single-use recovery
-// codes are returned (shown once) and stored as SHA-256 digests (ARCHITECTURE.md, Data).
+// codes are returned (shown once) and stored as SHA-256 digests (docs/architecture.md, Data).
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../platform/deps.js';
 import { sha256Hex } from '../platform/crypto.js';

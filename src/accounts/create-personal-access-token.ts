@@ -1,4 +1,4 @@
-// Create a personal access token: shown once, stored as its SHA-256 digest (ARCHITECTURE.md, Data).
+// Create a personal access token: shown once, stored as its SHA-256 digest (docs/architecture.md, Data).
 import type { Deps } from '../platform/deps.js';
 import { randomToken, sha256Hex } from '../platform/crypto.js';
 import { ValidationError } from '../platform/errors.js';

@@ -1,4 +1,4 @@
-// Resolving `:id` path parameters (gitlab-rest.md §1.2) to records the caller may see. Anything the
+// Resolving `:id` path parameters (GitLab's REST API documentation) to records the caller may see. Anything the
 // caller cannot read is indistinguishable from a missing record: 404.
 import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';

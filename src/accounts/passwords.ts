@@ -1,4 +1,4 @@
-// Passwords with argon2id (a slow KDF; ~17 ms per hash here, see reference/performance.md).
+// Passwords with argon2id (a slow KDF; ~17 ms per hash here, see docs/performance.md).
 import { hash, verify } from '@node-rs/argon2';
 
 export function hashPassword(password: string): Promise<string> {

@@ -1,4 +1,4 @@
-// GitLab's protected-paths throttle (security.md §5.1: 10 requests per minute per IP, on by default)
+// GitLab's protected-paths throttle (docs/security.md: 10 requests per minute per IP, on by default)
 // for the sign-in form, its two-factor step, the OAuth password grant and authorize POSTs.
 import type { Deps } from '../platform/deps.js';
 import { hit } from '../platform/rate-limit.js';

@@ -1,4 +1,4 @@
-// System notes on an alert's timeline (gitlab-oauth-alerts.md §19): stored in the shared notes table
+// System notes on an alert's timeline (GitLab's alert management documentation): stored in the shared notes table
 // with GitLab's noteable type.
 import type { Tx } from '../platform/db/statements.js';
 import { insertAlertSystemNote } from './alert-notes-queries.js';

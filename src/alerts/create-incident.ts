@@ -1,4 +1,4 @@
-// An incident for an alert (gitlab-oauth-alerts.md §19 step 6): an issue of type `incident` created
+// An incident for an alert (GitLab's alert management documentation step 6): an issue of type `incident` created
 // through the issues feature and linked to the alert in the same transaction. Linking is a
 // conditional UPDATE (`issue_id is null`), so the job and a person pressing "Create incident" at the
 // same moment still leave one incident.

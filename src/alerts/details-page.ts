@@ -1,4 +1,4 @@
-// One alert's details (gitlab-oauth-alerts.md §20, §22): every field, the raw payload, status
+// One alert's details (GitLab's alert management documentation): every field, the raw payload, status
 // change, "Create incident" and the notes timeline. Every alert field is escaped.
 import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { isoTime } from '../platform/clock.js';

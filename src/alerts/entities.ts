@@ -1,5 +1,5 @@
 // Wire shapes of alerts and integrations (Kiln extension; fields after GitLab's GraphQL types in
-// gitlab-oauth-alerts.md §22), listed explicitly.
+// GitLab's alert management documentation), listed explicitly.
 import type { Deps } from '../platform/deps.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import { projectWebUrl } from '../accounts/api.js';

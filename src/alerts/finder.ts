@@ -1,4 +1,4 @@
-// Read queries for alerts and integrations, always through their project (STYLE.md rule 5).
+// Read queries for alerts and integrations, always through their project (docs/architecture.md).
 import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { Executor } from '../platform/db/database.js';

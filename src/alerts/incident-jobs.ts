@@ -1,4 +1,4 @@
-// Background halves of incident handling (ARCHITECTURE.md, Background jobs): idempotent handlers
+// Background halves of incident handling (docs/architecture.md, Background jobs): idempotent handlers
 // that take the alert id only and re-read the state they act on.
 import type { JobHandler } from '../platform/jobs/worker.js';
 import { updateIssue } from '../issues/api.js';

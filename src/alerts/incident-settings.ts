@@ -1,4 +1,4 @@
-// Project incident settings (gitlab-oauth-alerts.md §21). A project without a row behaves as one with
+// Project incident settings (GitLab's alert management documentation). A project without a row behaves as one with
 // the column defaults: no incident per alert, auto-close on, no alerting tool link.
 import type { Selectable } from 'kysely';
 import type { Executor } from '../platform/db/database.js';

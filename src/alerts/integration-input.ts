@@ -1,4 +1,4 @@
-// Validation shared by creating and changing alert integrations (gitlab-oauth-alerts.md §14.2, §17):
+// Validation shared by creating and changing alert integrations (GitLab's alert management documentation):
 // the key and endpoint identifier are random, never chosen by the caller; custom mapping is paid-tier
 // and HTTP-only; the sample payload must be valid JSON within the endpoint's own limits.
 import { randomBytes } from 'node:crypto';

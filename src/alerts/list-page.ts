@@ -1,4 +1,4 @@
-// The alert list (gitlab-oauth-alerts.md §22): tabs per status with counts, search, sorting, and
+// The alert list (GitLab's alert management documentation): tabs per status with counts, search, sorting, and
 // severity, start time, event count and status per alert. Every alert field is escaped.
 import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { isoTime } from '../platform/clock.js';

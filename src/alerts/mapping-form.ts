@@ -1,4 +1,4 @@
-// The custom mapping form (premium+; gitlab-oauth-alerts.md §17): every leaf path of the sample
+// The custom mapping form (premium+; GitLab's alert management documentation): every leaf path of the sample
 // payload is offered for each alert field, and the choice is saved as GitLab's mapping format.
 import { html, type Html } from '../platform/web/html.js';
 import { MAPPABLE_FIELDS, type AttributeMapping, type MappableField, type MappingEntry } from './payload/mapping.js';

@@ -1,4 +1,4 @@
-// Alert statuses and severities as data (gitlab-oauth-alerts.md §20): stored as GitLab's small
+// Alert statuses and severities as data (GitLab's alert management documentation): stored as GitLab's small
 // integers, presented as GitLab's words. Sorting by the stored number puts the most critical first.
 
 export const STATUSES = ['triggered', 'acknowledged', 'resolved', 'ignored'] as const;
@@ -13,7 +13,7 @@ export const STATUS_DESCRIPTIONS: Record<AlertStatus, string> = {
   ignored: 'No action will be taken on the alert',
 };
 
-/** DECISIONS.md: `unknown` is a valid severity (the specification lists it), unlike GitLab's parser. */
+/** docs/decisions.md: `unknown` is a valid severity (the specification lists it), unlike GitLab's parser. */
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info', 'unknown'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 export const SEVERITY_CODE: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4, unknown: 5 };

@@ -1,4 +1,4 @@
-// The alert ingestion URLs (gitlab-oauth-alerts.md §14.1), outside `/-/` and outside /api/v4, under
+// The alert ingestion URLs (GitLab's alert management documentation), outside `/-/` and outside /api/v4, under
 // the project's full path. The Prometheus URL is registered before the legacy one because a lazy
 // path would otherwise swallow its `prometheus/` segment.
 //

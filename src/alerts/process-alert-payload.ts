@@ -1,4 +1,4 @@
-// Turn one accepted payload into alerts (gitlab-oauth-alerts.md §19, the specification's Alert state
+// Turn one accepted payload into alerts (GitLab's alert management documentation, the specification's Alert state
 // table), all in ONE transaction so the 200 that follows means every alert is committed.
 //
 // Grouping is a database invariant: a partial unique index admits one unresolved alert per
@@ -125,7 +125,7 @@ async function processOne(deps: Deps, tx: Tx, projectId: number, alert: Normaliz
     // alert, not a new one.
     const repeat = await recordedRecovery(tx, projectId, alert.fingerprint, alert.endedAt);
     if (repeat) return { iid: repeat.iid, title: repeat.title, enqueued: false };
-    // DECISIONS.md: an end time with no open alert stores the alert already resolved.
+    // docs/decisions.md: an end time with no open alert stores the alert already resolved.
     return insertAlert(deps, tx, projectId, alert, context);
   }
   if (alert.fingerprint !== null) {

@@ -1,4 +1,4 @@
-// The alert endpoint's ordered checks (gitlab-oauth-alerts.md §15.1, DECISIONS.md): size → 400; no
+// The alert endpoint's ordered checks (GitLab's alert management documentation, docs/decisions.md): size → 400; no
 // active integration → 403; wrong key → 401 (constant time); then the JSON is parsed: nested deeper
 // than 100 → 400, not a JSON object → 400 (a generic payload on the Prometheus integration → 422);
 // then one transaction, and 200 with the touched alerts only after it committed. Parsing waits for

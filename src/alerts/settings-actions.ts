@@ -1,5 +1,5 @@
 // The settings page's form posts: one action per form, each calling the same actions as the REST
-// API; the test tab sends its payload through the real ingestion path (gitlab-oauth-alerts.md §22).
+// API; the test tab sends its payload through the real ingestion path (GitLab's alert management documentation).
 import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { authorizeProject } from '../platform/auth/policies/policy.js';
 import type { PageContext } from '../platform/web/page-route.js';
@@ -75,7 +75,7 @@ export async function handleSettingsPost(context: PageContext, access: ProjectAc
 async function sendTestAlert(context: PageContext, access: ProjectAccess, integrationId: number): Promise<string> {
   authorizeProject(access, 'send_test_alert');
   const { deps } = context;
-  // GitLab limits integration tests to 5 a minute per user (security.md §5.1, `project_testing_integration`).
+  // GitLab limits integration tests to 5 a minute per user (docs/security.md, `project_testing_integration`).
   const limit = await hit(deps.db, deps.clock, `alert-test:${context.user.id}`, { limit: 5, windowMs: 60_000 });
   if (!limit.allowed) return `Error: too many test alerts; try again in ${limit.retryAfter} seconds.`;
   const integration = await findIntegration(deps.db, access.project.id, integrationId);

@@ -1,4 +1,4 @@
-// Settings > Operations (specification, Alert ingestion endpoint; gitlab-oauth-alerts.md §14, §17,
+// Settings > Operations (specification, Alert ingestion endpoint; GitLab's alert management documentation,
 // §21, §22): alert integrations for Maintainers and above, a test tab for Developers and above,
 // incident settings and the incident alerting tool link.
 import type { ProjectAccess } from '../platform/auth/subjects.js';
@@ -16,7 +16,7 @@ import type { AttributeMapping } from './payload/mapping.js';
 export const SETTINGS_PATTERN = /^(?<path>.+?)\/-\/settings\/operations$/;
 
 const GENERIC_SAMPLE = '{"title": "Test alert", "severity": "low"}';
-// A minimal Alertmanager webhook (clients.md §4), what the Prometheus integration accepts.
+// A minimal Alertmanager webhook (docs/clients.md), what the Prometheus integration accepts.
 const PROMETHEUS_SAMPLE = JSON.stringify({
   version: '4', groupKey: '{}:{alertname="TestAlert"}', status: 'firing', receiver: 'kiln', groupLabels: { alertname: 'TestAlert' },
   commonLabels: { alertname: 'TestAlert' }, commonAnnotations: {}, externalURL: 'http://alertmanager.example:9093',

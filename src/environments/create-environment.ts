@@ -27,7 +27,7 @@ export async function takenValues(db: Executor, projectId: number, name: string,
 
 /**
  * Create an environment in state `available` (specification, Environment states). The slug is
- * generated from the name; the tier is guessed from it when not given (gitlab-rest.md §3.3–3.4).
+ * generated from the name; the tier is guessed from it when not given (GitLab's REST API documentation).
  * Uniqueness is checked for the message and held by the unique indexes when two requests race.
  */
 export async function createEnvironment(deps: Deps, _actor: Principal | null, input: CreateEnvironmentInput, db: Executor = deps.db): Promise<EnvironmentRow> {

@@ -16,7 +16,7 @@ export interface DeleteEnvironmentInput {
 /**
  * Delete a stopped environment and its deployments (foreign keys cascade). GitLab's order: read
  * access (403), the record (404 Not found), then `destroy_environment`, which needs Developer and a
- * stopped environment (environment_policy.rb; DECISIONS.md). The DELETE is conditional on the state,
+ * stopped environment (environment_policy.rb; docs/decisions.md). The DELETE is conditional on the state,
  * so a deployment that restarts the environment meanwhile wins.
  */
 export async function deleteEnvironment(deps: Deps, _actor: Principal, input: DeleteEnvironmentInput): Promise<void> {

@@ -1,4 +1,4 @@
-// REST surface of deployments (GitLab's lib/api/deployments.rb; gitlab-rest.md §3.2): the API way to
+// REST surface of deployments (GitLab's lib/api/deployments.rb; GitLab's REST API documentation): the API way to
 // record what CI would, and the source of an environment's `last_deployment`.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';

@@ -1,4 +1,4 @@
-// Wire shapes of environments and deployments (gitlab-rest.md §3.2; the specification's Environment
+// Wire shapes of environments and deployments (GitLab's REST API documentation; the specification's Environment
 // resource), fields listed explicitly.
 import type { Selectable } from 'kysely';
 import { isoTime } from '../platform/clock.js';

@@ -1,4 +1,4 @@
-// Reads of environments, always through their project (STYLE.md rule 5). Each is one indexed query.
+// Reads of environments, always through their project (docs/architecture.md). Each is one indexed query.
 import type { Executor } from '../platform/db/database.js';
 import { lowerLike } from '../platform/db/like.js';
 import type { EnvironmentState } from '../platform/db/tables/environments.js';

@@ -1,4 +1,4 @@
-// REST surface of environments (specification, Environments; gitlab-rest.md §3): parse, look up the
+// REST surface of environments (specification, Environments; GitLab's REST API documentation): parse, look up the
 // project, call one action or finder, present.
 import { JsonText } from '../platform/http/json-text.js';
 import type { FastifyInstance } from 'fastify';

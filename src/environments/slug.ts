@@ -1,4 +1,4 @@
-// The environment slug (gitlab-rest.md §3.4, GitLab's lib/gitlab/slug/environment.rb): a DNS-label-safe
+// The environment slug (GitLab's REST API documentation, GitLab's lib/gitlab/slug/environment.rb): a DNS-label-safe
 // name of at most 24 characters, generated once on create. The suffix is derived from a SHA-256 of the
 // original name, so the same name always gives the same slug (no randomness to inject).
 import { createHash } from 'node:crypto';

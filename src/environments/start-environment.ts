@@ -2,7 +2,7 @@ import type { Executor } from '../platform/db/database.js';
 
 /**
  * A successful deployment fires the environment's `start` event (GitLab's
- * Deployments::UpdateEnvironmentService; gitlab-rest.md §3.2, §7.6): a stopped environment is
+ * Deployments::UpdateEnvironmentService; GitLab's REST API documentation): a stopped environment is
  * available again. Runs in the deployment's transaction.
  */
 export async function startEnvironmentAfterSuccess(trx: Executor, environmentId: number, now: number): Promise<void> {

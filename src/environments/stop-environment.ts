@@ -11,7 +11,7 @@ export interface StopEnvironmentInput {
 }
 
 /**
- * Stop an environment (`available` → `stopped`). As in GitLab (gitlab-rest.md §3.7) the endpoint needs
+ * Stop an environment (`available` → `stopped`). As in GitLab (GitLab's REST API documentation) the endpoint needs
  * only read access and always answers with the environment as it now is: stopping an already stopped
  * environment is a no-op, and a caller below Developer (no `stop_environment`) changes nothing.
  * The conditional UPDATE makes two racing stops one transition.

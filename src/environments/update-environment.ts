@@ -13,7 +13,7 @@ import { authorizeProject } from '../platform/auth/policies/index.js';
 export interface UpdateEnvironmentInput {
   access: ProjectAccess;
   environmentId: number;
-  /** Each field changes only when given; `externalUrl: ''` clears the URL (gitlab-rest.md §3.6). */
+  /** Each field changes only when given; `externalUrl: ''` clears the URL (GitLab's REST API documentation). */
   name?: string;
   externalUrl?: string | null;
   tier?: EnvironmentTier;

@@ -1,4 +1,4 @@
-// Environment model validations and their exact messages (gitlab-rest.md §3.3, GitLab's
+// Environment model validations and their exact messages (GitLab's REST API documentation, GitLab's
 // app/models/environment.rb 14.x). Fields and messages come out in Rails' order: name, slug,
 // external_url; within a field presence, uniqueness, length, format.
 import { blockedUrlReason } from '../platform/url-blocker.js';

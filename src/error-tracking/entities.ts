@@ -1,6 +1,6 @@
 // Wire shape of error tracking settings (specification, Error tracking settings; GitLab's
 // Entities::ErrorTracking::ProjectSetting). The external URL goes out under the specification's name
-// and under GitLab's `sentry_external_url`, which go-gitlab reads (DECISIONS.md).
+// and under GitLab's `sentry_external_url`, which go-gitlab reads (docs/decisions.md).
 import type { Selectable } from 'kysely';
 import type { ErrorTrackingSettingsTable } from '../platform/db/tables/error-tracking.js';
 import { displayProjectName, externalUrl } from './tracker-url.js';

@@ -1,4 +1,4 @@
-// REST surface of error tracking settings (specification, Error tracking settings; gitlab-rest.md §6).
+// REST surface of error tracking settings (specification, Error tracking settings; GitLab's REST API documentation).
 // Maintainers and above: reading is read_error_tracking_settings, changing admin_operations.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';

@@ -1,4 +1,4 @@
-// What GitLab derives from a tracker's API URL (gitlab-rest.md §6; GitLab's
+// What GitLab derives from a tracker's API URL (GitLab's REST API documentation; GitLab's
 // app/models/error_tracking/project_error_tracking_setting.rb): the organization and project slugs,
 // the human project name, and the external (browser) URL.
 

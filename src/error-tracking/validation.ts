@@ -1,4 +1,4 @@
-// Error tracking setting validations in GitLab's words (gitlab-rest.md §6). The URL must be public
+// Error tracking setting validations in GitLab's words (GitLab's REST API documentation). The URL must be public
 // (no localhost or private network), ASCII, free of markup and at most 255 characters; while an
 // external tracker is enabled it needs an API URL of the tracker's project and a token.
 import { blockedUrlReason } from '../platform/url-blocker.js';

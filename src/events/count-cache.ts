@@ -4,7 +4,7 @@
 // them. What can make a cached count stale: retention pruning on another node, a project turning
 // private, an issue turning confidential; entries therefore expire after a minute, and this node's own
 // pruning clears them. Membership changes never go stale: the viewer's projects are part of the SQL.
-// Pages themselves are always read fresh; only the X-Total figure is cached (ARCHITECTURE.md: caches
+// Pages themselves are always read fresh; only the X-Total figure is cached (docs/architecture.md: caches
 // are safe to be stale). GitLab's own X-Total for events is looser still (§5.2: counted before filtering).
 import type { SelectQueryBuilder } from 'kysely';
 import type { Deps } from '../platform/deps.js';

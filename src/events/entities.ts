@@ -1,4 +1,4 @@
-// Wire shape of an activity event (specification, Activity event; gitlab-rest.md §5.4), fields listed
+// Wire shape of an activity event (specification, Activity event; GitLab's REST API documentation), fields listed
 // explicitly in GitLab's order. `title` is always null and `data` null on project events: the
 // specification shows both, GitLab no longer emits them, and null is harmless to every client.
 import { isoTime } from '../platform/clock.js';

@@ -1,5 +1,5 @@
 // Memberships past their expiry date are removed by a daily job, and each removed project membership
-// records an `expired` event ("removed due to membership expiration from", gitlab-rest.md §5.4).
+// records an `expired` event ("removed due to membership expiration from", GitLab's REST API documentation).
 // A membership expires at the end of its `expires_at` day (accounts/access.ts `today`).
 import type { Deps } from '../platform/deps.js';
 import { inTransaction } from '../platform/db/database.js';

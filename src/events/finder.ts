@@ -1,4 +1,4 @@
-// The events listings (GitLab's EventsFinder, gitlab-rest.md §5.1–5.2): a base query over `events e`,
+// The events listings (GitLab's EventsFinder, GitLab's REST API documentation): a base query over `events e`,
 // small optional filters applied one after another, visibility in SQL (visibility.ts), ordered by id.
 import type { SelectQueryBuilder } from 'kysely';
 import type { Deps } from '../platform/deps.js';

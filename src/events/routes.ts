@@ -1,4 +1,4 @@
-// GET /events, /users/:id/events, /projects/:id/events (specification, Activity events; gitlab-rest.md §5).
+// GET /events, /users/:id/events, /projects/:id/events (specification, Activity events; GitLab's REST API documentation).
 // The first two also admit `read_user` tokens. Anonymous callers read the events of public projects
 // (a user's, or one project's), as in GitLab; /events is the caller's own and needs a user.
 import { JsonText } from '../platform/http/json-text.js';

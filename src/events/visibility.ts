@@ -1,4 +1,4 @@
-// Which events a viewer may see (gitlab-rest.md §5.3), as SQL applied BEFORE paging so pages are never
+// Which events a viewer may see (GitLab's REST API documentation), as SQL applied BEFORE paging so pages are never
 // short and X-Total counts only visible events (unlike GitLab, which filters after slicing). The rules
 // are the project policy's (platform/auth/policies), asked once per project or per kind of project:
 //   - the event's project must be readable (read_events): membership (direct, inherited, personal

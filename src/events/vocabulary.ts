@@ -1,12 +1,12 @@
-// GitLab's event vocabulary as the API shows it (gitlab-rest.md §5): the target type filters and the
+// GitLab's event vocabulary as the API shows it (GitLab's REST API documentation): the target type filters and the
 // action names. The stored actions and target types are platform/events/vocabulary.ts.
 import { EVENT_TARGET_TYPES, type PushData } from '../platform/events/vocabulary.js';
 
-/** Filter values of `target_type` (lower case) as the API accepts them (gitlab-rest.md §5.2). */
+/** Filter values of `target_type` (lower case) as the API accepts them (GitLab's REST API documentation). */
 export const TARGET_TYPE_FILTERS = Object.keys(EVENT_TARGET_TYPES) as Array<keyof typeof EVENT_TARGET_TYPES>;
 
 /**
- * GitLab's `Event#action_name` (gitlab-rest.md §5.4), first match wins. Pushes are told apart by the
+ * GitLab's `Event#action_name` (GitLab's REST API documentation), first match wins. Pushes are told apart by the
  * ref change: a new ref has no `commit_from`, a deleted ref no `commit_to`.
  */
 export function actionName(event: { action: string; target_type: string | null; push_data: PushData | null }): string {

@@ -93,7 +93,7 @@ export function discussionRoutes(app: FastifyInstance, deps: Deps): void {
     },
   });
 
-  /** A note of the discussion (STYLE.md rule 5: a child through its parent), `404 Not found` otherwise. */
+  /** A note of the discussion (docs/architecture.md: a child through its parent), `404 Not found` otherwise. */
   const noteOf = async (issueId: number, discussionId: string, noteId: number) => {
     const note = await findNote(deps.db, issueId, noteId);
     if (note.discussion_id !== discussionId) throw new RecordNotFoundError();

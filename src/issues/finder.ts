@@ -14,7 +14,7 @@ export function confidentialScope(access: PolicySubject): ConfidentialScope {
   return canOnProject(access, 'read_confidential_issues') ? { all: true } : { userId: access.user?.id ?? null };
 }
 
-/** An issue looked up through its project (STYLE.md rule 5), whether or not the caller may read it. */
+/** An issue looked up through its project (docs/architecture.md), whether or not the caller may read it. */
 export async function findIssue(db: Executor, projectId: number, iid: number): Promise<IssueRow> {
   const issue = await db.selectFrom('issues').selectAll().where('project_id', '=', projectId).where('iid', '=', iid).executeTakeFirst();
   if (!issue) throw new RecordNotFoundError();

@@ -1,7 +1,7 @@
 // Which milestones a project or group lists (GitLab's MilestonesFinder): its own, optionally those of
 // its ancestor groups (`include_parent_milestones`, `include_ancestors`) and, for a group, of its
 // subgroups and their projects (`include_descendants`). A milestone is addressed by its global id
-// through its parent (STYLE.md rule 5); anything else is `404 Not found`.
+// through its parent (docs/architecture.md); anything else is `404 Not found`.
 import type { Deps } from '../platform/deps.js';
 import type { Executor } from '../platform/db/database.js';
 import type { NamespaceRow, ProjectRow } from '../platform/auth/subjects.js';

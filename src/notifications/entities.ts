@@ -1,4 +1,4 @@
-// Wire shapes (gitlab-rest.md §4.3): `level`, `notification_email` on the global setting only, and
+// Wire shapes (GitLab's REST API documentation): `level`, `notification_email` on the global setting only, and
 // `events` (every e-mail event of the source with its stored true/false/null) only when level is custom.
 import type { Tier } from '../config.js';
 import { emailEventsFor } from './vocabulary.js';

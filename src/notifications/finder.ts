@@ -1,5 +1,5 @@
 // Reading a user's notification setting for a source. A missing row reads as the defaults (GET never
-// creates one, gitlab-rest.md §4.3).
+// creates one, GitLab's REST API documentation).
 import type { Selectable } from 'kysely';
 import type { Executor } from '../platform/db/database.js';
 import type { NotificationSettingsTable, NotificationSourceType } from '../platform/db/tables/notifications.js';

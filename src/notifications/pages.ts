@@ -16,7 +16,7 @@ import { updateNotificationSetting } from './update-notification-setting.js';
 import { notificationSources } from './sources-finder.js';
 
 const PATH = '/profile/notifications';
-/** The page lists at most this many groups and projects (bounded lists, ARCHITECTURE.md). */
+/** The page lists at most this many groups and projects (bounded lists, docs/architecture.md). */
 const LIST_LIMIT = 200;
 
 const LEVEL_LABELS: Record<string, string> = {

@@ -1,5 +1,5 @@
 // GET/PUT /notification_settings, /groups/:id/notification_settings, /projects/:id/notification_settings
-// (specification, Notification settings; gitlab-rest.md §4.3). Any signed-in user who can read the group or
+// (specification, Notification settings; GitLab's REST API documentation). Any signed-in user who can read the group or
 // project may read and change their own setting for it (read_notification_setting).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';

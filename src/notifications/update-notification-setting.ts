@@ -1,4 +1,4 @@
-// Change a user's notification setting for a source (gitlab-rest.md §4.3), creating the row on first
+// Change a user's notification setting for a source (GitLab's REST API documentation), creating the row on first
 // change. One upsert keyed by the unique (user, source), so concurrent first changes cannot duplicate it.
 import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';

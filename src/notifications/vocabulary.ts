@@ -1,4 +1,4 @@
-// Notification levels and e-mail events (specification, Notification settings; gitlab-rest.md §4.1–4.2).
+// Notification levels and e-mail events (specification, Notification settings; GitLab's REST API documentation).
 import type { Tier } from '../config.js';
 import type { NotificationSourceType } from '../platform/db/tables/notifications.js';
 
@@ -18,7 +18,7 @@ export const EMAIL_EVENTS = [
 ] as const;
 export type EmailEvent = (typeof EMAIL_EVENTS)[number] | 'new_epic';
 
-/** `new_epic` exists for the global and group settings on the top tier only (specification; DECISIONS.md tiers). */
+/** `new_epic` exists for the global and group settings on the top tier only (specification; docs/decisions.md tiers). */
 export function emailEventsFor(source: NotificationSourceType, tier: Tier): EmailEvent[] {
   const withEpic = tier === 'ultimate' && source !== 'Project';
   return withEpic ? [...EMAIL_EVENTS, 'new_epic'] : [...EMAIL_EVENTS];

@@ -1,4 +1,4 @@
-// Admin REST API for applications (gitlab-oauth-alerts.md §13.3; lib/api/applications.rb).
+// Admin REST API for applications (GitLab's OAuth documentation; lib/api/applications.rb).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';

@@ -1,4 +1,4 @@
-// /profile/applications (gitlab-oauth-alerts.md §13.2): register (name, redirect URIs one per line,
+// /profile/applications (GitLab's OAuth documentation): register (name, redirect URIs one per line,
 // confidential, scopes), show the Application ID and the secret once, renew, edit, delete; and
 // "Authorized applications" with revoke (ASVS 5.0 10.4.9, 10.7.3).
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-// OAuth applications: register, renew the secret, delete, and their wire shape (gitlab-oauth-alerts.md
+// OAuth applications: register, renew the secret, delete, and their wire shape (GitLab's OAuth documentation
 // §13). The secret is stored as a digest and returned only by create and renew.
 import type { Deps } from '../platform/deps.js';
 import { sha256Hex } from '../platform/crypto.js';

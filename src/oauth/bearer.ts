@@ -1,4 +1,4 @@
-// Reading the access token of a request the way GitLab's Doorkeeper does (gitlab-oauth-alerts.md §1):
+// Reading the access token of a request the way GitLab's Doorkeeper does (GitLab's OAuth documentation):
 // `access_token` parameter first, then `Authorization: Bearer`, then `bearer_token`.
 import type { FastifyRequest } from 'fastify';
 

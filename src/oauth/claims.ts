@@ -1,4 +1,4 @@
-// The OpenID Connect claims GitLab publishes (gitlab-oauth-alerts.md §11): profile claims always, the
+// The OpenID Connect claims GitLab publishes (GitLab's OAuth documentation): profile claims always, the
 // primary e-mail only with the `email` scope (otherwise the public e-mail).
 import type { Deps } from '../platform/deps.js';
 import { type UserRow, avatarUrl, userWebUrl } from '../accounts/api.js';

@@ -1,6 +1,6 @@
 // Client authentication at the token, revocation and introspection endpoints (RFC 6749 §2.3.1):
 // HTTP Basic with both parts form-URL-decoded, or client_id/client_secret in the body, never both.
-// Non-confidential applications authenticate with their id alone (gitlab-oauth-alerts.md §5.3).
+// Non-confidential applications authenticate with their id alone (GitLab's OAuth documentation).
 import type { FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';

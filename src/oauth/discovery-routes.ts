@@ -1,5 +1,5 @@
 // RFC 8414 authorization server metadata, OpenID Connect discovery and the JWKS
-// (gitlab-oauth-alerts.md §11). Advertises only what Kiln does: S256, Basic and body client auth.
+// (GitLab's OAuth documentation). Advertises only what Kiln does: S256, Basic and body client auth.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { ALL_SCOPES } from './scopes.js';

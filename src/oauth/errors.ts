@@ -13,7 +13,7 @@ export class OAuthError extends Error {
   }
 }
 
-// Descriptions in Doorkeeper 5.5's English (gitlab-oauth-alerts.md §5.2), which clients show users.
+// Descriptions in Doorkeeper 5.5's English (GitLab's OAuth documentation), which clients show users.
 export const DESCRIPTIONS = {
   invalid_request: 'The request is missing a required parameter, includes an unsupported parameter value, or is otherwise malformed.',
   invalid_client: 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.',

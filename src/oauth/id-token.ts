@@ -1,5 +1,5 @@
 // OpenID Connect id_token (OIDC Core §2, §3.1.3.6) signed RS256 with the instance signing key, and
-// the JWKS that publishes its public half (gitlab-oauth-alerts.md §11).
+// the JWKS that publishes its public half (GitLab's OAuth documentation).
 import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
 import type { Deps } from '../platform/deps.js';
 import { cacheSlot } from '../platform/instance-caches.js';

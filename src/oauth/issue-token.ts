@@ -55,7 +55,7 @@ export async function issueToken(deps: Deps, trx: Executor, input: IssueInput): 
 }
 
 /**
- * The token response body (spec "Access token response"; DECISIONS.md): `token_type` `bearer`, `scope`
+ * The token response body (spec "Access token response"; docs/decisions.md): `token_type` `bearer`, `scope`
  * as a space-separated string, `created_at` in Unix seconds, `refresh_token` only when issued.
  */
 export function tokenResponse(token: IssuedToken, extra: Record<string, unknown> = {}) {

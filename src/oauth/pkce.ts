@@ -1,4 +1,4 @@
-// PKCE rules (RFC 7636; DECISIONS.md "PKCE"): S256 only, verifier 43–128 characters of the
+// PKCE rules (RFC 7636; docs/decisions.md "PKCE"): S256 only, verifier 43–128 characters of the
 // unreserved alphabet, compared in constant time.
 import { createHash } from 'node:crypto';
 import { safeEqual } from '../platform/crypto.js';

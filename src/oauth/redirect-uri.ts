@@ -1,5 +1,5 @@
 // Redirect URIs: registration rules and matching (RFC 6749 §3.1.2, RFC 9700 §2.1 and §4.1.3,
-// gitlab-oauth-alerts.md §6.3). Matching is exact string equality; the only variation allowed is the
+// GitLab's OAuth documentation). Matching is exact string equality; the only variation allowed is the
 // port of an IP loopback URI (RFC 8252 §7.3).
 
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:']);

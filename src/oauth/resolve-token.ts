@@ -1,5 +1,5 @@
 // Looking an OAuth access token up by digest, for the REST API (registered in the Feature's setup),
-// token info, userinfo and introspection. GitLab's order: expired, then revoked (gitlab-oauth-alerts.md §2).
+// token info, userinfo and introspection. GitLab's order: expired, then revoked (GitLab's OAuth documentation).
 import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { UsersTable } from '../platform/db/tables/accounts.js';

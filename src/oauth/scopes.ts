@@ -1,4 +1,4 @@
-// OAuth scopes of GitLab 13.10–14.x (gitlab-oauth-alerts.md §2); registry scopes are left out because
+// OAuth scopes of GitLab 13.10–14.x (GitLab's OAuth documentation); registry scopes are left out because
 // Kiln has no container registry. Scope strings are space-delimited and case-sensitive (RFC 6749 §3.3).
 import type { AuthUser } from '../platform/auth/principal.js';
 import { canOnInstance } from '../platform/auth/policies/policy.js';
@@ -28,7 +28,7 @@ export function availableScopes(user: AuthUser | null): string[] {
   return canOnInstance(user, 'admin_all_resources') ? ALL_SCOPES : ALL_SCOPES.filter((scope) => !ADMIN_SCOPES.includes(scope));
 }
 
-/** `enforce_configured_scopes`: the default scope when a request names none (gitlab-oauth-alerts.md §1). */
+/** `enforce_configured_scopes`: the default scope when a request names none (GitLab's OAuth documentation). */
 export const DEFAULT_SCOPES = ['api'];
 
 export type ScopeParse = { ok: true; scopes: string[] } | { ok: false };
@@ -45,7 +45,7 @@ export function parseScopes(raw: string): ScopeParse {
 }
 
 /**
- * Resolve the scopes of a request against what the application may ask for (gitlab-oauth-alerts.md
+ * Resolve the scopes of a request against what the application may ask for (GitLab's OAuth documentation
  * §5.4): no `scope` means the defaults intersected with the application's scopes; otherwise every
  * requested scope must be allowed. Returns null for `invalid_scope`.
  */

@@ -1,5 +1,5 @@
-// GET /oauth/token/info (specification "Token information"; gitlab-oauth-alerts.md §8) and the OIDC
-// userinfo endpoint (§11). A bad token is 401 `invalid_token` with WWW-Authenticate (DECISIONS.md).
+// GET /oauth/token/info (specification "Token information"; GitLab's OAuth documentation) and the OIDC
+// userinfo endpoint (§11). A bad token is 401 `invalid_token` with WWW-Authenticate (docs/decisions.md).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { insufficientScope } from '../platform/http/api-error.js';

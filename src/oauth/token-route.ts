@@ -1,6 +1,6 @@
 // POST /oauth/token (RFC 6749 §3.2): form-encoded (JSON accepted too), one file per grant, every
 // response `Cache-Control: no-store` + `Pragma: no-cache`, exactly 200 on success (oauth4webapi and
-// openid-client refuse 201, clients.md §3), errors as {error, error_description} with 400 or 401.
+// openid-client refuse 201, docs/clients.md), errors as {error, error_description} with 400 or 401.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { DESCRIPTIONS, OAuthError, invalidRequest, missingParameter, noStore, sendOAuthError } from './errors.js';

@@ -1,4 +1,4 @@
-// Time is injected (STYLE.md rule 9) so expiry and retention are tested without sleeping.
+// Time is injected (docs/architecture.md) so expiry and retention are tested without sleeping.
 export interface Clock {
   now(): number; // milliseconds since the epoch
 }

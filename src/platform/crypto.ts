@@ -11,7 +11,7 @@ export function hexDigest(algorithm: 'sha1' | 'sha256', value: string): string {
   return oneShot ? oneShot(algorithm, value, 'hex') : createHash(algorithm).update(value).digest('hex');
 }
 
-/** Tokens, codes and client secrets are stored as SHA-256 digests and looked up by digest (ARCHITECTURE.md, Data). */
+/** Tokens, codes and client secrets are stored as SHA-256 digests and looked up by digest (docs/architecture.md, Data). */
 export function sha256Hex(value: string): string {
   return hexDigest('sha256', value);
 }

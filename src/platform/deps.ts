@@ -1,4 +1,4 @@
-// Everything an action needs from the outside world, passed explicitly (STYLE.md rule 2 and 9).
+// Everything an action needs from the outside world, passed explicitly (docs/architecture.md).
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';

@@ -9,7 +9,7 @@
 // - `trx` is the transaction the action already runs in: a Kysely transaction (`inTransaction`'s
 //   `trx`) or the raw runner of a group-commit work (`tx`). Never `deps.db` outside a transaction.
 // - Publish after the rows the event names exist (the listener's job may run as soon as it commits).
-// - Events carry ids only (STYLE.md rule 7); a listener's job reads what it needs when it runs.
+// - Events carry ids only (docs/architecture.md); a listener's job reads what it needs when it runs.
 // - A new kind: add it to DomainEventTypes with its ids. Listeners ignore kinds they don't know.
 // - On a benchmarked hot path, publish only where the event really happens (an alert is created,
 //   not counted on a grouped one); `publish` with no listener for the kind costs a map lookup.

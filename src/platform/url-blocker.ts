@@ -1,4 +1,4 @@
-// URL checks in the words of GitLab's AddressableUrlValidator / Gitlab::UrlBlocker (gitlab-rest.md §3.3
+// URL checks in the words of GitLab's AddressableUrlValidator / Gitlab::UrlBlocker (GitLab's REST API documentation
 // and §6): environment external URLs (localhost and private networks allowed) and error-tracker API
 // URLs (`public_url`: public hosts only, ASCII only, no markup); webhooks will use it too. Only the
 // literal host is judged, as the WHATWG URL parser normalises it (decimal, octal and hex IPv4 forms

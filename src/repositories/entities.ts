@@ -1,4 +1,4 @@
-// The storage move entity (spec "Group repository storage move"; gitlab-rest.md §2.3), fields explicit.
+// The storage move entity (spec "Group repository storage move"; GitLab's REST API documentation), fields explicit.
 import { isoTime } from '../platform/clock.js';
 import { groupWebUrl } from '../accounts/api.js';
 import { humanState } from './move-states.js';

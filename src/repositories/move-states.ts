@@ -1,4 +1,4 @@
-// The storage move state machine as data (gitlab-rest.md §2.5, GitLab's repository_storage_movable.rb),
+// The storage move state machine as data (GitLab's REST API documentation, GitLab's repository_storage_movable.rb),
 // with pure transition functions. The side effects named here are applied by the actions, inside
 // the transaction that makes the transition.
 import type { MoveState } from '../platform/db/tables/repositories.js';

@@ -1,4 +1,4 @@
-// Push events (gitlab-rest.md §5.4, push_data) computed from the refs before and after a push:
+// Push events (GitLab's REST API documentation, push_data) computed from the refs before and after a push:
 // a new ref is `created` (commit_from null), a deleted one `removed` (commit_to null), anything else
 // `pushed`. Only branches and tags make events, as in GitLab.
 import type { Deps } from '../platform/deps.js';

@@ -1,5 +1,5 @@
 // The six group repository storage move endpoints (spec "Group repository storage moves";
-// gitlab-rest.md §2.1–2.2), administrators only: 401 without a user, 403 for everyone else.
+// GitLab's REST API documentation), administrators only: 401 without a user, 403 for everyone else.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
@@ -56,7 +56,7 @@ export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
     },
     handler: async (ctx) => {
       await scheduleBulkStorageMoves(deps, { sourceStorageName: ctx.params.source_storage_name, destinationStorageName: ctx.params.destination_storage_name });
-      // GitLab's `accepted!` helper (gitlab-rest.md §1.3).
+      // GitLab's `accepted!` helper (GitLab's REST API documentation).
       return { message: '202 Accepted' };
     },
   });
@@ -94,7 +94,7 @@ export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
     summary: "Schedule a move of a group's repository (destination by weight when omitted)",
     tags,
     ability: ADMIN,
-    // gitbeaker also sends source_storage_name and group_id in the body (clients.md §0.2): ignored.
+    // gitbeaker also sends source_storage_name and group_id in the body (docs/clients.md): ignored.
     params: { group_id: p.string.required(), destination_storage_name: p.string.optional() },
     handler: async (ctx) => {
       const { group } = await findGroup(deps, ctx.actor, ctx.params.group_id);

@@ -1,4 +1,4 @@
-// The move job (gitlab-rest.md §2.5): scheduled → started → (copy, verify) → replicated → (delete the
+// The move job (GitLab's REST API documentation): scheduled → started → (copy, verify) → replicated → (delete the
 // source) → finished; any error → failed, or cleanup failed after replication. Every step is
 // idempotent and the state is re-read on each pass, so a job re-claimed after a crash (kill -9: its
 // lease expires) resumes from whatever the database says: before `replicated` the repository is

@@ -1,4 +1,4 @@
-// POST /group_repository_storage_moves (gitlab-rest.md §2.2, GitLab's
+// POST /group_repository_storage_moves (GitLab's REST API documentation, GitLab's
 // ScheduleBulkRepositoryShardMovesMethods): answer 202 at once and let a job schedule a move for
 // every group whose repository is on the source shard. Failures for one group are logged, not fatal.
 import type { Deps } from '../platform/deps.js';

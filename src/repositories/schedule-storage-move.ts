@@ -1,4 +1,4 @@
-// Schedules a group repository storage move (gitlab-rest.md §2.4): source = the shard of the group's
+// Schedules a group repository storage move (GitLab's REST API documentation): source = the shard of the group's
 // wiki repository, destination given or picked by weight; the group becomes read-only and the move
 // job is enqueued, all in one transaction.
 import type { Selectable } from 'kysely';

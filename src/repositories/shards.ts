@@ -1,6 +1,6 @@
 // Storage shards (KILN_STORAGES): directories of bare repositories, each with a weight for new
 // placements. GitLab picks a shard for new repositories and for moves without a destination by a
-// weighted random choice (`Repository.pick_storage_shard`, gitlab-rest.md §2.4).
+// weighted random choice (`Repository.pick_storage_shard`, GitLab's REST API documentation).
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import type { StorageShard } from '../config.js';

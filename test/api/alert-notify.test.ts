@@ -158,7 +158,7 @@ describe('POST /:full_path/alerts/notify/:name/:endpoint_identifier.json', () =>
       expect(flapping.find((a) => a.status === 'triggered').events).toBe(1);
     });
 
-    it('an end time with no open alert stores the alert already resolved (DECISIONS.md)', async () => {
+    it('an end time with no open alert stores the alert already resolved (docs/decisions.md)', async () => {
       const { status, body } = await post(notifyPath, { title: 'Late recovery', fingerprint: 'never-opened', end_time: '2026-11-22T08:32:00Z' });
       expect(status).toBe(200);
       const alert = (await alerts({ status: 'resolved' })).find((a) => a.iid === body[0].iid);

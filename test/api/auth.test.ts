@@ -1,4 +1,4 @@
-// Authentication, scopes, Sudo and blocked users (gitlab-rest.md §1.5).
+// Authentication, scopes, Sudo and blocked users (GitLab's REST API documentation).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { createPersonalAccessToken } from '../../src/accounts/personal-access-tokens.js';

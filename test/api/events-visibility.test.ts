@@ -1,4 +1,4 @@
-// Per-event visibility (gitlab-rest.md §5.3) and push events, and counting that stops at 10,000 rows.
+// Per-event visibility (GitLab's REST API documentation) and push events, and counting that stops at 10,000 rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { recordEvent } from '../../src/platform/events/record-event.js';

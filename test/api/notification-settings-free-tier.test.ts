@@ -1,4 +1,4 @@
-// The free tier has no epics: new_epic is absent from every setting (specification; DECISIONS.md tiers).
+// The free tier has no epics: new_epic is absent from every setting (specification; docs/decisions.md tiers).
 // Its own file: a test kiln per file (a second one in one file trips the PostgreSQL migrator, see the report).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';

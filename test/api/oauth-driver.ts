@@ -1,5 +1,5 @@
 // Drives the authorize → sign in → consent → token dance through inject, so each OAuth test changes
-// one thing (STYLE.md, Tests). Not a test file itself.
+// one thing (docs/architecture.md, Tests). Not a test file itself.
 import { createHash, randomBytes } from 'node:crypto';
 import type { TestKiln, TestUser } from '../helpers/kiln.js';
 import { WebSession, csrfTokenOf } from '../helpers/browser-session.js';

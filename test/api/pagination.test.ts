@@ -1,4 +1,4 @@
-// Offset pagination with GitLab's headers (gitlab-rest.md §1.6, DECISIONS.md "X-Total at scale").
+// Offset pagination with GitLab's headers (GitLab's REST API documentation, docs/decisions.md "X-Total at scale").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';

@@ -1,5 +1,5 @@
 // A real sender: Debian's Prometheus Alertmanager delivers a firing and then a resolved alert to a
-// Kiln integration through its webhook receiver (clients.md §4), which ends as one resolved alert.
+// Kiln integration through its webhook receiver (docs/clients.md), which ends as one resolved alert.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, startKilnProcess, type KilnProcess } from './helpers/server.js';
 import { startAlertmanager, type AlertmanagerProcess } from '../../bench/scenarios/alerts.js';

@@ -33,7 +33,7 @@ describe.skipIf(!adminUrl)('two Kiln processes on one PostgreSQL', () => {
     const url = new URL(adminUrl!);
     url.pathname = `/${database}`;
     const env = { KILN_DATABASE_URL: url.toString() };
-    // Nodes share the instance secrets (ARCHITECTURE.md: the data directory's secrets file), here by
+    // Nodes share the instance secrets (docs/architecture.md: the data directory's secrets file), here by
     // sharing one data directory; the second node reads the file the first one wrote.
     dataDir = mkdtempSync(join(tmpdir(), 'kiln-race-'));
     a = await startKilnProcess({ env, dataDir });

@@ -1,5 +1,5 @@
 // python-gitlab 3.12 (Debian) and @gitbeaker/rest against a started `kiln serve`, as users run them
-// (clients.md §1 and §2): environments, deployments and error tracking settings.
+// (docs/clients.md and §2): environments, deployments and error tracking settings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gitlab } from '@gitbeaker/rest';
 import { apiCall, startKilnProcess, type KilnProcess } from './helpers/server.js';

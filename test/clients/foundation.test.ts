@@ -1,5 +1,5 @@
 // Real clients against a started `kiln serve`: python-gitlab 3.12 (Debian) and @gitbeaker/rest,
-// used the way their users use them (clients.md §1–2).
+// used the way their users use them (docs/clients.md–2).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gitlab } from '@gitbeaker/rest';
 import { startKilnProcess, type KilnProcess } from './helpers/server.js';

@@ -1,4 +1,4 @@
-// Real OAuth client libraries against a started Kiln (clients.md §3), then python-gitlab with the token.
+// Real OAuth client libraries against a started Kiln (docs/clients.md), then python-gitlab with the token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import * as client from 'openid-client';

@@ -1,4 +1,4 @@
-// Request and response shapes every API route shares (gitlab-rest.md §1.1–1.4, clients.md §0).
+// Request and response shapes every API route shares (GitLab's REST API documentation, docs/clients.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 

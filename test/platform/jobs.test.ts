@@ -1,4 +1,4 @@
-// The durable job queue (ARCHITECTURE.md "Background jobs"): transactional enqueue, atomic claims,
+// The durable job queue (docs/architecture.md "Background jobs"): transactional enqueue, atomic claims,
 // retry with backoff, a visible dead state, lease expiry, and the housekeeping job.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { environmentSlug, slugSuffix } from '../../src/environments/slug.js';
 import { guessTier } from '../../src/environments/tier.js';
 
-// gitlab-rest.md §3.4: GitLab's own vectors, with the hash stubbed so the suffix is `q517sa`.
+// GitLab's REST API documentation: GitLab's own vectors, with the hash stubbed so the suffix is `q517sa`.
 const STUBBED: Array<[string, string]> = [
   ['staging-12345678901234567', 'staging-123456789-q517sa'],
   ['9-staging-123456789012345', 'env-9-staging-123-q517sa'],
@@ -22,7 +22,7 @@ const STUBBED: Array<[string, string]> = [
   ['', 'env-q517sa'],
 ];
 
-// The same algorithm with the real SHA-256 suffix (values computed in gitlab-rest.md §3.4).
+// The same algorithm with the real SHA-256 suffix (values computed in GitLab's REST API documentation).
 const REAL: Array<[string, string]> = [
   ['review/fix-foo', 'review-fix-foo-v25cyx'],
   ['PRODUCTION', 'production-vl4voz'],

@@ -5,7 +5,7 @@ import { dayEdges } from '../../src/events/finder.js';
 
 const push = (action: PushData['action']): PushData => ({ commit_count: 1, action, ref_type: 'branch', commit_from: null, commit_to: null, ref: 'main', commit_title: null, ref_count: null });
 
-describe('actionName (gitlab-rest.md §5.4)', () => {
+describe('actionName (GitLab’s REST API documentation)', () => {
   it.each([
     ['pushed', null, push('created'), 'pushed new'],
     ['pushed', null, push('removed'), 'deleted'],

@@ -1,4 +1,4 @@
-// Fingerprints group occurrences of one alert (gitlab-oauth-alerts.md §16 "Fingerprint", §18).
+// Fingerprints group occurrences of one alert (GitLab's alert management documentation "Fingerprint", §18).
 import { hexDigest } from '../../platform/crypto.js';
 import { BoundedMap } from '../../platform/bounded-map.js';
 import { canonicalJson, isBlank, presentString } from './values.js';

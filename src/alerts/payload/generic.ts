@@ -1,4 +1,4 @@
-// The generic alert payload (specification "Alert payload"; gitlab-oauth-alerts.md §16), with the
+// The generic alert payload (specification "Alert payload"; GitLab's alert management documentation), with the
 // paid tier's custom mapping applied first (§17): a mapped path that yields nothing falls back to
 // the standard top-level key.
 import { SEVERITIES, type Severity } from '../model.js';
@@ -17,7 +17,7 @@ export interface GenericOptions {
   mapping?: AttributeMapping | null;
 }
 
-/** Case-insensitive; anything outside the list (or missing) is `critical` (specification, DECISIONS.md). */
+/** Case-insensitive; anything outside the list (or missing) is `critical` (specification, docs/decisions.md). */
 export function genericSeverity(value: unknown): Severity {
   const text = presentString(value)?.toLowerCase();
   return text !== undefined && (SEVERITIES as readonly string[]).includes(text) ? (text as Severity) : 'critical';

@@ -1,4 +1,4 @@
-// The endpoint's own limits, checked before anything else (security.md §5.2; GitLab's DeepSize):
+// The endpoint's own limits, checked before anything else (docs/security.md; GitLab's DeepSize):
 // a raw body over 1 MiB or JSON nested deeper than 100 levels is a 400.
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 export const MAX_DEPTH = 100;

@@ -1,4 +1,4 @@
-// Custom field mapping of the paid tier (gitlab-oauth-alerts.md §17): stored as GitLab's
+// Custom field mapping of the paid tier (GitLab's alert management documentation): stored as GitLab's
 // `{field: {path: [...], type, label}}`, validated like GitLab's JSON schema.
 
 export const MAPPABLE_FIELDS = ['title', 'description', 'start_time', 'end_time', 'service', 'monitoring_tool', 'hosts', 'severity', 'fingerprint', 'gitlab_environment_name'] as const;

@@ -1,4 +1,4 @@
-// Which parser a payload gets (gitlab-oauth-alerts.md §15): an Alertmanager webhook is split into
+// Which parser a payload gets (GitLab's alert management documentation): an Alertmanager webhook is split into
 // its alerts on any integration URL; everything else is one generic alert.
 import type { Tier } from '../../config.js';
 import { genericGroupingKey, parseGenericAlert, type GroupingKey } from './generic.js';

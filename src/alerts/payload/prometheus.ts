@@ -1,4 +1,4 @@
-// Alertmanager webhook payloads (gitlab-oauth-alerts.md §18; clients.md §4): each element of
+// Alertmanager webhook payloads (GitLab's alert management documentation; docs/clients.md): each element of
 // `alerts` is its own alert, parsed with GitLab's Prometheus mapping. Alertmanager's own
 // `fingerprint` is ignored, as GitLab does.
 import type { Severity } from '../model.js';

@@ -1,4 +1,4 @@
-// The small value rules shared by the payload parsers (gitlab-oauth-alerts.md §16): GitLab uses a
+// The small value rules shared by the payload parsers (GitLab's alert management documentation): GitLab uses a
 // value only when it is present (a blank string is missing), truncates with Ruby's String#truncate,
 // and parses times leniently.
 

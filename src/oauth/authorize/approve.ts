@@ -1,6 +1,6 @@
 // The user (or a trusted application's standing consent) approved: issue a 10-minute single-use code
 // bound to client, user, redirect URI, scopes and challenge, or an implicit token without a refresh
-// token (RFC 6749 §4.1.2, §4.2.2; DECISIONS.md).
+// token (RFC 6749 §4.1.2, §4.2.2; docs/decisions.md).
 import type { Deps } from '../../platform/deps.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import { issueToken, newSecret } from '../issue-token.js';

@@ -72,7 +72,7 @@ export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
       const validation = await validateAuthorizeRequest(deps, context.query);
       if (validation.kind === 'page') return errorPage(validation.description);
       if (validation.kind === 'redirect') return redirect(redirectWith(validation.destination, { error: validation.error, error_description: validation.description }), null, 302);
-      // Trusted applications (an administrator's flag) skip consent (gitlab-oauth-alerts.md §4).
+      // Trusted applications (an administrator's flag) skip consent (GitLab's OAuth documentation).
       if (validation.request.application.trusted === 1) return deliver(await approveAuthorization(deps, context.user.id, validation.request), 302);
       return consentPage(context, validation.request);
     },

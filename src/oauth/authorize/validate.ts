@@ -74,7 +74,7 @@ export async function validateAuthorizeRequest(deps: Deps, params: Params): Prom
   if (!responseType) return fail('invalid_request', 'Missing required parameter: response_type.');
   if (responseType !== 'code' && responseType !== 'token') return fail('unsupported_response_type', DESCRIPTIONS.unsupported_response_type);
   if (responseType === 'token' && (!deps.config.allowImplicitGrant || application.confidential === 1)) {
-    // DECISIONS.md: implicit only for non-confidential applications and while the instance allows it.
+    // docs/decisions.md: implicit only for non-confidential applications and while the instance allows it.
     return fail('unauthorized_client', 'The implicit grant is not available to this application.');
   }
   // Rule: scopes are known to the application (defaults to `api`).

@@ -1,4 +1,4 @@
-// grant_type=authorization_code (RFC 6749 §4.1.3; security.md §6 rows 2 and 3): the code is bound to
+// grant_type=authorization_code (RFC 6749 §4.1.3; docs/security.md): the code is bound to
 // client, redirect URI, user, scopes and PKCE challenge, lives 10 minutes, and is consumed by a
 // conditional UPDATE so two concurrent exchanges give exactly one token. Reuse revokes what it issued.
 import type { FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
-// grant_type=password (RFC 6749 §4.3; DECISIONS.md "password grant"): compatibility only, so it is
-// confined: rate-limited per IP (security.md §5.1 protected paths, 10/min), refused with the same
+// grant_type=password (RFC 6749 §4.3; docs/decisions.md "password grant"): compatibility only, so it is
+// confined: rate-limited per IP (docs/security.md protected paths, 10/min), refused with the same
 // `invalid_grant` for unknown users, wrong passwords, two-factor users, locked and blocked users (no
 // enumeration), default scope `api`, and no refresh token (specification, Access token response).
 import type { FastifyRequest } from 'fastify';
@@ -21,7 +21,7 @@ export async function passwordGrant(deps: Deps, request: FastifyRequest, params:
   const scopes = resolveScopes(params.scope, client ? splitScopes(client.scopes) : ALL_SCOPES);
   if (!scopes) throw invalidScope();
   // Two-factor users never reach the password check and no failed attempt is counted (GitLab,
-  // gitlab-oauth-alerts.md §5.5); the answer is the same as for a wrong password.
+  // GitLab's OAuth documentation); the answer is the same as for a wrong password.
   const candidate = await findUserByLogin(deps, params.username);
   if (candidate && candidate.otp_required === 1) throw invalidGrant();
   const check = await checkPassword(deps, params.username, params.password);

@@ -1,4 +1,4 @@
-// grant_type=refresh_token (RFC 6749 §6; DECISIONS.md "refresh tokens"): every use rotates the pair and
+// grant_type=refresh_token (RFC 6749 §6; docs/decisions.md "refresh tokens"): every use rotates the pair and
 // retires the old access token too; a rotated token presented again revokes the whole family
 // (RFC 9700 §4.14.2); scope can only narrow; the token belongs to the client it was issued to.
 import type { FastifyRequest } from 'fastify';

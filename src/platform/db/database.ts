@@ -66,7 +66,7 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
     ensurePrivateFile(file, [`${file}-wal`, `${file}-shm`, `${file}-journal`]);
   }
   const connection = new SQLite(file);
-  // WAL + synchronous=NORMAL: a commit survives kill -9 (DECISIONS.md, SQLite durability).
+  // WAL + synchronous=NORMAL: a commit survives kill -9 (docs/decisions.md, SQLite durability).
   connection.pragma('journal_mode = WAL');
   connection.pragma(`synchronous = ${synchronous}`);
   connection.pragma('foreign_keys = ON');

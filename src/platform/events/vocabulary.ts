@@ -1,4 +1,4 @@
-// GitLab's event vocabulary (gitlab-rest.md §5) as stored in the events table: actions, target
+// GitLab's event vocabulary (GitLab's REST API documentation) as stored in the events table: actions, target
 // types and the data of a push.
 export const EVENT_ACTIONS = ['created', 'updated', 'closed', 'reopened', 'pushed', 'commented', 'merged', 'joined', 'left', 'destroyed', 'expired', 'approved'] as const;
 export type EventAction = (typeof EVENT_ACTIONS)[number];

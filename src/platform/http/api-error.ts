@@ -20,7 +20,7 @@ export function invalidToken(description: string): ApiError {
   return new ApiError(401, { error: 'invalid_token', error_description: description }, { 'www-authenticate': header });
 }
 
-/** 403 for a token without an allowed scope; DECISIONS.md adds the RFC 6750 header GitLab omits. */
+/** 403 for a token without an allowed scope; docs/decisions.md adds the RFC 6750 header GitLab omits. */
 export function insufficientScope(allowed: string[]): ApiError {
   const description = 'The request requires higher privileges than provided by the access token.';
   return new ApiError(

@@ -1,4 +1,4 @@
-// Token resolution in GitLab's order (gitlab-rest.md §1.5): an OAuth token from `access_token`, a
+// Token resolution in GitLab's order (GitLab's REST API documentation): an OAuth token from `access_token`, a
 // Bearer header or `bearer_token`; if that string is no OAuth token, a personal access token from
 // `private_token`, `PRIVATE-TOKEN` or the same string. Unknown strings are 401.
 import type { FastifyRequest } from 'fastify';
@@ -66,7 +66,7 @@ export function checkScopes(principal: Principal, method: string, rule: ScopeRul
   if (!principal.scopes.some((scope) => admitted.has(scope))) throw insufficientScope(allowedScopes(rule));
 }
 
-/** Sudo (gitlab-rest.md §1.5): an admin with a `sudo`-scoped token acts as another user. */
+/** Sudo (GitLab's REST API documentation): an admin with a `sudo`-scoped token acts as another user. */
 export async function applySudo(registry: AuthRegistry, principal: Principal | null, sudo: string | undefined): Promise<Principal | null> {
   if (sudo === undefined || sudo === '') return principal;
   if (!principal) throw unauthorized();

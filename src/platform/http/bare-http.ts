@@ -100,7 +100,7 @@ export function bareJsonRoute(deps: Deps, route: BareJsonRoute): BareHandler {
 function send(response: ServerResponse, answer: BareAnswer, requestId: string, unread: boolean): void {
   if (response.headersSent || response.destroyed) return;
   const text = answer.json ?? JSON.stringify(answer.body);
-  // python-gitlab compares the content type for equality (clients.md §0.1): no charset on JSON.
+  // python-gitlab compares the content type for equality (docs/clients.md): no charset on JSON.
   const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'x-request-id': requestId };
   // A refused body is not read: the connection cannot carry another request after it.
   if (unread) headers.connection = 'close';

@@ -1,4 +1,4 @@
-// Request bodies as real clients send them (clients.md §0.2): JSON with an empty body, form-encoded
+// Request bodies as real clients send them (docs/clients.md): JSON with an empty body, form-encoded
 // bodies (with or without a charset), and anything else left unread for the route (git, raw alerts).
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './api-error.js';

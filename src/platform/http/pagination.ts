@@ -1,5 +1,5 @@
-// Offset pagination with GitLab's headers (gitlab-rest.md §1.6). Counting stops at 10,001 rows:
-// above 10,000, X-Total, X-Total-Pages and rel="last" are omitted (DECISIONS.md, X-Total at scale).
+// Offset pagination with GitLab's headers (GitLab's REST API documentation). Counting stops at 10,001 rows:
+// above 10,000, X-Total, X-Total-Pages and rel="last" are omitted (docs/decisions.md, X-Total at scale).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { ParamError } from '../errors.js';

@@ -1,5 +1,5 @@
 // Housekeeping: prunes finished jobs and stale rate-limit windows so both tables stay small (every
-// query on them must stay index-served, ARCHITECTURE.md "Data"), and credentials that can no longer
+// query on them must stay index-served, docs/architecture.md "Data"), and credentials that can no longer
 // be used: expired browser sessions, expired OAuth authorization codes, revoked OAuth tokens and
 // expired ones without a refresh token. Dead jobs are kept: they are the visible record of work that
 // needs an operator. Personal access tokens are kept too: GitLab lists revoked and expired ones as

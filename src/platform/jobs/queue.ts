@@ -1,4 +1,4 @@
-// A durable job queue in the application database (ARCHITECTURE.md, Background jobs): enqueue inside
+// A durable job queue in the application database (docs/architecture.md, Background jobs): enqueue inside
 // the transaction that needs the work, claim atomically, retry with backoff, a visible dead state.
 import { inTransaction, type Executor } from '../db/database.js';
 import type { Tx } from '../db/statements.js';
@@ -19,7 +19,7 @@ export interface ClaimedJob {
 }
 
 /**
- * Jobs carry ids only (STYLE.md rule 7); the payload is a small JSON object. `target` is the
+ * Jobs carry ids only (docs/architecture.md); the payload is a small JSON object. `target` is the
  * transaction that needs the work (a builder transaction, or a group-commit work: alerts enqueue
  * incidents on their endpoint's path), or the database for a job of its own.
  */

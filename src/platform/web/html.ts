@@ -1,5 +1,5 @@
 // HTML that escapes by default: every interpolated value is escaped unless it is already Html.
-// `raw()` is the explicit, rare opt-in for markup we wrote ourselves (STYLE.md rule 13).
+// `raw()` is the explicit, rare opt-in for markup we wrote ourselves (docs/architecture.md).
 export class Html {
   constructor(readonly value: string) {}
   toString(): string {

@@ -41,7 +41,7 @@ export interface PageSpec {
   handler: (context: PageContext) => Promise<PageOutcome>;
 }
 
-/** Headers on every page: no framing, no referrer leaks, only our own assets (security.md, ASVS V3/V14). */
+/** Headers on every page: no framing, no referrer leaks, only our own assets (docs/security.md, ASVS V3/V14). */
 export function setPageSecurityHeaders(reply: FastifyReply): void {
   reply.header('content-security-policy', "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'");
   reply.header('x-frame-options', 'DENY');

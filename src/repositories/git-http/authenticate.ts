@@ -1,4 +1,4 @@
-// HTTP Basic for git (ARCHITECTURE.md, Git): any user name with a personal access token or an OAuth
+// HTTP Basic for git (docs/architecture.md, Git): any user name with a personal access token or an OAuth
 // token as the password (`oauth2:<token>` is the usual form), or the account password of a user
 // without two-factor authentication, as GitLab's Gitlab::Auth.find_for_git_client allows.
 import type { Deps } from '../../platform/deps.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { TIME } from './_columns.js';
 
-// Browser sessions live in the database so every node sees them (ARCHITECTURE.md, Scale-out).
+// Browser sessions live in the database so every node sees them (docs/architecture.md, Scale-out).
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('web_sessions')

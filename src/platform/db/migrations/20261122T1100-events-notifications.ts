@@ -1,5 +1,5 @@
 // Activity event listings and notification settings (issue 4). The events table is the largest one:
-// every listing filter has an index that serves it in id order (gitlab-rest.md §5.2), so a page is an
+// every listing filter has an index that serves it in id order (GitLab's REST API documentation), so a page is an
 // index range scan and the bounded count never touches rows outside the filter.
 import type { Kysely } from 'kysely';
 import { TIME, withId } from './_columns.js';
@@ -17,7 +17,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   // One row per (user, source): source_type 'Global' (source_id 0), 'Namespace' (a group) or 'Project'.
   // Event columns are nullable booleans as in GitLab (null = never set), except moved_project (default
-  // true) and merge_when_pipeline_succeeds (default false), gitlab-rest.md §4.2.
+  // true) and merge_when_pipeline_succeeds (default false), GitLab's REST API documentation
   let table = withId(db, db.schema.createTable('notification_settings'))
     .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('source_type', 'text', (c) => c.notNull())

@@ -38,7 +38,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', TIME, (c) => c.notNull())
     .addUniqueConstraint('alerts_project_iid', ['project_id', 'iid'])
     .execute();
-  // The grouping invariant (gitlab-oauth-alerts.md §20): one unresolved alert per (project,
+  // The grouping invariant (GitLab's alert management documentation): one unresolved alert per (project,
   // fingerprint). Ingestion upserts against exactly this predicate, so keep the two in step.
   await db.schema
     .createIndex('alerts_open_fingerprint')

@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** GitLab's AlertManagement::HttpIntegration (gitlab-oauth-alerts.md §14.2). */
+/** GitLab's AlertManagement::HttpIntegration (GitLab's alert management documentation). */
 export interface AlertIntegrationsTable {
   id: Generated<number>;
   project_id: number;

@@ -9,7 +9,7 @@ export interface EnvironmentsTable {
   id: Generated<number>;
   project_id: number;
   name: string;
-  /** Generated once on create (gitlab-rest.md §3.4); a rename keeps it. */
+  /** Generated once on create (GitLab's REST API documentation); a rename keeps it. */
   slug: string;
   external_url: string | null;
   state: EnvironmentState;

@@ -8,7 +8,7 @@ export interface ErrorTrackingSettingsTable {
   api_url: string | null;
   project_name: string | null;
   organization_name: string | null;
-  /** The tracker's auth token, sealed with the instance key (ARCHITECTURE.md, secrets at rest). */
+  /** The tracker's auth token, sealed with the instance key (docs/architecture.md, secrets at rest). */
   token_sealed: string | null;
   created_at: number;
   updated_at: number;

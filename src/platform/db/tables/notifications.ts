@@ -2,7 +2,7 @@ import type { Generated } from 'kysely';
 
 export type NotificationSourceType = 'Global' | 'Namespace' | 'Project';
 
-/** Event booleans are INTEGER 0/1, null when never set (gitlab-rest.md §4.2). */
+/** Event booleans are INTEGER 0/1, null when never set (GitLab's REST API documentation). */
 export interface NotificationSettingsTable {
   id: Generated<number>;
   user_id: number;

@@ -1,5 +1,5 @@
 // Tables of the OAuth provider. Every secret (client secret, code, access and refresh token) is a
-// SHA-256 digest looked up by equality (ARCHITECTURE.md, Data); plaintext is returned once.
+// SHA-256 digest looked up by equality (docs/architecture.md, Data); plaintext is returned once.
 import type { Generated } from 'kysely';
 
 export interface OauthApplicationsTable {
@@ -8,7 +8,7 @@ export interface OauthApplicationsTable {
   uid: string;
   secret_digest: string;
   name: string;
-  /** Registered redirect URIs, one per line (gitlab-oauth-alerts.md §13.2). */
+  /** Registered redirect URIs, one per line (GitLab's OAuth documentation). */
   redirect_uri: string;
   /** Space-separated scopes the application may request. */
   scopes: string;

@@ -1,5 +1,5 @@
 // Tables of the repositories feature: where each container's bare repository lives, and group
-// repository storage moves (gitlab-rest.md §2).
+// repository storage moves (GitLab's REST API documentation).
 import type { Generated } from 'kysely';
 
 /** A group's wiki repository or a project's repository, on one shard of KILN_STORAGES. */
