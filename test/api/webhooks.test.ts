@@ -329,8 +329,10 @@ describe('Deployment Hook', () => {
     const deployment = (await kiln.api('POST', `/projects/${project.id}/deployments`, { token: developer.token, body: { environment: 'production', sha: 'a'.repeat(40), ref: 'main', tag: false, status: 'running' } })).body;
     await kiln.api('PUT', `/projects/${project.id}/deployments/${deployment.id}`, { token: developer.token, body: { status: 'success' } });
     await kiln.worker.drain();
-    expect(at('/deploy').map((r) => [r.headers['x-gitlab-event'], r.body.status])).toEqual([['Deployment Hook', 'running'], ['Deployment Hook', 'success']]);
-    expect(at('/deploy')[1].body).toMatchObject({
+    // Deliveries run concurrently: compared in status order.
+    const deliveries = at('/deploy').sort((a, b) => String(a.body.status).localeCompare(String(b.body.status)));
+    expect(deliveries.map((r) => [r.headers['x-gitlab-event'], r.body.status])).toEqual([['Deployment Hook', 'running'], ['Deployment Hook', 'success']]);
+    expect(deliveries[1].body).toMatchObject({
       object_kind: 'deployment', deployment_id: deployment.id, environment: 'production', environment_slug: 'production', environment_tier: 'production',
       short_sha: 'aaaaaaaa', ref: 'main', user: { username: 'developer' }, commit_url: `http://kiln.test/team/app/-/commit/${'a'.repeat(40)}`, project: { id: project.id },
     });
