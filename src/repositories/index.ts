@@ -10,6 +10,7 @@ import { BULK_JOB, runBulkStorageMovesJob } from './schedule-bulk-storage-moves.
 import { runStorageMoveJob } from './run-storage-move.js';
 import { recoverStorageMoves } from './recover-moves.js';
 import { storagePages } from './pages.js';
+import { repositoryPages } from './pages/index.js';
 import { PRUNE_ORPHANS_JOB, pruneOrphansJob } from './prune-orphans.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
 import { accountHooks } from '../accounts/api.js';
@@ -33,6 +34,7 @@ export const repositoriesFeature: Feature = {
       handler: (request, reply, groups) => serveGit(deps, request, reply, { path: groups.path, action: groups.action }),
     });
     storagePages(app, deps);
+    repositoryPages(app, deps);
   },
   jobs: {
     [MOVE_JOB]: runStorageMoveJob,
