@@ -58,7 +58,7 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Server children on core 0, the load generator (this process) on core 1, as reference/performance.md did. */
+/** Server children on core 0, the load generator (this process) on core 1, so the two do not compete for a core (docs/performance.md). */
 const PIN = existsSync('/usr/bin/taskset') && cpus().length >= 2;
 function pinSelf(): void {
   if (!PIN) return;
