@@ -10,6 +10,7 @@ import { pathProblems } from './paths.js';
 import { subgroupVisibilityProblem } from './visibility.js';
 import { releasePath } from './release-redirects.js';
 import type { NamespaceRow } from './access.js';
+import { defaultVisibility, restrictedVisibilityProblem } from '../application-settings/api.js';
 
 export interface CreateGroupInput {
   name: string;
@@ -31,12 +32,13 @@ async function parentGroup(deps: Deps, actor: Principal, parentId: number): Prom
 /** Create a group; the creator becomes its Owner. Subgroups need create_subgroup on the parent. */
 export async function createGroup(deps: Deps, actor: Principal, input: CreateGroupInput): Promise<NamespaceRow> {
   const parent = input.parentId === undefined ? null : await parentGroup(deps, actor, input.parentId);
-  const visibility = input.visibility ?? 'private';
+  // The instance default when none is named, never above the parent's visibility.
+  const visibility = input.visibility ?? (await defaultVisibility(deps.db, 'group', parent ? parent.visibility : null));
   const errors: Record<string, string[]> = {};
   if (!input.name?.trim()) errors.name = ["can't be blank"];
   const problems = pathProblems(input.path ?? '', parent === null);
   if (problems.length) errors.path = problems;
-  const visibilityProblem = subgroupVisibilityProblem(visibility, parent);
+  const visibilityProblem = subgroupVisibilityProblem(visibility, parent) ?? (await restrictedVisibilityProblem(deps.db, actor.user, visibility));
   if (visibilityProblem) errors.visibility_level = [visibilityProblem];
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const fullPath = parent ? `${parent.full_path}/${input.path}` : input.path;

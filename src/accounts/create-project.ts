@@ -9,6 +9,7 @@ import { groupAccessLevel, type NamespaceRow, type ProjectRow } from './access.j
 import { pathFromName, pathProblems } from './paths.js';
 import { projectVisibilityProblem } from './visibility.js';
 import { releasePath } from './release-redirects.js';
+import { defaultVisibility, restrictedVisibilityProblem } from '../application-settings/api.js';
 
 export interface CreateProjectInput {
   name?: string;
@@ -42,11 +43,12 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
   const namespace = await targetNamespace(deps, actor, input.namespaceId);
   const name = (input.name ?? input.path ?? '').trim();
   const path = input.path?.trim() || pathFromName(name);
-  const visibility = input.visibility ?? 'private';
+  // The instance default when none is named, never above the group's visibility.
+  const visibility = input.visibility ?? (await defaultVisibility(deps.db, 'project', namespace.kind === 'group' ? namespace.visibility : null));
   const errors: Record<string, string[]> = {};
   const problems = pathProblems(path, false);
   if (problems.length) errors.path = problems;
-  const visibilityProblem = projectVisibilityProblem(visibility, namespace);
+  const visibilityProblem = projectVisibilityProblem(visibility, namespace) ?? (await restrictedVisibilityProblem(deps.db, actor.user, visibility));
   if (visibilityProblem) errors.visibility_level = [visibilityProblem];
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const fullPath = `${namespace.full_path}/${path}`;

@@ -10,6 +10,7 @@ import type { UploadedFile } from '../platform/http/multipart.js';
 import type { NamespaceRow } from './access.js';
 import { pathProblems } from './paths.js';
 import { childrenVisibilityProblem, subgroupVisibilityProblem } from './visibility.js';
+import { restrictedVisibilityProblem } from '../application-settings/api.js';
 import { recordSubtreeRedirects } from './record-redirects.js';
 import { releaseSubtree } from './release-redirects.js';
 import { moveDescendantPaths } from './rename-queries.js';
@@ -24,7 +25,8 @@ export interface UpdateGroupInput {
   avatar?: UploadedFile | null;
 }
 
-async function validate(deps: Deps, group: NamespaceRow, input: UpdateGroupInput): Promise<void> {
+async function validate(deps: Deps, access: GroupAccess, input: UpdateGroupInput): Promise<void> {
+  const group = access.group;
   const errors: Record<string, string[]> = {};
   if (input.name !== undefined && !input.name.trim()) errors.name = ["can't be blank"];
   if (input.path !== undefined) {
@@ -33,7 +35,10 @@ async function validate(deps: Deps, group: NamespaceRow, input: UpdateGroupInput
   }
   if (input.visibility !== undefined) {
     const parent = group.parent_id === null ? null : await deps.db.selectFrom('namespaces').selectAll().where('id', '=', group.parent_id).executeTakeFirst();
-    const problem = subgroupVisibilityProblem(input.visibility, parent ?? null) ?? (await childrenVisibilityProblem(deps.db, group, input.visibility));
+    const problem = subgroupVisibilityProblem(input.visibility, parent ?? null)
+      ?? (await childrenVisibilityProblem(deps.db, group, input.visibility))
+      // A restricted level is refused only when it changes (GitLab's visibility_level_changed check).
+      ?? (input.visibility !== group.visibility ? await restrictedVisibilityProblem(deps.db, access.user, input.visibility) : null);
     if (problem) errors.visibility_level = [problem];
   }
   if (Object.keys(errors).length) throw new ValidationError(errors);
@@ -48,7 +53,7 @@ export function siblingPath(group: NamespaceRow, path: string): string {
 export async function updateGroup(deps: Deps, access: GroupAccess, input: UpdateGroupInput): Promise<NamespaceRow> {
   if (input.visibility !== undefined) authorizeGroup(access, 'change_visibility_level');
   const group = access.group;
-  await validate(deps, group, input);
+  await validate(deps, access, input);
   const now = deps.clock.now();
   const changes: Record<string, unknown> = { updated_at: now };
   if (input.name !== undefined) changes.name = input.name.trim();

@@ -11,6 +11,7 @@ import type { UploadedFile } from '../platform/http/multipart.js';
 import type { ProjectRow } from './access.js';
 import { pathProblems } from './paths.js';
 import { projectVisibilityProblem } from './visibility.js';
+import { restrictedVisibilityProblem } from '../application-settings/api.js';
 import { recordRedirect } from './record-redirects.js';
 import { releasePath } from './release-redirects.js';
 import { removeAvatar } from './remove-avatar.js';
@@ -44,7 +45,7 @@ export function cleanTopics(topics: string[]): string[] {
   return result;
 }
 
-function validate(access: ProjectAccess, input: UpdateProjectInput): void {
+async function validate(deps: Deps, access: ProjectAccess, input: UpdateProjectInput): Promise<void> {
   const errors: Record<string, string[]> = {};
   if (input.name !== undefined && !input.name.trim()) errors.name = ["can't be blank"];
   if (input.path !== undefined) {
@@ -52,7 +53,9 @@ function validate(access: ProjectAccess, input: UpdateProjectInput): void {
     if (problems.length) errors.path = problems;
   }
   if (input.visibility !== undefined) {
-    const problem = projectVisibilityProblem(input.visibility, access.namespace);
+    // A restricted level is refused only when it changes (GitLab's visibility_level_changed check).
+    const problem = projectVisibilityProblem(input.visibility, access.namespace)
+      ?? (input.visibility !== access.project.visibility ? await restrictedVisibilityProblem(deps.db, access.user, input.visibility) : null);
     if (problem) errors.visibility_level = [problem];
   }
   if (input.defaultBranch !== undefined && !input.defaultBranch.trim()) errors.default_branch = ["can't be blank"];
@@ -70,7 +73,7 @@ async function setDefaultBranch(deps: Deps, project: ProjectRow, branch: string)
 export async function updateProject(deps: Deps, access: ProjectAccess, input: UpdateProjectInput): Promise<ProjectRow> {
   if (input.name !== undefined) authorizeProject(access, 'rename_project');
   if (input.visibility !== undefined) authorizeProject(access, 'change_visibility_level');
-  validate(access, input);
+  await validate(deps, access, input);
   const project = access.project;
   // GitLab keeps project names unique in a namespace, as paths are.
   if (input.name !== undefined && input.name.trim() !== project.name) {

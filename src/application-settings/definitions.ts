@@ -17,36 +17,42 @@ export interface SettingDefinition {
   values?: readonly number[];
   /** Smallest accepted integer, with Rails' numericality message. */
   min?: { value: number; message: string };
+  /**
+   * Kiln has no code path for this setting: it behaves as the default, so only the default is
+   * accepted and any other value is refused with this 400 message (a setting that did nothing
+   * would answer 200 and change nothing).
+   */
+  fixed?: string;
 }
 
 const atLeastZero = { value: 0, message: 'must be greater than or equal to 0' };
 
 export const SETTINGS = {
-  signup_enabled: { kind: 'boolean', default: false },
-  password_authentication_enabled_for_web: { kind: 'boolean', default: true },
-  password_authentication_enabled_for_git: { kind: 'boolean', default: true },
-  require_two_factor_authentication: { kind: 'boolean', default: false },
-  two_factor_grace_period: { kind: 'integer', default: 48, min: atLeastZero },
-  user_oauth_applications: { kind: 'boolean', default: true },
-  user_default_external: { kind: 'boolean', default: false },
-  gravatar_enabled: { kind: 'boolean', default: true },
+  signup_enabled: { kind: 'boolean', default: false, fixed: 'cannot be enabled: sign-up is not available on this server' },
+  password_authentication_enabled_for_web: { kind: 'boolean', default: true, fixed: 'cannot be disabled: password sign-in is the only sign-in on this server' },
+  password_authentication_enabled_for_git: { kind: 'boolean', default: true, fixed: 'cannot be disabled: passwords and tokens are how git authenticates on this server' },
+  require_two_factor_authentication: { kind: 'boolean', default: false, fixed: 'cannot be enabled: enforcing two-factor authentication is not supported by this server' },
+  two_factor_grace_period: { kind: 'integer', default: 48, min: atLeastZero, fixed: 'is not supported by this server (two-factor authentication is not enforced)' },
+  user_oauth_applications: { kind: 'boolean', default: true, fixed: 'cannot be disabled: this server does not support turning off user OAuth applications' },
+  user_default_external: { kind: 'boolean', default: false, fixed: 'cannot be enabled: this server has no external users' },
+  gravatar_enabled: { kind: 'boolean', default: true, fixed: 'cannot be disabled: this server does not support turning off Gravatar' },
   default_project_visibility: { kind: 'visibility', default: 'private' },
   default_group_visibility: { kind: 'visibility', default: 'private' },
   restricted_visibility_levels: { kind: 'visibilities', default: [] },
-  default_projects_limit: { kind: 'integer', default: 100_000, min: atLeastZero },
+  default_projects_limit: { kind: 'integer', default: 100_000, min: atLeastZero, fixed: 'is not supported by this server (it has no per-user project limit)' },
   // 0 not protected, 1 partially, 2 fully, 3 protected against pushes (Gitlab::Access.protection_values).
-  default_branch_protection: { kind: 'integer', default: 2, values: [0, 1, 2, 3] },
-  max_attachment_size: { kind: 'integer', default: 10, min: { value: 1, message: 'must be greater than 0' } },
-  session_expire_delay: { kind: 'integer', default: 10_080, min: atLeastZero },
+  default_branch_protection: { kind: 'integer', default: 2, values: [0, 1, 2, 3], fixed: 'is not supported by this server' },
+  max_attachment_size: { kind: 'integer', default: 10, min: { value: 1, message: 'must be greater than 0' }, fixed: 'is not supported by this server (its upload limit is fixed)' },
+  session_expire_delay: { kind: 'integer', default: 10_080, min: atLeastZero, fixed: 'is not supported by this server (sessions last one week)' },
   allow_local_requests_from_web_hooks_and_services: { kind: 'boolean', default: false },
   allow_local_requests_from_system_hooks: { kind: 'boolean', default: true },
   outbound_local_requests_whitelist: { kind: 'hosts', default: [] },
-  dns_rebinding_protection_enabled: { kind: 'boolean', default: true },
-  home_page_url: { kind: 'url', default: null },
-  after_sign_out_path: { kind: 'url', default: null },
-  sign_in_text: { kind: 'text', default: null },
-  after_sign_up_text: { kind: 'text', default: null },
-  help_page_text: { kind: 'text', default: null },
+  dns_rebinding_protection_enabled: { kind: 'boolean', default: true, fixed: 'cannot be disabled: this server always checks the addresses it connects to' },
+  home_page_url: { kind: 'url', default: null, fixed: 'is not supported by this server' },
+  after_sign_out_path: { kind: 'url', default: null, fixed: 'is not supported by this server' },
+  sign_in_text: { kind: 'text', default: null, fixed: 'is not supported by this server' },
+  after_sign_up_text: { kind: 'text', default: null, fixed: 'is not supported by this server (it has no sign-up)' },
+  help_page_text: { kind: 'text', default: null, fixed: 'is not supported by this server (it has no help page)' },
 } satisfies Record<string, SettingDefinition>;
 
 export type SettingName = keyof typeof SETTINGS;

@@ -1,7 +1,7 @@
 // The current application settings: the stored rows over the defaults. A stored value that no longer
 // fits its definition (a setting whose meaning changed) falls back to the default rather than failing.
 import type { Executor } from '../platform/db/database.js';
-import { SETTING_NAMES, SETTINGS, type ApplicationSettings, type SettingName } from './definitions.js';
+import { SETTING_NAMES, SETTINGS, type ApplicationSettings, type SettingDefinition, type SettingName } from './definitions.js';
 
 export interface StoredSettings {
   values: ApplicationSettings;
@@ -18,7 +18,8 @@ export async function readStoredSettings(db: Executor): Promise<StoredSettings> 
   for (const row of rows) {
     createdAt = createdAt === null ? Number(row.created_at) : Math.min(createdAt, Number(row.created_at));
     updatedAt = updatedAt === null ? Number(row.updated_at) : Math.max(updatedAt, Number(row.updated_at));
-    if (!(row.name in SETTINGS)) continue;
+    // A setting Kiln behaves as its default for reads as the default, whatever an older version stored.
+    if (!(row.name in SETTINGS) || (SETTINGS[row.name as SettingName] as SettingDefinition).fixed) continue;
     try {
       values[row.name as SettingName] = JSON.parse(row.value);
     } catch {

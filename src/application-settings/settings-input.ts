@@ -50,7 +50,7 @@ export function parseSettingsInput(raw: Record<string, unknown>): SettingsChange
   const errors: Record<string, string[]> = {};
   for (const name of SETTING_NAMES) {
     if (parsed[name] === undefined) continue;
-    const checked = checkValue(name, SETTINGS[name], parsed[name]);
+    const checked = fixedValue(SETTINGS[name], checkValue(name, SETTINGS[name], parsed[name]));
     if ('errors' in checked) {
       if (checked.grape) throw new ParamError(`${name} ${checked.errors[0]}`);
       errors[name] = checked.errors;
@@ -63,6 +63,12 @@ export function parseSettingsInput(raw: Record<string, unknown>): SettingsChange
 }
 
 type Checked = { value: unknown } | { errors: string[]; grape?: boolean };
+
+/** A setting Kiln has no code path for accepts only the default it behaves as. */
+function fixedValue(definition: SettingDefinition, checked: Checked): Checked {
+  if (!definition.fixed || 'errors' in checked) return checked;
+  return JSON.stringify(checked.value) === JSON.stringify(definition.default) ? checked : { errors: [definition.fixed] };
+}
 
 function checkValue(name: SettingName, definition: SettingDefinition, value: unknown): Checked {
   switch (definition.kind) {

@@ -13,33 +13,57 @@ beforeAll(async () => {
 });
 afterAll(() => kiln.close());
 
-/** A value for every setting, none of them its default, with the value GitLab then shows. */
+/**
+ * A value for every setting, with the value GitLab then shows: the settings Kiln acts on with a value
+ * other than their default, the ones it behaves as their default with that default.
+ */
 const EVERY_SETTING: Record<string, { send: unknown; read: unknown }> = {
-  signup_enabled: { send: true, read: true },
-  password_authentication_enabled_for_web: { send: false, read: false },
-  password_authentication_enabled_for_git: { send: false, read: false },
-  require_two_factor_authentication: { send: true, read: true },
-  two_factor_grace_period: { send: 12, read: 12 },
-  user_oauth_applications: { send: false, read: false },
-  user_default_external: { send: true, read: true },
-  gravatar_enabled: { send: false, read: false },
+  signup_enabled: { send: false, read: false },
+  password_authentication_enabled_for_web: { send: true, read: true },
+  password_authentication_enabled_for_git: { send: true, read: true },
+  require_two_factor_authentication: { send: false, read: false },
+  two_factor_grace_period: { send: 48, read: 48 },
+  user_oauth_applications: { send: true, read: true },
+  user_default_external: { send: false, read: false },
+  gravatar_enabled: { send: true, read: true },
   default_project_visibility: { send: 'internal', read: 'internal' },
   default_group_visibility: { send: 'public', read: 'public' },
   restricted_visibility_levels: { send: ['public', 'internal'], read: ['public', 'internal'] },
-  default_projects_limit: { send: 7, read: 7 },
-  default_branch_protection: { send: 1, read: 1 },
-  max_attachment_size: { send: 25, read: 25 },
-  session_expire_delay: { send: 60, read: 60 },
+  default_projects_limit: { send: 100_000, read: 100_000 },
+  default_branch_protection: { send: 2, read: 2 },
+  max_attachment_size: { send: 10, read: 10 },
+  session_expire_delay: { send: 10_080, read: 10_080 },
   allow_local_requests_from_web_hooks_and_services: { send: true, read: true },
   allow_local_requests_from_system_hooks: { send: false, read: false },
   outbound_local_requests_whitelist: { send: ['10.0.0.0/8', 'hooks.internal:8080'], read: ['10.0.0.0/8', 'hooks.internal:8080'] },
-  dns_rebinding_protection_enabled: { send: false, read: false },
-  home_page_url: { send: 'https://example.com/home', read: 'https://example.com/home' },
-  after_sign_out_path: { send: 'https://example.com/bye', read: 'https://example.com/bye' },
-  sign_in_text: { send: 'Welcome', read: 'Welcome' },
-  after_sign_up_text: { send: 'Thanks', read: 'Thanks' },
-  help_page_text: { send: 'Ask #help', read: 'Ask #help' },
+  dns_rebinding_protection_enabled: { send: true, read: true },
+  home_page_url: { send: '', read: null },
+  after_sign_out_path: { send: '', read: null },
+  sign_in_text: { send: '', read: null },
+  after_sign_up_text: { send: '', read: null },
+  help_page_text: { send: '', read: null },
 };
+
+/** Settings Kiln has no code path for, a value other than the default it behaves as, and the 400. */
+const FIXED: Array<[string, unknown, string]> = [
+  ['signup_enabled', true, 'cannot be enabled: sign-up is not available on this server'],
+  ['password_authentication_enabled_for_web', false, 'cannot be disabled: password sign-in is the only sign-in on this server'],
+  ['password_authentication_enabled_for_git', false, 'cannot be disabled: passwords and tokens are how git authenticates on this server'],
+  ['two_factor_grace_period', 12, 'is not supported by this server (two-factor authentication is not enforced)'],
+  ['user_oauth_applications', false, 'cannot be disabled: this server does not support turning off user OAuth applications'],
+  ['user_default_external', true, 'cannot be enabled: this server has no external users'],
+  ['gravatar_enabled', false, 'cannot be disabled: this server does not support turning off Gravatar'],
+  ['default_projects_limit', 7, 'is not supported by this server (it has no per-user project limit)'],
+  ['default_branch_protection', 1, 'is not supported by this server'],
+  ['max_attachment_size', 25, 'is not supported by this server (its upload limit is fixed)'],
+  ['session_expire_delay', 60, 'is not supported by this server (sessions last one week)'],
+  ['dns_rebinding_protection_enabled', false, 'cannot be disabled: this server always checks the addresses it connects to'],
+  ['home_page_url', 'https://example.com/home', 'is not supported by this server'],
+  ['after_sign_out_path', 'https://example.com/bye', 'is not supported by this server'],
+  ['sign_in_text', 'Welcome', 'is not supported by this server'],
+  ['after_sign_up_text', 'Thanks', 'is not supported by this server (it has no sign-up)'],
+  ['help_page_text', 'Ask #help', 'is not supported by this server (it has no help page)'],
+];
 
 describe('GET /api/v4/application/settings', () => {
   describe('as an administrator', () => {
@@ -107,17 +131,21 @@ describe('PUT /api/v4/application/settings', () => {
     });
 
     it('keeps the settings it does not send', async () => {
-      await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { max_attachment_size: 30 } });
-      const { body } = await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { default_projects_limit: 9 } });
-      expect([body.max_attachment_size, body.default_projects_limit]).toEqual([30, 9]);
+      await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { default_group_visibility: 'internal' } });
+      const { body } = await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { default_project_visibility: 'public' } });
+      expect([body.default_group_visibility, body.default_project_visibility]).toEqual(['internal', 'public']);
     });
 
     it("accepts GitLab's legacy names for the settings they renamed", async () => {
-      const { body } = await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { signin_enabled: false, allow_local_requests_from_hooks_and_services: false } });
-      expect(body.password_authentication_enabled_for_web).toBe(false);
+      const { body } = await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { signin_enabled: true, allow_local_requests_from_hooks_and_services: false } });
+      expect(body.password_authentication_enabled_for_web).toBe(true);
       expect(body.allow_local_requests_from_web_hooks_and_services).toBe(false);
-      const back = await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { password_authentication_enabled: true } });
-      expect(back.body.signin_enabled).toBe(true);
+      const back = await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { allow_local_requests_from_hooks_and_services: true } });
+      expect(back.body.allow_local_requests_from_web_hooks_and_services).toBe(true);
+      // The legacy name of a setting Kiln behaves as its default refuses the other value under the current name.
+      const refused = await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { password_authentication_enabled: false } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.message.password_authentication_enabled_for_web).toHaveLength(1);
     });
 
     it('refuses a legacy name together with the current one (Grape: mutually exclusive)', async () => {
@@ -140,10 +168,10 @@ describe('PUT /api/v4/application/settings', () => {
     });
 
     it('refuses a GitLab setting Kiln does not have with a 400 naming it, and stores nothing of that request', async () => {
-      const { status, body } = await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { plantuml_enabled: true, max_attachment_size: 77 } });
+      const { status, body } = await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { plantuml_enabled: true, default_group_visibility: 'private' } });
       expect(status).toBe(400);
       expect(body).toEqual({ message: { plantuml_enabled: ['is not supported by this server'] } });
-      expect((await kiln.api('GET', '/application/settings', { token: kiln.root.token })).body.max_attachment_size).not.toBe(77);
+      expect((await kiln.api('GET', '/application/settings', { token: kiln.root.token })).body.default_group_visibility).not.toBe('private');
     });
 
     const REFUSALS: Array<[string, Record<string, unknown>, unknown]> = [
@@ -161,6 +189,16 @@ describe('PUT /api/v4/application/settings', () => {
       ['an allowlist of 1001 entries', { outbound_local_requests_whitelist: Array.from({ length: 1001 }, (_, i) => `h${i}.example`) }, { message: { outbound_local_requests_whitelist: ['is too long (maximum is 1000 entries)'] } }],
       ['two-factor enforcement without a grace period', { require_two_factor_authentication: true }, { error: 'two_factor_grace_period is missing' }],
     ];
+    for (const [name, value, message] of FIXED) {
+      it(`refuses ${name} other than the default Kiln behaves as, with a 400 naming it, and keeps the default`, async () => {
+        const response = await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { [name]: value } });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({ message: { [name]: [message] } });
+        const read = await kiln.api('GET', '/application/settings', { token: kiln.root.token });
+        expect(read.body[name]).not.toEqual(value);
+      });
+    }
+
     for (const [what, body, answer] of REFUSALS) {
       it(`refuses ${what} with a 400 naming the setting`, async () => {
         const response = await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body });

@@ -37,7 +37,7 @@ export function newGroupPages(app: FastifyInstance, deps: Deps): void {
       try {
         const parentId = /^\d+$/.test(values.parent_id) ? Number(values.parent_id) : undefined;
         if (parentId === undefined && !canOnInstance(context.user, 'create_group')) throw new ForbiddenError();
-        const group = await createGroup(deps, principal, { name: values.name, path: values.path.trim(), parentId, visibility: visibilityOf(values.visibility), description: values.description });
+        const group = await createGroup(deps, principal, { name: values.name, path: values.path.trim(), parentId, visibility: values.visibility ? visibilityOf(values.visibility) : undefined, description: values.description });
         return redirect(`/groups/${group.full_path}`, `Group '${group.name}' was successfully created.`);
       } catch (error) {
         if (error instanceof NotFoundError || error instanceof ForbiddenError) return renderForm(context, values, values.parent_id ? 'You may not create a subgroup in this group.' : 'You may not create groups.', 403);

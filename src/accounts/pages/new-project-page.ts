@@ -59,7 +59,7 @@ export function newProjectPages(app: FastifyInstance, deps: Deps): void {
         const namespaceId = Number.parseInt(values.namespace_id, 10);
         const project = await createProject(deps, principal, {
           name: values.name, path: values.path.trim() || slugOf(values.name), namespaceId: Number.isSafeInteger(namespaceId) ? namespaceId : undefined,
-          visibility: visibilityOf(values.visibility), description: values.description,
+          visibility: values.visibility ? visibilityOf(values.visibility) : undefined, description: values.description,
         });
         return redirect(`/${project.full_path}`, `Project '${project.name}' was successfully created.`);
       } catch (error) {
