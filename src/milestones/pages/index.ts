@@ -1,0 +1,16 @@
+// The milestone pages of projects and groups, open to those who may read milestones.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../platform/deps.js';
+import { namespacedPage } from '../../platform/web/page-route.js';
+import { GROUP_MILESTONES_PATTERN, PROJECT_MILESTONES_PATTERN, renderMilestones } from './list-page.js';
+import { GROUP_MILESTONE_PATTERN, PROJECT_MILESTONE_PATTERN, renderMilestone } from './show-page.js';
+import { groupParent, projectParent } from './shared.js';
+
+export function milestonePages(app: FastifyInstance, deps: Deps): void {
+  const project = { project: 'read_milestone' } as const;
+  const group = { group: 'read_milestone' } as const;
+  namespacedPage(app, deps, { method: 'GET', pattern: PROJECT_MILESTONES_PATTERN, ability: project, auth: 'optional', handler: async (context) => renderMilestones(context, projectParent(await context.project())) });
+  namespacedPage(app, deps, { method: 'GET', pattern: PROJECT_MILESTONE_PATTERN, ability: project, auth: 'optional', handler: async (context) => renderMilestone(context, projectParent(await context.project())) });
+  namespacedPage(app, deps, { method: 'GET', pattern: GROUP_MILESTONES_PATTERN, ability: group, auth: 'optional', handler: async (context) => renderMilestones(context, groupParent(await context.group())) });
+  namespacedPage(app, deps, { method: 'GET', pattern: GROUP_MILESTONE_PATTERN, ability: group, auth: 'optional', handler: async (context) => renderMilestone(context, groupParent(await context.group())) });
+}

@@ -1,0 +1,39 @@
+// One milestone (GitLab's milestone page): its description rendered, dates, state and the issues
+// assigned to it that the viewer may read (across the group's projects for a group milestone).
+import { NotFoundError } from '../../platform/errors.js';
+import { html, raw } from '../../platform/web/html.js';
+import type { PageContext } from '../../platform/web/page-route.js';
+import { page } from '../../platform/web/page.js';
+import { renderGitlabMarkdown } from '../../markdown/api.js';
+import { milestoneIssuesQuery } from '../../issues/api.js';
+import { milestonesQuery } from '../finder.js';
+import { projectPathsById } from '../issue-projects.js';
+import { dates, milestoneState, type MilestonePageParent } from './shared.js';
+
+export const PROJECT_MILESTONE_PATTERN = /^(?<path>(?!groups\/).+?)\/-\/milestones\/(?<iid>\d{1,9})$/;
+export const GROUP_MILESTONE_PATTERN = /^groups\/(?<path>.+?)\/-\/milestones\/(?<iid>\d{1,9})$/;
+const ISSUES_SHOWN = 200;
+
+export async function renderMilestone(context: PageContext, target: MilestonePageParent) {
+  const { deps } = context;
+  const milestone = await (await milestonesQuery(deps, target.parent, { iids: [Number(context.match.iid)] })).executeTakeFirst();
+  if (!milestone) throw new NotFoundError('Milestone');
+  const [description, issues] = await Promise.all([
+    milestone.description ? renderGitlabMarkdown(deps, milestone.description, { project: target.project }) : Promise.resolve(''),
+    milestoneIssuesQuery(deps, context.user ?? null, Number(milestone.id)).limit(ISSUES_SHOWN).execute(),
+  ]);
+  const paths = await projectPathsById(deps.db, issues.map((issue) => Number(issue.project_id)));
+  const body = html`
+<p>${milestoneState(milestone)} ${dates(milestone)}</p>
+<div class="markdown description">${description ? raw(description) : html`<p class="muted">No description.</p>`}</div>
+<h2>Issues <span class="badge">${issues.length}</span></h2>
+${
+  issues.length
+    ? html`<table id="milestone-issues"><thead><tr><th>Issue</th><th>State</th></tr></thead><tbody>${issues.map((issue) => {
+        const path = paths.get(Number(issue.project_id)) ?? '';
+        return html`<tr data-issue="${Number(issue.id)}"><td><a href="/${path}/-/issues/${issue.iid}">${issue.title}</a> <span class="muted">${path}#${issue.iid}</span></td><td><span class="badge">${issue.state === 'opened' ? 'Open' : 'Closed'}</span></td></tr>`;
+      })}</tbody></table>`
+    : html`<p class="empty">No issues in this milestone.</p>`
+}`;
+  return page({ title: `${milestone.title} · Milestones · ${target.name}`, heading: html`<h1>${milestone.title}</h1>`, body, sidebar: target.sidebar });
+}
