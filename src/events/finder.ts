@@ -18,9 +18,14 @@ export interface EventFilters {
   sort?: 'asc' | 'desc';
 }
 
-/** Whose events: an author's, one readable project's (with what the viewer sees there), or the viewer's projects'. */
+/**
+ * Whose events: an author's, one readable project's (with what the viewer sees there), the projects
+ * of some groups (a group and its subgroups: each event as visible to the viewer as anywhere else),
+ * or the viewer's projects'.
+ */
 export type EventSubject =
   | { author: number }
+  | { namespaces: number[] }
   | { project: number; access: EventAccess }
   | { memberOf: true }
   | { nobody: true };
@@ -84,6 +89,10 @@ export async function listEvents(deps: Deps, viewer: Viewer, subject: EventSubje
     let q = applyFilters(query as unknown as AnySelect, filters);
     if ('nobody' in subject) q = q.where(noEvents());
     if ('author' in subject) q = q.where('e.author_id', '=', subject.author).where(visibleEventSql(viewer, groups));
+    if ('namespaces' in subject) {
+      const projects = deps.db.selectFrom('projects').select('projects.id').where('projects.namespace_id', 'in', subject.namespaces.length ? subject.namespaces : [-1]);
+      q = q.where('e.project_id', 'in', projects).where(visibleEventSql(viewer, groups));
+    }
     if ('project' in subject) {
       q = q.where('e.project_id', '=', subject.project);
       const hidden = limitedAccessSql(viewer?.id ?? null, subject.access);

@@ -5,12 +5,14 @@ import type { Deps } from '../../platform/deps.js';
 import { html } from '../../platform/web/html.js';
 import { namespacedPage, pageRoute, type PageContext } from '../../platform/web/page-route.js';
 import { page } from '../../platform/web/page.js';
-import { projectSidebar } from '../../platform/web/project-nav.js';
+import { groupSidebar, projectSidebar } from '../../platform/web/project-nav.js';
+import { groupAndDescendantIds } from '../../labels/api.js';
 import { eventAccess } from '../visibility.js';
 import type { EventSubject } from '../finder.js';
 import { ACTIVITY_FILTERS, activityTabs, renderActivity } from './activity-list.js';
 
 export const PROJECT_ACTIVITY_PATTERN = /^(?<path>(?:(?!\/-\/).)+?)\/activity$/;
+export const GROUP_ACTIVITY_PATTERN = /^groups\/(?<path>.+?)\/-\/activity$/;
 const PER_PAGE = 20;
 
 async function activityBody(context: PageContext, base: string, subject: EventSubject, showProject: boolean) {
@@ -32,6 +34,17 @@ export function activityPages(app: FastifyInstance, deps: Deps): void {
       const access = await context.project();
       const base = `/${access.project.full_path}/activity`;
       return page({ title: `Activity · ${access.project.name}`, heading: html`<h1>Activity</h1>`, body: await activityBody(context, base, { project: Number(access.project.id), access: eventAccess(access) }, false), sidebar: projectSidebar(access, 'activity') });
+    },
+  });
+  // A group's activity (GitLab's Group › Activity): the events of its and its subgroups' projects,
+  // each only if the viewer could see it anywhere else (the same rules as a user's profile activity).
+  namespacedPage(app, deps, {
+    method: 'GET', pattern: GROUP_ACTIVITY_PATTERN, ability: { group: 'read_group' }, auth: 'optional',
+    handler: async (context) => {
+      const access = await context.group();
+      const base = `/groups/${access.group.full_path}/-/activity`;
+      const namespaces = await groupAndDescendantIds(deps.db, Number(access.group.id));
+      return page({ title: `Activity · ${access.group.name}`, heading: html`<h1>Activity</h1>`, body: await activityBody(context, base, { namespaces }, true), sidebar: groupSidebar(access, 'activity') });
     },
   });
 }

@@ -38,7 +38,7 @@ ${can('admin_webhook') ? entry(`${base}/-/hooks`, 'Webhooks', current === 'webho
 </nav>`;
 }
 
-export type GroupSection = 'overview' | 'members';
+export type GroupSection = 'overview' | 'activity' | 'members';
 
 export function groupSidebar(access: GroupAccess, current: GroupSection): Html {
   const base = `/groups/${access.group.full_path}`;
@@ -46,6 +46,7 @@ export function groupSidebar(access: GroupAccess, current: GroupSection): Html {
 <a class="context" href="${base}">${access.group.name}</a>
 <ul>
 ${entry(base, 'Subgroups and projects', current === 'overview')}
+${entry(`${base}/-/activity`, 'Activity', current === 'activity')}
 ${canOnGroup(access, 'read_group_member') ? entry(`${base}/-/group_members`, 'Members', current === 'members') : ''}
 </ul>
 </nav>`;
