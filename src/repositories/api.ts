@@ -5,3 +5,6 @@ export { runCommand } from './git.js';
 export { readableRepository } from './repository-api/project-repository.js';
 // Issue 16 (project overview page): the default branch's README.
 export { findReadme, type Readme } from './repository-api/readme-finder.js';
+// Issue 15 (commit search): commits by id and GitLab's CommitDetail entity.
+export { readCommits } from './repository-api/object-reader.js';
+export { commitDetailEntity } from './repository-api/entities.js';

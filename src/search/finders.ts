@@ -10,6 +10,7 @@ import { today } from '../platform/auth/access-scope.js';
 import { usersQuery, visibleProjectsQuery, containsPattern } from '../accounts/api.js';
 import { confidentialScope, projectIssuesQuery, readableIssuesQuery } from '../issues/api.js';
 import { groupWithDescendants, isGroupMember, isProjectMember } from './search-queries.js';
+import { readableIssueSql } from '../platform/auth/policies/issue-visibility-queries.js';
 
 export type SearchWhere = { level: 'global' } | { level: 'group'; group: GroupAccess } | { level: 'project'; project: ProjectAccess };
 
@@ -79,4 +80,26 @@ export function usersSearchQuery(deps: Deps, viewer: AuthUser, where: SearchWher
   if (where.level === 'group') return query.where(isGroupMember(Number(where.group.group.id), day));
   if (where.level === 'project') return query.where(isProjectMember(Number(where.project.project.id), Number(where.project.project.namespace_id), day));
   return query;
+}
+
+/**
+ * Comments (not system notes) on issues of the project that the caller may read, whose text contains
+ * the term, most recently updated first (ProjectSearchResults#notes). The issue policy's SQL decides
+ * which issues: a confidential issue's comments only for those who may read the issue.
+ */
+export function notesQuery(deps: Deps, viewer: AuthUser, access: ProjectAccess, filters: SearchFilters) {
+  return deps.db
+    .selectFrom('notes as n')
+    .innerJoin('issues as i', 'i.id', 'n.noteable_id')
+    .innerJoin('projects as p', 'p.id', 'i.project_id')
+    .selectAll('n')
+    .select('i.iid as noteable_iid')
+    .where('n.noteable_type', '=', 'Issue')
+    .where('n.system', '=', 0)
+    .where('n.project_id', '=', Number(access.project.id))
+    .where('i.project_id', '=', Number(access.project.id))
+    .where((eb) => eb(eb.fn('lower', ['n.body']), 'like', containsPattern(filters.term.toLowerCase())))
+    .where(readableIssueSql(viewer, deps.clock.now()))
+    .orderBy('n.updated_at', 'desc')
+    .orderBy('n.id', 'desc');
 }

@@ -25,7 +25,7 @@ const GREP_TIMEOUT_MS = 15_000;
 const GIT_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', HOME: '/nonexistent', LANG: 'C' };
 
 /** Runs git; exit status 1 (grep found nothing) is an empty answer, not a failure. */
-function git(repoPath: string, args: string[]): Promise<string> {
+export function git(repoPath: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile('git', ['--git-dir', repoPath, ...args], { env: GIT_ENV, maxBuffer: 32 * 1024 * 1024, timeout: GREP_TIMEOUT_MS }, (error, stdout, stderr) => {
       if (error && (error as { code?: unknown }).code === 1 && stderr.trim() === '') resolve('');

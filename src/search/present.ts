@@ -3,7 +3,7 @@
 import type { Deps } from '../platform/deps.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import { projectEntity, userBasic, type UserRow } from '../accounts/api.js';
-import { presentIssues } from '../issues/api.js';
+import { noteEntity, presentIssues, usersById } from '../issues/api.js';
 import { milestoneEntity, type MilestoneRow } from '../milestones/api.js';
 
 async function projectsById(deps: Deps, ids: number[]): Promise<Map<number, ProjectRow>> {
@@ -32,4 +32,12 @@ export async function presentMilestones(deps: Deps, rows: MilestoneRow[]) {
 
 export function presentUsers(deps: Deps, rows: UserRow[]) {
   return rows.map((row) => userBasic(deps.config.baseUrl, row));
+}
+
+type NoteRow = Parameters<typeof noteEntity>[1] & { noteable_iid: number };
+
+/** GitLab's Note entity, with the issue's iid as noteable_iid. */
+export async function presentNotes(deps: Deps, rows: NoteRow[]) {
+  const users = await usersById(deps.db, rows.map((row) => Number(row.author_id)));
+  return rows.map((row) => noteEntity(deps.config.baseUrl, row, users, Number(row.noteable_iid)));
 }

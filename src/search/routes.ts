@@ -6,12 +6,12 @@ import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { apiRoute, type RouteContext } from '../platform/http/route.js';
 import { p, type ParamSchema } from '../platform/http/params.js';
-import { ParamError } from '../platform/errors.js';
-import { EMPTY_SCOPES, GLOBAL_SCOPES, GROUP_SCOPES, PROJECT_SCOPES, SEARCH_STATES, UNSEARCHED_SCOPES, type Scope } from './scopes.js';
-import { issuesQuery, milestonesQuery, projectsQuery, usersSearchQuery, type SearchFilters, type SearchWhere } from './finders.js';
+import { EMPTY_SCOPES, GLOBAL_SCOPES, GROUP_SCOPES, PROJECT_SCOPES, SEARCH_STATES, type Scope } from './scopes.js';
+import { issuesQuery, milestonesQuery, notesQuery, projectsQuery, usersSearchQuery, type SearchFilters, type SearchWhere } from './finders.js';
+import { commitIdsMatching, presentCommits } from './grep-commits.js';
 import { groupBlobs, projectBlobs } from './search-blobs.js';
 import { arrayPage, emptyPage, uncountedPage, type PageContext } from './page.js';
-import { presentIssueRows, presentMilestones, presentProjects, presentUsers } from './present.js';
+import { presentIssueRows, presentMilestones, presentNotes, presentProjects, presentUsers } from './present.js';
 
 function searchParams(scopes: readonly string[]) {
   return {
@@ -30,7 +30,6 @@ async function search(deps: Deps, context: RouteContext<SearchParams>, where: Se
   const { params, request, reply, input } = context;
   const scope = params.scope as Scope;
   const pageContext: PageContext = { baseUrl: deps.config.baseUrl, request, reply, input };
-  if (UNSEARCHED_SCOPES.has(scope)) throw new ParamError(`scope ${scope} is not supported by this server yet`);
   const term = params.search.trim();
   if (EMPTY_SCOPES.has(scope) || term === '') return emptyPage(pageContext);
   const viewer = context.actor.user;
@@ -46,6 +45,12 @@ async function search(deps: Deps, context: RouteContext<SearchParams>, where: Se
       return presentMilestones(deps, await page(await milestonesQuery(deps, viewer, where, filters)));
     case 'users':
       return presentUsers(deps, await page(usersSearchQuery(deps, viewer, where, filters)));
+    // notes and commits are project scopes only (the params' `values` refuse them elsewhere).
+    case 'notes':
+      return where.level === 'project' ? presentNotes(deps, await page(notesQuery(deps, viewer, where.project, filters))) : emptyPage(pageContext);
+    case 'commits':
+      if (where.level !== 'project') return emptyPage(pageContext);
+      return presentCommits(deps, where.project, arrayPage(pageContext, await commitIdsMatching(deps, where.project, term, params.ref)));
     case 'blobs':
       return arrayPage(pageContext, await blobs(deps, context.actor, where, term, params.ref));
     default:

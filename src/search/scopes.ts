@@ -1,7 +1,7 @@
 // The scopes each search accepts (GitLab's SearchHelpers global/group/project_search_scopes). Kiln has
 // no merge requests, snippets or wikis: those scopes are accepted and find nothing, as on a GitLab
 // with none. Blobs are searched with git grep in projects and groups (GitLab needs Elasticsearch for
-// groups); notes and commits are not searched yet and answer 400 rather than an empty list.
+// groups); notes (comments on readable issues) and commits (git log --grep) in projects.
 export const GLOBAL_SCOPES = ['projects', 'issues', 'merge_requests', 'milestones', 'snippet_titles', 'users'] as const;
 export const GROUP_SCOPES = ['projects', 'issues', 'merge_requests', 'milestones', 'users', 'blobs'] as const;
 export const PROJECT_SCOPES = ['issues', 'merge_requests', 'milestones', 'notes', 'wiki_blobs', 'commits', 'blobs', 'users'] as const;
@@ -10,7 +10,5 @@ export type Scope = (typeof GLOBAL_SCOPES)[number] | (typeof GROUP_SCOPES)[numbe
 
 /** Scopes whose objects Kiln does not have: always an empty page. */
 export const EMPTY_SCOPES: ReadonlySet<Scope> = new Set(['merge_requests', 'snippet_titles', 'wiki_blobs']);
-/** Scopes Kiln has data for but does not search yet. */
-export const UNSEARCHED_SCOPES: ReadonlySet<Scope> = new Set(['notes', 'commits']);
 
 export const SEARCH_STATES = ['all', 'opened', 'closed', 'merged'] as const;

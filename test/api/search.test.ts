@@ -181,12 +181,6 @@ describe('GET /api/v4/projects/:id/search', () => {
       expect((await kiln.api('GET', `/projects/${app.id}/search`, { token: reporter.token, query: { scope: 'users', search: 'stan' } })).body).toEqual([]);
     });
 
-    it('refuses the scopes Kiln does not search yet with a 400', async () => {
-      const { status, body } = await kiln.api('GET', `/projects/${app.id}/search`, { token: reporter.token, query: { scope: 'commits', search: 'x' } });
-      expect(status).toBe(400);
-      expect(body.error).toContain('commits');
-    });
-
     it('answers at /projects/:id/-/search too, and by URL-encoded path', async () => {
       const { status, body } = await kiln.api('GET', '/projects/acme%2Fapp/-/search', { token: reporter.token, query: { scope: 'issues', search: '#1' } });
       expect(status).toBe(200);
