@@ -161,6 +161,16 @@ describe('PUT /api/v4/groups/:id', () => {
   });
 });
 
+describe('GET /projects/new and /groups/new', () => {
+  it('preselect the instance default visibility', async () => {
+    await settings({ default_project_visibility: 'public', default_group_visibility: 'internal' });
+    const web = new WebSession(kiln);
+    await web.signIn(owner.username, owner.password);
+    expect((await web.get('/projects/new')).body).toMatch(/value="public"[^>]*checked/);
+    expect((await web.get('/groups/new')).body).toMatch(/value="internal"[^>]*checked/);
+  });
+});
+
 describe('POST /projects/new and /groups/new', () => {
   it('give a project and a group the instance defaults when the form names no visibility', async () => {
     await settings({ default_project_visibility: 'internal', default_group_visibility: 'internal' });

@@ -8,9 +8,10 @@ import { page, redirect } from '../../platform/web/page.js';
 import { ForbiddenError, NotFoundError } from '../../platform/errors.js';
 import { createGroup } from '../create-group.js';
 import { canOnInstance } from '../../platform/auth/policies/policy.js';
+import { readApplicationSettings } from '../../application-settings/api.js';
 import { field, validationMessage, visibilityOf, visibilityRadios } from './form-helpers.js';
 
-function renderForm(context: PageContext, values: Record<string, string>, error?: string, status = 200) {
+async function renderForm(context: PageContext, values: Record<string, string>, error?: string, status = 200) {
   const parentId = values.parent_id ?? context.query.parent_id ?? '';
   const body = html`
 ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
@@ -20,7 +21,7 @@ ${/^\d+$/.test(parentId) ? html`<input type="hidden" name="parent_id" value="${p
 <label for="group-name">Group name</label><input type="text" id="group-name" name="name" value="${values.name ?? ''}" required maxlength="255">
 <label for="group-path">Group URL</label><input type="text" id="group-path" name="path" value="${values.path ?? ''}" required maxlength="255">
 <label for="group-description">Description (optional)</label><textarea id="group-description" name="description">${values.description ?? ''}</textarea>
-${visibilityRadios(values.visibility ?? 'private')}
+${visibilityRadios(values.visibility || (await readApplicationSettings(context.deps.db)).default_group_visibility)}
 <button type="submit">Create group</button>
 </form>`;
   return page({ title: /^\d+$/.test(parentId) ? 'New subgroup' : 'New group', body, status });

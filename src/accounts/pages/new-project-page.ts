@@ -10,6 +10,7 @@ import { ForbiddenError, NotFoundError } from '../../platform/errors.js';
 import { groupAccessLevel } from '../access.js';
 import { visibleGroupsQuery } from '../finders.js';
 import { createProject } from '../create-project.js';
+import { readApplicationSettings } from '../../application-settings/api.js';
 import { field, validationMessage, visibilityOf, visibilityRadios } from './form-helpers.js';
 
 /** The namespaces the user may create projects in: their own, then groups that allow it. */
@@ -37,7 +38,7 @@ ${csrfField(context)}
 <label for="project-namespace">Namespace</label><select id="project-namespace" name="namespace_id">${choices.map((choice) => html`<option value="${choice.id}"${String(choice.id) === selected ? html` selected` : ''}>${choice.label}</option>`)}</select>
 <label for="project-path">Project slug</label><input type="text" id="project-path" name="path" value="${values.path ?? ''}" maxlength="255" placeholder="made from the name when empty">
 <label for="project-description">Project description (optional)</label><textarea id="project-description" name="description">${values.description ?? ''}</textarea>
-${visibilityRadios(values.visibility ?? 'private')}
+${visibilityRadios(values.visibility || (await readApplicationSettings(context.deps.db)).default_project_visibility)}
 <button type="submit">Create project</button>
 </form>`;
   return page({ title: 'Create blank project', body, status });
