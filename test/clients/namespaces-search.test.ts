@@ -37,11 +37,11 @@ out["group_blobs"] = [b["path"] for b in group.search("blobs", "needle")]
 out["markdown"] = gl.markdown("See #1 by @root", gfm=True, project="acme/tool")
 settings = gl.settings.get()
 out["settings_before"] = [settings.signup_enabled, settings.max_attachment_size]
-settings.max_attachment_size = 42
+settings.default_group_visibility = "internal"
 settings.restricted_visibility_levels = ["public"]
 settings.save()
 again = gl.settings.get()
-out["settings_after"] = [again.max_attachment_size, again.restricted_visibility_levels]
+out["settings_after"] = [again.default_group_visibility, again.restricted_visibility_levels]
 try:
     gl.settings.update(new_data={"plantuml_enabled": True})
 except gitlab.exceptions.GitlabUpdateError as err:
@@ -85,7 +85,7 @@ function suite(label: string, env: () => Record<string, string> | undefined) {
       expect(out.markdown).toContain(`href="${kiln.url}/acme/tool/-/issues/1"`);
       expect(out.markdown).toContain(`href="${kiln.url}/root"`);
       expect(out.settings_before).toEqual([false, 10]);
-      expect(out.settings_after).toEqual([42, ['public']]);
+      expect(out.settings_after).toEqual(['internal', ['public']]);
       expect(out.settings_refused).toEqual([400, { plantuml_enabled: ['is not supported by this server'] }]);
     });
 
