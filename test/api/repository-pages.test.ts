@@ -86,6 +86,21 @@ describe('GET /:project/-/tree/:ref/:path', () => {
     expect(response.body).toContain('href="/owner/shop/-/blob/feature/x/src/app.ts"');
   });
 
+  it('of an empty repository at the default branch says it is empty (the sidebar links it)', async () => {
+    const web = await signedIn(owner);
+    await kiln.createProject(owner, 'blank');
+    const response = await web.get('/owner/blank/-/tree/main');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('id="empty-repository"');
+    expect((await web.get('/owner/blank/-/tree/other')).statusCode).toBe(404);
+  });
+
+  it('is linked from the project sidebar as Repository, the milestones as Milestones', async () => {
+    const body = (await (await signedIn(owner)).get('/owner/shop')).body;
+    expect(body).toContain('href="/owner/shop/-/tree/main">Repository</a>');
+    expect(body).toContain('href="/owner/shop/-/milestones">Milestones</a>');
+  });
+
   it('answers 404 for an unknown ref or path', async () => {
     const web = await signedIn(owner);
     expect((await web.get('/owner/shop/-/tree/nope')).statusCode).toBe(404);

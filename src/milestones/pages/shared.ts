@@ -17,11 +17,11 @@ export interface MilestonePageParent {
 }
 
 export function projectParent(access: ProjectAccess): MilestonePageParent {
-  return { parent: { project: access.project }, base: `/${access.project.full_path}`, name: access.project.name, sidebar: projectSidebar(access, 'overview'), project: access };
+  return { parent: { project: access.project }, base: `/${access.project.full_path}`, name: access.project.name, sidebar: projectSidebar(access, 'milestones'), project: access };
 }
 
 export function groupParent(access: GroupAccess): MilestonePageParent {
-  return { parent: { group: access.group }, base: `/groups/${access.group.full_path}`, name: access.group.name, sidebar: groupSidebar(access, 'overview') };
+  return { parent: { group: access.group }, base: `/groups/${access.group.full_path}`, name: access.group.name, sidebar: groupSidebar(access, 'milestones') };
 }
 
 export function milestoneState(milestone: Pick<MilestoneRow, 'state'>): Html {

@@ -4,7 +4,7 @@ import type { GroupAccess, ProjectAccess } from '../auth/subjects.js';
 import { canOnGroup, canOnProject } from '../auth/policies/policy.js';
 import { html, type Html } from './html.js';
 
-export type ProjectSection = 'overview' | 'issues' | 'incidents' | 'alerts' | 'environments' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks';
+export type ProjectSection = 'overview' | 'repository' | 'issues' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks';
 
 function entry(href: string, label: string, current: boolean): Html {
   return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${label}</a></li>`;
@@ -18,8 +18,10 @@ export function projectSidebar(access: ProjectAccess, current: ProjectSection): 
 <a class="context" href="${base}">${access.project.name}</a>
 <ul>
 ${entry(base, 'Overview', current === 'overview')}
+${can('download_code') ? entry(`${base}/-/tree/${access.project.default_branch}`, 'Repository', current === 'repository') : ''}
 ${can('read_issue') ? entry(`${base}/-/issues`, 'Issues', current === 'issues') : ''}
 ${can('read_issue') ? entry(`${base}/-/incidents`, 'Incidents', current === 'incidents') : ''}
+${can('read_milestone') ? entry(`${base}/-/milestones`, 'Milestones', current === 'milestones') : ''}
 ${can('read_alert_management_alert') ? entry(`${base}/-/alert_management`, 'Alerts', current === 'alerts') : ''}
 ${can('read_environment') ? entry(`${base}/-/environments`, 'Environments', current === 'environments') : ''}
 ${can('read_events') ? entry(`${base}/activity`, 'Activity', current === 'activity') : ''}
@@ -38,7 +40,7 @@ ${can('admin_webhook') ? entry(`${base}/-/hooks`, 'Webhooks', current === 'webho
 </nav>`;
 }
 
-export type GroupSection = 'overview' | 'activity' | 'members';
+export type GroupSection = 'overview' | 'activity' | 'milestones' | 'members';
 
 export function groupSidebar(access: GroupAccess, current: GroupSection): Html {
   const base = `/groups/${access.group.full_path}`;
@@ -47,6 +49,7 @@ export function groupSidebar(access: GroupAccess, current: GroupSection): Html {
 <ul>
 ${entry(base, 'Subgroups and projects', current === 'overview')}
 ${entry(`${base}/-/activity`, 'Activity', current === 'activity')}
+${canOnGroup(access, 'read_milestone') ? entry(`${base}/-/milestones`, 'Milestones', current === 'milestones') : ''}
 ${canOnGroup(access, 'read_group_member') ? entry(`${base}/-/group_members`, 'Members', current === 'members') : ''}
 </ul>
 </nav>`;

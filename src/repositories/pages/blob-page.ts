@@ -27,5 +27,5 @@ export async function renderBlob(context: PageContext, access: ProjectAccess) {
 ${pathCrumbs(base, 'blob', ref, path)}
 <p class="muted">${size} bytes · last changed in <a href="${base}/-/commit/${file.commit.id}"><code>${file.commit.id.slice(0, 8)}</code></a></p>
 ${content}`;
-  return page({ title: `${path} · ${ref} · ${access.project.name}`, heading: html`<h1><code>${path.slice(path.lastIndexOf('/') + 1)}</code></h1>`, body, sidebar: projectSidebar(access, 'overview') });
+  return page({ title: `${path} · ${ref} · ${access.project.name}`, heading: html`<h1><code>${path.slice(path.lastIndexOf('/') + 1)}</code></h1>`, body, sidebar: projectSidebar(access, 'repository') });
 }

@@ -22,5 +22,5 @@ export async function renderCommit(context: PageContext, access: ProjectAccess) 
  · <a href="${base}/-/tree/${commit.id}">Browse files</a></p>
 <h2>Changes</h2>
 ${diffView(diffs)}`;
-  return page({ title: `${commitTitle(commit)} · Commit ${commit.id.slice(0, 8)} · ${access.project.name}`, heading: html`<h1>Commit <code>${commit.id.slice(0, 8)}</code></h1>`, body, sidebar: projectSidebar(access, 'overview') });
+  return page({ title: `${commitTitle(commit)} · Commit ${commit.id.slice(0, 8)} · ${access.project.name}`, heading: html`<h1>Commit <code>${commit.id.slice(0, 8)}</code></h1>`, body, sidebar: projectSidebar(access, 'repository') });
 }

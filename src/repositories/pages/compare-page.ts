@@ -21,5 +21,5 @@ ${comparison.same ? html`<p class="empty">These are the same revision: nothing t
 ${comparison.commits.length ? commitList(base, comparison.commits) : html`<p class="empty">No commits.</p>`}
 <h2>Changes</h2>
 ${diffView(comparison.diffs)}`}`;
-  return page({ title: `Compare ${from}...${to} · ${access.project.name}`, heading: html`<h1>Compare</h1>`, body, sidebar: projectSidebar(access, 'overview') });
+  return page({ title: `Compare ${from}...${to} · ${access.project.name}`, heading: html`<h1>Compare</h1>`, body, sidebar: projectSidebar(access, 'repository') });
 }

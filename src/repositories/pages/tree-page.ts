@@ -11,7 +11,13 @@ import { pathCrumbs, splitRefAndPath } from './shared.js';
 export const TREE_PATTERN = /^(?<path>.+?)\/-\/tree\/(?<rest>.+)$/;
 
 export async function renderTree(context: PageContext, access: ProjectAccess) {
-  const { ref, path } = await splitRefAndPath(context.deps, access, context.match.rest);
+  const found = await splitRefAndPath(context.deps, access, context.match.rest).catch((error) => {
+    // The sidebar links the default branch before anything was pushed: say the repository is empty.
+    if (error instanceof NotFoundError && context.match.rest === access.project.default_branch) return null;
+    throw error;
+  });
+  if (!found) return emptyRepository(context, access);
+  const { ref, path } = found;
   let entries;
   try {
     entries = treesFirst(await findTree(context.deps, access, { ref, path, recursive: false }));
@@ -35,5 +41,11 @@ ${entries.map((entry) => {
 })}</tbody></table>`
     : html`<p class="empty">This directory is empty.</p>`
 }`;
-  return page({ title: `${path || ref} · Files · ${access.project.name}`, heading: html`<h1>Files</h1>`, body, sidebar: projectSidebar(access, 'overview') });
+  return page({ title: `${path || ref} · Files · ${access.project.name}`, heading: html`<h1>Files</h1>`, body, sidebar: projectSidebar(access, 'repository') });
+}
+
+function emptyRepository(context: PageContext, access: ProjectAccess) {
+  const cloneUrl = `${context.deps.config.baseUrl}/${access.project.full_path}.git`;
+  const body = html`<p class="empty" id="empty-repository">The repository is empty. Push a branch to it: <code>git push ${cloneUrl} HEAD:${access.project.default_branch}</code></p>`;
+  return page({ title: `Files · ${access.project.name}`, heading: html`<h1>Files</h1>`, body, sidebar: projectSidebar(access, 'repository') });
 }
