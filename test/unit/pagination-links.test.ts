@@ -3,11 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pageOf, setPageHeaders } from '../../src/platform/http/pagination.js';
+import { InstanceCaches } from '../../src/platform/instance-caches.js';
+
+// One app instance's caches, as app.ts hands them to its server: the links are remembered there.
+const server = { caches: new InstanceCaches() };
 
 function linkFor(baseUrl: string, url: string, count: number | null, input: Record<string, unknown>): string {
   const headers: Record<string, string> = {};
   const reply = { header: (name: string, value: string) => (headers[name] = value) } as unknown as FastifyReply;
-  setPageHeaders(baseUrl, { url } as FastifyRequest, reply, pageOf(input), count);
+  setPageHeaders(baseUrl, { url, server } as unknown as FastifyRequest, reply, pageOf(input), count);
   return headers.link;
 }
 
