@@ -1,5 +1,6 @@
-// What other features may use of milestones: finding one through its project or group, and the
-// entity issues embed. Everything else here is internal.
+// What other features may use of milestones: finding one or a list through its project or group,
+// and the entity issues embed (the milestone pages, which list a milestone's issues, live in issues). Everything else here is internal.
 export type { MilestoneRow, MilestoneParentPath } from './entities.js';
 export { milestoneEntity } from './entities.js';
-export { findMilestone, type MilestoneParent } from './finder.js';
+export { findMilestone, milestonesQuery, type MilestoneParent } from './finder.js';
+export { projectPathsById } from './issue-projects.js';

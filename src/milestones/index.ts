@@ -1,12 +1,11 @@
-// Project and group milestones: their API and pages, and (through api.ts) the milestone issues carry.
+// Project and group milestones: their API, and (through api.ts) the milestone issues carry. Their
+// pages are the issues feature's (src/issues/pages/milestones), since they list issues.
 import type { Feature } from '../platform/feature.js';
 import { milestonesRoutes } from './routes.js';
-import { milestonePages } from './pages/index.js';
 
 export const milestonesFeature: Feature = {
   name: 'milestones',
   routes(app, deps) {
     milestonesRoutes(app, deps);
-    milestonePages(app, deps);
   },
 };

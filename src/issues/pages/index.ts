@@ -5,6 +5,7 @@ import { namespacedPage } from '../../platform/web/page-route.js';
 import { INCIDENTS_PATTERN, ISSUES_PATTERN, renderIssueList } from './list-page.js';
 import { ISSUE_PATTERN, handleIssuePost, renderIssue } from './show-page.js';
 import { NEW_ISSUE_PATTERN, handleNewIssue, renderNewIssue } from './new-page.js';
+import { milestonePages } from './milestones/index.js';
 
 export const issuePagesFeature: Feature = {
   name: 'issue-pages',
@@ -18,5 +19,6 @@ export const issuePagesFeature: Feature = {
     namespacedPage(app, deps, { method: 'GET', pattern: ISSUE_PATTERN, ability: read, auth: 'optional', handler: async (context) => renderIssue(context, await context.project()) });
     // A comment asks create_note, closing asks update on the issue itself: the handler decides.
     namespacedPage(app, deps, { method: 'POST', pattern: ISSUE_PATTERN, ability: read, handler: async (context) => handleIssuePost(context, await context.project()) });
+    milestonePages(app, deps);
   },
 };

@@ -1,8 +1,8 @@
 // A project's or group's milestones (GitLab's Plan › Milestones): Open, Closed and All tabs with counts.
-import { html } from '../../platform/web/html.js';
-import type { PageContext } from '../../platform/web/page-route.js';
-import { page } from '../../platform/web/page.js';
-import { milestonesQuery } from '../finder.js';
+import { html } from '../../../platform/web/html.js';
+import type { PageContext } from '../../../platform/web/page-route.js';
+import { page } from '../../../platform/web/page.js';
+import { milestonesQuery } from '../../../milestones/api.js';
 import { dates, milestoneState, type MilestonePageParent } from './shared.js';
 
 export const PROJECT_MILESTONES_PATTERN = /^(?<path>(?!groups\/).+?)\/-\/milestones$/;

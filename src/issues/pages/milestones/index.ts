@@ -1,7 +1,7 @@
 // The milestone pages of projects and groups, open to those who may read milestones.
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../platform/deps.js';
-import { namespacedPage } from '../../platform/web/page-route.js';
+import type { Deps } from '../../../platform/deps.js';
+import { namespacedPage } from '../../../platform/web/page-route.js';
 import { GROUP_MILESTONES_PATTERN, PROJECT_MILESTONES_PATTERN, renderMilestones } from './list-page.js';
 import { GROUP_MILESTONE_PATTERN, PROJECT_MILESTONE_PATTERN, renderMilestone } from './show-page.js';
 import { groupParent, projectParent } from './shared.js';

@@ -1,13 +1,13 @@
 // One milestone (GitLab's milestone page): its description rendered, dates, state and the issues
 // assigned to it that the viewer may read (across the group's projects for a group milestone).
-import { NotFoundError } from '../../platform/errors.js';
-import { html, raw } from '../../platform/web/html.js';
-import type { PageContext } from '../../platform/web/page-route.js';
-import { page } from '../../platform/web/page.js';
-import { renderGitlabMarkdown } from '../../markdown/api.js';
-import { milestoneIssuesQuery } from '../../issues/api.js';
-import { milestonesQuery } from '../finder.js';
-import { projectPathsById } from '../issue-projects.js';
+import { NotFoundError } from '../../../platform/errors.js';
+import { html, raw } from '../../../platform/web/html.js';
+import type { PageContext } from '../../../platform/web/page-route.js';
+import { page } from '../../../platform/web/page.js';
+import { renderGitlabMarkdown } from '../../../markdown/api.js';
+import { milestoneIssuesQuery } from '../../issues-queries.js';
+import { milestonesQuery } from '../../../milestones/api.js';
+import { projectPathsById } from '../../../milestones/api.js';
 import { dates, milestoneState, type MilestonePageParent } from './shared.js';
 
 export const PROJECT_MILESTONE_PATTERN = /^(?<path>(?!groups\/).+?)\/-\/milestones\/(?<iid>\d{1,9})$/;

@@ -1,10 +1,10 @@
 // What the milestone pages share: the parent (a project or a group) a page stands in, with its base
 // path, title and sidebar, so one list and one show page serve both.
-import type { GroupAccess, ProjectAccess } from '../../platform/auth/subjects.js';
-import { html, type Html } from '../../platform/web/html.js';
-import { groupSidebar, projectSidebar } from '../../platform/web/project-nav.js';
-import type { MilestoneParent } from '../finder.js';
-import type { MilestoneRow } from '../entities.js';
+import type { GroupAccess, ProjectAccess } from '../../../platform/auth/subjects.js';
+import { html, type Html } from '../../../platform/web/html.js';
+import { groupSidebar, projectSidebar } from '../../../platform/web/project-nav.js';
+import type { MilestoneParent } from '../../../milestones/api.js';
+import type { MilestoneRow } from '../../../milestones/api.js';
 
 export interface MilestonePageParent {
   parent: MilestoneParent;
