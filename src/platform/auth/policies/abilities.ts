@@ -53,8 +53,6 @@ export const PROJECT_ABILITIES = {
   push_code: { min: ACCESS.developer, feature: 'repository' },
   // Creating and deleting tags through the API (GitLab's admin_tag; Kiln has no protected tags).
   admin_tag: { min: ACCESS.developer, feature: 'repository' },
-  // Creating and deleting tags through the API (GitLab's admin_tag; Kiln has no protected tags).
-  admin_tag: { min: ACCESS.developer, feature: 'repository' },
   read_alert_management_alert: { min: ACCESS.developer },
   update_alert_management_alert: { min: ACCESS.developer },
   send_test_alert: { min: ACCESS.developer },
