@@ -68,6 +68,8 @@ describe('OAuth in a browser', () => {
     await page.fill('#pin_code', totp.generate());
     await page.click('text=Register with two-factor app');
     await page.waitForSelector('#recovery-codes');
+    // Sign out sits in the user menu of the top bar.
+    await page.click('.user-menu summary');
     await page.click('text=Sign out');
     await page.waitForURL(/\/users\/sign_in/);
     await signIn(page, 'tina', password);
