@@ -3,23 +3,10 @@
 // events and deleting issues — create → read → update → list with filters → delete, as users call them.
 // On SQLite, and on a fresh PostgreSQL database as well when KILN_TEST_DATABASE_URL names a server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { randomBytes } from 'node:crypto';
 import { Gitlab } from '@gitbeaker/rest';
+import { onFreshPostgres } from './helpers/fresh-postgres.js';
 import { apiCall, startKilnProcess, type KilnProcess } from './helpers/server.js';
 import { runPython } from './helpers/python.js';
-
-const adminUrl = process.env.KILN_TEST_DATABASE_URL;
-
-async function adminQuery(query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
 
 function suite(environment: () => Record<string, string> | undefined): void {
   let kiln: KilnProcess;
@@ -265,17 +252,6 @@ print(json.dumps(out))
 
 describe('on SQLite', () => suite(() => undefined));
 
-describe.skipIf(!adminUrl)('on PostgreSQL', () => {
-  const database = `kiln_clients_issues_${randomBytes(4).toString('hex')}`;
-  let url = '';
-  beforeAll(async () => {
-    await adminQuery(`create database ${database}`);
-    const parsed = new URL(adminUrl!);
-    parsed.pathname = `/${database}`;
-    url = parsed.toString();
-  });
-  afterAll(async () => {
-    await adminQuery(`drop database if exists ${database}`);
-  });
-  suite(() => ({ KILN_DATABASE_URL: url }));
+onFreshPostgres('issues', (databaseUrl) => {
+  suite(() => ({ KILN_DATABASE_URL: databaseUrl() }));
 });

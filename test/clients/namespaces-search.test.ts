@@ -2,23 +2,10 @@
 // Markdown and the application settings against a started `kiln serve`: on SQLite, and on a fresh
 // PostgreSQL database as well when KILN_TEST_DATABASE_URL names a server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { randomBytes } from 'node:crypto';
 import { Gitlab } from '@gitbeaker/rest';
+import { onFreshPostgres } from './helpers/fresh-postgres.js';
 import { apiCall, startKilnProcess, type KilnProcess } from './helpers/server.js';
 import { runPython } from './helpers/python.js';
-
-const adminUrl = process.env.KILN_TEST_DATABASE_URL;
-
-async function adminQuery(query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
 
 const PYTHON = `
 import json, os, gitlab
@@ -115,17 +102,6 @@ function suite(label: string, env: () => Record<string, string> | undefined) {
 
 suite('on SQLite', () => undefined);
 
-describe.skipIf(!adminUrl)('on PostgreSQL', () => {
-  const database = `kiln_clients_search_${randomBytes(4).toString('hex')}`;
-  let url = '';
-  beforeAll(async () => {
-    await adminQuery(`create database ${database}`);
-    const parsed = new URL(adminUrl!);
-    parsed.pathname = `/${database}`;
-    url = parsed.toString();
-  });
-  afterAll(async () => {
-    await adminQuery(`drop database if exists ${database}`);
-  });
-  suite('python-gitlab and gitbeaker', () => ({ KILN_DATABASE_URL: url }));
+onFreshPostgres('search', (databaseUrl) => {
+  suite('python-gitlab and gitbeaker', () => ({ KILN_DATABASE_URL: databaseUrl() }));
 });

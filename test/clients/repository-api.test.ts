@@ -3,27 +3,14 @@
 // and a real `git` clones what they committed, changes it, pushes, and the clients read it back: on
 // SQLite, and on a fresh PostgreSQL database when KILN_TEST_DATABASE_URL names a server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Gitlab } from '@gitbeaker/rest';
+import { onFreshPostgres } from './helpers/fresh-postgres.js';
 import { apiCall, startKilnProcess, type KilnProcess } from './helpers/server.js';
 import { runPython } from './helpers/python.js';
-
-const adminUrl = process.env.KILN_TEST_DATABASE_URL;
-
-async function adminQuery(query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
 
 function git(work: string, args: string[], cwd = work): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -224,17 +211,6 @@ print(json.dumps({"note": f.decode().decode(), "last": f.last_commit_id, "top": 
 
 suite('on SQLite', () => undefined);
 
-describe.skipIf(!adminUrl)('on PostgreSQL', () => {
-  const database = `kiln_clients_repository_${randomBytes(4).toString('hex')}`;
-  let url = '';
-  beforeAll(async () => {
-    await adminQuery(`create database ${database}`);
-    const parsed = new URL(adminUrl!);
-    parsed.pathname = `/${database}`;
-    url = parsed.toString();
-  });
-  afterAll(async () => {
-    await adminQuery(`drop database if exists ${database}`);
-  });
-  suite('python-gitlab, gitbeaker and git', () => ({ KILN_DATABASE_URL: url }));
+onFreshPostgres('repository', (databaseUrl) => {
+  suite('python-gitlab, gitbeaker and git', () => ({ KILN_DATABASE_URL: databaseUrl() }));
 });
