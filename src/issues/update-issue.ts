@@ -19,6 +19,11 @@ export interface UpdateIssueInput {
   updatedAt?: number;
 }
 
+async function labelIdsOf(trx: Executor, issueId: number): Promise<number[]> {
+  const rows = await trx.selectFrom('label_links').select('label_id').where('issue_id', '=', issueId).orderBy('label_id').execute();
+  return rows.map((row) => Number(row.label_id));
+}
+
 /**
  * Change an issue. Closing and reopening are conditional updates on the current state, so two
  * racing closes record one `closed` event. Edits record no activity event: GitLab records `closed`
@@ -36,12 +41,22 @@ export async function updateIssue(deps: Deps, actorId: number, issue: IssueRow, 
     let updated = await trx.updateTable('issues').set(changes).where('id', '=', issue.id).returningAll().executeTakeFirst();
     if (!updated) throw new RecordNotFoundError();
     const changed = Object.keys(changes).filter((field) => field !== 'updated_at' && changes[field] !== issue[field as keyof IssueRow]);
+    // What each changed field was and became: listeners mail new mentions and hooks send `changes` from it.
+    const after = updated;
+    const previous: Record<string, unknown> = Object.fromEntries([...changed, 'updated_at'].map((field) => [field, issue[field as keyof IssueRow]]));
+    const current: Record<string, unknown> = Object.fromEntries([...changed, 'updated_at'].map((field) => [field, after[field as keyof IssueRow]]));
     let previousAssignees: number[] | null = null;
     if (input.metadata && input.project) {
-      if (await applyLabels(trx, input.project, Number(issue.id), actorId, input.metadata, now)) changed.push('labels');
+      const { labels, addLabels, removeLabels } = input.metadata;
+      const labelsBefore = [labels, addLabels, removeLabels].some((list) => list !== undefined) ? await labelIdsOf(trx, Number(issue.id)) : [];
+      if (await applyLabels(trx, input.project, Number(issue.id), actorId, input.metadata, now)) {
+        changed.push('labels');
+        previous.labels = labelsBefore;
+        current.labels = await labelIdsOf(trx, Number(issue.id));
+      }
       previousAssignees = await applyAssignees(trx, Number(issue.id), input.metadata.assigneeIds);
     }
-    if (changed.length > 0) await deps.domainEvents.publish(trx, { kind: 'issue.updated', projectId: Number(issue.project_id), actorId, issueId: Number(issue.id), changes: changed });
+    if (changed.length > 0) await deps.domainEvents.publish(trx, { kind: 'issue.updated', projectId: Number(issue.project_id), actorId, issueId: Number(issue.id), changes: changed, previous, current });
     if (previousAssignees) {
       await deps.domainEvents.publish(trx, { kind: 'issue.reassigned', projectId: Number(issue.project_id), actorId, issueId: Number(issue.id), previousAssigneeIds: previousAssignees });
     }

@@ -28,8 +28,12 @@ export interface DomainEventTypes {
   'issue.opened': { issueId: number };
   'issue.closed': { issueId: number };
   'issue.reopened': { issueId: number };
-  /** Fields changed other than the state and the assignees (`title`, `description`, …). */
-  'issue.updated': { issueId: number; changes: string[] };
+  /**
+   * Fields changed other than the state and the assignees (`title`, `description`, `labels`, …) with
+   * their values before and after (columns as stored; `labels`: label ids), an exception to "ids
+   * only": the old text is gone once committed, and what the change was must not drift with later edits.
+   */
+  'issue.updated': { issueId: number; changes: string[]; previous: Record<string, unknown>; current: Record<string, unknown> };
   /** The assignees changed; the new ones are read from the issue. */
   'issue.reassigned': { issueId: number; previousAssigneeIds: number[] };
   /** An open issue's due date arrived (a scheduled job, actor: the issue's author). */

@@ -11,7 +11,7 @@ import { findHookById } from './finder.js';
 import type { HookRow } from './entities.js';
 import { afterFailure, executable, HEALTHY, MAX_FAILURES } from './model.js';
 import { BlockedRequestError, outboundRules, postPinned } from './outbound.js';
-import { issueHookData, noteHookData, type IssueAction } from './payloads/issue.js';
+import { issueChangeSet, issueHookData, noteHookData, type IssueAction } from './payloads/issue.js';
 import { pushHookData } from './payloads/push.js';
 import { deploymentHookData } from './payloads/deployment.js';
 import { projectCreateData } from './payloads/system.js';
@@ -41,8 +41,7 @@ export async function buildHook(deps: Deps, event: DomainEvent): Promise<BuiltHo
     case 'issue.reopened':
     case 'issue.updated':
     case 'issue.reassigned': {
-      const changes = event.kind === 'issue.updated' ? event.changes : event.kind === 'issue.reassigned' ? ['assignees'] : [];
-      const built = await issueHookData(deps, { issueId: event.issueId, actorId: event.actorId, action: ISSUE_ACTIONS[event.kind], changes });
+      const built = await issueHookData(deps, { issueId: event.issueId, actorId: event.actorId, action: ISSUE_ACTIONS[event.kind], changes: issueChangeSet(event) });
       return built && { event: built.confidential ? 'Confidential Issue Hook' : 'Issue Hook', trigger: built.confidential ? 'confidential_issue_hooks' : 'issue_hooks', data: built.data };
     }
     case 'note.created': {

@@ -2,6 +2,7 @@
 // doc/user/project/integrations/webhook_events.md). Incidents are issues of type incident: the same
 // hook with `type: "Incident"`.
 import type { Deps } from '../../platform/deps.js';
+import type { DomainEvent } from '../../platform/domain-events.js';
 import { hookTime, projectAttrs, projectForHook, repositoryAttrs, userAttrs, usersForHook, type ProjectHookRow } from './common.js';
 
 export type IssueRow = NonNullable<Awaited<ReturnType<typeof findIssue>>>;
@@ -10,14 +11,16 @@ async function findIssue(deps: Deps, issueId: number) {
   return deps.db.selectFrom('issues').selectAll().where('id', '=', issueId).executeTakeFirst();
 }
 
-async function issueLabels(deps: Deps, issueId: number) {
-  const rows = await deps.db
-    .selectFrom('label_links')
-    .innerJoin('labels', 'labels.id', 'label_links.label_id')
+async function labelsWhere(deps: Deps, filter: { issueId: number } | { labelIds: number[] }) {
+  if ('labelIds' in filter && filter.labelIds.length === 0) return [];
+  let query = deps.db
+    .selectFrom('labels')
     .select(['labels.id', 'labels.title', 'labels.color', 'labels.project_id', 'labels.group_id', 'labels.description', 'labels.created_at', 'labels.updated_at'])
-    .where('label_links.issue_id', '=', issueId)
-    .orderBy('labels.title')
-    .execute();
+    .orderBy('labels.title');
+  query = 'issueId' in filter
+    ? query.innerJoin('label_links', 'labels.id', 'label_links.label_id').where('label_links.issue_id', '=', filter.issueId)
+    : query.where('labels.id', 'in', filter.labelIds);
+  const rows = await query.execute();
   return rows.map((label) => ({
     id: Number(label.id),
     title: label.title,
@@ -41,7 +44,7 @@ export type IssueAction = 'open' | 'close' | 'reopen' | 'update';
 
 /** Issue#hook_attrs with its labels and assignees. */
 async function issueAttrs(deps: Deps, project: ProjectHookRow, issue: IssueRow) {
-  const [labels, assignees] = await Promise.all([issueLabels(deps, Number(issue.id)), assigneeIds(deps, Number(issue.id))]);
+  const [labels, assignees] = await Promise.all([labelsWhere(deps, { issueId: Number(issue.id) }), assigneeIds(deps, Number(issue.id))]);
   const attrs = {
     author_id: Number(issue.author_id),
     closed_at: hookTime(issue.closed_at),
@@ -81,9 +84,56 @@ async function issueAttrs(deps: Deps, project: ProjectHookRow, issue: IssueRow) 
   return { attrs, labels, assignees };
 }
 
-/** What changed, GitLab's `changes`: the state on close and reopen; the named fields on an edit. */
-function issueChanges(issue: IssueRow, action: IssueAction, changed: string[], labels: unknown[]) {
+/** What an issue event changed: the fields, and their values before and after when the event carries them. */
+export interface IssueChangeSet {
+  fields: string[];
+  previous: Record<string, unknown>;
+  current: Record<string, unknown>;
+}
+
+const NO_CHANGES: IssueChangeSet = { fields: [], previous: {}, current: {} };
+
+export function issueChangeSet(event: DomainEvent): IssueChangeSet {
+  // `?? {}`: a job queued by a version whose events carried no values still builds (previous null).
+  if (event.kind === 'issue.updated') return { fields: event.changes, previous: event.previous ?? {}, current: event.current ?? {} };
+  // The new assignees are read when the job runs: the event names the old ones only.
+  if (event.kind === 'issue.reassigned') return { fields: ['assignees'], previous: { assignees: event.previousAssigneeIds }, current: {} };
+  return NO_CHANGES;
+}
+
+/** The fields GitLab's hooks report in `changes` (IssueBuilder's safe hook attributes and relations Kiln has). */
+const REPORTED = new Set(['confidential', 'description', 'discussion_locked', 'due_date', 'milestone_id', 'title', 'labels', 'assignees']);
+
+/** A stored column value as hooks show it. */
+function hookValue(field: string, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (field.endsWith('_at')) return hookTime(Number(value));
+  if (field === 'confidential' || field === 'discussion_locked') return Number(value) === 1;
+  if (field.endsWith('_id') || field === 'id' || field === 'iid') return Number(value);
+  return value;
+}
+
+const idsOf = (value: unknown): number[] | null => (Array.isArray(value) ? value.map(Number) : null);
+
+async function relationChange(deps: Deps, field: 'labels' | 'assignees', set: IssueChangeSet, now: { labels: unknown[]; assignees: unknown[] }) {
+  const [before, after] = [idsOf(set.previous[field]), idsOf(set.current[field])];
+  if (field === 'labels') {
+    const [previous, current] = await Promise.all([before ? labelsWhere(deps, { labelIds: before }) : [], after ? labelsWhere(deps, { labelIds: after }) : now.labels]);
+    return { previous, current };
+  }
+  const users = await usersForHook(deps, [...(before ?? []), ...(after ?? [])]);
+  const present = (ids: number[]) => ids.map((id) => userAttrs(deps, users.get(id))).filter(Boolean);
+  return { previous: before ? present(before) : [], current: after ? present(after) : now.assignees };
+}
+
+/**
+ * GitLab's `changes`: the state on close and reopen, every attribute on open, and on an edit each
+ * reported field with its values before and after the edit (as the event recorded them; a value the
+ * event lacks is null before and the issue's value now after).
+ */
+async function issueChanges(deps: Deps, issue: IssueRow, action: IssueAction, set: IssueChangeSet, now: { labels: unknown[]; assignees: unknown[] }) {
   const changes: Record<string, { previous: unknown; current: unknown }> = {};
+  const row = issue as Record<string, unknown>;
   if (action === 'close') {
     changes.closed_at = { previous: null, current: hookTime(issue.closed_at) };
     changes.state_id = { previous: 1, current: 2 };
@@ -93,20 +143,20 @@ function issueChanges(issue: IssueRow, action: IssueAction, changed: string[], l
     changes.state_id = { previous: 2, current: 1 };
   }
   if (action === 'open') {
-    for (const field of ['author_id', 'created_at', 'description', 'id', 'iid', 'project_id', 'title']) {
-      changes[field] = { previous: null, current: field.endsWith('_at') ? hookTime((issue as Record<string, any>)[field]) : (issue as Record<string, any>)[field] };
-    }
+    for (const field of ['author_id', 'created_at', 'description', 'id', 'iid', 'project_id', 'title']) changes[field] = { previous: null, current: hookValue(field, row[field]) };
   }
-  for (const field of changed) {
-    // The event names the fields, not their old values: the previous value is not known here.
-    if (field === 'labels') changes.labels = { previous: [], current: labels };
-    else if (field in issue) changes[field] = { previous: null, current: (issue as Record<string, unknown>)[field] };
+  for (const field of set.fields) {
+    if (!REPORTED.has(field)) continue;
+    if (field === 'labels' || field === 'assignees') changes[field] = await relationChange(deps, field, set, now);
+    else changes[field] = { previous: hookValue(field, set.previous[field]), current: hookValue(field, field in set.current ? set.current[field] : row[field]) };
   }
-  if (action !== 'open') changes.updated_at = { previous: null, current: hookTime(issue.updated_at) };
+  if (action !== 'open') {
+    changes.updated_at = { previous: hookValue('updated_at', set.previous.updated_at), current: hookValue('updated_at', set.current.updated_at ?? issue.updated_at) };
+  }
   return changes;
 }
 
-export async function issueHookData(deps: Deps, input: { issueId: number; actorId: number | null; action: IssueAction; changes?: string[] }) {
+export async function issueHookData(deps: Deps, input: { issueId: number; actorId: number | null; action: IssueAction; changes?: IssueChangeSet }) {
   const issue = await findIssue(deps, input.issueId);
   if (!issue) return null;
   const project = await projectForHook(deps, Number(issue.project_id));
@@ -118,6 +168,8 @@ export async function issueHookData(deps: Deps, input: { issueId: number; actorI
   attrs.state_id = state === 'closed' ? 2 : 1;
   const users = await usersForHook(deps, [input.actorId ?? Number(issue.author_id), ...assignees]);
   const confidential = Number(issue.confidential) === 1;
+  const assigneeAttrs = assignees.map((id) => userAttrs(deps, users.get(id))).filter(Boolean);
+  const changes = await issueChanges(deps, issue, input.action, input.changes ?? NO_CHANGES, { labels, assignees: assigneeAttrs });
   return {
     confidential,
     data: {
@@ -127,9 +179,9 @@ export async function issueHookData(deps: Deps, input: { issueId: number; actorI
       project: projectAttrs(deps, project),
       object_attributes: { ...attrs, action: input.action },
       labels,
-      changes: issueChanges(issue, input.action, input.changes ?? [], labels),
+      changes,
       repository: repositoryAttrs(deps, project),
-      assignees: assignees.map((id) => userAttrs(deps, users.get(id))).filter(Boolean),
+      assignees: assigneeAttrs,
     },
   };
 }
