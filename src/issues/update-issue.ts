@@ -41,10 +41,13 @@ export async function updateIssue(deps: Deps, actorId: number, issue: IssueRow, 
     let updated = await trx.updateTable('issues').set(changes).where('id', '=', issue.id).returningAll().executeTakeFirst();
     if (!updated) throw new RecordNotFoundError();
     const changed = Object.keys(changes).filter((field) => field !== 'updated_at' && changes[field] !== issue[field as keyof IssueRow]);
-    // What each changed field was and became: listeners mail new mentions and hooks send `changes` from it.
+    // What each changed field was and became: hooks send `changes` from it. When the title or the
+    // description changed, both texts go along: who is newly mentioned depends on the two together.
     const after = updated;
-    const previous: Record<string, unknown> = Object.fromEntries([...changed, 'updated_at'].map((field) => [field, issue[field as keyof IssueRow]]));
-    const current: Record<string, unknown> = Object.fromEntries([...changed, 'updated_at'].map((field) => [field, after[field as keyof IssueRow]]));
+    const texts = changed.includes('title') || changed.includes('description') ? ['title', 'description'] : [];
+    const recorded = [...new Set([...changed, ...texts, 'updated_at'])];
+    const previous: Record<string, unknown> = Object.fromEntries(recorded.map((field) => [field, issue[field as keyof IssueRow]]));
+    const current: Record<string, unknown> = Object.fromEntries(recorded.map((field) => [field, after[field as keyof IssueRow]]));
     let previousAssignees: number[] | null = null;
     if (input.metadata && input.project) {
       const { labels, addLabels, removeLabels } = input.metadata;

@@ -11,12 +11,18 @@ import type { IssueContext, NoteRow } from './issue-context.js';
 import type { Recipient } from './recipients.js';
 import { unsubscribeUrl } from './unsubscribe-link.js';
 
+/**
+ * What a message is about: an issue event, or `new_mention`, an edit that mentioned the recipient
+ * (GitLab's new_mention_in_issue_email: an answer in the thread, with the issue's description).
+ */
+export type IssueMail = IssueAction | 'new_mention';
+
 export interface IssueMessageInput {
-  action: IssueAction;
+  action: IssueMail;
   context: IssueContext;
   actor: { name: string; username: string } | null;
   note?: NoteRow;
-  /** Rendered Markdown of the description (new issue) or the comment (new note). */
+  /** Rendered Markdown of the description (new issue, new mention) or the comment (new note). */
   bodyHtml: string | null;
   assigneeNames: string[];
   /** Unique per event: the id of the job composing it. */
@@ -67,12 +73,14 @@ function headline(input: IssueMessageInput): string {
       return `Issue #${issue.iid} is due: ${issue.due_date ?? ''}`;
     case 'new_note':
       return `${who} commented on issue #${issue.iid}:`;
+    case 'new_mention':
+      return 'You have been mentioned in an issue.';
   }
 }
 
 function textBody(deps: Deps, input: IssueMessageInput, footer: string): string {
   const lines = [headline(input), '', issueUrl(deps, input.context)];
-  if (input.action === 'new_issue') {
+  if (input.action === 'new_issue' || input.action === 'new_mention') {
     if (input.assigneeNames.length) lines.push('', `Assignees: ${input.assigneeNames.join(', ')}`);
     if (input.context.issue.description) lines.push('', input.context.issue.description);
   }
@@ -83,7 +91,7 @@ function textBody(deps: Deps, input: IssueMessageInput, footer: string): string 
 function htmlBody(deps: Deps, input: IssueMessageInput, footer: Html): string {
   const url = issueUrl(deps, input.context);
   const content = input.bodyHtml === null ? html`` : html`<div class="md">${raw(input.bodyHtml)}</div>`;
-  const assignees = input.action === 'new_issue' && input.assigneeNames.length ? html`<p>Assignees: ${input.assigneeNames.join(', ')}</p>` : html``;
+  const assignees = (input.action === 'new_issue' || input.action === 'new_mention') && input.assigneeNames.length ? html`<p>Assignees: ${input.assigneeNames.join(', ')}</p>` : html``;
   return html`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${input.context.issue.title}</title></head>
 <body style="font-family: sans-serif; color: #333">

@@ -7,6 +7,7 @@ import { JOB_NOTIFY_ISSUE, type IssueNotificationPayload } from './notify-issue-
 import { JOB_NOTIFY_ALERT } from './notify-new-alert.js';
 import { alertEmailSetting } from './notification-queries.js';
 import type { IssueAction } from './recipient-rules.js';
+import { addedMentions } from './new-mentions.js';
 
 const ISSUE_ACTIONS: Partial<Record<DomainEventKind, IssueAction>> = {
   'issue.opened': 'new_issue',
@@ -25,6 +26,11 @@ export function listenForNotifications(deps: Deps): void {
   domainEvents.on('issue.due', (tx, event) => issueJob(tx, { action: ISSUE_ACTIONS[event.kind]!, issueId: event.issueId, actorId: event.actorId }));
   domainEvents.on('issue.reassigned', (tx, event) =>
     issueJob(tx, { action: 'reassign_issue', issueId: event.issueId, actorId: event.actorId, previousAssigneeIds: event.previousAssigneeIds }));
+  domainEvents.on('issue.updated', async (tx, event) => {
+    // Only an edit that mentions someone new mails (GitLab's new_mentions_in_issue); other edits send none.
+    const mentioned = addedMentions(event);
+    if (mentioned.length > 0) await issueJob(tx, { action: 'new_mention', issueId: event.issueId, actorId: event.actorId, mentionedUsernames: mentioned });
+  });
   domainEvents.on('note.created', async (tx, event) => {
     // System notes send no mail (GitLab mails only a few kinds of them, none that Kiln writes).
     if (event.noteableType !== 'Issue' || event.system) return;

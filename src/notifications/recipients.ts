@@ -29,6 +29,8 @@ export interface RecipientsInput {
   /** The new comment (new_note). */
   note?: NoteRow;
   previousAssigneeIds?: number[];
+  /** The users counted as mentioned, when the caller knows them (the new mentions of an edit); else read from the text. */
+  mentionedIds?: number[];
 }
 
 interface Candidate {
@@ -136,7 +138,11 @@ function candidatesOf(input: RecipientsInput, pool: number[], settings: Map<numb
 export async function issueRecipients(deps: Deps, input: RecipientsInput): Promise<Recipient[]> {
   const { context } = input;
   const mentionText = input.action === 'new_note' ? input.note?.body : input.action === 'new_issue' ? context.issue.description : null;
-  const [pool, subscriptions, mentioned] = await Promise.all([watcherPool(deps, context), subscriptionsOf(deps, Number(context.issue.id)), userIdsByUsername(deps, mentionedUsernames(mentionText))]);
+  const [pool, subscriptions, mentioned] = await Promise.all([
+    watcherPool(deps, context),
+    subscriptionsOf(deps, Number(context.issue.id)),
+    input.mentionedIds ?? userIdsByUsername(deps, mentionedUsernames(mentionText)),
+  ]);
   const everyone = [...new Set([...pool, ...context.participantIds, ...context.assigneeIds, ...(input.previousAssigneeIds ?? []), ...subscriptions.keys(), ...mentioned])];
   const settings = await settingsFor(deps, everyone, context);
   const candidates = candidatesOf(input, pool, settings, subscriptions, mentioned);

@@ -1,6 +1,6 @@
 // Notification e-mail against a real SMTP server (aiosmtpd, test/helpers/smtp-server.ts): who gets
 // each issue notification at each level (GitLab's NotificationService and NotificationRecipient),
-// the messages' headers and threading, subscriptions, the unsubscribe link, retries while the SMTP
+// new mentions when an issue is edited, the messages' headers and threading, subscriptions, the unsubscribe link, retries while the SMTP
 // server is down, and new-alert mail to Owners and Maintainers.
 import { afterAll, beforeAll, beforeEach, describe as describeAll, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
@@ -157,6 +157,59 @@ describe('reassign and due date', () => {
     const mails = await delivered();
     expect(recipientsOf(mails)).toEqual(['author', 'participant']);
     expect(mails[0].text).toContain(`Issue #${issue.iid} is due: ${tomorrow}`);
+  });
+});
+
+// GitLab's new_mentions_in_issue: an edit of the title or description mails the users it newly
+// mentions, as far as a new issue would mail them; edited comments mail nobody.
+describe('new mentions when an issue is edited', () => {
+  const edit = async (iid: number, body: Record<string, unknown>) => expect((await kiln.api('PUT', `/projects/${project.id}/issues/${iid}`, { token: users.actor.token, body })).status).toBe(200);
+
+  it('mails only the users the edit added to the description, whose level allows a mention, as an answer in the thread', async () => {
+    const issue = await openIssue(users.author, { title: 'Mentions', description: 'cc @participant' });
+    await delivered();
+    await edit(issue.iid, { description: 'cc @participant, @watcher, @mentionlevel, @disabled, @outsider and @actor' });
+    const mails = await delivered();
+    // participant was mentioned before; disabled has mail off; outsider cannot read the project; actor edited.
+    expect(recipientsOf(mails)).toEqual(['mentionlevel', 'watcher']);
+    for (const mail of mails) {
+      expect(header(mail, 'X-GitLab-NotificationReason')).toBe('mentioned');
+      expect(header(mail, 'Subject')).toBe(`Re: app | Mentions (#${issue.iid})`);
+      expect(header(mail, 'In-Reply-To')).toBe(`<issue_${issue.id}@kiln.test>`);
+      expect(header(mail, 'From')).toBe('User actor <kiln@kiln.test>');
+      expect(mail.text).toContain('You have been mentioned in an issue.');
+      expect(mail.text).toContain('@outsider and @actor');
+    }
+    expect(mails[0].html).toContain('You have been mentioned in an issue.');
+  });
+
+  it('counts the title; an edit that mentions nobody new, or moves a mention between the texts, mails nobody', async () => {
+    const issue = await openIssue(users.author, { title: 'Titled', description: 'for @watcher' });
+    await delivered();
+    await edit(issue.iid, { description: 'still for @watcher, reworded' });
+    expect(await delivered()).toEqual([]);
+    await edit(issue.iid, { title: 'Titled for @watcher', description: 'no one' });
+    expect(await delivered()).toEqual([]);
+    await edit(issue.iid, { title: 'Titled for @author' });
+    const mails = await delivered();
+    expect(recipientsOf(mails)).toEqual(['author']);
+    expect(header(mails[0], 'Subject')).toBe(`Re: app | Titled for @author (#${issue.iid})`);
+  });
+
+  it('an edit that adds a mention and a label mails the mention once', async () => {
+    const issue = await openIssue(users.author, { title: 'Labelled', description: 'nobody' });
+    await delivered();
+    await edit(issue.iid, { description: 'now @mentionlevel', labels: 'bug' });
+    expect(recipientsOf(await delivered())).toEqual(['mentionlevel']);
+  });
+
+  it('an edited comment mails nobody, whoever it now mentions', async () => {
+    const issue = await openIssue(users.author, { title: 'Comment edits', description: 'nobody' });
+    const note = (await kiln.api('POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { token: users.actor.token, body: { body: 'first words' } })).body;
+    await delivered();
+    const changed = await kiln.api('PUT', `/projects/${project.id}/issues/${issue.iid}/notes/${note.id}`, { token: users.actor.token, body: { body: 'now with @mentionlevel' } });
+    expect(changed.status).toBe(200);
+    expect(await delivered()).toEqual([]);
   });
 });
 

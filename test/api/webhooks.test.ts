@@ -206,6 +206,40 @@ describe('Issue Hook and Note Hook', () => {
     ]);
   });
 
+  it('sends an edit with each change\'s values before and after, as that edit made them', async () => {
+    const issue = (await kiln.api('POST', `/projects/${project.id}/issues`, { token: maintainer.token, body: { title: 'Slow page', description: 'Takes 5 s', labels: 'perf', assignee_ids: [developer.id], due_date: '2026-12-01' } })).body;
+    await kiln.worker.drain();
+    received = [];
+    kiln.clock.advance(60_000);
+    const edited = await kiln.api('PUT', `/projects/${project.id}/issues/${issue.iid}`, { token: maintainer.token, body: { title: 'Slow pages', description: 'Takes 9 s', labels: 'perf,backend', assignee_ids: [maintainer.id], due_date: '2026-12-24' } });
+    expect(edited.status).toBe(200);
+    // A second edit before the first is delivered: each delivery still tells its own change.
+    kiln.clock.advance(60_000);
+    expect((await kiln.api('PUT', `/projects/${project.id}/issues/${issue.iid}`, { token: maintainer.token, body: { title: 'Slow pages everywhere' } })).status).toBe(200);
+    await kiln.worker.drain();
+    const updates = at('/issues').map((r) => r.body).filter((body) => body.object_attributes.action === 'update');
+    expect(updates).toHaveLength(3);
+    const first = updates.find((body) => body.changes.title?.previous === 'Slow page')!;
+    expect(first.changes).toEqual({
+      title: { previous: 'Slow page', current: 'Slow pages' },
+      description: { previous: 'Takes 5 s', current: 'Takes 9 s' },
+      due_date: { previous: '2026-12-01', current: '2026-12-24' },
+      labels: {
+        previous: [expect.objectContaining({ title: 'perf', type: 'ProjectLabel', project_id: project.id })],
+        current: [expect.objectContaining({ title: 'backend' }), expect.objectContaining({ title: 'perf' })],
+      },
+      updated_at: { previous: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/), current: expect.stringMatching(/ UTC$/) },
+    });
+    expect(first.changes.updated_at.previous).not.toBe(first.changes.updated_at.current);
+    const second = updates.find((body) => body.changes.title?.previous === 'Slow pages')!;
+    expect(second.changes).toEqual({ title: { previous: 'Slow pages', current: 'Slow pages everywhere' }, updated_at: { previous: first.changes.updated_at.current, current: expect.stringMatching(/ UTC$/) } });
+    const reassigned = updates.find((body) => body.changes.assignees)!;
+    expect(reassigned.changes.assignees).toEqual({
+      previous: [expect.objectContaining({ id: developer.id, username: 'developer' })],
+      current: [expect.objectContaining({ id: maintainer.id, username: 'maintainer' })],
+    });
+  });
+
   it('sends confidential issues and their notes only to hooks with the confidential flags', async () => {
     const issue = (await kiln.api('POST', `/projects/${project.id}/issues`, { token: developer.token, body: { title: 'Secret', confidential: true } })).body;
     await kiln.api('POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { token: developer.token, body: { body: 'hush' } });
@@ -496,7 +530,7 @@ describe('system hooks', () => {
     const made = await kiln.createProject(owner, 'fresh', { namespace_id: group.id });
     await kiln.worker.drain();
     expect(at('/system').map((r) => [r.headers['x-gitlab-event'], r.body])).toEqual([['System Hook', {
-      created_at: expect.stringMatching(/ UTC$/), updated_at: expect.stringMatching(/ UTC$/), event_name: 'project_create', name: 'fresh',
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), updated_at: expect.stringMatching(/Z$/), event_name: 'project_create', name: 'fresh',
       owner_email: '', owner_name: 'team', owners: [{ name: 'User owner', email: 'owner@example.com' }], path: 'fresh',
       path_with_namespace: 'team/fresh', project_id: made.id, project_namespace_id: group.id, project_visibility: 'private',
     }]]);
