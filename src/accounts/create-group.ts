@@ -10,6 +10,7 @@ import { pathProblems } from './paths.js';
 import { subgroupVisibilityProblem } from './visibility.js';
 import { releasePath } from './release-redirects.js';
 import type { NamespaceRow } from './access.js';
+import { groupSnapshot, publishMemberEvent } from './system-events.js';
 import { defaultVisibility, restrictedVisibilityProblem } from '../application-settings/api.js';
 
 export interface CreateGroupInput {
@@ -67,6 +68,9 @@ export async function createGroup(deps: Deps, actor: Principal, input: CreateGro
         .insertInto('members')
         .values({ source_type: 'Namespace', source_id: group.id, user_id: actor.user.id, access_level: ACCESS.owner, expires_at: null, created_by_id: actor.user.id, created_at: now, updated_at: now })
         .execute();
+      // System hooks: group_create, then user_add_to_group for the creator, as GitLab sends them.
+      await deps.domainEvents.publish(trx, { kind: 'group.created', actorId: actor.user.id, group: groupSnapshot(group) });
+      await publishMemberEvent(deps, trx, 'member.added', { type: 'Namespace', id: Number(group.id) }, actor.user.id, actor.user.id);
       return group;
     });
   } catch (error) {

@@ -7,6 +7,7 @@ import { authorizeMemberChange, validateAgainstInherited, type PolicySubject } f
 import { directLevel, inheritedMembership, lockMemberSource } from './member-facts.js';
 import { validateMemberLevel, type AddMemberInput, type MemberSource } from './member-source.js';
 import { insertMember } from './insert-member.js';
+import { publishMemberEvent } from './system-events.js';
 
 export async function createMember(deps: Deps, actor: PolicySubject, source: MemberSource, input: AddMemberInput) {
   validateMemberLevel(input.accessLevel);
@@ -26,6 +27,7 @@ export async function createMember(deps: Deps, actor: PolicySubject, source: Mem
       });
       validateAgainstInherited(input.accessLevel, await inheritedMembership(trx, source, input.userId, deps.clock.now()));
       const member = await insertMember(trx, deps.clock, source, input, actor.user?.id ?? null);
+      await publishMemberEvent(deps, trx, 'member.added', source, input.userId, actor.user?.id ?? null);
       return { member, user };
     });
   } catch (error) {

@@ -10,6 +10,7 @@ import { pathFromName, pathProblems } from './paths.js';
 import { projectVisibilityProblem } from './visibility.js';
 import { releasePath } from './release-redirects.js';
 import { defaultVisibility, restrictedVisibilityProblem } from '../application-settings/api.js';
+import { publishProjectEvent } from './system-events.js';
 
 export interface CreateProjectInput {
   name?: string;
@@ -78,7 +79,7 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
       await releasePath(trx, fullPath);
       await recordEvent(trx, deps.clock, { projectId: project.id, authorId: actor.user.id, action: 'created' });
       // System hooks' project_create (domain-events.ts).
-      await deps.domainEvents.publish(trx, { kind: 'project.created', projectId: Number(project.id), actorId: actor.user.id });
+      await publishProjectEvent(deps, trx, 'project.created', Number(project.id), actor.user.id);
       return project;
     });
   } catch (error) {

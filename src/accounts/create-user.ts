@@ -4,6 +4,7 @@ import { ConflictError, ValidationError } from '../platform/errors.js';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.js';
 import { pathProblems } from './paths.js';
 import type { UserRow } from './lookup.js';
+import { publishUserEvent } from './system-events.js';
 
 export interface CreateUserInput {
   username: string;
@@ -85,6 +86,7 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Us
         .execute();
       // The primary address is one of the user's addresses, confirmed (GET /user/emails lists it).
       await trx.insertInto('emails').values({ user_id: user.id, email: input.email, email_lower: input.email.toLowerCase(), confirmed_at: now, confirmation_digest: null, confirmation_sent_at: null, created_at: now, updated_at: now }).execute();
+      await publishUserEvent(deps, trx, 'user.created', Number(user.id), null);
       return user;
     });
   } catch (error) {

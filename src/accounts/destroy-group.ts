@@ -7,12 +7,15 @@ import { deleteProjectRows } from './delete-project.js';
 import { forgetRedirects } from './forget-redirects.js';
 import { removeAvatar } from './remove-avatar.js';
 import { descendantPaths } from './rename-queries.js';
+import { groupSnapshot } from './system-events.js';
 
-/** Delete one namespace that has no subgroups left, with its projects. */
-async function destroyNamespace(deps: Deps, namespaceId: number): Promise<void> {
+/** Delete one namespace that has no subgroups left, with its projects (each told to system hooks before it goes). */
+async function destroyNamespace(deps: Deps, namespaceId: number, actorId: number | null): Promise<void> {
   await inTransaction(deps.db, async (trx) => {
     const projects = await trx.selectFrom('projects').select('id').where('namespace_id', '=', namespaceId).execute();
-    for (const project of projects) await deleteProjectRows(trx, Number(project.id));
+    for (const project of projects) await deleteProjectRows(deps, trx, Number(project.id), actorId);
+    const group = await trx.selectFrom('namespaces').selectAll().where('id', '=', namespaceId).executeTakeFirst();
+    if (group) await deps.domainEvents.publish(trx, { kind: 'group.destroyed', actorId, group: groupSnapshot(group) });
     await trx.deleteFrom('members').where('source_type', '=', 'Namespace').where('source_id', '=', namespaceId).execute();
     await forgetRedirects(trx, { type: 'Namespace', id: namespaceId });
     await removeAvatar(trx, 'Namespace', namespaceId);
@@ -21,16 +24,16 @@ async function destroyNamespace(deps: Deps, namespaceId: number): Promise<void> 
 }
 
 /** The group and everything below it, deepest namespaces first. */
-export async function destroyGroupTree(deps: Deps, groupId: number): Promise<void> {
+export async function destroyGroupTree(deps: Deps, groupId: number, actorId: number | null): Promise<void> {
   const group = await deps.db.selectFrom('namespaces').select(['id', 'full_path']).where('id', '=', groupId).where('kind', '=', 'group').executeTakeFirst();
   if (!group) return;
   const subgroups = (await descendantPaths(deps.db, group.full_path)).filter((path) => path.source_type === 'Namespace');
   subgroups.sort((a, b) => b.full_path.split('/').length - a.full_path.split('/').length);
-  for (const subgroup of subgroups) await destroyNamespace(deps, subgroup.source_id);
-  await destroyNamespace(deps, groupId);
+  for (const subgroup of subgroups) await destroyNamespace(deps, subgroup.source_id, actorId);
+  await destroyNamespace(deps, groupId, actorId);
 }
 
-export async function destroyGroupJob(deps: Deps, payload: { groupId: number }): Promise<void> {
-  await destroyGroupTree(deps, Number(payload.groupId));
+export async function destroyGroupJob(deps: Deps, payload: { groupId: number; userId?: number }): Promise<void> {
+  await destroyGroupTree(deps, Number(payload.groupId), payload.userId === undefined ? null : Number(payload.userId));
   deps.log.info({ groupId: payload.groupId }, 'group deleted');
 }

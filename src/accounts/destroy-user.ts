@@ -10,10 +10,13 @@ import { deleteProjectRows } from './delete-project.js';
 import { destroyGroupTree } from './destroy-group.js';
 import { forgetRedirects } from './forget-redirects.js';
 import { soloOwnedGroupIds } from './schedule-user-deletion.js';
+import { publishUserEvent } from './system-events.js';
 
 export interface DestroyUserPayload {
   userId: number;
   hardDelete: boolean;
+  /** The administrator who asked (absent in jobs queued before it was recorded). */
+  deletedById?: number;
 }
 
 async function migrateToGhost(trx: Executor, userId: number, ghostId: number): Promise<void> {
@@ -32,10 +35,11 @@ async function deleteContributions(trx: Executor, userId: number): Promise<void>
 
 export async function destroyUser(deps: Deps, payload: DestroyUserPayload): Promise<void> {
   const userId = Number(payload.userId);
+  const actorId = payload.deletedById === undefined ? null : Number(payload.deletedById);
   const user = await deps.db.selectFrom('users').select(['id', 'user_type']).where('id', '=', userId).executeTakeFirst();
   if (!user || user.user_type !== 'human') return;
   if (payload.hardDelete) {
-    for (const groupId of await soloOwnedGroupIds(deps.db, userId)) await destroyGroupTree(deps, groupId);
+    for (const groupId of await soloOwnedGroupIds(deps.db, userId)) await destroyGroupTree(deps, groupId, actorId);
   }
   const ghostId = payload.hardDelete ? null : await ensureGhostUser(deps);
   await inTransaction(deps.db, async (trx) => {
@@ -47,10 +51,12 @@ export async function destroyUser(deps: Deps, payload: DestroyUserPayload): Prom
     const personal = await trx.selectFrom('namespaces').select('id').where('kind', '=', 'user').where('owner_id', '=', userId).execute();
     for (const namespace of personal) {
       const projects = await trx.selectFrom('projects').select('id').where('namespace_id', '=', namespace.id).execute();
-      for (const project of projects) await deleteProjectRows(trx, Number(project.id));
+      for (const project of projects) await deleteProjectRows(deps, trx, Number(project.id), actorId);
       await forgetRedirects(trx, { type: 'Namespace', id: Number(namespace.id) });
       await trx.deleteFrom('namespaces').where('id', '=', namespace.id).execute();
     }
+    // System hooks' user_destroy, while the user can still be read.
+    await publishUserEvent(deps, trx, 'user.destroyed', userId, actorId);
     await trx.deleteFrom('users').where('id', '=', userId).execute();
   });
   deps.log.info({ userId, hardDelete: payload.hardDelete }, 'user deleted');

@@ -93,7 +93,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.string.required() },
     handler: async ({ project }) => {
       const access = await project();
-      await deleteProject(deps, access.project);
+      await deleteProject(deps, access.project, access.user?.id ?? null);
       return { message: '202 Accepted' };
     },
   });

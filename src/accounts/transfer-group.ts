@@ -16,6 +16,7 @@ import { releaseSubtree } from './release-redirects.js';
 import { descendantPaths, moveDescendantPaths } from './rename-queries.js';
 import { moreVisible } from './visibility.js';
 import { lowerSubtreeVisibility } from './lower-subtree-visibility.js';
+import { publishMemberEvent } from './system-events.js';
 
 function failed(message: string): ApiError {
   return new ApiError(400, { message: `Transfer failed: ${message}` });
@@ -59,6 +60,7 @@ export async function transferGroup(deps: Deps, actor: Principal, access: GroupA
         const owner = await trx.selectFrom('members').select('id').where('source_type', '=', 'Namespace').where('source_id', '=', group.id).where('access_level', '=', ACCESS.owner).executeTakeFirst();
         if (!owner) {
           await trx.insertInto('members').values({ source_type: 'Namespace', source_id: group.id, user_id: actor.user.id, access_level: ACCESS.owner, expires_at: null, created_by_id: actor.user.id, created_at: now, updated_at: now }).execute();
+          await publishMemberEvent(deps, trx, 'member.added', { type: 'Namespace', id: Number(group.id) }, actor.user.id, actor.user.id);
         }
       }
       return moved;

@@ -12,6 +12,7 @@ import { groupAccessLevel, type NamespaceRow, type ProjectRow } from './access.j
 import { projectVisibilityProblem } from './visibility.js';
 import { recordRedirect } from './record-redirects.js';
 import { releasePath } from './release-redirects.js';
+import { publishProjectMove } from './system-events.js';
 
 const DIGITS = /^\d+$/;
 
@@ -53,12 +54,14 @@ export async function transferProject(deps: Deps, actor: Principal, access: Proj
     return await inTransaction(deps.db, async (trx) => {
       await recordRedirect(trx, { type: 'Project', id: Number(project.id) }, project.full_path, now);
       await releasePath(trx, fullPath);
-      return trx
+      const moved = await trx
         .updateTable('projects')
         .set({ namespace_id: namespace.id, full_path: fullPath, full_path_lower: fullPath.toLowerCase(), visibility, updated_at: now })
         .where('id', '=', project.id)
         .returningAll()
         .executeTakeFirstOrThrow();
+      await publishProjectMove(deps, trx, 'project.transferred', Number(project.id), actor.user.id, project.full_path);
+      return moved;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw transferFailed('Project with same name or path in target namespace already exists');

@@ -16,6 +16,7 @@ import { releaseSubtree } from './release-redirects.js';
 import { moveDescendantPaths } from './rename-queries.js';
 import { removeAvatar } from './remove-avatar.js';
 import { storeAvatar } from './store-avatar.js';
+import { groupSnapshot } from './system-events.js';
 
 export interface UpdateGroupInput {
   name?: string;
@@ -74,7 +75,10 @@ export async function updateGroup(deps: Deps, access: GroupAccess, input: Update
         await moveDescendantPaths(trx, group.full_path, newPath);
         await releaseSubtree(trx, newPath);
       }
-      return trx.updateTable('namespaces').set(changes).where('id', '=', group.id).returningAll().executeTakeFirstOrThrow();
+      const updated = await trx.updateTable('namespaces').set(changes).where('id', '=', group.id).returningAll().executeTakeFirstOrThrow();
+      // System hooks' group_rename: the group's own path changed (GitLab sends nothing for other edits).
+      if (newPath) await deps.domainEvents.publish(trx, { kind: 'group.renamed', actorId: access.user?.id ?? null, group: groupSnapshot(updated), oldPath: group.path, oldFullPath: group.full_path });
+      return updated;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ValidationError({ path: ['has already been taken'] });

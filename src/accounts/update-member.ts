@@ -6,6 +6,7 @@ import { NotFoundError } from '../platform/errors.js';
 import { authorizeMemberChange, validateAgainstInherited, type PolicySubject } from '../platform/auth/policies/index.js';
 import { directLevel, inheritedMembership, lockMemberSource, otherOwners } from './member-facts.js';
 import { validateMemberLevel, type MemberSource } from './member-source.js';
+import { publishMemberEvent } from './system-events.js';
 
 export interface UpdateMemberInput {
   accessLevel: number;
@@ -30,7 +31,7 @@ export async function updateMember(deps: Deps, actor: PolicySubject, source: Mem
     validateAgainstInherited(input.accessLevel, await inheritedMembership(trx, source, userId, now));
     const changes: { access_level: number; updated_at: number; expires_at?: string | null } = { access_level: input.accessLevel, updated_at: now };
     if (input.expiresAt !== undefined) changes.expires_at = input.expiresAt;
-    return trx
+    const updated = await trx
       .updateTable('members')
       .set(changes)
       .where('source_type', '=', source.type)
@@ -38,5 +39,7 @@ export async function updateMember(deps: Deps, actor: PolicySubject, source: Mem
       .where('user_id', '=', userId)
       .returningAll()
       .executeTakeFirstOrThrow();
+    await publishMemberEvent(deps, trx, 'member.updated', source, userId, actor.user?.id ?? null);
+    return updated;
   });
 }

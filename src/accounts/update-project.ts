@@ -17,6 +17,7 @@ import { releasePath } from './release-redirects.js';
 import { removeAvatar } from './remove-avatar.js';
 import { storeAvatar } from './store-avatar.js';
 import { accountHooks } from './hooks.js';
+import { publishProjectEvent, publishProjectMove } from './system-events.js';
 
 export interface UpdateProjectInput {
   name?: string;
@@ -106,7 +107,12 @@ export async function updateProject(deps: Deps, access: ProjectAccess, input: Up
         await recordRedirect(trx, { type: 'Project', id: Number(project.id) }, project.full_path, now);
         await releasePath(trx, newPath);
       }
-      return trx.updateTable('projects').set(changes).where('id', '=', project.id).returningAll().executeTakeFirstOrThrow();
+      const updated = await trx.updateTable('projects').set(changes).where('id', '=', project.id).returningAll().executeTakeFirstOrThrow();
+      // System hooks: project_rename when the path changed, project_update for any other saved edit (GitLab's UpdateService).
+      const actorId = access.user?.id ?? null;
+      if (newPath) await publishProjectMove(deps, trx, 'project.renamed', Number(project.id), actorId, project.full_path);
+      else await publishProjectEvent(deps, trx, 'project.updated', Number(project.id), actorId);
+      return updated;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ValidationError({ path: ['has already been taken'] });

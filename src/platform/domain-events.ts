@@ -9,7 +9,13 @@
 // - `trx` is the transaction the action already runs in: a Kysely transaction (`inTransaction`'s
 //   `trx`) or the raw runner of a group-commit work (`tx`). Never `deps.db` outside a transaction.
 // - Publish after the rows the event names exist (the listener's job may run as soon as it commits).
-// - Events carry ids only (docs/architecture.md); a listener's job reads what it needs when it runs.
+// - Project events carry ids only (docs/architecture.md); a listener's job reads what it needs when it runs.
+// - System events (SystemEventTypes: users, groups, projects and memberships as a whole, what GitLab's
+//   system hooks report) carry a SNAPSHOT of what they name instead, taken in the transaction before
+//   the change commits. Why: a destroyed user, group, project or membership no longer resolves when
+//   the job runs, a rename's old path is nowhere else, and GitLab builds these payloads at the moment
+//   of the event (later edits must not leak into an earlier event's payload). Publish a destroy event
+//   BEFORE deleting the rows, so the snapshot can still be read. They name no project (`projectId`).
 // - A new kind: add it to DomainEventTypes with its ids. Listeners ignore kinds they don't know.
 // - On a benchmarked hot path, publish only where the event really happens (an alert is created,
 //   not counted on a grouped one); `publish` with no listener for the kind costs a map lookup.
@@ -23,7 +29,7 @@ import type { Tx } from './db/statements.js';
 /** The transaction an event is published in: a builder transaction or a group-commit work (platform/db/README.md). */
 export type EventTx = Tx;
 
-/** Each kind with the ids it carries (besides `projectId` and `actorId`, which every event has). */
+/** Each project event kind with the ids it carries (besides `projectId` and `actorId`, which every one has). */
 export interface DomainEventTypes {
   'issue.opened': { issueId: number };
   'issue.closed': { issueId: number };
@@ -46,15 +52,99 @@ export interface DomainEventTypes {
   'push': { ref: string; before: string | null; after: string | null };
   /** A deployment was created or its status changed. */
   'deployment.status_changed': { deploymentId: number; status: string };
-  /** A project was created (system hooks' project_create). */
-  'project.created': Record<never, never>;
 }
 
-export type DomainEventKind = keyof DomainEventTypes;
+/** A project as it was at the event (millisecond timestamps; the owners' names and primary e-mails). */
+export interface ProjectSnapshot {
+  id: number;
+  name: string;
+  path: string;
+  fullPath: string;
+  namespaceId: number;
+  visibility: string;
+  createdAt: number;
+  updatedAt: number;
+  /** The namespace's owner: the user of a personal namespace, or the group itself (no e-mail). */
+  owner: { name: string; email: string };
+  /** The users who own it: a personal project's owners, or the Owners of its group and the group's ancestors. */
+  owners: Array<{ name: string; email: string }>;
+}
 
-export type DomainEvent<K extends DomainEventKind = DomainEventKind> = K extends DomainEventKind
+export interface UserSnapshot {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+  state: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface GroupSnapshot {
+  id: number;
+  name: string;
+  path: string;
+  fullPath: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A direct membership of a project or group, with the member and the source as they were. */
+export interface MemberSnapshot {
+  accessLevel: number;
+  expiresAt: string | null;
+  createdAt: number;
+  updatedAt: number;
+  user: { id: number; username: string; name: string; email: string };
+  source:
+    | { type: 'Project'; id: number; name: string; path: string; fullPath: string; visibility: string }
+    | { type: 'Namespace'; id: number; name: string; path: string; fullPath: string };
+}
+
+/** Each system event kind with its snapshot (see the top of this file: why a snapshot, not ids). */
+export interface SystemEventTypes {
+  'project.created': { project: ProjectSnapshot };
+  /** Settings changed without a new path (a new path is 'project.renamed'). */
+  'project.updated': { project: ProjectSnapshot };
+  /** The path changed within its namespace. */
+  'project.renamed': { project: ProjectSnapshot; oldFullPath: string };
+  /** Moved to another namespace. */
+  'project.transferred': { project: ProjectSnapshot; oldFullPath: string };
+  'project.destroyed': { project: ProjectSnapshot };
+  'user.created': { user: UserSnapshot };
+  'user.destroyed': { user: UserSnapshot };
+  /** A blocked user was refused at sign-in. */
+  'user.failed_login': { user: UserSnapshot };
+  'group.created': { group: GroupSnapshot };
+  /** The group's own path changed (not a transfer under another parent). */
+  'group.renamed': { group: GroupSnapshot; oldPath: string; oldFullPath: string };
+  'group.destroyed': { group: GroupSnapshot };
+  'member.added': { member: MemberSnapshot };
+  'member.updated': { member: MemberSnapshot };
+  'member.removed': { member: MemberSnapshot };
+}
+
+export type ProjectEventKind = keyof DomainEventTypes;
+export type SystemEventKind = keyof SystemEventTypes;
+export type DomainEventKind = ProjectEventKind | SystemEventKind;
+
+export type ProjectEvent<K extends ProjectEventKind = ProjectEventKind> = K extends ProjectEventKind
   ? { kind: K; projectId: number; actorId: number | null } & DomainEventTypes[K]
   : never;
+
+export type SystemEvent<K extends SystemEventKind = SystemEventKind> = K extends SystemEventKind
+  ? { kind: K; actorId: number | null } & SystemEventTypes[K]
+  : never;
+
+/**
+ * An event of the given kinds. Without an argument it is a project event (what the project
+ * listeners handle); `DomainEvent<DomainEventKind>` is any event.
+ */
+export type DomainEvent<K extends DomainEventKind = ProjectEventKind> = K extends ProjectEventKind
+  ? ProjectEvent<K>
+  : K extends SystemEventKind
+    ? SystemEvent<K>
+    : never;
 
 export type DomainEventListener<K extends DomainEventKind> = (tx: EventTx, event: DomainEvent<K>) => Promise<unknown>;
 

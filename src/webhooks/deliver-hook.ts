@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Deps } from '../platform/deps.js';
 import { claimNext, markDone, markFailed, type ClaimedJob } from '../platform/jobs/queue.js';
-import type { DomainEvent } from '../platform/domain-events.js';
+import type { DomainEvent, DomainEventKind } from '../platform/domain-events.js';
 import { GITLAB_COMPAT_VERSION } from '../platform/version.js';
 import { findHookById } from './finder.js';
 import type { HookRow } from './entities.js';
@@ -14,7 +14,7 @@ import { BlockedRequestError, outboundRules, postPinned } from './outbound.js';
 import { issueChangeSet, issueHookData, noteHookData, type IssueAction } from './payloads/issue.js';
 import { pushHookData } from './payloads/push.js';
 import { deploymentHookData } from './payloads/deployment.js';
-import { projectCreateData } from './payloads/system.js';
+import { systemHookData } from './payloads/system-events.js';
 import { JOB_DELIVER_HOOK, type DeliveryPayload } from './listeners.js';
 
 export interface BuiltHook {
@@ -34,7 +34,7 @@ const ISSUE_ACTIONS: Record<string, IssueAction> = {
 };
 
 /** The payload of an event as a hook receives it, or null when what it names is gone. */
-export async function buildHook(deps: Deps, event: DomainEvent): Promise<BuiltHook | null> {
+export async function buildHook(deps: Deps, event: DomainEvent<DomainEventKind>): Promise<BuiltHook | null> {
   switch (event.kind) {
     case 'issue.opened':
     case 'issue.closed':
@@ -57,12 +57,12 @@ export async function buildHook(deps: Deps, event: DomainEvent): Promise<BuiltHo
       const data = await deploymentHookData(deps, { deploymentId: event.deploymentId, actorId: event.actorId, status: event.status });
       return data && { event: 'Deployment Hook', trigger: 'deployment_hooks', data };
     }
-    case 'project.created': {
-      const data = await projectCreateData(deps, event.projectId);
-      return data && { event: 'System Hook', trigger: 'system_hooks', data };
-    }
-    default:
+    case 'issue.due':
+    case 'alert.created':
       return null;
+    default:
+      // System events carry their snapshot: formatted, never read (system-listeners.ts).
+      return systemHookData(event);
   }
 }
 

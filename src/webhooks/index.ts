@@ -5,6 +5,7 @@ import type { Feature } from '../platform/feature.js';
 import { daily, scheduleOnce } from '../platform/jobs/daily.js';
 import { JOB_DELIVER_HOOK, JOB_NOTIFY_CHAT, listenForHooks } from './listeners.js';
 import { deliverHookJob } from './deliver-hook.js';
+import { listenForSystemHooks } from './system-listeners.js';
 import { hooksRoutes } from './routes.js';
 import { slackRoutes } from './slack-routes.js';
 import { webhookPages } from './pages.js';
@@ -15,6 +16,7 @@ export const webhooksFeature: Feature = {
   name: 'webhooks',
   setup(deps) {
     listenForHooks(deps);
+    listenForSystemHooks(deps);
   },
   routes(app, deps) {
     hooksRoutes(app, deps);

@@ -4,9 +4,9 @@
 // the hooks (one indexed statement) and enqueues; building and sending happen in the job.
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../platform/deps.js';
-import type { DomainEvent, EventTx } from '../platform/domain-events.js';
+import type { DomainEvent, DomainEventKind, EventTx } from '../platform/domain-events.js';
 import { enqueue } from '../platform/jobs/queue.js';
-import { activeChatIntegrations, hooksOfProject, issueConfidential, systemHooks, type ListeningHook, type ListeningIntegration } from './hooks-queries.js';
+import { activeChatIntegrations, hooksOfProject, issueConfidential, type ListeningHook, type ListeningIntegration } from './hooks-queries.js';
 import { branchMatches, executable } from './model.js';
 
 export const JOB_DELIVER_HOOK = 'webhooks.deliver';
@@ -15,7 +15,8 @@ export const JOB_NOTIFY_CHAT = 'webhooks.chat';
 /** The job of one hook for one event: the event's ids, and the UUIDs that stay the same on every retry. */
 export interface DeliveryPayload {
   hookId: number;
-  event: DomainEvent;
+  /** A project event, or a system event (system-listeners.ts). */
+  event: DomainEvent<DomainEventKind>;
   eventUuid: string;
   idempotencyKey: string;
 }
@@ -97,16 +98,6 @@ export function listenForHooks(deps: Deps): void {
   for (const kind of ['issue.opened', 'issue.closed', 'issue.reopened', 'issue.updated', 'issue.reassigned', 'note.created', 'push', 'deployment.status_changed'] as const) {
     deps.domainEvents.on(kind, onEvent as never);
   }
-  // System events go to every executable system hook (GitLab's SystemHooksService).
-  deps.domainEvents.on('project.created', async (tx, event) => {
-    const hooks = await tx.all<Pick<ListeningHook, 'id' | 'recent_failures' | 'backoff_count' | 'disabled_until'>>(systemHooks());
-    const now = deps.clock.now();
-    const eventUuid = randomUUID();
-    for (const hook of hooks) {
-      if (!executable(hook, now)) continue;
-      await enqueue(tx, deps.clock, JOB_DELIVER_HOOK, { hookId: Number(hook.id), event, eventUuid, idempotencyKey: randomUUID() }, { maxAttempts: 3 });
-    }
-  });
   // New alerts reach chat integrations only (webhooks have no alert events): one indexed read on the hot path.
   deps.domainEvents.on('alert.created', async (tx, event) => {
     const integrations = await tx.all<ListeningIntegration>(activeChatIntegrations(event.projectId));

@@ -48,7 +48,7 @@ export async function handleProjectSettings(context: PageContext, access: Projec
   if (field(form, 'action') === 'delete') {
     if (!canOnProject(access, 'remove_project')) throw new ForbiddenError();
     if (field(form, 'confirm_path').trim() !== project.full_path) return renderProjectSettings(context, access, {}, `Enter ${project.full_path} exactly to delete the project.`, 400);
-    await deleteProject(deps, project);
+    await deleteProject(deps, project, access.user?.id ?? null);
     return redirect('/', `Project '${project.name}' was deleted.`);
   }
   const values = { name: field(form, 'name'), description: field(form, 'description'), visibility: field(form, 'visibility') };
