@@ -51,6 +51,8 @@ export interface Config {
   smtpUrl: string | null;
   /** The From address of notification e-mail (the acting user's name is shown with it). */
   emailFrom: string;
+  /** Sent and dead messages of the outbox (and their .eml files) older than this are pruned daily. */
+  mailRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -228,5 +230,6 @@ export function loadConfig(env: Env = process.env): Config {
     runWorker: boolean(env, 'KILN_RUN_WORKER', true),
     smtpUrl: smtpUrl(env.KILN_SMTP_URL),
     emailFrom: emailFrom(env.KILN_EMAIL_FROM, parseBaseUrl(env.KILN_BASE_URL, host, port)),
+    mailRetentionDays: integer(env, 'KILN_MAIL_RETENTION_DAYS', 30, 1, 36_500),
   };
 }
