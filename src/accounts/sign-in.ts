@@ -10,6 +10,7 @@ import { csrfField, pageRoute, type PageContext } from '../platform/web/page-rou
 import { page, redirect, safeReturnTo, type PageOutcome } from '../platform/web/page.js';
 import { endSession, startSession } from './sessions.js';
 import { recordActivity } from './record-activity.js';
+import { publishFailedLogin } from './system-events.js';
 
 function signInForm(context: PageContext, returnTo: string, error?: string, login = ''): PageOutcome {
   return page({
@@ -62,7 +63,11 @@ export function signInRoutes(app: FastifyInstance, deps: Deps): void {
       // which accounts exist (ASVS 6.3.8).
       // Signing in again reactivates a deactivated account (GitLab's documented way back).
       const check = await checkPassword(deps, login, password, { reactivate: true });
-      if (!check.ok) return signInForm(context, returnTo, 'Invalid login or password.', login);
+      if (!check.ok) {
+        // System hooks hear of a blocked user's attempt (user_failed_login); the form says no more than for any failure.
+        if (check.reason === 'blocked' && check.user?.state === 'blocked') await publishFailedLogin(deps, Number(check.user.id));
+        return signInForm(context, returnTo, 'Invalid login or password.', login);
+      }
       if (check.user.otp_required === 1) return beginSecondStep(context, Number(check.user.id), returnTo);
       return completePasswordSignIn(context, Number(check.user.id), returnTo);
     },

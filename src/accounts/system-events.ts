@@ -2,7 +2,7 @@
 // was at the moment of the event, read in the action's transaction before it commits (and before a
 // deletion removes the rows), so the job that sends GitLab's system hook payload reads nothing.
 import type { Deps } from '../platform/deps.js';
-import type { DbTransaction, Executor } from '../platform/db/database.js';
+import { inTransaction, type DbTransaction, type Executor } from '../platform/db/database.js';
 import type { GroupSnapshot, MemberSnapshot, ProjectSnapshot, UserSnapshot } from '../platform/domain-events.js';
 import { ACCESS } from '../platform/auth/access-levels.js';
 import type { NamespaceRow } from './access.js';
@@ -109,6 +109,11 @@ export async function publishProjectMove(deps: Deps, trx: DbTransaction, kind: '
 export async function publishUserEvent(deps: Deps, trx: DbTransaction, kind: 'user.created' | 'user.destroyed' | 'user.failed_login', userId: number, actorId: number | null): Promise<void> {
   const user = await userSnapshot(trx, userId);
   if (user) await deps.domainEvents.publish(trx, { kind, actorId, user });
+}
+
+/** A blocked user was refused at sign-in (GitLab's user_failed_login): a transaction of its own, nothing else is written. */
+export async function publishFailedLogin(deps: Deps, userId: number): Promise<void> {
+  await inTransaction(deps.db, (trx) => publishUserEvent(deps, trx, 'user.failed_login', userId, userId));
 }
 
 /** After an add or an update, before a removal. */

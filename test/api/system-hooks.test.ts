@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
+import { WebSession } from '../helpers/browser-session.js';
 
 interface Received {
   path: string;
@@ -96,6 +97,20 @@ describe('system hooks: users', () => {
       created_at: START, updated_at: deletedAt, email: 'dave@example.com', event_name: 'user_destroy', name: 'Dave Smith', username: 'dave', user_id: dave.id,
     }]);
     expect((await kiln.api('GET', `/users/${dave.id}`, { token: kiln.root.token })).status).toBe(404);
+  });
+
+  it('user_failed_login when a blocked user signs in with their password (a wrong password or an active user sends nothing)', async () => {
+    const frank = await kiln.createUser('frank');
+    const signIn = (password: string) => new WebSession(kiln).post('/users/sign_in', { login: 'frank', password }, { csrfFrom: '/users/sign_in' });
+    expect(await deliveredFor(async () => expect((await signIn(frank.password)).statusCode).toBe(303))).toEqual([]);
+    minute();
+    await ok(kiln.api('POST', `/users/${frank.id}/block`, { token: kiln.root.token }), 201);
+    const blockedAt = now();
+    minute();
+    expect(await deliveredFor(async () => expect((await signIn('not-the-password')).statusCode).toBe(401))).toEqual([]);
+    expect(await deliveredFor(async () => expect((await signIn(frank.password)).statusCode).toBe(401))).toEqual([{
+      event_name: 'user_failed_login', created_at: START, updated_at: blockedAt, name: 'User frank', email: 'frank@example.com', user_id: frank.id, username: 'frank', state: 'blocked',
+    }]);
   });
 
   it("deleting a user also sends project_destroy for each personal project, then user_destroy", async () => {
