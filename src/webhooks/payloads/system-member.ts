@@ -21,6 +21,7 @@ const GROUP_EVENTS: Record<MemberEvent['kind'], string> = {
 export function memberSystemData(event: MemberEvent) {
   const { member } = event;
   const { source, user } = member;
+  const userData = { user_username: user.username, user_name: user.name, user_email: user.email, user_id: user.id };
   if (source.type === 'Project') {
     return {
       ...timestamps(member),
@@ -28,10 +29,7 @@ export function memberSystemData(event: MemberEvent) {
       project_path: source.path,
       project_path_with_namespace: source.fullPath,
       project_id: source.id,
-      user_username: user.username,
-      user_name: user.name,
-      user_email: user.email,
-      user_id: user.id,
+      ...userData,
       access_level: humanAccess(member.accessLevel),
       project_visibility: source.visibility,
       event_name: TEAM_EVENTS[event.kind],
@@ -42,10 +40,7 @@ export function memberSystemData(event: MemberEvent) {
     group_name: source.name,
     group_path: source.path,
     group_id: source.id,
-    user_username: user.username,
-    user_name: user.name,
-    user_email: user.email,
-    user_id: user.id,
+    ...userData,
     group_access: humanAccess(member.accessLevel),
     expires_at: expiresAt(member.expiresAt),
     event_name: GROUP_EVENTS[event.kind],
