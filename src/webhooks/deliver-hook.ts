@@ -1,21 +1,22 @@
-// The delivery job: build the event's payload for the hook, POST it (outbound.ts: pinned address,
-// 10 s, no redirects), log the exchange for the settings page, and apply GitLab's auto-disabling.
-// A receiver's failure is recorded, not retried (GitLab sends a hook once); a worker that dies mid-way
-// leaves the job to be claimed again, which sends it again with the same Idempotency-Key.
-import { createHash, randomUUID } from 'node:crypto';
+// Sending to a hook: build the event's payload (once per event), POST it (outbound.ts: pinned
+// address, 10 s, no redirects), then log the exchange for the settings page and apply GitLab's
+// auto-disabling (record-deliveries.ts). A receiver's failure is recorded, not retried (GitLab sends
+// a hook once).
+import { createHash } from 'node:crypto';
 import type { Deps } from '../platform/deps.js';
-import { claimNext, markDone, markFailed, type ClaimedJob } from '../platform/jobs/queue.js';
+import type { ClaimedJob } from '../platform/jobs/queue.js';
 import type { DomainEvent, DomainEventKind } from '../platform/domain-events.js';
 import { GITLAB_COMPAT_VERSION } from '../platform/version.js';
 import { findHookById } from './finder.js';
 import type { HookRow } from './entities.js';
-import { afterFailure, executable, HEALTHY, MAX_FAILURES } from './model.js';
-import { BlockedRequestError, outboundRules, postPinned } from './outbound.js';
+import { executable } from './model.js';
+import { BlockedRequestError, outboundRules, postPinned, type OutboundRules } from './outbound.js';
+import { recordExchanges, type Exchange } from './record-deliveries.js';
 import { issueChangeSet, issueHookData, noteHookData, type IssueAction } from './payloads/issue.js';
 import { pushHookData } from './payloads/push.js';
 import { deploymentHookData } from './payloads/deployment.js';
 import { systemHookData } from './payloads/system-events.js';
-import { JOB_DELIVER_HOOK, type DeliveryPayload } from './listeners.js';
+import type { DeliveryPayload } from './listeners.js';
 
 export interface BuiltHook {
   /** X-Gitlab-Event */
@@ -85,10 +86,20 @@ function builtOnce(eventUuid: string, build: () => Promise<BuiltHook | null>): P
   return built;
 }
 
+/** A UUID made from a hash of `text`: the same text always gives the same UUID. */
+function uuidFrom(text: string): string {
+  const hex = createHash('sha256').update(text).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 /** A stable UUID for a hook (X-Gitlab-Webhook-UUID): the same on every request it makes. */
 export function hookUuid(hook: HookRow): string {
-  const hex = createHash('sha256').update(`web_hook:${hook.id}:${hook.created_at}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return uuidFrom(`web_hook:${hook.id}:${hook.created_at}`);
+}
+
+/** The Idempotency-Key of an event's delivery to a hook: derived, so a job run again after a crash sends the same key. */
+export function deliveryKey(eventUuid: string, hookId: number): string {
+  return uuidFrom(`delivery:${eventUuid}:${hookId}`);
 }
 
 export interface SendInput {
@@ -97,6 +108,8 @@ export interface SendInput {
   event: string;
   trigger: string;
   data: unknown;
+  /** `data` as JSON, when the caller already has it (the hooks of one event share it). */
+  body?: string;
   eventUuid: string;
   idempotencyKey: string;
 }
@@ -107,7 +120,10 @@ export interface SendOutcome {
   message: string | null;
 }
 
-export async function sendToHook(deps: Deps, input: SendInput): Promise<SendOutcome> {
+export type RulesOf = (kind: 'system' | 'web') => Promise<OutboundRules>;
+
+/** POST to the hook and answer what happened; writes nothing (recordExchanges does, in batches). */
+export async function exchangeWithHook(deps: Deps, input: SendInput, rulesOf: RulesOf = (kind) => outboundRules(deps, kind)): Promise<Exchange> {
   const { hook } = input;
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
@@ -119,109 +135,36 @@ export async function sendToHook(deps: Deps, input: SendInput): Promise<SendOutc
     'Idempotency-Key': input.idempotencyKey,
   };
   if (hook.token) headers['X-Gitlab-Token'] = deps.box.open(hook.token);
-  const body = JSON.stringify(input.data);
+  const body = input.body ?? JSON.stringify(input.data);
   const started = performance.now();
-  let status: number | null = null;
-  let responseHeaders: Record<string, string> = {};
-  let responseBody = '';
-  let message: string | null = null;
+  const exchange: Exchange = { hook, trigger: input.trigger, requestHeaders: headers, requestBody: body, status: null, responseHeaders: {}, responseBody: '', message: null, duration: 0, idempotencyKey: input.idempotencyKey };
   try {
-    const rules = await outboundRules(deps, hook.type === 'SystemHook' ? 'system' : 'web');
+    const rules = await rulesOf(hook.type === 'SystemHook' ? 'system' : 'web');
     const response = await postPinned(deps, { url: hook.url, headers, body, verifyTls: hook.enable_ssl_verification === 1, rules });
-    status = response.status;
-    responseHeaders = response.headers;
-    responseBody = response.body;
+    exchange.status = response.status;
+    exchange.responseHeaders = response.headers;
+    exchange.responseBody = response.body;
   } catch (error) {
-    message = error instanceof BlockedRequestError ? `URL is blocked: ${error.message}` : String((error as Error)?.message ?? error);
+    exchange.message = error instanceof BlockedRequestError ? `URL is blocked: ${error.message}` : String((error as Error)?.message ?? error);
   }
-  const duration = (performance.now() - started) / 1000;
-  const ok = status !== null && status >= 200 && status < 300;
-  const now = deps.clock.now();
-  // The token is a secret: the log shows it masked, as GitLab's does.
-  const loggedHeaders = hook.token ? { ...headers, 'X-Gitlab-Token': '[REDACTED]' } : headers;
-  const log = await deps.db
-    .insertInto('web_hook_logs')
-    .values({
-      web_hook_id: hook.id,
-      trigger: input.trigger,
-      url: hook.url,
-      request_headers: JSON.stringify(loggedHeaders),
-      request_data: body,
-      response_headers: JSON.stringify(responseHeaders),
-      response_body: responseBody,
-      response_status: status === null ? 'internal error' : String(status),
-      execution_duration: duration,
-      internal_error_message: message,
-      idempotency_key: input.idempotencyKey,
-      created_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await recordOutcome(deps, hook, ok, now);
-  return { logId: Number(log.id), status, message };
+  exchange.duration = (performance.now() - started) / 1000;
+  return exchange;
 }
 
-/** GitLab's enable! / backoff!: a success clears the failures, a failure counts and may disable. */
-async function recordOutcome(deps: Deps, hook: HookRow, ok: boolean, now: number): Promise<void> {
-  if (ok) {
-    if (Number(hook.recent_failures) === 0 && Number(hook.backoff_count) === 0 && hook.disabled_until === null) return;
-    await deps.db.updateTable('web_hooks').set(HEALTHY).where('id', '=', hook.id).execute();
-    return;
-  }
-  // Deliveries to one hook run concurrently: each failure is counted by an atomic increment, and the
-  // count it produced decides whether this failure backs the hook off (afterFailure's rule).
-  const counted = await deps.db
-    .updateTable('web_hooks')
-    .set((eb) => ({ recent_failures: eb('recent_failures', '+', 1) }))
-    .where('id', '=', hook.id)
-    .where('recent_failures', '<', MAX_FAILURES)
-    .returning(['recent_failures', 'backoff_count', 'disabled_until'])
-    .executeTakeFirst();
-  if (!counted) return;
-  const next = afterFailure({ ...counted, recent_failures: Number(counted.recent_failures) - 1 }, now);
-  if (Number(next.backoff_count) === Number(counted.backoff_count)) return;
-  const backedOff = await deps.db
-    .updateTable('web_hooks')
-    .set((eb) => ({ backoff_count: eb('backoff_count', '+', 1) }))
-    .where('id', '=', hook.id)
-    .returning('backoff_count')
-    .executeTakeFirstOrThrow();
-  const again = afterFailure({ recent_failures: Number(counted.recent_failures) - 1, backoff_count: Number(backedOff.backoff_count) - 1, disabled_until: null }, now);
-  await deps.db.updateTable('web_hooks').set({ disabled_until: again.disabled_until }).where('id', '=', hook.id).execute();
+/** One delivery, logged and counted at once (tests of a hook, resends, single-hook jobs). */
+export async function sendToHook(deps: Deps, input: SendInput): Promise<SendOutcome> {
+  const exchange = await exchangeWithHook(deps, input);
+  const [logId] = await recordExchanges(deps, [exchange]);
+  return { logId, status: exchange.status, message: exchange.message };
 }
-
-/** Lanes of concurrent deliveries while a burst is due, and how many jobs one run takes on at most. */
-const LANES = 16;
-const BATCH_LIMIT = 2000;
 
 /**
- * The job handler. The worker runs one job at a time, and a delivery mostly waits on the network, so
- * while its own job is delivered the handler also claims the other due delivery jobs and runs them in
- * concurrent lanes (each claimed, leased and marked done like any job; a crash leaves them to be
- * claimed again), then returns: a burst of events goes out at network speed, not one round trip at a time.
+ * The job of one hook for one event (system hooks; project and group hooks have one job per event,
+ * deliver-event.ts). A receiver's failure is recorded, not retried; a worker that dies mid-way leaves
+ * the job to be claimed again, which sends it again with the same Idempotency-Key.
  */
 export async function deliverHookJob(deps: Deps, payload: DeliveryPayload, _job: ClaimedJob): Promise<void> {
-  await Promise.all([deliverHook(deps, payload), deliverDueHooks(deps)]);
-}
-
-async function deliverDueHooks(deps: Deps): Promise<void> {
-  const workerId = `webhooks:${randomUUID()}`;
-  let budget = BATCH_LIMIT;
-  const lane = async () => {
-    while (budget > 0) {
-      budget -= 1;
-      const job = await claimNext(deps.db, deps.dialect, deps.clock, workerId, deps.config.jobLeaseMs, [JOB_DELIVER_HOOK]);
-      if (!job) return;
-      try {
-        await deliverHook(deps, job.payload as DeliveryPayload);
-        await markDone(deps.db, deps.clock, job, workerId);
-      } catch (error) {
-        deps.log.warn({ err: error, job: job.id }, 'webhook delivery failed');
-        await markFailed(deps.db, deps.clock, job, workerId, error);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: LANES }, lane));
+  await deliverHook(deps, payload);
 }
 
 export async function deliverHook(deps: Deps, payload: DeliveryPayload): Promise<void> {
@@ -231,7 +174,8 @@ export async function deliverHook(deps: Deps, payload: DeliveryPayload): Promise
   if (!executable(hook, deps.clock.now())) return;
   const built = await builtOnce(payload.eventUuid, () => buildHook(deps, payload.event));
   if (!built) return;
-  await sendToHook(deps, { hook, event: built.event, trigger: built.trigger, data: built.data, eventUuid: payload.eventUuid, idempotencyKey: payload.idempotencyKey });
+  const idempotencyKey = payload.idempotencyKey ?? deliveryKey(payload.eventUuid, hook.id);
+  await sendToHook(deps, { hook, event: built.event, trigger: built.trigger, data: built.data, eventUuid: payload.eventUuid, idempotencyKey });
 }
 
 /** GitLab's "Resend request": the logged body again, to the hook's current URL, with the logged keys; null when no such log. */
@@ -243,7 +187,8 @@ export async function resendLog(deps: Deps, hook: HookRow, logId: number): Promi
     hook,
     event: headers['X-Gitlab-Event'] ?? 'Push Hook',
     trigger: log.trigger,
-    data: JSON.parse(log.request_data),
+    data: null,
+    body: log.request_data,
     eventUuid: headers['X-Gitlab-Event-UUID'] ?? '',
     idempotencyKey: log.idempotency_key,
   });

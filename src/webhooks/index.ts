@@ -3,8 +3,9 @@
 // worker builds GitLab's payloads and posts them (deliver-hook.ts, outbound.ts).
 import type { Feature } from '../platform/feature.js';
 import { daily, scheduleOnce } from '../platform/jobs/daily.js';
-import { JOB_DELIVER_HOOK, JOB_NOTIFY_CHAT, listenForHooks } from './listeners.js';
+import { JOB_DELIVER_EVENT, JOB_DELIVER_HOOK, JOB_NOTIFY_CHAT, listenForHooks } from './listeners.js';
 import { deliverHookJob } from './deliver-hook.js';
+import { deliverEventJob } from './deliver-event.js';
 import { listenForSystemHooks } from './system-listeners.js';
 import { hooksRoutes } from './routes.js';
 import { slackRoutes } from './slack-routes.js';
@@ -24,6 +25,7 @@ export const webhooksFeature: Feature = {
     webhookPages(app, deps);
   },
   jobs: {
+    [JOB_DELIVER_EVENT]: deliverEventJob,
     [JOB_DELIVER_HOOK]: deliverHookJob,
     [JOB_NOTIFY_CHAT]: deliverChat,
     [JOB_PRUNE_HOOK_LOGS]: daily(JOB_PRUNE_HOOK_LOGS, async (deps) => {

@@ -1,7 +1,8 @@
 // What webhooks and chat integrations listen to (platform/domain-events.ts): each event becomes one
-// durable delivery job per hook that wants it, queued in the producer's transaction, so a rolled-back
-// action sends nothing and a committed one is delivered even after kill -9. The listener only reads
-// the hooks (one indexed statement) and enqueues; building and sending happen in the job.
+// durable delivery job naming the hooks that want it, queued in the producer's transaction, so a
+// rolled-back action sends nothing and a committed one is delivered even after kill -9. The listener
+// only reads the hooks (one indexed statement) and enqueues one row however many hooks there are;
+// building, sending and logging happen in the job (deliver-event.ts), which fans out to the hooks.
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../platform/deps.js';
 import type { DomainEvent, DomainEventKind, EventTx } from '../platform/domain-events.js';
@@ -10,6 +11,7 @@ import { activeChatIntegrations, hooksOfProject, issueConfidential, type Listeni
 import { branchMatches, executable } from './model.js';
 
 export const JOB_DELIVER_HOOK = 'webhooks.deliver';
+export const JOB_DELIVER_EVENT = 'webhooks.deliver_event';
 export const JOB_NOTIFY_CHAT = 'webhooks.chat';
 
 /** The job of one hook for one event: the event's ids, and the UUIDs that stay the same on every retry. */
@@ -18,7 +20,15 @@ export interface DeliveryPayload {
   /** A project event, or a system event (system-listeners.ts). */
   event: DomainEvent<DomainEventKind>;
   eventUuid: string;
-  idempotencyKey: string;
+  /** Absent: derived from the event's UUID and the hook (deliveryKey), as stable across retries. */
+  idempotencyKey?: string;
+}
+
+/** The job of one event for every hook that wanted it when it happened; each delivery's key is derived (deliveryKey). */
+export interface EventDeliveryPayload {
+  hookIds: number[];
+  event: DomainEvent;
+  eventUuid: string;
 }
 
 type Want = (hook: ListeningHook) => boolean;
@@ -82,12 +92,11 @@ export function listenForHooks(deps: Deps): void {
       const groups = deps.config.tier !== 'free';
       const hooks = await tx.all<ListeningHook>(hooksOfProject(event.projectId, groups, event.kind === 'push'));
       const now = deps.clock.now();
-      const eventUuid = randomUUID();
-      for (const hook of hooks) {
-        if (!want(hook) || !executable(hook, now)) continue;
-        const payload: DeliveryPayload = { hookId: Number(hook.id), event, eventUuid, idempotencyKey: randomUUID() };
+      const hookIds = hooks.filter((hook) => want(hook) && executable(hook, now)).map((hook) => Number(hook.id));
+      if (hookIds.length > 0) {
+        const payload: EventDeliveryPayload = { hookIds, event, eventUuid: randomUUID() };
         // No retries of a receiver's failure (GitLab sends once); the attempts cover a worker that died.
-        await enqueue(tx, deps.clock, JOB_DELIVER_HOOK, { ...payload }, { maxAttempts: 3 });
+        await enqueue(tx, deps.clock, JOB_DELIVER_EVENT, { ...payload }, { maxAttempts: 3 });
       }
     }
     const integrations = await tx.all<ListeningIntegration>(activeChatIntegrations(event.projectId));

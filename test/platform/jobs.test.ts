@@ -6,6 +6,7 @@ import { testKiln, testSecrets, type TestKiln } from '../helpers/kiln.js';
 import { inTransaction } from '../../src/platform/db/database.js';
 import { backoffMs, claimNext, enqueue, markDone } from '../../src/platform/jobs/queue.js';
 import { Worker, type JobHandler } from '../../src/platform/jobs/worker.js';
+import { requestActivity } from '../../src/platform/jobs/pacing.js';
 import { startKiln, type Kiln } from '../../src/bootstrap.js';
 import { HOUSEKEEPING_JOB, HOUSEKEEPING_INTERVAL_MS } from '../../src/platform/jobs/housekeeping.js';
 
@@ -132,6 +133,56 @@ describe('leases', () => {
     await enqueue(kiln.deps.db, kiln.clock, 'test.lease-config', {});
     expect(await worker.runOnce()).toBe(true);
     expect((await jobsOf('test.lease-config'))[0].state).toBe('done');
+  });
+});
+
+describe('Worker.start while the server answers requests', () => {
+  it('pauses after each job while requests arrive (9× its time), runs flat out when they stop, and stops at once', async () => {
+    const activity = requestActivity(kiln.deps.caches);
+    const starts: number[] = [];
+    const worker = new Worker(kiln.deps, {
+      'test.paced': async () => {
+        starts.push(performance.now());
+        activity.count += 1; // a request arrived while the job ran
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      },
+    }, { pollMs: 5 });
+    for (let n = 0; n < 3; n += 1) await enqueue(kiln.deps.db, kiln.clock, 'test.paced', { n });
+    worker.start();
+    try {
+      const until = Date.now() + 5_000;
+      while (starts.length < 3 && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        worker.poke(); // a poke wakes an idle worker but does not cut a pause short
+      }
+      expect(starts).toHaveLength(3);
+      // Each job took ≥ 20 ms, so the pause after it is ≥ 180 ms.
+      expect(starts[1] - starts[0]).toBeGreaterThanOrEqual(190);
+      expect(starts[2] - starts[1]).toBeGreaterThanOrEqual(190);
+    } finally {
+      await worker.stop();
+    }
+    // Without requests, the same jobs run back to back.
+    const quiet: number[] = [];
+    const idle = new Worker(kiln.deps, { 'test.unpaced': async () => void quiet.push(performance.now()) }, { pollMs: 5 });
+    for (let n = 0; n < 3; n += 1) await enqueue(kiln.deps.db, kiln.clock, 'test.unpaced', { n });
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    idle.start();
+    try {
+      const until = Date.now() + 5_000;
+      while (quiet.length < 3 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(quiet[2] - quiet[0]).toBeLessThan(150);
+    } finally {
+      await idle.stop();
+    }
+    // stop() during a pause returns without waiting it out.
+    const long = new Worker(kiln.deps, { 'test.long': async () => { activity.count += 1; await new Promise((resolve) => setTimeout(resolve, 200)); } }, { pollMs: 5 });
+    await enqueue(kiln.deps.db, kiln.clock, 'test.long', {});
+    long.start();
+    while ((await jobsOf('test.long'))[0].state !== 'done') await new Promise((resolve) => setTimeout(resolve, 10));
+    const stopping = performance.now();
+    await long.stop();
+    expect(performance.now() - stopping).toBeLessThan(300);
   });
 });
 

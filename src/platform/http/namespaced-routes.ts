@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteAbility } from '../auth/subjects.js';
 import { routeInventory } from './route-inventory.js';
 import { BoundedMap } from '../bounded-map.js';
+import { requestActivity } from '../jobs/pacing.js';
 
 export type NamespacedMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -156,7 +157,11 @@ export function registerNamespacedDispatcher(app: FastifyInstance): (request: In
     closing = true;
     done();
   });
+  // Every request the server takes is counted here, its first look, so that the job worker yields
+  // while requests arrive (jobs/pacing.ts): one increment, on the alert endpoint's path too.
+  const activity = requestActivity(app.caches);
   return (request, response) => {
+    activity.count += 1;
     if (!bareMethods.has(request.method!) || closing) return false;
     const found = bareMatch(request.method!, request.url ?? '/');
     if (found === null) return false;

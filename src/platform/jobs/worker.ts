@@ -1,7 +1,9 @@
-// The worker loop: claim, run, record. Runs inside `kiln serve` and alone as `kiln worker`.
+// The worker loop: claim, run, record. Runs inside `kiln serve` and alone as `kiln worker`; while the
+// server answers requests, the loop paces itself (pacing.ts) so that jobs never crowd requests out.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { claimNext, markDone, markFailed, type ClaimedJob } from './queue.js';
+import { BackgroundPacer, requestActivity } from './pacing.js';
 import type { Deps } from '../deps.js';
 
 export type JobHandler = (deps: Deps, payload: any, job: ClaimedJob) => Promise<void>;
@@ -16,8 +18,11 @@ export class Worker {
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
+  /** Ends a pacing pause early; only stop() calls it (a poke must not cut a pause short). */
+  private endPause: (() => void) | null = null;
   private readonly leaseMs: number;
   private readonly pollMs: number;
+  private readonly pacer: BackgroundPacer;
 
   constructor(
     private readonly deps: Deps,
@@ -26,6 +31,7 @@ export class Worker {
   ) {
     this.leaseMs = options.leaseMs ?? deps.config.jobLeaseMs;
     this.pollMs = options.pollMs ?? deps.config.workerPollMs;
+    this.pacer = new BackgroundPacer(requestActivity(deps.caches), () => performance.now());
   }
 
   /** Claim and run one job; false when nothing was due. Tests drive the queue with this. */
@@ -60,11 +66,13 @@ export class Worker {
     this.loop = (async () => {
       while (this.running) {
         let worked = false;
+        const started = performance.now();
         try {
           worked = await this.runOnce();
         } catch (error) {
           this.deps.log.error({ err: error }, 'worker loop error');
         }
+        if (worked && this.running) await this.pause(this.pacer.pauseAfter(performance.now() - started));
         if (!worked && this.running) await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.pollMs);
           this.wake = () => {
@@ -76,6 +84,17 @@ export class Worker {
     })();
   }
 
+  private pause(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.endPause = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
   /** Nudge an idle worker (after an enqueue in this process) instead of waiting for the poll. */
   poke(): void {
     this.wake?.();
@@ -85,6 +104,7 @@ export class Worker {
   async stop(): Promise<void> {
     this.running = false;
     this.wake?.();
+    this.endPause?.();
     await this.loop;
   }
 }

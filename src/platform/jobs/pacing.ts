@@ -1,0 +1,56 @@
+// Background work yields to requests (docs/architecture.md, Background jobs). `kiln serve` runs the
+// job worker on the same event loop (and, in the benchmark, the same core) as the requests, so a burst
+// of jobs would otherwise take the CPU from the requests that caused it. The HTTP layer bumps a counter
+// for every request (one increment, nothing else on the request path); after each job the worker asks
+// whether the counter moved recently and, if so, pauses for `PAUSE_FACTOR` times the job's wall time:
+// under sustained load background work gets about a tenth of the time (jobs are delayed, never
+// starved), and with no requests it runs flat out.
+import { cacheSlot, type InstanceCaches } from '../instance-caches.js';
+
+/** Requests seen by this app's server (`count`, only ever incremented), and whether they are recent. */
+export class RequestActivity {
+  count = 0;
+  private seen = 0;
+  private lastActiveAt = Number.NEGATIVE_INFINITY;
+
+  /** Whether requests arrived since the last look or within the busy window before `now` (a monotonic clock, ms). */
+  busy(now: number): boolean {
+    if (this.count !== this.seen) {
+      this.seen = this.count;
+      this.lastActiveAt = now;
+    }
+    return now - this.lastActiveAt < BUSY_WINDOW_MS;
+  }
+}
+
+const REQUEST_ACTIVITY = cacheSlot('http.request-activity', () => new RequestActivity());
+
+export function requestActivity(caches: InstanceCaches): RequestActivity {
+  return caches.of(REQUEST_ACTIVITY);
+}
+
+/** Whether the app's server is answering requests now: background work that could fan out waits while it is. */
+export function serverBusy(caches: InstanceCaches): boolean {
+  return requestActivity(caches).busy(performance.now());
+}
+
+/** Requests within this long make the server busy. */
+export const BUSY_WINDOW_MS = 100;
+/** A paced job is followed by a pause this many times its wall time: the worker keeps ≤ 1/(1+9) of the time. */
+export const PAUSE_FACTOR = 9;
+/** However long the job took, the pause ends within this (a job that waited 10 s on a receiver used no CPU). */
+export const MAX_PAUSE_MS = 1000;
+
+export class BackgroundPacer {
+  /** `now`: a monotonic clock in milliseconds (performance.now in the worker; a fake one in tests). */
+  constructor(
+    private readonly activity: RequestActivity,
+    private readonly now: () => number,
+  ) {}
+
+  /** How long to wait before the next job, after one that took `jobMs` of wall time: 0 when idle. */
+  pauseAfter(jobMs: number): number {
+    if (!this.activity.busy(this.now())) return 0;
+    return Math.min(Math.max(jobMs, 0) * PAUSE_FACTOR, MAX_PAUSE_MS);
+  }
+}
