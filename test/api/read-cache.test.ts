@@ -1,9 +1,16 @@
-// The read cache (platform/db/read-cache.ts) behind the hot API paths: a change made by another process on
-// the same database (here: a second connection, as a `kiln worker` or a second `kiln serve` would
-// have) takes effect on the very next request, after the answers were cached.
+// The read cache (platform/db/read-cache.ts, postgres-read-cache.ts) behind the hot API paths: a
+// change made by another process on the same database (a second connection, as a `kiln worker`
+// would make; a second app instance, as a second `kiln serve` or PostgreSQL node would) takes effect
+// on the very next request, after the answers were cached; a change to a table an answer did not
+// read leaves it cached (table versions, issue 20).
+// The counter first: on PostgreSQL the read cache wraps each pooled client's query as it connects.
+import { statementsDuring } from '../platform/statement-counter.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
 import { sql } from 'kysely';
-import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { testKiln, testSecrets, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { testDialect } from '../helpers/database.js';
+import { startKiln, type Kiln } from '../../src/bootstrap.js';
 import type { Database } from '../../src/platform/db/database.js';
 import { sha256Hex } from '../../src/platform/crypto.js';
 
@@ -11,14 +18,18 @@ let kiln: TestKiln;
 let other: Database;
 let owner: TestUser;
 let reader: TestUser;
+/** A second app instance on the same database: a second `kiln serve`, or a second PostgreSQL node. */
+let second: Kiln;
 
 beforeAll(async () => {
   kiln = await testKiln();
   other = kiln.testDb.reopen();
+  second = await startKiln(kiln.config, { clock: kiln.clock, log: pino({ level: 'silent' }), database: kiln.testDb.reopen(), secrets: testSecrets() });
   owner = await kiln.createUser('cache-owner');
   reader = await kiln.createUser('cache-reader');
 });
 afterAll(async () => {
+  await second.close();
   await other.close();
   await kiln.close();
 });
@@ -69,5 +80,98 @@ describe('cached API answers after a change by another process', () => {
     const after = await kiln.api('GET', `/projects/${project.id}/environments`, { token: owner.token });
     expect(after.headers['x-total']).toBe('2');
     expect(after.body.map((env: { name: string }) => env.name)).toEqual(['production', 'staging']);
+  });
+});
+
+describe('two app instances on one database', () => {
+  const onSecond = async (method: string, path: string, token: string, body?: unknown) => {
+    const response = await second.app.inject({ method: method as 'GET', url: `/api/v4${path}`, headers: { 'private-token': token, ...(body ? { 'content-type': 'application/json' } : {}) }, payload: body ? JSON.stringify(body) : undefined });
+    expect(response.statusCode, response.body).toBeLessThan(300);
+    return response.statusCode === 204 ? null : response.json();
+  };
+
+  it('a token revoked on the other instance is refused on the next request', async () => {
+    const user = await kiln.createUser('nodes-token');
+    expect((await twice('/user', user.token)).status).toBe(200);
+    const self = await onSecond('GET', '/personal_access_tokens/self', user.token);
+    await onSecond('DELETE', `/personal_access_tokens/${self.id}`, user.token);
+    expect((await kiln.api('GET', '/user', { token: user.token })).status).toBe(401);
+  });
+
+  it('a user blocked on the other instance is refused on the next request', async () => {
+    const user = await kiln.createUser('nodes-user');
+    expect((await twice('/user', user.token)).status).toBe(200);
+    await onSecond('POST', `/users/${user.id}/block`, kiln.root.token);
+    expect((await kiln.api('GET', '/user', { token: user.token })).status).toBe(403);
+  });
+
+  it('a project renamed and a member removed on the other instance show on the next request', async () => {
+    const project = await kiln.createProject(owner, 'nodes-project', { visibility: 'private' });
+    await kiln.addMember(owner, 'projects', project.id, reader, 30);
+    expect((await twice(`/projects/${project.id}`, reader.token)).body.name).toBe('nodes-project');
+    await onSecond('PUT', `/projects/${project.id}`, owner.token, { name: 'renamed on the other node' });
+    expect((await kiln.api('GET', `/projects/${project.id}`, { token: reader.token })).body.name).toBe('renamed on the other node');
+    await onSecond('DELETE', `/projects/${project.id}/members/${reader.id}`, owner.token);
+    expect((await kiln.api('GET', `/projects/${project.id}`, { token: reader.token })).status).toBe(404);
+  });
+
+  it('a page and a memoised answer follow writes on the other instance', async () => {
+    const project = await kiln.createProject(owner, 'nodes-environments');
+    const created = await kiln.api('POST', `/projects/${project.id}/environments`, { token: owner.token, body: { name: 'production' } });
+    expect((await twice(`/projects/${project.id}/environments`, owner.token)).headers['x-total']).toBe('1');
+    expect((await twice(`/projects/${project.id}/environments/${created.body.id}`, owner.token)).body.external_url).toBeNull();
+    await onSecond('POST', `/projects/${project.id}/environments`, owner.token, { name: 'staging' });
+    await onSecond('PUT', `/projects/${project.id}/environments/${created.body.id}`, owner.token, { external_url: 'https://prod.example.com' });
+    const page = await kiln.api('GET', `/projects/${project.id}/environments`, { token: owner.token });
+    expect(page.headers['x-total']).toBe('2');
+    expect(page.body.map((environment: { name: string }) => environment.name)).toEqual(['production', 'staging']);
+    expect((await kiln.api('GET', `/projects/${project.id}/environments/${created.body.id}`, { token: owner.token })).body.external_url).toBe('https://prod.example.com');
+  });
+
+  // What a cached GET /projects/:id costs once the other instance committed a write (the statements
+  // run, or on PostgreSQL the round trips): the checks of the table versions only when the write
+  // touched no table the answer read; the answer is computed again when it touched one.
+  describe('what a cached authenticated GET /projects/:id costs after the other instance wrote', () => {
+    let project: { id: number };
+    const cachedGet = async () => {
+      let status = 0;
+      const texts = await statementsDuring(async () => {
+        status = (await kiln.api('GET', `/projects/${project.id}`, { token: reader.token })).status;
+      });
+      expect(status).toBe(200);
+      return texts;
+    };
+    const readsOfProjects = (texts: string[]) => texts.filter((text) => /\bprojects\b/.test(text));
+
+    beforeAll(async () => {
+      project = await kiln.createProject(owner, 'nodes-costs', { visibility: 'private' });
+      await kiln.addMember(owner, 'projects', project.id, reader, 30);
+      // The first authenticated request records the token's use (a write, after the answer): done twice over.
+      await twice(`/projects/${project.id}`, reader.token);
+      await twice(`/projects/${project.id}`, reader.token);
+    });
+
+    it('nothing but the version check after a write to a table it did not read', async () => {
+      await sql`insert into rate_limits (key, window_start, count) values (${'nodes-costs'}, ${0}, ${1})`.execute(second.deps.db);
+      const texts = await cachedGet();
+      expect(readsOfProjects(texts)).toEqual([]);
+      // SQLite: `pragma data_version` moved, then one read of the versions (and data_version again at
+      // each later cached read); PostgreSQL: one round trip, the versions.
+      if (testDialect() === 'sqlite') expect(new Set(texts)).toEqual(new Set(['pragma data_version', 'select name, version from table_versions']));
+      else expect(texts).toEqual(['select name, version from table_versions']);
+    });
+
+    it('one round trip on PostgreSQL, only data_version checks on SQLite, when nothing was written', async () => {
+      const texts = await cachedGet();
+      if (testDialect() === 'sqlite') expect(new Set(texts)).toEqual(new Set(['pragma data_version']));
+      else expect(texts).toEqual(['select name, version from table_versions']);
+    });
+
+    it('the answer computed again after a write to a table it read', async () => {
+      await sql`update projects set description = ${'changed on the other node'} where id = ${project.id}`.execute(second.deps.db);
+      const texts = await cachedGet();
+      expect(readsOfProjects(texts).length).toBeGreaterThan(0);
+      expect((await kiln.api('GET', `/projects/${project.id}`, { token: reader.token })).body.description).toBe('changed on the other node');
+    });
   });
 });

@@ -6,13 +6,16 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PRIVATE_DIR_MODE, ensurePrivateFile } from '../data-dir.js';
 import type { DB } from './schema.js';
-import { postgresReadCache, sqliteReadCache, type ReadCache } from './read-cache.js';
+import { sqliteReadCache, type ReadCache } from './read-cache.js';
+import { postgresReadCache } from './postgres-read-cache.js';
 import { postgresGroupCommit, sqliteGroupCommit, type GroupCommit } from './group-commit.js';
 import { builderTx, type DbTransaction } from './statements.js';
 import { ConnectionGate, GatedSqliteDialect, GuardedPostgresDialect } from './connection-gate.js';
 import { WorkScope } from './work-scope.js';
 import { BoundedMap } from '../bounded-map.js';
 import { startBackgroundCheckpoints } from './background-checkpoints.js';
+import { TableDependencies } from './table-dependencies.js';
+import { SqliteVersionBumps } from './table-versions.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -49,7 +52,7 @@ export function openPostgres(options: PostgresOptions): Database {
   });
   const works = new WorkScope();
   const db = new Kysely<DB>({ dialect: new GuardedPostgresDialect({ pool }, works) });
-  return { db, dialect: 'postgres', readCache: postgresReadCache(db), groupCommit: postgresGroupCommit(db, works), close: () => db.destroy() };
+  return { db, dialect: 'postgres', readCache: postgresReadCache(db, pool, works), groupCommit: postgresGroupCommit(db, works), close: () => db.destroy() };
 }
 
 export interface SqliteOptions {
@@ -74,7 +77,10 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
   // 64 MiB page cache instead of the 2 MiB default: writes keyed by random digests (tokens, codes)
   // touch random index pages; with 100k tokens a refresh rotation cost 1.4 ms CPU, with this 0.8 ms.
   connection.pragma('cache_size = -65536');
-  const statements = withStatementCache(connection);
+  // One schema reading for the read cache and the version bumps (table-dependencies.ts).
+  const tables = new TableDependencies(connection);
+  const versions = new SqliteVersionBumps(connection, tables);
+  const statements = withStatementCache(connection, 500, versions);
   const gate = new ConnectionGate();
   const works = new WorkScope();
   const db = new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: statements }, gate, works) });
@@ -83,9 +89,9 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
   return {
     db,
     dialect: 'sqlite',
-    readCache: sqliteReadCache(db, connection, statements, options.readCache ?? true),
+    readCache: sqliteReadCache(db, connection, statements, options.readCache ?? true, tables, versions),
     // Preparing each write through the statement cache moves its write count: cached reads are dropped.
-    groupCommit: sqliteGroupCommit(db, connection, gate, works, (text) => statements.prepare(text)),
+    groupCommit: sqliteGroupCommit(db, connection, gate, works, (text) => statements.prepare(text), versions),
     file: onDisk ? file : undefined,
     async close() {
       // The worker's connection first: the last connection to close checkpoints and removes the WAL.
@@ -100,8 +106,11 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
  * query on the API's hot paths (measured: ~60% of a project GET). Prepared statements are reusable,
  * so keep the most recent ones by SQL text. Kysely runs them with all()/run() only, never holding
  * an iterator open, so sharing one statement between calls is safe.
+ *
+ * `versions` is told every statement before it runs, to bump the versions of the tables a
+ * transaction wrote before it commits (table-versions.ts); without it nothing is bumped.
  */
-export function withStatementCache(connection: SQLite.Database, size = 500) {
+export function withStatementCache(connection: SQLite.Database, size = 500, versions?: SqliteVersionBumps) {
   // Per connection; least recently used out first.
   const cache = new BoundedMap<string, SQLite.Statement>(size);
   let writes = 0;
@@ -136,7 +145,7 @@ export function withStatementCache(connection: SQLite.Database, size = 500) {
           if (written.length > 10_000) written = null;
         }
       } else if (statements.observeRead !== null) statements.observeRead(text);
-      return statement;
+      return versions === undefined ? statement : versions.prepared(text, statement);
     },
   };
   return statements;

@@ -24,6 +24,7 @@ import type { DB } from './schema.js';
 import { builderTx, postgresText, sqliteText, type Statement, type Tx, type Written } from './statements.js';
 import type { ConnectionGate } from './connection-gate.js';
 import type { WorkScope } from './work-scope.js';
+import type { SqliteVersionBumps } from './table-versions.js';
 
 export interface GroupCommit {
   /**
@@ -81,9 +82,17 @@ interface Pending {
 
 /**
  * `gate` keeps the query builder off the connection during a batch with works; `prepare` is the
- * connection's statement cache (it also tells the read cache that a write ran).
+ * connection's statement cache (it also tells the read cache that a write ran, and `versions` which
+ * tables the batch wrote: their versions are bumped in the batch's transaction, table-versions.ts).
  */
-export function sqliteGroupCommit(db: Kysely<DB>, connection: SQLite.Database, gate: ConnectionGate, works: WorkScope, prepare: (text: string) => SQLite.Statement): GroupCommit {
+export function sqliteGroupCommit(
+  db: Kysely<DB>,
+  connection: SQLite.Database,
+  gate: ConnectionGate,
+  works: WorkScope,
+  prepare: (text: string) => SQLite.Statement,
+  versions?: Pick<SqliteVersionBumps, 'beforeCommit' | 'committed' | 'rolledBack'>,
+): GroupCommit {
   // IMMEDIATE takes the write lock up front, so no statement of the batch can meet SQLITE_BUSY halfway.
   const begin = connection.prepare('begin immediate');
   const commit = connection.prepare('commit');
@@ -162,11 +171,17 @@ export function sqliteGroupCommit(db: Kysely<DB>, connection: SQLite.Database, g
       outcomes.push(outcome);
       // Only a few errors (I/O, full disk) make SQLite roll the whole transaction back, and then
       // nothing of this batch may be reported as written.
-      if ('error' in outcome && !connection.inTransaction) return { failed: outcome.error };
+      if ('error' in outcome && !connection.inTransaction) {
+        versions?.rolledBack();
+        return { failed: outcome.error };
+      }
     }
     try {
+      versions?.beforeCommit();
       commit.run();
+      versions?.committed();
     } catch (error) {
+      versions?.rolledBack();
       if (connection.inTransaction) rollback.run();
       return { failed: error };
     }

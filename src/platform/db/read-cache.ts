@@ -6,19 +6,22 @@
 // spends running the statement, and the same few rows are read again on every request
 // (docs/performance.md). Statements are written with the `q` tag (statements.ts).
 //
-// The cache (SQLite only) knows which tables each cached statement and memoised answer read
+// The cache knows which tables each cached statement and memoised answer read
 // (table-dependencies.ts): a write this connection prepares drops only what read the tables it may
-// change, so an alert burst leaves project, token and environment reads cached. A commit by another
-// connection (`PRAGMA data_version` moved: a `kiln worker`, a second `kiln serve`) drops everything,
-// since which tables it wrote is unknown here. Cached rows are frozen: callers share them.
+// change, so an alert burst leaves project, token and environment reads cached. After a commit by
+// another connection (`PRAGMA data_version` moved: a `kiln worker`, a second `kiln serve`) it reads
+// the table versions that commit bumped (table-versions.ts) and drops what read those tables only.
+// Cached rows are frozen: callers share them. This file is SQLite's cache; PostgreSQL's, the same
+// cache validated once per request against the table versions, is postgres-read-cache.ts.
 import { CompiledQuery, type Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { DB } from './schema.js';
-import { postgresText, sqliteText, type Statement } from './statements.js';
+import { sqliteText, type Statement } from './statements.js';
 import { TableDependencies } from './table-dependencies.js';
+import { SqliteVersionBumps } from './table-versions.js';
 
 export interface ReadOptions {
-  /** Serve identical statements from memory until the database changes (SQLite outside transactions). */
+  /** Serve identical statements from memory until a table they read changes (outside transactions; on PostgreSQL within a request). */
   cache?: boolean;
 }
 
@@ -29,21 +32,17 @@ export interface ReadCache {
   /** Rows of a read-only query built with Kysely (`builder.compile()`), with the same cache. */
   compiled<T>(query: CompiledQuery<T>, options?: ReadOptions): Promise<readonly T[]>;
   /**
-   * A value computed from reads only, remembered under `key` until the database changes (SQLite; on
-   * PostgreSQL `compute` always runs). `key` must name every input of `compute` besides the data
+   * A value computed from reads only, remembered under `key` until a table it read changes (on
+   * PostgreSQL within a request; elsewhere `compute` always runs). `key` must name every input of `compute` besides the data
    * (routes use their context's `cachedAnswer`, which adds the caller's access scope).
    * The value is shared between callers: never change it.
    */
   memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
-}
-
-export function postgresReadCache(db: Kysely<DB>): ReadCache {
-  const compiled = async <T>(query: CompiledQuery<T>): Promise<readonly T[]> => (await db.executeQuery<T>(query)).rows;
-  return {
-    all: <T>(written: Statement) => compiled<T>(CompiledQuery.raw(postgresText(written.strings), written.values) as CompiledQuery<T>),
-    compiled,
-    memo: (_key, compute) => compute(),
-  };
+  /**
+   * PostgreSQL: run `next` (the rest of a request's handling) as one request of the cache, whose
+   * cached reads are validated once (postgres-read-cache.ts). Absent on SQLite, which needs none.
+   */
+  requestScope?: (next: () => void) => void;
 }
 
 /** What the SQLite reads need from the connection's statement cache (database.ts). */
@@ -60,26 +59,33 @@ const CACHE_LIMIT = 20_000;
 const MEMO_LIMIT = 1_000;
 
 /** The bound values as a key (type-tagged: SQLite compares 1 and '1' differently in some columns). */
-function valuesKey(values: readonly unknown[]): string {
+export function valuesKey(values: readonly unknown[]): string {
   let key = '';
   for (const value of values) key += typeof value === 'number' ? `\u0000n${value}` : value === null ? '\u0000z' : `\u0000s${String(value)}`;
   return key;
 }
 
-function frozen<T>(rows: T[]): readonly T[] {
+export function frozen<T>(rows: T[]): readonly T[] {
   for (const row of rows) Object.freeze(row);
   return Object.freeze(rows);
 }
 
-function addTo<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
+export function addTo<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
   let set = index.get(key);
   if (set === undefined) index.set(key, (set = new Set()));
   set.add(value);
 }
 
-export function sqliteReadCache(db: Kysely<DB>, connection: SQLite.Database, statements: SqliteStatements, caching = true): ReadCache {
+/** `tables` and `versions`: the ones the connection's statement cache uses (database.ts). */
+export function sqliteReadCache(
+  db: Kysely<DB>,
+  connection: SQLite.Database,
+  statements: SqliteStatements,
+  caching = true,
+  tables = new TableDependencies(connection),
+  versions: Pick<SqliteVersionBumps, 'changes'> = new SqliteVersionBumps(connection, tables),
+): ReadCache {
   const dataVersion = connection.prepare('pragma data_version').pluck();
-  const tables = new TableDependencies(connection);
   // Rows by statement (its template, or its text for compiled queries), then by bound values.
   let cache = new Map<TemplateStringsArray | string, Map<string, readonly unknown[]>>();
   let cachedRows = 0;
@@ -128,15 +134,23 @@ export function sqliteReadCache(db: Kysely<DB>, connection: SQLite.Database, sta
   }
 
   /**
-   * Bring the cache up to the database: a commit by another connection (data_version moved; which
-   * tables it wrote is unknown) drops everything; this connection's writes drop what read their tables.
+   * Bring the cache up to the database: after commits by other connections (data_version moved) the
+   * versions of the tables they wrote moved (table-versions.ts): drop what read those; this
+   * connection's writes drop what read their tables.
    */
   function catchUp(): void {
     const version = dataVersion.get() as number;
     if (version !== seenDataVersion) {
+      // Noted before the versions are read: a commit after this read moves data_version again.
       seenDataVersion = version;
-      tables.reset(); // it may have been a migration
-      dropAll();
+      const changed = versions.changes();
+      if (changed === null) {
+        tables.reset(); // it may have been a migration
+        dropAll();
+      } else if (changed.length > 0) {
+        sequence += 1;
+        for (const table of changed) dropReadersOf(table);
+      }
     }
     const written = statements.takeWritten();
     if (written === null) {

@@ -79,13 +79,7 @@ export class TableDependencies {
   }
 
   private mentioned(text: string): readonly string[] {
-    const known = this.schema();
-    const found = new Set<string>();
-    for (const match of text.matchAll(IDENTIFIER)) {
-      const name = match[1]?.replace(/""/g, '"') ?? match[2] ?? match[3] ?? match[4].toLowerCase();
-      if (known.has(name)) found.add(name);
-    }
-    return [...found];
+    return mentionedTables(text, this.schema());
   }
 
   private affectedBy(table: string): readonly string[] {
@@ -124,4 +118,14 @@ export class TableDependencies {
     this.tables = tables;
     return tables;
   }
+}
+
+/** The known tables a statement names (quoted or bare): what a read depends on (see the top of this file). */
+export function mentionedTables(text: string, known: ReadonlySet<string> | ReadonlyMap<string, unknown>): string[] {
+  const found = new Set<string>();
+  for (const match of text.matchAll(IDENTIFIER)) {
+    const name = match[1]?.replace(/""/g, '"') ?? match[2] ?? match[3] ?? match[4].toLowerCase();
+    if (known.has(name)) found.add(name);
+  }
+  return [...found];
 }
