@@ -556,3 +556,49 @@ describe('a burst of deliveries', () => {
     for (const hook of hooks) await kiln.api('DELETE', `/projects/${project.id}/hooks/${hook.id}`, { token: maintainer.token });
   });
 });
+
+describe('delivery jobs', () => {
+  it('one job per event names the hooks that want it; run again (a worker killed mid-way), each hook gets its first Idempotency-Key again', async () => {
+    const wanting = [await addHook('/job/a', { issues_events: true, push_events: false }), await addHook('/job/b', { issues_events: true, push_events: false })];
+    const pushOnly = await addHook('/job/push', { issues_events: false, push_events: true });
+    const before = await kiln.deps.db.selectFrom('jobs').select('id').where('kind', '=', 'webhooks.deliver_event').execute();
+    const created = await kiln.api('POST', `/projects/${project.id}/issues`, { token: developer.token, body: { title: 'one job' } });
+    expect(created.status).toBe(201);
+    const jobs = await kiln.deps.db.selectFrom('jobs').selectAll().where('kind', '=', 'webhooks.deliver_event').where('id', 'not in', before.length ? before.map((j) => j.id) : [0]).execute();
+    expect(jobs).toHaveLength(1);
+    // The project's two issue hooks (and the group's, from an earlier test), not the push-only one.
+    const { hookIds } = JSON.parse(jobs[0].payload);
+    expect(hookIds).toEqual(expect.arrayContaining(wanting.map((hook) => hook.id)));
+    expect(hookIds).not.toContain(pushOnly.id);
+    await kiln.worker.drain();
+    // The lease of a dead worker ran out: the job is claimed and run again.
+    await kiln.deps.db.updateTable('jobs').set({ state: 'running', lease_until: kiln.clock.now() - 1 }).where('id', '=', jobs[0].id).execute();
+    await kiln.worker.drain();
+    const keys = (path: string) => at(path).map((r) => r.headers['idempotency-key']);
+    expect(keys('/job/a')).toHaveLength(2);
+    expect(new Set(keys('/job/a')).size).toBe(1);
+    expect(new Set(keys('/job/b')).size).toBe(1);
+    expect(keys('/job/a')[0]).not.toBe(keys('/job/b')[0]);
+    expect(at('/job/a')[0].headers['x-gitlab-event-uuid']).toBe(at('/job/b')[0].headers['x-gitlab-event-uuid']);
+    expect(at('/job/push')).toEqual([]);
+    // Each delivery is logged with its key.
+    const logs = (await kiln.api('GET', `/projects/${project.id}/hooks/${wanting[0].id}/events`, { token: maintainer.token })).body;
+    expect(logs.map((log: any) => log.request_headers['Idempotency-Key'])).toEqual(keys('/job/a'));
+    for (const hook of [...wanting, pushOnly]) await kiln.api('DELETE', `/projects/${project.id}/hooks/${hook.id}`, { token: maintainer.token });
+  });
+
+  it('counts the failures of the hooks that failed and clears those of the hooks that answered, in one job', async () => {
+    statusFor.set('/mixed/bad', 500);
+    const good = await addHook('/mixed/good', { issues_events: true, push_events: false });
+    const bad = await addHook('/mixed/bad', { issues_events: true, push_events: false });
+    await kiln.deps.db.updateTable('web_hooks').set({ recent_failures: 2 }).where('id', '=', good.id).execute();
+    await kiln.deps.db.updateTable('web_hooks').set({ recent_failures: 3 }).where('id', '=', bad.id).execute();
+    await kiln.api('POST', `/projects/${project.id}/issues`, { token: developer.token, body: { title: 'mixed' } });
+    await kiln.worker.drain();
+    const state = async (id: number) => kiln.deps.db.selectFrom('web_hooks').select(['recent_failures', 'backoff_count', 'disabled_until']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(await state(good.id)).toEqual({ recent_failures: 0, backoff_count: 0, disabled_until: null });
+    const failed = await state(bad.id);
+    expect([Number(failed.recent_failures), Number(failed.backoff_count), Number(failed.disabled_until) - kiln.clock.now()]).toEqual([4, 1, 60_000]);
+    for (const hook of [good, bad]) await kiln.api('DELETE', `/projects/${project.id}/hooks/${hook.id}`, { token: maintainer.token });
+  });
+});
