@@ -8,6 +8,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
 import { WebSession } from '../helpers/browser-session.js';
+import { enqueue } from '../../src/platform/jobs/queue.js';
+import { JOB_DELIVER_HOOK } from '../../src/webhooks/listeners.js';
 
 interface Received {
   path: string;
@@ -267,5 +269,15 @@ describe('system hooks: delivery', () => {
     const logs = await kiln.deps.db.selectFrom('web_hook_logs').select(['trigger', 'response_status']).where('web_hook_id', '=', systemHook.id).execute();
     expect(new Set(logs.map((log) => log.trigger))).toEqual(new Set(['system_hooks']));
     await ok(kiln.api('DELETE', `/hooks/${second.id}`, { token: kiln.root.token }), 200);
+  });
+
+  it('a delivery queued by an older version, whose event has no snapshot, sends nothing and ends', async () => {
+    await kiln.worker.drain();
+    received = [];
+    const event = { kind: 'project.created', projectId: 1, actorId: kiln.root.id };
+    const id = await enqueue(kiln.deps.db, kiln.clock, JOB_DELIVER_HOOK, { hookId: systemHook.id, event, eventUuid: 'c6bb8fd4-8d4b-4a8e-9d43-0b6d1f1b8f5e', idempotencyKey: 'legacy' }, { maxAttempts: 3 });
+    await kiln.worker.drain();
+    expect(received).toEqual([]);
+    expect((await kiln.deps.db.selectFrom('jobs').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state).toBe('done');
   });
 });

@@ -33,8 +33,13 @@ export function isSystemEvent(event: { kind: string }): event is SystemEvent {
   return Object.hasOwn(BUILDERS, event.kind);
 }
 
-/** The hook's request: `System Hook` whatever the event, logged under the `system_hooks` trigger. */
-export function systemHookData(event: SystemEvent): { event: string; trigger: string; data: Record<string, unknown> } {
+/**
+ * The hook's request: `System Hook` whatever the event, logged under the `system_hooks` trigger. Null
+ * for an event this version cannot describe (an unknown kind, or one queued without its snapshot).
+ */
+export function systemHookData(event: SystemEvent): { event: string; trigger: string; data: Record<string, unknown> } | null {
+  // The kind's first word names its snapshot (`project.renamed` carries `project`).
+  if (!isSystemEvent(event) || !(event.kind.split('.')[0] in event)) return null;
   const build = BUILDERS[event.kind] as Builder<SystemEventKind>;
   return { event: 'System Hook', trigger: 'system_hooks', data: build(event) };
 }
