@@ -16,7 +16,9 @@
 //   the job runs, a rename's old path is nowhere else, and GitLab builds these payloads at the moment
 //   of the event (later edits must not leak into an earlier event's payload). Publish a destroy event
 //   BEFORE deleting the rows, so the snapshot can still be read. They name no project (`projectId`).
-// - A new kind: add it to DomainEventTypes with its ids. Listeners ignore kinds they don't know.
+// - A new kind: add it to DomainEventTypes with its ids (a system event: SystemEventTypes with its
+//   snapshot; webhooks' payloads/system-events.ts will not compile until it has a payload). Listeners
+//   ignore kinds they don't know.
 // - On a benchmarked hot path, publish only where the event really happens (an alert is created,
 //   not counted on a grouped one); `publish` with no listener for the kind costs a map lookup.
 //
