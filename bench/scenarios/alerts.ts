@@ -1,11 +1,14 @@
 // `npm run bench` for alert ingestion (issue 6): alerts with 200 distinct fingerprints posted to a
 // Kiln integration, and the same alerts posted to Prometheus Alertmanager's own POST /api/v2/alerts
-// on loopback, in the same run. Alertmanager is Debian's, clustering off, loopback only.
+// on loopback, in the same run. Alertmanager is Debian's, clustering off, loopback only. A variant in
+// the same rounds posts the stream to a second project that has a webhook and the Slack integration
+// with alert_events (both on a loopback receiver), so the cost of outgoing work on ingestion shows.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import type { BenchScenario, BenchServer } from '../scenario.js';
 
 export const ALERTMANAGER = process.env.KILN_ALERTMANAGER ?? '/usr/bin/prometheus-alertmanager';
@@ -159,18 +162,53 @@ async function load(url: string, headers: Record<string, string>, next: () => st
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
+// The receiver of the variant's webhook and Slack posts, in this process (the load generator's core).
+const receiverPort = 40_000 + Math.floor(Math.random() * 10_000);
+let receiver: Server | null = null;
+let received = 0;
+
+function startReceiver(): void {
+  if (receiver) return;
+  receiver = createHttpServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received += 1;
+      res.end('ok');
+    });
+  });
+  receiver.keepAliveTimeout = 30_000;
+  receiver.listen(receiverPort, '127.0.0.1');
+}
+
 export const scenario: BenchScenario = {
   name: 'alerts',
+  env() {
+    startReceiver();
+    return {};
+  },
   async seed(deps) {
     const { createProject } = await import('../../src/accounts/create-project.js');
     const { toAuthUser } = await import('../../src/accounts/user-entities.js');
     const { createIntegration } = await import('../../src/alerts/create-integration.js');
+    const { createHook } = await import('../../src/webhooks/save-hook.js');
+    const { saveSlack } = await import('../../src/webhooks/save-slack.js');
     const root = await deps.db.selectFrom('users').selectAll().where('username_lower', '=', 'root').executeTakeFirstOrThrow();
-    const project = await createProject(deps, { user: toAuthUser(root), scopes: ['api'], via: 'personal_access_token', tokenId: null }, { name: 'bench-alerts' });
-    const namespace = await deps.db.selectFrom('namespaces').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
     const user = toAuthUser(root);
-    const integration = await createIntegration(deps, { user, level: 50, visibility: project.visibility, project, namespace }, { name: 'Bench endpoint' });
-    return { path: `/${project.full_path}/alerts/notify/bench-endpoint/${integration.endpoint_identifier}.json`, key: deps.box.open(integration.token_sealed) };
+    const endpoint = async (name: string) => {
+      const project = await createProject(deps, { user, scopes: ['api'], via: 'personal_access_token', tokenId: null }, { name });
+      const namespace = await deps.db.selectFrom('namespaces').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
+      const integration = await createIntegration(deps, { user, level: 50, visibility: project.visibility, project, namespace }, { name: 'Bench endpoint' });
+      return { project, path: `/${project.full_path}/alerts/notify/bench-endpoint/${integration.endpoint_identifier}.json`, key: deps.box.open(integration.token_sealed) };
+    };
+    const plain = await endpoint('bench-alerts');
+    // The variant: the same endpoint on a project with a webhook and the Slack integration (new
+    // alerts post to Slack), both on the loopback receiver started by env().
+    const hooked = await endpoint('bench-alerts-hooked');
+    const now = deps.clock.now();
+    await deps.db.insertInto('application_settings').values({ name: 'allow_local_requests_from_web_hooks_and_services', value: 'true', created_at: now, updated_at: now }).execute();
+    await createHook(deps, { type: 'ProjectHook', projectId: Number(hooked.project.id) }, { url: `http://127.0.0.1:${receiverPort}/hook`, flags: {} });
+    await saveSlack(deps, Number(hooked.project.id), { webhook: `http://127.0.0.1:${receiverPort}/slack`, flags: { alert_events: true }, channels: {} });
+    return { path: plain.path, key: plain.key, hookedPath: hooked.path, hookedKey: hooked.key };
   },
   async targets() {
     return [];
@@ -178,30 +216,52 @@ export const scenario: BenchScenario = {
   async custom(server: BenchServer, seeded) {
     const kilnUrl = `${server.url}${seeded.path as string}`;
     const kilnHeaders = { authorization: `Bearer ${seeded.key as string}` };
+    const hookedUrl = `${server.url}${seeded.hookedPath as string}`;
+    const hookedHeaders = { authorization: `Bearer ${seeded.hookedKey as string}` };
     // On the server core, as bench/run.ts pins `kiln serve`.
     const alertmanager = await startAlertmanager(undefined, 0);
     try {
       const amUrl = `${alertmanager.url}/api/v2/alerts`;
       const stream = alertStream();
+      const hookedStream = alertStream();
       await load(kilnUrl, kilnHeaders, () => stream.kiln(), WARMUP_S);
+      await load(hookedUrl, hookedHeaders, () => hookedStream.kiln(), WARMUP_S);
       await load(amUrl, {}, () => stream.alertmanager(), WARMUP_S);
-      const rounds: Array<{ kiln: Measured; am: Measured }> = [];
+      const rounds: Array<{ kiln: Measured; am: Measured; hooked: Measured }> = [];
       for (let round = 0; round < ROUNDS; round += 1) {
-        rounds.push({ kiln: await load(kilnUrl, kilnHeaders, () => stream.kiln(), ROUND_S), am: await load(amUrl, {}, () => stream.alertmanager(), ROUND_S) });
+        rounds.push({
+          kiln: await load(kilnUrl, kilnHeaders, () => stream.kiln(), ROUND_S),
+          am: await load(amUrl, {}, () => stream.alertmanager(), ROUND_S),
+          hooked: await load(hookedUrl, hookedHeaders, () => hookedStream.kiln(), ROUND_S),
+        });
       }
-      rounds.sort((a, b) => a.kiln.rps / a.am.rps - b.kiln.rps / b.am.rps);
-      const { kiln, am } = rounds[Math.floor(ROUNDS / 2)];
+      const median = (ratio: (r: (typeof rounds)[number]) => number) => [...rounds].sort((a, b) => ratio(a) - ratio(b))[Math.floor(ROUNDS / 2)];
+      const plainRatio = (r: (typeof rounds)[number]) => r.kiln.rps / r.am.rps;
+      const hookedRatio = (r: (typeof rounds)[number]) => r.hooked.rps / r.am.rps;
+      const { kiln, am } = median(plainRatio);
+      const hookedRound = median(hookedRatio);
       const errors = rounds.reduce((sum, measured) => sum + measured.kiln.errors, 0);
-      const ratio = kiln.rps / am.rps;
+      const hookedErrors = rounds.reduce((sum, measured) => sum + measured.hooked.errors, 0);
+      const ratio = plainRatio({ kiln, am, hooked: kiln });
+      const withHooks = hookedRatio(hookedRound);
       return [
         { name: 'alert ingestion (alerts/s, median round)', value: Math.round(kiln.rps), unit: 'alerts/s', baseline: Math.round(am.rps), target: '≥3000 alerts/s and ≥1.0× Alertmanager', pass: kiln.rps >= 3000 && ratio >= 1 && errors === 0 },
         { name: 'alert ingestion p50 (ms)', value: kiln.p50, unit: 'ms', baseline: am.p50, target: 'reported', pass: true },
         { name: 'alert ingestion p99 (ms)', value: kiln.p99, unit: 'ms', baseline: am.p99, target: 'reported', pass: true },
         { name: 'Alertmanager POST /api/v2/alerts (alerts/s)', value: Math.round(am.rps), unit: 'alerts/s', target: 'reference', pass: am.errors === 0 },
-        { name: `ratio Kiln / Alertmanager (median of ${ROUNDS} interleaved rounds: ${rounds.map((r) => (r.kiln.rps / r.am.rps).toFixed(2)).join(', ')})`, value: Number(ratio.toFixed(2)), unit: '×', target: '≥1.0', pass: ratio >= 1 },
+        { name: `ratio Kiln / Alertmanager (median of ${ROUNDS} interleaved rounds: ${rounds.map((r) => plainRatio(r).toFixed(2)).join(', ')})`, value: Number(ratio.toFixed(2)), unit: '×', target: '≥1.0', pass: ratio >= 1 },
+        {
+          name: `alert ingestion on a project with a webhook and the Slack integration (alert_events; ${received} posts received), ratio to Alertmanager in the same round (median of ${ROUNDS} interleaved rounds: ${rounds.map((r) => hookedRatio(r).toFixed(2)).join(', ')}; plain ingestion in those rounds: ${rounds.map((r) => plainRatio(r).toFixed(2)).join(', ')})`,
+          value: Math.round(hookedRound.hooked.rps),
+          unit: 'alerts/s',
+          baseline: Math.round(hookedRound.am.rps),
+          target: '≥1.0',
+          pass: withHooks >= 1 && hookedErrors === 0 && received > 0,
+        },
       ];
     } finally {
       await alertmanager.stop();
+      receiver?.close();
     }
   },
 };
