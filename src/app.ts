@@ -51,7 +51,7 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
   app.setErrorHandler(apiErrorHandler);
   // PostgreSQL: each request is one request of the read cache, which validates it once (platform/db/README.md).
   const requestScope = deps.readCache.requestScope;
-  if (requestScope) app.addHook('onRequest', (_request, _reply, done) => requestScope(done));
+  if (requestScope) app.addHook('onRequest', (_request, reply, done) => requestScope(reply.raw, done));
 
   app.addHook('onSend', async (request, reply, payload) => {
     // python-gitlab compares the content type for equality (docs/clients.md): no charset on JSON.

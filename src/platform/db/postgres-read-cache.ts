@@ -11,7 +11,8 @@
 // request's versions, which are read after the request arrived: a write committed on any node before
 // a request arrived is seen by it. A request that writes reads the versions again before its next
 // cached read (its own write must show). Outside a request (jobs, the CLI, a request whose
-// asynchronous context was lost) nothing is cached: every read runs.
+// asynchronous context was lost, and whatever a request left running after its response, such as the
+// job worker it woke) nothing is cached: every read runs.
 //
 // Which request a read belongs to is an AsyncLocalStorage scope that the app opens for each request
 // (`requestScope`, app.ts). Which tables a statement reads: the tables it names
@@ -30,6 +31,8 @@ import type { WorkScope } from './work-scope.js';
 type Versions = ReadonlyMap<string, number>;
 
 interface RequestVersions {
+  /** Until the response is sent: work the request leaves behind (a job it woke) caches nothing. */
+  open: boolean;
   versions: Versions | null;
   fetching: { promise: Promise<Versions | null>; generation: number } | null;
   /** Moved by every write this request completed: versions read before it are too old. */
@@ -65,7 +68,7 @@ const MEMO_LIMIT = 1_000;
 const REFUSED = 'deps.readCache was used';
 
 export interface PostgresReadCache extends ReadCache {
-  requestScope: (next: () => void) => void;
+  requestScope: NonNullable<ReadCache['requestScope']>;
 }
 
 export function postgresReadCache(db: Kysely<DB>, pool: pg.Pool, works: WorkScope): PostgresReadCache {
@@ -179,7 +182,7 @@ export function postgresReadCache(db: Kysely<DB>, pool: pg.Pool, works: WorkScop
 
   async function cached<T>(key: TemplateStringsArray | string, query: CompiledQuery<T>, options?: ReadOptions): Promise<readonly T[]> {
     const scope = options?.cache ? scopes.getStore() : undefined;
-    if (scope === undefined) return run(query);
+    if (scope === undefined || !scope.request.open) return run(query);
     works.refuse(REFUSED);
     const versions = await versionsOf(scope.request);
     if (versions === null) return run(query);
@@ -232,7 +235,7 @@ export function postgresReadCache(db: Kysely<DB>, pool: pg.Pool, works: WorkScop
     compiled: <T>(query: CompiledQuery<T>, options?: ReadOptions) => cached<T>(query.sql, query, options),
     async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
       const scope = scopes.getStore();
-      if (scope === undefined) return compute();
+      if (scope === undefined || !scope.request.open) return compute();
       works.refuse(REFUSED);
       const versions = await versionsOf(scope.request);
       if (versions === null) return compute();
@@ -251,6 +254,12 @@ export function postgresReadCache(db: Kysely<DB>, pool: pg.Pool, works: WorkScop
       for (const table of reads) addTo(memosReading, table, key);
       return value;
     },
-    requestScope: (next) => scopes.run({ request: { versions: null, fetching: null, generation: 0 }, reads: [] }, next),
+    requestScope(response, next) {
+      const request: RequestVersions = { open: true, versions: null, fetching: null, generation: 0 };
+      const end = () => (request.open = false);
+      response.once('finish', end);
+      response.once('close', end);
+      scopes.run({ request, reads: [] }, next);
+    },
   };
 }

@@ -40,9 +40,10 @@ export interface ReadCache {
   memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /**
    * PostgreSQL: run `next` (the rest of a request's handling) as one request of the cache, whose
-   * cached reads are validated once (postgres-read-cache.ts). Absent on SQLite, which needs none.
+   * cached reads are validated once, until `response` is sent (postgres-read-cache.ts). Absent on
+   * SQLite, which needs none.
    */
-  requestScope?: (next: () => void) => void;
+  requestScope?: (response: { once(event: 'finish' | 'close', listener: () => void): unknown }, next: () => void) => void;
 }
 
 /** What the SQLite reads need from the connection's statement cache (database.ts). */
