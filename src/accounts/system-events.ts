@@ -5,6 +5,7 @@ import type { Deps } from '../platform/deps.js';
 import { inTransaction, type DbTransaction, type Executor } from '../platform/db/database.js';
 import type { GroupSnapshot, MemberSnapshot, ProjectSnapshot, UserSnapshot } from '../platform/domain-events.js';
 import { ACCESS } from '../platform/auth/access-levels.js';
+import { today } from '../platform/auth/access-scope.js';
 import type { NamespaceRow } from './access.js';
 import type { MemberSource } from './member-source.js';
 
@@ -18,11 +19,16 @@ type Person = { id: number; name: string; email: string };
 
 /**
  * The users who own a project (GitLab's payload `owners`): for a group's project, the Owners of the
- * group and its ancestors; for a personal project, its owner and the members given Owner. The lists
- * name users (data for a payload), they decide no permission.
+ * group and its ancestors; for a personal project, its owner and the members given Owner. Expired
+ * memberships do not count. The lists name users (data for a payload), they decide no permission.
  */
-async function projectOwners(trx: Executor, namespace: NamespaceRow, projectId: number): Promise<Person[]> {
-  const members = trx.selectFrom('members').innerJoin('users', 'users.id', 'members.user_id').select(['users.id', 'users.name', 'users.email']).where('members.access_level', '=', ACCESS.owner);
+async function projectOwners(trx: Executor, namespace: NamespaceRow, projectId: number, now: number): Promise<Person[]> {
+  const members = trx
+    .selectFrom('members')
+    .innerJoin('users', 'users.id', 'members.user_id')
+    .select(['users.id', 'users.name', 'users.email'])
+    .where('members.access_level', '=', ACCESS.owner)
+    .where((eb) => eb.or([eb('members.expires_at', 'is', null), eb('members.expires_at', '>=', today(now))]));
   const rows: Person[] = namespace.kind === 'group'
     ? await members
       .where('members.source_type', '=', 'Namespace')
@@ -37,11 +43,11 @@ async function projectOwners(trx: Executor, namespace: NamespaceRow, projectId: 
   return rows.filter((row) => !seen.has(Number(row.id)) && seen.add(Number(row.id)));
 }
 
-export async function projectSnapshot(trx: Executor, projectId: number): Promise<ProjectSnapshot | null> {
+export async function projectSnapshot(trx: Executor, projectId: number, now: number): Promise<ProjectSnapshot | null> {
   const project = await trx.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
   if (!project) return null;
   const namespace = await trx.selectFrom('namespaces').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
-  const owners = await projectOwners(trx, namespace, projectId);
+  const owners = await projectOwners(trx, namespace, projectId, now);
   const personalOwner = namespace.kind === 'user' ? owners.find((owner) => owner.id === Number(namespace.owner_id)) : undefined;
   return {
     id: Number(project.id),
@@ -96,13 +102,13 @@ export async function memberSnapshot(trx: Executor, source: MemberSource, userId
 // Publishing (in the action's transaction; a destroy before its rows go).
 
 export async function publishProjectEvent(deps: Deps, trx: DbTransaction, kind: 'project.created' | 'project.updated' | 'project.destroyed', projectId: number, actorId: number | null): Promise<void> {
-  const project = await projectSnapshot(trx, projectId);
+  const project = await projectSnapshot(trx, projectId, deps.clock.now());
   if (project) await deps.domainEvents.publish(trx, { kind, actorId, project });
 }
 
 /** A new path: 'project.renamed' within its namespace, 'project.transferred' to another; publish after the move. */
 export async function publishProjectMove(deps: Deps, trx: DbTransaction, kind: 'project.renamed' | 'project.transferred', projectId: number, actorId: number | null, oldFullPath: string): Promise<void> {
-  const project = await projectSnapshot(trx, projectId);
+  const project = await projectSnapshot(trx, projectId, deps.clock.now());
   if (project) await deps.domainEvents.publish(trx, { kind, actorId, project, oldFullPath });
 }
 

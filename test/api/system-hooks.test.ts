@@ -154,6 +154,9 @@ describe('system hooks: groups', () => {
     const top = await kiln.createGroup(alice, 'doomed');
     const child = await kiln.createGroup(alice, 'inner', { parent_id: top.id });
     await kiln.addMember(alice, 'groups', child.id, bob, ACCESS.owner);
+    // An Owner whose membership has expired owns nothing.
+    await kiln.addMember(alice, 'groups', child.id, carol, ACCESS.owner);
+    await kiln.deps.db.updateTable('members').set({ expires_at: '2026-11-21' }).where('source_type', '=', 'Namespace').where('source_id', '=', child.id).where('user_id', '=', carol.id).execute();
     const project = await kiln.createProject(alice, 'app', { namespace_id: child.id });
     const bodies = await deliveredFor(() => ok(kiln.api('DELETE', `/groups/${top.id}`, { token: alice.token }), 202));
     expect(bodies.map((body) => [body.event_name, body.path_with_namespace ?? body.full_path])).toEqual([
