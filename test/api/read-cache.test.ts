@@ -139,7 +139,8 @@ describe('two app instances on one database', () => {
         status = (await kiln.api('GET', `/projects/${project.id}`, { token: reader.token })).status;
       });
       expect(status).toBe(200);
-      return texts;
+      // PostgreSQL's read of the versions has a condition (the rows only when their sum moved).
+      return texts.map((text) => (text.startsWith('select name, version from table_versions') ? 'select name, version from table_versions' : text));
     };
     const readsOfProjects = (texts: string[]) => texts.filter((text) => /\bprojects\b/.test(text));
 

@@ -12,7 +12,9 @@ import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import type { Database } from '../../src/platform/db/database.js';
 import { q } from '../../src/platform/db/statements.js';
 
-const VERSIONS = 'select name, version from table_versions';
+const VERSIONS = 'the versions';
+/** The texts, the read of the table versions named VERSIONS. */
+const named = (texts: string[]) => texts.map((text) => (text.startsWith('select name, version from table_versions') ? VERSIONS : text));
 
 describe.runIf(testDialect() === 'postgres')('postgresReadCache', () => {
   let testDb: TestDatabase;
@@ -46,7 +48,7 @@ describe.runIf(testDialect() === 'postgres')('postgresReadCache', () => {
 
   it('in a request: the versions once, then rows from memory; outside one: every read runs', async () => {
     expect(await request(() => readCount('a'))).toBe(1);
-    const cached = await statementsDuring(() => request(async () => [await readCount('a'), await readCount('a')]));
+    const cached = named(await statementsDuring(() => request(async () => [await readCount('a'), await readCount('a')])));
     expect(cached).toEqual([VERSIONS]);
     const outside = await statementsDuring(async () => [await readCount('a'), await readCount('a')]);
     expect(outside).toHaveLength(2);
@@ -71,7 +73,7 @@ describe.runIf(testDialect() === 'postgres')('postgresReadCache', () => {
   it('a write to another table leaves the entry cached', async () => {
     await request(() => readCount('a'));
     await sql`insert into jobs (kind, payload, state, run_at, max_attempts, created_at, updated_at) values ('x', '{}', 'done', 0, 1, 0, 0)`.execute(otherNode.db);
-    expect(await statementsDuring(() => request(() => readCount('a')))).toEqual([VERSIONS]);
+    expect(named(await statementsDuring(() => request(() => readCount('a'))))).toEqual([VERSIONS]);
   });
 
   it('a memo computed while another node committed is not served after that commit', async () => {
@@ -93,7 +95,7 @@ describe.runIf(testDialect() === 'postgres')('postgresReadCache', () => {
     // Stamped with the versions read before it was computed, which the commit moved past.
     expect(await request(memo)).toBe(10);
     expect(computed).toBe(2);
-    expect(await statementsDuring(() => request(memo))).toEqual([VERSIONS]);
+    expect(named(await statementsDuring(() => request(memo)))).toEqual([VERSIONS]);
   });
 
   it('what a request leaves running after its response caches nothing', async () => {

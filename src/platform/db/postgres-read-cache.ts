@@ -59,8 +59,10 @@ interface Memo extends Stamped {
   value: unknown;
 }
 
-// A named statement: parsed and planned once per connection.
-const VERSIONS = { name: 'kiln-table-versions', text: 'select name, version from table_versions' };
+// A named statement: parsed and planned once per connection. Versions only grow, so their sum moves
+// exactly when one of them did: the rows are sent only then (usually nothing is), in the same
+// snapshot as the sum.
+const VERSIONS_TEXT = 'select name, version from table_versions where (select coalesce(sum(version), 0) from table_versions) <> $1::numeric';
 const READ = /^\s*select\b/i;
 const UNDEFINED_TABLE = '42P01';
 const CACHE_LIMIT = 20_000;
@@ -117,17 +119,28 @@ export function postgresReadCache(db: Kysely<DB>, pool: pg.Pool, works: WorkScop
     }
   }
 
+  // The versions the database last answered with, and their sum (-1: none yet).
+  let known: { versions: Versions; sum: number } = { versions: new Map(), sum: -1 };
+
   async function fetchVersions(): Promise<Versions | null> {
+    const asked = known;
     let result: pg.QueryResult<{ name: string; version: number }>;
     try {
-      result = await pool.query<{ name: string; version: number }>(VERSIONS);
+      result = await pool.query<{ name: string; version: number }>({ name: 'kiln-table-versions', text: VERSIONS_TEXT, values: [asked.sum] });
     } catch (error) {
       // Not migrated yet (backup and restore open the database as it is): nothing is cached.
       if ((error as { code?: string }).code === UNDEFINED_TABLE) return null;
       throw error;
     }
+    if (result.rows.length === 0) return asked.versions;
     const versions = new Map<string, number>();
-    for (const row of result.rows) versions.set(row.name, Number(row.version));
+    let sum = 0;
+    for (const row of result.rows) {
+      const version = Number(row.version);
+      versions.set(row.name, version);
+      sum += version;
+    }
+    if (sum > known.sum) known = { versions, sum };
     advance(versions);
     return versions;
   }
