@@ -98,6 +98,16 @@ describe.runIf(testDialect() === 'postgres')('postgresReadCache', () => {
     expect(named(await statementsDuring(() => request(memo)))).toEqual([VERSIONS]);
   });
 
+  it('a named lookup whose table another node altered still answers, with the new columns', async () => {
+    await sql`create table named_scratch (id bigint primary key)`.execute(node.db);
+    await sql`insert into named_scratch (id) values (1)`.execute(node.db);
+    const all = () => node.readCache.all<Record<string, unknown>>(q`select * from named_scratch`);
+    expect(await all()).toEqual([{ id: 1 }]);
+    await sql`alter table named_scratch add column note text default 'added'`.execute(otherNode.db);
+    // PostgreSQL refuses a prepared `select *` whose columns changed: the read runs unnamed.
+    expect(await Promise.all([all(), all(), all()])).toEqual([[{ id: 1, note: 'added' }], [{ id: 1, note: 'added' }], [{ id: 1, note: 'added' }]]);
+  });
+
   it('what a request leaves running after its response caches nothing', async () => {
     let later!: Promise<string[]>;
     await request(async () => {

@@ -65,6 +65,7 @@ interface Memo extends Stamped {
 const VERSIONS_TEXT = 'select name, version from table_versions where (select coalesce(sum(version), 0) from table_versions) <> $1::numeric';
 const READ = /^\s*select\b/i;
 const UNDEFINED_TABLE = '42P01';
+const FEATURE_NOT_SUPPORTED = '0A000';
 const CACHE_LIMIT = 20_000;
 const MEMO_LIMIT = 1_000;
 const REFUSED = 'deps.readCache was used';
@@ -193,19 +194,39 @@ export function postgresReadCache(db: Kysely<DB>, pool: pg.Pool, works: WorkScop
     return (await db.executeQuery<T>(query)).rows;
   }
 
-  async function cached<T>(key: TemplateStringsArray | string, query: CompiledQuery<T>, options?: ReadOptions): Promise<readonly T[]> {
+  // The hot lookups (`all`, a `q` template) as named statements: parsed and planned once per
+  // connection, not per request. A migration elsewhere may change what `select *` returns: that
+  // named plan then fails once (feature_not_supported) and the read runs unnamed.
+  const names = new WeakMap<TemplateStringsArray, string>();
+  const unnamed = new WeakSet<TemplateStringsArray>();
+  async function runNamed<T>(written: Statement, text: string): Promise<readonly T[]> {
+    if (unnamed.has(written.strings)) return run(CompiledQuery.raw(text, written.values) as CompiledQuery<T>);
+    let name = names.get(written.strings);
+    if (name === undefined) names.set(written.strings, (name = `kiln-read-${(namesGiven += 1)}`));
+    works.refuse(REFUSED);
+    try {
+      return (await pool.query({ name, text, values: written.values })).rows as T[];
+    } catch (error) {
+      if ((error as { code?: string }).code !== FEATURE_NOT_SUPPORTED) throw error;
+      unnamed.add(written.strings);
+      return run(CompiledQuery.raw(text, written.values) as CompiledQuery<T>);
+    }
+  }
+  let namesGiven = 0;
+
+  async function cached<T>(key: TemplateStringsArray | string, query: CompiledQuery<T>, options: ReadOptions | undefined, execute: () => Promise<readonly T[]>): Promise<readonly T[]> {
     const scope = options?.cache ? scopes.getStore() : undefined;
-    if (scope === undefined || !scope.request.open) return run(query);
+    if (scope === undefined || !scope.request.open) return execute();
     works.refuse(REFUSED);
     const versions = await versionsOf(scope.request);
-    if (versions === null) return run(query);
+    if (versions === null) return execute();
     const tables = tablesRead(query.sql);
     record(scope, tables);
     const byValues = statements.get(key);
     const valueKey = valuesKey(query.parameters);
     const hit = byValues?.get(valueKey);
     if (hit !== undefined && current(hit, versions)) return hit.rows as readonly T[];
-    const rows = frozen([...(await run(query))]);
+    const rows = frozen([...(await execute())]);
     const stamped = stampOf(tables, versions);
     if (stamped === null) return rows;
     if (cachedRows >= CACHE_LIMIT) dropAll();
@@ -244,8 +265,11 @@ export function postgresReadCache(db: Kysely<DB>, pool: pg.Pool, works: WorkScop
   pool.on('connect', instrument);
 
   return {
-    all: <T>(written: Statement, options?: ReadOptions) => cached<T>(written.strings, CompiledQuery.raw(postgresText(written.strings), written.values) as CompiledQuery<T>, options),
-    compiled: <T>(query: CompiledQuery<T>, options?: ReadOptions) => cached<T>(query.sql, query, options),
+    all<T>(written: Statement, options?: ReadOptions) {
+      const text = postgresText(written.strings);
+      return cached<T>(written.strings, CompiledQuery.raw(text, written.values) as CompiledQuery<T>, options, () => runNamed<T>(written, text));
+    },
+    compiled: <T>(query: CompiledQuery<T>, options?: ReadOptions) => cached<T>(query.sql, query, options, () => run(query)),
     async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
       const scope = scopes.getStore();
       if (scope === undefined || !scope.request.open) return compute();
