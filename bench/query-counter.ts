@@ -4,8 +4,10 @@
 // SIGUSR2 and reads the counts (and the server's CPU time) from BENCH_QUERY_COUNT_FILE.
 //
 // SQLite: every run of a prepared statement (all/get/run/iterate), including the read cache's
-// `pragma data_version` checks; a read-cache hit that runs nothing counts nothing. PostgreSQL: every
-// `Client.query` is one round trip (pg sends one statement per call).
+// `pragma data_version` checks, its read of `table_versions` after another process committed, and
+// the bump of the versions in each writing transaction; a read-cache hit that runs nothing counts
+// nothing. PostgreSQL: every `Client.query` is one round trip (pg sends one statement per call),
+// the read cache's one read of the table versions per request included.
 //
 // With BENCH_QUERY_COUNT_READS=1 (scenarios with a background write stream) only GET requests and
 // the statements run on their behalf (AsyncLocalStorage) are counted, so that the writes' own

@@ -26,11 +26,13 @@ export class SqliteVersionBumps {
   readonly #pending = new Set<string>();
   // undefined: not known yet whether the table exists (before its migration it does not).
   #bump: SQLite.Statement | null | undefined;
+  /** The open transaction gave every table its row (undone if it rolls back). */
+  #filled = false;
   #read: SQLite.Statement | null = null;
   /** The versions the read cache knows its entries are current for; null: unknown. */
   #seen: Map<string, number> | null = null;
-  /** The versions this connection's open transaction bumped to, known as seen once it commits. */
-  #bumped: Array<{ name: string; version: number }> = [];
+  /** The tables this connection's open transaction bumped, known as seen once it commits. */
+  #bumped: string[] = [];
   readonly #begin: SQLite.Statement;
   readonly #commit: SQLite.Statement;
   readonly #rollback: SQLite.Statement;
@@ -80,22 +82,33 @@ export class SqliteVersionBumps {
     for (const table of changed) if (table !== 'table_versions') this.#pending.add(table);
   }
 
-  /** Inside the transaction, just before its commit: bump what it wrote. */
+  /**
+   * Inside the transaction, just before its commit: bump what it wrote. One UPDATE by primary key a
+   * table (measured: ~4 µs a transaction, mostly the page it dirties; an upsert over json_each with
+   * RETURNING cost ~30 µs).
+   */
   beforeCommit(): void {
     if (this.#pending.size === 0) return;
-    const names = JSON.stringify([...this.#pending]);
+    const bump = this.#bumpStatement();
+    if (bump !== null) {
+      for (const name of this.#pending) {
+        bump.run(name);
+        this.#bumped.push(name);
+      }
+    }
     this.#pending.clear();
-    const bumped = this.#bumpStatement()?.all(names) as Array<{ name: string; version: number }> | undefined;
-    if (bumped) this.#bumped.push(...bumped);
   }
 
   /**
    * The transaction committed: the versions it bumped are this connection's own changes, which the
-   * read cache dropped as it prepared them (read-cache.ts), so they are not news for it.
+   * read cache dropped as it prepared them (read-cache.ts), so they are not news for it. Each moved
+   * by one; had another process bumped one unseen, the version read next is higher than this and
+   * that table still counts as changed.
    */
   committed(): void {
-    if (this.#seen !== null) for (const { name, version } of this.#bumped) this.#seen.set(name, version);
+    if (this.#seen !== null) for (const name of this.#bumped) this.#seen.set(name, (this.#seen.get(name) ?? 0) + 1);
     this.#bumped = [];
+    this.#filled = false;
   }
 
   /** The transaction was rolled back (or its commit failed): nothing it wrote changed. */
@@ -104,6 +117,8 @@ export class SqliteVersionBumps {
     // A version bumped and undone may be reached again by another commit: forget what was seen.
     if (this.#bumped.length > 0) this.#seen = null;
     this.#bumped = [];
+    if (this.#filled) this.#bump = undefined;
+    this.#filled = false;
   }
 
   /**
@@ -126,11 +141,13 @@ export class SqliteVersionBumps {
     return changed;
   }
 
+  /** Null before the versions table exists; on first use and after DDL, every table gets its row first. */
   #bumpStatement(): SQLite.Statement | null {
     if (this.#bump === undefined) {
-      this.#bump = this.#connection.prepare(EXISTS).get() === undefined
-        ? null
-        : this.#connection.prepare('insert into table_versions (name, version) select value, 1 from json_each(?) where true on conflict (name) do update set version = version + 1 returning name, version');
+      if (this.#connection.prepare(EXISTS).get() === undefined) return (this.#bump = null);
+      this.#connection.prepare("insert into table_versions (name) select name from sqlite_master where type = 'table' and name not like 'sqlite_%' on conflict (name) do nothing").run();
+      this.#filled = true;
+      this.#bump = this.#connection.prepare('update table_versions set version = version + 1 where name = ?');
     }
     return this.#bump;
   }
