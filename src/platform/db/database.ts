@@ -42,6 +42,8 @@ export interface PostgresOptions {
   url: string;
   schema?: string; // tests give every file its own schema
   poolSize?: number;
+  /** false: nothing is cached (KILN_READ_CACHE=false). */
+  readCache?: boolean;
 }
 
 export function openPostgres(options: PostgresOptions): Database {
@@ -52,7 +54,7 @@ export function openPostgres(options: PostgresOptions): Database {
   });
   const works = new WorkScope();
   const db = new Kysely<DB>({ dialect: new GuardedPostgresDialect({ pool }, works) });
-  return { db, dialect: 'postgres', readCache: postgresReadCache(db, pool, works), groupCommit: postgresGroupCommit(db, works), close: () => db.destroy() };
+  return { db, dialect: 'postgres', readCache: postgresReadCache(db, pool, works, options.readCache ?? true), groupCommit: postgresGroupCommit(db, works), close: () => db.destroy() };
 }
 
 export interface SqliteOptions {

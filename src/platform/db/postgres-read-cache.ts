@@ -70,11 +70,8 @@ const CACHE_LIMIT = 20_000;
 const MEMO_LIMIT = 1_000;
 const REFUSED = 'deps.readCache was used';
 
-export interface PostgresReadCache extends ReadCache {
-  requestScope: NonNullable<ReadCache['requestScope']>;
-}
-
-export function postgresReadCache(db: Kysely<DB>, pool: pg.Pool, works: WorkScope): PostgresReadCache {
+/** `caching` false (KILN_READ_CACHE=false): no request scope is opened, so every read runs. */
+export function postgresReadCache(db: Kysely<DB>, pool: pg.Pool, works: WorkScope, caching = true): ReadCache {
   const scopes = new AsyncLocalStorage<Scope>();
   // The newest versions any request read: an entry computed under older ones is never stored.
   const latest = new Map<string, number>();
@@ -264,6 +261,14 @@ export function postgresReadCache(db: Kysely<DB>, pool: pg.Pool, works: WorkScop
   }
   pool.on('connect', instrument);
 
+  function requestScope(response: Parameters<NonNullable<ReadCache['requestScope']>>[0], next: () => void): void {
+    const request: RequestVersions = { open: true, versions: null, fetching: null, generation: 0 };
+    const end = () => (request.open = false);
+    response.once('finish', end);
+    response.once('close', end);
+    scopes.run({ request, reads: [] }, next);
+  }
+
   return {
     all<T>(written: Statement, options?: ReadOptions) {
       const text = postgresText(written.strings);
@@ -291,12 +296,6 @@ export function postgresReadCache(db: Kysely<DB>, pool: pg.Pool, works: WorkScop
       for (const table of reads) addTo(memosReading, table, key);
       return value;
     },
-    requestScope(response, next) {
-      const request: RequestVersions = { open: true, versions: null, fetching: null, generation: 0 };
-      const end = () => (request.open = false);
-      response.once('finish', end);
-      response.once('close', end);
-      scopes.run({ request, reads: [] }, next);
-    },
+    requestScope: caching ? requestScope : undefined,
   };
 }
