@@ -29,12 +29,20 @@ export async function projectAccess(readCache: ReadCache, user: AuthUser | null,
   const userId = user?.id ?? 0;
   const rows = await readCache.all<NamespaceRow & { project_level: number | null; group_level: number | null }>(projectAccessStatement(project, userId, nowMs), { cache: true });
   const { project_level: projectLevel, group_level: groupLevel, ...namespace } = rows[0];
-  const memberLevel = Math.max(Number(projectLevel ?? 0), Number(groupLevel ?? 0));
-  let level: number = ACCESS.none;
-  if (user?.admin) level = ACCESS.owner;
-  else if (user && namespace.kind === 'user' && Number(namespace.owner_id) === user.id) level = ACCESS.owner;
-  else if (user) level = memberLevel;
-  return { level, namespace: namespace as NamespaceRow };
+  return { level: levelOn(user, namespace as NamespaceRow, memberLevelOf(projectLevel, groupLevel)), namespace: namespace as NamespaceRow };
+}
+
+/** The higher of the project's own membership and the namespace chain's (null: none). */
+export function memberLevelOf(projectLevel: number | null, groupLevel: number | null): number {
+  return Math.max(Number(projectLevel ?? 0), Number(groupLevel ?? 0));
+}
+
+/** The level on a project in `namespace` of a user with `memberLevel` there: administrators and personal owners own it. */
+export function levelOn(user: AuthUser | null, namespace: NamespaceRow, memberLevel: number): number {
+  if (!user) return ACCESS.none;
+  if (user.admin) return ACCESS.owner;
+  if (namespace.kind === 'user' && Number(namespace.owner_id) === user.id) return ACCESS.owner;
+  return memberLevel;
 }
 
 /** Highest access level on a project (see projectAccess). */

@@ -2,6 +2,7 @@
 // and the signed-in user's two-factor and token pages.
 import type { Feature } from '../platform/feature.js';
 import { resolvePersonalAccessToken } from './resolve-personal-access-token.js';
+import { resolveTokenWithProject } from './resolve-token-with-project.js';
 import { findUserRow, subjectFinders } from './lookup.js';
 import { toAuthUser } from './user-entities.js';
 import { ensureRootUser } from './ensure-root.js';
@@ -29,6 +30,7 @@ export const accountsFeature: Feature = {
   name: 'accounts',
   setup(deps) {
     deps.auth.personalAccessToken.push((token) => resolvePersonalAccessToken(deps, token));
+    deps.auth.personalAccessTokenWithProject = (token, idOrPath) => resolveTokenWithProject(deps, token, idOrPath);
     deps.auth.findUserForSudo = async (idOrUsername) => {
       const row = await findUserRow(deps, idOrUsername);
       return row ? toAuthUser(row) : null;

@@ -5,9 +5,9 @@ import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
 import type { UsersTable } from '../platform/db/tables/accounts.js';
 import { NotFoundError } from '../platform/errors.js';
-import type { GroupAccess, NamespaceRow, ProjectAccess, ProjectRow } from '../platform/auth/subjects.js';
+import type { GroupAccess, NamespaceRow, PrefetchedProject, ProjectAccess, ProjectRow } from '../platform/auth/subjects.js';
 import { authorizeGroup, authorizeProject, canOnGroup, canOnProject, type GroupAbility, type ProjectAbility } from '../platform/auth/policies/index.js';
-import { groupAccessLevel, projectAccess } from './access.js';
+import { groupAccessLevel, levelOn, projectAccess } from './access.js';
 import { projectById, projectByPath, projectByRedirect, userById, userByUsername } from './lookup-queries.js';
 
 export type UserRow = Selectable<UsersTable>;
@@ -33,11 +33,20 @@ export async function findProjectRow(deps: Deps, idOrPath: string | number): Pro
  * A project the caller can read ("404 Project Not Found" otherwise) on which they hold `ability`
  * (403 otherwise), with their access level.
  */
-export async function findProject(deps: Deps, principal: Principal | null, idOrPath: string | number, ability: ProjectAbility = 'read_project'): Promise<ProjectAccess> {
-  const project = await findProjectRow(deps, idOrPath);
-  if (!project) throw new NotFoundError('Project');
+export async function findProject(
+  deps: Deps,
+  principal: Principal | null,
+  idOrPath: string | number,
+  ability: ProjectAbility = 'read_project',
+  prefetched?: PrefetchedProject,
+): Promise<ProjectAccess> {
   const user = principal?.user ?? null;
-  const { level, namespace } = await projectAccess(deps.readCache, user, project, deps.clock.now());
+  // Read with the principal's own token (resolve-token-with-project.ts): the same rows, one statement.
+  const project = prefetched ? prefetched.project : await findProjectRow(deps, idOrPath);
+  if (!project) throw new NotFoundError('Project');
+  const { level, namespace } = prefetched
+    ? { level: levelOn(user, prefetched.namespace, prefetched.memberLevel), namespace: prefetched.namespace }
+    : await projectAccess(deps.readCache, user, project, deps.clock.now());
   const access: ProjectAccess = { user, level, visibility: project.visibility, features: project, project, namespace };
   if (!canOnProject(access, 'read_project')) throw new NotFoundError('Project');
   if (ability !== 'read_project') authorizeProject(access, ability);
@@ -78,7 +87,7 @@ export async function findUser(deps: Deps, idOrUsername: string | number): Promi
 /** Registered as the route kit's subject finders (platform/auth/subjects.ts). */
 export function subjectFinders(deps: Deps) {
   return {
-    project: (principal: Principal | null, id: string | number, ability: ProjectAbility) => findProject(deps, principal, id, ability),
+    project: (principal: Principal | null, id: string | number, ability: ProjectAbility, prefetched?: PrefetchedProject) => findProject(deps, principal, id, ability, prefetched),
     group: (principal: Principal | null, id: string | number, ability: GroupAbility) => findGroup(deps, principal, id, ability),
   };
 }

@@ -8,9 +8,15 @@ import { createProject } from './create-project.js';
 import { deleteProject } from './delete-project.js';
 import { namespaceOf, namespacesOf, visibleProjectsQuery } from './finders.js';
 import { projectEntity } from './entities.js';
+import { visibleProjectsPage } from './visible-projects-page.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
 const ORDER_BY = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
+
+/** No filter and the default order (id, newest first): what visibleProjectsPage answers. */
+function isUnfiltered(params: { search?: string; membership?: boolean; owned?: boolean; starred?: boolean; visibility?: string; order_by?: string; sort?: string }): boolean {
+  return !params.search && !params.membership && !params.owned && !params.starred && !params.visibility && (params.order_by ?? 'id') === 'id' && (params.sort ?? 'desc') === 'desc';
+}
 
 export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
   const base = deps.config.baseUrl;
@@ -28,7 +34,10 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       sort: p.string.optional({ values: ['asc', 'desc'] }),
       simple: p.boolean.optional(),
     },
-    handler: async ({ params, principal, cachedPage }) => {
+    handler: async ({ params, principal, cachedPage, cachedPresentedPage }) => {
+      const user = principal?.user ?? null;
+      // The listing every client polls, unfiltered and newest first: one statement (visible-projects-page.ts).
+      if (isUnfiltered(params)) return cachedPresentedPage([], (page) => visibleProjectsPage(deps, user, page));
       const filters = {
         search: params.search,
         membership: params.membership,
@@ -40,7 +49,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       };
       return cachedPage({
         key: [filters],
-        query: () => visibleProjectsQuery(deps, principal?.user ?? null, filters),
+        query: () => visibleProjectsQuery(deps, user, filters),
         present: async (rows) => {
           const namespaces = await namespacesOf(deps, rows);
           return rows.map((row) => projectEntity(base, row, namespaces.get(Number(row.namespace_id))!));

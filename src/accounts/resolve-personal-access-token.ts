@@ -12,14 +12,21 @@ import { noteActivity } from './record-activity.js';
 // last_used_at is written at most every 10 minutes per token, as GitLab does, to keep reads read-only.
 const LAST_USED_INTERVAL_MS = 10 * 60_000;
 
+/** A personal access token's row with its user's columns, as the look-ups read it. */
+export type TokenRow = UserRow & { token_id: number; scopes: string; expires_at: string | null; revoked: number; last_used_at: number | null };
+
 export async function resolvePersonalAccessToken(deps: Deps, token: string): Promise<TokenLookup> {
   // Runs on every API request: a cached hot-path read (platform/db/README.md).
-  const rows = await deps.readCache.all<UserRow & { token_id: number; scopes: string; expires_at: string | null; revoked: number; last_used_at: number | null }>(
-    tokenWithUser(sha256Hex(token)),
-    { cache: true },
-  );
-  const row = rows[0];
-  if (!row) return null;
+  const rows = await deps.readCache.all<TokenRow>(tokenWithUser(sha256Hex(token)), { cache: true });
+  return rows[0] ? tokenLookupOf(deps, rows[0]) : null;
+}
+
+/**
+ * What a found token allows: refused when revoked or expired, else its user and scopes (noting
+ * when it was last used and the user's activity). Shared with the look-up that reads the route's
+ * project with the token (resolve-token-with-project.ts).
+ */
+export async function tokenLookupOf(deps: Deps, row: TokenRow): Promise<TokenLookup> {
   const now = deps.clock.now();
   if (row.revoked === 1) return { status: 'revoked' };
   if (row.expires_at !== null && row.expires_at < today(now)) return { status: 'expired' };

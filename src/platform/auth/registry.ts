@@ -1,13 +1,19 @@
 // What features register at setup for the platform to call: token resolvers, the Sudo look-up, the
 // subject finders and the browser sessions. Platform code asks these hooks; it never imports a feature.
-import type { AuthUser, TokenResolver } from './principal.js';
-import type { SubjectFinders } from './subjects.js';
+import type { AuthUser, TokenLookup, TokenResolver } from './principal.js';
+import type { PrefetchedProject, SubjectFinders } from './subjects.js';
 import type { BrowserSessions } from './browser-sessions.js';
 
 /** Resolvers are registered by features (accounts registers PATs, oauth registers access tokens). */
 export interface AuthRegistry {
   oauth: TokenResolver[];
   personalAccessToken: TokenResolver[];
+  /**
+   * A personal access token and the project a route names (by id or path), in one statement: the
+   * route kit's look-up for project-scoped routes (accounts registers it). `project` is null when no
+   * project has that id or path (the route's own look-up then answers, redirects included).
+   */
+  personalAccessTokenWithProject?: (token: string, idOrPath: string) => Promise<{ lookup: TokenLookup; project: PrefetchedProject | null }>;
   findUserForSudo?: (idOrUsername: string) => Promise<AuthUser | null>;
   /** Project and group look-ups with their ability check (accounts registers them). */
   subjects?: SubjectFinders;

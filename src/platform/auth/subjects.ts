@@ -36,10 +36,23 @@ export type RouteAbility =
    */
   | { credential: 'integration_key' | 'oauth' | 'monitoring_allowlist' | 'none' | 'dispatch' | 'signed_link' };
 
+/**
+ * The project a route names, read in the same statement as the caller's token (AuthRegistry
+ * `personalAccessTokenWithProject`): the row, its namespace and the token user's membership level.
+ */
+export interface PrefetchedProject {
+  project: ProjectRow;
+  namespace: NamespaceRow;
+  memberLevel: number;
+}
+
 /** How subjects are found: registered by the accounts feature at setup. */
 export interface SubjectFinders {
-  /** A project the user can read and holds `ability` on: 404 when unreadable, 403 without the ability. */
-  project(principal: Principal | null, idOrPath: string | number, ability: ProjectAbility): Promise<ProjectAccess>;
+  /**
+   * A project the user can read and holds `ability` on: 404 when unreadable, 403 without the ability.
+   * `prefetched`, read with the principal's own token, saves reading it again.
+   */
+  project(principal: Principal | null, idOrPath: string | number, ability: ProjectAbility, prefetched?: PrefetchedProject): Promise<ProjectAccess>;
   group(principal: Principal | null, idOrPath: string | number, ability: GroupAbility): Promise<GroupAccess>;
 }
 

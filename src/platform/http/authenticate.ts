@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { forbidden, insufficientScope, invalidToken, unauthorized, ApiError } from './api-error.js';
 import type { Principal, TokenLookup, TokenResolver } from '../auth/principal.js';
 import type { AuthRegistry } from '../auth/registry.js';
+import type { PrefetchedProject } from '../auth/subjects.js';
 
 function firstString(...values: unknown[]): string | undefined {
   for (const value of values) if (typeof value === 'string' && value !== '') return value;
@@ -47,6 +48,26 @@ export async function authenticate(registry: AuthRegistry, request: FastifyReque
     throw unauthorized();
   }
   return null;
+}
+
+/**
+ * `authenticate` for a route that names a project (`idOrPath`): a personal access token is read
+ * together with that project in one statement when the accounts feature offers it, and the project
+ * comes back for the route's own look-up. Same credentials, same order, same errors as `authenticate`.
+ */
+export async function authenticateForProject(
+  registry: AuthRegistry,
+  request: FastifyRequest,
+  params: Record<string, unknown>,
+  idOrPath: string,
+): Promise<{ principal: Principal | null; project: PrefetchedProject | null }> {
+  const oauthToken = firstString(params.access_token, bearerOf(request), params.bearer_token);
+  const patToken = oauthToken ? undefined : firstString(params.private_token, request.headers['private-token']);
+  if (!patToken || !registry.personalAccessTokenWithProject) return { principal: await authenticate(registry, request, params), project: null };
+  const { lookup: found, project } = await registry.personalAccessTokenWithProject(patToken, idOrPath);
+  // Not a token of that look-up: the other resolvers may know it (or answer 401).
+  if (!found) return { principal: await authenticate(registry, request, params), project: null };
+  return { principal: raiseFor(found), project };
 }
 
 export interface ScopeRule {

@@ -3,7 +3,16 @@
 export class JsonText {
   readonly text: string;
 
-  constructor(value: unknown) {
-    this.text = JSON.stringify(value);
+  /** `value` serialised, or taken as the JSON text itself when `serialised`. */
+  constructor(value: unknown, serialised = false) {
+    this.text = serialised ? (value as string) : JSON.stringify(value);
+  }
+
+  /**
+   * A body that is already JSON text, e.g. built by the database (accounts/project-page-queries.ts):
+   * sent without parsing or serialising it again.
+   */
+  static of(text: string): JsonText {
+    return new JsonText(text, true);
   }
 }

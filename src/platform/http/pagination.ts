@@ -5,7 +5,7 @@ import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { ParamError } from '../errors.js';
 import type { ReadCache } from '../db/read-cache.js';
 import { JsonText } from './json-text.js';
-import { boundedCountQuery } from './pagination-queries.js';
+import { boundedCountQuery, pageSize } from './pagination-queries.js';
 import { BoundedMap } from '../bounded-map.js';
 import { cacheSlot } from '../instance-caches.js';
 
@@ -115,7 +115,7 @@ export async function paginate<Row>(
 
 /** One page of an ordered query and its bounded count, both through the read cache. */
 async function pageWithCount<Row>(db: Kysely<any>, readCache: ReadCache, query: SelectQueryBuilder<any, any, Row>, page: Page): Promise<{ count: number | null; rows: Row[] }> {
-  const [count, rows] = await Promise.all([boundedCount(db, readCache, query), readCache.compiled(query.limit(page.perPage).offset(page.offset).compile(), { cache: true })]);
+  const [count, rows] = await Promise.all([boundedCount(db, readCache, query), readCache.compiled(query.limit(pageSize(page.perPage)).offset(page.offset).compile(), { cache: true })]);
   return { count, rows: rows as Row[] };
 }
 
@@ -130,13 +130,38 @@ export interface CachedListing<Row, Out> {
   present: (rows: Row[]) => Out[] | Promise<Out[]>;
 }
 
+/** A page as its statement returned it: the presented body and the bounded count (`null` above COUNT_LIMIT). */
+export interface PresentedPage {
+  count: number | null;
+  body: JsonText;
+}
+
 /**
  * A page presented once per database version: `scopedKey` names the listing (the route, the caller's
- * access scope and every other input of `query`; route.ts builds it), the page and its count come
- * from the read cache, and `present` runs only on a miss. On PostgreSQL (no read cache) it is
- * `paginate` followed by `present`.
+ * access scope and every other input of `fetch`; route.ts builds it), and `fetch` runs only on a
+ * miss. For listings whose one statement returns the page already presented with its count
+ * (accounts/project-page-queries.ts); on PostgreSQL (no read cache) `fetch` always runs.
  */
-export async function cachedPage<Row, Out>(
+export async function cachedPresentedPage(
+  readCache: ReadCache,
+  baseUrl: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: Record<string, unknown>,
+  scopedKey: string,
+  fetch: (page: Page) => Promise<PresentedPage>,
+): Promise<JsonText> {
+  const page = pageOf(input);
+  const { count, body } = await readCache.memo(`${scopedKey}\u0000page\u0000${page.perPage}\u0000${page.offset}`, () => fetch(page));
+  setPageHeaders(baseUrl, request, reply, page, count);
+  return body;
+}
+
+/**
+ * A listing's page through `cachedPresentedPage`: the page and its count come from the read cache,
+ * and `present` runs only on a miss. On PostgreSQL (no read cache) it is `paginate` followed by `present`.
+ */
+export function cachedPage<Row, Out>(
   db: Kysely<any>,
   readCache: ReadCache,
   baseUrl: string,
@@ -146,11 +171,8 @@ export async function cachedPage<Row, Out>(
   scopedKey: string,
   listing: CachedListing<Row, Out>,
 ): Promise<JsonText> {
-  const page = pageOf(input);
-  const { count, body } = await readCache.memo(`${scopedKey}\u0000page\u0000${page.perPage}\u0000${page.offset}`, async () => {
-    const { count: total, rows } = await pageWithCount(db, readCache, await listing.query(), page);
-    return { count: total, body: new JsonText(await listing.present(rows)) };
+  return cachedPresentedPage(readCache, baseUrl, request, reply, input, scopedKey, async (page) => {
+    const { count, rows } = await pageWithCount(db, readCache, await listing.query(), page);
+    return { count, body: new JsonText(await listing.present(rows)) };
   });
-  setPageHeaders(baseUrl, request, reply, page, count);
-  return body;
 }

@@ -4,15 +4,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Principal } from '../auth/principal.js';
-import type { GroupAccess, ProjectAccess, RouteAbility } from '../auth/subjects.js';
-import { applySudo, authenticate, checkActive, checkScopes } from './authenticate.js';
+import type { GroupAccess, PrefetchedProject, ProjectAccess, RouteAbility } from '../auth/subjects.js';
+import { applySudo, authenticate, authenticateForProject, checkActive, checkScopes } from './authenticate.js';
 import { canOnInstance } from '../auth/policies/policy.js';
 import { accessScope } from '../auth/access-scope.js';
 import type { GroupAbility, ProjectAbility } from '../auth/policies/abilities.js';
 import { ForbiddenError } from '../errors.js';
 import { unauthorized } from './api-error.js';
 import { mergedParams, parseParams, type ParamSchema, type Parsed } from './params.js';
-import { cachedPage, paginate, type CachedListing } from './pagination.js';
+import { cachedPage, cachedPresentedPage, paginate, type CachedListing, type Page, type PresentedPage } from './pagination.js';
 import { openApiRegistry } from './openapi.js';
 import { JsonText } from './json-text.js';
 
@@ -42,6 +42,11 @@ export interface RouteContext<S extends ParamSchema> {
    * `listing.key` (pagination.ts `cachedPage`).
    */
   cachedPage<Row, Out>(listing: CachedListing<Row, Out>): Promise<JsonText>;
+  /**
+   * A page that one statement returns presented with its count (`fetch`), cached as `cachedPage` is:
+   * `key` names every input of `fetch` besides the page, the data and the caller.
+   */
+  cachedPresentedPage(key: unknown[], fetch: (page: Page) => Promise<PresentedPage>): Promise<JsonText>;
   /**
    * The answer of `compute`, remembered until the database changes (the read cache's `memo`) for this
    * route, the caller's access scope (user, admin flag, the day memberships expire by) and `key`:
@@ -89,12 +94,17 @@ class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
     private readonly ability: RouteAbility,
     /** The route's method and URL, the first part of its cache keys. */
     private readonly route: string,
+    /** The project the route names, read with the caller's token (authenticateForProject); used once. */
+    private prefetched: PrefetchedProject | null,
   ) {}
 
   readonly project = (ability?: ProjectAbility): Promise<ProjectAccess> => {
     const declared = this.ability;
     if (!('project' in declared)) throw new Error('this route declares no project ability');
-    return this.deps.auth.subjects!.project(this.principal, String(this.input[declared.param ?? 'id']), ability ?? declared.project);
+    // A second call (after a write, say) reads the project anew.
+    const prefetched = this.prefetched ?? undefined;
+    this.prefetched = null;
+    return this.deps.auth.subjects!.project(this.principal, String(this.input[declared.param ?? 'id']), ability ?? declared.project, prefetched);
   };
 
   readonly group = (ability?: GroupAbility): Promise<GroupAccess> => {
@@ -114,6 +124,10 @@ class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
   // The caching methods are getters, so that only the handlers that use them pay for their closure.
   get cachedPage(): RouteContext<S>['cachedPage'] {
     return (listing) => cachedPage(this.deps.db, this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(listing.key), listing);
+  }
+
+  get cachedPresentedPage(): RouteContext<S>['cachedPresentedPage'] {
+    return (key, fetch) => cachedPresentedPage(this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(key), fetch);
   }
 
   get cachedAnswer(): RouteContext<S>['cachedAnswer'] {
@@ -136,12 +150,18 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
     config: { ability: spec.ability },
     handler: async (request, reply) => {
       const input = mergedParams(request);
-      let principal = await authenticate(deps.auth, request, input);
+      const declared = spec.ability;
+      // A route that names a project reads it with the caller's token, in one statement.
+      let { principal, project: prefetched } =
+        'project' in declared ? await authenticateForProject(deps.auth, request, input, String(input[declared.param ?? 'id'])) : { principal: await authenticate(deps.auth, request, input), project: null };
+      const authenticated = principal;
       const sudo = (request.headers.sudo as string | undefined) ?? (typeof input.sudo === 'string' ? input.sudo : undefined);
       // The endpoint's scope is required of the token whether or not it acts through Sudo (GitLab
       // checks both: `sudo` to switch users, `api`/`read_api`… for the endpoint itself).
       if (principal) checkScopes(principal, request.method, { extraScopes: spec.extraScopes });
       principal = await applySudo(deps.auth, principal, sudo);
+      // Read for the token's own user: another user's access is read anew.
+      if (principal !== authenticated) prefetched = null;
       if (principal) checkActive(principal);
       if (!principal && spec.auth !== 'optional') throw unauthorized();
       if ('instance' in spec.ability && !canOnInstance(principal?.user ?? null, spec.ability.instance)) {
@@ -150,7 +170,7 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
       }
       request.principal = principal;
       const params = parseParams(input, schema);
-      const context = new ApiRouteContext(request, reply, deps, params, input, principal, spec.ability, route);
+      const context = new ApiRouteContext(request, reply, deps, params, input, principal, spec.ability, route, prefetched);
       const body = await spec.handler(context);
       if (body === undefined) {
         reply.code(spec.status ?? 204).send();

@@ -1,0 +1,57 @@
+// The personal access token of a request together with the project its route names, in one statement
+// (resolve-token-with-project.ts): token, user, project, namespace and the user's membership levels.
+// A project-scoped API request otherwise reads them in three statements, which on PostgreSQL are three
+// round trips. The project's and namespace's columns are prefixed (`p_`, `ns_`) because their names
+// collide with the user's; the reader rebuilds the rows column by column, so a column added to either
+// table fails the build there until it is added here.
+import { q, type Statement } from '../platform/db/statements.js';
+
+export interface TokenWithProjectRow {
+  token_id: number;
+  scopes: string;
+  expires_at: string | null;
+  revoked: number;
+  last_used_at: number | null;
+  // users.*, the user's columns unprefixed (UserRow).
+  [column: string]: unknown;
+  p_id: number | null;
+  ns_id: number | null;
+  project_level: number | null;
+  group_level: number | null;
+}
+
+/**
+ * The token of this digest with its user, and the project named by id or by full path (lower case):
+ * pass 0 or '' for the one not given. The project columns are null when no project matches.
+ */
+export function tokenWithProject(digest: string, projectId: number, fullPathLower: string, today: string): Statement {
+  return q`
+    with recursive chain(id, parent_id) as (
+      select n.id, n.parent_id from projects p join namespaces n on n.id = p.namespace_id where p.id = ${projectId} or p.full_path_lower = ${fullPathLower}
+      union all
+      select n.id, n.parent_id from namespaces n join chain c on n.id = c.parent_id
+    )
+    select u.*, t.id as token_id, t.scopes, t.expires_at, t.revoked, t.last_used_at,
+      p.id as p_id, p.namespace_id as p_namespace_id, p.name as p_name, p.path as p_path, p.full_path as p_full_path,
+      p.full_path_lower as p_full_path_lower, p.description as p_description, p.visibility as p_visibility,
+      p.creator_id as p_creator_id, p.default_branch as p_default_branch, p.created_at as p_created_at,
+      p.updated_at as p_updated_at, p.last_activity_at as p_last_activity_at, p.topics as p_topics,
+      p.issues_access_level as p_issues_access_level, p.repository_access_level as p_repository_access_level,
+      p.star_count as p_star_count, p.avatar as p_avatar,
+      ns.id as ns_id, ns.kind as ns_kind, ns.name as ns_name, ns.path as ns_path, ns.full_path as ns_full_path,
+      ns.full_path_lower as ns_full_path_lower, ns.parent_id as ns_parent_id, ns.owner_id as ns_owner_id,
+      ns.visibility as ns_visibility, ns.description as ns_description, ns.read_only as ns_read_only,
+      ns.created_at as ns_created_at, ns.updated_at as ns_updated_at, ns.avatar as ns_avatar,
+      ns.deletion_scheduled_at as ns_deletion_scheduled_at,
+      (select max(m.access_level) from members m
+        where m.user_id = t.user_id and m.source_type = 'Project' and m.source_id = p.id
+          and (m.expires_at is null or m.expires_at >= ${today})) as project_level,
+      (select max(m.access_level) from chain c
+        join members m on m.user_id = t.user_id and m.source_type = 'Namespace' and m.source_id = c.id
+        where m.expires_at is null or m.expires_at >= ${today}) as group_level
+    from personal_access_tokens t
+      join users u on u.id = t.user_id
+      left join projects p on p.id = ${projectId} or p.full_path_lower = ${fullPathLower}
+      left join namespaces ns on ns.id = p.namespace_id
+    where t.token_digest = ${digest}`;
+}

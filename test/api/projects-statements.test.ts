@@ -1,0 +1,95 @@
+// What an uncached read of the foundation costs in statements (docs/performance.md, issue 20): an
+// authenticated GET /projects/:id is one statement (token, user, project, namespace and levels:
+// accounts/token-with-project-queries.ts), a page of GET /projects two (the token; the page as JSON
+// with its count: accounts/project-page-queries.ts). On PostgreSQL each statement is a round trip.
+// Counted at the drivers, as bench/query-counter.ts counts them, for a request that finds nothing in
+// the read cache (a write to the tables it reads just came before it); the caches' own checks (SQLite's
+// data_version, PostgreSQL's table versions: one per request) are left out.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { ACCESS } from '../../src/platform/auth/access-levels.js';
+
+let kiln: TestKiln;
+let reader: TestUser;
+let projectId = 0;
+let projectPath = '';
+let statements = 0;
+const restore: Array<() => void> = [];
+
+function countCalls(prototype: Record<string, unknown>, method: string): void {
+  const original = prototype[method] as (...args: unknown[]) => unknown;
+  prototype[method] = function (this: unknown, ...args: unknown[]) {
+    const text = String((this as { source?: string }).source ?? (typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text ?? ''));
+    if (!/data_version|table_versions/.test(text)) statements += 1;
+    return original.apply(this, args);
+  };
+  restore.push(() => {
+    prototype[method] = original;
+  });
+}
+
+beforeAll(async () => {
+  // Before the app starts: the PostgreSQL read cache wraps each pool client's query as it connects.
+  const probe = new SQLite(':memory:');
+  const statementPrototype = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, unknown>;
+  probe.close();
+  for (const method of ['all', 'get', 'run', 'iterate']) countCalls(statementPrototype, method);
+  countCalls(pg.Client.prototype as unknown as Record<string, unknown>, 'query');
+  kiln = await testKiln();
+  const owner = await kiln.createUser('stmt-owner');
+  reader = await kiln.createUser('stmt-reader');
+  const top = await kiln.createGroup(owner, 'stmt-top');
+  const team = await kiln.createGroup(owner, 'stmt-team', { parent_id: top.id });
+  await kiln.addMember(owner, 'groups', top.id, reader, ACCESS.developer);
+  for (let i = 0; i < 25; i += 1) {
+    const project = await kiln.createProject(owner, `service-${i}`, { namespace_id: team.id });
+    if (i === 10) ({ id: projectId, path_with_namespace: projectPath } = project);
+  }
+  await kiln.createProject(owner, 'public-one', { visibility: 'public' });
+});
+afterAll(async () => {
+  for (const undo of restore) undo();
+  await kiln.close();
+});
+
+/** A write to the tables the reads depend on: the next request reads them all again. */
+async function invalidate(): Promise<void> {
+  await kiln.deps.db.updateTable('users').set({ updated_at: kiln.clock.now() }).where('id', '=', reader.id).execute();
+  await kiln.deps.db.updateTable('projects').set({ updated_at: kiln.clock.now() }).where('id', '=', projectId).execute();
+}
+
+/** Statements run while answering, after a request that may write the token's last use. */
+async function statementsOf(path: string, token?: string): Promise<{ count: number; status: number }> {
+  await kiln.api('GET', path, { token });
+  await invalidate();
+  statements = 0;
+  const { status } = await kiln.api('GET', path, { token });
+  return { count: statements, status };
+}
+
+describe('statements per uncached read', () => {
+  it('GET /projects/:id by id is one statement', async () => {
+    expect(await statementsOf(`/projects/${projectId}`, reader.token)).toEqual({ count: 1, status: 200 });
+  });
+
+  it('GET /projects/:id by path is one statement', async () => {
+    expect(await statementsOf(`/projects/${encodeURIComponent(projectPath)}`, reader.token)).toEqual({ count: 1, status: 200 });
+  });
+
+  it('a project-scoped route reads its project with the token: GET /projects/:id/members is the look-up and the listing', async () => {
+    const { count, status } = await statementsOf(`/projects/${projectId}/members`, reader.token);
+    expect(status).toBe(200);
+    expect(count).toBeLessThanOrEqual(3);
+  });
+
+  it('a page of GET /projects is two statements, the token and the page with its count', async () => {
+    expect(await statementsOf('/projects?per_page=20', reader.token)).toEqual({ count: 2, status: 200 });
+    expect(await statementsOf('/projects?per_page=5&page=3', reader.token)).toEqual({ count: 2, status: 200 });
+  });
+
+  it('an anonymous page is one statement', async () => {
+    expect(await statementsOf('/projects')).toEqual({ count: 1, status: 200 });
+  });
+});
