@@ -98,6 +98,13 @@ describe.runIf(testDialect() === 'postgres')('postgresReadCache', () => {
     expect(named(await statementsDuring(() => request(memo)))).toEqual([VERSIONS]);
   });
 
+  it('a memo depends on the uncached reads of its computation too', async () => {
+    const memo = () => node.readCache.memo('uncached-inside', async () => (await node.readCache.all<{ count: number }>(countOf('b')))[0].count);
+    const before = await request(memo);
+    await sql`update rate_limits set count = count + 5 where key = 'b'`.execute(otherNode.db);
+    expect(await request(memo)).toBe(before + 5);
+  });
+
   it('a named lookup whose table another node altered still answers, with the new columns', async () => {
     await sql`create table named_scratch (id bigint primary key)`.execute(node.db);
     await sql`insert into named_scratch (id) values (1)`.execute(node.db);
