@@ -66,9 +66,50 @@ export function groupEntity(baseUrl: string, group: NamespaceRow) {
   };
 }
 
+/** The URL prefixes of the entities, from the instance's base URL. */
+export interface EntityUrls {
+  /** `http://host/` */
+  web: string;
+  /** `git@host:` */
+  ssh: string;
+  /** `http://host/api/v4/projects/` */
+  api: string;
+}
+
+// The prefixes depend on the base URL only; parsing it for every entity showed in profiles.
+let lastUrls: { baseUrl: string; urls: EntityUrls } | null = null;
+
+export function entityUrls(baseUrl: string): EntityUrls {
+  if (lastUrls?.baseUrl !== baseUrl) {
+    const host = new URL(baseUrl).host.split(':')[0];
+    lastUrls = { baseUrl, urls: { web: `${baseUrl}/`, ssh: `git@${host}:`, api: `${baseUrl}/api/v4/projects/` } };
+  }
+  return lastUrls.urls;
+}
+
+// `permissions` is added after the literal, not spread into it: a spread in an object literal is V8's
+// slow path for the properties around it (docs/performance.md); the key order stays GitLab's.
 export function projectEntity(baseUrl: string, project: ProjectRow, namespace: NamespaceRow, permissions?: { level: number }) {
   const webUrl = projectWebUrl(baseUrl, project.full_path);
-  const host = new URL(baseUrl).host;
+  const urls = entityUrls(baseUrl);
+  const topics = topicsOf(project);
+  const entity: ReturnType<typeof projectFields> & { permissions?: ProjectPermissions } = projectFields(baseUrl, urls, webUrl, topics, project, namespace);
+  if (permissions) {
+    entity.permissions = {
+      // No membership (a public or internal project read by a non-member): null, as GitLab.
+      project_access: permissions.level ? { access_level: permissions.level, notification_level: 3 } : null,
+      group_access: null,
+    };
+  }
+  return entity;
+}
+
+interface ProjectPermissions {
+  project_access: { access_level: number; notification_level: number } | null;
+  group_access: null;
+}
+
+function projectFields(baseUrl: string, urls: EntityUrls, webUrl: string, topics: string[], project: ProjectRow, namespace: NamespaceRow) {
   return {
     id: Number(project.id),
     description: project.description,
@@ -78,9 +119,9 @@ export function projectEntity(baseUrl: string, project: ProjectRow, namespace: N
     path_with_namespace: project.full_path,
     created_at: isoTime(project.created_at),
     default_branch: project.default_branch,
-    tag_list: topicsOf(project),
-    topics: topicsOf(project),
-    ssh_url_to_repo: `git@${host.split(':')[0]}:${project.full_path}.git`,
+    tag_list: topics,
+    topics: [...topics],
+    ssh_url_to_repo: `${urls.ssh}${project.full_path}.git`,
     http_url_to_repo: `${webUrl}.git`,
     web_url: webUrl,
     readme_url: null,
@@ -101,15 +142,6 @@ export function projectEntity(baseUrl: string, project: ProjectRow, namespace: N
       members: `${baseUrl}/api/v4/projects/${project.id}/members`,
       events: `${baseUrl}/api/v4/projects/${project.id}/events`,
     },
-    ...(permissions
-      ? {
-          permissions: {
-            // No membership (a public or internal project read by a non-member): null, as GitLab.
-            project_access: permissions.level ? { access_level: permissions.level, notification_level: 3 } : null,
-            group_access: null,
-          },
-        }
-      : {}),
   };
 }
 

@@ -1,9 +1,9 @@
 // The token look-up every API request makes (personal-access-tokens.ts), read through the read cache.
 import { q, type Statement } from '../platform/db/statements.js';
 
-/** The token of this digest with its user's row. */
+/** The token of this digest with what a request needs of its user (TokenRow): every column of a wide row costs its conversion. */
 export function tokenWithUser(digest: string): Statement {
-  return q`select u.*, t.id as token_id, t.scopes, t.expires_at, t.revoked, t.last_used_at
+  return q`select u.id, u.username, u.name, u.state, u.admin, u.otp_required, u.last_activity_on, t.id as token_id, t.scopes, t.expires_at, t.revoked, t.last_used_at
       from personal_access_tokens t join users u on u.id = t.user_id
       where t.token_digest = ${digest}`;
 }

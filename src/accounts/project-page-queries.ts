@@ -12,6 +12,7 @@
 // writes it so); avatar file names are made of URL-safe characters (store-avatar.ts), so they need no
 // encoding; timestamps are epoch milliseconds after 1970.
 import { q, type Statement } from '../platform/db/statements.js';
+import type { EntityUrls } from './entities.js';
 
 /** Who is asking, as the statements filter: visibilities besides `public`, and the member to match. */
 export interface PageViewer {
@@ -21,16 +22,6 @@ export interface PageViewer {
   visibilities: [string, string];
   /** The day memberships expire by (access.ts `today`). */
   today: string;
-}
-
-/** The URL prefixes of the entity, from the instance's base URL. */
-export interface EntityUrls {
-  /** `http://host/` */
-  web: string;
-  /** `git@host:` */
-  ssh: string;
-  /** `http://host/api/v4/projects/` */
-  api: string;
 }
 
 /** Counting stops here plus one (pagination.ts COUNT_LIMIT): bound as `? + 0` for the reason pagination-queries.ts gives. */

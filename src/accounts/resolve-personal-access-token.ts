@@ -12,8 +12,14 @@ import { noteActivity } from './record-activity.js';
 // last_used_at is written at most every 10 minutes per token, as GitLab does, to keep reads read-only.
 const LAST_USED_INTERVAL_MS = 10 * 60_000;
 
-/** A personal access token's row with its user's columns, as the look-ups read it. */
-export type TokenRow = UserRow & { token_id: number; scopes: string; expires_at: string | null; revoked: number; last_used_at: number | null };
+/** A personal access token's row with the columns of its user a request needs, as the look-ups read it. */
+export type TokenRow = Pick<UserRow, 'id' | 'username' | 'name' | 'state' | 'admin' | 'otp_required' | 'last_activity_on'> & {
+  token_id: number;
+  scopes: string;
+  expires_at: string | null;
+  revoked: number;
+  last_used_at: number | null;
+};
 
 export async function resolvePersonalAccessToken(deps: Deps, token: string): Promise<TokenLookup> {
   // Runs on every API request: a cached hot-path read (platform/db/README.md).

@@ -12,7 +12,7 @@ export interface TokenWithProjectRow {
   expires_at: string | null;
   revoked: number;
   last_used_at: number | null;
-  // users.*, the user's columns unprefixed (UserRow).
+  // The user's columns a request needs (TokenRow), unprefixed.
   [column: string]: unknown;
   p_id: number | null;
   ns_id: number | null;
@@ -31,7 +31,7 @@ export function tokenWithProject(digest: string, projectId: number, fullPathLowe
       union all
       select n.id, n.parent_id from namespaces n join chain c on n.id = c.parent_id
     )
-    select u.*, t.id as token_id, t.scopes, t.expires_at, t.revoked, t.last_used_at,
+    select u.id, u.username, u.name, u.state, u.admin, u.otp_required, u.last_activity_on, t.id as token_id, t.scopes, t.expires_at, t.revoked, t.last_used_at,
       p.id as p_id, p.namespace_id as p_namespace_id, p.name as p_name, p.path as p_path, p.full_path as p_full_path,
       p.full_path_lower as p_full_path_lower, p.description as p_description, p.visibility as p_visibility,
       p.creator_id as p_creator_id, p.default_branch as p_default_branch, p.created_at as p_created_at,

@@ -11,7 +11,7 @@ export function userWebUrl(baseUrl: string, username: string): string {
   return `${baseUrl}/${username}`;
 }
 
-export function toAuthUser(row: UserRow): AuthUser {
+export function toAuthUser(row: Pick<UserRow, 'id' | 'username' | 'name' | 'state' | 'admin' | 'otp_required'>): AuthUser {
   return { id: Number(row.id), username: row.username, name: row.name, state: row.state, admin: row.admin === 1, otpRequired: row.otp_required === 1 };
 }
 

@@ -7,7 +7,8 @@ import { canOnInstance } from '../platform/auth/policies/index.js';
 import { COUNT_LIMIT, type Page, type PresentedPage } from '../platform/http/pagination.js';
 import { JsonText } from '../platform/http/json-text.js';
 import { today } from './access.js';
-import { visibleProjectsPagePostgres, visibleProjectsPageSqlite, type EntityUrls, type PageViewer } from './project-page-queries.js';
+import { entityUrls } from './entities.js';
+import { visibleProjectsPagePostgres, visibleProjectsPageSqlite, type PageViewer } from './project-page-queries.js';
 
 function viewerOf(user: AuthUser | null, nowMs: number): PageViewer {
   const day = today(nowMs);
@@ -15,17 +16,6 @@ function viewerOf(user: AuthUser | null, nowMs: number): PageViewer {
   if (!user) return { userId: 0, visibilities: ['public', 'public'], today: day };
   if (canOnInstance(user, 'admin_all_resources')) return { userId: 0, visibilities: ['internal', 'private'], today: day };
   return { userId: user.id, visibilities: ['internal', 'internal'], today: day };
-}
-
-// The prefixes depend on the base URL only; parsing it for every request showed in profiles.
-let lastUrls: { baseUrl: string; urls: EntityUrls } | null = null;
-
-export function entityUrls(baseUrl: string): EntityUrls {
-  if (lastUrls?.baseUrl !== baseUrl) {
-    const host = new URL(baseUrl).host.split(':')[0];
-    lastUrls = { baseUrl, urls: { web: `${baseUrl}/`, ssh: `git@${host}:`, api: `${baseUrl}/api/v4/projects/` } };
-  }
-  return lastUrls.urls;
 }
 
 export async function visibleProjectsPage(deps: Deps, user: AuthUser | null, page: Page): Promise<PresentedPage> {
