@@ -90,6 +90,14 @@ describe('the write paths', () => {
     expect(bumped).toEqual(expect.arrayContaining(['projects', 'environments']));
   });
 
+  it('a plain insert bumps its table only: it cascades into nothing', async () => {
+    const owner = await kiln.createUser('versions-insert');
+    const project = await kiln.createProject(owner, 'versions-insert');
+    const bumped = await bumpedBy(() => kiln.api('POST', `/projects/${project.id}/environments`, { token: owner.token, body: { name: 'production' } }));
+    expect(bumped).toContain('environments');
+    expect(bumped).not.toContain('deployments');
+  });
+
   it('an API request, the way every route writes', async () => {
     const owner = await kiln.createUser('versions-api');
     const project = await kiln.createProject(owner, 'versions-api');

@@ -1,18 +1,22 @@
-// Which tables a statement reads, and which tables a write may change, for the SQLite read cache
-// (read-cache.ts), so that a commit drops only the cached answers that read what it changed.
+// Which tables a statement reads, and which tables a write may change, for the read caches
+// (read-cache.ts, postgres-read-cache.ts) and SQLite's table versions (table-versions.ts), so that a
+// commit drops only the cached answers that read what it changed.
 //
 // Reads: every table whose name appears in the statement's text (quoted or bare). A word that is
 // both a table and, say, a column name or a string only adds a dependency: an answer can be dropped
-// more often than needed, never kept too long. Writes: the statement's target table (insert into,
-// update, delete from), widened to the tables its foreign keys cascade into (ON DELETE/UPDATE
-// CASCADE, SET NULL, SET DEFAULT), transitively. The schema has no triggers (a trigger would be read
-// here too). A write whose target cannot be named (DDL, a pragma, a `with … insert`) is `null`:
-// the caller drops everything, and after DDL forgets the schema it learnt.
+// more often than needed, never kept too long. Writes (SQLite): the statement's target table (insert
+// into, update, delete from), widened for updates, deletes, upserts and `replace` to the tables its
+// foreign keys cascade into (ON DELETE/UPDATE CASCADE, SET NULL, SET DEFAULT), transitively. The
+// SQLite schema has no triggers (a trigger would be read here too). A write whose target cannot be
+// named (DDL, a pragma, a `with … insert`) is `null`: the caller drops everything, and after DDL
+// forgets the schema it learnt.
 import type SQLite from 'better-sqlite3';
 
 const IDENTIFIER = /"((?:[^"]|"")+)"|`([^`]+)`|\[([^\]]+)\]|([A-Za-z_][A-Za-z0-9_$]*)/g;
 const NAME = String.raw`("(?:[^"]|"")+"|\x60[^\x60]+\x60|[A-Za-z_][A-Za-z0-9_$]*)`;
 const TARGET = new RegExp(String.raw`^\s*(?:(?:insert|replace)\s+(?:or\s+\w+\s+)?into|update\s+(?:or\s+\w+\s+)?|delete\s+from)\s+(?:main\.)?${NAME}`, 'i');
+const INSERT_ONLY = /^\s*insert\s+into\b/i;
+const UPSERT = /\bon\s+conflict\b[\s\S]*\bdo\s+update\b/i;
 const DDL = /^\s*(?:create|drop|alter|pragma|vacuum|reindex|analyze|attach|detach)\b/i;
 const CASCADING = new Set(['CASCADE', 'SET NULL', 'SET DEFAULT']);
 const TEXT_CACHE_LIMIT = 5_000;
@@ -75,7 +79,10 @@ export class TableDependencies {
       return named.length === 0 ? null : [...new Set(named.flatMap((table) => this.affectedBy(table)))];
     }
     const target = unquote(match[1]);
-    return known.has(target) ? this.affectedBy(target) : null;
+    if (!known.has(target)) return null;
+    // A plain insert changes no other row: its foreign keys cascade nothing (an upsert may update,
+    // and `replace` deletes).
+    return INSERT_ONLY.test(text) && !UPSERT.test(text) ? [target] : this.affectedBy(target);
   }
 
   private mentioned(text: string): readonly string[] {

@@ -21,6 +21,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.insertInto('table_versions').values({ name: '*', version: 0 }).onConflict((c) => c.column('name').doNothing()).execute();
   if (!isPostgres(db)) return;
+  // Its few rows are updated by every writing transaction and read by every request: pages mostly
+  // empty keep the updates HOT and pruned in place (measured: 24 KB after 12,000 bumps, against
+  // 170 KB and growing until autovacuum at the default fill).
+  await sql`alter table table_versions set (fillfactor = 10)`.execute(db);
 
   // One row per transaction that wrote a table and has not committed yet: its insert queues the
   // deferred bump, which deletes it.
