@@ -66,6 +66,21 @@ export async function resolveTokenWithProject(deps: Deps, token: string, idOrPat
   const row = rows[0];
   if (!row) return { lookup: null, project: null };
   const lookup = await tokenLookupOf(deps, row as unknown as TokenRow);
-  if (row.p_id === null) return { lookup, project: null };
-  return { lookup, project: { project: projectOf(row), namespace: namespaceOf(row), memberLevel: memberLevelOf(row.project_level, row.group_level) } };
+  return { lookup, project: prefetchedOf(row) };
+}
+
+// The read cache hands the same frozen row to every request until the data changes: the rows built
+// from it are built once too, and frozen like it (callers share them).
+const built = new WeakMap<Row, PrefetchedProject | null>();
+
+function prefetchedOf(row: Row): PrefetchedProject | null {
+  let prefetched = built.get(row);
+  if (prefetched === undefined) {
+    prefetched =
+      row.p_id === null
+        ? null
+        : Object.freeze({ project: Object.freeze(projectOf(row)), namespace: Object.freeze(namespaceOf(row)), memberLevel: memberLevelOf(row.project_level, row.group_level) });
+    built.set(row, prefetched);
+  }
+  return prefetched;
 }
