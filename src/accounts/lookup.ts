@@ -8,6 +8,7 @@ import { NotFoundError } from '../platform/errors.js';
 import type { GroupAccess, NamespaceRow, PrefetchedProject, ProjectAccess, ProjectRow } from '../platform/auth/subjects.js';
 import { authorizeGroup, authorizeProject, canOnGroup, canOnProject, type GroupAbility, type ProjectAbility } from '../platform/auth/policies/index.js';
 import { groupAccessLevel, levelOn, projectAccess } from './access.js';
+import { currentPrefetched } from './prefetched-project.js';
 import { projectById, projectByPath, projectByRedirect, userById, userByUsername } from './lookup-queries.js';
 
 export type UserRow = Selectable<UsersTable>;
@@ -42,10 +43,11 @@ export async function findProject(
 ): Promise<ProjectAccess> {
   const user = principal?.user ?? null;
   // Read with the principal's own token (resolve-token-with-project.ts): the same rows, one statement.
-  const project = prefetched ? prefetched.project : await findProjectRow(deps, idOrPath);
+  const current = prefetched ? await currentPrefetched(deps, prefetched) : null;
+  const project = current ? current.project : await findProjectRow(deps, idOrPath);
   if (!project) throw new NotFoundError('Project');
-  const { level, namespace } = prefetched
-    ? { level: levelOn(user, prefetched.namespace, prefetched.memberLevel), namespace: prefetched.namespace }
+  const { level, namespace } = current
+    ? { level: levelOn(user, current.namespace, current.memberLevel), namespace: current.namespace }
     : await projectAccess(deps.readCache, user, project, deps.clock.now());
   const access: ProjectAccess = { user, level, visibility: project.visibility, features: project, project, namespace };
   if (!canOnProject(access, 'read_project')) throw new NotFoundError('Project');
