@@ -16,7 +16,7 @@ import { recordExchanges } from './record-deliveries.js';
 import { JOB_DELIVER_EVENT, type EventDeliveryPayload } from './listeners.js';
 
 /** Further event jobs one job takes on while the server is idle, and how many at once. */
-const LANES = 4;
+const LANES = 8;
 const BATCH_LIMIT = 500;
 
 /**

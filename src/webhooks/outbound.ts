@@ -27,20 +27,39 @@ export async function outboundRules(deps: Deps, kind: 'system' | 'web'): Promise
   return { allowLocalhost: allow, allowLocalNetwork: allow, allowList: settings.outbound_local_requests_whitelist ?? [] };
 }
 
-function allowListed(host: string, rules: OutboundRules): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  const ranges = new BlockList();
+interface AllowList {
+  names: Set<string>;
+  ranges: BlockList | null;
+}
+
+/** The allow list parsed once per rules object (a delivery job reuses one for all its hooks). */
+const parsedAllowLists = new WeakMap<OutboundRules, AllowList>();
+
+function allowListOf(rules: OutboundRules): AllowList {
+  let parsed = parsedAllowLists.get(rules);
+  if (parsed) return parsed;
+  parsed = { names: new Set(), ranges: null };
   for (const entry of rules.allowList) {
     const value = entry.trim().toLowerCase();
-    if (value === bare) return true;
+    parsed.names.add(value);
     const [address, bits] = value.split('/');
     const family = isIP(address);
     if (!family) continue;
-    if (bits !== undefined) ranges.addSubnet(address, Number(bits), family === 4 ? 'ipv4' : 'ipv6');
-    else ranges.addAddress(address, family === 4 ? 'ipv4' : 'ipv6');
+    parsed.ranges ??= new BlockList();
+    if (bits !== undefined) parsed.ranges.addSubnet(address, Number(bits), family === 4 ? 'ipv4' : 'ipv6');
+    else parsed.ranges.addAddress(address, family === 4 ? 'ipv4' : 'ipv6');
   }
+  parsedAllowLists.set(rules, parsed);
+  return parsed;
+}
+
+function allowListed(host: string, rules: OutboundRules): boolean {
+  if (rules.allowList.length === 0) return false;
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  const { names, ranges } = allowListOf(rules);
+  if (names.has(bare)) return true;
   const family = isIP(bare);
-  return family !== 0 && ranges.check(bare, family === 4 ? 'ipv4' : 'ipv6');
+  return family !== 0 && ranges !== null && ranges.check(bare, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /** The reason a hook URL may not be saved (the text after `is blocked: `), or null. */

@@ -141,13 +141,15 @@ describe('Worker.start while the server answers requests', () => {
     const activity = requestActivity(kiln.deps.caches);
     const starts: number[] = [];
     const worker = new Worker(kiln.deps, {
-      'test.paced': async () => {
+      'test.paced': async (_deps, payload: { ms?: number }) => {
         starts.push(performance.now());
         activity.count += 1; // a request arrived while the job ran
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await new Promise((resolve) => setTimeout(resolve, payload.ms ?? 20));
       },
     }, { pollMs: 5 });
     for (let n = 0; n < 3; n += 1) await enqueue(kiln.deps.db, kiln.clock, 'test.paced', { n });
+    // Requests keep arriving while the first three jobs run.
+    const requests = setInterval(() => (activity.count += 1), 10);
     worker.start();
     try {
       const until = Date.now() + 5_000;
@@ -159,7 +161,16 @@ describe('Worker.start while the server answers requests', () => {
       // Each job took ≥ 20 ms, so the pause after it is ≥ 180 ms.
       expect(starts[1] - starts[0]).toBeGreaterThanOrEqual(190);
       expect(starts[2] - starts[1]).toBeGreaterThanOrEqual(190);
+      // When the requests stop, a pause ends within the busy window: after a 200 ms job the pause
+      // would be a second, but the next job starts about 100 ms after the job's last request.
+      clearInterval(requests);
+      await enqueue(kiln.deps.db, kiln.clock, 'test.paced', { n: 3, ms: 200 });
+      await enqueue(kiln.deps.db, kiln.clock, 'test.paced', { n: 4, ms: 0 });
+      while (starts.length < 5 && Date.now() < until + 5_000) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(starts[4] - starts[3]).toBeGreaterThanOrEqual(200);
+      expect(starts[4] - starts[3]).toBeLessThan(600);
     } finally {
+      clearInterval(requests);
       await worker.stop();
     }
     // Without requests, the same jobs run back to back.

@@ -27,6 +27,9 @@ describe('BackgroundPacer', () => {
     expect(pacer.pauseAfter(4)).toBe(36);
     advance(1);
     expect(pacer.pauseAfter(4)).toBe(0);
+    expect(pacer.busy()).toBe(false);
+    activity.count += 1;
+    expect(pacer.busy()).toBe(true);
   });
 
   it('bounds the pause of a long job (one that waited on the network used little CPU)', () => {

@@ -50,7 +50,12 @@ export class BackgroundPacer {
 
   /** How long to wait before the next job, after one that took `jobMs` of wall time: 0 when idle. */
   pauseAfter(jobMs: number): number {
-    if (!this.activity.busy(this.now())) return 0;
+    if (!this.busy()) return 0;
     return Math.min(Math.max(jobMs, 0) * PAUSE_FACTOR, MAX_PAUSE_MS);
+  }
+
+  /** Whether requests are still arriving: a pause ends early once they stop (the worker waits in slices of the window). */
+  busy(): boolean {
+    return this.activity.busy(this.now());
   }
 }

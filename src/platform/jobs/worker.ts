@@ -3,7 +3,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { claimNext, markDone, markFailed, type ClaimedJob } from './queue.js';
-import { BackgroundPacer, requestActivity } from './pacing.js';
+import { BackgroundPacer, BUSY_WINDOW_MS, requestActivity } from './pacing.js';
 import type { Deps } from '../deps.js';
 
 export type JobHandler = (deps: Deps, payload: any, job: ClaimedJob) => Promise<void>;
@@ -84,15 +84,19 @@ export class Worker {
     })();
   }
 
-  private pause(ms: number): Promise<void> {
-    if (ms <= 0) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.endPause = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  /** Wait `ms`, in slices of the busy window: when requests stop coming the pause ends within one. */
+  private async pause(ms: number): Promise<void> {
+    const until = performance.now() + ms;
+    for (let left = ms; left > 0 && this.running; left = until - performance.now()) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, BUSY_WINDOW_MS));
+        this.endPause = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      if (!this.pacer.busy()) return;
+    }
   }
 
   /** Nudge an idle worker (after an enqueue in this process) instead of waiting for the poll. */
