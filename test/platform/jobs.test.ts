@@ -175,14 +175,21 @@ describe('Worker.start while the server answers requests', () => {
     }
     // Without requests, the same jobs run back to back.
     const quiet: number[] = [];
-    const idle = new Worker(kiln.deps, { 'test.unpaced': async () => void quiet.push(performance.now()) }, { pollMs: 5 });
+    const idle = new Worker(kiln.deps, {
+      'test.unpaced': async () => {
+        quiet.push(performance.now());
+        await new Promise((resolve) => setTimeout(resolve, 40));
+      },
+    }, { pollMs: 5 });
     for (let n = 0; n < 3; n += 1) await enqueue(kiln.deps.db, kiln.clock, 'test.unpaced', { n });
     await new Promise((resolve) => setTimeout(resolve, 120));
     idle.start();
     try {
       const until = Date.now() + 5_000;
       while (quiet.length < 3 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
-      expect(quiet[2] - quiet[0]).toBeLessThan(150);
+      // Paced, each 40 ms job would be followed by at least 360 ms.
+      expect(quiet).toHaveLength(3);
+      expect(Math.max(quiet[1] - quiet[0], quiet[2] - quiet[1])).toBeLessThan(250);
     } finally {
       await idle.stop();
     }
