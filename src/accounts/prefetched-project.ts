@@ -57,6 +57,8 @@ function namespaceOf(row: Row): NamespaceRow {
 const built = new WeakMap<Row, PrefetchedProject | null>();
 
 export function prefetchedOf(row: Row): PrefetchedProject | null {
+  // A row of its own (the cache is off): nobody shares it, nothing to remember.
+  if (!Object.isFrozen(row)) return row.p_id === null ? null : { project: projectOf(row), namespace: namespaceOf(row), memberLevel: memberLevelOf(row.project_level, row.group_level) };
   let prefetched = built.get(row);
   if (prefetched === undefined) {
     prefetched =
