@@ -11,6 +11,7 @@ import { withStatementCache } from '../../src/platform/db/database.js';
 import { sqliteReadCache, type ReadCache, type SqliteStatements } from '../../src/platform/db/read-cache.js';
 import { q } from '../../src/platform/db/statements.js';
 import type { DB } from '../../src/platform/db/schema.js';
+import { mentionedTables } from '../../src/platform/db/table-dependencies.js';
 
 let dir: string;
 let connection: SQLite.Database;
@@ -76,6 +77,19 @@ describe('sqliteReadCache', () => {
       await cache.all(projectsRead(), { cache: true });
       write('update "projects" set name = ? where id = 1', 'renamed');
       expect(await cache.all(projectsRead(), { cache: true })).toEqual([{ name: 'renamed' }]);
+    });
+
+    it('keeps a read that names the written table only in a string or a comment', async () => {
+      // The project page writes its `_links` in SQL: 'issues' there is a word, not a read of issues.
+      const page = () => q`select json_object('issues', '/projects/' || id || '/issues') as links from projects -- not issues
+        where id = ${1}`;
+      await cache.all(page(), { cache: true });
+      write('insert into issues (project_id, title) values (?, ?)', 1, 'second');
+      await cache.all(page(), { cache: true });
+      expect(runsOf("json_object('issues'")).toBe(1);
+      write('update projects set name = ? where id = 1', 'renamed');
+      await cache.all(page(), { cache: true });
+      expect(runsOf("json_object('issues'")).toBe(2);
     });
 
     it('drops reads of the tables a delete cascades into', async () => {
@@ -144,5 +158,19 @@ describe('sqliteReadCache', () => {
       expect(await answer()).toBe('renamed');
       expect(computed).toBe(2);
     });
+  });
+});
+
+describe('mentionedTables', () => {
+  const known = new Set(['projects', 'issues', 'events', 'members', 'namespaces']);
+
+  it('reads names bare, quoted or in any case, and skips string literals and comments', () => {
+    const text = `select json_build_object('issues', p.id || '/issues', 'it''s events') from PROJECTS p -- the issues' page
+      join "namespaces" n /* events */ on n.id = p.namespace_id where E'a\\'b members' <> '' and 'x' = (select 'y' from members)`;
+    expect(mentionedTables(text, known).sort()).toEqual(['members', 'namespaces', 'projects']);
+  });
+
+  it('reads on after an unterminated quote rather than hiding what follows it', () => {
+    expect(mentionedTables("select 'open from issues", known)).toEqual(['issues']);
   });
 });

@@ -2,8 +2,10 @@
 // (read-cache.ts, postgres-read-cache.ts) and SQLite's table versions (table-versions.ts), so that a
 // commit drops only the cached answers that read what it changed.
 //
-// Reads: every table whose name appears in the statement's text (quoted or bare). A word that is
-// both a table and, say, a column name or a string only adds a dependency: an answer can be dropped
+// Reads: every table whose name appears in the statement's text (quoted or bare), outside string
+// literals and comments: the project page writes its `_links` as JSON in SQL ('issues', 'events'),
+// and counting those words made every issue creation drop it (issue 20, reads under writes). A word
+// that is both a table and, say, a column name only adds a dependency: an answer can be dropped
 // more often than needed, never kept too long. Writes (SQLite): the statement's target table (insert
 // into, update, delete from), widened for updates, deletes, upserts and `replace` to the tables its
 // foreign keys cascade into (ON DELETE/UPDATE CASCADE, SET NULL, SET DEFAULT), transitively. The
@@ -12,7 +14,10 @@
 // forgets the schema it learnt.
 import type SQLite from 'better-sqlite3';
 
-const IDENTIFIER = /"((?:[^"]|"")+)"|`([^`]+)`|\[([^\]]+)\]|([A-Za-z_][A-Za-z0-9_$]*)/g;
+// Scanned left to right, so a quote or `--` inside one token does not start another. String literals
+// (PostgreSQL's E'…' with its backslash escapes too) and comments capture nothing and are skipped; an
+// unterminated quote matches no alternative and the scan goes on after it, reading what follows.
+const IDENTIFIER = /[Ee]'(?:[^'\\]|\\[\s\S]|'')*'|'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\/|"((?:[^"]|"")+)"|`([^`]+)`|\[([^\]]+)\]|([A-Za-z_][A-Za-z0-9_$]*)/g;
 const NAME = String.raw`("(?:[^"]|"")+"|\x60[^\x60]+\x60|[A-Za-z_][A-Za-z0-9_$]*)`;
 const TARGET = new RegExp(String.raw`^\s*(?:(?:insert|replace)\s+(?:or\s+\w+\s+)?into|update\s+(?:or\s+\w+\s+)?|delete\s+from)\s+(?:main\.)?${NAME}`, 'i');
 const INSERT_ONLY = /^\s*insert\s+into\b/i;
@@ -131,8 +136,8 @@ export class TableDependencies {
 export function mentionedTables(text: string, known: ReadonlySet<string> | ReadonlyMap<string, unknown>): string[] {
   const found = new Set<string>();
   for (const match of text.matchAll(IDENTIFIER)) {
-    const name = match[1]?.replace(/""/g, '"') ?? match[2] ?? match[3] ?? match[4].toLowerCase();
-    if (known.has(name)) found.add(name);
+    const name = match[1]?.replace(/""/g, '"') ?? match[2] ?? match[3] ?? match[4]?.toLowerCase();
+    if (name !== undefined && known.has(name)) found.add(name);
   }
   return [...found];
 }
