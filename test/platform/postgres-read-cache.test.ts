@@ -61,6 +61,20 @@ describe.runIf(testDialect() === 'postgres')('postgresReadCache', () => {
     expect(await request(() => readCount('a'))).toBe(2);
   });
 
+  it('requests that arrive together share one read of the versions; one arriving after it was sent waits for the next', async () => {
+    const before = await request(() => readCount('a'));
+    const together = named(await statementsDuring(() => Promise.all([1, 2, 3, 4, 5, 6].map(() => request(() => readCount('a'))))));
+    // The first request's read is sent alone; the five that arrived while it was on its way share one.
+    expect(together).toEqual([VERSIONS, VERSIONS]);
+    // A commit between a read being sent and a request arriving: that request must not take the read.
+    const early = request(() => readCount('a'));
+    await sql`update rate_limits set count = count + 10 where key = 'a'`.execute(otherNode.db);
+    const after = await request(() => readCount('a'));
+    await early;
+    expect(after).toBe(before + 10);
+    await sql`update rate_limits set count = ${before} where key = 'a'`.execute(otherNode.db);
+  });
+
   it('a request that writes reads the versions again before its next cached read', async () => {
     const [before, after] = await request(async () => {
       const first = await readCount('b');

@@ -37,6 +37,8 @@ interface RequestVersions {
   fetching: { promise: Promise<Versions | null>; generation: number } | null;
   /** Moved by every write this request completed: versions read before it are too old. */
   generation: number;
+  /** The tick of its arrival or of its last completed write: versions read before it are too old. */
+  asOf: number;
 }
 
 interface Scope {
@@ -120,6 +122,33 @@ export function postgresReadCache(db: Kysely<DB>, pool: pg.Pool, works: WorkScop
   // The versions the database last answered with, and their sum (-1: none yet).
   let known: { versions: Versions; sum: number } = { versions: new Map(), sum: -1 };
 
+  // One read of the versions serves every request that arrived (or finished a write) before it was
+  // sent: moved by each arrival and each completed write, so a read sent at a tick >= a request's
+  // `asOf` saw every commit that request must see. Requests arriving while a read is on its way wait
+  // for it and then share the next one: under concurrent requests a few reads serve many requests
+  // (round trips per cached request below 1), at the cost of up to one more round trip of latency.
+  let tick = 0;
+  let reading: { promise: Promise<Versions | null>; sentAt: number } | null = null;
+
+  async function sharedVersions(asOf: number): Promise<Versions | null> {
+    for (;;) {
+      const current = reading;
+      if (current !== null && current.sentAt >= asOf) return current.promise;
+      if (current !== null) {
+        // Older than this request: it cannot serve it. Wait (its failure is its own requests') and share the next.
+        await current.promise.catch(() => undefined);
+        continue;
+      }
+      const next = { promise: fetchVersions(), sentAt: tick };
+      reading = next;
+      const done = () => {
+        if (reading === next) reading = null;
+      };
+      next.promise.then(done, done);
+      return next.promise;
+    }
+  }
+
   async function fetchVersions(): Promise<Versions | null> {
     const asked = known;
     let result: pg.QueryResult<{ name: string; version: number }>;
@@ -150,7 +179,7 @@ export function postgresReadCache(db: Kysely<DB>, pool: pg.Pool, works: WorkScop
       let fetching = request.fetching;
       if (fetching === null || fetching.generation !== request.generation) {
         const generation = request.generation;
-        const promise = fetchVersions().then((versions) => {
+        const promise = sharedVersions(request.asOf).then((versions) => {
           if (request.generation === generation) request.versions = versions;
           return versions;
         });
@@ -271,6 +300,7 @@ export function postgresReadCache(db: Kysely<DB>, pool: pg.Pool, works: WorkScop
       const result = query.apply(this, args) as Promise<unknown> | undefined;
       const wrote = () => {
         scope.request.generation += 1;
+        scope.request.asOf = tick += 1;
         scope.request.versions = null;
       };
       if (result && typeof result.then === 'function') result.then(wrote, wrote);
@@ -281,7 +311,7 @@ export function postgresReadCache(db: Kysely<DB>, pool: pg.Pool, works: WorkScop
   pool.on('connect', instrument);
 
   function requestScope(response: Parameters<NonNullable<ReadCache['requestScope']>>[0], next: () => void): void {
-    const request: RequestVersions = { open: true, versions: null, fetching: null, generation: 0 };
+    const request: RequestVersions = { open: true, versions: null, fetching: null, generation: 0, asOf: (tick += 1) };
     const end = () => (request.open = false);
     response.once('finish', end);
     response.once('close', end);
