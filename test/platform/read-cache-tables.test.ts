@@ -170,6 +170,11 @@ describe('mentionedTables', () => {
     expect(mentionedTables(text, known).sort()).toEqual(['members', 'namespaces', 'projects']);
   });
 
+  it('skips the alias after `as`, which names an output and reads nothing', () => {
+    const text = `with visible as (select id from projects) select v.id || '/issues' AS issues, 1 as "events", (select count(*) from members) as n from visible as v`;
+    expect(mentionedTables(text, known).sort()).toEqual(['members', 'projects']);
+  });
+
   it('reads on after an unterminated quote rather than hiding what follows it', () => {
     expect(mentionedTables("select 'open from issues", known)).toEqual(['issues']);
   });

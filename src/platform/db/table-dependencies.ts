@@ -3,8 +3,9 @@
 // commit drops only the cached answers that read what it changed.
 //
 // Reads: every table whose name appears in the statement's text (quoted or bare), outside string
-// literals and comments: the project page writes its `_links` as JSON in SQL ('issues', 'events'),
-// and counting those words made every issue creation drop it (issue 20, reads under writes). A word
+// literals and comments and not as the alias after `as` (an alias names an output, it reads nothing):
+// the project page writes its `_links` as JSON in SQL ('issues' on SQLite, `… as issues` on
+// PostgreSQL), and counting those words made every issue creation drop it (issue 20). A word
 // that is both a table and, say, a column name only adds a dependency: an answer can be dropped
 // more often than needed, never kept too long. Writes (SQLite): the statement's target table (insert
 // into, update, delete from), widened for updates, deletes, upserts and `replace` to the tables its
@@ -15,9 +16,10 @@
 import type SQLite from 'better-sqlite3';
 
 // Scanned left to right, so a quote or `--` inside one token does not start another. String literals
-// (PostgreSQL's E'…' with its backslash escapes too) and comments capture nothing and are skipped; an
-// unterminated quote matches no alternative and the scan goes on after it, reading what follows.
-const IDENTIFIER = /[Ee]'(?:[^'\\]|\\[\s\S]|'')*'|'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\/|"((?:[^"]|"")+)"|`([^`]+)`|\[([^\]]+)\]|([A-Za-z_][A-Za-z0-9_$]*)/g;
+// (PostgreSQL's E'…' with its backslash escapes too), comments and `as <alias>` capture nothing and are
+// skipped; an unterminated quote matches no alternative and the scan goes on after it, reading what
+// follows.
+const IDENTIFIER = /[Ee]'(?:[^'\\]|\\[\s\S]|'')*'|'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\/|[Aa][Ss]\s+(?:"(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)|"((?:[^"]|"")+)"|`([^`]+)`|\[([^\]]+)\]|([A-Za-z_][A-Za-z0-9_$]*)/g;
 const NAME = String.raw`("(?:[^"]|"")+"|\x60[^\x60]+\x60|[A-Za-z_][A-Za-z0-9_$]*)`;
 const TARGET = new RegExp(String.raw`^\s*(?:(?:insert|replace)\s+(?:or\s+\w+\s+)?into|update\s+(?:or\s+\w+\s+)?|delete\s+from)\s+(?:main\.)?${NAME}`, 'i');
 const INSERT_ONLY = /^\s*insert\s+into\b/i;
