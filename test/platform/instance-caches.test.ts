@@ -38,8 +38,9 @@ describe('two apps in one process', () => {
     await exercise(a, aliceOfA);
     const ofA = a.deps.caches.sizes();
     for (const name of FILLED) expect(ofA[name], name).toBeGreaterThan(0);
-    // Nothing A remembered is visible to B: B has not made a single cache yet.
-    expect(b.deps.caches.sizes()).toEqual({});
+    // Nothing A remembered is visible to B: B has not made a single cache yet (only the request
+    // counter its server and worker share from the start, jobs/pacing.ts, which remembers no data).
+    expect(withoutRequestCounter(b.deps.caches.sizes())).toEqual({});
 
     await exercise(b, aliceOfB);
     const ofB = b.deps.caches.sizes();
@@ -54,3 +55,8 @@ describe('two apps in one process', () => {
     expect(a.deps.caches).not.toBe(b.deps.caches);
   });
 });
+
+function withoutRequestCounter(sizes: Record<string, number>): Record<string, number> {
+  const { 'http.request-activity': _counter, ...caches } = sizes;
+  return caches;
+}
