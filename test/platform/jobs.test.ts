@@ -6,7 +6,7 @@ import { testKiln, testSecrets, type TestKiln } from '../helpers/kiln.js';
 import { inTransaction } from '../../src/platform/db/database.js';
 import { backoffMs, claimNext, enqueue, markDone } from '../../src/platform/jobs/queue.js';
 import { Worker, type JobHandler } from '../../src/platform/jobs/worker.js';
-import { requestActivity } from '../../src/platform/jobs/pacing.js';
+import { BUSY_REQUESTS, requestActivity } from '../../src/platform/jobs/pacing.js';
 import { startKiln, type Kiln } from '../../src/bootstrap.js';
 import { HOUSEKEEPING_JOB, HOUSEKEEPING_INTERVAL_MS } from '../../src/platform/jobs/housekeeping.js';
 
@@ -143,13 +143,13 @@ describe('Worker.start while the server answers requests', () => {
     const worker = new Worker(kiln.deps, {
       'test.paced': async (_deps, payload: { ms?: number }) => {
         starts.push(performance.now());
-        activity.count += 1; // a request arrived while the job ran
+        activity.count += BUSY_REQUESTS; // a request arrived while the job ran
         await new Promise((resolve) => setTimeout(resolve, payload.ms ?? 20));
       },
     }, { pollMs: 5 });
     for (let n = 0; n < 3; n += 1) await enqueue(kiln.deps.db, kiln.clock, 'test.paced', { n });
     // Requests keep arriving while the first three jobs run.
-    const requests = setInterval(() => (activity.count += 1), 10);
+    const requests = setInterval(() => (activity.count += BUSY_REQUESTS), 10);
     worker.start();
     try {
       const until = Date.now() + 5_000;
@@ -194,7 +194,7 @@ describe('Worker.start while the server answers requests', () => {
       await idle.stop();
     }
     // stop() during a pause returns without waiting it out.
-    const long = new Worker(kiln.deps, { 'test.long': async () => { activity.count += 1; await new Promise((resolve) => setTimeout(resolve, 200)); } }, { pollMs: 5 });
+    const long = new Worker(kiln.deps, { 'test.long': async () => { activity.count += BUSY_REQUESTS; await new Promise((resolve) => setTimeout(resolve, 200)); } }, { pollMs: 5 });
     await enqueue(kiln.deps.db, kiln.clock, 'test.long', {});
     long.start();
     while ((await jobsOf('test.long'))[0].state !== 'done') await new Promise((resolve) => setTimeout(resolve, 10));

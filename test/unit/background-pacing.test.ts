@@ -2,7 +2,7 @@
 // idle → no pause; requests in the last 100 ms → a pause of 9× the job's wall time, capped; and under
 // a steady stream of requests the worker still gets its tenth of the time, so jobs are never starved.
 import { describe, expect, it } from 'vitest';
-import { BackgroundPacer, BUSY_WINDOW_MS, MAX_PAUSE_MS, PAUSE_FACTOR, RequestActivity } from '../../src/platform/jobs/pacing.js';
+import { BackgroundPacer, BUSY_REQUESTS, BUSY_WINDOW_MS, MAX_PAUSE_MS, PAUSE_FACTOR, RequestActivity } from '../../src/platform/jobs/pacing.js';
 
 function fixture() {
   const activity = new RequestActivity();
@@ -21,20 +21,33 @@ describe('BackgroundPacer', () => {
 
   it('pauses 9× the job after requests arrived, until the busy window has passed without one', () => {
     const { activity, pacer, advance } = fixture();
-    activity.count += 1;
+    activity.count += BUSY_REQUESTS;
     expect(pacer.pauseAfter(4)).toBe(4 * PAUSE_FACTOR);
     advance(BUSY_WINDOW_MS - 1);
     expect(pacer.pauseAfter(4)).toBe(36);
     advance(1);
     expect(pacer.pauseAfter(4)).toBe(0);
     expect(pacer.busy()).toBe(false);
-    activity.count += 1;
+    activity.count += BUSY_REQUESTS;
     expect(pacer.busy()).toBe(true);
+  });
+
+  it('does not count a client polling a job (a request every 10 ms) as load, nor a few requests after a quiet spell', () => {
+    const { activity, pacer, advance } = fixture();
+    for (let i = 0; i < 100; i += 1) {
+      activity.count += 1;
+      advance(10);
+      expect(pacer.pauseAfter(4)).toBe(0);
+    }
+    advance(10_000);
+    activity.count += BUSY_REQUESTS;
+    advance(5_000);
+    expect(pacer.busy()).toBe(false);
   });
 
   it('bounds the pause of a long job (one that waited on the network used little CPU)', () => {
     const { activity, pacer } = fixture();
-    activity.count += 1;
+    activity.count += BUSY_REQUESTS;
     expect(pacer.pauseAfter(10_000)).toBe(MAX_PAUSE_MS);
     expect(pacer.pauseAfter(-1)).toBe(0);
   });
@@ -45,7 +58,7 @@ describe('BackgroundPacer', () => {
     let working = 0;
     // A second of requests every millisecond; jobs of 2 ms each, paced.
     for (let elapsed = 0; elapsed < 1_000;) {
-      activity.count += 1;
+      activity.count += 2;
       advance(2);
       working += 2;
       jobs += 1;
@@ -54,7 +67,9 @@ describe('BackgroundPacer', () => {
       advance(pause);
       elapsed += 2 + pause;
     }
-    expect(jobs).toBe(50);
-    expect(working / 1_000).toBeCloseTo(0.1, 5);
+    // Flat out until the first BUSY_REQUESTS have arrived (10 jobs), then a tenth of the time.
+    expect(jobs).toBe(10 + Math.floor((1_000 - 20) / 20));
+    expect(working / 1_000).toBeGreaterThan(0.1);
+    expect(working / 1_000).toBeLessThan(0.12);
   });
 });
