@@ -2,7 +2,8 @@
 // Kiln integration, and the same alerts posted to Prometheus Alertmanager's own POST /api/v2/alerts
 // on loopback, in the same run. Alertmanager is Debian's, clustering off, loopback only. A variant in
 // the same rounds posts the stream to a second project that has a webhook and the Slack integration
-// with alert_events (both on a loopback receiver), so the cost of outgoing work on ingestion shows.
+// with alert_events (both on a loopback receiver) and alert e-mail, so the cost of outgoing work on
+// ingestion shows.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -197,13 +198,17 @@ export const scenario: BenchScenario = {
     const endpoint = async (name: string) => {
       const project = await createProject(deps, { user, scopes: ['api'], via: 'personal_access_token', tokenId: null }, { name });
       const namespace = await deps.db.selectFrom('namespaces').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
-      const integration = await createIntegration(deps, { user, level: 50, visibility: project.visibility, project, namespace }, { name: 'Bench endpoint' });
-      return { project, path: `/${project.full_path}/alerts/notify/bench-endpoint/${integration.endpoint_identifier}.json`, key: deps.box.open(integration.token_sealed) };
+      const access = { user, level: 50, visibility: project.visibility, project, namespace };
+      const integration = await createIntegration(deps, access, { name: 'Bench endpoint' });
+      return { project, access, path: `/${project.full_path}/alerts/notify/bench-endpoint/${integration.endpoint_identifier}.json`, key: deps.box.open(integration.token_sealed) };
     };
     const plain = await endpoint('bench-alerts');
     // The variant: the same endpoint on a project with a webhook and the Slack integration (new
-    // alerts post to Slack), both on the loopback receiver started by env().
+    // alerts post to Slack), both on the loopback receiver started by env(), and alert e-mail on
+    // (send_email: each new alert mails the Owner, written as an .eml file without KILN_SMTP_URL).
     const hooked = await endpoint('bench-alerts-hooked');
+    const { updateIncidentSettings } = await import('../../src/alerts/update-incident-settings.js');
+    await updateIncidentSettings(deps, hooked.access as never, { sendEmail: true });
     const now = deps.clock.now();
     await deps.db.insertInto('application_settings').values({ name: 'allow_local_requests_from_web_hooks_and_services', value: 'true', created_at: now, updated_at: now }).execute();
     await createHook(deps, { type: 'ProjectHook', projectId: Number(hooked.project.id) }, { url: `http://127.0.0.1:${receiverPort}/hook`, flags: {} });
@@ -251,7 +256,7 @@ export const scenario: BenchScenario = {
         { name: 'Alertmanager POST /api/v2/alerts (alerts/s)', value: Math.round(am.rps), unit: 'alerts/s', target: 'reference', pass: am.errors === 0 },
         { name: `ratio Kiln / Alertmanager (median of ${ROUNDS} interleaved rounds: ${rounds.map((r) => plainRatio(r).toFixed(2)).join(', ')})`, value: Number(ratio.toFixed(2)), unit: '×', target: '≥1.0', pass: ratio >= 1 },
         {
-          name: `alert ingestion on a project with a webhook and the Slack integration (alert_events; ${received} posts received), ratio to Alertmanager in the same round (median of ${ROUNDS} interleaved rounds: ${rounds.map((r) => hookedRatio(r).toFixed(2)).join(', ')}; plain ingestion in those rounds: ${rounds.map((r) => plainRatio(r).toFixed(2)).join(', ')})`,
+          name: `alert ingestion on a project with a webhook, the Slack integration (alert_events; ${received} posts received) and alert e-mail (send_email), ratio to Alertmanager in the same round (median of ${ROUNDS} interleaved rounds: ${rounds.map((r) => hookedRatio(r).toFixed(2)).join(', ')}; plain ingestion in those rounds: ${rounds.map((r) => plainRatio(r).toFixed(2)).join(', ')})`,
           value: Math.round(hookedRound.hooked.rps),
           unit: 'alerts/s',
           baseline: Math.round(hookedRound.am.rps),
