@@ -2,43 +2,25 @@
 // deleting projects, groups and users, stars and e-mail addresses, as users run those clients.
 // On PostgreSQL when KILN_TEST_DATABASE_URL names a server (a fresh database each run), else SQLite.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { randomBytes } from 'node:crypto';
 import { Gitlab } from '@gitbeaker/rest';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiCall, startKilnProcess, type KilnProcess } from './helpers/server.js';
+import { freshPostgres, type FreshPostgres } from './helpers/fresh-postgres.js';
 import { runPython } from './helpers/python.js';
 
 let kiln: KilnProcess;
-const adminUrl = process.env.KILN_TEST_DATABASE_URL;
-const database = `kiln_accounts_breadth_${randomBytes(4).toString('hex')}`;
-
-async function admin(query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
+let database: FreshPostgres | null = null;
 
 beforeAll(async () => {
-  if (!adminUrl) {
-    kiln = await startKilnProcess();
-    return;
-  }
-  await admin(`create database ${database}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
-  kiln = await startKilnProcess({ env: { KILN_DATABASE_URL: url.toString() } });
+  database = await freshPostgres('accounts_breadth');
+  kiln = await startKilnProcess(database ? { env: { KILN_DATABASE_URL: database.url } } : undefined);
 });
 afterAll(async () => {
   await kiln?.stop();
-  if (adminUrl) await admin(`drop database if exists ${database}`);
+  await database?.drop();
 });
 
 /** The background worker of `kiln serve` deletes groups and users: wait until it has. */

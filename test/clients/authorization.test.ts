@@ -9,10 +9,9 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { Gitlab } from '@gitbeaker/rest';
 import { apiCall, startKilnProcess, type KilnProcess } from './helpers/server.js';
+import { freshPostgres, type FreshPostgres } from './helpers/fresh-postgres.js';
 import { runPython } from './helpers/python.js';
 
 interface Person { id: number; username: string; token: string }
@@ -29,25 +28,11 @@ let project: { id: number; path_with_namespace: string };
 let secret: { id: number; path_with_namespace: string };
 let confidentialIid: number;
 let openIid: number;
-const adminUrl = process.env.KILN_TEST_DATABASE_URL;
-const database = `kiln_authorization_${randomBytes(4).toString('hex')}`;
-
-async function admin(query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
+let database: FreshPostgres | null = null;
 
 async function start(): Promise<KilnProcess> {
-  if (!adminUrl) return startKilnProcess();
-  await admin(`create database ${database}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
-  return startKilnProcess({ env: { KILN_DATABASE_URL: url.toString() } });
+  database = await freshPostgres('authorization');
+  return startKilnProcess(database ? { env: { KILN_DATABASE_URL: database.url } } : undefined);
 }
 
 async function person(username: string): Promise<Person> {
@@ -87,7 +72,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await kiln?.stop();
-  if (adminUrl) await admin(`drop database if exists ${database}`);
+  await database?.drop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 

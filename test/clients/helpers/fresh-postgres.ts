@@ -16,20 +16,31 @@ async function adminQuery(query: string): Promise<void> {
   }
 }
 
+export interface FreshPostgres {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh database on KILN_TEST_DATABASE_URL's server, or null without one (the suite then runs on SQLite). */
+export async function freshPostgres(prefix: string): Promise<FreshPostgres | null> {
+  if (!adminUrl) return null;
+  const database = `kiln_clients_${prefix}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`create database ${database}`);
+  const parsed = new URL(adminUrl);
+  parsed.pathname = `/${database}`;
+  return { url: parsed.toString(), drop: () => adminQuery(`drop database if exists ${database}`) };
+}
+
 /** `describe('on PostgreSQL')` around `body`, which gets the database's URL once it exists (skipped without a server). */
 export function onFreshPostgres(prefix: string, body: (databaseUrl: () => string) => void): void {
   describe.skipIf(!adminUrl)('on PostgreSQL', () => {
-    const database = `kiln_clients_${prefix}_${randomBytes(4).toString('hex')}`;
-    let url = '';
+    let database: FreshPostgres | null = null;
     beforeAll(async () => {
-      await adminQuery(`create database ${database}`);
-      const parsed = new URL(adminUrl!);
-      parsed.pathname = `/${database}`;
-      url = parsed.toString();
+      database = await freshPostgres(prefix);
     });
     afterAll(async () => {
-      await adminQuery(`drop database if exists ${database}`);
+      await database?.drop();
     });
-    body(() => url);
+    body(() => database?.url ?? '');
   });
 }
