@@ -140,7 +140,7 @@ export interface PresentedPage {
  * A page presented once per database version: `scopedKey` names the listing (the route, the caller's
  * access scope and every other input of `fetch`; route.ts builds it), and `fetch` runs only on a
  * miss. For listings whose one statement returns the page already presented with its count
- * (accounts/project-page-queries.ts); on PostgreSQL (no read cache) `fetch` always runs.
+ * (accounts/project-page-queries.ts); with the read cache off (`KILN_READ_CACHE=false`) `fetch` always runs.
  */
 export async function cachedPresentedPage(
   readCache: ReadCache,
@@ -159,7 +159,7 @@ export async function cachedPresentedPage(
 
 /**
  * A listing's page through `cachedPresentedPage`: the page and its count come from the read cache,
- * and `present` runs only on a miss. On PostgreSQL (no read cache) it is `paginate` followed by `present`.
+ * and `present` runs only on a miss. With the read cache off it is `paginate` followed by `present`.
  */
 export function cachedPage<Row, Out>(
   db: Kysely<any>,
