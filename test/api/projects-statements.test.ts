@@ -93,3 +93,24 @@ describe('statements per uncached read', () => {
     expect(await statementsOf('/projects')).toEqual({ count: 1, status: 200 });
   });
 });
+
+describe('statements per read with the read cache off (KILN_READ_CACHE=false)', () => {
+  let uncached: TestKiln;
+  afterAll(async () => {
+    await uncached?.close();
+  });
+
+  // Nothing is kept, so the project read with the token serves the route as it is: one statement
+  // on either database (on PostgreSQL each one a round trip), never the same statement again.
+  it('GET /projects/:id is one statement', async () => {
+    uncached = await testKiln({ readCache: false });
+    const owner = await uncached.createUser('off-owner');
+    const project = await uncached.createProject(owner, 'off-service');
+    await uncached.api('GET', `/projects/${project.id}`, { token: owner.token });
+    // A write to what the read depends on, as invalidate() does: nothing remembered may answer it.
+    await uncached.deps.db.updateTable('projects').set({ updated_at: uncached.clock.now() }).where('id', '=', project.id).execute();
+    statements = 0;
+    const { status } = await uncached.api('GET', `/projects/${project.id}`, { token: owner.token });
+    expect({ count: statements, status }).toEqual({ count: 1, status: 200 });
+  });
+});
