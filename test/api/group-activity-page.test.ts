@@ -9,11 +9,7 @@ let kiln: TestKiln;
 let owner: TestUser;
 let stranger: TestUser;
 
-async function api(method: string, path: string, body?: unknown) {
-  const response = await kiln.api(method, path, { token: owner.token, body });
-  expect(response.status).toBeLessThan(300);
-  return response.body;
-}
+const api = (method: string, path: string, body?: unknown) => kiln.apiAs(owner, method, path, body);
 
 beforeAll(async () => {
   kiln = await testKiln();

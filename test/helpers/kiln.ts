@@ -42,6 +42,8 @@ export interface TestKiln extends Kiln {
   request(method: string, url: string, options?: InjectOptions): Promise<import('light-my-request').Response>;
   /** JSON API helpers that assert nothing themselves. */
   api(method: string, path: string, options?: InjectOptions): Promise<{ status: number; body: any; headers: Record<string, any> }>;
+  /** A request as `user` that must succeed (a 2xx): its body, or an error naming the status and body. */
+  apiAs(user: TestUser, method: string, path: string, body?: unknown): Promise<any>;
   createGroup(owner: TestUser, path: string, options?: { visibility?: string; parent_id?: number }): Promise<any>;
   createProject(owner: TestUser, path: string, options?: { visibility?: string; namespace_id?: number }): Promise<any>;
   addMember(actor: TestUser, kind: 'groups' | 'projects', id: number, user: TestUser, accessLevel: number): Promise<void>;
@@ -112,6 +114,11 @@ export async function testKiln(overrides: Partial<Config> = {}, options: { featu
     root,
     request,
     api,
+    apiAs: async (user, method, path, body) => {
+      const result = await api(method, path, { token: user.token, body });
+      if (result.status < 200 || result.status >= 300) throw new Error(`${method} ${path} as ${user.username}: ${result.status} ${JSON.stringify(result.body)}`);
+      return result.body;
+    },
     createUser: makeUser,
     createGroup: async (owner, path, options = {}) => created(await api('POST', '/groups', { token: owner.token, body: { name: path, path, ...options } }), `group ${path}`),
     createProject: async (owner, path, options = {}) => created(await api('POST', '/projects', { token: owner.token, body: { name: path, path, ...options } }), `project ${path}`),
