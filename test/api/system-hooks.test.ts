@@ -4,21 +4,15 @@
 // example are named where they appear: a group's `full_path`, a group member's `expires_at`), and
 // destroy events that describe what was deleted although it no longer exists when the job runs.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { startHookReceiver, type HookReceiver, type Received } from '../helpers/hook-receiver.js';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
 import { WebSession } from '../helpers/browser-session.js';
 import { enqueue } from '../../src/platform/jobs/queue.js';
 import { JOB_DELIVER_HOOK } from '../../src/webhooks/listeners.js';
 
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: any;
-}
-
 let kiln: TestKiln;
-let server: Server;
+let receiver: HookReceiver;
 let receiverUrl: string;
 let received: Received[] = [];
 let systemHook: any;
@@ -53,19 +47,8 @@ async function ok<T extends { status: number; body: any }>(result: Promise<T>, s
 }
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      received.push({ path: req.url ?? '', headers: req.headers, body: text ? JSON.parse(text) : null });
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  receiver = await startHookReceiver((request) => received.push(request));
+  receiverUrl = receiver.url;
   kiln = await testKiln();
   alice = await kiln.createUser('alice');
   bob = await kiln.createUser('bob');
@@ -77,7 +60,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await kiln?.close();
-  await new Promise<void>((resolve) => server?.close(() => resolve()));
+  await receiver?.close();
 });
 
 beforeEach(() => {

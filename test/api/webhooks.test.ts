@@ -3,7 +3,7 @@
 // `git push`, the branch filter, auto-disabling and recovery, resend, and the address checks (local
 // addresses refused without the admin setting, a name resolving to 127.0.0.1 refused at delivery).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { startHookReceiver, type HookReceiver, type Received } from '../helpers/hook-receiver.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,17 +11,11 @@ import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
 import { gitCommands, listenOnLoopback, twoShards } from '../helpers/git.js';
 
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: any;
-}
-
 let kiln: TestKiln;
 let base: string;
 let work: string;
 const { ok } = gitCommands(() => work);
-let server: Server;
+let receiver: HookReceiver;
 let receiverUrl: string;
 let received: Received[] = [];
 /** Status the receiver answers with, per path (200 by default). */
@@ -48,24 +42,8 @@ const at = (path: string) => received.filter((r) => r.path === path);
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'kiln-webhooks-'));
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      received.push({ path: req.url ?? '', headers: req.headers, body: text ? JSON.parse(text) : null });
-      const status = statusFor.get(req.url ?? '') ?? 200;
-      const answer = () => {
-        res.writeHead(status, { 'content-type': 'text/plain', 'x-receiver': 'test' });
-        res.end(status < 300 ? 'ok' : 'nope');
-      };
-      if (req.url?.startsWith('/slow')) setTimeout(answer, 300);
-      else answer();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  receiver = await startHookReceiver((request) => received.push(request), (path) => statusFor.get(path) ?? 200);
+  receiverUrl = receiver.url;
   kiln = await testKiln({ storages: twoShards(work) });
   base = await listenOnLoopback(kiln.app);
   owner = await kiln.createUser('owner');
@@ -80,7 +58,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await kiln.close();
-  await new Promise((resolve) => server.close(resolve));
+  await receiver.close();
   rmSync(work, { recursive: true, force: true });
 });
 
