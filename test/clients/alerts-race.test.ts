@@ -2,37 +2,24 @@
 // processes on one PostgreSQL give exactly one open alert with events = N. Runs only when
 // KILN_TEST_DATABASE_URL names a PostgreSQL server; each run uses a fresh database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiCall, startKilnProcess, type KilnProcess } from './helpers/server.js';
+import { freshPostgres, type FreshPostgres } from './helpers/fresh-postgres.js';
 
 const adminUrl = process.env.KILN_TEST_DATABASE_URL;
 const N = 80;
 
 describe.skipIf(!adminUrl)('two Kiln processes on one PostgreSQL', () => {
-  const database = `kiln_alerts_race_${randomBytes(4).toString('hex')}`;
+  let database: FreshPostgres | null = null;
   let a: KilnProcess;
   let b: KilnProcess;
   let dataDir = '';
 
-  async function admin(query: string) {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(query);
-    } finally {
-      await client.end();
-    }
-  }
-
   beforeAll(async () => {
-    await admin(`create database ${database}`);
-    const url = new URL(adminUrl!);
-    url.pathname = `/${database}`;
-    const env = { KILN_DATABASE_URL: url.toString() };
+    database = await freshPostgres('alerts_race');
+    const env = { KILN_DATABASE_URL: database!.url };
     // Nodes share the instance secrets (docs/architecture.md: the data directory's secrets file), here by
     // sharing one data directory; the second node reads the file the first one wrote.
     dataDir = mkdtempSync(join(tmpdir(), 'kiln-race-'));
@@ -42,7 +29,7 @@ describe.skipIf(!adminUrl)('two Kiln processes on one PostgreSQL', () => {
   afterAll(async () => {
     await a?.stop();
     await b?.stop();
-    await admin(`drop database if exists ${database}`);
+    await database?.drop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -3,14 +3,13 @@
 // Alertmanager configured with the receiver of docs/operations/alerts.md, whose alerts reach Kiln
 // through the balancer. Runs only when KILN_TEST_DATABASE_URL names a PostgreSQL server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiCall, freePort, startKilnProcess, type KilnProcess } from './helpers/server.js';
+import { freshPostgres, type FreshPostgres } from './helpers/fresh-postgres.js';
 import { runKiln } from '../platform/process-helpers.js';
 
 const adminUrl = process.env.KILN_TEST_DATABASE_URL;
@@ -43,7 +42,7 @@ function roundRobin(ports: number[]): Server {
 }
 
 describe.skipIf(!adminUrl || !existsSync(ALERTMANAGER))('two nodes on PostgreSQL following docs/operations/', () => {
-  const database = `kiln_ops_${randomBytes(4).toString('hex')}`;
+  let database: FreshPostgres | null = null;
   const work = mkdtempSync(join(tmpdir(), 'kiln-ops-'));
   const nodes: KilnProcess[] = [];
   let balancer: Server;
@@ -51,25 +50,13 @@ describe.skipIf(!adminUrl || !existsSync(ALERTMANAGER))('two nodes on PostgreSQL
   let alertmanager: ChildProcess | null = null;
   let env: Record<string, string> = {};
 
-  async function admin(query: string) {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(query);
-    } finally {
-      await client.end();
-    }
-  }
-
   beforeAll(async () => {
-    await admin(`create database ${database}`);
-    const url = new URL(adminUrl!);
-    url.pathname = `/${database}`;
+    database = await freshPostgres('ops');
     const balancerPort = await freePort();
     baseUrl = `http://127.0.0.1:${balancerPort}`;
     // several-nodes.md: the same database, base URL, shards; the balancer's address trusted.
     env = {
-      KILN_DATABASE_URL: url.toString(),
+      KILN_DATABASE_URL: database!.url,
       KILN_BASE_URL: baseUrl,
       KILN_STORAGES: JSON.stringify({ default: { path: join(work, 'shared', 'repositories', 'default') } }),
       KILN_TRUSTED_PROXIES: '127.0.0.1,::1',
@@ -79,7 +66,7 @@ describe.skipIf(!adminUrl || !existsSync(ALERTMANAGER))('two nodes on PostgreSQL
     alertmanager?.kill('SIGTERM');
     await Promise.all(nodes.map((node) => node.stop()));
     await new Promise<void>((resolve) => (balancer ? balancer.close(() => resolve()) : resolve()));
-    await admin(`drop database if exists ${database} with (force)`);
+    await database?.drop();
     rmSync(work, { recursive: true, force: true });
   });
 

@@ -28,7 +28,8 @@ export async function freshPostgres(prefix: string): Promise<FreshPostgres | nul
   await adminQuery(`create database ${database}`);
   const parsed = new URL(adminUrl);
   parsed.pathname = `/${database}`;
-  return { url: parsed.toString(), drop: () => adminQuery(`drop database if exists ${database}`) };
+  return { url: parsed.toString(), // `with (force)`: a node that was killed may leave connections behind.
+    drop: () => adminQuery(`drop database if exists ${database} with (force)`) };
 }
 
 /** `describe('on PostgreSQL')` around `body`, which gets the database's URL once it exists (skipped without a server). */
