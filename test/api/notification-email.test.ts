@@ -26,12 +26,29 @@ async function setLevel(user: TestUser, path: string, level: string, events: Rec
 }
 
 /** Run every due job (notification, then delivery) and return the messages that arrived. */
+/** Messages the SMTP server received before its last `forget()`. */
+let forgotten = 0;
+
+/**
+ * Wait until the SMTP server has recorded every message the outbox marks sent: the server records a
+ * message from its output, which can reach this process after the SMTP reply that let the job finish.
+ */
+async function arrived(): Promise<ReceivedMail[]> {
+  const sent = await kiln.deps.db.selectFrom('email_outbox').select('id').where('state', '=', 'sent').execute();
+  return smtp.waitFor(sent.length - forgotten);
+}
+
+function forget(): void {
+  forgotten += smtp.messages.length;
+  smtp.clear();
+}
+
 async function delivered(): Promise<ReceivedMail[]> {
   await kiln.worker.drain();
   const queued = await kiln.deps.db.selectFrom('email_outbox').select('id').where('state', '=', 'queued').execute();
   expect(queued).toEqual([]);
-  const mails = [...smtp.messages];
-  smtp.clear();
+  const mails = [...(await arrived())];
+  forget();
   return mails;
 }
 
@@ -70,7 +87,8 @@ beforeAll(async () => {
   // Blocked by an administrator (the users API's block is tested with the users API).
   await kiln.deps.db.updateTable('users').set({ state: 'blocked' }).where('id', '=', users.blockedwatcher.id).execute();
   await kiln.worker.drain();
-  smtp.clear();
+  await arrived();
+  forget();
 }, 60_000);
 
 afterAll(async () => {
@@ -81,7 +99,8 @@ afterAll(async () => {
 beforeEach(async () => {
   if (!SMTP_SERVER_AVAILABLE) return;
   await kiln.worker.drain();
-  smtp.clear();
+  await arrived();
+  forget();
 });
 
 // The rows of GitLab's notification table for the events Kiln produces: for each action, who is
@@ -341,8 +360,8 @@ describe('delivery', () => {
     await smtp.up();
     kiln.clock.advance(1_000);
     await kiln.worker.drain();
-    expect(recipientsOf(smtp.messages)).toEqual(['globalwatcher', 'groupwatcher', 'guestwatcher', 'watcher']);
-    smtp.clear();
+    expect(recipientsOf(await arrived())).toEqual(['globalwatcher', 'groupwatcher', 'guestwatcher', 'watcher']);
+    forget();
   }, 30_000);
 
   it('marks the messages dead after the last try and shows them to admins', async () => {
