@@ -5,20 +5,27 @@ import type { Deps } from '../platform/deps.js';
 import type { NamespaceRow, PrefetchedProject, ProjectRow } from '../platform/auth/subjects.js';
 import type { Statement } from '../platform/db/statements.js';
 import { memberLevelOf } from './access.js';
-import type { TokenWithProjectRow } from './token-with-project-queries.js';
+import { tokenWithProject, type TokenWithProjectRow } from './token-with-project-queries.js';
+import { compileRowMapper } from '../platform/db/row-statement.js';
 
 export type Row = TokenWithProjectRow & Record<string, any>;
 
-/** The columns the statement read under `prefix` (token-with-project-queries.ts names them), without it. */
-function unprefixed<T>(row: Row, prefix: string): T {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(row)) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = row[key];
-  return out as T;
+/**
+ * The columns the statement reads under `prefix` (token-with-project-queries.ts names them `… as
+ * p_name`), without it: a mapper compiled once from the statement's own text.
+ */
+function unprefixing<T>(prefix: string): (row: Row) => T {
+  const text = tokenWithProject('', 0, '', '').strings.join('');
+  const names = [...text.matchAll(new RegExp(`\\bas ${prefix}(\\w+)`, 'g'))].map((match) => match[1]!);
+  return compileRowMapper(names.map((name) => [name, prefix + name] as const)) as unknown as (row: Row) => T;
 }
+
+const projectOf = unprefixing<ProjectRow>('p_');
+const namespaceOf = unprefixing<NamespaceRow>('ns_');
 
 function build(row: Row): PrefetchedProject | null {
   if (row.p_id === null) return null;
-  return { project: unprefixed<ProjectRow>(row, 'p_'), namespace: unprefixed<NamespaceRow>(row, 'ns_'), memberLevel: memberLevelOf(row.project_level, row.group_level) };
+  return { project: projectOf(row), namespace: namespaceOf(row), memberLevel: memberLevelOf(row.project_level, row.group_level) };
 }
 
 // The read cache hands the same frozen row to every request until the data changes: the rows built

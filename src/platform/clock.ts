@@ -1,4 +1,5 @@
 // Time is injected (docs/architecture.md) so expiry and retention are tested without sleeping.
+import { BoundedMap } from './bounded-map.js';
 export interface Clock {
   now(): number; // milliseconds since the epoch
 }
@@ -23,5 +24,15 @@ export class ManualClock implements Clock {
 /** Wire timestamps: ISO 8601 UTC with milliseconds, the one conversion from the stored epoch milliseconds. */
 export function isoTime(ms: number | string | null | undefined): string | null {
   if (ms === null || ms === undefined) return null;
-  return new Date(Number(ms)).toISOString();
+  const time = Number(ms);
+  // Formatting a Date costs ~1 µs, and an answer repeats the same stored times (a project's
+  // created_at on every read of it): remembered by value, a pure function of it.
+  let text = isoTexts.get(time);
+  if (text === undefined) {
+    text = new Date(time).toISOString();
+    isoTexts.set(time, text);
+  }
+  return text;
 }
+
+const isoTexts = new BoundedMap<number, string>(8192);

@@ -16,6 +16,7 @@ import { BoundedMap } from '../bounded-map.js';
 import { startBackgroundCheckpoints } from './background-checkpoints.js';
 import { TableDependencies } from './table-dependencies.js';
 import { SqliteVersionBumps } from './table-versions.js';
+import { withCompiledRows } from './row-statement.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -138,9 +139,16 @@ export function withStatementCache(connection: SQLite.Database, size = 500, vers
       let statement = cache.refresh(text);
       if (statement === undefined) {
         statement = connection.prepare(text);
+        if (statement.reader) statement = withCompiledRows(statement);
         cache.set(text, statement);
       }
       if (!statement.readonly) {
+        // After DDL a statement's columns may differ (`select *`): drop the compiled rows
+        // (row-statement.ts) of every statement but this one.
+        if (TableDependencies.changesSchema(text)) {
+          cache.clear();
+          cache.set(text, statement);
+        }
         writes += 1;
         if (written !== null) {
           written.push(text);
