@@ -179,3 +179,25 @@ describe('mentionedTables', () => {
     expect(mentionedTables("select 'open from issues", known)).toEqual(['issues']);
   });
 });
+
+describe("a request's answers (memo with the request's arrival)", () => {
+  const projectName = async () => (await cache.all<{ name: string }>(projectsRead(), { cache: true }))[0]!.name;
+
+  it('need no check of other commits made after one that followed their arrival, and see every commit before it', async () => {
+    const arrived = cache.commitChecks!();
+    expect(await cache.memo('name', projectName, arrived)).toBe('one');
+    other.prepare("update projects set name = 'elsewhere' where id = 1").run();
+    // The request arrived before that commit and the cache has checked since it arrived: its
+    // answer may be the one before the commit (exact for it), with no read of data_version.
+    expect(await cache.memo('name', projectName, arrived)).toBe('one');
+    // A request arriving after the commit sees it.
+    expect(await cache.memo('name', projectName, cache.commitChecks!())).toBe('elsewhere');
+  });
+
+  it("always see this connection's own writes", async () => {
+    const arrived = cache.commitChecks!();
+    expect(await cache.memo('name', projectName, arrived)).toBe('one');
+    write('update projects set name = ? where id = 1', 'renamed here');
+    expect(await cache.memo('name', projectName, arrived)).toBe('renamed here');
+  });
+});

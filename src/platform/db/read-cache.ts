@@ -37,7 +37,14 @@ export interface ReadCache {
    * (routes use their context's `cachedAnswer`, which adds the caller's access scope).
    * The value is shared between callers: never change it.
    */
-  memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  memo<T>(key: string, compute: () => Promise<T>, arrivedAt?: number): Promise<T>;
+  /**
+   * SQLite: how many times the cache has read other connections' commits (`pragma data_version`).
+   * A request notes it when it arrives and hands it to `memo`, which skips its own read when one was
+   * made since: that read already saw everything committed before the request arrived, so the
+   * answer stays exact for it. Absent on PostgreSQL (its requests are validated per request scope).
+   */
+  commitChecks?(): number;
   /**
    * PostgreSQL: run `next` (the rest of a request's handling) as one request of the cache, whose
    * cached reads are validated once, until `response` is sent (postgres-read-cache.ts). Absent on
@@ -100,6 +107,8 @@ export function sqliteReadCache(
   let droppedAllAt = 0;
   const writtenAt = new Map<string, number>();
   let seenDataVersion = -1;
+  // Reads of data_version so far (`commitChecks`).
+  let checks = 0;
   // The tables read by the memo computations in progress (all of them get every read: an answer
   // may depend on more tables than it read, never on fewer).
   const recording = new Set<Set<string>>();
@@ -139,7 +148,13 @@ export function sqliteReadCache(
    * versions of the tables they wrote moved (table-versions.ts): drop what read those; this
    * connection's writes drop what read their tables.
    */
-  function catchUp(): void {
+  function catchUp(arrivedAt?: number): void {
+    if (arrivedAt === undefined || arrivedAt === checks) catchUpWithOthers();
+    catchUpWithOwnWrites();
+  }
+
+  function catchUpWithOthers(): void {
+    checks += 1;
     const version = dataVersion.get() as number;
     if (version !== seenDataVersion) {
       // Noted before the versions are read: a commit after this read moves data_version again.
@@ -153,6 +168,9 @@ export function sqliteReadCache(
         for (const table of changed) dropReadersOf(table);
       }
     }
+  }
+
+  function catchUpWithOwnWrites(): void {
     const written = statements.takeWritten();
     if (written === null) {
       tables.reset();
@@ -204,9 +222,10 @@ export function sqliteReadCache(
   return {
     all: <T>(statement: Statement, options?: ReadOptions) => execute<T>(statement.strings, sqliteText(statement.strings), statement.values, options),
     compiled: <T>(query: CompiledQuery<T>, options?: ReadOptions) => execute<T>(query.sql, query.sql, query.parameters, options),
-    async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    commitChecks: () => checks,
+    async memo<T>(key: string, compute: () => Promise<T>, arrivedAt?: number): Promise<T> {
       if (connection.inTransaction || !caching) return compute();
-      catchUp();
+      catchUp(arrivedAt);
       if (memos.has(key)) return memos.get(key) as T;
       const startedAt = sequence;
       const reads = new Set<string>();

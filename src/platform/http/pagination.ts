@@ -150,9 +150,10 @@ export async function cachedPresentedPage(
   input: Record<string, unknown>,
   scopedKey: string,
   fetch: (page: Page) => Promise<PresentedPage>,
+  arrivedAt?: number,
 ): Promise<JsonText> {
   const page = pageOf(input);
-  const { count, body } = await readCache.memo(`${scopedKey}\u0000page\u0000${page.perPage}\u0000${page.offset}`, () => fetch(page));
+  const { count, body } = await readCache.memo(`${scopedKey}\u0000page\u0000${page.perPage}\u0000${page.offset}`, () => fetch(page), arrivedAt);
   setPageHeaders(baseUrl, request, reply, page, count);
   return body;
 }
@@ -170,9 +171,19 @@ export function cachedPage<Row, Out>(
   input: Record<string, unknown>,
   scopedKey: string,
   listing: CachedListing<Row, Out>,
+  arrivedAt?: number,
 ): Promise<JsonText> {
-  return cachedPresentedPage(readCache, baseUrl, request, reply, input, scopedKey, async (page) => {
-    const { count, rows } = await pageWithCount(db, readCache, await listing.query(), page);
-    return { count, body: new JsonText(await listing.present(rows)) };
-  });
+  return cachedPresentedPage(
+    readCache,
+    baseUrl,
+    request,
+    reply,
+    input,
+    scopedKey,
+    async (page) => {
+      const { count, rows } = await pageWithCount(db, readCache, await listing.query(), page);
+      return { count, body: new JsonText(await listing.present(rows)) };
+    },
+    arrivedAt,
+  );
 }

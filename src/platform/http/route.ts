@@ -96,6 +96,8 @@ class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
     private readonly route: string,
     /** The project the route names, read with the caller's token (authenticateForProject); used once. */
     private prefetched: PrefetchedProject | null,
+    /** The read cache's `commitChecks()` when the request arrived: its answers need no newer check. */
+    private readonly arrivedAt: number | undefined,
   ) {}
 
   readonly project = (ability?: ProjectAbility): Promise<ProjectAccess> => {
@@ -123,15 +125,15 @@ class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
 
   // The caching methods are getters, so that only the handlers that use them pay for their closure.
   get cachedPage(): RouteContext<S>['cachedPage'] {
-    return (listing) => cachedPage(this.deps.db, this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(listing.key), listing);
+    return (listing) => cachedPage(this.deps.db, this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(listing.key), listing, this.arrivedAt);
   }
 
   get cachedPresentedPage(): RouteContext<S>['cachedPresentedPage'] {
-    return (key, fetch) => cachedPresentedPage(this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(key), fetch);
+    return (key, fetch) => cachedPresentedPage(this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(key), fetch, this.arrivedAt);
   }
 
   get cachedAnswer(): RouteContext<S>['cachedAnswer'] {
-    return (key, compute) => this.deps.readCache.memo(this.scopedKey(key), compute);
+    return (key, compute) => this.deps.readCache.memo(this.scopedKey(key), compute, this.arrivedAt);
   }
 
   /** Every cache key of a route's answer: the route, who asks (access-scope.ts), then the route's own inputs. */
@@ -149,6 +151,7 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
     url: `${API_PREFIX}${spec.url}`,
     config: { ability: spec.ability },
     handler: async (request, reply) => {
+      const arrivedAt = deps.readCache.commitChecks?.();
       const input = mergedParams(request);
       const declared = spec.ability;
       // A route that names a project reads it with the caller's token, in one statement.
@@ -170,7 +173,7 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
       }
       request.principal = principal;
       const params = parseParams(input, schema);
-      const context = new ApiRouteContext(request, reply, deps, params, input, principal, spec.ability, route, prefetched);
+      const context = new ApiRouteContext(request, reply, deps, params, input, principal, spec.ability, route, prefetched, arrivedAt);
       const body = await spec.handler(context);
       if (body === undefined) {
         reply.code(spec.status ?? 204).send();
