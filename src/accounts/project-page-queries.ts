@@ -45,7 +45,8 @@ function visiblePage(viewer: PageViewer, window: PageWindow): Statement {
       union
       select n.id from namespaces n join member_namespaces m on n.parent_id = m.id
     ),
-    visible(id) as (
+    -- Materialised: the count and the page both read it (SQLite otherwise finds the projects twice).
+    visible(id) as materialized (
       select id from projects where visibility in ('public', ${viewer.visibilities[0]}, ${viewer.visibilities[1]}) or id in (
         select id from projects where namespace_id in (select id from member_namespaces)
         union
