@@ -46,8 +46,10 @@ export function tokenWithProject(digest: string, projectId: number, fullPathLowe
       (select max(m.access_level) from members m
         where m.user_id = t.user_id and m.source_type = 'Project' and m.source_id = p.id
           and (m.expires_at is null or m.expires_at >= ${today})) as project_level,
+      -- \`+c.id\`: not an index key, so SQLite walks the chain and looks members up by their unique
+      -- key, instead of building an automatic index on the chain at every run (~1.5 µs of ~18).
       (select max(m.access_level) from chain c
-        join members m on m.user_id = t.user_id and m.source_type = 'Namespace' and m.source_id = c.id
+        join members m on m.user_id = t.user_id and m.source_type = 'Namespace' and m.source_id = +c.id
         where m.expires_at is null or m.expires_at >= ${today}) as group_level
     from personal_access_tokens t
       join users u on u.id = t.user_id
