@@ -11,7 +11,7 @@ import { withStatementCache } from '../../src/platform/db/database.js';
 import { sqliteReadCache, type ReadCache, type SqliteStatements } from '../../src/platform/db/read-cache.js';
 import { q } from '../../src/platform/db/statements.js';
 import type { DB } from '../../src/platform/db/schema.js';
-import { mentionedTables } from '../../src/platform/db/table-dependencies.js';
+import { TableDependencies, mentionedTables } from '../../src/platform/db/table-dependencies.js';
 
 let dir: string;
 let connection: SQLite.Database;
@@ -199,5 +199,58 @@ describe("a request's answers (memo with the request's arrival)", () => {
     expect(await cache.memo('name', projectName, arrived)).toBe('one');
     write('update projects set name = ? where id = 1', 'renamed here');
     expect(await cache.memo('name', projectName, arrived)).toBe('renamed here');
+  });
+});
+
+describe('tables no cache reads (NEVER_CACHED)', () => {
+  const counts = () => q`select events from alert_management_event_counts where alert_id = ${1}`;
+
+  beforeEach(() => {
+    write('create table alert_management_event_counts (alert_id integer primary key, events integer not null)');
+    write('insert into alert_management_event_counts (alert_id, events) values (1, 1)');
+  });
+
+  it('are read from the database every time, and see another connection\'s write that bumped no version', async () => {
+    expect(await cache.all(counts(), { cache: true })).toEqual([{ events: 1 }]);
+    other.prepare('update alert_management_event_counts set events = 2 where alert_id = 1').run();
+    expect(await cache.all(counts(), { cache: true })).toEqual([{ events: 2 }]);
+    expect(runsOf('from alert_management_event_counts')).toBe(2);
+  });
+
+  it('keep no remembered answer that read them', async () => {
+    const answer = async () => (await cache.all<{ events: number }>(counts(), { cache: true }))[0]!.events;
+    expect(await cache.memo('events', answer)).toBe(1);
+    other.prepare('update alert_management_event_counts set events = 3 where alert_id = 1').run();
+    expect(await cache.memo('events', answer)).toBe(3);
+  });
+});
+
+describe('the tables a write changes (TableDependencies.written)', () => {
+  const schema = new SQLite(':memory:');
+  schema.exec(`
+    create table parents (id integer primary key, name text, events integer);
+    create table events (id integer primary key);
+    create table children (id integer primary key, parent_id integer references parents(id) on delete cascade);
+    create table links (id integer primary key, parent_id integer references parents(id) on update cascade);
+  `);
+  const tables = new TableDependencies(schema);
+
+  it('an update: its table and what cascades on update, not what cascades on delete', () => {
+    expect(tables.written('update parents set name = ? where id = ?')?.slice().sort()).toEqual(['links', 'parents']);
+    expect(tables.written('UPDATE "children" SET parent_id = 1')).toEqual(['children']);
+    expect(tables.written('update or ignore children set parent_id = 1')).toEqual(['children']);
+  });
+
+  it('an update that names another table in its columns or subqueries writes its own table only', () => {
+    // `events` is a column here and a table too; the subquery reads parents.
+    expect(tables.written('update children set parent_id = (select max(events) from parents) where id = ?')).toEqual(['children']);
+  });
+
+  it('a delete: its table and every cascade', () => {
+    expect(tables.written('delete from parents where id = ?')?.slice().sort()).toEqual(['children', 'links', 'parents']);
+  });
+
+  it('a plain insert: its table only', () => {
+    expect(tables.written('insert into parents (name) values (?)')).toEqual(['parents']);
   });
 });

@@ -17,7 +17,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { DB } from './schema.js';
 import { sqliteText, type Statement } from './statements.js';
-import { TableDependencies } from './table-dependencies.js';
+import { NEVER_CACHED, TableDependencies } from './table-dependencies.js';
 import { SqliteVersionBumps } from './table-versions.js';
 
 export interface ReadOptions {
@@ -206,8 +206,10 @@ export function sqliteReadCache(
     catchUp();
     let byValues = cache.get(statementKey);
     if (byValues === undefined) {
+      const read = tables.read(text);
+      if (read.some((table) => NEVER_CACHED.has(table))) return Promise.resolve(statements.prepare(text).all(...values) as T[]);
       cache.set(statementKey, (byValues = new Map()));
-      for (const table of tables.read(text)) addTo(rowsReading, table, statementKey);
+      for (const table of read) addTo(rowsReading, table, statementKey);
     }
     const key = valuesKey(values);
     let rows = byValues.get(key);
@@ -241,7 +243,7 @@ export function sqliteReadCache(
       // Kept only if nothing it read changed while `compute` awaited.
       catchUp();
       if (droppedAllAt > startedAt) return value;
-      for (const table of reads) if ((writtenAt.get(table) ?? 0) > startedAt) return value;
+      for (const table of reads) if ((writtenAt.get(table) ?? 0) > startedAt || NEVER_CACHED.has(table)) return value;
       memos.set(key, value);
       for (const table of reads) addTo(memosReading, table, key);
       return value;

@@ -21,8 +21,9 @@ import type SQLite from 'better-sqlite3';
 // follows.
 const IDENTIFIER = /[Ee]'(?:[^'\\]|\\[\s\S]|'')*'|'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\/|[Aa][Ss]\s+(?:"(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)|"((?:[^"]|"")+)"|`([^`]+)`|\[([^\]]+)\]|([A-Za-z_][A-Za-z0-9_$]*)/g;
 const NAME = String.raw`("(?:[^"]|"")+"|\x60[^\x60]+\x60|[A-Za-z_][A-Za-z0-9_$]*)`;
-const TARGET = new RegExp(String.raw`^\s*(?:(?:insert|replace)\s+(?:or\s+\w+\s+)?into|update\s+(?:or\s+\w+\s+)?|delete\s+from)\s+(?:main\.)?${NAME}`, 'i');
+const TARGET = new RegExp(String.raw`^\s*(?:(?:insert|replace)\s+(?:or\s+\w+\s+)?into|update(?:\s+or\s+\w+)?|delete\s+from)\s+(?:main\.)?${NAME}`, 'i');
 const INSERT_ONLY = /^\s*insert\s+into\b/i;
+const UPDATE = /^\s*update\b/i;
 const UPSERT = /\bon\s+conflict\b[\s\S]*\bdo\s+update\b/i;
 const DDL = /^\s*(?:create|drop|alter|pragma|vacuum|reindex|analyze|attach|detach)\b/i;
 const CASCADING = new Set(['CASCADE', 'SET NULL', 'SET DEFAULT']);
@@ -34,10 +35,21 @@ function unquote(name: string): string {
   return name.toLowerCase();
 }
 
+/**
+ * Tables no read cache keeps reads of, so that their writes need no version bump on SQLite
+ * (table-versions.ts): `alert_management_event_counts` takes a write on nearly every alert a
+ * monitoring tool posts, and its bump was ~2 µs of each (the UPDATE per batch and the page it dirties
+ * at commit). A cached read or remembered answer that reads one is not kept (read-cache.ts); on
+ * PostgreSQL the triggers bump every table all the same.
+ */
+export const NEVER_CACHED: ReadonlySet<string> = new Set(['alert_management_event_counts']);
+
 export class TableDependencies {
   private tables: Set<string> | null = null;
   /** A table → every table a write to it may change (itself and its cascades). */
   private affected = new Map<string, readonly string[]>();
+  /** A table → every table an update of it may change (itself and what cascades on update). */
+  private updateAffected = new Map<string, readonly string[]>();
   private readsByText = new Map<string, readonly string[]>();
   private writesByText = new Map<string, readonly string[] | null>();
 
@@ -47,6 +59,7 @@ export class TableDependencies {
   reset(): void {
     this.tables = null;
     this.affected = new Map();
+    this.updateAffected = new Map();
     this.readsByText = new Map();
     this.writesByText = new Map();
   }
@@ -88,8 +101,11 @@ export class TableDependencies {
     const target = unquote(match[1]);
     if (!known.has(target)) return null;
     // A plain insert changes no other row: its foreign keys cascade nothing (an upsert may update,
-    // and `replace` deletes).
-    return INSERT_ONLY.test(text) && !UPSERT.test(text) ? [target] : this.affectedBy(target);
+    // and `replace` deletes). An update reaches only the tables whose keys cascade on update (none
+    // in Kiln's schema: every key is ON UPDATE NO ACTION). SQLite triggers would escape this; Kiln
+    // has none.
+    if (INSERT_ONLY.test(text) && !UPSERT.test(text)) return [target];
+    return UPDATE.test(text) ? (this.updateAffected.get(target) ?? [target]) : this.affectedBy(target);
   }
 
   private mentioned(text: string): readonly string[] {
@@ -106,13 +122,17 @@ export class TableDependencies {
     const names = (this.connection.prepare("select name from sqlite_master where type = 'table'").pluck().all() as string[]);
     const tables = new Set(names);
     const children = new Map<string, Set<string>>();
+    const updateChildren = new Map<string, Set<string>>();
+    const add = (map: Map<string, Set<string>>, parent: string, child: string) => {
+      let set = map.get(parent);
+      if (!set) map.set(parent, (set = new Set()));
+      set.add(child);
+    };
     for (const child of names) {
       const keys = this.connection.prepare('select "table", on_update, on_delete from pragma_foreign_key_list(?)').all(child) as Array<{ table: string; on_update: string; on_delete: string }>;
       for (const key of keys) {
-        if (!CASCADING.has(key.on_delete) && !CASCADING.has(key.on_update)) continue;
-        let set = children.get(key.table);
-        if (!set) children.set(key.table, (set = new Set()));
-        set.add(child);
+        if (CASCADING.has(key.on_delete) || CASCADING.has(key.on_update)) add(children, key.table, child);
+        if (CASCADING.has(key.on_update)) add(updateChildren, key.table, child);
       }
     }
     const affected = new Map<string, readonly string[]>();
@@ -128,7 +148,11 @@ export class TableDependencies {
       }
       affected.set(table, [...reached]);
     }
+    // An update changes the rows of the tables whose keys cascade on update, and whatever those reach.
+    const updateAffected = new Map<string, readonly string[]>();
+    for (const table of names) updateAffected.set(table, [...new Set([table, ...[...(updateChildren.get(table) ?? [])].flatMap((child) => affected.get(child) ?? [child])])]);
     this.affected = affected;
+    this.updateAffected = updateAffected;
     this.tables = tables;
     return tables;
   }

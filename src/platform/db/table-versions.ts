@@ -6,7 +6,7 @@
 // write outside any transaction is run in one of its own, with its bump. So another process's read
 // cache that sees the database move reads which tables did (`changes`).
 import type SQLite from 'better-sqlite3';
-import { TableDependencies } from './table-dependencies.js';
+import { NEVER_CACHED, TableDependencies } from './table-dependencies.js';
 
 /** The row of the schema: bumped by DDL and by writes whose target is unknown; every answer depends on it. */
 export const SCHEMA_VERSION = '*';
@@ -79,7 +79,7 @@ export class SqliteVersionBumps {
       }
       return;
     }
-    for (const table of changed) if (table !== 'table_versions') this.#pending.add(table);
+    for (const table of changed) if (table !== 'table_versions' && !NEVER_CACHED.has(table)) this.#pending.add(table);
   }
 
   /**
