@@ -1,7 +1,7 @@
 // `npm run bench` for alert ingestion (issue 6): alerts with 200 distinct fingerprints posted to a
 // Kiln integration, and the same alerts posted to Prometheus Alertmanager's own POST /api/v2/alerts
-// on loopback, in the same run. Alertmanager is Debian's, clustering off, loopback only. A variant in
-// the same rounds posts the stream to a second project that has a webhook and the Slack integration
+// on loopback, in the same run. Alertmanager is Debian's, clustering off, loopback only. A variant,
+// after those rounds, posts the stream to a second project that has a webhook and the Slack integration
 // with alert_events (both on a loopback receiver) and alert e-mail, so the cost of outgoing work on
 // ingestion shows.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -230,25 +230,32 @@ export const scenario: BenchScenario = {
       const stream = alertStream();
       const hookedStream = alertStream();
       await load(kilnUrl, kilnHeaders, () => stream.kiln(), WARMUP_S);
-      await load(hookedUrl, hookedHeaders, () => hookedStream.kiln(), WARMUP_S);
       await load(amUrl, {}, () => stream.alertmanager(), WARMUP_S);
-      const rounds: Array<{ kiln: Measured; am: Measured; hooked: Measured }> = [];
+      // Plain ingestion makes no jobs, so these rounds share core 0 with nothing else. The variant's
+      // alerts make webhook, Slack and e-mail jobs, which the worker runs flat out as soon as requests
+      // stop: measured after every Alertmanager round, or the backlog it leaves would take
+      // Alertmanager's core (before 2026-11-24 the variant ran between the rounds, and Alertmanager
+      // measured at half its rate).
+      const rounds: Array<{ kiln: Measured; am: Measured }> = [];
       for (let round = 0; round < ROUNDS; round += 1) {
         rounds.push({
           kiln: await load(kilnUrl, kilnHeaders, () => stream.kiln(), ROUND_S),
           am: await load(amUrl, {}, () => stream.alertmanager(), ROUND_S),
-          hooked: await load(hookedUrl, hookedHeaders, () => hookedStream.kiln(), ROUND_S),
         });
       }
-      const median = (ratio: (r: (typeof rounds)[number]) => number) => [...rounds].sort((a, b) => ratio(a) - ratio(b))[Math.floor(ROUNDS / 2)];
+      await load(hookedUrl, hookedHeaders, () => hookedStream.kiln(), WARMUP_S);
+      const hookedRounds: Measured[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) hookedRounds.push(await load(hookedUrl, hookedHeaders, () => hookedStream.kiln(), ROUND_S));
+      const median = <T>(items: T[], value: (item: T) => number) => [...items].sort((a, b) => value(a) - value(b))[Math.floor(items.length / 2)]!;
       const plainRatio = (r: (typeof rounds)[number]) => r.kiln.rps / r.am.rps;
-      const hookedRatio = (r: (typeof rounds)[number]) => r.hooked.rps / r.am.rps;
-      const { kiln, am } = median(plainRatio);
-      const hookedRound = median(hookedRatio);
+      const { kiln, am } = median(rounds, plainRatio);
+      // The variant against Alertmanager's median rate in the plain rounds (the same core, uncontended).
+      const amRate = median(rounds, (r) => r.am.rps).am.rps;
+      const hooked = median(hookedRounds, (r) => r.rps);
       const errors = rounds.reduce((sum, measured) => sum + measured.kiln.errors, 0);
-      const hookedErrors = rounds.reduce((sum, measured) => sum + measured.hooked.errors, 0);
-      const ratio = plainRatio({ kiln, am, hooked: kiln });
-      const withHooks = hookedRatio(hookedRound);
+      const hookedErrors = hookedRounds.reduce((sum, measured) => sum + measured.errors, 0);
+      const ratio = plainRatio({ kiln, am });
+      const withHooks = hooked.rps / amRate;
       return [
         { name: 'alert ingestion (alerts/s, median round)', value: Math.round(kiln.rps), unit: 'alerts/s', baseline: Math.round(am.rps), target: '≥3000 alerts/s and ≥1.0× Alertmanager', pass: kiln.rps >= 3000 && ratio >= 1 && errors === 0 },
         { name: 'alert ingestion p50 (ms)', value: kiln.p50, unit: 'ms', baseline: am.p50, target: 'reported', pass: true },
@@ -256,10 +263,10 @@ export const scenario: BenchScenario = {
         { name: 'Alertmanager POST /api/v2/alerts (alerts/s)', value: Math.round(am.rps), unit: 'alerts/s', target: 'reference', pass: am.errors === 0 },
         { name: `ratio Kiln / Alertmanager (median of ${ROUNDS} interleaved rounds: ${rounds.map((r) => plainRatio(r).toFixed(2)).join(', ')})`, value: Number(ratio.toFixed(2)), unit: '×', target: '≥1.0', pass: ratio >= 1 },
         {
-          name: `alert ingestion on a project with a webhook, the Slack integration (alert_events; ${received} posts received) and alert e-mail (send_email), ratio to Alertmanager in the same round (median of ${ROUNDS} interleaved rounds: ${rounds.map((r) => hookedRatio(r).toFixed(2)).join(', ')}; plain ingestion in those rounds: ${rounds.map((r) => plainRatio(r).toFixed(2)).join(', ')})`,
-          value: Math.round(hookedRound.hooked.rps),
+          name: `alert ingestion on a project with a webhook, the Slack integration (alert_events; ${received} posts received) and alert e-mail (send_email), median of ${ROUNDS} rounds after the plain ones (${hookedRounds.map((r) => Math.round(r.rps)).join(', ')} alerts/s), ratio to Alertmanager's median rate in the plain rounds`,
+          value: Math.round(hooked.rps),
           unit: 'alerts/s',
-          baseline: Math.round(hookedRound.am.rps),
+          baseline: Math.round(amRate),
           target: '≥1.0',
           pass: withHooks >= 1 && hookedErrors === 0 && received > 0,
         },
