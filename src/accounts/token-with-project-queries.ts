@@ -2,8 +2,8 @@
 // (resolve-token-with-project.ts): token, user, project, namespace and the user's membership levels.
 // A project-scoped API request otherwise reads them in three statements, which on PostgreSQL are three
 // round trips. The project's and namespace's columns are prefixed (`p_`, `ns_`) because their names
-// collide with the user's; the reader rebuilds the rows column by column, so a column added to either
-// table fails the build there until it is added here.
+// collide with the user's; prefetched-project.ts rebuilds the rows from the `as p_…` / `as ns_…` names
+// written here, so a column the rows need is added here and nowhere else.
 import { q, type Statement } from '../platform/db/statements.js';
 
 export interface TokenWithProjectRow {

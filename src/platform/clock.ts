@@ -1,5 +1,6 @@
 // Time is injected (docs/architecture.md) so expiry and retention are tested without sleeping.
 import { BoundedMap } from './bounded-map.js';
+
 export interface Clock {
   now(): number; // milliseconds since the epoch
 }

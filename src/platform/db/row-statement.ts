@@ -9,27 +9,21 @@
 // (measured on the token-with-project statement: ~18 µs a row as objects, ~12 µs raw).
 import type SQLite from 'better-sqlite3';
 
-type Build = (values: unknown[]) => Record<string, unknown>;
-
 /**
- * The object literal `{ "name": values[0], … }` for these columns. A repeated name keeps its first
- * position and its last value, as better-sqlite3's own rows do. Null when a name would set the
- * prototype (`__proto__`) instead of a property.
+ * A function that copies `source[from]` to `to` for each pair (`from` a column index or name), as one
+ * object literal compiled once: every object it makes has the same fast shape. A repeated `to` keeps
+ * its first position and its last value, as better-sqlite3's own rows do. The caller keeps
+ * `__proto__` out (it would set the prototype instead of a property).
  */
-function compileBuild(columns: readonly string[]): Build | null {
-  if (columns.includes('__proto__')) return null;
-  const fields = columns.map((name, index) => `${JSON.stringify(name)}: values[${index}]`).join(', ');
-  return new Function('values', `return { ${fields} };`) as Build;
+function compileLiteral<Source>(fields: ReadonlyArray<readonly [to: string, from: string | number]>): (source: Source) => Record<string, unknown> {
+  const body = fields.map(([to, from]) => `${JSON.stringify(to)}: source[${JSON.stringify(from)}]`).join(', ');
+  return new Function('source', `return { ${body} };`) as (source: Source) => Record<string, unknown>;
 }
 
-/**
- * A function that copies `row[from]` to `to` for each pair, compiled once: the objects it makes all
- * have one fast shape (for rows split into parts, e.g. a statement's prefixed columns).
- */
+/** Copies `row[from]` to `to` for each pair (for rows split into parts, e.g. a statement's prefixed columns). */
 export function compileRowMapper(fields: ReadonlyArray<readonly [to: string, from: string]>): (row: Record<string, unknown>) => Record<string, unknown> {
   if (fields.some(([to]) => to === '__proto__')) throw new Error('compileRowMapper: __proto__ is not a field name');
-  const body = fields.map(([to, from]) => `${JSON.stringify(to)}: row[${JSON.stringify(from)}]`).join(', ');
-  return new Function('row', `return { ${body} };`) as (row: Record<string, unknown>) => Record<string, unknown>;
+  return compileLiteral<Record<string, unknown>>(fields);
 }
 
 /**
@@ -39,8 +33,8 @@ export function compileRowMapper(fields: ReadonlyArray<readonly [to: string, fro
  */
 export function withCompiledRows(statement: SQLite.Statement): SQLite.Statement {
   const columns = statement.columns().map((column) => column.name);
-  const build = compileBuild(columns);
-  if (build === null) return statement;
+  if (columns.includes('__proto__')) return statement;
+  const build = compileLiteral<unknown[]>(columns.map((name, index) => [name, index] as const));
   statement.raw(true);
   const all = (...values: unknown[]) => {
     const raw = statement.all(...values) as unknown[][];
@@ -53,7 +47,6 @@ export function withCompiledRows(statement: SQLite.Statement): SQLite.Statement 
     readonly: statement.readonly,
     source: statement.source,
     database: statement.database,
-    busy: false,
     all,
     get(...values: unknown[]) {
       const raw = statement.get(...values) as unknown[] | undefined;

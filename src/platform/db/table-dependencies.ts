@@ -8,8 +8,9 @@
 // PostgreSQL), and counting those words made every issue creation drop it (issue 20). A word
 // that is both a table and, say, a column name only adds a dependency: an answer can be dropped
 // more often than needed, never kept too long. Writes (SQLite): the statement's target table (insert
-// into, update, delete from), widened for updates, deletes, upserts and `replace` to the tables its
-// foreign keys cascade into (ON DELETE/UPDATE CASCADE, SET NULL, SET DEFAULT), transitively. The
+// into, update, delete from), widened for deletes, upserts and `replace` to the tables its foreign
+// keys cascade into (ON DELETE/UPDATE CASCADE, SET NULL, SET DEFAULT), transitively, and for updates
+// to those that cascade on update only (none in Kiln's schema). The
 // SQLite schema has no triggers (a trigger would be read here too). A write whose target cannot be
 // named (DDL, a pragma, a `with … insert`) is `null`: the caller drops everything, and after DDL
 // forgets the schema it learnt.
@@ -150,7 +151,11 @@ export class TableDependencies {
     }
     // An update changes the rows of the tables whose keys cascade on update, and whatever those reach.
     const updateAffected = new Map<string, readonly string[]>();
-    for (const table of names) updateAffected.set(table, [...new Set([table, ...[...(updateChildren.get(table) ?? [])].flatMap((child) => affected.get(child) ?? [child])])]);
+    for (const table of names) {
+      const reached = new Set([table]);
+      for (const child of updateChildren.get(table) ?? []) for (const next of affected.get(child)!) reached.add(next);
+      updateAffected.set(table, [...reached]);
+    }
     this.affected = affected;
     this.updateAffected = updateAffected;
     this.tables = tables;
