@@ -95,9 +95,12 @@ export interface AlertRef {
 
 /** Resolve the open alert of a fingerprint (a recovery alert), in the caller's transaction. */
 export async function resolveOpenAlert(tx: Tx, projectId: number, fingerprint: string, endedAt: number, now: number): Promise<(AlertRef & { issue_id: number | null }) | undefined> {
+  // The open alert by id from a subquery, not by the fingerprint in the UPDATE's own WHERE: SQLite
+  // ran that form with RETURNING at ~17 µs even when no alert matched, against ~2 µs for this one
+  // (measured on the bench's database; without RETURNING both were ~1.5 µs).
   const rows = await tx.all<AlertRef & { issue_id: number | null }>(q`
     update alert_management_alerts set status = ${RESOLVED}, ended_at = ${endedAt}, updated_at = ${now}
-    where project_id = ${projectId} and fingerprint = ${fingerprint} and status <> 2
+    where id = (select id from alert_management_alerts where project_id = ${projectId} and fingerprint = ${fingerprint} and status <> 2)
     returning id, iid, title, issue_id`);
   return rows[0];
 }

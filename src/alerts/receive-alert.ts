@@ -60,12 +60,17 @@ function parsedBody(request: AlertRequest): unknown {
   return request.body;
 }
 
+/** JSON text nests N deep only with N openers and N closers: most alerts are too short to pass the limit. */
+function mayNestDeeperThanLimit(text: string | undefined): boolean {
+  return text === undefined || text.length > 2 * MAX_DEPTH;
+}
+
 /** Steps 3 and on of §15.1 for a known integration: the key, then the shape of the body. */
 function refusal(deps: Deps, integration: IntegrationRow, request: AlertRequest): { refusal: Refusal; outcome: 'unauthorized' | 'invalid' } | null {
   const key = keyFromAuthorization(request.authorization);
   if (key === null || !safeEqual(key, openKey(deps, integration.token_sealed))) return { refusal: { status: 401, body: { message: '401 Unauthorized' } }, outcome: 'unauthorized' };
   const body = parsedBody(request);
-  if (request.tooDeep || jsonDepth(body) > MAX_DEPTH) return { refusal: TOO_LARGE, outcome: 'invalid' };
+  if (request.tooDeep || (mayNestDeeperThanLimit(request.rawBody) && jsonDepth(body) > MAX_DEPTH)) return { refusal: TOO_LARGE, outcome: 'invalid' };
   if (request.invalidJson) return { refusal: { status: 400, body: { message: INVALID_JSON_MESSAGE } }, outcome: 'invalid' };
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return { refusal: { status: 400, body: { message: '400 Bad request - The alert payload must be a JSON object' } }, outcome: 'invalid' };
   // The Prometheus integration takes Alertmanager webhooks only (GitLab's 422 on that route, §18).

@@ -27,6 +27,7 @@
 // A listener must only enqueue jobs (or write rows) through `tx`: it runs on the producer's hot
 // path, and anything slow or external belongs in the job it enqueues.
 import type { Tx } from './db/statements.js';
+import { jobsEnqueued } from './jobs/queue.js';
 
 /** The transaction an event is published in: a builder transaction or a group-commit work (platform/db/README.md). */
 export type EventTx = Tx;
@@ -171,8 +172,12 @@ export class DomainEvents {
   async publish<K extends DomainEventKind>(tx: EventTx, event: DomainEvent<K>): Promise<void> {
     const list = this.listeners.get(event.kind);
     if (!list) return;
+    const before = jobsEnqueued();
     for (const listener of list) await (listener as DomainEventListener<K>)(tx, event);
-    this.wakeSoon();
+    // Most events enqueue nothing (a new alert on a project without hooks or mail): a wake then
+    // would only make the worker claim in vain, a write transaction each (measured: ~160 a second
+    // under the alert bench).
+    if (jobsEnqueued() !== before) this.wakeSoon();
   }
 
   // The producer commits after publish returns (there is no commit hook for either kind of

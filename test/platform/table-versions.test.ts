@@ -46,6 +46,16 @@ describe('the write paths', () => {
     expect(await bumpedBy(() => kiln.deps.db.deleteFrom('rate_limits').where('count', '=', 2).execute())).toEqual(['rate_limits']);
   });
 
+  it.runIf(testDialect() === 'sqlite')('SQLite: a change outside a transaction that matched no row bumps nothing (an idle job claim)', async () => {
+    expect(await bumpedBy(() => kiln.deps.db.updateTable('rate_limits').set({ count: 3 }).where('window_start', '=', -1).execute())).toEqual([]);
+    expect(await bumpedBy(() => sql`update rate_limits set count = 3 where window_start = ${-1} returning key`.execute(kiln.deps.db))).toEqual([]);
+    expect(await bumpedBy(() => kiln.deps.db.deleteFrom('rate_limits').where('window_start', '=', -1).execute())).toEqual([]);
+    // The same statements bump as soon as they match a row.
+    await kiln.deps.db.insertInto('rate_limits').values({ key: key(), window_start: -1, count: 1 }).execute();
+    expect(await bumpedBy(() => sql`update rate_limits set count = 3 where window_start = ${-1} returning key`.execute(kiln.deps.db))).toEqual(['rate_limits']);
+    expect(await bumpedBy(() => kiln.deps.db.deleteFrom('rate_limits').where('window_start', '=', -1).execute())).toEqual(['rate_limits']);
+  });
+
   it('raw SQL through the builder', async () => {
     expect(await bumpedBy(() => sql`insert into rate_limits (key, window_start, count) values (${key()}, ${0}, ${1})`.execute(kiln.deps.db))).toEqual(['rate_limits']);
   });

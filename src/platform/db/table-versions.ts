@@ -180,6 +180,10 @@ export class SqliteVersionBumps {
       try {
         this.note(text);
         const result = (statement[method] as (...args: unknown[]) => unknown)(...values);
+        // A change that matched no row changed nothing (SQLite's triggers and cascades act per row),
+        // so nothing is bumped: an idle job claim, say, then costs no page of the versions table.
+        // DDL changes no rows but the schema: it is always bumped.
+        if (changedNoRow(method, result) && !TableDependencies.changesSchema(text)) this.#pending.clear();
         this.beforeCommit();
         this.#commit.run();
         this.committed();
@@ -192,6 +196,13 @@ export class SqliteVersionBumps {
       }
     });
   }
+}
+
+/** Whether a statement's result says it changed no row (`run`: no changes; RETURNING: no row). */
+function changedNoRow(method: Method, result: unknown): boolean {
+  if (method === 'run') return (result as SQLite.RunResult).changes === 0;
+  if (method === 'all') return (result as unknown[]).length === 0;
+  return result === undefined;
 }
 
 /** What Kysely, the read cache and the group commit call on a statement, each through `around`. */

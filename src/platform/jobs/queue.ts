@@ -5,6 +5,17 @@ import type { Tx } from '../db/statements.js';
 import type { Clock } from '../clock.js';
 import { claimNextJob, insertJob } from './jobs-queries.js';
 
+/** Jobs enqueued by this process (committed or not): whoever wakes the worker after an event checks it moved. */
+let enqueued = 0;
+
+/**
+ * How many jobs this process has asked to enqueue so far. A count, not a cache: it only decides
+ * whether a wake is worth sending; the worker's poll finds every committed job either way.
+ */
+export function jobsEnqueued(): number {
+  return enqueued;
+}
+
 export interface EnqueueOptions {
   runAt?: number;
   maxAttempts?: number;
@@ -24,6 +35,7 @@ export interface ClaimedJob {
  * incidents on their endpoint's path), or the database for a job of its own.
  */
 export async function enqueue(target: Tx | Executor, clock: Clock, kind: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<number> {
+  enqueued += 1;
   const now = clock.now();
   const statement = insertJob({ kind, payload: JSON.stringify(payload), runAt: options.runAt ?? now, maxAttempts: options.maxAttempts ?? 10, now });
   const [row] = 'all' in target ? await target.all<{ id: number }>(statement) : await inTransaction(target, (trx) => trx.all<{ id: number }>(statement));
