@@ -123,6 +123,23 @@ describe('leases', () => {
     expect(job).toMatchObject({ state: 'running', locked_by: 'worker-b' });
   });
 
+  it('claims in run_at then id order across due jobs and expired leases, only of the kinds asked for', async () => {
+    const kinds = ['test.order-a', 'test.order-b'];
+    const claim = () => claimNext(kiln.deps.db, kiln.deps.dialect, kiln.clock, 'worker-order', 60_000, kinds);
+    const t = kiln.clock.now();
+    const expiring = await enqueue(kiln.deps.db, kiln.clock, 'test.order-a', { n: 'expiring' }, { runAt: t - 500 });
+    expect(await claim()).toMatchObject({ id: expiring });
+    const later = await enqueue(kiln.deps.db, kiln.clock, 'test.order-b', { n: 'later' }, { runAt: t + 2000 });
+    const earlier = await enqueue(kiln.deps.db, kiln.clock, 'test.order-a', { n: 'earlier' }, { runAt: t + 1000 });
+    const tie = await enqueue(kiln.deps.db, kiln.clock, 'test.order-b', { n: 'tie' }, { runAt: t + 1000 });
+    await enqueue(kiln.deps.db, kiln.clock, 'test.order-other', { n: 'other kind' }, { runAt: t - 1000 });
+    kiln.clock.advance(60_001 + 2000);
+    // The expired lease ran at t - 500: before every queued job, so it comes first; then run_at, then id.
+    const order = [];
+    for (let job = await claim(); job; job = await claim()) order.push(job.id);
+    expect(order).toEqual([expiring, earlier, tie, later]);
+  });
+
   it('the lease length comes from KILN_JOB_LEASE_MS', async () => {
     const worker = new Worker({ ...kiln.deps, config: { ...kiln.deps.config, jobLeaseMs: 1234 } }, {
       'test.lease-config': async () => {

@@ -20,19 +20,31 @@ export function insertJob(job: NewJob): Statement {
 }
 
 /**
- * One UPDATE … RETURNING; on PostgreSQL the candidate row is locked with SKIP LOCKED so nodes never
+ * One UPDATE … RETURNING; on PostgreSQL the candidate rows are locked with SKIP LOCKED so nodes never
  * claim the same job; SQLite serialises writers, so the same statement is atomic there.
+ *
+ * The first due job and the first expired lease are found apart, each by walking the `jobs_claim`
+ * index in claim order and stopping at the first row, and the earlier of the two is claimed. One
+ * condition with an OR made both databases collect every due job and sort them: with a backlog of
+ * 5,700 queued jobs a claim cost ~0.9 ms on SQLite, growing with the backlog; this costs ~7 µs.
  */
 export function claimNextJob<Row>(dialect: Dialect, kinds: string[], workerId: string, now: number, leaseMs: number) {
   const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
+  const kindList = sql.join(kinds);
   return sql<Row>`
     update jobs set state = 'running', attempts = attempts + 1, lease_until = ${now + leaseMs},
       locked_by = ${workerId}, updated_at = ${now}
     where id = (
-      select id from jobs
-      where kind in (${sql.join(kinds)})
-        and ((state = 'queued' and run_at <= ${now}) or (state = 'running' and lease_until < ${now}))
-      order by run_at, id limit 1 ${lock}
+      select id from (
+        select * from (
+          select id, run_at from jobs where state = 'queued' and run_at <= ${now} and kind in (${kindList})
+          order by run_at, id limit 1 ${lock}) as due
+        union all
+        select * from (
+          select id, run_at from jobs where state = 'running' and lease_until < ${now} and kind in (${kindList})
+          order by run_at, id limit 1 ${lock}) as expired
+      ) as candidates
+      order by run_at, id limit 1
     )
     returning id, kind, payload, attempts, max_attempts`;
 }
