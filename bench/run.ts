@@ -309,15 +309,9 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
         preRuns.push(await load(preBaseline, baselineTarget, DURATION_S / 2));
         background?.resume();
       }
-      if (scenario.background && counted) {
-        // Statements and round trips per read from a pass of their own (bench/query-counter.ts: the
-        // per-request attribution would slow the measured rounds).
-        const pass = await countingPass(server, countFile, () => load(targetUrl, target, 1));
-        if (pass) {
-          statements = (pass.statements / pass.requests) * requests;
-          roundTrips = (pass.roundTrips / pass.requests) * requests;
-        } else counted = false;
-      }
+      // Statements and round trips per request from the rounds, or under a write stream from a pass
+      // of their own (bench/query-counter.ts: the per-read attribution would slow the rounds).
+      const statementCounts = !counted ? null : scenario.background ? await countingPass(server, countFile, () => load(targetUrl, target, 1)) : { statements, roundTrips, requests };
       const kilnRun = mean(kilnRuns);
       const baseRun = mean(baseRuns);
       const preRun = mean(preRuns);
@@ -335,7 +329,7 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
         ratio,
         preBaselineRps: preRun.rps,
         preRatio,
-        perRequest: counted && requests > 0 ? { statements: statements / requests, roundTrips: roundTrips / requests, cpuMicros: cpuMicros / requests } : null,
+        perRequest: statementCounts && requests > 0 ? { statements: statementCounts.statements / statementCounts.requests, roundTrips: statementCounts.roundTrips / statementCounts.requests, cpuMicros: cpuMicros / requests } : null,
         target: verdict.text,
         pass: verdict.pass && failures === 0,
         note: failures ? `${kilnRun.non2xx} non-2xx, ${kilnRun.errors} errors` : `${size} B, ${target.connections ?? 10} conn.`,
