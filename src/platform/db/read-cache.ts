@@ -51,6 +51,25 @@ export interface ReadCache {
    * SQLite, which needs none.
    */
   requestScope?: (response: { once(event: 'finish' | 'close', listener: () => void): unknown }, next: () => void) => void;
+  /**
+   * SQLite: start noting every table read from now on, by any statement or memo (of any caller: an
+   * answer may depend on more tables than it read, never on fewer), until the reading is ended. What
+   * a whole request's answer depends on (http/answer-replay.ts). Absent where answers are not kept.
+   */
+  startReading?(): TablesRead;
+  /**
+   * SQLite: keep `value` under `key` as `memo` keeps its answers, dropped when a table of `reading`
+   * changes; not kept when one changed since the reading started. Ends the reading.
+   */
+  remember?(key: string, value: unknown, reading: TablesRead): void;
+  /** SQLite: what `remember` keeps under `key`, brought up to the database first; undefined when dropped. */
+  recall?(key: string): unknown;
+}
+
+/** The tables read since `startReading`; `end` stops noting (idempotent). */
+export interface TablesRead {
+  readonly tables: ReadonlySet<string>;
+  end(): void;
 }
 
 /** What the SQLite reads need from the connection's statement cache (database.ts). */
@@ -84,6 +103,11 @@ export function addTo<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
   set.add(value);
 }
 
+interface SqliteTablesRead extends TablesRead {
+  /** The write sequence when the reading started. */
+  readonly startedAt: number;
+}
+
 /** `tables` and `versions`: the ones the connection's statement cache uses (database.ts). */
 export function sqliteReadCache(
   db: Kysely<DB>,
@@ -102,6 +126,8 @@ export function sqliteReadCache(
   // Which cached statements and memos read each table: a write to the table drops them.
   let rowsReading = new Map<string, Set<TemplateStringsArray | string>>();
   let memosReading = new Map<string, Set<string>>();
+  // What each memo read: a hit adds them to the readings in progress.
+  let memoTables = new Map<string, ReadonlySet<string>>();
   // Write sequence: each change seen moves it; a memo is kept only if nothing it read moved meanwhile.
   let sequence = 0;
   let droppedAllAt = 0;
@@ -120,6 +146,7 @@ export function sqliteReadCache(
     memos = new Map();
     rowsReading = new Map();
     memosReading = new Map();
+    memoTables = new Map();
     cachedRows = 0;
   }
 
@@ -138,7 +165,10 @@ export function sqliteReadCache(
     }
     const memoKeys = memosReading.get(table);
     if (memoKeys !== undefined) {
-      for (const key of memoKeys) memos.delete(key);
+      for (const key of memoKeys) {
+        memos.delete(key);
+        memoTables.delete(key);
+      }
       memosReading.delete(table);
     }
   }
@@ -195,6 +225,26 @@ export function sqliteReadCache(
     for (const reads of recording) for (const table of read) reads.add(table);
   }
 
+  function startRecording(reads: Set<string>): void {
+    recording.add(reads);
+    statements.observeRead = record;
+  }
+
+  function stopRecording(reads: Set<string>): void {
+    recording.delete(reads);
+    if (recording.size === 0) statements.observeRead = null;
+  }
+
+  /** Keep `value` under `key` unless a table of `reads` changed since `startedAt` (or everything was dropped). */
+  function keep(key: string, value: unknown, reads: ReadonlySet<string>, startedAt: number): void {
+    catchUp();
+    if (droppedAllAt > startedAt) return;
+    for (const table of reads) if ((writtenAt.get(table) ?? 0) > startedAt || NEVER_CACHED.has(table)) return;
+    memos.set(key, value);
+    memoTables.set(key, reads);
+    for (const table of reads) addTo(memosReading, table, key);
+  }
+
   function execute<T>(statementKey: TemplateStringsArray | string, text: string, values: readonly unknown[], options?: ReadOptions): Promise<readonly T[]> {
     if (recording.size > 0) record(text);
     // A transaction is open on the one connection (another request's, between its awaits): queue
@@ -228,25 +278,42 @@ export function sqliteReadCache(
     async memo<T>(key: string, compute: () => Promise<T>, arrivedAt?: number): Promise<T> {
       if (connection.inTransaction || !caching) return compute();
       catchUp(arrivedAt);
-      if (memos.has(key)) return memos.get(key) as T;
+      if (memos.has(key)) {
+        if (recording.size > 0) for (const reads of recording) for (const table of memoTables.get(key)!) reads.add(table);
+        return memos.get(key) as T;
+      }
       const startedAt = sequence;
       const reads = new Set<string>();
-      recording.add(reads);
-      statements.observeRead = record;
+      startRecording(reads);
       let value: T;
       try {
         value = await compute();
       } finally {
-        recording.delete(reads);
-        if (recording.size === 0) statements.observeRead = null;
+        stopRecording(reads);
       }
       // Kept only if nothing it read changed while `compute` awaited.
-      catchUp();
-      if (droppedAllAt > startedAt) return value;
-      for (const table of reads) if ((writtenAt.get(table) ?? 0) > startedAt || NEVER_CACHED.has(table)) return value;
-      memos.set(key, value);
-      for (const table of reads) addTo(memosReading, table, key);
+      keep(key, value, reads, startedAt);
       return value;
     },
+    ...(caching
+      ? {
+          startReading(): TablesRead {
+            const reads = new Set<string>();
+            startRecording(reads);
+            const reading: SqliteTablesRead = { tables: reads, startedAt: sequence, end: () => stopRecording(reads) };
+            return reading;
+          },
+          remember(key: string, value: unknown, reading: TablesRead): void {
+            reading.end();
+            // Only readings this cache started reach here (the route kit hands back what it was given).
+            if (!connection.inTransaction) keep(key, value, reading.tables, (reading as SqliteTablesRead).startedAt);
+          },
+          recall(key: string): unknown {
+            if (connection.inTransaction) return undefined;
+            catchUp();
+            return memos.get(key);
+          },
+        }
+      : {}),
   };
 }

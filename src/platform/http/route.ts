@@ -15,6 +15,7 @@ import { mergedParams, parseParams, type ParamSchema, type Parsed } from './para
 import { cachedPage, cachedPresentedPage, paginate, type CachedListing, type Page, type PresentedPage } from './pagination.js';
 import { openApiRegistry } from './openapi.js';
 import { JsonText } from './json-text.js';
+import { replayCandidate, startReplayReading, type ReplayReading } from './answer-replay.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -100,6 +101,9 @@ class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
     private readonly arrivedAt: number | undefined,
   ) {}
 
+  /** What the last `cachedAnswer` or cached page gave: a handler that returns it answered from the cache. */
+  answered: unknown = undefined;
+
   readonly project = (ability?: ProjectAbility): Promise<ProjectAccess> => {
     const declared = this.ability;
     if (!('project' in declared)) throw new Error('this route declares no project ability');
@@ -125,15 +129,19 @@ class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
 
   // The caching methods are getters, so that only the handlers that use them pay for their closure.
   get cachedPage(): RouteContext<S>['cachedPage'] {
-    return (listing) => cachedPage(this.deps.db, this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(listing.key), listing, this.arrivedAt);
+    return (listing) => this.note(cachedPage(this.deps.db, this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(listing.key), listing, this.arrivedAt));
   }
 
   get cachedPresentedPage(): RouteContext<S>['cachedPresentedPage'] {
-    return (key, fetch) => cachedPresentedPage(this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(key), fetch, this.arrivedAt);
+    return (key, fetch) => this.note(cachedPresentedPage(this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(key), fetch, this.arrivedAt));
   }
 
   get cachedAnswer(): RouteContext<S>['cachedAnswer'] {
-    return (key, compute) => this.deps.readCache.memo(this.scopedKey(key), compute, this.arrivedAt);
+    return (key, compute) => this.note(this.deps.readCache.memo(this.scopedKey(key), compute, this.arrivedAt));
+  }
+
+  private async note<T>(answer: Promise<T>): Promise<T> {
+    return (this.answered = await answer);
   }
 
   /** Every cache key of a route's answer: the route, who asks (access-scope.ts), then the route's own inputs. */
@@ -150,43 +158,54 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
     method: spec.method,
     url: `${API_PREFIX}${spec.url}`,
     config: { ability: spec.ability },
-    handler: async (request, reply) => {
+    handler: (request, reply) => {
       const arrivedAt = deps.readCache.commitChecks?.();
-      const input = mergedParams(request);
-      const declared = spec.ability;
-      // A route that names a project reads it with the caller's token, in one statement.
-      let { principal, project: prefetched } =
-        'project' in declared ? await authenticateForProject(deps.auth, request, input, String(input[declared.param ?? 'id'])) : { principal: await authenticate(deps.auth, request, input), project: null };
-      const authenticated = principal;
-      const sudo = (request.headers.sudo as string | undefined) ?? (typeof input.sudo === 'string' ? input.sudo : undefined);
-      // The endpoint's scope is required of the token whether or not it acts through Sudo (GitLab
-      // checks both: `sudo` to switch users, `api`/`read_api`… for the endpoint itself).
-      if (principal) checkScopes(principal, request.method, { extraScopes: spec.extraScopes });
-      principal = await applySudo(deps.auth, principal, sudo);
-      // Read for the token's own user: another user's access is read anew.
-      if (principal !== authenticated) prefetched = null;
-      if (principal) checkActive(principal);
-      if (!principal && spec.auth !== 'optional') throw unauthorized();
-      if ('instance' in spec.ability && !canOnInstance(principal?.user ?? null, spec.ability.instance)) {
-        if (!principal) throw unauthorized();
-        throw new ForbiddenError();
-      }
-      request.principal = principal;
-      const params = parseParams(input, schema);
-      const context = new ApiRouteContext(request, reply, deps, params, input, principal, spec.ability, route, prefetched, arrivedAt);
-      const body = await spec.handler(context);
-      if (body === undefined) {
-        reply.code(spec.status ?? 204).send();
-        return reply;
-      }
-      reply.code(spec.status ?? (spec.method === 'POST' ? 201 : 200));
-      if (body instanceof JsonText) {
-        reply.type('application/json');
-        return body.text;
-      }
-      return body;
+      // A GET that only its token header and URL decide may be kept and replayed (answer-replay.ts).
+      const replayable = startReplayReading(deps.readCache, request);
+      if (replayable === null) return handle(request, reply, arrivedAt, null);
+      return handle(request, reply, arrivedAt, replayable).catch((error: unknown) => {
+        replayable.reading.end();
+        throw error;
+      });
     },
   });
+
+  async function handle(request: FastifyRequest, reply: FastifyReply, arrivedAt: number | undefined, replayable: ReplayReading | null): Promise<unknown> {
+    const input = mergedParams(request);
+    const declared = spec.ability;
+    // A route that names a project reads it with the caller's token, in one statement.
+    let { principal, project: prefetched } =
+      'project' in declared ? await authenticateForProject(deps.auth, request, input, String(input[declared.param ?? 'id'])) : { principal: await authenticate(deps.auth, request, input), project: null };
+    const authenticated = principal;
+    const sudo = (request.headers.sudo as string | undefined) ?? (typeof input.sudo === 'string' ? input.sudo : undefined);
+    // The endpoint's scope is required of the token whether or not it acts through Sudo (GitLab
+    // checks both: `sudo` to switch users, `api`/`read_api`… for the endpoint itself).
+    if (principal) checkScopes(principal, request.method, { extraScopes: spec.extraScopes });
+    principal = await applySudo(deps.auth, principal, sudo);
+    // Read for the token's own user: another user's access is read anew.
+    if (principal !== authenticated) prefetched = null;
+    if (principal) checkActive(principal);
+    if (!principal && spec.auth !== 'optional') throw unauthorized();
+    if ('instance' in spec.ability && !canOnInstance(principal?.user ?? null, spec.ability.instance)) {
+      if (!principal) throw unauthorized();
+      throw new ForbiddenError();
+    }
+    request.principal = principal;
+    const params = parseParams(input, schema);
+    const context = new ApiRouteContext(request, reply, deps, params, input, principal, spec.ability, route, prefetched, arrivedAt);
+    const body = await spec.handler(context);
+    if (replayable) request.replay = replayCandidate(replayable, request, input, principal, body !== undefined && body === context.answered);
+    if (body === undefined) {
+      reply.code(spec.status ?? 204).send();
+      return reply;
+    }
+    reply.code(spec.status ?? (spec.method === 'POST' ? 201 : 200));
+    if (body instanceof JsonText) {
+      reply.type('application/json');
+      return body.text;
+    }
+    return body;
+  }
 }
 
 declare module 'fastify' {
