@@ -159,4 +159,22 @@ describe('answers kept for replay', () => {
     expect(Number(after)).toBe(kiln.clock.now());
     expect(Number(after)).toBeGreaterThan(Number(before));
   });
+
+  it('stop noting what a route reads when none of its first hundred answers came from the cache (SQLite)', async () => {
+    if (!sqlite) return;
+    const cache = kiln.deps.readCache;
+    const start = cache.startReading!.bind(cache);
+    let readings = 0;
+    cache.startReading = () => ((readings += 1), start());
+    try {
+      // GET /user answers from a plain look-up, never from cachedAnswer.
+      for (let i = 0; i < 120; i += 1) expect((await kiln.api('GET', '/user', { token: reader.token })).status).toBe(200);
+      expect(readings).toBe(100);
+      readings = 0;
+      for (let i = 0; i < 120; i += 1) expect((await kiln.api('GET', `/projects/${projectId}`, { token: reader.token })).status).toBe(200);
+      expect(readings).toBe(120);
+    } finally {
+      cache.startReading = start;
+    }
+  });
 });

@@ -309,7 +309,8 @@ export function sqliteReadCache(
             if (!connection.inTransaction) keep(key, value, reading.tables, (reading as SqliteTablesRead).startedAt);
           },
           recall(key: string): unknown {
-            if (connection.inTransaction) return undefined;
+            // Nothing kept: no read of data_version (catching up only ever drops).
+            if (connection.inTransaction || !memos.has(key)) return undefined;
             catchUp();
             return memos.get(key);
           },

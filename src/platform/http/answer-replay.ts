@@ -41,6 +41,11 @@ export interface ReplayReading {
   reading: TablesRead;
 }
 
+// The URLs some answer was kept for (a few may have been dropped since): a GET to any other URL
+// skips the token's digest and the look-up. Process-wide like the digest; forgotten all at once.
+const keptUrls = new Set<string>();
+const KEPT_URLS_LIMIT = 10_000;
+
 // Parameters that name a credential or another user: an answer that had one is not kept.
 const DECIDING_PARAMS = ['private_token', 'access_token', 'bearer_token', 'sudo'];
 
@@ -96,6 +101,8 @@ export function keepForReplay(readCache: ReadCache, request: FastifyRequest, rep
     for (const one of Array.isArray(value) ? value : [value]) head.push(name, String(one));
   }
   head.push('content-length', String(body.byteLength));
+  if (keptUrls.size >= KEPT_URLS_LIMIT) keptUrls.clear();
+  keptUrls.add(request.url);
   const replay: Replay = { head, body, route: request.routeOptions.url ?? 'unmatched', validUntil: candidate.validUntil };
   readCache.remember(candidate.key, replay, candidate.reading);
 }
@@ -115,7 +122,7 @@ export function answerReplay(app: FastifyInstance, deps: Deps): ((request: Incom
     done();
   });
   return (request, response) => {
-    if (request.method !== 'GET' || closing) return false;
+    if (request.method !== 'GET' || closing || !keptUrls.has(request.url!)) return false;
     const token = replayToken(request.headers);
     if (token === null) return false;
     const started = performance.now();

@@ -78,6 +78,9 @@ export interface ApiRouteSpec<S extends ParamSchema> {
 
 export const API_PREFIX = '/api/v4';
 
+/** Readings of a route that answer nothing from the cache before it stops being read for replay. */
+const REPLAY_TRIES = 100;
+
 /**
  * The handler's context as a class rather than an object literal of closures: closures over the
  * handler's `request`, `reply` and `input` kept each request's objects alive through the next
@@ -154,6 +157,10 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
   openApiRegistry(app).add(spec);
   const schema = (spec.params ?? {}) as S;
   const route = `${spec.method} ${spec.url}`;
+  // Noting what a request reads costs every statement of every request in flight (answer-replay.ts):
+  // a route that answered none of its first readings from the cache is not read for replay again.
+  let answeredFromCache = false;
+  let notFromCache = 0;
   app.route({
     method: spec.method,
     url: `${API_PREFIX}${spec.url}`,
@@ -161,7 +168,7 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
     handler: (request, reply) => {
       const arrivedAt = deps.readCache.commitChecks?.();
       // A GET that only its token header and URL decide may be kept and replayed (answer-replay.ts).
-      const replayable = startReplayReading(deps.readCache, request);
+      const replayable = answeredFromCache || notFromCache < REPLAY_TRIES ? startReplayReading(deps.readCache, request) : null;
       if (replayable === null) return handle(request, reply, arrivedAt, null);
       return handle(request, reply, arrivedAt, replayable).catch((error: unknown) => {
         replayable.reading.end();
@@ -194,7 +201,12 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
     const params = parseParams(input, schema);
     const context = new ApiRouteContext(request, reply, deps, params, input, principal, spec.ability, route, prefetched, arrivedAt);
     const body = await spec.handler(context);
-    if (replayable) request.replay = replayCandidate(replayable, request, input, principal, body !== undefined && body === context.answered);
+    if (replayable) {
+      const fromCache = body !== undefined && body === context.answered;
+      if (fromCache) answeredFromCache = true;
+      else notFromCache += 1;
+      request.replay = replayCandidate(replayable, request, input, principal, fromCache);
+    }
     if (body === undefined) {
       reply.code(spec.status ?? 204).send();
       return reply;
