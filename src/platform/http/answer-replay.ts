@@ -45,6 +45,8 @@ export interface ReplayReading {
 // skips the token's digest and the look-up. Process-wide like the digest; forgotten all at once.
 const keptUrls = new Set<string>();
 const KEPT_URLS_LIMIT = 10_000;
+// Longer URLs are not kept: the set above stays within a few tens of megabytes.
+const MAX_KEPT_URL = 2_048;
 
 // Parameters that name a credential or another user: an answer that had one is not kept.
 const DECIDING_PARAMS = ['private_token', 'access_token', 'bearer_token', 'sudo'];
@@ -93,7 +95,7 @@ export function keepForReplay(readCache: ReadCache, request: FastifyRequest, rep
   const candidate = request.replay;
   if (!candidate) return;
   request.replay = null;
-  if (reply.statusCode !== 200 || typeof payload !== 'string' || readCache.remember === undefined) return candidate.reading.end();
+  if (reply.statusCode !== 200 || typeof payload !== 'string' || readCache.remember === undefined || request.url.length > MAX_KEPT_URL) return candidate.reading.end();
   const body = Buffer.from(payload);
   const head: string[] = [];
   for (const [name, value] of Object.entries(reply.getHeaders())) {
