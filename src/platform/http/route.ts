@@ -202,7 +202,8 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
     const context = new ApiRouteContext(request, reply, deps, params, input, principal, spec.ability, route, prefetched, arrivedAt);
     const body = await spec.handler(context);
     if (replayable) {
-      const fromCache = body !== undefined && body === context.answered;
+      // Already answered (a timeout, say): nothing to keep, and no onSend will end the reading.
+      const fromCache = !reply.sent && body !== undefined && body === context.answered;
       if (fromCache) answeredFromCache = true;
       else notFromCache += 1;
       request.replay = replayCandidate(replayable, request, input, principal, fromCache);
