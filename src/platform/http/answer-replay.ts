@@ -124,11 +124,12 @@ export function answerReplay(app: FastifyInstance, deps: Deps): ((request: Incom
     done();
   });
   return (request, response) => {
-    if (request.method !== 'GET' || closing || !keptUrls.has(request.url!)) return false;
+    const url = request.url!;
+    if (request.method !== 'GET' || closing || !keptUrls.has(url)) return false;
     const token = replayToken(request.headers);
     if (token === null) return false;
     const started = performance.now();
-    const replay = recall(replayKey(request.url ?? '', token)) as Replay | undefined;
+    const replay = recall(replayKey(url, token)) as Replay | undefined;
     if (replay === undefined || replay.validUntil <= clock.now()) return false;
     const id = request.headers['x-request-id'];
     response.writeHead(200, [...replay.head, 'x-request-id', typeof id === 'string' && id !== '' ? id : randomUUID()]);
