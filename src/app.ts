@@ -21,10 +21,12 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
   // the dispatcher is known once every feature has registered its routes, after the server exists.
   let serveBare: (request: IncomingMessage, response: ServerResponse) => boolean = () => false;
   let replay: ((request: IncomingMessage, response: ServerResponse) => boolean) | null = null;
+  let closing = false;
   const app = Fastify({
     serverFactory: (fastifyListener: Listener, options: FastifyServerOptions) => {
       const server = createServer((request, response) => {
-        if (!serveBare(request, response) && !replay?.(request, response)) fastifyListener(request, response);
+        // While closing, Fastify answers 503 with `Connection: close` (return503OnClosing): let it.
+        if (closing || (!serveBare(request, response) && !replay?.(request, response))) fastifyListener(request, response);
       });
       // What Fastify sets on the servers it makes itself.
       server.keepAliveTimeout = options.keepAliveTimeout!;
@@ -90,6 +92,10 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
   registerOperations(app, deps);
   for (const feature of features) await feature.routes?.(app, deps);
   serveBare = registerNamespacedDispatcher(app);
-  replay = answerReplay(app, deps);
+  replay = answerReplay(deps);
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   return app;
 }

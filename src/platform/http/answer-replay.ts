@@ -13,7 +13,7 @@
 // `validUntil` (the day's end, the token's last-used throttle): a kept answer is not replayed after it.
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import type { Principal } from '../auth/principal.js';
 import type { ReadCache, TablesRead } from '../db/read-cache.js';
@@ -113,19 +113,13 @@ export function keepForReplay(readCache: ReadCache, request: FastifyRequest, rep
  * The server's step before Fastify: answer a GET from its kept replay and return true, else false.
  * Null when nothing is ever kept (the read cache keeps no answers, or requests are logged one by one).
  */
-export function answerReplay(app: FastifyInstance, deps: Deps): ((request: IncomingMessage, response: ServerResponse) => boolean) | null {
+export function answerReplay(deps: Deps): ((request: IncomingMessage, response: ServerResponse) => boolean) | null {
   const { readCache, clock, metrics } = deps;
   if (readCache.recall === undefined || deps.log.isLevelEnabled('debug')) return null;
   const recall = readCache.recall;
-  let closing = false;
-  // While closing, Fastify answers 503 with `Connection: close` (return503OnClosing): let it.
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
   return (request, response) => {
     const url = request.url!;
-    if (request.method !== 'GET' || closing || !keptUrls.has(url)) return false;
+    if (request.method !== 'GET' || !keptUrls.has(url)) return false;
     const token = replayToken(request.headers);
     if (token === null) return false;
     const started = performance.now();

@@ -151,18 +151,12 @@ export function registerNamespacedDispatcher(app: FastifyInstance): (request: In
     const routed = app.findRoute({ method: method as NamespacedMethod, url: url.split('?')[0] });
     return routed?.params['*'] === undefined ? null : found;
   });
-  let closing = false;
-  // While closing, Fastify answers 503 with `Connection: close` (return503OnClosing): let it.
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
   // Every request the server takes is counted here, its first look, so that the job worker yields
   // while requests arrive (jobs/pacing.ts): one increment, on the alert endpoint's path too.
   const activity = requestActivity(app.caches);
   return (request, response) => {
     activity.count += 1;
-    if (!bareMethods.has(request.method!) || closing) return false;
+    if (!bareMethods.has(request.method!)) return false;
     const found = bareMatch(request.method!, request.url ?? '/');
     if (found === null) return false;
     found.route.bare!(request, response, found.groups);
