@@ -1,4 +1,5 @@
-import { createPublicKey, verify } from 'node:crypto';
+import { createPublicKey, randomBytes, verify } from 'node:crypto';
+import { sha256Hex } from '../../src/platform/crypto.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { basic, expectNoStore, registerApp, tokenRequest, tokensFor, type TestApp } from './oauth-driver.js';
@@ -42,6 +43,23 @@ describe('GET /oauth/token/info', () => {
       });
       expect(result.headers['access-control-allow-origin']).toBe('*');
     }
+  });
+
+  it('answers null for a token without expiry or application, as null', async () => {
+    const token = randomBytes(32).toString('hex');
+    await kiln.deps.db
+      .insertInto('oauth_access_tokens')
+      .values({
+        application_id: null, user_id: alice.id, token_digest: sha256Hex(token), refresh_digest: null, previous_refresh_digest: null,
+        scopes: 'read_user', expires_in: null, family_id: randomBytes(16).toString('hex'), grant_id: null, rotated_at: null, revoked_at: null, created_at: 1_700_000_000_999,
+      })
+      .execute();
+    const result = await info({ bearer: token });
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({
+      resource_owner_id: alice.id, scope: ['read_user'], expires_in: null, application: { uid: null }, created_at: 1_700_000_000,
+      scopes: ['read_user'], expires_in_seconds: null,
+    });
   });
 
   for (const [name, prepare] of [
