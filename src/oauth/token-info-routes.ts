@@ -12,8 +12,8 @@ import { allowCors, corsHeader } from './cors.js';
 import { memberGroupPaths } from './finder.js';
 
 // The token information answer's shape, compiled once into a serialiser by Fastify (fast-json-stringify):
-// every client polls this endpoint, and the compiled serialiser writes the few fields in a fraction of
-// JSON.stringify's time. Only the 200 answer: errors keep the generic serialiser.
+// every client polls this endpoint, and the compiled serialiser writes the few fields in less time than
+// JSON.stringify (docs/performance.md). Only the 200 answer: errors keep the generic serialiser.
 const nullableInteger = { type: ['integer', 'null'] } as const;
 const scopeList = { type: 'array', items: { type: 'string' } } as const;
 const TOKEN_INFO_RESPONSE = {

@@ -45,7 +45,7 @@ describe('GET /oauth/token/info', () => {
     }
   });
 
-  it('answers null for a token without expiry or application, as null', async () => {
+  it('answers nulls for a token without expiry or application', async () => {
     const token = randomBytes(32).toString('hex');
     await kiln.deps.db
       .insertInto('oauth_access_tokens')
