@@ -6,6 +6,7 @@ import { resolveTokenWithProject } from './resolve-token-with-project.js';
 import { findUserRow, subjectFinders } from './lookup.js';
 import { toAuthUser } from './user-entities.js';
 import { ensureRootUser } from './ensure-root.js';
+import { ensureStoredProjectEntities } from './stored-project-entities.js';
 import { usersRoutes } from './users-routes.js';
 import { groupsRoutes } from './groups-routes.js';
 import { projectsRoutes } from './projects-routes.js';
@@ -58,7 +59,10 @@ export const accountsFeature: Feature = {
     [DESTROY_GROUP_JOB]: destroyGroupJob,
     [DESTROY_USER_JOB]: destroyUserJob,
   },
-  onStart: ensureRootUser,
+  async onStart(deps) {
+    await ensureStoredProjectEntities(deps);
+    await ensureRootUser(deps);
+  },
 };
 // Issue 16: the project, group and members pages, a feature of their own (features.ts registers it).
 export { accountPagesFeature } from './pages/index.js';

@@ -7,7 +7,6 @@ import { canOnInstance } from '../platform/auth/policies/index.js';
 import { COUNT_LIMIT, type Page, type PresentedPage } from '../platform/http/pagination.js';
 import { JsonText } from '../platform/http/json-text.js';
 import { today } from './access.js';
-import { entityUrls } from './entities.js';
 import { visibleProjectsPagePostgres, visibleProjectsPageSqlite, type PageViewer } from './project-page-queries.js';
 
 function viewerOf(user: AuthUser | null, nowMs: number): PageViewer {
@@ -20,7 +19,7 @@ function viewerOf(user: AuthUser | null, nowMs: number): PageViewer {
 
 export async function visibleProjectsPage(deps: Deps, user: AuthUser | null, page: Page): Promise<PresentedPage> {
   const window = { perPage: page.perPage, offset: page.offset, countLimit: COUNT_LIMIT + 1 };
-  const statement = (deps.dialect === 'postgres' ? visibleProjectsPagePostgres : visibleProjectsPageSqlite)(viewerOf(user, deps.clock.now()), entityUrls(deps.config.baseUrl), window);
+  const statement = (deps.dialect === 'postgres' ? visibleProjectsPagePostgres : visibleProjectsPageSqlite)(viewerOf(user, deps.clock.now()), window);
   const [row] = await deps.readCache.all<{ total: number | string; body: string | null }>(statement, { cache: true });
   const total = Number(row.total);
   return { count: total > COUNT_LIMIT ? null : total, body: JsonText.of(row.body ?? '[]') };

@@ -11,6 +11,10 @@ import { toAuthUser } from '../../src/accounts/user-entities.js';
 import { pageOf } from '../../src/platform/http/pagination.js';
 import type { AuthUser } from '../../src/platform/auth/principal.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
+import { ensureStoredProjectEntities } from '../../src/accounts/stored-project-entities.js';
+import { inTransaction } from '../../src/platform/db/database.js';
+import type { DbTransaction } from '../../src/platform/db/statements.js';
+import { testDialect } from '../helpers/database.js';
 
 let kiln: TestKiln;
 let owner: TestUser;
@@ -56,13 +60,13 @@ async function authUser(user: TestUser | 'root'): Promise<AuthUser> {
 }
 
 /** The general listing's answer for the same caller and page, as the route built it before. */
-async function generalPage(user: AuthUser | null, input: Record<string, unknown>): Promise<{ count: number; body: string }> {
+async function generalPage(user: AuthUser | null, input: Record<string, unknown>, baseUrl = kiln.config.baseUrl): Promise<{ count: number; body: string }> {
   const page = pageOf(input);
   const query = visibleProjectsQuery(kiln.deps, user, {});
   const rows = await query.limit(page.perPage).offset(page.offset).execute();
   const all = await query.execute();
   const namespaces = await namespacesOf(kiln.deps, rows);
-  return { count: all.length, body: JSON.stringify(rows.map((row) => projectEntity(kiln.config.baseUrl, row, namespaces.get(Number(row.namespace_id))!))) };
+  return { count: all.length, body: JSON.stringify(rows.map((row) => projectEntity(baseUrl, row, namespaces.get(Number(row.namespace_id))!))) };
 }
 
 describe('the one-statement project page', () => {
@@ -93,5 +97,90 @@ describe('the one-statement project page', () => {
     expect(body).toBe(expected.body);
     expect(headers['x-total']).toBe(String(expected.count));
     expect(headers['x-total-pages']).toBe(String(Math.ceil(expected.count / 5)));
+  });
+});
+
+// The page reads entities stored by triggers (accounts/project-entity-queries.ts): every change the
+// API makes to what an entity shows must reach them.
+describe('the stored project entities', () => {
+  /** The stored page equals the general listing's, presented with the URLs the entities were stored with. */
+  async function expectCurrent(baseUrl = kiln.config.baseUrl): Promise<void> {
+    const root = await authUser('root');
+    const expected = await generalPage(root, { per_page: '100' }, baseUrl);
+    const actual = await visibleProjectsPage(kiln.deps, root, pageOf({ per_page: '100' }));
+    expect(JSON.parse(actual.body.text)).toEqual(JSON.parse(expected.body));
+    expect(actual.body.text).toBe(expected.body);
+  }
+
+  it('follow renames, moves, stars, edits and deletions through the API', async () => {
+    const group = await kiln.createGroup(owner, 'entity-group');
+    const child = await kiln.createGroup(owner, 'entity-child', { parent_id: group.id });
+    const other = await kiln.createGroup(owner, 'entity-other');
+    const project = await kiln.createProject(owner, 'entity-project', { namespace_id: child.id });
+    const doomed = await kiln.createProject(owner, 'entity-doomed', { namespace_id: child.id });
+    await expectCurrent();
+    // A parent's new name and path reach the projects of its subgroup (their full paths and namespace).
+    await kiln.apiAs(owner, 'PUT', `/groups/${group.id}`, { name: 'Entity Renamed', path: 'entity-renamed' });
+    await expectCurrent();
+    await kiln.apiAs(owner, 'PUT', `/projects/${project.id}`, { description: 'changed', topics: ['one', 'two'], issues_access_level: 'disabled' });
+    await kiln.apiAs(owner, 'POST', `/projects/${project.id}/star`);
+    await expectCurrent();
+    await kiln.apiAs(owner, 'PUT', `/projects/${project.id}/transfer`, { namespace: other.id });
+    await expectCurrent();
+    await kiln.apiAs(owner, 'DELETE', `/projects/${doomed.id}`);
+    expect(await kiln.deps.db.selectFrom('projects').select('id').where('id', '=', doomed.id).execute()).toEqual([]);
+    expect(await kiln.deps.db.selectFrom('project_entities').select('project_id').where('project_id', '=', doomed.id).execute()).toEqual([]);
+    await expectCurrent();
+  });
+
+  it('are rebuilt when the instance starts with another base URL, and left alone when it starts with the same', async () => {
+    const [{ project_id }] = await kiln.deps.db.selectFrom('project_entities').select('project_id').limit(1).execute();
+    // A start with the same code and URL installs nothing: a row changed behind the triggers' back stays.
+    await kiln.deps.db.updateTable('project_entities').set({ tail: ',"stale":true}' }).where('project_id', '=', project_id).execute();
+    await ensureStoredProjectEntities(kiln.deps);
+    const stale = await kiln.deps.db.selectFrom('project_entities').select('tail').where('project_id', '=', project_id).executeTakeFirstOrThrow();
+    expect(stale.tail).toBe(',"stale":true}');
+    const elsewhere = 'https://code.example.org:8443';
+    await ensureStoredProjectEntities({ ...kiln.deps, config: { ...kiln.deps.config, baseUrl: elsewhere } });
+    await expectCurrent(elsewhere);
+    // The triggers write the new URLs too, and going back rebuilds with the old ones.
+    await kiln.apiAs(owner, 'POST', '/projects', { name: 'entity-after-move' });
+    await expectCurrent(elsewhere);
+    await ensureStoredProjectEntities(kiln.deps);
+    await expectCurrent();
+  });
+
+  // PostgreSQL runs writers side by side (SQLite one at a time): a project edited while its group is
+  // renamed by a transaction that has not committed yet must end with both changes in its entity,
+  // whichever commits first.
+  it.skipIf(testDialect() !== 'postgres')('hold both of two concurrent changes, to a project and to its namespace', async () => {
+    const group = await kiln.createGroup(owner, 'entity-race');
+    const project = await kiln.createProject(owner, 'entity-race-project', { namespace_id: group.id });
+    for (const first of ['namespace', 'project'] as const) {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let started!: () => void;
+      const begun = new Promise<void>((resolve) => (started = resolve));
+      const renameNamespace = (trx: DbTransaction) => trx.updateTable('namespaces').set({ name: `Race ${first}` }).where('id', '=', group.id).execute();
+      const editProject = (trx: DbTransaction) => trx.updateTable('projects').set({ description: `raced ${first}` }).where('id', '=', project.id).execute();
+      const [firstWrite, secondWrite] = first === 'namespace' ? [renameNamespace, editProject] : [editProject, renameNamespace];
+      const firstTransaction = inTransaction(kiln.deps.db, async (trx) => {
+        await firstWrite(trx);
+        started();
+        await held;
+      });
+      await begun;
+      const secondTransaction = inTransaction(kiln.deps.db, async (trx) => {
+        await secondWrite(trx);
+      });
+      // The second waits, or has computed its entity from what it could see: let the first commit.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      release();
+      await Promise.all([firstTransaction, secondTransaction]);
+      await expectCurrent();
+      const page = await visibleProjectsPage(kiln.deps, await authUser('root'), pageOf({ per_page: '100' }));
+      const stored = (JSON.parse(page.body.text) as Array<{ id: number }>).find((entity) => entity.id === project.id);
+      expect(stored).toMatchObject({ description: `raced ${first}`, name_with_namespace: `Race ${first} / entity-race-project`, namespace: { name: `Race ${first}` } });
+    }
   });
 });

@@ -301,3 +301,35 @@ describe('the tables a write changes (TableDependencies.written)', () => {
     expect(tables.written('insert into parents (name) values (?)')).toEqual(['parents']);
   });
 });
+
+describe('the tables a write changes through triggers (TableDependencies.written)', () => {
+  const schema = new SQLite(':memory:');
+  schema.exec(`
+    create table owners (id integer primary key, name text);
+    create table items (id integer primary key, owner_id integer references owners(id), name text);
+    create table item_texts (item_id integer primary key references items(id) on delete cascade, body text);
+    create table audit (id integer primary key, note text);
+    create trigger item_text_on_insert after insert on items begin
+      insert into item_texts (item_id, body) select new.id, new.name where true on conflict (item_id) do update set body = excluded.body;
+    end;
+    create trigger item_texts_on_owner_update after update of name on owners begin
+      update item_texts set body = new.name where item_id in (select id from items where owner_id = new.id);
+      insert into audit (note) values ('renamed');
+    end;
+  `);
+  const tables = new TableDependencies(schema);
+
+  it('an insert: its table and what its triggers write', () => {
+    expect(tables.written('insert into items (owner_id, name) values (?, ?)')?.slice().sort()).toEqual(['item_texts', 'items']);
+    expect(tables.written('insert into audit (note) values (?)')).toEqual(['audit']);
+  });
+
+  it('an update: its table and what its triggers write, not the tables their bodies only read', () => {
+    expect(tables.written('update owners set name = ? where id = ?')?.slice().sort()).toEqual(['audit', 'item_texts', 'owners']);
+  });
+
+  it('a delete: what cascades, and whatever the triggers of its table write (their events are not read: more dropped, never too little)', () => {
+    expect(tables.written('delete from items where id = ?')?.slice().sort()).toEqual(['item_texts', 'items']);
+    expect(tables.written('delete from owners where id = ?')?.slice().sort()).toEqual(['audit', 'item_texts', 'owners']);
+  });
+});

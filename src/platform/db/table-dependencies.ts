@@ -10,8 +10,9 @@
 // more often than needed, never kept too long. Writes (SQLite): the statement's target table (insert
 // into, update, delete from), widened for deletes, upserts and `replace` to the tables its foreign
 // keys cascade into (ON DELETE/UPDATE CASCADE, SET NULL, SET DEFAULT), transitively, and for updates
-// to those that cascade on update only (none in Kiln's schema). The
-// SQLite schema has no triggers (a trigger would be read here too). A write whose target cannot be
+// to those that cascade on update only (none in Kiln's schema), and to the tables the triggers on
+// the target write (project_entities and namespace_entities, kept by triggers on projects and
+// namespaces). A write whose target cannot be
 // named (DDL, a pragma, a `with … insert`) is `null`: the caller drops everything, and after DDL
 // forgets the schema it learnt.
 import type SQLite from 'better-sqlite3';
@@ -28,6 +29,8 @@ const UPDATE = /^\s*update\b/i;
 const UPSERT = /\bon\s+conflict\b[\s\S]*\bdo\s+update\b/i;
 const DDL = /^\s*(?:create|drop|alter|pragma|vacuum|reindex|analyze|attach|detach)\b/i;
 const CASCADING = new Set(['CASCADE', 'SET NULL', 'SET DEFAULT']);
+// The tables a trigger's body writes (its text after `begin`); `do update set` names no table.
+const TRIGGER_WRITE = /\b(?:(?:insert|replace)\s+(?:or\s+\w+\s+)?into|delete\s+from)\s+(?:main\.)?("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)|\bupdate\s+(?:or\s+\w+\s+)?(?:main\.)?("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)\s+set\b/gi;
 const TEXT_CACHE_LIMIT = 5_000;
 
 function unquote(name: string): string {
@@ -51,6 +54,8 @@ export class TableDependencies {
   private affected = new Map<string, readonly string[]>();
   /** A table → every table an update of it may change (itself and what cascades on update). */
   private updateAffected = new Map<string, readonly string[]>();
+  /** A table → every table an insert into it may change (itself and what its triggers write). */
+  private insertAffected = new Map<string, readonly string[]>();
   private readsByText = new Map<string, readonly string[]>();
   private writesByText = new Map<string, readonly string[] | null>();
 
@@ -61,6 +66,7 @@ export class TableDependencies {
     this.tables = null;
     this.affected = new Map();
     this.updateAffected = new Map();
+    this.insertAffected = new Map();
     this.readsByText = new Map();
     this.writesByText = new Map();
   }
@@ -101,11 +107,11 @@ export class TableDependencies {
     }
     const target = unquote(match[1]);
     if (!known.has(target)) return null;
-    // A plain insert changes no other row: its foreign keys cascade nothing (an upsert may update,
-    // and `replace` deletes). An update reaches only the tables whose keys cascade on update (none
-    // in Kiln's schema: every key is ON UPDATE NO ACTION). SQLite triggers would escape this; Kiln
-    // has none.
-    if (INSERT_ONLY.test(text) && !UPSERT.test(text)) return [target];
+    // A plain insert changes no other row but what the target's triggers write: its foreign keys
+    // cascade nothing (an upsert may update, and `replace` deletes). An update reaches only the
+    // tables whose keys cascade on update (none in Kiln's schema: every key is ON UPDATE NO ACTION)
+    // and those the triggers write.
+    if (INSERT_ONLY.test(text) && !UPSERT.test(text)) return this.insertAffected.get(target) ?? [target];
     return UPDATE.test(text) ? (this.updateAffected.get(target) ?? [target]) : this.affectedBy(target);
   }
 
@@ -136,6 +142,17 @@ export class TableDependencies {
         if (CASCADING.has(key.on_update)) add(updateChildren, key.table, child);
       }
     }
+    // A trigger's writes are reached by any write to its table (Kiln's fire on insert and update).
+    const triggerChildren = new Map<string, Set<string>>();
+    const triggers = this.connection.prepare("select tbl_name as \"table\", sql from sqlite_master where type = 'trigger'").all() as Array<{ table: string; sql: string }>;
+    for (const trigger of triggers) {
+      const body = trigger.sql.slice(trigger.sql.search(/\bbegin\b/i));
+      for (const match of body.matchAll(TRIGGER_WRITE)) {
+        const written = unquote(match[1] ?? match[2]);
+        if (!tables.has(written)) continue;
+        for (const map of [children, updateChildren, triggerChildren]) add(map, trigger.table, written);
+      }
+    }
     const affected = new Map<string, readonly string[]>();
     for (const table of names) {
       const reached = new Set([table]);
@@ -156,8 +173,15 @@ export class TableDependencies {
       for (const child of updateChildren.get(table) ?? []) for (const next of affected.get(child)!) reached.add(next);
       updateAffected.set(table, [...reached]);
     }
+    const insertAffected = new Map<string, readonly string[]>();
+    for (const [table, written] of triggerChildren) {
+      const reached = new Set([table]);
+      for (const child of written) for (const next of affected.get(child)!) reached.add(next);
+      insertAffected.set(table, [...reached]);
+    }
     this.affected = affected;
     this.updateAffected = updateAffected;
+    this.insertAffected = insertAffected;
     this.tables = tables;
     return tables;
   }
