@@ -49,7 +49,20 @@ function makeDirectory(path: string): void {
       current = parent;
     }
   }
-  for (const directory of missing) mkdirSync(directory);
+  for (const directory of missing) createDirectory(directory);
+}
+
+/**
+ * mkdir that lets another process win: nodes started together (`kiln migrate` on each) create the
+ * same data directory, and the one that finds it made between its stat and its mkdir goes on.
+ * Something else at that path (a file) still fails.
+ */
+export function createDirectory(path: string): void {
+  try {
+    mkdirSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(path).isDirectory()) throw error;
+  }
 }
 
 /** The directory exists (created if needed) and a file can be written in it. */
