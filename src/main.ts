@@ -72,12 +72,7 @@ async function serve(config: Config): Promise<void> {
     throw error;
   }
   if (config.runWorker) kiln.worker.start();
-  const banner = startBanner(config);
-  if (wantsText(config, Boolean(process.stdout.isTTY))) {
-    if (config.logLevel !== 'silent') process.stdout.write(`\n${banner.lines.map((line) => `  ${line}`).join('\n')}\n\n`);
-  } else {
-    kiln.deps.log.info({ url: config.baseUrl, initial_root_password: banner.passwordFile ?? undefined }, banner.sentence);
-  }
+  // Before the banner: a supervisor that stops Kiln as soon as it says it is up gets a graceful stop.
   const stop = async (signal: string) => {
     kiln.deps.log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
     // A keep-alive connection becomes idle once its in-flight response is sent; close those as they
@@ -89,6 +84,12 @@ async function serve(config: Config): Promise<void> {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+  const banner = startBanner(config);
+  if (wantsText(config, Boolean(process.stdout.isTTY))) {
+    if (config.logLevel !== 'silent') process.stdout.write(`\n${banner.lines.map((line) => `  ${line}`).join('\n')}\n\n`);
+  } else {
+    kiln.deps.log.info({ url: config.baseUrl, initial_root_password: banner.passwordFile ?? undefined }, banner.sentence);
+  }
 }
 
 async function worker(config: Config): Promise<void> {
@@ -96,13 +97,14 @@ async function worker(config: Config): Promise<void> {
   const { startKiln } = await import('./bootstrap.js');
   const kiln = await startKiln(config, { processMetrics: true });
   kiln.worker.start();
-  kiln.deps.log.info('worker started');
   const stop = async () => {
     await kiln.close();
     process.exit(0);
   };
+  // Before "worker started", for the same reason as in serve.
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
+  kiln.deps.log.info('worker started');
 }
 
 async function migrate(config: Config): Promise<void> {

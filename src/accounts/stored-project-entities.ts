@@ -2,15 +2,16 @@
 // project-entity-queries.ts) installed for this code and this base URL. Runs
 // at every start: when the digest of the trigger SQL matches what the database records, nothing is
 // done; otherwise the triggers are replaced and every row rebuilt, in one transaction, so no reader
-// sees entities of two definitions. Processes starting together: on PostgreSQL an advisory lock lets
-// one install while the others wait and then find the digest current; on SQLite the one that loses
-// the race for the write lock fails its transaction and finds the digest current afterwards.
+// sees entities of two definitions. Processes starting together take a lock first (an advisory lock
+// on PostgreSQL, the write lock on SQLite): one installs while the others wait, then find the digest
+// current.
 import type { Deps } from '../platform/deps.js';
 import { inTransaction, type Executor } from '../platform/db/database.js';
 import { sha256Hex } from '../platform/crypto.js';
 import { entityUrls } from './entities.js';
 import { lockDerivedDefinitions, projectEntityTriggers } from './project-entity-queries.js';
 
+// The name lockDerivedDefinitions writes on SQLite.
 const NAME = 'project_entities';
 
 async function installedDigest(executor: Executor): Promise<string | undefined> {
@@ -22,14 +23,10 @@ export async function ensureStoredProjectEntities(deps: Deps): Promise<void> {
   const statements = [...triggers.drop, ...triggers.create, ...triggers.rebuild];
   const digest = sha256Hex(statements.map((statement) => statement.compile(deps.db).sql).join(';\n'));
   if ((await installedDigest(deps.db)) === digest) return;
-  try {
-    await inTransaction(deps.db, async (trx) => {
-      if (deps.dialect === 'postgres') await lockDerivedDefinitions().execute(trx);
-      if ((await installedDigest(trx)) === digest) return;
-      for (const statement of statements) await statement.execute(trx);
-      await trx.insertInto('derived_definitions').values({ name: NAME, digest }).onConflict((c) => c.column('name').doUpdateSet({ digest })).execute();
-    });
-  } catch (error) {
-    if ((await installedDigest(deps.db)) !== digest) throw error;
-  }
+  await inTransaction(deps.db, async (trx) => {
+    await lockDerivedDefinitions(deps.dialect).execute(trx);
+    if ((await installedDigest(trx)) === digest) return;
+    for (const statement of statements) await statement.execute(trx);
+    await trx.insertInto('derived_definitions').values({ name: NAME, digest }).onConflict((c) => c.column('name').doUpdateSet({ digest })).execute();
+  });
 }

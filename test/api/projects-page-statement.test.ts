@@ -15,6 +15,10 @@ import { ensureStoredProjectEntities } from '../../src/accounts/stored-project-e
 import { inTransaction } from '../../src/platform/db/database.js';
 import type { DbTransaction } from '../../src/platform/db/statements.js';
 import { testDialect } from '../helpers/database.js';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { childDatabaseEnv } from '../platform/process-helpers.js';
 
 let kiln: TestKiln;
 let owner: TestUser;
@@ -150,6 +154,25 @@ describe('the stored project entities', () => {
     await expectCurrent();
   });
 
+  // Another process installing at the same moment (nodes started together after an upgrade) is
+  // modelled by a child that takes the install's lock (SQLite's write lock, PostgreSQL's advisory
+  // lock), records a definition of its own and commits a moment later. The start must wait for it and
+  // then install over it, not fail: on SQLite a transaction that has read before it writes gets
+  // SQLITE_BUSY at once while another holds the write lock, whatever the busy timeout. Had it not
+  // waited, the child's later commit would leave the child's definition in place.
+  it('wait for another process installing at the same moment, then install over it', async () => {
+    const holder = holdInstallLock(500);
+    await holder.held;
+    const elsewhere = 'https://waited.example.org';
+    await ensureStoredProjectEntities({ ...kiln.deps, config: { ...kiln.deps.config, baseUrl: elsewhere } });
+    await holder.exited;
+    const [definition] = await kiln.deps.db.selectFrom('derived_definitions').select('digest').where('name', '=', 'project_entities').execute();
+    expect(definition.digest).not.toBe('installed-by-another');
+    await expectCurrent(elsewhere);
+    await ensureStoredProjectEntities(kiln.deps);
+    await expectCurrent();
+  });
+
   // PostgreSQL runs writers side by side (SQLite one at a time): a project edited while its group is
   // renamed by a transaction that has not committed yet must end with both changes in its entity,
   // whichever commits first.
@@ -184,3 +207,34 @@ describe('the stored project entities', () => {
     }
   });
 });
+
+/**
+ * A child process that takes the stored entities' install lock, records another definition's digest
+ * and commits after `ms`.
+ */
+function holdInstallLock(ms: number): { held: Promise<void>; exited: Promise<void> } {
+  const record = "update derived_definitions set digest = 'installed-by-another' where name = 'project_entities'";
+  const script =
+    testDialect() === 'postgres'
+      ? `const pg = require('pg'); const client = new pg.Client({ connectionString: process.argv[1] });
+         (async () => {
+           await client.connect();
+           await client.query('begin');
+           await client.query("select pg_advisory_xact_lock(74105108, hashtext('derived_definitions'))");
+           await client.query("${record}");
+           process.stdout.write('held');
+           await new Promise((resolve) => setTimeout(resolve, ${ms}));
+           await client.query('commit');
+           await client.end();
+         })();`
+      : `const db = new (require('better-sqlite3'))(process.argv[1]);
+         db.exec('begin immediate');
+         db.exec("${record}");
+         process.stdout.write('held');
+         setTimeout(() => { db.exec('commit'); db.close(); }, ${ms});`;
+  const target = testDialect() === 'postgres' ? childDatabaseEnv(kiln.testDb).KILN_DATABASE_URL : join(kiln.testDb.dataDir, 'kiln.sqlite3');
+  const child = spawn(process.execPath, ['-e', script, target], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
+  const held = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  const exited = new Promise<void>((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the lock holder exited with ${code}`)))));
+  return { held, exited };
+}
