@@ -8,6 +8,7 @@ import { createProject } from './create-project.js';
 import { deleteProject } from './delete-project.js';
 import { namespaceOf, namespacesOf, visibleProjectsQuery } from './finders.js';
 import { projectEntity } from './entities.js';
+import { serializeProjectEntity } from './project-entity-serializer.js';
 import { visibleProjectsPage } from './visible-projects-page.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
@@ -62,12 +63,13 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'GET', url: '/projects/:id', summary: 'One project by id or URL-encoded path', tags: ['projects'],
     ability: { project: 'read_project' }, auth: 'optional',
     params: { id: p.string.required() },
-    // The whole answer is cached per caller until the database changes (the context's cachedAnswer).
-    // Anonymous callers get no `permissions` (GitLab presents them only to a user).
+    // The whole answer is cached per caller until the database changes (the context's cachedAnswer);
+    // when it is not, the compiled serialiser writes it. Anonymous callers get no `permissions`
+    // (GitLab presents them only to a user).
     handler: async ({ params, principal, project, cachedAnswer }) =>
       cachedAnswer([params.id], async () => {
         const access = await project();
-        return new JsonText(projectEntity(base, access.project, access.namespace, principal ? access : undefined));
+        return JsonText.of(serializeProjectEntity(projectEntity(base, access.project, access.namespace, principal ? access : undefined)));
       }),
   });
 

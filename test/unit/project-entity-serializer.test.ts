@@ -1,0 +1,54 @@
+// GET /projects/:id writes its answer with a serialiser compiled from the Project entity's schema
+// (accounts/project-entity-serializer.ts). Whatever the entity holds, the bytes must be JSON.stringify's:
+// the same fields in the same order, the same escapes, nulls kept. A field added to the entity but
+// not to the schema would be dropped silently, so the schema's fields are compared with the entity's.
+import { describe, expect, it } from 'vitest';
+import { projectEntity } from '../../src/accounts/entities.js';
+import { PROJECT_ENTITY_SCHEMA, serializeProjectEntity } from '../../src/accounts/project-entity-serializer.js';
+import type { NamespaceRow, ProjectRow } from '../../src/accounts/access.js';
+
+// Every character JSON escapes, quotes and backslashes, non-ASCII, astral, a lone surrogate and the
+// line separators, and a long run (the serialiser treats short and long strings apart).
+const AWKWARD = `${Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).join('')}"\\/é😀\ud800\u2028\u2029\u007f<tag>&'`;
+const LONG = `${'x'.repeat(100)}${AWKWARD}${'y'.repeat(100)}`;
+const BASE = 'https://kiln.example.org:8443/sub';
+const TIME = Date.parse('2026-11-24T10:11:12.345Z');
+
+const group: NamespaceRow = { id: 7, kind: 'group', name: 'Top', path: 'top', full_path: 'top/sub', full_path_lower: 'top/sub', parent_id: 3, owner_id: null, visibility: 'internal', description: '', read_only: 0, avatar: null, deletion_scheduled_at: null, created_at: TIME, updated_at: TIME };
+const project: ProjectRow = { id: 42, namespace_id: 7, name: 'Widget', path: 'widget', full_path: 'top/sub/widget', full_path_lower: 'top/sub/widget', description: 'A widget', visibility: 'private', creator_id: 5, default_branch: 'main', topics: '["one","two"]', issues_access_level: 'enabled', repository_access_level: 'private', star_count: 3, avatar: null, created_at: TIME, updated_at: TIME, last_activity_at: TIME + 1 };
+
+const shapes: Array<[string, ProjectRow, NamespaceRow, { level: number } | undefined]> = [
+  ['a member of a group project', project, group, { level: 30 }],
+  ['a signed-in non-member (project_access null)', project, group, { level: 0 }],
+  ['an anonymous caller (no permissions)', project, group, undefined],
+  ['awkward text in every string', { ...project, name: AWKWARD, path: 'p', description: LONG, default_branch: AWKWARD, topics: JSON.stringify([AWKWARD, LONG, '']) }, { ...group, name: LONG, full_path: AWKWARD }, { level: 50 }],
+  ['avatars, no creator, no topics, issues off', { ...project, avatar: 'logo é.png', creator_id: null, topics: '[]', issues_access_level: 'disabled', star_count: 0 }, { ...group, avatar: 'g.png', parent_id: null }, { level: 10 }],
+  ['a personal project', { ...project, full_path: 'alice/widget' }, { ...group, kind: 'user', name: 'Alice', path: 'alice', full_path: 'alice', parent_id: null, owner_id: 5 }, { level: 50 }],
+  ['empty strings and large ids', { ...project, id: 2 ** 31 + 5, description: '', topics: 'not json' }, { ...group, id: 2 ** 31 + 9 }, { level: 40 }],
+];
+
+/** The field names at every level, as paths: what the entity has and what the schema names. */
+function paths(value: unknown, prefix = ''): string[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  return Object.entries(value).flatMap(([key, inner]) => [`${prefix}${key}`, ...paths(inner, `${prefix}${key}.`)]);
+}
+
+function schemaPaths(schema: any, prefix = ''): string[] {
+  const object = schema.properties ? schema : schema.anyOf?.find((option: any) => option.properties);
+  if (!object) return [];
+  return Object.entries(object.properties).flatMap(([key, inner]) => [`${prefix}${key}`, ...schemaPaths(inner, `${prefix}${key}.`)]);
+}
+
+describe('the compiled Project entity serialiser', () => {
+  for (const [shape, row, namespace, permissions] of shapes) {
+    it(`writes JSON.stringify's bytes for ${shape}`, () => {
+      const entity = projectEntity(BASE, row, namespace, permissions);
+      expect(serializeProjectEntity(entity)).toBe(JSON.stringify(entity));
+    });
+  }
+
+  it('names every field of the entity, in the entity\'s order', () => {
+    const entity = projectEntity(BASE, project, group, { level: 30 });
+    expect(schemaPaths(PROJECT_ENTITY_SCHEMA)).toEqual(paths(entity));
+  });
+});
