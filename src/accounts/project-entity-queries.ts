@@ -223,8 +223,8 @@ export function projectEntityTriggers(dialect: Dialect, urls: EntityUrls): Proje
  * transaction read the digest first, its snapshot would be pinned, and its first write would fail
  * at once with SQLITE_BUSY while the other installer was still at work.
  */
-export function lockDerivedDefinitions(dialect: Dialect): RawBuilder<unknown> {
+export function lockDerivedDefinitions(dialect: Dialect, name: string): RawBuilder<unknown> {
   return dialect === 'postgres'
     ? sql`select pg_advisory_xact_lock(74105108, hashtext('derived_definitions'))`
-    : sql`update derived_definitions set digest = digest where name = 'project_entities'`;
+    : sql`update derived_definitions set digest = digest where name = ${name}`;
 }

@@ -11,7 +11,6 @@ import { sha256Hex } from '../platform/crypto.js';
 import { entityUrls } from './entities.js';
 import { lockDerivedDefinitions, projectEntityTriggers } from './project-entity-queries.js';
 
-// The name lockDerivedDefinitions writes on SQLite.
 const NAME = 'project_entities';
 
 async function installedDigest(executor: Executor): Promise<string | undefined> {
@@ -24,7 +23,7 @@ export async function ensureStoredProjectEntities(deps: Deps): Promise<void> {
   const digest = sha256Hex(statements.map((statement) => statement.compile(deps.db).sql).join(';\n'));
   if ((await installedDigest(deps.db)) === digest) return;
   await inTransaction(deps.db, async (trx) => {
-    await lockDerivedDefinitions(deps.dialect).execute(trx);
+    await lockDerivedDefinitions(deps.dialect, NAME).execute(trx);
     if ((await installedDigest(trx)) === digest) return;
     for (const statement of statements) await statement.execute(trx);
     await trx.insertInto('derived_definitions').values({ name: NAME, digest }).onConflict((c) => c.column('name').doUpdateSet({ digest })).execute();

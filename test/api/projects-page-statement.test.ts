@@ -234,7 +234,10 @@ function holdInstallLock(ms: number): { held: Promise<void>; exited: Promise<voi
          setTimeout(() => { db.exec('commit'); db.close(); }, ${ms});`;
   const target = testDialect() === 'postgres' ? childDatabaseEnv(kiln.testDb).KILN_DATABASE_URL : join(kiln.testDb.dataDir, 'kiln.sqlite3');
   const child = spawn(process.execPath, ['-e', script, target], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
-  const held = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  const held = new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the lock holder exited with ${code} before it held the lock`)));
+  });
   const exited = new Promise<void>((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the lock holder exited with ${code}`)))));
   return { held, exited };
 }
