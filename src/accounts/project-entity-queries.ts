@@ -217,14 +217,9 @@ export function projectEntityTriggers(dialect: Dialect, urls: EntityUrls): Proje
 }
 
 /**
- * One installer at a time across processes, held to the transaction's end; the first statement of
- * the install. PostgreSQL: an advisory lock. SQLite: a write, which takes the database's write lock
- * (waiting in the busy handler while another installer holds it) before anything is read. Had the
- * transaction read the digest first, its snapshot would be pinned, and its first write would fail
- * at once with SQLITE_BUSY while the other installer was still at work.
+ * PostgreSQL: one installer at a time across nodes, released at the transaction's end. (On SQLite
+ * every transaction takes the write lock as it begins: platform/db/connection-gate.ts.)
  */
-export function lockDerivedDefinitions(dialect: Dialect, name: string): RawBuilder<unknown> {
-  return dialect === 'postgres'
-    ? sql`select pg_advisory_xact_lock(74105108, hashtext('derived_definitions'))`
-    : sql`update derived_definitions set digest = digest where name = ${name}`;
+export function lockDerivedDefinitions(): RawBuilder<unknown> {
+  return sql`select pg_advisory_xact_lock(74105108, hashtext('derived_definitions'))`;
 }

@@ -2,9 +2,9 @@
 // project-entity-queries.ts) installed for this code and this base URL. Runs
 // at every start: when the digest of the trigger SQL matches what the database records, nothing is
 // done; otherwise the triggers are replaced and every row rebuilt, in one transaction, so no reader
-// sees entities of two definitions. Processes starting together take a lock first (an advisory lock
-// on PostgreSQL, the write lock on SQLite): one installs while the others wait, then find the digest
-// current.
+// sees entities of two definitions. Processes starting together take a lock before they read the
+// digest (an advisory lock on PostgreSQL; on SQLite the write lock every transaction begins with):
+// one installs while the others wait, then find the digest current.
 import type { Deps } from '../platform/deps.js';
 import { inTransaction, type Executor } from '../platform/db/database.js';
 import { sha256Hex } from '../platform/crypto.js';
@@ -23,7 +23,7 @@ export async function ensureStoredProjectEntities(deps: Deps): Promise<void> {
   const digest = sha256Hex(statements.map((statement) => statement.compile(deps.db).sql).join(';\n'));
   if ((await installedDigest(deps.db)) === digest) return;
   await inTransaction(deps.db, async (trx) => {
-    await lockDerivedDefinitions(deps.dialect, NAME).execute(trx);
+    if (deps.dialect === 'postgres') await lockDerivedDefinitions().execute(trx);
     if ((await installedDigest(trx)) === digest) return;
     for (const statement of statements) await statement.execute(trx);
     await trx.insertInto('derived_definitions').values({ name: NAME, digest }).onConflict((c) => c.column('name').doUpdateSet({ digest })).execute();

@@ -1,11 +1,13 @@
 // The serving SQLite connection's settings (platform/db/database.ts, docs/decisions.md): each one is a
-// durability or speed decision that a refactoring could drop without any other test noticing.
+// durability, speed or correctness decision that a refactoring could drop without any other test noticing.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { openSqlite, type Database } from '../../src/platform/db/database.js';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { inTransaction, openSqlite, type Database } from '../../src/platform/db/database.js';
 import { testDialect } from '../helpers/database.js';
 
 describe.runIf(testDialect() === 'sqlite')('the serving SQLite connection', () => {
@@ -34,5 +36,30 @@ describe.runIf(testDialect() === 'sqlite')('the serving SQLite connection', () =
 
   it('keeps temporary storage (a savepoint sub-journal) in memory', async () => {
     expect(await pragma('temp_store')).toBe(2);
+  });
+
+  // `kiln worker` beside `kiln serve` on one file: a transaction that reads before it writes, begun
+  // while the other process holds the write lock, must wait for that commit and then see it. Begun
+  // DEFERRED, its first write failed at once with SQLITE_BUSY, whatever the busy timeout.
+  it('begins transactions IMMEDIATE: one that reads, then writes, waits for another process and sees its commit', async () => {
+    await sql`create table if not exists other_process (name text not null)`.execute(database.db);
+    const file = join(dir, 'kiln.sqlite3');
+    const child = spawn(
+      process.execPath,
+      ['-e', `const db = new (require('better-sqlite3'))(process.argv[1]); db.exec('begin immediate'); db.exec("insert into other_process values ('other')"); process.stdout.write('held'); setTimeout(() => db.exec('commit'), 300);`, file],
+      { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await new Promise((resolve, reject) => {
+      child.stdout.once('data', resolve);
+      child.once('exit', (code) => reject(new Error(`the lock holder exited with ${code} before it held the lock`)));
+    });
+    const seen = await inTransaction(database.db, async (trx) => {
+      const rows = await trx.selectFrom('other_process' as never).selectAll().execute();
+      await sql`insert into other_process values ('this')`.execute(trx);
+      return rows;
+    });
+    expect(seen).toEqual([{ name: 'other' }]);
+    expect(await exited).toBe(0);
   });
 });

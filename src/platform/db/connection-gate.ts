@@ -10,7 +10,7 @@
 //
 // The same drivers refuse a connection asked for from inside a work (work-scope.ts): that request
 // would wait for the batch forever on SQLite, and leave the work's transaction on PostgreSQL.
-import { PostgresDialect, SqliteDialect, type DatabaseConnection, type Driver, type PostgresDialectConfig, type SqliteDialectConfig } from 'kysely';
+import { CompiledQuery, PostgresDialect, SqliteDialect, type DatabaseConnection, type Driver, type PostgresDialectConfig, type SqliteDialectConfig } from 'kysely';
 import type { WorkScope } from './work-scope.js';
 
 export class ConnectionGate {
@@ -48,8 +48,16 @@ export class ConnectionGate {
 }
 
 /**
- * Kysely's SQLite dialect whose driver refuses connections inside a work and passes the gate before
- * every connection it hands out.
+ * Kysely's SQLite dialect whose driver refuses connections inside a work, passes the gate before
+ * every connection it hands out, and begins transactions IMMEDIATE.
+ *
+ * Kysely begins them DEFERRED: the transaction reads on a snapshot and takes the write lock at its
+ * first write. When another process (`kiln worker` beside `kiln serve`, or one starting) holds the
+ * lock then, or has committed since the snapshot, SQLite cannot wait for it, because the snapshot
+ * would be stale: the write fails at once with SQLITE_BUSY, whatever the busy timeout, and a request
+ * that looked before it wrote would answer 500. IMMEDIATE takes the lock at BEGIN, where the busy
+ * timeout applies, so the transaction waits for the other process's commit and then reads what it
+ * wrote. Within one process the gate serialises transactions already; this costs them nothing more.
  */
 export class GatedSqliteDialect extends SqliteDialect {
   readonly #gate: ConnectionGate;
@@ -62,9 +70,15 @@ export class GatedSqliteDialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    return guardedDriver(super.createDriver(), this.#works, this.#gate);
+    const driver = guardedDriver(super.createDriver(), this.#works, this.#gate);
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(BEGIN_IMMEDIATE);
+    };
+    return driver;
   }
 }
+
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
 
 /** Kysely's PostgreSQL dialect whose driver refuses connections inside a work. */
 export class GuardedPostgresDialect extends PostgresDialect {
