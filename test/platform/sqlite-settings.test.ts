@@ -1,5 +1,7 @@
 // The serving SQLite connection's settings (platform/db/database.ts, docs/decisions.md): each one is a
 // durability, speed or correctness decision that a refactoring could drop without any other test noticing.
+// The statement counter is imported first: it wraps better-sqlite3's statements before any database opens.
+import { statementsDuring } from './statement-counter.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +10,7 @@ import { sql } from 'kysely';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { inTransaction, openSqlite, type Database } from '../../src/platform/db/database.js';
+import { q } from '../../src/platform/db/statements.js';
 import { testDialect } from '../helpers/database.js';
 
 describe.runIf(testDialect() === 'sqlite')('the serving SQLite connection', () => {
@@ -61,5 +64,20 @@ describe.runIf(testDialect() === 'sqlite')('the serving SQLite connection', () =
     });
     expect(seen).toEqual([{ name: 'other' }]);
     expect(await exited).toBe(0);
+  });
+
+  // The BEGIN IMMEDIATE is not read-only to SQLite: run through the statement cache it counted as a
+  // write of unknown tables, and every builder transaction emptied the read cache.
+  it('keeps the read cache across a builder transaction that wrote other tables', async () => {
+    await sql`create table if not exists kept_reads (id integer primary key, name text not null)`.execute(database.db);
+    await sql`create table if not exists other_writes (name text not null)`.execute(database.db);
+    await sql`insert or replace into kept_reads values (1, 'kept')`.execute(database.db);
+    const keptRead = () => database.readCache.all(q`select name from kept_reads where id = ${1}`, { cache: true });
+    expect(await keptRead()).toEqual([{ name: 'kept' }]);
+    await inTransaction(database.db, async (trx) => {
+      await sql`insert into other_writes values ('elsewhere')`.execute(trx);
+    });
+    const ran = await statementsDuring(async () => expect(await keptRead()).toEqual([{ name: 'kept' }]));
+    expect(ran.filter((text) => text.includes('kept_reads'))).toEqual([]);
   });
 });

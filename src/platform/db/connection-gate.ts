@@ -10,7 +10,7 @@
 //
 // The same drivers refuse a connection asked for from inside a work (work-scope.ts): that request
 // would wait for the batch forever on SQLite, and leave the work's transaction on PostgreSQL.
-import { CompiledQuery, PostgresDialect, SqliteDialect, type DatabaseConnection, type Driver, type PostgresDialectConfig, type SqliteDialectConfig } from 'kysely';
+import { PostgresDialect, SqliteDialect, type DatabaseConnection, type Driver, type PostgresDialectConfig, type SqliteDialectConfig } from 'kysely';
 import type { WorkScope } from './work-scope.js';
 
 export class ConnectionGate {
@@ -62,23 +62,26 @@ export class ConnectionGate {
 export class GatedSqliteDialect extends SqliteDialect {
   readonly #gate: ConnectionGate;
   readonly #works: WorkScope;
+  readonly #beginImmediate: () => void;
 
-  constructor(config: SqliteDialectConfig, gate: ConnectionGate, works: WorkScope) {
+  /**
+   * `beginImmediate` runs BEGIN IMMEDIATE on the connection itself, not through the statement cache
+   * Kysely prepares its queries with: SQLite does not count that BEGIN as read-only, and the cache
+   * would note it as a write of unknown tables, which empties the read cache (database.ts).
+   */
+  constructor(config: SqliteDialectConfig, gate: ConnectionGate, works: WorkScope, beginImmediate: () => void) {
     super(config);
     this.#gate = gate;
     this.#works = works;
+    this.#beginImmediate = beginImmediate;
   }
 
   override createDriver(): Driver {
     const driver = guardedDriver(super.createDriver(), this.#works, this.#gate);
-    driver.beginTransaction = async (connection) => {
-      await connection.executeQuery(BEGIN_IMMEDIATE);
-    };
+    driver.beginTransaction = async () => this.#beginImmediate();
     return driver;
   }
 }
-
-const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
 
 /** Kysely's PostgreSQL dialect whose driver refuses connections inside a work. */
 export class GuardedPostgresDialect extends PostgresDialect {

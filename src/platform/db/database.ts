@@ -92,7 +92,8 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
   const statements = withStatementCache(connection, 500, versions);
   const gate = new ConnectionGate();
   const works = new WorkScope();
-  const db = new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: statements }, gate, works) });
+  const beginImmediate = connection.prepare('begin immediate');
+  const db = new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: statements }, gate, works, () => beginImmediate.run()) });
   const onDisk = file !== ':memory:';
   const checkpoints = onDisk && options.backgroundCheckpoints ? startBackgroundCheckpoints(connection, file, options.backgroundCheckpoints.onError) : undefined;
   return {
