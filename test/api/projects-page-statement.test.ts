@@ -15,10 +15,8 @@ import { ensureStoredProjectEntities } from '../../src/accounts/stored-project-e
 import { inTransaction } from '../../src/platform/db/database.js';
 import type { DbTransaction } from '../../src/platform/db/statements.js';
 import { testDialect } from '../helpers/database.js';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { childDatabaseEnv } from '../platform/process-helpers.js';
+import { childDatabaseEnv, holdTransaction } from '../platform/process-helpers.js';
 
 let kiln: TestKiln;
 let owner: TestUser;
@@ -214,30 +212,7 @@ describe('the stored project entities', () => {
  */
 function holdInstallLock(ms: number): { held: Promise<void>; exited: Promise<void> } {
   const record = "update derived_definitions set digest = 'installed-by-another' where name = 'project_entities'";
-  const script =
-    testDialect() === 'postgres'
-      ? `const pg = require('pg'); const client = new pg.Client({ connectionString: process.argv[1] });
-         (async () => {
-           await client.connect();
-           await client.query('begin');
-           await client.query("select pg_advisory_xact_lock(74105108, hashtext('derived_definitions'))");
-           await client.query("${record}");
-           process.stdout.write('held');
-           await new Promise((resolve) => setTimeout(resolve, ${ms}));
-           await client.query('commit');
-           await client.end();
-         })();`
-      : `const db = new (require('better-sqlite3'))(process.argv[1]);
-         db.exec('begin immediate');
-         db.exec("${record}");
-         process.stdout.write('held');
-         setTimeout(() => { db.exec('commit'); db.close(); }, ${ms});`;
-  const target = testDialect() === 'postgres' ? childDatabaseEnv(kiln.testDb).KILN_DATABASE_URL : join(kiln.testDb.dataDir, 'kiln.sqlite3');
-  const child = spawn(process.execPath, ['-e', script, target], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
-  const held = new Promise<void>((resolve, reject) => {
-    child.stdout.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`the lock holder exited with ${code} before it held the lock`)));
-  });
-  const exited = new Promise<void>((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the lock holder exited with ${code}`)))));
-  return { held, exited };
+  if (testDialect() === 'sqlite') return holdTransaction('sqlite', join(kiln.testDb.dataDir, 'kiln.sqlite3'), [record], ms);
+  const lock = "select pg_advisory_xact_lock(74105108, hashtext('derived_definitions'))";
+  return holdTransaction('postgres', childDatabaseEnv(kiln.testDb).KILN_DATABASE_URL, [lock, record], ms);
 }

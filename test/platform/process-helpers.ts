@@ -1,5 +1,6 @@
 // Helpers for tests that spawn the built `kiln` (dist/, built by `npm test` when sources changed).
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { TestDatabase } from '../helpers/database.js';
 
 export const MAIN = new URL('../../dist/src/main.js', import.meta.url).pathname;
@@ -37,4 +38,38 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * Another process at work on the same database: a child that begins a transaction (SQLite: BEGIN
+ * IMMEDIATE on the file `target`, which takes the write lock; PostgreSQL: BEGIN on the URL `target`),
+ * runs `statements` in it, and commits `ms` later. `held` resolves once the statements have run;
+ * both promises reject if the child fails.
+ */
+export function holdTransaction(dialect: 'sqlite' | 'postgres', target: string, statements: string[], ms: number): { held: Promise<void>; exited: Promise<void> } {
+  const list = JSON.stringify(statements);
+  const script =
+    dialect === 'postgres'
+      ? `const client = new (require('pg').Client)({ connectionString: process.argv[1] });
+         (async () => {
+           await client.connect();
+           await client.query('begin');
+           for (const statement of ${list}) await client.query(statement);
+           process.stdout.write('held');
+           await new Promise((resolve) => setTimeout(resolve, ${ms}));
+           await client.query('commit');
+           await client.end();
+         })();`
+      : `const db = new (require('better-sqlite3'))(process.argv[1]);
+         db.exec('begin immediate');
+         for (const statement of ${list}) db.exec(statement);
+         process.stdout.write('held');
+         setTimeout(() => { db.exec('commit'); db.close(); }, ${ms});`;
+  const child = spawn(process.execPath, ['-e', script, target], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
+  const held = new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the transaction's process exited with ${code} before it held the lock`)));
+  });
+  const exited = new Promise<void>((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the transaction's process exited with ${code}`)))));
+  return { held, exited };
 }

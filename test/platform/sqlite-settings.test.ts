@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { holdTransaction } from './process-helpers.js';
 import { inTransaction, openSqlite, type Database } from '../../src/platform/db/database.js';
 import { q } from '../../src/platform/db/statements.js';
 import { testDialect } from '../helpers/database.js';
@@ -47,23 +46,15 @@ describe.runIf(testDialect() === 'sqlite')('the serving SQLite connection', () =
   it('begins transactions IMMEDIATE: one that reads, then writes, waits for another process and sees its commit', async () => {
     await sql`create table if not exists other_process (name text not null)`.execute(database.db);
     const file = join(dir, 'kiln.sqlite3');
-    const child = spawn(
-      process.execPath,
-      ['-e', `const db = new (require('better-sqlite3'))(process.argv[1]); db.exec('begin immediate'); db.exec("insert into other_process values ('other')"); process.stdout.write('held'); setTimeout(() => db.exec('commit'), 300);`, file],
-      { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    await new Promise((resolve, reject) => {
-      child.stdout.once('data', resolve);
-      child.once('exit', (code) => reject(new Error(`the lock holder exited with ${code} before it held the lock`)));
-    });
+    const other = holdTransaction('sqlite', file, ["insert into other_process values ('other')"], 300);
+    await other.held;
     const seen = await inTransaction(database.db, async (trx) => {
       const rows = await trx.selectFrom('other_process' as never).selectAll().execute();
       await sql`insert into other_process values ('this')`.execute(trx);
       return rows;
     });
     expect(seen).toEqual([{ name: 'other' }]);
-    expect(await exited).toBe(0);
+    await other.exited;
   });
 
   // The BEGIN IMMEDIATE is not read-only to SQLite: run through the statement cache it counted as a
