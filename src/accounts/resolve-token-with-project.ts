@@ -23,6 +23,7 @@ export async function resolveTokenWithProject(deps: Deps, token: string, idOrPat
   if (!row) return { lookup: null, project: null };
   const lookup = await tokenLookupOf(deps, row as unknown as TokenRow);
   const project = prefetchedOf(row);
-  if (project) rememberReadBy(project, statement);
+  // Read again only by a caller computing an answer the cache keeps (currentPrefetched).
+  if (project && deps.readCache.caching) rememberReadBy(project, statement);
   return { lookup, project };
 }

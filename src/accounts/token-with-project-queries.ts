@@ -4,7 +4,7 @@
 // round trips. The project's and namespace's columns are prefixed (`p_`, `ns_`) because their names
 // collide with the user's; prefetched-project.ts rebuilds the rows from the `as p_…` / `as ns_…` names
 // written here, so a column the rows need is added here and nowhere else.
-import { q, type Statement } from '../platform/db/statements.js';
+import type { Statement } from '../platform/db/statements.js';
 
 export interface TokenWithProjectRow {
   token_id: number;
@@ -21,13 +21,17 @@ export interface TokenWithProjectRow {
 }
 
 /**
- * The token of this digest with its user, and the project named by id or by full path (lower case):
- * pass 0 or '' for the one not given. The project columns are null when no project matches.
+ * The statement's text for the project matched by `match` (with one placeholder, the project's id or
+ * path), as the template `q` would make of it: made once for each of the two ways a route names a
+ * project. Two statements, not one with `p.id = ? or p.full_path_lower = ?`: SQLite runs that as
+ * a lookup by each index, in both places it matches the project (~1.4 µs of the statement's ~15).
+ * Placeholders, in order: the project (the chain), today (project members), today (group members),
+ * the project (the join), the token's digest.
  */
-export function tokenWithProject(digest: string, projectId: number, fullPathLower: string, today: string): Statement {
-  return q`
+function template(match: string): TemplateStringsArray {
+  const text = `
     with recursive chain(id, parent_id) as (
-      select n.id, n.parent_id from projects p join namespaces n on n.id = p.namespace_id where p.id = ${projectId} or p.full_path_lower = ${fullPathLower}
+      select n.id, n.parent_id from projects p join namespaces n on n.id = p.namespace_id where ${match}
       union all
       select n.id, n.parent_id from namespaces n join chain c on n.id = c.parent_id
     )
@@ -45,15 +49,30 @@ export function tokenWithProject(digest: string, projectId: number, fullPathLowe
       ns.deletion_scheduled_at as ns_deletion_scheduled_at,
       (select max(m.access_level) from members m
         where m.user_id = t.user_id and m.source_type = 'Project' and m.source_id = p.id
-          and (m.expires_at is null or m.expires_at >= ${today})) as project_level,
+          and (m.expires_at is null or m.expires_at >= ?)) as project_level,
       -- \`+c.id\`: not an index key, so SQLite walks the chain and looks members up by their unique
       -- key, instead of building an automatic index on the chain at every run (~1.5 µs of ~18).
       (select max(m.access_level) from chain c
         join members m on m.user_id = t.user_id and m.source_type = 'Namespace' and m.source_id = +c.id
-        where m.expires_at is null or m.expires_at >= ${today}) as group_level
+        where m.expires_at is null or m.expires_at >= ?) as group_level
     from personal_access_tokens t
       join users u on u.id = t.user_id
-      left join projects p on p.id = ${projectId} or p.full_path_lower = ${fullPathLower}
+      left join projects p on ${match}
       left join namespaces ns on ns.id = p.namespace_id
-    where t.token_digest = ${digest}`;
+    where t.token_digest = ?`;
+  const parts = text.split('?');
+  if (parts.length !== 6) throw new Error('token-with-project: the statement has five placeholders');
+  return Object.freeze(Object.assign(parts, { raw: Object.freeze([...parts]) })) as unknown as TemplateStringsArray;
+}
+
+const BY_ID = template('p.id = ?');
+const BY_PATH = template('p.full_path_lower = ?');
+
+/**
+ * The token of this digest with its user, and the project named by id or, when `projectId` is 0, by
+ * full path (lower case; '' matches nothing). The project columns are null when no project matches.
+ */
+export function tokenWithProject(digest: string, projectId: number, fullPathLower: string, today: string): Statement {
+  if (projectId === 0 && fullPathLower !== '') return { strings: BY_PATH, values: [fullPathLower, today, today, fullPathLower, digest] };
+  return { strings: BY_ID, values: [projectId, today, today, projectId, digest] };
 }

@@ -113,4 +113,22 @@ describe('statements per read with the read cache off (KILN_READ_CACHE=false)', 
     const { status } = await uncached.api('GET', `/projects/${project.id}`, { token: owner.token });
     expect({ count: statements, status }).toEqual({ count: 1, status: 200 });
   });
+
+  // Off, the route kit builds no cache keys (route.ts scopedKey): nothing may be answered as another
+  // request was, whoever asks and whatever for.
+  it('answers each caller, project and page its own', async () => {
+    const owner = await uncached.createUser('off-reader-a');
+    const other = await uncached.createUser('off-reader-b');
+    const first = await uncached.createProject(owner, 'off-first');
+    const second = await uncached.createProject(owner, 'off-second', { visibility: 'public' });
+    for (const project of [first, second, first]) {
+      expect((await uncached.api('GET', `/projects/${project.id}`, { token: owner.token })).body).toMatchObject({ id: project.id, permissions: { project_access: { access_level: 50 } } });
+    }
+    expect((await uncached.api('GET', `/projects/${second.id}`, { token: other.token })).body).toMatchObject({ id: second.id, permissions: { project_access: null } });
+    expect((await uncached.api('GET', `/projects/${first.id}`, { token: other.token })).status).toBe(404);
+    const ids = async (token: string) => ((await uncached.api('GET', '/projects?per_page=100', { token })).body as Array<{ id: number }>).map((p) => p.id);
+    expect(await ids(owner.token)).toEqual(expect.arrayContaining([first.id, second.id]));
+    expect(await ids(other.token)).not.toContain(first.id);
+    expect(await ids(other.token)).toContain(second.id);
+  });
 });

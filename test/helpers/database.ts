@@ -23,16 +23,18 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** `readCache: false` opens the database as KILN_READ_CACHE=false does (nothing kept, every read runs). */
+export async function createTestDatabase(options: { readCache?: boolean } = {}): Promise<TestDatabase> {
+  const readCache = options.readCache ?? true;
   const dataDir = mkdtempSync(join(tmpdir(), 'kiln-test-'));
   if (testDialect() === 'sqlite') {
     const file = join(dataDir, 'kiln.sqlite3');
     return {
-      database: openSqlite(file),
+      database: openSqlite(file, 'NORMAL', { readCache }),
       dataDir,
       url: null,
       schema: null,
-      reopen: () => openSqlite(file),
+      reopen: () => openSqlite(file, 'NORMAL', { readCache }),
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
@@ -44,11 +46,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.query(`create schema ${schema}`);
   await admin.end();
   return {
-    database: openPostgres({ url, schema, poolSize: 5 }),
+    database: openPostgres({ url, schema, poolSize: 5, readCache }),
     dataDir,
     url,
     schema,
-    reopen: () => openPostgres({ url, schema, poolSize: 5 }),
+    reopen: () => openPostgres({ url, schema, poolSize: 5, readCache }),
     drop: async () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();

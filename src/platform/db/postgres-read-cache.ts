@@ -319,6 +319,7 @@ export function postgresReadCache(db: Kysely<DB>, pool: pg.Pool, works: WorkScop
   }
 
   return {
+    caching,
     all<T>(written: Statement, options?: ReadOptions) {
       const text = postgresText(written.strings);
       return cached<T>(written.strings, CompiledQuery.raw(text, written.values) as CompiledQuery<T>, options, () => runNamed<T>(written, text));

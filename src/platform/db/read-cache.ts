@@ -27,6 +27,8 @@ export interface ReadOptions {
 
 /** Reads only: a write goes through the query builder, or `deps.groupCommit` on a hot path. */
 export interface ReadCache {
+  /** False with KILN_READ_CACHE=false: nothing is kept, every read runs, and `memo` ignores its key. */
+  readonly caching: boolean;
   /** Rows of a read-only statement. Rows may be shared between callers: never mutate them. */
   all<T>(statement: Statement, options?: ReadOptions): Promise<readonly T[]>;
   /** Rows of a read-only query built with Kysely (`builder.compile()`), with the same cache. */
@@ -272,6 +274,7 @@ export function sqliteReadCache(
   }
 
   return {
+    caching,
     all: <T>(statement: Statement, options?: ReadOptions) => execute<T>(statement.strings, sqliteText(statement.strings), statement.values, options),
     compiled: <T>(query: CompiledQuery<T>, options?: ReadOptions) => execute<T>(query.sql, query.sql, query.parameters, options),
     commitChecks: () => checks,
