@@ -61,7 +61,7 @@ const readBy = new WeakMap<PrefetchedProject, Statement>();
  */
 export async function currentPrefetched(deps: Deps, prefetched: PrefetchedProject): Promise<PrefetchedProject | null> {
   const statement = readBy.get(prefetched);
-  if (statement === undefined || !deps.config.readCache) return prefetched;
+  if (statement === undefined || !deps.readCache.caching) return prefetched;
   const row = (await deps.readCache.all<Row>(statement, { cache: true }))[0];
   const current = row ? prefetchedOf(row) : null;
   if (current) readBy.set(current, statement);
