@@ -7,7 +7,7 @@
 // row on SQLite), and presenting and serialising them as much again; building the entities' JSON in
 // the statement halved that, and joining stored pieces of them nearly halves the statement again
 // (docs/performance.md).
-import { q, type Statement } from '../platform/db/statements.js';
+import { q, templateOf, type Statement } from '../platform/db/statements.js';
 
 /** Who is asking, as the statements filter: visibilities besides `public`, and the member to match. */
 export interface PageViewer {
@@ -61,8 +61,7 @@ function joined(first: Statement, second: Statement): Statement {
   if (bySecond === undefined) joinedTemplates.set(first.strings, (bySecond = new WeakMap()));
   let strings = bySecond.get(second.strings);
   if (strings === undefined) {
-    const parts = [...first.strings.slice(0, -1), `${first.strings[first.strings.length - 1]}${second.strings[0]}`, ...second.strings.slice(1)];
-    strings = Object.freeze(Object.assign(parts, { raw: parts })) as unknown as TemplateStringsArray;
+    strings = templateOf([...first.strings.slice(0, -1), `${first.strings[first.strings.length - 1]}${second.strings[0]}`, ...second.strings.slice(1)]);
     bySecond.set(second.strings, strings);
   }
   return { strings, values: [...first.values, ...second.values] };

@@ -4,7 +4,7 @@
 // round trips. The project's and namespace's columns are prefixed (`p_`, `ns_`) because their names
 // collide with the user's; prefetched-project.ts rebuilds the rows from the `as p_…` / `as ns_…` names
 // written here, so a column the rows need is added here and nowhere else.
-import type { Statement } from '../platform/db/statements.js';
+import { templateOf, type Statement } from '../platform/db/statements.js';
 
 export interface TokenWithProjectRow {
   token_id: number;
@@ -62,7 +62,7 @@ function template(match: string): TemplateStringsArray {
     where t.token_digest = ?`;
   const parts = text.split('?');
   if (parts.length !== 6) throw new Error('token-with-project: the statement has five placeholders');
-  return Object.freeze(Object.assign(parts, { raw: Object.freeze([...parts]) })) as unknown as TemplateStringsArray;
+  return templateOf(parts);
 }
 
 const BY_ID = template('p.id = ?');

@@ -12,6 +12,16 @@ export interface Statement {
   values: unknown[];
 }
 
+/**
+ * `parts` as the template object `q` receives, for a statement whose text is put together from pieces
+ * (its placeholders fall between the parts). Make it once, at load or memoised: statements are
+ * cached by their template object.
+ */
+export function templateOf(parts: readonly string[]): TemplateStringsArray {
+  const strings = [...parts];
+  return Object.freeze(Object.assign(strings, { raw: Object.freeze([...parts]) })) as unknown as TemplateStringsArray;
+}
+
 /** `q\`select … where id = ${id}\``: a statement with bound values. */
 export function q(strings: TemplateStringsArray, ...values: unknown[]): Statement {
   return { strings, values };
