@@ -56,12 +56,13 @@ const readBy = new WeakMap<PrefetchedProject, Statement>();
  * keeps (`cachedAnswer`, `cachedPage`): such an answer depends on the tables its reads name, and is
  * exact only if they ran after it started. Reading the same statement again through the cache is a
  * hit that records them (no statement runs unless the data changed meanwhile, which this read then
- * sees). Only with the read cache off (`KILN_READ_CACHE=false`, either database), where nothing is
- * kept, are the rows used as read. Null when the project is gone.
+ * sees). With the read cache off (`KILN_READ_CACHE=false`, either database) nothing is kept, and the
+ * token read remembers no statement (resolve-token-with-project.ts): the rows are used as read.
+ * Null when the project is gone.
  */
 export async function currentPrefetched(deps: Deps, prefetched: PrefetchedProject): Promise<PrefetchedProject | null> {
   const statement = readBy.get(prefetched);
-  if (statement === undefined || !deps.readCache.caching) return prefetched;
+  if (statement === undefined) return prefetched;
   const row = (await deps.readCache.all<Row>(statement, { cache: true }))[0];
   const current = row ? prefetchedOf(row) : null;
   if (current) readBy.set(current, statement);
