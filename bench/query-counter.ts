@@ -1,7 +1,14 @@
 // Loaded into the bench's `kiln serve` with `node --import` (never in production): counts the SQL
 // statements the server runs and, on PostgreSQL, its round trips, plus the HTTP requests it
-// answered, so the bench can report statements and round trips per request. bench/run.ts sends
-// SIGUSR2 and reads the counts (and the server's CPU time) from BENCH_QUERY_COUNT_FILE.
+// answered, so the bench can report statements and round trips per request; and reports the server's
+// CPU time. bench/run.ts sends SIGUSR2 and reads both from BENCH_QUERY_COUNT_FILE.
+//
+// The counting wrappers exist only during a counting pass (SIGWINCH puts them on, the next SIGWINCH
+// puts the drivers' own methods back), which bench/run.ts runs after a target's measured rounds
+// (PostgreSQL's round trips excepted, see below). The
+// measured rounds run the server as it runs in production: wrapped, every statement and request paid
+// for the wrapper (rest arguments, `apply`), which cost the alert endpoint 5-8 % of its CPU and the
+// uncached `GET /projects/:id` 3-6 % (measured on this project's machine, docs/performance.md).
 //
 // SQLite: every run of a prepared statement (all/get/run/iterate), including the read cache's
 // `pragma data_version` checks, its read of `table_versions` after another process committed, and
@@ -10,12 +17,9 @@
 // the read cache's one read of the table versions per request included.
 //
 // With BENCH_QUERY_COUNT_READS=1 (scenarios with a background write stream) only GET requests count,
-// and statements only while a counting pass is on (SIGWINCH toggles it): then the statements run on
-// behalf of GET requests (AsyncLocalStorage) count, so that the writes' own statements do not
-// inflate the reads' cost. The pass is separate from the measured rounds because an
-// AsyncLocalStorage in use puts a hook on every promise of the process on Node 20: it cost the
-// measured reads ~9 µs of CPU each (~20 % of their rate). Without the setting everything counts,
-// with no per-request context and no hook.
+// and only the statements run on behalf of GET requests (AsyncLocalStorage), so that the writes' own
+// statements do not inflate the reads' cost. An AsyncLocalStorage in use puts a hook on every promise
+// of the process on Node 20 (it cost the reads ~9 µs of CPU each): it is disabled when the pass ends.
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -27,45 +31,61 @@ const readsOnly = process.env.BENCH_QUERY_COUNT_READS === '1';
 
 const counts = { statements: 0, roundTrips: 0, requests: 0, cpuMicros: 0, seq: 0 };
 const inRead = new AsyncLocalStorage<boolean>();
-/** The reads-only counting pass is on (SIGWINCH toggles it). */
+/** A counting pass is on (SIGWINCH toggles it). */
 let countingPass = false;
-const counting = readsOnly ? () => countingPass && inRead.getStore() === true : () => true;
+const counting = readsOnly ? () => inRead.getStore() === true : () => true;
+
+type Method = (this: unknown, ...args: unknown[]) => unknown;
+type Patch = { owner: Record<string, Method>; name: string; counted: Method; original: Method };
+
+/** A method of `owner` and its counting replacement, swapped in and out by the pass. */
+function patch(owner: Record<string, Method>, name: string, count: (args: unknown[]) => void, around?: (self: unknown, args: unknown[], call: () => unknown) => unknown): Patch {
+  const original = owner[name];
+  const counted: Method = function (this: unknown, ...args: unknown[]) {
+    count(args);
+    return around ? around(this, args, () => original.apply(this, args)) : original.apply(this, args);
+  };
+  return { owner, name, counted, original };
+}
 
 if (file) {
   const SQLite = require('better-sqlite3') as typeof import('better-sqlite3');
   const probe = new SQLite(':memory:');
-  const statementPrototype = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, (...args: unknown[]) => unknown>;
+  const statementPrototype = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, Method>;
   probe.close();
-  for (const method of ['all', 'get', 'run', 'iterate']) {
-    const original = statementPrototype[method];
-    statementPrototype[method] = function (this: unknown, ...args: unknown[]) {
+  const patches: Patch[] = ['all', 'get', 'run', 'iterate'].map((method) =>
+    patch(statementPrototype, method, () => {
       if (counting()) counts.statements += 1;
-      return original.apply(this, args);
-    };
-  }
+    }),
+  );
 
+  // PostgreSQL's wrapper stays on from the start: Kiln's read cache takes each pooled client's `query`
+  // when the client connects (postgres-read-cache.ts), so a wrapper put on later would never run. Its
+  // cost is nothing next to the round trip it counts.
   const pg = require('pg') as typeof import('pg');
-  const originalQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-  (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (this: unknown, ...args: unknown[]) {
-    if (counting()) {
+  const roundTrips = patch(pg.Client.prototype as unknown as Record<string, Method>, 'query', () => {
+    if (countingPass && counting()) {
       counts.statements += 1;
       counts.roundTrips += 1;
     }
-    return originalQuery.apply(this, args);
-  };
+  });
+  roundTrips.owner.query = roundTrips.counted;
 
-  const server = http.Server.prototype as unknown as { emit: (...args: unknown[]) => boolean };
-  const originalEmit = server.emit;
-  server.emit = function (this: unknown, ...args: unknown[]) {
-    if (args[0] !== 'request') return originalEmit.apply(this, args);
-    const isRead = (args[1] as http.IncomingMessage).method === 'GET';
-    if (!readsOnly || isRead) counts.requests += 1;
-    return readsOnly && countingPass ? inRead.run(isRead, () => originalEmit.apply(this, args)) : originalEmit.apply(this, args);
-  };
+  patches.push(
+    patch(
+      http.Server.prototype as unknown as Record<string, Method>,
+      'emit',
+      (args) => {
+        if (args[0] === 'request' && (!readsOnly || (args[1] as http.IncomingMessage).method === 'GET')) counts.requests += 1;
+      },
+      (_self, args, call) => (readsOnly && args[0] === 'request' ? inRead.run((args[1] as http.IncomingMessage).method === 'GET', call) : call()),
+    ),
+  );
 
   process.on('SIGWINCH', () => {
     countingPass = !countingPass;
-    // Outside the pass no store may stay set: disabling the storage takes its hook off the promises.
+    for (const { owner, name, counted, original } of patches) owner[name] = countingPass ? counted : original;
+    // No store may stay set after the pass: disabling the storage takes its hook off the promises.
     if (!countingPass) inRead.disable();
   });
 

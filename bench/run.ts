@@ -40,7 +40,7 @@ export interface Row {
   /** The pre-serialised baseline: the same bytes Kiln answered, sent as they are. */
   preBaselineRps?: number | null;
   preRatio?: number | null;
-  /** Statements (and, on PostgreSQL, round trips) the server ran per request while measured. */
+  /** Statements (and, on PostgreSQL, round trips) per request, counted in a pass after the measured rounds; the server's CPU per response in those rounds. */
   perRequest?: { statements: number; roundTrips: number; cpuMicros: number } | null;
   value?: string;
   target: string;
@@ -109,6 +109,8 @@ async function startChild(args: string[], env: Record<string, string>, readyUrl:
 
 interface Load {
   rps: number;
+  /** Responses received (the denominator of the server's CPU per request). */
+  requests: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -126,7 +128,7 @@ async function load(url: string, target: Pick<BenchTarget, 'method' | 'headers' 
     duration: seconds,
     ...(makeBody ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: makeBody() }) }] } : {}),
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts };
+  return { rps: result.requests.average, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts };
 }
 
 function judge(target: BenchTarget, rps: number, p99: number, ratio: number, preRatio: number): { pass: boolean; text: string } {
@@ -203,7 +205,11 @@ async function readCounts(child: ChildProcess, file: string): Promise<{ statemen
   return null;
 }
 
-/** The statements and round trips of the GET requests of `run`, counted with the per-request attribution on. */
+/**
+ * The statements and round trips per request of `run`, in a counting pass of its own: the counting
+ * wrappers are on only during the pass (bench/query-counter.ts), never during the measured rounds.
+ * Under a write stream only the GET requests and their statements count.
+ */
 async function countingPass(child: ChildProcess, file: string, run: () => Promise<unknown>): Promise<{ statements: number; roundTrips: number; requests: number } | null> {
   child.kill('SIGWINCH');
   try {
@@ -229,7 +235,7 @@ function fixedHeaders(response: Response): Record<string, string> {
 
 function mean(runs: Load[]): Load {
   const avg = (pick: (run: Load) => number) => runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
-  return { rps: avg((run) => run.rps), p50: avg((run) => run.p50), p99: Math.max(...runs.map((run) => run.p99)), non2xx: avg((run) => run.non2xx) * runs.length, errors: avg((run) => run.errors) * runs.length };
+  return { rps: avg((run) => run.rps), requests: avg((run) => run.requests) * runs.length, p50: avg((run) => run.p50), p99: Math.max(...runs.map((run) => run.p99)), non2xx: avg((run) => run.non2xx) * runs.length, errors: avg((run) => run.errors) * runs.length };
 }
 
 async function runScenario(scenario: BenchScenario, baselineUrl: string): Promise<Row[]> {
@@ -287,21 +293,15 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
       const kilnRuns: Load[] = [];
       const baseRuns: Load[] = [];
       const preRuns: Load[] = [];
-      let statements = 0;
-      let roundTrips = 0;
-      let requests = 0;
+      // The server's CPU per response, over the measured rounds (background writes included).
       let cpuMicros = 0;
       let counted = true;
       for (let round = 0; round < 2; round += 1) {
         const before = await readCounts(server, countFile);
         kilnRuns.push(await load(targetUrl, target, DURATION_S / 2));
         const after = await readCounts(server, countFile);
-        if (before && after) {
-          statements += after.statements - before.statements;
-          roundTrips += after.roundTrips - before.roundTrips;
-          requests += after.requests - before.requests;
-          cpuMicros += after.cpuMicros - before.cpuMicros;
-        } else counted = false;
+        if (before && after) cpuMicros += after.cpuMicros - before.cpuMicros;
+        else counted = false;
         // The baselines share core 0 with Kiln: pause the write stream while they run, so that they
         // measure the machine's limit and not what Kiln's writes leave of it.
         background?.pause();
@@ -309,9 +309,7 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
         preRuns.push(await load(preBaseline, baselineTarget, DURATION_S / 2));
         background?.resume();
       }
-      // Statements and round trips per request from the rounds, or under a write stream from a pass
-      // of their own (bench/query-counter.ts: the per-read attribution would slow the rounds).
-      const statementCounts = !counted ? null : scenario.background ? await countingPass(server, countFile, () => load(targetUrl, target, 1)) : { statements, roundTrips, requests };
+      const statementCounts = counted ? await countingPass(server, countFile, () => load(targetUrl, target, 1)) : null;
       const kilnRun = mean(kilnRuns);
       const baseRun = mean(baseRuns);
       const preRun = mean(preRuns);
@@ -329,7 +327,7 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
         ratio,
         preBaselineRps: preRun.rps,
         preRatio,
-        perRequest: statementCounts && requests > 0 ? { statements: statementCounts.statements / statementCounts.requests, roundTrips: statementCounts.roundTrips / statementCounts.requests, cpuMicros: cpuMicros / requests } : null,
+        perRequest: statementCounts && kilnRun.requests > 0 ? { statements: statementCounts.statements / statementCounts.requests, roundTrips: statementCounts.roundTrips / statementCounts.requests, cpuMicros: cpuMicros / kilnRun.requests } : null,
         target: verdict.text,
         pass: verdict.pass && failures === 0,
         note: failures ? `${kilnRun.non2xx} non-2xx, ${kilnRun.errors} errors` : `${size} B, ${target.connections ?? 10} conn.`,
