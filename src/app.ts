@@ -13,6 +13,7 @@ import { registerNamespacedDispatcher } from './platform/http/namespaced-routes.
 import { openApiRegistry } from './platform/http/openapi.js';
 import { recordRoutes } from './platform/http/route-inventory.js';
 import { answerReplay, keepForReplay } from './platform/http/answer-replay.js';
+import { coalesceWrites } from './platform/http/coalesced-writes.js';
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -28,6 +29,7 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
         // While closing, Fastify answers 503 with `Connection: close` (return503OnClosing): let it.
         if (closing || (!serveBare(request, response) && !replay?.(request, response))) fastifyListener(request, response);
       });
+      coalesceWrites(server);
       // What Fastify sets on the servers it makes itself.
       server.keepAliveTimeout = options.keepAliveTimeout!;
       server.requestTimeout = options.requestTimeout!;
