@@ -3,10 +3,10 @@
 // Why: on a server that answers from a synchronous database, each request's answer used to be
 // written the moment it was ready, between the requests of the same turn. Every write to a peer
 // that sleeps in epoll wakes it, and on a virtual machine waking a process on another CPU is an
-// inter-processor interrupt that the writer pays for inside the write (on the 2-vCPU bench host,
-// ~10 µs of system time per answer, as much as the rest of the kernel's work). Written back to back,
-// the answers of one turn wake the peer once: the first write wakes it, the rest find it awake.
-// Measured on the uncached `GET /projects/:id` (docs/performance.md): ~45 → ~37 µs of server CPU a request.
+// inter-processor interrupt that the writer pays for inside the write. Written back to back, the
+// answers of one turn wake the peer once: the first write wakes it, the rest find it awake.
+// Measured on the uncached `GET /projects/:id` on the 2-vCPU bench host (docs/performance.md):
+// ~45 → ~37 µs of server CPU a request, its system time ~30 % lower.
 //
 // How: a socket's `_write`/`_writev` (the Writable implementer's methods, which net.Socket
 // implements) are replaced on each accepted connection by ones that queue the chunks and their
