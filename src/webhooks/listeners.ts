@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { Deps } from '../platform/deps.js';
 import type { DomainEvent, DomainEventKind, EventTx } from '../platform/domain-events.js';
 import { enqueue } from '../platform/jobs/queue.js';
-import { activeChatIntegrations, hooksOfProject, issueConfidential, type ListeningHook, type ListeningIntegration } from './hooks-queries.js';
-import { branchMatches, executable } from './model.js';
+import { activeChatIntegrations, issueConfidential, listeningHooks, listeningHooksOf, type ListeningHook, type ListeningIntegration } from './hooks-queries.js';
+import { branchMatches, executable, type FiredFlag } from './model.js';
 
 export const JOB_DELIVER_HOOK = 'webhooks.deliver';
 export const JOB_DELIVER_EVENT = 'webhooks.deliver_event';
@@ -31,9 +31,13 @@ export interface EventDeliveryPayload {
   eventUuid: string;
 }
 
-type Want = (hook: ListeningHook) => boolean;
+/** The flag of the hooks an event goes to, and for pushes to a branch the filter a hook must also pass. */
+interface Want {
+  flag: FiredFlag;
+  matches?: (hook: ListeningHook) => boolean;
+}
 
-/** Which of the hook's flags an event needs; null when hooks never fire for it. */
+/** Which of the hook's flags an event needs; null when hooks never fire for it. System hooks take pushes only. */
 function wantFor(event: DomainEvent, confidential: boolean): Want | null {
   switch (event.kind) {
     case 'issue.opened':
@@ -41,15 +45,15 @@ function wantFor(event: DomainEvent, confidential: boolean): Want | null {
     case 'issue.reopened':
     case 'issue.updated':
     case 'issue.reassigned':
-      return (hook) => hook.type !== 'SystemHook' && Number(confidential ? hook.confidential_issues_events : hook.issues_events) === 1;
+      return { flag: confidential ? 'confidential_issues_events' : 'issues_events' };
     case 'note.created':
-      return (hook) => hook.type !== 'SystemHook' && Number(confidential ? hook.confidential_note_events : hook.note_events) === 1;
+      return { flag: confidential ? 'confidential_note_events' : 'note_events' };
     case 'deployment.status_changed':
-      return (hook) => hook.type !== 'SystemHook' && Number(hook.deployment_events) === 1;
+      return { flag: 'deployment_events' };
     case 'push': {
-      if (event.ref.startsWith('refs/tags/')) return (hook) => Number(hook.tag_push_events) === 1;
+      if (event.ref.startsWith('refs/tags/')) return { flag: 'tag_push_events' };
       const branch = event.ref.replace(/^refs\/heads\//, '');
-      return (hook) => Number(hook.push_events) === 1 && (hook.type === 'SystemHook' || branchMatches(hook.push_events_branch_filter, hook.branch_filter_strategy, branch));
+      return { flag: 'push_events', matches: (hook) => hook.type === 'SystemHook' || branchMatches(hook.push_events_branch_filter, hook.branch_filter_strategy, branch) };
     }
     default:
       return null;
@@ -90,9 +94,12 @@ export function listenForHooks(deps: Deps): void {
     const want = wantFor(event, confidential);
     if (want) {
       const groups = deps.config.tier !== 'free';
-      const hooks = await tx.all<ListeningHook>(hooksOfProject(event.projectId, groups, event.kind === 'push'));
+      const [row] = await tx.all<{ hooks: string }>(listeningHooks(deps.dialect, event.projectId, want.flag, groups, event.kind === 'push'));
       const now = deps.clock.now();
-      const hookIds = hooks.filter((hook) => want(hook) && executable(hook, now)).map((hook) => Number(hook.id));
+      const hookIds = listeningHooksOf(row)
+        .filter((hook) => (want.matches?.(hook) ?? true) && executable(hook, now))
+        .map((hook) => hook.id)
+        .sort((a, b) => a - b);
       if (hookIds.length > 0) {
         const payload: EventDeliveryPayload = { hookIds, event, eventUuid: randomUUID() };
         // No retries of a receiver's failure (GitLab sends once); the attempts cover a worker that died.
