@@ -22,7 +22,7 @@ const LISTENING_COLUMNS = 'id, type, recent_failures, backoff_count, disabled_un
  * (when `system`), as one row whose `hooks` is a JSON array of [LISTENING_COLUMNS] arrays, in no order.
  * Why this shape: with twenty hooks, twenty rows of fourteen columns cost an issue creation ~40 µs
  * in the listener (docs/performance.md); one text of arrays, the flag tested by the database, and
- * three indexed reads instead of an OR that SQLite answered with a bloom filter and a sort, ~5 µs.
+ * indexed reads instead of an OR that SQLite answered with a bloom filter and a sort, ~12 µs.
  */
 export function listeningHooks(dialect: Dialect, projectId: number, flag: FiredFlag, groups: boolean, system: boolean): Statement {
   const key = `${dialect} ${flag} ${groups} ${system}`;
