@@ -28,30 +28,30 @@ export function listeningHooks(dialect: Dialect, projectId: number, flag: FiredF
   const key = `${dialect} ${flag} ${groups} ${system}`;
   let strings = listeningTemplates.get(key);
   if (strings === undefined) {
-    const aggregate = dialect === 'postgres' ? `coalesce(json_agg(json_build_array(${LISTENING_COLUMNS})), '[]')::text` : `json_group_array(json_array(${LISTENING_COLUMNS}))`;
-    // Without statistics SQLite chose the index on `type`, a walk over every project's (or group's) hooks.
-    const byIndex = (index: string) => (dialect === 'sqlite' ? ` indexed by ${index}` : '');
-    const parts = groups
-      ? [
-          `with recursive ancestors(id) as (
-            select namespaces.id from projects join namespaces on namespaces.id = projects.namespace_id
-              where projects.id = `,
-          ` and namespaces.kind = 'group'
-            union all
-            select namespaces.parent_id from namespaces join ancestors on namespaces.id = ancestors.id where namespaces.parent_id is not null
-          )
-          select ${aggregate} as hooks from (
-            select ${LISTENING_COLUMNS} from web_hooks${byIndex('web_hooks_project')} where project_id = `,
-          ` and type = 'ProjectHook' and ${flag} = 1
-            union all
-            select ${LISTENING_COLUMNS} from web_hooks${byIndex('web_hooks_group')} where group_id in (select id from ancestors) and type = 'GroupHook' and ${flag} = 1`,
-        ]
-      : [`select ${aggregate} as hooks from (select ${LISTENING_COLUMNS} from web_hooks${byIndex('web_hooks_project')} where project_id = `, ` and type = 'ProjectHook' and ${flag} = 1`];
-    parts[parts.length - 1] += `${system ? `\n union all select ${LISTENING_COLUMNS} from web_hooks where type = 'SystemHook' and ${flag} = 1` : ''}) as listening`;
-    strings = templateOf(parts);
+    strings = templateOf(listeningHooksText(dialect, flag, groups, system).split(PROJECT_ID));
     listeningTemplates.set(key, strings);
   }
-  return groups ? q(strings, projectId, projectId) : q(strings, projectId);
+  // Every placeholder of the text is the project's id.
+  return q(strings, ...Array<number>(strings.length - 1).fill(projectId));
+}
+
+/** Where the project's id is bound in a `listeningHooksText`. */
+const PROJECT_ID = '\u0000';
+
+function listeningHooksText(dialect: Dialect, flag: FiredFlag, groups: boolean, system: boolean): string {
+  // Without statistics SQLite chose the index on `type`, a walk over every project's (or group's) hooks.
+  const from = (index: string) => `select ${LISTENING_COLUMNS} from web_hooks${dialect === 'sqlite' ? ` indexed by ${index}` : ''}`;
+  const sources = [`${from('web_hooks_project')} where project_id = ${PROJECT_ID} and type = 'ProjectHook' and ${flag} = 1`];
+  if (groups) sources.push(`${from('web_hooks_group')} where group_id in (select id from ancestors) and type = 'GroupHook' and ${flag} = 1`);
+  if (system) sources.push(`select ${LISTENING_COLUMNS} from web_hooks where type = 'SystemHook' and ${flag} = 1`);
+  const aggregate = dialect === 'postgres' ? `coalesce(json_agg(json_build_array(${LISTENING_COLUMNS})), '[]')::text` : `json_group_array(json_array(${LISTENING_COLUMNS}))`;
+  const ancestors = `with recursive ancestors(id) as (
+      select namespaces.id from projects join namespaces on namespaces.id = projects.namespace_id
+        where projects.id = ${PROJECT_ID} and namespaces.kind = 'group'
+      union all
+      select namespaces.parent_id from namespaces join ancestors on namespaces.id = ancestors.id where namespaces.parent_id is not null
+    )\n`;
+  return `${groups ? ancestors : ''}select ${aggregate} as hooks from (${sources.join('\nunion all\n')}) as listening`;
 }
 
 const listeningTemplates = new Map<string, TemplateStringsArray>();
