@@ -1,10 +1,11 @@
 // `npm start`, `npm test`, `npm run bench` and `bin/kiln.js` build first, but only when a source file is
 // newer than the build, so a fresh clone builds once and later starts take about a second. The build
-// takes ~15 s on a quiet machine and longer on a busy one, so it says so on standard error (standard
+// takes 15–30 s on a quiet machine and longer on a busy one, so it says so on standard error (standard
 // output stays the command's own: `TOKEN=$(npx kiln admin create-token …)` must get only the token).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 function newestMtime(dir) {
@@ -29,7 +30,7 @@ export function buildNeeded(root) {
 export function buildIfNeeded(root = fileURLToPath(new URL('..', import.meta.url)), log = (line) => process.stderr.write(`${line}\n`)) {
   if (!buildNeeded(root)) return true;
   const first = !existsSync(join(root, 'dist', 'src', 'main.js'));
-  log(`kiln: building (TypeScript → dist/, ${first ? 'first run' : 'sources changed'}; about 15 s, longer on a busy machine)…`);
+  log(`kiln: building (TypeScript → dist/, ${first ? 'first run' : 'sources changed'}; 15–30 s, longer on a busy machine)…`);
   const started = performance.now();
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   // tsc writes its errors on standard output: they go to standard error with the rest of this.
