@@ -8,3 +8,5 @@ export { findReadme, type Readme } from './repository-api/readme-finder.js';
 // Issue 15 (commit search): commits by id and GitLab's CommitDetail entity.
 export { readCommits } from './repository-api/object-reader.js';
 export { commitDetailEntity } from './repository-api/entities.js';
+// Issue 35: the one diff view (commit, compare, merge requests' Changes); see diff-view/index.ts.
+export { renderDiffView, renderDiffFileBody, diffModeOf, parsePatch, lineCode, type DiffViewOptions, type DiffComments, type DiffLinePosition, type DiffMode } from './diff-view/index.js';
