@@ -53,6 +53,10 @@ export interface Config {
   emailFrom: string;
   /** Sent and dead messages of the outbox (and their .eml files) older than this are pruned daily. */
   mailRetentionDays: number;
+  /** A Markdown text's time budget on a render worker; over it, the text is shown plain (markdown/bounded-render.ts). */
+  markdownRenderMs: number;
+  /** Worker threads rendering Markdown (at most the number of CPUs). */
+  markdownWorkers: number;
 }
 
 export class ConfigError extends Error {}
@@ -231,5 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: smtpUrl(env.KILN_SMTP_URL),
     emailFrom: emailFrom(env.KILN_EMAIL_FROM, parseBaseUrl(env.KILN_BASE_URL, host, port)),
     mailRetentionDays: integer(env, 'KILN_MAIL_RETENTION_DAYS', 30, 1, 36_500),
+    markdownRenderMs: integer(env, 'KILN_MARKDOWN_RENDER_MS', 1500, 50, 60_000),
+    markdownWorkers: integer(env, 'KILN_MARKDOWN_WORKERS', 2, 1, 64),
   };
 }

@@ -1,8 +1,9 @@
-// GitLab Flavored Markdown as a viewer sees it: references resolved for them, then rendered. The one
-// entry point for the API and for pages that show Markdown.
+// GitLab Flavored Markdown as a viewer sees it: references resolved for them, then rendered off the
+// event loop within a time budget (bounded-render.ts). The one entry point for the API, the pages and
+// the e-mail that show Markdown.
 import type { Deps } from '../platform/deps.js';
 import type { ProjectAccess } from '../platform/auth/subjects.js';
-import { renderMarkdown } from './render-markdown.js';
+import { MAX_MARKDOWN_CHARACTERS, plainTextFallback, renderBounded } from './bounded-render.js';
 import { resolveReferences } from './references.js';
 
 export interface ViewerRenderOptions {
@@ -16,7 +17,9 @@ export interface ViewerRenderOptions {
 }
 
 export async function renderGitlabMarkdown(deps: Deps, text: string, options: ViewerRenderOptions = {}): Promise<string> {
+  // Not scanned for references either: the text is shown plain.
+  if (text.length > MAX_MARKDOWN_CHARACTERS) return plainTextFallback(text, 'too_large');
   const gfm = options.gfm ?? true;
   const references = gfm ? await resolveReferences(deps, text, options.project) : undefined;
-  return renderMarkdown(text, { gfm, references, baseUrl: deps.config.baseUrl });
+  return renderBounded(text, { gfm, references, baseUrl: deps.config.baseUrl }, { budgetMs: deps.config.markdownRenderMs, workers: deps.config.markdownWorkers });
 }

@@ -15,6 +15,8 @@ export type GitAuth =
   /** `scopes`: the token's, or null for the account password (which carries every ability). */
   | { status: 'ok'; user: AuthUser; scopes: string[] | null }
   | { status: 'denied' }
+  /** The right account password of a user with two-factor authentication: a token is required instead. */
+  | { status: 'token_required' }
   | { status: 'blocked' };
 
 export function parseBasic(header: string | undefined): GitCredentials | null {
@@ -49,7 +51,8 @@ export async function authenticateGit(deps: Deps, credentials: GitCredentials | 
   // counts against the client's address instead (throttle.ts), so spraying cannot lock victims out.
   const check = await checkPassword(deps, credentials.username, credentials.password, { countFailures: false });
   if (!check.ok) return { status: check.reason === 'blocked' ? 'blocked' : 'denied' };
-  // Users with 2FA must use a token (spec Authentication 8; GitLab's git client rule).
-  if (check.user.otp_required === 1) return { status: 'denied' };
+  // Users with 2FA must use a token (spec Authentication 8). GitLab's user_with_password_for_git raises
+  // MissingPersonalAccessTokenError here, before its rate limiter counts the attempt: not a failure.
+  if (check.user.otp_required === 1) return { status: 'token_required' };
   return { status: 'ok', user: toAuthUser(check.user), scopes: null };
 }
