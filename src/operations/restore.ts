@@ -6,6 +6,7 @@
 import { chmodSync, copyFileSync, existsSync, readdirSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, withoutPassword, type Config } from '../config.js';
+import { ensurePrivateDirectory } from '../platform/data-dir.js';
 import { openPostgres } from '../platform/db/database.js';
 import { SECRETS_FILE, secretsPath } from '../platform/secrets.js';
 import { runCommand } from '../repositories/api.js';
@@ -35,20 +36,21 @@ function checkTargets(config: Config, manifest: BackupManifest): void {
   }
 }
 
-async function restorePostgres(config: Config, source: string, manifest: BackupManifest): Promise<string> {
+/**
+ * What the PostgreSQL database must be, checked before anything is written: empty for a backup with a
+ * dump; for a --skip-database backup, the operator's restored dump of this very instance.
+ */
+async function checkPostgresTarget(config: Config, manifest: BackupManifest): Promise<void> {
   const database = openPostgres({ url: config.databaseUrl!, poolSize: 1 });
   try {
     const initialised = await hasMigrationsTable(database.db);
     if (manifest.database_file) {
       if (initialised) throw new ConfigError(`KILN_DATABASE_URL ${withoutPassword(config.databaseUrl!)} is not empty: restore into a new database (createdb)`);
-      await pgRestore(config.databaseUrl!, join(source, manifest.database_file));
-      return 'the database (pg_restore)';
+      return;
     }
-    // --skip-database: the operator restored their own dump first; it must be the backup's instance.
-    const recorded = initialised ? await recordedFingerprint(database.db).catch(() => null) : null;
     if (!initialised) throw new UsageError(`this backup holds no database (made with --skip-database): restore your PostgreSQL dump into ${withoutPassword(config.databaseUrl!)} first, then run restore again`);
+    const recorded = await recordedFingerprint(database.db).catch(() => null);
     if (recorded && recorded !== manifest.secrets_fingerprint) throw new UsageError(`the database at ${withoutPassword(config.databaseUrl!)} was initialised with other secrets than this backup's: it is not this instance's dump`);
-    return 'nothing of the database (restored by you)';
   } finally {
     await database.close();
   }
@@ -58,7 +60,10 @@ export async function restore(config: Config, directory: string, say: (line: str
   const source = resolve(directory);
   const manifest = readManifest(source);
   checkTargets(config, manifest);
+  if (manifest.database === 'postgres') await checkPostgresTarget(config, manifest);
   checkWritableDirectory('KILN_DATA_DIR', config.dataDir);
+  // 0700 like the data dir it came from, also when the operator made the empty directory beforehand.
+  ensurePrivateDirectory(config.dataDir);
 
   let database: string;
   if (manifest.database === 'sqlite') {
@@ -68,8 +73,12 @@ export async function restore(config: Config, directory: string, say: (line: str
     chmodSync(temporary, 0o600);
     renameSync(temporary, join(config.dataDir, SQLITE_FILE));
     database = 'the database';
+  } else if (manifest.database_file) {
+    await pgRestore(config.databaseUrl!, join(source, manifest.database_file));
+    database = 'the database (pg_restore)';
   } else {
-    database = await restorePostgres(config, source, manifest);
+    // --skip-database: the operator restored their own dump first (checked above).
+    database = 'nothing of the database (restored by you)';
   }
   copyFileSync(join(source, SECRETS_FILE), secretsPath(config.dataDir));
   chmodSync(secretsPath(config.dataDir), 0o600);

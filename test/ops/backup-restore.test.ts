@@ -106,6 +106,7 @@ describe('kiln admin backup and kiln admin restore', () => {
         const restored = await runKiln(['admin', 'restore', backupDir], { KILN_DATA_DIR: restoredDir, ...restoreEnv });
         expect({ code: restored.code, stderr: restored.stderr }).toEqual({ code: 0, stderr: '' });
         expect(restored.stdout).toMatch(/^restored .*secrets\.json and 1 repository from /m);
+        expect(statSync(restoredDir).mode & 0o777).toBe(0o700);
 
         restoredNode = await startKilnProcess({ dataDir: restoredDir, env: restoreEnv, rootToken: source.rootToken });
         const titles = new Set<string>();
@@ -148,7 +149,7 @@ describe('kiln admin backup and kiln admin restore', () => {
         const refused = await runKiln(['admin', 'restore', target], { KILN_DATA_DIR: join(work, 'files-only-a'), KILN_DATABASE_URL: empty.url });
         expect(refused.code).toBe(2);
         expect(refused.stderr).toContain('this backup holds no database (made with --skip-database): restore your PostgreSQL dump into');
-        expect(existsSync(join(work, 'files-only-a', 'secrets.json'))).toBe(false);
+        expect(existsSync(join(work, 'files-only-a'))).toBe(false);
       } finally {
         await empty.drop();
       }
