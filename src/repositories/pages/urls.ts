@@ -9,3 +9,9 @@ export function refPath(name: string): string {
 export function repoUrl(base: string, kind: string, ref: string, path = ''): string {
   return `${base}/-/${kind}/${refPath(ref)}${path ? `/${refPath(path)}` : ''}`;
 }
+
+/** Where a Markdown file's relative links and images lead (markdown/relative-links.ts). */
+export function relativeLinksFor(base: string, ref: string, filePath: string): { blobBase: string; rawBase: string; directory: string } {
+  const slash = filePath.lastIndexOf('/');
+  return { blobBase: `${base}/-/blob/${refPath(ref)}`, rawBase: `${base}/-/raw/${refPath(ref)}`, directory: slash < 0 ? '' : filePath.slice(0, slash) };
+}
