@@ -22,6 +22,7 @@ import { searchFeature } from './search/index.js';
 import { labelsFeature } from './labels/index.js';
 import { milestonesFeature } from './milestones/index.js';
 import { webhooksFeature } from './webhooks/index.js';
+import { mergeRequestsFeature } from './merge-requests/index.js';
 import { namespacePagesFeature } from './namespace-pages/index.js';
 
 export const features: Feature[] = [
@@ -45,6 +46,7 @@ export const features: Feature[] = [
   labelsFeature,
   milestonesFeature,
   webhooksFeature,
+  mergeRequestsFeature,
   issuePagesFeature,
   accountPagesFeature,
   namespacePagesFeature,

@@ -8,5 +8,17 @@ export { findReadme, type Readme } from './repository-api/readme-finder.js';
 // Issue 15 (commit search): commits by id and GitLab's CommitDetail entity.
 export { readCommits } from './repository-api/object-reader.js';
 export { commitDetailEntity } from './repository-api/entities.js';
+// Issue 34 (merge requests): the git plumbing merge requests build on — repositories by project,
+// refs, commits, merge bases, diffs and the commit and diff entities — so that merge requests never
+// run a second copy of it.
+export { writableRepository, repositoryRefs } from './repository-api/project-repository.js';
+export { git, gitBytes, gitCall, listRefs, GitError } from './git.js';
+export { findCommit } from './repository-api/object-reader.js';
+export { diffBetween, isAncestor, mergeBase, revList, EMPTY_TREE } from './repository-api/git-reads.js';
+export { commitEntity, diffEntity } from './repository-api/entities.js';
+export { BRANCH_PREFIX, ZERO_OID, isValidRefName } from './repository-api/ref-names.js';
+export type { CommitObject } from './repository-api/git-objects.js';
+export type { FileDiff } from './repository-api/diffs.js';
+export { canMergeToBranch } from './protected-branches/can-merge.js';
 // Issue 35: the one diff view (commit, compare, merge requests' Changes); see diff-view/index.ts.
 export { renderDiffView, renderDiffFileBody, diffModeOf, parsePatch, lineCode, type DiffViewOptions, type DiffComments, type DiffLinePosition, type DiffMode } from './diff-view/index.js';
