@@ -7,7 +7,7 @@ import { listTree } from './git-reads.js';
 import { readableRepository } from './project-repository.js';
 import { isBinary } from './files-finder.js';
 import type { RelativeLinks } from '../../markdown/api.js';
-import { relativeLinksFor } from '../pages/urls.js';
+import { relativeLinksFor } from './web-paths.js';
 
 const README = /^readme(?:\.(md|markdown|mdown|mkd|txt|rst|adoc))?$/i;
 const MAX_BYTES = 1024 * 1024;
