@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { testDialect } from '../helpers/database.js';
 import { startKilnProcess, type KilnProcess } from '../clients/helpers/server.js';
 import { commandsOf } from '../helpers/markdown-commands.js';
-import { REPO, consoleSessions, guideBlock, runShell, shellEnv } from './docs-shell.js';
+import { REPO, consoleSessions, guideBlock, localise, runShell, shellEnv } from './docs-shell.js';
 
 describe.skipIf(testDialect() !== 'sqlite')('docs/operations/: the command blocks that need no database server', () => {
   let work: string;
@@ -72,6 +72,19 @@ describe.skipIf(testDialect() !== 'sqlite')('docs/operations/: the command block
       const grant = await fetch(`${kiln.url}/oauth/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: 'root', password: 'a-new-root-password-9' }) });
       expect(grant.status).toBe(200);
     });
+  });
+
+  it('upgrades.md: the checks between two releases run on this clone\'s tags (from the newest release to this commit)', { timeout: 60_000 }, async () => {
+    const block = guideBlock('upgrades.md', 'OLD=v0.1.0 NEW=v0.2.0');
+    const newest = (await runShell("git describe --tags --abbrev=0 --match 'v[0-9]*'", shellEnv())).stdout.trim();
+    expect(newest, 'a release tag reachable from HEAD (test/unit/release-version.test.ts says what is missing)').toMatch(/^v\d/);
+    // This clone is the repository: nothing to fetch.
+    const script = localise(block, { 'OLD=v0.1.0 NEW=v0.2.0': `OLD=${newest} NEW=HEAD` }).replace(/^git fetch --tags$/m, '');
+    expect(script).not.toContain('git fetch');
+    const result = await runShell(script, shellEnv());
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    const migrationsSince = (await runShell(`git diff --name-only --diff-filter=A ${newest} HEAD -- src/platform/db/migrations/`, shellEnv())).stdout;
+    expect(result.stdout.startsWith(migrationsSince)).toBe(true);
   });
 
   it('upgrades.md: npx kiln migrate names what it applies, then says the database is up to date', { timeout: 60_000 }, async () => {
