@@ -34,7 +34,7 @@ function cloneHistory(): Array<{ subject: string; parents: number }> {
   }
 }
 
-async function mergeRequestFor(branch: string, actions: Parameters<typeof branchWith>[3], body: Record<string, unknown> = {}): Promise<any> {
+async function mergeRequestFor(branch: string, actions: Parameters<typeof branchWith>[4], body: Record<string, unknown> = {}): Promise<any> {
   await branchWith(kiln, w.developer, w.project.id, branch, actions, `${branch}: change`);
   const mr = await openMergeRequest(kiln, w.developer, w.project.id, { source_branch: branch, title: `Merge ${branch}`, ...body });
   await kiln.worker.drain();
