@@ -285,7 +285,8 @@ describe('kiln migrate and kiln admin', () => {
     expect(await verifyPassword(user.password_hash, 'brand-new-password')).toBe(true);
   });
 
-  it('usage mistakes are one line naming the flag, exit code 2', async () => {
+  // Eight processes one after another: seconds each on a loaded machine.
+  it('usage mistakes are one line naming the flag, exit code 2', { timeout: 60_000 }, async () => {
     expectOneLineError(await runKilnWithInput(['admin', 'create-user', '--username', 'x'], env, 'password-123\n'), 'kiln: admin create-user: --email is required');
     expectOneLineError(await runKiln(['admin', 'create-token', '--username', 'ops', '--bogus'], env), 'kiln: admin create-token: unknown option --bogus');
     expectOneLineError(await runKiln(['admin', 'create-token', '--username'], env), 'kiln: admin create-token: --username needs a value');
