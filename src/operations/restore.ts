@@ -1,16 +1,18 @@
 // `kiln admin restore <dir>`: a backup into an empty data dir (and empty shards), with Kiln stopped
 // on it. SQLite: the database file; PostgreSQL: pg_restore into an empty database (or, for a backup
 // made with --skip-database, the operator's own restore, checked here by its secrets fingerprint).
-// Then the secrets and the repositories. A restored database from an older Kiln is migrated by the
-// first start, as any upgrade.
+// Then the secrets and the repositories, each made anew from its bundle (repository-bundles.ts). A
+// backup is not trusted: its manifest is checked whole first (checkManifest), and anything unexpected
+// refuses the restore with exit code 2 before anything is written. A restored database from an older
+// Kiln is migrated by the first start, as any upgrade.
 import { chmodSync, copyFileSync, existsSync, readdirSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, withoutPassword, type Config } from '../config.js';
 import { ensurePrivateDirectory } from '../platform/data-dir.js';
 import { openPostgres } from '../platform/db/database.js';
 import { SECRETS_FILE, secretsPath } from '../platform/secrets.js';
-import { runCommand } from '../repositories/api.js';
-import { readManifest, SQLITE_FILE, type BackupManifest } from './backup-manifest.js';
+import { bundlePath, checkBackupFile, checkManifest, readManifest, SQLITE_FILE, type BackupManifest } from './backup-manifest.js';
+import { restoreBundle } from './repository-bundles.js';
 import { checkWritableDirectory } from './preflight.js';
 import { pgRestore } from './postgres-tools.js';
 import { recordedFingerprint } from './secrets-check.js';
@@ -59,6 +61,8 @@ async function checkPostgresTarget(config: Config, manifest: BackupManifest): Pr
 export async function restore(config: Config, directory: string, say: (line: string) => void): Promise<void> {
   const source = resolve(directory);
   const manifest = readManifest(source);
+  checkManifest(manifest, source, config);
+  checkBackupFile(source, join(source, SECRETS_FILE), SECRETS_FILE);
   checkTargets(config, manifest);
   if (manifest.database === 'postgres') await checkPostgresTarget(config, manifest);
   checkWritableDirectory('KILN_DATA_DIR', config.dataDir);
@@ -87,7 +91,7 @@ export async function restore(config: Config, directory: string, say: (line: str
     const shard = config.storages.find((candidate) => candidate.name === repository.shard)!;
     const destination = join(shard.path, repository.disk_path);
     checkWritableDirectory(`KILN_STORAGES (shard "${shard.name}")`, dirname(destination));
-    await runCommand('cp', ['-a', '--', join(source, 'repositories', repository.shard, repository.disk_path), destination]);
+    await restoreBundle(repository.empty ? null : bundlePath(source, repository), destination, repository.head);
   }
   say(`restored ${database}, ${SECRETS_FILE} and ${manifest.repositories.length} ${manifest.repositories.length === 1 ? 'repository' : 'repositories'} from ${source} (Kiln ${manifest.kiln_version}, ${manifest.created_at})`);
 }

@@ -1,6 +1,8 @@
 // What other features may use of repositories: running a command (git, for backups) the way Git
 // HTTP runs it. Everything else in this folder is internal.
 export { runCommand } from './git.js';
+// Issue 33 (backups as bundles): a new bare repository (git and listRefs are below).
+export { initBare } from './git.js';
 // Issue 15 (blob search): a project's repository path, null while it has none.
 export { readableRepository } from './repository-api/project-repository.js';
 // Issue 16 (project overview page): the default branch's README.

@@ -191,7 +191,10 @@ describe('kiln admin backup and kiln admin restore', () => {
       const noManifest = await runKiln(['admin', 'restore', notBackup], { KILN_DATA_DIR: join(work, 'fresh') });
       expect(noManifest).toMatchObject({ code: 2, stderr: `kiln: admin restore: ${notBackup} is not a Kiln backup (it has no backup.json; an interrupted backup has none)\n` });
       expect(existsSync(join(work, 'fresh'))).toBe(false);
-      writeFileSync(join(notBackup, 'backup.json'), JSON.stringify({ format: 1, database: testDialect(), database_file: null, migrations: [], secrets_fingerprint: 'x', repositories: [] }));
+      const sqlite = testDialect() === 'sqlite';
+      if (sqlite) writeFileSync(join(notBackup, 'kiln.sqlite3'), '');
+      writeFileSync(join(notBackup, 'secrets.json'), '{}');
+      writeFileSync(join(notBackup, 'backup.json'), JSON.stringify({ format: 2, database: testDialect(), database_file: sqlite ? 'kiln.sqlite3' : null, migrations: [], secrets_fingerprint: 'x', repositories: [] }));
       const notEmpty = await runKiln(['admin', 'restore', notBackup], { KILN_DATA_DIR: testDb.dataDir, ...childDatabaseEnv(testDb) });
       expect(notEmpty).toMatchObject({ code: 2, stderr: `kiln: configuration error: KILN_DATA_DIR ${testDb.dataDir} is not empty: restore into a new data dir\n` });
     });
