@@ -12,7 +12,7 @@ import { registerOperations } from './platform/operations.js';
 import { registerNamespacedDispatcher } from './platform/http/namespaced-routes.js';
 import { openApiRegistry } from './platform/http/openapi.js';
 import { recordRoutes } from './platform/http/route-inventory.js';
-import { coalesceWrites } from './platform/http/coalesced-writes.js';
+import { etagOf, noneMatch } from './platform/http/etag.js';
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -27,7 +27,6 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
         // While closing, Fastify answers 503 with `Connection: close` (return503OnClosing): let it.
         if (closing || !serveBare(request, response)) fastifyListener(request, response);
       });
-      coalesceWrites(server);
       // What Fastify sets on the servers it makes itself.
       server.keepAliveTimeout = options.keepAliveTimeout!;
       server.requestTimeout = options.requestTimeout!;
@@ -53,10 +52,6 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
   recordRoutes(app);
   registerBodyParsers(app);
   app.setErrorHandler(apiErrorHandler);
-  // PostgreSQL: each request is one request of the read cache, which validates it once (platform/db/README.md).
-  const requestScope = deps.readCache.requestScope;
-  if (requestScope) app.addHook('onRequest', (_request, reply, done) => requestScope(reply.raw, done));
-
   // Callback hooks, not async ones: an async hook costs every request a promise and a microtask hop.
   app.addHook('onSend', (request, reply, payload, done) => {
     // python-gitlab compares the content type for equality (docs/clients.md): no charset on JSON.
@@ -67,6 +62,16 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
       reply.header('x-frame-options', 'SAMEORIGIN');
       reply.header('x-content-type-options', 'nosniff');
       reply.header('cache-control', reply.getHeader('cache-control') ?? 'max-age=0, private, must-revalidate');
+      // A repeated read: 304 when the answer is what the caller already has (http/etag.ts).
+      if (request.method === 'GET' && reply.statusCode === 200 && typeof payload === 'string') {
+        const etag = etagOf(payload);
+        reply.header('etag', etag);
+        if (noneMatch(request.headers['if-none-match'], etag)) {
+          reply.code(304);
+          reply.removeHeader('content-type');
+          return done(null, '');
+        }
+      }
     }
     done(null, payload);
   });

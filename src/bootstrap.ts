@@ -45,7 +45,7 @@ export function openDatabase(config: Config, log?: Logger): Database {
   if (config.databaseUrl) {
     // A connection the server ended between statements (restart, failover): the pool replaces it.
     const onConnectionError = (error: Error) => log?.warn({ err: error }, 'database connection lost; the pool opens another when one is needed');
-    return openPostgres({ url: config.databaseUrl, readCache: config.readCache, onConnectionError });
+    return openPostgres({ url: config.databaseUrl, onConnectionError });
   }
   const backgroundCheckpoints = log && { onError: (message: string) => log.warn({ err: message }, 'background WAL checkpoint failed; the writer checkpoints instead') };
   return openSqlite(join(config.dataDir, 'kiln.sqlite3'), config.sqliteSynchronous, { readCache: config.readCache, backgroundCheckpoints });
@@ -71,7 +71,7 @@ export async function startKiln(config: Config, options: StartOptions = {}): Pro
     config,
     db: database.db,
     dialect: database.dialect,
-    readCache: database.readCache,
+    reads: database.reads,
     groupCommit: database.groupCommit,
     caches: new InstanceCaches(),
     clock,

@@ -31,7 +31,7 @@ export interface Config {
   /** GitLab's protected-paths throttle: sign-in, password grant and authorize POSTs per IP per minute. */
   protectedPathsPerMinute: number;
   sqliteSynchronous: 'NORMAL' | 'FULL';
-  /** The SQLite read cache (platform/db/read-cache.ts); off only to measure or rule it out. */
+  /** The SQLite row cache (platform/db/reads.ts); off only to measure or rule it out. */
   readCache: boolean;
   eventRetentionDays: number;
   workerPollMs: number;

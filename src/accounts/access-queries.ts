@@ -1,7 +1,11 @@
-// The statements of the access checks every request makes (access.ts), as raw SQL read through the
-// read cache: the query builder's per-query work cost as much as running them (docs/performance.md).
+// The statements of the access checks every request makes (access.ts), as raw SQL through the row
+// cache: the query builder's per-query work cost as much as running them (docs/performance.md).
 import { sql } from 'kysely';
 import { q, type Statement } from '../platform/db/statements.js';
+import type { CachedTable } from '../platform/db/reads.js';
+
+/** What the level statements read (the row cache, platform/db/reads.ts). */
+export const LEVEL_TABLES: readonly CachedTable[] = ['namespaces', 'members'];
 import { today } from '../platform/auth/access-scope.js';
 
 /**

@@ -1,21 +1,20 @@
 // Who may read or change what: membership (direct, inherited from ancestor groups, or the owner of a
 // personal namespace), visibility, and administrators. Every feature asks here.
-import type { ReadCache } from '../platform/db/read-cache.js';
+import type { Reads } from '../platform/db/reads.js';
 import type { NamespaceRow, ProjectRow } from '../platform/auth/subjects.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { ACCESS } from '../platform/auth/access-levels.js';
-import { groupLevelStatement, projectAccessStatement } from './access-queries.js';
+import { groupLevelStatement, LEVEL_TABLES, projectAccessStatement } from './access-queries.js';
 
 export type { NamespaceRow, ProjectRow };
-// The day memberships expire by lives with the access scope of cache keys (platform/auth/access-scope.ts).
 export { today } from '../platform/auth/access-scope.js';
 
 /** Highest access level a user holds on a group, counting memberships of its ancestors. */
-export async function groupAccessLevel(readCache: ReadCache, user: AuthUser | null, group: NamespaceRow, nowMs: number): Promise<number> {
+export async function groupAccessLevel(reads: Reads, user: AuthUser | null, group: NamespaceRow, nowMs: number): Promise<number> {
   if (!user) return ACCESS.none;
   if (user.admin) return ACCESS.owner;
   if (group.kind === 'user') return group.owner_id === user.id ? ACCESS.owner : ACCESS.none;
-  const rows = await readCache.all<{ level: number | null }>(groupLevelStatement(group.id, user.id, nowMs), { cache: true });
+  const rows = await reads.cached<{ level: number | null }>(groupLevelStatement(group.id, user.id, nowMs), LEVEL_TABLES);
   return Number(rows[0]?.level ?? 0);
 }
 
@@ -25,9 +24,9 @@ export async function groupAccessLevel(readCache: ReadCache, user: AuthUser | nu
  * the level and most need the namespace, and a query fewer is measurable on the hot path
  * (docs/performance.md).
  */
-export async function projectAccess(readCache: ReadCache, user: AuthUser | null, project: ProjectRow, nowMs: number): Promise<{ level: number; namespace: NamespaceRow }> {
+export async function projectAccess(reads: Reads, user: AuthUser | null, project: ProjectRow, nowMs: number): Promise<{ level: number; namespace: NamespaceRow }> {
   const userId = user?.id ?? 0;
-  const rows = await readCache.all<NamespaceRow & { project_level: number | null; group_level: number | null }>(projectAccessStatement(project, userId, nowMs), { cache: true });
+  const rows = await reads.cached<NamespaceRow & { project_level: number | null; group_level: number | null }>(projectAccessStatement(project, userId, nowMs), LEVEL_TABLES);
   const { project_level: projectLevel, group_level: groupLevel, ...namespace } = rows[0];
   return { level: levelOn(user, namespace as NamespaceRow, memberLevelOf(projectLevel, groupLevel)), namespace: namespace as NamespaceRow };
 }
@@ -46,6 +45,6 @@ export function levelOn(user: AuthUser | null, namespace: NamespaceRow, memberLe
 }
 
 /** Highest access level on a project (see projectAccess). */
-export async function projectAccessLevel(readCache: ReadCache, user: AuthUser | null, project: ProjectRow, nowMs: number): Promise<number> {
-  return (await projectAccess(readCache, user, project, nowMs)).level;
+export async function projectAccessLevel(reads: Reads, user: AuthUser | null, project: ProjectRow, nowMs: number): Promise<number> {
+  return (await projectAccess(reads, user, project, nowMs)).level;
 }

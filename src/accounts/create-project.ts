@@ -32,7 +32,7 @@ async function targetNamespace(deps: Deps, actor: Principal, namespaceId: number
     ? await query.where('kind', '=', 'user').where('owner_id', '=', actor.user.id).executeTakeFirst()
     : await query.where('id', '=', namespaceId).executeTakeFirst();
   if (!namespace) throw new NotFoundError('Namespace');
-  const level = await groupAccessLevel(deps.readCache, actor.user, namespace, deps.clock.now());
+  const level = await groupAccessLevel(deps.reads, actor.user, namespace, deps.clock.now());
   const access = { user: actor.user, level, visibility: namespace.visibility, group: namespace };
   if (!canOnGroup(access, 'read_group')) throw new NotFoundError('Namespace');
   authorizeGroup(access, 'create_projects');

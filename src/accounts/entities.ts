@@ -1,6 +1,8 @@
 // Wire shapes of groups and projects (GitLab's Group, Namespace and Project entities), fields explicit.
 import { isoTime } from '../platform/clock.js';
 import { defineEntity, field, pickFields } from '../platform/http/entity.js';
+import { cachedJson, withMember } from '../platform/http/entity-cache.js';
+import type { InstanceCaches } from '../platform/instance-caches.js';
 import type { NamespaceRow, ProjectRow } from './access.js';
 
 export function groupWebUrl(baseUrl: string, fullPath: string): string {
@@ -175,4 +177,18 @@ export function projectEntity(baseUrl: string, project: ProjectRow, namespace: N
 
 export function projectSimpleEntity(baseUrl: string, project: ProjectRow, namespace: NamespaceRow) {
   return PROJECT_SIMPLE_ENTITY.present(projectSource(baseUrl, project, namespace));
+}
+
+/**
+ * The Project entity as JSON, kept by the versions of the project and namespace rows (rows read by a
+ * SELECT: platform/http/entity-cache.ts); `permissions`, the caller's, added after.
+ */
+export function projectJson(caches: InstanceCaches, baseUrl: string, project: ProjectRow, namespace: NamespaceRow, permissions?: { level: number }): string {
+  const serialize = () => PROJECT_ENTITY.serialize(PROJECT_ENTITY.present(projectSource(baseUrl, project, namespace)));
+  const versioned = project.version !== undefined && namespace.version !== undefined;
+  const json = versioned ? cachedJson(caches, `project:${project.id}:${project.version}:${namespace.id}:${namespace.version}`, serialize) : serialize();
+  if (!permissions) return json;
+  // As PROJECT_FIELDS.permissions writes it.
+  const access = permissions.level ? `{"access_level":${Number(permissions.level)},"notification_level":3}` : 'null';
+  return withMember(json, 'permissions', `{"project_access":${access},"group_access":null}`);
 }

@@ -1,5 +1,20 @@
-// The look-ups every request starts with (lookup.ts), as raw SQL read through the read cache.
+// The look-ups every request starts with (lookup.ts), as raw SQL through the row cache; each names
+// the tables it reads.
 import { q, type Statement } from '../platform/db/statements.js';
+import type { CachedTable } from '../platform/db/reads.js';
+
+export const PROJECT_TABLES: readonly CachedTable[] = ['projects'];
+export const REDIRECT_TABLES: readonly CachedTable[] = ['redirect_routes', 'projects'];
+export const USER_TABLES: readonly CachedTable[] = ['users'];
+export const GROUP_TABLES: readonly CachedTable[] = ['namespaces'];
+
+export function groupById(id: number): Statement {
+  return q`select * from namespaces where kind = 'group' and id = ${id}`;
+}
+
+export function groupByPath(fullPathLower: string): Statement {
+  return q`select * from namespaces where kind = 'group' and full_path_lower = ${fullPathLower}`;
+}
 
 export function projectById(id: number): Statement {
   return q`select * from projects where id = ${id}`;

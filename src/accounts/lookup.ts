@@ -8,8 +8,7 @@ import { NotFoundError } from '../platform/errors.js';
 import type { GroupAccess, NamespaceRow, PrefetchedProject, ProjectAccess, ProjectRow } from '../platform/auth/subjects.js';
 import { authorizeGroup, authorizeProject, canOnGroup, canOnProject, type GroupAbility, type ProjectAbility } from '../platform/auth/policies/index.js';
 import { groupAccessLevel, levelOn, projectAccess } from './access.js';
-import { currentPrefetched } from './prefetched-project.js';
-import { projectById, projectByPath, projectByRedirect, userById, userByUsername } from './lookup-queries.js';
+import { GROUP_TABLES, groupById, groupByPath, PROJECT_TABLES, projectById, projectByPath, projectByRedirect, REDIRECT_TABLES, USER_TABLES, userById, userByUsername } from './lookup-queries.js';
 
 export type UserRow = Selectable<UsersTable>;
 export type { GroupAccess, ProjectAccess };
@@ -18,16 +17,16 @@ const DIGITS = /^\d+$/;
 
 export async function findProjectRow(deps: Deps, idOrPath: string | number): Promise<ProjectRow | undefined> {
   const key = String(idOrPath);
-  // Read through the hot-path reads with their cache: every project-scoped request starts here.
-  if (DIGITS.test(key)) return (await deps.readCache.all<ProjectRow>(projectById(Number(key)), { cache: true }))[0];
+  // Through the row cache: every project-scoped request starts here.
+  if (DIGITS.test(key)) return (await deps.reads.cached<ProjectRow>(projectById(Number(key)), PROJECT_TABLES))[0];
   // A bare word cannot name a project: projects always live in a namespace.
   if (!key.includes('/')) return undefined;
   const lower = key.toLowerCase();
-  const found = (await deps.readCache.all<ProjectRow>(projectByPath(lower), { cache: true }))[0];
+  const found = (await deps.reads.cached<ProjectRow>(projectByPath(lower), PROJECT_TABLES))[0];
   if (found) return found;
   // An old path of a renamed or transferred project still leads to it, in the API and for git
   // (GitLab's find_by_full_path with follow_redirects), until another project takes the path.
-  return (await deps.readCache.all<ProjectRow>(projectByRedirect(lower), { cache: true }))[0];
+  return (await deps.reads.cached<ProjectRow>(projectByRedirect(lower), REDIRECT_TABLES))[0];
 }
 
 /**
@@ -43,12 +42,12 @@ export async function findProject(
 ): Promise<ProjectAccess> {
   const user = principal?.user ?? null;
   // Read with the principal's own token (resolve-token-with-project.ts): the same rows, one statement.
-  const current = prefetched ? await currentPrefetched(deps, prefetched) : null;
+  const current = prefetched ?? null;
   const project = current ? current.project : await findProjectRow(deps, idOrPath);
   if (!project) throw new NotFoundError('Project');
   const { level, namespace } = current
     ? { level: levelOn(user, current.namespace, current.memberLevel), namespace: current.namespace }
-    : await projectAccess(deps.readCache, user, project, deps.clock.now());
+    : await projectAccess(deps.reads, user, project, deps.clock.now());
   const access: ProjectAccess = { user, level, visibility: project.visibility, features: project, project, namespace };
   if (!canOnProject(access, 'read_project')) throw new NotFoundError('Project');
   if (ability !== 'read_project') authorizeProject(access, ability);
@@ -57,9 +56,8 @@ export async function findProject(
 
 export async function findGroupRow(deps: Deps, idOrPath: string | number): Promise<NamespaceRow | undefined> {
   const key = String(idOrPath);
-  const query = deps.db.selectFrom('namespaces').selectAll().where('kind', '=', 'group');
-  if (DIGITS.test(key)) return query.where('id', '=', Number(key)).executeTakeFirst();
-  return query.where('full_path_lower', '=', key.toLowerCase()).executeTakeFirst();
+  const statement = DIGITS.test(key) ? groupById(Number(key)) : groupByPath(key.toLowerCase());
+  return (await deps.reads.cached<NamespaceRow>(statement, GROUP_TABLES))[0];
 }
 
 /** A group the caller can read ("404 Group Not Found" otherwise) on which they hold `ability` (403 otherwise). */
@@ -67,7 +65,7 @@ export async function findGroup(deps: Deps, principal: Principal | null, idOrPat
   const group = await findGroupRow(deps, idOrPath);
   if (!group) throw new NotFoundError('Group');
   const user = principal?.user ?? null;
-  const level = await groupAccessLevel(deps.readCache, user, group, deps.clock.now());
+  const level = await groupAccessLevel(deps.reads, user, group, deps.clock.now());
   const access: GroupAccess = { user, level, visibility: group.visibility, group };
   if (!canOnGroup(access, 'read_group')) throw new NotFoundError('Group');
   if (ability !== 'read_group') authorizeGroup(access, ability);
@@ -76,8 +74,8 @@ export async function findGroup(deps: Deps, principal: Principal | null, idOrPat
 
 export async function findUserRow(deps: Deps, idOrUsername: string | number): Promise<UserRow | undefined> {
   const key = String(idOrUsername);
-  if (DIGITS.test(key)) return (await deps.readCache.all<UserRow>(userById(Number(key)), { cache: true }))[0];
-  return (await deps.readCache.all<UserRow>(userByUsername(key.toLowerCase()), { cache: true }))[0];
+  if (DIGITS.test(key)) return (await deps.reads.cached<UserRow>(userById(Number(key)), USER_TABLES))[0];
+  return (await deps.reads.cached<UserRow>(userByUsername(key.toLowerCase()), USER_TABLES))[0];
 }
 
 export async function findUser(deps: Deps, idOrUsername: string | number): Promise<UserRow> {

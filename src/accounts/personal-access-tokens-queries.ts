@@ -1,5 +1,8 @@
-// The token look-up every API request makes (personal-access-tokens.ts), read through the read cache.
+// The token look-up every API request makes (personal-access-tokens.ts), through the row cache.
 import { q, type Statement } from '../platform/db/statements.js';
+import type { CachedTable } from '../platform/db/reads.js';
+
+export const TOKEN_TABLES: readonly CachedTable[] = ['personal_access_tokens', 'users'];
 
 /** The token of this digest with what a request needs of its user (TokenRow): every column of a wide row costs its conversion. */
 export function tokenWithUser(digest: string): Statement {

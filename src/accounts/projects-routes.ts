@@ -7,7 +7,7 @@ import type { Visibility } from '../platform/db/tables/accounts.js';
 import { createProject } from './create-project.js';
 import { deleteProject } from './delete-project.js';
 import { namespaceOf, namespacesOf, visibleProjectsQuery } from './finders.js';
-import { PROJECT_ENTITY, projectEntity, projectSource } from './entities.js';
+import { projectEntity, projectJson } from './entities.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
 const ORDER_BY = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
@@ -28,7 +28,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       sort: p.string.optional({ values: ['asc', 'desc'] }),
       simple: p.boolean.optional(),
     },
-    handler: async ({ params, principal, cachedPage }) => {
+    handler: async ({ params, principal, paginate }) => {
       const user = principal?.user ?? null;
       const filters = {
         search: params.search,
@@ -39,14 +39,9 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
         orderBy: params.order_by as (typeof ORDER_BY)[number] | undefined,
         sort: params.sort as 'asc' | 'desc' | undefined,
       };
-      return cachedPage({
-        key: [filters],
-        query: () => visibleProjectsQuery(deps, user, filters),
-        present: async (rows) => {
-          const namespaces = await namespacesOf(deps, rows);
-          return rows.map((row) => projectEntity(base, row, namespaces.get(Number(row.namespace_id))!));
-        },
-      });
+      const rows = await paginate(await visibleProjectsQuery(deps, user, filters));
+      const namespaces = await namespacesOf(deps, rows);
+      return JsonText.of(`[${rows.map((row) => projectJson(deps.caches, base, row, namespaces.get(Number(row.namespace_id))!)).join(',')}]`);
     },
   });
 
@@ -54,14 +49,11 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'GET', url: '/projects/:id', summary: 'One project by id or URL-encoded path', tags: ['projects'],
     ability: { project: 'read_project' }, auth: 'optional',
     params: { id: p.string.required() },
-    // The whole answer is cached per caller until the database changes (the context's cachedAnswer);
-    // when it is not, the entity's compiled serialiser writes it. Anonymous callers get no
-    // `permissions` (GitLab presents them only to a user).
-    handler: async ({ params, principal, project, cachedAnswer }) =>
-      cachedAnswer([params.id], async () => {
-        const access = await project();
-        return JsonText.of(PROJECT_ENTITY.serialize(PROJECT_ENTITY.present(projectSource(base, access.project, access.namespace, principal ? access : undefined))));
-      }),
+    // Anonymous callers get no `permissions` (GitLab presents them only to a user).
+    handler: async ({ principal, project }) => {
+      const access = await project();
+      return JsonText.of(projectJson(deps.caches, base, access.project, access.namespace, principal ? access : undefined));
+    },
   });
 
   apiRoute(app, deps, {

@@ -6,7 +6,7 @@ import { sha256Hex } from '../platform/crypto.js';
 import type { UserRow } from './lookup.js';
 import { today } from './access.js';
 import { toAuthUser } from './user-entities.js';
-import { tokenWithUser } from './personal-access-tokens-queries.js';
+import { TOKEN_TABLES, tokenWithUser } from './personal-access-tokens-queries.js';
 import { noteActivity } from './record-activity.js';
 
 // last_used_at is written at most every 10 minutes per token, as GitLab does, to keep reads read-only.
@@ -22,8 +22,8 @@ export type TokenRow = Pick<UserRow, 'id' | 'username' | 'name' | 'state' | 'adm
 };
 
 export async function resolvePersonalAccessToken(deps: Deps, token: string): Promise<TokenLookup> {
-  // Runs on every API request: a cached hot-path read (platform/db/README.md).
-  const rows = await deps.readCache.all<TokenRow>(tokenWithUser(sha256Hex(token)), { cache: true });
+  // Runs on every API request: a look-up of the row cache (platform/db/README.md).
+  const rows = await deps.reads.cached<TokenRow>(tokenWithUser(sha256Hex(token)), TOKEN_TABLES);
   return rows[0] ? tokenLookupOf(deps, rows[0]) : null;
 }
 

@@ -8,9 +8,9 @@ import type { TokenLookup } from '../platform/auth/principal.js';
 import type { PrefetchedProject } from '../platform/auth/subjects.js';
 import { sha256Hex } from '../platform/crypto.js';
 import { today } from './access.js';
-import { prefetchedOf, rememberReadBy, type Row } from './prefetched-project.js';
+import { prefetchedReader, type Row } from './prefetched-project.js';
 import { tokenLookupOf, type TokenRow } from './resolve-personal-access-token.js';
-import { tokenWithProject } from './token-with-project-queries.js';
+import { TOKEN_WITH_PROJECT_TABLES, tokenWithProject } from './token-with-project-queries.js';
 
 const DIGITS = /^\d+$/;
 
@@ -18,12 +18,9 @@ export async function resolveTokenWithProject(deps: Deps, token: string, idOrPat
   // Named as findProjectRow names it: digits are an id, a path has a slash; 0 and '' match nothing.
   const id = DIGITS.test(idOrPath) ? Number(idOrPath) : 0;
   const path = id === 0 && idOrPath.includes('/') ? idOrPath.toLowerCase() : '';
-  const statement = tokenWithProject(sha256Hex(token), id, path, today(deps.clock.now()));
-  const row = (await deps.readCache.all<Row>(statement, { cache: true }))[0];
+  const reader = await prefetchedReader(deps);
+  const statement = tokenWithProject(reader.statements, sha256Hex(token), id, path, today(deps.clock.now()));
+  const row = (await deps.reads.cached<Row>(statement, TOKEN_WITH_PROJECT_TABLES))[0];
   if (!row) return { lookup: null, project: null };
-  const lookup = await tokenLookupOf(deps, row as unknown as TokenRow);
-  const project = prefetchedOf(row);
-  // Read again only by a caller computing an answer the cache keeps (currentPrefetched).
-  if (project && deps.readCache.caching) rememberReadBy(project, statement);
-  return { lookup, project };
+  return { lookup: await tokenLookupOf(deps, row as unknown as TokenRow), project: reader.build(row) };
 }

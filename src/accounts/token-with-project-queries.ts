@@ -2,9 +2,12 @@
 // (resolve-token-with-project.ts): token, user, project, namespace and the user's membership levels.
 // A project-scoped API request otherwise reads them in three statements, which on PostgreSQL are three
 // round trips. The project's and namespace's columns are prefixed (`p_`, `ns_`) because their names
-// collide with the user's; prefetched-project.ts rebuilds the rows from the `as p_…` / `as ns_…` names
-// written here, so a column the rows need is added here and nowhere else.
-import { templateOf, type Statement } from '../platform/db/statements.js';
+// collide with the user's. Which columns: every column the tables have, read from the schema once per
+// app (`tableColumns`), so that a column a migration adds reaches the project row here as it reaches
+// `select *` everywhere else (docs/architecture.md, "Adding a project attribute").
+import { q, templateOf, type Statement } from '../platform/db/statements.js';
+import type { CachedTable } from '../platform/db/reads.js';
+import type { Dialect } from '../platform/db/database.js';
 
 export interface TokenWithProjectRow {
   token_id: number;
@@ -20,6 +23,24 @@ export interface TokenWithProjectRow {
   group_level: number | null;
 }
 
+/** The tables the statement reads (the row cache, platform/db/reads.ts). */
+export const TOKEN_WITH_PROJECT_TABLES: readonly CachedTable[] = ['personal_access_tokens', 'users', 'projects', 'namespaces', 'members'];
+
+/** The columns of a table, in order. */
+export function tableColumns(dialect: Dialect, table: 'projects' | 'namespaces'): Statement {
+  return dialect === 'postgres'
+    ? q`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${table} order by ordinal_position`
+    : q`select name from pragma_table_info(${table}) order by cid`;
+}
+
+export interface TokenWithProjectStatements {
+  /** The columns read as `p_<column>` and `ns_<column>`. */
+  projectColumns: readonly string[];
+  namespaceColumns: readonly string[];
+  byId: TemplateStringsArray;
+  byPath: TemplateStringsArray;
+}
+
 /**
  * The statement's text for the project matched by `match` (with one placeholder, the project's id or
  * path), as the template `q` would make of it: made once for each of the two ways a route names a
@@ -28,7 +49,8 @@ export interface TokenWithProjectRow {
  * Placeholders, in order: the project (the chain), today (project members), today (group members),
  * the project (the join), the token's digest.
  */
-function template(match: string): TemplateStringsArray {
+function template(match: string, projectColumns: readonly string[], namespaceColumns: readonly string[]): TemplateStringsArray {
+  const columns = [...projectColumns.map((column) => `p.${column} as p_${column}`), ...namespaceColumns.map((column) => `ns.${column} as ns_${column}`)].join(', ');
   const text = `
     with recursive chain(id, parent_id) as (
       select n.id, n.parent_id from projects p join namespaces n on n.id = p.namespace_id where ${match}
@@ -36,34 +58,7 @@ function template(match: string): TemplateStringsArray {
       select n.id, n.parent_id from namespaces n join chain c on n.id = c.parent_id
     )
     select u.id, u.username, u.name, u.state, u.admin, u.otp_required, u.last_activity_on, t.id as token_id, t.scopes, t.expires_at, t.revoked, t.last_used_at,
-      p.id as p_id, p.namespace_id as p_namespace_id, p.name as p_name, p.path as p_path, p.full_path as p_full_path,
-      p.full_path_lower as p_full_path_lower, p.description as p_description, p.visibility as p_visibility,
-      p.creator_id as p_creator_id, p.default_branch as p_default_branch, p.created_at as p_created_at,
-      p.updated_at as p_updated_at, p.last_activity_at as p_last_activity_at, p.topics as p_topics,
-      p.issues_access_level as p_issues_access_level, p.repository_access_level as p_repository_access_level,
-      p.merge_requests_access_level as p_merge_requests_access_level,
-      p.merge_method as p_merge_method, p.squash_option as p_squash_option,
-      p.only_allow_merge_if_pipeline_succeeds as p_only_allow_merge_if_pipeline_succeeds,
-      p.allow_merge_on_skipped_pipeline as p_allow_merge_on_skipped_pipeline,
-      p.only_allow_merge_if_all_discussions_are_resolved as p_only_allow_merge_if_all_discussions_are_resolved,
-      p.resolve_outdated_diff_discussions as p_resolve_outdated_diff_discussions,
-      p.remove_source_branch_after_merge as p_remove_source_branch_after_merge,
-      p.printing_merge_request_link_enabled as p_printing_merge_request_link_enabled,
-      p.autoclose_referenced_issues as p_autoclose_referenced_issues,
-      p.approvals_before_merge as p_approvals_before_merge,
-      p.reset_approvals_on_push as p_reset_approvals_on_push,
-      p.merge_requests_author_approval as p_merge_requests_author_approval,
-      p.merge_requests_disable_committers_approval as p_merge_requests_disable_committers_approval,
-      p.mr_default_target_self as p_mr_default_target_self,
-      p.merge_commit_template as p_merge_commit_template,
-      p.squash_commit_template as p_squash_commit_template,
-      p.suggestion_commit_message as p_suggestion_commit_message,
-      p.star_count as p_star_count, p.avatar as p_avatar,
-      ns.id as ns_id, ns.kind as ns_kind, ns.name as ns_name, ns.path as ns_path, ns.full_path as ns_full_path,
-      ns.full_path_lower as ns_full_path_lower, ns.parent_id as ns_parent_id, ns.owner_id as ns_owner_id,
-      ns.visibility as ns_visibility, ns.description as ns_description, ns.read_only as ns_read_only,
-      ns.created_at as ns_created_at, ns.updated_at as ns_updated_at, ns.avatar as ns_avatar,
-      ns.deletion_scheduled_at as ns_deletion_scheduled_at,
+      ${columns},
       (select max(m.access_level) from members m
         where m.user_id = t.user_id and m.source_type = 'Project' and m.source_id = p.id
           and (m.expires_at is null or m.expires_at >= ?)) as project_level,
@@ -82,14 +77,19 @@ function template(match: string): TemplateStringsArray {
   return templateOf(parts);
 }
 
-const BY_ID = template('p.id = ?');
-const BY_PATH = template('p.full_path_lower = ?');
+const SAFE_COLUMN = /^[a-z_][a-z0-9_]*$/;
+
+export function tokenWithProjectStatements(projectColumns: readonly string[], namespaceColumns: readonly string[]): TokenWithProjectStatements {
+  // Names from the schema, written into the text: only plain identifiers.
+  for (const column of [...projectColumns, ...namespaceColumns]) if (!SAFE_COLUMN.test(column)) throw new Error(`token-with-project: unexpected column name ${column}`);
+  return { projectColumns, namespaceColumns, byId: template('p.id = ?', projectColumns, namespaceColumns), byPath: template('p.full_path_lower = ?', projectColumns, namespaceColumns) };
+}
 
 /**
  * The token of this digest with its user, and the project named by id or, when `projectId` is 0, by
  * full path (lower case; '' matches nothing). The project columns are null when no project matches.
  */
-export function tokenWithProject(digest: string, projectId: number, fullPathLower: string, today: string): Statement {
-  if (projectId === 0 && fullPathLower !== '') return { strings: BY_PATH, values: [fullPathLower, today, today, fullPathLower, digest] };
-  return { strings: BY_ID, values: [projectId, today, today, projectId, digest] };
+export function tokenWithProject(statements: TokenWithProjectStatements, digest: string, projectId: number, fullPathLower: string, today: string): Statement {
+  if (projectId === 0 && fullPathLower !== '') return { strings: statements.byPath, values: [fullPathLower, today, today, fullPathLower, digest] };
+  return { strings: statements.byId, values: [projectId, today, today, projectId, digest] };
 }

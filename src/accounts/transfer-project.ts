@@ -23,7 +23,7 @@ export async function findNamespaceFor(deps: Deps, actor: Principal, idOrPath: s
     ? await query.where('id', '=', Number(idOrPath)).executeTakeFirst()
     : await query.where('full_path_lower', '=', idOrPath.toLowerCase()).executeTakeFirst();
   if (!namespace) throw new NotFoundError('Namespace');
-  const level = await groupAccessLevel(deps.readCache, actor.user, namespace, deps.clock.now());
+  const level = await groupAccessLevel(deps.reads, actor.user, namespace, deps.clock.now());
   if (!canOnGroup({ user: actor.user, level, visibility: namespace.visibility }, 'read_group')) throw new NotFoundError('Namespace');
   return { namespace, level };
 }

@@ -112,7 +112,7 @@ export async function findIntegration(executor: Executor, projectId: number, id:
  */
 export async function findActiveIntegration(deps: Deps, fullPath: string, endpoint: { identifier: string } | { legacy: 'http' | 'prometheus' }): Promise<{ integration: IntegrationRow; settings: IncidentSettings } | undefined> {
   const row = 'identifier' in endpoint
-    ? await integrationByIdentifier(deps.readCache, fullPath, endpoint.identifier)
+    ? await integrationByIdentifier(deps.reads, fullPath, endpoint.identifier)
     : await deps.db
         .selectFrom('alert_management_http_integrations as i')
         .innerJoin('projects as p', 'p.id', 'i.project_id')

@@ -2,7 +2,7 @@
 // building them through Kysely's query builder cost more CPU than running them (measured: ~300 µs vs
 // ~40 µs per request), and the endpoint's target is Alertmanager's own rate (docs/performance.md).
 import { q, type Statement, type Tx } from '../platform/db/statements.js';
-import type { ReadCache } from '../platform/db/read-cache.js';
+import type { Reads } from '../platform/db/reads.js';
 import type { GroupCommit } from '../platform/db/group-commit.js';
 import type { AlertsTable } from '../platform/db/tables/alerts.js';
 import { RESOLVED } from './model.js';
@@ -16,10 +16,9 @@ export type IntegrationWithSettings = IntegrationRow & {
   alerting_tool_url: string | null;
 };
 
-export async function integrationByIdentifier(readCache: ReadCache, fullPath: string, identifier: string): Promise<IntegrationWithSettings | undefined> {
-  // Not cached: every accepted alert writes, which empties the read cache anyway (receive-alert.ts
-  // remembers integrations its own way).
-  const rows = await readCache.all<IntegrationWithSettings>(q`
+export async function integrationByIdentifier(reads: Reads, fullPath: string, identifier: string): Promise<IntegrationWithSettings | undefined> {
+  // Not kept here: receive-alert.ts remembers integrations its own way.
+  const rows = await reads.all<IntegrationWithSettings>(q`
     select i.*, s.create_issue, s.send_email, s.auto_close_incident, s.alerting_tool_active, s.alerting_tool_url
     from alert_management_http_integrations i
     join projects p on p.id = i.project_id

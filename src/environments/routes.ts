@@ -1,6 +1,5 @@
 // REST surface of environments (specification, Environments; GitLab's REST API documentation): parse, look up the
 // project, call one action or finder, present.
-import { JsonText } from '../platform/http/json-text.js';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
@@ -33,17 +32,11 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'GET', url: '/projects/:id/environments', summary: 'List environments of a project', tags: TAGS, paginated: true,
     ability: { project: 'read_environment' },
     params: { id: p.string.required(), name: p.string.optional(), search: p.string.optional(), states: p.string.optional({ values: ['available', 'stopped'] }) },
-    handler: async ({ params, input, project, cachedPage }) => {
+    handler: async ({ params, input, project, paginate }) => {
       rejectTogether(input, ['name', 'search'], 'name, search cannot be used together');
-      const filters = { name: params.name, search: params.search, states: params.states as EnvironmentState };
-      return cachedPage({
-        key: [params.id, filters],
-        query: async () => {
-          const access = await project();
-          return environmentsQuery(deps.db, access.project.id, filters);
-        },
-        present: (rows) => rows.map(environmentEntity),
-      });
+      const access = await project();
+      const rows = await paginate(environmentsQuery(deps.db, access.project.id, { name: params.name, search: params.search, states: params.states as EnvironmentState }));
+      return rows.map(environmentEntity);
     },
   });
 
@@ -51,13 +44,11 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'GET', url: '/projects/:id/environments/:environment_id', summary: 'One environment with its last successful deployment', tags: TAGS,
     ability: { project: 'read_environment' },
     params: { id: p.string.required(), environment_id: p.integer.required() },
-    // The whole answer is cached per caller until the database changes.
-    handler: async ({ params, project, cachedAnswer }) =>
-      cachedAnswer([params.id, params.environment_id], async () => {
-        const access = await project();
-        const { env, last } = await findEnvironmentWithLastDeployment(deps.db, access.project.id, params.environment_id);
-        return new JsonText(environmentWithLastDeployment(base, env, last));
-      }),
+    handler: async ({ params, project }) => {
+      const access = await project();
+      const { env, last } = await findEnvironmentWithLastDeployment(deps.db, access.project.id, params.environment_id);
+      return environmentWithLastDeployment(base, env, last);
+    },
   });
 
   apiRoute(app, deps, {

@@ -1,4 +1,4 @@
-// The watermark of count-cache.ts: the newest event's id, read through the read cache.
+// The watermark of count-cache.ts: the newest event's id.
 import { q } from '../platform/db/statements.js';
 
 /** One statement object for every call: it has no values. */

@@ -31,7 +31,7 @@ const COUNTS = cacheSlot('events.counts', () => new BoundedMap<string, Entry>(MA
  */
 export async function countEvents(deps: Deps, key: string, matching: SelectQueryBuilder<any, any, any>): Promise<number | null> {
   const cache = deps.caches.of(COUNTS);
-  const [top] = await deps.readCache.all<{ id: number | null }>(NEWEST_EVENT, { cache: true });
+  const [top] = await deps.reads.all<{ id: number | null }>(NEWEST_EVENT);
   const watermark = Number(top?.id ?? 0);
   const now = deps.clock.now();
   const entry = cache.get(key);
@@ -40,14 +40,14 @@ export async function countEvents(deps: Deps, key: string, matching: SelectQuery
       cache.refresh(key);
       return entry.count;
     }
-    const added = await boundedCount(deps.db, deps.readCache, matching.where('e.id', '>', entry.watermark).where('e.id', '<=', watermark));
+    const added = await boundedCount(deps.db, deps.reads, matching.where('e.id', '>', entry.watermark).where('e.id', '<=', watermark));
     const total = added === null ? null : entry.count + added;
     const count = total === null || total > COUNT_LIMIT ? null : total;
     cache.delete(key);
     cache.set(key, { count, watermark, countedAt: entry.countedAt });
     return count;
   }
-  const count = await boundedCount(deps.db, deps.readCache, matching.where('e.id', '<=', watermark));
+  const count = await boundedCount(deps.db, deps.reads, matching.where('e.id', '<=', watermark));
   cache.delete(key);
   cache.set(key, { count, watermark, countedAt: now });
   return count;

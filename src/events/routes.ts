@@ -1,7 +1,6 @@
 // GET /events, /users/:id/events, /projects/:id/events (specification, Activity events; GitLab's REST API documentation).
 // The first two also admit `read_user` tokens. Anonymous callers read the events of public projects
 // (a user's, or one project's), as in GitLab; /events is the caller's own and needs a user.
-import { JsonText } from '../platform/http/json-text.js';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute, type RouteContext } from '../platform/http/route.js';
@@ -42,18 +41,13 @@ export function eventsRoutes(app: FastifyInstance, deps: Deps): void {
     const viewer: Viewer = ctx.principal?.user ?? null;
     const page = pageOf(ctx.input);
     const filters = filtersOf(ctx.params);
-    // A page is a pure function of these, the caller and the data: cached until the database
-    // changes, as clients poll the same pages.
-    const { listing, body } = await ctx.cachedAnswer([subject, filters, projectEvent, page.offset, page.perPage], async () => {
-      const listing = await listEvents(deps, viewer, subject, filters);
-      const rows = await listing.page(page.offset, page.perPage);
-      const notes = await notesForEvents(deps, rows);
-      return { listing, body: new JsonText(rows.map((row) => eventEntity(base, row, notes, { projectEvent }))) };
-    });
+    const listing = await listEvents(deps, viewer, subject, filters);
+    const rows = await listing.page(page.offset, page.perPage);
+    const notes = await notesForEvents(deps, rows);
     // X-Total has its own cache with its own expiry (count-cache.ts).
     const count = await countEvents(deps, listing.countKey, listing.matching);
     setPageHeaders(base, ctx.request, ctx.reply, page, count);
-    return body;
+    return rows.map((row) => eventEntity(base, row, notes, { projectEvent }));
   }
 
   apiRoute(app, deps, {

@@ -87,7 +87,7 @@ async function readableAssignees(deps: Deps, access: ProjectAccess, ids: number[
     const row = rows.find((user) => Number(user.id) === id);
     if (!row) continue;
     const user = toAuthUser(row);
-    const { level } = await projectAccess(deps.readCache, user, access.project, deps.clock.now());
+    const { level } = await projectAccess(deps.reads, user, access.project, deps.clock.now());
     const subject = { user, level, visibility: access.project.visibility, features: access.project };
     if (issue ? canReadIssue(subject, issue) : canOnProject(subject, 'read_issue')) kept.push(id);
   }

@@ -56,7 +56,7 @@ async function readers(deps: Deps, access: ProjectAccess, ids: number[]): Promis
     const row = rows.find((user) => Number(user.id) === id);
     if (!row) continue;
     const user = toAuthUser(row);
-    const { level } = await projectAccess(deps.readCache, user, access.project, deps.clock.now());
+    const { level } = await projectAccess(deps.reads, user, access.project, deps.clock.now());
     if (canOnProject({ user, level, visibility: access.project.visibility, features: access.project }, 'read_merge_request')) kept.push(id);
   }
   // The free tier has one assignee and one reviewer per merge request (allows_multiple_assignees?).

@@ -7,7 +7,7 @@ import { canOnGroup, type PolicySubject } from '../platform/auth/policies/index.
 import { groupAccessLevel } from '../accounts/api.js';
 
 export async function namespaceSubject(deps: Deps, user: AuthUser, namespace: NamespaceRow): Promise<PolicySubject> {
-  const level = await groupAccessLevel(deps.readCache, user, namespace, deps.clock.now());
+  const level = await groupAccessLevel(deps.reads, user, namespace, deps.clock.now());
   // A personal namespace is never public or internal: only its owner holds a level there.
   return { user, level, visibility: namespace.kind === 'user' ? 'private' : namespace.visibility };
 }

@@ -44,7 +44,7 @@ export async function notifyNewAlert(deps: Deps, payload: { alertId: number }, j
   const recipients = [];
   for (const user of users) {
     const authUser = toAuthUser(user);
-    const { level } = await projectAccess(deps.readCache, authUser, project, deps.clock.now());
+    const { level } = await projectAccess(deps.reads, authUser, project, deps.clock.now());
     const address = addresses.get(Number(user.id))!;
     if (canOnProject({ user: authUser, level, visibility: project.visibility, features: project }, 'admin_operations') && deliverable(address)) recipients.push({ user, address });
   }

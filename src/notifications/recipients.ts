@@ -153,7 +153,7 @@ export async function issueRecipients(deps: Deps, input: RecipientsInput): Promi
   const access = new Map<number, boolean>();
   for (const user of users) {
     const authUser = toAuthUser(user);
-    const { level } = await projectAccess(deps.readCache, authUser, context.project, deps.clock.now());
+    const { level } = await projectAccess(deps.reads, authUser, context.project, deps.clock.now());
     const subject = { user: authUser, level, visibility: context.project.visibility, features: context.project };
     const readable = user.state === 'active' && user.user_type === 'human' && deliverable(addresses.get(Number(user.id))!) && canReadIssue(subject, { ...context.issue, assigneeIds: context.assigneeIds });
     access.set(Number(user.id), readable);

@@ -7,7 +7,7 @@ import type { TokenLookup } from '../platform/auth/principal.js';
 import { sha256Hex } from '../platform/crypto.js';
 import { noteActivity, toAuthUser } from '../accounts/api.js';
 import { splitScopes } from './scopes.js';
-import { accessTokenWithUser } from './resolve-token-queries.js';
+import { ACCESS_TOKEN_TABLES, accessTokenWithUser } from './resolve-token-queries.js';
 
 type UserRow = Selectable<UsersTable>;
 
@@ -21,9 +21,9 @@ export interface AccessTokenRow extends UserRow {
   application_uid: string | null;
 }
 
-/** Every OAuth-authenticated request starts here: a cached hot-path read (platform/db/README.md). */
+/** Every OAuth-authenticated request starts here: a look-up of the row cache (platform/db/README.md). */
 export async function findAccessToken(deps: Deps, token: string): Promise<AccessTokenRow | undefined> {
-  const rows = await deps.readCache.all<AccessTokenRow>(accessTokenWithUser(sha256Hex(token)), { cache: true });
+  const rows = await deps.reads.cached<AccessTokenRow>(accessTokenWithUser(sha256Hex(token)), ACCESS_TOKEN_TABLES);
   return rows[0];
 }
 

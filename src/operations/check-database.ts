@@ -7,7 +7,7 @@ import { hasMigrationsTable } from './snapshot-queries.js';
 
 export async function checkDatabaseReachable(config: Pick<Config, 'databaseUrl'>): Promise<void> {
   if (!config.databaseUrl) return;
-  const database = openPostgres({ url: config.databaseUrl, poolSize: 1, readCache: false });
+  const database = openPostgres({ url: config.databaseUrl, poolSize: 1 });
   try {
     await hasMigrationsTable(database.db);
   } finally {

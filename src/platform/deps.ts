@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { DB } from './db/schema.js';
 import type { Dialect } from './db/database.js';
-import type { ReadCache } from './db/read-cache.js';
+import type { Reads } from './db/reads.js';
 import type { GroupCommit } from './db/group-commit.js';
 import type { InstanceCaches } from './instance-caches.js';
 import type { Clock } from './clock.js';
@@ -18,8 +18,8 @@ export interface Deps {
   config: Config;
   db: Kysely<DB>;
   dialect: Dialect;
-  /** Hot-path reads (token, project and access lookups) and cached answers (platform/db/README.md). */
-  readCache: ReadCache;
+  /** Reads outside the query builder, and the row cache of the hot look-ups (platform/db/README.md). */
+  reads: Reads;
   /** Batched writes for write-per-request hot paths, the alert endpoint's (platform/db/README.md). */
   groupCommit: GroupCommit;
   /** This app's in-memory caches (instance-caches.ts): never shared with another app of the process. */

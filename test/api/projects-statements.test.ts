@@ -3,8 +3,8 @@
 // accounts/token-with-project-queries.ts), a page of GET /projects four (the token, the page, its
 // bounded count and the page's namespaces). On PostgreSQL each statement is a round trip.
 // Counted at the drivers, as bench/query-counter.ts counts them, for a request that finds nothing in
-// the read cache (a write to the tables it reads just came before it); the caches' own checks (SQLite's
-// data_version, PostgreSQL's table versions: one per request) are left out.
+// the row cache (a write to the tables it reads just came before it); the cache's own checks (SQLite's
+// data_version and schema_version pragmas) are left out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -22,7 +22,7 @@ function countCalls(prototype: Record<string, unknown>, method: string): void {
   const original = prototype[method] as (...args: unknown[]) => unknown;
   prototype[method] = function (this: unknown, ...args: unknown[]) {
     const text = String((this as { source?: string }).source ?? (typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text ?? ''));
-    if (!/data_version|table_versions/.test(text)) statements += 1;
+    if (!/data_version|schema_version/.test(text)) statements += 1;
     return original.apply(this, args);
   };
   restore.push(() => {
@@ -31,7 +31,7 @@ function countCalls(prototype: Record<string, unknown>, method: string): void {
 }
 
 beforeAll(async () => {
-  // Before the app starts: the PostgreSQL read cache wraps each pool client's query as it connects.
+  // Before the app starts.
   const probe = new SQLite(':memory:');
   const statementPrototype = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, unknown>;
   probe.close();
@@ -94,7 +94,7 @@ describe('statements per uncached read', () => {
   });
 });
 
-describe('statements per read with the read cache off (KILN_READ_CACHE=false)', () => {
+describe('statements per read with the row cache off (KILN_READ_CACHE=false)', () => {
   let uncached: TestKiln;
   afterAll(async () => {
     await uncached?.close();

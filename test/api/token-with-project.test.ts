@@ -48,7 +48,7 @@ describe('a token read with the project its route names', () => {
           expect(lookup).toEqual(await resolvePersonalAccessToken(kiln.deps, user.token));
           const row = (await findProjectRow(kiln.deps, idOrPath))!;
           const principal = lookup?.status === 'ok' ? lookup.principal : null;
-          const expected = await projectAccess(kiln.deps.readCache, principal!.user, row, kiln.clock.now());
+          const expected = await projectAccess(kiln.deps.reads, principal!.user, row, kiln.clock.now());
           expect(prefetched!.project).toEqual(row);
           expect(prefetched!.namespace).toEqual(expected.namespace);
           expect(levelOn(principal!.user, prefetched!.namespace, prefetched!.memberLevel)).toBe(expected.level);

@@ -46,11 +46,11 @@ export async function createTestDatabase(options: { readCache?: boolean } = {}):
   await admin.query(`create schema ${schema}`);
   await admin.end();
   return {
-    database: openPostgres({ url, schema, poolSize: 5, readCache }),
+    database: openPostgres({ url, schema, poolSize: 5 }),
     dataDir,
     url,
     schema,
-    reopen: () => openPostgres({ url, schema, poolSize: 5, readCache }),
+    reopen: () => openPostgres({ url, schema, poolSize: 5 }),
     drop: async () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();

@@ -1,4 +1,4 @@
-// The data-access layer beside the query builder (platform/db/README.md): the read cache, whose rows
+// The data-access layer beside the query builder (platform/db/README.md): the row cache, whose rows
 // must never outlive a change, whoever made it (this connection, another process on the same
 // database, a rolled-back transaction); the group commit, its writes and works; and the contract of
 // a work, which fails at once instead of waiting forever.
@@ -8,13 +8,14 @@ import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/d
 import { q } from '../../src/platform/db/statements.js';
 import { inTransaction, openSqlite, type Database } from '../../src/platform/db/database.js';
 import { InsideWorkError } from '../../src/platform/db/work-scope.js';
+import { statementsDuring } from './statement-counter.js';
 
 let testDb: TestDatabase;
 let database: Database;
 let other: Database;
 
 const valueOf = async (db: Database, id: number) =>
-  (await db.readCache.all<{ v: string }>(q`select v from reads_probe where id = ${id}`, { cache: true }))[0]?.v;
+  (await db.reads.cached<{ v: string }>(q`select v from reads_probe where id = ${id}`, ['reads_probe']))[0]?.v;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
@@ -30,12 +31,12 @@ afterAll(async () => {
   await testDb.drop();
 });
 
-describe('the read cache and the group commit', () => {
+describe('the row cache and the group commit', () => {
   it('binds values by position and keeps statements with different values apart', async () => {
     expect(await valueOf(database, 1)).toBe('one');
     expect(await valueOf(database, 2)).toBe('two');
     expect(await valueOf(database, 3)).toBeUndefined();
-    const rows = await database.readCache.all<{ id: number }>(q`select id from reads_probe where id > ${0} and v <> ${'two'} order by id`);
+    const rows = await database.reads.all<{ id: number }>(q`select id from reads_probe where id > ${0} and v <> ${'two'} order by id`);
     expect(rows.map((row) => Number(row.id))).toEqual([1]);
   });
 
@@ -67,55 +68,36 @@ describe('the read cache and the group commit', () => {
   });
 
   it.runIf(testDialect() === 'sqlite')('shares cached rows frozen, so no caller can change them for another', async () => {
-    const [row] = await database.readCache.all<{ v: string }>(q`select v from reads_probe where id = ${1}`, { cache: true });
+    const [row] = await database.reads.cached<{ v: string }>(q`select v from reads_probe where id = ${1}`, ['reads_probe']);
     expect(() => {
       (row as { v: string }).v = 'changed';
     }).toThrow(TypeError);
     expect(await valueOf(database, 1)).toBe('uno');
   });
 
-  it('remembers a computed value only while nothing changed, and never one computed across a change', async () => {
-    let runs = 0;
-    const compute = async () => {
-      runs += 1;
-      return valueOf(database, 2);
-    };
-    const first = await database.readCache.memo('probe-2', compute);
-    expect(await database.readCache.memo('probe-2', compute)).toBe(first);
-    const expectedRuns = testDialect() === 'sqlite' ? 1 : 2; // PostgreSQL keeps no cache
-    expect(runs).toBe(expectedRuns);
-
-    await sql`update reads_probe set v = 'zwei' where id = 2`.execute(other.db);
-    expect(await database.readCache.memo('probe-2', compute)).toBe('zwei');
-
-    // A write lands while the value is being computed: the value must not be kept.
-    const racing = async () => {
-      runs += 1;
-      const before = await valueOf(database, 2);
-      await sql`update reads_probe set v = 'deux' where id = 2`.execute(other.db);
-      return before;
-    };
-    expect(await database.readCache.memo('probe-2-race', racing)).toBe('zwei');
-    const runsBefore = runs;
-    expect(await database.readCache.memo('probe-2-race', async () => {
-      runs += 1;
-      return valueOf(database, 2);
-    })).toBe('deux');
-    expect(runs).toBe(runsBefore + 1);
+  it.runIf(testDialect() === 'sqlite')('keeps a look-up until its table is written, whoever wrote it: a raw statement, the group commit, a delete', async () => {
+    // The statements a look-up ran, besides the checks for other processes' commits.
+    const ran = async (id: number) => (await statementsDuring(() => valueOf(database, id))).filter((text) => text.includes('reads_probe'));
+    expect(await valueOf(database, 1)).toBe('uno');
+    expect(await ran(1)).toEqual([]);
+    // A write to another table leaves it kept.
+    await sql`create table if not exists reads_other (id integer primary key)`.execute(database.db);
+    expect(await valueOf(database, 1)).toBe('uno');
+    await sql`insert into reads_other (id) values (1)`.execute(database.db);
+    expect(await ran(1)).toEqual([]);
+    await database.groupCommit.write(q`update reads_probe set v = ${'un'} where id = ${1}`);
+    expect(await valueOf(database, 1)).toBe('un');
+    await database.groupCommit.write(q`insert into reads_probe (id, v) values (${9}, ${'nine'})`);
+    expect(await valueOf(database, 9)).toBe('nine');
+    await sql`delete from reads_probe where id = 9`.execute(database.db);
+    expect(await valueOf(database, 9)).toBeUndefined();
+    await sql`update reads_probe set v = 'uno' where id = 1`.execute(database.db);
   });
 
-  it.runIf(testDialect() === 'sqlite')('with the cache turned off (KILN_READ_CACHE=false) every read and memo runs', async () => {
+  it.runIf(testDialect() === 'sqlite')('with the cache turned off (KILN_READ_CACHE=false) every look-up runs', async () => {
     const uncached = openSqlite(database.file as string, 'NORMAL', { readCache: false });
     try {
-      let runs = 0;
-      const compute = async () => {
-        runs += 1;
-        return (await uncached.readCache.all<{ v: string }>(q`select v from reads_probe where id = ${1}`, { cache: true }))[0].v;
-      };
-      await uncached.readCache.memo('off', compute);
-      await uncached.readCache.memo('off', compute);
-      expect(runs).toBe(2);
-      const [row] = await uncached.readCache.all<{ v: string }>(q`select v from reads_probe where id = ${1}`, { cache: true });
+      const [row] = await uncached.reads.cached<{ v: string }>(q`select v from reads_probe where id = ${1}`, ['reads_probe']);
       expect(Object.isFrozen(row)).toBe(false);
     } finally {
       await uncached.close();
@@ -280,8 +262,8 @@ describe('a group-commit work', () => {
     ['the query builder (deps.db)', () => database.db.selectFrom('reads_probe' as never).selectAll().execute()],
     ['a raw statement through the query builder', () => sql`update reads_probe set v = 'outside' where id = 1`.execute(database.db)],
     ['a transaction of the query builder', () => database.db.transaction().execute(async () => undefined)],
-    ['a cached read (deps.readCache)', () => database.readCache.all(q`select v from reads_probe where id = ${1}`, { cache: true })],
-    ['a memo computed from reads', () => database.readCache.memo('inside-work', () => valueOf(database, 1))],
+    ['a read outside the builder (deps.reads)', () => database.reads.all(q`select v from reads_probe where id = ${1}`)],
+    ['a look-up of the row cache', () => valueOf(database, 1)],
     ['another group-commit write', () => database.groupCommit.write(q`update reads_probe set v = ${'outside'} where id = ${1}`)],
     ['another group-commit work', () => database.groupCommit.transaction((tx) => tx.all(q`select 1`))],
   ];

@@ -3,7 +3,8 @@
 // bytes must be JSON.stringify's: the same fields in the same order, the same escapes, nulls kept,
 // and the schema the definition makes names exactly the fields the object has.
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ENTITY, PROJECT_SIMPLE_ENTITY, projectEntity, projectSimpleEntity } from '../../src/accounts/entities.js';
+import { PROJECT_ENTITY, PROJECT_SIMPLE_ENTITY, projectEntity, projectJson, projectSimpleEntity } from '../../src/accounts/entities.js';
+import { InstanceCaches } from '../../src/platform/instance-caches.js';
 import type { NamespaceRow, ProjectRow } from '../../src/accounts/access.js';
 
 // Every character JSON escapes, quotes and backslashes, non-ASCII, astral, a lone surrogate and the
@@ -13,7 +14,7 @@ const LONG = `${'x'.repeat(100)}${AWKWARD}${'y'.repeat(100)}`;
 const BASE = 'https://kiln.example.org:8443/sub';
 const TIME = Date.parse('2026-11-24T10:11:12.345Z');
 
-const group: NamespaceRow = { id: 7, kind: 'group', name: 'Top', path: 'top', full_path: 'top/sub', full_path_lower: 'top/sub', parent_id: 3, owner_id: null, visibility: 'internal', description: '', read_only: 0, avatar: null, deletion_scheduled_at: null, created_at: TIME, updated_at: TIME };
+const group: NamespaceRow = { id: 7, kind: 'group', name: 'Top', path: 'top', full_path: 'top/sub', full_path_lower: 'top/sub', parent_id: 3, owner_id: null, visibility: 'internal', description: '', read_only: 0, avatar: null, deletion_scheduled_at: null, created_at: TIME, updated_at: TIME, version: 4 };
 // The merge request settings' defaults (migration 20261228T1311-merge-requests).
 const MERGE_REQUEST_SETTINGS = {
   merge_requests_access_level: 'enabled', merge_method: 'merge', squash_option: 'default_off', only_allow_merge_if_pipeline_succeeds: 0,
@@ -22,7 +23,7 @@ const MERGE_REQUEST_SETTINGS = {
   reset_approvals_on_push: 1, merge_requests_author_approval: 0, merge_requests_disable_committers_approval: 0, mr_default_target_self: 0,
   merge_commit_template: null, squash_commit_template: null, suggestion_commit_message: null,
 } as const;
-const project: ProjectRow = { ...MERGE_REQUEST_SETTINGS, id: 42, namespace_id: 7, name: 'Widget', path: 'widget', full_path: 'top/sub/widget', full_path_lower: 'top/sub/widget', description: 'A widget', visibility: 'private', creator_id: 5, default_branch: 'main', topics: '["one","two"]', issues_access_level: 'enabled', repository_access_level: 'private', star_count: 3, avatar: null, created_at: TIME, updated_at: TIME, last_activity_at: TIME + 1 };
+const project: ProjectRow = { ...MERGE_REQUEST_SETTINGS, id: 42, namespace_id: 7, name: 'Widget', path: 'widget', full_path: 'top/sub/widget', full_path_lower: 'top/sub/widget', description: 'A widget', visibility: 'private', creator_id: 5, default_branch: 'main', topics: '["one","two"]', issues_access_level: 'enabled', repository_access_level: 'private', star_count: 3, avatar: null, created_at: TIME, updated_at: TIME, last_activity_at: TIME + 1, version: 7 };
 
 const shapes: Array<[string, ProjectRow, NamespaceRow, { level: number } | undefined]> = [
   ['a member of a group project', project, group, { level: 30 }],
@@ -53,8 +54,18 @@ describe('the Project entity and its compiled serialiser', () => {
       expect(PROJECT_ENTITY.serialize(entity)).toBe(JSON.stringify(entity));
       const simple = projectSimpleEntity(BASE, row, namespace);
       expect(PROJECT_SIMPLE_ENTITY.serialize(simple)).toBe(JSON.stringify(simple));
+      // Kept by the rows' versions, with the caller's permissions added after: the same bytes, hit or miss.
+      const caches = new InstanceCaches();
+      for (let round = 0; round < 2; round += 1) expect(projectJson(caches, BASE, row, namespace, permissions)).toBe(JSON.stringify(entity));
     });
   }
+
+  it('keeps the JSON by the versions of the project and namespace rows: a newer version of either is presented anew', () => {
+    const caches = new InstanceCaches();
+    expect(JSON.parse(projectJson(caches, BASE, project, group)).name).toBe('Widget');
+    expect(JSON.parse(projectJson(caches, BASE, { ...project, name: 'Renamed', version: 8 }, group)).name).toBe('Renamed');
+    expect(JSON.parse(projectJson(caches, BASE, { ...project, name: 'Renamed', version: 8 }, { ...group, full_path: 'moved', version: 5 })).namespace.full_path).toBe('moved');
+  });
 
   it('names every field of the entity, in the entity\'s order', () => {
     const entity = projectEntity(BASE, project, group, { level: 30 });

@@ -21,7 +21,7 @@ async function namespaceChoices(context: PageContext) {
   const now = deps.clock.now();
   const allowed = [];
   for (const group of groups) {
-    const level = await groupAccessLevel(deps.readCache, user, group, now);
+    const level = await groupAccessLevel(deps.reads, user, group, now);
     if (canOnGroup({ user, level, visibility: group.visibility }, 'create_projects')) allowed.push(group);
   }
   return [...(own ? [{ id: Number(own.id), label: `${own.full_path} (personal)` }] : []), ...allowed.map((group) => ({ id: Number(group.id), label: group.full_path }))];

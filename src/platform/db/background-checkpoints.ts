@@ -18,7 +18,7 @@
 // at, asynchronously) until no transaction is open, says so, and the worker truncates the WAL
 // (`wal_checkpoint(TRUNCATE)`: the few frames not yet copied, a sync, the file cut to nothing), then
 // lets the writers go. The event loop never waits on a lock for it; writes wait for a few
-// milliseconds; reads through the read cache go on meanwhile.
+// milliseconds; look-ups of the row cache go on meanwhile.
 //
 // Durability is unchanged: commits are as durable as before (in the WAL, kill -9 safe), checkpoints
 // still sync before and after copying (power-loss consistency), only on another thread.

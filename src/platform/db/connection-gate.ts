@@ -74,11 +74,7 @@ export class GatedSqliteDialect extends SqliteDialect {
   readonly #works: WorkScope;
   readonly #beginImmediate: () => void;
 
-  /**
-   * `beginImmediate` runs BEGIN IMMEDIATE on the connection itself, not through the statement cache
-   * Kysely prepares its queries with: SQLite does not count that BEGIN as read-only, and the cache
-   * would note it as a write of unknown tables, which empties the read cache (database.ts).
-   */
+  /** `beginImmediate` runs BEGIN IMMEDIATE on the connection (one statement prepared once). */
   constructor(config: SqliteDialectConfig, gate: ConnectionGate, works: WorkScope, beginImmediate: () => void) {
     super(config);
     this.#gate = gate;
@@ -114,7 +110,7 @@ function guardedDriver(inner: Driver, works: WorkScope, gate: ConnectionGate | n
   return {
     init: () => inner.init(),
     async acquireConnection(): Promise<DatabaseConnection> {
-      works.refuse('deps.db (the query builder, or the read cache through it) was used');
+      works.refuse('deps.db (the query builder) was used');
       if (gate === null) return inner.acquireConnection();
       await gate.enter();
       try {

@@ -6,16 +6,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PRIVATE_DIR_MODE, ensurePrivateFile } from '../data-dir.js';
 import type { DB } from './schema.js';
-import { sqliteReadCache, type ReadCache } from './read-cache.js';
-import { postgresReadCache } from './postgres-read-cache.js';
+import { postgresReads, sqliteReads, type Reads } from './reads.js';
 import { postgresGroupCommit, sqliteGroupCommit, type GroupCommit } from './group-commit.js';
 import { builderTx, type DbTransaction } from './statements.js';
 import { ConnectionGate, GatedSqliteDialect, GuardedPostgresDialect } from './connection-gate.js';
 import { WorkScope } from './work-scope.js';
 import { BoundedMap } from '../bounded-map.js';
 import { startBackgroundCheckpoints } from './background-checkpoints.js';
-import { TableDependencies } from './table-dependencies.js';
-import { SqliteVersionBumps } from './table-versions.js';
 import { withCompiledRows } from './row-statement.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -23,8 +20,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
-  /** Hot-path reads outside the query builder, cached on SQLite until the database changes (read-cache.ts). */
-  readCache: ReadCache;
+  /** Reads outside the query builder, and the row cache of the hot look-ups (reads.ts). */
+  reads: Reads;
   /** Batched writes for write-per-request hot paths (group-commit.ts). */
   groupCommit: GroupCommit;
   /** The SQLite file (absent for PostgreSQL and in-memory databases). */
@@ -43,8 +40,6 @@ export interface PostgresOptions {
   url: string;
   schema?: string; // tests give every file its own schema
   poolSize?: number;
-  /** false: nothing is cached (KILN_READ_CACHE=false). */
-  readCache?: boolean;
   /** How long opening a connection may take before it fails as unavailable (a server that does not answer). */
   connectTimeoutMs?: number;
   /** What the server's pg_stat_activity calls this node's connections. */
@@ -84,10 +79,11 @@ export function openPostgres(options: PostgresOptions): Database {
   pool.on('connect', (client) => client.on('error', connectionError));
   const works = new WorkScope();
   const db = new Kysely<DB>({ dialect: new GuardedPostgresDialect({ pool }, works) });
-  return { db, dialect: 'postgres', readCache: postgresReadCache(db, pool, works, options.readCache ?? true), groupCommit: postgresGroupCommit(db, works), close: () => db.destroy() };
+  return { db, dialect: 'postgres', reads: postgresReads(db), groupCommit: postgresGroupCommit(db, works), close: () => db.destroy() };
 }
 
 export interface SqliteOptions {
+  /** false: the row cache keeps nothing (KILN_READ_CACHE=false). */
   readCache?: boolean;
   /** Checkpoint the WAL on a worker thread (background-checkpoints.ts), reporting its failures here. */
   backgroundCheckpoints?: { onError(message: string): void };
@@ -115,10 +111,7 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
   // (alerts bench with a webhook, chat and mail). Kiln's temporary tables and sorts are small
   // (paginated); a backup's VACUUM INTO runs on a connection of its own.
   connection.pragma('temp_store = memory');
-  // One schema reading for the read cache and the version bumps (table-dependencies.ts).
-  const tables = new TableDependencies(connection);
-  const versions = new SqliteVersionBumps(connection, tables);
-  const statements = withStatementCache(connection, 500, versions);
+  const statements = withStatementCache(connection, 500);
   const gate = new ConnectionGate();
   const works = new WorkScope();
   const beginImmediate = connection.prepare('begin immediate');
@@ -128,9 +121,8 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
   return {
     db,
     dialect: 'sqlite',
-    readCache: sqliteReadCache(db, connection, statements, options.readCache ?? true, tables, versions),
-    // Preparing each write through the statement cache moves its write count: cached reads are dropped.
-    groupCommit: sqliteGroupCommit(db, connection, gate, works, (text) => statements.prepare(text), versions),
+    reads: sqliteReads(db, connection, (text) => statements.prepare(text), works, options.readCache ?? true),
+    groupCommit: sqliteGroupCommit(db, connection, gate, works, (text) => statements.prepare(text)),
     file: onDisk ? file : undefined,
     async close() {
       // The worker's connection first: the last connection to close checkpoints and removes the WAL.
@@ -140,39 +132,22 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
   };
 }
 
+// DDL: a statement's columns may change with it (`select *`), so the rows compiled for it must go.
+const DDL = /^\s*(?:create|alter|drop)\b/i;
+
 /**
  * Kysely's SQLite driver prepares every query anew, and preparing cost more CPU than running the
  * query on the API's hot paths (measured: ~60% of a project GET). Prepared statements are reusable,
  * so keep the most recent ones by SQL text. Kysely runs them with all()/run() only, never holding
  * an iterator open, so sharing one statement between calls is safe.
- *
- * `versions` is told every statement before it runs, to bump the versions of the tables a
- * transaction wrote before it commits (table-versions.ts); without it nothing is bumped.
  */
-export function withStatementCache(connection: SQLite.Database, size = 500, versions?: SqliteVersionBumps) {
+export function withStatementCache(connection: SQLite.Database, size = 500) {
   // Per connection; the oldest prepared out first. Not least-recently-used: moving an entry on every
   // hit cost more per statement (~0.3 µs, CPU profiles of the alert bench) than an evicted hot
   // statement costs to prepare again once, at the end of the line, after `size` new texts.
   const cache = new BoundedMap<string, SQLite.Statement>(size);
-  let writes = 0;
-  // The texts of the writes prepared since the read cache last looked (it drops what they changed);
-  // null once more piled up than it is worth tracking (the read cache then drops everything).
-  let written: string[] | null = [];
-  const statements = {
+  return {
     close: () => connection.close(),
-    /** Writing statements prepared so far. */
-    get writes() {
-      return writes;
-    },
-    /** The writes prepared since the last call (null: too many, assume everything changed). */
-    takeWritten(): readonly string[] | null {
-      const taken = written;
-      if (taken !== null && taken.length === 0) return taken;
-      written = [];
-      return taken;
-    },
-    /** Told every read prepared while set (the read cache records what a memoised answer read). */
-    observeRead: null as ((text: string) => void) | null,
     prepare(text: string): SQLite.Statement {
       let statement = cache.get(text);
       if (statement === undefined) {
@@ -180,23 +155,15 @@ export function withStatementCache(connection: SQLite.Database, size = 500, vers
         if (statement.reader) statement = withCompiledRows(statement);
         cache.set(text, statement);
       }
-      if (!statement.readonly) {
-        // After DDL a statement's columns may differ (`select *`): drop the compiled rows
-        // (row-statement.ts) of every statement but this one.
-        if (TableDependencies.changesSchema(text)) {
-          cache.clear();
-          cache.set(text, statement);
-        }
-        writes += 1;
-        if (written !== null) {
-          written.push(text);
-          if (written.length > 10_000) written = null;
-        }
-      } else if (statements.observeRead !== null) statements.observeRead(text);
-      return versions === undefined ? statement : versions.prepared(text, statement);
+      // After DDL a statement's columns may differ (`select *`): drop the compiled rows
+      // (row-statement.ts) of every statement but this one.
+      if (!statement.readonly && DDL.test(text)) {
+        cache.clear();
+        cache.set(text, statement);
+      }
+      return statement;
     },
   };
-  return statements;
 }
 
 /**

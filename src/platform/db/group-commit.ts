@@ -17,14 +17,13 @@
 // hold only while the alert integration is as remembered, and that check costs half the write.
 //
 // The contract of a work: it uses only its `tx`, and awaits nothing else that touches the database.
-// Anything else (deps.db, the read cache, another group-commit call) throws at once (work-scope.ts).
+// Anything else (deps.db, deps.reads, another group-commit call) throws at once (work-scope.ts).
 import { CompiledQuery, type Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { DB } from './schema.js';
 import { builderTx, postgresText, sqliteText, type Statement, type Tx, type Written } from './statements.js';
 import type { ConnectionGate } from './connection-gate.js';
 import type { WorkScope } from './work-scope.js';
-import type { SqliteVersionBumps } from './table-versions.js';
 
 export interface GroupCommit {
   /**
@@ -80,18 +79,13 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-/**
- * `gate` keeps the query builder off the connection during a batch with works; `prepare` is the
- * connection's statement cache (it also tells the read cache that a write ran, and `versions` which
- * tables the batch wrote: their versions are bumped in the batch's transaction, table-versions.ts).
- */
+/** `gate` keeps the query builder off the connection during a batch with works; `prepare` is the connection's statement cache. */
 export function sqliteGroupCommit(
   db: Kysely<DB>,
   connection: SQLite.Database,
   gate: ConnectionGate,
   works: WorkScope,
   prepare: (text: string) => SQLite.Statement,
-  versions?: Pick<SqliteVersionBumps, 'beforeCommit' | 'committed' | 'rolledBack'>,
 ): GroupCommit {
   // IMMEDIATE takes the write lock up front, so no statement of the batch can meet SQLITE_BUSY halfway.
   const begin = connection.prepare('begin immediate');
@@ -171,17 +165,11 @@ export function sqliteGroupCommit(
       outcomes.push(outcome);
       // Only a few errors (I/O, full disk) make SQLite roll the whole transaction back, and then
       // nothing of this batch may be reported as written.
-      if ('error' in outcome && !connection.inTransaction) {
-        versions?.rolledBack();
-        return { failed: outcome.error };
-      }
+      if ('error' in outcome && !connection.inTransaction) return { failed: outcome.error };
     }
     try {
-      versions?.beforeCommit();
       commit.run();
-      versions?.committed();
     } catch (error) {
-      versions?.rolledBack();
       if (connection.inTransaction) rollback.run();
       return { failed: error };
     }

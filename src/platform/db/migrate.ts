@@ -59,22 +59,9 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     await sql`select pg_advisory_lock(${ADVISORY_LOCK_KEY}, hashtext(current_schema()))`.execute(connection);
     try {
       const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(connection);
-      const applied = await run(connection, rows[0].schema);
-      await trackTableVersions(connection, applied);
-      return applied;
+      return await run(connection, rows[0].schema);
     } finally {
       await sql`select pg_advisory_unlock(${ADVISORY_LOCK_KEY}, hashtext(current_schema()))`.execute(connection);
     }
   });
-}
-
-/**
- * PostgreSQL: give the tables a migration created their version trigger and row (the migration
- * 20261127T0900-table-versions), and after any migration bump the schema's version '*', which every
- * node's read cache depends on (read-cache.ts). On SQLite the connection bumps '*' itself in the
- * transaction of each schema change (table-versions.ts).
- */
-async function trackTableVersions(connection: Kysely<any>, applied: string[]): Promise<void> {
-  await sql`select kiln_track_table_versions()`.execute(connection);
-  if (applied.length > 0) await sql`update table_versions set version = version + 1 where name = '*'`.execute(connection);
 }

@@ -2,7 +2,7 @@
 // inside one an immediate error instead of a deadlock.
 //
 // A work (group-commit.ts) runs its statements through its `tx`. A statement through `deps.db` (or
-// the read cache, or another group-commit call) from inside it would, on SQLite, wait for the batch
+// deps.reads, or another group-commit call) from inside it would, on SQLite, wait for the batch
 // the work belongs to, which waits for the work: forever. On PostgreSQL it would run on another
 // pooled connection, outside the work's transaction, silently. So each work runs marked (an
 // AsyncLocalStorage store that follows it across its awaits), and the query builder's driver and the

@@ -3,8 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { ParamError } from '../errors.js';
-import type { ReadCache } from '../db/read-cache.js';
-import { JsonText } from './json-text.js';
+import type { Reads } from '../db/reads.js';
 import { boundedCountQuery, pageSize } from './pagination-queries.js';
 import { BoundedMap } from '../bounded-map.js';
 import { cacheSlot } from '../instance-caches.js';
@@ -87,20 +86,19 @@ export function setPageHeaders(baseUrl: string, request: FastifyRequest, reply: 
 }
 
 /** Count the rows of `query` up to COUNT_LIMIT + 1; `null` when there are more than COUNT_LIMIT. */
-export async function boundedCount(db: Kysely<any>, readCache: ReadCache, query: SelectQueryBuilder<any, any, any>): Promise<number | null> {
-  const rows = await readCache.compiled(boundedCountQuery(db, query, COUNT_LIMIT), { cache: true });
+export async function boundedCount(db: Kysely<any>, reads: Reads, query: SelectQueryBuilder<any, any, any>): Promise<number | null> {
+  const rows = await reads.compiled(boundedCountQuery(db, query, COUNT_LIMIT));
   const n = Number(rows[0]?.n ?? 0);
   return n > COUNT_LIMIT ? null : n;
 }
 
 /**
- * Run an ordered query for one page and set the headers. Page and count go through the read cache
- * (platform/db/read-cache.ts): clients poll the same pages, and both are exact until the next write.
- * The rows are shared with other callers: map them, never change them.
+ * Run an ordered query for one page and set the headers. The page and its bounded count are read
+ * together, outside the query builder's per-query work.
  */
 export async function paginate<Row>(
   db: Kysely<any>,
-  readCache: ReadCache,
+  reads: Reads,
   baseUrl: string,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -108,82 +106,7 @@ export async function paginate<Row>(
   query: SelectQueryBuilder<any, any, Row>,
 ): Promise<Row[]> {
   const page = pageOf(input);
-  const { count, rows } = await pageWithCount(db, readCache, query, page);
+  const [count, rows] = await Promise.all([boundedCount(db, reads, query), reads.compiled(query.limit(pageSize(page.perPage)).offset(page.offset).compile())]);
   setPageHeaders(baseUrl, request, reply, page, count);
-  return rows;
-}
-
-/** One page of an ordered query and its bounded count, both through the read cache. */
-async function pageWithCount<Row>(db: Kysely<any>, readCache: ReadCache, query: SelectQueryBuilder<any, any, Row>, page: Page): Promise<{ count: number | null; rows: Row[] }> {
-  const [count, rows] = await Promise.all([boundedCount(db, readCache, query), readCache.compiled(query.limit(pageSize(page.perPage)).offset(page.offset).compile(), { cache: true })]);
-  return { count, rows: rows as Row[] };
-}
-
-export interface CachedListing<Row, Out> {
-  /**
-   * Every input of `query` and `present` besides the data and the caller (filters, the path's ids):
-   * the route context adds the route and the caller's access scope.
-   */
-  key: unknown[];
-  /** The ordered query; may check access first (a miss runs it, a hit needs no check: same key, same answer). */
-  query: () => SelectQueryBuilder<any, any, Row> | Promise<SelectQueryBuilder<any, any, Row>>;
-  present: (rows: Row[]) => Out[] | Promise<Out[]>;
-}
-
-/** A page as its statement returned it: the presented body and the bounded count (`null` above COUNT_LIMIT). */
-export interface PresentedPage {
-  count: number | null;
-  body: JsonText;
-}
-
-/**
- * A page presented once per database version: `scopedKey` names the listing (the route, the caller's
- * access scope and every other input of `fetch`; route.ts builds it), and `fetch` runs only on a
- * miss. For listings whose statement returns the page already presented with its count; with the
- * read cache off (`KILN_READ_CACHE=false`) `fetch` always runs.
- */
-export async function cachedPresentedPage(
-  readCache: ReadCache,
-  baseUrl: string,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  input: Record<string, unknown>,
-  scopedKey: string,
-  fetch: (page: Page) => Promise<PresentedPage>,
-  arrivedAt?: number,
-): Promise<JsonText> {
-  const page = pageOf(input);
-  const { count, body } = await readCache.memo(`${scopedKey}\u0000page\u0000${page.perPage}\u0000${page.offset}`, () => fetch(page), arrivedAt);
-  setPageHeaders(baseUrl, request, reply, page, count);
-  return body;
-}
-
-/**
- * A listing's page through `cachedPresentedPage`: the page and its count come from the read cache,
- * and `present` runs only on a miss. With the read cache off it is `paginate` followed by `present`.
- */
-export function cachedPage<Row, Out>(
-  db: Kysely<any>,
-  readCache: ReadCache,
-  baseUrl: string,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  input: Record<string, unknown>,
-  scopedKey: string,
-  listing: CachedListing<Row, Out>,
-  arrivedAt?: number,
-): Promise<JsonText> {
-  return cachedPresentedPage(
-    readCache,
-    baseUrl,
-    request,
-    reply,
-    input,
-    scopedKey,
-    async (page) => {
-      const { count, rows } = await pageWithCount(db, readCache, await listing.query(), page);
-      return { count, body: new JsonText(await listing.present(rows)) };
-    },
-    arrivedAt,
-  );
+  return rows as Row[];
 }

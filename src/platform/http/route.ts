@@ -8,12 +8,11 @@ import type { GroupAccess, PrefetchedProject, ProjectAccess, RouteAbility } from
 import { declaredSubject, groupOf, projectOf, resolveSubject, urlHasParam, type DeclaredSubject, type SubjectAccess } from '../auth/route-subject.js';
 import { applySudo, authenticate, authenticateForProject, checkActive, checkScopes } from './authenticate.js';
 import { canOnInstance } from '../auth/policies/policy.js';
-import { accessScope } from '../auth/access-scope.js';
 import type { GroupAbility, ProjectAbility } from '../auth/policies/abilities.js';
 import { ForbiddenError } from '../errors.js';
 import { unauthorized } from './api-error.js';
 import { mergedParams, parseParams, type ParamSchema, type Parsed } from './params.js';
-import { cachedPage, cachedPresentedPage, paginate, type CachedListing, type Page, type PresentedPage } from './pagination.js';
+import { paginate } from './pagination.js';
 import { openApiRegistry } from './openapi.js';
 import { JsonText } from './json-text.js';
 
@@ -39,23 +38,6 @@ export interface RouteContext<S extends ParamSchema> {
   group(ability?: GroupAbility): Promise<GroupAccess>;
   /** Page an ordered query with GitLab's headers. */
   paginate<Row>(query: SelectQueryBuilder<any, any, Row>): Promise<Row[]>;
-  /**
-   * A presented page, cached per database version for this route, the caller's access scope and
-   * `listing.key` (pagination.ts `cachedPage`).
-   */
-  cachedPage<Row, Out>(listing: CachedListing<Row, Out>): Promise<JsonText>;
-  /**
-   * A page that one statement returns presented with its count (`fetch`), cached as `cachedPage` is:
-   * `key` names every input of `fetch` besides the page, the data and the caller.
-   */
-  cachedPresentedPage(key: unknown[], fetch: (page: Page) => Promise<PresentedPage>): Promise<JsonText>;
-  /**
-   * The answer of `compute`, remembered until the database changes (the read cache's `memo`) for this
-   * route, the caller's access scope (user, admin flag, the day memberships expire by) and `key`:
-   * every other input of `compute` (the path's ids, filters). The route's subject is checked before
-   * the handler runs, hit or miss. The answer is shared: never change it.
-   */
-  cachedAnswer<T>(key: unknown[], compute: () => Promise<T>): Promise<T>;
 }
 
 export interface ApiRouteSpec<S extends ParamSchema> {
@@ -95,13 +77,7 @@ class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
     readonly principal: Principal | null,
     private readonly subject: DeclaredSubject | null,
     /** The declared subject, found and checked before the handler (null for routes that declare none). */
-    private access: SubjectAccess | null,
-    /** The project as the caller's token read it (authenticateForProject), to read it again the same way. */
-    private readonly prefetched: PrefetchedProject | undefined,
-    /** The route's method and URL, the first part of its cache keys. */
-    private readonly route: string,
-    /** The read cache's `commitChecks()` when the request arrived: its answers need no newer check. */
-    private readonly arrivedAt: number | undefined,
+    private readonly access: SubjectAccess | null,
   ) {}
 
   readonly project = async (ability?: ProjectAbility): Promise<ProjectAccess> => projectOf(this.subject, this.access, ability);
@@ -114,40 +90,7 @@ class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
   }
 
   readonly paginate = <Row>(query: SelectQueryBuilder<any, any, Row>): Promise<Row[]> =>
-    paginate(this.deps.db, this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, query);
-
-  // The caching methods are getters, so that only the handlers that use them pay for their closure.
-  get cachedPage(): RouteContext<S>['cachedPage'] {
-    return (listing) =>
-      cachedPage(this.deps.db, this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(listing.key), { ...listing, query: () => this.readSubjectAgain().then(listing.query) }, this.arrivedAt);
-  }
-
-  get cachedPresentedPage(): RouteContext<S>['cachedPresentedPage'] {
-    return (key, fetch) => cachedPresentedPage(this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(key), (page) => this.readSubjectAgain().then(() => fetch(page)), this.arrivedAt);
-  }
-
-  get cachedAnswer(): RouteContext<S>['cachedAnswer'] {
-    return (key, compute) => this.deps.readCache.memo(this.scopedKey(key), () => this.readSubjectAgain().then(compute), this.arrivedAt);
-  }
-
-  /**
-   * A remembered answer depends on the tables read while it was computed, and the subject was read
-   * before: read it again inside the computation, through the read cache (hits, which count as
-   * reads), so that a change to the project, namespace or memberships drops the answer.
-   */
-  private async readSubjectAgain(): Promise<void> {
-    if (this.subject === null || !this.deps.readCache.caching) return;
-    this.access = await resolveSubject(this.deps.auth.subjects, this.subject, this.principal, String(this.input[this.subject.param]), this.prefetched);
-  }
-
-  /**
-   * Every cache key of a route's answer: the route, who asks (access-scope.ts), then the route's own
-   * inputs. None with the read cache off, which keeps nothing under it (~2 µs a request saved).
-   */
-  private scopedKey(key: unknown[]): string {
-    if (!this.deps.readCache.caching) return '';
-    return `${this.route}\u0000${accessScope(this.principal?.user ?? null, this.deps.clock.now())}\u0000${JSON.stringify(key)}`;
-  }
+    paginate(this.deps.db, this.deps.reads, this.deps.config.baseUrl, this.request, this.reply, this.input, query);
 }
 
 export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps, spec: ApiRouteSpec<S>): void {
@@ -159,10 +102,10 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
     method: spec.method,
     url: `${API_PREFIX}${spec.url}`,
     config: { ability: spec.ability, subjectChecked: subject !== null },
-    handler: (request, reply) => handle(request, reply, deps.readCache.commitChecks?.()),
+    handler: (request, reply) => handle(request, reply),
   });
 
-  async function handle(request: FastifyRequest, reply: FastifyReply, arrivedAt: number | undefined): Promise<unknown> {
+  async function handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const input = mergedParams(request);
     // A route that names a project reads it with the caller's token, in one statement.
     let { principal, project: prefetched } =
@@ -183,9 +126,9 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
     }
     request.principal = principal;
     const params = parseParams(input, schema);
-    // The declared subject and its ability, before the handler (and before any cached answer).
+    // The declared subject and its ability, before the handler.
     const access = subject === null ? null : await resolveSubject(deps.auth.subjects, subject, principal, String(input[subject.param]), prefetched ?? undefined);
-    const context = new ApiRouteContext(request, reply, deps, params, input, principal, subject, access, prefetched ?? undefined, route, arrivedAt);
+    const context = new ApiRouteContext(request, reply, deps, params, input, principal, subject, access);
     const body = await spec.handler(context);
     if (body === undefined) {
       reply.code(spec.status ?? 204).send();

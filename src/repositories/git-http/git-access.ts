@@ -44,12 +44,12 @@ async function findTarget(deps: Deps, path: string, user: AuthUser | null): Prom
   if (path.endsWith('.wiki')) {
     const group = await deps.db.selectFrom('namespaces').selectAll().where('kind', '=', 'group').where('full_path_lower', '=', path.slice(0, -5).toLowerCase()).executeTakeFirst();
     if (!group) return null;
-    const level = await groupAccessLevel(deps.readCache, user, group, now);
+    const level = await groupAccessLevel(deps.reads, user, group, now);
     return { kind: 'group', id: Number(group.id), readOnly: group.read_only === 1, defaultBranch: 'main', project: null, subject: { user, level, visibility: group.visibility } };
   }
   const project = await findProjectRow(deps, path);
   if (!project) return null;
-  const { level } = await projectAccess(deps.readCache, user, project, now);
+  const { level } = await projectAccess(deps.reads, user, project, now);
   return { kind: 'project', id: Number(project.id), readOnly: false, defaultBranch: project.default_branch, project, subject: { user, level, visibility: project.visibility, features: project } };
 }
 

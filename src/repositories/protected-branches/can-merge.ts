@@ -14,9 +14,9 @@ export async function canMergeToBranch(deps: Deps, project: ProjectRow, user: Au
   const now = deps.clock.now();
   const [rules, access, membership] = await Promise.all([
     projectRules(deps.db, Number(project.id)),
-    projectAccess(deps.readCache, user, project, now),
+    projectAccess(deps.reads, user, project, now),
     // Administrators are not members: on a protected branch their role is their membership alone.
-    projectAccess(deps.readCache, { ...user, admin: false }, project, now),
+    projectAccess(deps.reads, { ...user, admin: false }, project, now),
   ]);
   const subject = { user, level: access.level, visibility: project.visibility, features: project };
   if (!canOnProject(subject, 'download_code')) return false;

@@ -59,8 +59,8 @@ export async function checkPush(deps: Deps, push: PushToCheck, quarantine: Quara
   // Administrators are not members: their role on a protected branch is their membership alone.
   const [rules, access, membership] = await Promise.all([
     projectRules(deps.db, Number(project.id)),
-    projectAccess(deps.readCache, user, project, now),
-    projectAccess(deps.readCache, { ...user, admin: false }, project, now),
+    projectAccess(deps.reads, user, project, now),
+    projectAccess(deps.reads, { ...user, admin: false }, project, now),
   ]);
   return refusePush(updates, {
     defaultBranch: project.default_branch,

@@ -17,7 +17,7 @@ export interface BranchRules {
 export async function loadBranchRules(deps: Deps, access: ProjectAccess): Promise<BranchRules> {
   const { user, project } = access;
   let memberLevel = access.level;
-  if (user?.admin) memberLevel = (await projectAccess(deps.readCache, { ...user, admin: false }, project, deps.clock.now())).level;
+  if (user?.admin) memberLevel = (await projectAccess(deps.reads, { ...user, admin: false }, project, deps.clock.now())).level;
   return {
     rules: await projectRules(deps.db, Number(project.id)),
     actor: { user, memberLevel: user ? memberLevel : 0 },

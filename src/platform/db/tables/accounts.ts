@@ -48,6 +48,8 @@ export interface NamespacesTable {
   deletion_scheduled_at: number | null;
   created_at: number;
   updated_at: number;
+  /** Moved by every update (a trigger): the Project entity cache's key (platform/http/entity-cache.ts). */
+  version: Generated<number>;
 }
 
 export interface ProjectsTable {
@@ -88,6 +90,8 @@ export interface ProjectsTable {
   created_at: number;
   updated_at: number;
   last_activity_at: number;
+  /** Moved by every update (a trigger): the Project entity cache's key (platform/http/entity-cache.ts). */
+  version: Generated<number>;
 }
 
 /** A project feature's access level, as GitLab's API names them. */

@@ -1,6 +1,5 @@
-// Cached answers (the route context's cachedAnswer and cachedPage, platform/http/route.ts) are keyed by
-// the caller's access scope without the route saying so: who asks, whether they are an administrator,
-// and the day memberships expire by (test/unit/access-scope.test.ts shows the key itself).
+// Repeated reads answer each caller for themselves whatever is kept between requests (the row cache,
+// the entity cache): who asks, whether they are an administrator, and the day memberships expire by.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { DAY_MS } from '../../src/platform/clock.js';
@@ -29,7 +28,7 @@ afterAll(async () => {
 const accessOf = (body: any) => body.permissions?.project_access?.access_level;
 
 describe('GET /api/v4/projects/:id', () => {
-  describe('answered from the cache', () => {
+  describe('asked again', () => {
     it('gives each caller their own answer, and anonymous callers none of theirs', async () => {
       expect(accessOf((await kiln.api('GET', `/projects/${project.id}`, { token: developer.token })).body)).toBe(30);
       expect(accessOf((await kiln.api('GET', `/projects/${project.id}`, { token: reporter.token })).body)).toBe(20);
