@@ -17,6 +17,10 @@ import { REF_SWITCH_PATTERN, REFS_PATTERN, renderRefs, switchRef } from './refs-
 import { ARCHIVE_PATTERN, downloadArchive } from './archive-page.js';
 import { COMPARE_FILE_PATTERN, COMPARE_FORM_PATTERN, COMPARE_PATTERN, renderCompare, renderCompareFile, renderCompareForm } from './compare-page.js';
 import { DIFF_LINES_PATTERN, renderDiffLines } from './diff-lines-page.js';
+import { BRANCHES_PATTERN, DELETE_BRANCH_PATTERN, NEW_BRANCH_PATTERN, createBranchFromForm, deleteBranchFromForm, renderBranches, renderNewBranch } from './branches-page.js';
+import { DELETE_TAG_PATTERN, NEW_TAG_PATTERN, TAGS_PATTERN, createTagFromForm, deleteTagFromForm, renderNewTag, renderTags } from './tags-page.js';
+import { GRAPHS_PATTERN, renderGraphs } from './graphs-page.js';
+import type { ProjectAbility } from '../../platform/auth/policies/abilities.js';
 
 type Render = (context: PageContext, access: ProjectAccess) => Promise<PageOutcome>;
 
@@ -41,6 +45,19 @@ export function repositoryPages(app: FastifyInstance, deps: Deps): void {
     [COMPARE_FILE_PATTERN, renderCompareFile],
     [COMPARE_PATTERN, renderCompare],
     [DIFF_LINES_PATTERN, renderDiffLines],
+    [BRANCHES_PATTERN, renderBranches],
+    [TAGS_PATTERN, renderTags],
+    [GRAPHS_PATTERN, renderGraphs],
   ];
   for (const [pattern, render] of pages) namespacedPage(app, deps, { method: 'GET', pattern, ability: read, auth: 'optional', handler: async (context) => render(context, await context.project()) });
+  // Forms and what they post, each with the ability it needs.
+  const writes: ['GET' | 'POST', RegExp, ProjectAbility, Render][] = [
+    ['GET', NEW_BRANCH_PATTERN, 'push_code', renderNewBranch],
+    ['POST', NEW_BRANCH_PATTERN, 'push_code', createBranchFromForm],
+    ['POST', DELETE_BRANCH_PATTERN, 'push_code', deleteBranchFromForm],
+    ['GET', NEW_TAG_PATTERN, 'admin_tag', renderNewTag],
+    ['POST', NEW_TAG_PATTERN, 'admin_tag', createTagFromForm],
+    ['POST', DELETE_TAG_PATTERN, 'admin_tag', deleteTagFromForm],
+  ];
+  for (const [method, pattern, ability, render] of writes) namespacedPage(app, deps, { method, pattern, ability: { project: ability }, handler: async (context) => render(context, await context.project()) });
 }
