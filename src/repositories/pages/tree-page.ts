@@ -78,7 +78,7 @@ export async function renderTree(context: PageContext, access: ProjectAccess) {
 ${refBar({ access, resolved, destination: 'tree', leaf: 'tree', actions })}
 ${lastCommitBox(base, latest, authors, now)}
 <div class="code-scroll"><table id="tree" class="tree-table"><thead><tr><th scope="col">Name</th><th scope="col">Last commit</th><th scope="col">Last update</th></tr></thead><tbody>
-${path ? html`<tr><td><a href="${repoUrl(base, 'tree', resolved.ref, parent)}" aria-label="Parent folder">..</a></td><td></td><td></td></tr>` : ''}
+${path ? html`<tr><td><a href="${repoUrl(base, 'tree', resolved.ref, parent)}" >..<span class="visually-hidden"> (parent folder)</span></a></td><td></td><td></td></tr>` : ''}
 ${entries.map((entry) => {
   const name = baseName(entry.path);
   const changed = commits.get(last.byEntry.get(name) ?? '');
