@@ -4,9 +4,11 @@
 import type { Feature } from '../platform/feature.js';
 import { mergeRequestsRoutes } from './routes.js';
 import { CHECK_JOB, checkMergeabilityJob } from './check-mergeability.js';
+import { reviewSetup } from './review/index.js';
 
 export const mergeRequestsFeature: Feature = {
   name: 'merge-requests',
+  setup: reviewSetup,
   routes: mergeRequestsRoutes,
   jobs: {
     [CHECK_JOB]: checkMergeabilityJob,
