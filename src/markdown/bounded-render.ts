@@ -106,7 +106,7 @@ function digestOf(text: string, options: RenderOptions): string {
     users: [...options.references.users].sort(([a], [b]) => (a < b ? -1 : 1)),
   };
   return createHash('sha256')
-    .update(JSON.stringify([RENDERER_VERSION, Boolean(options.gfm), options.baseUrl ?? null, references ?? null]))
+    .update(JSON.stringify([RENDERER_VERSION, Boolean(options.gfm), options.baseUrl ?? null, references ?? null, options.relativeLinks ?? null]))
     .update('\0')
     .update(text)
     .digest('base64url');

@@ -5,6 +5,7 @@ import type { Deps } from '../platform/deps.js';
 import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { MAX_MARKDOWN_CHARACTERS, plainTextFallback, renderBounded } from './bounded-render.js';
 import { resolveReferences } from './references.js';
+import type { RelativeLinks } from './relative-links.js';
 
 export interface ViewerRenderOptions {
   /** GitLab Flavored Markdown: autolinks and references (default true, as pages render). */
@@ -14,6 +15,8 @@ export interface ViewerRenderOptions {
    * that access may read are linked. Without it, `#12` stays text.
    */
   project?: ProjectAccess;
+  /** A file of a repository (a README, a blob): relative links and images resolve in it. */
+  relativeLinks?: RelativeLinks;
 }
 
 export async function renderGitlabMarkdown(deps: Deps, text: string, options: ViewerRenderOptions = {}): Promise<string> {
@@ -21,5 +24,5 @@ export async function renderGitlabMarkdown(deps: Deps, text: string, options: Vi
   if (text.length > MAX_MARKDOWN_CHARACTERS) return plainTextFallback(text, 'too_large');
   const gfm = options.gfm ?? true;
   const references = gfm ? await resolveReferences(deps, text, options.project) : undefined;
-  return renderBounded(text, { gfm, references, baseUrl: deps.config.baseUrl }, { budgetMs: deps.config.markdownRenderMs, workers: deps.config.markdownWorkers });
+  return renderBounded(text, { gfm, references, baseUrl: deps.config.baseUrl, relativeLinks: options.relativeLinks }, { budgetMs: deps.config.markdownRenderMs, workers: deps.config.markdownWorkers });
 }

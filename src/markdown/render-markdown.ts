@@ -5,6 +5,7 @@
 // This is the pure renderer, run on the worker threads (render-worker.ts) and nowhere else on a
 // request's path: its cost grows faster than its input on some texts (bounded-render.ts).
 import MarkdownIt from 'markdown-it';
+import { resolveRelative, type RelativeLinks } from './relative-links.js';
 import type Token from 'markdown-it/lib/token.mjs';
 import type StateCore from 'markdown-it/lib/rules_core/state_core.mjs';
 
@@ -33,6 +34,8 @@ export interface RenderOptions {
   references?: References;
   /** This instance's URL: links elsewhere get rel="nofollow noreferrer noopener", as GitLab's ExternalLinkFilter. */
   baseUrl?: string;
+  /** A file of a repository: its relative links and images resolve in the repository (relative-links.ts). */
+  relativeLinks?: RelativeLinks;
 }
 
 /**
@@ -94,10 +97,18 @@ function parser(gfm: boolean): MarkdownIt {
   md.core.ruler.push('gitlab_references', (state: StateCore) => linkReferences(state));
   const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
   md.renderer.rules.link_open = (tokens, index, options, env, self) => {
+    const relative = (env as { relativeLinks?: RelativeLinks }).relativeLinks;
+    if (relative) tokens[index].attrSet('href', resolveRelative(tokens[index].attrGet('href') ?? '', relative, 'link'));
     const href = tokens[index].attrGet('href') ?? '';
     const baseUrl = (env as { baseUrl?: string }).baseUrl;
     if (/^https?:/i.test(href) && !(baseUrl && href.startsWith(`${baseUrl}/`))) tokens[index].attrSet('rel', 'nofollow noreferrer noopener');
     return defaultLinkOpen(tokens, index, options, env, self);
+  };
+  const defaultImage = md.renderer.rules.image!;
+  md.renderer.rules.image = (tokens, index, options, env, self) => {
+    const relative = (env as { relativeLinks?: RelativeLinks }).relativeLinks;
+    if (relative) tokens[index].attrSet('src', resolveRelative(tokens[index].attrGet('src') ?? '', relative, 'image'));
+    return defaultImage(tokens, index, options, env, self);
   };
   return md;
 }
@@ -113,7 +124,7 @@ export function renderMarkdown(text: string, options: RenderOptions = {}): strin
   const md = options.gfm ? GFM : PLAIN;
   // `env.references` is markdown-it's own (link reference definitions, `[x]: /url`): GitLab's
   // references travel under another name.
-  return md.render(text, { gitlabReferences: options.gfm ? options.references : undefined, baseUrl: options.baseUrl });
+  return md.render(text, { gitlabReferences: options.gfm ? options.references : undefined, baseUrl: options.baseUrl, relativeLinks: options.relativeLinks });
 }
 
 /** Replace resolved references in text tokens outside links and code with links to them. */

@@ -24,3 +24,7 @@ export type { FileDiff } from './repository-api/diffs.js';
 export { canMergeToBranch } from './protected-branches/can-merge.js';
 // Issue 35: the one diff view (commit, compare, merge requests' Changes); see diff-view/index.ts.
 export { renderDiffView, renderDiffFileBody, diffModeOf, parsePatch, lineCode, type DiffViewOptions, type DiffComments, type DiffLinePosition, type DiffMode } from './diff-view/index.js';
+export { pageArray } from './repository-api/list-page.js';
+export { moveRef, type RefMove } from './repository-api/move-ref.js';
+export { commitTitle } from './record-push-events.js';
+export { matchesBranch } from './protected-branches/ref-matcher.js';

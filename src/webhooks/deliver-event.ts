@@ -1,4 +1,4 @@
-// The delivery job of one event: build its payload once, POST it to every hook the event named that is
+// The delivery job of one event: its payload (built when the event happened), POSTed to every hook the event named that is
 // still executable, all at once (each request ends within 10 s), then log the exchanges and count
 // failures in batches (record-deliveries.ts). The job is done when every hook has answered or failed:
 // a receiver's failure is recorded, not retried (GitLab sends a hook once). A worker that dies mid-way
@@ -11,7 +11,8 @@ import { serverBusy } from '../platform/jobs/pacing.js';
 import type { HookRow } from './entities.js';
 import { executable } from './model.js';
 import { outboundRules, type OutboundRules } from './outbound.js';
-import { buildHook, deliveryKey, exchangeWithHook, type RulesOf } from './deliver-hook.js';
+import { deliveryKey, exchangeWithHook, type RulesOf } from './deliver-hook.js';
+import { buildHook } from './build-hook.js';
 import { recordExchanges } from './record-deliveries.js';
 import { JOB_DELIVER_EVENT, type EventDeliveryPayload } from './listeners.js';
 
@@ -57,7 +58,8 @@ async function deliverEvent(deps: Deps, payload: EventDeliveryPayload): Promise<
   const hooks: HookRow[] = (await deps.db.selectFrom('web_hooks').selectAll().where('id', 'in', payload.hookIds).orderBy('id').execute())
     .filter((hook) => executable(hook, now));
   if (hooks.length === 0) return;
-  const built = await buildHook(deps, payload.event);
+  // Built in the event's transaction (listeners.ts); a job queued before that was done builds it now.
+  const built = payload.built !== undefined ? payload.built : await buildHook(deps, payload.event);
   if (!built) return;
   const body = JSON.stringify(built.data);
   const rules = rulesOnce(deps);

@@ -55,6 +55,10 @@ table.diff tr:hover .comment-button,table.diff .comment-button:focus{opacity:1}
 .chart svg{max-width:100%;height:auto}.chart .bar{fill:#1f75cb}.chart text{fill:#333;font-size:12px}
 .markdown-file{padding:1rem 1.5rem}.image-file{padding:1rem;text-align:center}.image-file img{max-width:100%}
 .find-file input{width:100%;max-width:36rem}
+.menu{position:relative;display:inline-block}.menu>summary{list-style:none;cursor:pointer}.menu>summary::-webkit-details-marker{display:none}
+.menu-list{position:absolute;z-index:6;right:0;list-style:none;margin:.2rem 0 0;padding:.3rem 0;background:#fff;border:1px solid #ccc;border-radius:4px;min-width:11rem;box-shadow:0 4px 12px rgba(0,0,0,.12)}
+.menu-list li a,.menu-list li.muted{display:block;padding:.2rem .8rem}.ref-actions{display:flex;flex-wrap:wrap;gap:.4rem;margin-left:auto}
+.file-matches{list-style:none;padding:0}.file-matches li{padding:.15rem 0;overflow-wrap:anywhere}
 @media (max-width:700px){.with-sidebar{display:block}.sidebar{width:auto;min-height:0;border-right:0;border-bottom:1px solid #ddd}.blame-table td.blame-commit{width:9rem;max-width:9rem}main{padding:0 .7rem}}
 @media (prefers-color-scheme: dark){
 :root{color-scheme:dark}
@@ -80,7 +84,7 @@ table.diff tr.del td.line,table.diff td.line.del{background:#2d1619}table.diff t
 table.diff td.line.empty,table.diff td.num.empty,table.diff tr.expander td,table.diff tr.slot td{background:#1c2028}
 table.diff tr.hunk td{background:#172238;color:#a8bbd8}table.diff .sign{color:#9ba3af}
 .diff-stats .added{color:#7ee2a8}.diff-stats .removed{color:#ff9d9d}
-.ref-switcher>summary,.ref-switcher .ref-menu{background:#161a21;border-color:#59616b}.ref-menu h3{color:#a5adba}
+.ref-switcher>summary,.ref-switcher .ref-menu,.menu-list{background:#161a21;border-color:#59616b}.ref-menu h3{color:#a5adba}
 .avatar{background:#2a2d5a;color:#d8dae0}
 .chart .bar{fill:#4a9af0}.chart text{fill:#d8dae0}
 }

@@ -1,4 +1,4 @@
-// The repository pages under a project's path: commits, trees, files and comparisons, each read
+// The repository pages under a project's path: files, history, commits and comparisons, each read
 // through the repository API's finders and open to those who may download the code.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
@@ -9,8 +9,18 @@ import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { COMMIT_FILE_PATTERN, COMMIT_PATTERN, COMMIT_TEXT_PATTERN, renderCommit, renderCommitFile, renderCommitText } from './commit-page.js';
 import { TREE_PATTERN, renderTree } from './tree-page.js';
 import { BLOB_PATTERN, renderBlob } from './blob-page.js';
+import { RAW_PATTERN, renderRaw } from './raw-page.js';
+import { BLAME_PATTERN, renderBlame } from './blame-page.js';
+import { COMMITS_PATTERN, renderCommits } from './commits-page.js';
+import { FILES_PATTERN, FIND_FILE_PATTERN, renderFiles, renderFindFile } from './find-file-page.js';
+import { REF_SWITCH_PATTERN, REFS_PATTERN, renderRefs, switchRef } from './refs-page.js';
+import { ARCHIVE_PATTERN, downloadArchive } from './archive-page.js';
 import { COMPARE_FILE_PATTERN, COMPARE_FORM_PATTERN, COMPARE_PATTERN, renderCompare, renderCompareFile, renderCompareForm } from './compare-page.js';
 import { DIFF_LINES_PATTERN, renderDiffLines } from './diff-lines-page.js';
+import { BRANCHES_PATTERN, DELETE_BRANCH_PATTERN, NEW_BRANCH_PATTERN, createBranchFromForm, deleteBranchFromForm, renderBranches, renderNewBranch } from './branches-page.js';
+import { DELETE_TAG_PATTERN, NEW_TAG_PATTERN, TAGS_PATTERN, createTagFromForm, deleteTagFromForm, renderNewTag, renderTags } from './tags-page.js';
+import { GRAPHS_PATTERN, renderGraphs } from './graphs-page.js';
+import type { ProjectAbility } from '../../platform/auth/policies/abilities.js';
 
 type Render = (context: PageContext, access: ProjectAccess) => Promise<PageOutcome>;
 
@@ -23,10 +33,31 @@ export function repositoryPages(app: FastifyInstance, deps: Deps): void {
     [COMMIT_PATTERN, renderCommit],
     [TREE_PATTERN, renderTree],
     [BLOB_PATTERN, renderBlob],
+    [RAW_PATTERN, renderRaw],
+    [BLAME_PATTERN, renderBlame],
+    [COMMITS_PATTERN, renderCommits],
+    [FIND_FILE_PATTERN, renderFindFile],
+    [FILES_PATTERN, renderFiles],
+    [REF_SWITCH_PATTERN, switchRef],
+    [REFS_PATTERN, renderRefs],
+    [ARCHIVE_PATTERN, downloadArchive],
     [COMPARE_FORM_PATTERN, renderCompareForm],
     [COMPARE_FILE_PATTERN, renderCompareFile],
     [COMPARE_PATTERN, renderCompare],
     [DIFF_LINES_PATTERN, renderDiffLines],
+    [BRANCHES_PATTERN, renderBranches],
+    [TAGS_PATTERN, renderTags],
+    [GRAPHS_PATTERN, renderGraphs],
   ];
   for (const [pattern, render] of pages) namespacedPage(app, deps, { method: 'GET', pattern, ability: read, auth: 'optional', handler: async (context) => render(context, await context.project()) });
+  // Forms and what they post, each with the ability it needs.
+  const writes: ['GET' | 'POST', RegExp, ProjectAbility, Render][] = [
+    ['GET', NEW_BRANCH_PATTERN, 'push_code', renderNewBranch],
+    ['POST', NEW_BRANCH_PATTERN, 'push_code', createBranchFromForm],
+    ['POST', DELETE_BRANCH_PATTERN, 'push_code', deleteBranchFromForm],
+    ['GET', NEW_TAG_PATTERN, 'admin_tag', renderNewTag],
+    ['POST', NEW_TAG_PATTERN, 'admin_tag', createTagFromForm],
+    ['POST', DELETE_TAG_PATTERN, 'admin_tag', deleteTagFromForm],
+  ];
+  for (const [method, pattern, ability, render] of writes) namespacedPage(app, deps, { method, pattern, ability: { project: ability }, handler: async (context) => render(context, await context.project()) });
 }

@@ -1,9 +1,7 @@
-// Addresses of repository pages. A ref or a path keeps its slashes (`feature/x`, `src/app.ts`); each
-// segment is percent-encoded, so names with `#`, `?` or spaces stay one address.
+// Addresses of repository pages (segments encoded as web-paths.ts does).
+import { refPath } from '../repository-api/web-paths.js';
 
-export function refPath(name: string): string {
-  return name.split('/').map(encodeURIComponent).join('/');
-}
+export { refPath, relativeLinksFor } from '../repository-api/web-paths.js';
 
 /** `/<project>/-/<kind>/<ref>[/<path>]`. */
 export function repoUrl(base: string, kind: string, ref: string, path = ''): string {

@@ -133,3 +133,10 @@ export async function blamePorcelain(repoPath: string, commit: string, path: str
   const outcome = await gitCall(repoPath, args);
   return outcome.code === 0 ? outcome.stdout.toString() : null;
 }
+
+/** Commits of `left` not in `right` and of `right` not in `left` (`rev-list --left-right --count`). */
+export async function aheadBehind(repoPath: string, left: string, right: string): Promise<{ behind: number; ahead: number } | null> {
+  const outcome = await gitCall(repoPath, ['rev-list', '--left-right', '--count', `${left}...${right}`]);
+  const match = /^(\d+)\s+(\d+)/.exec(outcome.stdout.toString());
+  return outcome.code === 0 && match ? { behind: Number(match[1]), ahead: Number(match[2]) } : null;
+}
