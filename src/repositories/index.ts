@@ -29,8 +29,10 @@ export const repositoriesFeature: Feature = {
     namespacedRoute(app, {
       method: ['GET', 'POST'],
       pattern: GIT_URL,
-      // Fetches need `download_code`, pushes `push_code`: serve-git.ts asks which once it knows the service.
-      ability: { project: 'download_code', param: 'path' },
+      // Git's own protocol: HTTP Basic credentials with its 401 challenge, then `download_code` for a
+      // fetch or `push_code` for a push on the project (or the group of a wiki), which serve-git.ts
+      // asks once it knows the service (git-access.ts).
+      ability: { credential: 'git_http' },
       handler: (request, reply, groups) => serveGit(deps, request, reply, { path: groups.path, action: groups.action }),
     });
     storagePages(app, deps);
