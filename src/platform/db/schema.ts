@@ -12,6 +12,7 @@ import type { RepositoriesTables } from './tables/repositories.js';
 import type { WebTables } from './tables/web.js';
 import type { ApplicationSettingsTables } from './tables/application-settings.js';
 import type { WebhooksTables } from './tables/webhooks.js';
+import type { KeysTables } from './tables/keys.js';
 
 export interface DB
   extends AccountsTables,
@@ -26,4 +27,5 @@ export interface DB
     RepositoriesTables,
     WebTables,
     ApplicationSettingsTables,
-    WebhooksTables {}
+    WebhooksTables,
+    KeysTables {}

@@ -2,20 +2,17 @@
 // token as the password (`oauth2:<token>` is the usual form), or the account password of a user
 // without two-factor authentication, as GitLab's Gitlab::Auth.find_for_git_client allows.
 import type { Deps } from '../../platform/deps.js';
-import type { AuthUser, TokenResolver } from '../../platform/auth/principal.js';
+import type { TokenResolver } from '../../platform/auth/principal.js';
 import { checkPassword, toAuthUser } from '../../accounts/api.js';
+import type { GitActor } from './git-access.js';
 
 export interface GitCredentials {
   username: string;
   password: string;
 }
 
-export type GitAuth =
-  | { status: 'anonymous' }
-  /** `scopes`: the token's, or null for the account password (which carries every ability). */
-  | { status: 'ok'; user: AuthUser; scopes: string[] | null }
-  | { status: 'denied' }
-  | { status: 'blocked' };
+/** `ok` with an anonymous actor when no credentials came; `blocked`: the password of a blocked user. */
+export type GitAuth = { status: 'ok'; actor: GitActor } | { status: 'denied' } | { status: 'blocked' };
 
 export function parseBasic(header: string | undefined): GitCredentials | null {
   if (!header) return null;
@@ -36,14 +33,13 @@ async function byToken(resolvers: TokenResolver[], token: string) {
 }
 
 export async function authenticateGit(deps: Deps, credentials: GitCredentials | null): Promise<GitAuth> {
-  if (!credentials) return { status: 'anonymous' };
+  if (!credentials) return { status: 'ok', actor: { kind: 'anonymous' } };
   if (credentials.password === '') return { status: 'denied' };
   const token = (await byToken(deps.auth.oauth, credentials.password)) ?? (await byToken(deps.auth.personalAccessToken, credentials.password));
   if (token) {
     if (token.status !== 'ok') return { status: 'denied' };
     const { user, scopes } = token.principal;
-    if (user.state === 'blocked') return { status: 'blocked' };
-    return { status: 'ok', user, scopes };
+    return { status: 'ok', actor: { kind: 'user', user, scopes } };
   }
   // The sign-in form's check (login or e-mail, constant timing) without its lock-out: a failure here
   // counts against the client's address instead (throttle.ts), so spraying cannot lock victims out.
@@ -51,5 +47,5 @@ export async function authenticateGit(deps: Deps, credentials: GitCredentials | 
   if (!check.ok) return { status: check.reason === 'blocked' ? 'blocked' : 'denied' };
   // Users with 2FA must use a token (spec Authentication 8; GitLab's git client rule).
   if (check.user.otp_required === 1) return { status: 'denied' };
-  return { status: 'ok', user: toAuthUser(check.user), scopes: null };
+  return { status: 'ok', actor: { kind: 'user', user: toAuthUser(check.user), scopes: null } };
 }
