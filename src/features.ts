@@ -23,6 +23,7 @@ import { labelsFeature } from './labels/index.js';
 import { milestonesFeature } from './milestones/index.js';
 import { webhooksFeature } from './webhooks/index.js';
 import { namespacePagesFeature } from './namespace-pages/index.js';
+import { keysFeature } from './keys/index.js';
 
 export const features: Feature[] = [
   accountsFeature,
@@ -45,6 +46,7 @@ export const features: Feature[] = [
   labelsFeature,
   milestonesFeature,
   webhooksFeature,
+  keysFeature,
   issuePagesFeature,
   accountPagesFeature,
   namespacePagesFeature,

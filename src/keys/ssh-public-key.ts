@@ -71,7 +71,7 @@ function mpintBits(value: Buffer): number {
 function bitsOf(algorithm: string, type: KeyType, blob: Buffer): number | null {
   const reader = new BlobReader(blob);
   if (reader.string()?.toString('latin1') !== algorithm) return null;
-  let bits: number | null = null;
+  let bits: number | null;
   if (type === 'rsa') {
     const exponent = reader.string();
     const modulus = reader.string();

@@ -6,7 +6,8 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash, randomBytes, generateKeyPairSync } from 'node:crypto';
 import { promisify } from 'node:util';
-import { utils as sshUtils } from 'ssh2';
+// ssh2 is CommonJS whose exports Node cannot name statically: its default export, then the member.
+import ssh2 from 'ssh2';
 
 export interface SshHostKeys {
   ed25519: string;
@@ -45,7 +46,7 @@ export function generateSecrets(): InstanceSecrets {
   };
 }
 
-const generateSshKeyPair = promisify(sshUtils.generateKeyPair) as (type: 'ed25519' | 'rsa', options?: { bits: number }) => Promise<{ private: string; public: string }>;
+const generateSshKeyPair = promisify(ssh2.utils.generateKeyPair) as (type: 'ed25519' | 'rsa', options?: { bits: number }) => Promise<{ private: string; public: string }>;
 
 /** New host keys: ed25519 and RSA 3072 (ssh-keygen's default size), generated off the event loop. */
 export async function generateSshHostKeys(): Promise<SshHostKeys> {
