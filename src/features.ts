@@ -24,6 +24,7 @@ import { milestonesFeature } from './milestones/index.js';
 import { webhooksFeature } from './webhooks/index.js';
 import { namespacePagesFeature } from './namespace-pages/index.js';
 import { keysFeature } from './keys/index.js';
+import { sshFeature } from './ssh/index.js';
 
 export const features: Feature[] = [
   accountsFeature,
@@ -47,6 +48,7 @@ export const features: Feature[] = [
   milestonesFeature,
   webhooksFeature,
   keysFeature,
+  sshFeature,
   issuePagesFeature,
   accountPagesFeature,
   namespacePagesFeature,

@@ -1,5 +1,6 @@
 // Wire shapes of groups and projects (GitLab's Group, Namespace and Project entities), fields explicit.
 import { isoTime } from '../platform/clock.js';
+import type { Config } from '../config.js';
 import type { NamespaceRow, ProjectRow } from './access.js';
 
 export function groupWebUrl(baseUrl: string, fullPath: string): string {
@@ -70,28 +71,32 @@ export function groupEntity(baseUrl: string, group: NamespaceRow) {
 export interface EntityUrls {
   /** `http://host/` */
   web: string;
-  /** `git@host:` */
+  /** `git@host:` or `ssh://git@host:port/` */
   ssh: string;
   /** `http://host/api/v4/projects/` */
   api: string;
 }
 
-// The prefixes depend on the base URL only; parsing it for every entity showed in profiles.
-let lastUrls: { baseUrl: string; urls: EntityUrls } | null = null;
+/** What the URLs of entities come from: the base URL and the SSH clone prefix (config.ts). */
+export type UrlConfig = Pick<Config, 'baseUrl' | 'sshUrlPrefix'>;
 
-export function entityUrls(baseUrl: string): EntityUrls {
-  if (lastUrls?.baseUrl !== baseUrl) {
-    const host = new URL(baseUrl).host.split(':')[0];
-    lastUrls = { baseUrl, urls: { web: `${baseUrl}/`, ssh: `git@${host}:`, api: `${baseUrl}/api/v4/projects/` } };
+// The prefixes depend on the configuration only; parsing it for every entity showed in profiles.
+let lastUrls: { baseUrl: string; ssh: string; urls: EntityUrls } | null = null;
+
+export function entityUrls(config: UrlConfig): EntityUrls {
+  if (lastUrls === null || lastUrls.baseUrl !== config.baseUrl || lastUrls.ssh !== config.sshUrlPrefix) {
+    const { baseUrl, sshUrlPrefix: ssh } = config;
+    lastUrls = { baseUrl, ssh, urls: { web: `${baseUrl}/`, ssh, api: `${baseUrl}/api/v4/projects/` } };
   }
   return lastUrls.urls;
 }
 
 // `permissions` is added after the literal, not spread into it: a spread in an object literal is V8's
 // slow path for the properties around it (docs/performance.md); the key order stays GitLab's.
-export function projectEntity(baseUrl: string, project: ProjectRow, namespace: NamespaceRow, permissions?: { level: number }) {
+export function projectEntity(config: UrlConfig, project: ProjectRow, namespace: NamespaceRow, permissions?: { level: number }) {
+  const { baseUrl } = config;
   const webUrl = projectWebUrl(baseUrl, project.full_path);
-  const urls = entityUrls(baseUrl);
+  const urls = entityUrls(config);
   const topics = topicsOf(project);
   const entity: ReturnType<typeof projectFields> & { permissions?: ProjectPermissions } = projectFields(baseUrl, urls, webUrl, topics, project, namespace);
   if (permissions) {
@@ -146,8 +151,8 @@ function projectFields(baseUrl: string, urls: EntityUrls, webUrl: string, topics
 }
 
 /** GitLab's BasicProjectDetails (`simple=true`): the project without its settings and permissions. */
-export function projectSimpleEntity(baseUrl: string, project: ProjectRow, namespace: NamespaceRow) {
-  const full = projectEntity(baseUrl, project, namespace);
+export function projectSimpleEntity(config: UrlConfig, project: ProjectRow, namespace: NamespaceRow) {
+  const full = projectEntity(config, project, namespace);
   return {
     id: full.id,
     description: full.description,

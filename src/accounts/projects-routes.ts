@@ -53,7 +53,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
         query: () => visibleProjectsQuery(deps, user, filters),
         present: async (rows) => {
           const namespaces = await namespacesOf(deps, rows);
-          return rows.map((row) => projectEntity(base, row, namespaces.get(Number(row.namespace_id))!));
+          return rows.map((row) => projectEntity(deps.config, row, namespaces.get(Number(row.namespace_id))!));
         },
       });
     },
@@ -69,7 +69,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, principal, project, cachedAnswer }) =>
       cachedAnswer([params.id], async () => {
         const access = await project();
-        return JsonText.of(serializeProjectEntity(projectEntity(base, access.project, access.namespace, principal ? access : undefined)));
+        return JsonText.of(serializeProjectEntity(projectEntity(deps.config, access.project, access.namespace, principal ? access : undefined)));
       }),
   });
 
@@ -94,7 +94,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
         description: params.description,
         defaultBranch: params.default_branch,
       });
-      return projectEntity(base, project, await namespaceOf(deps, project));
+      return projectEntity(deps.config, project, await namespaceOf(deps, project));
     },
   });
 

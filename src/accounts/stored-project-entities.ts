@@ -18,7 +18,7 @@ async function installedDigest(executor: Executor): Promise<string | undefined> 
 }
 
 export async function ensureStoredProjectEntities(deps: Deps): Promise<void> {
-  const triggers = projectEntityTriggers(deps.dialect, entityUrls(deps.config.baseUrl));
+  const triggers = projectEntityTriggers(deps.dialect, entityUrls(deps.config));
   const statements = [...triggers.drop, ...triggers.create, ...triggers.rebuild];
   const digest = sha256Hex(statements.map((statement) => statement.compile(deps.db).sql).join(';\n'));
   if ((await installedDigest(deps.db)) === digest) return;

@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
-import { BadRequestError, NotFoundError, ParamError } from '../platform/errors.js';
+import { NotFoundError, ParamError } from '../platform/errors.js';
+import { ApiError } from '../platform/http/api-error.js';
 import { findUser, userPrivate } from '../accounts/api.js';
 import { sshKeyEntity, type KeyRow } from './entities.js';
 import type { KeyUsageType } from '../platform/db/tables/keys.js';
@@ -31,7 +32,7 @@ function expiresAt(value: string | undefined): number | null {
 async function byFingerprint(deps: Deps, fingerprint: string): Promise<KeyRow | undefined> {
   if (/^sha256:/i.test(fingerprint)) return findKeyBySha256(deps, fingerprint.slice(7).replace(/=+$/, ''));
   if (/^([0-9a-f]{2}:){15}[0-9a-f]{2}$/i.test(fingerprint)) return findKeyByMd5(deps, fingerprint.toLowerCase());
-  throw new BadRequestError('Failed to return the key');
+  throw new ApiError(400, { message: 'Failed to return the key' });
 }
 
 export function keysRoutes(app: FastifyInstance, deps: Deps): void {

@@ -5,9 +5,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash, randomBytes, generateKeyPairSync } from 'node:crypto';
-import { promisify } from 'node:util';
-// ssh2 is CommonJS whose exports Node cannot name statically: its default export, then the member.
-import ssh2 from 'ssh2';
+import { newEd25519HostKey, newRsaHostKey } from './ssh-host-keys.js';
 
 export interface SshHostKeys {
   ed25519: string;
@@ -46,12 +44,10 @@ export function generateSecrets(): InstanceSecrets {
   };
 }
 
-const generateSshKeyPair = promisify(ssh2.utils.generateKeyPair) as (type: 'ed25519' | 'rsa', options?: { bits: number }) => Promise<{ private: string; public: string }>;
-
 /** New host keys: ed25519 and RSA 3072 (ssh-keygen's default size), generated off the event loop. */
 export async function generateSshHostKeys(): Promise<SshHostKeys> {
-  const [ed25519, rsa] = await Promise.all([generateSshKeyPair('ed25519'), generateSshKeyPair('rsa', { bits: 3072 })]);
-  return { ed25519: ed25519.private, rsa: rsa.private };
+  const [ed25519, rsa] = await Promise.all([newEd25519HostKey(), newRsaHostKey(3072)]);
+  return { ed25519, rsa };
 }
 
 export class SecretsFileError extends Error {}

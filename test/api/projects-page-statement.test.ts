@@ -68,7 +68,7 @@ async function generalPage(user: AuthUser | null, input: Record<string, unknown>
   const rows = await query.limit(page.perPage).offset(page.offset).execute();
   const all = await query.execute();
   const namespaces = await namespacesOf(kiln.deps, rows);
-  return { count: all.length, body: JSON.stringify(rows.map((row) => projectEntity(baseUrl, row, namespaces.get(Number(row.namespace_id))!))) };
+  return { count: all.length, body: JSON.stringify(rows.map((row) => projectEntity({ ...kiln.config, baseUrl }, row, namespaces.get(Number(row.namespace_id))!))) };
 }
 
 describe('the one-statement project page', () => {

@@ -1,6 +1,7 @@
 // Git over SSH with OpenSSH's client and the real git against Kiln's SSH server on loopback: the same
 // access rules and messages as git over HTTP, with ed25519 and RSA keys.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -167,6 +168,27 @@ describe('git over ssh://git@127.0.0.1:PORT/<namespace>/<project>.git', () => {
     } finally {
       await kiln.deps.db.updateTable('namespaces').set({ read_only: 0 }).where('id', '=', group.id).execute();
     }
+  });
+});
+
+describe('GET /help/instance_configuration', () => {
+  it('shows the fingerprints of the host keys the server presents (ssh-keyscan | ssh-keygen -l)', async () => {
+    const scanned = await new Promise<string>((resolve) => execFile('sh', ['-c', `ssh-keyscan -p ${port} -t ed25519,rsa 127.0.0.1 2>/dev/null | ssh-keygen -lf -`], (_error, stdout) => resolve(stdout)));
+    const fingerprints = [...scanned.matchAll(/SHA256:[A-Za-z0-9+/]+/g)].map((match) => match[0]);
+    expect(fingerprints).toHaveLength(2);
+    const page = await kiln.request('GET', '/help/instance_configuration');
+    expect(page.statusCode).toBe(200);
+    for (const fingerprint of fingerprints) expect(page.body).toContain(fingerprint);
+    expect(page.body).toContain('ssh://git@kiln.test:2222/&lt;namespace&gt;/&lt;project&gt;.git');
+  });
+});
+
+describe('ssh_url_to_repo', () => {
+  it('names the SSH port when it is not 22, in the project and in listings', async () => {
+    const expected = 'ssh://git@kiln.test:2222/team/app.git';
+    expect((await kiln.apiAs(alice, 'GET', `/projects/${project.id}`)).ssh_url_to_repo).toBe(expected);
+    const listed = await kiln.apiAs(alice, 'GET', '/projects?membership=true');
+    expect(listed.find((entry: any) => entry.id === project.id).ssh_url_to_repo).toBe(expected);
   });
 });
 

@@ -1,6 +1,7 @@
 // OpenSSH's client against Kiln's SSH server: keys made with ssh-keygen, and git and ssh run with a
 // scratch HOME, that key only, and no host key checking (the host key is Kiln's, made per test app).
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -55,4 +56,34 @@ export function sshClient(home: () => string, port: () => number) {
     git: (key: SshKeyPair | string, args: string[], cwd = home(), extra: Record<string, string> = {}) =>
       run('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, env: env(key, extra) }),
   };
+}
+
+/** An SSH wire `string`: length-prefixed bytes. */
+export function sshString(value: Buffer | string): Buffer {
+  const bytes = Buffer.from(value);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(bytes.length);
+  return Buffer.concat([length, bytes]);
+}
+
+/** An RFC 4251 mpint: big-endian, with a zero byte in front when the top bit is set. */
+function mpint(value: Buffer): Buffer {
+  let start = 0;
+  while (start < value.length - 1 && value[start] === 0) start += 1;
+  const trimmed = value.subarray(start);
+  return sshString(trimmed[0] & 0x80 ? Buffer.concat([Buffer.from([0]), trimmed]) : trimmed);
+}
+
+/** A new ed25519 public key line (`ssh-ed25519 AAAA… comment`), made with Node's crypto. */
+export function ed25519PublicKey(comment = 'test@example'): string {
+  const jwk = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+  const blob = Buffer.concat([sshString('ssh-ed25519'), sshString(Buffer.from(jwk.x!, 'base64url'))]);
+  return `ssh-ed25519 ${blob.toString('base64')} ${comment}`;
+}
+
+/** A new RSA public key line of `bits`. */
+export function rsaPublicKey(bits: number, comment = 'test@example'): string {
+  const jwk = generateKeyPairSync('rsa', { modulusLength: bits }).publicKey.export({ format: 'jwk' });
+  const blob = Buffer.concat([sshString('ssh-rsa'), mpint(Buffer.from(jwk.e!, 'base64url')), mpint(Buffer.from(jwk.n!, 'base64url'))]);
+  return `ssh-rsa ${blob.toString('base64')} ${comment}`;
 }
