@@ -63,6 +63,10 @@ export interface Config {
   sshAdvertisedPort: number;
   /** The prefix of `ssh_url_to_repo`: `git@host:` on port 22, else `ssh://git@host:port/`. */
   sshUrlPrefix: string;
+  /** A Markdown text's time budget on a render worker; over it, the text is shown plain (markdown/bounded-render.ts). */
+  markdownRenderMs: number;
+  /** Worker threads rendering Markdown (at most the number of CPUs). */
+  markdownWorkers: number;
 }
 
 export class ConfigError extends Error {}
@@ -280,5 +284,7 @@ export function loadConfig(env: Env = process.env): Config {
     sshHost: advertised.host,
     sshAdvertisedPort: advertised.port,
     sshUrlPrefix: sshUrlPrefix(advertised.host, advertised.port),
+    markdownRenderMs: integer(env, 'KILN_MARKDOWN_RENDER_MS', 1500, 50, 60_000),
+    markdownWorkers: integer(env, 'KILN_MARKDOWN_WORKERS', 2, 1, 64),
   };
 }

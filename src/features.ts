@@ -22,6 +22,7 @@ import { searchFeature } from './search/index.js';
 import { labelsFeature } from './labels/index.js';
 import { milestonesFeature } from './milestones/index.js';
 import { webhooksFeature } from './webhooks/index.js';
+import { mergeRequestsFeature } from './merge-requests/index.js';
 import { namespacePagesFeature } from './namespace-pages/index.js';
 import { keysFeature } from './keys/index.js';
 import { sshFeature } from './ssh/index.js';
@@ -49,6 +50,7 @@ export const features: Feature[] = [
   webhooksFeature,
   keysFeature,
   sshFeature,
+  mergeRequestsFeature,
   issuePagesFeature,
   accountPagesFeature,
   namespacePagesFeature,

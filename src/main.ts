@@ -5,7 +5,7 @@
 // help, --version and configuration errors answer at once.
 import { loadConfig, ConfigError, withoutPassword, type Config } from './config.js';
 import { GITLAB_COMPAT_VERSION, KILN_VERSION } from './platform/version.js';
-import { UsageError, checkDirectories, checkListenAddress, checkSshListenAddress, startBanner, wantsText } from './operations/api.js';
+import { UsageError, checkDatabaseReachable, checkDirectories, checkListenAddress, checkSshListenAddress, startBanner, wantsText } from './operations/api.js';
 
 const ADMIN_COMMANDS = ['create-user', 'create-token', 'reset-password', 'backup', 'restore'];
 
@@ -62,6 +62,7 @@ function databaseConfigError(config: Config, error: unknown): ConfigError | null
 
 async function serve(config: Config): Promise<void> {
   await checkListenAddress(config);
+  await checkDatabaseReachable(config);
   const sshFree = await checkSshListenAddress(config);
   checkDirectories(config);
   const { startKiln } = await import('./bootstrap.js');
@@ -98,6 +99,7 @@ async function serve(config: Config): Promise<void> {
 }
 
 async function worker(config: Config): Promise<void> {
+  await checkDatabaseReachable(config);
   checkDirectories(config);
   const { startKiln } = await import('./bootstrap.js');
   const kiln = await startKiln(config, { processMetrics: true });
@@ -153,6 +155,7 @@ async function run(argv: string[]): Promise<void> {
     default: {
       const { adminCommands } = await import('./admin-commands.js');
       const work = await adminCommands.prepare(rest);
+      await checkDatabaseReachable(config);
       // backup reads the data dir and must not create it; restore checks its targets itself.
       if (rest[0] !== 'backup' && rest[0] !== 'restore') checkDirectories(config);
       return work(config);

@@ -20,7 +20,6 @@ function isUnfiltered(params: { search?: string; membership?: boolean; owned?: b
 }
 
 export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
-  const base = deps.config.baseUrl;
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects', summary: 'List projects you can see (public ones without a token)', tags: ['projects'], paginated: true,

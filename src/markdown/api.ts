@@ -1,4 +1,4 @@
-// What other features may use of Markdown: the renderer for a viewer (references resolved for them)
-// and the pure renderer with its link check, for pages that show Markdown.
+// What other features may use of Markdown: the renderer for a viewer (references resolved for them,
+// rendered off the event loop within a time budget), the one way pages, the API and e-mail render.
 export { renderGitlabMarkdown, type ViewerRenderOptions } from './render-gitlab-markdown.js';
-export { renderMarkdown, isSafeLink, type References, type RenderOptions } from './render-markdown.js';
+export type { RelativeLinks } from './relative-links.js';

@@ -5,17 +5,19 @@ import type { Deps } from '../platform/deps.js';
 import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { canReadIssue } from '../platform/auth/policies/index.js';
 import { projectWebUrl, userWebUrl } from '../accounts/api.js';
-import { ISSUE_REFERENCE, USER_REFERENCE, type References, type ResolvedIssue, type ResolvedUser } from './render-markdown.js';
+import { ISSUE_REFERENCE, USER_REFERENCE, withoutTrailingDots, type References, type ResolvedIssue, type ResolvedUser } from './render-markdown.js';
 
 /** At most this many distinct references of each kind are looked up in one text. */
 const MAX_REFERENCES = 200;
+/** And at most this many candidates of each kind are looked at (a text of a million `@a` stops here). */
+const MAX_CANDIDATES = 10_000;
 
 export async function resolveReferences(deps: Deps, text: string, project?: ProjectAccess): Promise<References> {
   const base = deps.config.baseUrl;
   const issues = new Map<number, ResolvedIssue>();
   const users = new Map<string, ResolvedUser>();
-  const iids = project ? distinct([...text.matchAll(ISSUE_REFERENCE)].map((match) => Number(match[1]))) : [];
-  const usernames = distinct([...text.matchAll(USER_REFERENCE)].map((match) => match[1].replace(/\.+$/, '').toLowerCase()).filter(Boolean));
+  const iids = project ? distinct(text.matchAll(ISSUE_REFERENCE), (match) => Number(match[1])) : [];
+  const usernames = distinct(text.matchAll(USER_REFERENCE), (match) => withoutTrailingDots(match[1]).toLowerCase() || null);
   if (project && iids.length) {
     const rows = await deps.db
       .selectFrom('issues')
@@ -39,6 +41,15 @@ export async function resolveReferences(deps: Deps, text: string, project?: Proj
   return { issues, users };
 }
 
-function distinct<T>(values: T[]): T[] {
-  return [...new Set(values)].slice(0, MAX_REFERENCES);
+/** The first MAX_REFERENCES distinct values of the matches, looking at MAX_CANDIDATES matches at most. */
+function distinct<T>(matches: IterableIterator<RegExpMatchArray>, valueOf: (match: RegExpMatchArray) => T | null): T[] {
+  const values = new Set<T>();
+  let seen = 0;
+  for (const match of matches) {
+    const value = valueOf(match);
+    if (value !== null) values.add(value);
+    seen += 1;
+    if (values.size >= MAX_REFERENCES || seen >= MAX_CANDIDATES) break;
+  }
+  return [...values];
 }

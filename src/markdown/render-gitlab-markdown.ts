@@ -1,9 +1,11 @@
-// GitLab Flavored Markdown as a viewer sees it: references resolved for them, then rendered. The one
-// entry point for the API and for pages that show Markdown.
+// GitLab Flavored Markdown as a viewer sees it: references resolved for them, then rendered off the
+// event loop within a time budget (bounded-render.ts). The one entry point for the API, the pages and
+// the e-mail that show Markdown.
 import type { Deps } from '../platform/deps.js';
 import type { ProjectAccess } from '../platform/auth/subjects.js';
-import { renderMarkdown } from './render-markdown.js';
+import { MAX_MARKDOWN_CHARACTERS, plainTextFallback, renderBounded } from './bounded-render.js';
 import { resolveReferences } from './references.js';
+import type { RelativeLinks } from './relative-links.js';
 
 export interface ViewerRenderOptions {
   /** GitLab Flavored Markdown: autolinks and references (default true, as pages render). */
@@ -13,10 +15,14 @@ export interface ViewerRenderOptions {
    * that access may read are linked. Without it, `#12` stays text.
    */
   project?: ProjectAccess;
+  /** A file of a repository (a README, a blob): relative links and images resolve in it. */
+  relativeLinks?: RelativeLinks;
 }
 
 export async function renderGitlabMarkdown(deps: Deps, text: string, options: ViewerRenderOptions = {}): Promise<string> {
+  // Not scanned for references either: the text is shown plain.
+  if (text.length > MAX_MARKDOWN_CHARACTERS) return plainTextFallback(text, 'too_large');
   const gfm = options.gfm ?? true;
   const references = gfm ? await resolveReferences(deps, text, options.project) : undefined;
-  return renderMarkdown(text, { gfm, references, baseUrl: deps.config.baseUrl });
+  return renderBounded(text, { gfm, references, baseUrl: deps.config.baseUrl, relativeLinks: options.relativeLinks }, { budgetMs: deps.config.markdownRenderMs, workers: deps.config.markdownWorkers });
 }

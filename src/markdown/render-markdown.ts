@@ -2,7 +2,10 @@
 // shown as text), links and images keep only http(s), mailto and relative targets (no javascript:,
 // vbscript:, data: or file:), and GitLab references (`#12`, `@user`) become links only when the
 // caller resolved them beforehand (references.ts), so an unreadable issue is never linked or named.
+// This is the pure renderer, run on the worker threads (render-worker.ts) and nowhere else on a
+// request's path: its cost grows faster than its input on some texts (bounded-render.ts).
 import MarkdownIt from 'markdown-it';
+import { resolveRelative, type RelativeLinks } from './relative-links.js';
 import type Token from 'markdown-it/lib/token.mjs';
 import type StateCore from 'markdown-it/lib/rules_core/state_core.mjs';
 
@@ -31,12 +34,41 @@ export interface RenderOptions {
   references?: References;
   /** This instance's URL: links elsewhere get rel="nofollow noreferrer noopener", as GitLab's ExternalLinkFilter. */
   baseUrl?: string;
+  /** A file of a repository: its relative links and images resolve in the repository (relative-links.ts). */
+  relativeLinks?: RelativeLinks;
+}
+
+/**
+ * Block nesting beyond which a text is not rendered (markdown-it's default `maxNesting`, the depth
+ * GitLab's cmark-gfm engine allowed lists; a quote is one level, a list two). markdown-it would drop
+ * what lies deeper without a word: the renderer throws NestingTooDeep instead and the text is shown as
+ * plain text with a notice.
+ */
+export const MAX_NESTING = 100;
+
+export class NestingTooDeep extends Error {
+  constructor() {
+    super(`Markdown nested deeper than ${MAX_NESTING} levels`);
+  }
 }
 
 /** `#12` not preceded by a word character (GitLab's issue reference pattern, local form). */
 export const ISSUE_REFERENCE = /(?<![\w&/#])#(\d{1,9})\b/g;
-/** `@username` (User.reference_pattern): not preceded by a word character; trailing dots are punctuation. */
-export const USER_REFERENCE = /(?<![\w`/])@([a-zA-Z0-9_.][a-zA-Z0-9_.-]*)/g;
+/**
+ * `@username` (User.reference_pattern): not preceded by a word character; trailing dots are
+ * punctuation (withoutTrailingDots). At most GitLab's 255 characters of a username are taken.
+ */
+export const USER_REFERENCE = /(?<![\w`/])@([a-zA-Z0-9_.][a-zA-Z0-9_.-]{0,254})/g;
+
+/**
+ * The name without its trailing dots, by a loop: `/\.+$/` tries every run of dots up to the end, so a
+ * long run followed by anything else is quadratic (50,000 dots took 5 s).
+ */
+export function withoutTrailingDots(name: string): string {
+  let end = name.length;
+  while (end > 0 && name.charCodeAt(end - 1) === 46) end -= 1;
+  return name.slice(0, end);
+}
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -53,14 +85,30 @@ export function isSafeLink(url: string): boolean {
 
 function parser(gfm: boolean): MarkdownIt {
   const md = new MarkdownIt({ html: false, linkify: gfm, typographer: false });
+  // Not in the type definitions; the preset's value, said here.
+  (md.options as { maxNesting?: number }).maxNesting = MAX_NESTING;
   md.validateLink = isSafeLink;
+  const tokenize = md.block.tokenize;
+  md.block.tokenize = function (state, startLine, endLine) {
+    const depth = state.level;
+    if (depth >= MAX_NESTING) throw new NestingTooDeep();
+    return tokenize.call(this, state, startLine, endLine);
+  };
   md.core.ruler.push('gitlab_references', (state: StateCore) => linkReferences(state));
   const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
   md.renderer.rules.link_open = (tokens, index, options, env, self) => {
+    const relative = (env as { relativeLinks?: RelativeLinks }).relativeLinks;
+    if (relative) tokens[index].attrSet('href', resolveRelative(tokens[index].attrGet('href') ?? '', relative, 'link'));
     const href = tokens[index].attrGet('href') ?? '';
     const baseUrl = (env as { baseUrl?: string }).baseUrl;
     if (/^https?:/i.test(href) && !(baseUrl && href.startsWith(`${baseUrl}/`))) tokens[index].attrSet('rel', 'nofollow noreferrer noopener');
     return defaultLinkOpen(tokens, index, options, env, self);
+  };
+  const defaultImage = md.renderer.rules.image!;
+  md.renderer.rules.image = (tokens, index, options, env, self) => {
+    const relative = (env as { relativeLinks?: RelativeLinks }).relativeLinks;
+    if (relative) tokens[index].attrSet('src', resolveRelative(tokens[index].attrGet('src') ?? '', relative, 'image'));
+    return defaultImage(tokens, index, options, env, self);
   };
   return md;
 }
@@ -68,14 +116,20 @@ function parser(gfm: boolean): MarkdownIt {
 const PLAIN = parser(false);
 const GFM = parser(true);
 
+/**
+ * Renders on the calling thread, unbounded: the worker threads call it (render-worker.ts); everything
+ * else renders through renderGitlabMarkdown or renderBounded. Throws NestingTooDeep.
+ */
 export function renderMarkdown(text: string, options: RenderOptions = {}): string {
   const md = options.gfm ? GFM : PLAIN;
-  return md.render(text, { references: options.gfm ? options.references : undefined, baseUrl: options.baseUrl });
+  // `env.references` is markdown-it's own (link reference definitions, `[x]: /url`): GitLab's
+  // references travel under another name.
+  return md.render(text, { gitlabReferences: options.gfm ? options.references : undefined, baseUrl: options.baseUrl, relativeLinks: options.relativeLinks });
 }
 
 /** Replace resolved references in text tokens outside links and code with links to them. */
 function linkReferences(state: StateCore): void {
-  const references = (state.env as { references?: References }).references;
+  const references = (state.env as { gitlabReferences?: References }).gitlabReferences;
   if (!references || (references.issues.size === 0 && references.users.size === 0)) return;
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
@@ -113,7 +167,7 @@ function findMatches(text: string, references: References): Match[] {
     });
   }
   for (const match of text.matchAll(USER_REFERENCE)) {
-    const username = match[1].replace(/\.+$/, '');
+    const username = withoutTrailingDots(match[1]);
     const user = references.users.get(username.toLowerCase());
     if (!user) continue;
     matches.push({

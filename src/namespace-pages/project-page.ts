@@ -21,7 +21,7 @@ export async function renderProjectOverview(context: PageContext, access: Projec
     mayReadCode ? findReadme(deps, access) : Promise.resolve(null),
     canOnProject(access, 'read_events') ? renderActivity(deps, context.user ?? null, { project: Number(project.id), access: eventAccess(access) }, { limit: 10 }) : Promise.resolve(null),
   ]);
-  const readmeHtml = readme ? (readme.markdown ? raw(await renderGitlabMarkdown(deps, readme.text, { project: access })) : html`<pre>${readme.text}</pre>`) : null;
+  const readmeHtml = readme ? (readme.markdown ? raw(await renderGitlabMarkdown(deps, readme.text, { project: access, relativeLinks: readme.relativeLinks })) : html`<pre>${readme.text}</pre>`) : null;
   const body = html`
 <p class="project-meta"><span class="badge visibility">${project.visibility[0].toUpperCase() + project.visibility.slice(1)}</span> <span class="muted">Project ID: ${Number(project.id)}</span></p>
 ${description ? html`<div class="markdown description">${raw(description)}</div>` : ''}

@@ -6,6 +6,7 @@ export { parseExpiryDate } from './expiry-date.js';
 export { backup } from './backup.js';
 export { restore } from './restore.js';
 export { checkDirectories, checkListenAddress, checkSshListenAddress } from './preflight.js';
+export { checkDatabaseReachable } from './check-database.js';
 export { startBanner } from './start-banner.js';
 export { logDestination, wantsText } from './terminal-log.js';
 export { loadInstanceSecrets } from './secrets-check.js';

@@ -1,17 +1,18 @@
 // `kiln admin backup <dir>`: a consistent backup of a running instance while it keeps writing.
 // The database comes first — SQLite through `VACUUM INTO` (one read transaction: a snapshot holding
 // every commit acknowledged before it began, while writers go on in the WAL), PostgreSQL through
-// pg_dump (one snapshot too) — then the secrets, then every repository the snapshot knows, copied
-// live. Repositories copied after the snapshot are at least as new as what the database says of
-// them, which is the direction a restore can live with (GitLab backs up in the same order).
+// pg_dump (one snapshot too) — then the secrets, then every repository the snapshot knows, as a git
+// bundle of its refs and objects (repository-bundles.ts: never its configuration or hooks).
+// Repositories bundled after the snapshot are at least as new as what the database says of them,
+// which is the direction a restore can live with (GitLab backs up in the same order).
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError, type Config } from '../config.js';
 import { openPostgres } from '../platform/db/database.js';
 import { readSecrets, secretsFingerprint, secretsPath, SECRETS_FILE } from '../platform/secrets.js';
 import { KILN_VERSION } from '../platform/version.js';
-import { copyLiveRepository } from './copy-live-repository.js';
-import { MANIFEST, POSTGRES_DUMP, SQLITE_FILE, type BackupManifest } from './backup-manifest.js';
+import { bundleRepository } from './repository-bundles.js';
+import { bundlePath, FORMAT, MANIFEST, POSTGRES_DUMP, SQLITE_FILE, type BackupManifest } from './backup-manifest.js';
 import { pgDump } from './postgres-tools.js';
 import { UsageError } from './usage-error.js';
 import { currentSchema, postgresRows, readCheckedCopy, SNAPSHOT_READS, vacuumInto, type Rows } from './snapshot-queries.js';
@@ -105,13 +106,12 @@ export async function backup(config: Config, directory: string, options: BackupO
         missing.push(`${repository.shard}/${repository.disk_path}`);
         continue;
       }
-      await copyLiveRepository(source, join(target, 'repositories', repository.shard, repository.disk_path));
-      copied.push(repository);
+      copied.push({ ...repository, ...(await bundleRepository(source, bundlePath(target, repository))) });
     }
     options.say(`copied ${copied.length} ${copied.length === 1 ? 'repository' : 'repositories'}${missing.length ? ` (${missing.length} not on disk yet: ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''})` : ''}`);
 
     const manifest: BackupManifest = {
-      format: 1,
+      format: FORMAT,
       kiln_version: KILN_VERSION,
       created_at: new Date().toISOString(),
       database: config.databaseUrl ? 'postgres' : 'sqlite',

@@ -6,6 +6,7 @@ import { accessSync, constants, mkdirSync, rmSync, statSync, writeFileSync } fro
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 import { ConfigError, type Config } from '../config.js';
+import { PRIVATE_DIR_MODE } from '../platform/data-dir.js';
 
 function reason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
@@ -55,11 +56,12 @@ function makeDirectory(path: string): void {
 /**
  * mkdir that lets another process win: nodes started together (`kiln migrate` on each) create the
  * same data directory, and the one that finds it made between its stat and its mkdir goes on.
- * Something else at that path (a file) still fails.
+ * Something else at that path (a file) still fails. Made private (0700), as the data directory is
+ * kept: whatever command creates it first (`restore` too) leaves it so.
  */
 export function createDirectory(path: string): void {
   try {
-    mkdirSync(path);
+    mkdirSync(path, { mode: PRIVATE_DIR_MODE });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(path).isDirectory()) throw error;
   }

@@ -1,15 +1,18 @@
 // `kiln admin restore <dir>`: a backup into an empty data dir (and empty shards), with Kiln stopped
 // on it. SQLite: the database file; PostgreSQL: pg_restore into an empty database (or, for a backup
 // made with --skip-database, the operator's own restore, checked here by its secrets fingerprint).
-// Then the secrets and the repositories. A restored database from an older Kiln is migrated by the
-// first start, as any upgrade.
+// Then the secrets and the repositories, each made anew from its bundle (repository-bundles.ts). A
+// backup is not trusted: its manifest is checked whole first (checkManifest), and anything unexpected
+// refuses the restore with exit code 2 before anything is written. A restored database from an older
+// Kiln is migrated by the first start, as any upgrade.
 import { chmodSync, copyFileSync, existsSync, readdirSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, withoutPassword, type Config } from '../config.js';
+import { ensurePrivateDirectory } from '../platform/data-dir.js';
 import { openPostgres } from '../platform/db/database.js';
 import { SECRETS_FILE, secretsPath } from '../platform/secrets.js';
-import { runCommand } from '../repositories/api.js';
-import { readManifest, SQLITE_FILE, type BackupManifest } from './backup-manifest.js';
+import { bundlePath, checkBackupFile, checkManifest, readManifest, SQLITE_FILE, type BackupManifest } from './backup-manifest.js';
+import { restoreBundle } from './repository-bundles.js';
 import { checkWritableDirectory } from './preflight.js';
 import { pgRestore } from './postgres-tools.js';
 import { recordedFingerprint } from './secrets-check.js';
@@ -35,20 +38,21 @@ function checkTargets(config: Config, manifest: BackupManifest): void {
   }
 }
 
-async function restorePostgres(config: Config, source: string, manifest: BackupManifest): Promise<string> {
+/**
+ * What the PostgreSQL database must be, checked before anything is written: empty for a backup with a
+ * dump; for a --skip-database backup, the operator's restored dump of this very instance.
+ */
+async function checkPostgresTarget(config: Config, manifest: BackupManifest): Promise<void> {
   const database = openPostgres({ url: config.databaseUrl!, poolSize: 1 });
   try {
     const initialised = await hasMigrationsTable(database.db);
     if (manifest.database_file) {
       if (initialised) throw new ConfigError(`KILN_DATABASE_URL ${withoutPassword(config.databaseUrl!)} is not empty: restore into a new database (createdb)`);
-      await pgRestore(config.databaseUrl!, join(source, manifest.database_file));
-      return 'the database (pg_restore)';
+      return;
     }
-    // --skip-database: the operator restored their own dump first; it must be the backup's instance.
-    const recorded = initialised ? await recordedFingerprint(database.db).catch(() => null) : null;
     if (!initialised) throw new UsageError(`this backup holds no database (made with --skip-database): restore your PostgreSQL dump into ${withoutPassword(config.databaseUrl!)} first, then run restore again`);
+    const recorded = await recordedFingerprint(database.db).catch(() => null);
     if (recorded && recorded !== manifest.secrets_fingerprint) throw new UsageError(`the database at ${withoutPassword(config.databaseUrl!)} was initialised with other secrets than this backup's: it is not this instance's dump`);
-    return 'nothing of the database (restored by you)';
   } finally {
     await database.close();
   }
@@ -57,8 +61,13 @@ async function restorePostgres(config: Config, source: string, manifest: BackupM
 export async function restore(config: Config, directory: string, say: (line: string) => void): Promise<void> {
   const source = resolve(directory);
   const manifest = readManifest(source);
+  checkManifest(manifest, source, config);
+  checkBackupFile(source, join(source, SECRETS_FILE), SECRETS_FILE);
   checkTargets(config, manifest);
+  if (manifest.database === 'postgres') await checkPostgresTarget(config, manifest);
   checkWritableDirectory('KILN_DATA_DIR', config.dataDir);
+  // 0700 like the data dir it came from, also when the operator made the empty directory beforehand.
+  ensurePrivateDirectory(config.dataDir);
 
   let database: string;
   if (manifest.database === 'sqlite') {
@@ -68,8 +77,12 @@ export async function restore(config: Config, directory: string, say: (line: str
     chmodSync(temporary, 0o600);
     renameSync(temporary, join(config.dataDir, SQLITE_FILE));
     database = 'the database';
+  } else if (manifest.database_file) {
+    await pgRestore(config.databaseUrl!, join(source, manifest.database_file));
+    database = 'the database (pg_restore)';
   } else {
-    database = await restorePostgres(config, source, manifest);
+    // --skip-database: the operator restored their own dump first (checked above).
+    database = 'nothing of the database (restored by you)';
   }
   copyFileSync(join(source, SECRETS_FILE), secretsPath(config.dataDir));
   chmodSync(secretsPath(config.dataDir), 0o600);
@@ -78,7 +91,7 @@ export async function restore(config: Config, directory: string, say: (line: str
     const shard = config.storages.find((candidate) => candidate.name === repository.shard)!;
     const destination = join(shard.path, repository.disk_path);
     checkWritableDirectory(`KILN_STORAGES (shard "${shard.name}")`, dirname(destination));
-    await runCommand('cp', ['-a', '--', join(source, 'repositories', repository.shard, repository.disk_path), destination]);
+    await restoreBundle(repository.empty ? null : bundlePath(source, repository), destination, repository.head);
   }
   say(`restored ${database}, ${SECRETS_FILE} and ${manifest.repositories.length} ${manifest.repositories.length === 1 ? 'repository' : 'repositories'} from ${source} (Kiln ${manifest.kiln_version}, ${manifest.created_at})`);
 }

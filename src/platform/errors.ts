@@ -39,3 +39,13 @@ export class ConflictError extends Error {
     super(detail ?? 'conflict');
   }
 }
+
+/**
+ * A refusal GitLab answers with a status and `{"message": …}` exactly as given: a model's error list
+ * (`["Another open merge request already exists …"]` with 409 or 422) or a sentence (405, 406).
+ */
+export class StatusError extends Error {
+  constructor(readonly status: number, readonly body: string | string[]) {
+    super(Array.isArray(body) ? body.join('; ') : body);
+  }
+}

@@ -1,6 +1,8 @@
 // What other features may use of repositories: running a command (git, for backups) the way Git
 // HTTP runs it. Everything else in this folder is internal.
 export { runCommand } from './git.js';
+// Issue 33 (backups as bundles): a new bare repository (git and listRefs are below).
+export { initBare } from './git.js';
 // Issue 15 (blob search): a project's repository path, null while it has none.
 export { readableRepository } from './repository-api/project-repository.js';
 // Issue 16 (project overview page): the default branch's README.
@@ -8,6 +10,24 @@ export { findReadme, type Readme } from './repository-api/readme-finder.js';
 // Issue 15 (commit search): commits by id and GitLab's CommitDetail entity.
 export { readCommits } from './repository-api/object-reader.js';
 export { commitDetailEntity } from './repository-api/entities.js';
+// Issue 34 (merge requests): the git plumbing merge requests build on — repositories by project,
+// refs, commits, merge bases, diffs and the commit and diff entities — so that merge requests never
+// run a second copy of it.
+export { writableRepository, repositoryRefs } from './repository-api/project-repository.js';
+export { git, gitBytes, gitCall, listRefs, GitError } from './git.js';
+export { findCommit } from './repository-api/object-reader.js';
+export { diffBetween, isAncestor, mergeBase, revList, EMPTY_TREE } from './repository-api/git-reads.js';
+export { commitEntity, diffEntity } from './repository-api/entities.js';
+export { BRANCH_PREFIX, ZERO_OID, isValidRefName } from './repository-api/ref-names.js';
+export type { CommitObject } from './repository-api/git-objects.js';
+export type { FileDiff } from './repository-api/diffs.js';
+export { canMergeToBranch } from './protected-branches/can-merge.js';
+// Issue 35: the one diff view (commit, compare, merge requests' Changes); see diff-view/index.ts.
+export { renderDiffView, renderDiffFileBody, diffModeOf, parsePatch, lineCode, type DiffViewOptions, type DiffComments, type DiffLinePosition, type DiffMode } from './diff-view/index.js';
+export { pageArray } from './repository-api/list-page.js';
+export { moveRef, type RefMove } from './repository-api/move-ref.js';
+export { commitTitle } from './record-push-events.js';
+export { matchesBranch } from './protected-branches/ref-matcher.js';
 // Issue 37 (git over SSH): the access decision and the service setup git over HTTP uses, the address
 // throttle of failed authentication, and the repository path check.
 export { decideGitAccess, GIT_MESSAGES, type GitActor, type GitTarget } from './git-http/git-access.js';

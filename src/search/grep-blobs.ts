@@ -2,6 +2,7 @@
 // Gitaly: files whose content contains the term (case-insensitive, literal, two lines of context
 // around each match, binary files skipped) and files whose path contains it, narrowed by the
 // `filename:`, `path:` and `extension:` filters of the query, ordered by path.
+import { wildcardMatches } from '../platform/patterns/wildcard.js';
 import { execFile } from 'node:child_process';
 
 /** GitLab's Blob search entity, without project_id (the caller adds it). */
@@ -37,11 +38,18 @@ export function git(repoPath: string, args: string[]): Promise<string> {
 
 export interface BlobQuery {
   term: string;
-  filters: Array<{ kind: 'filename' | 'path' | 'extension'; pattern: RegExp }>;
+  filters: Array<{ kind: 'filename' | 'path' | 'extension'; matches: (path: string) => boolean }>;
 }
 
-function globToRegExp(glob: string): string {
-  return glob.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+/**
+ * A filter as GitLab's (a `*` is any run of characters, case-insensitive): `filename:` ends the path,
+ * `extension:` is what follows its last dot, `path:` appears anywhere in it. Matched as wildcards, not
+ * as a RegExp built from the query (platform/patterns/wildcard.ts).
+ */
+function filterMatcher(kind: 'filename' | 'path' | 'extension', value: string): (path: string) => boolean {
+  if (kind === 'filename') return (path) => wildcardMatches(value, path, { anchorStart: false, caseInsensitive: true });
+  if (kind === 'extension') return (path) => wildcardMatches(`.${value}`, path, { anchorStart: false, caseInsensitive: true });
+  return (path) => wildcardMatches(value, path, { anchorStart: false, anchorEnd: false, caseInsensitive: true });
 }
 
 /** `term filename:*.rb path:app extension:md` → the term and the filters (Gitlab::Search::Query). */
@@ -54,10 +62,8 @@ export function parseBlobQuery(query: string): BlobQuery {
       rest.push(word);
       continue;
     }
-    const value = globToRegExp(match[2]);
     const kind = match[1] as 'filename' | 'path' | 'extension';
-    const source = kind === 'filename' ? `${value}$` : kind === 'extension' ? `\\.${value}$` : value;
-    filters.push({ kind, pattern: new RegExp(source, 'i') });
+    filters.push({ kind, matches: filterMatcher(kind, match[2]) });
   }
   return { term: rest.join(' '), filters };
 }
@@ -120,6 +126,6 @@ export async function grepBlobs(repoPath: string, ref: string, query: string): P
   const content = await byContent(repoPath, ref, term);
   // An empty term with filters lists files by name only; a term also finds files by their path.
   const names = await byName(repoPath, ref, term, new Set(content.keys()));
-  const all = [...content.values(), ...names].filter((found) => filters.every((filter) => filter.pattern.test(found.path)));
+  const all = [...content.values(), ...names].filter((found) => filters.every((filter) => filter.matches(found.path)));
   return all.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).slice(0, MAX_FILES_PER_REPOSITORY);
 }

@@ -2,6 +2,8 @@
 // defaults per hook type, and GitLab's auto-disabling (WebHooks::AutoDisabling): after 4 consecutive
 // failures a hook is disabled for a while, one minute doubling per backoff up to a day, and after 40
 // it stays disabled until it is edited or a test succeeds.
+import { MAX_PATTERN_LENGTH, untrustedRegexp, untrustedRegexpMatches, UntrustedRegexpError } from '../platform/patterns/untrusted-regexp.js';
+import { wildcardMatches } from '../platform/patterns/wildcard.js';
 import type { WebHookType } from '../platform/db/tables/webhooks.js';
 import { DAY_MS } from '../platform/clock.js';
 
@@ -71,19 +73,30 @@ export function afterFailure(state: FailureState, now: number): FailureState {
 export const HEALTHY: FailureState = { recent_failures: 0, backoff_count: 0, disabled_until: null };
 
 /**
- * GitLab's push_events_branch_filter with the `wildcard` strategy: `*` matches any run of characters
- * (slashes included); a blank filter lets every branch through. `all_branches` ignores the filter and
- * `regex` is a regular expression.
+ * GitLab's push_events_branch_filter (ActiveHookFilter): with the `wildcard` strategy `*` matches any
+ * run of characters (slashes included) and the whole name must match; a blank filter lets every
+ * branch through. `all_branches` ignores the filter and `regex` is an RE2 expression matched anywhere
+ * in the name. Neither builds a backtracking RegExp from the filter (platform/patterns).
  */
 export function branchMatches(filter: string | null, strategy: string, branch: string): boolean {
   if (strategy === 'all_branches' || filter === null || filter.trim() === '') return true;
-  if (strategy === 'regex') {
-    try {
-      return new RegExp(filter).test(branch);
-    } catch {
-      return false;
-    }
+  if (strategy === 'regex') return untrustedRegexpMatches(filter, branch);
+  return wildcardMatches(filter, branch);
+}
+
+/**
+ * Why GitLab would refuse the filter for the strategy (WebHooks::Hook's validators), or null: a
+ * wildcard of at most 4,000 characters; a regex that is valid RE2 (UntrustedRegexpValidator), as long.
+ */
+export function branchFilterError(filter: string | null, strategy: string): string | null {
+  if (filter === null || filter.trim() === '' || strategy === 'all_branches') return null;
+  if (filter.length > MAX_PATTERN_LENGTH) return `is longer than the allowed length of ${MAX_PATTERN_LENGTH} characters.`;
+  if (strategy !== 'regex') return null;
+  try {
+    untrustedRegexp(filter);
+    return null;
+  } catch (error) {
+    if (error instanceof UntrustedRegexpError) return `not valid RE2 syntax: ${error.message}`;
+    throw error;
   }
-  const pattern = filter.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-  return new RegExp(`^${pattern}$`).test(branch);
 }

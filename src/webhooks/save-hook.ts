@@ -3,7 +3,8 @@
 import type { Deps } from '../platform/deps.js';
 import type { WebHookType } from '../platform/db/tables/webhooks.js';
 import { ApiError } from '../platform/http/api-error.js';
-import { defaultFlags, FIRED_FLAGS, HEALTHY } from './model.js';
+import { branchFilterError, defaultFlags, FIRED_FLAGS, HEALTHY } from './model.js';
+import { ValidationError } from '../platform/errors.js';
 import type { HookInput } from './hook-input.js';
 import { hookFlags, type HookRow } from './entities.js';
 import { blockedHookUrl, outboundRules } from './outbound.js';
@@ -19,6 +20,11 @@ async function checkUrl(deps: Deps, type: WebHookType, url: string): Promise<voi
   if (reason) throw new ApiError(422, { message: { url: [`is blocked: ${reason}`] } });
 }
 
+function checkBranchFilter(filter: string | null, strategy: string): void {
+  const error = branchFilterError(filter, strategy);
+  if (error) throw new ValidationError({ push_events_branch_filter: [error] });
+}
+
 function flagColumns(flags: Record<string, boolean>) {
   return Object.fromEntries(FIRED_FLAGS.map((flag) => [flag, flags[flag] ? 1 : 0])) as Record<(typeof FIRED_FLAGS)[number], number>;
 }
@@ -26,6 +32,7 @@ function flagColumns(flags: Record<string, boolean>) {
 export async function createHook(deps: Deps, owner: HookOwner, input: HookInput): Promise<HookRow> {
   const url = input.url!.trim();
   await checkUrl(deps, owner.type, url);
+  checkBranchFilter(input.branchFilter ?? null, input.branchFilterStrategy ?? 'wildcard');
   const flags = { ...defaultFlags(owner.type), ...input.flags };
   const now = deps.clock.now();
   return deps.db
@@ -53,6 +60,7 @@ export async function createHook(deps: Deps, owner: HookOwner, input: HookInput)
 
 export async function updateHook(deps: Deps, hook: HookRow, input: HookInput): Promise<HookRow> {
   if (input.url !== undefined) await checkUrl(deps, hook.type, input.url.trim());
+  checkBranchFilter(input.branchFilter ?? hook.push_events_branch_filter, input.branchFilterStrategy ?? hook.branch_filter_strategy);
   const flags = { ...hookFlags(hook), ...input.flags };
   return deps.db
     .updateTable('web_hooks')

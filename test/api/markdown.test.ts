@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
-import { isSafeLink, renderMarkdown } from '../../src/markdown/api.js';
+import { isSafeLink, renderMarkdown } from '../../src/markdown/render-markdown.js';
 
 let kiln: TestKiln;
 let owner: TestUser;

@@ -160,7 +160,69 @@ const PROBES: Probe[] = [
   { ability: 'admin_webhook', expect: 'nnnnnyyyn', request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/hooks`, { token }) },
   { ability: 'admin_webhook (group)', expect: 'nnnnnnyyn', request: (k, w, token) => k.api('GET', `/groups/${w.group.id}/hooks`, { token }) },
   { ability: 'admin_integrations', expect: 'nnnnnyyyn', request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/integrations/slack`, { token }) },
+  // Merge requests (issue 34; GitLab: Reporters read them in private projects, Developers open and
+  // change them, Owners delete them).
+  {
+    ability: 'read_merge_request',
+    expect: { private: 'nnnyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyn' },
+    request: async (k, w, token) => {
+      await ensureMergeRequest(k, w);
+      return k.api('GET', `/projects/${w.project.id}/merge_requests/1`, { token });
+    },
+  },
+  {
+    ability: 'read_merge_request (in the list)',
+    expect: { private: 'nnnyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyn' },
+    request: async (k, w, token) => {
+      await ensureMergeRequest(k, w);
+      return k.api('GET', `/projects/${w.project.id}/merge_requests`, { token });
+    },
+    allowed: (answer) => Array.isArray(answer.body) && answer.body.some((mr: any) => mr.iid === 1),
+  },
+  {
+    ability: 'create_merge_request_in',
+    expect: 'nnnnyyyyn',
+    request: async (k, w, token, serial) => {
+      await ensureMergeRequest(k, w);
+      const made = await k.api('POST', `/projects/${w.project.id}/merge_requests`, { token, body: { source_branch: 'probe', target_branch: 'main', title: `probe ${serial}` } });
+      // Closed again, so that the next probe may open the same branches.
+      if (made.status === 201) await k.api('PUT', `/projects/${w.project.id}/merge_requests/${made.body.iid}`, { token: k.root.token, body: { state_event: 'close' } });
+      return made;
+    },
+  },
+  {
+    ability: 'update_merge_request',
+    expect: 'nnnnyyyyn',
+    request: async (k, w, token, serial) => {
+      await ensureMergeRequest(k, w);
+      return k.api('PUT', `/projects/${w.project.id}/merge_requests/1`, { token, body: { description: `probe ${serial}` } });
+    },
+  },
+  {
+    ability: 'destroy_merge_request',
+    expect: 'nnnnnnyyn',
+    request: async (k, w, token, serial) => {
+      await ensureMergeRequest(k, w);
+      const doomed = await k.api('POST', `/projects/${w.project.id}/merge_requests`, { token: k.root.token, body: { source_branch: 'probe', target_branch: 'main', title: `doomed ${serial}` } });
+      expect(doomed.status, JSON.stringify(doomed.body)).toBe(201);
+      const answer = await k.api('DELETE', `/projects/${w.project.id}/merge_requests/${doomed.body.iid}`, { token });
+      if (answer.status !== 204) await k.api('PUT', `/projects/${w.project.id}/merge_requests/${doomed.body.iid}`, { token: k.root.token, body: { state_event: 'close' } });
+      return answer;
+    },
+  },
 ];
+
+/** The merge request probes need `main`, two branches and merge request !1, which the administrator makes once. */
+async function ensureMergeRequest(k: TestKiln, w: World): Promise<void> {
+  await ensureDefaultBranch(k, w);
+  if ((await k.api('GET', `/projects/${w.project.id}/merge_requests/1`, { token: k.root.token })).status === 200) return;
+  for (const branch of ['feature', 'probe']) {
+    const made = await k.api('POST', `/projects/${w.project.id}/repository/commits`, { token: k.root.token, body: { branch, start_branch: 'main', commit_message: branch, actions: [{ action: 'create', file_path: `${branch}.txt`, content: branch }] } });
+    expect(made.status).toBe(201);
+  }
+  const opened = await k.api('POST', `/projects/${w.project.id}/merge_requests`, { token: k.root.token, body: { source_branch: 'feature', target_branch: 'main', title: 'probe' } });
+  expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+}
 
 /** The repository probes need a default branch to start from: the administrator makes it once. */
 async function ensureDefaultBranch(k: TestKiln, w: World): Promise<void> {

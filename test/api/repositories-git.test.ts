@@ -252,11 +252,17 @@ describe('git clone and git push of a project', () => {
     expect(response.statusCode).toBe(200);
   });
 
-  it('refuses the account password of a user with two-factor authentication', async () => {
+  it('refuses the account password of a user with two-factor authentication, saying a token is required and where to make one', async () => {
     await kiln.deps.db.updateTable('users').set({ otp_required: 1 }).where('id', '=', bob.id).execute();
     const refused = await gitRun(['clone', '-q', url(bob, bob.password, 'team/app.git'), join(work, 'bob-2fa')]);
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toMatch(/Authentication failed|401/);
+    expect(refused.stderr).toContain("remote: You must use a personal access token with 'read_repository' or 'write_repository' scope for Git over HTTP.");
+    expect(refused.stderr).toContain(`remote: You can generate one at ${kiln.deps.config.baseUrl}/profile/personal_access_tokens`);
+    const wrong = await kiln.request('GET', '/team/app.git/info/refs?service=git-upload-pack', {
+      headers: { authorization: `Basic ${Buffer.from('bob:not-his-password').toString('base64')}` },
+    });
+    // A wrong password says nothing about the account.
+    expect([wrong.statusCode, wrong.body]).toEqual([401, 'HTTP Basic: Access denied\n']);
     const withToken = await gitRun(['clone', '-q', url(bob, bob.token, 'team/app.git'), join(work, 'bob-token')]);
     expect(withToken.code, withToken.stderr).toBe(0);
     await kiln.deps.db.updateTable('users').set({ otp_required: 0 }).where('id', '=', bob.id).execute();

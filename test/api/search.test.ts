@@ -247,6 +247,17 @@ describe('parseBlobQuery', () => {
   it('separates the term from the filename:, path: and extension: filters', () => {
     const query = parseBlobQuery('raise Crash filename:*.rb path:src extension:rb');
     expect(query.term).toBe('raise Crash');
-    expect(query.filters.map((filter) => [filter.kind, filter.pattern.source])).toEqual([['filename', '.*\\.rb$'], ['path', 'src'], ['extension', '\\.rb$']]);
+    expect(query.filters.map((filter) => filter.kind)).toEqual(['filename', 'path', 'extension']);
+    const [filename, path, extension] = query.filters;
+    expect(['app/models/User.RB', 'lib/a.rb.txt', 'rb'].map(filename.matches)).toEqual([true, false, false]);
+    expect(['src/x.rb', 'lib/SRC/y', 'lib/y'].map(path.matches)).toEqual([true, true, false]);
+    expect(['a.rb', 'a.erb', 'rb'].map(extension.matches)).toEqual([true, false, false]);
+  });
+
+  it('matches a filter that a backtracking RegExp takes seconds over in microseconds', () => {
+    const query = parseBlobQuery(`filename:${'a*'.repeat(30)}b`);
+    const started = performance.now();
+    expect(query.filters[0].matches(`${'a'.repeat(4000)}c`)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(50);
   });
 });

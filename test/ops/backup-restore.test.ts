@@ -106,6 +106,7 @@ describe('kiln admin backup and kiln admin restore', () => {
         const restored = await runKiln(['admin', 'restore', backupDir], { KILN_DATA_DIR: restoredDir, ...restoreEnv });
         expect({ code: restored.code, stderr: restored.stderr }).toEqual({ code: 0, stderr: '' });
         expect(restored.stdout).toMatch(/^restored .*secrets\.json and 1 repository from /m);
+        expect(statSync(restoredDir).mode & 0o777).toBe(0o700);
 
         restoredNode = await startKilnProcess({ dataDir: restoredDir, env: restoreEnv, rootToken: source.rootToken });
         const titles = new Set<string>();
@@ -148,7 +149,7 @@ describe('kiln admin backup and kiln admin restore', () => {
         const refused = await runKiln(['admin', 'restore', target], { KILN_DATA_DIR: join(work, 'files-only-a'), KILN_DATABASE_URL: empty.url });
         expect(refused.code).toBe(2);
         expect(refused.stderr).toContain('this backup holds no database (made with --skip-database): restore your PostgreSQL dump into');
-        expect(existsSync(join(work, 'files-only-a', 'secrets.json'))).toBe(false);
+        expect(existsSync(join(work, 'files-only-a'))).toBe(false);
       } finally {
         await empty.drop();
       }
@@ -190,7 +191,10 @@ describe('kiln admin backup and kiln admin restore', () => {
       const noManifest = await runKiln(['admin', 'restore', notBackup], { KILN_DATA_DIR: join(work, 'fresh') });
       expect(noManifest).toMatchObject({ code: 2, stderr: `kiln: admin restore: ${notBackup} is not a Kiln backup (it has no backup.json; an interrupted backup has none)\n` });
       expect(existsSync(join(work, 'fresh'))).toBe(false);
-      writeFileSync(join(notBackup, 'backup.json'), JSON.stringify({ format: 1, database: testDialect(), database_file: null, migrations: [], secrets_fingerprint: 'x', repositories: [] }));
+      const sqlite = testDialect() === 'sqlite';
+      if (sqlite) writeFileSync(join(notBackup, 'kiln.sqlite3'), '');
+      writeFileSync(join(notBackup, 'secrets.json'), '{}');
+      writeFileSync(join(notBackup, 'backup.json'), JSON.stringify({ format: 2, database: testDialect(), database_file: sqlite ? 'kiln.sqlite3' : null, migrations: [], secrets_fingerprint: 'x', repositories: [] }));
       const notEmpty = await runKiln(['admin', 'restore', notBackup], { KILN_DATA_DIR: testDb.dataDir, ...childDatabaseEnv(testDb) });
       expect(notEmpty).toMatchObject({ code: 2, stderr: `kiln: configuration error: KILN_DATA_DIR ${testDb.dataDir} is not empty: restore into a new data dir\n` });
     });

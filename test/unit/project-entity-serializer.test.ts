@@ -15,7 +15,15 @@ const BASE = { baseUrl: 'https://kiln.example.org:8443/sub', sshUrlPrefix: 'git@
 const TIME = Date.parse('2026-11-24T10:11:12.345Z');
 
 const group: NamespaceRow = { id: 7, kind: 'group', name: 'Top', path: 'top', full_path: 'top/sub', full_path_lower: 'top/sub', parent_id: 3, owner_id: null, visibility: 'internal', description: '', read_only: 0, avatar: null, deletion_scheduled_at: null, created_at: TIME, updated_at: TIME };
-const project: ProjectRow = { id: 42, namespace_id: 7, name: 'Widget', path: 'widget', full_path: 'top/sub/widget', full_path_lower: 'top/sub/widget', description: 'A widget', visibility: 'private', creator_id: 5, default_branch: 'main', topics: '["one","two"]', issues_access_level: 'enabled', repository_access_level: 'private', star_count: 3, avatar: null, created_at: TIME, updated_at: TIME, last_activity_at: TIME + 1 };
+// The merge request settings' defaults (migration 20261228T1311-merge-requests).
+const MERGE_REQUEST_SETTINGS = {
+  merge_requests_access_level: 'enabled', merge_method: 'merge', squash_option: 'default_off', only_allow_merge_if_pipeline_succeeds: 0,
+  allow_merge_on_skipped_pipeline: 0, only_allow_merge_if_all_discussions_are_resolved: 0, resolve_outdated_diff_discussions: 0,
+  remove_source_branch_after_merge: 1, printing_merge_request_link_enabled: 1, autoclose_referenced_issues: 1, approvals_before_merge: 0,
+  reset_approvals_on_push: 1, merge_requests_author_approval: 0, merge_requests_disable_committers_approval: 0, mr_default_target_self: 0,
+  merge_commit_template: null, squash_commit_template: null, suggestion_commit_message: null,
+} as const;
+const project: ProjectRow = { ...MERGE_REQUEST_SETTINGS, id: 42, namespace_id: 7, name: 'Widget', path: 'widget', full_path: 'top/sub/widget', full_path_lower: 'top/sub/widget', description: 'A widget', visibility: 'private', creator_id: 5, default_branch: 'main', topics: '["one","two"]', issues_access_level: 'enabled', repository_access_level: 'private', star_count: 3, avatar: null, created_at: TIME, updated_at: TIME, last_activity_at: TIME + 1 };
 
 const shapes: Array<[string, ProjectRow, NamespaceRow, { level: number } | undefined]> = [
   ['a member of a group project', project, group, { level: 30 }],

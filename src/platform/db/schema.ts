@@ -13,6 +13,7 @@ import type { WebTables } from './tables/web.js';
 import type { ApplicationSettingsTables } from './tables/application-settings.js';
 import type { WebhooksTables } from './tables/webhooks.js';
 import type { KeysTables } from './tables/keys.js';
+import type { MergeRequestsTables } from './tables/merge-requests.js';
 
 export interface DB
   extends AccountsTables,
@@ -28,4 +29,5 @@ export interface DB
     WebTables,
     ApplicationSettingsTables,
     WebhooksTables,
-    KeysTables {}
+    KeysTables,
+    MergeRequestsTables {}

@@ -2,7 +2,7 @@
 // "500 Internal Server Error" and log the detail with the request id.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.js';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, ParamError, RecordNotFoundError, ValidationError } from '../errors.js';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, ParamError, RecordNotFoundError, StatusError, ValidationError } from '../errors.js';
 
 export function toApiError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
@@ -13,6 +13,7 @@ export function toApiError(error: unknown): ApiError | null {
   if (error instanceof BadRequestError) return new ApiError(400, { message: error.reason ? `400 Bad request - ${error.reason}` : '400 Bad request' });
   if (error instanceof ParamError) return new ApiError(400, { error: error.message });
   if (error instanceof ConflictError) return new ApiError(409, { message: error.detail ?? '409 Conflict' });
+  if (error instanceof StatusError) return new ApiError(error.status, { message: error.body });
   const fastifyError = error as FastifyError;
   if (fastifyError?.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError(413, { message: '413 Request Entity Too Large' });

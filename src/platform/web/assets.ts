@@ -1,13 +1,24 @@
-// The stylesheet every page loads (layout.ts links it). Part of the page framework, so it is
-// registered as a feature of the platform, as housekeeping is.
+// The stylesheet and scripts every page loads (layout.ts links them). Part of the page framework, so
+// it is registered as a feature of the platform, as housekeeping is.
 import type { Feature } from '../feature.js';
 import { STYLESHEET } from './layout.js';
 import { SCRIPT } from './scripts.js';
+import { CODE_STYLES } from './code-styles.js';
+import { CODE_SCRIPT } from './code-scripts.js';
+import { highlightThemes, htmxScript } from './vendor-assets.js';
+
+let stylesheet: string | undefined;
+/** The base styles, then code and the dark theme, then the token colours (read once). */
+function fullStylesheet(): string {
+  stylesheet ??= STYLESHEET + CODE_STYLES + highlightThemes();
+  return stylesheet;
+}
 
 export const webAssetsFeature: Feature = {
   name: 'web-assets',
   routes(app) {
-    app.get('/-/assets/kiln.css', { config: { ability: { credential: 'none' } } }, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
-    app.get('/-/assets/kiln.js', { config: { ability: { credential: 'none' } } }, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(SCRIPT));
+    app.get('/-/assets/kiln.css', { config: { ability: { credential: 'none' } } }, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(fullStylesheet()));
+    app.get('/-/assets/kiln.js', { config: { ability: { credential: 'none' } } }, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(SCRIPT + CODE_SCRIPT));
+    app.get('/-/assets/htmx.min.js', { config: { ability: { credential: 'none' } } }, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(htmxScript()));
   },
 };

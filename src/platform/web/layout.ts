@@ -48,6 +48,13 @@ function topBar(input: LayoutInput): Html {
   </nav>`;
 }
 
+/**
+ * htmx under the CSP (script-src 'self', style-src 'self'): no eval (`hx-on`, `js:` values), no
+ * inline indicator styles, no scripts run from swapped-in markup; requests only to Kiln itself. Its
+ * POSTs carry the session's CSRF token in the header page-route.ts accepts (`hx-headers` on <body>).
+ */
+const HTMX_CONFIG = html`<meta name="htmx-config" content="${JSON.stringify({ allowEval: false, includeIndicatorStyles: false, allowScriptTags: false, selfRequestsOnly: true, historyCacheSize: 0 })}">`;
+
 export function layout(input: LayoutInput): Html {
   return html`<!doctype html>
 <html lang="en">
@@ -56,10 +63,12 @@ export function layout(input: LayoutInput): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${input.title} · Kiln</title>
 <link rel="stylesheet" href="/-/assets/kiln.css">
+${HTMX_CONFIG}
+<script src="/-/assets/htmx.min.js" defer></script>
 <script src="/-/assets/kiln.js" defer></script>
 ${(input.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
 </head>
-<body>
+<body${input.csrfToken ? html` hx-headers="${JSON.stringify({ 'X-CSRF-Token': input.csrfToken })}"` : ''}>
 <header><a class="brand" href="/">Kiln</a>${topBar(input)}</header>
 <div class="${input.sidebar ? 'with-sidebar' : 'plain'}">
 ${input.sidebar ?? ''}

@@ -148,7 +148,11 @@ async function runPage(deps: Deps, spec: PageSpec, request: FastifyRequest, repl
     }
     throw error;
   }
-  if (reply.sent) return reply;
+  if (reply.sent || outcome.kind === 'answered') return reply;
+  if (outcome.kind === 'fragment') {
+    setPageSecurityHeaders(reply);
+    return reply.code(outcome.status ?? 200).type('text/html; charset=utf-8').send(outcome.body.value);
+  }
   if (outcome.kind === 'redirect') {
     // The handler may have started another session (sign-in, or a second step that timed out): the
     // message belongs to the one the browser will hold.

@@ -17,7 +17,25 @@ export interface RedirectResult {
   status?: number;
 }
 
-export type PageOutcome = PageResult | RedirectResult;
+/** A piece of a page for htmx to swap in: no layout around it (`hx-get` of more lines, a list). */
+export interface FragmentResult {
+  kind: 'fragment';
+  body: Html;
+  status?: number;
+}
+
+/** The handler wrote the answer itself (a download streamed from git, raw file content). */
+export interface AnsweredResult {
+  kind: 'answered';
+}
+
+export type PageOutcome = PageResult | RedirectResult | FragmentResult | AnsweredResult;
+
+export function fragment(body: Html, status?: number): FragmentResult {
+  return { kind: 'fragment', body, status };
+}
+
+export const ANSWERED: AnsweredResult = { kind: 'answered' };
 
 export function page(input: { title: string; body: Html; status?: number; flash?: string | null } & PageFrame): PageResult {
   return { kind: 'page', ...input };

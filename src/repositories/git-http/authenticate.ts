@@ -11,8 +11,11 @@ export interface GitCredentials {
   password: string;
 }
 
-/** `ok` with an anonymous actor when no credentials came; `blocked`: the password of a blocked user. */
-export type GitAuth = { status: 'ok'; actor: GitActor } | { status: 'denied' } | { status: 'blocked' };
+/**
+ * `ok` with an anonymous actor when no credentials came; `blocked`: the password of a blocked user;
+ * `token_required`: the right account password of a user with two-factor authentication.
+ */
+export type GitAuth = { status: 'ok'; actor: GitActor } | { status: 'denied' } | { status: 'token_required' } | { status: 'blocked' };
 
 export function parseBasic(header: string | undefined): GitCredentials | null {
   if (!header) return null;
@@ -45,7 +48,8 @@ export async function authenticateGit(deps: Deps, credentials: GitCredentials | 
   // counts against the client's address instead (throttle.ts), so spraying cannot lock victims out.
   const check = await checkPassword(deps, credentials.username, credentials.password, { countFailures: false });
   if (!check.ok) return { status: check.reason === 'blocked' ? 'blocked' : 'denied' };
-  // Users with 2FA must use a token (spec Authentication 8; GitLab's git client rule).
-  if (check.user.otp_required === 1) return { status: 'denied' };
+  // Users with 2FA must use a token (spec Authentication 8). GitLab's user_with_password_for_git raises
+  // MissingPersonalAccessTokenError here, before its rate limiter counts the attempt: not a failure.
+  if (check.user.otp_required === 1) return { status: 'token_required' };
   return { status: 'ok', actor: { kind: 'user', user: toAuthUser(check.user), scopes: null } };
 }

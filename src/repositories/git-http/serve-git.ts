@@ -25,6 +25,19 @@ function challenge(reply: FastifyReply): FastifyReply {
 }
 
 /**
+ * GitLab's answer to a password where a token is required (two-factor authentication): its
+ * render_missing_personal_access_token in git_http_client_controller.rb, the wording of GitLab 14.
+ * No challenge: the password was right, asking for it again would not help.
+ */
+export function tokenRequiredMessage(baseUrl: string): string {
+  return [
+    'HTTP Basic: Access denied',
+    "You must use a personal access token with 'read_repository' or 'write_repository' scope for Git over HTTP.",
+    `You can generate one at ${baseUrl}/profile/personal_access_tokens`,
+  ].join('\n');
+}
+
+/**
  * The repository path (already decoded by the namespaced dispatcher), or null for anything but plain
  * segments: no empty, dot-leading (`.`, `..`) or unusual segments ever reach a lookup.
  */
@@ -57,6 +70,7 @@ export async function serveGit(deps: Deps, request: FastifyRequest, reply: Fasti
   if (auth.status === 'denied') await recordGitAuthFailure(deps, request.ip);
   else if (auth.status === 'ok' && auth.actor.kind !== 'anonymous' && throttle.counting) await clearGitAuthFailures(deps, request.ip);
   if (auth.status === 'denied') return challenge(reply);
+  if (auth.status === 'token_required') return text(reply, 401, tokenRequiredMessage(deps.config.baseUrl));
   if (auth.status === 'blocked') return text(reply, 403, GIT_MESSAGES.blocked);
   const { actor } = auth;
 

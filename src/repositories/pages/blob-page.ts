@@ -1,31 +1,77 @@
-// One file of the repository at a ref (GitLab's blob page): Markdown rendered, other text escaped,
-// binary and huge files named but not shown.
+// One file at a ref (GitLab's blob page): the commit that last changed it (not the ref's head), its
+// size and lines, the actions (edit and delete on a branch one may push to, raw, blame, history,
+// permalink, download), and the file itself: highlighted lines with anchors, Markdown rendered
+// (`?plain=1` for its source), images shown, binary and large files offered for download.
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
-import { html, raw } from '../../platform/web/html.js';
+import { html, raw, type Html } from '../../platform/web/html.js';
 import type { PageContext } from '../../platform/web/page-route.js';
-import { page } from '../../platform/web/page.js';
+import { page, redirect } from '../../platform/web/page.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
 import { renderGitlabMarkdown } from '../../markdown/api.js';
-import { findFile, isBinary } from '../repository-api/pages-api.js';
-import { pathCrumbs, splitRefAndPath } from './shared.js';
+import { isBinary } from '../repository-api/files-finder.js';
+import { lastCommitFor } from '../repository-api/git-reads.js';
+import { readCommits } from '../repository-api/object-reader.js';
+import { baseName } from '../repository-api/tree-entries.js';
+import { resolveFile, type ResolvedFile } from './resolve-file.js';
+import { refBar } from './ref-bar.js';
+import { authorName, avatarOf, findAuthors } from './people.js';
+import { timeElement } from './time.js';
+import { commitTitle } from './shared.js';
+import { lineMarkup, lineTable, linesOf } from './file-lines.js';
+import { humanSize, imageType, MARKDOWN_FILE, MAX_SHOWN_BYTES, SHOWN_BYTES } from './file-kinds.js';
+import { relativeLinksFor, repoUrl } from './urls.js';
 
 export const BLOB_PATTERN = /^(?<path>.+?)\/-\/blob\/(?<rest>.+)$/;
-const SHOWN_BYTES = 1024 * 1024;
-const MARKDOWN = /\.(md|markdown|mdown|mkd)$/i;
+
+async function contentOf(context: PageContext, access: ProjectAccess, file: ResolvedFile): Promise<Html> {
+  const { resolved, content } = file;
+  const base = `/${access.project.full_path}`;
+  const path = resolved.path;
+  const rawUrl = repoUrl(base, 'raw', resolved.ref, path);
+  const download = html`<a href="${rawUrl}?inline=false">Download it</a>`;
+  if (imageType(path)) return html`<div class="image-file"><img src="${rawUrl}" alt="${baseName(path)}"></div>`;
+  if (content.length > MAX_SHOWN_BYTES) return html`<p class="empty">This file is too large to display (${humanSize(content.length)}). ${download}.</p>`;
+  if (isBinary(content)) return html`<p class="empty">This is a binary file (${humanSize(content.length)}) and is not shown. ${download}.</p>`;
+  if (content.length > SHOWN_BYTES && context.query.expanded !== 'true') {
+    return html`<p class="empty">This file is larger than 1 MiB (${humanSize(content.length)}). <a href="?expanded=true">Load it anyway</a> or ${download}.</p>`;
+  }
+  const text = content.toString('utf8');
+  if (MARKDOWN_FILE.test(path) && context.query.plain !== '1') {
+    return html`<div class="markdown markdown-file">${raw(await renderGitlabMarkdown(context.deps, text, { project: access, relativeLinks: relativeLinksFor(base, resolved.ref, path) }))}</div>`;
+  }
+  return lineTable(await lineMarkup(path, text), `Contents of ${path}`);
+}
+
+function actionsOf(context: PageContext, access: ProjectAccess, file: ResolvedFile): Html {
+  const { resolved } = file;
+  const base = `/${access.project.full_path}`;
+  const path = resolved.path;
+  const markdown = MARKDOWN_FILE.test(path);
+  return html`<div class="file-actions">
+${markdown ? (context.query.plain === '1' ? html`<a class="button small secondary" href="?">Display rendered</a>` : html`<a class="button small secondary" href="?plain=1">Display source</a>`) : ''}
+<a class="button small secondary" href="${repoUrl(base, 'raw', resolved.ref, path)}">Raw</a>
+<a class="button small secondary" href="${repoUrl(base, 'blame', resolved.ref, path)}">Blame</a>
+<a class="button small secondary" href="${repoUrl(base, 'commits', resolved.ref, path)}">History</a>
+<a class="button small secondary" href="${repoUrl(base, 'blob', resolved.commit.id, path)}">Permalink</a>
+<a class="button small secondary" href="${repoUrl(base, 'raw', resolved.ref, path)}?inline=false" download>Download</a>
+</div>`;
+}
 
 export async function renderBlob(context: PageContext, access: ProjectAccess) {
-  const { ref, path } = await splitRefAndPath(context.deps, access, context.match.rest);
-  const file = await findFile(context.deps, access, path, ref);
+  const file = await resolveFile(context.deps, access, context.match.rest);
   const base = `/${access.project.full_path}`;
-  const size = file.content.length;
-  let content;
-  if (isBinary(file.content)) content = html`<p class="empty">Binary file (${size} bytes), not shown.</p>`;
-  else if (size > SHOWN_BYTES) content = html`<p class="empty">This file is too large to show (${size} bytes).</p>`;
-  else if (MARKDOWN.test(path)) content = html`<div class="markdown">${raw(await renderGitlabMarkdown(context.deps, file.content.toString('utf8'), { project: access }))}</div>`;
-  else content = html`<pre class="blob"><code>${file.content.toString('utf8')}</code></pre>`;
+  if ('folder' in file) return redirect(repoUrl(base, 'tree', file.folder.ref, file.folder.path), null, 302);
+  const { resolved, content } = file;
+  const lastId = await lastCommitFor(resolved.repoPath, resolved.commit.id, resolved.path);
+  const last = lastId ? (await readCommits(resolved.repoPath, [lastId])).get(lastId) : undefined;
+  const [authors, shown] = await Promise.all([findAuthors(context.deps, last ? [last.author] : []), contentOf(context, access, file)]);
+  const lines = isBinary(content) ? null : linesOf(content.toString('utf8')).length;
   const body = html`
-${pathCrumbs(base, 'blob', ref, path)}
-<p class="muted">${size} bytes · last changed in <a href="${base}/-/commit/${file.commit.id}"><code>${file.commit.id.slice(0, 8)}</code></a></p>
-${content}`;
-  return page({ title: `${path} · ${ref} · ${access.project.name}`, heading: html`<h1><code>${path.slice(path.lastIndexOf('/') + 1)}</code></h1>`, body, sidebar: projectSidebar(access, 'repository') });
+${refBar({ access, resolved, destination: 'blob', leaf: 'blob' })}
+${last ? html`<ul class="commit-list last-commit" id="last-commit"><li data-commit="${last.id}">${avatarOf(authors, last.author)}<div class="commit-main">Last changed in <a class="commit-title" href="${base}/-/commit/${last.id}">${commitTitle(last)}</a><br><span class="muted">${authorName(authors, last.author)} authored ${timeElement(last.author.seconds, context.deps.clock.now())}</span></div><a href="${base}/-/commit/${last.id}"><code class="sha">${last.id.slice(0, 8)}</code></a></li></ul>` : ''}
+<section class="file-holder" aria-label="${resolved.path}">
+<div class="file-header"><span class="file-title">${baseName(resolved.path)} <span class="muted">${lines !== null ? `${lines} ${lines === 1 ? 'line' : 'lines'} · ` : ''}${humanSize(content.length)}${file.entry.mode === '100755' ? ' · executable' : ''}</span></span>${actionsOf(context, access, file)}</div>
+${shown}
+</section>`;
+  return page({ title: `${resolved.path} · ${resolved.ref} · ${access.project.name}`, heading: html`<h1><code>${baseName(resolved.path)}</code></h1>`, body, sidebar: projectSidebar(access, 'repository') });
 }

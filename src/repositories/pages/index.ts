@@ -1,20 +1,46 @@
-// The repository pages under a project's path: commits, trees, files and comparisons, each read
+// The repository pages under a project's path: files, history, commits and comparisons, each read
 // through the repository API's finders and open to those who may download the code.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import { namespacedPage } from '../../platform/web/page-route.js';
-import { COMMIT_PATTERN, renderCommit } from './commit-page.js';
+import type { PageContext } from '../../platform/web/page-route.js';
+import type { PageOutcome } from '../../platform/web/page.js';
+import type { ProjectAccess } from '../../platform/auth/subjects.js';
+import { COMMIT_FILE_PATTERN, COMMIT_PATTERN, COMMIT_TEXT_PATTERN, renderCommit, renderCommitFile, renderCommitText } from './commit-page.js';
 import { TREE_PATTERN, renderTree } from './tree-page.js';
 import { BLOB_PATTERN, renderBlob } from './blob-page.js';
-import { COMPARE_PATTERN, renderCompare } from './compare-page.js';
+import { RAW_PATTERN, renderRaw } from './raw-page.js';
+import { BLAME_PATTERN, renderBlame } from './blame-page.js';
+import { COMMITS_PATTERN, renderCommits } from './commits-page.js';
+import { FILES_PATTERN, FIND_FILE_PATTERN, renderFiles, renderFindFile } from './find-file-page.js';
+import { REF_SWITCH_PATTERN, REFS_PATTERN, renderRefs, switchRef } from './refs-page.js';
+import { ARCHIVE_PATTERN, downloadArchive } from './archive-page.js';
+import { COMPARE_FILE_PATTERN, COMPARE_FORM_PATTERN, COMPARE_PATTERN, renderCompare, renderCompareFile, renderCompareForm } from './compare-page.js';
+import { DIFF_LINES_PATTERN, renderDiffLines } from './diff-lines-page.js';
+
+type Render = (context: PageContext, access: ProjectAccess) => Promise<PageOutcome>;
 
 export function repositoryPages(app: FastifyInstance, deps: Deps): void {
   const read = { project: 'download_code' } as const;
-  const pages = [
+  // Order matters where patterns overlap: the first that matches takes the path.
+  const pages: [RegExp, Render][] = [
+    [COMMIT_TEXT_PATTERN, renderCommitText],
+    [COMMIT_FILE_PATTERN, renderCommitFile],
     [COMMIT_PATTERN, renderCommit],
     [TREE_PATTERN, renderTree],
     [BLOB_PATTERN, renderBlob],
+    [RAW_PATTERN, renderRaw],
+    [BLAME_PATTERN, renderBlame],
+    [COMMITS_PATTERN, renderCommits],
+    [FIND_FILE_PATTERN, renderFindFile],
+    [FILES_PATTERN, renderFiles],
+    [REF_SWITCH_PATTERN, switchRef],
+    [REFS_PATTERN, renderRefs],
+    [ARCHIVE_PATTERN, downloadArchive],
+    [COMPARE_FORM_PATTERN, renderCompareForm],
+    [COMPARE_FILE_PATTERN, renderCompareFile],
     [COMPARE_PATTERN, renderCompare],
-  ] as const;
+    [DIFF_LINES_PATTERN, renderDiffLines],
+  ];
   for (const [pattern, render] of pages) namespacedPage(app, deps, { method: 'GET', pattern, ability: read, auth: 'optional', handler: async (context) => render(context, await context.project()) });
 }

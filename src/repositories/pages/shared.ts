@@ -1,11 +1,11 @@
-// What the repository pages share: a commit's author line, a diff shown as text, and the split of
+// What the repository pages share: a commit's author line and title, and the split of
 // `<ref>/<path>` in tree and blob URLs (a ref may hold slashes, so the longest prefix that names a
 // commit wins, as GitLab's ExtractsRef does).
 import type { Deps } from '../../platform/deps.js';
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { html, type Html } from '../../platform/web/html.js';
-import { findCommit, readableRepository, type CommitObject, type FileDiff, type Signature } from '../repository-api/pages-api.js';
+import { findCommit, readableRepository, type CommitObject, type Signature } from '../repository-api/pages-api.js';
 
 export function signedAt(signature: Signature): string {
   return new Date(signature.seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
@@ -21,20 +21,6 @@ export function commitLink(base: string, commit: CommitObject): Html {
 
 export function commitTitle(commit: CommitObject): string {
   return commit.message.split('\n')[0] ?? '';
-}
-
-/** Each changed file with its patch as text; the path names the change (new, deleted, renamed). */
-export function diffView(diffs: FileDiff[]): Html {
-  if (!diffs.length) return html`<p class="empty">No changes.</p>`;
-  return html`<p class="muted">${diffs.length} changed ${diffs.length === 1 ? 'file' : 'files'}</p>${diffs.map((diff) => {
-    const kind = diff.new_file ? 'added' : diff.deleted_file ? 'deleted' : diff.renamed_file ? 'renamed' : 'modified';
-    const name = diff.renamed_file ? `${diff.old_path} → ${diff.new_path}` : diff.new_path;
-    return html`<section class="diff-file" data-path="${diff.new_path}"><h3><code>${name}</code> <span class="badge">${kind}</span></h3><pre class="diff"><code>${diff.diff || '(no textual change)'}</code></pre></section>`;
-  })}`;
-}
-
-export function commitList(base: string, commits: CommitObject[]): Html {
-  return html`<ul class="commits">${commits.map((commit) => html`<li data-commit="${commit.id}">${commitLink(base, commit)} ${commitTitle(commit)} — ${authorLine(commit)}</li>`)}</ul>`;
 }
 
 /** `<ref>/<path>` split where the longest leading run of segments names a commit; 404 otherwise. */

@@ -1,47 +1,97 @@
-// A directory of the repository at a ref (GitLab's tree page): folders first, each entry linked.
+// A directory of the repository at a ref (GitLab's tree page): the ref switcher and the path, the
+// last commit that changed the directory, every entry (folders first) with the last commit that
+// changed it and when (one `git log` walk for the whole directory: last-commits.ts), the download
+// and "new" menus, and the directory's README rendered below.
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { NotFoundError } from '../../platform/errors.js';
-import { html } from '../../platform/web/html.js';
+import { html, raw, type Html } from '../../platform/web/html.js';
 import type { PageContext } from '../../platform/web/page-route.js';
-import { page } from '../../platform/web/page.js';
+import { page, redirect } from '../../platform/web/page.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
-import { findTree, treesFirst } from '../repository-api/pages-api.js';
-import { pathCrumbs, splitRefAndPath } from './shared.js';
+import { renderGitlabMarkdown } from '../../markdown/api.js';
+import { listTree, entryAt } from '../repository-api/git-reads.js';
+import { treesFirst } from '../repository-api/tree-finder.js';
+import { readCommits, readObject } from '../repository-api/object-reader.js';
+import { lastCommitsForTree } from '../repository-api/last-commits.js';
+import { isBinary } from '../repository-api/files-finder.js';
+import { baseName, type TreeEntry } from '../repository-api/tree-entries.js';
+import type { CommitObject } from '../repository-api/git-objects.js';
+import { readableRepository, repositoryRefs, isEmptyRepository } from '../repository-api/project-repository.js';
+import { resolveRef, type ResolvedRef } from './resolve-ref.js';
+import { refBar } from './ref-bar.js';
+import { findAuthors, authorName, avatarOf } from './people.js';
+import { timeElement } from './time.js';
+import { commitTitle } from './shared.js';
+import { relativeLinksFor, repoUrl } from './urls.js';
+import { archiveLinks } from './archive-page.js';
 
 export const TREE_PATTERN = /^(?<path>.+?)\/-\/tree\/(?<rest>.+)$/;
+const README = /^readme(?:\.(md|markdown|mdown|mkd|txt))?$/i;
+const README_MAX_BYTES = 1024 * 1024;
+
+async function readmeOf(context: PageContext, access: ProjectAccess, resolved: ResolvedRef, entries: TreeEntry[]): Promise<Html> {
+  const entry = entries.filter((candidate) => candidate.type === 'blob' && README.test(baseName(candidate.path))).sort((a, b) => (/\.(md|markdown|mdown|mkd)$/i.test(a.path) ? -1 : /\.(md|markdown|mdown|mkd)$/i.test(b.path) ? 1 : 0))[0];
+  if (!entry) return html``;
+  const blob = await readObject(resolved.repoPath, entry.id);
+  if (!blob || blob.content.length > README_MAX_BYTES || isBinary(blob.content)) return html``;
+  const text = blob.content.toString('utf8');
+  const base = `/${access.project.full_path}`;
+  const body = /\.(md|markdown|mdown|mkd)$/i.test(entry.path)
+    ? html`<div class="markdown markdown-file">${raw(await renderGitlabMarkdown(context.deps, text, { project: access, relativeLinks: relativeLinksFor(base, resolved.ref, entry.path) }))}</div>`
+    : html`<pre>${text}</pre>`;
+  return html`<section class="file-holder readme" aria-labelledby="readme-title"><div class="file-header"><h2 class="file-title" id="readme-title"><a href="${repoUrl(base, 'blob', resolved.ref, entry.path)}">${baseName(entry.path)}</a></h2></div>${body}</section>`;
+}
+
+function lastCommitBox(base: string, commit: CommitObject | undefined, authors: Awaited<ReturnType<typeof findAuthors>>, nowMs: number): Html {
+  if (!commit) return html``;
+  return html`<div class="commit-list last-commit"><ul class="commit-list"><li>${avatarOf(authors, commit.author)}<div class="commit-main"><a class="commit-title" href="${base}/-/commit/${commit.id}">${commitTitle(commit)}</a><br><span class="muted">${authorName(authors, commit.author)} authored ${timeElement(commit.author.seconds, nowMs)}</span></div><a href="${base}/-/commit/${commit.id}"><code class="sha">${commit.id.slice(0, 8)}</code></a></li></ul></div>`;
+}
 
 export async function renderTree(context: PageContext, access: ProjectAccess) {
-  const found = await splitRefAndPath(context.deps, access, context.match.rest).catch((error) => {
-    // The sidebar links the default branch before anything was pushed: say the repository is empty.
-    if (error instanceof NotFoundError && context.match.rest === access.project.default_branch) return null;
-    throw error;
-  });
-  if (!found) return emptyRepository(context, access);
-  const { ref, path } = found;
-  let entries;
+  let resolved: ResolvedRef;
   try {
-    entries = treesFirst(await findTree(context.deps, access, { ref, path, recursive: false }));
+    resolved = await resolveRef(context.deps, access, context.match.rest);
   } catch (error) {
-    if (error instanceof NotFoundError) throw new NotFoundError('Tree');
+    // The sidebar links the default branch before anything was pushed: say the repository is empty.
+    if (error instanceof NotFoundError && context.match.rest === access.project.default_branch && isEmptyRepository(await repositoryRefs(await readableRepository(context.deps, access.project)))) return emptyRepository(context, access);
     throw error;
   }
   const base = `/${access.project.full_path}`;
-  const name = (entryPath: string) => entryPath.slice(entryPath.lastIndexOf('/') + 1);
+  const { repoPath, commit, path } = resolved;
+  const listed = await listTree(repoPath, commit.id, path, false);
+  if (!listed) {
+    // A file's address under /tree/ shows the file, as GitLab redirects it.
+    const entry = path ? await entryAt(repoPath, commit.id, path) : null;
+    if (entry?.type === 'blob') return redirect(repoUrl(base, 'blob', resolved.ref, path), null, 302);
+    throw new NotFoundError('Tree');
+  }
+  const entries = treesFirst(listed);
+  const names = entries.map((entry) => baseName(entry.path));
+  const last = await lastCommitsForTree(repoPath, commit.id, path, names);
+  const commits = await readCommits(repoPath, [...last.byEntry.values(), ...(last.latest ? [last.latest] : [])]);
+  const latest = last.latest ? commits.get(last.latest) : undefined;
+  const [authors, readme] = await Promise.all([findAuthors(context.deps, latest ? [latest.author] : []), readmeOf(context, access, resolved, entries)]);
+  const now = context.deps.clock.now();
+  const actions = html`<span class="ref-actions"><a class="button small secondary" href="${repoUrl(base, 'find_file', resolved.ref)}">Find file</a> <a class="button small secondary" href="${repoUrl(base, 'commits', resolved.ref, path)}">History</a> ${archiveLinks(access, resolved.ref, path)}</span>`;
   const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
   const body = html`
-${pathCrumbs(base, 'tree', ref, path)}
-${
-  entries.length || path
-    ? html`<table id="tree"><thead><tr><th>Name</th><th>Type</th></tr></thead><tbody>
-${path ? html`<tr><td><a href="${base}/-/tree/${ref}${parent ? `/${parent}` : ''}">..</a></td><td>parent</td></tr>` : ''}
+${refBar({ access, resolved, destination: 'tree', leaf: 'tree', actions })}
+${lastCommitBox(base, latest, authors, now)}
+<div class="code-scroll"><table id="tree" class="tree-table"><thead><tr><th scope="col">Name</th><th scope="col">Last commit</th><th scope="col">Last update</th></tr></thead><tbody>
+${path ? html`<tr><td><a href="${repoUrl(base, 'tree', resolved.ref, parent)}" aria-label="Parent folder">..</a></td><td></td><td></td></tr>` : ''}
 ${entries.map((entry) => {
-  const kind = entry.type === 'tree' ? 'tree' : 'blob';
-  const label = entry.type === 'tree' ? 'folder' : entry.type === 'commit' ? 'submodule' : 'file';
-  return html`<tr data-entry="${entry.path}"><td>${entry.type === 'commit' ? html`${name(entry.path)}` : html`<a href="${base}/-/${kind}/${ref}/${entry.path}">${name(entry.path)}${entry.type === 'tree' ? '/' : ''}</a>`}</td><td>${label}</td></tr>`;
-})}</tbody></table>`
-    : html`<p class="empty">This directory is empty.</p>`
-}`;
-  return page({ title: `${path || ref} · Files · ${access.project.name}`, heading: html`<h1>Files</h1>`, body, sidebar: projectSidebar(access, 'repository') });
+  const name = baseName(entry.path);
+  const changed = commits.get(last.byEntry.get(name) ?? '');
+  const link =
+    entry.type === 'commit'
+      ? html`<span class="submodule">${name} @ <code>${entry.id.slice(0, 8)}</code></span>`
+      : html`<a href="${repoUrl(base, entry.type === 'tree' ? 'tree' : 'blob', resolved.ref, entry.path)}">${entry.type === 'tree' ? html`<span aria-hidden="true">📁 </span>` : ''}${name}${entry.type === 'tree' ? '/' : ''}</a>`;
+  return html`<tr data-entry="${entry.path}"${changed ? html` data-last-commit="${changed.id}"` : ''}><td>${link}</td><td class="last-commit">${changed ? html`<a href="${base}/-/commit/${changed.id}">${commitTitle(changed)}</a>` : ''}</td><td class="when">${changed ? timeElement(changed.committer.seconds, now) : ''}</td></tr>`;
+})}
+</tbody></table></div>
+${entries.length === 0 ? html`<p class="empty">This directory is empty.</p>` : ''}
+${readme}`;
+  return page({ title: `${path || resolved.ref} · Files · ${access.project.name}`, heading: html`<h1>Files</h1>`, body, sidebar: projectSidebar(access, 'repository') });
 }
 
 function emptyRepository(context: PageContext, access: ProjectAccess) {

@@ -48,7 +48,10 @@ export async function openArchive(deps: Deps, access: ProjectAccess, query: { sh
   if (!repoPath || !commit || path === null || (path !== '' && !(await entryAt(repoPath, commit.id, path)))) throw new NotFoundError('File');
   const extension = archiveExtension(query.format);
   const prefix = archivePrefix(access.project.path, ref, commit.id, path);
-  const compression = extension === 'tar.bz2' ? ['-c', 'tar.tar.bz2.command=bzip2 -c'] : [];
+  // The filters of every compressed format are Kiln's, given on the command line (which wins over any
+  // configuration; `git archive gzip` is git's own gzip, as by default): a repository's own
+  // `tar.<format>.command` never chooses what runs.
+  const compression = ['-c', 'tar.tar.gz.command=git archive gzip', '-c', 'tar.tgz.command=git archive gzip', '-c', 'tar.tar.bz2.command=bzip2 -c'];
   const exclude = (query.excludePaths ?? []).map(cleanRepositoryPath).filter((excluded): excluded is string => excluded !== null && excluded !== '');
   const pathspecs = archivePathspecs(path, exclude);
   const args = [...compression, 'archive', `--format=${extension}`, `--prefix=${prefix}/`, commit.id, ...(pathspecs.length > 0 ? ['--', ...pathspecs] : [])];

@@ -16,6 +16,8 @@ export interface Comparison {
   same: boolean;
   fromId: string;
   toId: string;
+  /** What the diff starts from: the merge base, or `from` itself (straight, or no common ancestor). */
+  baseId: string;
 }
 
 export async function compareRefs(deps: Deps, access: ProjectAccess, query: { from: string; to: string; straight: boolean; unidiff: boolean }): Promise<Comparison> {
@@ -32,5 +34,6 @@ export async function compareRefs(deps: Deps, access: ProjectAccess, query: { fr
     same: from.id === to.id,
     fromId: from.id,
     toId: to.id,
+    baseId: base,
   };
 }

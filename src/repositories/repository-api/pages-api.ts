@@ -1,5 +1,5 @@
 // What the repository pages (../pages/) read: the same finders the repository API answers from.
-export { findProjectCommit, diffOf } from './commits-finder.js';
+export { findProjectCommit, diffOf, refsOf, listCommits } from './commits-finder.js';
 export { findTree, treesFirst } from './tree-finder.js';
 export { findFile, isBinary } from './files-finder.js';
 export { compareRefs } from './compare.js';

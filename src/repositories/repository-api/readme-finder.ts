@@ -6,6 +6,8 @@ import { findCommit, readObject } from './object-reader.js';
 import { listTree } from './git-reads.js';
 import { readableRepository } from './project-repository.js';
 import { isBinary } from './files-finder.js';
+import type { RelativeLinks } from '../../markdown/api.js';
+import { relativeLinksFor } from './web-paths.js';
 
 const README = /^readme(?:\.(md|markdown|mdown|mkd|txt|rst|adoc))?$/i;
 const MAX_BYTES = 1024 * 1024;
@@ -14,6 +16,8 @@ export interface Readme {
   path: string;
   text: string;
   markdown: boolean;
+  /** Where its relative links and images lead: the repository at the default branch. */
+  relativeLinks: RelativeLinks;
 }
 
 /** null when there is no repository, no default branch, no README or a binary or huge one. */
@@ -29,5 +33,6 @@ export async function findReadme(deps: Deps, access: ProjectAccess): Promise<Rea
   if (!entry) return null;
   const blob = await readObject(repoPath, entry.id);
   if (!blob || blob.content.length > MAX_BYTES || isBinary(blob.content)) return null;
-  return { path: entry.path, text: blob.content.toString('utf8'), markdown: rank(entry.path) === 0 };
+  const relativeLinks = relativeLinksFor(`/${access.project.full_path}`, access.project.default_branch, entry.path);
+  return { path: entry.path, text: blob.content.toString('utf8'), markdown: rank(entry.path) === 0, relativeLinks };
 }

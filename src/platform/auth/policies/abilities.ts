@@ -23,7 +23,7 @@ export interface AbilityRule {
 }
 
 /** Project features with an access level of their own (GitLab's `<feature>_access_level`). */
-export type ProjectFeature = 'issues' | 'repository';
+export type ProjectFeature = 'issues' | 'repository' | 'merge_requests';
 
 const READ: Omit<AbilityRule, 'min'> = { public: 'anyone', internal: 'signed_in' };
 const PARTICIPATE: Omit<AbilityRule, 'min'> = { public: 'signed_in', internal: 'signed_in' };
@@ -84,6 +84,16 @@ export const PROJECT_ABILITIES = {
   // Webhooks and integrations (project_policy.rb: admin_web_hook and admin_integrations, Maintainers).
   admin_webhook: { min: ACCESS.maintainer },
   admin_integrations: { min: ACCESS.maintainer },
+  // Merge requests (project_policy.rb, merge_request_policy.rb): read by Reporters of a private project
+  // and by whoever reads a public or internal one; opened, changed, labelled and approved by
+  // Developers; deleted by Owners. Who may merge is the target branch's business (protected branches).
+  read_merge_request: { min: ACCESS.reporter, ...READ, feature: 'merge_requests' },
+  create_merge_request_in: { min: ACCESS.developer, feature: 'merge_requests' },
+  create_merge_request_from: { min: ACCESS.developer, feature: 'merge_requests' },
+  update_merge_request: { min: ACCESS.developer, feature: 'merge_requests' },
+  admin_merge_request: { min: ACCESS.developer, feature: 'merge_requests' },
+  approve_merge_request: { min: ACCESS.developer, feature: 'merge_requests' },
+  destroy_merge_request: { min: ACCESS.owner, feature: 'merge_requests' },
 } satisfies Record<string, AbilityRule>;
 
 export const GROUP_ABILITIES = {

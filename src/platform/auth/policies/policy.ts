@@ -18,6 +18,7 @@ export interface PolicySubject {
 export interface ProjectFeatureLevels {
   issues_access_level: string;
   repository_access_level: string;
+  merge_requests_access_level?: string;
 }
 
 export function allowedBy(rule: AbilityRule, subject: PolicySubject): boolean {
@@ -32,20 +33,24 @@ export function allowedBy(rule: AbilityRule, subject: PolicySubject): boolean {
 
 /**
  * GitLab's ProjectFeature#feature_available?: `disabled` for everyone (administrators too), `private`
- * for members — Guests, or Reporters for the repository of a private project — and administrators.
+ * for members — Guests, or Reporters for the repository and merge requests of a private project — and
+ * administrators.
  */
 function featureAllows(feature: ProjectFeature, subject: PolicySubject): boolean {
   const level = subject.features?.[`${feature}_access_level`] ?? 'enabled';
   if (level === 'disabled') return false;
   if (level !== 'private') return true;
   if (subject.user?.admin) return true;
-  const minimum = feature === 'repository' && subject.visibility === 'private' ? ACCESS.reporter : ACCESS.guest;
+  const minimum = feature !== 'issues' && subject.visibility === 'private' ? ACCESS.reporter : ACCESS.guest;
   return subject.user !== null && subject.level >= minimum;
 }
 
 export function canOnProject(subject: PolicySubject, ability: ProjectAbility): boolean {
   const rule: AbilityRule = PROJECT_ABILITIES[ability];
   if (rule.feature && !featureAllows(rule.feature, subject)) return false;
+  // Merge requests are of the code: never more open than the repository (ProjectFeature's
+  // repository_children_level validation keeps merge_requests_access_level at most repository_access_level).
+  if (rule.feature === 'merge_requests' && !featureAllows('repository', subject)) return false;
   return allowedBy(rule, subject);
 }
 

@@ -64,6 +64,25 @@ export interface ProjectsTable {
   topics: Generated<string>;
   issues_access_level: Generated<FeatureAccessLevel>;
   repository_access_level: Generated<FeatureAccessLevel>;
+  // Merge request settings (migration 20261228T1311-merge-requests; GitLab's names and defaults).
+  merge_requests_access_level: Generated<FeatureAccessLevel>;
+  merge_method: Generated<'merge' | 'rebase_merge' | 'ff'>;
+  squash_option: Generated<'never' | 'always' | 'default_on' | 'default_off'>;
+  only_allow_merge_if_pipeline_succeeds: Generated<number>;
+  allow_merge_on_skipped_pipeline: Generated<number>;
+  only_allow_merge_if_all_discussions_are_resolved: Generated<number>;
+  resolve_outdated_diff_discussions: Generated<number>;
+  remove_source_branch_after_merge: Generated<number>;
+  printing_merge_request_link_enabled: Generated<number>;
+  autoclose_referenced_issues: Generated<number>;
+  approvals_before_merge: Generated<number>;
+  reset_approvals_on_push: Generated<number>;
+  merge_requests_author_approval: Generated<number>;
+  merge_requests_disable_committers_approval: Generated<number>;
+  mr_default_target_self: Generated<number>;
+  merge_commit_template: Generated<string | null>;
+  squash_commit_template: Generated<string | null>;
+  suggestion_commit_message: Generated<string | null>;
   star_count: Generated<number>;
   avatar: string | null;
   created_at: number;

@@ -1,0 +1,3 @@
+// What other features may use of merge requests. Everything else in this folder is internal.
+// Hooks other features register at setup for merge requests to call (hooks.ts).
+export { mergeRequestHooks, type MergeRequestHooks } from './hooks.js';

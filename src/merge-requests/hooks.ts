@@ -1,0 +1,26 @@
+// Hooks other features register at setup for merge requests to call: the seam where review (notes,
+// discussions, resolvable threads) plugs its facts into the merge request's entity and merge checks
+// without merge requests knowing its tables. Held per app instance (as accounts/hooks.ts).
+import type { Deps } from '../platform/deps.js';
+
+export interface MergeRequestHooks {
+  /**
+   * Unresolved resolvable threads per merge request id (GitLab's `unresolved_notes` of
+   * DiscussionNote/DiffNote notes): what `blocking_discussions_resolved`, the
+   * `discussions_not_resolved` check and the 405 on merge read when the project has
+   * `only_allow_merge_if_all_discussions_are_resolved`. Until review registers it, merge requests
+   * have no resolvable notes and every thread counts as resolved.
+   */
+  unresolvedThreads?: (mergeRequestIds: number[]) => Promise<Map<number, number>>;
+}
+
+const hooks = new WeakMap<Deps, MergeRequestHooks>();
+
+export function mergeRequestHooks(deps: Deps): MergeRequestHooks {
+  let registered = hooks.get(deps);
+  if (!registered) {
+    registered = {};
+    hooks.set(deps, registered);
+  }
+  return registered;
+}

@@ -1,0 +1,22 @@
+// Merge requests (issue 34): propose a branch for merging, with its diff versions, a mergeability
+// check in the background, and GitLab's API. Notes on merge requests live in `notes`
+// (noteable_type 'MergeRequest'); review plugs its facts in through hooks.ts.
+import type { Feature } from '../platform/feature.js';
+import { mergeRequestsRoutes } from './routes.js';
+import { CHECK_JOB, checkMergeabilityJob } from './check-mergeability.js';
+import { REBASE_JOB, rebaseJob } from './rebase-merge-request.js';
+import { enqueueRefresh, REFRESH_JOB, refreshMergeRequestsJob } from './refresh-merge-requests.js';
+
+export const mergeRequestsFeature: Feature = {
+  name: 'merge-requests',
+  setup(deps) {
+    // Every pushed branch (git over HTTP, the repository API) refreshes the merge requests from and into it.
+    deps.domainEvents.on('push', (tx, event) => enqueueRefresh(tx, deps, event));
+  },
+  routes: mergeRequestsRoutes,
+  jobs: {
+    [CHECK_JOB]: checkMergeabilityJob,
+    [REFRESH_JOB]: refreshMergeRequestsJob,
+    [REBASE_JOB]: rebaseJob,
+  },
+};

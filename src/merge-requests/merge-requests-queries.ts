@@ -1,0 +1,158 @@
+// Merge request listings (GitLab's MergeRequestsFinder for GET /projects/:id/merge_requests,
+// /groups/:id/merge_requests and /merge_requests): a base query over `merge_requests as m` joined to
+// its target `projects as p`, the caller's visibility in SQL before paging, then the optional
+// filters one after another (and their `not[…]` negations), then GitLab's orderings.
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Deps } from '../platform/deps.js';
+import type { AuthUser } from '../platform/auth/principal.js';
+import { readableMergeRequestSql } from '../platform/auth/policies/merge-request-visibility-queries.js';
+import type { DB } from '../platform/db/schema.js';
+import { containsPattern, lowerLike } from '../platform/db/like.js';
+import type { MergeRequestRow } from './entities.js';
+
+export const NONE = 'none';
+export const ANY = 'any';
+
+export type OrderBy = 'created_at' | 'updated_at' | 'title' | 'merged_at' | 'milestone_due' | 'priority' | 'label_priority' | 'popularity';
+
+/** The filters that may also be negated with `not[…]`. */
+export interface NegatableFilters {
+  labels?: string[];
+  milestone?: string;
+  authorId?: number;
+  authorUsername?: string;
+  assigneeId?: number | typeof NONE | typeof ANY;
+  assigneeUsernames?: string[];
+  reviewerId?: number | typeof NONE | typeof ANY;
+  reviewerUsername?: string;
+  myReactionEmoji?: string;
+}
+
+export interface MergeRequestFilters extends NegatableFilters {
+  state?: 'opened' | 'closed' | 'locked' | 'merged' | 'all';
+  scope?: 'created_by_me' | 'assigned_to_me' | 'reviews_for_me' | 'all';
+  iids?: number[];
+  sourceBranch?: string;
+  targetBranch?: string;
+  sourceProjectId?: number;
+  search?: string;
+  searchIn?: Array<'title' | 'description'>;
+  draft?: boolean;
+  createdAfter?: number;
+  createdBefore?: number;
+  updatedAfter?: number;
+  updatedBefore?: number;
+  not?: NegatableFilters;
+  orderBy?: OrderBy;
+  sort?: 'asc' | 'desc';
+}
+
+type MergeRequestQuery = SelectQueryBuilder<DB & { m: DB['merge_requests']; p: DB['projects'] }, 'm' | 'p', MergeRequestRow>;
+
+function base(deps: Deps): MergeRequestQuery {
+  return deps.db.selectFrom('merge_requests as m').innerJoin('projects as p', 'p.id', 'm.target_project_id').selectAll('m') as unknown as MergeRequestQuery;
+}
+
+/** One project's merge requests (its readability already decided by the route). */
+export function projectMergeRequestsQuery(deps: Deps, projectId: number, filters: MergeRequestFilters, viewer: AuthUser | null): MergeRequestQuery {
+  return applyFilters(base(deps).where('m.target_project_id', '=', projectId), filters, viewer);
+}
+
+/** Merge requests of many projects: every project (GET /merge_requests) or those under some groups. */
+export function readableMergeRequestsQuery(deps: Deps, viewer: AuthUser | null, where: { groupIds: number[] } | { everywhere: true }, filters: MergeRequestFilters): MergeRequestQuery {
+  let query = base(deps).where(readableMergeRequestSql(viewer, deps.clock.now()));
+  if ('groupIds' in where) query = where.groupIds.length ? query.where('p.namespace_id', 'in', where.groupIds) : query.where(sql<SqlBool>`1 = 0`);
+  return applyFilters(query, filters, viewer);
+}
+
+/** Merge requests of a project whose versions had this commit as their head, newest first. */
+export function mergeRequestsWithHeadQuery(deps: Deps, projectId: number, sha: string): MergeRequestQuery {
+  return base(deps)
+    .where('m.target_project_id', '=', projectId)
+    .where(sql<SqlBool>`m.id in (select d.merge_request_id from merge_request_diffs d where d.head_commit_sha = ${sha})`)
+    .orderBy('m.id', 'desc');
+}
+
+const hasLabel = (title: string) => sql<SqlBool>`exists (select 1 from merge_request_label_links ll join labels l on l.id = ll.label_id where ll.merge_request_id = m.id and l.title = ${title})`;
+const anyLabel = sql<SqlBool>`exists (select 1 from merge_request_label_links ll where ll.merge_request_id = m.id)`;
+const anyUser = (table: 'merge_request_assignees' | 'merge_request_reviewers') => sql<SqlBool>`exists (select 1 from ${sql.table(table)} x where x.merge_request_id = m.id)`;
+const hasUser = (table: 'merge_request_assignees' | 'merge_request_reviewers', userId: number) => sql<SqlBool>`exists (select 1 from ${sql.table(table)} x where x.merge_request_id = m.id and x.user_id = ${userId})`;
+const hasUsername = (table: 'merge_request_assignees' | 'merge_request_reviewers', username: string) =>
+  sql<SqlBool>`exists (select 1 from ${sql.table(table)} x join users u on u.id = x.user_id where x.merge_request_id = m.id and u.username_lower = ${username.toLowerCase()})`;
+
+function userCondition(table: 'merge_request_assignees' | 'merge_request_reviewers', value: number | typeof NONE | typeof ANY): RawBuilder<SqlBool> {
+  if (value === NONE) return sql<SqlBool>`not ${anyUser(table)}`;
+  if (value === ANY) return anyUser(table);
+  return hasUser(table, value);
+}
+
+function milestoneCondition(milestone: string): RawBuilder<SqlBool> {
+  const value = milestone.toLowerCase();
+  if (value === NONE) return sql<SqlBool>`m.milestone_id is null`;
+  if (value === ANY) return sql<SqlBool>`m.milestone_id is not null`;
+  return sql<SqlBool>`m.milestone_id in (select id from milestones where title = ${milestone})`;
+}
+
+/** Each negatable filter as conditions (all must hold). */
+function negatableConditions(filters: NegatableFilters): RawBuilder<SqlBool>[] {
+  const conditions: RawBuilder<SqlBool>[] = [];
+  if (filters.labels?.length) {
+    const [first] = filters.labels;
+    if (filters.labels.length === 1 && first.toLowerCase() === NONE) conditions.push(sql<SqlBool>`not ${anyLabel}`);
+    else if (filters.labels.length === 1 && first.toLowerCase() === ANY) conditions.push(anyLabel);
+    else for (const title of filters.labels) conditions.push(hasLabel(title));
+  }
+  if (filters.milestone !== undefined) conditions.push(milestoneCondition(filters.milestone));
+  if (filters.authorId !== undefined) conditions.push(sql<SqlBool>`m.author_id = ${filters.authorId}`);
+  if (filters.authorUsername !== undefined) conditions.push(sql<SqlBool>`m.author_id in (select id from users where username_lower = ${filters.authorUsername.toLowerCase()})`);
+  if (filters.assigneeId !== undefined) conditions.push(userCondition('merge_request_assignees', filters.assigneeId));
+  for (const username of filters.assigneeUsernames ?? []) conditions.push(hasUsername('merge_request_assignees', username));
+  if (filters.reviewerId !== undefined) conditions.push(userCondition('merge_request_reviewers', filters.reviewerId));
+  if (filters.reviewerUsername !== undefined) conditions.push(hasUsername('merge_request_reviewers', filters.reviewerUsername));
+  // Kiln has no award emoji: "None" (no reaction of mine) holds for every merge request, any other none.
+  if (filters.myReactionEmoji !== undefined) conditions.push(filters.myReactionEmoji.toLowerCase() === NONE ? sql<SqlBool>`1 = 1` : sql<SqlBool>`1 = 0`);
+  return conditions;
+}
+
+function applyFilters(start: MergeRequestQuery, filters: MergeRequestFilters, viewer: AuthUser | null): MergeRequestQuery {
+  let query = start;
+  const nobody = sql<SqlBool>`1 = 0`;
+  if (filters.scope === 'created_by_me') query = viewer ? query.where('m.author_id', '=', viewer.id) : query.where(nobody);
+  if (filters.scope === 'assigned_to_me') query = viewer ? query.where(hasUser('merge_request_assignees', viewer.id)) : query.where(nobody);
+  if (filters.scope === 'reviews_for_me') query = viewer ? query.where(hasUser('merge_request_reviewers', viewer.id)) : query.where(nobody);
+  if (filters.state && filters.state !== 'all') query = query.where('m.state', '=', filters.state);
+  if (filters.iids?.length) query = query.where('m.iid', 'in', filters.iids);
+  if (filters.sourceBranch !== undefined) query = query.where('m.source_branch', '=', filters.sourceBranch);
+  if (filters.targetBranch !== undefined) query = query.where('m.target_branch', '=', filters.targetBranch);
+  if (filters.sourceProjectId !== undefined) query = query.where('m.source_project_id', '=', filters.sourceProjectId);
+  if (filters.draft !== undefined) query = query.where('m.draft', '=', filters.draft ? 1 : 0);
+  if (filters.search) {
+    const pattern = containsPattern(filters.search);
+    const columns = filters.searchIn?.length ? filters.searchIn : ['title', 'description'];
+    query = query.where(sql<SqlBool>`(${sql.join(columns.map((column) => lowerLike(`m.${column}`, pattern)), sql` or `)})`);
+  }
+  for (const condition of negatableConditions(filters)) query = query.where(condition);
+  for (const condition of negatableConditions(filters.not ?? {})) query = query.where(sql<SqlBool>`not (${condition})`);
+  if (filters.createdAfter !== undefined) query = query.where('m.created_at', '>=', filters.createdAfter);
+  if (filters.createdBefore !== undefined) query = query.where('m.created_at', '<=', filters.createdBefore);
+  if (filters.updatedAfter !== undefined) query = query.where('m.updated_at', '>=', filters.updatedAfter);
+  if (filters.updatedBefore !== undefined) query = query.where('m.updated_at', '<=', filters.updatedBefore);
+  return order(query, filters.orderBy ?? 'created_at', filters.sort ?? 'desc');
+}
+
+/** GitLab's merge request sorts, each broken by the id in the same direction; missing values last. */
+function order(query: MergeRequestQuery, orderBy: OrderBy, direction: 'asc' | 'desc'): MergeRequestQuery {
+  const nullsLast = (expression: RawBuilder<unknown>) => query.orderBy(sql`case when ${expression} is null then 1 else 0 end`).orderBy(expression, direction).orderBy('m.id', direction);
+  switch (orderBy) {
+    case 'updated_at': return query.orderBy('m.updated_at', direction).orderBy('m.id', direction);
+    case 'title': return query.orderBy(sql`lower(m.title)`, direction).orderBy('m.id', direction);
+    case 'merged_at': return nullsLast(sql`m.merged_at`);
+    case 'milestone_due': return nullsLast(sql`(select ms.due_date from milestones ms where ms.id = m.milestone_id)`);
+    case 'priority':
+    case 'label_priority':
+      return nullsLast(sql`(select min(l.priority) from merge_request_label_links ll join labels l on l.id = ll.label_id where ll.merge_request_id = m.id)`);
+    // No votes in Kiln: every merge request ties, the id decides.
+    case 'popularity': return query.orderBy('m.id', direction);
+    default: return query.orderBy('m.created_at', direction).orderBy('m.id', direction);
+  }
+}

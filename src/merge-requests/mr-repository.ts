@@ -1,0 +1,84 @@
+// The git side of a merge request, in the target project's bare repository (no work tree anywhere):
+// branch heads, the refs GitLab keeps (`refs/merge-requests/<iid>/head`, the test merge at
+// `…/merge`, `refs/keep-around/<sha>` for every head a version had, so a force-push never loses a
+// version's commits), and the facts of a diff version. The plumbing is the repository feature's.
+import type { Deps } from '../platform/deps.js';
+import type { ProjectRow } from '../platform/auth/subjects.js';
+import { findCommit, gitBytes, gitCall, mergeBase, readableRepository, writableRepository, BRANCH_PREFIX } from '../repositories/api.js';
+
+/** GitLab's hard diff limits (Gitlab::Git::DiffCollection defaults): past them a version overflows. */
+export const DIFF_MAX_FILES = 1000;
+export const DIFF_MAX_LINES = 50_000;
+
+export function readRepository(deps: Deps, project: ProjectRow): Promise<string | null> {
+  return readableRepository(deps, project);
+}
+
+export function writeRepository(deps: Deps, project: ProjectRow): Promise<string> {
+  return writableRepository(deps, project);
+}
+
+/** The commit a branch points at, or null when the branch (or the repository) does not exist. */
+export async function branchHead(repoPath: string | null, branch: string): Promise<string | null> {
+  if (repoPath === null || branch === '') return null;
+  const commit = await findCommit(repoPath, `${BRANCH_PREFIX}${branch}`);
+  return commit?.id ?? null;
+}
+
+export interface VersionFacts {
+  baseSha: string | null;
+  filesCount: number;
+  linesCount: number;
+  commitsCount: number;
+}
+
+/** What a version between the target's head (`start`) and the source's head shows. */
+export async function versionFacts(repoPath: string, startSha: string, headSha: string): Promise<VersionFacts> {
+  const baseSha = await mergeBase(repoPath, [startSha, headSha]);
+  const [count, numstat] = await Promise.all([
+    gitBytes(repoPath, ['rev-list', '--count', headSha, `^${startSha}`]),
+    baseSha ? gitBytes(repoPath, ['diff-tree', '-r', '-z', '--numstat', '--find-renames', baseSha, headSha]) : Promise.resolve(Buffer.alloc(0)),
+  ]);
+  let filesCount = 0;
+  let linesCount = 0;
+  // -z numstat: `added\tdeleted\tpath\0`, or `added\tdeleted\t\0old\0new\0` for a rename.
+  const fields = numstat.toString().split('\0');
+  for (let index = 0; index < fields.length; index += 1) {
+    const match = /^(\d+|-)\t(\d+|-)\t(.*)$/.exec(fields[index]);
+    if (!match) continue;
+    filesCount += 1;
+    linesCount += (match[1] === '-' ? 0 : Number(match[1])) + (match[2] === '-' ? 0 : Number(match[2]));
+    if (match[3] === '') index += 2;
+  }
+  return { baseSha, filesCount, linesCount, commitsCount: Number(count.toString().trim()) || 0 };
+}
+
+/** `refs/merge-requests/<iid>/head` at the source head, and the head kept around for its version. */
+export async function keepHead(repoPath: string, iid: number, headSha: string): Promise<void> {
+  await gitBytes(repoPath, ['update-ref', `refs/merge-requests/${iid}/head`, headSha]);
+  await gitBytes(repoPath, ['update-ref', `refs/keep-around/${headSha}`, headSha]);
+}
+
+export interface TestMerge {
+  /** `git merge-tree` found conflicts (exit 1). */
+  conflict: boolean;
+  /** The merged tree when there was no conflict. */
+  tree: string | null;
+  /** Conflicted paths (at most what git lists), for merge_error and the pages. */
+  conflictedPaths: string[];
+}
+
+/** The three-way merge of two commits without a work tree (git merge-tree --write-tree, git ≥ 2.38). */
+export async function testMerge(repoPath: string, ours: string, theirs: string): Promise<TestMerge> {
+  const outcome = await gitCall(repoPath, ['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', ours, theirs]);
+  if (outcome.code !== 0 && outcome.code !== 1) throw new Error(`git merge-tree failed: ${outcome.stderr.trim()}`);
+  const fields = outcome.stdout.toString().split('\0');
+  if (outcome.code === 1) return { conflict: true, tree: null, conflictedPaths: [...new Set(fields.slice(1).filter((path) => path !== ''))] };
+  return { conflict: false, tree: fields[0].trim(), conflictedPaths: [] };
+}
+
+/** Remove a merge request's refs (a deleted merge request); keep-around refs stay for other versions. */
+export async function dropMergeRequestRefs(repoPath: string, iid: number): Promise<void> {
+  await gitCall(repoPath, ['update-ref', '-d', `refs/merge-requests/${iid}/head`]);
+  await gitCall(repoPath, ['update-ref', '-d', `refs/merge-requests/${iid}/merge`]);
+}

@@ -1,0 +1,119 @@
+// A page of merge requests as entities: every association (users, labels, assignees, reviewers,
+// milestones, target projects with their settings, latest diff versions, note counts, approvals,
+// threads) read once for the whole page, never per merge request.
+import type { Deps } from '../platform/deps.js';
+import type { ProjectRow } from '../platform/auth/subjects.js';
+import { milestoneEntity, type MilestoneRow } from '../milestones/api.js';
+import type { LabelRow } from '../labels/api.js';
+import { usersById } from '../issues/api.js';
+import { mergeRequestBasicEntity, mergeRequestSimpleEntity, type MergeRequestDiffRow, type MergeRequestLinks, type MergeRequestRow, type ReferenceFrom } from './entities.js';
+import { mergeRequestHooks } from './hooks.js';
+import type { MergeFacts } from './merge-status.js';
+
+export interface PageLinks {
+  links: (mr: MergeRequestRow) => MergeRequestLinks;
+}
+
+function grouped<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
+  const map = new Map<number, T[]>();
+  for (const row of rows) {
+    const list = map.get(key(row)) ?? [];
+    list.push(row);
+    map.set(key(row), list);
+  }
+  return map;
+}
+
+async function milestonesOf(deps: Deps, rows: MergeRequestRow[], projects: Map<number, ProjectRow>): Promise<Map<number, unknown>> {
+  const ids = [...new Set(rows.map((row) => row.milestone_id).filter((id) => id !== null).map(Number))];
+  const presented = new Map<number, unknown>();
+  if (ids.length === 0) return presented;
+  const milestones: MilestoneRow[] = await deps.db.selectFrom('milestones').selectAll().where('id', 'in', ids).execute();
+  const groupIds = milestones.filter((m) => m.group_id !== null).map((m) => Number(m.group_id));
+  const groups = groupIds.length ? await deps.db.selectFrom('namespaces').select(['id', 'full_path']).where('id', 'in', groupIds).execute() : [];
+  const otherProjectIds = milestones.filter((m) => m.project_id !== null && !projects.has(Number(m.project_id))).map((m) => Number(m.project_id));
+  const others = otherProjectIds.length ? await deps.db.selectFrom('projects').select(['id', 'full_path']).where('id', 'in', otherProjectIds).execute() : [];
+  const now = deps.clock.now();
+  for (const milestone of milestones) {
+    const fullPath = milestone.project_id !== null
+      ? (projects.get(Number(milestone.project_id)) ?? others.find((row) => Number(row.id) === Number(milestone.project_id)))?.full_path
+      : groups.find((row) => Number(row.id) === Number(milestone.group_id))?.full_path;
+    if (fullPath === undefined) continue;
+    presented.set(Number(milestone.id), milestoneEntity(deps.config.baseUrl, milestone, { kind: milestone.project_id !== null ? 'project' : 'group', fullPath }, now));
+  }
+  return presented;
+}
+
+/** Everything the entities of these merge requests show, read in a handful of queries. */
+export async function loadLinks(deps: Deps, rows: MergeRequestRow[], options: { from: ReferenceFrom; withLabelsDetails?: boolean }): Promise<PageLinks> {
+  const ids = rows.map((row) => Number(row.id));
+  const db = deps.db;
+  const none = ids.length === 0;
+  const projectIds = [...new Set(rows.map((row) => Number(row.target_project_id)))];
+  const diffIds = rows.map((row) => row.latest_merge_request_diff_id).filter((id) => id !== null).map(Number);
+  const [projects, assignees, reviewers, labels, diffs, notes, approvals, unresolved] = await Promise.all([
+    none ? [] : db.selectFrom('projects').selectAll().where('id', 'in', projectIds).execute(),
+    none ? [] : db.selectFrom('merge_request_assignees').select(['merge_request_id', 'user_id']).where('merge_request_id', 'in', ids).orderBy('created_at').orderBy('user_id').execute(),
+    none ? [] : db.selectFrom('merge_request_reviewers').select(['merge_request_id', 'user_id']).where('merge_request_id', 'in', ids).orderBy('created_at').orderBy('user_id').execute(),
+    none ? [] : db.selectFrom('merge_request_label_links as ll').innerJoin('labels as l', 'l.id', 'll.label_id').selectAll('l').select('ll.merge_request_id').where('ll.merge_request_id', 'in', ids).orderBy('l.title').orderBy('l.id').execute(),
+    diffIds.length === 0 ? [] : db.selectFrom('merge_request_diffs').selectAll().where('id', 'in', diffIds).execute(),
+    none ? [] : db.selectFrom('notes').select(['noteable_id', db.fn.countAll<number>().as('n')]).where('noteable_type', '=', 'MergeRequest').where('noteable_id', 'in', ids).where('system', '=', 0).groupBy('noteable_id').execute(),
+    none ? [] : db.selectFrom('merge_request_approvals').select(['merge_request_id', db.fn.countAll<number>().as('n')]).where('merge_request_id', 'in', ids).groupBy('merge_request_id').execute(),
+    none ? new Map<number, number>() : (mergeRequestHooks(deps).unresolvedThreads?.(ids) ?? Promise.resolve(new Map<number, number>())),
+  ]);
+  const projectsById = new Map(projects.map((project) => [Number(project.id), project as ProjectRow]));
+  const assigneesOf = grouped(assignees, (row) => Number(row.merge_request_id));
+  const reviewersOf = grouped(reviewers, (row) => Number(row.merge_request_id));
+  const labelsOf = grouped(labels, (row) => Number(row.merge_request_id));
+  const diffsById = new Map<number, MergeRequestDiffRow>(diffs.map((diff) => [Number(diff.id), diff]));
+  const notesOf = new Map(notes.map((row) => [Number(row.noteable_id), Number(row.n)]));
+  const approvalsOf = new Map(approvals.map((row) => [Number(row.merge_request_id), Number(row.n)]));
+  const userIds = rows.flatMap((row) => [row.author_id, row.merged_by_id, row.merge_user_id, row.closed_by_id]);
+  const [users, milestones] = await Promise.all([
+    usersById(deps.db, [...userIds, ...assignees.map((row) => row.user_id), ...reviewers.map((row) => row.user_id)]),
+    milestonesOf(deps, rows, projectsById),
+  ]);
+  return {
+    links: (mr) => {
+      const id = Number(mr.id);
+      const target = projectsById.get(Number(mr.target_project_id))!;
+      const facts: MergeFacts = {
+        unresolvedThreads: unresolved.get(id) ?? 0,
+        discussionsMustBeResolved: Number(target.only_allow_merge_if_all_discussions_are_resolved) === 1,
+        approvalsLeft: Math.max(0, Number(target.approvals_before_merge) - (approvalsOf.get(id) ?? 0)),
+        ciRequired: Number(target.only_allow_merge_if_pipeline_succeeds) === 1 || Number(mr.merge_when_pipeline_succeeds) === 1,
+        skippedPasses: Number(target.allow_merge_on_skipped_pipeline) === 1,
+        pipelineStatus: null,
+      };
+      return {
+        users,
+        target,
+        labels: (labelsOf.get(id) ?? []).map(({ merge_request_id: _, ...label }) => label as LabelRow),
+        assigneeIds: (assigneesOf.get(id) ?? []).map((row) => Number(row.user_id)),
+        reviewerIds: (reviewersOf.get(id) ?? []).map((row) => Number(row.user_id)),
+        milestone: mr.milestone_id === null ? null : (milestones.get(Number(mr.milestone_id)) ?? null),
+        notesCount: notesOf.get(id) ?? 0,
+        latestDiff: mr.latest_merge_request_diff_id === null ? null : (diffsById.get(Number(mr.latest_merge_request_diff_id)) ?? null),
+        facts,
+        from: options.from,
+        withLabelsDetails: options.withLabelsDetails,
+      };
+    },
+  };
+}
+
+export async function presentMergeRequests(deps: Deps, rows: MergeRequestRow[], options: { from: ReferenceFrom; withLabelsDetails?: boolean; view?: string }) {
+  if (options.view === 'simple') {
+    const projects = await loadTargets(deps, rows);
+    return rows.map((row) => mergeRequestSimpleEntity(deps.config.baseUrl, row, projects.get(Number(row.target_project_id))!));
+  }
+  const page = await loadLinks(deps, rows, options);
+  return rows.map((row) => mergeRequestBasicEntity(deps.config.baseUrl, row, page.links(row)));
+}
+
+async function loadTargets(deps: Deps, rows: MergeRequestRow[]): Promise<Map<number, ProjectRow>> {
+  const ids = [...new Set(rows.map((row) => Number(row.target_project_id)))];
+  if (ids.length === 0) return new Map();
+  const projects = await deps.db.selectFrom('projects').selectAll().where('id', 'in', ids).execute();
+  return new Map(projects.map((project) => [Number(project.id), project as ProjectRow]));
+}

@@ -1,0 +1,69 @@
+// The rebase endpoint's work (GitLab's MergeRequests::RebaseService), as a job: each non-merge commit
+// of the source branch that the target lacks is replayed onto the target's head without a work tree
+// and the source branch is moved to the result with a compare-and-swap. git 2.39 has no
+// `merge-tree --merge-base`, so each replay merges through a throwaway root commit holding the
+// picked commit's parent tree: `merge-tree --write-tree` then takes it as the merge base.
+import type { Deps } from '../platform/deps.js';
+import { enqueue } from '../platform/jobs/queue.js';
+import { toAuthUser } from '../accounts/api.js';
+import { findCommit, gitBytes, moveRef, revList, BRANCH_PREFIX, EMPTY_TREE } from '../repositories/api.js';
+import { findMergeRequestById, fullProject } from './finder.js';
+import { branchHead, readRepository, testMerge } from './mr-repository.js';
+
+export const REBASE_JOB = 'merge_requests.rebase';
+export const REBASE_FAILED = 'Rebase failed. Please rebase locally';
+
+export async function scheduleRebase(deps: Deps, mergeRequestId: number, userId: number, skipCi: boolean): Promise<boolean> {
+  const jid = `rebase-${mergeRequestId}-${deps.clock.now()}`;
+  // Taken only when no rebase is in progress: two requests enqueue one rebase.
+  const taken = await deps.db.updateTable('merge_requests').set({ rebase_jid: jid, merge_error: null }).where('id', '=', mergeRequestId).where('rebase_jid', 'is', null).executeTakeFirst();
+  if (Number(taken.numUpdatedRows) === 0) return false;
+  await enqueue(deps.db, deps.clock, REBASE_JOB, { mergeRequestId, userId, skipCi, jid });
+  deps.pokeWorker();
+  return true;
+}
+
+async function commitTree(repoPath: string, tree: string, parents: string[], message: string, env: Record<string, string>): Promise<string> {
+  return (await gitBytes(repoPath, ['commit-tree', tree, ...parents.flatMap((parent) => ['-p', parent]), '-F', '-'], { input: message, env })).toString().trim();
+}
+
+/** The tree of `picked` replayed onto `onto`, or null on a conflict. */
+async function replay(repoPath: string, onto: string, picked: { tree: string; parentTree: string }): Promise<string | null> {
+  const env = { GIT_AUTHOR_NAME: 'Kiln', GIT_AUTHOR_EMAIL: 'kiln@localhost', GIT_AUTHOR_DATE: '@0 +0000', GIT_COMMITTER_NAME: 'Kiln', GIT_COMMITTER_EMAIL: 'kiln@localhost', GIT_COMMITTER_DATE: '@0 +0000' };
+  const ontoTree = (await findCommit(repoPath, onto))!.tree;
+  const base = await commitTree(repoPath, picked.parentTree, [], 'base\n', env);
+  const ours = await commitTree(repoPath, ontoTree, [base], 'ours\n', env);
+  const theirs = await commitTree(repoPath, picked.tree, [base], 'theirs\n', env);
+  const merged = await testMerge(repoPath, ours, theirs);
+  return merged.conflict ? null : merged.tree;
+}
+
+export async function rebaseJob(deps: Deps, payload: { mergeRequestId: number; userId: number; jid: string }): Promise<void> {
+  const mr = await findMergeRequestById(deps.db, Number(payload.mergeRequestId));
+  if (!mr || mr.rebase_jid !== payload.jid) return;
+  const finish = (error: string | null) =>
+    deps.db.updateTable('merge_requests').set({ rebase_jid: null, ...(error ? { merge_error: error } : {}) }).where('id', '=', Number(mr.id)).where('rebase_jid', '=', payload.jid).execute();
+  const target = await fullProject(deps.db, Number(mr.target_project_id));
+  const user = await deps.db.selectFrom('users').selectAll().where('id', '=', Number(payload.userId)).executeTakeFirst();
+  const repoPath = target ? await readRepository(deps, target) : null;
+  if (!target || !user || !repoPath) return void (await finish(REBASE_FAILED));
+  const [start, head] = await Promise.all([branchHead(repoPath, mr.target_branch), branchHead(repoPath, mr.source_branch)]);
+  if (!start || !head) return void (await finish(REBASE_FAILED));
+  const ids = await revList(repoPath, { revisions: [head, `^${start}`], reverse: true, topoOrder: true, noMerges: true });
+  let onto = start;
+  const seconds = Math.floor(deps.clock.now() / 1000);
+  const committer = { GIT_COMMITTER_NAME: user.name.replace(/[<>\n\r\0]/g, ''), GIT_COMMITTER_EMAIL: user.email.replace(/[<>\n\r\0]/g, ''), GIT_COMMITTER_DATE: `@${seconds} +0000` };
+  for (const id of ids) {
+    const commit = (await findCommit(repoPath, id))!;
+    const parentTree = commit.parents[0] ? (await findCommit(repoPath, commit.parents[0]))!.tree : EMPTY_TREE;
+    const tree = await replay(repoPath, onto, { tree: commit.tree, parentTree });
+    if (tree === null) return void (await finish(REBASE_FAILED));
+    const author = { GIT_AUTHOR_NAME: commit.author.name, GIT_AUTHOR_EMAIL: commit.author.email, GIT_AUTHOR_DATE: `@${commit.author.seconds} ${commit.author.offset}` };
+    onto = await commitTree(repoPath, tree, [onto], commit.message, { ...author, ...committer });
+  }
+  if (onto !== head) {
+    const moved = await moveRef(deps, { project: target, user: toAuthUser(user), repoPath, ref: `${BRANCH_PREFIX}${mr.source_branch}`, oldId: head, newId: onto });
+    if (!moved) return void (await finish(REBASE_FAILED));
+  }
+  await finish(null);
+}

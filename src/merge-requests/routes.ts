@@ -1,0 +1,14 @@
+// The merge requests feature's HTTP surface, one file per resource.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../platform/deps.js';
+import { mergeRequestRoutes } from './mr-routes.js';
+import { mergeRequestListRoutes } from './list-routes.js';
+import { mergeRequestDiffRoutes } from './diff-routes.js';
+import { mergeRequestMergeRoutes } from './merge-routes.js';
+
+export function mergeRequestsRoutes(app: FastifyInstance, deps: Deps): void {
+  mergeRequestListRoutes(app, deps);
+  mergeRequestRoutes(app, deps);
+  mergeRequestDiffRoutes(app, deps);
+  mergeRequestMergeRoutes(app, deps);
+}

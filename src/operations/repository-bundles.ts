@@ -1,0 +1,42 @@
+// Repositories in a backup are git bundles: their refs and objects and nothing else. A restore makes
+// each repository anew with `git init --bare` (Kiln's own configuration, no hooks) and fetches the
+// bundle into it, with every object checked. Copying a repository directory would carry its
+// `config` and `hooks/`, and a restored `[tar "tar.gz"] command = …` ran a command when anyone
+// downloaded an archive; a directory that was a symlink was restored as one (issue 33).
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { git, initBare, listRefs, runCommand } from '../repositories/api.js';
+
+export interface BundledRepository {
+  /** The branch HEAD names (`refs/heads/main`), or null when HEAD is not a branch. */
+  head: string | null;
+  /** A repository without refs has no bundle (git refuses to write an empty one). */
+  empty: boolean;
+}
+
+/** What HEAD may name in a backup: a branch with a name git accepts (checked again by check-ref-format). */
+const HEAD_REF = /^refs\/heads\/[^\0-\x20\x7f~^:?*[\\]+$/;
+
+export function validHead(head: unknown): head is string {
+  return typeof head === 'string' && head.length <= 1024 && HEAD_REF.test(head);
+}
+
+/** Writes the bundle of a live repository (ours: its configuration is Kiln's). */
+export async function bundleRepository(source: string, bundle: string): Promise<BundledRepository> {
+  const head = (await git(source, ['symbolic-ref', '-q', 'HEAD']).catch(() => '')).trim();
+  const refs = await listRefs(source);
+  if (refs.size === 0) return { head: validHead(head) ? head : null, empty: true };
+  mkdirSync(dirname(bundle), { recursive: true, mode: 0o700 });
+  // A consistent set: git reads the refs once and packs everything they reach (pushes only add objects).
+  await git(source, ['bundle', 'create', '--quiet', bundle, '--all']);
+  return { head: validHead(head) ? head : null, empty: false };
+}
+
+/** Makes `destination` a new bare repository holding the bundle's refs and objects, HEAD on `head`. */
+export async function restoreBundle(bundle: string | null, destination: string, head: string | null): Promise<void> {
+  if (head !== null) await runCommand('git', ['check-ref-format', head]);
+  await initBare(destination, head ? head.slice('refs/heads/'.length) : 'main');
+  if (bundle === null) return;
+  await git(destination, ['bundle', 'verify', '--quiet', bundle]);
+  await git(destination, ['-c', 'transfer.fsckObjects=true', 'fetch', '--quiet', '--no-write-fetch-head', bundle, '+refs/*:refs/*']);
+}

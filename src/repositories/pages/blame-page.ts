@@ -1,0 +1,66 @@
+// GET /<project>/-/blame/<ref>/<path> (GitLab's blame page): each run of lines beside the commit
+// that last changed them (author, title, how long ago, a bar coloured by age, from newest to oldest
+// commit of the file), and the lines highlighted. One `git blame --porcelain` and one object read.
+import type { ProjectAccess } from '../../platform/auth/subjects.js';
+import { NotFoundError } from '../../platform/errors.js';
+import { html, raw, escapeHtml } from '../../platform/web/html.js';
+import type { PageContext } from '../../platform/web/page-route.js';
+import { page, redirect } from '../../platform/web/page.js';
+import { projectSidebar } from '../../platform/web/project-nav.js';
+import { isBinary } from '../repository-api/files-finder.js';
+import { blamePorcelain } from '../repository-api/git-reads.js';
+import { parseBlame } from '../repository-api/blame.js';
+import { readCommits } from '../repository-api/object-reader.js';
+import { baseName } from '../repository-api/tree-entries.js';
+import { resolveFile } from './resolve-file.js';
+import { refBar } from './ref-bar.js';
+import { lineMarkup } from './file-lines.js';
+import { MAX_SHOWN_BYTES } from './file-kinds.js';
+import { timeAgo, exactTime } from './time.js';
+import { commitTitle } from './shared.js';
+import { repoUrl } from './urls.js';
+
+export const BLAME_PATTERN = /^(?<path>.+?)\/-\/blame\/(?<rest>.+)$/;
+const AGE_BUCKETS = 6;
+
+/** Pure: 0 (newest) … 5 (oldest) for a time between the file's newest and oldest commit. */
+export function ageBucket(seconds: number, newest: number, oldest: number): number {
+  if (newest <= oldest) return 0;
+  return Math.min(AGE_BUCKETS - 1, Math.floor(((newest - seconds) / (newest - oldest)) * AGE_BUCKETS));
+}
+
+export async function renderBlame(context: PageContext, access: ProjectAccess) {
+  const file = await resolveFile(context.deps, access, context.match.rest);
+  const base = `/${access.project.full_path}`;
+  if ('folder' in file) return redirect(repoUrl(base, 'tree', file.folder.ref, file.folder.path), null, 302);
+  const { resolved, content } = file;
+  if (isBinary(content) || content.length > MAX_SHOWN_BYTES) throw new NotFoundError('Blame');
+  const output = content.length === 0 ? '' : await blamePorcelain(resolved.repoPath, resolved.commit.id, resolved.path);
+  if (output === null) throw new NotFoundError('Blame');
+  const groups = parseBlame(output);
+  const [commits, markup] = await Promise.all([readCommits(resolved.repoPath, groups.map((group) => group.commitId)), lineMarkup(resolved.path, content.toString('utf8'))]);
+  const times = [...commits.values()].map((commit) => commit.author.seconds);
+  const newest = Math.max(...times);
+  const oldest = Math.min(...times);
+  const now = Math.floor(context.deps.clock.now() / 1000);
+  let rows = '';
+  let number = 0;
+  for (const group of groups) {
+    const commit = commits.get(group.commitId);
+    group.lines.forEach((_, index) => {
+      number += 1;
+      const cell =
+        index === 0 && commit
+          ? `<td class="blame-commit" rowspan="${group.lines.length}"><span class="age age-${ageBucket(commit.author.seconds, newest, oldest)}" aria-hidden="true"></span><a href="${base}/-/commit/${commit.id}">${escapeHtml(commitTitle(commit))}</a><br><span class="muted">${escapeHtml(commit.author.name)} · <time title="${exactTime(commit.author.seconds)}">${timeAgo(commit.author.seconds, now)}</time> · <code>${commit.id.slice(0, 8)}</code></span></td>`
+          : '';
+      rows += `<tr id="L${number}"${index === 0 ? ' class="blame-start"' : ''}>${cell}<td class="num"><a href="#L${number}" data-line-number="${number}">${number}</a></td><td class="line">${markup[number - 1] ?? ''}</td></tr>`;
+    });
+  }
+  const body = html`
+${refBar({ access, resolved, destination: 'blame', leaf: 'blame', actions: html`<span class="ref-actions"><a class="button small secondary" href="${repoUrl(base, 'blob', resolved.ref, resolved.path)}">Normal view</a> <a class="button small secondary" href="${repoUrl(base, 'commits', resolved.ref, resolved.path)}">History</a></span>` })}
+<section class="file-holder" aria-label="Blame of ${resolved.path}">
+<div class="file-header"><span class="file-title">${baseName(resolved.path)}</span><span class="muted">${groups.length} ${groups.length === 1 ? 'change' : 'changes'} by ${commits.size} ${commits.size === 1 ? 'commit' : 'commits'}</span></div>
+${content.length === 0 ? html`<p class="empty">This file is empty.</p>` : raw(`<div class="code-scroll"><table class="code blob blame-table" aria-label="Blame of ${escapeHtml(resolved.path)}"><tbody>${rows}</tbody></table></div>`)}
+</section>`;
+  return page({ title: `Blame · ${resolved.path} · ${resolved.ref} · ${access.project.name}`, heading: html`<h1>Blame <code>${baseName(resolved.path)}</code></h1>`, body, sidebar: projectSidebar(access, 'repository') });
+}
