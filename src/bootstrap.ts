@@ -22,7 +22,7 @@ import type { Deps } from './platform/deps.js';
 import type { Feature } from './platform/feature.js';
 import { buildApp } from './app.js';
 import { features as allFeatures } from './features.js';
-import { startSshServer, type SshServer, type SshServerOptions } from './ssh/api.js';
+import type { SshServer, SshServerOptions } from './ssh/api.js';
 
 export interface StartOptions {
   clock?: Clock;
@@ -92,6 +92,8 @@ export async function startKiln(config: Config, options: StartOptions = {}): Pro
     app,
     worker,
     async listenSsh(options = {}) {
+      // Loaded here, not at the top: `kiln admin` and `kiln worker` never pay for the SSH library.
+      const { startSshServer } = await import('./ssh/api.js');
       ssh = await startSshServer(deps, config.host, options.port ?? config.sshPort ?? 0, options);
       return ssh;
     },

@@ -13,7 +13,7 @@ export function helpPages(app: FastifyInstance, deps: Deps): void {
     method: 'GET', url: '/help/instance_configuration', ability: { instance: 'read_instance' }, auth: 'optional',
     handler: async () => {
       const { config } = deps;
-      const fingerprints = hostKeyFingerprints(deps);
+      const fingerprints = await hostKeyFingerprints(deps);
       const example = `${config.sshUrlPrefix}<namespace>/<project>.git`;
       return page({
         title: 'Instance configuration',

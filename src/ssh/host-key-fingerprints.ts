@@ -1,6 +1,5 @@
 // The fingerprints of the SSH host keys as `ssh-keygen -l` and `ssh -o FingerprintHash=md5` show
 // them, for users to compare with what their client prints on first connection.
-import ssh2 from 'ssh2';
 import type { Deps } from '../platform/deps.js';
 import { fingerprintsOf } from '../keys/api.js';
 
@@ -10,7 +9,9 @@ export interface HostKeyFingerprint {
   md5: string;
 }
 
-export function hostKeyFingerprints(deps: Deps): HostKeyFingerprint[] {
+/** Loads the SSH library on first use: only this page and the server need it. */
+export async function hostKeyFingerprints(deps: Deps): Promise<HostKeyFingerprint[]> {
+  const { default: ssh2 } = await import('ssh2');
   const keys = deps.secrets.sshHostKeys;
   if (!keys) return [];
   return [keys.ed25519, keys.rsa].flatMap((text) => {
