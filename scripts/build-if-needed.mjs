@@ -32,6 +32,7 @@ export function buildIfNeeded(root = fileURLToPath(new URL('..', import.meta.url
   const first = !existsSync(join(root, 'dist', 'src', 'main.js'));
   log(`kiln: building (TypeScript → dist/, ${first ? 'first run' : 'sources changed'}; 15–30 s, longer on a busy machine)…`);
   const started = performance.now();
+  const startedAt = new Date();
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   // tsc writes its errors on standard output: they go to standard error with the rest of this.
   const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: ['ignore', 2, 2] });
@@ -40,9 +41,9 @@ export function buildIfNeeded(root = fileURLToPath(new URL('..', import.meta.url
     log(`kiln: the build failed after ${seconds} s (tsc exited with ${result.status ?? result.signal})`);
     return false;
   }
-  // tsc leaves an up-to-date output untouched; touch the marker so the next start skips the build.
-  const now = new Date();
-  utimesSync(join(root, 'dist', 'src', 'main.js'), now, now);
+  // tsc leaves an up-to-date output untouched: date the marker so the next start skips the build, but
+  // with the build's start, so a source saved while tsc ran (and perhaps read before) builds again.
+  utimesSync(join(root, 'dist', 'src', 'main.js'), startedAt, startedAt);
   log(`kiln: built in ${seconds} s`);
   return true;
 }

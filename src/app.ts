@@ -12,22 +12,20 @@ import { registerOperations } from './platform/operations.js';
 import { registerNamespacedDispatcher } from './platform/http/namespaced-routes.js';
 import { openApiRegistry } from './platform/http/openapi.js';
 import { recordRoutes } from './platform/http/route-inventory.js';
-import { answerReplay, keepForReplay } from './platform/http/answer-replay.js';
 import { coalesceWrites } from './platform/http/coalesced-writes.js';
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
 export async function buildApp(deps: Deps, features: Feature[]): Promise<FastifyInstance> {
-  // Bare routes and kept answers are served before Fastify (namespaced-routes.ts, answer-replay.ts);
-  // the dispatcher is known once every feature has registered its routes, after the server exists.
+  // Bare routes are served before Fastify (namespaced-routes.ts); the dispatcher is known once every
+  // feature has registered its routes, after the server exists.
   let serveBare: (request: IncomingMessage, response: ServerResponse) => boolean = () => false;
-  let replay: ((request: IncomingMessage, response: ServerResponse) => boolean) | null = null;
   let closing = false;
   const app = Fastify({
     serverFactory: (fastifyListener: Listener, options: FastifyServerOptions) => {
       const server = createServer((request, response) => {
         // While closing, Fastify answers 503 with `Connection: close` (return503OnClosing): let it.
-        if (closing || (!serveBare(request, response) && !replay?.(request, response))) fastifyListener(request, response);
+        if (closing || !serveBare(request, response)) fastifyListener(request, response);
       });
       coalesceWrites(server);
       // What Fastify sets on the servers it makes itself.
@@ -50,7 +48,6 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
     childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger as never, bindings, options) as never,
   }) as unknown as FastifyInstance;
   app.decorateRequest('principal', null);
-  app.decorateRequest('replay', null);
   // The app's caches for code that holds a request and no deps (platform/instance-caches.ts).
   app.decorate('caches', deps.caches);
   recordRoutes(app);
@@ -71,7 +68,6 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
       reply.header('x-content-type-options', 'nosniff');
       reply.header('cache-control', reply.getHeader('cache-control') ?? 'max-age=0, private, must-revalidate');
     }
-    keepForReplay(deps.readCache, request, reply, payload);
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
@@ -94,7 +90,6 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
   registerOperations(app, deps);
   for (const feature of features) await feature.routes?.(app, deps);
   serveBare = registerNamespacedDispatcher(app);
-  replay = answerReplay(deps);
   app.addHook('preClose', (done) => {
     closing = true;
     done();

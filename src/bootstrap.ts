@@ -45,7 +45,11 @@ export interface Kiln {
 
 /** `log`: a serving process's logger; with it, SQLite checkpoints run on a thread of their own. */
 export function openDatabase(config: Config, log?: Logger): Database {
-  if (config.databaseUrl) return openPostgres({ url: config.databaseUrl, readCache: config.readCache });
+  if (config.databaseUrl) {
+    // A connection the server ended between statements (restart, failover): the pool replaces it.
+    const onConnectionError = (error: Error) => log?.warn({ err: error }, 'database connection lost; the pool opens another when one is needed');
+    return openPostgres({ url: config.databaseUrl, readCache: config.readCache, onConnectionError });
+  }
   const backgroundCheckpoints = log && { onError: (message: string) => log.warn({ err: message }, 'background WAL checkpoint failed; the writer checkpoints instead') };
   return openSqlite(join(config.dataDir, 'kiln.sqlite3'), config.sqliteSynchronous, { readCache: config.readCache, backgroundCheckpoints });
 }

@@ -24,7 +24,7 @@ export interface Config {
   initialRootToken: string | null;
   logLevel: string;
   /** `text` for people (a terminal), `json` for log collectors; `auto` picks by whether stdout is a terminal. */
-  logFormat: 'auto' | 'text' | 'json';
+  logFormat: 'auto' | 'pretty' | 'json';
   accessTokenLifetimeSeconds: number;
   allowImplicitGrant: boolean;
   allowInsecureRedirectUris: boolean;
@@ -262,7 +262,8 @@ export function loadConfig(env: Env = process.env): Config {
     initialRootPassword: rootPassword(env.KILN_INITIAL_ROOT_PASSWORD),
     initialRootToken: env.KILN_INITIAL_ROOT_TOKEN || null,
     logLevel: oneOf(env, 'KILN_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
-    logFormat: oneOf(env, 'KILN_LOG_FORMAT', ['auto', 'text', 'json'] as const, 'auto'),
+    // `text` was this format's first name; it still means `pretty`.
+    logFormat: oneOf({ ...env, KILN_LOG_FORMAT: env.KILN_LOG_FORMAT === 'text' ? 'pretty' : env.KILN_LOG_FORMAT }, 'KILN_LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     accessTokenLifetimeSeconds: integer(env, 'KILN_ACCESS_TOKEN_LIFETIME', 7200, 60, 31_536_000),
     allowImplicitGrant: boolean(env, 'KILN_ALLOW_IMPLICIT_GRANT', true),
     allowInsecureRedirectUris: boolean(env, 'KILN_ALLOW_HTTP_REDIRECT_URIS', true),

@@ -86,7 +86,7 @@ onceOnly('configuration errors', () => {
     ['an ftp KILN_BASE_URL', { KILN_BASE_URL: 'ftp://kiln.example.com' }, 'KILN_BASE_URL must use http or https, got "ftp://kiln.example.com"'],
     ['a bad KILN_JOB_LEASE_MS', { KILN_JOB_LEASE_MS: '5' }, 'KILN_JOB_LEASE_MS must be between 100 and 86400000, got 5'],
     ['a bad boolean', { KILN_RUN_WORKER: 'maybe' }, 'KILN_RUN_WORKER must be true or false, got "maybe"'],
-    ['an unknown KILN_LOG_FORMAT', { KILN_LOG_FORMAT: 'xml' }, 'KILN_LOG_FORMAT must be one of auto, text, json, got "xml"'],
+    ['an unknown KILN_LOG_FORMAT', { KILN_LOG_FORMAT: 'xml' }, 'KILN_LOG_FORMAT must be one of auto, json, pretty, got "xml"'],
     ['a KILN_TRUSTED_PROXIES that is not an address', { KILN_TRUSTED_PROXIES: '10.0.0.0/24,proxy.local' }, 'KILN_TRUSTED_PROXIES must be IP addresses or CIDR ranges separated by commas (like 127.0.0.0/8,::1), got "proxy.local"'],
     ['a short KILN_INITIAL_ROOT_PASSWORD (named, never echoed)', { KILN_INITIAL_ROOT_PASSWORD: 'hunter2' }, 'KILN_INITIAL_ROOT_PASSWORD must be at least 8 characters, got 7'],
   ];
@@ -285,7 +285,8 @@ describe('kiln migrate and kiln admin', () => {
     expect(await verifyPassword(user.password_hash, 'brand-new-password')).toBe(true);
   });
 
-  it('usage mistakes are one line naming the flag, exit code 2', async () => {
+  // Eight processes one after another: seconds each on a loaded machine.
+  it('usage mistakes are one line naming the flag, exit code 2', { timeout: 60_000 }, async () => {
     expectOneLineError(await runKilnWithInput(['admin', 'create-user', '--username', 'x'], env, 'password-123\n'), 'kiln: admin create-user: --email is required');
     expectOneLineError(await runKiln(['admin', 'create-token', '--username', 'ops', '--bogus'], env), 'kiln: admin create-token: unknown option --bogus');
     expectOneLineError(await runKiln(['admin', 'create-token', '--username'], env), 'kiln: admin create-token: --username needs a value');
@@ -377,11 +378,12 @@ onceOnly('first start of kiln serve on an empty data dir', () => {
     }
   });
 
-  it('KILN_LOG_FORMAT=text prints log lines and the banner for people', { timeout: 60_000 }, async () => {
-    const kiln = await startKilnProcess({ env: { KILN_INITIAL_ROOT_PASSWORD: '', KILN_LOG_LEVEL: 'info', KILN_LOG_FORMAT: 'text' } });
+  it('KILN_LOG_FORMAT=pretty prints log lines (pino-pretty) and the banner for people', { timeout: 60_000 }, async () => {
+    const kiln = await startKilnProcess({ env: { KILN_INITIAL_ROOT_PASSWORD: '', KILN_LOG_LEVEL: 'info', KILN_LOG_FORMAT: 'pretty' } });
     try {
       const output = await kiln.waitForOutput(/Sign in at/);
-      expect(output).toMatch(/^\d\d:\d\d:\d\d INFO {2}created the root administrator; its password is in this file {2}path=\S+initial_root_password$/m);
+      // Not a terminal: no colours.
+      expect(output).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: created the root administrator; its password is in this file \{"path":"\S+initial_root_password"\}$/m);
       expect(output).toContain(`  Sign in at ${kiln.url}/users/sign_in as root with the password in ${join(kiln.dataDir, 'initial_root_password')}`);
       expect(output).not.toMatch(/^\{/m);
     } finally {
@@ -389,12 +391,12 @@ onceOnly('first start of kiln serve on an empty data dir', () => {
     }
   });
 
-  it('on a terminal (KILN_LOG_FORMAT unset) the logs and the banner are text', { timeout: 60_000 }, async () => {
+  it('on a terminal (KILN_LOG_FORMAT unset) the logs (pino-pretty, in colour) and the banner are for people', { timeout: 60_000 }, async () => {
     const dataDir = scratchDir();
     const port = await freePort();
     // script(1) gives the process a pseudo-terminal as its standard output.
     const child = spawn('script', ['-qfec', `${process.execPath} ${MAIN} serve`, '/dev/null'], {
-      env: { PATH: process.env.PATH, HOME: tmpdir(), KILN_DATA_DIR: dataDir, KILN_PORT: String(port), KILN_INITIAL_ROOT_PASSWORD: 'root-password-1' },
+      env: { PATH: process.env.PATH, HOME: tmpdir(), TERM: 'xterm-256color', KILN_DATA_DIR: dataDir, KILN_PORT: String(port), KILN_INITIAL_ROOT_PASSWORD: 'root-password-1' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let output = '';
@@ -404,7 +406,9 @@ onceOnly('first start of kiln serve on an empty data dir', () => {
       while (!output.includes('Ctrl-C stops Kiln') && Date.now() < deadline && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(output).toContain(`Kiln ${KILN_VERSION} is ready at http://127.0.0.1:${port}`);
       expect(output).toContain(`Sign in at http://127.0.0.1:${port}/users/sign_in as root with the password of KILN_INITIAL_ROOT_PASSWORD.`);
-      expect(output).toMatch(/\d\d:\d\d:\d\d INFO {2}Server listening at/);
+      const escape = String.fromCharCode(27); // colour codes start with ESC [
+      expect(output).toContain(`${escape}[`);
+      expect(output.split(new RegExp(`${escape}\\[[\\d;]*m`)).join('')).toMatch(/\[\d\d:\d\d:\d\d\.\d{3}\] INFO: Server listening at/);
       expect(output).not.toContain('{"level"');
     } finally {
       child.stdin.write('\u0003'); // Ctrl-C on the terminal: SIGINT to Kiln, which stops gracefully

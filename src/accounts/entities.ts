@@ -1,6 +1,7 @@
 // Wire shapes of groups and projects (GitLab's Group, Namespace and Project entities), fields explicit.
 import { isoTime } from '../platform/clock.js';
 import type { Config } from '../config.js';
+import { defineEntity, field, pickFields } from '../platform/http/entity.js';
 import type { NamespaceRow, ProjectRow } from './access.js';
 
 export function groupWebUrl(baseUrl: string, fullPath: string): string {
@@ -25,17 +26,26 @@ function topicsOf(project: ProjectRow): string[] {
   }
 }
 
+/** What the Namespace entity is computed from. */
+export interface NamespaceSource {
+  baseUrl: string;
+  namespace: NamespaceRow;
+}
+
+/** GitLab's NamespaceBasic, as nested in a project. */
+export const NAMESPACE_ENTITY = defineEntity<NamespaceSource>()({
+  id: field.integer(({ namespace }) => Number(namespace.id)),
+  name: field.string(({ namespace }) => namespace.name),
+  path: field.string(({ namespace }) => namespace.path),
+  kind: field.string(({ namespace }) => namespace.kind),
+  full_path: field.string(({ namespace }) => namespace.full_path),
+  parent_id: field.nullableInteger(({ namespace }) => (namespace.parent_id === null ? null : Number(namespace.parent_id))),
+  avatar_url: field.nullableString(({ baseUrl, namespace }) => (namespace.kind === 'group' ? uploadedAvatarUrl(baseUrl, 'group', Number(namespace.id), namespace.avatar) : null)),
+  web_url: field.string(({ baseUrl, namespace }) => (namespace.kind === 'group' ? groupWebUrl(baseUrl, namespace.full_path) : `${baseUrl}/${namespace.full_path}`)),
+});
+
 export function namespaceEntity(baseUrl: string, namespace: NamespaceRow) {
-  return {
-    id: Number(namespace.id),
-    name: namespace.name,
-    path: namespace.path,
-    kind: namespace.kind,
-    full_path: namespace.full_path,
-    parent_id: namespace.parent_id === null ? null : Number(namespace.parent_id),
-    avatar_url: namespace.kind === 'group' ? uploadedAvatarUrl(baseUrl, 'group', Number(namespace.id), namespace.avatar) : null,
-    web_url: namespace.kind === 'group' ? groupWebUrl(baseUrl, namespace.full_path) : `${baseUrl}/${namespace.full_path}`,
-  };
+  return NAMESPACE_ENTITY.present({ baseUrl, namespace });
 }
 
 export function groupEntity(baseUrl: string, group: NamespaceRow) {
@@ -67,111 +77,103 @@ export function groupEntity(baseUrl: string, group: NamespaceRow) {
   };
 }
 
-/** The URL prefixes of the entities, from the instance's base URL. */
+/** The URL prefixes of the entities, from the configuration. */
 export interface EntityUrls {
-  /** `http://host/` */
-  web: string;
-  /** `git@host:` or `ssh://git@host:port/` */
+  /** `git@host:` on port 22, else `ssh://git@host:port/` (config.ts, KILN_SSH_HOST and KILN_SSH_PORT). */
   ssh: string;
-  /** `http://host/api/v4/projects/` */
-  api: string;
 }
 
-/** What the URLs of entities come from: the base URL and the SSH clone prefix (config.ts). */
+/** What the URLs of entities come from: the base URL and the SSH clone prefix. */
 export type UrlConfig = Pick<Config, 'baseUrl' | 'sshUrlPrefix'>;
 
-// The prefixes depend on the configuration only; parsing it for every entity showed in profiles.
-let lastUrls: { baseUrl: string; ssh: string; urls: EntityUrls } | null = null;
-
 export function entityUrls(config: UrlConfig): EntityUrls {
-  if (lastUrls === null || lastUrls.baseUrl !== config.baseUrl || lastUrls.ssh !== config.sshUrlPrefix) {
-    const { baseUrl, sshUrlPrefix: ssh } = config;
-    lastUrls = { baseUrl, ssh, urls: { web: `${baseUrl}/`, ssh, api: `${baseUrl}/api/v4/projects/` } };
-  }
-  return lastUrls.urls;
+  return { ssh: config.sshUrlPrefix };
 }
 
-// `permissions` is added after the literal, not spread into it: a spread in an object literal is V8's
-// slow path for the properties around it (docs/performance.md); the key order stays GitLab's.
-export function projectEntity(config: UrlConfig, project: ProjectRow, namespace: NamespaceRow, permissions?: { level: number }) {
-  const { baseUrl } = config;
-  const webUrl = projectWebUrl(baseUrl, project.full_path);
-  const urls = entityUrls(config);
-  const topics = topicsOf(project);
-  const entity: ReturnType<typeof projectFields> & { permissions?: ProjectPermissions } = projectFields(baseUrl, urls, webUrl, topics, project, namespace);
-  if (permissions) {
-    entity.permissions = {
-      // No membership (a public or internal project read by a non-member): null, as GitLab.
-      project_access: permissions.level ? { access_level: permissions.level, notification_level: 3 } : null,
-      group_access: null,
-    };
-  }
-  return entity;
+/** What the Project entity is computed from: the rows, and what several fields share, computed once. */
+export interface ProjectSource extends NamespaceSource {
+  project: ProjectRow;
+  webUrl: string;
+  urls: EntityUrls;
+  topics: string[];
+  /** The caller's level on the project; absent for anonymous callers (GitLab presents permissions to users only). */
+  permissions?: { level: number };
 }
+
+export function projectSource(config: UrlConfig, project: ProjectRow, namespace: NamespaceRow, permissions?: { level: number }): ProjectSource {
+  const { baseUrl } = config;
+  return { baseUrl, project, namespace, webUrl: projectWebUrl(baseUrl, project.full_path), urls: entityUrls(config), topics: topicsOf(project), permissions };
+}
+
+const ACCESS = { anyOf: [{ type: 'object', properties: { access_level: { type: 'integer' }, notification_level: { type: 'integer' } }, required: ['access_level', 'notification_level'] }, { type: 'null' }] };
+
+/**
+ * GitLab's Project entity (ProjectDetails with `permissions` for a signed-in caller). A project
+ * attribute is one line here (its column in a migration, its type in db/tables/accounts.ts, and, if
+ * it can be changed, one line in update-project.ts's PROJECT_SETTINGS): docs/architecture.md.
+ */
+export const PROJECT_FIELDS = {
+  id: field.integer(({ project }: ProjectSource) => Number(project.id)),
+  description: field.nullableString(({ project }: ProjectSource) => project.description),
+  name: field.string(({ project }: ProjectSource) => project.name),
+  name_with_namespace: field.string(({ project, namespace }: ProjectSource) => `${namespace.full_path.split('/').length > 1 ? namespace.full_path.replace(/\//g, ' / ') : namespace.name} / ${project.name}`),
+  path: field.string(({ project }: ProjectSource) => project.path),
+  path_with_namespace: field.string(({ project }: ProjectSource) => project.full_path),
+  created_at: field.nullableString(({ project }: ProjectSource) => isoTime(project.created_at)),
+  default_branch: field.nullableString(({ project }: ProjectSource) => project.default_branch),
+  tag_list: field.strings(({ topics }: ProjectSource) => topics),
+  topics: field.strings(({ topics }: ProjectSource) => [...topics]),
+  ssh_url_to_repo: field.string(({ urls, project }: ProjectSource) => `${urls.ssh}${project.full_path}.git`),
+  http_url_to_repo: field.string(({ webUrl }: ProjectSource) => `${webUrl}.git`),
+  web_url: field.string(({ webUrl }: ProjectSource) => webUrl),
+  readme_url: field.null<ProjectSource>(),
+  avatar_url: field.nullableString(({ baseUrl, project }: ProjectSource) => uploadedAvatarUrl(baseUrl, 'project', Number(project.id), project.avatar)),
+  forks_count: field.integer((_: ProjectSource) => 0),
+  star_count: field.integer(({ project }: ProjectSource) => Number(project.star_count)),
+  last_activity_at: field.nullableString(({ project }: ProjectSource) => isoTime(project.last_activity_at)),
+  namespace: field.entity(NAMESPACE_ENTITY, (source: ProjectSource) => source),
+  visibility: field.string(({ project }: ProjectSource) => project.visibility),
+  creator_id: field.nullableInteger(({ project }: ProjectSource) => (project.creator_id === null ? null : Number(project.creator_id))),
+  issues_enabled: field.boolean(({ project }: ProjectSource) => project.issues_access_level !== 'disabled'),
+  issues_access_level: field.string(({ project }: ProjectSource) => project.issues_access_level),
+  repository_access_level: field.string(({ project }: ProjectSource) => project.repository_access_level),
+  archived: field.boolean((_: ProjectSource) => false),
+  _links: {
+    schema: { type: 'object', properties: { self: { type: 'string' }, issues: { type: 'string' }, members: { type: 'string' }, events: { type: 'string' } }, required: ['self', 'issues', 'members', 'events'] },
+    value: ({ baseUrl, project }: ProjectSource) => ({
+      self: `${baseUrl}/api/v4/projects/${project.id}`,
+      issues: `${baseUrl}/api/v4/projects/${project.id}/issues`,
+      members: `${baseUrl}/api/v4/projects/${project.id}/members`,
+      events: `${baseUrl}/api/v4/projects/${project.id}/events`,
+    }),
+  },
+  permissions: field.optional<ProjectSource, ProjectPermissions>({
+    schema: { type: 'object', properties: { project_access: ACCESS, group_access: { type: 'null' } }, required: ['project_access', 'group_access'] },
+    value: ({ permissions }) =>
+      permissions && {
+        // No membership (a public or internal project read by a non-member): null, as GitLab.
+        project_access: permissions.level ? { access_level: permissions.level, notification_level: 3 } : null,
+        group_access: null,
+      },
+  }),
+};
 
 interface ProjectPermissions {
   project_access: { access_level: number; notification_level: number } | null;
   group_access: null;
 }
 
-function projectFields(baseUrl: string, urls: EntityUrls, webUrl: string, topics: string[], project: ProjectRow, namespace: NamespaceRow) {
-  return {
-    id: Number(project.id),
-    description: project.description,
-    name: project.name,
-    name_with_namespace: `${namespace.full_path.split('/').length > 1 ? namespace.full_path.replace(/\//g, ' / ') : namespace.name} / ${project.name}`,
-    path: project.path,
-    path_with_namespace: project.full_path,
-    created_at: isoTime(project.created_at),
-    default_branch: project.default_branch,
-    tag_list: topics,
-    topics: [...topics],
-    ssh_url_to_repo: `${urls.ssh}${project.full_path}.git`,
-    http_url_to_repo: `${webUrl}.git`,
-    web_url: webUrl,
-    readme_url: null,
-    avatar_url: uploadedAvatarUrl(baseUrl, 'project', Number(project.id), project.avatar),
-    forks_count: 0,
-    star_count: Number(project.star_count),
-    last_activity_at: isoTime(project.last_activity_at),
-    namespace: namespaceEntity(baseUrl, namespace),
-    visibility: project.visibility,
-    creator_id: project.creator_id === null ? null : Number(project.creator_id),
-    issues_enabled: project.issues_access_level !== 'disabled',
-    issues_access_level: project.issues_access_level,
-    repository_access_level: project.repository_access_level,
-    archived: false,
-    _links: {
-      self: `${baseUrl}/api/v4/projects/${project.id}`,
-      issues: `${baseUrl}/api/v4/projects/${project.id}/issues`,
-      members: `${baseUrl}/api/v4/projects/${project.id}/members`,
-      events: `${baseUrl}/api/v4/projects/${project.id}/events`,
-    },
-  };
-}
+export const PROJECT_ENTITY = defineEntity<ProjectSource>()(PROJECT_FIELDS);
 
 /** GitLab's BasicProjectDetails (`simple=true`): the project without its settings and permissions. */
+export const PROJECT_SIMPLE_ENTITY = defineEntity<ProjectSource>()(
+  pickFields(PROJECT_FIELDS, ['id', 'description', 'name', 'name_with_namespace', 'path', 'path_with_namespace', 'created_at', 'default_branch', 'tag_list', 'topics', 'ssh_url_to_repo', 'http_url_to_repo', 'web_url', 'readme_url', 'forks_count', 'avatar_url', 'star_count', 'last_activity_at', 'namespace']),
+);
+
+export function projectEntity(config: UrlConfig, project: ProjectRow, namespace: NamespaceRow, permissions?: { level: number }) {
+  return PROJECT_ENTITY.present(projectSource(config, project, namespace, permissions));
+}
+
 export function projectSimpleEntity(config: UrlConfig, project: ProjectRow, namespace: NamespaceRow) {
-  const full = projectEntity(config, project, namespace);
-  return {
-    id: full.id,
-    description: full.description,
-    name: full.name,
-    name_with_namespace: full.name_with_namespace,
-    path: full.path,
-    path_with_namespace: full.path_with_namespace,
-    created_at: full.created_at,
-    default_branch: full.default_branch,
-    tag_list: full.tag_list,
-    topics: full.topics,
-    ssh_url_to_repo: full.ssh_url_to_repo,
-    http_url_to_repo: full.http_url_to_repo,
-    web_url: full.web_url,
-    readme_url: full.readme_url,
-    forks_count: full.forks_count,
-    avatar_url: full.avatar_url,
-    star_count: full.star_count,
-    last_activity_at: full.last_activity_at,
-    namespace: full.namespace,
-  };
+  return PROJECT_SIMPLE_ENTITY.present(projectSource(config, project, namespace));
 }

@@ -6,7 +6,6 @@ import { resolveTokenWithProject } from './resolve-token-with-project.js';
 import { findUserRow, subjectFinders } from './lookup.js';
 import { toAuthUser } from './user-entities.js';
 import { ensureRootUser } from './ensure-root.js';
-import { ensureStoredProjectEntities } from './stored-project-entities.js';
 import { usersRoutes } from './users-routes.js';
 import { groupsRoutes } from './groups-routes.js';
 import { projectsRoutes } from './projects-routes.js';
@@ -60,7 +59,6 @@ export const accountsFeature: Feature = {
     [DESTROY_USER_JOB]: destroyUserJob,
   },
   async onStart(deps) {
-    await ensureStoredProjectEntities(deps);
     await ensureRootUser(deps);
   },
 };

@@ -7,7 +7,7 @@ import { ParamError } from '../platform/errors.js';
 import { ApiError } from '../platform/http/api-error.js';
 import type { FeatureAccessLevel, Visibility } from '../platform/db/tables/accounts.js';
 import type { ProjectAccess, ProjectRow } from '../platform/auth/subjects.js';
-import { updateProject } from './update-project.js';
+import { PROJECT_SETTINGS, updateProject } from './update-project.js';
 import { transferProject } from './transfer-project.js';
 import { starProject } from './star-project.js';
 import { unstarProject } from './unstar-project.js';
@@ -25,7 +25,7 @@ const FEATURE_LEVELS = ['disabled', 'private', 'enabled'] as const;
 const UPDATE_PARAMS = {
   name: p.string.optional({ description: 'The name of the project' }),
   path: p.string.optional({ description: 'The path of the repository' }),
-  description: p.string.optional(),
+  ...PROJECT_SETTINGS,
   visibility: p.string.optional({ values: VISIBILITIES }),
   default_branch: p.string.optional(),
   topics: p.strings.optional({ description: 'The list of topics (comma-separated or an array)' }),
@@ -59,7 +59,7 @@ export function projectEditRoutes(app: FastifyInstance, deps: Deps): void {
       const updated = await updateProject(deps, access, {
         name: params.name,
         path: params.path,
-        description: params.description,
+        settings: Object.fromEntries(Object.keys(PROJECT_SETTINGS).map((name) => [name, (params as Record<string, unknown>)[name]])),
         visibility: params.visibility as Visibility | undefined,
         defaultBranch: params.default_branch,
         topics,

@@ -6,18 +6,13 @@ import { p } from '../platform/http/params.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import { createProject } from './create-project.js';
 import { deleteProject } from './delete-project.js';
+import { accountHooks } from './hooks.js';
+import { findProject } from './lookup.js';
 import { namespaceOf, namespacesOf, visibleProjectsQuery } from './finders.js';
-import { projectEntity } from './entities.js';
-import { serializeProjectEntity } from './project-entity-serializer.js';
-import { visibleProjectsPage } from './visible-projects-page.js';
+import { PROJECT_ENTITY, projectEntity, projectSource } from './entities.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
 const ORDER_BY = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
-
-/** No filter and the default order (id, newest first): what visibleProjectsPage answers. */
-function isUnfiltered(params: { search?: string; membership?: boolean; owned?: boolean; starred?: boolean; visibility?: string; order_by?: string; sort?: string }): boolean {
-  return !params.search && !params.membership && !params.owned && !params.starred && !params.visibility && (params.order_by ?? 'id') === 'id' && (params.sort ?? 'desc') === 'desc';
-}
 
 export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
 
@@ -34,10 +29,8 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       sort: p.string.optional({ values: ['asc', 'desc'] }),
       simple: p.boolean.optional(),
     },
-    handler: async ({ params, principal, cachedPage, cachedPresentedPage }) => {
+    handler: async ({ params, principal, cachedPage }) => {
       const user = principal?.user ?? null;
-      // The listing every client polls, unfiltered and newest first: one statement (visible-projects-page.ts).
-      if (isUnfiltered(params)) return cachedPresentedPage([], (page) => visibleProjectsPage(deps, user, page));
       const filters = {
         search: params.search,
         membership: params.membership,
@@ -63,12 +56,12 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     ability: { project: 'read_project' }, auth: 'optional',
     params: { id: p.string.required() },
     // The whole answer is cached per caller until the database changes (the context's cachedAnswer);
-    // when it is not, the compiled serialiser writes it. Anonymous callers get no `permissions`
-    // (GitLab presents them only to a user).
+    // when it is not, the entity's compiled serialiser writes it. Anonymous callers get no
+    // `permissions` (GitLab presents them only to a user).
     handler: async ({ params, principal, project, cachedAnswer }) =>
       cachedAnswer([params.id], async () => {
         const access = await project();
-        return JsonText.of(serializeProjectEntity(projectEntity(deps.config, access.project, access.namespace, principal ? access : undefined)));
+        return JsonText.of(PROJECT_ENTITY.serialize(PROJECT_ENTITY.present(projectSource(deps.config, access.project, access.namespace, principal ? access : undefined))));
       }),
   });
 
@@ -83,6 +76,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       visibility: p.string.optional({ values: VISIBILITIES }),
       description: p.string.optional(),
       default_branch: p.string.optional(),
+      initialize_with_readme: p.boolean.optional(),
     },
     handler: async ({ params, actor }) => {
       const project = await createProject(deps, actor, {
@@ -93,6 +87,8 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
         description: params.description,
         defaultBranch: params.default_branch,
       });
+      const initialize = accountHooks(deps).initializeWithReadme;
+      if (params.initialize_with_readme && initialize) await initialize(await findProject(deps, actor, String(project.id)));
       return projectEntity(deps.config, project, await namespaceOf(deps, project));
     },
   });

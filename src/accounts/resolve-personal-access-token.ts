@@ -1,7 +1,6 @@
 // The personal access token of a request (registered as a token resolver at setup): its user and
 // scopes, or why it no longer works. Runs on every API request.
 import type { Deps } from '../platform/deps.js';
-import { DAY_MS } from '../platform/clock.js';
 import type { TokenLookup } from '../platform/auth/principal.js';
 import { sha256Hex } from '../platform/crypto.js';
 import type { UserRow } from './lookup.js';
@@ -37,10 +36,8 @@ export async function tokenLookupOf(deps: Deps, row: TokenRow): Promise<TokenLoo
   const now = deps.clock.now();
   if (row.revoked === 1) return { status: 'revoked' };
   if (row.expires_at !== null && row.expires_at < today(now)) return { status: 'expired' };
-  let lastUsedAt = Number(row.last_used_at);
-  if (row.last_used_at === null || now - lastUsedAt > LAST_USED_INTERVAL_MS) {
+  if (row.last_used_at === null || now - Number(row.last_used_at) > LAST_USED_INTERVAL_MS) {
     await deps.db.updateTable('personal_access_tokens').set({ last_used_at: now }).where('id', '=', row.token_id).execute();
-    lastUsedAt = now;
   }
   // The day the user was last seen (GitLab's last_activity_on, GET /user/activities): once a day.
   await noteActivity(deps, row, now);
@@ -51,8 +48,6 @@ export async function tokenLookupOf(deps: Deps, row: TokenRow): Promise<TokenLoo
       scopes: row.scopes.split(' '),
       via: 'personal_access_token',
       tokenId: Number(row.token_id),
-      // The same until the day ends (expiry, memberships, the day's activity) or last_used_at falls due.
-      validUntil: Math.min((Math.floor(now / DAY_MS) + 1) * DAY_MS, lastUsedAt + LAST_USED_INTERVAL_MS),
     },
   };
 }

@@ -8,6 +8,7 @@ import type { FeatureAccessLevel, Visibility } from '../platform/db/tables/accou
 import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { authorizeProject } from '../platform/auth/policies/index.js';
 import type { UploadedFile } from '../platform/http/multipart.js';
+import { p, type ParamRule } from '../platform/http/params.js';
 import type { ProjectRow } from './access.js';
 import { pathProblems } from './paths.js';
 import { projectVisibilityProblem } from './visibility.js';
@@ -19,10 +20,23 @@ import { storeAvatar } from './store-avatar.js';
 import { accountHooks } from './hooks.js';
 import { publishProjectEvent, publishProjectMove } from './system-events.js';
 
+/**
+ * Project attributes stored as the API gives them, one line each: the parameter's rule (params.ts),
+ * its value written to the column of the same name (booleans as 1 and 0). PUT /projects/:id takes
+ * them (project-edit-routes.ts) and the Project entity shows them (entities.ts). Attributes with
+ * rules of their own (names, paths, visibility, the default branch) are handled below.
+ */
+export const PROJECT_SETTINGS = {
+  description: p.string.optional(),
+} satisfies Record<string, ParamRule>;
+
+export type ProjectSettings = { [K in keyof typeof PROJECT_SETTINGS]?: unknown };
+
 export interface UpdateProjectInput {
   name?: string;
   path?: string;
-  description?: string;
+  /** PROJECT_SETTINGS as parsed; undefined ones are left as they are. */
+  settings?: ProjectSettings;
   visibility?: Visibility;
   defaultBranch?: string;
   topics?: string[];
@@ -84,7 +98,9 @@ export async function updateProject(deps: Deps, access: ProjectAccess, input: Up
   const now = deps.clock.now();
   const changes: Record<string, unknown> = { updated_at: now };
   if (input.name !== undefined) changes.name = input.name.trim();
-  if (input.description !== undefined) changes.description = input.description;
+  for (const [column, value] of Object.entries(input.settings ?? {})) {
+    if (value !== undefined) changes[column] = typeof value === 'boolean' ? Number(value) : value;
+  }
   if (input.visibility !== undefined) changes.visibility = input.visibility;
   if (input.topics !== undefined) changes.topics = JSON.stringify(cleanTopics(input.topics));
   if (input.issuesAccessLevel !== undefined) changes.issues_access_level = input.issuesAccessLevel;

@@ -10,7 +10,8 @@ export const namespacePagesFeature: Feature = {
   name: 'namespace-pages',
   routes(app, deps) {
     namespacedPage(app, deps, { method: 'GET', pattern: GROUP_PATTERN, ability: { group: 'read_group' }, auth: 'optional', handler: async (context) => renderGroup(context, await context.group()) });
-    // A project's read_project, else a group's or a user's page (read through their own finders).
-    namespacedPage(app, deps, { method: 'GET', pattern: PATH_PATTERN, ability: { project: 'read_project' }, auth: 'optional', handler: (context) => renderPath(deps, context) });
+    // A project, a group or a user: which one is known only by looking, so the page asks each one's
+    // finder with its own ability (a project's read_project, a group's read_group) in turn.
+    namespacedPage(app, deps, { method: 'GET', pattern: PATH_PATTERN, ability: { instance: 'read_instance' }, auth: 'optional', handler: (context) => renderPath(deps, context) });
   },
 };

@@ -5,7 +5,7 @@ import type { Deps } from '../platform/deps.js';
 import type { PageContext } from '../platform/web/page-route.js';
 import { redirect } from '../platform/web/page.js';
 import { NotFoundError } from '../platform/errors.js';
-import { findGroup, findUserRow } from '../accounts/api.js';
+import { findGroup, findProject, findUserRow } from '../accounts/api.js';
 import { renderProjectOverview } from './project-page.js';
 import { renderUserProfile } from './user-page.js';
 
@@ -14,12 +14,12 @@ export const PATH_PATTERN = /^(?<path>(?!api\/|-\/)(?!.*\.git(?:\/|$))(?:(?!\/-\
 
 export async function renderPath(deps: Deps, context: PageContext) {
   const path = context.match.path;
-  try {
-    return await renderProjectOverview(context, await context.project());
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-  }
   const principal = context.user ? { user: context.user, scopes: ['api'], via: 'session' as const, tokenId: null } : null;
+  const project = await findProject(deps, principal, path, 'read_project').catch((error) => {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  });
+  if (project) return renderProjectOverview(context, project);
   const group = await findGroup(deps, principal, path).catch((error) => {
     if (error instanceof NotFoundError) return null;
     throw error;

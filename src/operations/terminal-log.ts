@@ -1,50 +1,32 @@
-// Log lines for a person at a terminal: `23:31:02 INFO  Kiln is ready  url=http://…`, the error's
-// stack below it. pino still produces (and redacts) the JSON line; this stream only rewrites it, so
-// what is logged is the same in both formats. Log collectors get the JSON (KILN_LOG_FORMAT).
+// Log lines for a person at a terminal, written by pino-pretty: `[14:20:01.123] INFO: Kiln is ready
+// {"url":"http://…"}`, an error's stack below its line, colours where the terminal has them (and
+// NO_COLOR is unset). pino still produces (and redacts) the JSON line; pino-pretty only rewrites it,
+// so what is logged is the same in both formats. Files and pipes get the JSON lines (GitLab's log
+// format, for collectors) unless KILN_LOG_FORMAT says otherwise.
+import { createRequire } from 'node:module';
 import type { DestinationStream } from 'pino';
+import type { PrettyOptions } from 'pino-pretty';
 import type { Config } from '../config.js';
 
-const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
-const OMITTED = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'err']);
+/** Local clock time, no pid or hostname, a record's fields on its message's line. */
+export const PRETTY_OPTIONS: PrettyOptions = { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true };
 
-function clock(time: unknown): string {
-  const date = typeof time === 'number' ? new Date(time) : new Date();
-  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
-  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
-}
-
-function show(value: unknown): string {
-  if (typeof value === 'string') return /[\s"=]/.test(value) || value === '' ? JSON.stringify(value) : value;
-  return JSON.stringify(value);
-}
-
-export function formatLogLine(line: string): string {
-  let entry: Record<string, unknown>;
-  try {
-    entry = JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    return line.endsWith('\n') ? line : `${line}\n`;
-  }
-  const level = (LEVELS[entry.level as number] ?? String(entry.level)).padEnd(5);
-  const fields = Object.entries(entry)
-    .filter(([key, value]) => !OMITTED.has(key) && value !== undefined)
-    .map(([key, value]) => `${key}=${show(value)}`);
-  const err = entry.err as { message?: string; stack?: string } | string | undefined;
-  const message = [entry.msg ?? '', typeof err === 'string' ? err : err?.message].filter(Boolean).join(': ');
-  let text = `${clock(entry.time)} ${level} ${message}${fields.length ? `  ${fields.join(' ')}` : ''}\n`;
-  if (typeof err === 'object' && err?.stack) text += `${err.stack.split('\n').slice(1).map((frame) => `    ${frame.trim()}`).join('\n')}\n`;
-  return text;
-}
-
-export function terminalLogStream(out: { write(text: string): unknown }): DestinationStream {
-  return { write: (line: string) => void out.write(formatLogLine(line)) };
+/**
+ * pino-pretty is loaded only by a process that prints for people: a service writing JSON never
+ * loads it. `colorize` defaults to what the terminal supports.
+ */
+export function terminalLogStream(out: { write(text: string): unknown }, options: Pick<PrettyOptions, 'colorize'> = {}): DestinationStream {
+  const { prettyFactory } = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
+  const format = prettyFactory({ ...PRETTY_OPTIONS, ...options });
+  // pino's line ends with a newline and pino-pretty adds its own: one is enough.
+  return { write: (line: string) => void out.write(format(line.endsWith('\n') ? line.slice(0, -1) : line)) };
 }
 
 export function wantsText(config: Pick<Config, 'logFormat'>, stdoutIsTerminal: boolean): boolean {
-  return config.logFormat === 'text' || (config.logFormat === 'auto' && stdoutIsTerminal);
+  return config.logFormat === 'pretty' || (config.logFormat === 'auto' && stdoutIsTerminal);
 }
 
-/** The destination for createLogger: text for a terminal (or KILN_LOG_FORMAT=text), pino's own JSON otherwise. */
+/** The destination for createLogger: pino-pretty for a terminal (or KILN_LOG_FORMAT=pretty), pino's own JSON otherwise. */
 export function logDestination(config: Pick<Config, 'logFormat'>): DestinationStream | undefined {
   return wantsText(config, Boolean(process.stdout.isTTY)) ? terminalLogStream(process.stdout) : undefined;
 }

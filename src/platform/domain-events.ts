@@ -9,7 +9,8 @@
 // - `trx` is the transaction the action already runs in: a Kysely transaction (`inTransaction`'s
 //   `trx`) or the raw runner of a group-commit work (`tx`). Never `deps.db` outside a transaction.
 // - Publish after the rows the event names exist (the listener's job may run as soon as it commits).
-// - Project events carry ids only (docs/architecture.md); a listener's job reads what it needs when it runs.
+// - Project events carry ids only (docs/architecture.md). A listener that must describe the event as
+//   it happened reads through `tx` (the webhooks build their payloads there); a job reads when it runs.
 // - System events (SystemEventTypes: users, groups, projects and memberships as a whole, what GitLab's
 //   system hooks report) carry a SNAPSHOT of what they name instead, taken in the transaction before
 //   the change commits. Why: a destroyed user, group, project or membership no longer resolves when
@@ -48,7 +49,7 @@ export interface DomainEventTypes {
   /** An open issue's due date arrived (a scheduled job, actor: the issue's author). */
   'issue.due': { issueId: number };
   /** A comment (or system note) on an issue or an alert. */
-  'note.created': { noteId: number; noteableType: 'Issue' | 'AlertManagement::Alert'; noteableId: number; system: boolean };
+  'note.created': { noteId: number; noteableType: 'Issue' | 'MergeRequest' | 'AlertManagement::Alert'; noteableId: number; system: boolean };
   /** A new alert (never a repeat counted on an open one). `actorId` is null: a monitoring tool sent it. */
   'alert.created': { alertId: number };
   /** One branch or tag changed by a push (git or the repository API); a null id: created or deleted. */

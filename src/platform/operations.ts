@@ -7,13 +7,24 @@ import { addressAllowlist } from './http/address-allowlist.js';
 import { KILN_VERSION } from './version.js';
 
 const OPEN = { credential: 'none' } as const;
+const READINESS_TIMEOUT_MS = 1_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
 
 export function registerOperations(app: FastifyInstance, deps: Deps): void {
   app.get('/-/liveness', { config: { ability: OPEN } }, async () => ({ status: 'ok' }));
   app.get('/-/health', { config: { ability: OPEN } }, async (_request, reply) => reply.type('text/plain').send('GitLab OK'));
   app.get('/-/readiness', { config: { ability: OPEN } }, async (_request, reply) => {
     try {
-      await ping(deps.db);
+      // A database that does not answer within the probe's budget is not ready (a load balancer
+      // waits a few seconds at most); it is asked anew on the next probe.
+      await withTimeout(ping(deps.db), READINESS_TIMEOUT_MS);
       return { status: 'ok', master_check: [{ status: 'ok' }], db_check: [{ status: 'ok' }] };
     } catch (error) {
       deps.log.warn({ err: error }, 'readiness: database unreachable');

@@ -15,12 +15,14 @@ import { PRUNE_ORPHANS_JOB, pruneOrphansJob } from './prune-orphans.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
 import { accountHooks } from '../accounts/api.js';
 import { changeHead } from './change-head.js';
+import { initializeWithReadme } from './repository-api/initialize-with-readme.js';
 
 export const repositoriesFeature: Feature = {
   name: 'repositories',
   setup(deps) {
     // A project's default branch is its repository's HEAD (PUT /projects/:id default_branch).
     accountHooks(deps).changeDefaultBranch = (projectId, branch) => changeHead(deps, projectId, branch);
+    accountHooks(deps).initializeWithReadme = (access) => initializeWithReadme(deps, access);
   },
   routes(app, deps) {
     storageMoveRoutes(app, deps);
@@ -29,8 +31,10 @@ export const repositoriesFeature: Feature = {
     namespacedRoute(app, {
       method: ['GET', 'POST'],
       pattern: GIT_URL,
-      // Fetches need `download_code`, pushes `push_code`: serve-git.ts asks which once it knows the service.
-      ability: { project: 'download_code', param: 'path' },
+      // Git's own protocol: HTTP Basic credentials with its 401 challenge, then `download_code` for a
+      // fetch or `push_code` for a push on the project (or the group of a wiki), which serve-git.ts
+      // asks once it knows the service (git-access.ts).
+      ability: { credential: 'git_http' },
       handler: (request, reply, groups) => serveGit(deps, request, reply, { path: groups.path, action: groups.action }),
     });
     storagePages(app, deps);

@@ -1,19 +1,21 @@
-// The chat job: build the event's Slack message and post it to each channel the integration names for
-// that event (the per-event channel, else the default; a comma-separated list posts once per channel).
+// The chat job: post the event's Slack message to each channel the integration named for that event
+// (the per-event channel, else the default; a comma-separated list posts once per channel). The
+// message and the channels were fixed in the event's transaction (listeners.ts); a job queued before
+// they were builds them when it runs.
 import type { Deps } from '../platform/deps.js';
-import type { DomainEvent } from '../platform/domain-events.js';
 import { BlockedRequestError, outboundRules, postPinned } from './outbound.js';
 import { chatMessage } from './slack-messages.js';
 import { propertiesOf } from './slack-integration.js';
+import { chatChannels } from './chat-channels.js';
+import type { ChatDeliveryPayload } from './listeners.js';
 
-export async function deliverChat(deps: Deps, payload: { integrationId: number; event: DomainEvent }): Promise<void> {
+export async function deliverChat(deps: Deps, payload: ChatDeliveryPayload): Promise<void> {
   const integration = await deps.db.selectFrom('chat_integrations').selectAll().where('id', '=', payload.integrationId).executeTakeFirst();
   if (!integration || Number(integration.active) !== 1) return;
-  const message = await chatMessage(deps, payload.event);
+  const message = payload.message !== undefined ? payload.message : await chatMessage(deps, payload.event);
   if (!message) return;
   const properties = propertiesOf(integration);
-  const channelList = (properties.channels[message.channelField] || properties.channel || '').split(',').map((c) => c.trim()).filter(Boolean);
-  const channels = channelList.length > 0 ? channelList : [null];
+  const channels = payload.channels ?? chatChannels(integration, message);
   const rules = await outboundRules(deps, 'web');
   for (const channel of channels) {
     const body = JSON.stringify({

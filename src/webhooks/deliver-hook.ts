@@ -5,67 +5,14 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../platform/deps.js';
 import type { ClaimedJob } from '../platform/jobs/queue.js';
-import type { DomainEvent, DomainEventKind } from '../platform/domain-events.js';
 import { GITLAB_COMPAT_VERSION } from '../platform/version.js';
 import { findHookById } from './finder.js';
 import type { HookRow } from './entities.js';
 import { executable } from './model.js';
 import { BlockedRequestError, outboundRules, postPinned, type OutboundRules } from './outbound.js';
 import { recordExchanges, type Exchange } from './record-deliveries.js';
-import { issueChangeSet, issueHookData, noteHookData, type IssueAction } from './payloads/issue.js';
-import { pushHookData } from './payloads/push.js';
-import { deploymentHookData } from './payloads/deployment.js';
-import { systemHookData } from './payloads/system-events.js';
+import { buildHook, type BuiltHook } from './build-hook.js';
 import type { DeliveryPayload } from './listeners.js';
-
-export interface BuiltHook {
-  /** X-Gitlab-Event */
-  event: string;
-  /** The log's trigger: GitLab's hook names (push_hooks, issue_hooks, …). */
-  trigger: string;
-  data: unknown;
-}
-
-const ISSUE_ACTIONS: Record<string, IssueAction> = {
-  'issue.opened': 'open',
-  'issue.closed': 'close',
-  'issue.reopened': 'reopen',
-  'issue.updated': 'update',
-  'issue.reassigned': 'update',
-};
-
-/** The payload of an event as a hook receives it, or null when what it names is gone. */
-export async function buildHook(deps: Deps, event: DomainEvent<DomainEventKind>): Promise<BuiltHook | null> {
-  switch (event.kind) {
-    case 'issue.opened':
-    case 'issue.closed':
-    case 'issue.reopened':
-    case 'issue.updated':
-    case 'issue.reassigned': {
-      const built = await issueHookData(deps, { issueId: event.issueId, actorId: event.actorId, action: ISSUE_ACTIONS[event.kind], changes: issueChangeSet(event) });
-      return built && { event: built.confidential ? 'Confidential Issue Hook' : 'Issue Hook', trigger: built.confidential ? 'confidential_issue_hooks' : 'issue_hooks', data: built.data };
-    }
-    case 'note.created': {
-      const built = await noteHookData(deps, { noteId: event.noteId, actorId: event.actorId });
-      return built && { event: built.confidential ? 'Confidential Note Hook' : 'Note Hook', trigger: built.confidential ? 'confidential_note_hooks' : 'note_hooks', data: built.data };
-    }
-    case 'push': {
-      const data = await pushHookData(deps, event);
-      const tag = event.ref.startsWith('refs/tags/');
-      return data && { event: tag ? 'Tag Push Hook' : 'Push Hook', trigger: tag ? 'tag_push_hooks' : 'push_hooks', data };
-    }
-    case 'deployment.status_changed': {
-      const data = await deploymentHookData(deps, { deploymentId: event.deploymentId, actorId: event.actorId, status: event.status });
-      return data && { event: 'Deployment Hook', trigger: 'deployment_hooks', data };
-    }
-    case 'issue.due':
-    case 'alert.created':
-      return null;
-    default:
-      // System events carry their snapshot: formatted, never read (system-listeners.ts).
-      return systemHookData(event);
-  }
-}
 
 /**
  * The hooks of one event get the same payload: the first of its jobs builds it, the others (usually

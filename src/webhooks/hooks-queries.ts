@@ -76,10 +76,12 @@ export interface ListeningIntegration {
   push_events: number;
   tag_push_events: number;
   deployment_events: number;
+  /** The Slack settings as stored (JSON): the channels an event's message goes to. */
+  properties: string;
 }
 
 export const activeChatIntegrations = (projectId: number) => q`
-  select id, alert_events, issues_events, confidential_issues_events, note_events, confidential_note_events, push_events, tag_push_events, deployment_events
+  select id, alert_events, issues_events, confidential_issues_events, note_events, confidential_note_events, push_events, tag_push_events, deployment_events, properties
   from chat_integrations where project_id = ${projectId} and active = 1`;
 
 /** Every system hook with its failure state (system events go to all of them). */

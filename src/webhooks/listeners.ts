@@ -1,14 +1,22 @@
 // What webhooks and chat integrations listen to (platform/domain-events.ts): each event becomes one
 // durable delivery job naming the hooks that want it, queued in the producer's transaction, so a
-// rolled-back action sends nothing and a committed one is delivered even after kill -9. The listener
-// only reads the hooks (one indexed statement) and enqueues one row however many hooks there are;
-// building, sending and logging happen in the job (deliver-event.ts), which fans out to the hooks.
+// rolled-back action sends nothing and a committed one is delivered even after kill -9. The payload
+// (and the chat message with its channels) is built here too, in that transaction, as GitLab builds
+// `hook_data` in the service: the recipients and what they are sent are both fixed when the event
+// happens. A job that built it when it ran sent an issue made confidential meanwhile, with its new
+// text, to hooks and channels that had not asked for confidential events (issue 33). Sending and
+// logging happen in the job (deliver-event.ts, deliver-chat.ts), which fans out to the hooks.
 import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Deps } from '../platform/deps.js';
+import type { DB } from '../platform/db/schema.js';
 import type { DomainEvent, DomainEventKind, EventTx } from '../platform/domain-events.js';
 import { enqueue } from '../platform/jobs/queue.js';
 import { activeChatIntegrations, issueConfidential, listeningHooks, listeningHooksOf, type ListeningHook, type ListeningIntegration } from './hooks-queries.js';
 import { branchMatches, executable, type FiredFlag } from './model.js';
+import { buildHook, type BuiltHook } from './build-hook.js';
+import { chatMessage, type ChatMessage } from './slack-messages.js';
+import { chatChannels } from './chat-channels.js';
 
 export const JOB_DELIVER_HOOK = 'webhooks.deliver';
 export const JOB_DELIVER_EVENT = 'webhooks.deliver_event';
@@ -29,6 +37,27 @@ export interface EventDeliveryPayload {
   hookIds: number[];
   event: DomainEvent;
   eventUuid: string;
+  /** The payload as the event's transaction saw it; absent in jobs queued before it was built there (built when they run). */
+  built?: BuiltHook | null;
+}
+
+/** The chat job of one integration for one event: the message and the channels as they were when it happened. */
+export interface ChatDeliveryPayload {
+  integrationId: number;
+  event: DomainEvent;
+  /** Absent in jobs queued before messages were built at the event (built when they run). */
+  message?: ChatMessage | null;
+  /** null: the integration's webhook default channel. */
+  channels?: Array<string | null>;
+}
+
+/**
+ * Deps whose queries run in the event's transaction, so the payload sees the rows as the event made
+ * them (its own uncommitted writes included); null for a group-commit work's raw runner, which has
+ * no query builder (its events, new alerts, build their chat message when the job runs).
+ */
+function depsInTransaction(deps: Deps, tx: EventTx): Deps | null {
+  return 'selectFrom' in tx ? { ...deps, db: tx as unknown as Kysely<DB> } : null;
 }
 
 /** The flag of the hooks an event goes to, and for pushes to a branch the filter a hook must also pass. */
@@ -101,14 +130,30 @@ export function listenForHooks(deps: Deps): void {
         .map((hook) => hook.id)
         .sort((a, b) => a - b);
       if (hookIds.length > 0) {
-        const payload: EventDeliveryPayload = { hookIds, event, eventUuid: randomUUID() };
-        // No retries of a receiver's failure (GitLab sends once); the attempts cover a worker that died.
-        await enqueue(tx, deps.clock, JOB_DELIVER_EVENT, { ...payload }, { maxAttempts: 3 });
+        const atEvent = depsInTransaction(deps, tx);
+        const built = atEvent ? await buildHook(atEvent, event) : undefined;
+        // null: what the event names is gone already (deleted in the same transaction), nothing to send.
+        if (built !== null) {
+          const payload: EventDeliveryPayload = { hookIds, event, eventUuid: randomUUID(), ...(built ? { built } : {}) };
+          // No retries of a receiver's failure (GitLab sends once); the attempts cover a worker that died.
+          await enqueue(tx, deps.clock, JOB_DELIVER_EVENT, { ...payload }, { maxAttempts: 3 });
+        }
       }
     }
     const integrations = await tx.all<ListeningIntegration>(activeChatIntegrations(event.projectId));
+    let message: Promise<ChatMessage | null> | undefined;
     for (const integration of integrations) {
-      if (chatWants(event, confidential, integration)) await enqueue(tx, deps.clock, JOB_NOTIFY_CHAT, { integrationId: Number(integration.id), event }, { maxAttempts: 3 });
+      if (!chatWants(event, confidential, integration)) continue;
+      const atEvent = depsInTransaction(deps, tx);
+      if (!atEvent) {
+        await enqueue(tx, deps.clock, JOB_NOTIFY_CHAT, { integrationId: Number(integration.id), event }, { maxAttempts: 3 });
+        continue;
+      }
+      message ??= chatMessage(atEvent, event);
+      const built = await message;
+      if (!built) continue;
+      const payload: ChatDeliveryPayload = { integrationId: Number(integration.id), event, message: built, channels: chatChannels(integration, built) };
+      await enqueue(tx, deps.clock, JOB_NOTIFY_CHAT, { ...payload }, { maxAttempts: 3 });
     }
   };
   for (const kind of ['issue.opened', 'issue.closed', 'issue.reopened', 'issue.updated', 'issue.reassigned', 'note.created', 'push', 'deployment.status_changed'] as const) {

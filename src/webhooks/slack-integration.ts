@@ -54,7 +54,7 @@ export function defaultProperties(): SlackProperties {
   };
 }
 
-export function propertiesOf(row: ChatIntegrationRow | undefined): SlackProperties {
+export function propertiesOf(row: Pick<ChatIntegrationRow, 'properties'> | undefined): SlackProperties {
   return row ? { ...defaultProperties(), ...(JSON.parse(row.properties) as Partial<SlackProperties>) } : defaultProperties();
 }
 

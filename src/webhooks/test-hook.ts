@@ -6,7 +6,8 @@ import type { DomainEvent } from '../platform/domain-events.js';
 import { ApiError } from '../platform/http/api-error.js';
 import { readableRepository, runCommand } from '../repositories/api.js';
 import type { HookRow } from './entities.js';
-import { buildHook, sendToHook, type SendOutcome } from './deliver-hook.js';
+import { sendToHook, type SendOutcome } from './deliver-hook.js';
+import { buildHook } from './build-hook.js';
 
 export const TEST_TRIGGERS = [
   'push_events', 'tag_push_events', 'issues_events', 'confidential_issues_events', 'note_events', 'confidential_note_events',

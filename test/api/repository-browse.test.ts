@@ -285,3 +285,60 @@ describe('who may browse', () => {
     }
   });
 });
+
+describe('GET /:project/-/branches', () => {
+  it('lists the branches with their place against the default branch, and filters them', async () => {
+    const body = (await web.get('/owner/shop/-/branches')).body;
+    expect(body).toContain('data-branch="main"');
+    expect(body).toMatch(/data-branch="feature\/x"[\s\S]*?<span>\d+ behind<\/span><span>0 ahead<\/span>/);
+    const filtered = (await web.get('/owner/shop/-/branches?search=feat')).body;
+    expect(filtered).toContain('data-branch="feature/x"');
+    expect(filtered).not.toContain('data-branch="main"');
+  });
+
+  it('POST /-/branches/new creates a branch and says why it cannot', async () => {
+    const created = await web.post('/owner/shop/-/branches/new', { branch_name: 'topic', ref: 'v1.0' }, { csrfFrom: '/owner/shop/-/branches/new' });
+    expect(created.statusCode).toBe(303);
+    expect(created.headers.location).toBe('/owner/shop/-/tree/topic');
+    const refused = await web.post('/owner/shop/-/branches/new', { branch_name: 'bad..name', ref: 'main' }, { csrfFrom: '/owner/shop/-/branches/new' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('Branch name is invalid');
+  });
+
+  it('POST /-/branches/delete deletes a branch, and refuses the default branch with a push’s message', async () => {
+    const deleted = await web.post('/owner/shop/-/branches/delete', { name: 'topic' }, { csrfFrom: '/owner/shop/-/branches' });
+    expect(deleted.statusCode).toBe(303);
+    expect((await web.get('/owner/shop/-/branches')).body).not.toContain('data-branch="topic"');
+    const refused = await web.post('/owner/shop/-/branches/delete', { name: 'main' }, { csrfFrom: '/owner/shop/-/branches' });
+    expect(refused.statusCode).toBe(303);
+    expect((await web.get('/owner/shop/-/branches')).body).toContain('The default branch of a project cannot be deleted.');
+  });
+
+  it('as a reporter offers no form and refuses the posts', async () => {
+    const asReporter = new WebSession(kiln);
+    await asReporter.signIn(reporter.username, reporter.password);
+    expect((await asReporter.get('/owner/shop/-/branches')).body).not.toContain('New branch');
+    expect((await asReporter.get('/owner/shop/-/branches/new')).statusCode).toBe(403);
+    expect((await asReporter.post('/owner/shop/-/branches/delete', { name: 'feature/x' }, { csrfFrom: '/owner/shop/-/branches' })).statusCode).toBe(403);
+  });
+});
+
+describe('GET /:project/-/tags and /-/graphs/:ref', () => {
+  it('lists the tags with their messages, and creates and deletes one', async () => {
+    const body = (await web.get('/owner/shop/-/tags')).body;
+    expect(body).toContain('data-tag="v1.1"');
+    expect(body).toContain('Release 1.1');
+    expect((await web.post('/owner/shop/-/tags/new', { tag_name: 'v2', ref: 'main', message: 'Two <b>big</b>' }, { csrfFrom: '/owner/shop/-/tags/new' })).statusCode).toBe(303);
+    const after = (await web.get('/owner/shop/-/tags')).body;
+    expect(after).toContain('Two &lt;b&gt;big&lt;/b&gt;');
+    expect((await web.post('/owner/shop/-/tags/delete', { name: 'v2' }, { csrfFrom: '/owner/shop/-/tags' })).statusCode).toBe(303);
+    expect((await web.get('/owner/shop/-/tags')).body).not.toContain('data-tag="v2"');
+  });
+
+  it('draws the contributors as SVG bars', async () => {
+    const response = await web.get('/owner/shop/-/graphs/main');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<figure class="chart" id="contributors-chart">');
+    expect(response.body).toMatch(/<title>Test: \d+<\/title>/);
+  });
+});

@@ -18,7 +18,7 @@ function known(ability: RouteAbility): boolean {
   if ('project' in ability) return ability.project in PROJECT_ABILITIES;
   if ('group' in ability) return ability.group in GROUP_ABILITIES;
   if ('instance' in ability) return (INSTANCE_ABILITIES as readonly string[]).includes(ability.instance);
-  return ['integration_key', 'oauth', 'monitoring_allowlist', 'none', 'dispatch', 'signed_link'].includes(ability.credential);
+  return ['integration_key', 'oauth', 'monitoring_allowlist', 'none', 'dispatch', 'signed_link', 'git_http'].includes(ability.credential);
 }
 
 describe('every registered route and page', () => {
@@ -30,6 +30,14 @@ describe('every registered route and page', () => {
     expect(undeclared).toEqual([]);
     const unknown = routes.filter((route) => route.ability && !known(route.ability)).map((route) => `${route.method} ${route.path} ${JSON.stringify(route.ability)}`);
     expect(unknown).toEqual([]);
+  });
+
+  it('has every declared project or group ability checked by its kit before the handler', () => {
+    const subjectRoutes = routeInventory(kiln.app).filter((route) => route.ability && ('project' in route.ability || 'group' in route.ability));
+    // API routes, fixed-URL pages and namespaced pages (the project and group pages) alike.
+    expect(subjectRoutes.length).toBeGreaterThan(100);
+    expect(subjectRoutes.some((route) => route.path.startsWith('/^'))).toBe(true);
+    expect(subjectRoutes.filter((route) => !route.subjectChecked).map((route) => `${route.method} ${route.path}`)).toEqual([]);
   });
 
   it('includes the namespaced pages and git routes', () => {

@@ -100,3 +100,28 @@ export function consoleSessions(text: string): Array<{ command: string; output: 
   }
   return sessions.map(({ command, lines }) => ({ command, output: lines.length ? `${lines.join('\n')}\n` : '' }));
 }
+
+const MARK = '@@kiln-docs-step-exit ';
+
+export interface Step {
+  command: string;
+  output: string;
+  code: number;
+}
+
+/** Runs the commands in one bash, each followed by a marker with its exit code, and splits stdout by them. */
+export function runSteps(commands: string[], env: Record<string, string>): Promise<{ steps: Step[]; stderr: string }> {
+  const script = commands.map((command) => `${command}\nprintf '\\n${MARK}%s\\n' "$?"`).join('\n');
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', script], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.once('close', () => {
+      const parts = stdout.split(new RegExp(`\\n${MARK}(\\d+)\\n`));
+      const steps = commands.map((command, index) => ({ command, output: parts[index * 2] ?? '', code: Number(parts[index * 2 + 1] ?? -1) }));
+      resolve({ steps, stderr });
+    });
+  });
+}

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { testDialect } from '../helpers/database.js';
 import { startKilnProcess, type KilnProcess } from '../clients/helpers/server.js';
 import { commandsOf } from '../helpers/markdown-commands.js';
-import { REPO, consoleSessions, guideBlock, localise, runShell, shellEnv } from './docs-shell.js';
+import { REPO, consoleSessions, guideBlock, localise, runShell, runSteps, shellEnv } from './docs-shell.js';
 
 describe.skipIf(testDialect() !== 'sqlite')('docs/operations/: the command blocks that need no database server', () => {
   let work: string;
@@ -62,6 +62,19 @@ describe.skipIf(testDialect() !== 'sqlite')('docs/operations/: the command block
       const response = await fetch(`${kiln.url}/api/v4/personal_access_tokens/self`, { headers: { 'private-token': result.stdout } });
       expect(response.status).toBe(200);
       expect(await response.json()).toMatchObject({ name: 'automation', scopes: ['api', 'sudo'], active: true });
+    });
+
+    it('configuration.md: the instance settings commands read and change the settings', { timeout: 60_000 }, async () => {
+      const block = localise(guideBlock('configuration.md', '/api/v4/application/settings \\'), { 'http://127.0.0.1:8080': kiln.url });
+      const commands = commandsOf(block);
+      const { steps, stderr } = await runSteps([...commands, 'printf %s "$TOKEN"'], shellEnv({ KILN_DATA_DIR: kiln.dataDir }));
+      expect(stderr).toBe('');
+      expect(steps.map((step) => step.code)).toEqual([0, 0, 0, 0]);
+      const [, read, changed, token] = steps.map((step) => step.output);
+      expect(JSON.parse(read)).toMatchObject({ allow_local_requests_from_web_hooks_and_services: false, outbound_local_requests_whitelist: [] });
+      expect(JSON.parse(changed)).toMatchObject({ allow_local_requests_from_web_hooks_and_services: false, outbound_local_requests_whitelist: ['10.0.5.20', 'hooks.internal'] });
+      const now = await fetch(`${kiln.url}/api/v4/application/settings`, { headers: { 'private-token': token } });
+      expect(await now.json()).toMatchObject({ outbound_local_requests_whitelist: ['10.0.5.20', 'hooks.internal'] });
     });
 
     it('reset-password from standard input sets the password (the prompting form is for people)', { timeout: 60_000 }, async () => {

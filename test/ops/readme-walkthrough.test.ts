@@ -2,38 +2,12 @@
 // curl) against a started Kiln that already has another user, whose namespace takes the id a
 // hard-coded `namespace_id` would have guessed. Only the address is changed (the test's port).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { apiCall, startKilnProcess, type KilnProcess } from '../clients/helpers/server.js';
 import { childDatabaseEnv } from '../platform/process-helpers.js';
 import { commandsOf, fencedBlocks } from '../helpers/markdown-commands.js';
-
-const REPO = new URL('../..', import.meta.url).pathname;
-const MARK = '@@kiln-walkthrough-exit ';
-
-interface Step {
-  command: string;
-  output: string;
-  code: number;
-}
-
-/** Runs the commands in one bash, each followed by a marker with its exit code, and splits the output by them. */
-function runSteps(commands: string[], env: Record<string, string>): Promise<{ steps: Step[]; stderr: string }> {
-  const script = commands.map((command) => `${command}\nprintf '\\n${MARK}%s\\n' "$?"`).join('\n');
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', script], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('close', () => {
-      const parts = stdout.split(new RegExp(`\\n${MARK}(\\d+)\\n`));
-      const steps = commands.map((command, index) => ({ command, output: parts[index * 2] ?? '', code: Number(parts[index * 2 + 1] ?? -1) }));
-      resolve({ steps, stderr });
-    });
-  });
-}
+import { REPO, runSteps } from './docs-shell.js';
 
 describe('README.md: Using the API', () => {
   let testDb: TestDatabase;

@@ -1,44 +1,67 @@
-// Log lines for people: pino's JSON rewritten as `HH:MM:SS LEVEL message  key=value`, with the
-// error's stack below; the format follows KILN_LOG_FORMAT, or whether stdout is a terminal.
+// Log lines for people: pino's JSON rewritten by pino-pretty as `[HH:MM:ss.l] LEVEL: message {fields}`,
+// the error's stack below; the format follows KILN_LOG_FORMAT (json, pretty, auto), or whether
+// standard output is a terminal.
 import { describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/platform/logger.js';
-import { formatLogLine, terminalLogStream, wantsText } from '../../src/operations/terminal-log.js';
+import { loadConfig, ConfigError } from '../../src/config.js';
+import { terminalLogStream, wantsText } from '../../src/operations/terminal-log.js';
 
-describe('formatLogLine', () => {
-  it('puts the time, the level and the message first, then the fields, leaving out pid and hostname', () => {
-    const time = new Date(2026, 10, 23, 9, 5, 7).getTime();
-    const line = JSON.stringify({ level: 30, time, pid: 1, hostname: 'h', msg: 'Kiln is ready', url: 'http://127.0.0.1:8080', count: 3 });
-    expect(formatLogLine(line)).toBe('09:05:07 INFO  Kiln is ready  url=http://127.0.0.1:8080 count=3\n');
+function capture(): { out: Writable; text: () => string } {
+  let text = '';
+  return { out: new Writable({ write: (chunk, _encoding, done) => ((text += chunk), done()) }), text: () => text };
+}
+
+describe('terminalLogStream (pino-pretty)', () => {
+  it('puts the time, the level and the message first, then the fields on the same line, without pid and hostname', () => {
+    const { out, text } = capture();
+    createLogger('info', terminalLogStream(out, { colorize: false })).info({ url: 'http://127.0.0.1:8080', count: 3 }, 'Kiln is ready');
+    expect(text()).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: Kiln is ready \{"url":"http:\/\/127\.0\.0\.1:8080","count":3\}\n$/);
+    expect(text()).not.toMatch(/pid|hostname/);
   });
 
-  it('quotes values with spaces and writes objects as JSON', () => {
-    const line = JSON.stringify({ level: 40, time: 0, msg: 'slow', reason: 'two words', req: { id: 'r1' } });
-    expect(formatLogLine(line)).toMatch(/^\d\d:\d\d:\d\d WARN {2}slow {2}reason="two words" req=\{"id":"r1"\}\n$/);
+  it('prints an error with its message and its stack below', () => {
+    const { out, text } = capture();
+    const error = new Error('boom');
+    createLogger('info', terminalLogStream(out, { colorize: false })).error({ err: error }, 'job failed');
+    const lines = text().split('\n');
+    expect(lines[0]).toMatch(/^\[[\d:.]+\] ERROR: job failed/);
+    expect(text()).toContain('Error: boom');
+    expect(text()).toMatch(/\n\s+at .+terminal-log\.test\.ts/);
   });
 
-  it('appends the error message and its stack, indented', () => {
-    const line = JSON.stringify({ level: 50, time: 0, msg: 'job failed', err: { message: 'boom', stack: 'Error: boom\n    at one (a.js:1:1)\n    at two (b.js:2:2)' } });
-    expect(formatLogLine(line).split('\n')).toEqual([expect.stringMatching(/ ERROR job failed: boom$/), '    at one (a.js:1:1)', '    at two (b.js:2:2)', '']);
-  });
-
-  it('passes a line that is not JSON through', () => {
-    expect(formatLogLine('plain words')).toBe('plain words\n');
+  it('colours the level when asked (a terminal that supports it)', () => {
+    const { out, text } = capture();
+    createLogger('info', terminalLogStream(out, { colorize: true })).warn('careful');
+    expect(text()).toContain('\u001b[');
   });
 
   it('still redacts through pino: a secret never reaches the text', () => {
-    let text = '';
-    const out = new Writable({ write: (chunk, _encoding, done) => ((text += chunk), done()) });
-    createLogger('info', terminalLogStream(out)).info({ body: { password: 'hunter2' }, user: 'alice' }, 'signed in');
-    expect(text).toMatch(/INFO {2}signed in {2}body=\{"password":"\[REDACTED\]"\} user=alice\n$/);
+    const { out, text } = capture();
+    createLogger('info', terminalLogStream(out, { colorize: false })).info({ body: { password: 'hunter2' }, user: 'alice' }, 'signed in');
+    expect(text()).toContain('INFO: signed in {"body":{"password":"[REDACTED]"},"user":"alice"}');
+    expect(text()).not.toContain('hunter2');
+  });
+
+  it('passes a line that is not JSON through', () => {
+    const { out, text } = capture();
+    terminalLogStream(out, { colorize: false }).write('plain words\n');
+    expect(text()).toBe('plain words\n');
   });
 });
 
-describe('wantsText', () => {
-  it('auto: text on a terminal, JSON otherwise; text and json as set', () => {
-    expect(wantsText({ logFormat: 'auto' }, true)).toBe(true);
-    expect(wantsText({ logFormat: 'auto' }, false)).toBe(false);
-    expect(wantsText({ logFormat: 'text' }, false)).toBe(true);
-    expect(wantsText({ logFormat: 'json' }, true)).toBe(false);
+describe('KILN_LOG_FORMAT', () => {
+  it('auto (the default): pretty on a terminal, JSON otherwise; json and pretty as set; text is pretty\'s former name', () => {
+    const format = (value?: string) => loadConfig(value === undefined ? {} : { KILN_LOG_FORMAT: value });
+    expect(format().logFormat).toBe('auto');
+    expect([wantsText(format(), true), wantsText(format(), false)]).toEqual([true, false]);
+    expect([wantsText(format('json'), true), wantsText(format('json'), false)]).toEqual([false, false]);
+    expect([wantsText(format('pretty'), true), wantsText(format('pretty'), false)]).toEqual([true, true]);
+    expect(format('text').logFormat).toBe('pretty');
+  });
+
+  it('refuses anything else, naming the choices', () => {
+    expect(() => loadConfig({ KILN_LOG_FORMAT: 'xml' })).toThrow(ConfigError);
+    expect(() => loadConfig({ KILN_LOG_FORMAT: 'xml' })).toThrow('KILN_LOG_FORMAT must be one of auto, json, pretty, got "xml"');
   });
 });

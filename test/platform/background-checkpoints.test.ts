@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { openSqlite } from '../../src/platform/db/database.js';
-import { BACKSTOP_CHECKPOINT_PAGES } from '../../src/platform/db/background-checkpoints.js';
+import { BACKSTOP_CHECKPOINT_PAGES, WAL_RESTART_BYTES } from '../../src/platform/db/background-checkpoints.js';
+import { q } from '../../src/platform/db/statements.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -79,4 +80,40 @@ describe('background WAL checkpoints', () => {
     const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
     expect(output.trim()).toBe('closed');
   });
+
+  it('start the WAL over under a steady stream of commits, the writers waiting at the gate for it (not on a lock)', async () => {
+    const file = tempFile();
+    const errors: string[] = [];
+    const database = openSqlite(file, 'NORMAL', { backgroundCheckpoints: { onError: (message) => errors.push(message) } });
+    const walSize = () => (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
+    try {
+      await sql`create table filler (id integer primary key, text text not null)`.execute(database.db);
+      const text = 'x'.repeat(4000);
+      let largest = 0;
+      let restarts = 0;
+      let written = 0;
+      // Never a turn without a commit waiting: batches of the group commit and builder writes, each
+      // turn, until three WAL restarts' worth was written.
+      while (written < (3 * WAL_RESTART_BYTES) / 4000 + 2_000) {
+        const before = walSize();
+        await Promise.all([
+          ...Array.from({ length: 20 }, () => database.groupCommit.write(q`insert into filler (text) values (${text})`)),
+          database.db.insertInto('filler' as never).values({ text } as never).execute(),
+        ]);
+        written += 21;
+        const after = walSize();
+        largest = Math.max(largest, after);
+        if (after < before) restarts += 1;
+      }
+      expect(restarts).toBeGreaterThan(0);
+      // Bounded: the restart size and what the stream appends before the next look (every 100 ms) and
+      // while the quiet moment is arranged (without the restart: 100 MB after 15 s of such writes).
+      expect(largest).toBeLessThan(2 * WAL_RESTART_BYTES);
+      expect(errors).toEqual([]);
+      const { rows } = await sql<{ n: number }>`select count(*) as n from filler`.execute(database.db);
+      expect(Number(rows[0].n)).toBe(written);
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
 });

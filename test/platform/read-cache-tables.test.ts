@@ -111,53 +111,6 @@ describe('sqliteReadCache', () => {
     });
   });
 
-  describe('answers kept with what a whole reading read (remember, recall)', () => {
-    // The cache's first look at the database drops everything (it knows no versions yet): before the readings.
-    beforeEach(async () => {
-      await cache.all(alertsCount());
-      await cache.memo('warm', async () => 0);
-    });
-
-    it('keeps an answer until a table read during the reading changes, and only then', async () => {
-      const reading = cache.startReading!();
-      await cache.all(projectsRead(), { cache: true });
-      cache.remember!('answer', 'one', reading);
-      expect([...reading.tables]).toEqual(['projects']);
-      expect(cache.recall!('answer')).toBe('one');
-      write('insert into alerts (title) values (?)', 'burst');
-      expect(cache.recall!('answer')).toBe('one');
-      write('update projects set name = ? where id = 1', 'renamed');
-      expect(cache.recall!('answer')).toBeUndefined();
-    });
-
-    it('counts the tables of a memo the reading found cached, and of every reading running meanwhile', async () => {
-      await cache.memo('alerts', async () => (await cache.all(alertsCount(), { cache: true }))[0]);
-      const reading = cache.startReading!();
-      const overlapping = cache.startReading!();
-      await cache.memo('alerts', () => Promise.reject(new Error('a hit computes nothing')));
-      overlapping.end();
-      await cache.all(projectsRead(), { cache: true });
-      expect([...reading.tables].sort()).toEqual(['alerts', 'projects']);
-      expect([...overlapping.tables]).toEqual(['alerts']);
-      cache.remember!('answer', 'kept', reading);
-      expect(cache.recall!('answer')).toBe('kept');
-      // The memo's table, which the reading did not read itself.
-      write('insert into alerts (title) values (?)', 'burst');
-      expect(cache.recall!('answer')).toBeUndefined();
-    });
-
-    it('keeps nothing when a table it read changed while the reading ran', async () => {
-      const reading = cache.startReading!();
-      await cache.all(projectsRead(), { cache: true });
-      write('update projects set name = ? where id = 1', 'renamed');
-      cache.remember!('answer', 'stale', reading);
-      expect(cache.recall!('answer')).toBeUndefined();
-      // The reading ended: later reads are not noted in it.
-      await cache.all(alertsCount(), { cache: true });
-      expect(reading.tables.has('alerts')).toBe(false);
-    });
-  });
-
   describe('after a commit by another connection', () => {
     it('drops every cached read (which tables it wrote is unknown here)', async () => {
       await cache.all(projectsRead(), { cache: true });

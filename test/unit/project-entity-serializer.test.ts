@@ -1,10 +1,9 @@
-// GET /projects/:id writes its answer with a serialiser compiled from the Project entity's schema
-// (accounts/project-entity-serializer.ts). Whatever the entity holds, the bytes must be JSON.stringify's:
-// the same fields in the same order, the same escapes, nulls kept. A field added to the entity but
-// not to the schema would be dropped silently, so the schema's fields are compared with the entity's.
+// The Project entity is one definition (accounts/entities.ts) from which both the object and a
+// compiled serialiser come (platform/http/entity.ts). Whatever the entity holds, the serialiser's
+// bytes must be JSON.stringify's: the same fields in the same order, the same escapes, nulls kept,
+// and the schema the definition makes names exactly the fields the object has.
 import { describe, expect, it } from 'vitest';
-import { projectEntity } from '../../src/accounts/entities.js';
-import { PROJECT_ENTITY_SCHEMA, serializeProjectEntity } from '../../src/accounts/project-entity-serializer.js';
+import { PROJECT_ENTITY, PROJECT_SIMPLE_ENTITY, projectEntity, projectSimpleEntity } from '../../src/accounts/entities.js';
 import type { NamespaceRow, ProjectRow } from '../../src/accounts/access.js';
 
 // Every character JSON escapes, quotes and backslashes, non-ASCII, astral, a lone surrogate and the
@@ -47,16 +46,19 @@ function schemaPaths(schema: any, prefix = ''): string[] {
   return Object.entries(object.properties).flatMap(([key, inner]) => [`${prefix}${key}`, ...schemaPaths(inner, `${prefix}${key}.`)]);
 }
 
-describe('the compiled Project entity serialiser', () => {
+describe('the Project entity and its compiled serialiser', () => {
   for (const [shape, row, namespace, permissions] of shapes) {
     it(`writes JSON.stringify's bytes for ${shape}`, () => {
       const entity = projectEntity(BASE, row, namespace, permissions);
-      expect(serializeProjectEntity(entity)).toBe(JSON.stringify(entity));
+      expect(PROJECT_ENTITY.serialize(entity)).toBe(JSON.stringify(entity));
+      const simple = projectSimpleEntity(BASE, row, namespace);
+      expect(PROJECT_SIMPLE_ENTITY.serialize(simple)).toBe(JSON.stringify(simple));
     });
   }
 
   it('names every field of the entity, in the entity\'s order', () => {
     const entity = projectEntity(BASE, project, group, { level: 30 });
-    expect(schemaPaths(PROJECT_ENTITY_SCHEMA)).toEqual(paths(entity));
+    expect(schemaPaths(PROJECT_ENTITY.schema)).toEqual(paths(entity));
+    expect(Object.keys(projectEntity(BASE, project, group))).toEqual(Object.keys(entity).filter((key) => key !== 'permissions'));
   });
 });

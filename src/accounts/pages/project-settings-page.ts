@@ -55,7 +55,7 @@ export async function handleProjectSettings(context: PageContext, access: Projec
   try {
     await updateProject(deps, access, {
       name: values.name.trim() !== project.name ? values.name : undefined,
-      description: values.description !== project.description ? values.description : undefined,
+      settings: { description: values.description !== project.description ? values.description : undefined },
       visibility: values.visibility && visibilityOf(values.visibility) !== project.visibility ? visibilityOf(values.visibility) : undefined,
     });
     return redirect(`/${project.full_path}/edit`, `Project '${values.name.trim() || project.name}' was successfully updated.`);

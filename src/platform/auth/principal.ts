@@ -19,12 +19,6 @@ export interface Principal {
   tokenId: number | null;
   /** The real caller when Sudo switched `user` to someone else. */
   sudoFrom?: AuthUser;
-  /**
-   * Until when (epoch ms) resolving the same credential gives the same answer unless the data
-   * changes: the day ends (expiry and memberships go by the day) or a write it throttles falls due.
-   * Absent when the resolver does not say; an answer kept for the caller lasts no longer.
-   */
-  validUntil?: number;
 }
 
 /** The result of looking a token string up. `null` means "not a token of mine": try the next resolver. */

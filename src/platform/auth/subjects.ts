@@ -32,9 +32,13 @@ export type RouteAbility =
    * Decided by something other than a user's ability: an alert integration's key, an OAuth client or
    * token of its own protocol, the monitoring allow-list; `none` for probes open to all, `dispatch`
    * for the router that hands namespaced paths to routes that declare their own, `signed_link` for a
-   * link whose own signature names what it may do (the unsubscribe link of notification e-mail).
+   * link whose own signature names what it may do (the unsubscribe link of notification e-mail),
+   * `git_http` for git's smart HTTP (HTTP Basic, then download_code or push_code by the service).
+   *
+   * A project or group ability is checked by the route kit before the handler (route-subject.ts);
+   * a route registered any other way may not declare one.
    */
-  | { credential: 'integration_key' | 'oauth' | 'monitoring_allowlist' | 'none' | 'dispatch' | 'signed_link' };
+  | { credential: 'integration_key' | 'oauth' | 'monitoring_allowlist' | 'none' | 'dispatch' | 'signed_link' | 'git_http' };
 
 /**
  * The project a route names, read in the same statement as the caller's token (AuthRegistry

@@ -23,6 +23,16 @@ export class ConnectionGate {
     return this.#held === 0 && this.#closed === null;
   }
 
+  /** Closed by a batch with works, or for the WAL restart (background-checkpoints.ts). */
+  get closed(): boolean {
+    return this.#closed !== null;
+  }
+
+  /** Resolves once the gate is open (at once when it is). */
+  async opened(): Promise<void> {
+    for (let closed = this.#closed; closed; closed = this.#closed) await closed.promise;
+  }
+
   close(): void {
     let open!: () => void;
     const promise = new Promise<void>((resolve) => (open = resolve));
@@ -38,7 +48,7 @@ export class ConnectionGate {
   /** The query builder's way in: wait while closed, then count the connection as held. */
   async enter(): Promise<void> {
     // Checked again after each wait: another batch may have closed it meanwhile.
-    for (let closed = this.#closed; closed; closed = this.#closed) await closed.promise;
+    await this.opened();
     this.#held += 1;
   }
 

@@ -45,14 +45,43 @@ export interface PostgresOptions {
   poolSize?: number;
   /** false: nothing is cached (KILN_READ_CACHE=false). */
   readCache?: boolean;
+  /** How long opening a connection may take before it fails as unavailable (a server that does not answer). */
+  connectTimeoutMs?: number;
+  /** What the server's pg_stat_activity calls this node's connections. */
+  applicationName?: string;
+  /** Told when a connection the pool holds fails between statements (the server went away). */
+  onConnectionError?: (error: Error) => void;
 }
 
+/** Opening a connection that takes longer fails as unavailable (a 503), rather than hang. */
+export const CONNECT_TIMEOUT_MS = 2_000;
+/** Waiting this long for a free connection of a busy pool fails the same way. */
+export const POOL_WAIT_MS = 10_000;
+
 export function openPostgres(options: PostgresOptions): Database {
+  const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
     options: options.schema ? `-c search_path=${options.schema}` : undefined,
+    // The pool's timeout bounds the wait for a free connection; each new connection has its own, shorter.
+    connectionTimeoutMillis: Math.max(POOL_WAIT_MS, connectTimeoutMs),
+    Client: class extends pg.Client {
+      constructor(config?: pg.ClientConfig) {
+        super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
+      }
+    },
+    // A server that vanished without closing the socket (a failover, a cut network) is noticed.
+    keepAlive: true,
+    application_name: options.applicationName ?? 'kiln',
   });
+  // The server may end any connection: a restart, a failover, pg_terminate_backend. node-postgres
+  // reports it as an 'error' event on the client (and on the pool for an idle one); an event nobody
+  // listens to ends the process. The pool drops the broken client (pg-pool checks it on release);
+  // the statement that was running fails on its own and is answered 503 (unavailable.ts).
+  const connectionError = (error: Error) => options.onConnectionError?.(error);
+  pool.on('error', connectionError);
+  pool.on('connect', (client) => client.on('error', connectionError));
   const works = new WorkScope();
   const db = new Kysely<DB>({ dialect: new GuardedPostgresDialect({ pool }, works) });
   return { db, dialect: 'postgres', readCache: postgresReadCache(db, pool, works, options.readCache ?? true), groupCommit: postgresGroupCommit(db, works), close: () => db.destroy() };
@@ -95,7 +124,7 @@ export function openSqlite(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMA
   const beginImmediate = connection.prepare('begin immediate');
   const db = new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: statements }, gate, works, () => beginImmediate.run()) });
   const onDisk = file !== ':memory:';
-  const checkpoints = onDisk && options.backgroundCheckpoints ? startBackgroundCheckpoints(connection, file, options.backgroundCheckpoints.onError) : undefined;
+  const checkpoints = onDisk && options.backgroundCheckpoints ? startBackgroundCheckpoints(connection, file, gate, options.backgroundCheckpoints.onError) : undefined;
   return {
     db,
     dialect: 'sqlite',

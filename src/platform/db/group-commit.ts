@@ -201,6 +201,12 @@ export function sqliteGroupCommit(
   }
 
   function flush(): void {
+    // Closed with no transaction open: the WAL is being started over (background-checkpoints.ts).
+    // The batch waits for it, and takes what is submitted meanwhile.
+    if (gate.closed && !connection.inTransaction) {
+      void gate.opened().then(flush);
+      return;
+    }
     const batch = pending;
     pending = [];
     if (!connection.inTransaction && batch.every((item) => item.write)) {

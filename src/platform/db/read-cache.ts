@@ -53,25 +53,6 @@ export interface ReadCache {
    * SQLite, which needs none.
    */
   requestScope?: (response: { once(event: 'finish' | 'close', listener: () => void): unknown }, next: () => void) => void;
-  /**
-   * SQLite: start noting every table read from now on, by any statement or memo (of any caller: an
-   * answer may depend on more tables than it read, never on fewer), until the reading is ended. What
-   * a whole request's answer depends on (http/answer-replay.ts). Absent where answers are not kept.
-   */
-  startReading?(): TablesRead;
-  /**
-   * SQLite: keep `value` under `key` as `memo` keeps its answers, dropped when a table of `reading`
-   * changes; not kept when one changed since the reading started. Ends the reading.
-   */
-  remember?(key: string, value: unknown, reading: TablesRead): void;
-  /** SQLite: what `remember` keeps under `key`, brought up to the database first; undefined when dropped. */
-  recall?(key: string): unknown;
-}
-
-/** The tables read since `startReading`; `end` stops noting (idempotent). */
-export interface TablesRead {
-  readonly tables: ReadonlySet<string>;
-  end(): void;
 }
 
 /** What the SQLite reads need from the connection's statement cache (database.ts). */
@@ -103,11 +84,6 @@ export function addTo<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
   let set = index.get(key);
   if (set === undefined) index.set(key, (set = new Set()));
   set.add(value);
-}
-
-interface SqliteTablesRead extends TablesRead {
-  /** The write sequence when the reading started. */
-  readonly startedAt: number;
 }
 
 /** `tables` and `versions`: the ones the connection's statement cache uses (database.ts). */
@@ -298,26 +274,5 @@ export function sqliteReadCache(
       keep(key, value, reads, startedAt);
       return value;
     },
-    ...(caching
-      ? {
-          startReading(): TablesRead {
-            const reads = new Set<string>();
-            startRecording(reads);
-            const reading: SqliteTablesRead = { tables: reads, startedAt: sequence, end: () => stopRecording(reads) };
-            return reading;
-          },
-          remember(key: string, value: unknown, reading: TablesRead): void {
-            reading.end();
-            // Only readings this cache started reach here (the route kit hands back what it was given).
-            if (!connection.inTransaction) keep(key, value, reading.tables, (reading as SqliteTablesRead).startedAt);
-          },
-          recall(key: string): unknown {
-            // Nothing kept: no read of data_version (catching up only ever drops).
-            if (connection.inTransaction || !memos.has(key)) return undefined;
-            catchUp();
-            return memos.get(key);
-          },
-        }
-      : {}),
   };
 }

@@ -14,6 +14,7 @@ import type { ApplicationSettingsTables } from './tables/application-settings.js
 import type { WebhooksTables } from './tables/webhooks.js';
 import type { KeysTables } from './tables/keys.js';
 import type { MergeRequestsTables } from './tables/merge-requests.js';
+import type { ReviewTables } from './tables/review.js';
 
 export interface DB
   extends AccountsTables,
@@ -30,4 +31,5 @@ export interface DB
     ApplicationSettingsTables,
     WebhooksTables,
     KeysTables,
-    MergeRequestsTables {}
+    MergeRequestsTables,
+    ReviewTables {}

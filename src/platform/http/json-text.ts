@@ -9,7 +9,7 @@ export class JsonText {
   }
 
   /**
-   * A body that is already JSON text, e.g. built by the database (accounts/project-page-queries.ts):
+   * A body that is already JSON text, e.g. written by an entity's compiled serialiser (http/entity.ts):
    * sent without parsing or serialising it again.
    */
   static of(text: string): JsonText {

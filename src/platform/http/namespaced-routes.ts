@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteAbility } from '../auth/subjects.js';
-import { routeInventory } from './route-inventory.js';
+import { assertSubjectChecked, routeInventory } from './route-inventory.js';
 import { BoundedMap } from '../bounded-map.js';
 import { requestActivity } from '../jobs/pacing.js';
 
@@ -26,6 +26,11 @@ interface RouteBase {
   ability: RouteAbility;
   /** Matched against the decoded URL path without its leading `/` and without the query string. */
   pattern: RegExp;
+  /**
+   * Set by the page kit (page-route.ts `namespacedPage`), which finds the declared project or group
+   * and checks its ability before the handler. A route without it may not declare one.
+   */
+  subjectChecked?: boolean;
 }
 
 export type NamespacedRouteSpec = RouteBase &
@@ -37,10 +42,11 @@ export type NamespacedRouteSpec = RouteBase &
 const registries = new WeakMap<FastifyInstance, NamespacedRouteSpec[]>();
 
 export function namespacedRoute(app: FastifyInstance, spec: NamespacedRouteSpec): void {
+  assertSubjectChecked(`${[spec.method].flat().join(',')} ${String(spec.pattern)}`, spec.ability, spec.subjectChecked === true);
   const routes = registries.get(app) ?? [];
   routes.push(spec);
   registries.set(app, routes);
-  for (const method of [spec.method].flat()) routeInventory(app).push({ method, path: String(spec.pattern), ability: spec.ability });
+  for (const method of [spec.method].flat()) routeInventory(app).push({ method, path: String(spec.pattern), ability: spec.ability, subjectChecked: spec.subjectChecked === true });
 }
 
 // A segment that is `.` or `..`, a backslash or a NUL: the path could escape its namespace.

@@ -139,8 +139,8 @@ export interface PresentedPage {
 /**
  * A page presented once per database version: `scopedKey` names the listing (the route, the caller's
  * access scope and every other input of `fetch`; route.ts builds it), and `fetch` runs only on a
- * miss. For listings whose one statement returns the page already presented with its count
- * (accounts/project-page-queries.ts); with the read cache off (`KILN_READ_CACHE=false`) `fetch` always runs.
+ * miss. For listings whose statement returns the page already presented with its count; with the
+ * read cache off (`KILN_READ_CACHE=false`) `fetch` always runs.
  */
 export async function cachedPresentedPage(
   readCache: ReadCache,

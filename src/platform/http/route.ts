@@ -5,6 +5,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Principal } from '../auth/principal.js';
 import type { GroupAccess, PrefetchedProject, ProjectAccess, RouteAbility } from '../auth/subjects.js';
+import { declaredSubject, groupOf, projectOf, resolveSubject, urlHasParam, type DeclaredSubject, type SubjectAccess } from '../auth/route-subject.js';
 import { applySudo, authenticate, authenticateForProject, checkActive, checkScopes } from './authenticate.js';
 import { canOnInstance } from '../auth/policies/policy.js';
 import { accessScope } from '../auth/access-scope.js';
@@ -15,7 +16,6 @@ import { mergedParams, parseParams, type ParamSchema, type Parsed } from './para
 import { cachedPage, cachedPresentedPage, paginate, type CachedListing, type Page, type PresentedPage } from './pagination.js';
 import { openApiRegistry } from './openapi.js';
 import { JsonText } from './json-text.js';
-import { replayCandidate, startReplayReading, type ReplayReading } from './answer-replay.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -30,8 +30,9 @@ export interface RouteContext<S extends ParamSchema> {
   /** The authenticated caller; routes with `auth: 'required'` always have one. */
   actor: Principal;
   /**
-   * The project named by the route's path parameter, readable by the caller and allowing the route's
-   * declared ability (or `ability`): 404 when unreadable, 403 without the ability.
+   * The project named by the route's path parameter, found and checked against the route's declared
+   * ability by the kit before the handler ran (404 when unreadable, 403 without the ability). With
+   * another `ability`, that one is checked on the same project (403 without it).
    */
   project(ability?: ProjectAbility): Promise<ProjectAccess>;
   /** The group named by the route's path parameter, as `project` does for projects. */
@@ -51,8 +52,8 @@ export interface RouteContext<S extends ParamSchema> {
   /**
    * The answer of `compute`, remembered until the database changes (the read cache's `memo`) for this
    * route, the caller's access scope (user, admin flag, the day memberships expire by) and `key`:
-   * every other input of `compute` (the path's ids, filters). A hit runs no access check: the same
-   * caller asked the same thing of the same data. The answer is shared: never change it.
+   * every other input of `compute` (the path's ids, filters). The route's subject is checked before
+   * the handler runs, hit or miss. The answer is shared: never change it.
    */
   cachedAnswer<T>(key: unknown[], compute: () => Promise<T>): Promise<T>;
 }
@@ -78,9 +79,6 @@ export interface ApiRouteSpec<S extends ParamSchema> {
 
 export const API_PREFIX = '/api/v4';
 
-/** Readings of a route that answer nothing from the cache before it stops being read for replay. */
-const REPLAY_TRIES = 100;
-
 /**
  * The handler's context as a class rather than an object literal of closures: closures over the
  * handler's `request`, `reply` and `input` kept each request's objects alive through the next
@@ -95,32 +93,20 @@ class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
     readonly params: Parsed<S>,
     readonly input: Record<string, unknown>,
     readonly principal: Principal | null,
-    private readonly ability: RouteAbility,
+    private readonly subject: DeclaredSubject | null,
+    /** The declared subject, found and checked before the handler (null for routes that declare none). */
+    private access: SubjectAccess | null,
+    /** The project as the caller's token read it (authenticateForProject), to read it again the same way. */
+    private readonly prefetched: PrefetchedProject | undefined,
     /** The route's method and URL, the first part of its cache keys. */
     private readonly route: string,
-    /** The project the route names, read with the caller's token (authenticateForProject); used once. */
-    private prefetched: PrefetchedProject | null,
     /** The read cache's `commitChecks()` when the request arrived: its answers need no newer check. */
     private readonly arrivedAt: number | undefined,
   ) {}
 
-  /** What the last `cachedAnswer` or cached page gave: a handler that returns it answered from the cache. */
-  answered: unknown = undefined;
+  readonly project = async (ability?: ProjectAbility): Promise<ProjectAccess> => projectOf(this.subject, this.access, ability);
 
-  readonly project = (ability?: ProjectAbility): Promise<ProjectAccess> => {
-    const declared = this.ability;
-    if (!('project' in declared)) throw new Error('this route declares no project ability');
-    // A second call (after a write, say) reads the project anew.
-    const prefetched = this.prefetched ?? undefined;
-    this.prefetched = null;
-    return this.deps.auth.subjects!.project(this.principal, String(this.input[declared.param ?? 'id']), ability ?? declared.project, prefetched);
-  };
-
-  readonly group = (ability?: GroupAbility): Promise<GroupAccess> => {
-    const declared = this.ability;
-    if (!('group' in declared)) throw new Error('this route declares no group ability');
-    return this.deps.auth.subjects!.group(this.principal, String(this.input[declared.param ?? 'id']), ability ?? declared.group);
-  };
+  readonly group = async (ability?: GroupAbility): Promise<GroupAccess> => groupOf(this.subject, this.access, ability);
 
   get actor(): Principal {
     if (!this.principal) throw unauthorized();
@@ -132,19 +118,26 @@ class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
 
   // The caching methods are getters, so that only the handlers that use them pay for their closure.
   get cachedPage(): RouteContext<S>['cachedPage'] {
-    return (listing) => this.note(cachedPage(this.deps.db, this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(listing.key), listing, this.arrivedAt));
+    return (listing) =>
+      cachedPage(this.deps.db, this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(listing.key), { ...listing, query: () => this.readSubjectAgain().then(listing.query) }, this.arrivedAt);
   }
 
   get cachedPresentedPage(): RouteContext<S>['cachedPresentedPage'] {
-    return (key, fetch) => this.note(cachedPresentedPage(this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(key), fetch, this.arrivedAt));
+    return (key, fetch) => cachedPresentedPage(this.deps.readCache, this.deps.config.baseUrl, this.request, this.reply, this.input, this.scopedKey(key), (page) => this.readSubjectAgain().then(() => fetch(page)), this.arrivedAt);
   }
 
   get cachedAnswer(): RouteContext<S>['cachedAnswer'] {
-    return (key, compute) => this.note(this.deps.readCache.memo(this.scopedKey(key), compute, this.arrivedAt));
+    return (key, compute) => this.deps.readCache.memo(this.scopedKey(key), () => this.readSubjectAgain().then(compute), this.arrivedAt);
   }
 
-  private async note<T>(answer: Promise<T>): Promise<T> {
-    return (this.answered = await answer);
+  /**
+   * A remembered answer depends on the tables read while it was computed, and the subject was read
+   * before: read it again inside the computation, through the read cache (hits, which count as
+   * reads), so that a change to the project, namespace or memberships drops the answer.
+   */
+  private async readSubjectAgain(): Promise<void> {
+    if (this.subject === null || !this.deps.readCache.caching) return;
+    this.access = await resolveSubject(this.deps.auth.subjects, this.subject, this.principal, String(this.input[this.subject.param]), this.prefetched);
   }
 
   /**
@@ -158,35 +151,22 @@ class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
 }
 
 export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps, spec: ApiRouteSpec<S>): void {
+  const route = `${spec.method} ${spec.url}`;
+  const subject = declaredSubject(spec.ability, route, 'id', (param) => urlHasParam(spec.url, param));
   openApiRegistry(app).add(spec);
   const schema = (spec.params ?? {}) as S;
-  const route = `${spec.method} ${spec.url}`;
-  // Noting what a request reads costs every statement of every request in flight (answer-replay.ts):
-  // a route that answered none of its first readings from the cache is not read for replay again.
-  let answeredFromCache = false;
-  let notFromCache = 0;
   app.route({
     method: spec.method,
     url: `${API_PREFIX}${spec.url}`,
-    config: { ability: spec.ability },
-    handler: (request, reply) => {
-      const arrivedAt = deps.readCache.commitChecks?.();
-      // A GET that only its token header and URL decide may be kept and replayed (answer-replay.ts).
-      const replayable = answeredFromCache || notFromCache < REPLAY_TRIES ? startReplayReading(deps.readCache, request) : null;
-      if (replayable === null) return handle(request, reply, arrivedAt, null);
-      return handle(request, reply, arrivedAt, replayable).catch((error: unknown) => {
-        replayable.reading.end();
-        throw error;
-      });
-    },
+    config: { ability: spec.ability, subjectChecked: subject !== null },
+    handler: (request, reply) => handle(request, reply, deps.readCache.commitChecks?.()),
   });
 
-  async function handle(request: FastifyRequest, reply: FastifyReply, arrivedAt: number | undefined, replayable: ReplayReading | null): Promise<unknown> {
+  async function handle(request: FastifyRequest, reply: FastifyReply, arrivedAt: number | undefined): Promise<unknown> {
     const input = mergedParams(request);
-    const declared = spec.ability;
     // A route that names a project reads it with the caller's token, in one statement.
     let { principal, project: prefetched } =
-      'project' in declared ? await authenticateForProject(deps.auth, request, input, String(input[declared.param ?? 'id'])) : { principal: await authenticate(deps.auth, request, input), project: null };
+      subject?.kind === 'project' ? await authenticateForProject(deps.auth, request, input, String(input[subject.param])) : { principal: await authenticate(deps.auth, request, input), project: null as PrefetchedProject | null };
     const authenticated = principal;
     const sudo = (request.headers.sudo as string | undefined) ?? (typeof input.sudo === 'string' ? input.sudo : undefined);
     // The endpoint's scope is required of the token whether or not it acts through Sudo (GitLab
@@ -203,15 +183,10 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
     }
     request.principal = principal;
     const params = parseParams(input, schema);
-    const context = new ApiRouteContext(request, reply, deps, params, input, principal, spec.ability, route, prefetched, arrivedAt);
+    // The declared subject and its ability, before the handler (and before any cached answer).
+    const access = subject === null ? null : await resolveSubject(deps.auth.subjects, subject, principal, String(input[subject.param]), prefetched ?? undefined);
+    const context = new ApiRouteContext(request, reply, deps, params, input, principal, subject, access, prefetched ?? undefined, route, arrivedAt);
     const body = await spec.handler(context);
-    if (replayable) {
-      // Already answered (a timeout, say): nothing to keep, and no onSend will end the reading.
-      const fromCache = !reply.sent && body !== undefined && body === context.answered;
-      if (fromCache) answeredFromCache = true;
-      else notFromCache += 1;
-      request.replay = replayCandidate(replayable, request, input, principal, fromCache);
-    }
     if (body === undefined) {
       reply.code(spec.status ?? 204).send();
       return reply;

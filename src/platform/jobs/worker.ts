@@ -5,6 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { claimNext, markDone, markFailed, type ClaimedJob } from './queue.js';
 import { BackgroundPacer, BUSY_WINDOW_MS, requestActivity } from './pacing.js';
 import type { Deps } from '../deps.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
+
+/** While the database is away the worker asks again this often (and says so once, not every time). */
+export const UNAVAILABLE_RETRY_MS = 250;
 
 export type JobHandler = (deps: Deps, payload: any, job: ClaimedJob) => Promise<void>;
 
@@ -23,6 +27,8 @@ export class Worker {
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly pacer: BackgroundPacer;
+  /** Since when the database has been away (null while it answers). */
+  private unavailableSince: number | null = null;
 
   constructor(
     private readonly deps: Deps,
@@ -45,6 +51,9 @@ export class Worker {
       await markDone(db, clock, job, this.id);
       this.deps.metrics.jobs.inc({ kind: job.kind, outcome: 'done' });
     } catch (error) {
+      // The database went away under the job: nothing can be recorded now, and the job is not at
+      // fault. Its lease runs out and it is claimed again once the database is back.
+      if (isDatabaseUnavailable(error)) throw error;
       this.deps.log.warn({ err: error, job: job.id, kind: job.kind, attempts: job.attempts }, 'job failed');
       await markFailed(db, clock, job, this.id, error);
       this.deps.metrics.jobs.inc({ kind: job.kind, outcome: 'failed' });
@@ -66,15 +75,19 @@ export class Worker {
     this.loop = (async () => {
       while (this.running) {
         let worked = false;
+        let away = false;
         const started = performance.now();
         try {
           worked = await this.runOnce();
+          this.databaseAnswered();
         } catch (error) {
-          this.deps.log.error({ err: error }, 'worker loop error');
+          away = isDatabaseUnavailable(error);
+          if (away) this.databaseAway(error);
+          else this.deps.log.error({ err: error }, 'worker loop error');
         }
         if (worked && this.running) await this.pause(this.pacer.pauseAfter(performance.now() - started));
         if (!worked && this.running) await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.pollMs);
+          const timer = setTimeout(resolve, away ? Math.min(UNAVAILABLE_RETRY_MS, this.pollMs) : this.pollMs);
           this.wake = () => {
             clearTimeout(timer);
             resolve();
@@ -82,6 +95,19 @@ export class Worker {
         });
       }
     })();
+  }
+
+  /** The worker pauses while the database is away: said once when it goes, once when it is back. */
+  private databaseAway(error: unknown): void {
+    if (this.unavailableSince !== null) return;
+    this.unavailableSince = Date.now();
+    this.deps.log.warn({ err: error }, 'database unavailable: the job worker pauses until it answers again');
+  }
+
+  private databaseAnswered(): void {
+    if (this.unavailableSince === null) return;
+    this.deps.log.info({ pausedMs: Date.now() - this.unavailableSince }, 'database available again: the job worker resumes');
+    this.unavailableSince = null;
   }
 
   /** Wait `ms`, in slices of the busy window: when requests stop coming the pause ends within one. */

@@ -1,4 +1,5 @@
-// The one way to declare a web page: session → CSRF (on POST) → handler → page or redirect.
+// The one way to declare a web page: session → instance ability → CSRF (on POST) → the declared
+// project or group found and its ability checked → handler → page or redirect.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import type { AuthUser } from '../auth/principal.js';
@@ -12,6 +13,8 @@ import { layout, type PageFrame } from './layout.js';
 import type { BrowserSessions, Session } from '../auth/browser-sessions.js';
 import type { PageOutcome } from './page.js';
 import type { GroupAccess, ProjectAccess, RouteAbility } from '../auth/subjects.js';
+import type { Principal } from '../auth/principal.js';
+import { declaredSubject, groupOf, patternHasGroup, projectOf, resolveSubject, urlHasParam, type DeclaredSubject } from '../auth/route-subject.js';
 import type { GroupAbility, ProjectAbility } from '../auth/policies/abilities.js';
 import { canOnInstance } from '../auth/policies/policy.js';
 
@@ -27,9 +30,13 @@ export interface PageContext {
   params: Record<string, string>;
   /** Named groups of a namespaced page's pattern. */
   match: Record<string, string>;
-  /** The project of a namespaced page (its `path` group), checked against the page's declared ability. */
+  /**
+   * The project of a namespaced page (its `path` group, or the declared `param`), found and checked
+   * against the page's declared ability before the handler ran; with another `ability`, that one is
+   * checked on the same project (403 without it).
+   */
   project(ability?: ProjectAbility): Promise<ProjectAccess>;
-  /** The group of a page (its `path` match group or `:group` parameter), checked against the page's declared ability. */
+  /** The group of a page (its `path` match group, or the `:group` parameter of a fixed URL), as `project`. */
   group(ability?: GroupAbility): Promise<GroupAccess>;
 }
 
@@ -78,7 +85,7 @@ function sessionsOf(deps: Deps): BrowserSessions {
   return deps.auth.sessions;
 }
 
-async function runPage(deps: Deps, spec: PageSpec, request: FastifyRequest, reply: FastifyReply, match: Record<string, string>): Promise<FastifyReply> {
+async function runPage(deps: Deps, spec: PageSpec, subject: DeclaredSubject | null, request: FastifyRequest, reply: FastifyReply, match: Record<string, string>): Promise<FastifyReply> {
   const sessions = sessionsOf(deps);
   let session = await sessions.load(request);
   if (!session?.user && spec.auth !== 'optional') {
@@ -105,30 +112,26 @@ async function runPage(deps: Deps, spec: PageSpec, request: FastifyRequest, repl
       return renderPage(reply, 422, 'The change you requested was rejected', html`<p class="error">Your form expired or did not come from Kiln. Go back, reload the page and try again.</p>`, session);
     }
   }
-  const context: PageContext = {
-    request,
-    reply,
-    deps,
-    user: session.user as AuthUser,
-    session,
-    form,
-    query: (request.query ?? {}) as Record<string, string>,
-    params: (request.params ?? {}) as Record<string, string>,
-    match,
-    project: (ability) => {
-      if (!('project' in spec.ability)) throw new Error('this page declares no project ability');
-      const principal = session.user ? { user: session.user as AuthUser, scopes: ['api'], via: 'session' as const, tokenId: null } : null;
-      return deps.auth.subjects!.project(principal, match.path, ability ?? spec.ability.project);
-    },
-    group: (ability) => {
-      if (!('group' in spec.ability)) throw new Error('this page declares no group ability');
-      const principal = session.user ? { user: session.user as AuthUser, scopes: ['api'], via: 'session' as const, tokenId: null } : null;
-      const params = (request.params ?? {}) as Record<string, string>;
-      return deps.auth.subjects!.group(principal, match.path ?? params.group, ability ?? spec.ability.group);
-    },
-  };
+  const params = (request.params ?? {}) as Record<string, string>;
+  const principal: Principal | null = session.user ? { user: session.user as AuthUser, scopes: ['api'], via: 'session', tokenId: null } : null;
   let outcome: PageOutcome;
   try {
+    // The declared subject and its ability, before the handler (a 404 here is answered as the
+    // handler's would be: anonymous visitors are asked to sign in).
+    const access = subject === null ? null : await resolveSubject(deps.auth.subjects, subject, principal, match[subject.param] ?? params[subject.param]);
+    const context: PageContext = {
+      request,
+      reply,
+      deps,
+      user: session.user as AuthUser,
+      session,
+      form,
+      query: (request.query ?? {}) as Record<string, string>,
+      params,
+      match,
+      project: async (ability) => projectOf(subject, access, ability),
+      group: async (ability) => groupOf(subject, access, ability),
+    };
     outcome = await spec.handler(context);
   } catch (error) {
     // GitLab asks anonymous visitors to sign in rather than telling them a private page is missing;
@@ -166,15 +169,18 @@ async function runPage(deps: Deps, spec: PageSpec, request: FastifyRequest, repl
 }
 
 export function pageRoute(app: FastifyInstance, deps: Deps, spec: PageSpec & { url: string }): void {
-  app.route({ method: spec.method, url: spec.url, config: { ability: spec.ability }, handler: (request, reply) => runPage(deps, spec, request, reply, {}) });
+  const subject = declaredSubject(spec.ability, `${spec.method} ${spec.url}`, 'project' in spec.ability ? 'project' : 'group', (param) => urlHasParam(spec.url, param));
+  app.route({ method: spec.method, url: spec.url, config: { ability: spec.ability, subjectChecked: subject !== null }, handler: (request, reply) => runPage(deps, spec, subject, request, reply, {}) });
 }
 
 /** A page under a project's or group's full path, e.g. `/^(?<path>.+?)\/-\/alert_management$/`. */
 export function namespacedPage(app: FastifyInstance, deps: Deps, spec: PageSpec & { pattern: RegExp }): void {
+  const subject = declaredSubject(spec.ability, `${spec.method} ${String(spec.pattern)}`, 'path', (param) => patternHasGroup(spec.pattern, param));
   namespacedRoute(app, {
     method: spec.method as NamespacedMethod,
     pattern: spec.pattern,
     ability: spec.ability,
-    handler: (request, reply, groups) => runPage(deps, spec, request, reply, groups),
+    subjectChecked: subject !== null,
+    handler: (request, reply, groups) => runPage(deps, spec, subject, request, reply, groups),
   });
 }

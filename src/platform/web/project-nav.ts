@@ -18,7 +18,13 @@ export function projectSidebar(access: ProjectAccess, current: ProjectSection): 
 <a class="context" href="${base}">${access.project.name}</a>
 <ul>
 ${entry(base, 'Overview', current === 'overview')}
-${can('download_code') ? entry(`${base}/-/tree/${access.project.default_branch}`, 'Repository', current === 'repository') : ''}
+${can('download_code') ? html`${entry(`${base}/-/tree/${access.project.default_branch}`, 'Repository', current === 'repository')}<li><ul>
+${entry(`${base}/-/commits/${access.project.default_branch}`, 'Commits', false)}
+${entry(`${base}/-/branches`, 'Branches', false)}
+${entry(`${base}/-/tags`, 'Tags', false)}
+${entry(`${base}/-/graphs/${access.project.default_branch}`, 'Contributors', false)}
+${entry(`${base}/-/compare`, 'Compare', false)}
+</ul></li>` : ''}
 ${can('read_issue') ? entry(`${base}/-/issues`, 'Issues', current === 'issues') : ''}
 ${can('read_issue') ? entry(`${base}/-/incidents`, 'Incidents', current === 'incidents') : ''}
 ${can('read_milestone') ? entry(`${base}/-/milestones`, 'Milestones', current === 'milestones') : ''}

@@ -17,6 +17,12 @@ import { REF_SWITCH_PATTERN, REFS_PATTERN, renderRefs, switchRef } from './refs-
 import { ARCHIVE_PATTERN, downloadArchive } from './archive-page.js';
 import { COMPARE_FILE_PATTERN, COMPARE_FORM_PATTERN, COMPARE_PATTERN, renderCompare, renderCompareFile, renderCompareForm } from './compare-page.js';
 import { DIFF_LINES_PATTERN, renderDiffLines } from './diff-lines-page.js';
+import { BRANCHES_PATTERN, DELETE_BRANCH_PATTERN, NEW_BRANCH_PATTERN, createBranchFromForm, deleteBranchFromForm, renderBranches, renderNewBranch } from './branches-page.js';
+import { DELETE_TAG_PATTERN, NEW_TAG_PATTERN, TAGS_PATTERN, createTagFromForm, deleteTagFromForm, renderNewTag, renderTags } from './tags-page.js';
+import { GRAPHS_PATTERN, renderGraphs } from './graphs-page.js';
+import type { ProjectAbility } from '../../platform/auth/policies/abilities.js';
+import { CREATE_FILE_PATTERN, DELETE_FILE_PATTERN, EDIT_FILE_PATTERN, NEW_FILE_PATTERN, UPDATE_FILE_PATTERN, createFile, deleteFile, renderEditFile, renderNewFile, updateFile } from './edit-file-pages.js';
+import { NEW_DIR_PATTERN, UPLOAD_PATTERN, createDir, renderNewDir, renderUpload, uploadFile } from './upload-pages.js';
 
 type Render = (context: PageContext, access: ProjectAccess) => Promise<PageOutcome>;
 
@@ -41,6 +47,28 @@ export function repositoryPages(app: FastifyInstance, deps: Deps): void {
     [COMPARE_FILE_PATTERN, renderCompareFile],
     [COMPARE_PATTERN, renderCompare],
     [DIFF_LINES_PATTERN, renderDiffLines],
+    [BRANCHES_PATTERN, renderBranches],
+    [TAGS_PATTERN, renderTags],
+    [GRAPHS_PATTERN, renderGraphs],
   ];
   for (const [pattern, render] of pages) namespacedPage(app, deps, { method: 'GET', pattern, ability: read, auth: 'optional', handler: async (context) => render(context, await context.project()) });
+  // Forms and what they post, each with the ability it needs.
+  const writes: ['GET' | 'POST', RegExp, ProjectAbility, Render][] = [
+    ['GET', NEW_BRANCH_PATTERN, 'push_code', renderNewBranch],
+    ['POST', NEW_BRANCH_PATTERN, 'push_code', createBranchFromForm],
+    ['POST', DELETE_BRANCH_PATTERN, 'push_code', deleteBranchFromForm],
+    ['GET', NEW_TAG_PATTERN, 'admin_tag', renderNewTag],
+    ['POST', NEW_TAG_PATTERN, 'admin_tag', createTagFromForm],
+    ['POST', DELETE_TAG_PATTERN, 'admin_tag', deleteTagFromForm],
+    ['GET', NEW_FILE_PATTERN, 'push_code', renderNewFile],
+    ['POST', CREATE_FILE_PATTERN, 'push_code', createFile],
+    ['GET', EDIT_FILE_PATTERN, 'push_code', renderEditFile],
+    ['POST', UPDATE_FILE_PATTERN, 'push_code', updateFile],
+    ['POST', DELETE_FILE_PATTERN, 'push_code', deleteFile],
+    ['GET', UPLOAD_PATTERN, 'push_code', renderUpload],
+    ['POST', UPLOAD_PATTERN, 'push_code', uploadFile],
+    ['GET', NEW_DIR_PATTERN, 'push_code', renderNewDir],
+    ['POST', NEW_DIR_PATTERN, 'push_code', createDir],
+  ];
+  for (const [method, pattern, ability, render] of writes) namespacedPage(app, deps, { method, pattern, ability: { project: ability }, handler: async (context) => render(context, await context.project()) });
 }

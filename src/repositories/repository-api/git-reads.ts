@@ -76,11 +76,16 @@ export async function revList(repoPath: string, options: RevListOptions): Promis
 
 const DIFF_OPTIONS = ['--no-ext-diff', '--no-color', '--find-renames', '--full-index', '--submodule=short'];
 
-/** The diff from `from` (a commit or the empty tree) to `to`, as GitLab's Diff entities. */
-export async function diffBetween(repoPath: string, from: string, to: string, unidiff = false): Promise<FileDiff[]> {
+/**
+ * The diff from `from` (a commit or the empty tree) to `to`, as GitLab's Diff entities; only of
+ * `paths` when given (both sides of a rename must be named for git to find it).
+ */
+export async function diffBetween(repoPath: string, from: string, to: string, unidiff = false, paths: string[] = []): Promise<FileDiff[]> {
+  const only = paths.length ? ['--', ...paths] : [];
+  const literal = paths.length ? LITERAL : [];
   const [raw, patch] = await Promise.all([
-    gitBytes(repoPath, ['diff-tree', '-r', '-z', '--raw', ...DIFF_OPTIONS, from, to]),
-    gitBytes(repoPath, ['diff-tree', '-r', '-p', ...DIFF_OPTIONS, from, to]),
+    gitBytes(repoPath, [...literal, 'diff-tree', '-r', '-z', '--raw', ...DIFF_OPTIONS, from, to, ...only]),
+    gitBytes(repoPath, [...literal, 'diff-tree', '-r', '-p', ...DIFF_OPTIONS, from, to, ...only]),
   ]);
   return fileDiffs(raw.toString(), patch.toString(), unidiff);
 }
@@ -127,4 +132,11 @@ export async function blamePorcelain(repoPath: string, commit: string, path: str
   const args = ['blame', '--porcelain', ...(range ? [`-L${range.start},${range.end}`] : []), commit, '--', path];
   const outcome = await gitCall(repoPath, args);
   return outcome.code === 0 ? outcome.stdout.toString() : null;
+}
+
+/** Commits of `left` not in `right` and of `right` not in `left` (`rev-list --left-right --count`). */
+export async function aheadBehind(repoPath: string, left: string, right: string): Promise<{ behind: number; ahead: number } | null> {
+  const outcome = await gitCall(repoPath, ['rev-list', '--left-right', '--count', `${left}...${right}`]);
+  const match = /^(\d+)\s+(\d+)/.exec(outcome.stdout.toString());
+  return outcome.code === 0 && match ? { behind: Number(match[1]), ahead: Number(match[2]) } : null;
 }

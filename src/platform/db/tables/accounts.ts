@@ -161,36 +161,6 @@ export interface InternalIdsTable {
   last_value: number;
 }
 
-/**
- * A project's entity in the unfiltered listing as JSON text in three pieces, around its namespace's
- * two (namespace_entities), kept by triggers (accounts/project-entity-queries.ts).
- */
-export interface ProjectEntitiesTable {
-  project_id: number;
-  namespace_id: number;
-  /** From `{` to the opening quote of `name_with_namespace`'s value. */
-  head: string;
-  /** From ` / <name>"` to `"namespace":`. */
-  middle: string;
-  /** From `,"visibility"` to the closing `}`. */
-  tail: string;
-}
-
-/** A namespace's pieces of its projects' entities. */
-export interface NamespaceEntitiesTable {
-  namespace_id: number;
-  /** The start of `name_with_namespace`, escaped for a JSON string, without quotes. */
-  name_prefix: string;
-  /** The Namespace entity (`namespace` of a project) as JSON. */
-  entity: string;
-}
-
-/** What derived data's triggers were installed from (a digest of their SQL), by name. */
-export interface DerivedDefinitionsTable {
-  name: string;
-  digest: string;
-}
-
 export interface AccountsTables {
   users: UsersTable;
   namespaces: NamespacesTable;
@@ -202,7 +172,4 @@ export interface AccountsTables {
   redirect_routes: RedirectRoutesTable;
   emails: EmailsTable;
   avatars: AvatarsTable;
-  project_entities: ProjectEntitiesTable;
-  namespace_entities: NamespaceEntitiesTable;
-  derived_definitions: DerivedDefinitionsTable;
 }

@@ -1,0 +1,158 @@
+// python-gitlab 3.12 (Debian) and @gitbeaker/rest drive merge requests against a started `kiln serve`:
+// open, list with filters, read, change, approve and unapprove, versions, changes and commits,
+// participants, squash-merge, rebase; a real git then fetches the merge request's head ref and a
+// fresh clone shows the merged history. On SQLite, and on a fresh PostgreSQL database when
+// KILN_TEST_DATABASE_URL names a server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Gitlab } from '@gitbeaker/rest';
+import { onFreshPostgres } from './helpers/fresh-postgres.js';
+import { apiCall, startKilnProcess, type KilnProcess } from './helpers/server.js';
+import { runPython } from './helpers/python.js';
+
+function git(work: string, args: string[], cwd = work): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('git', ['-c', 'user.name=Git User', '-c', 'user.email=git@example.com', ...args], {
+      cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' },
+    }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+  });
+}
+
+const PYTHON = `
+import json, os, time, gitlab
+gl = gitlab.Gitlab(os.environ["URL"], private_token=os.environ["TOKEN"])
+p = gl.projects.get(os.environ["PROJECT"])
+out = {}
+p.commits.create({"branch": "py-feature", "start_branch": "main", "commit_message": "Py one", "actions": [{"action": "create", "file_path": "py1.txt", "content": "1\\n"}]})
+mr = p.mergerequests.create({"source_branch": "py-feature", "target_branch": "main", "title": "Draft: Python change", "labels": ["py", "client"], "description": "- [ ] check"})
+out["created"] = [mr.iid, mr.state, mr.draft, sorted(mr.labels), mr.task_completion_status, mr.references["short"]]
+try:
+    p.mergerequests.create({"source_branch": "py-feature", "target_branch": "main", "title": "again"})
+except gitlab.exceptions.GitlabCreateError as err:
+    out["duplicate"] = [err.response_code, err.error_message]
+p.commits.create({"branch": "py-feature", "commit_message": "Py two", "actions": [{"action": "create", "file_path": "py2.txt", "content": "2\\n"}]})
+for _ in range(50):
+    mr = p.mergerequests.get(mr.iid)
+    if len(mr.diffs.list()) == 2 and mr.merge_status in ("can_be_merged", "cannot_be_merged"):
+        break
+    time.sleep(0.1)
+out["listed"] = [m.iid for m in p.mergerequests.list(state="opened", labels=["py"])]
+out["listed_not"] = [m.iid for m in p.mergerequests.list(query_parameters={"not[labels]": "py"})]
+mr.title = "Python change"
+mr.squash = True
+mr.save()
+for _ in range(50):
+    mr = p.mergerequests.get(mr.iid)
+    if mr.merge_status in ("can_be_merged", "cannot_be_merged"):
+        break
+    time.sleep(0.1)
+out["saved"] = [mr.title, mr.draft, mr.squash, mr.merge_status, mr.detailed_merge_status]
+out["versions"] = [v.state for v in mr.diffs.list()]
+out["changes"] = sorted(c["new_path"] for c in mr.changes()["changes"])
+out["commits"] = [c.title for c in mr.commits()]
+out["participants"] = [u["username"] for u in mr.participants()]
+# The author may not approve their own merge request (merge_requests_author_approval is off).
+try:
+    mr.approve(sha=mr.sha)
+except gitlab.exceptions.GitlabAuthenticationError as err:
+    out["approve_own"] = err.response_code
+try:
+    mr.unapprove()
+except gitlab.exceptions.GitlabMRApprovalError as err:
+    out["unapprove_none"] = err.response_code
+approvals = mr.approvals.get()
+out["approvals"] = [approvals.approved_by, approvals.user_can_approve, approvals.approvals_left]
+mr.merge(merge_commit_message="Merged by python-gitlab", should_remove_source_branch=True)
+mr = p.mergerequests.get(mr.iid)
+out["merged"] = [mr.state, mr.squash_commit_sha is not None, mr.merge_commit_sha is not None]
+try:
+    mr.merge()
+except gitlab.exceptions.GitlabMRClosedError as err:
+    out["merge_again"] = err.response_code
+print(json.dumps(out))
+`;
+
+function suite(label: string, env: () => Record<string, string> | undefined) {
+  describe(label, () => {
+    let kiln: KilnProcess;
+    let project: { id: number; path_with_namespace: string };
+    let work: string;
+
+    beforeAll(async () => {
+      work = mkdtempSync(join(tmpdir(), 'kiln-client-mr-'));
+      kiln = await startKilnProcess({ env: env() });
+      const group = await apiCall(kiln, 'POST', '/groups', { name: 'acme', path: 'acme' });
+      project = await apiCall(kiln, 'POST', '/projects', { name: 'tool', path: 'tool', namespace_id: group.id });
+      await apiCall(kiln, 'POST', `/projects/${project.id}/repository/commits`, { branch: 'main', commit_message: 'first', actions: [{ action: 'create', file_path: 'README.md', content: 'hello\n' }] });
+    });
+    afterAll(async () => {
+      await kiln?.stop();
+      rmSync(work, { recursive: true, force: true });
+    });
+
+    it('python-gitlab 3.12: project.mergerequests create, list, get, save, diffs, changes, commits, participants, approve, merge', async () => {
+      const { stdout } = await runPython(PYTHON, { URL: kiln.url, TOKEN: kiln.rootToken, PROJECT: project.path_with_namespace });
+      const out = JSON.parse(stdout);
+      expect(out.created).toEqual([1, 'opened', true, ['client', 'py'], { count: 1, completed_count: 0 }, '!1']);
+      expect(out.duplicate[0]).toBe(409);
+      expect(out.duplicate[1]).toContain('Another open merge request already exists for this source branch: !1');
+      expect(out.listed).toEqual([1]);
+      expect(out.listed_not).toEqual([]);
+      expect(out.saved).toEqual(['Python change', false, true, 'can_be_merged', 'mergeable']);
+      expect(out.versions).toEqual(['collected', 'collected']);
+      expect(out.changes).toEqual(['py1.txt', 'py2.txt']);
+      expect(out.commits).toEqual(['Py two', 'Py one']);
+      expect(out.participants).toEqual(['root']);
+      expect(out.approve_own).toBe(401);
+      expect(out.unapprove_none).toBe(404);
+      expect(out.approvals).toEqual([[], false, 0]);
+      expect(out.merged).toEqual(['merged', true, true]);
+      expect(out.merge_again).toBe(405);
+    });
+
+    it('@gitbeaker/rest: MergeRequests create, all, show, edit, allDiffVersions, showChanges, rebase, accept; git fetches the head ref', async () => {
+      const api = new Gitlab({ host: kiln.url, token: kiln.rootToken });
+      const id = project.id;
+      await api.Commits.create(id, 'gb-topic', 'Gitbeaker change', [{ action: 'create', filePath: 'gb.txt', content: 'gb\n' }], { startBranch: 'main' });
+      await api.Commits.create(id, 'main', 'Main moves on', [{ action: 'create', filePath: 'main2.txt', content: 'm\n' }]);
+      const mr = await api.MergeRequests.create(id, 'gb-topic', 'main', 'Gitbeaker MR', { description: 'from gitbeaker' });
+      expect([mr.iid, mr.state, mr.source_branch]).toEqual([2, 'opened', 'gb-topic']);
+      expect((await api.MergeRequests.all({ projectId: id, state: 'opened' })).map((item) => item.iid)).toEqual([2]);
+      const edited = await api.MergeRequests.edit(id, mr.iid, { addLabels: 'gb', reviewerIds: [1] });
+      expect([edited.labels, (edited.reviewers as Array<{ username: string }>).map((user) => user.username)]).toEqual([['gb'], ['root']]);
+      const versions = await api.MergeRequests.allDiffVersions(id, mr.iid);
+      expect(versions).toHaveLength(1);
+      const changes = await api.MergeRequests.showChanges(id, mr.iid);
+      expect((changes.changes as Array<{ new_path: string }>).map((change) => change.new_path)).toEqual(['gb.txt']);
+      const rebase = await api.MergeRequests.rebase(id, mr.iid);
+      expect(rebase).toMatchObject({ rebase_in_progress: true });
+      let after = await api.MergeRequests.show(id, mr.iid, { includeRebaseInProgress: true });
+      for (let tries = 0; tries < 50 && (after.rebase_in_progress || after.merge_status !== 'can_be_merged' || (await api.MergeRequests.allDiffVersions(id, mr.iid)).length < 2); tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        after = await api.MergeRequests.show(id, mr.iid, { includeRebaseInProgress: true });
+      }
+      after = await api.MergeRequests.show(id, mr.iid, { includeRebaseInProgress: true });
+      expect([after.rebase_in_progress, after.merge_error, after.diverged_commits_count]).toEqual([false, null, undefined]);
+      const remote = `${kiln.url.replace('http://', `http://root:${kiln.rootToken}@`)}/${project.path_with_namespace}.git`;
+      const dir = join(work, 'clone');
+      expect((await git(work, ['clone', '-q', remote, dir])).code).toBe(0);
+      const fetched = await git(work, ['fetch', '-q', 'origin', `merge-requests/${mr.iid}/head`], dir);
+      expect(fetched.code, fetched.stderr).toBe(0);
+      expect((await git(work, ['log', '-1', '--format=%s', 'FETCH_HEAD'], dir)).stdout.trim()).toBe('Gitbeaker change');
+      const accepted = await api.MergeRequests.accept(id, mr.iid, { sha: after.sha as string });
+      expect(accepted.state).toBe('merged');
+      const pull = await git(work, ['pull', '-q', '--ff-only', 'origin', 'main'], dir);
+      expect(pull.code, pull.stderr).toBe(0);
+      expect((await git(work, ['log', '-1', '--format=%s%n%P', 'origin/main'], dir)).stdout.split('\n')[0]).toBe("Merge branch 'gb-topic' into 'main'");
+    });
+  });
+}
+
+suite('on SQLite', () => undefined);
+
+onFreshPostgres('merge-requests', (databaseUrl) => {
+  suite('python-gitlab, gitbeaker and git', () => ({ KILN_DATABASE_URL: databaseUrl() }));
+});
