@@ -44,7 +44,7 @@ function commentButton(context: RowContext, position: DiffLinePosition): Html {
   const url = context.comments?.formUrl?.(position);
   if (!url) return html``;
   const where = position.newLine ?? position.oldLine;
-  return html`<button type="button" class="comment-button small secondary" hx-get="${url}" hx-target="closest tr" hx-swap="afterend" hx-include="#${context.rangeInputId}" aria-label="Comment on line ${where ?? ''}">+</button>`;
+  return html`<button type="button" class="comment-button small secondary" hx-get="${url}" hx-target="closest tr" hx-swap="afterend" hx-include="#${context.rangeInputId}"><span aria-hidden="true">+</span><span class="visually-hidden">Comment on line ${where ?? ''}</span></button>`;
 }
 
 function codeCell(context: RowContext, line: DiffLine | null, side: 'old' | 'new', position: DiffLinePosition | null): Html {

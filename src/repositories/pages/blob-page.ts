@@ -6,6 +6,8 @@ import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { html, raw, type Html } from '../../platform/web/html.js';
 import type { PageContext } from '../../platform/web/page-route.js';
 import { page, redirect } from '../../platform/web/page.js';
+import { csrfField } from '../../platform/web/page-route.js';
+import { canOnProject } from '../../platform/auth/policies/policy.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
 import { renderGitlabMarkdown } from '../../markdown/api.js';
 import { isBinary } from '../repository-api/files-finder.js';
@@ -42,18 +44,22 @@ async function contentOf(context: PageContext, access: ProjectAccess, file: Reso
   return lineTable(await lineMarkup(path, text), `Contents of ${path}`);
 }
 
-function actionsOf(context: PageContext, access: ProjectAccess, file: ResolvedFile): Html {
+function actionsOf(context: PageContext, access: ProjectAccess, file: ResolvedFile, lastId: string | null): Html {
   const { resolved } = file;
   const base = `/${access.project.full_path}`;
   const path = resolved.path;
   const markdown = MARKDOWN_FILE.test(path);
+  const mayEdit = resolved.kind === 'branch' && canOnProject(access, 'push_code');
+  const editable = mayEdit && !isBinary(file.content) && file.content.length <= MAX_SHOWN_BYTES;
   return html`<div class="file-actions">
 ${markdown ? (context.query.plain === '1' ? html`<a class="button small secondary" href="?">Display rendered</a>` : html`<a class="button small secondary" href="?plain=1">Display source</a>`) : ''}
+${editable ? html`<a class="button small" href="${repoUrl(base, 'edit', resolved.ref, path)}">Edit</a>` : ''}
 <a class="button small secondary" href="${repoUrl(base, 'raw', resolved.ref, path)}">Raw</a>
 <a class="button small secondary" href="${repoUrl(base, 'blame', resolved.ref, path)}">Blame</a>
 <a class="button small secondary" href="${repoUrl(base, 'commits', resolved.ref, path)}">History</a>
 <a class="button small secondary" href="${repoUrl(base, 'blob', resolved.commit.id, path)}">Permalink</a>
 <a class="button small secondary" href="${repoUrl(base, 'raw', resolved.ref, path)}?inline=false" download>Download</a>
+${mayEdit ? html`<form class="inline" method="post" action="${repoUrl(base, 'delete', resolved.ref, path)}" data-confirm="Delete ${path}? This makes a commit on ${resolved.ref}.">${csrfField(context)}<input type="hidden" name="last_commit_id" value="${lastId ?? ''}"><input type="hidden" name="commit_message" value="Delete ${path}"><input type="hidden" name="branch_name" value="${resolved.ref}"><button type="submit" class="small danger">Delete</button></form>` : ''}
 </div>`;
 }
 
@@ -70,7 +76,7 @@ export async function renderBlob(context: PageContext, access: ProjectAccess) {
 ${refBar({ access, resolved, destination: 'blob', leaf: 'blob' })}
 ${last ? html`<ul class="commit-list last-commit" id="last-commit"><li data-commit="${last.id}">${avatarOf(authors, last.author)}<div class="commit-main">Last changed in <a class="commit-title" href="${base}/-/commit/${last.id}">${commitTitle(last)}</a><br><span class="muted">${authorName(authors, last.author)} authored ${timeElement(last.author.seconds, context.deps.clock.now())}</span></div><a href="${base}/-/commit/${last.id}"><code class="sha">${last.id.slice(0, 8)}</code></a></li></ul>` : ''}
 <section class="file-holder" aria-label="${resolved.path}">
-<div class="file-header"><span class="file-title">${baseName(resolved.path)} <span class="muted">${lines !== null ? `${lines} ${lines === 1 ? 'line' : 'lines'} · ` : ''}${humanSize(content.length)}${file.entry.mode === '100755' ? ' · executable' : ''}</span></span>${actionsOf(context, access, file)}</div>
+<div class="file-header"><span class="file-title">${baseName(resolved.path)} <span class="muted">${lines !== null ? `${lines} ${lines === 1 ? 'line' : 'lines'} · ` : ''}${humanSize(content.length)}${file.entry.mode === '100755' ? ' · executable' : ''}</span></span>${actionsOf(context, access, file, lastId)}</div>
 ${shown}
 </section>`;
   return page({ title: `${resolved.path} · ${resolved.ref} · ${access.project.name}`, heading: html`<h1><code>${baseName(resolved.path)}</code></h1>`, body, sidebar: projectSidebar(access, 'repository') });

@@ -21,6 +21,8 @@ import { BRANCHES_PATTERN, DELETE_BRANCH_PATTERN, NEW_BRANCH_PATTERN, createBran
 import { DELETE_TAG_PATTERN, NEW_TAG_PATTERN, TAGS_PATTERN, createTagFromForm, deleteTagFromForm, renderNewTag, renderTags } from './tags-page.js';
 import { GRAPHS_PATTERN, renderGraphs } from './graphs-page.js';
 import type { ProjectAbility } from '../../platform/auth/policies/abilities.js';
+import { CREATE_FILE_PATTERN, DELETE_FILE_PATTERN, EDIT_FILE_PATTERN, NEW_FILE_PATTERN, UPDATE_FILE_PATTERN, createFile, deleteFile, renderEditFile, renderNewFile, updateFile } from './edit-file-pages.js';
+import { NEW_DIR_PATTERN, UPLOAD_PATTERN, createDir, renderNewDir, renderUpload, uploadFile } from './upload-pages.js';
 
 type Render = (context: PageContext, access: ProjectAccess) => Promise<PageOutcome>;
 
@@ -58,6 +60,15 @@ export function repositoryPages(app: FastifyInstance, deps: Deps): void {
     ['GET', NEW_TAG_PATTERN, 'admin_tag', renderNewTag],
     ['POST', NEW_TAG_PATTERN, 'admin_tag', createTagFromForm],
     ['POST', DELETE_TAG_PATTERN, 'admin_tag', deleteTagFromForm],
+    ['GET', NEW_FILE_PATTERN, 'push_code', renderNewFile],
+    ['POST', CREATE_FILE_PATTERN, 'push_code', createFile],
+    ['GET', EDIT_FILE_PATTERN, 'push_code', renderEditFile],
+    ['POST', UPDATE_FILE_PATTERN, 'push_code', updateFile],
+    ['POST', DELETE_FILE_PATTERN, 'push_code', deleteFile],
+    ['GET', UPLOAD_PATTERN, 'push_code', renderUpload],
+    ['POST', UPLOAD_PATTERN, 'push_code', uploadFile],
+    ['GET', NEW_DIR_PATTERN, 'push_code', renderNewDir],
+    ['POST', NEW_DIR_PATTERN, 'push_code', createDir],
   ];
   for (const [method, pattern, ability, render] of writes) namespacedPage(app, deps, { method, pattern, ability: { project: ability }, handler: async (context) => render(context, await context.project()) });
 }

@@ -51,7 +51,7 @@ export function refLists(input: Omit<SwitcherInput, 'current'>, search?: string)
 
 export function refSwitcher(input: SwitcherInput): Html {
   const query = new URLSearchParams({ destination: input.destination, path: input.path }).toString();
-  return html`<details class="ref-switcher" id="ref-switcher"><summary aria-label="Switch branch or tag (current: ${input.current})">${input.current}</summary>
+  return html`<details class="ref-switcher" id="ref-switcher"><summary>${input.current}<span class="visually-hidden"> (switch branch or tag)</span></summary>
 <div class="ref-menu">
 <form method="get" action="${input.base}/-/refs/switch" role="search">
 <input type="hidden" name="destination" value="${input.destination}"><input type="hidden" name="path" value="${input.path}">

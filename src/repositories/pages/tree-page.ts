@@ -9,6 +9,7 @@ import type { PageContext } from '../../platform/web/page-route.js';
 import { page, redirect } from '../../platform/web/page.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
 import { renderGitlabMarkdown } from '../../markdown/api.js';
+import { canOnProject } from '../../platform/auth/policies/policy.js';
 import { listTree, entryAt } from '../repository-api/git-reads.js';
 import { treesFirst } from '../repository-api/tree-finder.js';
 import { readCommits, readObject } from '../repository-api/object-reader.js';
@@ -28,6 +29,17 @@ import { archiveLinks } from './archive-page.js';
 export const TREE_PATTERN = /^(?<path>.+?)\/-\/tree\/(?<rest>.+)$/;
 const README = /^readme(?:\.(md|markdown|mdown|mkd|txt))?$/i;
 const README_MAX_BYTES = 1024 * 1024;
+
+function newMenu(base: string, resolved: ResolvedRef): Html {
+  const here = (kind: string) => repoUrl(base, kind, resolved.ref, resolved.path);
+  return html`<details class="menu"><summary class="button small secondary">New…</summary><ul class="menu-list">
+<li><a href="${here('new')}">New file</a></li>
+<li><a href="${here('upload')}">Upload file</a></li>
+<li><a href="${here('new_dir')}">New directory</a></li>
+<li><a href="${base}/-/branches/new?ref=${encodeURIComponent(resolved.ref)}">New branch</a></li>
+<li><a href="${base}/-/tags/new?ref=${encodeURIComponent(resolved.ref)}">New tag</a></li>
+</ul></details>`;
+}
 
 async function readmeOf(context: PageContext, access: ProjectAccess, resolved: ResolvedRef, entries: TreeEntry[]): Promise<Html> {
   const entry = entries.filter((candidate) => candidate.type === 'blob' && README.test(baseName(candidate.path))).sort((a, b) => (/\.(md|markdown|mdown|mkd)$/i.test(a.path) ? -1 : /\.(md|markdown|mdown|mkd)$/i.test(b.path) ? 1 : 0))[0];
@@ -72,13 +84,14 @@ export async function renderTree(context: PageContext, access: ProjectAccess) {
   const latest = last.latest ? commits.get(last.latest) : undefined;
   const [authors, readme] = await Promise.all([findAuthors(context.deps, latest ? [latest.author] : []), readmeOf(context, access, resolved, entries)]);
   const now = context.deps.clock.now();
-  const actions = html`<span class="ref-actions"><a class="button small secondary" href="${repoUrl(base, 'find_file', resolved.ref)}">Find file</a> <a class="button small secondary" href="${repoUrl(base, 'commits', resolved.ref, path)}">History</a> ${archiveLinks(access, resolved.ref, path)}</span>`;
+  const mayPush = resolved.kind === 'branch' && canOnProject(access, 'push_code');
+  const actions = html`<span class="ref-actions"><a class="button small secondary" href="${repoUrl(base, 'find_file', resolved.ref)}">Find file</a> <a class="button small secondary" href="${repoUrl(base, 'commits', resolved.ref, path)}">History</a> ${archiveLinks(access, resolved.ref, path)} ${mayPush ? newMenu(base, resolved) : ''}</span>`;
   const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
   const body = html`
 ${refBar({ access, resolved, destination: 'tree', leaf: 'tree', actions })}
 ${lastCommitBox(base, latest, authors, now)}
 <div class="code-scroll"><table id="tree" class="tree-table"><thead><tr><th scope="col">Name</th><th scope="col">Last commit</th><th scope="col">Last update</th></tr></thead><tbody>
-${path ? html`<tr><td><a href="${repoUrl(base, 'tree', resolved.ref, parent)}" aria-label="Parent folder">..</a></td><td></td><td></td></tr>` : ''}
+${path ? html`<tr><td><a href="${repoUrl(base, 'tree', resolved.ref, parent)}" >..<span class="visually-hidden"> (parent folder)</span></a></td><td></td><td></td></tr>` : ''}
 ${entries.map((entry) => {
   const name = baseName(entry.path);
   const changed = commits.get(last.byEntry.get(name) ?? '');
