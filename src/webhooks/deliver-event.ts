@@ -6,19 +6,26 @@
 // of its first try (derived from the event's UUID and the hook), so receivers can drop the repeat.
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../platform/deps.js';
-import { claimNext, markDone, markFailed, type ClaimedJob } from '../platform/jobs/queue.js';
+import { claimNext, enqueue, markDone, markFailed, type ClaimedJob } from '../platform/jobs/queue.js';
 import { serverBusy } from '../platform/jobs/pacing.js';
 import type { HookRow } from './entities.js';
 import { executable } from './model.js';
 import { outboundRules, type OutboundRules } from './outbound.js';
 import { deliveryKey, exchangeWithHook, type RulesOf } from './deliver-hook.js';
 import { buildHook } from './build-hook.js';
-import { recordExchanges } from './record-deliveries.js';
+import { recordExchanges, type Exchange } from './record-deliveries.js';
+import { acquireDestination, destinationOf } from './destination-slots.js';
 import { JOB_DELIVER_EVENT, type EventDeliveryPayload } from './listeners.js';
 
 /** Further event jobs one job takes on while the server is idle, and how many at once. */
 const LANES = 8;
 const BATCH_LIMIT = 500;
+/**
+ * How long one job sends: hooks whose turn comes later (their destination busy with others) go into a
+ * new job with the same payload and keys, and the idle lanes claim nothing more. So a job holds the
+ * worker for about this plus one request's 10 s, whatever the number of hooks.
+ */
+export const JOB_BUDGET_MS = 60_000;
 
 /**
  * The job handler. While the server answers no requests it also claims the other due event jobs and
@@ -28,19 +35,20 @@ const BATCH_LIMIT = 500;
  * when the next one runs.
  */
 export async function deliverEventJob(deps: Deps, payload: EventDeliveryPayload, _job: ClaimedJob): Promise<void> {
-  await Promise.all([deliverEvent(deps, payload), deliverDueEventsWhileIdle(deps)]);
+  const deadline = performance.now() + JOB_BUDGET_MS;
+  await Promise.all([deliverEvent(deps, payload, deadline), deliverDueEventsWhileIdle(deps, deadline)]);
 }
 
-async function deliverDueEventsWhileIdle(deps: Deps): Promise<void> {
+async function deliverDueEventsWhileIdle(deps: Deps, deadline: number): Promise<void> {
   const workerId = `webhooks:${randomUUID()}`;
   let budget = BATCH_LIMIT;
   const lane = async () => {
-    while (budget > 0 && !serverBusy(deps.caches)) {
+    while (budget > 0 && !serverBusy(deps.caches) && performance.now() < deadline) {
       budget -= 1;
       const job = await claimNext(deps.db, deps.dialect, deps.clock, workerId, deps.config.jobLeaseMs, [JOB_DELIVER_EVENT]);
       if (!job) return;
       try {
-        await deliverEvent(deps, job.payload as EventDeliveryPayload);
+        await deliverEvent(deps, job.payload as EventDeliveryPayload, deadline);
         await markDone(deps.db, deps.clock, job, workerId);
       } catch (error) {
         deps.log.warn({ err: error, job: job.id }, 'webhook delivery failed');
@@ -51,7 +59,8 @@ async function deliverDueEventsWhileIdle(deps: Deps): Promise<void> {
   await Promise.all(Array.from({ length: LANES }, lane));
 }
 
-async function deliverEvent(deps: Deps, payload: EventDeliveryPayload): Promise<void> {
+/** One event to its hooks; hooks not started by `deadline` (a `performance.now()` time) go into a new job. */
+export async function deliverEvent(deps: Deps, payload: EventDeliveryPayload, deadline: number): Promise<void> {
   if (!Array.isArray(payload.hookIds) || payload.hookIds.length === 0) return;
   const now = deps.clock.now();
   // A hook deleted or disabled after the event was queued sends nothing (GitLab checks executable? when it runs).
@@ -63,16 +72,33 @@ async function deliverEvent(deps: Deps, payload: EventDeliveryPayload): Promise<
   if (!built) return;
   const body = JSON.stringify(built.data);
   const rules = rulesOnce(deps);
-  const exchanges = await Promise.all(hooks.map((hook) => exchangeWithHook(deps, {
-    hook,
-    event: built.event,
-    trigger: built.trigger,
-    data: built.data,
-    body,
-    eventUuid: payload.eventUuid,
-    idempotencyKey: deliveryKey(payload.eventUuid, hook.id),
-  }, rules)));
-  await recordExchanges(deps, exchanges);
+  const later: number[] = [];
+  const sent = await Promise.all(hooks.map(async (hook) => {
+    // A few requests at a time per destination (destination-slots.ts); past the budget, a later job.
+    const release = await acquireDestination(destinationOf(hook.url));
+    try {
+      if (performance.now() > deadline) {
+        later.push(hook.id);
+        return null;
+      }
+      return await exchangeWithHook(deps, {
+        hook,
+        event: built.event,
+        trigger: built.trigger,
+        data: built.data,
+        body,
+        eventUuid: payload.eventUuid,
+        idempotencyKey: deliveryKey(payload.eventUuid, hook.id),
+      }, rules);
+    } finally {
+      release();
+    }
+  }));
+  await recordExchanges(deps, sent.filter((exchange): exchange is Exchange => exchange !== null));
+  if (later.length > 0) {
+    const rest: EventDeliveryPayload = { ...payload, hookIds: later.sort((a, b) => a - b), built };
+    await enqueue(deps.db, deps.clock, JOB_DELIVER_EVENT, { ...rest }, { maxAttempts: 3 });
+  }
 }
 
 /** The application settings are read once per job, not once per hook. */

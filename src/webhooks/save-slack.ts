@@ -2,7 +2,9 @@
 // (local addresses only with the admin setting) and kept sealed: it is a credential.
 import type { Deps } from '../platform/deps.js';
 import { ApiError } from '../platform/http/api-error.js';
+import { ValidationError } from '../platform/errors.js';
 import { blockedHookUrl, outboundRules } from './outbound.js';
+import { channelLimitErrors } from './chat-channels.js';
 import { CHAT_EVENT_FLAGS, CHAT_STORED_FLAGS, CHANNEL_FIELDS, propertiesOf, type ChatEventFlag, type ChatIntegrationRow } from './slack-integration.js';
 
 export interface SlackInput {
@@ -36,6 +38,8 @@ export async function saveSlack(deps: Deps, projectId: number, input: SlackInput
   }
   for (const field of CHANNEL_FIELDS) if (input.channels[field] !== undefined) properties.channels[field] = input.channels[field];
   for (const flag of Object.keys(CHAT_STORED_FLAGS)) if (input.flags[flag] !== undefined) properties.stored_flags[flag] = input.flags[flag];
+  const channelErrors = input.active === false ? null : channelLimitErrors(properties);
+  if (channelErrors) throw new ValidationError(channelErrors);
   const columns = Object.fromEntries(
     (Object.keys(CHAT_EVENT_FLAGS) as ChatEventFlag[]).map((flag) => [flag, input.flags[flag] !== undefined ? (input.flags[flag] ? 1 : 0) : existing ? Number(existing[flag]) : CHAT_EVENT_FLAGS[flag] ? 1 : 0]),
   ) as Record<ChatEventFlag, number>;
