@@ -6,6 +6,7 @@ import { mergeRequestListRoutes } from './list-routes.js';
 import { mergeRequestDiffRoutes } from './diff-routes.js';
 import { mergeRequestMergeRoutes } from './merge-routes.js';
 import { mergeRequestClosingRoutes } from './closing-routes.js';
+import { reviewRoutes } from './review/index.js';
 
 export function mergeRequestsRoutes(app: FastifyInstance, deps: Deps): void {
   mergeRequestListRoutes(app, deps);
@@ -13,4 +14,5 @@ export function mergeRequestsRoutes(app: FastifyInstance, deps: Deps): void {
   mergeRequestDiffRoutes(app, deps);
   mergeRequestMergeRoutes(app, deps);
   mergeRequestClosingRoutes(app, deps);
+  reviewRoutes(app, deps);
 }
