@@ -15,7 +15,6 @@ const VISIBILITIES = ['private', 'internal', 'public'] as const;
 const ORDER_BY = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
 
 export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
-  const base = deps.config.baseUrl;
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects', summary: 'List projects you can see (public ones without a token)', tags: ['projects'], paginated: true,
@@ -43,7 +42,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       };
       const rows = await paginate(await visibleProjectsQuery(deps, user, filters));
       const namespaces = await namespacesOf(deps, rows);
-      return JsonText.of(`[${rows.map((row) => projectJson(deps.caches, base, row, namespaces.get(Number(row.namespace_id))!)).join(',')}]`);
+      return JsonText.of(`[${rows.map((row) => projectJson(deps.caches, deps.config, row, namespaces.get(Number(row.namespace_id))!)).join(',')}]`);
     },
   });
 
@@ -54,7 +53,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     // Anonymous callers get no `permissions` (GitLab presents them only to a user).
     handler: async ({ principal, project }) => {
       const access = await project();
-      return JsonText.of(projectJson(deps.caches, base, access.project, access.namespace, principal ? access : undefined));
+      return JsonText.of(projectJson(deps.caches, deps.config, access.project, access.namespace, principal ? access : undefined));
     },
   });
 
@@ -82,7 +81,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       });
       const initialize = accountHooks(deps).initializeWithReadme;
       if (params.initialize_with_readme && initialize) await initialize(await findProject(deps, actor, String(project.id)));
-      return projectEntity(base, project, await namespaceOf(deps, project));
+      return projectEntity(deps.config, project, await namespaceOf(deps, project));
     },
   });
 
