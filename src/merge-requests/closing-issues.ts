@@ -71,7 +71,7 @@ async function closeIssues(deps: Deps, actorId: number, issueIds: number[]): Pro
   for (const issue of issues) {
     const project = await fullProject(deps.db, Number(issue.project_id));
     if (!project || Number(project.autoclose_referenced_issues) !== 1) continue;
-    const { level } = await projectAccess(deps.readCache, user, project, deps.clock.now());
+    const { level } = await projectAccess(deps.reads, user, project, deps.clock.now());
     if (!canOnProject({ user, level, visibility: project.visibility, features: project }, 'update_issue')) continue;
     await updateIssue(deps, actorId, issue, { stateEvent: 'close' });
   }
