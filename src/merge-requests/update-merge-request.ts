@@ -146,7 +146,7 @@ export async function updateMergeRequest(deps: Deps, actorId: number, mr: MergeR
   const fresh = (await findMergeRequestById(deps.db, Number(mr.id)))!;
   if (retarget !== undefined || reopening) {
     deps.pokeWorker();
-    await recordDiffVersion(deps, fresh, target, { always: true });
+    await recordDiffVersion(deps, fresh, target, { always: true, actorId });
     return (await findMergeRequestById(deps.db, Number(mr.id)))!;
   }
   return fresh;
