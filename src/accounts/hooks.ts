@@ -3,12 +3,15 @@
 // these hooks instead. Held per app instance (per Deps), never per module.
 import type { Deps } from '../platform/deps.js';
 import type { UserRow } from './lookup.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 
 export type ChangeDefaultBranchResult = 'changed' | 'empty' | 'missing_branch' | 'invalid_name';
 
 export interface AccountHooks {
   /** Points the project's repository HEAD at `branch` (the repositories feature registers it). */
   changeDefaultBranch?: (projectId: number, branch: string) => Promise<ChangeDefaultBranchResult>;
+  /** The first commit of a new project, README.md (`initialize_with_readme`; repositories registers it). */
+  initializeWithReadme?: (access: ProjectAccess) => Promise<void>;
   /** Keeps the user's notification e-mail (the notifications feature registers it). */
   setNotificationEmail?: (user: UserRow, email: string) => Promise<void>;
 }

@@ -6,6 +6,8 @@ import { p } from '../platform/http/params.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import { createProject } from './create-project.js';
 import { deleteProject } from './delete-project.js';
+import { accountHooks } from './hooks.js';
+import { findProject } from './lookup.js';
 import { namespaceOf, namespacesOf, visibleProjectsQuery } from './finders.js';
 import { PROJECT_ENTITY, projectEntity, projectSource } from './entities.js';
 
@@ -75,6 +77,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       visibility: p.string.optional({ values: VISIBILITIES }),
       description: p.string.optional(),
       default_branch: p.string.optional(),
+      initialize_with_readme: p.boolean.optional(),
     },
     handler: async ({ params, actor }) => {
       const project = await createProject(deps, actor, {
@@ -85,6 +88,8 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
         description: params.description,
         defaultBranch: params.default_branch,
       });
+      const initialize = accountHooks(deps).initializeWithReadme;
+      if (params.initialize_with_readme && initialize) await initialize(await findProject(deps, actor, String(project.id)));
       return projectEntity(base, project, await namespaceOf(deps, project));
     },
   });

@@ -5,7 +5,7 @@ import { isoTime } from '../platform/clock.js';
 import { userBasic } from '../accounts/api.js';
 import type { PushData } from '../platform/events/vocabulary.js';
 import { actionName } from './vocabulary.js';
-import type { EventRow, NoteWithAuthor } from './finder.js';
+import { isNoteEvent, type EventRow, type NoteWithAuthor } from './finder.js';
 
 export function parsePushData(raw: string | null): PushData | null {
   if (raw === null) return null;
@@ -32,7 +32,7 @@ function pushDataEntity(data: PushData) {
 function noteEntity(baseUrl: string, note: NoteWithAuthor) {
   return {
     id: Number(note.id),
-    type: null,
+    type: note.type ?? null,
     body: note.body,
     attachment: null,
     author: userBasic(baseUrl, { id: note.author_id, username: note.username, name: note.name, state: note.state }),
@@ -52,7 +52,7 @@ const orNull = (value: number | string | null) => (value === null ? null : Numbe
 
 export function eventEntity(baseUrl: string, row: EventRow, notes: Map<number, NoteWithAuthor>, options: { projectEvent?: boolean } = {}) {
   const pushData = row.action === 'pushed' ? parsePushData(row.push_data) : null;
-  const note = row.target_type === 'Note' && row.target_id !== null ? notes.get(Number(row.target_id)) : undefined;
+  const note = isNoteEvent(row) && row.target_id !== null ? notes.get(Number(row.target_id)) : undefined;
   const author = userBasic(baseUrl, { id: row.author_id, username: row.username, name: row.name, state: row.state });
   return {
     id: Number(row.id),

@@ -3,7 +3,7 @@
 import type { SelectQueryBuilder } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import { DAY_MS } from '../platform/clock.js';
-import { EVENT_TARGET_TYPES, type EventAction } from '../platform/events/vocabulary.js';
+import { EVENT_TARGET_TYPES, NOTE_TARGET_TYPES, type EventAction } from '../platform/events/vocabulary.js';
 import { groupMemberships, memberRestriction, membershipsOf, visibleEventSql, type EventAccess, type MemberGroups, type Viewer } from './visibility.js';
 import { inProjects, limitedAccessSql, literal, memberEventsSql, noEvents } from './visibility-queries.js';
 
@@ -56,7 +56,8 @@ export type EventRow = Awaited<ReturnType<ReturnType<typeof selectRows>['execute
 function applyFilters<Q extends { where(...args: any[]): Q }>(query: Q, filters: EventFilters): Q {
   let q = query;
   if (filters.action) q = q.where('e.action', '=', filters.action);
-  if (filters.targetType) q = q.where('e.target_type', '=', EVENT_TARGET_TYPES[filters.targetType]);
+  if (filters.targetType === 'note') q = q.where('e.target_type', 'in', [...NOTE_TARGET_TYPES]);
+  else if (filters.targetType) q = q.where('e.target_type', '=', EVENT_TARGET_TYPES[filters.targetType]);
   const edges = dayEdges(filters);
   if (edges.before !== undefined) q = q.where('e.created_at', '<', edges.before);
   if (edges.after !== undefined) q = q.where('e.created_at', '>=', edges.after);
@@ -141,18 +142,24 @@ function notesQuery(deps: Deps, ids: number[]) {
     .selectFrom('notes as n')
     .innerJoin('users as u', 'u.id', 'n.author_id')
     .leftJoin('issues as i', (join) => join.onRef('i.id', '=', 'n.noteable_id').on('n.noteable_type', '=', 'Issue'))
-    .select([
-      'n.id', 'n.body', 'n.author_id', 'n.system', 'n.noteable_id', 'n.noteable_type', 'n.created_at', 'n.updated_at',
-      'u.username', 'u.name', 'u.state', 'i.iid as noteable_iid',
+    .leftJoin('merge_requests as m', (join) => join.onRef('m.id', '=', 'n.noteable_id').on('n.noteable_type', '=', 'MergeRequest'))
+    .select((eb) => [
+      'n.id', 'n.body', 'n.author_id', 'n.system', 'n.noteable_id', 'n.noteable_type', 'n.type', 'n.created_at', 'n.updated_at',
+      'u.username', 'u.name', 'u.state', eb.fn.coalesce('i.iid', 'm.iid').as('noteable_iid'),
     ])
     .where('n.id', 'in', ids);
 }
 
 export type NoteWithAuthor = Awaited<ReturnType<ReturnType<typeof notesQuery>['execute']>>[number];
 
-/** The comments that a page of `Note` events points at, with their authors and issue iids, in one query. */
+/** Whether an event's target is a comment (any of the note classes). */
+export function isNoteEvent(row: Pick<EventRow, 'target_type'>): boolean {
+  return (NOTE_TARGET_TYPES as readonly string[]).includes(row.target_type ?? '');
+}
+
+/** The comments that a page of comment events points at, with their authors and noteable iids, in one query. */
 export async function notesForEvents(deps: Deps, rows: EventRow[]): Promise<Map<number, NoteWithAuthor>> {
-  const ids = [...new Set(rows.filter((row) => row.target_type === 'Note' && row.target_id !== null).map((row) => Number(row.target_id)))];
+  const ids = [...new Set(rows.filter((row) => isNoteEvent(row) && row.target_id !== null).map((row) => Number(row.target_id)))];
   if (ids.length === 0) return new Map();
   const notes = await notesQuery(deps, ids).execute();
   return new Map(notes.map((note) => [Number(note.id), note]));

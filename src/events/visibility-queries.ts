@@ -81,7 +81,7 @@ function confidentialSql(viewerId: number | null): RawBuilder<SqlBool> {
     : sql` and i.author_id <> ${viewerId} and not exists (select 1 from issue_assignees ia where ia.issue_id = i.id and ia.user_id = ${viewerId})`;
   return sql<SqlBool>`((e.target_type = 'Issue' and exists (
       select 1 from issues i where i.id = e.target_id and i.confidential = 1${notMine}))
-    or (e.target_type = 'Note' and exists (
+    or (e.target_type in ('Note', 'DiscussionNote', 'DiffNote') and exists (
       select 1 from notes n join issues i on n.noteable_type = 'Issue' and i.id = n.noteable_id
       where n.id = e.target_id and i.confidential = 1${notMine})))`;
 }

@@ -11,3 +11,16 @@ export { confidentialScope, findReadableIssue } from './finder.js';
 export { presentIssue, presentIssues } from './present-issues.js';
 // Hooks other features register at setup for issues to call (hooks.ts).
 export { issueHooks } from './hooks.js';
+// Issue 34 (merge request review): the notes machinery for any noteable — its routes, given a kind
+// (noteable-kind.ts), creating, replying, finding and presenting notes and discussions.
+export { noteRoutes } from './note-routes.js';
+export { discussionRoutes } from './discussion-routes.js';
+export type { NoteableKind, NotePresenter } from './noteable-kind.js';
+export { isResolvable, type Noteable, type NoteableType } from './noteable.js';
+export { checkNoteBody, createNote, newDiscussionId, type DiffAttributes, type NoteOptions } from './create-note.js';
+export { replyToDiscussion } from './reply-to-discussion.js';
+export { updateNote } from './update-note.js';
+export { destroyNote } from './destroy-note.js';
+export { discussionsOf, findDiscussion, findNote } from './discussions-finder.js';
+export { discussionEntity, noteUserIds, type NoteExtras, type NoteRow, type Users } from './entities.js';
+export { timeOf } from './issue-params.js';

@@ -1,5 +1,6 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction } from '../platform/db/database.js';
+import { NOTE_TARGET_TYPES } from '../platform/events/vocabulary.js';
 import { forgetEventCounts } from '../events/api.js';
 import type { IssueRow } from './entities.js';
 
@@ -14,7 +15,9 @@ export async function destroyIssue(deps: Deps, issue: IssueRow): Promise<void> {
     const projectId = Number(issue.project_id);
     const notes = trx.selectFrom('notes').select('id').where('noteable_type', '=', 'Issue').where('noteable_id', '=', issue.id);
     // Through the project's (project_id, target_type, id) index: events have none on target_id.
-    await trx.deleteFrom('events').where('project_id', '=', projectId).where('target_type', '=', 'Note').where('target_id', 'in', notes).execute();
+    await trx.deleteFrom('events').where('project_id', '=', projectId).where('target_type', 'in', [...NOTE_TARGET_TYPES]).where('target_id', 'in', notes).execute();
+    await trx.deleteFrom('award_emoji').where('awardable_type', '=', 'Note').where('awardable_id', 'in', notes).execute();
+    await trx.deleteFrom('award_emoji').where('awardable_type', '=', 'Issue').where('awardable_id', '=', issue.id).execute();
     await trx.deleteFrom('events').where('project_id', '=', projectId).where('target_type', '=', 'Issue').where('target_id', '=', issue.id).execute();
     await trx.deleteFrom('notes').where('noteable_type', '=', 'Issue').where('noteable_id', '=', issue.id).execute();
     await trx.deleteFrom('subscriptions').where('subscribable_type', '=', 'Issue').where('subscribable_id', '=', issue.id).execute();

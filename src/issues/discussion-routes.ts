@@ -1,143 +1,168 @@
-// Discussions of an issue (doc/api/discussions.md; lib/api/discussions.rb): every comment belongs to
-// one, either its own (an individual note) or a thread. Threads are started with POST …/discussions
-// and answered with POST …/discussions/:discussion_id/notes; a reply to an individual note makes it a
-// thread. The API needs a signed-in caller, as GitLab's does.
+// Discussions of a noteable (doc/api/discussions.md; lib/api/discussions.rb), one implementation for
+// every kind (noteable-kind.ts): every comment belongs to one, either its own (an individual note) or
+// a thread. Threads are started with POST …/discussions and answered with POST
+// …/discussions/:discussion_id/notes; a reply to an individual note makes it a thread. Kinds with
+// resolvable threads (merge requests) also resolve a thread or one note. The API needs a signed-in
+// caller, as GitLab's does.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p, rejectTogether } from '../platform/http/params.js';
 import { BadRequestError, ForbiddenError, ParamError, RecordNotFoundError } from '../platform/errors.js';
-import { canAdminNote, canCommentOnIssue, canOnProject } from '../platform/auth/policies/index.js';
-import { discussionEntity, noteEntity, usersById } from './entities.js';
-import { findReadableIssue } from './finder.js';
+import { canAdminNote, canOnProject } from '../platform/auth/policies/index.js';
 import { discussionIdsQuery, discussionsOf, findDiscussion, findNote } from './discussions-finder.js';
-import { createIssueNote } from './create-note.js';
+import { createNote } from './create-note.js';
 import { replyToDiscussion } from './reply-to-discussion.js';
 import { updateNote } from './update-note.js';
 import { destroyNote } from './destroy-note.js';
 import { refuseUnsupported, timeOf } from './issue-params.js';
+import { noteableIid, withNoteableIds } from './note-routes.js';
+import type { NoteableKind } from './noteable-kind.js';
+import type { Noteable } from './noteable.js';
 
 const TAGS = ['discussions'];
-const base = '/projects/:id/issues/:issue_iid/discussions';
-const ids = { id: p.string.required(), issue_iid: p.integer.required() };
-const noteIds = { ...ids, discussion_id: p.string.required(), note_id: p.integer.required() };
 
-export function discussionRoutes(app: FastifyInstance, deps: Deps): void {
-  const baseUrl = deps.config.baseUrl;
+export function discussionRoutes<T extends Noteable>(app: FastifyInstance, deps: Deps, kind: NoteableKind<T>): void {
+  const base = `/projects/:id/${kind.resource}/:${kind.iidParam}/discussions`;
+  const ids = withNoteableIds(kind, { discussion_id: p.string.required() });
+  const noteIds = withNoteableIds(kind, { discussion_id: p.string.required(), note_id: p.integer.required() });
 
   apiRoute(app, deps, {
-    method: 'GET', url: base, summary: "An issue's discussions, each with its notes", tags: TAGS, paginated: true,
-    ability: { project: 'read_note' },
-    params: ids,
+    method: 'GET', url: base, summary: `The discussions of ${kind.name}, each with its notes`, tags: TAGS, paginated: true,
+    ability: { project: kind.abilities.read },
+    params: withNoteableIds(kind, {}),
     handler: async ({ params, project, paginate }) => {
-      const access = await project();
-      const issue = await findReadableIssue(deps, access, params.issue_iid);
-      const page = await paginate(discussionIdsQuery(deps, Number(issue.id)));
-      const discussions = await discussionsOf(deps.db, Number(issue.id), page.map((row) => row.discussion_id!).filter(Boolean));
-      const users = await usersById(deps.db, discussions.flatMap((discussion) => discussion.notes.map((note) => note.author_id)));
-      return discussions.map((discussion) => discussionEntity(baseUrl, discussion.id, discussion.notes, users, issue.iid));
+      const noteable = await kind.find(deps, await project(), noteableIid(kind, params));
+      const page = await paginate(discussionIdsQuery(deps, noteable));
+      const discussions = await discussionsOf(deps.db, noteable, page.map((row) => row.discussion_id!).filter(Boolean));
+      const presenter = await kind.present(deps, noteable, discussions.flatMap((discussion) => discussion.notes));
+      return discussions.map((discussion) => presenter.discussion(discussion.id, discussion.notes));
     },
   });
 
   apiRoute(app, deps, {
-    method: 'GET', url: `${base}/:discussion_id`, summary: 'One discussion of an issue', tags: TAGS,
-    ability: { project: 'read_note' },
-    params: { ...ids, discussion_id: p.string.required() },
+    method: 'GET', url: `${base}/:discussion_id`, summary: `One discussion of ${kind.name}`, tags: TAGS,
+    ability: { project: kind.abilities.read },
+    params: ids,
     handler: async ({ params, project }) => {
-      const access = await project();
-      const issue = await findReadableIssue(deps, access, params.issue_iid);
-      const notes = await findDiscussion(deps.db, Number(issue.id), params.discussion_id);
-      return discussionEntity(baseUrl, params.discussion_id, notes, await usersById(deps.db, notes.map((note) => note.author_id)), issue.iid);
+      const noteable = await kind.find(deps, await project(), noteableIid(kind, params));
+      const notes = await findDiscussion(deps.db, noteable, params.discussion_id);
+      return (await kind.present(deps, noteable, notes)).discussion(params.discussion_id, notes);
     },
   });
 
   apiRoute(app, deps, {
-    method: 'POST', url: base, summary: 'Start a thread on an issue', tags: TAGS,
-    ability: { project: 'create_note' },
-    params: { ...ids, body: p.string.required(), created_at: p.string.optional() },
+    method: 'POST', url: base, summary: `Start a thread on ${kind.name}`, tags: TAGS,
+    ability: { project: kind.abilities.create },
+    params: withNoteableIds(kind, { body: p.string.required(), created_at: p.string.optional(), ...(kind.thread?.params ?? {}) }),
     handler: async ({ params, input, actor, project }) => {
-      refuseUnsupported(input, ['position']);
+      refuseUnsupported(input, kind.unsupported.thread);
       const access = await project();
-      const issue = await findReadableIssue(deps, access, params.issue_iid);
-      if (!canCommentOnIssue(access, issue)) throw new ForbiddenError();
+      const noteable = await kind.find(deps, access, noteableIid(kind, params));
+      if (!kind.canComment(access, noteable)) throw new ForbiddenError();
       const createdAt = canOnProject(access, 'set_note_created_at') ? timeOf('created_at', params.created_at) : undefined;
-      const note = await createIssueNote(deps, actor.user.id, issue, params.body, { thread: true, createdAt });
-      return discussionEntity(baseUrl, note.discussion_id!, [note], await usersById(deps.db, [note.author_id]), issue.iid);
+      const note = kind.thread
+        ? await kind.thread.start(deps, actor.user, noteable, params.body, input, createdAt)
+        : await createNote(deps, actor.user.id, noteable, params.body, { thread: true, createdAt });
+      return (await kind.present(deps, noteable, [note])).discussion(note.discussion_id!, [note]);
     },
   });
+
+  if (kind.resolve) {
+    const resolve = kind.resolve;
+    apiRoute(app, deps, {
+      method: 'PUT', url: `${base}/:discussion_id`, summary: `Resolve or unresolve a thread of ${kind.name}`, tags: TAGS,
+      ability: { project: kind.abilities.read },
+      params: { ...ids, resolved: p.boolean.required() },
+      handler: async ({ params, actor, project }) => {
+        const access = await project();
+        const noteable = await kind.find(deps, access, noteableIid(kind, params));
+        const notes = await findDiscussion(deps.db, noteable, params.discussion_id);
+        const after = await resolve.discussion(deps, actor.user, access, noteable, notes, params.resolved);
+        return (await kind.present(deps, noteable, after)).discussion(params.discussion_id, after);
+      },
+    });
+  }
 
   apiRoute(app, deps, {
     method: 'GET', url: `${base}/:discussion_id/notes`, summary: "A discussion's notes", tags: TAGS,
-    ability: { project: 'read_note' },
-    params: { ...ids, discussion_id: p.string.required() },
+    ability: { project: kind.abilities.read },
+    params: ids,
     handler: async ({ params, project }) => {
-      const access = await project();
-      const issue = await findReadableIssue(deps, access, params.issue_iid);
-      const notes = await findDiscussion(deps.db, Number(issue.id), params.discussion_id);
-      const users = await usersById(deps.db, notes.map((note) => note.author_id));
-      return notes.map((note) => noteEntity(baseUrl, note, users, issue.iid));
+      const noteable = await kind.find(deps, await project(), noteableIid(kind, params));
+      const notes = await findDiscussion(deps.db, noteable, params.discussion_id);
+      const presenter = await kind.present(deps, noteable, notes);
+      return notes.map((note) => presenter.note(note));
     },
   });
 
   apiRoute(app, deps, {
     method: 'POST', url: `${base}/:discussion_id/notes`, summary: 'Reply in a discussion', tags: TAGS,
-    ability: { project: 'create_note' },
-    params: { ...ids, discussion_id: p.string.required(), body: p.string.required(), created_at: p.string.optional() },
+    ability: { project: kind.abilities.create },
+    params: { ...ids, body: p.string.required(), created_at: p.string.optional() },
     handler: async ({ params, actor, project }) => {
       const access = await project();
-      const issue = await findReadableIssue(deps, access, params.issue_iid);
-      if (!canCommentOnIssue(access, issue)) throw new ForbiddenError();
+      const noteable = await kind.find(deps, access, noteableIid(kind, params));
+      if (!kind.canComment(access, noteable)) throw new ForbiddenError();
       const createdAt = canOnProject(access, 'set_note_created_at') ? timeOf('created_at', params.created_at) : undefined;
-      const note = await replyToDiscussion(deps, actor.user.id, issue, params.discussion_id, params.body, createdAt);
-      return noteEntity(baseUrl, note, await usersById(deps.db, [note.author_id]), issue.iid);
+      const note = await replyToDiscussion(deps, actor.user.id, noteable, params.discussion_id, params.body, createdAt);
+      return (await kind.present(deps, noteable, [note])).note(note);
     },
   });
 
   /** A note of the discussion (docs/architecture.md: a child through its parent), `404 Not found` otherwise. */
-  const noteOf = async (issueId: number, discussionId: string, noteId: number) => {
-    const note = await findNote(deps.db, issueId, noteId);
+  const noteOf = async (noteable: T, discussionId: string, noteId: number) => {
+    const note = await findNote(deps.db, noteable, noteId);
     if (note.discussion_id !== discussionId) throw new RecordNotFoundError();
     return note;
   };
 
   apiRoute(app, deps, {
     method: 'GET', url: `${base}/:discussion_id/notes/:note_id`, summary: 'One note of a discussion', tags: TAGS,
-    ability: { project: 'read_note' },
+    ability: { project: kind.abilities.read },
     params: noteIds,
     handler: async ({ params, project }) => {
-      const access = await project();
-      const issue = await findReadableIssue(deps, access, params.issue_iid);
-      const note = await noteOf(Number(issue.id), params.discussion_id, params.note_id);
-      return noteEntity(baseUrl, note, await usersById(deps.db, [note.author_id]), issue.iid);
+      const noteable = await kind.find(deps, await project(), noteableIid(kind, params));
+      const note = await noteOf(noteable, params.discussion_id, params.note_id);
+      return (await kind.present(deps, noteable, [note])).note(note);
     },
   });
 
   apiRoute(app, deps, {
-    method: 'PUT', url: `${base}/:discussion_id/notes/:note_id`, summary: 'Change a note of a discussion (its author, or Maintainers)', tags: TAGS,
-    ability: { project: 'read_note' },
+    method: 'PUT', url: `${base}/:discussion_id/notes/:note_id`, summary: 'Change a note of a discussion, or resolve it', tags: TAGS,
+    ability: { project: kind.abilities.read },
     params: { ...noteIds, body: p.string.optional(), resolved: p.boolean.optional() },
-    handler: async ({ params, input, project }) => {
+    handler: async ({ params, input, actor, project }) => {
       rejectTogether(input, ['body', 'resolved']);
       if (params.body === undefined && params.resolved === undefined) throw new ParamError('body, resolved are missing, exactly one parameter must be provided');
       const access = await project();
-      const issue = await findReadableIssue(deps, access, params.issue_iid);
-      const note = await noteOf(Number(issue.id), params.discussion_id, params.note_id);
-      if (!canAdminNote(access, note)) throw new ForbiddenError();
-      // Only merge request threads are resolvable in GitLab; Kiln has none.
-      if (params.resolved !== undefined) throw new BadRequestError('Note is not resolvable');
-      const updated = await updateNote(deps, note, params.body ?? '');
-      return noteEntity(baseUrl, updated, await usersById(deps.db, [updated.author_id]), issue.iid);
+      const noteable = await kind.find(deps, access, noteableIid(kind, params));
+      const note = await noteOf(noteable, params.discussion_id, params.note_id);
+      let updated;
+      if (params.resolved !== undefined) {
+        // GitLab's resolve_note: only resolvable kinds have resolvable notes (the check of the caller first).
+        if (!kind.resolve) {
+          if (!canAdminNote(access, note)) throw new ForbiddenError();
+          throw new BadRequestError('Note is not resolvable');
+        }
+        updated = await kind.resolve.note(deps, actor.user, access, noteable, note, params.resolved);
+      } else {
+        if (!canAdminNote(access, note)) throw new ForbiddenError();
+        updated = await updateNote(deps, note, params.body ?? '');
+        await kind.noteUpdated?.(deps, noteable, updated);
+      }
+      return (await kind.present(deps, noteable, [updated])).note(updated);
     },
   });
 
   apiRoute(app, deps, {
     method: 'DELETE', url: `${base}/:discussion_id/notes/:note_id`, summary: 'Delete a note of a discussion (its author, or Maintainers)', tags: TAGS,
-    ability: { project: 'read_note' },
+    ability: { project: kind.abilities.read },
     params: noteIds,
     handler: async ({ params, project }) => {
       const access = await project();
-      const issue = await findReadableIssue(deps, access, params.issue_iid);
-      const note = await noteOf(Number(issue.id), params.discussion_id, params.note_id);
+      const noteable = await kind.find(deps, access, noteableIid(kind, params));
+      const note = await noteOf(noteable, params.discussion_id, params.note_id);
       if (!canAdminNote(access, note)) throw new ForbiddenError();
       await destroyNote(deps, note);
       return undefined;

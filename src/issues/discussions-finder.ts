@@ -1,43 +1,46 @@
-// An issue's discussions (GitLab's Discussion.build_collection): notes grouped by discussion id, the
+// A noteable's discussions (GitLab's Discussion.build_collection): notes grouped by discussion id, the
 // discussions ordered by their first note, each discussion's notes oldest first; and its notes as a list.
 import type { Deps } from '../platform/deps.js';
 import type { Executor } from '../platform/db/database.js';
 import { NotFoundError, RecordNotFoundError } from '../platform/errors.js';
 import type { NoteRow } from './entities.js';
+import type { Noteable } from './noteable.js';
 
-/** The issue's discussion ids in the order they started, for paging. */
-export function discussionIdsQuery(deps: Deps, issueId: number) {
+type NoteableKey = Pick<Noteable, 'type' | 'id'>;
+
+/** The noteable's discussion ids in the order they started, for paging. */
+export function discussionIdsQuery(deps: Deps, noteable: NoteableKey) {
   return deps.db
     .selectFrom('notes')
     .select(['discussion_id', deps.db.fn.min('id').as('first_id')])
-    .where('noteable_type', '=', 'Issue')
-    .where('noteable_id', '=', issueId)
+    .where('noteable_type', '=', noteable.type)
+    .where('noteable_id', '=', noteable.id)
     .groupBy('discussion_id')
     .orderBy('first_id');
 }
 
 /** The notes of these discussions, grouped, in the order of `ids`. */
-export async function discussionsOf(db: Executor, issueId: number, ids: string[]): Promise<Array<{ id: string; notes: NoteRow[] }>> {
+export async function discussionsOf(db: Executor, noteable: NoteableKey, ids: string[]): Promise<Array<{ id: string; notes: NoteRow[] }>> {
   if (ids.length === 0) return [];
-  const notes = await db.selectFrom('notes').selectAll().where('noteable_type', '=', 'Issue').where('noteable_id', '=', issueId).where('discussion_id', 'in', ids).orderBy('id').execute();
+  const notes = await db.selectFrom('notes').selectAll().where('noteable_type', '=', noteable.type).where('noteable_id', '=', noteable.id).where('discussion_id', 'in', ids).orderBy('id').execute();
   return ids.map((id) => ({ id, notes: notes.filter((note) => note.discussion_id === id) }));
 }
 
-/** One discussion's notes; `404 Discussion Not Found` when the issue has none with that id. */
-export async function findDiscussion(db: Executor, issueId: number, discussionId: string): Promise<NoteRow[]> {
-  const [discussion] = await discussionsOf(db, issueId, [discussionId]);
+/** One discussion's notes; `404 Discussion Not Found` when the noteable has none with that id. */
+export async function findDiscussion(db: Executor, noteable: NoteableKey, discussionId: string): Promise<NoteRow[]> {
+  const [discussion] = await discussionsOf(db, noteable, [discussionId]);
   if (discussion.notes.length === 0) throw new NotFoundError('Discussion');
   return discussion.notes;
 }
 
-/** A note of the issue (GitLab's `noteable.notes.find`): `404 Not found` otherwise. */
-export async function findNote(db: Executor, issueId: number, noteId: number): Promise<NoteRow> {
-  const note = await db.selectFrom('notes').selectAll().where('noteable_type', '=', 'Issue').where('noteable_id', '=', issueId).where('id', '=', noteId).executeTakeFirst();
+/** A note of the noteable (GitLab's `noteable.notes.find`): `404 Not found` otherwise. */
+export async function findNote(db: Executor, noteable: NoteableKey, noteId: number): Promise<NoteRow> {
+  const note = await db.selectFrom('notes').selectAll().where('noteable_type', '=', noteable.type).where('noteable_id', '=', noteable.id).where('id', '=', noteId).executeTakeFirst();
   if (!note) throw new RecordNotFoundError();
   return note;
 }
 
-/** An issue's notes by creation (or update) time, then id, in the direction asked (GET …/notes). */
-export function issueNotesQuery(deps: Deps, issueId: number, orderBy: 'created_at' | 'updated_at', direction: 'asc' | 'desc') {
-  return deps.db.selectFrom('notes').selectAll().where('noteable_type', '=', 'Issue').where('noteable_id', '=', issueId).orderBy(orderBy, direction).orderBy('id', direction);
+/** A noteable's notes by creation (or update) time, then id, in the direction asked (GET …/notes). */
+export function notesQuery(deps: Deps, noteable: NoteableKey, orderBy: 'created_at' | 'updated_at', direction: 'asc' | 'desc') {
+  return deps.db.selectFrom('notes').selectAll().where('noteable_type', '=', noteable.type).where('noteable_id', '=', noteable.id).orderBy(orderBy, direction).orderBy('id', direction);
 }

@@ -7,6 +7,7 @@ import type { IssuesTable, NotesTable } from '../platform/db/tables/issues.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import { type UserRow, userBasic, projectWebUrl } from '../accounts/api.js';
 import { labelBasicEntity, type LabelRow } from '../labels/api.js';
+import { isResolvable } from './noteable.js';
 
 export type IssueRow = Selectable<IssuesTable>;
 export type NoteRow = Selectable<NotesTable>;
@@ -75,8 +76,31 @@ export function issueEntity(baseUrl: string, issue: IssueRow, project: ProjectRo
   };
 }
 
-export function noteEntity(baseUrl: string, note: NoteRow, users: Users, noteableIid: number | null) {
+/** What a note entity shows besides its row and users: a diff note's suggestions (review loads them). */
+export interface NoteExtras {
+  suggestions?: (noteId: number) => unknown[];
+}
+
+/** A stored position JSON as the API shows it (GitLab's Position#to_h). */
+function positionOf(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * GitLab's Note entity: `commit_id` and `position` for diff notes on merge requests, `resolved`,
+ * `resolved_by` and `resolved_at` only for resolvable notes (noteable.ts), and a diff note's
+ * `suggestions` when they were loaded.
+ */
+export function noteEntity(baseUrl: string, note: NoteRow, users: Users, noteableIid: number | null, extras: NoteExtras = {}) {
   const author = users.get(Number(note.author_id));
+  const resolvable = isResolvable(note);
+  const diffNote = note.type === 'DiffNote';
+  const resolvedBy = note.resolved_by_id === null ? undefined : users.get(Number(note.resolved_by_id));
   return {
     id: Number(note.id),
     type: note.type ?? null,
@@ -89,7 +113,13 @@ export function noteEntity(baseUrl: string, note: NoteRow, users: Users, noteabl
     noteable_id: Number(note.noteable_id),
     noteable_type: note.noteable_type,
     project_id: Number(note.project_id),
-    resolvable: false,
+    ...(diffNote && note.noteable_type === 'MergeRequest' ? { commit_id: note.commit_id } : {}),
+    ...(diffNote ? { position: positionOf(note.position) } : {}),
+    resolvable,
+    ...(resolvable
+      ? { resolved: note.resolved_at !== null, resolved_by: resolvedBy ? userBasic(baseUrl, resolvedBy) : null, resolved_at: isoTime(note.resolved_at) }
+      : {}),
+    ...(diffNote && extras.suggestions ? { suggestions: extras.suggestions(Number(note.id)) } : {}),
     confidential: false,
     internal: false,
     noteable_iid: noteableIid,
@@ -97,12 +127,17 @@ export function noteEntity(baseUrl: string, note: NoteRow, users: Users, noteabl
   };
 }
 
+/** The users a page of notes shows: authors and resolvers. */
+export function noteUserIds(notes: NoteRow[]): Array<number | null> {
+  return notes.flatMap((note) => [note.author_id, note.resolved_by_id]);
+}
+
 /** A discussion (GitLab's Discussion entity): its id, whether it is one individual note, its notes in order. */
-export function discussionEntity(baseUrl: string, discussionId: string, notes: NoteRow[], users: Users, noteableIid: number) {
+export function discussionEntity(baseUrl: string, discussionId: string, notes: NoteRow[], users: Users, noteableIid: number, extras: NoteExtras = {}) {
   return {
     id: discussionId,
     individual_note: notes.length === 1 && notes[0].type === null,
-    notes: notes.map((note) => noteEntity(baseUrl, note, users, noteableIid)),
+    notes: notes.map((note) => noteEntity(baseUrl, note, users, noteableIid, extras)),
   };
 }
 

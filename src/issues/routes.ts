@@ -6,11 +6,12 @@ import { issueListRoutes } from './list-routes.js';
 import { noteRoutes } from './note-routes.js';
 import { discussionRoutes } from './discussion-routes.js';
 import { labelEventRoutes } from './label-event-routes.js';
+import { issueNoteableKind } from './issue-noteable.js';
 
 export function issuesRoutes(app: FastifyInstance, deps: Deps): void {
   issueListRoutes(app, deps);
   issueRoutes(app, deps);
-  noteRoutes(app, deps);
-  discussionRoutes(app, deps);
+  noteRoutes(app, deps, issueNoteableKind);
+  discussionRoutes(app, deps, issueNoteableKind);
   labelEventRoutes(app, deps);
 }

@@ -6,12 +6,14 @@ import { mergeRequestsRoutes } from './routes.js';
 import { CHECK_JOB, checkMergeabilityJob } from './check-mergeability.js';
 import { REBASE_JOB, rebaseJob } from './rebase-merge-request.js';
 import { enqueueRefresh, REFRESH_JOB, refreshMergeRequestsJob } from './refresh-merge-requests.js';
+import { reviewSetup } from './review/index.js';
 
 export const mergeRequestsFeature: Feature = {
   name: 'merge-requests',
   setup(deps) {
     // Every pushed branch (git over HTTP, the repository API) refreshes the merge requests from and into it.
     deps.domainEvents.on('push', (tx, event) => enqueueRefresh(tx, deps, event));
+    reviewSetup(deps);
   },
   routes: mergeRequestsRoutes,
   jobs: {

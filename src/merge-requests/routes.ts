@@ -5,10 +5,12 @@ import { mergeRequestRoutes } from './mr-routes.js';
 import { mergeRequestListRoutes } from './list-routes.js';
 import { mergeRequestDiffRoutes } from './diff-routes.js';
 import { mergeRequestMergeRoutes } from './merge-routes.js';
+import { reviewRoutes } from './review/index.js';
 
 export function mergeRequestsRoutes(app: FastifyInstance, deps: Deps): void {
   mergeRequestListRoutes(app, deps);
   mergeRequestRoutes(app, deps);
   mergeRequestDiffRoutes(app, deps);
   mergeRequestMergeRoutes(app, deps);
+  reviewRoutes(app, deps);
 }

@@ -15,12 +15,14 @@ import { PRUNE_ORPHANS_JOB, pruneOrphansJob } from './prune-orphans.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
 import { accountHooks } from '../accounts/api.js';
 import { changeHead } from './change-head.js';
+import { initializeWithReadme } from './repository-api/initialize-with-readme.js';
 
 export const repositoriesFeature: Feature = {
   name: 'repositories',
   setup(deps) {
     // A project's default branch is its repository's HEAD (PUT /projects/:id default_branch).
     accountHooks(deps).changeDefaultBranch = (projectId, branch) => changeHead(deps, projectId, branch);
+    accountHooks(deps).initializeWithReadme = (access) => initializeWithReadme(deps, access);
   },
   routes(app, deps) {
     storageMoveRoutes(app, deps);

@@ -37,7 +37,8 @@ describe('POST /api/v4/projects/:id/issues/:issue_iid/discussions', () => {
       notes: [expect.objectContaining({ type: 'DiscussionNote', body: 'Shall we?', author: expect.objectContaining({ username: 'guest' }), noteable_type: 'Issue', noteable_iid: 1, system: false })],
     });
     thread = body;
-    const event = await kiln.deps.db.selectFrom('events').selectAll().where('target_type', '=', 'Note').where('target_id', '=', body.notes[0].id).executeTakeFirstOrThrow();
+    // The event names the note's class, as GitLab's do (DiscussionNote for a note of a thread).
+    const event = await kiln.deps.db.selectFrom('events').selectAll().where('target_type', '=', 'DiscussionNote').where('target_id', '=', body.notes[0].id).executeTakeFirstOrThrow();
     expect(event.action).toBe('commented');
   });
 
@@ -124,7 +125,7 @@ describe('PUT and DELETE /api/v4/projects/:id/issues/:issue_iid/discussions/:dis
     expect((await kiln.api('DELETE', `${discussions()}/${thread.id}/notes/${note.id}`, { token: guest.token })).status).toBe(204);
     const left = await kiln.api('GET', `${discussions()}/${thread.id}`, { token: guest.token });
     expect(left.body.notes).toHaveLength(1);
-    expect(await kiln.deps.db.selectFrom('events').select('id').where('target_type', '=', 'Note').where('target_id', '=', note.id).execute()).toEqual([]);
+    expect(await kiln.deps.db.selectFrom('events').select('id').where('target_id', '=', note.id).where('action', '=', 'commented').execute()).toEqual([]);
   });
 });
 

@@ -210,6 +210,25 @@ const PROBES: Probe[] = [
       return answer;
     },
   },
+  // Review (GitLab: whoever reads a merge request comments on it; Developers and its author resolve threads).
+  {
+    ability: 'create_note (merge request)',
+    expect: { private: 'nnnyyyyyn', internal: 'nyyyyyyyn', public: 'nyyyyyyyn' },
+    request: async (k, w, token) => {
+      await ensureMergeRequest(k, w);
+      return k.api('POST', `/projects/${w.project.id}/merge_requests/1/notes`, { token, body: { body: 'probe' } });
+    },
+  },
+  {
+    ability: 'resolve_note',
+    expect: 'nnnnyyyyn',
+    request: async (k, w, token) => {
+      await ensureMergeRequest(k, w);
+      const thread = await k.api('POST', `/projects/${w.project.id}/merge_requests/1/discussions`, { token: k.root.token, body: { body: 'probe' } });
+      expect(thread.status, JSON.stringify(thread.body)).toBe(201);
+      return k.api('PUT', `/projects/${w.project.id}/merge_requests/1/discussions/${thread.body.id}`, { token, body: { resolved: true } });
+    },
+  },
 ];
 
 /** The merge request probes need `main`, two branches and merge request !1, which the administrator makes once. */

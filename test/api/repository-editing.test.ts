@@ -146,3 +146,21 @@ describe('POST /:project/-/upload and /-/new_dir and /-/delete', () => {
     expect(await fileOf('README.md', 'main')).not.toBeNull();
   });
 });
+
+describe('POST /api/v4/projects with initialize_with_readme', () => {
+  it('makes the first commit, README.md on the default branch, as the creator', async () => {
+    const created = await kiln.api('POST', '/projects', { token: owner.token, body: { name: 'Fresh', path: 'fresh', description: 'A <b>new</b> one', initialize_with_readme: true } });
+    expect(created.status).toBe(201);
+    const branch = await kiln.api('GET', `/projects/${created.body.id}/repository/branches/main`, { token: owner.token });
+    expect(branch.status).toBe(200);
+    expect(branch.body.commit.title).toBe('Initial commit');
+    expect(branch.body.commit.author_name).toBe('User owner');
+    const readme = await kiln.api('GET', `/projects/${created.body.id}/repository/files/README.md/raw`, { token: owner.token, query: { ref: 'main' } });
+    expect(readme.body).toBe('# Fresh\n\nA <b>new</b> one\n');
+  });
+
+  it('leaves the repository empty without it (or with false)', async () => {
+    const created = await kiln.api('POST', '/projects', { token: owner.token, body: { name: 'Bare', path: 'bare', initialize_with_readme: 'false' } });
+    expect((await kiln.api('GET', `/projects/${created.body.id}/repository/branches`, { token: owner.token })).body).toEqual([]);
+  });
+});

@@ -76,7 +76,8 @@ describe('kiln admin backup and kiln admin restore', () => {
         const pusher = (async () => {
           for (let i = 0; !stopWriting; i += 1) await commitAndPush(`during ${i}`);
         })();
-        await sleep(1_500);
+        // Writes under way before the backup starts: a count, not a time, so a loaded machine waits longer.
+        for (const deadline = Date.now() + 30_000; acknowledged.length <= 10 && Date.now() < deadline; ) await sleep(50);
 
         const startedAt = Date.now();
         const backup = await runKiln(['admin', 'backup', backupDir], { KILN_DATA_DIR: testDb.dataDir, ...env });

@@ -6,7 +6,7 @@ import { isoTime } from '../../platform/clock.js';
 import { html, type Html } from '../../platform/web/html.js';
 import { parsePushData } from '../entities.js';
 import { actionName } from '../vocabulary.js';
-import { listEvents, type EventFilters, type EventRow, type EventSubject } from '../finder.js';
+import { isNoteEvent, listEvents, type EventFilters, type EventRow, type EventSubject } from '../finder.js';
 import type { Viewer } from '../visibility.js';
 
 /** The filter tabs of GitLab's activity pages and the events each shows. */
@@ -27,7 +27,7 @@ async function projectPaths(deps: Deps, rows: EventRow[]): Promise<Map<number, s
 
 function targetOf(row: EventRow, projectPath: string | undefined): Html {
   if (row.target_type === 'Issue' && projectPath && row.target_iid !== null) return html` <a href="/${projectPath}/-/issues/${Number(row.target_iid)}">#${Number(row.target_iid)} ${row.target_title ?? ''}</a>`;
-  if (row.target_type === 'Note') return html` a comment${row.target_title ? html` on <span class="target">${row.target_title}</span>` : ''}`;
+  if (isNoteEvent(row)) return html` a comment${row.target_title ? html` on <span class="target">${row.target_title}</span>` : ''}`;
   if (row.action === 'pushed') {
     const push = parsePushData(row.push_data);
     return push ? html` ${push.ref_type} <code>${push.ref}</code>${push.commit_title ? html` <span class="muted">${push.commit_title}</span>` : ''}` : html``;

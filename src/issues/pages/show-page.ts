@@ -11,7 +11,7 @@ import { projectSidebar } from '../../platform/web/project-nav.js';
 import { ForbiddenError, ValidationError } from '../../platform/errors.js';
 import { renderGitlabMarkdown } from '../../markdown/api.js';
 import { findReadableIssue } from '../finder.js';
-import { issueNotesQuery } from '../discussions-finder.js';
+import { notesQuery } from '../discussions-finder.js';
 import { usersById } from '../entities.js';
 import { createIssueNote } from '../create-note.js';
 import { updateIssue } from '../update-issue.js';
@@ -24,7 +24,7 @@ const STATUS_NAMES = ['Triggered', 'Acknowledged', 'Resolved', 'Ignored'];
 export async function renderIssue(context: PageContext, access: ProjectAccess, error?: string) {
   const { deps } = context;
   const issue = await findReadableIssue(deps, access, Number(context.match.iid));
-  const notes = await issueNotesQuery(deps, issue.id, 'created_at', 'asc').limit(1000).execute();
+  const notes = await notesQuery(deps, { type: 'Issue', id: Number(issue.id) }, 'created_at', 'asc').limit(1000).execute();
   const users = await usersById(deps.db, [issue.author_id, ...notes.map((note) => note.author_id)]);
   const markdown = (text: string) => renderGitlabMarkdown(deps, text, { project: access });
   const [description, noteBodies, alert] = await Promise.all([

@@ -13,6 +13,7 @@ import type { WebTables } from './tables/web.js';
 import type { ApplicationSettingsTables } from './tables/application-settings.js';
 import type { WebhooksTables } from './tables/webhooks.js';
 import type { MergeRequestsTables } from './tables/merge-requests.js';
+import type { ReviewTables } from './tables/review.js';
 
 export interface DB
   extends AccountsTables,
@@ -28,4 +29,5 @@ export interface DB
     WebTables,
     ApplicationSettingsTables,
     WebhooksTables,
-    MergeRequestsTables {}
+    MergeRequestsTables,
+    ReviewTables {}

@@ -12,7 +12,12 @@ export const EVENT_TARGET_TYPES = {
   snippet: 'Snippet',
   user: 'User',
 } as const;
-export type EventTargetType = (typeof EVENT_TARGET_TYPES)[keyof typeof EVENT_TARGET_TYPES];
+/**
+ * A comment's event names the note's class, as GitLab's do: a plain comment `Note`, a note of a
+ * thread `DiscussionNote`, a comment on a diff line `DiffNote`. All three are the `note` filter.
+ */
+export const NOTE_TARGET_TYPES = ['Note', 'DiscussionNote', 'DiffNote'] as const;
+export type EventTargetType = (typeof EVENT_TARGET_TYPES)[keyof typeof EVENT_TARGET_TYPES] | (typeof NOTE_TARGET_TYPES)[number];
 
 export interface PushData {
   commit_count: number;

@@ -76,11 +76,16 @@ export async function revList(repoPath: string, options: RevListOptions): Promis
 
 const DIFF_OPTIONS = ['--no-ext-diff', '--no-color', '--find-renames', '--full-index', '--submodule=short'];
 
-/** The diff from `from` (a commit or the empty tree) to `to`, as GitLab's Diff entities. */
-export async function diffBetween(repoPath: string, from: string, to: string, unidiff = false): Promise<FileDiff[]> {
+/**
+ * The diff from `from` (a commit or the empty tree) to `to`, as GitLab's Diff entities; only of
+ * `paths` when given (both sides of a rename must be named for git to find it).
+ */
+export async function diffBetween(repoPath: string, from: string, to: string, unidiff = false, paths: string[] = []): Promise<FileDiff[]> {
+  const only = paths.length ? ['--', ...paths] : [];
+  const literal = paths.length ? LITERAL : [];
   const [raw, patch] = await Promise.all([
-    gitBytes(repoPath, ['diff-tree', '-r', '-z', '--raw', ...DIFF_OPTIONS, from, to]),
-    gitBytes(repoPath, ['diff-tree', '-r', '-p', ...DIFF_OPTIONS, from, to]),
+    gitBytes(repoPath, [...literal, 'diff-tree', '-r', '-z', '--raw', ...DIFF_OPTIONS, from, to, ...only]),
+    gitBytes(repoPath, [...literal, 'diff-tree', '-r', '-p', ...DIFF_OPTIONS, from, to, ...only]),
   ]);
   return fileDiffs(raw.toString(), patch.toString(), unidiff);
 }

@@ -94,6 +94,10 @@ export const PROJECT_ABILITIES = {
   admin_merge_request: { min: ACCESS.developer, feature: 'merge_requests' },
   approve_merge_request: { min: ACCESS.developer, feature: 'merge_requests' },
   destroy_merge_request: { min: ACCESS.owner, feature: 'merge_requests' },
+  // Review (project_policy.rb): Developers resolve threads (a merge request's author resolves theirs,
+  // a note's author their note: note-policy.ts); award emoji are given by whoever may comment.
+  resolve_note: { min: ACCESS.developer, feature: 'merge_requests' },
+  award_emoji: { min: ACCESS.guest, ...PARTICIPATE },
 } satisfies Record<string, AbilityRule>;
 
 export const GROUP_ABILITIES = {

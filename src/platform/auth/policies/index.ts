@@ -4,3 +4,4 @@ export * from './policy.js';
 export * from './issue-policy.js';
 export * from './member-policy.js';
 export * from './protected-branch-policy.js';
+export * from './merge-request-policy.js';

@@ -31,11 +31,24 @@ export interface NotesTable {
   system: Generated<number>;
   /** 40 hexadecimal digits: the note's own discussion, or the thread it belongs to. */
   discussion_id: string | null;
-  /** null for an individual note, 'DiscussionNote' for a note of a thread. */
-  type: Generated<'DiscussionNote' | null>;
+  /** null for an individual note, 'DiscussionNote' for a note of a thread, 'DiffNote' for a note on a diff line. */
+  type: Generated<NoteType>;
   created_at: number;
   updated_at: number;
+  /** GitLab's position JSON of a DiffNote: where it shows now, where it was made, where a push changed its line. */
+  position: Generated<string | null>;
+  original_position: Generated<string | null>;
+  change_position: Generated<string | null>;
+  /** The line code of the position (`<sha1 of path>_<old>_<new>`). */
+  line_code: Generated<string | null>;
+  commit_id: Generated<string | null>;
+  resolved_at: Generated<number | null>;
+  resolved_by_id: Generated<number | null>;
+  resolved_by_push: Generated<number>;
+  traced_to_diff_id: Generated<number | null>;
 }
+
+export type NoteType = 'DiscussionNote' | 'DiffNote' | null;
 
 /** A project label (project_id set) or a group label (group_id set). */
 export interface LabelsTable {

@@ -1,0 +1,20 @@
+// Review of merge requests (issue 34): comments and threads through the notes machinery of issues
+// (a merge request is a kind of noteable), diff notes with GitLab's positions traced across pushes,
+// resolvable threads, suggestions applied as commits, draft notes published at once, award emoji.
+// Plugged into merge requests by their hooks (../hooks.ts) and registered by the feature's index.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../platform/deps.js';
+import { discussionRoutes, noteRoutes } from '../../issues/api.js';
+import { mergeRequestHooks } from '../hooks.js';
+import { mergeRequestNoteableKind } from './merge-request-noteable.js';
+import { unresolvedThreads } from './unresolved-threads.js';
+
+export function reviewSetup(deps: Deps): void {
+  const hooks = mergeRequestHooks(deps);
+  hooks.unresolvedThreads = (ids) => unresolvedThreads(deps, ids);
+}
+
+export function reviewRoutes(app: FastifyInstance, deps: Deps): void {
+  noteRoutes(app, deps, mergeRequestNoteableKind);
+  discussionRoutes(app, deps, mergeRequestNoteableKind);
+}
