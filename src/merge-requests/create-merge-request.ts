@@ -16,6 +16,7 @@ import { openMergeRequestFor } from './finder.js';
 import { branchHead, readRepository } from './mr-repository.js';
 import { recordDiffVersion } from './record-diff-version.js';
 import { scheduleMergeabilityCheck } from './check-mergeability.js';
+import { syncClosingIssues } from './closing-issues.js';
 
 export interface CreateMergeRequestInput {
   source: ProjectRow;
@@ -106,5 +107,7 @@ export async function createMergeRequest(deps: Deps, input: CreateMergeRequestIn
   }
   deps.pokeWorker();
   const version = await recordDiffVersion(deps, created, input.target);
-  return version.kind === 'recorded' ? { ...created, latest_merge_request_diff_id: Number(version.diff.id) } : created;
+  const mr = version.kind === 'recorded' ? { ...created, latest_merge_request_diff_id: Number(version.diff.id) } : created;
+  await syncClosingIssues(deps, mr);
+  return mr;
 }

@@ -23,6 +23,23 @@ import { versionCommits } from './version-reads.js';
 import { mergeMessage, squashMessage, type MessageFacts } from './commit-messages.js';
 import { mergeRequestWebUrl, squashOnMerge } from './entities.js';
 import { addSystemNote } from './system-notes.js';
+import { closeIssuesOnMerge } from './closing-issues.js';
+
+/** `Closes #1, #2, and group/other#3` (Ruby's to_sentence), empty without closing issues. */
+async function closingSentence(deps: Deps, mr: MergeRequestRow, target: ProjectRow): Promise<string> {
+  const rows = await deps.db
+    .selectFrom('merge_requests_closing_issues as c')
+    .innerJoin('issues as i', 'i.id', 'c.issue_id')
+    .innerJoin('projects as p', 'p.id', 'i.project_id')
+    .select(['i.iid', 'p.id', 'p.full_path'])
+    .where('c.merge_request_id', '=', Number(mr.id))
+    .orderBy('i.id')
+    .execute();
+  const refs = rows.map((row) => (Number(row.id) === Number(target.id) ? `#${row.iid}` : `${row.full_path}#${row.iid}`));
+  if (refs.length === 0) return '';
+  const sentence = refs.length === 1 ? refs[0] : refs.length === 2 ? `${refs[0]} and ${refs[1]}` : `${refs.slice(0, -1).join(', ')}, and ${refs[refs.length - 1]}`;
+  return `Closes ${sentence}`;
+}
 
 export interface MergeInput {
   mergeCommitMessage?: string;
@@ -104,6 +121,7 @@ async function performMerge(deps: Deps, actor: AuthUser, mr: MergeRequestRow, ta
     reference: `${target.full_path}!${mr.iid}`, iid: mr.iid, sourceProjectId: mr.source_project_id, url: mergeRequestWebUrl(deps.config.baseUrl, target, mr.iid),
     mergedBy: merger, approvedBy: [], reviewedBy: [], issues: '', commits, coAuthorExcept: merger.email,
   };
+  facts.issues = await closingSentence(deps, mr, target);
   const approvals = await deps.db.selectFrom('merge_request_approvals as a').innerJoin('users as u', 'u.id', 'a.user_id').select(['u.name', 'u.email']).where('a.merge_request_id', '=', Number(mr.id)).orderBy('a.id').execute();
   facts.approvedBy = approvals;
   facts.reviewedBy = approvals;
@@ -162,6 +180,7 @@ async function performMerge(deps: Deps, actor: AuthUser, mr: MergeRequestRow, ta
     await recordEvent(trx, deps.clock, { projectId: Number(target.id), authorId: actor.id, action: 'merged', target: { type: 'MergeRequest', id: Number(mr.id), iid: mr.iid, title: mr.title } });
   });
   if (removeSource) await removeSourceBranch(deps, actor, mr, target, repoPath, source);
+  if (mr.target_branch === target.default_branch) await closeIssuesOnMerge(deps, actor.id, mr);
   return (await findMergeRequestById(deps.db, Number(mr.id)))!;
 }
 

@@ -156,3 +156,13 @@ function order(query: MergeRequestQuery, orderBy: OrderBy, direction: 'asc' | 'd
     default: return query.orderBy('m.created_at', direction).orderBy('m.id', direction);
   }
 }
+
+/** Merge requests linked as closing this issue (merge_requests_closing_issues), on `merge_requests as m`. */
+export function closingIssueCondition(issueId: number): RawBuilder<SqlBool> {
+  return sql<SqlBool>`m.id in (select c.merge_request_id from merge_requests_closing_issues c where c.issue_id = ${issueId})`;
+}
+
+/** Issues linked as closed by this merge request, on `issues as i`. */
+export function closedByMergeRequestCondition(mergeRequestId: number): RawBuilder<SqlBool> {
+  return sql<SqlBool>`i.id in (select c.issue_id from merge_requests_closing_issues c where c.merge_request_id = ${mergeRequestId})`;
+}

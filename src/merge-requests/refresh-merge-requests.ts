@@ -12,7 +12,8 @@ import { enqueue } from '../platform/jobs/queue.js';
 import type { EventTx } from '../platform/domain-events.js';
 import { BRANCH_PREFIX, isAncestor, readCommits, revList } from '../repositories/api.js';
 import type { MergeRequestRow } from './rows.js';
-import { fullProject } from './finder.js';
+import { findMergeRequestById, fullProject } from './finder.js';
+import { closeIssuesByPush, syncClosingIssues } from './closing-issues.js';
 import { markUnchecked, scheduleMergeabilityCheck } from './check-mergeability.js';
 import { recordDiffVersion } from './record-diff-version.js';
 import { readRepository } from './mr-repository.js';
@@ -81,6 +82,7 @@ async function refreshSource(deps: Deps, payload: RefreshPayload, mr: MergeReque
     }
     await scheduleMergeabilityCheck(trx, deps, Number(mr.id));
   });
+  if (version.kind === 'recorded') await syncClosingIssues(deps, (await findMergeRequestById(deps.db, Number(mr.id)))!);
 }
 
 async function refreshTarget(deps: Deps, payload: RefreshPayload, mr: MergeRequestRow): Promise<void> {
@@ -108,6 +110,9 @@ async function refreshTarget(deps: Deps, payload: RefreshPayload, mr: MergeReque
 }
 
 export async function refreshMergeRequestsJob(deps: Deps, payload: RefreshPayload): Promise<void> {
+  const project = await fullProject(deps.db, payload.projectId);
+  // A push to the default branch closes the issues its new commits name (ProcessCommitWorker).
+  if (project && payload.after && payload.actorId !== null && payload.branch === project.default_branch) await closeIssuesByPush(deps, project, payload.actorId, payload.before, payload.after);
   for (const mr of await openMergeRequests(deps, 'source', payload.projectId, payload.branch)) await refreshSource(deps, payload, mr);
   for (const mr of await openMergeRequests(deps, 'target', payload.projectId, payload.branch)) await refreshTarget(deps, payload, mr);
 }

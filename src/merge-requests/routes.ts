@@ -5,6 +5,7 @@ import { mergeRequestRoutes } from './mr-routes.js';
 import { mergeRequestListRoutes } from './list-routes.js';
 import { mergeRequestDiffRoutes } from './diff-routes.js';
 import { mergeRequestMergeRoutes } from './merge-routes.js';
+import { mergeRequestClosingRoutes } from './closing-routes.js';
 import { reviewRoutes } from './review/index.js';
 
 export function mergeRequestsRoutes(app: FastifyInstance, deps: Deps): void {
@@ -12,5 +13,6 @@ export function mergeRequestsRoutes(app: FastifyInstance, deps: Deps): void {
   mergeRequestRoutes(app, deps);
   mergeRequestDiffRoutes(app, deps);
   mergeRequestMergeRoutes(app, deps);
+  mergeRequestClosingRoutes(app, deps);
   reviewRoutes(app, deps);
 }

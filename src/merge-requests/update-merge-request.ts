@@ -17,6 +17,7 @@ import { recordDiffVersion } from './record-diff-version.js';
 import { markUnchecked, scheduleMergeabilityCheck } from './check-mergeability.js';
 import { addSystemNote } from './system-notes.js';
 import { duplicateError } from './create-merge-request.js';
+import { syncClosingIssues } from './closing-issues.js';
 
 export interface UpdateMergeRequestInput {
   title?: string;
@@ -143,11 +144,12 @@ export async function updateMergeRequest(deps: Deps, actorId: number, mr: MergeR
     }
     throw error;
   }
-  const fresh = (await findMergeRequestById(deps.db, Number(mr.id)))!;
+  let fresh = (await findMergeRequestById(deps.db, Number(mr.id)))!;
   if (retarget !== undefined || reopening) {
     deps.pokeWorker();
     await recordDiffVersion(deps, fresh, target, { always: true });
-    return (await findMergeRequestById(deps.db, Number(mr.id)))!;
+    fresh = (await findMergeRequestById(deps.db, Number(mr.id)))!;
   }
+  if (retarget !== undefined || input.title !== undefined || input.description !== undefined || reopening) await syncClosingIssues(deps, fresh);
   return fresh;
 }

@@ -200,3 +200,26 @@ describe('approvals', () => {
     expect((await kiln.apiAs(w.reporter, 'GET', `/projects/${w.project.id}/merge_requests/${mr.iid}/approvals`)).approved_by).toEqual([]);
   });
 });
+
+describe('issues closed by merging', () => {
+  it('GET …/closes_issues lists what the description and commits close, closed_by the other way, and merging closes them', async () => {
+    const issues = [];
+    for (const title of ['one', 'two', 'three']) issues.push(await kiln.apiAs(w.owner, 'POST', `/projects/${w.project.id}/issues`, { title }));
+    const mr = await mergeRequestFor('closer', [create('closer.txt', 'c\n')], { description: `Closes #${issues[0].iid}` });
+    await branchWith(kiln, w.developer, w.project.id, 'closer', [create('closer2.txt', 'c\n')], `Fixes #${issues[1].iid} and more`);
+    await kiln.worker.drain();
+    const closes = await kiln.apiAs(w.reporter, 'GET', `/projects/${w.project.id}/merge_requests/${mr.iid}/closes_issues`);
+    expect(closes.map((issue: any) => issue.iid)).toEqual([issues[0].iid, issues[1].iid]);
+    const closedBy = await kiln.apiAs(w.reporter, 'GET', `/projects/${w.project.id}/issues/${issues[0].iid}/closed_by`);
+    expect(closedBy.map((item: any) => item.iid)).toEqual([mr.iid]);
+    const merged = await merge(mr.iid);
+    expect(merged.body.state).toBe('merged');
+    const message = execFileSync('git', ['--git-dir', repoPath, 'log', '-1', '--format=%B', merged.body.merge_commit_sha]).toString();
+    expect(message).toContain(`Closes #${issues[0].iid} and #${issues[1].iid}`);
+    for (const issue of issues.slice(0, 2)) expect((await kiln.apiAs(w.owner, 'GET', `/projects/${w.project.id}/issues/${issue.iid}`)).state).toBe('closed');
+    // A direct push to the default branch closes what its commits name.
+    await kiln.apiAs(w.owner, 'POST', `/projects/${w.project.id}/repository/commits`, { branch: 'main', commit_message: `Resolves #${issues[2].iid}`, actions: [create('direct.txt', 'd\n')] });
+    await kiln.worker.drain();
+    expect((await kiln.apiAs(w.owner, 'GET', `/projects/${w.project.id}/issues/${issues[2].iid}`)).state).toBe('closed');
+  });
+});

@@ -89,7 +89,14 @@ export interface MergeRequestApprovalsTable {
   created_at: number;
 }
 
+export interface MergeRequestsClosingIssuesTable {
+  merge_request_id: number;
+  issue_id: number;
+  created_at: number;
+}
+
 export interface MergeRequestsTables {
+  merge_requests_closing_issues: MergeRequestsClosingIssuesTable;
   merge_requests: MergeRequestsTable;
   merge_request_assignees: MergeRequestAssigneesTable;
   merge_request_reviewers: MergeRequestReviewersTable;
