@@ -22,6 +22,7 @@ import type { Deps } from './platform/deps.js';
 import type { Feature } from './platform/feature.js';
 import { buildApp } from './app.js';
 import { features as allFeatures } from './features.js';
+import type { SshServer, SshServerOptions } from './ssh/api.js';
 
 export interface StartOptions {
   clock?: Clock;
@@ -37,6 +38,8 @@ export interface Kiln {
   deps: Deps;
   app: FastifyInstance;
   worker: Worker;
+  /** Start the SSH server on KILN_HOST:KILN_SSH_PORT (`kiln serve`; tests may pick their port and limits). */
+  listenSsh(options?: SshServerOptions & { port?: number }): Promise<SshServer>;
   close(): Promise<void>;
 }
 
@@ -87,13 +90,20 @@ export async function startKiln(config: Config, options: StartOptions = {}): Pro
   for (const feature of features) await feature.onStart?.(deps);
   const handlers = Object.assign({}, ...features.map((feature) => feature.jobs ?? {}));
   worker = new Worker(deps, handlers);
+  let ssh: SshServer | null = null;
   return {
     deps,
     app,
     worker,
+    async listenSsh(options = {}) {
+      // Loaded here, not at the top: `kiln admin` and `kiln worker` never pay for the SSH library.
+      const { startSshServer } = await import('./ssh/api.js');
+      ssh = await startSshServer(deps, config.host, options.port ?? config.sshPort ?? 0, options);
+      return ssh;
+    },
     async close() {
       await worker?.stop();
-      await app.close();
+      await Promise.all([app.close(), ssh?.close()]);
       await database.close();
     },
   };

@@ -53,6 +53,16 @@ export interface Config {
   emailFrom: string;
   /** Sent and dead messages of the outbox (and their .eml files) older than this are pruned daily. */
   mailRetentionDays: number;
+  /** The SSH server's port on KILN_HOST (KILN_SSH_PORT; 0 picks a free one), or null when it is off. */
+  sshPort: number | null;
+  /** KILN_SSH_PORT was set: a busy port then stops Kiln, where the default only warns. */
+  sshPortExplicit: boolean;
+  /** The host clone URLs name (KILN_SSH_HOST; default: the base URL's host). */
+  sshHost: string;
+  /** The port clone URLs name (KILN_SSH_HOST's port; default: KILN_SSH_PORT, or 22 when SSH is off). */
+  sshAdvertisedPort: number;
+  /** The prefix of `ssh_url_to_repo`: `git@host:` on port 22, else `ssh://git@host:port/`. */
+  sshUrlPrefix: string;
   /** A Markdown text's time budget on a render worker; over it, the text is shown plain (markdown/bounded-render.ts). */
   markdownRenderMs: number;
   /** Worker threads rendering Markdown (at most the number of CPUs). */
@@ -198,6 +208,37 @@ function emailFrom(raw: string | undefined, baseUrl: string): string {
   return raw.trim();
 }
 
+/** Kiln's embedded SSH server answers here unless KILN_SSH_PORT says otherwise (docs/decisions.md). */
+export const DEFAULT_SSH_PORT = 2222;
+
+function sshPort(raw: string | undefined): number | null {
+  if (raw === undefined || raw === '') return DEFAULT_SSH_PORT;
+  if (/^(off|false|no|disabled)$/i.test(raw)) return null;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError(`KILN_SSH_PORT must be a port from 0 to 65535 or "off", got "${raw}"`);
+  return Number(raw);
+}
+
+/** KILN_SSH_HOST: `host`, `host:port` or `[v6 address]:port`. */
+function sshAddress(raw: string | undefined, baseUrl: string, port: number | null): { host: string; port: number } {
+  const fallbackPort = port === null || port === 0 ? 22 : port;
+  if (raw === undefined || raw === '') return { host: new URL(baseUrl).hostname.replace(/^\[|\]$/g, ''), port: fallbackPort };
+  const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*))(?::(\d{1,5}))?$/.exec(raw);
+  const bracketed = match?.[1];
+  const plain = match?.[2];
+  // A bare IPv6 address has colons of its own: only a bracketed one may carry a port.
+  const host = bracketed ?? plain;
+  const portText = match?.[3];
+  if (!match || !host || (plain?.includes(':') && !isIP(plain)) || (portText !== undefined && (Number(portText) < 1 || Number(portText) > 65535))) {
+    throw new ConfigError(`KILN_SSH_HOST must be a host name or address, optionally with :port (like git.example.com or git.example.com:2222), got "${raw}"`);
+  }
+  return { host, port: portText === undefined ? fallbackPort : Number(portText) };
+}
+
+function sshUrlPrefix(host: string, port: number): string {
+  const named = host.includes(':') ? `[${host}]` : host;
+  return port === 22 ? `git@${named}:` : `ssh://git@${named}:${port}/`;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const host = parseHost(env.KILN_HOST);
   const port = integer(env, 'KILN_PORT', 8080, 0, 65535);
@@ -207,10 +248,13 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl !== null && !/^postgres(ql)?:\/\/./.test(databaseUrl)) {
     throw new ConfigError(`KILN_DATABASE_URL must be a postgres:// URL (unset it for the embedded SQLite database), got "${withoutPassword(databaseUrl)}"`);
   }
+  const baseUrl = parseBaseUrl(env.KILN_BASE_URL, host, port);
+  const ssh = sshPort(env.KILN_SSH_PORT);
+  const advertised = sshAddress(env.KILN_SSH_HOST, baseUrl, ssh);
   return {
     host,
     port,
-    baseUrl: parseBaseUrl(env.KILN_BASE_URL, host, port),
+    baseUrl,
     dataDir,
     databaseUrl,
     tier: oneOf(env, 'KILN_TIER', ['free', 'premium', 'ultimate'] as const, 'ultimate'),
@@ -236,6 +280,11 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: smtpUrl(env.KILN_SMTP_URL),
     emailFrom: emailFrom(env.KILN_EMAIL_FROM, parseBaseUrl(env.KILN_BASE_URL, host, port)),
     mailRetentionDays: integer(env, 'KILN_MAIL_RETENTION_DAYS', 30, 1, 36_500),
+    sshPort: ssh,
+    sshPortExplicit: env.KILN_SSH_PORT !== undefined && env.KILN_SSH_PORT !== '',
+    sshHost: advertised.host,
+    sshAdvertisedPort: advertised.port,
+    sshUrlPrefix: sshUrlPrefix(advertised.host, advertised.port),
     markdownRenderMs: integer(env, 'KILN_MARKDOWN_RENDER_MS', 1500, 50, 60_000),
     markdownWorkers: integer(env, 'KILN_MARKDOWN_WORKERS', 2, 1, 64),
   };

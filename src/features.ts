@@ -24,6 +24,8 @@ import { milestonesFeature } from './milestones/index.js';
 import { webhooksFeature } from './webhooks/index.js';
 import { mergeRequestsFeature } from './merge-requests/index.js';
 import { namespacePagesFeature } from './namespace-pages/index.js';
+import { keysFeature } from './keys/index.js';
+import { sshFeature } from './ssh/index.js';
 
 export const features: Feature[] = [
   accountsFeature,
@@ -46,6 +48,8 @@ export const features: Feature[] = [
   labelsFeature,
   milestonesFeature,
   webhooksFeature,
+  keysFeature,
+  sshFeature,
   mergeRequestsFeature,
   issuePagesFeature,
   accountPagesFeature,

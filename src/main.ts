@@ -5,7 +5,7 @@
 // help, --version and configuration errors answer at once.
 import { loadConfig, ConfigError, withoutPassword, type Config } from './config.js';
 import { GITLAB_COMPAT_VERSION, KILN_VERSION } from './platform/version.js';
-import { UsageError, checkDatabaseReachable, checkDirectories, checkListenAddress, startBanner, wantsText } from './operations/api.js';
+import { UsageError, checkDatabaseReachable, checkDirectories, checkListenAddress, checkSshListenAddress, startBanner, wantsText } from './operations/api.js';
 
 const ADMIN_COMMANDS = ['create-user', 'create-token', 'reset-password', 'backup', 'restore'];
 
@@ -24,7 +24,7 @@ Options:
 Configuration comes from KILN_* environment variables (docs/operations/configuration.md).`;
 
 const HELP: Record<string, string> = {
-  serve: 'Usage: kiln serve\n\nServes Kiln on KILN_HOST:KILN_PORT (default 127.0.0.1:8080) and runs the background worker\nunless KILN_RUN_WORKER=false. Stops gracefully on SIGINT/SIGTERM.',
+  serve: 'Usage: kiln serve\n\nServes Kiln on KILN_HOST:KILN_PORT (default 127.0.0.1:8080), git over SSH on KILN_SSH_PORT (default\n2222; off to disable) and runs the background worker unless KILN_RUN_WORKER=false. Stops gracefully on SIGINT/SIGTERM.',
   worker: 'Usage: kiln worker\n\nRuns background jobs (storage moves, incidents, retention) without serving HTTP.',
   migrate: 'Usage: kiln migrate\n\nApplies pending database migrations and names them. On PostgreSQL several nodes may run this at once.',
 };
@@ -63,14 +63,19 @@ function databaseConfigError(config: Config, error: unknown): ConfigError | null
 async function serve(config: Config): Promise<void> {
   await checkListenAddress(config);
   await checkDatabaseReachable(config);
+  const sshFree = await checkSshListenAddress(config);
   checkDirectories(config);
   const { startKiln } = await import('./bootstrap.js');
   const kiln = await startKiln(config, { processMetrics: true });
   try {
     await kiln.app.listen({ host: config.host, port: config.port });
+    if (sshFree) await kiln.listenSsh();
   } catch (error) {
     await kiln.close();
     throw error;
+  }
+  if (config.sshPort !== null && !sshFree) {
+    kiln.deps.log.warn({ port: config.sshPort }, `git over SSH is off: port ${config.sshPort} is in use on ${config.host} (set KILN_SSH_PORT to another port, or to off)`);
   }
   if (config.runWorker) kiln.worker.start();
   // Before the banner: a supervisor that stops Kiln as soon as it says it is up gets a graceful stop.

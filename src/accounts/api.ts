@@ -6,7 +6,7 @@ export { findGroup, findProject, findProjectRow, findUser, findUserRow } from '.
 export { groupAccessLevel, projectAccess, today } from './access.js';
 export { visibleProjectsQuery } from './finders.js';
 export { groupWebUrl, projectWebUrl } from './entities.js';
-export { avatarUrl, toAuthUser, userBasic, userWebUrl } from './user-entities.js';
+export { avatarUrl, toAuthUser, userBasic, userPrivate, userWebUrl } from './user-entities.js';
 export { checkPassword, findUserByLogin } from './check-password.js';
 export { protectedPathHit } from './sign-in-rate-limit.js';
 export { createUser, validateUserFields } from './create-user.js';
@@ -24,3 +24,6 @@ export { confirmedEmailsOf } from './emails-finder.js';
 export { groupProjectsQuery, subgroupsQuery } from './group-listings.js';
 export { visibleGroupsQuery } from './finders.js';
 export { noteActivity } from './record-activity.js';
+// Issue 37 (SSH): gitlab-shell's 2fa_recovery_codes and personal_access_token commands.
+export { regenerateRecoveryCodes } from './regenerate-recovery-codes.js';
+export { scopesAvailableTo } from './create-personal-access-token.js';

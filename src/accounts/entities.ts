@@ -1,5 +1,6 @@
 // Wire shapes of groups and projects (GitLab's Group, Namespace and Project entities), fields explicit.
 import { isoTime } from '../platform/clock.js';
+import type { Config } from '../config.js';
 import { defineEntity, field, pickFields } from '../platform/http/entity.js';
 import type { NamespaceRow, ProjectRow } from './access.js';
 
@@ -76,18 +77,17 @@ export function groupEntity(baseUrl: string, group: NamespaceRow) {
   };
 }
 
-/** The URL prefixes of the entities, from the instance's base URL. */
+/** The URL prefixes of the entities, from the configuration. */
 export interface EntityUrls {
-  /** `git@host:` */
+  /** `git@host:` on port 22, else `ssh://git@host:port/` (config.ts, KILN_SSH_HOST and KILN_SSH_PORT). */
   ssh: string;
 }
 
-// The prefixes depend on the base URL only; parsing it for every entity showed in profiles.
-let lastUrls: { baseUrl: string; urls: EntityUrls } | null = null;
+/** What the URLs of entities come from: the base URL and the SSH clone prefix. */
+export type UrlConfig = Pick<Config, 'baseUrl' | 'sshUrlPrefix'>;
 
-export function entityUrls(baseUrl: string): EntityUrls {
-  if (lastUrls?.baseUrl !== baseUrl) lastUrls = { baseUrl, urls: { ssh: `git@${new URL(baseUrl).host.split(':')[0]}:` } };
-  return lastUrls.urls;
+export function entityUrls(config: UrlConfig): EntityUrls {
+  return { ssh: config.sshUrlPrefix };
 }
 
 /** What the Project entity is computed from: the rows, and what several fields share, computed once. */
@@ -100,8 +100,9 @@ export interface ProjectSource extends NamespaceSource {
   permissions?: { level: number };
 }
 
-export function projectSource(baseUrl: string, project: ProjectRow, namespace: NamespaceRow, permissions?: { level: number }): ProjectSource {
-  return { baseUrl, project, namespace, webUrl: projectWebUrl(baseUrl, project.full_path), urls: entityUrls(baseUrl), topics: topicsOf(project), permissions };
+export function projectSource(config: UrlConfig, project: ProjectRow, namespace: NamespaceRow, permissions?: { level: number }): ProjectSource {
+  const { baseUrl } = config;
+  return { baseUrl, project, namespace, webUrl: projectWebUrl(baseUrl, project.full_path), urls: entityUrls(config), topics: topicsOf(project), permissions };
 }
 
 const ACCESS = { anyOf: [{ type: 'object', properties: { access_level: { type: 'integer' }, notification_level: { type: 'integer' } }, required: ['access_level', 'notification_level'] }, { type: 'null' }] };
@@ -169,10 +170,10 @@ export const PROJECT_SIMPLE_ENTITY = defineEntity<ProjectSource>()(
   pickFields(PROJECT_FIELDS, ['id', 'description', 'name', 'name_with_namespace', 'path', 'path_with_namespace', 'created_at', 'default_branch', 'tag_list', 'topics', 'ssh_url_to_repo', 'http_url_to_repo', 'web_url', 'readme_url', 'forks_count', 'avatar_url', 'star_count', 'last_activity_at', 'namespace']),
 );
 
-export function projectEntity(baseUrl: string, project: ProjectRow, namespace: NamespaceRow, permissions?: { level: number }) {
-  return PROJECT_ENTITY.present(projectSource(baseUrl, project, namespace, permissions));
+export function projectEntity(config: UrlConfig, project: ProjectRow, namespace: NamespaceRow, permissions?: { level: number }) {
+  return PROJECT_ENTITY.present(projectSource(config, project, namespace, permissions));
 }
 
-export function projectSimpleEntity(baseUrl: string, project: ProjectRow, namespace: NamespaceRow) {
-  return PROJECT_SIMPLE_ENTITY.present(projectSource(baseUrl, project, namespace));
+export function projectSimpleEntity(config: UrlConfig, project: ProjectRow, namespace: NamespaceRow) {
+  return PROJECT_SIMPLE_ENTITY.present(projectSource(config, project, namespace));
 }

@@ -126,7 +126,7 @@ export function groupEditRoutes(app: FastifyInstance, deps: Deps): void {
       });
       const rows = await paginate(query);
       const namespaces = await namespacesOf(deps, rows);
-      return rows.map((row) => (params.simple ? projectSimpleEntity : projectEntity)(base, row, namespaces.get(Number(row.namespace_id))!));
+      return rows.map((row) => (params.simple ? projectSimpleEntity : projectEntity)(deps.config, row, namespaces.get(Number(row.namespace_id))!));
     },
   });
 

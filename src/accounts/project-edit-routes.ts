@@ -44,7 +44,7 @@ function requireOne(input: Record<string, unknown>, names: string[]): void {
 
 export function projectEditRoutes(app: FastifyInstance, deps: Deps): void {
   const base = deps.config.baseUrl;
-  const present = async (access: ProjectAccess, project: ProjectRow) => projectEntity(base, project, await namespaceOf(deps, project), access);
+  const present = async (access: ProjectAccess, project: ProjectRow) => projectEntity(deps.config, project, await namespaceOf(deps, project), access);
 
   apiRoute(app, deps, {
     method: 'PUT', url: '/projects/:id', summary: 'Change a project: settings, name and path, visibility, features, topics, default branch, avatar', tags: ['projects'],

@@ -15,7 +15,6 @@ const VISIBILITIES = ['private', 'internal', 'public'] as const;
 const ORDER_BY = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
 
 export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
-  const base = deps.config.baseUrl;
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects', summary: 'List projects you can see (public ones without a token)', tags: ['projects'], paginated: true,
@@ -46,7 +45,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
         query: () => visibleProjectsQuery(deps, user, filters),
         present: async (rows) => {
           const namespaces = await namespacesOf(deps, rows);
-          return rows.map((row) => projectEntity(base, row, namespaces.get(Number(row.namespace_id))!));
+          return rows.map((row) => projectEntity(deps.config, row, namespaces.get(Number(row.namespace_id))!));
         },
       });
     },
@@ -62,7 +61,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, principal, project, cachedAnswer }) =>
       cachedAnswer([params.id], async () => {
         const access = await project();
-        return JsonText.of(PROJECT_ENTITY.serialize(PROJECT_ENTITY.present(projectSource(base, access.project, access.namespace, principal ? access : undefined))));
+        return JsonText.of(PROJECT_ENTITY.serialize(PROJECT_ENTITY.present(projectSource(deps.config, access.project, access.namespace, principal ? access : undefined))));
       }),
   });
 
@@ -90,7 +89,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       });
       const initialize = accountHooks(deps).initializeWithReadme;
       if (params.initialize_with_readme && initialize) await initialize(await findProject(deps, actor, String(project.id)));
-      return projectEntity(base, project, await namespaceOf(deps, project));
+      return projectEntity(deps.config, project, await namespaceOf(deps, project));
     },
   });
 

@@ -53,6 +53,15 @@ export const SETTINGS = {
   sign_in_text: { kind: 'text', default: null, fixed: 'is not supported by this server' },
   after_sign_up_text: { kind: 'text', default: null, fixed: 'is not supported by this server (it has no sign-up)' },
   help_page_text: { kind: 'text', default: null, fixed: 'is not supported by this server (it has no help page)' },
+  // SSH key restrictions (doc/security/ssh_keys_restrictions.md): -1 forbids the type, 0 allows any
+  // size, else the minimum bits. Kiln's RSA default is 2048 (GitLab's is 0 outside FIPS mode) and DSA
+  // is forbidden (OpenSSH dropped it; gitlab-sshd refuses it): docs/decisions.md.
+  rsa_key_restriction: { kind: 'integer', default: 2048, values: [-1, 0, 1024, 2048, 3072, 4096] },
+  dsa_key_restriction: { kind: 'integer', default: -1, values: [-1, 0, 1024, 2048, 3072] },
+  ecdsa_key_restriction: { kind: 'integer', default: 0, values: [-1, 0, 256, 384, 521] },
+  ed25519_key_restriction: { kind: 'integer', default: 0, values: [-1, 0, 256] },
+  ecdsa_sk_key_restriction: { kind: 'integer', default: 0, values: [-1, 0, 256] },
+  ed25519_sk_key_restriction: { kind: 'integer', default: 0, values: [-1, 0, 256] },
 } satisfies Record<string, SettingDefinition>;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -84,6 +93,12 @@ export interface ApplicationSettings {
   sign_in_text: string | null;
   after_sign_up_text: string | null;
   help_page_text: string | null;
+  rsa_key_restriction: number;
+  dsa_key_restriction: number;
+  ecdsa_key_restriction: number;
+  ed25519_key_restriction: number;
+  ecdsa_sk_key_restriction: number;
+  ed25519_sk_key_restriction: number;
 }
 
 /**

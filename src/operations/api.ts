@@ -5,7 +5,7 @@ export { readPassword } from './read-password.js';
 export { parseExpiryDate } from './expiry-date.js';
 export { backup } from './backup.js';
 export { restore } from './restore.js';
-export { checkDirectories, checkListenAddress } from './preflight.js';
+export { checkDirectories, checkListenAddress, checkSshListenAddress } from './preflight.js';
 export { checkDatabaseReachable } from './check-database.js';
 export { startBanner } from './start-banner.js';
 export { logDestination, wantsText } from './terminal-log.js';

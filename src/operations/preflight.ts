@@ -93,25 +93,44 @@ export function checkDirectories(config: Config): void {
 
 /** Bind the address for a moment, so a port in use stops `kiln serve` before it migrates or creates root. */
 export function checkListenAddress(config: Config): Promise<void> {
-  if (config.port === 0) return Promise.resolve();
+  return checkPort(config.host, config.port, 'KILN_PORT');
+}
+
+/**
+ * KILN_SSH_PORT: a busy port that was set explicitly stops Kiln like KILN_PORT's; the default one
+ * (2222) only means no SSH server here, which serve says and goes on (false).
+ */
+export async function checkSshListenAddress(config: Config): Promise<boolean> {
+  if (config.sshPort === null) return false;
+  try {
+    await checkPort(config.host, config.sshPort, 'KILN_SSH_PORT');
+    return true;
+  } catch (error) {
+    if (config.sshPortExplicit) throw error;
+    return false;
+  }
+}
+
+function checkPort(host: string, port: number, variable: 'KILN_PORT' | 'KILN_SSH_PORT'): Promise<void> {
+  if (port === 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', (error: NodeJS.ErrnoException) => {
-      const where = `${config.host}:${config.port}`;
+      const where = `${host}:${port}`;
       switch (error.code) {
         case 'EADDRINUSE':
-          return reject(new ConfigError(`KILN_PORT ${config.port} is already in use on KILN_HOST ${config.host} (another process listens on ${where})`));
+          return reject(new ConfigError(`${variable} ${port} is already in use on KILN_HOST ${host} (another process listens on ${where})`));
         case 'EACCES':
-          return reject(new ConfigError(`KILN_PORT ${config.port} needs privileges this process lacks (ports below 1024)`));
+          return reject(new ConfigError(`${variable} ${port} needs privileges this process lacks (ports below 1024)`));
         case 'EADDRNOTAVAIL':
-          return reject(new ConfigError(`KILN_HOST ${config.host} is not an address of this machine`));
+          return reject(new ConfigError(`KILN_HOST ${host} is not an address of this machine`));
         case 'ENOTFOUND':
         case 'EAI_AGAIN':
-          return reject(new ConfigError(`KILN_HOST ${config.host} does not resolve to an address`));
+          return reject(new ConfigError(`KILN_HOST ${host} does not resolve to an address`));
         default:
-          return reject(new ConfigError(`KILN_HOST ${config.host} / KILN_PORT ${config.port} cannot be listened on (${error.code ?? error.message})`));
+          return reject(new ConfigError(`KILN_HOST ${host} / ${variable} ${port} cannot be listened on (${error.code ?? error.message})`));
       }
     });
-    server.listen({ host: config.host, port: config.port, exclusive: true }, () => server.close(() => resolve()));
+    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve()));
   });
 }

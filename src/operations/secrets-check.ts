@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../platform/db/schema.js';
 import { ConfigError } from '../config.js';
-import { createSecrets, readSecrets, secretsFingerprint, secretsPath, SecretsFileError, type InstanceSecrets } from '../platform/secrets.js';
+import { addSshHostKeys, createSecrets, generateSshHostKeys, readSecrets, secretsFingerprint, secretsPath, SecretsFileError, sshHostKeysFingerprint, type InstanceSecrets } from '../platform/secrets.js';
 
 // The table is this module's alone, so its type lives here rather than in the shared schema.
 type FingerprintTables = {
@@ -17,9 +17,37 @@ function table(db: Kysely<DB>): Kysely<DB & FingerprintTables> {
   return db.withTables<FingerprintTables>();
 }
 
-export async function recordedFingerprint(db: Kysely<DB>): Promise<string | null> {
-  const row = await table(db).selectFrom('instance_secrets_fingerprint').select('fingerprint').where('id', '=', 1).executeTakeFirst();
+/** Row 1: the secrets' fingerprint; row 2: the SSH host keys', recorded once a file has them. */
+const SECRETS_ROW = 1;
+const HOST_KEYS_ROW = 2;
+
+export async function recordedFingerprint(db: Kysely<DB>, id = SECRETS_ROW): Promise<string | null> {
+  const row = await table(db).selectFrom('instance_secrets_fingerprint').select('fingerprint').where('id', '=', id).executeTakeFirst();
   return row?.fingerprint ?? null;
+}
+
+/** The first insert wins (nodes starting together); every node then compares with it. */
+async function recordOnce(db: Kysely<DB>, id: number, fingerprint: string, now: number): Promise<string | null> {
+  await table(db).insertInto('instance_secrets_fingerprint').values({ id, fingerprint, recorded_at: now }).onConflict((oc) => oc.column('id').doNothing()).execute();
+  return recordedFingerprint(db, id);
+}
+
+/**
+ * The SSH host keys: a file without them (written before Kiln had SSH) gets new ones, unless the
+ * database already knows the instance's keys, which then must be copied from a node that has them.
+ */
+async function withSshHostKeys(db: Kysely<DB>, dataDir: string, now: number, secrets: InstanceSecrets, given: boolean): Promise<InstanceSecrets> {
+  const path = secretsPath(dataDir);
+  let recorded = await recordedFingerprint(db, HOST_KEYS_ROW);
+  if (!secrets.sshHostKeys) {
+    if (given) return secrets;
+    if (recorded) throw new ConfigError(`KILN_DATA_DIR: ${path} has no SSH host keys, and this instance has some: ${COPY} over ${path}`);
+    secrets = addSshHostKeys(dataDir, secrets, await generateSshHostKeys());
+  }
+  const fingerprint = sshHostKeysFingerprint(secrets.sshHostKeys!);
+  recorded ??= await recordOnce(db, HOST_KEYS_ROW, fingerprint, now);
+  if (recorded !== fingerprint) throw new ConfigError(`KILN_DATA_DIR: the SSH host keys in ${path} differ from this instance's: ${COPY} over ${path}`);
+  return secrets;
 }
 
 const COPY = 'copy secrets.json from a node that runs on this database (or from the backup it was restored from)';
@@ -40,18 +68,15 @@ export async function loadInstanceSecrets(db: Kysely<DB>, dataDir: string, now: 
   }
   if (!secrets) {
     if (recorded) throw new ConfigError(`KILN_DATA_DIR: ${path} is missing, and this database was initialised with a secrets file: ${COPY} to ${path} (mode 0600)`);
-    secrets = createSecrets(dataDir);
+    secrets = createSecrets(dataDir, await generateSshHostKeys());
   }
   const fingerprint = secretsFingerprint(secrets);
-  if (!recorded) {
-    // Nodes starting together on a new database: the first insert wins, the others compare with it.
-    await table(db).insertInto('instance_secrets_fingerprint').values({ id: 1, fingerprint, recorded_at: now }).onConflict((oc) => oc.column('id').doNothing()).execute();
-    recorded = await recordedFingerprint(db);
-  }
+  // Nodes starting together on a new database: the first insert wins, the others compare with it.
+  recorded ??= await recordOnce(db, SECRETS_ROW, fingerprint, now);
   if (recorded !== fingerprint) {
     throw new ConfigError(
       `KILN_DATA_DIR: ${path} differs from the secrets this database was initialised with (file ${fingerprint.slice(0, 12)}, database ${recorded?.slice(0, 12)}): ${COPY} over ${path}`,
     );
   }
-  return secrets;
+  return withSshHostKeys(db, dataDir, now, secrets, given !== undefined);
 }

@@ -17,7 +17,7 @@ export async function presentProjects(deps: Deps, rows: ProjectRow[]) {
   const ids = [...new Set(rows.map((row) => Number(row.namespace_id)))];
   const namespaces = ids.length ? await deps.db.selectFrom('namespaces').selectAll().where('id', 'in', ids).execute() : [];
   const byId = new Map(namespaces.map((namespace) => [Number(namespace.id), namespace]));
-  return rows.map((row) => projectEntity(deps.config.baseUrl, row, byId.get(Number(row.namespace_id))!));
+  return rows.map((row) => projectEntity(deps.config, row, byId.get(Number(row.namespace_id))!));
 }
 
 export function presentIssueRows(deps: Deps, rows: Parameters<typeof presentIssues>[1]) {

@@ -258,6 +258,9 @@ const INSTANCE_PROBES: Probe[] = [
   { ability: 'log_in (search)', expect: 'nyyyyyyyn', request: (k, _w, token) => k.api('GET', '/search', { token, query: { scope: 'projects', search: 'app' } }) },
   { ability: 'read_instance (markdown)', expect: 'yyyyyyyyn', request: (k, _w, token) => k.api('POST', '/markdown', { token, body: { text: 'x' } }) },
   { ability: 'admin_all_resources (system hooks)', expect: 'nnnnnnnyn', request: (k, _w, token) => k.api('GET', '/hooks', { token }) },
+  { ability: 'log_in (your SSH keys)', expect: 'nyyyyyyyn', request: (k, _w, token) => k.api('GET', '/user/keys', { token }) },
+  // A user's public keys are public (GitLab's GET /users/:id/keys), as their profile is.
+  { ability: 'read_users_list (a user\'s SSH keys)', expect: 'yyyyyyyyn', request: (k, _w, token) => k.api('GET', '/users/root/keys', { token }) },
 ];
 
 function expected(probe: Probe, visibility: Visibility, role: Role): boolean {

@@ -1,5 +1,6 @@
 // A freshly started Kiln on its own database, driven through app.inject, with helpers that create
 // users with tokens, groups and projects in one line each.
+import { readFileSync } from 'node:fs';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startKiln, type Kiln } from '../../src/bootstrap.js';
@@ -11,8 +12,13 @@ import { createTestDatabase, type TestDatabase } from './database.js';
 import type { Feature } from '../../src/platform/feature.js';
 
 let cachedSecrets: InstanceSecrets | null = null;
+const SSH_FIXTURES = new URL('../fixtures/ssh/', import.meta.url);
 export function testSecrets(): InstanceSecrets {
-  cachedSecrets ??= generateSecrets();
+  cachedSecrets ??= {
+    ...generateSecrets(),
+    // Fixed host keys (test/fixtures/ssh): an RSA 3072 key takes seconds to generate.
+    sshHostKeys: { ed25519: readFileSync(new URL('ssh_host_ed25519_key', SSH_FIXTURES), 'utf8'), rsa: readFileSync(new URL('ssh_host_rsa_key', SSH_FIXTURES), 'utf8') },
+  };
   return cachedSecrets;
 }
 

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { sql } from 'kysely';
 import { loadConfig, ConfigError, type Config } from '../../src/config.js';
 import { startKiln } from '../../src/bootstrap.js';
-import { generateSecrets, readSecrets, secretsFingerprint } from '../../src/platform/secrets.js';
+import { generateSecrets, generateSshHostKeys, readSecrets, secretsFingerprint, sshHostKeysFingerprint } from '../../src/platform/secrets.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startKilnProcess } from '../clients/helpers/server.js';
 import { childDatabaseEnv, runKiln } from '../platform/process-helpers.js';
@@ -33,8 +33,10 @@ describe('the secrets fingerprint, in process', () => {
     const first = await startKiln(configFor(testDb.dataDir), { log: silent, database: testDb.reopen() });
     await first.close();
     const file = readSecrets(testDb.dataDir)!;
-    const { rows } = await sql<{ fingerprint: string }>`select fingerprint from instance_secrets_fingerprint`.execute(testDb.database.db);
-    expect(rows).toEqual([{ fingerprint: secretsFingerprint(file) }]);
+    const { rows } = await sql<{ fingerprint: string }>`select fingerprint from instance_secrets_fingerprint order by id`.execute(testDb.database.db);
+    // Row 1 the secrets', row 2 the SSH host keys' (generated into the file at the first start).
+    expect(file.sshHostKeys).not.toBeNull();
+    expect(rows).toEqual([{ fingerprint: secretsFingerprint(file) }, { fingerprint: sshHostKeysFingerprint(file.sshHostKeys!) }]);
     const again = await startKiln(configFor(testDb.dataDir), { log: silent, database: testDb.reopen() });
     expect(again.deps.secrets.instanceKey.equals(file.instanceKey)).toBe(true);
     await again.close();
@@ -48,6 +50,12 @@ describe('the secrets fingerprint, in process', () => {
     await expect(start).rejects.toThrow('copy secrets.json from a node that runs on this database (or from the backup it was restored from)');
     const after = await sql<{ n: number }>`select count(*) as n from users`.execute(testDb.database.db);
     expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+
+  it('the same secrets with other SSH host keys are refused, naming the file to copy', async () => {
+    const file = readSecrets(testDb.dataDir)!;
+    const start = startKiln(configFor(testDb.dataDir), { log: silent, database: testDb.reopen(), secrets: { ...file, sshHostKeys: await generateSshHostKeys() } });
+    await expect(start).rejects.toThrow(`KILN_DATA_DIR: the SSH host keys in ${join(testDb.dataDir, 'secrets.json')} differ from this instance's`);
   });
 
   it('a data dir without secrets.json on an initialised database is refused, and no file is made there', async () => {

@@ -25,6 +25,8 @@ const secrets: InstanceSecrets = {
   instanceKey: Buffer.from(secretsFile.instance_key, 'base64'),
   sessionKey: Buffer.from(secretsFile.session_key, 'base64'),
   signingKeyPem: secretsFile.signing_key_pem,
+  // A file written before Kiln had SSH: no host keys.
+  sshHostKeys: null,
 };
 
 async function loadFixture(testDb: TestDatabase): Promise<void> {

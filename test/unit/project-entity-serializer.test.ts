@@ -10,7 +10,7 @@ import type { NamespaceRow, ProjectRow } from '../../src/accounts/access.js';
 // line separators, and a long run (the serialiser treats short and long strings apart).
 const AWKWARD = `${Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).join('')}"\\/é😀\ud800\u2028\u2029\u007f<tag>&'`;
 const LONG = `${'x'.repeat(100)}${AWKWARD}${'y'.repeat(100)}`;
-const BASE = 'https://kiln.example.org:8443/sub';
+const BASE = { baseUrl: 'https://kiln.example.org:8443/sub', sshUrlPrefix: 'git@kiln.example.org:' };
 const TIME = Date.parse('2026-11-24T10:11:12.345Z');
 
 const group: NamespaceRow = { id: 7, kind: 'group', name: 'Top', path: 'top', full_path: 'top/sub', full_path_lower: 'top/sub', parent_id: 3, owner_id: null, visibility: 'internal', description: '', read_only: 0, avatar: null, deletion_scheduled_at: null, created_at: TIME, updated_at: TIME };

@@ -12,6 +12,7 @@ import type { RepositoriesTables } from './tables/repositories.js';
 import type { WebTables } from './tables/web.js';
 import type { ApplicationSettingsTables } from './tables/application-settings.js';
 import type { WebhooksTables } from './tables/webhooks.js';
+import type { KeysTables } from './tables/keys.js';
 import type { MergeRequestsTables } from './tables/merge-requests.js';
 import type { ReviewTables } from './tables/review.js';
 
@@ -29,5 +30,6 @@ export interface DB
     WebTables,
     ApplicationSettingsTables,
     WebhooksTables,
+    KeysTables,
     MergeRequestsTables,
     ReviewTables {}

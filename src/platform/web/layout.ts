@@ -36,6 +36,7 @@ function topBar(input: LayoutInput): Html {
         <li><a href="/${user.username}">Your profile</a></li>
         <li><a href="/profile/notifications">Notifications</a></li>
         <li><a href="/profile/personal_access_tokens">Access tokens</a></li>
+        <li><a href="/profile/keys">SSH Keys</a></li>
         <li><a href="/profile/applications">Applications</a></li>
         <li><a href="/profile/two_factor_auth">Two-factor authentication</a></li>
         <li><form method="post" action="/users/sign_out" class="inline">
@@ -116,5 +117,6 @@ form.inline{display:inline}
 table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid #e5e5e5;vertical-align:top}
 code,pre{font-family:ui-monospace,monospace;background:#f0f0f0;padding:.1rem .3rem;border-radius:3px}pre{padding:.8rem;overflow:auto}
 .tabs{display:flex;gap:1rem;border-bottom:1px solid #ddd;margin-bottom:1rem}.tabs a{padding:.4rem 0;text-decoration:none;color:#555}.tabs a.active{border-bottom:2px solid #1f75cb;color:#1f1f1f}
+.wrap-anywhere{overflow-wrap:anywhere}ul.plain{list-style:none;padding:0}ul.plain>li{padding:.6rem 0;border-bottom:1px solid #e5e5e5}ul.plain h3{margin:0 0 .3rem;font-size:1rem}ul.plain p{margin:.2rem 0}
 .muted{color:#666}.badge{display:inline-block;padding:0 .4rem;border-radius:8px;background:#eee;font-size:.85rem}
 `;

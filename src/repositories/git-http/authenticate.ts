@@ -2,22 +2,20 @@
 // token as the password (`oauth2:<token>` is the usual form), or the account password of a user
 // without two-factor authentication, as GitLab's Gitlab::Auth.find_for_git_client allows.
 import type { Deps } from '../../platform/deps.js';
-import type { AuthUser, TokenResolver } from '../../platform/auth/principal.js';
+import type { TokenResolver } from '../../platform/auth/principal.js';
 import { checkPassword, toAuthUser } from '../../accounts/api.js';
+import type { GitActor } from './git-access.js';
 
 export interface GitCredentials {
   username: string;
   password: string;
 }
 
-export type GitAuth =
-  | { status: 'anonymous' }
-  /** `scopes`: the token's, or null for the account password (which carries every ability). */
-  | { status: 'ok'; user: AuthUser; scopes: string[] | null }
-  | { status: 'denied' }
-  /** The right account password of a user with two-factor authentication: a token is required instead. */
-  | { status: 'token_required' }
-  | { status: 'blocked' };
+/**
+ * `ok` with an anonymous actor when no credentials came; `blocked`: the password of a blocked user;
+ * `token_required`: the right account password of a user with two-factor authentication.
+ */
+export type GitAuth = { status: 'ok'; actor: GitActor } | { status: 'denied' } | { status: 'token_required' } | { status: 'blocked' };
 
 export function parseBasic(header: string | undefined): GitCredentials | null {
   if (!header) return null;
@@ -38,14 +36,13 @@ async function byToken(resolvers: TokenResolver[], token: string) {
 }
 
 export async function authenticateGit(deps: Deps, credentials: GitCredentials | null): Promise<GitAuth> {
-  if (!credentials) return { status: 'anonymous' };
+  if (!credentials) return { status: 'ok', actor: { kind: 'anonymous' } };
   if (credentials.password === '') return { status: 'denied' };
   const token = (await byToken(deps.auth.oauth, credentials.password)) ?? (await byToken(deps.auth.personalAccessToken, credentials.password));
   if (token) {
     if (token.status !== 'ok') return { status: 'denied' };
     const { user, scopes } = token.principal;
-    if (user.state === 'blocked') return { status: 'blocked' };
-    return { status: 'ok', user, scopes };
+    return { status: 'ok', actor: { kind: 'user', user, scopes } };
   }
   // The sign-in form's check (login or e-mail, constant timing) without its lock-out: a failure here
   // counts against the client's address instead (throttle.ts), so spraying cannot lock victims out.
@@ -54,5 +51,5 @@ export async function authenticateGit(deps: Deps, credentials: GitCredentials | 
   // Users with 2FA must use a token (spec Authentication 8). GitLab's user_with_password_for_git raises
   // MissingPersonalAccessTokenError here, before its rate limiter counts the attempt: not a failure.
   if (check.user.otp_required === 1) return { status: 'token_required' };
-  return { status: 'ok', user: toAuthUser(check.user), scopes: null };
+  return { status: 'ok', actor: { kind: 'user', user: toAuthUser(check.user), scopes: null } };
 }

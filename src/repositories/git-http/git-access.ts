@@ -1,13 +1,16 @@
-// Who may fetch from or push to a repository over git HTTP, asked as abilities (GitLab's
-// Gitlab::GitAccess and GitAccessWiki): a project's code is fetched with `download_code` (Reporter for
-// a private project, so its Guests cannot clone) and pushed with `push_code`; a group wiki is fetched
-// with `download_wiki_code` and pushed with `create_wiki`. A token must also carry a repository scope.
+// Who may fetch from or push to a repository, over git HTTP and SSH alike (GitLab's Gitlab::GitAccess
+// and GitAccessWiki, one decision for both transports): a project's code is fetched with
+// `download_code` (Reporter for a private project, so its Guests cannot clone) and pushed with
+// `push_code`; a group wiki is fetched with `download_wiki_code` and pushed with `create_wiki`. A token
+// must also carry a repository scope. Deploy keys read the projects they are enabled on (and public
+// ones) and push where they may write; deploy tokens read and write by their scopes the projects of
+// their project or group. A container being moved refuses pushes.
 import type { Deps } from '../../platform/deps.js';
 import type { AuthUser } from '../../platform/auth/principal.js';
 import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { canOnGroup, canOnProject, type PolicySubject } from '../../platform/auth/policies/index.js';
 import { groupAccessLevel, projectAccess, findProjectRow } from '../../accounts/api.js';
-import type { GitAuth } from './authenticate.js';
+import { deployKeyOnProject } from '../../keys/api.js';
 
 /** The texts git prints as `remote: …` (lib/gitlab/git_access.rb and git_access_wiki.rb, ERROR_MESSAGES). */
 export const GIT_MESSAGES = {
@@ -17,11 +20,26 @@ export const GIT_MESSAGES = {
   pushCode: 'You are not allowed to push code to this project.',
   authUpload: 'You are not allowed to upload code.',
   writeToWiki: "You are not allowed to write to this project's wiki.",
+  deployKeyUpload: 'This deploy key does not have write access to this project.',
+  blocked: 'Your account has been blocked.',
+  /** Gitlab::Auth::UserAccessDeniedReason for a deactivated account, without the sign-in URL's markup. */
+  deactivated: 'Your account has been deactivated by your administrator. Please log back in from a web browser to reactivate your account at',
+  readOnly: 'The repository is temporarily read-only. Please try again later.',
 } as const;
 
 // Token scopes that admit git reads and pushes (GitLab: read_repository / write_repository, and api).
 const READ_SCOPES = new Set(['api', 'read_api', 'read_repository', 'write_repository']);
 const WRITE_SCOPES = new Set(['api', 'write_repository']);
+
+/** Who asks: the credential a transport resolved (HTTP Basic, an SSH key). */
+export type GitActor =
+  | { kind: 'anonymous' }
+  /** `scopes`: the token's, or null for an account password or an SSH key (which carry every ability). */
+  | { kind: 'user'; user: AuthUser; scopes: string[] | null }
+  /** A deploy key; `userId` is its creator, who push events name. */
+  | { kind: 'deploy_key'; keyId: number; userId: number | null }
+  /** A deploy token of a project or of a group (then every project below it). */
+  | { kind: 'deploy_token'; tokenId: number; projectId: number | null; groupPath: string | null; scopes: string[]; username: string };
 
 export interface GitTarget {
   kind: 'group' | 'project';
@@ -31,6 +49,8 @@ export interface GitTarget {
   /** The project, for a project's repository. */
   project: ProjectRow | null;
   subject: PolicySubject;
+  /** The project's path as stored (a renamed project is found by its old path too). */
+  fullPath: string;
 }
 
 export type GitAccessDecision =
@@ -39,32 +59,53 @@ export type GitAccessDecision =
   | { allowed: false; challenge: true }
   | { allowed: false; challenge: false; status: 403 | 404; message: string };
 
+function userOf(actor: GitActor): AuthUser | null {
+  return actor.kind === 'user' ? actor.user : null;
+}
+
 async function findTarget(deps: Deps, path: string, user: AuthUser | null): Promise<GitTarget | null> {
   const now = deps.clock.now();
   if (path.endsWith('.wiki')) {
     const group = await deps.db.selectFrom('namespaces').selectAll().where('kind', '=', 'group').where('full_path_lower', '=', path.slice(0, -5).toLowerCase()).executeTakeFirst();
     if (!group) return null;
     const level = await groupAccessLevel(deps.readCache, user, group, now);
-    return { kind: 'group', id: Number(group.id), readOnly: group.read_only === 1, defaultBranch: 'main', project: null, subject: { user, level, visibility: group.visibility } };
+    return { kind: 'group', id: Number(group.id), readOnly: group.read_only === 1, defaultBranch: 'main', project: null, subject: { user, level, visibility: group.visibility }, fullPath: `${group.full_path}.wiki` };
   }
   const project = await findProjectRow(deps, path);
   if (!project) return null;
   const { level } = await projectAccess(deps.readCache, user, project, now);
-  return { kind: 'project', id: Number(project.id), readOnly: false, defaultBranch: project.default_branch, project, subject: { user, level, visibility: project.visibility, features: project } };
+  return { kind: 'project', id: Number(project.id), readOnly: false, defaultBranch: project.default_branch, project, subject: { user, level, visibility: project.visibility, features: project }, fullPath: project.full_path };
 }
 
 function refuse(status: 403 | 404, message: string): GitAccessDecision {
   return { allowed: false, challenge: false, status, message };
 }
 
-/** Decide a git HTTP request for `path` (`group.wiki` or `namespace/project`) by an authenticated or anonymous caller. */
-export async function decideGitAccess(deps: Deps, path: string, auth: GitAuth, pushing: boolean): Promise<GitAccessDecision> {
-  const user = auth.status === 'ok' ? auth.user : null;
+/** What a credential that is no user (a deploy key or token) may do on the target. */
+async function credentialAccess(deps: Deps, actor: Extract<GitActor, { kind: 'deploy_key' | 'deploy_token' }>, target: GitTarget): Promise<{ read: boolean; write: boolean }> {
+  if (target.kind !== 'project' || !target.project) return { read: false, write: false };
+  if (actor.kind === 'deploy_key') {
+    const link = await deployKeyOnProject(deps, actor.keyId, target.id);
+    return { read: link !== null, write: link?.canPush === true };
+  }
+  const ours = actor.projectId === target.id || (actor.groupPath !== null && target.project.full_path.toLowerCase().startsWith(`${actor.groupPath.toLowerCase()}/`));
+  return { read: ours && actor.scopes.includes('read_repository'), write: ours && actor.scopes.includes('write_repository') };
+}
+
+/**
+ * Decide a git request for `path` (`group.wiki` or `namespace/project`). Over HTTP an anonymous
+ * caller may be challenged for credentials; over SSH there is always a key.
+ */
+export async function decideGitAccess(deps: Deps, path: string, actor: GitActor, pushing: boolean): Promise<GitAccessDecision> {
+  const user = userOf(actor);
+  if (user?.state === 'blocked') return refuse(403, GIT_MESSAGES.blocked);
+  if (user?.state === 'deactivated') return refuse(403, `${GIT_MESSAGES.deactivated} ${deps.config.baseUrl}`);
   const target = await findTarget(deps, path, user);
+  if (actor.kind === 'deploy_key' || actor.kind === 'deploy_token') return decideForCredential(deps, actor, target, pushing);
   const wiki = target?.kind === 'group';
   const readable = target !== null && (wiki ? canOnGroup(target.subject, 'read_group') : canOnProject(target.subject, 'read_project'));
   if (!target || !readable) return user ? refuse(404, GIT_MESSAGES.projectNotFound) : { allowed: false, challenge: true };
-  const scopes = auth.status === 'ok' ? auth.scopes : null;
+  const scopes = actor.kind === 'user' ? actor.scopes : null;
   if (scopes && !scopes.some((scope) => READ_SCOPES.has(scope))) return refuse(403, GIT_MESSAGES.authDownload);
   const canDownload = wiki ? canOnGroup(target.subject, 'download_wiki_code') : canOnProject(target.subject, 'download_code');
   if (!canDownload) return user ? refuse(403, GIT_MESSAGES.download) : { allowed: false, challenge: true };
@@ -73,5 +114,23 @@ export async function decideGitAccess(deps: Deps, path: string, auth: GitAuth, p
   if (scopes && !scopes.some((scope) => WRITE_SCOPES.has(scope))) return refuse(403, GIT_MESSAGES.authUpload);
   const canPush = wiki ? canOnGroup(target.subject, 'create_wiki') : canOnProject(target.subject, 'push_code');
   if (!canPush) return refuse(403, wiki ? GIT_MESSAGES.writeToWiki : GIT_MESSAGES.pushCode);
+  if (target.readOnly) return refuse(403, GIT_MESSAGES.readOnly);
+  return { allowed: true, target };
+}
+
+/**
+ * GitAccess for deploy keys and deploy tokens (can_read_project?, check_download_access!,
+ * check_push_access!): they read the projects they belong to, and any public project, as a Guest would.
+ */
+async function decideForCredential(deps: Deps, actor: Extract<GitActor, { kind: 'deploy_key' | 'deploy_token' }>, target: GitTarget | null, pushing: boolean): Promise<GitAccessDecision> {
+  const access = target ? await credentialAccess(deps, actor, target) : { read: false, write: false };
+  const publicCode = target !== null && (target.kind === 'group' ? canOnGroup(target.subject, 'download_wiki_code') : canOnProject(target.subject, 'download_code'));
+  const ours = target !== null && (access.read || access.write);
+  if (!target || (!ours && !publicCode)) return refuse(404, GIT_MESSAGES.projectNotFound);
+  if (actor.kind === 'deploy_token' && !pushing && !access.read && !publicCode) return refuse(403, GIT_MESSAGES.authDownload);
+  if (!pushing) return { allowed: true, target };
+  if (target.readOnly) return refuse(403, GIT_MESSAGES.readOnly);
+  if (actor.kind === 'deploy_key' && !access.write) return refuse(403, GIT_MESSAGES.deployKeyUpload);
+  if (actor.kind === 'deploy_token' && !access.write) return refuse(403, GIT_MESSAGES.authUpload);
   return { allowed: true, target };
 }

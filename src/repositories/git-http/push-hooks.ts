@@ -1,7 +1,7 @@
-// What a push to a project's repository adds to git http-backend: receive-pack's pre-receive hook
-// asks protected-branches/check-push.ts about the ref updates before any ref moves; once the push
-// has succeeded, its events are recorded and a default branch it created is protected.
-import type { FastifyRequest } from 'fastify';
+// What a push to a project's repository adds to the git service: receive-pack's pre-receive hook asks
+// protected-branches/check-push.ts about the ref updates before any ref moves; once the push has
+// succeeded, its events are recorded and a default branch it created is protected. The same for a
+// push over HTTP and over SSH.
 import type { Deps } from '../../platform/deps.js';
 import type { AuthUser } from '../../platform/auth/principal.js';
 import type { ProjectRow } from '../../platform/auth/subjects.js';
@@ -14,31 +14,29 @@ import type { CgiRequest } from './cgi.js';
 
 export interface ProjectPush {
   project: ProjectRow;
-  user: AuthUser;
+  /** The pushing user; null for a deploy key or token (which push only to unprotected branches). */
+  user: AuthUser | null;
+  /** Who push events name: the user, or a deploy key's creator; null records none. */
+  authorId: number | null;
   repoPath: string;
   /** The refs before the push. */
   before: Map<string, string>;
 }
 
-export async function pushHooks(deps: Deps, request: FastifyRequest, push: ProjectPush): Promise<Pick<CgiRequest, 'env' | 'channel'>> {
+export async function pushHooks(deps: Deps, push: ProjectPush, onError: (error: unknown) => void): Promise<{ env: Record<string, string>; channel: NonNullable<CgiRequest['channel']> }> {
   const dir = await hooksDirectory(deps.config.dataDir);
   const emptyRepository = ![...push.before.keys()].some((ref) => ref.startsWith('refs/heads/'));
   const check = { project: push.project, user: push.user, repoPath: push.repoPath, emptyRepository };
   return {
     env: hookEnvironment(dir),
-    channel: (socket) =>
-      answerHook(
-        socket,
-        (asked) => checkPush(deps, check, asked.quarantine, asked.updates),
-        (error) => request.log.error({ err: error }, 'checking a push against protected branches failed'),
-      ),
+    channel: (socket) => answerHook(socket, (asked) => checkPush(deps, check, asked.quarantine, asked.updates), onError),
   };
 }
 
 export async function afterPush(deps: Deps, push: ProjectPush): Promise<void> {
   const projectId = Number(push.project.id);
   const after = await listRefs(push.repoPath);
-  await recordPushEvents(deps, { projectId, authorId: push.user.id, repoPath: push.repoPath, before: push.before, after });
+  if (push.authorId !== null) await recordPushEvents(deps, { projectId, authorId: push.authorId, repoPath: push.repoPath, before: push.before, after });
   const head = `refs/heads/${push.project.default_branch}`;
   if (!push.before.has(head) && after.has(head)) await protectDefaultBranch(deps, projectId, push.project.default_branch);
 }

@@ -1,21 +1,15 @@
 // Git smart HTTP at GitLab's URLs (gitprotocol-http(5)): `/<group full path>.wiki.git/…` for a group's
 // wiki repository and `/<namespace>/<project>.git/…` for a project, served by `git http-backend`.
-// Order of checks: route shape → the address's ban → credentials → abilities (git-access.ts) → push
-// rules → backend, where receive-pack's hook checks protected branches (protected-branches/).
+// Order of checks: route shape → the address's ban → credentials → access (git-access.ts, shared with
+// SSH) → the service's setup (git-service.ts) → backend, where receive-pack's hook checks protected
+// branches (protected-branches/).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
-import { ensureRepository } from '../ensure-repository.js';
-import { findShard } from '../shards.js';
-import { listRefs } from '../git.js';
-import { beginPush, endPush } from '../push-leases.js';
 import { authenticateGit, parseBasic } from './authenticate.js';
-import { decideGitAccess } from './git-access.js';
+import { decideGitAccess, GIT_MESSAGES } from './git-access.js';
 import { clearGitAuthFailures, gitAuthThrottle, recordGitAuthFailure } from './throttle.js';
 import { runHttpBackend, type CgiRequest } from './cgi.js';
-import { afterPush, pushHooks } from './push-hooks.js';
-
-/** The text git prints as `remote: …` (lib/gitlab/git_access.rb, ERROR_MESSAGES[:read_only]; spec Errors). */
-export const READ_ONLY_MESSAGE = 'The repository is temporarily read-only. Please try again later.';
+import { prepareGitService } from './git-service.js';
 
 export const GIT_URL = /^(?<path>.+?)\.git\/(?<action>info\/refs|git-upload-pack|git-receive-pack)$/;
 
@@ -74,65 +68,31 @@ export async function serveGit(deps: Deps, request: FastifyRequest, reply: Fasti
   if (throttle.banned) return text(reply, 403, 'Forbidden');
   const auth = await authenticateGit(deps, parseBasic(request.headers.authorization));
   if (auth.status === 'denied') await recordGitAuthFailure(deps, request.ip);
-  else if (auth.status === 'ok' && throttle.counting) await clearGitAuthFailures(deps, request.ip);
+  else if (auth.status === 'ok' && auth.actor.kind !== 'anonymous' && throttle.counting) await clearGitAuthFailures(deps, request.ip);
   if (auth.status === 'denied') return challenge(reply);
   if (auth.status === 'token_required') return text(reply, 401, tokenRequiredMessage(deps.config.baseUrl));
-  if (auth.status === 'blocked') return text(reply, 403, 'Your account has been blocked.');
-  const user = auth.status === 'ok' ? auth.user : null;
+  if (auth.status === 'blocked') return text(reply, 403, GIT_MESSAGES.blocked);
+  const { actor } = auth;
 
   const pushing = service === 'git-receive-pack';
-  const decision = await decideGitAccess(deps, path, auth, pushing);
+  const decision = await decideGitAccess(deps, path, actor, pushing);
   if (!decision.allowed) return decision.challenge ? challenge(reply) : text(reply, decision.status, decision.message);
-  const { target } = decision;
-  if (pushing && target.readOnly) return text(reply, 403, READ_ONLY_MESSAGE);
 
   const receiving = pushing && match.action === 'git-receive-pack';
-  // A push to a group wiki holds a lease that a starting move waits for (push-leases.ts).
-  let leaseId: number | null = null;
-  if (receiving && target.kind === 'group') {
-    const lease = await beginPush(deps, target.id);
-    if (lease.readOnly) return text(reply, 403, READ_ONLY_MESSAGE);
-    leaseId = lease.leaseId;
-  }
-  const release = async () => {
-    if (leaseId !== null) await endPush(deps, leaseId);
-    leaseId = null;
-  };
-
-  let repository: { row: { shard: string; disk_path: string }; path: string };
-  let before: Map<string, string> | null;
-  const projectPush = receiving && target.kind === 'project' && user !== null ? { project: target.project!, user } : null;
-  let hooks: Pick<CgiRequest, 'env' | 'channel'> = {};
-  try {
-    repository = await ensureRepository(deps, { type: target.kind, id: target.id, defaultBranch: target.defaultBranch });
-    before = projectPush ? await listRefs(repository.path) : null;
-    if (projectPush && before) hooks = await pushHooks(deps, request, { ...projectPush, repoPath: repository.path, before });
-  } catch (error) {
-    await release();
-    throw error;
-  }
-  const { row, path: repoPath } = repository;
-  const shard = findShard(deps.config.storages, row.shard);
-  if (!shard) throw new Error(`storage shard "${row.shard}" is not configured`);
-
-  const finish = async (exitCode: number) => {
-    try {
-      if (projectPush && exitCode === 0 && before) await afterPush(deps, { ...projectPush, repoPath, before });
-    } finally {
-      await release();
-    }
-  };
-
-  return relay(request, reply, release, {
-    projectRoot: shard.path,
-    pathInfo: `/${row.disk_path}/${match.action}`,
+  const setup = await prepareGitService(deps, decision.target, actor, receiving, (error, what) => request.log.error({ err: error }, what));
+  if (!setup.ok) return text(reply, 403, setup.message);
+  const prepared = setup.service;
+  return relay(request, reply, prepared.release, {
+    projectRoot: prepared.shardPath,
+    pathInfo: `/${prepared.diskPath}/${match.action}`,
     method: request.method as 'GET' | 'POST',
     queryString: match.action === 'info/refs' ? `service=${service}` : '',
-    remoteUser: user?.username ?? null,
+    remoteUser: actor.kind === 'user' ? actor.user.username : actor.kind === 'deploy_token' ? actor.username : null,
     headers: request.headers,
     body: request.method === 'POST' ? request.raw : null,
-    ...hooks,
-  }, finish);
+    env: prepared.env,
+    channel: prepared.channel,
+  }, prepared.finish);
 }
 
 /** Hand the request to git http-backend and stream its answer back. */

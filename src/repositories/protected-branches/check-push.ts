@@ -13,7 +13,8 @@ import { refusePush, type RefUpdate } from './branch-check.js';
 
 export interface PushToCheck {
   project: ProjectRow;
-  user: AuthUser;
+  /** Null for a deploy key or token: it holds no role, so protected branches refuse it. */
+  user: AuthUser | null;
   repoPath: string;
   /** The repository had no branch before the push. */
   emptyRepository: boolean;
@@ -60,7 +61,7 @@ export async function checkPush(deps: Deps, push: PushToCheck, quarantine: Quara
   const [rules, access, membership] = await Promise.all([
     projectRules(deps.db, Number(project.id)),
     projectAccess(deps.readCache, user, project, now),
-    projectAccess(deps.readCache, { ...user, admin: false }, project, now),
+    projectAccess(deps.readCache, user && { ...user, admin: false }, project, now),
   ]);
   return refusePush(updates, {
     defaultBranch: project.default_branch,

@@ -21,8 +21,7 @@ export function visibilityLevel(visibility: string): number {
 
 function urls(deps: Deps, project: ProjectHookRow) {
   const web = projectWebUrl(deps.config.baseUrl, project.full_path);
-  const host = new URL(deps.config.baseUrl).hostname;
-  return { web, ssh: `git@${host}:${project.full_path}.git`, http: `${web}.git` };
+  return { web, ssh: `${deps.config.sshUrlPrefix}${project.full_path}.git`, http: `${web}.git` };
 }
 
 /** GitLab's Project#hook_attrs. */

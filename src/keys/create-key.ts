@@ -1,0 +1,52 @@
+// POST /user/keys and /users/:id/keys (GitLab's Keys::CreateService): a user's SSH key, unique across
+// every key of the instance (deploy keys included), announced to its owner by e-mail in the same
+// transaction.
+import type { Deps } from '../platform/deps.js';
+import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
+import { ValidationError } from '../platform/errors.js';
+import type { KeyUsageType } from '../platform/db/tables/keys.js';
+import type { KeyRow } from './entities.js';
+import { validateKey, type KeyInput } from './validate-key.js';
+import { queueKeyEmail, type KeyOwner } from './key-emails.js';
+
+export interface CreateKeyInput extends KeyInput {
+  usageType: KeyUsageType;
+}
+
+export const TAKEN = { fingerprint_sha256: ['has already been taken'] };
+
+export async function createKey(deps: Deps, owner: KeyOwner, input: CreateKeyInput): Promise<KeyRow> {
+  const parsed = await validateKey(deps, input);
+  const now = deps.clock.now();
+  try {
+    return await inTransaction(deps.db, async (trx) => {
+      const row = await trx
+        .insertInto('keys')
+        .values({
+          type: 'Key',
+          user_id: owner.id,
+          title: input.title.trim(),
+          key: parsed.text,
+          comment: parsed.comment,
+          algorithm: parsed.algorithm,
+          bits: parsed.bits,
+          fingerprint_md5: parsed.fingerprintMd5,
+          fingerprint_sha256: parsed.fingerprintSha256,
+          usage_type: input.usageType,
+          expires_at: input.expiresAt,
+          last_used_at: null,
+          before_expiry_notified_at: null,
+          expiry_notified_at: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await queueKeyEmail(deps, trx, 'added', owner, row);
+      return row;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ValidationError(TAKEN);
+    throw error;
+  }
+}

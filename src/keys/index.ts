@@ -1,0 +1,22 @@
+// SSH keys of users and deploy keys (issue 37): the API, the profile page, and the e-mail about keys.
+import type { Feature } from '../platform/feature.js';
+import { daily, scheduleOnce } from '../platform/jobs/daily.js';
+import { JOB_NOTIFY_KEY_EXPIRY, notifyKeyExpiry } from './notify-key-expiry.js';
+import { keysRoutes } from './routes.js';
+import { keyPages } from './pages.js';
+
+export const keysFeature: Feature = {
+  name: 'keys',
+  routes(app, deps) {
+    keysRoutes(app, deps);
+    keyPages(app, deps);
+  },
+  jobs: {
+    [JOB_NOTIFY_KEY_EXPIRY]: daily(JOB_NOTIFY_KEY_EXPIRY, async (deps) => {
+      deps.log.info(await notifyKeyExpiry(deps), 'SSH key expiry e-mails queued');
+    }),
+  },
+  async onStart(deps) {
+    await scheduleOnce(deps, JOB_NOTIFY_KEY_EXPIRY, deps.clock.now() + 60_000, { orRunning: true });
+  },
+};

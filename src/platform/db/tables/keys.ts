@@ -1,0 +1,40 @@
+// Tables of the keys feature: SSH keys of users and deploy keys (GitLab's `keys` with its `type`),
+// and the projects a deploy key is enabled on.
+import type { Generated } from 'kysely';
+
+export type KeyUsageType = 'auth' | 'signing' | 'auth_and_signing';
+
+export interface KeysTable {
+  id: Generated<number>;
+  type: 'Key' | 'DeployKey';
+  user_id: number | null;
+  title: string;
+  key: string;
+  comment: Generated<string>;
+  algorithm: string;
+  bits: number;
+  fingerprint_md5: string;
+  fingerprint_sha256: string;
+  usage_type: Generated<KeyUsageType>;
+  public: Generated<number>;
+  expires_at: number | null;
+  last_used_at: number | null;
+  before_expiry_notified_at: number | null;
+  expiry_notified_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DeployKeysProjectsTable {
+  id: Generated<number>;
+  deploy_key_id: number;
+  project_id: number;
+  can_push: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface KeysTables {
+  keys: KeysTable;
+  deploy_keys_projects: DeployKeysProjectsTable;
+}

@@ -1,0 +1,2 @@
+// What the composition root uses of ssh: starting the server.
+export { startSshServer, type SshServer, type SshServerOptions } from './server.js';
