@@ -12,6 +12,8 @@ export interface DiffAttributes {
   originalPosition: string;
   lineCode: string | null;
   commitId: string | null;
+  /** The diff version the position was last traced to (merge requests' position tracing). */
+  tracedToDiffId?: number | null;
 }
 
 export interface NoteOptions {
@@ -64,7 +66,7 @@ export async function createNote(deps: Deps, authorId: number, noteable: Noteabl
         system: options.system ? 1 : 0,
         discussion_id: options.discussionId ?? newDiscussionId(),
         type,
-        ...(options.diff ? { position: options.diff.position, original_position: options.diff.originalPosition, line_code: options.diff.lineCode, commit_id: options.diff.commitId } : {}),
+        ...(options.diff ? { position: options.diff.position, original_position: options.diff.originalPosition, line_code: options.diff.lineCode, commit_id: options.diff.commitId, traced_to_diff_id: options.diff.tracedToDiffId ?? null } : {}),
         created_at: createdAt,
         updated_at: createdAt,
       })

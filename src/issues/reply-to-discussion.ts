@@ -19,7 +19,7 @@ export async function replyToDiscussion(deps: Deps, authorId: number, noteable: 
     if (Number(first.system) === 1) throw new BadRequestError('Discussion can not be replied to.');
     if (first.type === null) await trx.updateTable('notes').set({ type: 'DiscussionNote' }).where('id', '=', first.id).execute();
     const diff = first.type === 'DiffNote' && first.position !== null
-      ? { position: first.position, originalPosition: first.original_position ?? first.position, lineCode: first.line_code, commitId: first.commit_id }
+      ? { position: first.position, originalPosition: first.original_position ?? first.position, lineCode: first.line_code, commitId: first.commit_id, tracedToDiffId: first.traced_to_diff_id }
       : undefined;
     return createNote(deps, authorId, noteable, body, { discussionId, createdAt, diff }, trx);
   });

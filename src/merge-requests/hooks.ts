@@ -2,6 +2,7 @@
 // discussions, resolvable threads) plugs its facts into the merge request's entity and merge checks
 // without merge requests knowing its tables. Held per app instance (as accounts/hooks.ts).
 import type { Deps } from '../platform/deps.js';
+import type { Executor } from '../platform/db/database.js';
 
 export interface MergeRequestHooks {
   /**
@@ -12,6 +13,12 @@ export interface MergeRequestHooks {
    * have no resolvable notes and every thread counts as resolved.
    */
   unresolvedThreads?: (mergeRequestIds: number[]) => Promise<Map<number, number>>;
+  /**
+   * A new diff version replaced the latest one (a push, a retarget, a reopen), told inside the
+   * transaction that recorded it: review traces the diff threads forward (GitLab's
+   * update_diff_discussion_positions) in a job it enqueues there. `actorId`: who pushed, if known.
+   */
+  versionRecorded?: (trx: Executor, event: { mergeRequestId: number; actorId: number | null }) => Promise<unknown>;
 }
 
 const hooks = new WeakMap<Deps, MergeRequestHooks>();

@@ -6,7 +6,7 @@ import { mergeRequestsRoutes } from './routes.js';
 import { CHECK_JOB, checkMergeabilityJob } from './check-mergeability.js';
 import { REBASE_JOB, rebaseJob } from './rebase-merge-request.js';
 import { enqueueRefresh, REFRESH_JOB, refreshMergeRequestsJob } from './refresh-merge-requests.js';
-import { reviewSetup } from './review/index.js';
+import { reviewJobs, reviewSetup } from './review/index.js';
 
 export const mergeRequestsFeature: Feature = {
   name: 'merge-requests',
@@ -20,5 +20,6 @@ export const mergeRequestsFeature: Feature = {
     [CHECK_JOB]: checkMergeabilityJob,
     [REFRESH_JOB]: refreshMergeRequestsJob,
     [REBASE_JOB]: rebaseJob,
+    ...reviewJobs,
   },
 };

@@ -7,6 +7,7 @@ import { inTransaction } from '../platform/db/database.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import type { MergeRequestDiffRow, MergeRequestRow } from './entities.js';
 import { latestDiffOf } from './finder.js';
+import { mergeRequestHooks } from './hooks.js';
 import { branchHead, DIFF_MAX_FILES, DIFF_MAX_LINES, keepHead, readRepository, versionFacts } from './mr-repository.js';
 
 export type VersionOutcome =
@@ -22,7 +23,7 @@ export type VersionOutcome =
  * reopen). Two refreshes racing record one version each at most once: the merge request's latest id
  * is swapped only from the one this call read.
  */
-export async function recordDiffVersion(deps: Deps, mr: MergeRequestRow, target: ProjectRow, options: { always?: boolean } = {}): Promise<VersionOutcome> {
+export async function recordDiffVersion(deps: Deps, mr: MergeRequestRow, target: ProjectRow, options: { always?: boolean; actorId?: number | null } = {}): Promise<VersionOutcome> {
   const repoPath = await readRepository(deps, target);
   const [start, head] = await Promise.all([branchHead(repoPath, mr.target_branch), branchHead(repoPath, mr.source_branch)]);
   const latest = await latestDiffOf(deps.db, mr);
@@ -58,6 +59,7 @@ export async function recordDiffVersion(deps: Deps, mr: MergeRequestRow, target:
       await trx.deleteFrom('merge_request_diffs').where('id', '=', Number(row.id)).execute();
       return null;
     }
+    if (latest) await mergeRequestHooks(deps).versionRecorded?.(trx, { mergeRequestId: Number(mr.id), actorId: options.actorId ?? null });
     return row;
   });
   if (diff === null) {

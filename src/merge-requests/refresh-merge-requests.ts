@@ -60,7 +60,7 @@ async function commitsNote(repoPath: string, ids: string[], compareUrl: string |
 async function refreshSource(deps: Deps, payload: RefreshPayload, mr: MergeRequestRow): Promise<void> {
   const target = await fullProject(deps.db, Number(mr.target_project_id));
   if (!target) return;
-  const version = await recordDiffVersion(deps, mr, target);
+  const version = await recordDiffVersion(deps, mr, target, { actorId: payload.actorId });
   const now = deps.clock.now();
   const repoPath = await readRepository(deps, target);
   let note: string | null = null;
@@ -102,7 +102,7 @@ async function refreshTarget(deps: Deps, payload: RefreshPayload, mr: MergeReque
     });
     return;
   }
-  if (forced) await recordDiffVersion(deps, mr, target, { always: true });
+  if (forced) await recordDiffVersion(deps, mr, target, { always: true, actorId: payload.actorId });
   await inTransaction(deps.db, async (trx) => {
     await markUnchecked(trx, [Number(mr.id)]);
     await scheduleMergeabilityCheck(trx, deps, Number(mr.id));

@@ -147,7 +147,7 @@ export async function updateMergeRequest(deps: Deps, actorId: number, mr: MergeR
   let fresh = (await findMergeRequestById(deps.db, Number(mr.id)))!;
   if (retarget !== undefined || reopening) {
     deps.pokeWorker();
-    await recordDiffVersion(deps, fresh, target, { always: true });
+    await recordDiffVersion(deps, fresh, target, { always: true, actorId });
     fresh = (await findMergeRequestById(deps.db, Number(mr.id)))!;
   }
   if (retarget !== undefined || input.title !== undefined || input.description !== undefined || reopening) await syncClosingIssues(deps, fresh);

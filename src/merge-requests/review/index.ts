@@ -8,11 +8,18 @@ import { discussionRoutes, noteRoutes } from '../../issues/api.js';
 import { mergeRequestHooks } from '../hooks.js';
 import { mergeRequestNoteableKind } from './merge-request-noteable.js';
 import { unresolvedThreads } from './unresolved-threads.js';
+import { enqueue } from '../../platform/jobs/queue.js';
+import { TRACE_JOB, traceDiffThreadsJob } from './trace-diff-threads.js';
 
 export function reviewSetup(deps: Deps): void {
   const hooks = mergeRequestHooks(deps);
   hooks.unresolvedThreads = (ids) => unresolvedThreads(deps, ids);
+  hooks.versionRecorded = (trx, event) => enqueue(trx, deps.clock, TRACE_JOB, { ...event });
 }
+
+export const reviewJobs = {
+  [TRACE_JOB]: traceDiffThreadsJob,
+};
 
 export function reviewRoutes(app: FastifyInstance, deps: Deps): void {
   noteRoutes(app, deps, mergeRequestNoteableKind);

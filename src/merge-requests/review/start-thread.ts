@@ -35,13 +35,13 @@ async function commitRefs(repoPath: string, latest: MergeRequestDiffRow | null, 
 }
 
 /** Where the note shows now: traced forward from an older version to the latest, unless outdated there. */
-async function currentPosition(repoPath: string, placed: Position, version: VersionRefs, latest: MergeRequestDiffRow | null): Promise<{ position: Position; tracedTo: number | null }> {
+async function currentPosition(repoPath: string, placed: Position, version: VersionRefs, latest: MergeRequestDiffRow | null): Promise<{ position: Position; tracedTo: number | null; changePosition?: Position | null }> {
   if (version.id < 0 || !latest || version.id === Number(latest.id)) return { position: placed, tracedTo: version.id < 0 ? null : version.id };
   const next = { base: latest.base_commit_sha!, start: latest.start_commit_sha!, head: latest.head_commit_sha! };
   const old = { base: placed.base_sha, start: placed.start_sha, head: placed.head_sha };
   const diffs = await tracerDiffs((from, to, paths) => fileDiffsBetween(repoPath, from, to, paths), old, next, tracedPaths([placed]));
   const traced = tracePosition(placed, next, diffs);
-  if (traced.outdated || !traced.position) return { position: placed, tracedTo: Number(latest.id) };
+  if (traced.outdated || !traced.position) return { position: placed, tracedTo: Number(latest.id), changePosition: traced.position };
   return { position: traced.position, tracedTo: Number(latest.id) };
 }
 
@@ -64,10 +64,10 @@ export async function startMergeRequestThread(deps: Deps, actor: AuthUser, notea
   return inTransaction(deps.db, async (trx) => {
     const note = await createNote(deps, actor.id, noteable, body, {
       createdAt,
-      diff: { position: positionJson(current.position), originalPosition: positionJson(placed.position), lineCode, commitId },
+      diff: { position: positionJson(current.position), originalPosition: positionJson(placed.position), lineCode, commitId, tracedToDiffId: current.tracedTo },
     }, trx);
-    if (current.tracedTo !== null) await trx.updateTable('notes').set({ traced_to_diff_id: current.tracedTo }).where('id', '=', Number(note.id)).execute();
     await storeSuggestions(trx, Number(note.id), suggestions, deps.clock.now());
-    return (await trx.selectFrom('notes').selectAll().where('id', '=', Number(note.id)).executeTakeFirst()) ?? note;
+    if (current.changePosition) await trx.updateTable('notes').set({ change_position: positionJson(current.changePosition) }).where('id', '=', Number(note.id)).execute();
+    return note;
   });
 }
