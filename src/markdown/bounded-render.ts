@@ -24,8 +24,12 @@ export const MAX_MARKDOWN_CHARACTERS = 1_000_000;
 const CACHE_UNITS = 16 * 1024 * 1024;
 /** An answer larger than this is not kept (it would push out hundreds of ordinary ones). */
 const LARGEST_CACHED = 1024 * 1024;
-/** Renders at most waiting for a worker; beyond, or after waiting this long, the text is shown plain. */
-const MAX_QUEUE = 64;
+/**
+ * Renders at most waiting for a worker; beyond, or after waiting this long, the text is shown plain.
+ * A page renders all its comments at once (an issue with hundreds of them), so the queue holds many;
+ * the wait bounds how long any of them is delayed.
+ */
+const MAX_QUEUE = 2000;
 const MAX_WAIT_MS = 10_000;
 /** Each worker's heap: a text that needs more ends its worker, not the server. */
 const WORKER_HEAP_MB = 256;

@@ -86,3 +86,11 @@ export const activeChatIntegrations = (projectId: number) => q`
 
 /** Every system hook with its failure state (system events go to all of them). */
 export const systemHooks = () => q`select id, recent_failures, backoff_count, disabled_until from web_hooks where type = 'SystemHook' order by id`;
+
+/** A new alert as its chat message shows it, read in the transaction that created it (a group-commit work). */
+export const alertForChat = (alertId: number) => q`
+  select a.title, a.iid, a.severity, a.status, a.started_at, a.service, p.full_path, coalesce(c.events, 1) as events
+  from alert_management_alerts a
+  join projects p on p.id = a.project_id
+  left join alert_management_event_counts c on c.alert_id = a.id
+  where a.id = ${alertId}`;

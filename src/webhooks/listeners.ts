@@ -12,10 +12,10 @@ import type { Deps } from '../platform/deps.js';
 import type { DB } from '../platform/db/schema.js';
 import type { DomainEvent, DomainEventKind, EventTx } from '../platform/domain-events.js';
 import { enqueue } from '../platform/jobs/queue.js';
-import { activeChatIntegrations, issueConfidential, listeningHooks, listeningHooksOf, type ListeningHook, type ListeningIntegration } from './hooks-queries.js';
+import { activeChatIntegrations, alertForChat, issueConfidential, listeningHooks, listeningHooksOf, type ListeningHook, type ListeningIntegration } from './hooks-queries.js';
 import { branchMatches, executable, type FiredFlag } from './model.js';
 import { buildHook, type BuiltHook } from './build-hook.js';
-import { chatMessage, type ChatMessage } from './slack-messages.js';
+import { alertMessageOf, chatMessage, type AlertForChat, type ChatMessage } from './slack-messages.js';
 import { chatChannels } from './chat-channels.js';
 
 export const JOB_DELIVER_HOOK = 'webhooks.deliver';
@@ -54,7 +54,7 @@ export interface ChatDeliveryPayload {
 /**
  * Deps whose queries run in the event's transaction, so the payload sees the rows as the event made
  * them (its own uncommitted writes included); null for a group-commit work's raw runner, which has
- * no query builder (its events, new alerts, build their chat message when the job runs).
+ * no query builder (new alerts come from one: their message is read with a raw statement, below).
  */
 function depsInTransaction(deps: Deps, tx: EventTx): Deps | null {
   return 'selectFrom' in tx ? { ...deps, db: tx as unknown as Kysely<DB> } : null;
@@ -159,11 +159,20 @@ export function listenForHooks(deps: Deps): void {
   for (const kind of ['issue.opened', 'issue.closed', 'issue.reopened', 'issue.updated', 'issue.reassigned', 'note.created', 'push', 'deployment.status_changed'] as const) {
     deps.domainEvents.on(kind, onEvent as never);
   }
-  // New alerts reach chat integrations only (webhooks have no alert events): one indexed read on the hot path.
+  // New alerts reach chat integrations only (webhooks have no alert events): one indexed read on the
+  // hot path, and the alert's row only when an integration wants it (its message built here too).
   deps.domainEvents.on('alert.created', async (tx, event) => {
     const integrations = await tx.all<ListeningIntegration>(activeChatIntegrations(event.projectId));
+    let message: ChatMessage | null | undefined;
     for (const integration of integrations) {
-      if (Number(integration.alert_events) === 1) await enqueue(tx, deps.clock, JOB_NOTIFY_CHAT, { integrationId: Number(integration.id), event }, { maxAttempts: 3 });
+      if (Number(integration.alert_events) !== 1) continue;
+      if (message === undefined) {
+        const [alert] = await tx.all<AlertForChat>(alertForChat(event.alertId));
+        message = alert ? alertMessageOf(deps, alert) : null;
+      }
+      if (!message) return;
+      const payload: ChatDeliveryPayload = { integrationId: Number(integration.id), event, message, channels: chatChannels(integration, message) };
+      await enqueue(tx, deps.clock, JOB_NOTIFY_CHAT, { ...payload }, { maxAttempts: 3 });
     }
   });
 }

@@ -6,7 +6,8 @@ import { severityName, titleCase } from '../alerts/api.js';
 import { issueHookData, noteHookData } from './payloads/issue.js';
 import { pushHookData } from './payloads/push.js';
 import { deploymentHookData } from './payloads/deployment.js';
-import { projectAttrs, projectForHook } from './payloads/common.js';
+import { projectForHook } from './payloads/common.js';
+import { projectWebUrl } from '../accounts/api.js';
 
 export interface ChatMessage {
   /** Which per-event channel field applies (issue_channel, alert_channel, …). */
@@ -87,24 +88,41 @@ export async function chatMessage(deps: Deps, event: DomainEvent): Promise<ChatM
   }
 }
 
+/** What an alert's message shows: the alert as stored, its project's path and its count of events. */
+export interface AlertForChat {
+  title: string;
+  iid: number;
+  severity: number;
+  status: number;
+  started_at: number;
+  service: string | null;
+  full_path: string;
+  events: number;
+}
+
 /** GitLab's AlertMessage: "Alert firing in <project>", the alert's title linked, its severity, events, status and start. */
-async function alertMessage(deps: Deps, alertId: number): Promise<ChatMessage | null> {
-  const alert = await deps.db.selectFrom('alert_management_alerts').selectAll().where('id', '=', alertId).executeTakeFirst();
-  if (!alert) return null;
-  const project = await projectForHook(deps, Number(alert.project_id));
-  if (!project) return null;
-  const attrs = projectAttrs(deps, project);
-  const count = await deps.db.selectFrom('alert_management_event_counts').select('events').where('alert_id', '=', alert.id).executeTakeFirst();
+export function alertMessageOf(deps: Deps, alert: AlertForChat): ChatMessage {
+  const webUrl = projectWebUrl(deps.config.baseUrl, alert.full_path);
   const fields = [
     { title: 'Severity', value: titleCase(severityName(Number(alert.severity))), short: true },
-    { title: 'Events', value: Number(count?.events ?? 1), short: true },
+    { title: 'Events', value: Number(alert.events), short: true },
     { title: 'Status', value: ALERT_STATUSES[Number(alert.status)] ?? 'Triggered', short: true },
     { title: 'Start time', value: new Date(Number(alert.started_at)).toISOString(), short: true },
   ];
   if (alert.service) fields.push({ title: 'Service', value: escape(alert.service), short: true } as (typeof fields)[number]);
   return {
     channelField: 'alert_channel',
-    text: `Alert firing in ${escape(attrs.path_with_namespace)}`,
-    attachments: [{ title: escape(alert.title), title_link: `${attrs.web_url}/-/alert_management/${alert.iid}/details`, color: '#C95823', fields }],
+    text: `Alert firing in ${escape(alert.full_path)}`,
+    attachments: [{ title: escape(alert.title), title_link: `${webUrl}/-/alert_management/${alert.iid}/details`, color: '#C95823', fields }],
   };
+}
+
+/** The message of a job queued before alert messages were built at the event. */
+async function alertMessage(deps: Deps, alertId: number): Promise<ChatMessage | null> {
+  const alert = await deps.db.selectFrom('alert_management_alerts').selectAll().where('id', '=', alertId).executeTakeFirst();
+  if (!alert) return null;
+  const project = await projectForHook(deps, Number(alert.project_id));
+  if (!project) return null;
+  const count = await deps.db.selectFrom('alert_management_event_counts').select('events').where('alert_id', '=', alert.id).executeTakeFirst();
+  return alertMessageOf(deps, { ...alert, full_path: project.full_path, events: Number(count?.events ?? 1) });
 }

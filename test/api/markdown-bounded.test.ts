@@ -123,4 +123,15 @@ describe('GET /:namespace/:project/-/issues/:iid', () => {
       expect(performance.now() - started).toBeLessThan(1_000);
     });
   });
+
+  describe('as an anonymous visitor, for an issue with 150 comments', () => {
+    it('renders every comment, none of them shown plain for want of a worker', async () => {
+      const issue = await kiln.apiAs(owner, 'POST', `/projects/${project.id}/issues`, { title: 'Busy thread' });
+      for (let index = 0; index < 150; index += 1) await kiln.apiAs(owner, 'POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { body: `*comment ${index}*` });
+      const { statusCode, body } = await kiln.request('GET', `/${owner.username}/planted/-/issues/${issue.iid}`);
+      expect(statusCode).toBe(200);
+      expect(body).not.toContain('markdown-notice');
+      for (const index of [0, 75, 149]) expect(body).toContain(`<em>comment ${index}</em>`);
+    });
+  });
 });
