@@ -27,9 +27,27 @@ export async function bundleRepository(source: string, bundle: string): Promise<
   const refs = await listRefs(source);
   if (refs.size === 0) return { head: validHead(head) ? head : null, empty: true };
   mkdirSync(dirname(bundle), { recursive: true, mode: 0o700 });
-  // A consistent set: git reads the refs once and packs everything they reach (pushes only add objects).
-  await git(source, ['bundle', 'create', '--quiet', bundle, '--all']);
+  await createBundle(source, bundle);
   return { head: validHead(head) ? head : null, empty: false };
+}
+
+/** Attempts at a bundle while pushes keep moving the refs (see createBundle). */
+const BUNDLE_ATTEMPTS = 5;
+
+/**
+ * `git bundle create --all`: git walks from the refs, then reads each ref again to write its line,
+ * leaving out a ref that moved in between. A push to a one-branch repository at that moment leaves
+ * none, and git refuses the empty bundle; the next attempt sees the pushed ref and includes it.
+ */
+async function createBundle(source: string, bundle: string): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await git(source, ['bundle', 'create', '--quiet', bundle, '--all']);
+      return;
+    } catch (error) {
+      if (attempt >= BUNDLE_ATTEMPTS || !/Refusing to create empty bundle/.test(String(error))) throw error;
+    }
+  }
 }
 
 /** Makes `destination` a new bare repository holding the bundle's refs and objects, HEAD on `head`. */

@@ -1,6 +1,6 @@
 // Request and response shapes every API route shares (GitLab's REST API documentation, docs/clients.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, Socket } from 'node:net';
+import { connect } from 'node:net';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { listenOnLoopback } from '../helpers/git.js';
 
@@ -182,11 +182,8 @@ describe('timestamps', () => {
 });
 
 describe("Kiln's HTTP server", () => {
-  it('writes through the turn queue on every connection, and still answers a malformed request with 400', async () => {
+  it('answers a malformed request with 400', async () => {
     const base = new URL(await listenOnLoopback(kiln.app));
-    // What coalesceWrites puts on each accepted socket (src/platform/http/coalesced-writes.ts): the
-    // server Kiln builds must be the one wired to it, or the answers go out one at a time again.
-    const accepted = new Promise<Socket>((resolve) => kiln.app.server.once('connection', resolve));
     const text = await new Promise<string>((resolve) => {
       const socket = connect(Number(base.port), base.hostname);
       let received = '';
@@ -195,9 +192,6 @@ describe("Kiln's HTTP server", () => {
       // A header line without a colon: Fastify writes its 400 and destroys the socket at once.
       socket.write('GET /api/v4/version HTTP/1.1\r\nHost: x\r\nbroken header\r\n\r\n');
     });
-    const socket = await accepted;
-    expect(socket._writev).not.toBe(Socket.prototype._writev);
-    expect(socket.destroy).not.toBe(Socket.prototype.destroy);
     expect(text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(text).toContain('"statusCode":400');
   });
