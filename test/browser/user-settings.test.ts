@@ -2,13 +2,11 @@
 // page turns dark in a browser that prefers light), change the password, revoke another session;
 // every page with no serious or critical axe-core violations, at 1280 px light and 390 px dark.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './helpers/browser.js';
+import { launchBrowser, overflowsSideways, seriousViolations } from './helpers/browser.js';
 import { apiCall, startKilnProcess, type KilnProcess } from '../clients/helpers/server.js';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PAGES = ['/profile', '/profile/password/edit', '/profile/preferences', '/profile/active_sessions'];
 
 let kiln: KilnProcess;
@@ -25,14 +23,6 @@ afterAll(async () => {
   await kiln?.stop();
 });
 
-async function violationsOf(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe.run();
-    return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id} (${violation.impact}, ${violation.nodes.length} nodes)`);
-  });
-}
-
 async function signIn(page: Page, password: string): Promise<void> {
   await page.goto(`${kiln.url}/users/sign_in`);
   await page.fill('#login', 'erin');
@@ -40,7 +30,6 @@ async function signIn(page: Page, password: string): Promise<void> {
   await Promise.all([page.waitForNavigation(), page.click('button:has-text("Sign in")')]);
 }
 
-const overflowsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 const bodyBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 
 describe('user settings pages', () => {
@@ -65,7 +54,7 @@ describe('user settings pages', () => {
     await page.fill('#name', ' ');
     await Promise.all([page.waitForNavigation(), page.click('button:has-text("Update profile settings")')]);
     expect(await page.textContent('#name-error')).toContain("Full name can't be blank");
-    expect(await violationsOf(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
 
     const light = await bodyBackground(page);
     await page.goto(`${kiln.url}/profile/preferences`);
@@ -77,7 +66,7 @@ describe('user settings pages', () => {
     expect(await bodyBackground(page)).toBe('rgb(15, 17, 23)');
     for (const path of PAGES) {
       await page.goto(`${kiln.url}${path}`);
-      expect({ path, violations: await violationsOf(page) }).toEqual({ path, violations: [] });
+      expect({ path, violations: await seriousViolations(page) }).toEqual({ path, violations: [] });
     }
     await page.screenshot({ path: 'test-results/user-settings-dark.png', fullPage: true });
     await context.close();
@@ -94,14 +83,14 @@ describe('user settings pages', () => {
     for (const path of PAGES) {
       await page.goto(`${kiln.url}${path}`);
       expect({ path, overflows: await overflowsSideways(page) }).toEqual({ path, overflows: false });
-      expect({ path, violations: await violationsOf(page) }).toEqual({ path, violations: [] });
+      expect({ path, violations: await seriousViolations(page) }).toEqual({ path, violations: [] });
     }
     await page.screenshot({ path: 'test-results/user-settings-390.png', fullPage: true });
     await page.goto(`${kiln.url}/profile/preferences`);
     await page.check('#theme-light');
     await Promise.all([page.waitForNavigation(), page.click('button:has-text("Save changes")')]);
     expect(await bodyBackground(page)).toBe('rgb(250, 250, 250)');
-    expect(await violationsOf(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });
 
@@ -124,7 +113,7 @@ describe('user settings pages', () => {
     await signIn(there, 'erin-password-2');
     await here.goto(`${kiln.url}/profile/active_sessions`);
     expect(await here.locator('.session-item').count()).toBe(2);
-    expect(await violationsOf(here)).toEqual([]);
+    expect(await seriousViolations(here)).toEqual([]);
     await Promise.all([here.waitForNavigation(), here.click('.session-item button:has-text("Revoke")')]);
     expect(await here.textContent('.flash')).toContain('The session was revoked.');
     expect(await here.locator('.session-item').count()).toBe(1);

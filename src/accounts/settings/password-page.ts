@@ -8,7 +8,7 @@ import { csrfField, pageRoute, type PageContext } from '../../platform/web/page-
 import { page, redirect, type PageOutcome } from '../../platform/web/page.js';
 import { changePassword } from '../change-password.js';
 import { MIN_PASSWORD_LENGTH } from '../passwords.js';
-import { currentUserRow, describedBy, fieldError, fieldErrorsOf, formText, settingsTabs, type FieldErrors } from './shared.js';
+import { currentUserRow, describedBy, fieldError, formText, settingsTabs, submitForm, type FieldErrors } from './shared.js';
 
 const SIGNED_IN = { instance: 'log_in' } as const;
 
@@ -46,18 +46,8 @@ export function passwordPages(app: FastifyInstance, deps: Deps): void {
   pageRoute(app, deps, {
     method: 'POST', url: '/profile/password', ability: SIGNED_IN,
     handler: async (context) => {
-      try {
-        await changePassword(deps, context.user.id, context.session.idDigest, {
-          currentPassword: formText(context.form, 'current_password'),
-          password: formText(context.form, 'password'),
-          confirmation: formText(context.form, 'password_confirmation'),
-        });
-      } catch (error) {
-        const errors = fieldErrorsOf(error);
-        if (errors) return passwordForm(context, errors);
-        throw error;
-      }
-      return redirect('/profile/password/edit', 'Password was successfully updated.');
+      const input = { currentPassword: formText(context.form, 'current_password'), password: formText(context.form, 'password'), confirmation: formText(context.form, 'password_confirmation') };
+      return submitForm(() => changePassword(deps, context.user.id, context.session.idDigest, input), (errors) => passwordForm(context, errors), () => redirect('/profile/password/edit', 'Password was successfully updated.'));
     },
   });
 }

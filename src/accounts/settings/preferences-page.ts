@@ -6,7 +6,7 @@ import { html } from '../../platform/web/html.js';
 import { csrfField, pageRoute, type PageContext } from '../../platform/web/page-route.js';
 import { page, redirect, type PageOutcome } from '../../platform/web/page.js';
 import { timeZones, updatePreferences } from '../update-preferences.js';
-import { currentUserRow, describedBy, fieldError, fieldErrorsOf, formText, settingsTabs, type FieldErrors } from './shared.js';
+import { currentUserRow, describedBy, fieldError, formText, settingsTabs, submitForm, type FieldErrors } from './shared.js';
 
 const SIGNED_IN = { instance: 'log_in' } as const;
 const THEME_CHOICES = [
@@ -51,14 +51,7 @@ export function preferencesPages(app: FastifyInstance, deps: Deps): void {
     method: 'POST', url: '/profile/preferences', ability: SIGNED_IN,
     handler: async (context) => {
       const values = { theme: formText(context.form, 'theme'), timeZone: formText(context.form, 'time_zone') };
-      try {
-        await updatePreferences(deps, context.user.id, values);
-      } catch (error) {
-        const errors = fieldErrorsOf(error);
-        if (errors) return preferencesForm(context, values, errors);
-        throw error;
-      }
-      return redirect('/profile/preferences', 'Preferences saved.');
+      return submitForm(() => updatePreferences(deps, context.user.id, values), (errors) => preferencesForm(context, values, errors), () => redirect('/profile/preferences', 'Preferences saved.'));
     },
   });
 }

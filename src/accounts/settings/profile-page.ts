@@ -6,7 +6,7 @@ import { csrfField, pageRoute, type PageContext } from '../../platform/web/page-
 import { page, redirect, type PageOutcome } from '../../platform/web/page.js';
 import { confirmedEmailsOf } from '../emails-finder.js';
 import { updateProfile, type ProfileInput } from '../update-profile.js';
-import { currentUserRow, describedBy, fieldError, fieldErrorsOf, formText, settingsTabs, type FieldErrors } from './shared.js';
+import { currentUserRow, describedBy, fieldError, formText, settingsTabs, submitForm, type FieldErrors } from './shared.js';
 
 const SIGNED_IN = { instance: 'log_in' } as const;
 const TEXT_FIELDS = [
@@ -60,14 +60,7 @@ export function profilePages(app: FastifyInstance, deps: Deps): void {
         name: formText(context.form, 'name'), public_email: formText(context.form, 'public_email'), bio: formText(context.form, 'bio'),
         location: formText(context.form, 'location'), website_url: formText(context.form, 'website_url'), pronouns: formText(context.form, 'pronouns'),
       };
-      try {
-        await updateProfile(deps, context.user.id, input);
-      } catch (error) {
-        const errors = fieldErrorsOf(error);
-        if (errors) return profileForm(context, input, errors);
-        throw error;
-      }
-      return redirect('/profile', 'Profile was successfully updated.');
+      return submitForm(() => updateProfile(deps, context.user.id, input), (errors) => profileForm(context, input, errors), () => redirect('/profile', 'Profile was successfully updated.'));
     },
   });
 }

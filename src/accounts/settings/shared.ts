@@ -1,6 +1,7 @@
 // What the user's own settings pages share: the tabs between them, their current row, and errors
 // shown beside the field they are about.
 import type { Deps } from '../../platform/deps.js';
+import type { PageOutcome } from '../../platform/web/page.js';
 import { html, type Html } from '../../platform/web/html.js';
 import { ValidationError } from '../../platform/errors.js';
 import type { UserRow } from '../lookup.js';
@@ -40,4 +41,19 @@ export function describedBy(errors: FieldErrors, name: string): Html {
 export function formText(form: Record<string, string | string[]>, name: string): string {
   const value = form[name];
   return typeof value === 'string' ? value : '';
+}
+
+/**
+ * Run a form's action: its validation errors show the form again (with what was typed and the
+ * errors beside their fields); success is `done`'s outcome; any other error propagates.
+ */
+export async function submitForm(action: () => Promise<unknown>, showForm: (errors: FieldErrors) => PageOutcome | Promise<PageOutcome>, done: () => PageOutcome): Promise<PageOutcome> {
+  try {
+    await action();
+  } catch (error) {
+    const errors = fieldErrorsOf(error);
+    if (errors) return showForm(errors);
+    throw error;
+  }
+  return done();
 }
