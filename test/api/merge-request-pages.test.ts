@@ -74,3 +74,84 @@ describe('GET /:project/-/merge_requests', () => {
     expect((await new WebSession(kiln).get('/owner/shop/-/merge_requests')).statusCode).not.toBe(200);
   });
 });
+
+describe('a merge request from the pages', () => {
+  it('opens one from two branches with the only commit as the default title, then shows it', async () => {
+    const web = await signedIn(developer);
+    const form = await web.get('/owner/shop/-/merge_requests/new?merge_request%5Bsource_branch%5D=feature-three&merge_request%5Btarget_branch%5D=main');
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain('value="Add three"');
+    expect(form.body).toContain('three.txt');
+    const created = await web.post('/owner/shop/-/merge_requests/new', { source_branch: 'feature-three', target_branch: 'main', title: 'Add three', description: 'Adds **three**', draft: '1', assignees: 'dev', reviewers: 'owner', labels: 'backend, ui' }, { csrfFrom: '/owner/shop/-/merge_requests/new?merge_request%5Bsource_branch%5D=feature-three' });
+    expect(created.statusCode).toBe(303);
+    const location = created.headers.location as string;
+    expect(location).toMatch(/\/owner\/shop\/-\/merge_requests\/3$/);
+    const api = await kiln.api('GET', `/projects/${project.id}/merge_requests/3`, { token: owner.token });
+    expect(api.body).toMatchObject({ title: 'Draft: Add three', draft: true, labels: ['backend', 'ui'], assignees: [{ username: 'dev' }], reviewers: [{ username: 'owner' }] });
+    const shown = await web.get(location);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.body).toContain('<strong>three</strong>');
+    expect(shown.body).toContain('id="draft-badge"');
+    // A second one for the same branches is refused with GitLab's sentence.
+    const again = await web.post('/owner/shop/-/merge_requests/new', { source_branch: 'feature-three', target_branch: 'main', title: 'Again' }, { csrfFrom: location });
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('Another open merge request already exists for this source branch: !3');
+  });
+
+  it('marks ready, comments, starts a diff thread, resolves it, approves and merges', async () => {
+    const web = await signedIn(owner);
+    const self = '/owner/shop/-/merge_requests/3';
+    expect((await web.post(`${self}/state`, { event: 'ready' }, { csrfFrom: self })).statusCode).toBe(303);
+    expect((await kiln.api('GET', `/projects/${project.id}/merge_requests/3`, { token: owner.token })).body.draft).toBe(false);
+    const changes = await web.get(`${self}/diffs`);
+    expect(changes.statusCode).toBe(200);
+    const formUrl = /hx-get="([^"]*diff_note_form[^"]*)"/.exec(changes.body)![1].replace(/&amp;/g, '&');
+    const noteForm = await web.get(formUrl);
+    expect(noteForm.statusCode).toBe(200);
+    const fields = Object.fromEntries([...noteForm.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1], match[2]]));
+    expect(fields['position[new_line]']).toBe('1');
+    const posted = await web.post(`${self}/notes`, { ...fields, note: 'Why **three**?' }, { csrfFrom: self });
+    expect(posted.statusCode).toBe(303);
+    const discussions = await kiln.api('GET', `/projects/${project.id}/merge_requests/3/discussions`, { token: owner.token });
+    const thread = discussions.body.find((discussion: any) => discussion.notes[0].type === 'DiffNote');
+    expect(thread.notes[0].position).toMatchObject({ new_path: 'three.txt', new_line: 1 });
+    const withThread = await web.get(`${self}/diffs`);
+    expect(withThread.body).toContain('Why <strong>three</strong>?');
+    expect((await web.post(`${self}/notes`, { discussion_id: thread.id, note: 'Because.' }, { csrfFrom: self })).statusCode).toBe(303);
+    expect((await web.post(`${self}/discussions/${thread.id}/resolve`, { resolved: '1' }, { csrfFrom: self })).statusCode).toBe(303);
+    const after = await kiln.api('GET', `/projects/${project.id}/merge_requests/3/discussions/${thread.id}`, { token: owner.token });
+    expect(after.body.notes.map((note: any) => [note.body, note.resolved])).toEqual([['Why **three**?', true], ['Because.', true]]);
+    expect((await web.post(`${self}/approve`, {}, { csrfFrom: self })).statusCode).toBe(303);
+    expect((await kiln.api('GET', `/projects/${project.id}/merge_requests/3/approvals`, { token: owner.token })).body.approved_by).toMatchObject([{ user: { username: 'owner' } }]);
+    // The mergeability check runs in the background: wait for its answer.
+    await kiln.worker.drain();
+    const widget = (await web.get(`${self}/widget`)).body;
+    expect(widget).toContain('Ready to merge!');
+    const sha = /name="sha" value="([0-9a-f]{40})"/.exec(widget)![1];
+    const merged = await web.post(`${self}/merge`, { sha, squash: '1', should_remove_source_branch: '1' }, { csrfFrom: self });
+    expect(merged.statusCode).toBe(303);
+    const api = await kiln.api('GET', `/projects/${project.id}/merge_requests/3`, { token: owner.token });
+    expect(api.body).toMatchObject({ state: 'merged', merged_by: { username: 'owner' } });
+    expect(api.body.squash_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+    expect((await kiln.api('GET', `/projects/${project.id}/repository/branches/feature-three`, { token: owner.token })).status).toBe(404);
+    expect((await web.get(self)).body).toContain('data-status="merged"');
+  });
+
+  it('refuses merging to a Reporter, writes without a CSRF token, and every page to strangers', async () => {
+    const self = '/owner/shop/-/merge_requests/1';
+    const web = await signedIn(reporter);
+    const page = await web.get(self);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain('id="merge-button"');
+    expect((await web.post(`${self}/merge`, {}, { csrfFrom: self })).statusCode).toBe(403);
+    expect((await web.post(`${self}/state`, { event: 'close' }, { csrfFrom: self })).statusCode).toBe(403);
+    expect((await web.post(`${self}/approve`, {}, { csrfFrom: self })).statusCode).toBe(403);
+    expect((await kiln.api('GET', `/projects/${project.id}/merge_requests/1`, { token: owner.token })).body.state).toBe('opened');
+    const dev = await signedIn(developer);
+    expect((await dev.post(`${self}/state`, { event: 'close', authenticity_token: 'forged' })).statusCode).toBe(422);
+    expect((await kiln.api('GET', `/projects/${project.id}/merge_requests/1`, { token: owner.token })).body.state).toBe('opened');
+    const outsider = await signedIn(stranger);
+    for (const path of [self, `${self}/commits`, `${self}/diffs`, '/owner/shop/-/merge_requests/new']) expect((await outsider.get(path)).statusCode).toBe(404);
+    expect((await outsider.post(`${self}/notes`, { note: 'hi' }, { csrfFrom: '/' })).statusCode).toBe(404);
+  });
+});
