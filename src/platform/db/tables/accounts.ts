@@ -21,7 +21,8 @@ export interface UsersTable {
   website_url: Generated<string>;
   organization: Generated<string>;
   private_profile: Generated<number>;
-  user_type: Generated<'human' | 'ghost'>;
+  /** `project_bot`: the user behind a project's or group's access token. */
+  user_type: Generated<'human' | 'ghost' | 'project_bot'>;
   last_activity_on: string | null;
   pronouns: Generated<string>;
   /** The colours of the user's pages: `system` follows the browser's preference. */
@@ -164,6 +165,7 @@ export interface PersonalAccessTokensTable {
   scopes: string;
   expires_at: string | null;
   revoked: Generated<number>;
+  impersonation: Generated<number>;
   last_used_at: number | null;
   created_at: number;
 }
