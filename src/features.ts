@@ -24,6 +24,7 @@ import { milestonesFeature } from './milestones/index.js';
 import { webhooksFeature } from './webhooks/index.js';
 import { mergeRequestsFeature } from './merge-requests/index.js';
 import { commitStatusesFeature } from './commit-statuses/index.js';
+import { mergeRequestPagesFeature } from './merge-requests/pages/index.js';
 import { namespacePagesFeature } from './namespace-pages/index.js';
 import { keysFeature } from './keys/index.js';
 import { sshFeature } from './ssh/index.js';
@@ -54,6 +55,7 @@ export const features: Feature[] = [
   mergeRequestsFeature,
   commitStatusesFeature,
   issuePagesFeature,
+  mergeRequestPagesFeature,
   accountPagesFeature,
   namespacePagesFeature,
 ];
