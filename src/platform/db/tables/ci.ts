@@ -1,4 +1,4 @@
-// Pipelines and builds (migration 20261228T1705-commit-statuses): today the commit statuses external
+// Pipelines and builds (migration 20261228T1742-commit-statuses): today the commit statuses external
 // CI posts; the CI of issue 39 adds its own rows.
 import type { Generated } from 'kysely';
 
