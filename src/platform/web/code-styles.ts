@@ -59,6 +59,9 @@ table.diff tr:hover .comment-button,table.diff .comment-button:focus{opacity:1}
 .menu-list{position:absolute;z-index:6;right:0;list-style:none;margin:.2rem 0 0;padding:.3rem 0;background:#fff;border:1px solid #ccc;border-radius:4px;min-width:11rem;box-shadow:0 4px 12px rgba(0,0,0,.12)}
 .menu-list li a,.menu-list li.muted{display:block;padding:.2rem .8rem}.ref-actions{display:flex;flex-wrap:wrap;gap:.4rem;margin-left:auto}
 .file-matches{list-style:none;padding:0}.file-matches li{padding:.15rem 0;overflow-wrap:anywhere}
+.state-merged{background:#e6dcf7;color:#4b2a8f}.merge-widget{background:#fff;border:1px solid #ddd;border-radius:4px;padding:.4rem 1rem;margin:1rem 0}.merge-widget .merged{font-weight:600}
+.mr-facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}.mr-facts dt{font-weight:600}.mr-facts dd{margin:0;overflow-wrap:anywhere}
+.thread{border-left:3px solid #ccc;padding-left:.6rem;margin:.8rem 0}.thread.resolved{border-color:#3aa76d}.thread-where{margin:.2rem 0;overflow-wrap:anywhere}.version-picker select{width:auto;max-width:100%}
 @media (max-width:700px){.with-sidebar{display:block}.sidebar{width:auto;min-height:0;border-right:0;border-bottom:1px solid #ddd}.blame-table td.blame-commit{width:9rem;max-width:9rem}main{padding:0 .7rem}}
 @media (prefers-color-scheme: dark){
 :root{color-scheme:dark}
@@ -86,6 +89,7 @@ table.diff tr.hunk td{background:#172238;color:#a8bbd8}table.diff .sign{color:#9
 .diff-stats .added{color:#7ee2a8}.diff-stats .removed{color:#ff9d9d}
 .ref-switcher>summary,.ref-switcher .ref-menu,.menu-list{background:#161a21;border-color:#59616b}.ref-menu h3{color:#a5adba}
 .avatar{background:#2a2d5a;color:#d8dae0}
+.state-merged{background:#2f2150;color:#d6c6ff}.merge-widget{background:#161a21;border-color:#30363d}.thread{border-color:#59616b}.thread.resolved{border-color:#3fb950}
 .chart .bar{fill:#4a9af0}.chart text{fill:#d8dae0}
 }
 `;

@@ -4,13 +4,18 @@ import type { GroupAccess, ProjectAccess } from '../auth/subjects.js';
 import { canOnGroup, canOnProject } from '../auth/policies/policy.js';
 import { html, type Html } from './html.js';
 
-export type ProjectSection = 'overview' | 'repository' | 'issues' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks';
+export type ProjectSection = 'overview' | 'repository' | 'issues' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks';
 
-function entry(href: string, label: string, current: boolean): Html {
-  return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${label}</a></li>`;
+function entry(href: string, label: string, current: boolean, count?: number): Html {
+  return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${label}${count === undefined ? '' : html` <span class="badge" data-count="${count}">${count}</span>`}</a></li>`;
 }
 
-export function projectSidebar(access: ProjectAccess, current: ProjectSection): Html {
+/** Counts a page read anyway, shown beside their entries (the merge request pages pass the open count). */
+export interface SidebarCounts {
+  mergeRequests?: number;
+}
+
+export function projectSidebar(access: ProjectAccess, current: ProjectSection, counts: SidebarCounts = {}): Html {
   const base = `/${access.project.full_path}`;
   const can = (ability: Parameters<typeof canOnProject>[1]) => canOnProject(access, ability);
   const settings = can('admin_project');
@@ -26,6 +31,7 @@ ${entry(`${base}/-/graphs/${access.project.default_branch}`, 'Contributors', fal
 ${entry(`${base}/-/compare`, 'Compare', false)}
 </ul></li>` : ''}
 ${can('read_issue') ? entry(`${base}/-/issues`, 'Issues', current === 'issues') : ''}
+${can('read_merge_request') ? entry(`${base}/-/merge_requests`, 'Merge requests', current === 'merge_requests', counts.mergeRequests) : ''}
 ${can('read_issue') ? entry(`${base}/-/incidents`, 'Incidents', current === 'incidents') : ''}
 ${can('read_milestone') ? entry(`${base}/-/milestones`, 'Milestones', current === 'milestones') : ''}
 ${can('read_alert_management_alert') ? entry(`${base}/-/alert_management`, 'Alerts', current === 'alerts') : ''}

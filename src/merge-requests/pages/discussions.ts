@@ -1,0 +1,102 @@
+// The threads of a merge request as the pages show them: comments and system notes in order, each
+// thread with its notes rendered as Markdown, where a diff thread sits (file, line, outdated), a
+// reply form, and Resolve / Unresolve for those who may. The Changes tab puts the same threads
+// under their diff lines.
+import type { Deps } from '../../platform/deps.js';
+import type { ProjectAccess } from '../../platform/auth/subjects.js';
+import { canCommentOnMergeRequest, canResolveThread } from '../../platform/auth/policies/index.js';
+import { html, raw, type Html } from '../../platform/web/html.js';
+import { csrfField, type PageContext } from '../../platform/web/page-route.js';
+import { renderGitlabMarkdown } from '../../markdown/api.js';
+import { isResolvable, usersById, type NoteRow, type Users } from '../../issues/api.js';
+import type { MergeRequestRow } from '../rows.js';
+import { readPosition } from '../review/position.js';
+import { isActive } from '../review/diff-threads.js';
+import type { MergeRequestDiffRow } from '../rows.js';
+import { userLink } from './shared.js';
+import { when } from './time.js';
+
+const NOTES_SHOWN = 2000;
+
+export interface Thread {
+  id: string;
+  notes: NoteRow[];
+  bodies: string[];
+}
+
+export interface ThreadView {
+  threads: Thread[];
+  users: Users;
+  /** Threads by the line code of their current position, for the Changes tab. */
+  byLineCode: Map<string, Thread[]>;
+}
+
+/** Every note of the merge request, grouped in threads in the order their first notes came. */
+export async function loadThreads(deps: Deps, access: ProjectAccess, mr: MergeRequestRow, latest: MergeRequestDiffRow | null): Promise<ThreadView> {
+  const notes = await deps.db.selectFrom('notes').selectAll().where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', Number(mr.id)).orderBy('id').limit(NOTES_SHOWN).execute();
+  const users = await usersById(deps.db, [...notes.map((note) => note.author_id), ...notes.map((note) => note.resolved_by_id)].filter((id): id is number => id !== null).map(Number));
+  const bodies = await Promise.all(notes.map((note) => renderGitlabMarkdown(deps, note.body, { project: access })));
+  const threads = new Map<string, Thread>();
+  notes.forEach((note, index) => {
+    const key = note.discussion_id ?? `note-${note.id}`;
+    const thread = threads.get(key) ?? { id: key, notes: [], bodies: [] };
+    thread.notes.push(note);
+    thread.bodies.push(bodies[index]);
+    threads.set(key, thread);
+  });
+  const byLineCode = new Map<string, Thread[]>();
+  for (const thread of threads.values()) {
+    const first = thread.notes[0];
+    if (first.type !== 'DiffNote' || !first.line_code || !isActive(first, latest)) continue;
+    byLineCode.set(first.line_code, [...(byLineCode.get(first.line_code) ?? []), thread]);
+  }
+  return { threads: [...threads.values()], users, byLineCode };
+}
+
+function resolvedOf(thread: Thread): boolean {
+  const resolvable = thread.notes.filter(isResolvable);
+  return resolvable.length > 0 && resolvable.every((note) => note.resolved_at !== null);
+}
+
+function whereOnDiff(thread: Thread, latest: MergeRequestDiffRow | null, self: string): Html {
+  const first = thread.notes[0];
+  if (first.type !== 'DiffNote') return html``;
+  const position = readPosition(first.position);
+  if (!position) return html``;
+  const path = position.new_path ?? position.old_path ?? '';
+  const line = position.new_line ?? position.old_line;
+  const outdated = !isActive(first, latest);
+  return html`<p class="thread-where"><a href="${self}/diffs${first.line_code ? `#${first.line_code}` : ''}"><code>${path}</code>${line ? ` line ${line}` : ''}</a>${outdated ? html` <span class="badge" data-outdated>Outdated</span>` : ''}</p>`;
+}
+
+export interface ThreadRenderOptions {
+  context: PageContext;
+  access: ProjectAccess;
+  mr: MergeRequestRow;
+  latest: MergeRequestDiffRow | null;
+  self: string;
+  users: Users;
+  /** Whether to say where a diff thread is (the Overview does, the diff itself does not need to). */
+  showWhere: boolean;
+}
+
+export function renderThread(options: ThreadRenderOptions, thread: Thread): Html {
+  const { context, access, mr, self, users } = options;
+  const first = thread.notes[0];
+  const system = Number(first.system) === 1;
+  const notes = thread.notes.map((note, index) => html`<article class="note${system ? ' system' : ''}" id="note_${note.id}"><p class="meta">${userLink(users, note.author_id)} · ${when(note.created_at)}</p><div class="markdown">${raw(thread.bodies[index])}</div></article>`);
+  if (system) return html`${notes}`;
+  const resolvable = thread.notes.some(isResolvable);
+  const resolved = resolvedOf(thread);
+  const mayComment = context.user ? canCommentOnMergeRequest(access, mr) : false;
+  const mayResolve = resolvable && context.user ? canResolveThread(access, mr) : false;
+  const resolver = resolved ? thread.notes.find((note) => note.resolved_by_id !== null) : undefined;
+  const formId = `reply-${thread.id}`;
+  return html`<div class="thread${resolved ? ' resolved' : ''}" id="discussion_${thread.id}" data-discussion="${thread.id}">
+${options.showWhere ? whereOnDiff(thread, options.latest, self) : ''}${notes}
+${resolved ? html`<p class="muted resolved-by">Resolved${resolver ? html` by ${userLink(users, resolver.resolved_by_id)}` : ''}.</p>` : ''}
+<div class="actions">
+${mayComment ? html`<details class="reply"><summary>Reply</summary><form method="post" action="${self}/notes" class="stacked">${csrfField(context)}<input type="hidden" name="discussion_id" value="${thread.id}"><label for="${formId}">Reply</label><textarea id="${formId}" name="note" required></textarea><button type="submit">Reply</button></form></details>` : ''}
+${mayResolve ? html`<form method="post" action="${self}/discussions/${thread.id}/resolve" class="inline">${csrfField(context)}<input type="hidden" name="resolved" value="${resolved ? '0' : '1'}"><button type="submit" class="secondary">${resolved ? 'Unresolve thread' : 'Resolve thread'}</button></form>` : ''}
+</div></div>`;
+}

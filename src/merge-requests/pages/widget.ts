@@ -1,0 +1,72 @@
+// The merge widget of the Overview: whether the merge request can merge and, when it cannot, the
+// first reason in GitLab's order (detailed_merge_status: checking, draft, conflicts, rebase needed,
+// unresolved threads, approvals, pipeline), the approvals, and for those who may merge into the
+// target branch a Merge button with the squash and delete-source-branch options. While the
+// background check runs the widget asks again with htmx until it has an answer.
+import type { ProjectAccess, ProjectRow } from '../../platform/auth/subjects.js';
+import { html, type Html } from '../../platform/web/html.js';
+import { csrfField, type PageContext } from '../../platform/web/page-route.js';
+import { presentMergeRequest } from '../present-one.js';
+import { approvalsEntity } from '../approve-merge-request.js';
+import type { MergeRequestRow } from '../rows.js';
+import { when } from './time.js';
+
+type Entity = Awaited<ReturnType<typeof presentMergeRequest>>;
+type Approvals = Awaited<ReturnType<typeof approvalsEntity>>;
+
+const BLOCKED: Record<string, string> = {
+  draft_status: 'Merge blocked: this merge request is a draft. Mark it as ready before merging.',
+  conflict: 'Merge blocked: the source branch has conflicts with the target branch. Resolve them locally and push.',
+  need_rebase: 'Merge blocked: the source branch must be rebased onto the target branch (this project merges by fast-forward).',
+  broken_status: 'Merge blocked: the source or target branch is missing or cannot be merged.',
+  discussions_not_resolved: 'Merge blocked: all threads must be resolved.',
+  not_approved: 'Merge blocked: this merge request needs more approvals.',
+  ci_must_pass: 'Merge blocked: a successful pipeline (commit status) is required.',
+  ci_still_running: 'Merge blocked: the pipeline is still running.',
+};
+
+function approvalsPart(context: PageContext, self: string, approvals: Approvals): Html {
+  const names = approvals.approved_by.map((entry) => html`<a href="/${entry.user.username}">${entry.user.name}</a>`);
+  const given = names.length ? html`Approved by ${names.map((name, index) => html`${index ? ', ' : ''}${name}`)}.` : html`No approvals yet.`;
+  const required = approvals.approvals_required > 0 ? html` <span data-approvals-left="${approvals.approvals_left}">${approvals.approvals_left > 0 ? `${approvals.approvals_left} more approval${approvals.approvals_left === 1 ? '' : 's'} required.` : 'All required approvals given.'}</span>` : '';
+  const button = approvals.user_can_approve
+    ? html`<form method="post" action="${self}/approve" class="inline">${csrfField(context)}<button type="submit" id="approve">Approve</button></form>`
+    : approvals.user_has_approved
+      ? html`<form method="post" action="${self}/unapprove" class="inline">${csrfField(context)}<button type="submit" class="secondary" id="unapprove">Revoke approval</button></form>`
+      : '';
+  return html`<div class="approvals actions" id="approvals"><span>${given}${required}</span> ${button}</div>`;
+}
+
+function mergeForm(context: PageContext, self: string, entity: Entity, target: ProjectRow): Html {
+  const squashFixed = target.squash_option === 'always' || target.squash_option === 'never';
+  return html`<form method="post" action="${self}/merge" id="merge-form" class="actions">${csrfField(context)}
+<input type="hidden" name="sha" value="${entity.sha ?? ''}">
+<span><input type="checkbox" id="merge-remove-source" name="should_remove_source_branch" value="1"${entity.force_remove_source_branch ? html` checked` : ''}> <label for="merge-remove-source">Delete source branch</label></span>
+${squashFixed ? html`<span class="muted">${target.squash_option === 'always' ? 'Commits are squashed (required by the project).' : 'Squashing is off in this project.'}</span>` : html`<span><input type="checkbox" id="merge-squash" name="squash" value="1"${entity.squash_on_merge ? html` checked` : ''}> <label for="merge-squash">Squash commits</label></span>`}
+<button type="submit" id="merge-button">Merge</button></form>`;
+}
+
+/** The widget as markup; `self` is the merge request's page. */
+export async function mergeWidget(context: PageContext, access: ProjectAccess, mr: MergeRequestRow, target: ProjectRow, self: string): Promise<Html> {
+  const viewer = context.user ?? null;
+  const [entity, approvals] = await Promise.all([
+    presentMergeRequest(context.deps, mr, { viewer, from: { projectId: Number(target.id), namespaceId: Number(target.namespace_id) } }),
+    approvalsEntity(context.deps, access, mr, target, viewer),
+  ]);
+  const status = entity.detailed_merge_status;
+  let state: Html;
+  if (mr.state === 'merged') {
+    state = html`<p class="merged" id="merge-state" data-status="merged">Merged${entity.merged_by ? html` by <a href="/${entity.merged_by.username}">${entity.merged_by.name}</a>` : ''} ${when(mr.merged_at)}.${mr.merge_commit_sha ? html` Merge commit <a href="/${target.full_path}/-/commit/${mr.merge_commit_sha}"><code>${mr.merge_commit_sha.slice(0, 8)}</code></a>.` : ''}${mr.squash_commit_sha ? html` Squash commit <code>${mr.squash_commit_sha.slice(0, 8)}</code>.` : ''}</p>`;
+  } else if (mr.state === 'closed') {
+    state = html`<p id="merge-state" data-status="closed">Closed ${when(mr.closed_at)}. Reopen it to merge.</p>`;
+  } else if (status === 'checking' || status === 'unchecked' || mr.state === 'locked') {
+    // Ask again until the background check (or the merge in progress) has finished.
+    return html`<section class="merge-widget" id="merge-widget" aria-live="polite" hx-get="${self}/widget" hx-trigger="every 1s" hx-swap="outerHTML"><p id="merge-state" data-status="checking">${mr.state === 'locked' ? 'Merging…' : 'Checking whether this merge request can be merged…'}</p></section>`;
+  } else if (status === 'mergeable') {
+    state = html`<p id="merge-state" data-status="mergeable">Ready to merge!</p>${entity.user.can_merge ? mergeForm(context, self, entity, target) : html`<p class="muted">Only those allowed to merge into <code>${mr.target_branch}</code> can merge this.</p>`}`;
+  } else {
+    state = html`<p id="merge-state" data-status="${status}">${BLOCKED[status] ?? `Merge blocked (${status}).`}</p>${status === 'need_rebase' && entity.user.can_merge ? html`<form method="post" action="${self}/rebase" class="actions">${csrfField(context)}<button type="submit" class="secondary" id="rebase">Rebase source branch</button></form>` : ''}`;
+  }
+  const error = mr.merge_error && mr.state === 'opened' ? html`<p class="error" role="alert">${mr.merge_error}</p>` : '';
+  return html`<section class="merge-widget" id="merge-widget" aria-live="polite">${approvalsPart(context, self, approvals)}${error}${state}</section>`;
+}

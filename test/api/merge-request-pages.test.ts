@@ -1,0 +1,157 @@
+// The merge request pages (issue 34): the list with tabs, counts and filters; the new merge request
+// form; one merge request with its tabs and the forms that act on it, each asking the ability GitLab
+// asks. Through inject with a browser-like session (CSRF tokens as a browser sends them).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { WebSession } from '../helpers/browser-session.js';
+import { branchWith, create, openMergeRequest, seedRepository } from './merge-requests-helpers.js';
+
+let kiln: TestKiln;
+let owner: TestUser;
+let developer: TestUser;
+let guest: TestUser;
+let reporter: TestUser;
+let stranger: TestUser;
+let project: any;
+
+beforeAll(async () => {
+  kiln = await testKiln();
+  owner = await kiln.createUser('owner');
+  developer = await kiln.createUser('dev');
+  guest = await kiln.createUser('guest');
+  reporter = await kiln.createUser('reporter');
+  stranger = await kiln.createUser('stranger');
+  project = await kiln.createProject(owner, 'shop');
+  await kiln.addMember(owner, 'projects', project.id, developer, 30);
+  await kiln.addMember(owner, 'projects', project.id, guest, 10);
+  await kiln.addMember(owner, 'projects', project.id, reporter, 20);
+  await seedRepository(kiln, owner, project.id);
+  await branchWith(kiln, developer, project.id, 'feature-one', [create('one.txt', 'one\n')], 'Add one');
+  await branchWith(kiln, developer, project.id, 'feature-two', [create('two.txt', 'two\n')], 'Add two');
+  await branchWith(kiln, developer, project.id, 'feature-three', [create('three.txt', 'three\n')], 'Add three');
+  await openMergeRequest(kiln, developer, project.id, { source_branch: 'feature-one', title: 'First <b>change</b>' });
+  const second = await openMergeRequest(kiln, owner, project.id, { source_branch: 'feature-two', title: 'Draft: second change' });
+  await kiln.api('PUT', `/projects/${project.id}/merge_requests/${second.iid}`, { token: owner.token, body: { state_event: 'close' } });
+});
+afterAll(() => kiln.close());
+
+async function signedIn(user: TestUser) {
+  const web = new WebSession(kiln);
+  await web.signIn(user.username, user.password);
+  return web;
+}
+
+describe('GET /:project/-/merge_requests', () => {
+  it('lists open merge requests with the counts of every tab, titles escaped, and the sidebar count', async () => {
+    const response = await (await signedIn(reporter)).get('/owner/shop/-/merge_requests');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('First &lt;b&gt;change&lt;/b&gt;');
+    expect(response.body).not.toContain('second change');
+    expect(response.body).toMatch(/data-tab="opened"[^>]*>Open <span class="badge">1</);
+    expect(response.body).toMatch(/data-tab="closed"[^>]*>Closed <span class="badge">1</);
+    expect(response.body).toMatch(/data-tab="all"[^>]*>All <span class="badge">2</);
+    expect(response.body).toMatch(/Merge requests <span class="badge" data-count="1">1</);
+    // A Reporter reads but does not open merge requests.
+    expect(response.body).not.toContain('id="new-merge-request"');
+  });
+
+  it('filters by author, searches and sorts', async () => {
+    const web = await signedIn(developer);
+    const byOwner = await web.get('/owner/shop/-/merge_requests?state=all&author_username=owner');
+    expect(byOwner.body).toContain('second change');
+    expect(byOwner.body).not.toContain('First &lt;b&gt;');
+    const found = await web.get('/owner/shop/-/merge_requests?state=all&search=First');
+    expect(found.body).toContain('First &lt;b&gt;');
+    expect(found.body).not.toContain('second change');
+    const oldest = await web.get('/owner/shop/-/merge_requests?state=all&sort=created_asc');
+    expect(oldest.body.indexOf('First &lt;b&gt;')).toBeLessThan(oldest.body.indexOf('second change'));
+    expect(oldest.body).toContain('id="new-merge-request"');
+  });
+
+  it('is refused to Guests of a private project (Reporters read merge requests) and 404 to strangers', async () => {
+    expect((await (await signedIn(guest)).get('/owner/shop/-/merge_requests')).statusCode).toBe(403);
+    expect((await (await signedIn(stranger)).get('/owner/shop/-/merge_requests')).statusCode).toBe(404);
+    expect((await new WebSession(kiln).get('/owner/shop/-/merge_requests')).statusCode).not.toBe(200);
+  });
+});
+
+describe('a merge request from the pages', () => {
+  it('opens one from two branches with the only commit as the default title, then shows it', async () => {
+    const web = await signedIn(developer);
+    const form = await web.get('/owner/shop/-/merge_requests/new?merge_request%5Bsource_branch%5D=feature-three&merge_request%5Btarget_branch%5D=main');
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain('value="Add three"');
+    expect(form.body).toContain('three.txt');
+    const created = await web.post('/owner/shop/-/merge_requests/new', { source_branch: 'feature-three', target_branch: 'main', title: 'Add three', description: 'Adds **three**', draft: '1', assignees: 'dev', reviewers: 'owner', labels: 'backend, ui' }, { csrfFrom: '/owner/shop/-/merge_requests/new?merge_request%5Bsource_branch%5D=feature-three' });
+    expect(created.statusCode).toBe(303);
+    const location = created.headers.location as string;
+    expect(location).toMatch(/\/owner\/shop\/-\/merge_requests\/3$/);
+    const api = await kiln.api('GET', `/projects/${project.id}/merge_requests/3`, { token: owner.token });
+    expect(api.body).toMatchObject({ title: 'Draft: Add three', draft: true, labels: ['backend', 'ui'], assignees: [{ username: 'dev' }], reviewers: [{ username: 'owner' }] });
+    const shown = await web.get(location);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.body).toContain('<strong>three</strong>');
+    expect(shown.body).toContain('id="draft-badge"');
+    // A second one for the same branches is refused with GitLab's sentence.
+    const again = await web.post('/owner/shop/-/merge_requests/new', { source_branch: 'feature-three', target_branch: 'main', title: 'Again' }, { csrfFrom: location });
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('Another open merge request already exists for this source branch: !3');
+  });
+
+  it('marks ready, comments, starts a diff thread, resolves it, approves and merges', async () => {
+    const web = await signedIn(owner);
+    const self = '/owner/shop/-/merge_requests/3';
+    expect((await web.post(`${self}/state`, { event: 'ready' }, { csrfFrom: self })).statusCode).toBe(303);
+    expect((await kiln.api('GET', `/projects/${project.id}/merge_requests/3`, { token: owner.token })).body.draft).toBe(false);
+    const changes = await web.get(`${self}/diffs`);
+    expect(changes.statusCode).toBe(200);
+    const formUrl = /hx-get="([^"]*diff_note_form[^"]*)"/.exec(changes.body)![1].replace(/&amp;/g, '&');
+    const noteForm = await web.get(formUrl);
+    expect(noteForm.statusCode).toBe(200);
+    const fields = Object.fromEntries([...noteForm.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1], match[2]]));
+    expect(fields['position[new_line]']).toBe('1');
+    const posted = await web.post(`${self}/notes`, { ...fields, note: 'Why **three**?' }, { csrfFrom: self });
+    expect(posted.statusCode).toBe(303);
+    const discussions = await kiln.api('GET', `/projects/${project.id}/merge_requests/3/discussions`, { token: owner.token });
+    const thread = discussions.body.find((discussion: any) => discussion.notes[0].type === 'DiffNote');
+    expect(thread.notes[0].position).toMatchObject({ new_path: 'three.txt', new_line: 1 });
+    const withThread = await web.get(`${self}/diffs`);
+    expect(withThread.body).toContain('Why <strong>three</strong>?');
+    expect((await web.post(`${self}/notes`, { discussion_id: thread.id, note: 'Because.' }, { csrfFrom: self })).statusCode).toBe(303);
+    expect((await web.post(`${self}/discussions/${thread.id}/resolve`, { resolved: '1' }, { csrfFrom: self })).statusCode).toBe(303);
+    const after = await kiln.api('GET', `/projects/${project.id}/merge_requests/3/discussions/${thread.id}`, { token: owner.token });
+    expect(after.body.notes.map((note: any) => [note.body, note.resolved])).toEqual([['Why **three**?', true], ['Because.', true]]);
+    expect((await web.post(`${self}/approve`, {}, { csrfFrom: self })).statusCode).toBe(303);
+    expect((await kiln.api('GET', `/projects/${project.id}/merge_requests/3/approvals`, { token: owner.token })).body.approved_by).toMatchObject([{ user: { username: 'owner' } }]);
+    // The mergeability check runs in the background: wait for its answer.
+    await kiln.worker.drain();
+    const widget = (await web.get(`${self}/widget`)).body;
+    expect(widget).toContain('Ready to merge!');
+    const sha = /name="sha" value="([0-9a-f]{40})"/.exec(widget)![1];
+    const merged = await web.post(`${self}/merge`, { sha, squash: '1', should_remove_source_branch: '1' }, { csrfFrom: self });
+    expect(merged.statusCode).toBe(303);
+    const api = await kiln.api('GET', `/projects/${project.id}/merge_requests/3`, { token: owner.token });
+    expect(api.body).toMatchObject({ state: 'merged', merged_by: { username: 'owner' } });
+    expect(api.body.squash_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+    expect((await kiln.api('GET', `/projects/${project.id}/repository/branches/feature-three`, { token: owner.token })).status).toBe(404);
+    expect((await web.get(self)).body).toContain('data-status="merged"');
+  });
+
+  it('refuses merging to a Reporter, writes without a CSRF token, and every page to strangers', async () => {
+    const self = '/owner/shop/-/merge_requests/1';
+    const web = await signedIn(reporter);
+    const page = await web.get(self);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain('id="merge-button"');
+    expect((await web.post(`${self}/merge`, {}, { csrfFrom: self })).statusCode).toBe(403);
+    expect((await web.post(`${self}/state`, { event: 'close' }, { csrfFrom: self })).statusCode).toBe(403);
+    expect((await web.post(`${self}/approve`, {}, { csrfFrom: self })).statusCode).toBe(403);
+    expect((await kiln.api('GET', `/projects/${project.id}/merge_requests/1`, { token: owner.token })).body.state).toBe('opened');
+    const dev = await signedIn(developer);
+    expect((await dev.post(`${self}/state`, { event: 'close', authenticity_token: 'forged' })).statusCode).toBe(422);
+    expect((await kiln.api('GET', `/projects/${project.id}/merge_requests/1`, { token: owner.token })).body.state).toBe('opened');
+    const outsider = await signedIn(stranger);
+    for (const path of [self, `${self}/commits`, `${self}/diffs`, '/owner/shop/-/merge_requests/new']) expect((await outsider.get(path)).statusCode).toBe(404);
+    expect((await outsider.post(`${self}/notes`, { note: 'hi' }, { csrfFrom: '/' })).statusCode).toBe(404);
+  });
+});
