@@ -11,6 +11,7 @@ import { groupsRoutes } from './groups-routes.js';
 import { projectsRoutes } from './projects-routes.js';
 import { membersRoutes } from './members-routes.js';
 import { tokensRoutes } from './tokens-routes.js';
+import { accessTokensRoutes } from './access-tokens-routes.js';
 import { avatarRoute } from './avatar-route.js';
 import { projectEditRoutes } from './project-edit-routes.js';
 import { groupEditRoutes } from './group-edit-routes.js';
@@ -25,6 +26,7 @@ import { browserSessions } from './sessions.js';
 import { signInRoutes } from './sign-in.js';
 import { twoFactorPages } from './two-factor-pages.js';
 import { personalAccessTokenPages } from './personal-access-tokens-pages.js';
+import { userSettingsPages } from './settings/index.js';
 
 export const accountsFeature: Feature = {
   name: 'accounts',
@@ -44,6 +46,7 @@ export const accountsFeature: Feature = {
     projectsRoutes(app, deps);
     membersRoutes(app, deps);
     tokensRoutes(app, deps);
+    accessTokensRoutes(app, deps);
     avatarRoute(app, deps);
     projectEditRoutes(app, deps);
     groupEditRoutes(app, deps);
@@ -53,6 +56,7 @@ export const accountsFeature: Feature = {
     signInRoutes(app, deps);
     twoFactorPages(app, deps);
     personalAccessTokenPages(app, deps);
+    userSettingsPages(app, deps);
   },
   jobs: {
     [DESTROY_GROUP_JOB]: destroyGroupJob,
