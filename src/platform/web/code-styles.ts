@@ -89,7 +89,7 @@ table.diff tr.hunk td{background:#172238;color:#a8bbd8}table.diff .sign{color:#9
 .diff-stats .added{color:#7ee2a8}.diff-stats .removed{color:#ff9d9d}
 .ref-switcher>summary,.ref-switcher .ref-menu,.menu-list{background:#161a21;border-color:#59616b}.ref-menu h3{color:#a5adba}
 .avatar{background:#2a2d5a;color:#d8dae0}
-.state-merged{background:#2f2150;color:#d6c6ff}.merge-widget{background:#161a21;border-color:#30363d}.thread{border-color:#59616b}.thread.resolved{border-color:#3fb950}
+.state-merged{background:#2f2150;color:#d6c6ff}.note .meta{color:#a5adba}.merge-widget{background:#161a21;border-color:#30363d}.thread{border-color:#59616b}.thread.resolved{border-color:#3fb950}
 .chart .bar{fill:#4a9af0}.chart text{fill:#d8dae0}
 }
 `;
