@@ -6,6 +6,7 @@ import type { Deps } from './platform/deps.js';
 import type { Feature } from './platform/feature.js';
 import { answerNotFound } from './platform/web/not-found-page.js';
 import { registerBodyParsers } from './platform/http/body-parsers.js';
+import { routerQueryParser } from './platform/http/param-bag.js';
 import { apiErrorHandler } from './platform/http/error-handler.js';
 import { LazyChildLogger, requestSerializers } from './platform/logger.js';
 import { registerOperations } from './platform/operations.js';
@@ -39,7 +40,7 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
     // Only the configured reverse proxies may name the client in X-Forwarded-For (KILN_TRUSTED_PROXIES).
     trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
     bodyLimit: 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000, querystringParser: routerQueryParser },
     return503OnClosing: true,
     // A caller's (or proxy's) X-Request-Id is kept so log lines correlate across hops; else a UUID.
     requestIdHeader: 'x-request-id',

@@ -1,5 +1,6 @@
 // Create a personal access token: shown once, stored as its SHA-256 digest (docs/architecture.md, Data).
 import type { Deps } from '../platform/deps.js';
+import type { Executor } from '../platform/db/database.js';
 import { randomToken, sha256Hex } from '../platform/crypto.js';
 import { ValidationError } from '../platform/errors.js';
 import { today } from './access.js';
@@ -27,9 +28,12 @@ export interface CreateTokenInput {
    * through the API). A user creating their own token passes scopesAvailableTo(their admin flag).
    */
   availableScopes?: readonly string[];
+  /** An impersonation token (made by an administrator for the user, GitLab's impersonation tokens). */
+  impersonation?: boolean;
 }
 
-export async function createPersonalAccessToken(deps: Deps, input: CreateTokenInput, plaintext?: string) {
+/** `db`: the caller's transaction when the token is made with its user (a bot of an access token). */
+export async function createPersonalAccessToken(deps: Deps, input: CreateTokenInput, plaintext?: string, db: Executor = deps.db) {
   const errors: Record<string, string[]> = {};
   if (!input.name?.trim()) errors.name = ["can't be blank"];
   if (input.scopes.length === 0) errors.scopes = ["can't be blank"];
@@ -40,7 +44,7 @@ export async function createPersonalAccessToken(deps: Deps, input: CreateTokenIn
   if (input.expiresAt && input.expiresAt < today(deps.clock.now())) errors.expires_at = ['must be in the future'];
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const token = plaintext ?? `${PREFIX}${randomToken(20)}`;
-  const row = await deps.db
+  const row = await db
     .insertInto('personal_access_tokens')
     .values({
       user_id: input.userId,
@@ -49,6 +53,7 @@ export async function createPersonalAccessToken(deps: Deps, input: CreateTokenIn
       scopes: input.scopes.join(' '),
       expires_at: input.expiresAt ?? null,
       revoked: 0,
+      impersonation: input.impersonation ? 1 : 0,
       last_used_at: null,
       created_at: deps.clock.now(),
     })

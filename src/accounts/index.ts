@@ -11,6 +11,7 @@ import { groupsRoutes } from './groups-routes.js';
 import { projectsRoutes } from './projects-routes.js';
 import { membersRoutes } from './members-routes.js';
 import { tokensRoutes } from './tokens-routes.js';
+import { accessTokensRoutes } from './access-tokens-routes.js';
 import { avatarRoute } from './avatar-route.js';
 import { projectEditRoutes } from './project-edit-routes.js';
 import { groupEditRoutes } from './group-edit-routes.js';
@@ -44,6 +45,7 @@ export const accountsFeature: Feature = {
     projectsRoutes(app, deps);
     membersRoutes(app, deps);
     tokensRoutes(app, deps);
+    accessTokensRoutes(app, deps);
     avatarRoute(app, deps);
     projectEditRoutes(app, deps);
     groupEditRoutes(app, deps);

@@ -3,12 +3,14 @@ import type { Feature } from '../platform/feature.js';
 import { daily, scheduleOnce } from '../platform/jobs/daily.js';
 import { JOB_NOTIFY_KEY_EXPIRY, notifyKeyExpiry } from './notify-key-expiry.js';
 import { keysRoutes } from './routes.js';
+import { deployKeysRoutes } from './deploy-keys-routes.js';
 import { keyPages } from './pages.js';
 
 export const keysFeature: Feature = {
   name: 'keys',
   routes(app, deps) {
     keysRoutes(app, deps);
+    deployKeysRoutes(app, deps);
     keyPages(app, deps);
   },
   jobs: {

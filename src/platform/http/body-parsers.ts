@@ -4,21 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from './api-error.js';
 import { limitUnauthenticatedBodies } from './body-limits.js';
 import { parseMultipart } from './multipart.js';
+import { parseForm, QUERY_PROBLEM } from './param-bag.js';
 
-/** Form fields, with Rails-style `key[]` arrays collected into arrays. */
-export function parseForm(text: string): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
-  for (const [rawKey, value] of new URLSearchParams(text)) {
-    if (rawKey.endsWith('[]')) {
-      const key = rawKey.slice(0, -2);
-      const existing = result[key];
-      result[key] = Array.isArray(existing) ? [...existing, value] : [value];
-    } else {
-      result[rawKey] = value;
-    }
-  }
-  return result;
-}
 
 /** `application/json`, `application/<anything>+json`, with or without parameters. */
 export const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i;
@@ -85,6 +72,11 @@ export function parseJsonBody(text: string): ParsedJson {
 
 export function registerBodyParsers(app: FastifyInstance): void {
   limitUnauthenticatedBodies(app);
+  // A query string over the limits (param-bag.ts) is answered here, before any route sees it.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const problem = (request.query as Record<symbol, unknown> | undefined)?.[QUERY_PROBLEM];
+    done(problem instanceof Error ? problem : undefined);
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(JSON_CONTENT_TYPE, { parseAs: 'string' }, (_request, body, done) => {
     // Routes that take large forms (namespaced pages) raise their byte limit; JSON stays at 1 MiB.
@@ -94,7 +86,11 @@ export function registerBodyParsers(app: FastifyInstance): void {
     else done(null, parsed.value);
   });
   app.addContentTypeParser(/^application\/x-www-form-urlencoded(\s*;.*)?$/i, { parseAs: 'string' }, (_request, body, done) => {
-    done(null, parseForm(body as string));
+    try {
+      done(null, parseForm(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
   });
   // File uploads to the API (avatars): fields and files in the same parameter bag.
   app.addContentTypeParser(/^multipart\/form-data(\s*;.*)?$/i, { parseAs: 'buffer' }, (request, body, done) => {

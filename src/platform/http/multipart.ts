@@ -1,7 +1,9 @@
 // multipart/form-data bodies (RFC 7578), as clients send file uploads to the API (python-gitlab's
 // `files=`, gitbeaker's FormData): text fields become strings, file fields UploadedFile values, in the
-// same parameter bag as JSON and form bodies. Whole bodies are small (the API's 1 MiB limit applies).
+// same parameter bag as JSON and form bodies, with the same limits (param-bag.ts). Whole bodies are small
+// (the API's 1 MiB limit applies).
 import { ApiError } from './api-error.js';
+import { ParamCollector } from './param-bag.js';
 
 export interface UploadedFile {
   kind: 'file';
@@ -37,28 +39,17 @@ function headerParameter(header: string, name: string): string | undefined {
   return bare?.[1];
 }
 
-/** Rails-style `key[]` fields collect into arrays, as form bodies do. */
-function assign(result: Record<string, unknown>, name: string, value: unknown): void {
-  if (name.endsWith('[]')) {
-    const key = name.slice(0, -2);
-    const existing = result[key];
-    result[key] = Array.isArray(existing) ? [...existing, value] : [value];
-  } else {
-    result[name] = value;
-  }
-}
-
 export function parseMultipart(body: Buffer, contentType: string): Record<string, unknown> {
   const boundary = boundaryOf(contentType);
   if (!boundary) throw new ApiError(400, { message: BAD_BODY });
   const delimiter = Buffer.from(`--${boundary}`);
-  const result: Record<string, unknown> = {};
+  const fields = new ParamCollector(true);
   let position = body.indexOf(delimiter);
   if (position === -1) throw new ApiError(400, { message: BAD_BODY });
   for (;;) {
     position += delimiter.length;
     // `--` after a delimiter closes the body.
-    if (body[position] === 0x2d && body[position + 1] === 0x2d) return result;
+    if (body[position] === 0x2d && body[position + 1] === 0x2d) return fields.bag;
     if (body[position] === 0x0d) position += 2;
     const headerEnd = body.indexOf('\r\n\r\n', position);
     if (headerEnd === -1) throw new ApiError(400, { message: BAD_BODY });
@@ -71,8 +62,8 @@ export function parseMultipart(body: Buffer, contentType: string): Record<string
     const filename = headerParameter(disposition, 'filename');
     const data = body.subarray(headerEnd + 4, next);
     if (name !== undefined) {
-      if (filename !== undefined) assign(result, name, { kind: 'file', filename, contentType: type || 'application/octet-stream', data: Buffer.from(data) } satisfies UploadedFile);
-      else assign(result, name, data.toString('utf8'));
+      if (filename !== undefined) fields.add(name, { kind: 'file', filename, contentType: type || 'application/octet-stream', data: Buffer.from(data) } satisfies UploadedFile);
+      else fields.add(name, data.toString('utf8'));
     }
     position = next + 2;
   }

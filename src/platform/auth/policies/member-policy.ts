@@ -79,3 +79,8 @@ export function validateAgainstInherited(newLevel: number, inherited: InheritedM
   const role = ROLE_NAMES[inherited.level] ?? String(inherited.level);
   throw new ValidationError({ access_level: [`should be greater than or equal to ${role} inherited membership from group ${inherited.groupName}`] });
 }
+
+/** Nobody grants a role above their own (a project or group access token's role too); administrators any. */
+export function mayGrantLevel(actor: PolicySubject, level: number): boolean {
+  return actor.user?.admin === true || actor.level >= level;
+}

@@ -21,7 +21,8 @@ export interface UsersTable {
   website_url: Generated<string>;
   organization: Generated<string>;
   private_profile: Generated<number>;
-  user_type: Generated<'human' | 'ghost'>;
+  /** `project_bot`: the user behind a project's or group's access token. */
+  user_type: Generated<'human' | 'ghost' | 'project_bot'>;
   last_activity_on: string | null;
   created_at: number;
   updated_at: number;
@@ -155,6 +156,7 @@ export interface PersonalAccessTokensTable {
   scopes: string;
   expires_at: string | null;
   revoked: Generated<number>;
+  impersonation: Generated<number>;
   last_used_at: number | null;
   created_at: number;
 }
