@@ -7,7 +7,7 @@ export const CODE_STYLES = `
 .file-header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.5rem .8rem;background:#f5f5f8;border-bottom:1px solid #ddd}
 .file-header .file-title{font-weight:600;overflow-wrap:anywhere}.file-header .file-actions{display:flex;gap:.4rem;flex-wrap:wrap}
 .button.small,button.small{padding:.15rem .55rem;font-size:.88rem}.button.secondary{background:#fff;color:#1f5fae}
-.code-scroll{overflow-x:auto}
+.code-scroll{overflow-x:auto;position:relative}
 table.code{width:100%;border-collapse:collapse;font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace;background:transparent}
 table.code td{padding:0 .6rem;border:0;vertical-align:top;white-space:pre}
 table.code td.num{width:1%;min-width:3.2rem;text-align:right;color:#5c5c66;user-select:none;border-right:1px solid #e5e5e5}
