@@ -7,6 +7,6 @@ export default defineConfig({
     pool: 'forks',
     fileParallelism: false,
     testTimeout: 60_000,
-    hookTimeout: 60_000,
+    hookTimeout: 150_000,
   },
 });

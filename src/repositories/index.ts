@@ -3,6 +3,7 @@ import type { Feature } from '../platform/feature.js';
 import { namespacedRoute } from '../platform/http/namespaced-routes.js';
 import { storageMoveRoutes } from './routes.js';
 import { protectedBranchesRoutes } from './protected-branches/routes.js';
+import { protectedTagsRoutes } from './protected-tags/routes.js';
 import { repositoryApiRoutes } from './repository-api/routes.js';
 import { GIT_URL, serveGit } from './git-http/serve-git.js';
 import { MOVE_JOB } from './schedule-storage-move.js';
@@ -11,6 +12,7 @@ import { runStorageMoveJob } from './run-storage-move.js';
 import { recoverStorageMoves } from './recover-moves.js';
 import { storagePages } from './pages.js';
 import { repositoryPages } from './pages/index.js';
+import { repositorySettingsPages } from './settings-pages/index.js';
 import { PRUNE_ORPHANS_JOB, pruneOrphansJob } from './prune-orphans.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
 import { accountHooks } from '../accounts/api.js';
@@ -27,6 +29,7 @@ export const repositoriesFeature: Feature = {
   routes(app, deps) {
     storageMoveRoutes(app, deps);
     protectedBranchesRoutes(app, deps);
+    protectedTagsRoutes(app, deps);
     repositoryApiRoutes(app, deps);
     namespacedRoute(app, {
       method: ['GET', 'POST'],
@@ -38,6 +41,7 @@ export const repositoriesFeature: Feature = {
       handler: (request, reply, groups) => serveGit(deps, request, reply, { path: groups.path, action: groups.action }),
     });
     storagePages(app, deps);
+    repositorySettingsPages(app, deps);
     repositoryPages(app, deps);
   },
   jobs: {

@@ -124,6 +124,8 @@ const PROBES: Probe[] = [
   // Editing, moving and deleting projects and groups (issue 15). A refused transfer into a namespace is
   // GitLab's 400 "Failed to transfer project …": counted as refused here.
   { ability: 'admin_project', expect: 'nnnnnyyyn', request: (k, w, token, serial) => k.api('PUT', `/projects/${w.project.id}`, { token, body: { description: `probe ${serial}` } }) },
+  // Protected tags are read and written by those who administer the project (authorize_admin_project).
+  { ability: 'admin_project (protected tags)', expect: 'nnnnnyyyn', request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/protected_tags`, { token }) },
   { ability: 'rename_project', expect: 'nnnnnyyyn', request: (k, w, token) => k.api('PUT', `/projects/${w.project.id}`, { token, body: { name: 'app' } }) },
   {
     ability: 'change_namespace',

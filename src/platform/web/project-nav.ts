@@ -4,7 +4,7 @@ import type { GroupAccess, ProjectAccess } from '../auth/subjects.js';
 import { canOnGroup, canOnProject } from '../auth/policies/policy.js';
 import { html, type Html } from './html.js';
 
-export type ProjectSection = 'overview' | 'repository' | 'issues' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks';
+export type ProjectSection = 'overview' | 'repository' | 'issues' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings';
 
 function entry(href: string, label: string, current: boolean, count?: number): Html {
   return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${label}${count === undefined ? '' : html` <span class="badge" data-count="${count}">${count}</span>`}</a></li>`;
@@ -42,6 +42,7 @@ ${
   settings || can('send_test_alert') || can('read_error_tracking_settings') || can('admin_webhook')
     ? html`<li><span class="muted sidebar-heading">Settings</span><ul>
 ${settings ? entry(`${base}/edit`, 'General', current === 'settings') : ''}
+${settings ? entry(`${base}/-/settings/repository`, 'Repository', current === 'repository_settings') : ''}
 ${can('send_test_alert') ? entry(`${base}/-/settings/operations`, 'Operations', current === 'operations') : ''}
 ${can('read_error_tracking_settings') ? entry(`${base}/-/settings/error_tracking`, 'Error tracking', current === 'error_tracking') : ''}
 ${can('admin_webhook') ? entry(`${base}/-/hooks`, 'Webhooks', current === 'webhooks') : ''}

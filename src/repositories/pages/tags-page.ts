@@ -1,6 +1,7 @@
 // The tags of a project (GitLab's tags page): searched by name, newest first, 20 a page, each with
 // its commit and its annotation's message; a form for a new tag (annotated when given a message)
-// and a delete button for those who may manage tags.
+// and a delete button for those who may manage tags (a protected tag only for Maintainers, as the
+// tag check refuses anyone else; protected tags carry a badge).
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { html, type Html } from '../../platform/web/html.js';
 import type { PageContext } from '../../platform/web/page-route.js';
@@ -15,6 +16,7 @@ import { RepositoryApiError } from '../repository-api/errors.js';
 import { timeElement } from './time.js';
 import { commitTitle } from './shared.js';
 import { repoUrl } from './urls.js';
+import { projectTagRules, tagRulesMatching } from '../protected-tags/finder.js';
 
 export const TAGS_PATTERN = /^(?<path>.+?)\/-\/tags$/;
 export const NEW_TAG_PATTERN = /^(?<path>.+?)\/-\/tags\/new$/;
@@ -30,17 +32,19 @@ export async function renderTags(context: PageContext, access: ProjectAccess) {
   const base = `/${access.project.full_path}`;
   const search = (context.query.search ?? '').slice(0, 255);
   const pageNumber = Math.max(1, Math.min(10_000, Number.parseInt(context.query.page ?? '1', 10) || 1));
-  const tags = await findTags(context.deps, access, { search, orderBy: 'updated', sort: 'desc' });
+  const [tags, rules] = await Promise.all([findTags(context.deps, access, { search, orderBy: 'updated', sort: 'desc' }), projectTagRules(context.deps.db, Number(access.project.id))]);
   const shown = tags.slice((pageNumber - 1) * PER_PAGE, pageNumber * PER_PAGE);
   const mayManage = canOnProject(access, 'admin_tag');
+  const mayDeleteProtected = mayManage && canOnProject(access, 'delete_protected_tag');
   const now = context.deps.clock.now();
-  const rows = shown.map(
-    (tag) => html`<li data-tag="${tag.name}"><div class="commit-main"><a class="commit-title" href="${repoUrl(base, 'tree', tag.name)}">${tag.name}</a>
+  const rows = shown.map((tag) => {
+    const isProtected = tagRulesMatching(rules, tag.name).length > 0;
+    return html`<li data-tag="${tag.name}"><div class="commit-main"><a class="commit-title" href="${repoUrl(base, 'tree', tag.name)}">${tag.name}</a>${isProtected ? html` <span class="badge">protected</span>` : ''}
 <br><span class="muted"><a href="${base}/-/commit/${tag.commit.id}"><code>${tag.commit.id.slice(0, 8)}</code></a> ${commitTitle(tag.commit)} · ${timeElement(tag.commit.committer.seconds, now)}</span>
 ${tag.annotation && tag.annotation.message.trim() ? html`<pre class="tag-message">${tag.annotation.message.trim()}</pre>` : ''}</div>
 <a class="button small secondary" href="${base}/-/archive/${encodeURIComponent(tag.name)}/${encodeURIComponent(`${access.project.path}-${tag.name.replace(/\//g, '-')}`)}.zip" download>zip</a>
-${mayManage ? html`<form class="inline" method="post" action="${base}/-/tags/delete" data-confirm="Delete the tag ${tag.name}?">${csrfField(context)}<input type="hidden" name="name" value="${tag.name}"><button type="submit" class="small danger" aria-label="Delete the tag ${tag.name}">Delete</button></form>` : ''}</li>`,
-  );
+${mayManage && (!isProtected || mayDeleteProtected) ? html`<form class="inline" method="post" action="${base}/-/tags/delete" data-confirm="Delete the tag ${tag.name}?">${csrfField(context)}<input type="hidden" name="name" value="${tag.name}"><button type="submit" class="small danger" aria-label="Delete the tag ${tag.name}">Delete</button></form>` : ''}</li>`;
+  });
   const more = tags.length > pageNumber * PER_PAGE;
   const query = (next: number) => `${base}/-/tags?${new URLSearchParams({ ...(search ? { search } : {}), page: String(next) }).toString()}`;
   const body = html`

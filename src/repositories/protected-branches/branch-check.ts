@@ -65,12 +65,3 @@ export async function refuseBranchUpdate(update: RefUpdate, facts: BranchCheckFa
   if (deletion) return facts.canDeleteProtected ? BRANCH_MESSAGES.nonWebDeleteProtectedBranch : BRANCH_MESSAGES.nonMaintainerDeleteProtectedBranch;
   return canPush ? null : BRANCH_MESSAGES.pushProtectedBranch;
 }
-
-/** The first refusal among the updates of one push: GitLab refuses the whole push on it. */
-export async function refusePush(updates: readonly RefUpdate[], facts: BranchCheckFacts): Promise<string | null> {
-  for (const update of updates) {
-    const refusal = await refuseBranchUpdate(update, facts);
-    if (refusal !== null) return refusal;
-  }
-  return null;
-}

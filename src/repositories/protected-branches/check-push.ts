@@ -1,6 +1,8 @@
-// Decide a push's ref updates against the project's protected branches, at the moment receive-pack
-// asks (its pre-receive hook): the rules and the pusher's role are read then, and fast-forwards are
-// computed in the push's quarantine, where the new commits are until the refs move.
+// Decide a push's ref updates against the project's protected branches and tags: Kiln's one git
+// access decision, asked by receive-pack's pre-receive hook (HTTP and SSH) and by every ref the API
+// and the pages move (repository-api/write-ref.ts). The rules and the pusher's role are read at that
+// moment, and fast-forwards are computed in the push's quarantine, where the new commits are until
+// the refs move.
 import { execFile } from 'node:child_process';
 import type { Deps } from '../../platform/deps.js';
 import type { AuthUser } from '../../platform/auth/principal.js';
@@ -9,7 +11,9 @@ import { canOnProject } from '../../platform/auth/policies/index.js';
 import { projectAccess } from '../../accounts/api.js';
 import { GIT_ENV } from '../git.js';
 import { projectRules } from './finder.js';
-import { refusePush, type RefUpdate } from './branch-check.js';
+import { refuseBranchUpdate, type RefUpdate } from './branch-check.js';
+import { projectTagRules } from '../protected-tags/finder.js';
+import { refuseTagUpdate, TAG_PREFIX } from '../protected-tags/tag-check.js';
 
 export interface PushToCheck {
   project: ProjectRow;
@@ -18,6 +22,8 @@ export interface PushToCheck {
   repoPath: string;
   /** The repository had no branch before the push. */
   emptyRepository: boolean;
+  /** Written by the web interface or the API (GitLab's updated_from_web?): only tags ask it here. */
+  fromWeb?: boolean;
 }
 
 /** Where receive-pack keeps the pushed objects until the refs move (its hook environment). */
@@ -52,24 +58,43 @@ function emptyRepositoryMessage(deps: Deps, project: ProjectRow): string {
   ].join('\n');
 }
 
-/** The refusal git shows the pusher, or null when every update may go ahead. */
+/** The refusal git shows the pusher, or null when every update may go ahead; the first refusal refuses the whole push. */
 export async function checkPush(deps: Deps, push: PushToCheck, quarantine: Quarantine, updates: readonly RefUpdate[]): Promise<string | null> {
   const { project, user } = push;
-  if (!updates.some((update) => update.ref.startsWith('refs/heads/'))) return null;
+  const branches = updates.some((update) => update.ref.startsWith('refs/heads/'));
+  const tags = updates.some((update) => update.ref.startsWith(TAG_PREFIX));
+  if (!branches && !tags) return null;
   const now = deps.clock.now();
-  // Administrators are not members: their role on a protected branch is their membership alone.
-  const [rules, access, membership] = await Promise.all([
-    projectRules(deps.db, Number(project.id)),
+  // Administrators are not members: their role on a protected ref is their membership alone.
+  const [rules, tagRules, access, membership] = await Promise.all([
+    branches ? projectRules(deps.db, Number(project.id)) : [],
+    tags ? projectTagRules(deps.db, Number(project.id)) : [],
     projectAccess(deps.reads, user, project, now),
     projectAccess(deps.reads, user && { ...user, admin: false }, project, now),
   ]);
-  return refusePush(updates, {
+  const subject = { user, level: access.level, visibility: project.visibility };
+  const actor = { user, memberLevel: membership.level };
+  const branchFacts = {
     defaultBranch: project.default_branch,
     emptyRepository: push.emptyRepository,
     rules,
-    actor: { user, memberLevel: membership.level },
-    canDeleteProtected: canOnProject({ user, level: access.level, visibility: project.visibility }, 'delete_protected_branch'),
+    actor,
+    canDeleteProtected: canOnProject(subject, 'delete_protected_branch'),
     emptyRepositoryMessage: emptyRepositoryMessage(deps, project),
-    isAncestor: (oldId, newId) => isAncestor(push.repoPath, quarantine, oldId, newId),
-  });
+    isAncestor: (oldId: string, newId: string) => isAncestor(push.repoPath, quarantine, oldId, newId),
+  };
+  const tagFacts = {
+    defaultBranch: project.default_branch,
+    rules: tagRules,
+    actor,
+    // A deploy key holds no role: git's own rules and the protected tags decide for it.
+    canAdminTag: user ? canOnProject(subject, 'admin_tag') : null,
+    isMaintainer: canOnProject(subject, 'delete_protected_tag'),
+    fromWeb: push.fromWeb === true,
+  };
+  for (const update of updates) {
+    const refusal = update.ref.startsWith(TAG_PREFIX) ? refuseTagUpdate(update, tagFacts) : await refuseBranchUpdate(update, branchFacts);
+    if (refusal !== null) return refusal;
+  }
+  return null;
 }

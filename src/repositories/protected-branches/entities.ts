@@ -4,7 +4,8 @@
 import { PROTECTED_REF_LEVEL_NAMES } from '../../platform/auth/policies/index.js';
 import type { AccessLevelRow, ProtectedBranchRule } from './finder.js';
 
-function accessLevelEntity(level: AccessLevelRow) {
+/** One access level of a protected branch or tag (ProtectedRefAccess). */
+export function accessLevelEntity(level: Pick<AccessLevelRow, 'id' | 'access_level'>) {
   const accessLevel = Number(level.access_level);
   return {
     id: Number(level.id),

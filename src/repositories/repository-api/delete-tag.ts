@@ -1,4 +1,5 @@
-// Delete a tag (GitLab's Tags::DestroyService); Kiln has no protected tags or releases to consider.
+// Delete a tag (GitLab's Tags::DestroyService): a protected tag only by those its rule lets create it,
+// Maintainers and up, as write-ref.ts decides for every ref it moves.
 import type { Deps } from '../../platform/deps.js';
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import type { AuthUser } from '../../platform/auth/principal.js';

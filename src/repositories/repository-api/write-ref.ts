@@ -1,4 +1,4 @@
-// Every ref the API moves goes through here, as a push would: the protected-branch rules of a push
+// Every ref the API moves goes through here, as a push would: the protected branch and tag rules of a push
 // made from GitLab's web interface and API (branch_check.rb, `updated_from_web?`), then a
 // compare-and-swap of the ref (`git update-ref <ref> <new> <old>`), so a write that raced another
 // fails instead of losing it, then the push events and, for a first default branch, its protection.
@@ -40,7 +40,7 @@ async function inProtectedBranch(deps: Deps, write: RefWrite): Promise<boolean> 
 
 /** The refusal of a push for this update, as the web interface and API get it, or null. */
 async function refuse(deps: Deps, write: RefWrite, oldId: string): Promise<string | null> {
-  const push = { project: write.project, user: write.user, repoPath: write.repoPath, emptyRepository: isEmptyRepository(write.before) };
+  const push = { project: write.project, user: write.user, repoPath: write.repoPath, emptyRepository: isEmptyRepository(write.before), fromWeb: true };
   const refusal = await checkPush(deps, push, { objectDirectory: '', alternateObjectDirectories: '' }, [{ oldId, newId: write.newId, ref: write.ref }]);
   // Deleting a protected branch and creating one from a protected commit are what "from the web" allows.
   if (refusal === BRANCH_MESSAGES.nonWebDeleteProtectedBranch) return null;

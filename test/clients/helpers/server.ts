@@ -72,16 +72,20 @@ export async function startKilnProcess(options: StartOptions = {}): Promise<Kiln
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
+  // Generous: a loaded machine (a whole suite beside it) has taken more than 30 s to start a process.
+  const deadline = Date.now() + 120_000;
+  for (let ready = false; !ready; ) {
     if (child.exitCode !== null) throw new Error(`kiln exited with ${child.exitCode}:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`kiln serve was not ready within 120 s:\n${output}`);
+    }
     try {
-      const response = await fetch(`${url}/-/readiness`);
-      if (response.ok) break;
+      ready = (await fetch(`${url}/-/readiness`)).ok;
     } catch {
       /* not listening yet */
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {

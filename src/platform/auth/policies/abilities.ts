@@ -51,7 +51,7 @@ export const PROJECT_ABILITIES = {
   create_deployment: { min: ACCESS.developer },
   update_deployment: { min: ACCESS.developer },
   push_code: { min: ACCESS.developer, feature: 'repository' },
-  // Creating and deleting tags through the API (GitLab's admin_tag; Kiln has no protected tags).
+  // Creating and deleting tags through the API and pages (GitLab's admin_tag); protected tags narrow it.
   admin_tag: { min: ACCESS.developer, feature: 'repository' },
   read_alert_management_alert: { min: ACCESS.developer },
   update_alert_management_alert: { min: ACCESS.developer },
@@ -62,6 +62,8 @@ export const PROJECT_ABILITIES = {
   admin_protected_branch: { min: ACCESS.maintainer },
   // Git never deletes a protected branch; this decides which refusal a push gets (branch_check.rb).
   delete_protected_branch: { min: ACCESS.maintainer },
+  // Deleting a protected tag from the web or API (GitLab's maintainer_access in its tag check).
+  delete_protected_tag: { min: ACCESS.maintainer },
   admin_project: { min: ACCESS.maintainer },
   remove_project: { min: ACCESS.owner },
   destroy_issue: { min: ACCESS.owner, feature: 'issues' },

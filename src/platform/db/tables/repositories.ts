@@ -53,10 +53,28 @@ export interface ProtectedBranchAccessLevelsTable {
   access_level: number;
 }
 
+/** A protected tag rule of a project: a tag name or a wildcard (`v*`). */
+export interface ProtectedTagsTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Who may create the tags a rule matches: an access level (0, 30, 40 or 60). */
+export interface ProtectedTagCreateAccessLevelsTable {
+  id: Generated<number>;
+  protected_tag_id: number;
+  access_level: number;
+}
+
 export interface RepositoriesTables {
   repositories: RepositoriesTable;
   group_repository_storage_moves: GroupRepositoryStorageMovesTable;
   repository_push_leases: RepositoryPushLeasesTable;
   protected_branches: ProtectedBranchesTable;
   protected_branch_access_levels: ProtectedBranchAccessLevelsTable;
+  protected_tags: ProtectedTagsTable;
+  protected_tag_create_access_levels: ProtectedTagCreateAccessLevelsTable;
 }
