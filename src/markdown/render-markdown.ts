@@ -16,15 +16,23 @@ export interface ResolvedIssue {
   issueId: number;
 }
 
+export interface ResolvedMergeRequest {
+  url: string;
+  title: string;
+  projectId: number;
+  mergeRequestId: number;
+}
+
 export interface ResolvedUser {
   url: string;
   name: string;
   id: number;
 }
 
-/** References the caller may see, by their text: `#12` → issue, `alice` → user. */
+/** References the caller may see, by their text: `#12` → issue, `!7` → merge request, `alice` → user. */
 export interface References {
   issues: ReadonlyMap<number, ResolvedIssue>;
+  mergeRequests?: ReadonlyMap<number, ResolvedMergeRequest>;
   users: ReadonlyMap<string, ResolvedUser>;
 }
 
@@ -54,6 +62,8 @@ export class NestingTooDeep extends Error {
 
 /** `#12` not preceded by a word character (GitLab's issue reference pattern, local form). */
 export const ISSUE_REFERENCE = /(?<![\w&/#])#(\d{1,9})\b/g;
+/** `!7` not preceded by a word character (GitLab's merge request reference pattern, local form). */
+export const MERGE_REQUEST_REFERENCE = /(?<![\w&/!])!(\d{1,9})\b/g;
 /**
  * `@username` (User.reference_pattern): not preceded by a word character; trailing dots are
  * punctuation (withoutTrailingDots). At most GitLab's 255 characters of a username are taken.
@@ -130,7 +140,7 @@ export function renderMarkdown(text: string, options: RenderOptions = {}): strin
 /** Replace resolved references in text tokens outside links and code with links to them. */
 function linkReferences(state: StateCore): void {
   const references = (state.env as { gitlabReferences?: References }).gitlabReferences;
-  if (!references || (references.issues.size === 0 && references.users.size === 0)) return;
+  if (!references || (references.issues.size === 0 && references.users.size === 0 && !references.mergeRequests?.size)) return;
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
     const out: Token[] = [];
@@ -165,6 +175,16 @@ function findMatches(text: string, references: References): Match[] {
       start: match.index, end: match.index + match[0].length, href: issue.url, title: issue.title,
       attrs: [['data-reference-type', 'issue'], ['data-project', String(issue.projectId)], ['data-issue', String(issue.issueId)], ['class', 'gfm gfm-issue']],
     });
+  }
+  if (references.mergeRequests?.size) {
+    for (const match of text.matchAll(MERGE_REQUEST_REFERENCE)) {
+      const mr = references.mergeRequests.get(Number(match[1]));
+      if (!mr) continue;
+      matches.push({
+        start: match.index, end: match.index + match[0].length, href: mr.url, title: mr.title,
+        attrs: [['data-reference-type', 'merge_request'], ['data-project', String(mr.projectId)], ['data-merge-request', String(mr.mergeRequestId)], ['class', 'gfm gfm-merge_request']],
+      });
+    }
   }
   for (const match of text.matchAll(USER_REFERENCE)) {
     const username = withoutTrailingDots(match[1]);
