@@ -105,6 +105,7 @@ function parser(gfm: boolean): MarkdownIt {
     return tokenize.call(this, state, startLine, endLine);
   };
   md.core.ruler.push('gitlab_references', (state: StateCore) => linkReferences(state));
+  if (gfm) md.core.ruler.push('task_lists', (state: StateCore) => taskLists(state));
   const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
   md.renderer.rules.link_open = (tokens, index, options, env, self) => {
     const relative = (env as { relativeLinks?: RelativeLinks }).relativeLinks;
@@ -135,6 +136,32 @@ export function renderMarkdown(text: string, options: RenderOptions = {}): strin
   // `env.references` is markdown-it's own (link reference definitions, `[x]: /url`): GitLab's
   // references travel under another name.
   return md.render(text, { gitlabReferences: options.gfm ? options.references : undefined, baseUrl: options.baseUrl, relativeLinks: options.relativeLinks });
+}
+
+const TASK_MARKER = /^\[([ xX])\](?:[ \t]|$)/;
+
+/**
+ * GitLab's task lists: a list item starting with `[ ]` or `[x]` gets a checkbox, disabled (a page
+ * that lets its reader tick them enables them), named by the item's source line (0-based) so a tick
+ * can be written back to that line (issues/task-list.ts).
+ */
+function taskLists(state: StateCore): void {
+  const tokens = state.tokens;
+  for (let index = 0; index + 2 < tokens.length; index += 1) {
+    const item = tokens[index];
+    const inline = tokens[index + 2];
+    if (item.type !== 'list_item_open' || tokens[index + 1].type !== 'paragraph_open' || inline.type !== 'inline' || !item.map) continue;
+    const marker = TASK_MARKER.exec(inline.content);
+    const first = inline.children?.[0];
+    if (!marker || !first || first.type !== 'text' || !first.content.startsWith(marker[0].trimEnd())) continue;
+    first.content = first.content.slice(marker[0].trimEnd().length).replace(/^[ \t]/, '');
+    const label = inline.content.slice(marker[0].length).split('\n')[0].trim().slice(0, 200) || 'Task';
+    const line = item.map[0];
+    const box = new state.Token('html_inline', '', 0);
+    box.content = `<input type="checkbox" class="task-list-item-checkbox" name="task[]" value="${line}" data-task-line="${line}" aria-label="${state.md.utils.escapeHtml(label)}"${marker[1] === ' ' ? '' : ' checked'} disabled> `;
+    inline.children!.unshift(box);
+    item.attrJoin('class', 'task-list-item');
+  }
 }
 
 /** Replace resolved references in text tokens outside links and code with links to them. */

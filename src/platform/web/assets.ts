@@ -4,6 +4,7 @@ import type { Feature } from '../feature.js';
 import { STYLESHEET } from './layout.js';
 import { SCRIPT } from './scripts.js';
 import { CODE_STYLES } from './code-styles.js';
+import { PLANNING_STYLES } from './planning-styles.js';
 import { CODE_SCRIPT } from './code-scripts.js';
 import { highlightThemes, htmxScript } from './vendor-assets.js';
 import { withThemeClasses } from './themes.js';
@@ -14,7 +15,7 @@ let stylesheet: string | undefined;
  * also apply to a user who chose the dark theme, and not to one who chose the light one (themes.ts).
  */
 function fullStylesheet(): string {
-  stylesheet ??= withThemeClasses(STYLESHEET + CODE_STYLES + highlightThemes());
+  stylesheet ??= withThemeClasses(STYLESHEET + CODE_STYLES + PLANNING_STYLES + highlightThemes());
   return stylesheet;
 }
 
