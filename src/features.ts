@@ -28,6 +28,7 @@ import { mergeRequestPagesFeature } from './merge-requests/pages/index.js';
 import { namespacePagesFeature } from './namespace-pages/index.js';
 import { keysFeature } from './keys/index.js';
 import { sshFeature } from './ssh/index.js';
+import { adminFeature } from './admin/index.js';
 
 export const features: Feature[] = [
   accountsFeature,
@@ -52,6 +53,7 @@ export const features: Feature[] = [
   webhooksFeature,
   keysFeature,
   sshFeature,
+  adminFeature,
   mergeRequestsFeature,
   commitStatusesFeature,
   issuePagesFeature,

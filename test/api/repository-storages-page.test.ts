@@ -52,7 +52,8 @@ describe('GET /admin/repository_storages', () => {
   it('is linked from the navigation for administrators only', async () => {
     const admin = new WebSession(kiln);
     await admin.signIn('operator', operator.password);
-    expect((await admin.get('/')).body).toContain('<a href="/admin/repository_storages">Admin</a>');
+    expect((await admin.get('/')).body).toContain('<a href="/admin">Admin</a>');
+    expect((await admin.get('/admin')).body).toContain('<a href="/admin/repository_storages">Repository storage</a>');
     const user = new WebSession(kiln);
     await user.signIn('alice', alice.password);
     const home = await user.get('/');

@@ -32,7 +32,7 @@ function topBar(input: LayoutInput): Html {
     <a href="/projects/new">New project</a>
     <a href="/groups/new">New group</a>
     ${search}
-    ${canOnInstance(user, 'admin_all_resources') ? html`<a href="/admin/repository_storages">Admin</a>` : ''}
+    ${canOnInstance(user, 'admin_all_resources') ? html`<a href="/admin">Admin</a>` : ''}
     <details class="user-menu"><summary>${user.name} (@${user.username})</summary>
       <ul>
         <li><a href="/${user.username}">Your profile</a></li>
@@ -125,5 +125,6 @@ table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;
 code,pre{font-family:ui-monospace,monospace;background:#f0f0f0;padding:.1rem .3rem;border-radius:3px}pre{padding:.8rem;overflow:auto}
 .tabs{display:flex;gap:1rem;border-bottom:1px solid #ddd;margin-bottom:1rem}.tabs a{padding:.4rem 0;text-decoration:none;color:#555}.tabs a.active{border-bottom:2px solid #1f75cb;color:#1f1f1f}
 .wrap-anywhere{overflow-wrap:anywhere}ul.plain{list-style:none;padding:0}ul.plain>li{padding:.6rem 0;border-bottom:1px solid #e5e5e5}ul.plain h3{margin:0 0 .3rem;font-size:1rem}ul.plain p{margin:.2rem 0}
+.admin-counts{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:.8rem}.admin-counts li{background:#fff;border:1px solid #e5e5e5;border-radius:4px;padding:.8rem}.admin-counts .count{display:block;font-size:1.6rem;font-weight:700}
 .muted{color:#666}.badge{display:inline-block;padding:0 .4rem;border-radius:8px;background:#eee;font-size:.85rem}
 `;

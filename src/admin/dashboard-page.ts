@@ -1,0 +1,27 @@
+// /admin: what the instance holds, and links to the administrator's pages.
+import { html } from '../platform/web/html.js';
+import { page, type PageOutcome } from '../platform/web/page.js';
+import type { InstanceCounts } from './statistics-queries.js';
+
+const ADMIN_PAGES = [
+  ['/admin/emails', 'E-mails', 'The outgoing mail and its delivery state.'],
+  ['/admin/repository_storages', 'Repository storage', 'The repository shards and moves between them.'],
+] as const;
+
+export function dashboardPage(counts: InstanceCounts): PageOutcome {
+  const tiles = [
+    ['Users', counts.users, `${counts.activeUsers} active, ${counts.blockedUsers} blocked`],
+    ['Projects', counts.projects, ''],
+    ['Groups', counts.groups, ''],
+    ['Issues', counts.issues, ''],
+    ['Merge requests', counts.mergeRequests, ''],
+    ['SSH keys', counts.sshKeys, ''],
+  ] as const;
+  return page({
+    title: 'Admin area',
+    body: html`
+      <ul class="admin-counts">${tiles.map(([label, value, detail]) => html`<li><span class="count">${value.toLocaleString('en-US')}</span> <span class="label">${label}</span>${detail ? html` <span class="muted">${detail}</span>` : ''}</li>`)}</ul>
+      <h2>Administration</h2>
+      <ul class="plain">${ADMIN_PAGES.map(([href, label, help]) => html`<li><a href="${href}">${label}</a> <span class="muted">${help}</span></li>`)}</ul>`,
+  });
+}

@@ -1,0 +1,23 @@
+// The admin area: the dashboard at /admin with the instance's counts and the way to every admin
+// page, and GET /application/statistics.
+import type { Feature } from '../platform/feature.js';
+import { apiRoute } from '../platform/http/route.js';
+import { pageRoute } from '../platform/web/page-route.js';
+import { instanceCounts } from './statistics-queries.js';
+import { applicationStatistics } from './entities.js';
+import { dashboardPage } from './dashboard-page.js';
+
+export const adminFeature: Feature = {
+  name: 'admin',
+  routes(app, deps) {
+    apiRoute(app, deps, {
+      method: 'GET', url: '/application/statistics', summary: 'Counts of what the instance holds (administrators)', tags: ['settings'],
+      ability: { instance: 'admin_all_resources' },
+      handler: async () => applicationStatistics(await instanceCounts(deps)),
+    });
+    pageRoute(app, deps, {
+      method: 'GET', url: '/admin', ability: { instance: 'admin_all_resources' },
+      handler: async () => dashboardPage(await instanceCounts(deps)),
+    });
+  },
+};

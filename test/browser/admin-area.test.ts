@@ -1,0 +1,49 @@
+// The admin dashboard in Chromium (issue 36): reached from the top bar, axe-clean at 1280 px light
+// and at 390 px dark without sideways scrolling.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, overflowsSideways, seriousViolations } from './helpers/browser.js';
+import { ROOT_PASSWORD, startKilnProcess, type KilnProcess } from '../clients/helpers/server.js';
+
+let kiln: KilnProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  kiln = await startKilnProcess();
+  browser = await launchBrowser();
+  mkdirSync('test-results', { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await kiln?.stop();
+});
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto(`${kiln.url}/users/sign_in`);
+  await page.fill('#login', 'root');
+  await page.fill('#password', ROOT_PASSWORD);
+  await Promise.all([page.waitForNavigation(), page.click('button:has-text("Sign in")')]);
+}
+
+describe('/admin', () => {
+  it('opens from the top bar and shows the counts, light and wide, then dark at 390 px', async () => {
+    const wide = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    const page = await wide.newPage();
+    await signIn(page);
+    await Promise.all([page.waitForNavigation(), page.click('header a:has-text("Admin")')]);
+    expect(page.url()).toBe(`${kiln.url}/admin`);
+    expect(await page.textContent('.admin-counts')).toContain('Users');
+    expect(await seriousViolations(page)).toEqual([]);
+    await wide.close();
+
+    const narrow = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    const phone = await narrow.newPage();
+    await signIn(phone);
+    await phone.goto(`${kiln.url}/admin`);
+    expect(await overflowsSideways(phone)).toBe(false);
+    expect(await seriousViolations(phone)).toEqual([]);
+    await phone.screenshot({ path: 'test-results/admin-dashboard-390-dark.png', fullPage: true });
+    await narrow.close();
+  });
+});
