@@ -23,6 +23,7 @@ import { labelsFeature } from './labels/index.js';
 import { milestonesFeature } from './milestones/index.js';
 import { webhooksFeature } from './webhooks/index.js';
 import { mergeRequestsFeature } from './merge-requests/index.js';
+import { commitStatusesFeature } from './commit-statuses/index.js';
 import { mergeRequestPagesFeature } from './merge-requests/pages/index.js';
 import { namespacePagesFeature } from './namespace-pages/index.js';
 import { keysFeature } from './keys/index.js';
@@ -52,6 +53,7 @@ export const features: Feature[] = [
   keysFeature,
   sshFeature,
   mergeRequestsFeature,
+  commitStatusesFeature,
   issuePagesFeature,
   mergeRequestPagesFeature,
   accountPagesFeature,

@@ -27,3 +27,5 @@ export { noteActivity } from './record-activity.js';
 // Issue 37 (SSH): gitlab-shell's 2fa_recovery_codes and personal_access_token commands.
 export { regenerateRecoveryCodes } from './regenerate-recovery-codes.js';
 export { scopesAvailableTo } from './create-personal-access-token.js';
+// Issue 36: profile pages link a user's website only when it is an http(s) address.
+export { isWebAddress } from './update-profile.js';

@@ -18,6 +18,7 @@ export interface CreateUserInput {
   organization?: string;
   public_email?: string;
   private_profile?: boolean;
+  pronouns?: string;
 }
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
@@ -32,6 +33,8 @@ export function validateUserFields(input: Partial<CreateUserInput>, creating: bo
   if ((creating || input.email !== undefined) && !EMAIL.test(input.email ?? '')) errors.email = ['is invalid'];
   // At creation the only address a user owns is the primary one (GitLab: "is not an email you own").
   if (creating && input.public_email && input.public_email.toLowerCase() !== input.email?.toLowerCase()) errors.public_email = ['is not an email you own'];
+  // GitLab's limit on pronouns (user_detail.pronouns).
+  if (input.pronouns !== undefined && input.pronouns.length > 50) errors.pronouns = ['is too long (maximum is 50 characters)'];
   if (input.password !== undefined && input.password.length < MIN_PASSWORD_LENGTH) {
     errors.password = [`is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)`];
   } else if (input.password !== undefined && input.password.length > MAX_PASSWORD_LENGTH) {
@@ -62,6 +65,7 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Us
           location: input.location ?? '',
           website_url: input.website_url ?? '',
           organization: input.organization ?? '',
+          pronouns: input.pronouns ?? '',
           public_email: input.public_email ?? '',
           private_profile: input.private_profile ? 1 : 0,
           created_at: now,

@@ -21,6 +21,9 @@ export async function ensureRootUser(deps: Deps): Promise<void> {
       return ensureRootUser(deps);
     }
     if (generated) {
+      // A generated password is one the operator read from a file: root must replace it at the
+      // first sign-in (GitLab's password_expires_at).
+      await deps.db.updateTable('users').set({ password_expires_at: deps.clock.now() }).where('id', '=', root.id).execute();
       const path = join(deps.config.dataDir, 'initial_root_password');
       writeFileSync(path, `${password}\n`, { mode: 0o600 });
       deps.log.info({ path }, 'created the root administrator; its password is in this file');

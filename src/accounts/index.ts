@@ -26,6 +26,7 @@ import { browserSessions } from './sessions.js';
 import { signInRoutes } from './sign-in.js';
 import { twoFactorPages } from './two-factor-pages.js';
 import { personalAccessTokenPages } from './personal-access-tokens-pages.js';
+import { userSettingsPages } from './settings/index.js';
 
 export const accountsFeature: Feature = {
   name: 'accounts',
@@ -55,6 +56,7 @@ export const accountsFeature: Feature = {
     signInRoutes(app, deps);
     twoFactorPages(app, deps);
     personalAccessTokenPages(app, deps);
+    userSettingsPages(app, deps);
   },
   jobs: {
     [DESTROY_GROUP_JOB]: destroyGroupJob,

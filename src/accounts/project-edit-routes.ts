@@ -33,6 +33,8 @@ const UPDATE_PARAMS = {
   issues_access_level: p.string.optional({ values: FEATURE_LEVELS }),
   repository_access_level: p.string.optional({ values: FEATURE_LEVELS }),
   issues_enabled: p.boolean.optional({ description: 'Deprecated: use issues_access_level' }),
+  merge_requests_access_level: p.string.optional({ values: FEATURE_LEVELS }),
+  merge_requests_enabled: p.boolean.optional({ description: 'Deprecated: use merge_requests_access_level' }),
   avatar: p.json.optional({ description: 'An image file (multipart/form-data); empty to remove the avatar' }),
 };
 
@@ -56,6 +58,7 @@ export function projectEditRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await project();
       const topics = params.topics ?? params.tag_list;
       const issuesLevel = params.issues_access_level ?? (params.issues_enabled === undefined ? undefined : params.issues_enabled ? 'enabled' : 'disabled');
+      const mergeRequestsLevel = params.merge_requests_access_level ?? (params.merge_requests_enabled === undefined ? undefined : params.merge_requests_enabled ? 'enabled' : 'disabled');
       const updated = await updateProject(deps, access, {
         name: params.name,
         path: params.path,
@@ -65,6 +68,7 @@ export function projectEditRoutes(app: FastifyInstance, deps: Deps): void {
         topics,
         issuesAccessLevel: issuesLevel as FeatureAccessLevel | undefined,
         repositoryAccessLevel: params.repository_access_level as FeatureAccessLevel | undefined,
+        mergeRequestsAccessLevel: mergeRequestsLevel as FeatureAccessLevel | undefined,
         avatar: input.avatar === undefined ? undefined : avatarChange(input.avatar),
       });
       return present(access, updated);

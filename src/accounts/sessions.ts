@@ -19,6 +19,12 @@ export const SESSION_COOKIE = '_kiln_session';
 const LIFETIME_MS = 7 * 24 * 3600 * 1000;
 const TOUCH_INTERVAL_MS = 60_000;
 
+/** The browser's own description, bounded: shown on the active sessions page, never trusted. */
+function userAgentOf(request: FastifyRequest): string | null {
+  const agent = request.headers['user-agent'];
+  return typeof agent === 'string' && agent !== '' ? agent.slice(0, 255) : null;
+}
+
 function secureCookies(deps: Deps): boolean {
   return deps.config.baseUrl.startsWith('https:');
 }
@@ -33,7 +39,7 @@ export async function loadSession(deps: Deps, request: FastifyRequest): Promise<
     .selectFrom('web_sessions as s')
     .leftJoin('users as u', 'u.id', 's.user_id')
     .select(['s.id_digest', 's.user_id', 's.pending_user_id', 's.csrf_token', 's.flash', 's.expires_at', 's.last_seen_at'])
-    .select(['u.username', 'u.name', 'u.state', 'u.admin', 'u.otp_required'])
+    .select(['u.username', 'u.name', 'u.state', 'u.admin', 'u.otp_required', 'u.theme'])
     .where('s.id_digest', '=', sha256Hex(cookie))
     .executeTakeFirst();
   if (!row || Number(row.expires_at) <= now) return null;
@@ -43,7 +49,7 @@ export async function loadSession(deps: Deps, request: FastifyRequest): Promise<
   const user = row.user_id !== null && row.username !== null && row.state === 'active'
     ? toAuthUser({ id: row.user_id, username: row.username, name: row.name!, state: row.state, admin: row.admin!, otp_required: row.otp_required! } as Parameters<typeof toAuthUser>[0])
     : null;
-  return { idDigest: row.id_digest, stored: true, user, pendingUserId: row.pending_user_id === null ? null : Number(row.pending_user_id), csrfToken: row.csrf_token, flash: row.flash };
+  return { idDigest: row.id_digest, stored: true, user, pendingUserId: row.pending_user_id === null ? null : Number(row.pending_user_id), csrfToken: row.csrf_token, flash: row.flash, theme: user ? row.theme ?? 'system' : 'system' };
 }
 
 async function dropStoredSession(deps: Deps, request: FastifyRequest): Promise<void> {
@@ -73,15 +79,20 @@ export async function startSession(deps: Deps, request: FastifyRequest, reply: F
   const csrfToken = randomToken(32);
   await deps.db
     .insertInto('web_sessions')
-    .values({ id_digest: sha256Hex(value), user_id: fields.userId ?? null, pending_user_id: fields.pendingUserId ?? null, csrf_token: csrfToken, flash: null, created_at: now, last_seen_at: now, expires_at: now + LIFETIME_MS })
+    .values({
+      id_digest: sha256Hex(value), user_id: fields.userId ?? null, pending_user_id: fields.pendingUserId ?? null, csrf_token: csrfToken, flash: null, created_at: now, last_seen_at: now, expires_at: now + LIFETIME_MS,
+      ip_address: request.ip, user_agent: userAgentOf(request),
+    })
     .execute();
   useCookie(deps, request, reply, value);
   let user: AuthUser | null = null;
+  let theme: Session['theme'] = 'system';
   if (fields.userId) {
     const row = await deps.db.selectFrom('users').selectAll().where('id', '=', fields.userId).executeTakeFirstOrThrow();
     user = toAuthUser(row);
+    theme = row.theme;
   }
-  return { idDigest: sha256Hex(value), stored: true, user, pendingUserId: fields.pendingUserId ?? null, csrfToken, flash: null };
+  return { idDigest: sha256Hex(value), stored: true, user, pendingUserId: fields.pendingUserId ?? null, csrfToken, flash: null, theme };
 }
 
 export async function endSession(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {

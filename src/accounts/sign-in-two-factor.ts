@@ -10,7 +10,7 @@ import { html } from '../platform/web/html.js';
 import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
 import { page, redirect, safeReturnTo, type PageOutcome } from '../platform/web/page.js';
 import { startSession } from './sessions.js';
-import { recordActivity } from './record-activity.js';
+import { completeSignIn } from './complete-sign-in.js';
 
 // A pending second step expires like GitLab's otp_user_id: the password must be typed again.
 const PENDING_MS = 10 * 60_000;
@@ -62,9 +62,7 @@ export function twoFactorSignInRoutes(app: FastifyInstance, deps: Deps): void {
         return twoFactorForm(context, returnTo, 'Invalid two-factor code.');
       }
       if (user.failed_attempts > 0) await deps.db.updateTable('users').set({ failed_attempts: 0, locked_until: null }).where('id', '=', user.id).execute();
-      await recordActivity(deps, Number(user.id), now);
-      await startSession(deps, context.request, context.reply, { userId: Number(user.id) });
-      return redirect(returnTo);
+      return completeSignIn(context, Number(user.id), returnTo);
     },
   });
 }

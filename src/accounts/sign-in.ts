@@ -8,8 +8,8 @@ import { beginSecondStep, twoFactorSignInRoutes } from './sign-in-two-factor.js'
 import { html } from '../platform/web/html.js';
 import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
 import { page, redirect, safeReturnTo, type PageOutcome } from '../platform/web/page.js';
-import { endSession, startSession } from './sessions.js';
-import { recordActivity } from './record-activity.js';
+import { endSession } from './sessions.js';
+import { completeSignIn } from './complete-sign-in.js';
 import { publishFailedLogin } from './system-events.js';
 
 function signInForm(context: PageContext, returnTo: string, error?: string, login = ''): PageOutcome {
@@ -28,13 +28,6 @@ function signInForm(context: PageContext, returnTo: string, error?: string, logi
         <p><button type="submit">Sign in</button></p>
       </form>`,
   });
-}
-
-/** Password accepted: start a fresh signed-in session (rotation defeats session fixation). */
-export async function completePasswordSignIn(context: PageContext, userId: number, returnTo: string): Promise<PageOutcome> {
-  await recordActivity(context.deps, userId, context.deps.clock.now());
-  await startSession(context.deps, context.request, context.reply, { userId });
-  return redirect(returnTo);
 }
 
 export function signInRoutes(app: FastifyInstance, deps: Deps): void {
@@ -69,7 +62,7 @@ export function signInRoutes(app: FastifyInstance, deps: Deps): void {
         return signInForm(context, returnTo, 'Invalid login or password.', login);
       }
       if (check.user.otp_required === 1) return beginSecondStep(context, Number(check.user.id), returnTo);
-      return completePasswordSignIn(context, Number(check.user.id), returnTo);
+      return completeSignIn(context, Number(check.user.id), returnTo);
     },
   });
 

@@ -9,17 +9,14 @@ function refused(names: readonly string[]): Record<string, ParamRule> {
 }
 
 export const UNSUPPORTED_PROJECT_PARAMS = refused([
-  'merge_requests_access_level', 'wiki_access_level', 'snippets_access_level', 'builds_access_level', 'pages_access_level',
+  'wiki_access_level', 'snippets_access_level', 'builds_access_level', 'pages_access_level',
   'forking_access_level', 'analytics_access_level', 'operations_access_level', 'releases_access_level', 'environments_access_level',
   'feature_flags_access_level', 'infrastructure_access_level', 'monitor_access_level', 'container_registry_access_level',
   'security_and_compliance_access_level', 'requirements_access_level', 'model_experiments_access_level',
-  'merge_requests_enabled', 'wiki_enabled', 'snippets_enabled', 'jobs_enabled', 'container_registry_enabled', 'lfs_enabled',
+  'wiki_enabled', 'snippets_enabled', 'jobs_enabled', 'container_registry_enabled', 'lfs_enabled',
   'request_access_enabled', 'shared_runners_enabled', 'public_builds', 'public_jobs', 'service_desk_enabled', 'emails_disabled', 'emails_enabled',
-  'merge_method', 'squash_option', 'only_allow_merge_if_pipeline_succeeds', 'only_allow_merge_if_all_discussions_are_resolved',
-  'allow_merge_on_skipped_pipeline', 'remove_source_branch_after_merge', 'printing_merge_request_link_enabled',
-  'resolve_outdated_diff_discussions', 'suggestion_commit_message', 'merge_commit_template', 'squash_commit_template',
   'issue_branch_template', 'ci_config_path', 'build_timeout', 'auto_devops_enabled', 'auto_devops_deploy_strategy',
-  'import_url', 'mirror', 'keep_latest_artifact', 'packages_enabled', 'autoclose_referenced_issues', 'external_authorization_classification_label',
+  'import_url', 'mirror', 'keep_latest_artifact', 'packages_enabled', 'external_authorization_classification_label',
 ]);
 
 export const UNSUPPORTED_GROUP_PARAMS = refused([

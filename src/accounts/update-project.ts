@@ -28,6 +28,25 @@ import { publishProjectEvent, publishProjectMove } from './system-events.js';
  */
 export const PROJECT_SETTINGS = {
   description: p.string.optional(),
+  // Merge requests (merge-requests/): how they merge and what must hold first.
+  merge_method: p.string.optional({ values: ['merge', 'rebase_merge', 'ff'] }),
+  squash_option: p.string.optional({ values: ['never', 'always', 'default_on', 'default_off'] }),
+  only_allow_merge_if_pipeline_succeeds: p.boolean.optional(),
+  allow_merge_on_skipped_pipeline: p.boolean.optional(),
+  only_allow_merge_if_all_discussions_are_resolved: p.boolean.optional(),
+  resolve_outdated_diff_discussions: p.boolean.optional(),
+  remove_source_branch_after_merge: p.boolean.optional(),
+  printing_merge_request_link_enabled: p.boolean.optional(),
+  autoclose_referenced_issues: p.boolean.optional(),
+  // GitLab's ProjectSetting and Project length validations.
+  merge_commit_template: p.string.optional({ max: 500 }),
+  squash_commit_template: p.string.optional({ max: 500 }),
+  suggestion_commit_message: p.string.optional({ max: 255 }),
+  // Approvals (GitLab EE's project settings; Kiln's approve-merge-request.ts obeys them).
+  approvals_before_merge: p.integer.optional(),
+  reset_approvals_on_push: p.boolean.optional(),
+  merge_requests_author_approval: p.boolean.optional(),
+  merge_requests_disable_committers_approval: p.boolean.optional(),
 } satisfies Record<string, ParamRule>;
 
 export type ProjectSettings = { [K in keyof typeof PROJECT_SETTINGS]?: unknown };
@@ -42,6 +61,7 @@ export interface UpdateProjectInput {
   topics?: string[];
   issuesAccessLevel?: FeatureAccessLevel;
   repositoryAccessLevel?: FeatureAccessLevel;
+  mergeRequestsAccessLevel?: FeatureAccessLevel;
   /** A file to store, or null to remove the avatar. */
   avatar?: UploadedFile | null;
 }
@@ -74,6 +94,9 @@ async function validate(deps: Deps, access: ProjectAccess, input: UpdateProjectI
     if (problem) errors.visibility_level = [problem];
   }
   if (input.defaultBranch !== undefined && !input.defaultBranch.trim()) errors.default_branch = ["can't be blank"];
+  // GitLab's numericality validation of the approvals setting.
+  const approvals = input.settings?.approvals_before_merge;
+  if (typeof approvals === 'number' && approvals < 0) errors.approvals_before_merge = ['must be greater than or equal to 0'];
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }
 
@@ -99,12 +122,14 @@ export async function updateProject(deps: Deps, access: ProjectAccess, input: Up
   const changes: Record<string, unknown> = { updated_at: now };
   if (input.name !== undefined) changes.name = input.name.trim();
   for (const [column, value] of Object.entries(input.settings ?? {})) {
-    if (value !== undefined) changes[column] = typeof value === 'boolean' ? Number(value) : value;
+    // Booleans as 1 and 0; a blank template or message is no template (the default applies).
+    if (value !== undefined) changes[column] = typeof value === 'boolean' ? Number(value) : value === '' && column !== 'description' ? null : value;
   }
   if (input.visibility !== undefined) changes.visibility = input.visibility;
   if (input.topics !== undefined) changes.topics = JSON.stringify(cleanTopics(input.topics));
   if (input.issuesAccessLevel !== undefined) changes.issues_access_level = input.issuesAccessLevel;
   if (input.repositoryAccessLevel !== undefined) changes.repository_access_level = input.repositoryAccessLevel;
+  if (input.mergeRequestsAccessLevel !== undefined) changes.merge_requests_access_level = input.mergeRequestsAccessLevel;
   if (input.defaultBranch !== undefined && input.defaultBranch !== project.default_branch) {
     await setDefaultBranch(deps, project, input.defaultBranch);
     changes.default_branch = input.defaultBranch;

@@ -19,7 +19,7 @@ export async function updateUser(deps: Deps, userId: number, input: UpdateUserIn
   validateUserFields(input, false);
   await checkPublicEmail(deps, userId, input);
   const changes: Record<string, unknown> = { updated_at: deps.clock.now() };
-  for (const field of ['bio', 'location', 'website_url', 'organization', 'public_email'] as const) {
+  for (const field of ['bio', 'location', 'website_url', 'organization', 'public_email', 'pronouns'] as const) {
     if (input[field] !== undefined) changes[field] = input[field];
   }
   if (input.name !== undefined) changes.name = input.name.trim();

@@ -42,6 +42,7 @@ export function userProfile(baseUrl: string, user: UserRow) {
     website_url: user.website_url,
     organization: user.organization,
     job_title: '',
+    pronouns: user.pronouns ? user.pronouns : null,
     bot: false,
   };
 }

@@ -23,6 +23,7 @@ const profileFields = {
   organization: p.string.optional(),
   public_email: p.string.optional(),
   private_profile: p.boolean.optional(),
+  pronouns: p.string.optional(),
 };
 
 export function usersRoutes(app: FastifyInstance, deps: Deps): void {

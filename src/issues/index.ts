@@ -1,7 +1,8 @@
 // Issues and their notes: a minimal GitLab-shaped API; incidents are issues of type `incident`.
 import type { Feature } from '../platform/feature.js';
 import { issuesRoutes } from './routes.js';
+import { listenForSystemNotes } from './system-notes.js';
 
-export const issuesFeature: Feature = { name: 'issues', routes: issuesRoutes };
+export const issuesFeature: Feature = { name: 'issues', routes: issuesRoutes, setup: listenForSystemNotes };
 // Issue 16: the issue and incident pages, a feature of their own registered after the API (features.ts).
 export { issuePagesFeature } from './pages/index.js';

@@ -1,6 +1,6 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction, type Executor } from '../platform/db/database.js';
-import { RecordNotFoundError, ValidationError } from '../platform/errors.js';
+import { ConflictError, RecordNotFoundError, ValidationError } from '../platform/errors.js';
 import { recordEvent } from '../platform/events/record-event.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import type { IssueRow } from './entities.js';
@@ -17,6 +17,12 @@ export interface UpdateIssueInput {
   project?: ProjectRow;
   /** Owners and administrators only (set_issue_updated_at), checked by the caller. */
   updatedAt?: number;
+  /**
+   * The description the caller's change was made against (a page's edit, a ticked task): when the
+   * issue no longer has it, nothing is written and ConflictError is thrown, rather than lose the
+   * other change.
+   */
+  expectedDescription?: string | null;
 }
 
 async function labelIdsOf(trx: Executor, issueId: number): Promise<number[]> {
@@ -38,8 +44,11 @@ export async function updateIssue(deps: Deps, actorId: number, issue: IssueRow, 
     if (input.description !== undefined) changes.description = input.description;
     if (input.issueType !== undefined) changes.issue_type = input.issueType;
     if (input.confidential !== undefined) changes.confidential = input.confidential ? 1 : 0;
-    let updated = await trx.updateTable('issues').set(changes).where('id', '=', issue.id).returningAll().executeTakeFirst();
-    if (!updated) throw new RecordNotFoundError();
+    let update = trx.updateTable('issues').set(changes).where('id', '=', issue.id);
+    const expected = input.expectedDescription;
+    if (expected !== undefined) update = expected === null ? update.where('description', 'is', null) : update.where('description', '=', expected);
+    let updated = await update.returningAll().executeTakeFirst();
+    if (!updated) throw expected !== undefined && (await trx.selectFrom('issues').select('id').where('id', '=', issue.id).executeTakeFirst()) ? new ConflictError('description') : new RecordNotFoundError();
     const changed = Object.keys(changes).filter((field) => field !== 'updated_at' && changes[field] !== issue[field as keyof IssueRow]);
     // What each changed field was and became: hooks send `changes` from it. When the title or the
     // description changed, both texts go along: who is newly mentioned depends on the two together.

@@ -5,3 +5,5 @@ export { labelBasicEntity } from './entities.js';
 export { findOrCreateLabels, labelsOfIssues } from './find-or-create-labels.js';
 export { groupAndAncestorIds, groupAndDescendantIds } from './labels-queries.js';
 export { labelsByIds } from './finder.js';
+export { availableLabelsQuery } from './finder.js';
+export { colourDot, labelChip } from './label-chip.js';

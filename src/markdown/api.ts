@@ -2,3 +2,4 @@
 // rendered off the event loop within a time budget), the one way pages, the API and e-mail render.
 export { renderGitlabMarkdown, type ViewerRenderOptions } from './render-gitlab-markdown.js';
 export type { RelativeLinks } from './relative-links.js';
+export { ISSUE_REFERENCE } from './render-markdown.js';

@@ -108,6 +108,7 @@ function digestOf(text: string, options: RenderOptions): string {
   const references = options.references && {
     issues: [...options.references.issues].sort(([a], [b]) => a - b),
     users: [...options.references.users].sort(([a], [b]) => (a < b ? -1 : 1)),
+    mergeRequests: [...(options.references.mergeRequests ?? [])].sort(([a], [b]) => a - b),
   };
   return createHash('sha256')
     .update(JSON.stringify([RENDERER_VERSION, Boolean(options.gfm), options.baseUrl ?? null, references ?? null, options.relativeLinks ?? null]))

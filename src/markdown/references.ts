@@ -3,9 +3,9 @@
 // its title never leaks), and users by username. Resolved before rendering, in two bounded queries.
 import type { Deps } from '../platform/deps.js';
 import type { ProjectAccess } from '../platform/auth/subjects.js';
-import { canReadIssue } from '../platform/auth/policies/index.js';
+import { canOnProject, canReadIssue } from '../platform/auth/policies/index.js';
 import { projectWebUrl, userWebUrl } from '../accounts/api.js';
-import { ISSUE_REFERENCE, USER_REFERENCE, withoutTrailingDots, type References, type ResolvedIssue, type ResolvedUser } from './render-markdown.js';
+import { ISSUE_REFERENCE, MERGE_REQUEST_REFERENCE, USER_REFERENCE, withoutTrailingDots, type References, type ResolvedIssue, type ResolvedMergeRequest, type ResolvedUser } from './render-markdown.js';
 
 /** At most this many distinct references of each kind are looked up in one text. */
 const MAX_REFERENCES = 200;
@@ -16,7 +16,16 @@ export async function resolveReferences(deps: Deps, text: string, project?: Proj
   const base = deps.config.baseUrl;
   const issues = new Map<number, ResolvedIssue>();
   const users = new Map<string, ResolvedUser>();
+  const mergeRequests = new Map<number, ResolvedMergeRequest>();
   const iids = project ? distinct(text.matchAll(ISSUE_REFERENCE), (match) => Number(match[1])) : [];
+  // Merge requests of the context project, for callers who may read its merge requests.
+  const mrIids = project && canOnProject(project, 'read_merge_request') ? distinct(text.matchAll(MERGE_REQUEST_REFERENCE), (match) => Number(match[1])) : [];
+  if (project && mrIids.length) {
+    const rows = await deps.db.selectFrom('merge_requests').select(['id', 'iid', 'title']).where('target_project_id', '=', project.project.id).where('iid', 'in', mrIids).execute();
+    for (const row of rows) {
+      mergeRequests.set(Number(row.iid), { url: `${projectWebUrl(base, project.project.full_path)}/-/merge_requests/${row.iid}`, title: row.title, projectId: Number(project.project.id), mergeRequestId: Number(row.id) });
+    }
+  }
   const usernames = distinct(text.matchAll(USER_REFERENCE), (match) => withoutTrailingDots(match[1]).toLowerCase() || null);
   if (project && iids.length) {
     const rows = await deps.db
@@ -38,7 +47,7 @@ export async function resolveReferences(deps: Deps, text: string, project?: Proj
     const rows = await deps.db.selectFrom('users').select(['id', 'username', 'name']).where('username_lower', 'in', usernames).execute();
     for (const row of rows) users.set(row.username.toLowerCase(), { url: userWebUrl(base, row.username), name: row.name, id: Number(row.id) });
   }
-  return { issues, users };
+  return { issues, users, mergeRequests };
 }
 
 /** The first MAX_REFERENCES distinct values of the matches, looking at MAX_CANDIDATES matches at most. */

@@ -16,15 +16,23 @@ export interface ResolvedIssue {
   issueId: number;
 }
 
+export interface ResolvedMergeRequest {
+  url: string;
+  title: string;
+  projectId: number;
+  mergeRequestId: number;
+}
+
 export interface ResolvedUser {
   url: string;
   name: string;
   id: number;
 }
 
-/** References the caller may see, by their text: `#12` → issue, `alice` → user. */
+/** References the caller may see, by their text: `#12` → issue, `!7` → merge request, `alice` → user. */
 export interface References {
   issues: ReadonlyMap<number, ResolvedIssue>;
+  mergeRequests?: ReadonlyMap<number, ResolvedMergeRequest>;
   users: ReadonlyMap<string, ResolvedUser>;
 }
 
@@ -54,6 +62,8 @@ export class NestingTooDeep extends Error {
 
 /** `#12` not preceded by a word character (GitLab's issue reference pattern, local form). */
 export const ISSUE_REFERENCE = /(?<![\w&/#])#(\d{1,9})\b/g;
+/** `!7` not preceded by a word character (GitLab's merge request reference pattern, local form). */
+export const MERGE_REQUEST_REFERENCE = /(?<![\w&/!])!(\d{1,9})\b/g;
 /**
  * `@username` (User.reference_pattern): not preceded by a word character; trailing dots are
  * punctuation (withoutTrailingDots). At most GitLab's 255 characters of a username are taken.
@@ -95,6 +105,7 @@ function parser(gfm: boolean): MarkdownIt {
     return tokenize.call(this, state, startLine, endLine);
   };
   md.core.ruler.push('gitlab_references', (state: StateCore) => linkReferences(state));
+  if (gfm) md.core.ruler.push('task_lists', (state: StateCore) => taskLists(state));
   const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
   md.renderer.rules.link_open = (tokens, index, options, env, self) => {
     const relative = (env as { relativeLinks?: RelativeLinks }).relativeLinks;
@@ -127,10 +138,36 @@ export function renderMarkdown(text: string, options: RenderOptions = {}): strin
   return md.render(text, { gitlabReferences: options.gfm ? options.references : undefined, baseUrl: options.baseUrl, relativeLinks: options.relativeLinks });
 }
 
+const TASK_MARKER = /^\[([ xX])\](?:[ \t]|$)/;
+
+/**
+ * GitLab's task lists: a list item starting with `[ ]` or `[x]` gets a checkbox, disabled (a page
+ * that lets its reader tick them enables them), named by the item's source line (0-based) so a tick
+ * can be written back to that line (issues/task-list.ts).
+ */
+function taskLists(state: StateCore): void {
+  const tokens = state.tokens;
+  for (let index = 0; index + 2 < tokens.length; index += 1) {
+    const item = tokens[index];
+    const inline = tokens[index + 2];
+    if (item.type !== 'list_item_open' || tokens[index + 1].type !== 'paragraph_open' || inline.type !== 'inline' || !item.map) continue;
+    const marker = TASK_MARKER.exec(inline.content);
+    const first = inline.children?.[0];
+    if (!marker || !first || first.type !== 'text' || !first.content.startsWith(marker[0].trimEnd())) continue;
+    first.content = first.content.slice(marker[0].trimEnd().length).replace(/^[ \t]/, '');
+    const label = inline.content.slice(marker[0].length).split('\n')[0].trim().slice(0, 200) || 'Task';
+    const line = item.map[0];
+    const box = new state.Token('html_inline', '', 0);
+    box.content = `<input type="checkbox" class="task-list-item-checkbox" name="task[]" value="${line}" data-task-line="${line}" aria-label="${state.md.utils.escapeHtml(label)}"${marker[1] === ' ' ? '' : ' checked'} disabled> `;
+    inline.children!.unshift(box);
+    item.attrJoin('class', 'task-list-item');
+  }
+}
+
 /** Replace resolved references in text tokens outside links and code with links to them. */
 function linkReferences(state: StateCore): void {
   const references = (state.env as { gitlabReferences?: References }).gitlabReferences;
-  if (!references || (references.issues.size === 0 && references.users.size === 0)) return;
+  if (!references || (references.issues.size === 0 && references.users.size === 0 && !references.mergeRequests?.size)) return;
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
     const out: Token[] = [];
@@ -165,6 +202,16 @@ function findMatches(text: string, references: References): Match[] {
       start: match.index, end: match.index + match[0].length, href: issue.url, title: issue.title,
       attrs: [['data-reference-type', 'issue'], ['data-project', String(issue.projectId)], ['data-issue', String(issue.issueId)], ['class', 'gfm gfm-issue']],
     });
+  }
+  if (references.mergeRequests?.size) {
+    for (const match of text.matchAll(MERGE_REQUEST_REFERENCE)) {
+      const mr = references.mergeRequests.get(Number(match[1]));
+      if (!mr) continue;
+      matches.push({
+        start: match.index, end: match.index + match[0].length, href: mr.url, title: mr.title,
+        attrs: [['data-reference-type', 'merge_request'], ['data-project', String(mr.projectId)], ['data-merge-request', String(mr.mergeRequestId)], ['class', 'gfm gfm-merge_request']],
+      });
+    }
   }
   for (const match of text.matchAll(USER_REFERENCE)) {
     const username = withoutTrailingDots(match[1]);

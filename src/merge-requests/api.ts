@@ -1,3 +1,5 @@
 // What other features may use of merge requests. Everything else in this folder is internal.
 // Hooks other features register at setup for merge requests to call (hooks.ts).
 export { mergeRequestHooks, type MergeRequestHooks } from './hooks.js';
+// Webhooks (Merge Request Hook, Note Hook on merge requests): the facts a payload shows.
+export { mergeRequestHookFacts, type MergeRequestHookFacts } from './hook-facts.js';

@@ -9,6 +9,7 @@ import type { ProjectAccess, ProjectRow } from '../platform/auth/subjects.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { NotFoundError, StatusError } from '../platform/errors.js';
 import { recordEvent } from '../platform/events/record-event.js';
+import { publishMergeRequestEvent } from './publish-events.js';
 import { canOnProject } from '../platform/auth/policies/index.js';
 import { unauthorized } from '../platform/http/api-error.js';
 import { isoTime } from '../platform/clock.js';
@@ -49,6 +50,7 @@ export async function approveMergeRequest(deps: Deps, access: ProjectAccess, act
       await trx.updateTable('merge_request_reviewers').set({ state: 'approved' }).where('merge_request_id', '=', Number(mr.id)).where('user_id', '=', actor.id).execute();
       await addSystemNote(trx, mr, actor.id, 'approved this merge request', now);
       await recordEvent(trx, deps.clock, { projectId: Number(target.id), authorId: actor.id, action: 'approved', target: { type: 'MergeRequest', id: Number(mr.id), iid: mr.iid, title: mr.title } });
+      await publishMergeRequestEvent(deps, trx, 'merge_request.approved', mr, actor.id);
     });
   } catch (error) {
     // A concurrent approval by the same user: approved once.
@@ -64,6 +66,7 @@ export async function unapproveMergeRequest(deps: Deps, actor: AuthUser, mr: Mer
     if (Number(deleted.numDeletedRows) === 0) return false;
     await trx.updateTable('merge_request_reviewers').set({ state: 'unreviewed' }).where('merge_request_id', '=', Number(mr.id)).where('user_id', '=', actor.id).execute();
     await addSystemNote(trx, mr, actor.id, 'unapproved this merge request', now);
+    await publishMergeRequestEvent(deps, trx, 'merge_request.unapproved', mr, actor.id);
     return true;
   });
   if (!removed) throw new NotFoundError();

@@ -7,6 +7,7 @@ import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { nextInternalId } from '../platform/db/internal-ids.js';
 import { StatusError } from '../platform/errors.js';
 import { recordEvent } from '../platform/events/record-event.js';
+import { publishMergeRequestEvent } from './publish-events.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import type { MergeRequestRow } from './entities.js';
 import type { MergeRequestMetadata } from './mr-params.js';
@@ -95,6 +96,7 @@ export async function createMergeRequest(deps: Deps, input: CreateMergeRequestIn
         await applyUsers(trx, 'merge_request_reviewers', Number(mr.id), input.metadata.reviewerIds, now);
       }
       await recordEvent(trx, deps.clock, { projectId: targetId, authorId: input.authorId, action: 'created', target: { type: 'MergeRequest', id: Number(mr.id), iid, title: mr.title } });
+      await publishMergeRequestEvent(deps, trx, 'merge_request.opened', mr, input.authorId);
       // The check also records the first version if this process dies before it does (below).
       await scheduleMergeabilityCheck(trx, deps, Number(mr.id));
       return mr;

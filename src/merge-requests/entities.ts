@@ -9,6 +9,7 @@ import { labelBasicEntity, type LabelRow } from '../labels/api.js';
 import { isDraftTitle } from './draft.js';
 import { taskCompletionStatus } from './task-completion.js';
 import { detailedMergeStatus, publicMergeStatus, type MergeFacts } from './merge-status.js';
+import { pipelineBasicEntity, pipelineEntity, type HeadPipeline } from '../commit-statuses/api.js';
 
 export type { MergeRequestDiffRow, MergeRequestRow };
 export type Users = Map<number, Pick<UserRow, 'id' | 'username' | 'name' | 'state'>>;
@@ -26,6 +27,8 @@ export interface MergeRequestLinks {
   notesCount: number;
   latestDiff: MergeRequestDiffRow | null;
   facts: MergeFacts;
+  /** The head pipeline (commit-statuses' head-pipelines.ts) and the path of the project it ran in. */
+  headPipeline?: (HeadPipeline & { projectPath: string }) | null;
   from: ReferenceFrom;
   withLabelsDetails?: boolean;
 }
@@ -158,15 +161,16 @@ export interface MergeRequestDetail {
 
 export function mergeRequestEntity(baseUrl: string, mr: MergeRequestRow, links: MergeRequestLinks, detail: MergeRequestDetail) {
   const diff = links.latestDiff;
+  const head = links.headPipeline ?? null;
   return {
     ...mergeRequestBasicEntity(baseUrl, mr, links),
     subscribed: detail.subscribed,
     changes_count: detail.changesCount,
-    latest_build_started_at: null,
-    latest_build_finished_at: null,
+    latest_build_started_at: isoTime(head?.pipeline.started_at ?? null),
+    latest_build_finished_at: isoTime(head?.pipeline.finished_at ?? null),
     first_deployed_to_production_at: null,
-    pipeline: null,
-    head_pipeline: null,
+    pipeline: head ? pipelineBasicEntity(baseUrl, head.pipeline, head.projectPath) : null,
+    head_pipeline: head ? pipelineEntity(baseUrl, head.pipeline, head.projectPath, { user: head.pipeline.user_id === null ? undefined : links.users.get(Number(head.pipeline.user_id)), coverage: head.coverage }) : null,
     diff_refs: diff && diff.head_commit_sha ? { base_sha: diff.base_commit_sha, head_sha: diff.head_commit_sha, start_sha: diff.start_commit_sha } : null,
     merge_error: mr.merge_error,
     ...(detail.includeRebaseInProgress ? { rebase_in_progress: mr.rebase_jid !== null } : {}),

@@ -12,7 +12,7 @@ export interface MergeRequestHooks {
    * `only_allow_merge_if_all_discussions_are_resolved`. Until review registers it, merge requests
    * have no resolvable notes and every thread counts as resolved.
    */
-  unresolvedThreads?: (mergeRequestIds: number[]) => Promise<Map<number, number>>;
+  unresolvedThreads?: (db: Executor, mergeRequestIds: number[]) => Promise<Map<number, number>>;
   /**
    * A new diff version replaced the latest one (a push, a retarget, a reopen), told inside the
    * transaction that recorded it: review traces the diff threads forward (GitLab's
@@ -21,13 +21,15 @@ export interface MergeRequestHooks {
   versionRecorded?: (trx: Executor, event: { mergeRequestId: number; actorId: number | null }) => Promise<unknown>;
 }
 
-const hooks = new WeakMap<Deps, MergeRequestHooks>();
+// Keyed by the instance's event bus rather than by `deps` itself: a copy of deps that reads through
+// an event's transaction (webhooks build payloads so) shares it and finds the same hooks.
+const hooks = new WeakMap<object, MergeRequestHooks>();
 
 export function mergeRequestHooks(deps: Deps): MergeRequestHooks {
-  let registered = hooks.get(deps);
+  let registered = hooks.get(deps.domainEvents);
   if (!registered) {
     registered = {};
-    hooks.set(deps, registered);
+    hooks.set(deps.domainEvents, registered);
   }
   return registered;
 }

@@ -12,6 +12,7 @@ import type { ProjectRow } from '../platform/auth/subjects.js';
 import { inTransaction } from '../platform/db/database.js';
 import { StatusError } from '../platform/errors.js';
 import { recordEvent } from '../platform/events/record-event.js';
+import { publishMergeRequestEvent } from './publish-events.js';
 import { canMergeToBranch, findCommit, gitBytes, isAncestor, matchesBranch, mergeBase, moveRef, BRANCH_PREFIX, ZERO_OID } from '../repositories/api.js';
 import { unauthorized } from '../platform/http/api-error.js';
 import type { MergeRequestRow } from './rows.js';
@@ -88,8 +89,11 @@ export async function mergeMergeRequest(deps: Deps, actor: AuthUser, mr: MergeRe
   }
   const links = (await loadLinks(deps, [mr], { from: null })).links(mr);
   const failing = failingCheck({ ...mr, merge_check_reason: null }, links.facts);
-  // An automatic merge needs a running pipeline to wait for; Kiln has none running (405, as GitLab).
-  if (failing !== null || input.mergeWhenPipelineSucceeds || !ciPasses(links.facts)) throw methodNotAllowed();
+  // merge_when_pipeline_succeeds merges at once when the head pipeline already succeeded (GitLab's
+  // `immediately`); without one it is GitLab's 405. Arming an automatic merge that waits for a
+  // running pipeline is not built: that is a 405 too, which clients (Renovate) retry.
+  const ciAllows = input.mergeWhenPipelineSucceeds ? links.facts.pipelineStatus === 'success' : ciPasses(links.facts);
+  if (failing !== null || !ciAllows) throw methodNotAllowed();
   const repoPath = await readRepository(deps, target);
   const diff = await latestDiffOf(deps.db, mr);
   const [start, head] = await Promise.all([branchHead(repoPath, mr.target_branch), branchHead(repoPath, mr.source_branch)]);
@@ -178,6 +182,7 @@ async function performMerge(deps: Deps, actor: AuthUser, mr: MergeRequestRow, ta
       .where('state', '=', 'locked')
       .execute();
     await recordEvent(trx, deps.clock, { projectId: Number(target.id), authorId: actor.id, action: 'merged', target: { type: 'MergeRequest', id: Number(mr.id), iid: mr.iid, title: mr.title } });
+    await publishMergeRequestEvent(deps, trx, 'merge_request.merged', mr, actor.id);
   });
   if (removeSource) await removeSourceBranch(deps, actor, mr, target, repoPath, source);
   if (mr.target_branch === target.default_branch) await closeIssuesOnMerge(deps, actor.id, mr);

@@ -9,6 +9,7 @@ import { usersById } from '../issues/api.js';
 import { mergeRequestBasicEntity, mergeRequestSimpleEntity, type MergeRequestDiffRow, type MergeRequestLinks, type MergeRequestRow, type ReferenceFrom } from './entities.js';
 import { mergeRequestHooks } from './hooks.js';
 import type { MergeFacts } from './merge-status.js';
+import { headPipelines } from '../commit-statuses/api.js';
 
 export interface PageLinks {
   links: (mr: MergeRequestRow) => MergeRequestLinks;
@@ -49,7 +50,8 @@ export async function loadLinks(deps: Deps, rows: MergeRequestRow[], options: { 
   const ids = rows.map((row) => Number(row.id));
   const db = deps.db;
   const none = ids.length === 0;
-  const projectIds = [...new Set(rows.map((row) => Number(row.target_project_id)))];
+  // Source projects too: a fork's merge request shows the head pipeline of the fork.
+  const projectIds = [...new Set(rows.flatMap((row) => [Number(row.target_project_id), ...(row.source_project_id === null ? [] : [Number(row.source_project_id)])]))];
   const diffIds = rows.map((row) => row.latest_merge_request_diff_id).filter((id) => id !== null).map(Number);
   const [projects, assignees, reviewers, labels, diffs, notes, approvals, unresolved] = await Promise.all([
     none ? [] : db.selectFrom('projects').selectAll().where('id', 'in', projectIds).execute(),
@@ -59,7 +61,7 @@ export async function loadLinks(deps: Deps, rows: MergeRequestRow[], options: { 
     diffIds.length === 0 ? [] : db.selectFrom('merge_request_diffs').selectAll().where('id', 'in', diffIds).execute(),
     none ? [] : db.selectFrom('notes').select(['noteable_id', db.fn.countAll<number>().as('n')]).where('noteable_type', '=', 'MergeRequest').where('noteable_id', 'in', ids).where('system', '=', 0).groupBy('noteable_id').execute(),
     none ? [] : db.selectFrom('merge_request_approvals').select(['merge_request_id', db.fn.countAll<number>().as('n')]).where('merge_request_id', 'in', ids).groupBy('merge_request_id').execute(),
-    none ? new Map<number, number>() : (mergeRequestHooks(deps).unresolvedThreads?.(ids) ?? Promise.resolve(new Map<number, number>())),
+    none ? new Map<number, number>() : (mergeRequestHooks(deps).unresolvedThreads?.(db, ids) ?? Promise.resolve(new Map<number, number>())),
   ]);
   const projectsById = new Map(projects.map((project) => [Number(project.id), project as ProjectRow]));
   const assigneesOf = grouped(assignees, (row) => Number(row.merge_request_id));
@@ -68,22 +70,29 @@ export async function loadLinks(deps: Deps, rows: MergeRequestRow[], options: { 
   const diffsById = new Map<number, MergeRequestDiffRow>(diffs.map((diff) => [Number(diff.id), diff]));
   const notesOf = new Map(notes.map((row) => [Number(row.noteable_id), Number(row.n)]));
   const approvalsOf = new Map(approvals.map((row) => [Number(row.merge_request_id), Number(row.n)]));
+  const pipelines = await headPipelines(db, rows.flatMap((row) => {
+    const head = row.latest_merge_request_diff_id === null ? null : diffsById.get(Number(row.latest_merge_request_diff_id))?.head_commit_sha;
+    if (!head || row.source_project_id === null) return [];
+    return [{ key: Number(row.id), projectId: Number(row.source_project_id), sha: head, refs: [row.source_branch, `refs/merge-requests/${row.iid}/head`, `refs/merge-requests/${row.iid}/merge`] }];
+  }));
   const userIds = rows.flatMap((row) => [row.author_id, row.merged_by_id, row.merge_user_id, row.closed_by_id]);
+  const pipelineUserIds = [...pipelines.values()].map((head) => head.pipeline.user_id);
   const [users, milestones] = await Promise.all([
-    usersById(deps.db, [...userIds, ...assignees.map((row) => row.user_id), ...reviewers.map((row) => row.user_id)]),
+    usersById(deps.db, [...userIds, ...pipelineUserIds, ...assignees.map((row) => row.user_id), ...reviewers.map((row) => row.user_id)]),
     milestonesOf(deps, rows, projectsById),
   ]);
   return {
     links: (mr) => {
       const id = Number(mr.id);
       const target = projectsById.get(Number(mr.target_project_id))!;
+      const head = pipelines.get(id);
       const facts: MergeFacts = {
         unresolvedThreads: unresolved.get(id) ?? 0,
         discussionsMustBeResolved: Number(target.only_allow_merge_if_all_discussions_are_resolved) === 1,
         approvalsLeft: Math.max(0, Number(target.approvals_before_merge) - (approvalsOf.get(id) ?? 0)),
         ciRequired: Number(target.only_allow_merge_if_pipeline_succeeds) === 1 || Number(mr.merge_when_pipeline_succeeds) === 1,
         skippedPasses: Number(target.allow_merge_on_skipped_pipeline) === 1,
-        pipelineStatus: null,
+        pipelineStatus: head?.pipeline.status ?? null,
       };
       return {
         users,
@@ -95,6 +104,7 @@ export async function loadLinks(deps: Deps, rows: MergeRequestRow[], options: { 
         notesCount: notesOf.get(id) ?? 0,
         latestDiff: mr.latest_merge_request_diff_id === null ? null : (diffsById.get(Number(mr.latest_merge_request_diff_id)) ?? null),
         facts,
+        headPipeline: head ? { ...head, projectPath: projectsById.get(Number(head.pipeline.project_id))?.full_path ?? target.full_path } : null,
         from: options.from,
         withLabelsDetails: options.withLabelsDetails,
       };

@@ -8,6 +8,7 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction } from '../platform/db/database.js';
 import { recordEvent } from '../platform/events/record-event.js';
+import { publishMergeRequestEvent, publishMergeRequestUpdate } from './publish-events.js';
 import { enqueue } from '../platform/jobs/queue.js';
 import type { EventTx } from '../platform/domain-events.js';
 import { BRANCH_PREFIX, isAncestor, readCommits, revList } from '../repositories/api.js';
@@ -72,6 +73,8 @@ async function refreshSource(deps: Deps, payload: RefreshPayload, mr: MergeReque
   await inTransaction(deps.db, async (trx) => {
     await markUnchecked(trx, [Number(mr.id)]);
     if (version.kind === 'recorded') {
+      // GitLab's push update: a Merge Request Hook `update` with `oldrev`, e-mail push_to_merge_request.
+      if (version.previous) await publishMergeRequestUpdate(deps, trx, mr, payload.actorId, { changes: [], previous: {}, current: {}, oldrev: version.previous.head_commit_sha });
       if (note && payload.actorId !== null) await addSystemNote(trx, mr, payload.actorId, note, now);
       if (Number(target.reset_approvals_on_push) === 1) await trx.deleteFrom('merge_request_approvals').where('merge_request_id', '=', Number(mr.id)).execute();
       // A moved head disarms an automatic merge (GitLab: "aborted the automatic merge because source branch was updated").
@@ -97,7 +100,9 @@ async function refreshTarget(deps: Deps, payload: RefreshPayload, mr: MergeReque
     const now = deps.clock.now();
     await inTransaction(deps.db, async (trx) => {
       const done = await trx.updateTable('merge_requests').set({ state: 'merged', merged_at: now, merged_by_id: payload.actorId, updated_at: now }).where('id', '=', Number(mr.id)).where('state', '=', 'opened').executeTakeFirst();
-      if (Number(done.numUpdatedRows) === 0 || payload.actorId === null) return;
+      if (Number(done.numUpdatedRows) === 0) return;
+      await publishMergeRequestEvent(deps, trx, 'merge_request.merged', mr, payload.actorId);
+      if (payload.actorId === null) return;
       await recordEvent(trx, deps.clock, { projectId: Number(target.id), authorId: payload.actorId, action: 'merged', target: { type: 'MergeRequest', id: Number(mr.id), iid: mr.iid, title: mr.title } });
     });
     return;

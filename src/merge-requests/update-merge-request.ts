@@ -6,6 +6,7 @@ import type { Deps } from '../platform/deps.js';
 import { inTransaction, isUniqueViolation, type Executor } from '../platform/db/database.js';
 import { StatusError } from '../platform/errors.js';
 import { recordEvent } from '../platform/events/record-event.js';
+import { publishMergeRequestEvent, publishMergeRequestUpdate } from './publish-events.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import type { MergeRequestRow } from './entities.js';
 import type { MergeRequestMetadata } from './mr-params.js';
@@ -106,8 +107,11 @@ export async function updateMergeRequest(deps: Deps, actorId: number, mr: MergeR
       if (closing) Object.assign(changes, { state: 'closed', closed_by_id: actorId, closed_at: now });
       if (reopening) Object.assign(changes, { state: 'opened', closed_by_id: null, closed_at: null, merge_status: 'unchecked' });
       const id = Number(mr.id);
+      const labelIds = () => trx.selectFrom('merge_request_label_links').select('label_id').where('merge_request_id', '=', id).orderBy('label_id').execute().then((rows) => rows.map((row) => Number(row.label_id)));
+      const labelsBefore = input.metadata ? await labelIds() : [];
+      let labelsChanged = false;
       if (input.metadata) {
-        await applyLabels(trx, target, id, input.metadata, now);
+        labelsChanged = await applyLabels(trx, target, id, input.metadata, now);
         reassigned = await applyUsers(trx, 'merge_request_assignees', id, input.metadata.assigneeIds, now);
         rereviewed = await applyUsers(trx, 'merge_request_reviewers', id, input.metadata.reviewerIds, now);
         if (reassigned) previous.assignees = reassigned;
@@ -133,6 +137,26 @@ export async function updateMergeRequest(deps: Deps, actorId: number, mr: MergeR
       const target_ = { type: 'MergeRequest' as const, id, iid: mr.iid, title: changes.title ?? mr.title };
       if (closing) await recordEvent(trx, deps.clock, { projectId: Number(target.id), authorId: actorId, action: 'closed', target: target_ });
       if (reopening) await recordEvent(trx, deps.clock, { projectId: Number(target.id), authorId: actorId, action: 'reopened', target: target_ });
+      // Hooks and e-mail: a close or reopen is its own event; any other change an update with what changed.
+      if (closing || reopening) await publishMergeRequestEvent(deps, trx, closing ? 'merge_request.closed' : 'merge_request.reopened', mr, actorId);
+      else {
+        const update = { changes: [] as string[], previous: {} as Record<string, unknown>, current: {} as Record<string, unknown> };
+        const note = (field: string, before: unknown, after: unknown) => {
+          update.changes.push(field);
+          update.previous[field] = before;
+          update.current[field] = after;
+        };
+        for (const field of ['title', 'description', 'target_branch', 'discussion_locked', 'milestone_id', 'draft'] as const) {
+          if (changes[field] !== undefined && changes[field] !== mr[field]) note(field, mr[field], changes[field]);
+        }
+        if (reassigned) note('assignees', reassigned, input.metadata!.assigneeIds);
+        if (rereviewed) note('reviewers', rereviewed, input.metadata!.reviewerIds);
+        if (labelsChanged) note('labels', labelsBefore, await labelIds());
+        if (update.changes.length > 0) {
+          note('updated_at', mr.updated_at, now);
+          await publishMergeRequestUpdate(deps, trx, mr, actorId, update);
+        }
+      }
       if (retarget !== undefined) await markUnchecked(trx, [id]);
       if (retarget !== undefined || reopening) await scheduleMergeabilityCheck(trx, deps, id);
     });

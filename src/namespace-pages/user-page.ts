@@ -3,7 +3,7 @@
 import { html } from '../platform/web/html.js';
 import type { PageContext } from '../platform/web/page-route.js';
 import { page } from '../platform/web/page.js';
-import type { UserRow } from '../accounts/api.js';
+import { isWebAddress, type UserRow } from '../accounts/api.js';
 import { renderActivity } from '../events/api.js';
 
 export async function renderUserProfile(context: PageContext, user: UserRow) {
@@ -11,9 +11,11 @@ export async function renderUserProfile(context: PageContext, user: UserRow) {
   const hidden = user.private_profile === 1 && !viewer?.admin && viewer?.id !== Number(user.id);
   const activity = hidden ? null : await renderActivity(context.deps, viewer, { author: Number(user.id) }, { limit: 20, showProject: true });
   const body = html`
-<p class="muted">@${user.username}${user.state !== 'active' ? html` <span class="badge">${user.state}</span>` : ''}</p>
+<p class="muted">@${user.username}${user.pronouns ? html` · ${user.pronouns}` : ''}${user.state !== 'active' ? html` <span class="badge">${user.state}</span>` : ''}</p>
 ${user.bio ? html`<p class="bio">${user.bio}</p>` : ''}
 ${user.location ? html`<p>${user.location}</p>` : ''}
+${isWebAddress(user.website_url) ? html`<p><a href="${user.website_url}" rel="nofollow noopener">${user.website_url}</a></p>` : ''}
+${user.public_email ? html`<p>${user.public_email}</p>` : ''}
 <h2>Activity</h2>
 ${activity ? activity.list : html`<p class="empty">This user has a private profile.</p>`}`;
   return page({ title: user.name, heading: html`<h1>${user.name}</h1>`, body });

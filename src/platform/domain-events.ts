@@ -54,6 +54,19 @@ export interface DomainEventTypes {
   'alert.created': { alertId: number };
   /** One branch or tag changed by a push (git or the repository API); a null id: created or deleted. */
   'push': { ref: string; before: string | null; after: string | null };
+  /** A merge request was opened, closed, reopened, merged (through the API or a push), approved or unapproved. */
+  'merge_request.opened': { mergeRequestId: number };
+  'merge_request.closed': { mergeRequestId: number };
+  'merge_request.reopened': { mergeRequestId: number };
+  'merge_request.merged': { mergeRequestId: number };
+  'merge_request.approved': { mergeRequestId: number };
+  'merge_request.unapproved': { mergeRequestId: number };
+  /**
+   * A merge request changed otherwise: edited fields with their values before and after (as
+   * `issue.updated`; `assignees`, `reviewers`, `labels`: ids), or its source branch was pushed
+   * (`oldrev`: the head before the push, the new head is the merge request's).
+   */
+  'merge_request.updated': { mergeRequestId: number; changes: string[]; previous: Record<string, unknown>; current: Record<string, unknown>; oldrev?: string | null };
   /** A deployment was created or its status changed. */
   'deployment.status_changed': { deploymentId: number; status: string };
 }

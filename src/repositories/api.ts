@@ -17,6 +17,8 @@ export { writableRepository, repositoryRefs } from './repository-api/project-rep
 export { git, gitBytes, gitCall, listRefs, GitError } from './git.js';
 export { findCommit } from './repository-api/object-reader.js';
 export { diffBetween, isAncestor, mergeBase, revList, EMPTY_TREE } from './repository-api/git-reads.js';
+// Issue 34 (commit statuses): the branch a status without `ref` is filed under.
+export { refsContaining as refsContainingCommit } from './repository-api/git-reads.js';
 export { commitEntity, diffEntity } from './repository-api/entities.js';
 export { BRANCH_PREFIX, ZERO_OID, isValidRefName } from './repository-api/ref-names.js';
 export type { CommitObject } from './repository-api/git-objects.js';

@@ -5,6 +5,7 @@ import type { Deps } from '../platform/deps.js';
 import type { DomainEvent, DomainEventKind } from '../platform/domain-events.js';
 import { issueChangeSet, issueHookData, noteHookData, type IssueAction } from './payloads/issue.js';
 import { pushHookData } from './payloads/push.js';
+import { mergeRequestHookData, mergeRequestNoteHookData } from './payloads/merge-request.js';
 import { deploymentHookData } from './payloads/deployment.js';
 import { systemHookData } from './payloads/system-events.js';
 
@@ -36,8 +37,22 @@ export async function buildHook(deps: Deps, event: DomainEvent<DomainEventKind>)
       return built && { event: built.confidential ? 'Confidential Issue Hook' : 'Issue Hook', trigger: built.confidential ? 'confidential_issue_hooks' : 'issue_hooks', data: built.data };
     }
     case 'note.created': {
+      if (event.noteableType === 'MergeRequest') {
+        const data = await mergeRequestNoteHookData(deps, { noteId: event.noteId });
+        return data && { event: 'Note Hook', trigger: 'note_hooks', data };
+      }
       const built = await noteHookData(deps, { noteId: event.noteId, actorId: event.actorId });
       return built && { event: built.confidential ? 'Confidential Note Hook' : 'Note Hook', trigger: built.confidential ? 'confidential_note_hooks' : 'note_hooks', data: built.data };
+    }
+    case 'merge_request.opened':
+    case 'merge_request.closed':
+    case 'merge_request.reopened':
+    case 'merge_request.updated':
+    case 'merge_request.merged':
+    case 'merge_request.approved':
+    case 'merge_request.unapproved': {
+      const data = await mergeRequestHookData(deps, event);
+      return data && { event: 'Merge Request Hook', trigger: 'merge_request_hooks', data };
     }
     case 'push': {
       const data = await pushHookData(deps, event);

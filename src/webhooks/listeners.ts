@@ -77,6 +77,14 @@ function wantFor(event: DomainEvent, confidential: boolean): Want | null {
       return { flag: confidential ? 'confidential_issues_events' : 'issues_events' };
     case 'note.created':
       return { flag: confidential ? 'confidential_note_events' : 'note_events' };
+    case 'merge_request.opened':
+    case 'merge_request.closed':
+    case 'merge_request.reopened':
+    case 'merge_request.updated':
+    case 'merge_request.merged':
+    case 'merge_request.approved':
+    case 'merge_request.unapproved':
+      return { flag: 'merge_requests_events' };
     case 'deployment.status_changed':
       return { flag: 'deployment_events' };
     case 'push': {
@@ -118,7 +126,7 @@ async function confidentialityOf(tx: EventTx, event: DomainEvent): Promise<boole
 export function listenForHooks(deps: Deps): void {
   const onEvent = async (tx: EventTx, event: DomainEvent) => {
     // Notes on alerts make no Note Hook (GitLab's note hooks name issues, merge requests, commits, snippets).
-    if (event.kind === 'note.created' && event.noteableType !== 'Issue') return;
+    if (event.kind === 'note.created' && event.noteableType === 'AlertManagement::Alert') return;
     const confidential = await confidentialityOf(tx, event);
     const want = wantFor(event, confidential);
     if (want) {
@@ -156,7 +164,8 @@ export function listenForHooks(deps: Deps): void {
       await enqueue(tx, deps.clock, JOB_NOTIFY_CHAT, { ...payload }, { maxAttempts: 3 });
     }
   };
-  for (const kind of ['issue.opened', 'issue.closed', 'issue.reopened', 'issue.updated', 'issue.reassigned', 'note.created', 'push', 'deployment.status_changed'] as const) {
+  const mergeRequestKinds = ['merge_request.opened', 'merge_request.closed', 'merge_request.reopened', 'merge_request.updated', 'merge_request.merged', 'merge_request.approved', 'merge_request.unapproved'] as const;
+  for (const kind of ['issue.opened', 'issue.closed', 'issue.reopened', 'issue.updated', 'issue.reassigned', 'note.created', 'push', 'deployment.status_changed', ...mergeRequestKinds] as const) {
     deps.domainEvents.on(kind, onEvent as never);
   }
   // New alerts reach chat integrations only (webhooks have no alert events): one indexed read on the

@@ -121,6 +121,24 @@ const PROBES: Probe[] = [
       return k.api('POST', `/projects/${w.project.id}/repository/tags`, { token, body: { tag_name: `probe-${serial}`, ref: 'main' } });
     },
   },
+  // Commit statuses (issue 34; GitLab: read with the pipelines by Reporters and readers of a public
+  // project, posted by Developers).
+  {
+    ability: 'read_commit_status',
+    expect: { private: 'nnnyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyn' },
+    request: async (k, w, token) => {
+      await ensureDefaultBranch(k, w);
+      return k.api('GET', `/projects/${w.project.id}/repository/commits/main/statuses`, { token });
+    },
+  },
+  {
+    ability: 'create_commit_status',
+    expect: 'nnnnyyyyn',
+    request: async (k, w, token, serial) => {
+      await ensureDefaultBranch(k, w);
+      return k.api('POST', `/projects/${w.project.id}/statuses/main`, { token, body: { state: 'success', name: `probe-${serial}` } });
+    },
+  },
   // Editing, moving and deleting projects and groups (issue 15). A refused transfer into a namespace is
   // GitLab's 400 "Failed to transfer project …": counted as refused here.
   { ability: 'admin_project', expect: 'nnnnnyyyn', request: (k, w, token, serial) => k.api('PUT', `/projects/${w.project.id}`, { token, body: { description: `probe ${serial}` } }) },

@@ -100,9 +100,9 @@ describe('PUT /api/v4/projects/:id', () => {
 
     it('refuses GitLab parameters Kiln has no feature for, naming them, and changes nothing', async () => {
       const project = await kiln.createProject(alice, 'unsupported');
-      const { status, body } = await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: { description: 'kept?', wiki_access_level: 'disabled', merge_method: 'ff' } });
+      const { status, body } = await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: { description: 'kept?', wiki_access_level: 'disabled', build_timeout: 600 } });
       expect(status).toBe(400);
-      expect(body).toEqual({ error: 'wiki_access_level is not supported, merge_method is not supported' });
+      expect(body).toEqual({ error: 'wiki_access_level is not supported, build_timeout is not supported' });
       expect((await kiln.api('GET', `/projects/${project.id}`, { token: alice.token })).body.description).toBe('');
     });
   });

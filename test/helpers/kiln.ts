@@ -66,7 +66,7 @@ export async function testKiln(overrides: Partial<Config> = {}, options: { featu
     ...overrides,
   };
   const clock = new ManualClock(Date.parse('2026-11-22T08:00:00.000Z'));
-  const kiln = await startKiln(config, { clock, log: pino({ level: 'silent' }), database: testDb.database, secrets: testSecrets(), features: options.features });
+  const kiln = await startKiln(config, { clock, log: pino({ level: process.env.KILN_TEST_LOG ?? 'silent' }), database: testDb.database, secrets: testSecrets(), features: options.features });
   const deps = kiln.deps;
 
   const request: TestKiln['request'] = (method, url, options = {}) => {

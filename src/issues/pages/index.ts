@@ -6,6 +6,9 @@ import { INCIDENTS_PATTERN, ISSUES_PATTERN, renderIssueList } from './list-page.
 import { ISSUE_PATTERN, handleIssuePost, renderIssue } from './show-page.js';
 import { NEW_ISSUE_PATTERN, handleNewIssue, renderNewIssue } from './new-page.js';
 import { milestonePages } from './milestones/index.js';
+import { ISSUE_SIDEBAR_PATTERN, handleSidebarPost } from './sidebar-post.js';
+import { ISSUE_TASKS_PATTERN, handleTasksPost } from './tasks-post.js';
+import { ISSUE_EDIT_PATTERN, handleEditIssue, renderEditIssue } from './edit-page.js';
 
 export const issuePagesFeature: Feature = {
   name: 'issue-pages',
@@ -19,6 +22,12 @@ export const issuePagesFeature: Feature = {
     namespacedPage(app, deps, { method: 'GET', pattern: ISSUE_PATTERN, ability: read, auth: 'optional', handler: async (context) => renderIssue(context, await context.project()) });
     // A comment asks create_note, closing asks update on the issue itself: the handler decides.
     namespacedPage(app, deps, { method: 'POST', pattern: ISSUE_PATTERN, ability: read, handler: async (context) => handleIssuePost(context, await context.project()) });
+    // The sidebar asks set_issue_metadata, editing and ticking tasks update_issue on the issue itself
+    // (its author may): the handlers decide, after the issue is found readable.
+    namespacedPage(app, deps, { method: 'POST', pattern: ISSUE_SIDEBAR_PATTERN, ability: read, handler: async (context) => handleSidebarPost(context, await context.project()) });
+    namespacedPage(app, deps, { method: 'POST', pattern: ISSUE_TASKS_PATTERN, ability: read, handler: async (context) => handleTasksPost(context, await context.project()) });
+    namespacedPage(app, deps, { method: 'GET', pattern: ISSUE_EDIT_PATTERN, ability: read, handler: async (context) => renderEditIssue(context, await context.project()) });
+    namespacedPage(app, deps, { method: 'POST', pattern: ISSUE_EDIT_PATTERN, ability: read, handler: async (context) => handleEditIssue(context, await context.project()) });
     milestonePages(app, deps);
   },
 };

@@ -13,7 +13,7 @@ import { TRACE_JOB, traceDiffThreadsJob } from './trace-diff-threads.js';
 
 export function reviewSetup(deps: Deps): void {
   const hooks = mergeRequestHooks(deps);
-  hooks.unresolvedThreads = (ids) => unresolvedThreads(deps, ids);
+  hooks.unresolvedThreads = (db, ids) => unresolvedThreads(db, ids);
   hooks.versionRecorded = (trx, event) => enqueue(trx, deps.clock, TRACE_JOB, { ...event });
 }
 

@@ -13,6 +13,8 @@ export interface Session {
   pendingUserId: number | null;
   csrfToken: string;
   flash: string | null;
+  /** The signed-in user's chosen colours (`system`: the browser's preference; anonymous visitors too). */
+  theme?: 'light' | 'dark' | 'system';
 }
 
 export interface BrowserSessions {

@@ -15,6 +15,7 @@ import type { WebhooksTables } from './tables/webhooks.js';
 import type { KeysTables } from './tables/keys.js';
 import type { MergeRequestsTables } from './tables/merge-requests.js';
 import type { ReviewTables } from './tables/review.js';
+import type { CiTables } from './tables/ci.js';
 
 export interface DB
   extends AccountsTables,
@@ -32,4 +33,5 @@ export interface DB
     WebhooksTables,
     KeysTables,
     MergeRequestsTables,
-    ReviewTables {}
+    ReviewTables,
+    CiTables {}

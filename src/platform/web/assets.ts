@@ -4,13 +4,18 @@ import type { Feature } from '../feature.js';
 import { STYLESHEET } from './layout.js';
 import { SCRIPT } from './scripts.js';
 import { CODE_STYLES } from './code-styles.js';
+import { PLANNING_STYLES } from './planning-styles.js';
 import { CODE_SCRIPT } from './code-scripts.js';
 import { highlightThemes, htmxScript } from './vendor-assets.js';
+import { withThemeClasses } from './themes.js';
 
 let stylesheet: string | undefined;
-/** The base styles, then code and the dark theme, then the token colours (read once). */
+/**
+ * The base styles, then code and the dark theme, then the token colours (read once); the dark rules
+ * also apply to a user who chose the dark theme, and not to one who chose the light one (themes.ts).
+ */
 function fullStylesheet(): string {
-  stylesheet ??= STYLESHEET + CODE_STYLES + highlightThemes();
+  stylesheet ??= withThemeClasses(STYLESHEET + CODE_STYLES + PLANNING_STYLES + highlightThemes());
   return stylesheet;
 }
 

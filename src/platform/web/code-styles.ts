@@ -77,6 +77,7 @@ table{background:#161a21}th,td{border-color:#30363d}
 input[type=text],input[type=password],input[type=email],input[type=url],input[type=date],input[type=search],textarea,select{background:#0d1117;color:#e6e6e6;border-color:#59616b}
 button.secondary,.button.secondary{background:#0f1117;color:#6cb6ff}
 .flash{background:#10263f;border-color:#1f5fae}.error{background:#3a1714;border-color:#8c2b22}
+.field-error{color:#ffb4a9}[aria-invalid=true]{border-color:#ff8a7a!important}
 .empty,.note,.commit-list,.file-holder,.diff-file{background:#161a21;border-color:#30363d}.commit-list li{border-color:#30363d}
 .state-open,.status-success{background:#0f3a22;color:#8fe3b0}.state-closed,.status-running,.status-pending{background:#1c2650;color:#b5c3ff}.confidential{background:#4a2c00;color:#ffd28a}.status-failed{background:#3a1714;color:#ffb4a9}.status-canceled,.status-skipped{background:#2d333b;color:#d0d7de}
 .file-header,.diff-file>details>summary{background:#1c2028;border-color:#30363d}

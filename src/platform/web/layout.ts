@@ -18,6 +18,8 @@ export interface LayoutInput extends PageFrame {
   user: AuthUser | null;
   csrfToken: string | null;
   flash?: string | null;
+  /** The signed-in user's theme; `system` (and every anonymous visitor) follows the browser. */
+  theme?: 'light' | 'dark' | 'system';
 }
 
 function topBar(input: LayoutInput): Html {
@@ -34,6 +36,10 @@ function topBar(input: LayoutInput): Html {
     <details class="user-menu"><summary>${user.name} (@${user.username})</summary>
       <ul>
         <li><a href="/${user.username}">Your profile</a></li>
+        <li><a href="/profile">Edit profile</a></li>
+        <li><a href="/profile/password/edit">Password</a></li>
+        <li><a href="/profile/preferences">Preferences</a></li>
+        <li><a href="/profile/active_sessions">Active sessions</a></li>
         <li><a href="/profile/notifications">Notifications</a></li>
         <li><a href="/profile/personal_access_tokens">Access tokens</a></li>
         <li><a href="/profile/keys">SSH Keys</a></li>
@@ -57,7 +63,7 @@ const HTMX_CONFIG = html`<meta name="htmx-config" content="${JSON.stringify({ al
 
 export function layout(input: LayoutInput): Html {
   return html`<!doctype html>
-<html lang="en">
+<html lang="en"${input.theme === 'light' || input.theme === 'dark' ? html` class="theme-${input.theme}"` : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -107,6 +113,7 @@ a{color:#1f5fae}
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}
 .flash{padding:.6rem 1rem;background:#e9f3ff;border:1px solid #9cc7f5;border-radius:4px;margin-bottom:1rem}
 .error{padding:.6rem 1rem;background:#fdecea;border:1px solid #f5a39c;border-radius:4px;margin-bottom:1rem}
+.field-error{color:#a8120d;font-weight:600;margin:.2rem 0}[aria-invalid=true]{border-color:#a8120d!important}
 form.stacked label{display:block;margin:.8rem 0 .2rem;font-weight:600}
 input[type=text],input[type=password],input[type=email],input[type=url],input[type=date],textarea,select{width:100%;max-width:36rem;padding:.4rem;border:1px solid #bbb;border-radius:4px;font:inherit}
 textarea{min-height:8rem;font-family:ui-monospace,monospace}

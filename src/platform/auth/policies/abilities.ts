@@ -100,6 +100,10 @@ export const PROJECT_ABILITIES = {
   // a note's author their note: note-policy.ts); award emoji are given by whoever may comment.
   resolve_note: { min: ACCESS.developer, feature: 'merge_requests' },
   award_emoji: { min: ACCESS.guest, ...PARTICIPATE },
+  // Commit statuses (project_policy.rb: read_commit_status with the pipelines, Reporters and readers
+  // of a public project; create_commit_status, Developers).
+  read_commit_status: { min: ACCESS.reporter, ...READ, feature: 'repository' },
+  create_commit_status: { min: ACCESS.developer, feature: 'repository' },
 } satisfies Record<string, AbilityRule>;
 
 export const GROUP_ABILITIES = {

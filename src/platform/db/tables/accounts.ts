@@ -24,9 +24,18 @@ export interface UsersTable {
   /** `project_bot`: the user behind a project's or group's access token. */
   user_type: Generated<'human' | 'ghost' | 'project_bot'>;
   last_activity_on: string | null;
+  pronouns: Generated<string>;
+  /** The colours of the user's pages: `system` follows the browser's preference. */
+  theme: Generated<Theme>;
+  /** An IANA time zone, for the times shown on the user's pages. */
+  time_zone: Generated<string>;
+  /** GitLab's password_expires_at: set, the user must choose a new password at the next sign-in. */
+  password_expires_at: number | null;
   created_at: number;
   updated_at: number;
 }
+
+export type Theme = 'light' | 'dark' | 'system';
 
 /** GitLab's user states that Kiln has: `deactivated` users are reactivated by signing in again. */
 export type UserState = 'active' | 'blocked' | 'deactivated';

@@ -7,6 +7,9 @@ export interface WebSessionsTable {
   created_at: number;
   last_seen_at: number;
   expires_at: number;
+  /** Where the session was signed in from, for the user's active sessions page. */
+  ip_address: string | null;
+  user_agent: string | null;
 }
 
 export interface WebTables {

@@ -20,6 +20,7 @@ export interface WebHooksTable {
   note_events: number;
   confidential_note_events: number;
   deployment_events: number;
+  merge_requests_events: Generated<number>;
   alert_events: Generated<number>;
   repository_update_events: Generated<number>;
   push_events_branch_filter: string | null;

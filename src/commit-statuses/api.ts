@@ -1,0 +1,3 @@
+// What other features may use of commit statuses: merge requests read their head pipeline and show it.
+export { headPipelines, type HeadPipeline, type HeadPipelineWanted } from './head-pipelines.js';
+export { pipelineBasicEntity, pipelineEntity } from './entities.js';

@@ -1,0 +1,113 @@
+// The issue sidebar, task list and edit page in Debian's Chromium against a started `kiln serve`:
+// labels and an assignee set in place through htmx (no page load), a checklist item ticked in place,
+// the due date set with JavaScript off, and axe-core clean at 1280 px light and 390 px dark.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from './helpers/browser.js';
+import { apiCall, startKilnProcess, ROOT_PASSWORD, type KilnProcess } from '../clients/helpers/server.js';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let kiln: KilnProcess;
+let browser: Browser;
+let project: { id: number };
+let ada: { id: number };
+const ISSUE = '/acme/planner/-/issues/1';
+
+beforeAll(async () => {
+  kiln = await startKilnProcess();
+  const group = await apiCall(kiln, 'POST', '/groups', { name: 'Acme', path: 'acme' });
+  project = await apiCall(kiln, 'POST', '/projects', { name: 'Planner', path: 'planner', namespace_id: group.id });
+  ada = await apiCall(kiln, 'POST', '/users', { username: 'ada', name: 'Ada Lovelace', email: 'ada@example.com', password: 'ada-password-123' });
+  await apiCall(kiln, 'POST', `/projects/${project.id}/members`, { user_id: ada.id, access_level: 30 });
+  await apiCall(kiln, 'POST', `/projects/${project.id}/labels`, { name: 'bug', color: '#dd2b0e', description: 'Something is broken' });
+  await apiCall(kiln, 'POST', `/projects/${project.id}/labels`, { name: 'needs review', color: '#1f75cb' });
+  await apiCall(kiln, 'POST', `/projects/${project.id}/milestones`, { title: 'v1.0' });
+  await apiCall(kiln, 'POST', `/projects/${project.id}/issues`, { title: 'Ship the planner', description: 'Before the release:\n\n- [ ] write the notes\n- [ ] tag v1.0' });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await kiln?.stop();
+});
+
+async function violationsOf(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP (script-src 'self') does not govern.
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`);
+  });
+}
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto(`${kiln.url}/users/sign_in`);
+  await page.fill('#login', 'root');
+  await page.fill('#password', ROOT_PASSWORD);
+  await Promise.all([page.waitForNavigation(), page.click('button:has-text("Sign in")')]);
+}
+
+async function issue() {
+  return apiCall(kiln, 'GET', `/projects/${project.id}/issues/1`);
+}
+
+describe('the issue sidebar in a browser', () => {
+  it('sets labels and an assignee in place, ticks a checklist item, and stays axe-clean', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(page);
+    await page.goto(`${kiln.url}${ISSUE}`);
+    // htmx swaps the sidebar: the page is not loaded again (a marker on window survives).
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+    await page.click('section[data-section=labels] summary');
+    await page.check('section[data-section=labels] input[type=checkbox] >> nth=0');
+    await page.click('section[data-section=labels] button:has-text("Save")');
+    await page.waitForSelector('section[data-section=labels] p .label-chip:has-text("bug")');
+    await page.waitForSelector('#notes .note.system:has-text("added")');
+    await page.click('section[data-section=assignees] summary');
+    await page.selectOption('#sidebar-assignees', [String(ada.id)]);
+    await page.click('section[data-section=assignees] button:has-text("Save")');
+    await page.waitForSelector('section[data-section=assignees] li:has-text("Ada Lovelace")');
+    await page.waitForSelector('#notes .note.system:has-text("assigned to")');
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+    expect(await issue()).toMatchObject({ labels: ['bug'], assignees: [{ username: 'ada' }] });
+
+    await page.check('input.task-list-item-checkbox[aria-label="tag v1.0"]');
+    await expect.poll(async () => (await issue()).description).toBe('Before the release:\n\n- [ ] write the notes\n- [x] tag v1.0');
+    await page.waitForSelector('input.task-list-item-checkbox[aria-label="tag v1.0"]:checked');
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+    expect(await violationsOf(page)).toEqual([]);
+
+    await page.goto(`${kiln.url}${ISSUE}/edit`);
+    expect(await violationsOf(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('works without JavaScript, and at 390 px in the dark theme', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    const page = await context.newPage();
+    await signIn(page);
+    await page.goto(`${kiln.url}${ISSUE}`);
+    await page.click('section[data-section=due-date] summary');
+    await page.fill('#sidebar-due-date', '2026-12-24');
+    await Promise.all([page.waitForNavigation(), page.click('section[data-section=due-date] button:has-text("Save")')]);
+    expect(await page.textContent('[role=status]')).toContain('Due date saved.');
+    expect(await page.textContent('section[data-section=due-date] time')).toBe('2026-12-24');
+    await Promise.all([page.waitForNavigation(), page.click('section[data-section=discussion_locked] button')]);
+    expect((await issue()).discussion_locked).toBe(true);
+    // Nothing wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(15, 17, 23)');
+    await context.close();
+    // axe needs scripts: the same page with them on, still at 390 px and dark.
+    const scripted = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    const again = await scripted.newPage();
+    await signIn(again);
+    await again.goto(`${kiln.url}${ISSUE}`);
+    expect(await violationsOf(again)).toEqual([]);
+    await scripted.close();
+  });
+});
