@@ -9,6 +9,7 @@ import { ForbiddenError, ValidationError } from '../../platform/errors.js';
 import { renderGitlabMarkdown } from '../../markdown/api.js';
 import { usersById, type NoteRow } from '../../issues/api.js';
 import { timeElement } from '../pages/time.js';
+import { storedLine } from './diff-line.js';
 import { commentOnCommit, commitNoteableKind, findCommitNoteable, type CommitNoteable } from './commit-noteable.js';
 
 export const COMMIT_COMMENTS_PATTERN = /^(?<path>.+?)\/-\/commit\/(?<sha>[0-9a-fA-F]{4,64})\/comments$/;
@@ -17,13 +18,8 @@ export const COMMIT_COMMENTS_PATTERN = /^(?<path>.+?)\/-\/commit\/(?<sha>[0-9a-f
 const SHOWN = 500;
 
 function lineOf(note: NoteRow): string | null {
-  if (note.line_code === null || note.position === null) return null;
-  try {
-    const line = JSON.parse(note.position) as { path: string; line: number };
-    return `${line.path}:${line.line}`;
-  } catch {
-    return null;
-  }
+  const line = storedLine(note);
+  return line ? `${line.path}:${line.line}` : null;
 }
 
 export async function commitNotesSection(context: PageContext, access: ProjectAccess, noteable: CommitNoteable): Promise<Html> {

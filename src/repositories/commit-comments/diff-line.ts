@@ -31,6 +31,22 @@ export function findDiffLine(patch: string, line: number, lineType: string | nul
   return null;
 }
 
+/** Where a commit's note sits, as stored in its position column (with a line code), or null for a plain comment. */
+export interface StoredLine {
+  path: string;
+  line: number;
+  line_type: string | null;
+}
+
+export function storedLine(note: { line_code: string | null; position: string | null }): StoredLine | null {
+  if (note.line_code === null || note.position === null) return null;
+  try {
+    return JSON.parse(note.position) as StoredLine;
+  } catch {
+    return null;
+  }
+}
+
 /** GitLab's diff line code: the path's SHA-1, then the old and new line numbers. */
 export function lineCode(path: string, found: DiffLine): string {
   return `${createHash('sha1').update(path).digest('hex')}_${found.oldLine}_${found.newLine}`;

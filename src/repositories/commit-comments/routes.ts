@@ -12,24 +12,9 @@ import { discussionRoutes, usersById, type NoteRow } from '../../issues/api.js';
 import { repositoryRoute } from '../repository-api/route-kit.js';
 import { diffOf } from '../repository-api/commits-finder.js';
 import { commentOnCommit, commitNoteableKind, findCommitNoteable } from './commit-noteable.js';
-import { findDiffLine, lineCode } from './diff-line.js';
+import { findDiffLine, lineCode, storedLine, type StoredLine } from './diff-line.js';
 
 const TAGS = ['commits'];
-
-interface StoredLine {
-  path: string;
-  line: number;
-  line_type: string | null;
-}
-
-function storedLine(note: NoteRow): StoredLine | null {
-  if (note.line_code === null || note.position === null) return null;
-  try {
-    return JSON.parse(note.position) as StoredLine;
-  } catch {
-    return null;
-  }
-}
 
 function commitNoteEntity(baseUrl: string, note: NoteRow, author: Parameters<typeof userBasic>[1] | undefined) {
   const line = storedLine(note);
