@@ -25,7 +25,7 @@ ${
     ? html`<table id="milestones"><thead><tr><th>Title</th><th>Dates</th><th>State</th></tr></thead><tbody>${rows.map(
         (milestone) => html`<tr data-iid="${milestone.iid}"><td><a href="${root}/${milestone.iid}">${milestone.title}</a></td><td>${dates(milestone)}</td><td>${milestoneState(milestone)}</td></tr>`,
       )}</tbody></table>`
-    : html`<p class="empty">${state === 'closed' ? 'No closed milestones.' : 'No milestones yet. Create one with POST /api/v4/projects/:id/milestones or /groups/:id/milestones.'}</p>`
+    : html`<p class="empty">${state === 'closed' ? 'No closed milestones.' : 'No milestones yet. A milestone gathers the issues due for a release or a date, and shows how many are done.'}</p>`
 }`;
   return page({ title: `Milestones · ${target.name}`, heading: html`<h1>Milestones</h1>`, body, sidebar: target.sidebar });
 }
