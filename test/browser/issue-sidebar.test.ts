@@ -112,8 +112,8 @@ describe('the issue sidebar in a browser', () => {
   });
 });
 
-describe('the label pages in a browser', () => {
-  it('create a label with the colour picker, axe-clean at 1280 px light and 390 px dark', async () => {
+describe('the label and milestone pages in a browser', () => {
+  it('create a label with the colour picker; label and milestone pages axe-clean at 1280 px light and 390 px dark', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await signIn(page);
     await page.goto(`${kiln.url}/acme/planner/-/labels/new`);
@@ -128,7 +128,7 @@ describe('the label pages in a browser', () => {
     const dark = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
     const small = await dark.newPage();
     await signIn(small);
-    for (const path of ['/acme/planner/-/labels', '/groups/acme/-/labels', '/acme/planner/-/labels/new']) {
+    for (const path of ['/acme/planner/-/labels', '/groups/acme/-/labels', '/acme/planner/-/labels/new', '/acme/planner/-/milestones', '/acme/planner/-/milestones/1', '/acme/planner/-/milestones/new', '/acme/planner/-/milestones/1/edit']) {
       await small.goto(`${kiln.url}${path}`);
       expect([path, await violationsOf(small)]).toEqual([path, []]);
     }
