@@ -4,6 +4,10 @@
 // The pre-serialised baseline: PUT /fixed/<name> stores a body and its headers (the exact bytes Kiln
 // answered the bench's probe with); GET /fixed/<name> sends them as they are, which is the physical
 // limit of an HTTP answer of that size on this machine (issue 20).
+// The replay baseline of the realistic mixes: PUT /replay/<name> stores Kiln's answers to a set of
+// requests (status, headers, body, keyed by the request's token and path); GET /replay/<name><path>
+// with that token answers Kiln's answer to that request, so the baseline serves the same mix of
+// answers, 404s included, with nothing but a map look-up between the socket and the bytes.
 // Usage: node dist/bench/baseline.js <port>
 import { createServer } from 'node:http';
 
@@ -33,8 +37,47 @@ function storeFixed(name: string, request: import('node:http').IncomingMessage, 
   });
 }
 
+/** One answer as bench/mix.ts sends it. */
+interface ReplayAnswer {
+  token: string | null;
+  path: string;
+  status: number;
+  headers: Record<string, string>;
+  /** base64 */
+  body: string;
+}
+
+const replays = new Map<string, Map<string, { status: number; body: Buffer; headers: Record<string, string> }>>();
+const replayKey = (token: string | null, path: string) => `${token ?? ''} ${path}`;
+
+function storeReplay(name: string, request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse): void {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    const answers = new Map<string, { status: number; body: Buffer; headers: Record<string, string> }>();
+    for (const answer of JSON.parse(Buffer.concat(chunks).toString('utf8')) as ReplayAnswer[]) {
+      const body = Buffer.from(answer.body, 'base64');
+      answers.set(replayKey(answer.token, answer.path), { status: answer.status, body, headers: { ...answer.headers, 'content-length': String(body.byteLength) } });
+    }
+    replays.set(name, answers);
+    response.writeHead(204).end();
+  });
+}
+
+function replay(url: string, request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse): void {
+  if (request.method === 'PUT') return storeReplay(url.slice('/replay/'.length), request, response);
+  const slash = url.indexOf('/', '/replay/'.length);
+  const answers = replays.get(url.slice('/replay/'.length, slash));
+  const token = request.headers['private-token'];
+  const answer = answers?.get(replayKey(typeof token === 'string' ? token : null, url.slice(slash)));
+  if (!answer) return void response.writeHead(599).end();
+  response.writeHead(answer.status, answer.headers);
+  response.end(answer.body);
+}
+
 const port = Number(process.argv[2] ?? 0);
 const server = createServer((request, response) => {
+  if (request.url?.startsWith('/replay/')) return replay(request.url, request, response);
   const fixedName = /^\/fixed\/([\w-]+)/.exec(request.url ?? '')?.[1];
   if (fixedName !== undefined) {
     if (request.method === 'PUT') return storeFixed(fixedName, request, response);

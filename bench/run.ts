@@ -16,6 +16,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { startKiln } from '../src/bootstrap.js';
 import type { BenchScenario, BenchServer, BenchTarget } from './scenario.js';
+import { measureMix } from './mix.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url)); // dist/bench/
 const ROOT = join(HERE, '..', '..');
@@ -69,9 +70,10 @@ function pinSelf(): void {
   }
 }
 
-function spawnPinned(args: string[], env: Record<string, string>): ChildProcess {
+/** A server child on `core` (0 unless it is a scenario's second node). */
+function spawnPinned(args: string[], env: Record<string, string>, core = 0): ChildProcess {
   const command = PIN ? 'taskset' : process.execPath;
-  const argv = PIN ? ['-c', '0', process.execPath, ...args] : args;
+  const argv = PIN ? ['-c', String(core), process.execPath, ...args] : args;
   return spawn(command, argv, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
@@ -98,8 +100,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function startChild(args: string[], env: Record<string, string>, readyUrl: string) {
-  const child = spawnPinned(args, env);
+async function startChild(args: string[], env: Record<string, string>, readyUrl: string, core = 0) {
+  const child = spawnPinned(args, env, core);
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -238,6 +240,66 @@ function mean(runs: Load[]): Load {
   return { rps: avg((run) => run.rps), requests: avg((run) => run.requests) * runs.length, p50: avg((run) => run.p50), p99: Math.max(...runs.map((run) => run.p99)), non2xx: avg((run) => run.non2xx) * runs.length, errors: avg((run) => run.errors) * runs.length };
 }
 
+/** Another `kiln serve` on the same database, on core 1 (beside the load generator: this machine has two cores). */
+async function startSecondNode(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = await startChild([MAIN, 'serve'], { ...env, KILN_PORT: String(port) }, `${url}/-/readiness`, 1);
+  return { url, stop: () => stopChild(child) };
+}
+
+/**
+ * A growth scenario: for each size, bring the data up to it in-process (bulk SQL, the server
+ * stopped), start the server, and measure each endpoint's p99; every size's p99 is compared with
+ * the first size's.
+ */
+async function runGrowth(scenario: BenchScenario, env: Record<string, string>, seeded: Record<string, unknown>): Promise<Row[]> {
+  const growth = scenario.growth!;
+  const first = new Map<string, number>();
+  const rows: Row[] = [];
+  for (const size of growth.sizes) {
+    const kiln = await startKiln(loadConfig({ ...env, KILN_LOG_LEVEL: 'silent' }));
+    try {
+      const started = Date.now();
+      await growth.grow(kiln.deps, size, seeded);
+      process.stdout.write(`  grew ${scenario.name} to ${size.toLocaleString('en-US')} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    } finally {
+      await kiln.close();
+    }
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const server = await startChild([MAIN, 'serve'], { ...env, KILN_PORT: String(port), KILN_HOST: '127.0.0.1' }, `${url}/-/readiness`);
+    try {
+      for (const target of growth.targets(seeded)) {
+        const request = { method: 'GET' as const, headers: target.headers, connections: 4 };
+        const probe = await fetch(`${url}${target.path}`, { headers: target.headers });
+        const total = probe.headers.get('x-total');
+        await probe.arrayBuffer();
+        await load(`${url}${target.path}`, request, 1);
+        const run = await load(`${url}${target.path}`, request, Math.max(2, DURATION_S / 2));
+        if (!first.has(target.name)) first.set(target.name, run.p99);
+        const growthFactor = run.p99 / Math.max(first.get(target.name)!, 1);
+        const failures = run.non2xx + run.errors;
+        rows.push({
+          scenario: scenario.name,
+          name: `${target.name} @ ${size.toLocaleString('en-US')} issues`,
+          rps: run.rps,
+          p50: run.p50,
+          p99: run.p99,
+          baselineRps: null,
+          ratio: null,
+          target: `p99 ≤${growth.maxP99Growth}× p99 at ${growth.sizes[0].toLocaleString('en-US')}`,
+          pass: probe.ok && failures === 0 && growthFactor <= growth.maxP99Growth,
+          note: `p99 ${growthFactor.toFixed(2)}× the first size's; X-Total ${total ?? 'omitted'}; 4 conn.${probe.ok ? '' : `; probe answered ${probe.status}`}${failures ? `; ${run.non2xx} non-2xx, ${run.errors} errors` : ''}`,
+        });
+      }
+    } finally {
+      await stopChild(server);
+    }
+  }
+  return rows;
+}
+
 async function runScenario(scenario: BenchScenario, baselineUrl: string): Promise<Row[]> {
   const dataDir = mkdtempSync(join(tmpdir(), `kiln-bench-${scenario.name}-`));
   const rootToken = `glpat-bench-${randomBytes(12).toString('hex')}`;
@@ -263,6 +325,10 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
       } finally {
         await kiln.close();
       }
+    }
+    if (scenario.growth) {
+      rows.push(...(await runGrowth(scenario, env, seeded)));
+      return rows;
     }
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
@@ -333,6 +399,23 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
         note: failures ? `${kilnRun.non2xx} non-2xx, ${kilnRun.errors} errors` : `${size} B, ${target.connections ?? 10} conn.`,
       });
     }
+    if (scenario.mixes) {
+      const serverEnv = { ...env, KILN_HOST: '127.0.0.1' };
+      const first = server;
+      for (const mix of await scenario.mixes(benchServer, seeded)) {
+        rows.push(
+          ...(await measureMix(mix, {
+            scenario: scenario.name,
+            kilnUrl: url,
+            baselineUrl,
+            warmupS: WARMUP_S,
+            durationS: DURATION_S,
+            cpuMicros: async () => (await readCounts(first, countFile))?.cpuMicros ?? null,
+            secondNode: scenario.nodes === 2 ? () => startSecondNode(serverEnv) : undefined,
+          })),
+        );
+      }
+    }
     if (background) {
       const summary = await background.stop();
       background = null;
@@ -372,7 +455,8 @@ export function table(rows: Row[]): string {
   const header =
     '| scenario | target | req/s | p50 ms | p99 ms | baseline req/s | ratio | pre-serialised req/s | ratio (pre) | statements / round trips / server CPU µs per req. | goal | result | note |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|';
   const ratio = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${value.toFixed(2)}×`);
-  const perRequest = (row: Row) => (row.perRequest ? `${row.perRequest.statements.toFixed(1)} / ${row.perRequest.roundTrips.toFixed(1)} / ${row.perRequest.cpuMicros.toFixed(0)}` : '—');
+  const count = (value: number) => (Number.isNaN(value) ? '—' : value.toFixed(1));
+  const perRequest = (row: Row) => (row.perRequest ? `${count(row.perRequest.statements)} / ${count(row.perRequest.roundTrips)} / ${row.perRequest.cpuMicros.toFixed(0)}` : '—');
   const lines = rows.map(
     (row) =>
       `| ${row.scenario} | ${row.name} | ${row.value ?? fmt(row.rps)} | ${fmt(row.p50, 1)} | ${fmt(row.p99, 1)} | ${fmt(row.baselineRps)} | ${ratio(row.ratio)} | ${fmt(row.preBaselineRps ?? null)} | ${ratio(row.preRatio)} | ${perRequest(row)} | ${row.target} | ${row.pass ? 'pass' : '**FAIL**'} | ${row.note} |`,

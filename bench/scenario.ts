@@ -21,6 +21,35 @@ export interface BenchTarget {
   connections?: number;
 }
 
+/** One request of a realistic mix: a GET of `path` with the given user's token. */
+export interface MixRequest {
+  kind: string;
+  path: string;
+  token: string;
+}
+
+/**
+ * Traffic shaped like real use: requests drawn at random (with repeats) from `requests`, against a
+ * baseline that replays Kiln's own answers to the same requests (bench/mix.ts).
+ */
+export interface BenchMix {
+  name: string;
+  requests: MixRequest[];
+  /** minTwoNodeRatio: two nodes on one database against one node's rate, in the same rounds. */
+  targets: { minRatio?: number; maxP99Ms?: number; minTwoNodeRatio?: number };
+  connections?: number;
+}
+
+/** Endpoints measured as the data grows: p99 at each size against p99 at the first. */
+export interface BenchGrowth {
+  sizes: number[];
+  /** Bring the data up to `size` (straight into the database, the server stopped). */
+  grow(deps: Deps, size: number, seeded: Record<string, unknown>): Promise<void>;
+  targets(seeded: Record<string, unknown>): Array<{ name: string; path: string; headers?: Record<string, string> }>;
+  /** The largest p99 at any size as a multiple of the p99 at the first size. */
+  maxP99Growth: number;
+}
+
 export interface BenchScenario {
   name: string;
   /** 'postgres': run on a fresh database made on BENCH_POSTGRES_URL's server (default: SQLite in the data dir). */
@@ -34,6 +63,11 @@ export interface BenchScenario {
   background?(server: BenchServer, seeded: Record<string, unknown>): Promise<{ pause(): void; resume(): void; stop(): Promise<string> }>;
   /** Seed data straight into the database before the server starts (may be slow: bounded by the scenario). */
   seed?(deps: Deps, server: { rootToken: string }): Promise<Record<string, unknown>>;
+  /** Realistic mixes, measured after the targets. */
+  mixes?(server: BenchServer, seeded: Record<string, unknown>): Promise<BenchMix[]>;
+  /** 2: the mixes also run on two `kiln serve` nodes on the scenario's one database (PostgreSQL). */
+  nodes?: 1 | 2;
+  growth?: BenchGrowth;
   /** The targets, given the started server and whatever seed returned. */
   targets(server: BenchServer, seeded: Record<string, unknown>): Promise<BenchTarget[]>;
   /** A scenario that measures something else than HTTP rates against the baseline (e.g. a storage move vs cp -a). */

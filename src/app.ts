@@ -1,12 +1,13 @@
 // Builds the Fastify app from the feature modules; never listens (tests use inject).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Deps } from './platform/deps.js';
 import type { Feature } from './platform/feature.js';
 import { answerNotFound } from './platform/web/not-found-page.js';
 import { registerBodyParsers } from './platform/http/body-parsers.js';
 import { routerQueryParser } from './platform/http/param-bag.js';
+import { enforceRequestDeadline, serverTimeoutOptions } from './platform/http/server-timeouts.js';
 import { apiErrorHandler } from './platform/http/error-handler.js';
 import { LazyChildLogger, requestSerializers } from './platform/logger.js';
 import { registerOperations } from './platform/operations.js';
@@ -23,16 +24,13 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
   let serveBare: (request: IncomingMessage, response: ServerResponse) => boolean = () => false;
   let closing = false;
   const app = Fastify({
-    serverFactory: (fastifyListener: Listener, options: FastifyServerOptions) => {
-      const server = createServer((request, response) => {
+    serverFactory: (fastifyListener: Listener) => {
+      const limitMs = deps.config.requestTimeoutMs;
+      return createServer(serverTimeoutOptions(deps.config), (request, response) => {
+        enforceRequestDeadline(request, response, limitMs);
         // While closing, Fastify answers 503 with `Connection: close` (return503OnClosing): let it.
         if (closing || !serveBare(request, response)) fastifyListener(request, response);
       });
-      // What Fastify sets on the servers it makes itself.
-      server.keepAliveTimeout = options.keepAliveTimeout!;
-      server.requestTimeout = options.requestTimeout!;
-      server.setTimeout(options.connectionTimeout!);
-      return server;
     },
     loggerInstance: deps.log.child({}, { serializers: requestSerializers }),
     // Per-request lines only at debug level; errors are always logged by the error handler.

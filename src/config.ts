@@ -67,6 +67,12 @@ export interface Config {
   markdownRenderMs: number;
   /** Worker threads rendering Markdown (at most the number of CPUs). */
   markdownWorkers: number;
+  /** How long a client may take to send a request's headers (KILN_HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs: number;
+  /** How long a client may take to send a whole request, body included; git and LFS transfers are exempt (KILN_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests (KILN_KEEP_ALIVE_TIMEOUT_MS). */
+  keepAliveTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -287,5 +293,8 @@ export function loadConfig(env: Env = process.env): Config {
     sshUrlPrefix: sshUrlPrefix(advertised.host, advertised.port),
     markdownRenderMs: integer(env, 'KILN_MARKDOWN_RENDER_MS', 1500, 50, 60_000),
     markdownWorkers: integer(env, 'KILN_MARKDOWN_WORKERS', 2, 1, 64),
+    headersTimeoutMs: integer(env, 'KILN_HEADERS_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    requestTimeoutMs: integer(env, 'KILN_REQUEST_TIMEOUT_MS', 300_000, 100, 24 * 3_600_000),
+    keepAliveTimeoutMs: integer(env, 'KILN_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
   };
 }

@@ -11,7 +11,7 @@ import { createPersonalAccessToken } from '../../src/accounts/personal-access-to
 import { toAuthUser } from '../../src/accounts/user-entities.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
 
-async function seedUser(deps: Deps, username: string): Promise<{ actor: Principal; token: string }> {
+export async function seedUser(deps: Deps, username: string): Promise<{ actor: Principal; token: string }> {
   const row = await createUser(deps, { username, name: `Bench ${username}`, email: `${username}@bench.example` });
   const { row: tokenRow, token } = await createPersonalAccessToken(deps, { userId: row.id, name: 'bench', scopes: ['api'] });
   return { actor: { user: toAuthUser(row), scopes: ['api'], via: 'personal_access_token', tokenId: Number(tokenRow.id) }, token };

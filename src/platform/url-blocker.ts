@@ -18,11 +18,28 @@ export interface UrlRules {
 const LOCALHOST = 'Requests to localhost are not allowed';
 const LOCAL_NETWORK = 'Requests to the local network are not allowed';
 
+/**
+ * A tag (`<…>`) or an escaped angle bracket. Scanned by hand: `/<[^>]*>/` restarts at every `<`, so a
+ * long run of `<` without `>` took time quadratic in its length.
+ */
+function hasMarkup(value: string): boolean {
+  const open = value.indexOf('<');
+  if (open !== -1 && value.indexOf('>', open + 1) !== -1) return true;
+  return /&[lg]t;/i.test(value);
+}
+
+/** `name` without its trailing dots, in one pass (`/\.+$/` retried the run of dots from each of its dots). */
+function withoutTrailingDots(name: string): string {
+  let end = name.length;
+  while (end > 0 && name.charCodeAt(end - 1) === 0x2e) end -= 1;
+  return name.slice(0, end);
+}
+
 /** The reason a URL is refused (the text after `is blocked: `), or null when it is acceptable. */
 export function blockedUrlReason(value: string, rules: UrlRules = {}): string | null {
   const schemes = rules.schemes ?? ['http', 'https'];
   if (/[\r\n]/.test(value)) return 'URI is invalid';
-  if (rules.enforceSanitization && /<[^>]*>|&lt;|&gt;/i.test(value)) return 'HTML/CSS/JS tags are not allowed';
+  if (rules.enforceSanitization && hasMarkup(value)) return 'HTML/CSS/JS tags are not allowed';
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(value)?.[1]?.toLowerCase();
   if (!scheme || !schemes.includes(scheme)) return `Only allowed schemes are ${schemes.join(', ')}`;
   let url: URL;
@@ -75,7 +92,7 @@ const INTERNAL_SUFFIXES = ['local', 'localdomain', 'internal', 'home.arpa', 'int
 
 function nameKind(name: string): HostKind {
   // `localhost.` is `localhost`: the trailing dot only marks the name as fully qualified.
-  const host = name.replace(/\.+$/, '');
+  const host = withoutTrailingDots(name);
   if (LOCALHOST_NAMES.has(host) || host.endsWith('.localhost')) return 'localhost';
   // A single label (`db`, `redis`) is completed by the resolver's search domains: an internal host.
   if (!host.includes('.')) return 'local';
@@ -121,13 +138,16 @@ const isZero = (bytes: number[]) => bytes.every((byte) => byte === 0);
 const startsWith = (bytes: number[], prefix: number[]) => prefix.every((byte, index) => bytes[index] === byte);
 
 /**
- * IPv6 forms that carry an IPv4 address are judged by that address: IPv4-mapped (::ffff:0:0/96) and
+ * IPv6 forms that carry an IPv4 address are judged by that address: IPv4-mapped (::ffff:0:0/96),
+ * IPv4-translated (::ffff:0:0:0/96) and
  * the deprecated IPv4-compatible (::/96), NAT64 (64:ff9b::/96 and the local-use 64:ff9b:1::/48),
  * 6to4 (2002::/16) and Teredo's client (2001::/32); a relay or the kernel would deliver them there.
  */
 function embeddedIpv4(bytes: number[]): number[] | null {
   const last = bytes.slice(12);
   if (isZero(bytes.slice(0, 10)) && bytes[10] === 0xff && bytes[11] === 0xff) return last;
+  // IPv4-translated (::ffff:0:0:0/96, RFC 2765 SIIT): `::ffff:0:127.0.0.1`.
+  if (isZero(bytes.slice(0, 8)) && bytes[8] === 0xff && bytes[9] === 0xff && bytes[10] === 0 && bytes[11] === 0) return last;
   if (isZero(bytes.slice(0, 12)) && !isZero(last) && !(isZero(last.slice(0, 3)) && last[3] === 1)) return last;
   if (startsWith(bytes, [0x00, 0x64, 0xff, 0x9b]) && (isZero(bytes.slice(4, 12)) || (bytes[4] === 0 && bytes[5] === 1))) return last;
   if (startsWith(bytes, [0x20, 0x02])) return bytes.slice(2, 6);

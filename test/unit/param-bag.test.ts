@@ -1,6 +1,7 @@
 // Query strings, forms and multipart fields as parameter bags (src/platform/http/param-bag.ts): Rails'
 // shapes, Rack's limits, and work that grows with the input, not with its square.
 import { describe, expect, it } from 'vitest';
+import { fastestRun } from '../helpers/fastest-run.js';
 import { DEPTH_LIMIT, PARAMS_LIMIT, parseForm, parseQuery, routerQueryParser, QUERY_PROBLEM } from '../../src/platform/http/param-bag.js';
 import { ApiError } from '../../src/platform/http/api-error.js';
 import { parseMultipart } from '../../src/platform/http/multipart.js';
@@ -15,17 +16,6 @@ function refusal(run: () => unknown): { status: number; message: unknown } {
     throw error;
   }
   throw new Error('not refused');
-}
-
-/** The fastest of several runs, in milliseconds: the least disturbed by other work on the machine. */
-function fastest(run: () => void): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let attempt = 0; attempt < 15; attempt += 1) {
-    const started = performance.now();
-    run();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
 }
 
 describe('parseForm', () => {
@@ -86,7 +76,7 @@ describe('parseForm', () => {
     for (const shape of [arrays, hashes]) {
       const small = shape(pairs);
       const large = shape(4 * pairs);
-      const ratio = fastest(() => parseForm(large)) / fastest(() => parseForm(small));
+      const ratio = fastestRun(() => parseForm(large)) / fastestRun(() => parseForm(small));
       expect(ratio).toBeLessThan(8);
     }
   });

@@ -1,6 +1,7 @@
 // The URL blocker for public-only URLs (error tracking today, webhooks next): every spelling of a
 // loopback, private or internal host is refused, and public hosts pass (issue 13, item 6).
 import { describe, expect, it } from 'vitest';
+import { fastestRun } from '../helpers/fastest-run.js';
 import { blockedAddressReason, blockedUrlReason } from '../../src/platform/url-blocker.js';
 
 const PUBLIC_ONLY = { allowLocalhost: false, allowLocalNetwork: false } as const;
@@ -34,6 +35,10 @@ describe('blockedUrlReason with localhost and the local network refused', () => 
     ['http://[::]/', LOCALHOST],
     ['http://[::ffff:127.0.0.1]/', LOCALHOST],
     ['http://[::ffff:7f00:1]/', LOCALHOST],
+    ['http://[::ffff:0:127.0.0.1]/', LOCALHOST],
+    ['http://[::ffff:0:7f00:1]/', LOCALHOST],
+    ['http://[0:0:0:0:ffff:0:7f00:1]/', LOCALHOST],
+    ['http://[0:0:0:0:0:ffff:127.0.0.1]/', LOCALHOST],
     ['http://[0:0:0:0:0:ffff:7f00:1]/', LOCALHOST],
     ['http://[::127.0.0.1]/', LOCALHOST],
     ['http://[64:ff9b::127.0.0.1]/', LOCALHOST],
@@ -50,6 +55,7 @@ describe('blockedUrlReason with localhost and the local network refused', () => 
     ['http://100.64.0.1/', LOCAL],
     ['http://255.255.255.255/', LOCAL],
     ['http://[::ffff:10.0.0.1]/', LOCAL],
+    ['http://[::ffff:0:10.0.0.1]/', LOCAL],
     ['http://[::ffff:a9fe:a9fe]/', LOCAL],
     ['http://[64:ff9b::10.0.0.1]/', LOCAL],
     ['http://[64:ff9b::192.168.0.1]/', LOCAL],
@@ -80,6 +86,7 @@ describe('blockedUrlReason with localhost and the local network refused', () => 
     ['http://100.128.0.1/', null],
     ['http://[2606:4700:4700::1111]/', null],
     ['http://[::ffff:8.8.8.8]/', null],
+    ['http://[::ffff:0:8.8.8.8]/', null],
     ['http://[64:ff9b::8.8.8.8]/', null],
     ['http://[2002:808:808::1]/', null],
     ['http://internal.example.com/', null],
@@ -104,6 +111,7 @@ describe('blockedAddressReason (an address after DNS resolution)', () => {
   it.each([
     ['127.0.0.53', LOCALHOST],
     ['::ffff:127.0.0.1', LOCALHOST],
+    ['::ffff:0:127.0.0.1', LOCALHOST],
     ['::1', LOCALHOST],
     ['10.0.0.1', LOCAL],
     ['64:ff9b::a00:1', LOCAL],
@@ -112,5 +120,23 @@ describe('blockedAddressReason (an address after DNS resolution)', () => {
     ['not-an-address', 'Host cannot be resolved or invalid'],
   ])('%s → %j', (address, reason) => {
     expect(blockedAddressReason(address, PUBLIC_ONLY)).toBe(reason);
+  });
+});
+
+describe('hostile host names', () => {
+  it('judges a long run of dots in linear time (4× the dots cost well under 8× the time)', () => {
+    const host = (dots: number) => `a${'.'.repeat(dots)}x`;
+    const check = (dots: number) => () => blockedUrlReason(`http://${host(dots)}/`, PUBLIC_ONLY);
+    const ratio = fastestRun(check(40_000)) / fastestRun(check(10_000));
+    expect(ratio).toBeLessThan(8);
+  });
+
+  it('finds markup in linear time, and still finds it', () => {
+    const rules = { ...PUBLIC_ONLY, enforceSanitization: true };
+    expect(blockedUrlReason('https://example.com/<script>', rules)).toBe('HTML/CSS/JS tags are not allowed');
+    expect(blockedUrlReason('https://example.com/&LT;b', rules)).toBe('HTML/CSS/JS tags are not allowed');
+    expect(blockedUrlReason('https://example.com/a<b', rules)).toBeNull();
+    const check = (count: number) => () => blockedUrlReason(`https://example.com/${'<'.repeat(count)}`, rules);
+    expect(fastestRun(check(40_000)) / fastestRun(check(10_000))).toBeLessThan(8);
   });
 });
