@@ -5,3 +5,4 @@ export { checkKeyRestriction, keyUseMessage } from './key-restrictions.js';
 export { noteKeyUse } from './note-key-use.js';
 export type { KeyRow } from './entities.js';
 export { keyTypeOf, fingerprintsOf } from './ssh-public-key.js';
+export { resolveDeployToken } from './resolve-deploy-token.js';

@@ -2,7 +2,7 @@
 // DeployKeysProject), fields listed explicitly.
 import type { Selectable } from 'kysely';
 import { isoTime } from '../platform/clock.js';
-import type { DeployKeysProjectsTable, KeysTable } from '../platform/db/tables/keys.js';
+import type { DeployKeysProjectsTable, DeployTokensTable, KeysTable } from '../platform/db/tables/keys.js';
 
 export type KeyRow = Selectable<KeysTable>;
 export type DeployKeysProjectRow = Selectable<DeployKeysProjectsTable>;
@@ -50,4 +50,19 @@ export function deployKeyEntity(row: KeyRow) {
 /** GitLab's DeployKeysProject: the deploy key merged with this project's `can_push`. */
 export function deployKeysProjectEntity(row: KeyRow, link: Pick<DeployKeysProjectRow, 'can_push'>) {
   return { ...deployKeyEntity(row), can_push: Number(link.can_push) === 1 };
+}
+
+export type DeployTokenRow = Selectable<DeployTokensTable>;
+
+/** GitLab's DeployToken entity; `expired` as of `now`. */
+export function deployTokenEntity(row: DeployTokenRow, now: number) {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    username: row.username,
+    expires_at: isoTime(row.expires_at),
+    scopes: row.scopes.split(' '),
+    revoked: row.revoked === 1,
+    expired: row.expires_at !== null && Number(row.expires_at) <= now,
+  };
 }

@@ -1,9 +1,10 @@
-// SSH keys of users and deploy keys (issue 37): the API, the profile page, and the e-mail about keys.
+// SSH keys of users, deploy keys and deploy tokens (issue 37): the API, the profile page, and the e-mail about keys.
 import type { Feature } from '../platform/feature.js';
 import { daily, scheduleOnce } from '../platform/jobs/daily.js';
 import { JOB_NOTIFY_KEY_EXPIRY, notifyKeyExpiry } from './notify-key-expiry.js';
 import { keysRoutes } from './routes.js';
 import { deployKeysRoutes } from './deploy-keys-routes.js';
+import { deployTokensRoutes } from './deploy-tokens-routes.js';
 import { keyPages } from './pages.js';
 
 export const keysFeature: Feature = {
@@ -11,6 +12,7 @@ export const keysFeature: Feature = {
   routes(app, deps) {
     keysRoutes(app, deps);
     deployKeysRoutes(app, deps);
+    deployTokensRoutes(app, deps);
     keyPages(app, deps);
   },
   jobs: {

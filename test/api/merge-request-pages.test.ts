@@ -109,7 +109,7 @@ describe('a merge request from the pages', () => {
     const noteForm = await web.get(formUrl);
     expect(noteForm.statusCode).toBe(200);
     const fields = Object.fromEntries([...noteForm.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1], match[2]]));
-    expect(fields['position[new_line]']).toBe('1');
+    expect(fields.position_new_line).toBe('1');
     const posted = await web.post(`${self}/notes`, { ...fields, note: 'Why **three**?' }, { csrfFrom: self });
     expect(posted.statusCode).toBe(303);
     const discussions = await kiln.api('GET', `/projects/${project.id}/merge_requests/3/discussions`, { token: owner.token });

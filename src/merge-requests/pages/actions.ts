@@ -20,6 +20,8 @@ import { draftTitle, draftlessTitle } from '../draft.js';
 import { load } from './show-page.js';
 import { str } from './shared.js';
 
+const POSITION_FIELDS = ['base_sha', 'start_sha', 'head_sha', 'position_type', 'old_path', 'new_path', 'old_line', 'new_line'];
+
 export const NOTES_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/notes$/;
 export const RESOLVE_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/discussions\/(?<discussion>[0-9a-f]{1,64})\/resolve$/;
 export const STATE_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/state$/;
@@ -43,14 +45,16 @@ export async function postNote(context: PageContext, access: ProjectAccess): Pro
   if (!canCommentOnMergeRequest(access, mr)) throw new ForbiddenError();
   const body = str(form.note);
   const noteable = mergeRequestNoteable(mr);
-  const onDiff = 'position[head_sha]' in form;
+  // The line form's flat `position_*` fields (page forms carry no nested parameters) as the API's `position`.
+  const position = Object.fromEntries(POSITION_FIELDS.filter((name) => str(form[`position_${name}`]) !== '').map((name) => [name, str(form[`position_${name}`])]));
+  const onDiff = 'head_sha' in position;
   const back = (anchor: string) => (str(form.return_to) === 'diffs' ? `${self}/diffs${anchor}` : `${self}${anchor}`);
   try {
     const discussionId = str(form.discussion_id);
     const note = discussionId
       ? await replyToDiscussion(deps, user.id, noteable, (await findDiscussion(deps.db, noteable, discussionId))[0].discussion_id!, body)
       : onDiff || str(form.thread) === '1'
-        ? await startMergeRequestThread(deps, user, noteable, body, form, undefined)
+        ? await startMergeRequestThread(deps, user, noteable, body, onDiff ? { position } : {}, undefined)
         : await createNote(deps, user.id, noteable, body);
     return redirect(back(`#note_${note.id}`), 'Comment added.');
   } catch (error) {

@@ -98,7 +98,7 @@ export async function renderDiffNoteForm(context: PageContext, access: ProjectAc
   };
   const columns = query.view === 'parallel' ? 4 : 3;
   return fragment(html`<tr class="slot diff-note-form"><td colspan="${columns}"><form method="post" action="${self}/notes" class="stacked">${csrfField(context)}
-${Object.entries(position).filter(([, value]) => value !== '').map(([name, value]) => html`<input type="hidden" name="position[${name}]" value="${value}">`)}
+${Object.entries(position).filter(([, value]) => value !== '').map(([name, value]) => html`<input type="hidden" name="position_${name}" value="${value}">`)}
 <input type="hidden" name="return_to" value="diffs"><input type="hidden" name="line_code" value="${lineCode}">
 <label for="${id}">Comment on this line</label><textarea id="${id}" name="note" required></textarea>
 <p class="muted">Markdown is supported; a <code>suggestion</code> code block proposes a change to the line.</p>

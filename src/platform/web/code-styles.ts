@@ -7,7 +7,7 @@ export const CODE_STYLES = `
 .file-header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.5rem .8rem;background:#f5f5f8;border-bottom:1px solid #ddd}
 .file-header .file-title{font-weight:600;overflow-wrap:anywhere}.file-header .file-actions{display:flex;gap:.4rem;flex-wrap:wrap}
 .button.small,button.small{padding:.15rem .55rem;font-size:.88rem}.button.secondary{background:#fff;color:#1f5fae}
-.code-scroll{overflow-x:auto}
+.code-scroll{overflow-x:auto;position:relative}
 table.code{width:100%;border-collapse:collapse;font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace;background:transparent}
 table.code td{padding:0 .6rem;border:0;vertical-align:top;white-space:pre}
 table.code td.num{width:1%;min-width:3.2rem;text-align:right;color:#5c5c66;user-select:none;border-right:1px solid #e5e5e5}
@@ -90,7 +90,7 @@ table.diff tr.hunk td{background:#172238;color:#a8bbd8}table.diff .sign{color:#9
 .diff-stats .added{color:#7ee2a8}.diff-stats .removed{color:#ff9d9d}
 .ref-switcher>summary,.ref-switcher .ref-menu,.menu-list{background:#161a21;border-color:#59616b}.ref-menu h3{color:#a5adba}
 .avatar{background:#2a2d5a;color:#d8dae0}
-.state-merged{background:#2f2150;color:#d6c6ff}.merge-widget{background:#161a21;border-color:#30363d}.thread{border-color:#59616b}.thread.resolved{border-color:#3fb950}
+.state-merged{background:#2f2150;color:#d6c6ff}.note .meta{color:#a5adba}.merge-widget{background:#161a21;border-color:#30363d}.thread{border-color:#59616b}.thread.resolved{border-color:#3fb950}
 .chart .bar{fill:#4a9af0}.chart text{fill:#d8dae0}
 }
 `;

@@ -1,9 +1,10 @@
 // HTTP Basic for git (docs/architecture.md, Git): any user name with a personal access token or an OAuth
-// token as the password (`oauth2:<token>` is the usual form), or the account password of a user
+// token as the password (`oauth2:<token>` is the usual form), a deploy token with its user name, or the account password of a user
 // without two-factor authentication, as GitLab's Gitlab::Auth.find_for_git_client allows.
 import type { Deps } from '../../platform/deps.js';
 import type { TokenResolver } from '../../platform/auth/principal.js';
 import { checkPassword, toAuthUser } from '../../accounts/api.js';
+import { resolveDeployToken } from '../../keys/api.js';
 import type { GitActor } from './git-access.js';
 
 export interface GitCredentials {
@@ -43,6 +44,13 @@ export async function authenticateGit(deps: Deps, credentials: GitCredentials | 
     if (token.status !== 'ok') return { status: 'denied' };
     const { user, scopes } = token.principal;
     return { status: 'ok', actor: { kind: 'user', user, scopes } };
+  }
+  // A deploy token goes with its own user name (gitlab+deploy-token-N unless its creator chose one).
+  const deployToken = await resolveDeployToken(deps, credentials.username, credentials.password);
+  if (deployToken) {
+    if (deployToken.status !== 'ok') return { status: 'denied' };
+    const { tokenId, projectId, groupPath, scopes, username } = deployToken;
+    return { status: 'ok', actor: { kind: 'deploy_token', tokenId, projectId, groupPath, scopes, username } };
   }
   // The sign-in form's check (login or e-mail, constant timing) without its lock-out: a failure here
   // counts against the client's address instead (throttle.ts), so spraying cannot lock victims out.

@@ -1,5 +1,5 @@
 // Tables of the keys feature: SSH keys of users and deploy keys (GitLab's `keys` with its `type`),
-// and the projects a deploy key is enabled on.
+// the projects a deploy key is enabled on, and deploy tokens.
 import type { Generated } from 'kysely';
 
 export type KeyUsageType = 'auth' | 'signing' | 'auth_and_signing';
@@ -34,7 +34,23 @@ export interface DeployKeysProjectsTable {
   updated_at: number;
 }
 
+/** A deploy token of a project or of a group (exactly one of the two set). */
+export interface DeployTokensTable {
+  id: Generated<number>;
+  name: string;
+  username: string;
+  token_digest: string;
+  scopes: string;
+  project_id: number | null;
+  group_id: number | null;
+  creator_id: number | null;
+  expires_at: number | null;
+  revoked: Generated<number>;
+  created_at: number;
+}
+
 export interface KeysTables {
   keys: KeysTable;
   deploy_keys_projects: DeployKeysProjectsTable;
+  deploy_tokens: DeployTokensTable;
 }
