@@ -27,6 +27,7 @@ import { signInRoutes } from './sign-in.js';
 import { twoFactorPages } from './two-factor-pages.js';
 import { personalAccessTokenPages } from './personal-access-tokens-pages.js';
 import { userSettingsPages } from './settings/index.js';
+import { passwordResetPages } from './password-reset-pages.js';
 
 export const accountsFeature: Feature = {
   name: 'accounts',
@@ -57,6 +58,7 @@ export const accountsFeature: Feature = {
     twoFactorPages(app, deps);
     personalAccessTokenPages(app, deps);
     userSettingsPages(app, deps);
+    passwordResetPages(app, deps);
   },
   jobs: {
     [DESTROY_GROUP_JOB]: destroyGroupJob,

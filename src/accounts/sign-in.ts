@@ -26,7 +26,8 @@ function signInForm(context: PageContext, returnTo: string, error?: string, logi
         <label for="password">Password</label>
         <input type="password" id="password" name="password" autocomplete="current-password" required>
         <p><button type="submit">Sign in</button></p>
-      </form>`,
+      </form>
+      <p><a href="/users/password/new">Forgot your password?</a></p>`,
   });
 }
 

@@ -31,6 +31,9 @@ export interface UsersTable {
   time_zone: Generated<string>;
   /** GitLab's password_expires_at: set, the user must choose a new password at the next sign-in. */
   password_expires_at: number | null;
+  /** SHA-256 of the token of the last password reset link sent, until it is used or replaced. */
+  reset_password_digest: string | null;
+  reset_password_sent_at: number | null;
   created_at: number;
   updated_at: number;
 }
