@@ -3,3 +3,6 @@
 export { mergeRequestHooks, type MergeRequestHooks } from './hooks.js';
 // Webhooks (Merge Request Hook, Note Hook on merge requests): the facts a payload shows.
 export { mergeRequestHookFacts, type MergeRequestHookFacts } from './hook-facts.js';
+// Search (scope merge_requests): the listings' queries and the entity of a page.
+export { projectMergeRequestsQuery, readableMergeRequestsQuery, type MergeRequestFilters } from './merge-requests-queries.js';
+export { presentMergeRequests } from './present.js';

@@ -11,6 +11,7 @@ import { usersQuery, visibleProjectsQuery, containsPattern } from '../accounts/a
 import { confidentialScope, projectIssuesQuery, readableIssuesQuery } from '../issues/api.js';
 import { groupWithDescendants, isGroupMember, isProjectMember } from './search-queries.js';
 import { readableIssueSql } from '../platform/auth/policies/issue-visibility-queries.js';
+import { projectMergeRequestsQuery, readableMergeRequestsQuery, type MergeRequestFilters } from '../merge-requests/api.js';
 
 export type SearchWhere = { level: 'global' } | { level: 'group'; group: GroupAccess } | { level: 'project'; project: ProjectAccess };
 
@@ -51,6 +52,24 @@ export async function issuesQuery(deps: Deps, viewer: AuthUser, where: SearchWhe
   }
   const ids = await groupIds(deps, where);
   return readableIssuesQuery(deps, viewer, ids ? { groupIds: ids } : { everywhere: true }, issueFilters);
+}
+
+/** Merge requests the caller may read whose title or description contains the term; `!12` searches by iid. */
+export async function mergeRequestsQuery(deps: Deps, viewer: AuthUser, where: SearchWhere, filters: SearchFilters) {
+  const iid = /!(\d+)$/.exec(filters.term);
+  const mergeRequestFilters: MergeRequestFilters = {
+    ...(iid ? { iids: [Number(iid[1])] } : { search: filters.term }),
+    state: filters.state ?? 'all',
+    orderBy: filters.orderBy ?? 'created_at',
+    sort: filters.sort ?? 'desc',
+  };
+  if (where.level === 'project') {
+    const access = where.project;
+    const query = projectMergeRequestsQuery(deps, Number(access.project.id), mergeRequestFilters, viewer);
+    return canOnProject(access, 'read_merge_request') ? query : query.where('m.id', '=', -1);
+  }
+  const ids = await groupIds(deps, where);
+  return readableMergeRequestsQuery(deps, viewer, ids ? { groupIds: ids } : { everywhere: true }, mergeRequestFilters);
 }
 
 /** Project milestones whose title or description contains the term, in projects the caller can read. */

@@ -1,10 +1,13 @@
-// Search results as GitLab presents each scope: BasicProjectDetails, Issue, Milestone, UserBasic
-// (accounts', issues' and milestones' own entities); blobs are presented as found.
+// Search results as GitLab presents each scope: BasicProjectDetails, Issue, MergeRequestBasic,
+// Milestone, UserBasic (accounts', issues', merge requests' and milestones' own entities); blobs are
+// presented as found.
 import type { Deps } from '../platform/deps.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import { projectEntity, userBasic, type UserRow } from '../accounts/api.js';
 import { noteEntity, presentIssues, usersById } from '../issues/api.js';
 import { milestoneEntity, type MilestoneRow } from '../milestones/api.js';
+import { presentMergeRequests } from '../merge-requests/api.js';
+import type { SearchWhere } from './finders.js';
 
 async function projectsById(deps: Deps, ids: number[]): Promise<Map<number, ProjectRow>> {
   const unique = [...new Set(ids)];
@@ -22,6 +25,12 @@ export async function presentProjects(deps: Deps, rows: ProjectRow[]) {
 
 export function presentIssueRows(deps: Deps, rows: Parameters<typeof presentIssues>[1]) {
   return presentIssues(deps, rows);
+}
+
+/** References relative to the searched project (`!7`), full elsewhere, as the merge request lists. */
+export function presentMergeRequestRows(deps: Deps, rows: Parameters<typeof presentMergeRequests>[1], where: SearchWhere) {
+  const from = where.level === 'project' ? { projectId: Number(where.project.project.id), namespaceId: Number(where.project.project.namespace_id) } : null;
+  return presentMergeRequests(deps, rows, { from });
 }
 
 export async function presentMilestones(deps: Deps, rows: MilestoneRow[]) {

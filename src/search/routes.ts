@@ -7,11 +7,11 @@ import type { Principal } from '../platform/auth/principal.js';
 import { apiRoute, type RouteContext } from '../platform/http/route.js';
 import { p, type ParamSchema } from '../platform/http/params.js';
 import { EMPTY_SCOPES, GLOBAL_SCOPES, GROUP_SCOPES, PROJECT_SCOPES, SEARCH_STATES, type Scope } from './scopes.js';
-import { issuesQuery, milestonesQuery, notesQuery, projectsQuery, usersSearchQuery, type SearchFilters, type SearchWhere } from './finders.js';
+import { issuesQuery, mergeRequestsQuery, milestonesQuery, notesQuery, projectsQuery, usersSearchQuery, type SearchFilters, type SearchWhere } from './finders.js';
 import { commitIdsMatching, presentCommits } from './grep-commits.js';
 import { groupBlobs, projectBlobs } from './search-blobs.js';
 import { arrayPage, emptyPage, uncountedPage, type PageContext } from './page.js';
-import { presentIssueRows, presentMilestones, presentNotes, presentProjects, presentUsers } from './present.js';
+import { presentIssueRows, presentMergeRequestRows, presentMilestones, presentNotes, presentProjects, presentUsers } from './present.js';
 
 function searchParams(scopes: readonly string[]) {
   return {
@@ -41,6 +41,8 @@ async function search(deps: Deps, context: RouteContext<SearchParams>, where: Se
       return presentProjects(deps, await page(await projectsQuery(deps, viewer, where, filters)));
     case 'issues':
       return presentIssueRows(deps, await page(await issuesQuery(deps, viewer, where, filters)));
+    case 'merge_requests':
+      return presentMergeRequestRows(deps, await page(await mergeRequestsQuery(deps, viewer, where, filters)), where);
     case 'milestones':
       return presentMilestones(deps, await page(await milestonesQuery(deps, viewer, where, filters)));
     case 'users':

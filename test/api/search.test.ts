@@ -125,7 +125,7 @@ describe('GET /api/v4/search', () => {
     });
 
     it('answers an empty page for scopes whose objects Kiln does not have', async () => {
-      const { status, body } = await kiln.api('GET', '/search', { token: alice.token, query: { scope: 'merge_requests', search: 'crash' } });
+      const { status, body } = await kiln.api('GET', '/search', { token: alice.token, query: { scope: 'snippet_titles', search: 'crash' } });
       expect([status, body]).toEqual([200, []]);
     });
   });
