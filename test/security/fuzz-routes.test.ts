@@ -2,6 +2,7 @@
 // types, arrays and hashes where text is expected, deeply nested names, invalid UTF-8 escapes, in the
 // query, the body and the path. Client input never makes Kiln answer 5xx. Bounded: each route gets a
 // few of the value kinds in turn (every kind reaches every tenth route), not their cartesian product.
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { routeInventory } from '../../src/platform/http/route-inventory.js';
@@ -56,16 +57,16 @@ function concretePath(pattern: string, kind: Kind, hostilePath: boolean): string
   });
 }
 
-function request(method: string, url: string, kind: Kind): Parameters<TestKiln['app']['inject']>[0] {
+function request(method: string, url: string, kind: Kind): InjectOptions {
   const headers: Record<string, string> = { 'private-token': admin.token };
   if (kind.form !== undefined) {
     const pairs = kind.name === 'nested brackets' ? NAMES.map((name) => `${name}${'[x]'.repeat(30)}=${kind.form}`) : NAMES.map((name) => `${name}=${kind.form}`);
-    if (method === 'GET') return { method: 'GET', url: `${url}?${pairs.join('&')}`, headers } as never;
-    return { method, url, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, payload: pairs.join('&') } as never;
+    if (method === 'GET') return { method: 'GET', url: `${url}?${pairs.join('&')}`, headers } as InjectOptions;
+    return { method, url, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, payload: pairs.join('&') } as InjectOptions;
   }
   const values = Object.fromEntries(NAMES.map((name) => [name, kind.json!(name)]));
-  if (method === 'GET') return { method: 'GET', url: `${url}?${NAMES.map((name) => `${name}=${encodeURIComponent(String(values[name]))}`).join('&')}`, headers } as never;
-  return { method, url, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(values) } as never;
+  if (method === 'GET') return { method: 'GET', url: `${url}?${NAMES.map((name) => `${name}=${encodeURIComponent(String(values[name]))}`).join('&')}`, headers } as InjectOptions;
+  return { method, url, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(values) } as InjectOptions;
 }
 
 describe('every API route, with hostile values', () => {
