@@ -21,6 +21,6 @@ export { checkNoteBody, createNote, newDiscussionId, type DiffAttributes, type N
 export { replyToDiscussion } from './reply-to-discussion.js';
 export { updateNote } from './update-note.js';
 export { destroyNote } from './destroy-note.js';
-export { discussionsOf, findDiscussion, findNote } from './discussions-finder.js';
+export { discussionIdsQuery, discussionsOf, findDiscussion, findNote } from './discussions-finder.js';
 export { discussionEntity, noteUserIds, type NoteExtras, type NoteRow, type Users } from './entities.js';
 export { timeOf } from './issue-params.js';

@@ -66,6 +66,7 @@ export async function createNote(deps: Deps, authorId: number, noteable: Noteabl
         system: options.system ? 1 : 0,
         discussion_id: options.discussionId ?? newDiscussionId(),
         type,
+        ...(noteable.commitId ? { commit_id: noteable.commitId } : {}),
         ...(options.diff ? { position: options.diff.position, original_position: options.diff.originalPosition, line_code: options.diff.lineCode, commit_id: options.diff.commitId, traced_to_diff_id: options.diff.tracedToDiffId ?? null } : {}),
         created_at: createdAt,
         updated_at: createdAt,

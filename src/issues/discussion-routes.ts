@@ -22,7 +22,7 @@ import type { Noteable } from './noteable.js';
 
 const TAGS = ['discussions'];
 
-export function discussionRoutes<T extends Noteable>(app: FastifyInstance, deps: Deps, kind: NoteableKind<T>): void {
+export function discussionRoutes<T extends Noteable, K extends number | string = number>(app: FastifyInstance, deps: Deps, kind: NoteableKind<T, K>): void {
   const base = `/projects/:id/${kind.resource}/:${kind.iidParam}/discussions`;
   const ids = withNoteableIds(kind, { discussion_id: p.string.required() });
   const noteIds = withNoteableIds(kind, { discussion_id: p.string.required(), note_id: p.integer.required() });
@@ -32,7 +32,7 @@ export function discussionRoutes<T extends Noteable>(app: FastifyInstance, deps:
     ability: { project: kind.abilities.read },
     params: withNoteableIds(kind, {}),
     handler: async ({ params, project, paginate }) => {
-      const noteable = await kind.find(deps, await project(), noteableIid(kind, params));
+      const noteable = await kind.find(deps, await project(), noteableIid<K>(kind, params));
       const page = await paginate(discussionIdsQuery(deps, noteable));
       const discussions = await discussionsOf(deps.db, noteable, page.map((row) => row.discussion_id!).filter(Boolean));
       const presenter = await kind.present(deps, noteable, discussions.flatMap((discussion) => discussion.notes));
@@ -45,7 +45,7 @@ export function discussionRoutes<T extends Noteable>(app: FastifyInstance, deps:
     ability: { project: kind.abilities.read },
     params: ids,
     handler: async ({ params, project }) => {
-      const noteable = await kind.find(deps, await project(), noteableIid(kind, params));
+      const noteable = await kind.find(deps, await project(), noteableIid<K>(kind, params));
       const notes = await findDiscussion(deps.db, noteable, params.discussion_id);
       return (await kind.present(deps, noteable, notes)).discussion(params.discussion_id, notes);
     },
@@ -58,7 +58,7 @@ export function discussionRoutes<T extends Noteable>(app: FastifyInstance, deps:
     handler: async ({ params, input, actor, project }) => {
       refuseUnsupported(input, kind.unsupported.thread);
       const access = await project();
-      const noteable = await kind.find(deps, access, noteableIid(kind, params));
+      const noteable = await kind.find(deps, access, noteableIid<K>(kind, params));
       if (!kind.canComment(access, noteable)) throw new ForbiddenError();
       const createdAt = canOnProject(access, 'set_note_created_at') ? timeOf('created_at', params.created_at) : undefined;
       const note = kind.thread
@@ -76,7 +76,7 @@ export function discussionRoutes<T extends Noteable>(app: FastifyInstance, deps:
       params: { ...ids, resolved: p.boolean.required() },
       handler: async ({ params, actor, project }) => {
         const access = await project();
-        const noteable = await kind.find(deps, access, noteableIid(kind, params));
+        const noteable = await kind.find(deps, access, noteableIid<K>(kind, params));
         const notes = await findDiscussion(deps.db, noteable, params.discussion_id);
         const after = await resolve.discussion(deps, actor.user, access, noteable, notes, params.resolved);
         return (await kind.present(deps, noteable, after)).discussion(params.discussion_id, after);
@@ -89,7 +89,7 @@ export function discussionRoutes<T extends Noteable>(app: FastifyInstance, deps:
     ability: { project: kind.abilities.read },
     params: ids,
     handler: async ({ params, project }) => {
-      const noteable = await kind.find(deps, await project(), noteableIid(kind, params));
+      const noteable = await kind.find(deps, await project(), noteableIid<K>(kind, params));
       const notes = await findDiscussion(deps.db, noteable, params.discussion_id);
       const presenter = await kind.present(deps, noteable, notes);
       return notes.map((note) => presenter.note(note));
@@ -102,7 +102,7 @@ export function discussionRoutes<T extends Noteable>(app: FastifyInstance, deps:
     params: { ...ids, body: p.string.required(), created_at: p.string.optional() },
     handler: async ({ params, actor, project }) => {
       const access = await project();
-      const noteable = await kind.find(deps, access, noteableIid(kind, params));
+      const noteable = await kind.find(deps, access, noteableIid<K>(kind, params));
       if (!kind.canComment(access, noteable)) throw new ForbiddenError();
       const createdAt = canOnProject(access, 'set_note_created_at') ? timeOf('created_at', params.created_at) : undefined;
       const note = await replyToDiscussion(deps, actor.user.id, noteable, params.discussion_id, params.body, createdAt);
@@ -122,7 +122,7 @@ export function discussionRoutes<T extends Noteable>(app: FastifyInstance, deps:
     ability: { project: kind.abilities.read },
     params: noteIds,
     handler: async ({ params, project }) => {
-      const noteable = await kind.find(deps, await project(), noteableIid(kind, params));
+      const noteable = await kind.find(deps, await project(), noteableIid<K>(kind, params));
       const note = await noteOf(noteable, params.discussion_id, params.note_id);
       return (await kind.present(deps, noteable, [note])).note(note);
     },
@@ -136,7 +136,7 @@ export function discussionRoutes<T extends Noteable>(app: FastifyInstance, deps:
       rejectTogether(input, ['body', 'resolved']);
       if (params.body === undefined && params.resolved === undefined) throw new ParamError('body, resolved are missing, exactly one parameter must be provided');
       const access = await project();
-      const noteable = await kind.find(deps, access, noteableIid(kind, params));
+      const noteable = await kind.find(deps, access, noteableIid<K>(kind, params));
       const note = await noteOf(noteable, params.discussion_id, params.note_id);
       let updated;
       if (params.resolved !== undefined) {
@@ -161,7 +161,7 @@ export function discussionRoutes<T extends Noteable>(app: FastifyInstance, deps:
     params: noteIds,
     handler: async ({ params, project }) => {
       const access = await project();
-      const noteable = await kind.find(deps, access, noteableIid(kind, params));
+      const noteable = await kind.find(deps, access, noteableIid<K>(kind, params));
       const note = await noteOf(noteable, params.discussion_id, params.note_id);
       if (!canAdminNote(access, note)) throw new ForbiddenError();
       await destroyNote(deps, note);

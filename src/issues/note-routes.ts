@@ -18,12 +18,12 @@ import type { Noteable } from './noteable.js';
 const TAGS = ['notes'];
 
 /** The path's ids with the kind's iid parameter (`issue_iid`, `merge_request_iid`). */
-export function withNoteableIds<S extends ParamSchema>(kind: Pick<NoteableKind, 'iidParam'>, schema: S): S {
-  return { id: p.string.required(), [kind.iidParam]: p.integer.required(), ...schema };
+export function withNoteableIds<S extends ParamSchema>(kind: { iidParam: string; keyType?: 'string' }, schema: S): S {
+  return { id: p.string.required(), [kind.iidParam]: kind.keyType === 'string' ? p.string.required() : p.integer.required(), ...schema };
 }
 
-export function noteableIid(kind: Pick<NoteableKind, 'iidParam'>, params: object): number {
-  return (params as Record<string, number>)[kind.iidParam];
+export function noteableIid<K extends number | string = number>(kind: { iidParam: string }, params: object): K {
+  return (params as Record<string, K>)[kind.iidParam];
 }
 
 export function noteRoutes<T extends Noteable>(app: FastifyInstance, deps: Deps, kind: NoteableKind<T>): void {

@@ -17,16 +17,18 @@ export interface NotePresenter {
   discussion(id: string, notes: NoteRow[]): unknown;
 }
 
-export interface NoteableKind<T extends Noteable = Noteable> {
+export interface NoteableKind<T extends Noteable = Noteable, K extends number | string = number> {
   /** `/projects/:id/<resource>/:<iidParam>/notes` */
-  resource: 'issues' | 'merge_requests';
-  iidParam: 'issue_iid' | 'merge_request_iid';
+  resource: 'issues' | 'merge_requests' | 'repository/commits';
+  iidParam: 'issue_iid' | 'merge_request_iid' | 'commit_id';
+  /** A commit is named by its sha, a string; issues and merge requests by their integer iid (the default). */
+  keyType?: 'string';
   /** For route summaries: "an issue", "a merge request". */
   name: string;
   /** The routes' declared abilities: reading the notes, writing one. */
   abilities: { read: ProjectAbility; create: ProjectAbility };
   /** The noteable the caller may read, or its kind's 404. */
-  find(deps: Deps, access: ProjectAccess, iid: number): Promise<T>;
+  find(deps: Deps, access: ProjectAccess, iid: K): Promise<T>;
   /** create_note on it (discussion lock included). */
   canComment(access: ProjectAccess, noteable: T): boolean;
   present(deps: Deps, noteable: T, notes: NoteRow[]): Promise<NotePresenter>;

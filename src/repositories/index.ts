@@ -4,6 +4,7 @@ import { namespacedRoute } from '../platform/http/namespaced-routes.js';
 import { storageMoveRoutes } from './routes.js';
 import { protectedBranchesRoutes } from './protected-branches/routes.js';
 import { protectedTagsRoutes } from './protected-tags/routes.js';
+import { commitCommentRoutes } from './commit-comments/routes.js';
 import { repositoryApiRoutes } from './repository-api/routes.js';
 import { GIT_URL, serveGit } from './git-http/serve-git.js';
 import { MOVE_JOB } from './schedule-storage-move.js';
@@ -30,6 +31,7 @@ export const repositoriesFeature: Feature = {
     storageMoveRoutes(app, deps);
     protectedBranchesRoutes(app, deps);
     protectedTagsRoutes(app, deps);
+    commitCommentRoutes(app, deps);
     repositoryApiRoutes(app, deps);
     namespacedRoute(app, {
       method: ['GET', 'POST'],

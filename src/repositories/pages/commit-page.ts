@@ -1,6 +1,8 @@
 // One commit (GitLab's project commit page): its message, author and committer, parents, the
 // branches and tags that contain it, and its diff in the diff view; `.diff` and `.patch` as text.
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
+import { findCommitNoteable } from '../commit-comments/commit-noteable.js';
+import { commitNotesSection } from '../commit-comments/commit-notes-section.js';
 import { html } from '../../platform/web/html.js';
 import type { PageContext } from '../../platform/web/page-route.js';
 import { ANSWERED, fragment, page } from '../../platform/web/page.js';
@@ -29,11 +31,17 @@ function refLinks(base: string, kind: 'branch' | 'tag', names: string[]) {
 }
 
 export async function renderCommit(context: PageContext, access: ProjectAccess) {
-  const found = await findProjectCommit(context.deps, access, context.match.sha);
+  const noteable = await findCommitNoteable(context.deps, access, context.match.sha);
+  const { found } = noteable;
   const { commit } = found;
   const base = `/${access.project.full_path}`;
   const mode = diffModeOf(context.query);
-  const [diffs, refs, authors] = await Promise.all([diffOf(found), refsOf(found, 'all'), findAuthors(context.deps, [commit.author, commit.committer])]);
+  const [diffs, refs, authors, comments] = await Promise.all([
+    diffOf(found),
+    refsOf(found, 'all'),
+    findAuthors(context.deps, [commit.author, commit.committer]),
+    commitNotesSection(context, access, noteable),
+  ]);
   const diff = await renderDiffView(diffs, {
     projectPath: access.project.full_path,
     oldSha: commit.parents[0] ?? null,
@@ -62,7 +70,8 @@ ${refLinks(base, 'branch', refs.filter((ref) => ref.type === 'branch').map((ref)
 ${refLinks(base, 'tag', refs.filter((ref) => ref.type === 'tag').map((ref) => ref.name))}
 </div>
 <h2>Changes</h2>
-${diff}`;
+${diff}
+${comments}`;
   return page({ title: `${title} · Commit ${commit.id.slice(0, 8)} · ${access.project.name}`, heading: html`<h1>Commit <code>${commit.id.slice(0, 8)}</code></h1>`, body, sidebar: projectSidebar(access, 'repository') });
 }
 

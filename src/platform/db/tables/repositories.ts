@@ -69,6 +69,14 @@ export interface ProtectedTagCreateAccessLevelsTable {
   access_level: number;
 }
 
+/** A commit with comments: what its notes are keyed by (noteable_type 'Commit'). */
+export interface CommitNoteablesTable {
+  id: Generated<number>;
+  project_id: number;
+  commit_sha: string;
+  created_at: number;
+}
+
 export interface RepositoriesTables {
   repositories: RepositoriesTable;
   group_repository_storage_moves: GroupRepositoryStorageMovesTable;
@@ -77,4 +85,5 @@ export interface RepositoriesTables {
   protected_branch_access_levels: ProtectedBranchAccessLevelsTable;
   protected_tags: ProtectedTagsTable;
   protected_tag_create_access_levels: ProtectedTagCreateAccessLevelsTable;
+  commit_noteables: CommitNoteablesTable;
 }
