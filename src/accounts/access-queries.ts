@@ -1,6 +1,5 @@
 // The statements of the access checks every request makes (access.ts), as raw SQL through the row
 // cache: the query builder's per-query work cost as much as running them (docs/performance.md).
-import { sql } from 'kysely';
 import { q, type Statement } from '../platform/db/statements.js';
 import type { CachedTable } from '../platform/db/reads.js';
 
@@ -46,24 +45,4 @@ export function projectAccessStatement(project: { id: number; namespace_id: numb
         join members m on m.user_id = ${userId} and m.source_type = 'Namespace' and m.source_id = c.id
         where m.expires_at is null or m.expires_at >= ${live}) as group_level
     from namespaces ns where ns.id = ${project.namespace_id}`;
-}
-
-/**
- * SQL for the ids of projects a user is authorised for through membership (GitLab's
- * `authorized_projects`): direct members, members of an ancestor group, and personal namespace owners.
- */
-export function authorizedProjectIdsSql(userId: number, nowMs: number) {
-  return sql<{ id: number }>`
-    with recursive member_namespaces(id) as (
-      select source_id from members
-        where source_type = 'Namespace' and user_id = ${userId} and (expires_at is null or expires_at >= ${today(nowMs)})
-      union
-      select id from namespaces where kind = 'user' and owner_id = ${userId}
-      union
-      select n.id from namespaces n join member_namespaces m on n.parent_id = m.id
-    )
-    select id from projects where namespace_id in (select id from member_namespaces)
-    union
-    select source_id from members
-      where source_type = 'Project' and user_id = ${userId} and (expires_at is null or expires_at >= ${today(nowMs)})`;
 }

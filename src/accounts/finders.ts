@@ -47,9 +47,10 @@ export function visibleProjectsQuery(deps: Deps, user: AuthUser | null, filters:
  */
 export function visibleGroupsQuery(deps: Deps, user: AuthUser | null, filters: { search?: string; topLevelOnly?: boolean; owned?: boolean }) {
   let query = deps.db.selectFrom('namespaces').selectAll().where('kind', '=', 'group');
+  const now = deps.clock.now();
   if (!user) query = filters.owned ? query.where(noRows()) : query.where('visibility', '=', 'public');
-  else if (filters.owned) query = query.where(memberGroupsOnly(user.id));
-  else if (!canOnInstance(user, 'admin_all_resources')) query = query.where(visibleOrMemberGroups(user.id));
+  else if (filters.owned) query = query.where(memberGroupsOnly(user.id, now));
+  else if (!canOnInstance(user, 'admin_all_resources')) query = query.where(visibleOrMemberGroups(user.id, now));
   if (filters.topLevelOnly) query = query.where('parent_id', 'is', null);
   if (filters.search) {
     const pattern = containsPattern(filters.search.toLowerCase());

@@ -2,7 +2,7 @@
 // DeployKeysProject), fields listed explicitly.
 import type { Selectable } from 'kysely';
 import { isoTime } from '../platform/clock.js';
-import type { DeployKeysProjectsTable, DeployTokensTable, KeysTable } from '../platform/db/tables/keys.js';
+import type { DeployKeysProjectsTable, DeployTokensTable, GpgKeysTable, KeysTable } from '../platform/db/tables/keys.js';
 
 export type KeyRow = Selectable<KeysTable>;
 export type DeployKeysProjectRow = Selectable<DeployKeysProjectsTable>;
@@ -65,4 +65,11 @@ export function deployTokenEntity(row: DeployTokenRow, now: number) {
     revoked: row.revoked === 1,
     expired: row.expires_at !== null && Number(row.expires_at) <= now,
   };
+}
+
+export type GpgKeyRow = Selectable<GpgKeysTable>;
+
+/** GitLab's GpgKey entity. */
+export function gpgKeyEntity(row: GpgKeyRow) {
+  return { id: Number(row.id), key: row.key, created_at: isoTime(row.created_at) };
 }

@@ -5,6 +5,7 @@ import { JOB_NOTIFY_KEY_EXPIRY, notifyKeyExpiry } from './notify-key-expiry.js';
 import { keysRoutes } from './routes.js';
 import { deployKeysRoutes } from './deploy-keys-routes.js';
 import { deployTokensRoutes } from './deploy-tokens-routes.js';
+import { gpgKeysRoutes } from './gpg-keys-routes.js';
 import { keyPages } from './pages.js';
 
 export const keysFeature: Feature = {
@@ -13,6 +14,7 @@ export const keysFeature: Feature = {
     keysRoutes(app, deps);
     deployKeysRoutes(app, deps);
     deployTokensRoutes(app, deps);
+    gpgKeysRoutes(app, deps);
     keyPages(app, deps);
   },
   jobs: {

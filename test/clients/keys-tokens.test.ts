@@ -1,7 +1,7 @@
 // python-gitlab 3.12 (Debian) drives deploy keys, project and group access tokens (as its merge
-// request tests do before they start) and impersonation tokens against a started `kiln serve`.
+// request tests do before they start), impersonation tokens and GPG keys against a started `kiln serve`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,13 @@ function keygen(name: string): Promise<string> {
       else resolve(readFileSync(join(work, `${name}.pub`), 'utf8').trim());
     });
   });
+}
+
+/** A new ed25519 signing key made by gpg in the scratch directory, exported armored. */
+function gpgKey(uid: string): string {
+  const env = { ...process.env, GNUPGHOME: work };
+  execFileSync('gpg', ['--batch', '--passphrase', '', '--quick-gen-key', uid, 'ed25519', 'sign', 'never'], { env, stdio: 'ignore' });
+  return execFileSync('gpg', ['--armor', '--export', uid], { env, encoding: 'utf8' });
 }
 
 beforeAll(async () => {
@@ -72,13 +79,18 @@ out["as_user"] = as_user.user.username
 out["imp_listed"] = [t.name for t in u.impersonationtokens.list(state="active")]
 imp.delete()
 out["imp_after"] = [t.name for t in u.impersonationtokens.list(state="active")]
+gl.auth()
+gk = gl.user.gpgkeys.create({"key": os.environ["GPG_KEY"]})
+out["gpg"] = [k.id == gk.id for k in gl.user.gpgkeys.list()]
+gk.delete()
+out["gpg_after"] = len(gl.user.gpgkeys.list())
 print(json.dumps(out))
 `;
 
 describe('python-gitlab 3.12', () => {
   it('drives project.keys, gl.deploykeys, project/group access_tokens and user.impersonationtokens', async () => {
     const { stdout } = await runPython(PYTHON_KEYS_TOKENS, {
-      URL: kiln.url, TOKEN: kiln.rootToken, PROJECT: project.path_with_namespace, GROUP: String(group.id), USER_ID: String(user.id), DEPLOY_KEY: await keygen('deploy'),
+      URL: kiln.url, TOKEN: kiln.rootToken, PROJECT: project.path_with_namespace, GROUP: String(group.id), USER_ID: String(user.id), DEPLOY_KEY: await keygen('deploy'), GPG_KEY: gpgKey('Root <root@example.com>'),
     });
     expect(JSON.parse(stdout)).toEqual({
       key: ['ci', false],
@@ -96,6 +108,8 @@ describe('python-gitlab 3.12', () => {
       as_user: 'helper',
       imp_listed: ['support'],
       imp_after: [],
+      gpg: [true],
+      gpg_after: 0,
     });
   });
 });

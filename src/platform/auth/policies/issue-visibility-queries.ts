@@ -11,26 +11,11 @@
 // The SQL is written against `issues as i` joined to `projects as p`.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AuthUser } from '../principal.js';
-import { today } from '../access-scope.js';
+import { memberProjectIdsSql } from '../membership-queries.js';
 import { minimumProjectLevel } from './abilities.js';
 
-/** Ids of the projects where the user is a member with at least `level` (direct, inherited or personal owner). */
-export function memberProjectIdsSql(userId: number, level: number, nowMs: number): RawBuilder<{ id: number }> {
-  const day = today(nowMs);
-  return sql<{ id: number }>`
-    with recursive member_namespaces(id) as (
-      select source_id from members
-        where source_type = 'Namespace' and user_id = ${userId} and access_level >= ${level} and (expires_at is null or expires_at >= ${day})
-      union
-      select id from namespaces where kind = 'user' and owner_id = ${userId}
-      union
-      select n.id from namespaces n join member_namespaces m on n.parent_id = m.id
-    )
-    select id from projects where namespace_id in (select id from member_namespaces)
-    union
-    select source_id from members
-      where source_type = 'Project' and user_id = ${userId} and access_level >= ${level} and (expires_at is null or expires_at >= ${day})`;
-}
+// Merge request visibility reads the same memberships.
+export { memberProjectIdsSql };
 
 /** True for the rows of `issues as i` join `projects as p` that the viewer may read. */
 export function readableIssueSql(viewer: AuthUser | null, nowMs: number): RawBuilder<SqlBool> {

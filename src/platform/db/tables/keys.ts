@@ -49,7 +49,19 @@ export interface DeployTokensTable {
   created_at: number;
 }
 
+/** A user's GPG public key with what was read from it. */
+export interface GpgKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  key: string;
+  primary_keyid: string;
+  fingerprint: string;
+  emails: string;
+  created_at: number;
+}
+
 export interface KeysTables {
+  gpg_keys: GpgKeysTable;
   keys: KeysTable;
   deploy_keys_projects: DeployKeysProjectsTable;
   deploy_tokens: DeployTokensTable;
