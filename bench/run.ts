@@ -289,8 +289,9 @@ async function runGrowth(scenario: BenchScenario, env: Record<string, string>, s
           baselineRps: null,
           ratio: null,
           target: `p99 ≤${growth.maxP99Growth}× p99 at ${growth.sizes[0].toLocaleString('en-US')}`,
-          pass: probe.ok && failures === 0 && growthFactor <= growth.maxP99Growth,
-          note: `p99 ${growthFactor.toFixed(2)}× the first size's; X-Total ${total ?? 'omitted'}; 4 conn.${probe.ok ? '' : `; probe answered ${probe.status}`}${failures ? `; ${run.non2xx} non-2xx, ${run.errors} errors` : ''}`,
+          // A run in which no answer came back measured nothing (p99 0): a failure, not a pass.
+          pass: probe.ok && failures === 0 && run.requests > 0 && growthFactor <= growth.maxP99Growth,
+          note: `${run.requests === 0 ? 'no answer within the run; ' : ''}p99 ${growthFactor.toFixed(2)}× the first size's; X-Total ${total ?? 'omitted'}; 4 conn.${probe.ok ? '' : `; probe answered ${probe.status}`}${failures ? `; ${run.non2xx} non-2xx, ${run.errors} errors` : ''}`,
         });
       }
     } finally {

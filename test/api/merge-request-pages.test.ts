@@ -75,7 +75,8 @@ describe('GET /:project/-/merge_requests', () => {
   });
 });
 
-describe('a merge request from the pages', () => {
+// The diff view highlights code in a worker: its first start is slow on a loaded machine.
+describe('a merge request from the pages', { timeout: 60_000 }, () => {
   it('opens one from two branches with the only commit as the default title, then shows it', async () => {
     const web = await signedIn(developer);
     const form = await web.get('/owner/shop/-/merge_requests/new?merge_request%5Bsource_branch%5D=feature-three&merge_request%5Btarget_branch%5D=main');

@@ -163,6 +163,8 @@ describe('a merge request in the browser', () => {
                 .map((element) => `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}.${[...element.classList].join('.')} (${Math.round(element.getBoundingClientRect().right)}px)`);
             });
             if (wide.length) found.push(`${colorScheme} ${width} ${path}: wider than the screen: ${wide.join(', ')}`);
+            const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+            if (sideways > 0) found.push(`${colorScheme} ${width} ${path}: the page scrolls sideways by ${sideways}px`);
           }
         }
         await page.screenshot({ path: join(SHOTS, `edit-${colorScheme}-${width}.png`), fullPage: true });

@@ -90,6 +90,8 @@ table.diff tr.hunk td{background:#172238;color:#a8bbd8}table.diff .sign{color:#9
 .diff-stats .added{color:#7ee2a8}.diff-stats .removed{color:#ff9d9d}
 .ref-switcher>summary,.ref-switcher .ref-menu,.menu-list{background:#161a21;border-color:#59616b}.ref-menu h3{color:#a5adba}
 .avatar{background:#2a2d5a;color:#d8dae0}
+/* A button link keeps its white text over the scoped dark link colour (themes.ts raises that rule). */
+.button{color:#fff}
 .state-merged{background:#2f2150;color:#d6c6ff}.note .meta{color:#a5adba}.merge-widget{background:#161a21;border-color:#30363d}.thread{border-color:#59616b}.thread.resolved{border-color:#3fb950}
 .chart .bar{fill:#4a9af0}.chart text{fill:#d8dae0}
 }
