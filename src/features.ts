@@ -19,7 +19,7 @@ import { applicationSettingsFeature } from './application-settings/index.js';
 import { markdownFeature } from './markdown/index.js';
 import { namespacesFeature } from './namespaces/index.js';
 import { searchFeature } from './search/index.js';
-import { labelsFeature } from './labels/index.js';
+import { labelsFeature, labelPagesFeature } from './labels/index.js';
 import { milestonesFeature } from './milestones/index.js';
 import { webhooksFeature } from './webhooks/index.js';
 import { mergeRequestsFeature } from './merge-requests/index.js';
@@ -56,6 +56,7 @@ export const features: Feature[] = [
   commitStatusesFeature,
   issuePagesFeature,
   mergeRequestPagesFeature,
+  labelPagesFeature,
   accountPagesFeature,
   namespacePagesFeature,
 ];

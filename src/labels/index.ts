@@ -10,3 +10,5 @@ export const labelsFeature: Feature = {
     groupLabelsRoutes(app, deps);
   },
 };
+// Issue 36: the label pages, a feature of their own registered with the other pages (features.ts).
+export { labelPagesFeature } from './pages/index.js';

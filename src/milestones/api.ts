@@ -4,3 +4,6 @@ export type { MilestoneRow, MilestoneParentPath } from './entities.js';
 export { milestoneEntity } from './entities.js';
 export { findMilestone, milestonesQuery, type MilestoneParent } from './finder.js';
 export { projectPathsById } from './issue-projects.js';
+export { createMilestone } from './create-milestone.js';
+export { updateMilestone } from './update-milestone.js';
+export { deleteMilestone } from './delete-milestone.js';

@@ -30,7 +30,9 @@ export function dateParam(name: string, value: string | undefined): string | nul
   const text = value.trim();
   if (text === '') return null;
   const match = DATE.exec(text);
-  if (!match || new Date(`${text}T00:00:00.000Z`).toISOString().slice(0, 10) !== text) throw new ParamError(`${name} is invalid`);
+  // `2026-13-45` matches the shape but is no date (and `toISOString` of an invalid Date throws).
+  const date = match ? new Date(`${text}T00:00:00.000Z`) : null;
+  if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) throw new ParamError(`${name} is invalid`);
   return text;
 }
 

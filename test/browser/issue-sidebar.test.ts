@@ -111,3 +111,27 @@ describe('the issue sidebar in a browser', () => {
     await scripted.close();
   });
 });
+
+describe('the label and milestone pages in a browser', () => {
+  it('create a label with the colour picker; label and milestone pages axe-clean at 1280 px light and 390 px dark', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(page);
+    await page.goto(`${kiln.url}/acme/planner/-/labels/new`);
+    expect(await violationsOf(page)).toEqual([]);
+    await page.fill('#label-title', 'documentation');
+    await page.fill('#label-color-picker', '#00aa55');
+    expect(await page.inputValue('#label-color')).toBe('#00aa55');
+    await Promise.all([page.waitForURL(`${kiln.url}/acme/planner/-/labels`), page.click('button:has-text("Create label")')]);
+    expect(await page.textContent('table.labels')).toContain('documentation');
+    expect(await violationsOf(page)).toEqual([]);
+    await page.close();
+    const dark = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    const small = await dark.newPage();
+    await signIn(small);
+    for (const path of ['/acme/planner/-/labels', '/groups/acme/-/labels', '/acme/planner/-/labels/new', '/acme/planner/-/milestones', '/acme/planner/-/milestones/1', '/acme/planner/-/milestones/new', '/acme/planner/-/milestones/1/edit']) {
+      await small.goto(`${kiln.url}${path}`);
+      expect([path, await violationsOf(small)]).toEqual([path, []]);
+    }
+    await dark.close();
+  });
+});

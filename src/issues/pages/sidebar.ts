@@ -50,7 +50,7 @@ function labels(input: SidebarInput): Html {
   const current = new Set(data.labels.map((label) => Number(label.id)));
   const body = data.offered.labels.length
     ? html`<fieldset><legend>Labels</legend>${data.offered.labels.map((label) => html`<label><input type="checkbox" name="label_ids[]" value="${label.id}"${current.has(Number(label.id)) ? html` checked` : ''}> ${labelChip(label)}</label>`)}</fieldset><button type="submit" class="small">Save</button>`
-    : html`<p class="muted">This project has no labels yet.</p>`;
+    : html`<p class="muted">This project has no labels yet. <a href="/${input.access.project.full_path}/-/labels/new">Create a label</a>.</p>`;
   return html`<section data-section="labels"><h2>Labels</h2>${shown}${fieldForm(input, 'labels', body, 'Edit labels')}</section>`;
 }
 

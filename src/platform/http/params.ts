@@ -61,7 +61,8 @@ const FALSE = /^(false|f|no|n|off|0)$/i;
 function coerce(type: ParamType, value: unknown): { ok: true; value: unknown } | { ok: false } {
   switch (type) {
     case 'string':
-      if (typeof value === 'string') return { ok: true, value };
+      // No database stores a NUL in text (PostgreSQL refuses it): a 400 naming the parameter, not a 500.
+      if (typeof value === 'string') return value.includes('\0') ? { ok: false } : { ok: true, value };
       if (typeof value === 'number' || typeof value === 'boolean') return { ok: true, value: String(value) };
       return { ok: false };
     case 'integer': {
@@ -84,8 +85,8 @@ function coerce(type: ParamType, value: unknown): { ok: true; value: unknown } |
       return { ok: true, value: `${match[1]}-${match[2]}-${match[3]}` };
     }
     case 'string[]':
-      if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return { ok: true, value };
-      if (typeof value === 'string') return { ok: true, value: value === '' ? [] : value.split(',') };
+      if (Array.isArray(value) && value.every((item) => typeof item === 'string' && !item.includes('\0'))) return { ok: true, value };
+      if (typeof value === 'string' && !value.includes('\0')) return { ok: true, value: value === '' ? [] : value.split(',') };
       return { ok: false };
     case 'integer[]': {
       const items = Array.isArray(value) ? value : typeof value === 'string' ? (value === '' ? [] : value.split(',')) : [value];

@@ -20,6 +20,6 @@ li.task-list-item{list-style:none}li.task-list-item input{margin:0 .35rem 0 -1.3
 @media (max-width:800px){.issue-layout{grid-template-columns:minmax(0,1fr)}}
 @media (prefers-color-scheme: dark){
 .issue-sidebar,.label-chip{background:#161a21;border-color:#30363d;color:#d8dae0}.issue-sidebar section{border-color:#30363d}
-.issue-sidebar details summary{color:#6cb6ff}.note.system{background:none;color:#c3c8d0}.field-error{color:#ffb4a9}
+a.button:not(.secondary){color:#fff}.issue-sidebar details summary{color:#6cb6ff}.note.system{background:none;color:#c3c8d0}.field-error{color:#ffb4a9}
 }
 `;

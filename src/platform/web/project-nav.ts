@@ -4,7 +4,7 @@ import type { GroupAccess, ProjectAccess } from '../auth/subjects.js';
 import { canOnGroup, canOnProject } from '../auth/policies/policy.js';
 import { html, type Html } from './html.js';
 
-export type ProjectSection = 'overview' | 'repository' | 'issues' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings';
+export type ProjectSection = 'overview' | 'repository' | 'issues' | 'labels' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings';
 
 function entry(href: string, label: string, current: boolean, count?: number): Html {
   return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${label}${count === undefined ? '' : html` <span class="badge" data-count="${count}">${count}</span>`}</a></li>`;
@@ -33,6 +33,7 @@ ${entry(`${base}/-/compare`, 'Compare', false)}
 ${can('read_issue') ? entry(`${base}/-/issues`, 'Issues', current === 'issues') : ''}
 ${can('read_merge_request') ? entry(`${base}/-/merge_requests`, 'Merge requests', current === 'merge_requests', counts.mergeRequests) : ''}
 ${can('read_issue') ? entry(`${base}/-/incidents`, 'Incidents', current === 'incidents') : ''}
+${can('read_label') ? entry(`${base}/-/labels`, 'Labels', current === 'labels') : ''}
 ${can('read_milestone') ? entry(`${base}/-/milestones`, 'Milestones', current === 'milestones') : ''}
 ${can('read_alert_management_alert') ? entry(`${base}/-/alert_management`, 'Alerts', current === 'alerts') : ''}
 ${can('read_environment') ? entry(`${base}/-/environments`, 'Environments', current === 'environments') : ''}
@@ -53,7 +54,7 @@ ${can('admin_webhook') ? entry(`${base}/-/hooks`, 'Webhooks', current === 'webho
 </nav>`;
 }
 
-export type GroupSection = 'overview' | 'activity' | 'milestones' | 'members';
+export type GroupSection = 'overview' | 'activity' | 'labels' | 'milestones' | 'members';
 
 export function groupSidebar(access: GroupAccess, current: GroupSection): Html {
   const base = `/groups/${access.group.full_path}`;
@@ -62,6 +63,7 @@ export function groupSidebar(access: GroupAccess, current: GroupSection): Html {
 <ul>
 ${entry(base, 'Subgroups and projects', current === 'overview')}
 ${entry(`${base}/-/activity`, 'Activity', current === 'activity')}
+${canOnGroup(access, 'read_label') ? entry(`${base}/-/labels`, 'Labels', current === 'labels') : ''}
 ${canOnGroup(access, 'read_milestone') ? entry(`${base}/-/milestones`, 'Milestones', current === 'milestones') : ''}
 ${canOnGroup(access, 'read_group_member') ? entry(`${base}/-/group_members`, 'Members', current === 'members') : ''}
 </ul>

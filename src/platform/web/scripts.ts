@@ -2,6 +2,7 @@
 // without it. CSP allows scripts from Kiln alone, so behaviour hangs off data attributes:
 // - `[data-copy]` buttons copy the value of the element their attribute names;
 // - `form[data-confirm]` asks before submitting (deleting a project);
+// - `[data-sync]` inputs copy their value into the field their attribute names (a colour picker);
 // - `[data-live]` regions refresh themselves from their own page every few seconds (the alert list
 //   updating as alerts arrive), keeping the rest of the page and where the reader is.
 export const SCRIPT = `(function () {
@@ -15,6 +16,12 @@ export const SCRIPT = `(function () {
       button.textContent = 'Copied';
       setTimeout(function () { button.textContent = 'Copy'; }, 1500);
     });
+  });
+  // A colour picker fills the text field it names (a label's colour): the field is what is sent.
+  document.addEventListener('input', function (event) {
+    var target = event.target.getAttribute && event.target.getAttribute('data-sync');
+    var field = target && document.getElementById(target);
+    if (field) field.value = event.target.value;
   });
   document.addEventListener('submit', function (event) {
     var message = event.target.getAttribute && event.target.getAttribute('data-confirm');

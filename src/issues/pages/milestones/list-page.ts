@@ -19,13 +19,14 @@ export async function renderMilestones(context: PageContext, target: MilestonePa
   ]);
   const root = `${target.base}/-/milestones`;
   const body = html`
+${target.manage ? html`<p class="actions"><a class="button" href="${root}/new">New milestone</a></p>` : ''}
 <nav class="tabs" aria-label="Milestones by state">${TABS.map(([tab, label], index) => html`<a href="${root}?state=${tab}" class="${tab === state ? 'active' : ''}" data-tab="${tab}"${tab === state ? html` aria-current="page"` : ''}>${label} <span class="badge">${Number(counts[index]?.n ?? 0)}</span></a>`)}</nav>
 ${
   rows.length
     ? html`<table id="milestones"><thead><tr><th>Title</th><th>Dates</th><th>State</th></tr></thead><tbody>${rows.map(
         (milestone) => html`<tr data-iid="${milestone.iid}"><td><a href="${root}/${milestone.iid}">${milestone.title}</a></td><td>${dates(milestone)}</td><td>${milestoneState(milestone)}</td></tr>`,
       )}</tbody></table>`
-    : html`<p class="empty">${state === 'closed' ? 'No closed milestones.' : 'No milestones yet. Create one with POST /api/v4/projects/:id/milestones or /groups/:id/milestones.'}</p>`
+    : html`<div class="empty"><p>${state === 'closed' ? 'No closed milestones.' : 'No milestones yet. A milestone gathers the issues due for a release or a date, and shows how many are done.'}</p>${state !== 'closed' ? (target.manage ? html`<p><a class="button" href="${root}/new">Create a milestone</a></p>` : html`<p class="muted">Members with at least the Reporter role can create them.</p>`) : ''}</div>`
 }`;
   return page({ title: `Milestones · ${target.name}`, heading: html`<h1>Milestones</h1>`, body, sidebar: target.sidebar });
 }

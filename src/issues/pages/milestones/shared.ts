@@ -2,6 +2,7 @@
 // path, title and sidebar, so one list and one show page serve both.
 import type { GroupAccess, ProjectAccess } from '../../../platform/auth/subjects.js';
 import { html, type Html } from '../../../platform/web/html.js';
+import { canOnGroup, canOnProject } from '../../../platform/auth/policies/policy.js';
 import { groupSidebar, projectSidebar } from '../../../platform/web/project-nav.js';
 import type { MilestoneParent } from '../../../milestones/api.js';
 import type { MilestoneRow } from '../../../milestones/api.js';
@@ -14,14 +15,16 @@ export interface MilestonePageParent {
   sidebar: Html;
   /** The project `#12` in a description refers to; none for a group milestone. */
   project?: ProjectAccess;
+  /** The viewer may create, change, close and delete its milestones (admin_milestone). */
+  manage: boolean;
 }
 
 export function projectParent(access: ProjectAccess): MilestonePageParent {
-  return { parent: { project: access.project }, base: `/${access.project.full_path}`, name: access.project.name, sidebar: projectSidebar(access, 'milestones'), project: access };
+  return { parent: { project: access.project }, base: `/${access.project.full_path}`, name: access.project.name, sidebar: projectSidebar(access, 'milestones'), project: access, manage: canOnProject(access, 'admin_milestone') };
 }
 
 export function groupParent(access: GroupAccess): MilestonePageParent {
-  return { parent: { group: access.group }, base: `/groups/${access.group.full_path}`, name: access.group.name, sidebar: groupSidebar(access, 'milestones') };
+  return { parent: { group: access.group }, base: `/groups/${access.group.full_path}`, name: access.group.name, sidebar: groupSidebar(access, 'milestones'), manage: canOnGroup(access, 'admin_milestone') };
 }
 
 export function milestoneState(milestone: Pick<MilestoneRow, 'state'>): Html {

@@ -2,7 +2,7 @@
 // assigned to it that the viewer may read (across the group's projects for a group milestone).
 import { NotFoundError } from '../../../platform/errors.js';
 import { html, raw } from '../../../platform/web/html.js';
-import type { PageContext } from '../../../platform/web/page-route.js';
+import { csrfField, type PageContext } from '../../../platform/web/page-route.js';
 import { page } from '../../../platform/web/page.js';
 import { renderGitlabMarkdown } from '../../../markdown/api.js';
 import { milestoneIssuesQuery } from '../../issues-queries.js';
@@ -23,8 +23,16 @@ export async function renderMilestone(context: PageContext, target: MilestonePag
     milestoneIssuesQuery(deps, context.user ?? null, Number(milestone.id)).limit(ISSUES_SHOWN).execute(),
   ]);
   const paths = await projectPathsById(deps.db, issues.map((issue) => Number(issue.project_id)));
+  const closed = issues.filter((issue) => issue.state === 'closed').length;
+  const percent = issues.length ? Math.floor((closed * 100) / issues.length) : 0;
+  const self = `${target.base}/-/milestones/${milestone.iid}`;
+  const manage = target.manage
+    ? html`<div class="actions"><a class="button secondary" href="${self}/edit">Edit</a><form method="post" action="${self}/state" class="inline">${csrfField(context)}<input type="hidden" name="state_event" value="${milestone.state === 'active' ? 'close' : 'activate'}"><button type="submit" class="secondary">${milestone.state === 'active' ? 'Close milestone' : 'Reopen milestone'}</button></form><form method="post" action="${self}/delete" class="inline" data-confirm="Delete the milestone ${milestone.title}? Its issues keep existing, without a milestone.">${csrfField(context)}<button type="submit" class="danger">Delete</button></form></div>`
+    : html``;
   const body = html`
 <p>${milestoneState(milestone)} ${dates(milestone)}</p>
+${manage}
+<p class="milestone-progress"><label for="milestone-progress">${percent}% complete</label> <span class="muted">(${closed} of ${issues.length} issues closed)</span><br><progress id="milestone-progress" class="progress" max="100" value="${percent}">${percent}%</progress></p>
 <div class="markdown description">${description ? raw(description) : html`<p class="muted">No description.</p>`}</div>
 <h2>Issues <span class="badge">${issues.length}</span></h2>
 ${
