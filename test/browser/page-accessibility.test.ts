@@ -1,6 +1,6 @@
 // axe-core on the pages the newcomer journey does not pass through (issue 16): group members, the
 // new group form, the incident list, the operations and error-tracking settings, and the repository,
-// milestone and group activity pages. No serious or critical violations on any of them.
+// milestone and group activity pages, the repository settings, tags and branches pages, and a commit with a line comment. No serious or critical violations on any of them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
