@@ -1,6 +1,6 @@
 // axe-core on the pages the newcomer journey does not pass through (issue 16): group members, the
 // new group form, the incident list, the operations and error-tracking settings, and the repository,
-// milestone and group activity pages. No serious or critical violations on any of them.
+// milestone and group activity pages, the repository settings, tags and branches pages, and a commit with a line comment. No serious or critical violations on any of them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,6 +27,8 @@ beforeAll(async () => {
   });
   await apiCall(kiln, 'POST', `/projects/${project.id}/repository/commits`, { branch: 'feature', start_branch: 'main', commit_message: 'Change the app', actions: [{ action: 'update', file_path: 'src/app.ts', content: 'export const a = 2;\n' }] });
   commitId = first.id;
+  await apiCall(kiln, 'POST', `/projects/${project.id}/repository/commits/${first.id}/comments`, { note: 'A **first** comment', path: 'src/app.ts', line: 1, line_type: 'new' });
+  await apiCall(kiln, 'POST', `/projects/${project.id}/protected_tags`, { name: 'v*' });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -64,6 +66,9 @@ describe('pages outside the newcomer journey', () => {
       '/acme/storefront/-/blob/main/README.md',
       '/acme/storefront/-/blob/main/src/app.ts',
       '/acme/storefront/-/compare/main...feature',
+      '/acme/storefront/-/settings/repository',
+      '/acme/storefront/-/tags',
+      '/acme/storefront/-/branches',
       '/acme/storefront/-/milestones',
       '/acme/storefront/-/milestones/1',
       '/groups/acme/-/milestones',
