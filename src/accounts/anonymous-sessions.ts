@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { randomToken, safeEqual, sha256Hex } from '../platform/crypto.js';
 import type { Session } from '../platform/auth/browser-sessions.js';
-import { readCookie, setCookie } from '../platform/web/cookies.js';
+import { readCookie, setCookie } from '../platform/http/cookies.js';
 
 /** Stored sessions' values are base64url, which has no dot: the prefix cannot collide with them. */
 const PREFIX = 'anon.';

@@ -11,7 +11,7 @@ import { randomToken, sha256Hex } from '../platform/crypto.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { toAuthUser } from './user-entities.js';
 import type { BrowserSessions, Session } from '../platform/auth/browser-sessions.js';
-import { readCookie, setCookie } from '../platform/web/cookies.js';
+import { readCookie, setCookie } from '../platform/http/cookies.js';
 import { anonymousSession, isAnonymousCookie, newAnonymousCookie, setAnonymousFlash } from './anonymous-sessions.js';
 
 export const SESSION_COOKIE = '_kiln_session';

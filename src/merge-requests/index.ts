@@ -8,6 +8,9 @@ import { REBASE_JOB, rebaseJob } from './rebase-merge-request.js';
 import { enqueueRefresh, REFRESH_JOB, refreshMergeRequestsJob } from './refresh-merge-requests.js';
 import { reviewJobs, reviewSetup } from './review/index.js';
 
+// The merge request pages are a Feature of their own (registered after the API's routes).
+export { mergeRequestPagesFeature } from './pages/index.js';
+
 export const mergeRequestsFeature: Feature = {
   name: 'merge-requests',
   setup(deps) {

@@ -3,7 +3,7 @@ import type { Feature } from '../platform/feature.js';
 import { namespacedRoute } from '../platform/http/namespaced-routes.js';
 import { storageMoveRoutes } from './routes.js';
 import { protectedBranchesRoutes } from './protected-branches/routes.js';
-import { protectedTagsRoutes } from './protected-tags/routes.js';
+import { protectedTagsRoutes } from './protected-branches/tag-routes.js';
 import { commitCommentRoutes } from './commit-comments/routes.js';
 import { repositoryApiRoutes } from './repository-api/routes.js';
 import { GIT_URL, serveGit } from './git-http/serve-git.js';

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
 import { gitCommands, listenOnLoopback, twoShards } from '../helpers/git.js';
-import { refuseTagUpdate, TAG_MESSAGES, type TagCheckFacts } from '../../src/repositories/protected-tags/tag-check.js';
-import type { ProtectedTagRule } from '../../src/repositories/protected-tags/finder.js';
+import { refuseTagUpdate, TAG_MESSAGES, type TagCheckFacts } from '../../src/repositories/protected-branches/tag-check.js';
+import type { ProtectedTagRule } from '../../src/repositories/protected-branches/tag-finder.js';
 
 let kiln: TestKiln;
 let base: string;

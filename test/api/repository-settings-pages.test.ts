@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { WebSession } from '../helpers/browser-session.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
-import { TAG_MESSAGES } from '../../src/repositories/protected-tags/tag-check.js';
+import { TAG_MESSAGES } from '../../src/repositories/protected-branches/tag-check.js';
 
 let kiln: TestKiln;
 let work: string;

@@ -9,7 +9,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RouteAbility } from '../auth/subjects.js';
-import { readCookie } from '../web/cookies.js';
+import { readCookie } from './cookies.js';
 import { ApiError } from './api-error.js';
 
 export const UNAUTHENTICATED_BODY_LIMIT = 64 * 1024;

@@ -2,7 +2,7 @@
 // branches and tags that contain it, and its diff in the diff view; `.diff` and `.patch` as text.
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { findCommitNoteable } from '../commit-comments/commit-noteable.js';
-import { commitNotesSection } from '../commit-comments/commit-notes-section.js';
+import { commitNotesSection } from './commit-notes-section.js';
 import { html } from '../../platform/web/html.js';
 import type { PageContext } from '../../platform/web/page-route.js';
 import { ANSWERED, fragment, page } from '../../platform/web/page.js';

@@ -22,7 +22,7 @@ import { DELETE_TAG_PATTERN, NEW_TAG_PATTERN, TAGS_PATTERN, createTagFromForm, d
 import { GRAPHS_PATTERN, renderGraphs } from './graphs-page.js';
 import type { ProjectAbility } from '../../platform/auth/policies/abilities.js';
 import { CREATE_FILE_PATTERN, DELETE_FILE_PATTERN, EDIT_FILE_PATTERN, NEW_FILE_PATTERN, UPDATE_FILE_PATTERN, createFile, deleteFile, renderEditFile, renderNewFile, updateFile } from './edit-file-pages.js';
-import { COMMIT_COMMENTS_PATTERN, commentOnCommitFromForm } from '../commit-comments/commit-notes-section.js';
+import { COMMIT_COMMENTS_PATTERN, commentOnCommitFromForm } from './commit-notes-section.js';
 import { NEW_DIR_PATTERN, UPLOAD_PATTERN, createDir, renderNewDir, renderUpload, uploadFile } from './upload-pages.js';
 
 type Render = (context: PageContext, access: ProjectAccess) => Promise<PageOutcome>;

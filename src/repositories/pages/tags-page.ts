@@ -16,7 +16,7 @@ import { RepositoryApiError } from '../repository-api/errors.js';
 import { timeElement } from './time.js';
 import { commitTitle } from './shared.js';
 import { repoUrl } from './urls.js';
-import { projectTagRules, tagRulesMatching } from '../protected-tags/finder.js';
+import { projectTagRules, tagRulesMatching } from '../protected-branches/tag-finder.js';
 
 export const TAGS_PATTERN = /^(?<path>.+?)\/-\/tags$/;
 export const NEW_TAG_PATTERN = /^(?<path>.+?)\/-\/tags\/new$/;

@@ -12,8 +12,8 @@ import { projectAccess } from '../../accounts/api.js';
 import { GIT_ENV } from '../git.js';
 import { projectRules } from './finder.js';
 import { refuseBranchUpdate, type RefUpdate } from './branch-check.js';
-import { projectTagRules } from '../protected-tags/finder.js';
-import { refuseTagUpdate, TAG_PREFIX } from '../protected-tags/tag-check.js';
+import { projectTagRules } from './tag-finder.js';
+import { refuseTagUpdate, TAG_PREFIX } from './tag-check.js';
 
 export interface PushToCheck {
   project: ProjectRow;

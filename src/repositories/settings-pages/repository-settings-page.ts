@@ -1,7 +1,7 @@
 // A project's repository settings at `/<project>/-/settings/repository` (GitLab's Settings ›
 // Repository): its protected branches and protected tags, each listed with its access levels, a form
 // to protect a name or wildcard and a button to unprotect. The forms call the same services as the
-// API (protected-branches/, protected-tags/), so the rules and their messages are the API's.
+// API (protected-branches/, its tag-*.ts for tags), so the rules and their messages are the API's.
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { html, type Html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
@@ -14,8 +14,8 @@ import { ApiError } from '../../platform/http/api-error.js';
 import { projectRules } from '../protected-branches/finder.js';
 import { createProtectedBranch } from '../protected-branches/create-protected-branch.js';
 import { deleteProtectedBranch } from '../protected-branches/delete-protected-branch.js';
-import { projectTagRules } from '../protected-tags/finder.js';
-import { protectTag, unprotectTag } from '../protected-tags/protect-tag.js';
+import { projectTagRules } from '../protected-branches/tag-finder.js';
+import { protectTag, unprotectTag } from '../protected-branches/protect-tag.js';
 
 export const REPOSITORY_SETTINGS_PATTERN = /^(?<path>.+?)\/-\/settings\/repository$/;
 export const PROTECT_BRANCH_PATTERN = /^(?<path>.+?)\/-\/protected_branches$/;

@@ -6,7 +6,7 @@ import { inTransaction, isUniqueViolation } from '../../platform/db/database.js'
 import { RecordNotFoundError } from '../../platform/errors.js';
 import { ApiError } from '../../platform/http/api-error.js';
 import { PROTECTED_REF_LEVELS } from '../../platform/auth/policies/index.js';
-import { findProtectedTag, type ProtectedTagRule } from './finder.js';
+import { findProtectedTag, type ProtectedTagRule } from './tag-finder.js';
 
 export const NAME_TAKEN = 'Name has already been taken';
 

@@ -7,8 +7,8 @@ import { apiRoute } from '../../platform/http/route.js';
 import { p } from '../../platform/http/params.js';
 import { ParamError } from '../../platform/errors.js';
 import { ALLOWED_PROTECTED_REF_LEVELS } from '../../platform/auth/policies/index.js';
-import { findProtectedTag, protectedTagsQuery, withCreateLevels } from './finder.js';
-import { protectedTagEntity } from './entities.js';
+import { findProtectedTag, protectedTagsQuery, withCreateLevels } from './tag-finder.js';
+import { protectedTagEntity } from './tag-entities.js';
 import { protectTag, unprotectTag } from './protect-tag.js';
 
 const TAGS = ['protected_tags'];

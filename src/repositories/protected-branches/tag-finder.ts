@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import type { ProtectedTagCreateAccessLevelsTable, ProtectedTagsTable } from '../../platform/db/tables/repositories.js';
 import { RecordNotFoundError } from '../../platform/errors.js';
-import { matchesBranch } from '../protected-branches/ref-matcher.js';
+import { matchesBranch } from './ref-matcher.js';
 
 export type ProtectedTagRow = Selectable<ProtectedTagsTable>;
 export type CreateAccessLevelRow = Selectable<ProtectedTagCreateAccessLevelsTable>;

@@ -8,9 +8,9 @@ import { redirect } from '../../platform/web/page.js';
 import { ForbiddenError, ValidationError } from '../../platform/errors.js';
 import { renderGitlabMarkdown } from '../../markdown/api.js';
 import { usersById, type NoteRow } from '../../issues/api.js';
-import { timeElement } from '../pages/time.js';
-import { storedLine } from './diff-line.js';
-import { commentOnCommit, commitNoteableKind, findCommitNoteable, type CommitNoteable } from './commit-noteable.js';
+import { timeElement } from './time.js';
+import { storedLine } from '../commit-comments/diff-line.js';
+import { commentOnCommit, commitNoteableKind, findCommitNoteable, type CommitNoteable } from '../commit-comments/commit-noteable.js';
 
 export const COMMIT_COMMENTS_PATTERN = /^(?<path>.+?)\/-\/commit\/(?<sha>[0-9a-fA-F]{4,64})\/comments$/;
 

@@ -1,7 +1,7 @@
 // The protected tag as GitLab's API presents it (lib/api/entities/protected_tag.rb: its name and
 // create access levels, no id). Kiln grants access by role only: user, group and deploy key are null.
-import { accessLevelEntity } from '../protected-branches/entities.js';
-import type { ProtectedTagRule } from './finder.js';
+import { accessLevelEntity } from './entities.js';
+import type { ProtectedTagRule } from './tag-finder.js';
 
 export function protectedTagEntity(rule: ProtectedTagRule) {
   return {

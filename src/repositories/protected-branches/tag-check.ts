@@ -3,8 +3,8 @@
 // serves a push over HTTP or SSH (the pre-receive hook) and a tag written by the API or a page
 // (repository-api/write-ref.ts, `fromWeb`).
 import { allowsAnyProtectedRef, type BranchActor } from '../../platform/auth/policies/index.js';
-import type { RefUpdate } from '../protected-branches/branch-check.js';
-import { tagRulesMatching, type ProtectedTagRule } from './finder.js';
+import type { RefUpdate } from './branch-check.js';
+import { tagRulesMatching, type ProtectedTagRule } from './tag-finder.js';
 
 export const TAG_MESSAGES = {
   changeExistingTags: 'You are not allowed to change existing tags on this project.',
