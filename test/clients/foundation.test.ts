@@ -65,7 +65,8 @@ describe('python-gitlab 3.12', () => {
     expect(out.project_members).toEqual([['pyuser', 30]]);
     expect(out.group_members).toEqual([['pyuser', 20], ['root', 50]]);
     expect(out.after_delete).toEqual([]);
-    expect(out.issue).toEqual([1, 'closed', 'From python', ['a comment']]);
+    // Newest first, the close's system note included (GitLab's notes API lists system notes too).
+    expect(out.issue).toEqual([1, 'closed', 'From python', ['closed', 'a comment']]);
     expect(out.all_issues).toEqual([45, 45]);
     expect(out.page2).toBe(10);
     expect(out.projects_all).toBe(1);
@@ -101,7 +102,7 @@ describe('@gitbeaker/rest', () => {
     await api.IssueNotes.create(project.id, issue.iid, 'a comment');
     const closed = await api.Issues.edit(project.id, issue.iid, { stateEvent: 'close' });
     expect(closed.state).toBe('closed');
-    expect((await api.IssueNotes.all(project.id, issue.iid)).map((note) => note.body)).toEqual(['a comment']);
+    expect((await api.IssueNotes.all(project.id, issue.iid)).map((note) => [note.body, note.system])).toEqual([['closed', true], ['a comment', false]]);
     for (let i = 0; i < 44; i += 1) await api.Issues.create(project.id, `bulk ${i}`);
     const all = await api.Issues.all({ projectId: project.id, perPage: 10 });
     expect(all).toHaveLength(45);

@@ -24,7 +24,8 @@ export interface FreshPostgres {
 /** A fresh database on KILN_TEST_DATABASE_URL's server, or null without one (the suite then runs on SQLite). */
 export async function freshPostgres(prefix: string): Promise<FreshPostgres | null> {
   if (!adminUrl) return null;
-  const database = `kiln_clients_${prefix}_${randomBytes(4).toString('hex')}`;
+  // An identifier as written (no quoting): letters, digits and underscores only.
+  const database = `kiln_clients_${prefix.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`;
   await adminQuery(`create database ${database}`);
   const parsed = new URL(adminUrl);
   parsed.pathname = `/${database}`;
