@@ -79,3 +79,31 @@ export const iso = (ms: number | null | undefined) => (ms === null || ms === und
 export const hookTime = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'));
 
 export const avatarOf = (deps: Deps, username: string) => avatarUrl(deps.config.baseUrl, username);
+
+/** The label columns a hook shows. */
+export interface LabelHookRow {
+  id: number | string;
+  title: string;
+  color: string;
+  project_id: number | string | null;
+  group_id: number | string | null;
+  description: string | null;
+  created_at: number | null;
+  updated_at: number | null;
+}
+
+/** A label as issue and merge request hooks show it (GitLab's Label#hook_attrs). */
+export function labelAttrs(label: LabelHookRow) {
+  return {
+    id: Number(label.id),
+    title: label.title,
+    color: label.color,
+    project_id: label.project_id === null ? null : Number(label.project_id),
+    created_at: hookTime(label.created_at),
+    updated_at: hookTime(label.updated_at),
+    template: false,
+    description: label.description,
+    type: label.project_id === null ? 'GroupLabel' : 'ProjectLabel',
+    group_id: label.group_id === null ? null : Number(label.group_id),
+  };
+}

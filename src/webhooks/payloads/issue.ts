@@ -3,7 +3,7 @@
 // hook with `type: "Incident"`.
 import type { Deps } from '../../platform/deps.js';
 import type { DomainEvent } from '../../platform/domain-events.js';
-import { hookTime, projectAttrs, projectForHook, repositoryAttrs, userAttrs, usersForHook, type ProjectHookRow } from './common.js';
+import { hookTime, labelAttrs, projectAttrs, projectForHook, repositoryAttrs, userAttrs, usersForHook, type ProjectHookRow } from './common.js';
 
 export type IssueRow = NonNullable<Awaited<ReturnType<typeof findIssue>>>;
 
@@ -21,18 +21,7 @@ async function labelsWhere(deps: Deps, filter: { issueId: number } | { labelIds:
     ? query.innerJoin('label_links', 'labels.id', 'label_links.label_id').where('label_links.issue_id', '=', filter.issueId)
     : query.where('labels.id', 'in', filter.labelIds);
   const rows = await query.execute();
-  return rows.map((label) => ({
-    id: Number(label.id),
-    title: label.title,
-    color: label.color,
-    project_id: label.project_id === null ? null : Number(label.project_id),
-    created_at: hookTime(label.created_at),
-    updated_at: hookTime(label.updated_at),
-    template: false,
-    description: label.description,
-    type: label.project_id === null ? 'GroupLabel' : 'ProjectLabel',
-    group_id: label.group_id === null ? null : Number(label.group_id),
-  }));
+  return rows.map(labelAttrs);
 }
 
 async function assigneeIds(deps: Deps, issueId: number): Promise<number[]> {

@@ -6,7 +6,7 @@ import type { Deps } from '../../platform/deps.js';
 import type { DomainEvent } from '../../platform/domain-events.js';
 import { mergeRequestHookFacts, type MergeRequestHookFacts } from '../../merge-requests/api.js';
 import { findCommit, readableRepository } from '../../repositories/api.js';
-import { hookTime, projectAttrs, projectForHook, repositoryAttrs, userAttrs, usersForHook, type ProjectHookRow, type UserHookRow } from './common.js';
+import { hookTime, labelAttrs, projectAttrs, projectForHook, repositoryAttrs, userAttrs, usersForHook, type ProjectHookRow, type UserHookRow } from './common.js';
 
 export type MergeRequestAction = 'open' | 'close' | 'reopen' | 'update' | 'merge' | 'approved' | 'unapproved';
 
@@ -21,21 +21,6 @@ export const MERGE_REQUEST_ACTIONS: Record<string, MergeRequestAction> = {
   'merge_request.approved': 'approved',
   'merge_request.unapproved': 'unapproved',
 };
-
-function labelAttrs(facts: MergeRequestHookFacts) {
-  return facts.labels.map((label) => ({
-    id: Number(label.id),
-    title: label.title,
-    color: label.color,
-    project_id: label.project_id === null ? null : Number(label.project_id),
-    created_at: hookTime(label.created_at),
-    updated_at: hookTime(label.updated_at),
-    template: false,
-    description: label.description,
-    type: label.project_id === null ? 'GroupLabel' : 'ProjectLabel',
-    group_id: label.group_id === null ? null : Number(label.group_id),
-  }));
-}
 
 /** The source branch's head commit as hooks show it (GitLab's Commit#hook_attrs), read in the target repository. */
 async function lastCommit(deps: Deps, project: ProjectHookRow, facts: MergeRequestHookFacts) {
@@ -56,7 +41,7 @@ async function lastCommit(deps: Deps, project: ProjectHookRow, facts: MergeReque
 /** MergeRequest#hook_attrs for the merge request as the event left it. */
 async function mergeRequestAttrs(deps: Deps, facts: MergeRequestHookFacts, target: ProjectHookRow, source: ProjectHookRow | undefined) {
   const { mr } = facts;
-  const labels = labelAttrs(facts);
+  const labels = facts.labels.map(labelAttrs);
   const flag = (value: number | null) => (value === null ? null : Number(value) === 1);
   return {
     assignee_id: facts.assigneeIds[0] ?? null,
@@ -145,7 +130,7 @@ const ids = (value: unknown): number[] => (Array.isArray(value) ? value.map(Numb
 async function labelsByIds(deps: Deps, labelIds: number[]) {
   if (labelIds.length === 0) return [];
   const rows = await deps.db.selectFrom('labels').selectAll().where('id', 'in', labelIds).orderBy('title').execute();
-  return labelAttrs({ labels: rows } as unknown as MergeRequestHookFacts);
+  return rows.map(labelAttrs);
 }
 
 export async function mergeRequestHookData(deps: Deps, event: DomainEvent) {
