@@ -125,13 +125,15 @@ describe('Note Hook on a merge request', () => {
     const position = { ...detail.diff_refs, position_type: 'text', old_path: 'noted.txt', new_path: 'noted.txt', new_line: 2 };
     const thread = await kiln.apiAs(w.reporter, 'POST', `${base}/discussions`, { body: 'This line?', position });
     await kiln.worker.drain();
+    // Deliveries run in concurrent lanes: find each note's delivery by its id, not by arrival order.
     const notes = at('/mr').filter((r) => r.headers['x-gitlab-event'] === 'Note Hook');
     expect(notes).toHaveLength(2);
-    expect(notes[0].body).toMatchObject({
+    const byNote = (id: number) => notes.find((r) => r.body.object_attributes.id === id)!;
+    expect(byNote(note.id).body).toMatchObject({
       object_kind: 'note', event_type: 'note', user: { id: w.reporter.id }, project_id: w.project.id,
       object_attributes: { id: note.id, note: 'Looks fine', noteable_type: 'MergeRequest', noteable_id: mr.id, system: false, url: `${mr.web_url}#note_${note.id}`, action: 'create' },
       merge_request: { id: mr.id, iid: mr.iid, title: 'Noted', source_branch: 'noted' },
     });
-    expect(notes[1].body.object_attributes).toMatchObject({ id: thread.notes[0].id, type: 'DiffNote', position: { new_path: 'noted.txt', new_line: 2, head_sha: detail.diff_refs.head_sha }, line_code: expect.stringMatching(/^[0-9a-f]{40}_\d*_2$/) });
+    expect(byNote(thread.notes[0].id).body.object_attributes).toMatchObject({ id: thread.notes[0].id, type: 'DiffNote', position: { new_path: 'noted.txt', new_line: 2, head_sha: detail.diff_refs.head_sha }, line_code: expect.stringMatching(/^[0-9a-f]{40}_\d*_2$/) });
   });
 });
