@@ -9,6 +9,8 @@ import { enqueueRefresh, REFRESH_JOB, refreshMergeRequestsJob } from './refresh-
 import { reviewJobs, reviewSetup } from './review/index.js';
 import { AUTO_MERGE_JOB } from './arm-auto-merge.js';
 import { AUTO_MERGE_PIPELINE_JOB, autoMergeJob, autoMergePipelineJob, onPipelineStatus } from './auto-merge-job.js';
+import { pushMessages } from './push-messages.js';
+import { repositoryHooks } from '../repositories/api.js';
 
 // The merge request pages are a Feature of their own (registered after the API's routes).
 export { mergeRequestPagesFeature } from './pages/index.js';
@@ -21,6 +23,7 @@ export const mergeRequestsFeature: Feature = {
     // A head pipeline that succeeds merges the merge requests armed to merge when it does.
     deps.domainEvents.on('pipeline.status_changed', (tx, event) => onPipelineStatus(tx, deps, event));
     reviewSetup(deps);
+    repositoryHooks(deps).pushMessages = (project, updates) => pushMessages(deps, project, updates);
   },
   routes: mergeRequestsRoutes,
   jobs: {
