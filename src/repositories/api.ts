@@ -37,3 +37,5 @@ export { prepareGitService, type PreparedGitService } from './git-http/git-servi
 export { clearGitAuthFailures, gitAuthThrottle, recordGitAuthFailure } from './git-http/throttle.js';
 export { cleanPath } from './git-http/serve-git.js';
 export { GIT_ENV } from './git.js';
+// Issue 34 (the push's merge request links): what a push prints once its refs moved.
+export { repositoryHooks, type RepositoryHooks } from './hooks.js';
