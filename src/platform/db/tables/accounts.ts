@@ -40,8 +40,11 @@ export interface UsersTable {
 
 export type Theme = 'light' | 'dark' | 'system';
 
-/** GitLab's user states that Kiln has: `deactivated` users are reactivated by signing in again. */
-export type UserState = 'active' | 'blocked' | 'deactivated';
+/**
+ * GitLab's user states that Kiln has: `deactivated` users are reactivated by signing in again;
+ * `blocked_pending_approval` ones signed up and wait for an administrator (docs/accounts.md).
+ */
+export type UserState = 'active' | 'blocked' | 'blocked_pending_approval' | 'deactivated';
 
 export type Visibility = 'private' | 'internal' | 'public';
 
