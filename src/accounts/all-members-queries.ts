@@ -5,9 +5,10 @@ import { sql } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import { today } from './access.js';
 import type { MemberSource } from './member-source.js';
+import { containsPattern } from './like-pattern.js';
 
 /** `namespaceId`: the project's namespace, or the group itself (its own members come from the chain). */
-export function allMembersQuery(deps: Deps, source: MemberSource, namespaceId: number) {
+export function allMembersQuery(deps: Deps, source: MemberSource, namespaceId: number, filters: { search?: string; userIds?: number[] } = {}) {
   const live = today(deps.clock.now());
   const direct = source.type === 'Project'
     ? sql`select user_id, access_level, expires_at, created_at from members
@@ -25,11 +26,17 @@ export function allMembersQuery(deps: Deps, source: MemberSource, namespaceId: n
     union all
     select owner_id, 50, null, created_at from chain where owner_id is not null
   )`;
-  return deps.db
+  let query = deps.db
     .selectFrom(rows.as('a'))
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .select(['u.id', 'u.username', 'u.name', 'u.state'])
     .select((eb) => [eb.fn.max('a.access_level').as('access_level'), eb.fn.max('a.expires_at').as('expires_at'), eb.fn.min('a.created_at').as('created_at')])
     .groupBy(['u.id', 'u.username', 'u.name', 'u.state'])
     .orderBy('u.id');
+  if (filters.userIds?.length) query = query.where('u.id', 'in', filters.userIds);
+  if (filters.search) {
+    const pattern = containsPattern(filters.search.toLowerCase());
+    query = query.where(sql<boolean>`(lower(u.name) like ${pattern} escape '\\' or u.username_lower like ${pattern} escape '\\')`);
+  }
+  return query;
 }

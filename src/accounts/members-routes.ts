@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute, type RouteContext } from '../platform/http/route.js';
 import { p, type ParamSchema } from '../platform/http/params.js';
 import { RecordNotFoundError } from '../platform/errors.js';
-import { containsPattern } from './like-pattern.js';
 import type { PolicySubject } from '../platform/auth/policies/index.js';
 import type { MemberSource } from './member-source.js';
 import { listMembersQuery } from './members-finder.js';
@@ -64,11 +62,7 @@ export function membersRoutes(app: FastifyInstance, deps: Deps): void {
       params: { id: p.string.required(), query: p.string.optional(), user_ids: p.integers.optional() },
       handler: async (context) => {
         const { source, namespaceId } = await inheritedSourceOf(kind, context);
-        let query = allMembersQuery(deps, source, namespaceId);
-        const { query: search, user_ids: userIds } = context.params;
-        if (userIds?.length) query = query.where('u.id', 'in', userIds);
-        const pattern = search ? containsPattern(search.toLowerCase()) : null;
-        if (pattern) query = query.where(sql<boolean>`(lower(u.name) like ${pattern} escape '\\' or u.username_lower like ${pattern} escape '\\')`);
+        const query = allMembersQuery(deps, source, namespaceId, { search: context.params.query, userIds: context.params.user_ids });
         return (await context.paginate(query)).map((row) => memberEntity(base, row));
       },
     });
