@@ -37,3 +37,5 @@ export { prepareGitService, type PreparedGitService } from './git-http/git-servi
 export { clearGitAuthFailures, gitAuthThrottle, recordGitAuthFailure } from './git-http/throttle.js';
 export { cleanPath } from './git-http/serve-git.js';
 export { GIT_ENV } from './git.js';
+// Issue 37 (Git LFS): what `git-lfs-authenticate` over SSH answers.
+export { lfsSshAuthentication } from './lfs/ssh-authentication.js';
