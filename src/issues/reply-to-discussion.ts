@@ -1,5 +1,5 @@
 import type { Deps } from '../platform/deps.js';
-import { inTransaction } from '../platform/db/database.js';
+import { inTransaction, type Executor } from '../platform/db/database.js';
 import { BadRequestError } from '../platform/errors.js';
 import type { NoteRow } from './entities.js';
 import { createNote } from './create-note.js';
@@ -12,8 +12,8 @@ import type { Noteable } from './noteable.js';
  * system notes take no replies. A reply in a diff thread is a DiffNote at the thread's position
  * (DiffDiscussion#reply_attributes).
  */
-export async function replyToDiscussion(deps: Deps, authorId: number, noteable: Noteable, discussionId: string, body: string, createdAt?: number): Promise<NoteRow> {
-  return inTransaction(deps.db, async (trx) => {
+export async function replyToDiscussion(deps: Deps, authorId: number, noteable: Noteable, discussionId: string, body: string, createdAt?: number, executor: Executor = deps.db): Promise<NoteRow> {
+  return inTransaction(executor, async (trx) => {
     const notes = await findDiscussion(trx, noteable, discussionId);
     const [first] = notes;
     if (Number(first.system) === 1) throw new BadRequestError('Discussion can not be replied to.');

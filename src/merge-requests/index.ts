@@ -7,6 +7,8 @@ import { CHECK_JOB, checkMergeabilityJob } from './check-mergeability.js';
 import { REBASE_JOB, rebaseJob } from './rebase-merge-request.js';
 import { enqueueRefresh, REFRESH_JOB, refreshMergeRequestsJob } from './refresh-merge-requests.js';
 import { reviewJobs, reviewSetup } from './review/index.js';
+import { pushMessages } from './push-messages.js';
+import { repositoryHooks } from '../repositories/api.js';
 
 // The merge request pages are a Feature of their own (registered after the API's routes).
 export { mergeRequestPagesFeature } from './pages/index.js';
@@ -17,6 +19,7 @@ export const mergeRequestsFeature: Feature = {
     // Every pushed branch (git over HTTP, the repository API) refreshes the merge requests from and into it.
     deps.domainEvents.on('push', (tx, event) => enqueueRefresh(tx, deps, event));
     reviewSetup(deps);
+    repositoryHooks(deps).pushMessages = (project, updates) => pushMessages(deps, project, updates);
   },
   routes: mergeRequestsRoutes,
   jobs: {

@@ -1,5 +1,5 @@
 // Notification settings at global, group and project level, and the e-mail they decide: recipients
-// of issue and alert notifications, subscriptions to issues, the unsubscribe link.
+// of issue, merge request and alert notifications, subscriptions to issues, the unsubscribe link.
 import type { Feature } from '../platform/feature.js';
 import { notificationsRoutes } from './routes.js';
 import { notificationPages } from './pages.js';
@@ -8,6 +8,7 @@ import { unsubscribePages } from './unsubscribe-pages.js';
 import { listenForNotifications } from './listeners.js';
 import { JOB_NOTIFY_ISSUE, notifyIssueEvent } from './notify-issue-event.js';
 import { JOB_NOTIFY_ALERT, notifyNewAlert } from './notify-new-alert.js';
+import { JOB_NOTIFY_MERGE_REQUEST, notifyMergeRequestEvent } from './notify-merge-request-event.js';
 import { ISSUES_DUE_JOB, issuesDueJob } from './issues-due.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
 import { accountHooks } from '../accounts/api.js';
@@ -28,7 +29,7 @@ export const notificationsFeature: Feature = {
     subscriptionRoutes(app, deps);
     unsubscribePages(app, deps);
   },
-  jobs: { [JOB_NOTIFY_ISSUE]: notifyIssueEvent, [JOB_NOTIFY_ALERT]: notifyNewAlert, [ISSUES_DUE_JOB]: issuesDueJob },
+  jobs: { [JOB_NOTIFY_ISSUE]: notifyIssueEvent, [JOB_NOTIFY_MERGE_REQUEST]: notifyMergeRequestEvent, [JOB_NOTIFY_ALERT]: notifyNewAlert, [ISSUES_DUE_JOB]: issuesDueJob },
   async onStart(deps) {
     await scheduleOnce(deps, ISSUES_DUE_JOB, deps.clock.now(), { orRunning: true });
   },

@@ -5,20 +5,34 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { IssuesTable, NotesTable } from '../platform/db/tables/issues.js';
 import type { NamespaceRow, ProjectRow } from '../platform/auth/subjects.js';
+import { canReadIssue, type PolicySubject } from '../platform/auth/policies/index.js';
 import { mentionedUsernames } from './mentions.js';
 
 export type IssueRow = Selectable<IssuesTable>;
 export type NoteRow = Selectable<NotesTable>;
 
-export interface IssueContext {
-  issue: IssueRow;
+/** What recipients are built from, for an issue or a merge request (merge-request-context.ts). */
+export interface ThreadContext {
+  /** The subscribable: subscriptions name it by type and id. */
+  type: 'Issue' | 'MergeRequest';
+  id: number;
+  /** The text whose mentions a new issue or merge request mails. */
+  description: string | null;
   project: ProjectRow;
   namespace: NamespaceRow;
   /** The project's group and its ancestors, nearest first (empty for a personal project). */
   groupIds: number[];
   assigneeIds: number[];
-  /** Author, assignees, authors of comments, users mentioned in the description or a comment. */
+  /** Merge requests only (none for an issue). */
+  reviewerIds: number[];
+  /** Author, assignees (and reviewers), authors of comments, users mentioned in the description or a comment. */
   participantIds: number[];
+  /** read_issue or read_merge_request on this one (confidentiality included). */
+  readable(subject: PolicySubject): boolean;
+}
+
+export interface IssueContext extends ThreadContext {
+  issue: IssueRow;
 }
 
 /** Ancestor groups of a namespace, nearest first; a personal namespace has none. */
@@ -44,18 +58,25 @@ export async function assigneeIdsOf(deps: Deps, issueId: number): Promise<number
   return rows.map((row) => Number(row.user_id));
 }
 
+/** The authors of an issue's or merge request's comments and the users its description or comments mention. */
+export async function discussionPeople(deps: Deps, type: 'Issue' | 'MergeRequest', id: number, description: string | null): Promise<number[]> {
+  const notes = await deps.db.selectFrom('notes').select(['author_id', 'body']).where('noteable_type', '=', type).where('noteable_id', '=', id).where('system', '=', 0).execute();
+  const mentioned = await userIdsByUsername(deps, [...new Set([description, ...notes.map((note) => note.body)].flatMap((text) => mentionedUsernames(text)))]);
+  return [...notes.map((note) => Number(note.author_id)), ...mentioned];
+}
+
 export async function loadIssueContext(deps: Deps, issueId: number): Promise<IssueContext | null> {
   const issue = await deps.db.selectFrom('issues').selectAll().where('id', '=', issueId).executeTakeFirst();
   if (!issue) return null;
   const project = await deps.db.selectFrom('projects').selectAll().where('id', '=', issue.project_id).executeTakeFirst();
   if (!project) return null;
   const namespace = await deps.db.selectFrom('namespaces').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
-  const [groupIds, assigneeIds, notes] = await Promise.all([
+  const [groupIds, assigneeIds, discussion] = await Promise.all([
     groupChain(deps, namespace),
     assigneeIdsOf(deps, Number(issue.id)),
-    deps.db.selectFrom('notes').select(['author_id', 'body']).where('noteable_type', '=', 'Issue').where('noteable_id', '=', issue.id).where('system', '=', 0).execute(),
+    discussionPeople(deps, 'Issue', Number(issue.id), issue.description),
   ]);
-  const mentioned = await userIdsByUsername(deps, [...new Set([issue.description, ...notes.map((note) => note.body)].flatMap((text) => mentionedUsernames(text)))]);
-  const participantIds = [...new Set([Number(issue.author_id), ...assigneeIds, ...notes.map((note) => Number(note.author_id)), ...mentioned])];
-  return { issue, project, namespace, groupIds, assigneeIds, participantIds };
+  const participantIds = [...new Set([Number(issue.author_id), ...assigneeIds, ...discussion])];
+  const readable = (subject: PolicySubject) => canReadIssue(subject, { ...issue, assigneeIds });
+  return { type: 'Issue', id: Number(issue.id), description: issue.description, issue, project, namespace, groupIds, assigneeIds, reviewerIds: [], participantIds, readable };
 }

@@ -8,6 +8,7 @@ import { JOB_NOTIFY_ALERT } from './notify-new-alert.js';
 import { alertEmailSetting } from './notification-queries.js';
 import type { IssueAction } from './recipient-rules.js';
 import { addedMentions } from './new-mentions.js';
+import { JOB_NOTIFY_MERGE_REQUEST, type MergeRequestNotificationPayload } from './notify-merge-request-event.js';
 
 const ISSUE_ACTIONS: Partial<Record<DomainEventKind, IssueAction>> = {
   'issue.opened': 'new_issue',
@@ -20,6 +21,7 @@ const ISSUE_ACTIONS: Partial<Record<DomainEventKind, IssueAction>> = {
 export function listenForNotifications(deps: Deps): void {
   const { domainEvents, clock } = deps;
   const issueJob = (tx: Parameters<typeof enqueue>[0], payload: IssueNotificationPayload) => enqueue(tx, clock, JOB_NOTIFY_ISSUE, { ...payload });
+  const mergeRequestJob = mergeRequestJobOf(deps);
   domainEvents.on('issue.opened', (tx, event) => issueJob(tx, { action: ISSUE_ACTIONS[event.kind]!, issueId: event.issueId, actorId: event.actorId }));
   domainEvents.on('issue.closed', (tx, event) => issueJob(tx, { action: ISSUE_ACTIONS[event.kind]!, issueId: event.issueId, actorId: event.actorId }));
   domainEvents.on('issue.reopened', (tx, event) => issueJob(tx, { action: ISSUE_ACTIONS[event.kind]!, issueId: event.issueId, actorId: event.actorId }));
@@ -33,12 +35,53 @@ export function listenForNotifications(deps: Deps): void {
   });
   domainEvents.on('note.created', async (tx, event) => {
     // System notes send no mail (GitLab mails only a few kinds of them, none that Kiln writes).
-    if (event.noteableType !== 'Issue' || event.system) return;
-    await issueJob(tx, { action: 'new_note', issueId: event.noteableId, actorId: event.actorId, noteId: event.noteId });
+    if (event.system) return;
+    if (event.noteableType === 'Issue') await issueJob(tx, { action: 'new_note', issueId: event.noteableId, actorId: event.actorId, noteId: event.noteId });
+    if (event.noteableType === 'MergeRequest') await mergeRequestJob(tx, { action: 'new_note', mergeRequestId: event.noteableId, actorId: event.actorId, noteId: event.noteId });
   });
+  listenForMergeRequests(deps);
   domainEvents.on('alert.created', async (tx, event) => {
     // New alerts only; one read by primary key, and a job only when the project asked for mail.
     const [setting] = await tx.all<{ send_email: number }>(alertEmailSetting(event.projectId));
     if (Number(setting?.send_email ?? 0) === 1) await enqueue(tx, clock, JOB_NOTIFY_ALERT, { alertId: event.alertId });
+  });
+}
+
+type Tx = Parameters<typeof enqueue>[0];
+
+const MERGE_REQUEST_ACTIONS = {
+  'merge_request.opened': 'new_merge_request',
+  'merge_request.closed': 'close_merge_request',
+  'merge_request.reopened': 'reopen_merge_request',
+  'merge_request.merged': 'merge_merge_request',
+  'merge_request.approved': 'approve_merge_request',
+  'merge_request.unapproved': 'unapprove_merge_request',
+} as const;
+
+/** The id lists an update event carries for `assignees` and `reviewers`. */
+function idsIn(values: Record<string, unknown> | undefined, field: string): number[] {
+  const list = values?.[field];
+  return Array.isArray(list) ? list.map(Number) : [];
+}
+
+function mergeRequestJobOf(deps: Deps) {
+  return (tx: Tx, payload: MergeRequestNotificationPayload) => enqueue(tx, deps.clock, JOB_NOTIFY_MERGE_REQUEST, { ...payload });
+}
+
+/** GitLab's NotificationService calls for merge requests, one job per mail-worthy part of an event. */
+function listenForMergeRequests(deps: Deps): void {
+  const { domainEvents } = deps;
+  const job = mergeRequestJobOf(deps);
+  for (const kind of Object.keys(MERGE_REQUEST_ACTIONS) as Array<keyof typeof MERGE_REQUEST_ACTIONS>) {
+    domainEvents.on(kind, (tx, event) => job(tx, { action: MERGE_REQUEST_ACTIONS[kind], mergeRequestId: event.mergeRequestId, actorId: event.actorId }));
+  }
+  domainEvents.on('merge_request.updated', async (tx, event) => {
+    const base = { mergeRequestId: event.mergeRequestId, actorId: event.actorId };
+    // A push to the source branch (GitLab's push_to_merge_request, from MergeRequests::RefreshService).
+    if (event.oldrev !== undefined) await job(tx, { ...base, action: 'push_to_merge_request', oldrev: event.oldrev });
+    if (event.changes.includes('assignees')) await job(tx, { ...base, action: 'reassign_merge_request', previousAssigneeIds: idsIn(event.previous, 'assignees') });
+    if (event.changes.includes('reviewers')) await job(tx, { ...base, action: 'change_reviewer_merge_request', previousReviewerIds: idsIn(event.previous, 'reviewers') });
+    const mentioned = addedMentions(event);
+    if (mentioned.length > 0) await job(tx, { ...base, action: 'new_mention', mentionedUsernames: mentioned });
   });
 }

@@ -1,7 +1,6 @@
-// Who an issue edit newly mentions, as GitLab's Issues::UpdateService#handle_added_mentions decides:
+// Who an issue or merge request edit newly mentions, as GitLab's UpdateService#handle_added_mentions decides:
 // the users mentioned in the title or description after the edit that neither mentioned before.
 // Edited comments mail nobody (GitLab's Notes::UpdateService only updates to-do items).
-import type { DomainEvent } from '../platform/domain-events.js';
 import { mentionedUsernames } from './mentions.js';
 
 const TEXTS = ['title', 'description'] as const;
@@ -14,7 +13,7 @@ function mentionsIn(values: Record<string, unknown>): Set<string> {
 }
 
 /** Usernames (lower case) the edit added; none when neither text changed. */
-export function addedMentions(event: DomainEvent<'issue.updated'>): string[] {
+export function addedMentions(event: { changes: readonly string[]; previous?: Record<string, unknown>; current?: Record<string, unknown> }): string[] {
   if (!event.changes.some((field) => field === 'title' || field === 'description')) return [];
   // An event queued by a version that carried no values: nothing to compare, no mail.
   if (!event.previous || !event.current) return [];

@@ -8,10 +8,20 @@ import type { Level } from './vocabulary.js';
 export type RecipientType = 'participating' | 'mention' | 'watch' | 'custom' | 'subscription';
 
 /** GitLab's NotificationReason, shown in X-GitLab-NotificationReason; null: no particular reason. */
-export type NotificationReason = 'assigned' | 'mentioned' | 'subscribed' | null;
+export type NotificationReason = 'assigned' | 'review_requested' | 'mentioned' | 'subscribed' | null;
 
 /** The issue events Kiln produces, by their custom-notification names (NotificationSetting.email_events). */
 export type IssueAction = 'new_issue' | 'close_issue' | 'reopen_issue' | 'reassign_issue' | 'issue_due' | 'new_note';
+
+/**
+ * The merge request events Kiln produces: the custom-notification names, and GitLab's actions that
+ * have none (`change_reviewer_merge_request`, `approve`, `unapprove`: a custom level sends them to
+ * participants and mentions only, as NotificationRecipient#suitable_notification_level? does).
+ */
+export type MergeRequestAction = 'new_merge_request' | 'close_merge_request' | 'reopen_merge_request' | 'merge_merge_request'
+  | 'reassign_merge_request' | 'change_reviewer_merge_request' | 'push_to_merge_request' | 'approve_merge_request' | 'unapprove_merge_request';
+
+export type NotificationAction = IssueAction | MergeRequestAction;
 
 export interface SettingLike {
   level: string;
@@ -28,12 +38,12 @@ export function effectiveSetting<T extends SettingLike>(project: T | undefined, 
   return global;
 }
 
-export function customEnabled(setting: SettingLike, action: IssueAction): boolean {
+export function customEnabled(setting: SettingLike, action: NotificationAction): boolean {
   return Number(setting[action] ?? 0) === 1;
 }
 
 /** NotificationRecipient#suitable_notification_level? */
-export function suitableLevel(setting: SettingLike, type: RecipientType, action: IssueAction): boolean {
+export function suitableLevel(setting: SettingLike, type: RecipientType, action: NotificationAction): boolean {
   const level = setting.level as Level;
   switch (level) {
     case 'custom':
@@ -54,14 +64,14 @@ export interface CandidateFacts {
   setting: SettingLike;
   /** The user acted (no mail about your own action: Kiln has no "notify me of my own activity"). */
   isActor: boolean;
-  /** Active human with a deliverable address, who can read the project and this issue. */
+  /** Active human with a deliverable address, who can read the project and this issue or merge request. */
   hasAccess: boolean;
   /** An explicit unsubscription from this issue. */
   unsubscribed: boolean;
 }
 
 /** NotificationRecipient#notifiable? */
-export function notifiable(candidate: CandidateFacts, action: IssueAction): boolean {
+export function notifiable(candidate: CandidateFacts, action: NotificationAction): boolean {
   if (!candidate.hasAccess || candidate.isActor) return false;
   // Even users with notifications disabled receive what they subscribed to.
   if (candidate.type === 'subscription') return !candidate.unsubscribed;
@@ -71,7 +81,7 @@ export function notifiable(candidate: CandidateFacts, action: IssueAction): bool
 }
 
 /** NotificationReason::REASON_PRIORITY: the reason shown when a user is a candidate several ways. */
-const REASON_PRIORITY: NotificationReason[] = ['assigned', 'mentioned', 'subscribed'];
+const REASON_PRIORITY: NotificationReason[] = ['assigned', 'review_requested', 'mentioned', 'subscribed'];
 
 export function reasonRank(reason: NotificationReason): number {
   const index = REASON_PRIORITY.indexOf(reason);

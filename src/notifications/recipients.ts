@@ -1,16 +1,15 @@
-// The recipients of one issue notification, built as GitLab's NotificationRecipients::Builder::Default
+// The recipients of one issue or merge request notification, built as GitLab's NotificationRecipients::Builder::Default
 // and ::NewNote build them (app/services/notification_recipients/builder/): candidates are gathered
 // with the way they qualify, then each is asked notifiable? (recipient-rules.ts) and the first
 // reason by priority is kept per user.
 import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { UsersTable } from '../platform/db/tables/accounts.js';
-import { canReadIssue } from '../platform/auth/policies/index.js';
 import { projectAccess, toAuthUser, today } from '../accounts/api.js';
 import type { NotificationSettingRow } from './finder.js';
 import { GLOBAL_SOURCE, defaultSetting } from './finder.js';
-import { effectiveSetting, notifiable, reasonRank, type IssueAction, type NotificationReason, type RecipientType } from './recipient-rules.js';
-import { userIdsByUsername, type IssueContext, type NoteRow } from './issue-context.js';
+import { effectiveSetting, notifiable, reasonRank, type NotificationAction, type NotificationReason, type RecipientType } from './recipient-rules.js';
+import { userIdsByUsername, type ThreadContext, type NoteRow } from './issue-context.js';
 import { mentionedUsernames } from './mentions.js';
 
 type UserRow = Selectable<UsersTable>;
@@ -22,13 +21,14 @@ export interface Recipient {
 }
 
 export interface RecipientsInput {
-  action: IssueAction;
+  action: NotificationAction;
   /** Who acted; null when nobody did (a due date arriving). */
   actorId: number | null;
-  context: IssueContext;
+  context: ThreadContext;
   /** The new comment (new_note). */
   note?: NoteRow;
   previousAssigneeIds?: number[];
+  previousReviewerIds?: number[];
   /** The users counted as mentioned, when the caller knows them (the new mentions of an edit); else read from the text. */
   mentionedIds?: number[];
 }
@@ -40,7 +40,7 @@ interface Candidate {
 }
 
 /** Members of the project, directly or through its groups, and everyone with a setting on them. */
-async function watcherPool(deps: Deps, context: IssueContext): Promise<number[]> {
+async function watcherPool(deps: Deps, context: ThreadContext): Promise<number[]> {
   const projectId = Number(context.project.id);
   const live = today(deps.clock.now());
   const members = await deps.db
@@ -65,7 +65,7 @@ async function watcherPool(deps: Deps, context: IssueContext): Promise<number[]>
 }
 
 /** Each user's setting as it applies to this project (recipient-rules.ts effectiveSetting). */
-async function settingsFor(deps: Deps, userIds: number[], context: IssueContext): Promise<Map<number, NotificationSettingRow>> {
+async function settingsFor(deps: Deps, userIds: number[], context: ThreadContext): Promise<Map<number, NotificationSettingRow>> {
   const rows = userIds.length
     ? await deps.db.selectFrom('notification_settings').selectAll().where('user_id', 'in', userIds).where((eb) => eb.or([
         eb('source_type', '=', 'Global'),
@@ -82,9 +82,9 @@ async function settingsFor(deps: Deps, userIds: number[], context: IssueContext)
   }));
 }
 
-/** Explicit subscriptions to the issue: user → subscribed. */
-async function subscriptionsOf(deps: Deps, issueId: number): Promise<Map<number, boolean>> {
-  const rows = await deps.db.selectFrom('subscriptions').select(['user_id', 'subscribed']).where('subscribable_type', '=', 'Issue').where('subscribable_id', '=', issueId).execute();
+/** Explicit subscriptions to the issue or merge request: user → subscribed. */
+async function subscriptionsOf(deps: Deps, context: ThreadContext): Promise<Map<number, boolean>> {
+  const rows = await deps.db.selectFrom('subscriptions').select(['user_id', 'subscribed']).where('subscribable_type', '=', context.type).where('subscribable_id', '=', context.id).execute();
   return new Map(rows.map((row) => [Number(row.user_id), row.subscribed === 1]));
 }
 
@@ -123,27 +123,33 @@ function candidatesOf(input: RecipientsInput, pool: number[], settings: Map<numb
   // Watchers and custom levels come from the project's people (builder/base.rb project_watchers).
   add(pool.filter((id) => settings.get(id)?.level === 'watch'), 'watch', null);
   add(pool.filter((id) => settings.get(id)?.level === 'custom'), 'custom', null);
-  if (action === 'reassign_issue') {
+  // A reassignment counts as a mention of the previous and the new assignees (or reviewers).
+  if (action === 'reassign_issue' || action === 'reassign_merge_request') {
     add(input.previousAssigneeIds ?? [], 'mention', null);
     add(context.assigneeIds, 'mention', 'assigned');
   }
+  if (action === 'change_reviewer_merge_request') {
+    add(input.previousReviewerIds ?? [], 'mention', null);
+    add(context.reviewerIds, 'mention', 'review_requested');
+  }
   add([...subscriptions].filter(([, on]) => on).map(([id]) => id), 'subscription', 'subscribed');
-  if (action === 'new_issue') {
+  if (action === 'new_issue' || action === 'new_merge_request') {
     add(mentioned, 'mention', 'mentioned');
     add(context.assigneeIds, 'participating', 'assigned');
+    add(context.reviewerIds, 'participating', 'review_requested');
   }
   return list;
 }
 
 export async function issueRecipients(deps: Deps, input: RecipientsInput): Promise<Recipient[]> {
   const { context } = input;
-  const mentionText = input.action === 'new_note' ? input.note?.body : input.action === 'new_issue' ? context.issue.description : null;
+  const mentionText = input.action === 'new_note' ? input.note?.body : input.action === 'new_issue' || input.action === 'new_merge_request' ? context.description : null;
   const [pool, subscriptions, mentioned] = await Promise.all([
     watcherPool(deps, context),
-    subscriptionsOf(deps, Number(context.issue.id)),
+    subscriptionsOf(deps, context),
     input.mentionedIds ?? userIdsByUsername(deps, mentionedUsernames(mentionText)),
   ]);
-  const everyone = [...new Set([...pool, ...context.participantIds, ...context.assigneeIds, ...(input.previousAssigneeIds ?? []), ...subscriptions.keys(), ...mentioned])];
+  const everyone = [...new Set([...pool, ...context.participantIds, ...context.assigneeIds, ...context.reviewerIds, ...(input.previousAssigneeIds ?? []), ...(input.previousReviewerIds ?? []), ...subscriptions.keys(), ...mentioned])];
   const settings = await settingsFor(deps, everyone, context);
   const candidates = candidatesOf(input, pool, settings, subscriptions, mentioned);
   const ids = [...new Set(candidates.map((candidate) => candidate.userId))];
@@ -155,7 +161,7 @@ export async function issueRecipients(deps: Deps, input: RecipientsInput): Promi
     const authUser = toAuthUser(user);
     const { level } = await projectAccess(deps.reads, authUser, context.project, deps.clock.now());
     const subject = { user: authUser, level, visibility: context.project.visibility, features: context.project };
-    const readable = user.state === 'active' && user.user_type === 'human' && deliverable(addresses.get(Number(user.id))!) && canReadIssue(subject, { ...context.issue, assigneeIds: context.assigneeIds });
+    const readable = user.state === 'active' && user.user_type === 'human' && deliverable(addresses.get(Number(user.id))!) && context.readable(subject);
     access.set(Number(user.id), readable);
   }
   const kept = candidates.filter((candidate) => byId.has(candidate.userId) && notifiable({

@@ -8,7 +8,7 @@ import type { GroupAccess, ProjectAccess } from '../platform/auth/subjects.js';
 import { canOnInstance, canOnProject } from '../platform/auth/policies/index.js';
 import { today } from '../platform/auth/access-scope.js';
 import { usersQuery, visibleProjectsQuery, containsPattern } from '../accounts/api.js';
-import { confidentialScope, projectIssuesQuery, readableIssuesQuery } from '../issues/api.js';
+import { confidentialScope, narrowIssueSearch, projectIssuesQuery, readableIssuesQuery } from '../issues/api.js';
 import { groupWithDescendants, isGroupMember, isProjectMember } from './search-queries.js';
 import { readableIssueSql } from '../platform/auth/policies/issue-visibility-queries.js';
 import { projectMergeRequestsQuery, readableMergeRequestsQuery, type MergeRequestFilters } from '../merge-requests/api.js';
@@ -38,13 +38,13 @@ export async function projectsQuery(deps: Deps, viewer: AuthUser, where: SearchW
 export async function issuesQuery(deps: Deps, viewer: AuthUser, where: SearchWhere, filters: SearchFilters) {
   const iid = /#(\d+)$/.exec(filters.term);
   const state = filters.state === 'opened' || filters.state === 'closed' ? filters.state : undefined;
-  const issueFilters = {
+  const issueFilters = await narrowIssueSearch(deps, {
     ...(iid ? { iids: [Number(iid[1])] } : { search: filters.term }),
     state,
     confidential: filters.confidential,
     orderBy: filters.orderBy ?? ('created_at' as const),
     sort: filters.sort ?? ('desc' as const),
-  };
+  });
   if (where.level === 'project') {
     const access = where.project;
     const query = projectIssuesQuery(deps, Number(access.project.id), confidentialScope(access), issueFilters, viewer);

@@ -10,6 +10,7 @@ import { mergeRequestNoteableKind } from './merge-request-noteable.js';
 import { unresolvedThreads } from './unresolved-threads.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import { TRACE_JOB, traceDiffThreadsJob } from './trace-diff-threads.js';
+import { draftNoteRoutes } from './draft-notes/draft-note-routes.js';
 
 export function reviewSetup(deps: Deps): void {
   const hooks = mergeRequestHooks(deps);
@@ -24,4 +25,5 @@ export const reviewJobs = {
 export function reviewRoutes(app: FastifyInstance, deps: Deps): void {
   noteRoutes(app, deps, mergeRequestNoteableKind);
   discussionRoutes(app, deps, mergeRequestNoteableKind);
+  draftNoteRoutes(app, deps);
 }

@@ -1,7 +1,8 @@
 // What a push to a project's repository adds to the git service: receive-pack's pre-receive hook asks
 // protected-branches/check-push.ts about the ref updates before any ref moves; once the push has
-// succeeded, its events are recorded and a default branch it created is protected. The same for a
-// push over HTTP and over SSH.
+// succeeded, its events are recorded and a default branch it created is protected. The post-receive
+// hook prints what other features have to say about the moved refs (merge request links). The same
+// for a push over HTTP and over SSH.
 import type { Deps } from '../../platform/deps.js';
 import type { AuthUser } from '../../platform/auth/principal.js';
 import type { ProjectRow } from '../../platform/auth/subjects.js';
@@ -11,6 +12,7 @@ import { answerHook, hookEnvironment, hooksDirectory } from '../protected-branch
 import { checkPush } from '../protected-branches/check-push.js';
 import { protectDefaultBranch } from '../protected-branches/protect-default-branch.js';
 import type { CgiRequest } from './cgi.js';
+import { repositoryHooks } from '../hooks.js';
 
 export interface ProjectPush {
   project: ProjectRow;
@@ -29,7 +31,10 @@ export async function pushHooks(deps: Deps, push: ProjectPush, onError: (error: 
   const check = { project: push.project, user: push.user, repoPath: push.repoPath, emptyRepository };
   return {
     env: hookEnvironment(dir),
-    channel: (socket) => answerHook(socket, (asked) => checkPush(deps, check, asked.quarantine, asked.updates), onError),
+    channel: (socket) => answerHook(socket, {
+      decide: (asked) => checkPush(deps, check, asked.quarantine, asked.updates),
+      after: async (updates) => (await repositoryHooks(deps).pushMessages?.(push.project, updates)) ?? [],
+    }, onError),
   };
 }
 

@@ -40,8 +40,11 @@ export interface UsersTable {
 
 export type Theme = 'light' | 'dark' | 'system';
 
-/** GitLab's user states that Kiln has: `deactivated` users are reactivated by signing in again. */
-export type UserState = 'active' | 'blocked' | 'deactivated';
+/**
+ * GitLab's user states that Kiln has: `deactivated` users are reactivated by signing in again;
+ * `blocked_pending_approval` ones signed up and wait for an administrator (docs/accounts.md).
+ */
+export type UserState = 'active' | 'blocked' | 'blocked_pending_approval' | 'deactivated';
 
 export type Visibility = 'private' | 'internal' | 'public';
 
@@ -99,7 +102,7 @@ export interface ProjectsTable {
   squash_commit_template: Generated<string | null>;
   suggestion_commit_message: Generated<string | null>;
   star_count: Generated<number>;
-  /** Git LFS on for this project (migration 20261228T2012-lfs). */
+  /** Git LFS on for this project (migration 20261228T2107-lfs). */
   lfs_enabled: Generated<number>;
   avatar: string | null;
   created_at: number;

@@ -37,7 +37,7 @@ export interface SubscriptionsTable {
   id: Generated<number>;
   user_id: number;
   project_id: number;
-  subscribable_type: 'Issue';
+  subscribable_type: 'Issue' | 'MergeRequest';
   subscribable_id: number;
   subscribed: number;
   created_at: number;

@@ -1,0 +1,25 @@
+// What other features plug into a push, registered in their setup. They use repositories (through
+// api.ts), so repositories must not import them (docs/architecture.md, "Boundaries"): it asks these
+// hooks instead. Held per app instance, keyed by its event bus (as merge-requests/hooks.ts).
+import type { Deps } from '../platform/deps.js';
+import type { ProjectRow } from '../platform/auth/subjects.js';
+import type { RefUpdate } from './protected-branches/branch-check.js';
+
+export interface RepositoryHooks {
+  /**
+   * The lines `git push` prints as `remote: …` once the refs moved (GitLab's post-receive output):
+   * merge requests register the "To create a merge request for …" links. `updates`: the refs that moved.
+   */
+  pushMessages?: (project: ProjectRow, updates: RefUpdate[]) => Promise<string[]>;
+}
+
+const hooks = new WeakMap<object, RepositoryHooks>();
+
+export function repositoryHooks(deps: Deps): RepositoryHooks {
+  let registered = hooks.get(deps.domainEvents);
+  if (!registered) {
+    registered = {};
+    hooks.set(deps.domainEvents, registered);
+  }
+  return registered;
+}
