@@ -2,6 +2,8 @@ import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
+import { checkLength } from '../platform/http/params.js';
+import { NAME_MAX, PROJECT_DESCRIPTION_MAX } from './text-limits.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import { recordEvent } from '../platform/events/record-event.js';
 import { authorizeGroup, canOnGroup } from '../platform/auth/policies/index.js';
@@ -49,6 +51,8 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
   const errors: Record<string, string[]> = {};
   const problems = pathProblems(path, false);
   if (problems.length) errors.path = problems;
+  checkLength(errors, 'name', name, NAME_MAX);
+  checkLength(errors, 'description', input.description, PROJECT_DESCRIPTION_MAX);
   const visibilityProblem = projectVisibilityProblem(visibility, namespace) ?? (await restrictedVisibilityProblem(deps.db, actor.user, visibility));
   if (visibilityProblem) errors.visibility_level = [visibilityProblem];
   if (Object.keys(errors).length) throw new ValidationError(errors);

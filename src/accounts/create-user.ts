@@ -2,6 +2,8 @@ import type { Deps } from '../platform/deps.js';
 import { inTransaction, isUniqueViolation, type DbTransaction } from '../platform/db/database.js';
 import type { UserState } from '../platform/db/tables/accounts.js';
 import { ConflictError, ValidationError } from '../platform/errors.js';
+import { checkLength } from '../platform/http/params.js';
+import { NAME_MAX, PROFILE_FIELD_MAX } from './text-limits.js';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.js';
 import { pathProblems } from './paths.js';
 import type { UserRow } from './lookup.js';
@@ -34,8 +36,8 @@ export function validateUserFields(input: Partial<CreateUserInput>, creating: bo
   if ((creating || input.email !== undefined) && !EMAIL.test(input.email ?? '')) errors.email = ['is invalid'];
   // At creation the only address a user owns is the primary one (GitLab: "is not an email you own").
   if (creating && input.public_email && input.public_email.toLowerCase() !== input.email?.toLowerCase()) errors.public_email = ['is not an email you own'];
-  // GitLab's limit on pronouns (user_detail.pronouns).
-  if (input.pronouns !== undefined && input.pronouns.length > 50) errors.pronouns = ['is too long (maximum is 50 characters)'];
+  checkLength(errors, 'name', input.name, NAME_MAX);
+  for (const [field, max] of Object.entries(PROFILE_FIELD_MAX)) checkLength(errors, field, input[field as keyof typeof PROFILE_FIELD_MAX], max);
   if (input.password !== undefined && input.password.length < MIN_PASSWORD_LENGTH) {
     errors.password = [`is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)`];
   } else if (input.password !== undefined && input.password.length > MAX_PASSWORD_LENGTH) {

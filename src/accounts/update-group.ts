@@ -3,6 +3,8 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { ValidationError } from '../platform/errors.js';
+import { checkLength } from '../platform/http/params.js';
+import { GROUP_DESCRIPTION_MAX, NAME_MAX } from './text-limits.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import type { GroupAccess } from '../platform/auth/subjects.js';
 import { authorizeGroup } from '../platform/auth/policies/index.js';
@@ -30,6 +32,8 @@ async function validate(deps: Deps, access: GroupAccess, input: UpdateGroupInput
   const group = access.group;
   const errors: Record<string, string[]> = {};
   if (input.name !== undefined && !input.name.trim()) errors.name = ["can't be blank"];
+  checkLength(errors, 'name', input.name, NAME_MAX);
+  checkLength(errors, 'description', input.description, GROUP_DESCRIPTION_MAX);
   if (input.path !== undefined) {
     const problems = pathProblems(input.path, group.parent_id === null);
     if (problems.length) errors.path = problems;

@@ -8,7 +8,8 @@ import type { FeatureAccessLevel, Visibility } from '../platform/db/tables/accou
 import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { authorizeProject } from '../platform/auth/policies/index.js';
 import type { UploadedFile } from '../platform/http/multipart.js';
-import { p, type ParamRule } from '../platform/http/params.js';
+import { checkLength, p, type ParamRule } from '../platform/http/params.js';
+import { NAME_MAX, PROJECT_DESCRIPTION_MAX } from './text-limits.js';
 import type { ProjectRow } from './access.js';
 import { pathProblems } from './paths.js';
 import { projectVisibilityProblem } from './visibility.js';
@@ -83,6 +84,8 @@ export function cleanTopics(topics: string[]): string[] {
 async function validate(deps: Deps, access: ProjectAccess, input: UpdateProjectInput): Promise<void> {
   const errors: Record<string, string[]> = {};
   if (input.name !== undefined && !input.name.trim()) errors.name = ["can't be blank"];
+  checkLength(errors, 'name', input.name, NAME_MAX);
+  checkLength(errors, 'description', input.settings?.description as string | undefined, PROJECT_DESCRIPTION_MAX);
   if (input.path !== undefined) {
     const problems = pathProblems(input.path, false);
     if (problems.length) errors.path = problems;
