@@ -22,7 +22,8 @@ export const optionalParams = {
   start_date: p.string.optional(),
 };
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// A date, or a date and time (GitLab's Date cast keeps the date part of `2026-12-01T10:00:00Z`).
+const DATE = /^(\d{4}-\d{2}-\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** A date parameter: absent, `null` to clear (an empty string), or a valid `YYYY-MM-DD`; 400 otherwise. */
 export function dateParam(name: string, value: string | undefined): string | null | undefined {
@@ -31,9 +32,10 @@ export function dateParam(name: string, value: string | undefined): string | nul
   if (text === '') return null;
   const match = DATE.exec(text);
   // `2026-13-45` matches the shape but is no date (and `toISOString` of an invalid Date throws).
-  const date = match ? new Date(`${text}T00:00:00.000Z`) : null;
-  if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) throw new ParamError(`${name} is invalid`);
-  return text;
+  const day = match?.[1];
+  const date = day ? new Date(`${day}T00:00:00.000Z`) : null;
+  if (!day || !date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day) throw new ParamError(`${name} is invalid`);
+  return day;
 }
 
 /** A DateTime filter (ISO 8601) as epoch milliseconds; 400 naming it otherwise. */
