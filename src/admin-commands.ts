@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import type { Config } from './config.js';
 import { startKiln, type Kiln } from './bootstrap.js';
-import { createUser, validateUserFields, updateUser, findUserRow, createPersonalAccessToken, PAT_SCOPES } from './accounts/api.js';
+import { createUser, validateUserFields, updateUser, findUserRow, createPersonalAccessToken, PAT_SCOPES, scopesAvailableTo } from './accounts/api.js';
 import { ConflictError, ValidationError } from './platform/errors.js';
 import { UsageError, readPassword, parseExpiryDate, backup, restore } from './operations/api.js';
 
@@ -105,7 +105,7 @@ const COMMANDS: Record<string, AdminCommand> = {
         const user = await findUser(kiln, values.username as string);
         const scopes = String(values.scopes ?? 'api').split(/[,\s]+/).filter(Boolean);
         const expiresAt = values['expires-at'] === undefined ? null : parseExpiryDate(String(values['expires-at']), kiln.deps.clock.now());
-        const { token } = await createPersonalAccessToken(kiln.deps, { userId: user.id, name: (values.name as string | undefined) ?? 'kiln admin', scopes, expiresAt });
+        const { token } = await createPersonalAccessToken(kiln.deps, { userId: user.id, name: (values.name as string | undefined) ?? 'kiln admin', scopes, expiresAt, availableScopes: scopesAvailableTo(Boolean(user.admin)) });
         say(token);
       }),
   },

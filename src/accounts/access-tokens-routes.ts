@@ -13,7 +13,7 @@ import { findResourceToken, listedResourceTokensQuery, type ResourceTokenRow } f
 import { createResourceAccessToken } from './create-resource-access-token.js';
 import { revokeResourceAccessToken } from './revoke-resource-access-token.js';
 import { rotateResourceAccessToken } from './rotate-resource-access-token.js';
-import { createPersonalAccessToken } from './create-personal-access-token.js';
+import { createPersonalAccessToken, scopesAvailableTo } from './create-personal-access-token.js';
 import { revokePersonalAccessToken } from './revoke-personal-access-token.js';
 import { findUser } from './lookup.js';
 import { today } from './access.js';
@@ -154,7 +154,7 @@ function impersonationTokensRoutes(app: FastifyInstance, deps: Deps): void {
     params: { user_id: p.integer.required(), name: p.string.required(), scopes: p.strings.required(), expires_at: p.date.optional() },
     handler: async ({ params }) => {
       const user = await findUser(deps, params.user_id);
-      const { row, token } = await createPersonalAccessToken(deps, { userId: Number(user.id), name: params.name, scopes: params.scopes, expiresAt: params.expires_at, impersonation: true });
+      const { row, token } = await createPersonalAccessToken(deps, { userId: Number(user.id), name: params.name, scopes: params.scopes, expiresAt: params.expires_at, impersonation: true, availableScopes: scopesAvailableTo(Boolean(user.admin)) });
       return { ...present(row), token };
     },
   });

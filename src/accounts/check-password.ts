@@ -25,7 +25,11 @@ export function isLocked(user: UserRow, now: number): boolean {
   return user.locked_until !== null && Number(user.locked_until) > now;
 }
 
-export type PasswordCheck = { ok: true; user: UserRow } | { ok: false; reason: 'invalid' | 'locked' | 'blocked'; user?: UserRow };
+/**
+ * Why a check failed. `pending` (a sign-up awaiting approval) and `unconfirmed` (a sign-up whose
+ * address is not confirmed yet) are only told after the right password (docs/accounts.md).
+ */
+export type PasswordCheck = { ok: true; user: UserRow } | { ok: false; reason: 'invalid' | 'locked' | 'blocked' | 'pending' | 'unconfirmed'; user?: UserRow };
 
 /**
  * Verify a login and password; counts failures and locks the account after too many. Git clients
@@ -47,6 +51,8 @@ export async function checkPassword(deps: Deps, login: string, password: string,
     return { ok: false, reason: 'invalid', user };
   }
   if (user.state === 'blocked') return { ok: false, reason: 'blocked', user };
+  if (user.state === 'blocked_pending_approval') return { ok: false, reason: 'pending', user };
+  if (!(await primaryEmailConfirmed(deps, user))) return { ok: false, reason: 'unconfirmed', user };
   if (user.state === 'deactivated') {
     if (!options.reactivate) return { ok: false, reason: 'blocked', user };
     await deps.db.updateTable('users').set({ state: 'active', updated_at: now }).where('id', '=', user.id).where('state', '=', 'deactivated').execute();
@@ -55,6 +61,13 @@ export async function checkPassword(deps: Deps, login: string, password: string,
     await deps.db.updateTable('users').set({ failed_attempts: 0, locked_until: null }).where('id', '=', user.id).execute();
   }
   return { ok: true, user };
+}
+
+/** Devise's confirmable: a sign-up's primary address must be confirmed before the account is used. */
+async function primaryEmailConfirmed(deps: Deps, user: UserRow): Promise<boolean> {
+  const row = await deps.db.selectFrom('emails').select('confirmed_at').where('user_id', '=', user.id).where('email_lower', '=', user.email_lower).executeTakeFirst();
+  // Accounts made before addresses were recorded have no row: they were never asked to confirm.
+  return !row || row.confirmed_at !== null;
 }
 
 /** One atomic increment; the attempt that reaches the maximum sets the lock. */

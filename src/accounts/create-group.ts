@@ -2,6 +2,8 @@ import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
+import { checkLength } from '../platform/http/params.js';
+import { GROUP_DESCRIPTION_MAX, NAME_MAX } from './text-limits.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import { ACCESS } from '../platform/auth/access-levels.js';
 import { authorizeGroup } from '../platform/auth/policies/index.js';
@@ -37,6 +39,8 @@ export async function createGroup(deps: Deps, actor: Principal, input: CreateGro
   const visibility = input.visibility ?? (await defaultVisibility(deps.db, 'group', parent ? parent.visibility : null));
   const errors: Record<string, string[]> = {};
   if (!input.name?.trim()) errors.name = ["can't be blank"];
+  checkLength(errors, 'name', input.name, NAME_MAX);
+  checkLength(errors, 'description', input.description, GROUP_DESCRIPTION_MAX);
   const problems = pathProblems(input.path ?? '', parent === null);
   if (problems.length) errors.path = problems;
   const visibilityProblem = subgroupVisibilityProblem(visibility, parent) ?? (await restrictedVisibilityProblem(deps.db, actor.user, visibility));

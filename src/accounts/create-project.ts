@@ -2,6 +2,8 @@ import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
+import { checkLength } from '../platform/http/params.js';
+import { NAME_MAX, PROJECT_DESCRIPTION_MAX } from './text-limits.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import { recordEvent } from '../platform/events/record-event.js';
 import { authorizeGroup, canOnGroup } from '../platform/auth/policies/index.js';
@@ -11,6 +13,7 @@ import { projectVisibilityProblem } from './visibility.js';
 import { releasePath } from './release-redirects.js';
 import { defaultVisibility, restrictedVisibilityProblem } from '../application-settings/api.js';
 import { publishProjectEvent } from './system-events.js';
+import { parseStored } from './stored-settings.js';
 
 export interface CreateProjectInput {
   name?: string;
@@ -39,6 +42,11 @@ async function targetNamespace(deps: Deps, actor: Principal, namespaceId: number
   return namespace;
 }
 
+function groupDefaultBranch(namespace: NamespaceRow): string | undefined {
+  const branch = namespace.kind === 'group' ? parseStored(namespace.settings).default_branch : undefined;
+  return typeof branch === 'string' && branch.trim() !== '' ? branch : undefined;
+}
+
 export async function createProject(deps: Deps, actor: Principal, input: CreateProjectInput): Promise<ProjectRow> {
   if (!input.name?.trim() && !input.path?.trim()) throw new ValidationError({ name: ["can't be blank"] });
   const namespace = await targetNamespace(deps, actor, input.namespaceId);
@@ -49,6 +57,8 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
   const errors: Record<string, string[]> = {};
   const problems = pathProblems(path, false);
   if (problems.length) errors.path = problems;
+  checkLength(errors, 'name', name, NAME_MAX);
+  checkLength(errors, 'description', input.description, PROJECT_DESCRIPTION_MAX);
   const visibilityProblem = projectVisibilityProblem(visibility, namespace) ?? (await restrictedVisibilityProblem(deps.db, actor.user, visibility));
   if (visibilityProblem) errors.visibility_level = [visibilityProblem];
   if (Object.keys(errors).length) throw new ValidationError(errors);
@@ -67,7 +77,8 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
           description: input.description ?? '',
           visibility,
           creator_id: actor.user.id,
-          default_branch: input.defaultBranch ?? 'main',
+          // The group's default branch setting (settings-tables.ts), else the instance's.
+          default_branch: input.defaultBranch ?? groupDefaultBranch(namespace) ?? 'main',
           created_at: now,
           updated_at: now,
           last_activity_at: now,

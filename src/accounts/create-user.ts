@@ -1,6 +1,9 @@
 import type { Deps } from '../platform/deps.js';
-import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
+import { inTransaction, isUniqueViolation, type DbTransaction } from '../platform/db/database.js';
+import type { UserState } from '../platform/db/tables/accounts.js';
 import { ConflictError, ValidationError } from '../platform/errors.js';
+import { checkLength } from '../platform/http/params.js';
+import { NAME_MAX, PROFILE_FIELD_MAX } from './text-limits.js';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.js';
 import { pathProblems } from './paths.js';
 import type { UserRow } from './lookup.js';
@@ -33,8 +36,8 @@ export function validateUserFields(input: Partial<CreateUserInput>, creating: bo
   if ((creating || input.email !== undefined) && !EMAIL.test(input.email ?? '')) errors.email = ['is invalid'];
   // At creation the only address a user owns is the primary one (GitLab: "is not an email you own").
   if (creating && input.public_email && input.public_email.toLowerCase() !== input.email?.toLowerCase()) errors.public_email = ['is not an email you own'];
-  // GitLab's limit on pronouns (user_detail.pronouns).
-  if (input.pronouns !== undefined && input.pronouns.length > 50) errors.pronouns = ['is too long (maximum is 50 characters)'];
+  checkLength(errors, 'name', input.name, NAME_MAX);
+  for (const [field, max] of Object.entries(PROFILE_FIELD_MAX)) checkLength(errors, field, input[field as keyof typeof PROFILE_FIELD_MAX], max);
   if (input.password !== undefined && input.password.length < MIN_PASSWORD_LENGTH) {
     errors.password = [`is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)`];
   } else if (input.password !== undefined && input.password.length > MAX_PASSWORD_LENGTH) {
@@ -43,8 +46,17 @@ export function validateUserFields(input: Partial<CreateUserInput>, creating: bo
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }
 
+/** How a sign-up differs from an account an administrator makes (sign-up.ts). */
+export interface CreateUserOptions {
+  state?: UserState;
+  /** The digest of the token that confirms the primary address; without it the address is confirmed. */
+  confirmationDigest?: string;
+  /** More work in the creating transaction (the sign-up's e-mails). */
+  afterCreate?: (trx: DbTransaction, user: UserRow) => Promise<void>;
+}
+
 /** Create a user and their personal namespace in one transaction. */
-export async function createUser(deps: Deps, input: CreateUserInput): Promise<UserRow> {
+export async function createUser(deps: Deps, input: CreateUserInput, options: CreateUserOptions = {}): Promise<UserRow> {
   validateUserFields(input, true);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const now = deps.clock.now();
@@ -58,7 +70,7 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Us
           name: input.name.trim(),
           email: input.email,
           email_lower: input.email.toLowerCase(),
-          state: 'active',
+          state: options.state ?? 'active',
           admin: input.admin ? 1 : 0,
           password_hash: passwordHash,
           bio: input.bio ?? '',
@@ -88,9 +100,14 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Us
           updated_at: now,
         })
         .execute();
-      // The primary address is one of the user's addresses, confirmed (GET /user/emails lists it).
-      await trx.insertInto('emails').values({ user_id: user.id, email: input.email, email_lower: input.email.toLowerCase(), confirmed_at: now, confirmation_digest: null, confirmation_sent_at: null, created_at: now, updated_at: now }).execute();
+      // The primary address is one of the user's addresses (GET /user/emails lists it), confirmed
+      // unless the sign-up must confirm it first.
+      const confirmation = options.confirmationDigest
+        ? { confirmed_at: null, confirmation_digest: options.confirmationDigest, confirmation_sent_at: now }
+        : { confirmed_at: now, confirmation_digest: null, confirmation_sent_at: null };
+      await trx.insertInto('emails').values({ user_id: user.id, email: input.email, email_lower: input.email.toLowerCase(), ...confirmation, created_at: now, updated_at: now }).execute();
       await publishUserEvent(deps, trx, 'user.created', Number(user.id), null);
+      await options.afterCreate?.(trx, user);
       return user;
     });
   } catch (error) {

@@ -28,6 +28,7 @@ import { twoFactorPages } from './two-factor-pages.js';
 import { personalAccessTokenPages } from './personal-access-tokens-pages.js';
 import { userSettingsPages } from './settings/index.js';
 import { passwordResetPages } from './password-reset-pages.js';
+import { signUpPages } from './sign-up-pages.js';
 
 export const accountsFeature: Feature = {
   name: 'accounts',
@@ -59,6 +60,7 @@ export const accountsFeature: Feature = {
     personalAccessTokenPages(app, deps);
     userSettingsPages(app, deps);
     passwordResetPages(app, deps);
+    signUpPages(app, deps);
   },
   jobs: {
     [DESTROY_GROUP_JOB]: destroyGroupJob,

@@ -6,7 +6,7 @@ import type { Deps } from '../platform/deps.js';
 import { html } from '../platform/web/html.js';
 import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
 import { page, redirect, type PageOutcome } from '../platform/web/page.js';
-import { protectedPathHit } from './sign-in-rate-limit.js';
+import { throttledForm } from './sign-in-rate-limit.js';
 import { requestPasswordReset } from './request-password-reset.js';
 import { resetPassword, userOfResetToken } from './reset-password.js';
 import { MIN_PASSWORD_LENGTH } from './passwords.js';
@@ -17,12 +17,6 @@ const ANYONE = { instance: 'read_instance' } as const;
 export const RESET_REQUESTED = 'If your email address exists in our database, you will receive a password recovery link at your email address in a few minutes.';
 const LINK_INVALID = 'This password reset link is invalid or has expired. Ask for a new one.';
 
-async function throttled(context: PageContext): Promise<PageOutcome | null> {
-  const limited = await protectedPathHit(context.deps, 'password', context.request.ip);
-  if (limited.allowed) return null;
-  context.reply.header('retry-after', String(limited.retryAfter));
-  return page({ title: 'Too many requests', status: 429, body: html`<p class="error" role="alert">Retry later.</p>` });
-}
 
 function newPasswordForm(context: PageContext, token: string, errors: FieldErrors = {}): PageOutcome {
   const failed = Object.keys(errors).length > 0;
@@ -65,7 +59,7 @@ export function passwordResetPages(app: FastifyInstance, deps: Deps): void {
   pageRoute(app, deps, {
     method: 'POST', url: '/users/password', auth: 'optional', ability: ANYONE,
     handler: async (context) => {
-      const refused = await throttled(context);
+      const refused = await throttledForm(context, 'password');
       if (refused) return refused;
       await requestPasswordReset(deps, formText(context.form, 'email'));
       return redirect('/users/sign_in', RESET_REQUESTED);
@@ -84,7 +78,7 @@ export function passwordResetPages(app: FastifyInstance, deps: Deps): void {
   pageRoute(app, deps, {
     method: 'POST', url: '/users/password/edit', auth: 'optional', ability: ANYONE,
     handler: async (context) => {
-      const refused = await throttled(context);
+      const refused = await throttledForm(context, 'password');
       if (refused) return refused;
       const token = formText(context.form, 'reset_password_token');
       let changed = false;

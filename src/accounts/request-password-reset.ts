@@ -7,6 +7,7 @@ import { inTransaction } from '../platform/db/database.js';
 import { randomToken, sha256Hex } from '../platform/crypto.js';
 import { hit } from '../platform/rate-limit.js';
 import { queueEmails } from '../email/api.js';
+import { isBlockedState } from '../platform/auth/principal.js';
 
 /** How long a reset link works: Kiln's choice, short, since the link alone grants the account. */
 export const RESET_LIFETIME_MS = 60 * 60_000;
@@ -32,7 +33,7 @@ async function accountWithAddress(deps: Deps, address: string) {
 
 export async function requestPasswordReset(deps: Deps, address: string): Promise<void> {
   const user = await accountWithAddress(deps, address);
-  if (!user || user.state === 'blocked' || user.user_type !== 'human') return;
+  if (!user || isBlockedState(user.state) || user.user_type !== 'human') return;
   const perAccount = await hit(deps.db, deps.clock, `password_reset:user:${user.id}`, { limit: 1, windowMs: 60_000 });
   if (!perAccount.allowed) return;
   const token = randomToken(32);

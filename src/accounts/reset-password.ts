@@ -8,6 +8,7 @@ import { hashPassword } from './passwords.js';
 import { validateUserFields } from './create-user.js';
 import { endOtherSessions } from './active-sessions.js';
 import { RESET_LIFETIME_MS } from './request-password-reset.js';
+import { isBlockedState } from '../platform/auth/principal.js';
 
 /** The user a reset token is for, while it is valid; null otherwise. */
 export async function userOfResetToken(deps: Deps, token: string): Promise<{ id: number; username: string } | null> {
@@ -17,7 +18,7 @@ export async function userOfResetToken(deps: Deps, token: string): Promise<{ id:
     .select(['id', 'username', 'reset_password_sent_at', 'state'])
     .where('reset_password_digest', '=', sha256Hex(token))
     .executeTakeFirst();
-  if (!row || row.state === 'blocked' || row.reset_password_sent_at === null) return null;
+  if (!row || isBlockedState(row.state) || row.reset_password_sent_at === null) return null;
   if (Number(row.reset_password_sent_at) + RESET_LIFETIME_MS <= deps.clock.now()) return null;
   return { id: Number(row.id), username: row.username };
 }

@@ -11,8 +11,19 @@ import { page, redirect, safeReturnTo, type PageOutcome } from '../platform/web/
 import { endSession } from './sessions.js';
 import { completeSignIn } from './complete-sign-in.js';
 import { publishFailedLogin } from './system-events.js';
+import { readApplicationSettings, type ApplicationSettings } from '../application-settings/api.js';
 
-function signInForm(context: PageContext, returnTo: string, error?: string, login = ''): PageOutcome {
+// What a sign-up that is not usable yet is told, once its password was right (Devise's and GitLab's
+// messages); every other failure gets the one sentence that reveals nothing.
+const SIGN_IN_REFUSALS: Partial<Record<string, string>> = {
+  pending: 'Your account is pending approval from your administrator and hence blocked. Please contact your administrator if you think this is an error.',
+  unconfirmed: 'You have to confirm your email address before continuing.',
+};
+
+/** What the form links to besides signing in depends on the instance's sign-up settings. */
+type SignUpSettings = Pick<ApplicationSettings, 'signup_enabled' | 'send_user_confirmation_email'>;
+
+function signInForm(context: PageContext, returnTo: string, settings: SignUpSettings, error?: string, login = ''): PageOutcome {
   return page({
     title: 'Sign in',
     status: error ? 401 : 200,
@@ -27,7 +38,9 @@ function signInForm(context: PageContext, returnTo: string, error?: string, logi
         <input type="password" id="password" name="password" autocomplete="current-password" required>
         <p><button type="submit">Sign in</button></p>
       </form>
-      <p><a href="/users/password/new">Forgot your password?</a></p>`,
+      <p><a href="/users/password/new">Forgot your password?</a></p>
+      ${settings.send_user_confirmation_email ? html`<p><a href="/users/confirmation/new">Didn't receive a confirmation e-mail?</a></p>` : ''}
+      ${settings.signup_enabled ? html`<p>Don't have an account yet? <a href="/users/sign_up">Register now</a></p>` : ''}`,
   });
 }
 
@@ -38,7 +51,7 @@ export function signInRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async (context) => {
       const returnTo = safeReturnTo(context.query.return_to);
       if (context.user) return redirect(returnTo);
-      return signInForm(context, returnTo);
+      return signInForm(context, returnTo, await readApplicationSettings(deps.db));
     },
   });
 
@@ -57,10 +70,11 @@ export function signInRoutes(app: FastifyInstance, deps: Deps): void {
       // which accounts exist (ASVS 6.3.8).
       // Signing in again reactivates a deactivated account (GitLab's documented way back).
       const check = await checkPassword(deps, login, password, { reactivate: true });
+      const settings = await readApplicationSettings(deps.db);
       if (!check.ok) {
         // System hooks hear of a blocked user's attempt (user_failed_login); the form says no more than for any failure.
         if (check.reason === 'blocked' && check.user?.state === 'blocked') await publishFailedLogin(deps, Number(check.user.id));
-        return signInForm(context, returnTo, 'Invalid login or password.', login);
+        return signInForm(context, returnTo, settings, SIGN_IN_REFUSALS[check.reason] ?? 'Invalid login or password.', login);
       }
       if (check.user.otp_required === 1) return beginSecondStep(context, Number(check.user.id), returnTo);
       return completeSignIn(context, Number(check.user.id), returnTo);

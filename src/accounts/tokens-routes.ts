@@ -3,7 +3,7 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import { ForbiddenError, NotFoundError } from '../platform/errors.js';
-import { createPersonalAccessToken } from './create-personal-access-token.js';
+import { createPersonalAccessToken, scopesAvailableTo } from './create-personal-access-token.js';
 import { revokePersonalAccessToken } from './revoke-personal-access-token.js';
 import { tokenEntity } from './token-entities.js';
 import { findToken, tokensQuery } from './personal-access-tokens-finder.js';
@@ -17,7 +17,8 @@ export function tokensRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.integer.required(), name: p.string.required(), scopes: p.strings.required(), expires_at: p.date.optional() },
     handler: async ({ params }) => {
       const user = await findUser(deps, params.id);
-      const { row, token } = await createPersonalAccessToken(deps, { userId: user.id, name: params.name, scopes: params.scopes, expiresAt: params.expires_at });
+      // The user's own available scopes: an administrator cannot give a non-administrator `sudo` (docs/security.md).
+      const { row, token } = await createPersonalAccessToken(deps, { userId: user.id, name: params.name, scopes: params.scopes, expiresAt: params.expires_at, availableScopes: scopesAvailableTo(Boolean(user.admin)) });
       return { ...tokenEntity(row, deps.clock.now()), token };
     },
   });

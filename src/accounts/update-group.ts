@@ -3,6 +3,8 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { ValidationError } from '../platform/errors.js';
+import { checkLength } from '../platform/http/params.js';
+import { GROUP_DESCRIPTION_MAX, NAME_MAX } from './text-limits.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import type { GroupAccess } from '../platform/auth/subjects.js';
 import { authorizeGroup } from '../platform/auth/policies/index.js';
@@ -17,6 +19,8 @@ import { moveDescendantPaths } from './rename-queries.js';
 import { removeAvatar } from './remove-avatar.js';
 import { storeAvatar } from './store-avatar.js';
 import { groupSnapshot } from './system-events.js';
+import { changesAnything, settingChanges } from './stored-settings.js';
+import { GROUP_SETTING_ALIASES, GROUP_STORED_SETTINGS } from './settings-tables.js';
 
 export interface UpdateGroupInput {
   name?: string;
@@ -24,12 +28,16 @@ export interface UpdateGroupInput {
   description?: string;
   visibility?: Visibility;
   avatar?: UploadedFile | null;
+  /** The parsed parameters of GROUP_STORED_SETTINGS and its aliases (settings-tables.ts). */
+  stored?: Record<string, unknown>;
 }
 
 async function validate(deps: Deps, access: GroupAccess, input: UpdateGroupInput): Promise<void> {
   const group = access.group;
   const errors: Record<string, string[]> = {};
   if (input.name !== undefined && !input.name.trim()) errors.name = ["can't be blank"];
+  checkLength(errors, 'name', input.name, NAME_MAX);
+  checkLength(errors, 'description', input.description, GROUP_DESCRIPTION_MAX);
   if (input.path !== undefined) {
     const problems = pathProblems(input.path, group.parent_id === null);
     if (problems.length) errors.path = problems;
@@ -60,8 +68,11 @@ export async function updateGroup(deps: Deps, access: GroupAccess, input: Update
   if (input.name !== undefined) changes.name = input.name.trim();
   if (input.description !== undefined) changes.description = input.description;
   if (input.visibility !== undefined) changes.visibility = input.visibility;
+  const stored = input.stored && settingChanges(GROUP_STORED_SETTINGS, GROUP_SETTING_ALIASES, input.stored, group.settings);
+  if (stored !== undefined) changes.settings = stored;
   const newPath = input.path !== undefined && input.path !== group.path ? siblingPath(group, input.path) : null;
   if (newPath) Object.assign(changes, { path: input.path, full_path: newPath, full_path_lower: newPath.toLowerCase() });
+  if (input.avatar === undefined && !changesAnything(group, changes)) return group;
   try {
     return await inTransaction(deps.db, async (trx) => {
       if (input.avatar === null) {

@@ -26,8 +26,6 @@ export async function updateProfile(deps: Deps, userId: number, input: ProfileIn
   const website = input.website_url.trim();
   const errors: Record<string, string[]> = {};
   if (website !== '' && !isWebAddress(website)) errors.website_url = ['is not a valid URL'];
-  // GitLab's limit on bio (user_detail.bio).
-  if (input.bio.length > 255) errors.bio = ['is too long (maximum is 255 characters)'];
   if (Object.keys(errors).length) throw new ValidationError(errors);
   await updateUser(deps, userId, { ...input, website_url: website, name: input.name, location: input.location.trim(), pronouns: input.pronouns.trim() });
 }

@@ -11,6 +11,8 @@ import { blockUser } from './block-user.js';
 import { unblockUser } from './unblock-user.js';
 import { deactivateUser } from './deactivate-user.js';
 import { activateUser } from './activate-user.js';
+import { approveUser } from './approve-user.js';
+import { rejectUser } from './reject-user.js';
 import { scheduleUserDeletion } from './schedule-user-deletion.js';
 import { userActivity } from './user-entities.js';
 import { userActivitiesQuery } from './user-activities-finder.js';
@@ -46,6 +48,28 @@ export function userAdminRoutes(app: FastifyInstance, deps: Deps): void {
       },
     });
   }
+
+  // Sign-ups awaiting approval (docs/accounts.md): GitLab answers `{"message": "Success"}`, 201 to an
+  // approval and 200 to a rejection, and 409 for a user who is not waiting.
+  apiRoute(app, deps, {
+    method: 'POST', url: '/users/:id/approve', summary: 'Approve a sign-up awaiting approval (administrators)', tags: ['users'],
+    ability: { instance: 'admin_all_resources' },
+    params: { id: p.integer.required() },
+    handler: async ({ params }) => {
+      await approveUser(deps, await findUser(deps, params.id));
+      return { message: 'Success' };
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'POST', url: '/users/:id/reject', summary: 'Reject and delete a sign-up awaiting approval (administrators)', tags: ['users'], status: 200,
+    ability: { instance: 'admin_all_resources' },
+    params: { id: p.integer.required() },
+    handler: async ({ params, actor }) => {
+      await rejectUser(deps, actor, await findUser(deps, params.id));
+      return { message: 'Success' };
+    },
+  });
 
   apiRoute(app, deps, {
     method: 'GET', url: '/user/activities', summary: 'The last day each user was active, since a date (administrators)', tags: ['users'], paginated: true,

@@ -28,7 +28,13 @@ export interface SettingDefinition {
 const atLeastZero = { value: 0, message: 'must be greater than or equal to 0' };
 
 export const SETTINGS = {
-  signup_enabled: { kind: 'boolean', default: false, fixed: 'cannot be enabled: sign-up is not available on this server' },
+  // Sign-up (docs/accounts.md). Kiln starts closed where GitLab starts open (docs/decisions.md).
+  signup_enabled: { kind: 'boolean', default: false },
+  require_admin_approval_after_user_signup: { kind: 'boolean', default: true },
+  send_user_confirmation_email: { kind: 'boolean', default: false },
+  domain_allowlist: { kind: 'hosts', default: [] },
+  domain_denylist_enabled: { kind: 'boolean', default: false },
+  domain_denylist: { kind: 'hosts', default: [] },
   password_authentication_enabled_for_web: { kind: 'boolean', default: true, fixed: 'cannot be disabled: password sign-in is the only sign-in on this server' },
   password_authentication_enabled_for_git: { kind: 'boolean', default: true, fixed: 'cannot be disabled: passwords and tokens are how git authenticates on this server' },
   require_two_factor_authentication: { kind: 'boolean', default: false, fixed: 'cannot be enabled: enforcing two-factor authentication is not supported by this server' },
@@ -51,7 +57,7 @@ export const SETTINGS = {
   home_page_url: { kind: 'url', default: null, fixed: 'is not supported by this server' },
   after_sign_out_path: { kind: 'url', default: null, fixed: 'is not supported by this server' },
   sign_in_text: { kind: 'text', default: null, fixed: 'is not supported by this server' },
-  after_sign_up_text: { kind: 'text', default: null, fixed: 'is not supported by this server (it has no sign-up)' },
+  after_sign_up_text: { kind: 'text', default: null, fixed: 'is not supported by this server' },
   help_page_text: { kind: 'text', default: null, fixed: 'is not supported by this server (it has no help page)' },
   // SSH key restrictions (doc/security/ssh_keys_restrictions.md): -1 forbids the type, 0 allows any
   // size, else the minimum bits. Kiln's RSA default is 2048 (GitLab's is 0 outside FIPS mode) and DSA
@@ -70,6 +76,11 @@ export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
 /** The values as the reader hands them out, typed by kind. */
 export interface ApplicationSettings {
   signup_enabled: boolean;
+  require_admin_approval_after_user_signup: boolean;
+  send_user_confirmation_email: boolean;
+  domain_allowlist: string[];
+  domain_denylist_enabled: boolean;
+  domain_denylist: string[];
   password_authentication_enabled_for_web: boolean;
   password_authentication_enabled_for_git: boolean;
   require_two_factor_authentication: boolean;
@@ -109,6 +120,9 @@ export const LEGACY_NAMES: Readonly<Record<string, SettingName>> = {
   signin_enabled: 'password_authentication_enabled_for_web',
   password_authentication_enabled: 'password_authentication_enabled_for_web',
   allow_local_requests_from_hooks_and_services: 'allow_local_requests_from_web_hooks_and_services',
+  domain_whitelist: 'domain_allowlist',
+  domain_blacklist: 'domain_denylist',
+  domain_blacklist_enabled: 'domain_denylist_enabled',
 };
 
 /** A visibility given as a name or as GitLab's level number, or `null` when it is neither. */

@@ -146,6 +146,9 @@ export async function createCommitStatus(deps: Deps, access: ProjectAccess, user
       .where('id', '=', pipelineId)
       .returningAll()
       .executeTakeFirstOrThrow();
+    if (pipeline.status !== pipelineStatus) {
+      await deps.domainEvents.publish(trx, { kind: 'pipeline.status_changed', projectId, actorId: userId, pipelineId, sha, ref: refName, status: pipelineStatus });
+    }
     return { build, pipeline: updated };
   });
 }

@@ -5,6 +5,7 @@ export { updateIssue } from './update-issue.js';
 export { noteEntity, usersById } from './entities.js';
 // Issue 15 (search): issues the caller may read across projects or in one, and their entities.
 export { readableIssuesQuery, projectIssuesQuery } from './issues-queries.js';
+export { narrowIssueSearch } from './issue-search-queries.js';
 // Issue 16 (milestone pages): the issues of a milestone the viewer may read.
 export { milestoneIssuesQuery } from './issues-queries.js';
 export { confidentialScope, findReadableIssue } from './finder.js';

@@ -22,6 +22,8 @@ export interface IssueFilters {
   state?: 'opened' | 'closed' | 'all';
   issueType?: 'issue' | 'incident';
   search?: string;
+  /** The only issues that can contain `search`, from the trigram index (issue-search-queries.ts). */
+  searchIds?: readonly number[];
   /** Where `search` looks: the title, the description, or both (the default). */
   searchIn?: Array<'title' | 'description'>;
   /** Label titles the issue must all carry, or the wildcards NONE / ANY. */
@@ -137,6 +139,8 @@ function applyFilters(start: IssueQuery, filters: IssueFilters, viewer: AuthUser
     const columns = filters.searchIn?.length ? filters.searchIn : ['title', 'description'];
     const parts = columns.map((column) => lowerLike(`i.${column}`, pattern));
     query = query.where(sql<SqlBool>`(${sql.join(parts, sql` or `)})`);
+    // Bound as one JSON text: one statement text whatever the number of ids.
+    if (filters.searchIds) query = query.where(sql<SqlBool>`i.id in (select value from json_each(${JSON.stringify(filters.searchIds)}))`);
   }
   if (filters.labels?.length) {
     const [first] = filters.labels;

@@ -14,6 +14,7 @@ import { confidentialScope } from './finder.js';
 import { presentIssues } from './present-issues.js';
 import { ANY, milestoneIssuesQuery, NONE, projectIssuesQuery, readableIssuesQuery, type IssueFilters, type OrderBy } from './issues-queries.js';
 import { ISSUE_TYPES, timeOf } from './issue-params.js';
+import { narrowIssueSearch } from './issue-search-queries.js';
 
 const TAGS = ['issues'];
 const ORDER_BY = ['created_at', 'updated_at', 'due_date', 'title', 'priority', 'label_priority', 'milestone_due', 'popularity', 'relative_position'] as const;
@@ -100,7 +101,7 @@ export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async (ctx) => {
       const access = await ctx.project();
       const viewer = ctx.principal?.user ?? null;
-      const rows = await ctx.paginate(projectIssuesQuery(deps, Number(access.project.id), confidentialScope(access), filtersOf(ctx, 'all'), viewer));
+      const rows = await ctx.paginate(projectIssuesQuery(deps, Number(access.project.id), confidentialScope(access), await narrowIssueSearch(deps, filtersOf(ctx, 'all')), viewer));
       return presentIssues(deps, rows, { projects: [access.project], withLabelsDetails: ctx.params.with_labels_details, viewer: ctx.principal?.user ?? null });
     },
   });
@@ -111,7 +112,7 @@ export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
     ability: { instance: 'read_instance' }, auth: 'optional',
     params: filterParams,
     handler: async (ctx) => {
-      const filters = filtersOf(ctx, 'created_by_me');
+      const filters = await narrowIssueSearch(deps, filtersOf(ctx, 'created_by_me'));
       if (filters.scope !== 'all' && !ctx.principal) throw unauthorized();
       const rows = await ctx.paginate(readableIssuesQuery(deps, ctx.principal?.user ?? null, { everywhere: true }, filters));
       return presentIssues(deps, rows, { withLabelsDetails: ctx.params.with_labels_details, viewer: ctx.principal?.user ?? null });
@@ -125,7 +126,7 @@ export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async (ctx) => {
       const access = await ctx.group();
       const groupIds = await groupAndDescendantIds(deps.db, Number(access.group.id));
-      const rows = await ctx.paginate(readableIssuesQuery(deps, ctx.principal?.user ?? null, { groupIds }, filtersOf(ctx, 'all')));
+      const rows = await ctx.paginate(readableIssuesQuery(deps, ctx.principal?.user ?? null, { groupIds }, await narrowIssueSearch(deps, filtersOf(ctx, 'all'))));
       return presentIssues(deps, rows, { withLabelsDetails: ctx.params.with_labels_details, viewer: ctx.principal?.user ?? null });
     },
   });

@@ -7,6 +7,8 @@ import { CHECK_JOB, checkMergeabilityJob } from './check-mergeability.js';
 import { REBASE_JOB, rebaseJob } from './rebase-merge-request.js';
 import { enqueueRefresh, REFRESH_JOB, refreshMergeRequestsJob } from './refresh-merge-requests.js';
 import { reviewJobs, reviewSetup } from './review/index.js';
+import { AUTO_MERGE_JOB } from './arm-auto-merge.js';
+import { AUTO_MERGE_PIPELINE_JOB, autoMergeJob, autoMergePipelineJob, onPipelineStatus } from './auto-merge-job.js';
 import { pushMessages } from './push-messages.js';
 import { repositoryHooks } from '../repositories/api.js';
 
@@ -18,6 +20,8 @@ export const mergeRequestsFeature: Feature = {
   setup(deps) {
     // Every pushed branch (git over HTTP, the repository API) refreshes the merge requests from and into it.
     deps.domainEvents.on('push', (tx, event) => enqueueRefresh(tx, deps, event));
+    // A head pipeline that succeeds merges the merge requests armed to merge when it does.
+    deps.domainEvents.on('pipeline.status_changed', (tx, event) => onPipelineStatus(tx, deps, event));
     reviewSetup(deps);
     repositoryHooks(deps).pushMessages = (project, updates) => pushMessages(deps, project, updates);
   },
@@ -26,6 +30,8 @@ export const mergeRequestsFeature: Feature = {
     [CHECK_JOB]: checkMergeabilityJob,
     [REFRESH_JOB]: refreshMergeRequestsJob,
     [REBASE_JOB]: rebaseJob,
+    [AUTO_MERGE_JOB]: autoMergeJob,
+    [AUTO_MERGE_PIPELINE_JOB]: autoMergePipelineJob,
     ...reviewJobs,
   },
 };

@@ -25,6 +25,8 @@ import { mergeMessage, squashMessage, type MessageFacts } from './commit-message
 import { mergeRequestWebUrl, squashOnMerge } from './entities.js';
 import { addSystemNote } from './system-notes.js';
 import { closeIssuesOnMerge } from './closing-issues.js';
+import { armAutoMerge } from './arm-auto-merge.js';
+import { ACTIVE } from '../commit-statuses/api.js';
 
 /** `Closes #1, #2, and group/other#3` (Ruby's to_sentence), empty without closing issues. */
 async function closingSentence(deps: Deps, mr: MergeRequestRow, target: ProjectRow): Promise<string> {
@@ -49,6 +51,8 @@ export interface MergeInput {
   shouldRemoveSourceBranch?: boolean;
   mergeWhenPipelineSucceeds?: boolean;
   sha?: string;
+  /** The armed automatic merge merging (auto-merge-job.ts): it never arms again. */
+  automatic?: boolean;
 }
 
 export const BRANCH_CANNOT_BE_MERGED = 'Branch cannot be merged';
@@ -90,12 +94,21 @@ export async function mergeMergeRequest(deps: Deps, actor: AuthUser, mr: MergeRe
   const links = (await loadLinks(deps, [mr], { from: null })).links(mr);
   const failing = failingCheck({ ...mr, merge_check_reason: null }, links.facts);
   // merge_when_pipeline_succeeds merges at once when the head pipeline already succeeded (GitLab's
-  // `immediately`); without one it is GitLab's 405. Arming an automatic merge that waits for a
-  // running pipeline is not built: that is a 405 too, which clients (Renovate) retry.
+  // `immediately`), arms an automatic merge while it is still active (arm-auto-merge.ts), and is
+  // GitLab's 405 without one or after it failed.
   const ciAllows = input.mergeWhenPipelineSucceeds ? links.facts.pipelineStatus === 'success' : ciPasses(links.facts);
-  if (failing !== null || !ciAllows) throw methodNotAllowed();
-  const repoPath = await readRepository(deps, target);
+  if (failing !== null) throw methodNotAllowed();
   const diff = await latestDiffOf(deps.db, mr);
+  if (!ciAllows) {
+    const active = links.facts.pipelineStatus !== null && (ACTIVE as readonly string[]).includes(links.facts.pipelineStatus);
+    if (!input.mergeWhenPipelineSucceeds || input.automatic || !active || !diff?.head_commit_sha) throw methodNotAllowed();
+    if (input.sha !== undefined && input.sha !== diff.head_commit_sha) throw new StatusError(409, `SHA does not match HEAD of source branch: ${diff.head_commit_sha}`);
+    return armAutoMerge(deps, actor, mr, {
+      sha: diff.head_commit_sha, mergeCommitMessage: input.mergeCommitMessage, squashCommitMessage: input.squashCommitMessage,
+      squash: input.squash, shouldRemoveSourceBranch: input.shouldRemoveSourceBranch,
+    });
+  }
+  const repoPath = await readRepository(deps, target);
   const [start, head] = await Promise.all([branchHead(repoPath, mr.target_branch), branchHead(repoPath, mr.source_branch)]);
   if (repoPath === null || diff === null || start === null || head === null || !diff.head_commit_sha || Number(diff.commits_count) === 0) throw notMergeable();
   if (input.sha !== undefined && input.sha !== diff.head_commit_sha) throw new StatusError(409, `SHA does not match HEAD of source branch: ${diff.head_commit_sha}`);

@@ -6,7 +6,8 @@ import { p } from '../platform/http/params.js';
 import { ForbiddenError, StatusError } from '../platform/errors.js';
 import { unauthorized } from '../platform/http/api-error.js';
 import { canMergeToBranch } from '../repositories/api.js';
-import { findMergeRequest, fullProject } from './finder.js';
+import { findMergeRequest, findMergeRequestById, fullProject } from './finder.js';
+import { cancelAutoMerge } from './arm-auto-merge.js';
 import { presentMergeRequest } from './present-one.js';
 import { iidParam } from './mr-routes.js';
 import { mergeMergeRequest } from './merge-merge-request.js';
@@ -52,8 +53,9 @@ export function mergeRequestMergeRoutes(app: FastifyInstance, deps: Deps): void 
     },
   });
 
-  // Kiln runs no pipelines, so no automatic merge is ever armed: cancelling answers GitLab's error
-  // hash. python-gitlab 3.x sends it as PUT, which GitLab routes only as POST; both are served.
+  // Cancelling an armed automatic merge answers the merge request (201, GitLab's POST); one that is
+  // not armed answers GitLab's error hash. python-gitlab 3.x sends it as PUT, which GitLab routes
+  // only as POST; both are served.
   for (const method of ['POST', 'PUT'] as const) {
     apiRoute(app, deps, {
       method, url: '/projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds', summary: 'Cancel an automatic merge', tags: TAGS,
@@ -63,7 +65,9 @@ export function mergeRequestMergeRoutes(app: FastifyInstance, deps: Deps): void 
         const { target, mr } = await load(project, params.merge_request_iid);
         const allowed = Number(mr.author_id) === actor.user.id || (await canMergeToBranch(deps, target, actor.user, mr.target_branch));
         if (!allowed) throw unauthorized();
-        return { status: 'error', message: "Can't cancel the automatic merge", http_status: 406 };
+        if (!(await cancelAutoMerge(deps, actor.user, mr))) return { status: 'error', message: "Can't cancel the automatic merge", http_status: 406 };
+        const after = (await findMergeRequestById(deps.db, Number(mr.id)))!;
+        return presentMergeRequest(deps, after, { viewer: actor.user, from: { projectId: Number(target.id), namespaceId: Number(target.namespace_id) } });
       },
     });
   }

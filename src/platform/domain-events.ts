@@ -67,6 +67,11 @@ export interface DomainEventTypes {
    * (`oldrev`: the head before the push, the new head is the merge request's).
    */
   'merge_request.updated': { mergeRequestId: number; changes: string[]; previous: Record<string, unknown>; current: Record<string, unknown>; oldrev?: string | null };
+  /**
+   * A pipeline's composite status changed (commit statuses posted by an external CI move it): merge
+   * requests merge those armed to merge when their head pipeline succeeds.
+   */
+  'pipeline.status_changed': { pipelineId: number; sha: string; ref: string | null; status: string };
   /** A deployment was created or its status changed. */
   'deployment.status_changed': { deploymentId: number; status: string };
 }

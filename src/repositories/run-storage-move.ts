@@ -35,6 +35,9 @@ async function replicate(deps: Deps, move: MoveRow, guard: () => Promise<void>):
     .executeTakeFirstOrThrow();
   const { storages } = deps.config;
   const sameShard = move.source_storage_name === move.destination_storage_name;
+  // GitLab 14.x raises SameFilesystemError here (UpdateRepositoryStorageMethods): a move to the shard
+  // the repository is already on fails, and the group is writable again (issue 33).
+  if (sameShard) throw new Error(`the repository is already on ${move.destination_storage_name} (SameFilesystemError)`);
   // After a crash between the copy and the commit, the row may already name the destination
   // (only if that commit happened — then the state is `replicated` and we are not here).
   if (!sameShard && repository.shard === move.source_storage_name) {

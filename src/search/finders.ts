@@ -6,9 +6,8 @@ import type { Deps } from '../platform/deps.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import type { GroupAccess, ProjectAccess } from '../platform/auth/subjects.js';
 import { canOnInstance, canOnProject } from '../platform/auth/policies/index.js';
-import { today } from '../platform/auth/access-scope.js';
 import { usersQuery, visibleProjectsQuery, containsPattern } from '../accounts/api.js';
-import { confidentialScope, projectIssuesQuery, readableIssuesQuery } from '../issues/api.js';
+import { confidentialScope, narrowIssueSearch, projectIssuesQuery, readableIssuesQuery } from '../issues/api.js';
 import { groupWithDescendants, isGroupMember, isProjectMember } from './search-queries.js';
 import { readableIssueSql } from '../platform/auth/policies/issue-visibility-queries.js';
 import { projectMergeRequestsQuery, readableMergeRequestsQuery, type MergeRequestFilters } from '../merge-requests/api.js';
@@ -38,13 +37,13 @@ export async function projectsQuery(deps: Deps, viewer: AuthUser, where: SearchW
 export async function issuesQuery(deps: Deps, viewer: AuthUser, where: SearchWhere, filters: SearchFilters) {
   const iid = /#(\d+)$/.exec(filters.term);
   const state = filters.state === 'opened' || filters.state === 'closed' ? filters.state : undefined;
-  const issueFilters = {
+  const issueFilters = await narrowIssueSearch(deps, {
     ...(iid ? { iids: [Number(iid[1])] } : { search: filters.term }),
     state,
     confidential: filters.confidential,
     orderBy: filters.orderBy ?? ('created_at' as const),
     sort: filters.sort ?? ('desc' as const),
-  };
+  });
   if (where.level === 'project') {
     const access = where.project;
     const query = projectIssuesQuery(deps, Number(access.project.id), confidentialScope(access), issueFilters, viewer);
@@ -95,9 +94,9 @@ export async function milestonesQuery(deps: Deps, viewer: AuthUser, where: Searc
 export function usersSearchQuery(deps: Deps, viewer: AuthUser, where: SearchWhere, filters: SearchFilters) {
   const query = usersQuery(deps, viewer, { search: filters.term });
   if (!canOnInstance(viewer, 'read_users_list')) return query.where('id', '=', -1);
-  const day = today(deps.clock.now());
-  if (where.level === 'group') return query.where(isGroupMember(Number(where.group.group.id), day));
-  if (where.level === 'project') return query.where(isProjectMember(Number(where.project.project.id), Number(where.project.project.namespace_id), day));
+  const nowMs = deps.clock.now();
+  if (where.level === 'group') return query.where(isGroupMember(Number(where.group.group.id), nowMs));
+  if (where.level === 'project') return query.where(isProjectMember(Number(where.project.project.id), Number(where.project.project.namespace_id), nowMs));
   return query;
 }
 

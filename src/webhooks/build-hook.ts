@@ -65,6 +65,8 @@ export async function buildHook(deps: Deps, event: DomainEvent<DomainEventKind>)
     }
     case 'issue.due':
     case 'alert.created':
+    case 'pipeline.status_changed':
+      // Pipeline Hooks are not built: external commit statuses only move merge requests' automatic merges.
       return null;
     default:
       // System events carry their snapshot: formatted, never read (system-listeners.ts).

@@ -35,6 +35,10 @@ interface AllowList {
 /** The allow list parsed once per rules object (a delivery job reuses one for all its hooks). */
 const parsedAllowLists = new WeakMap<OutboundRules, AllowList>();
 
+function validPrefix(bits: string, family: number): boolean {
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
 function allowListOf(rules: OutboundRules): AllowList {
   let parsed = parsedAllowLists.get(rules);
   if (parsed) return parsed;
@@ -44,7 +48,9 @@ function allowListOf(rules: OutboundRules): AllowList {
     parsed.names.add(value);
     const [address, bits] = value.split('/');
     const family = isIP(address);
-    if (!family) continue;
+    // Not an address or a valid range (`10.0.0.0/33`): a name, never matched by an address, as GitLab's
+    // UrlBlockers::IpAllowlistEntry falls back to a domain entry when IPAddr refuses it.
+    if (!family || (bits !== undefined && !validPrefix(bits, family))) continue;
     parsed.ranges ??= new BlockList();
     if (bits !== undefined) parsed.ranges.addSubnet(address, Number(bits), family === 4 ? 'ipv4' : 'ipv6');
     else parsed.ranges.addAddress(address, family === 4 ? 'ipv4' : 'ipv6');

@@ -18,7 +18,12 @@ afterAll(() => kiln.close());
  * other than their default, the ones it behaves as their default with that default.
  */
 const EVERY_SETTING: Record<string, { send: unknown; read: unknown }> = {
-  signup_enabled: { send: false, read: false },
+  signup_enabled: { send: true, read: true },
+  require_admin_approval_after_user_signup: { send: false, read: false },
+  send_user_confirmation_email: { send: true, read: true },
+  domain_allowlist: { send: 'example.com, *.example.org', read: ['example.com', '*.example.org'] },
+  domain_denylist_enabled: { send: true, read: true },
+  domain_denylist: { send: ['spam.example'], read: ['spam.example'] },
   password_authentication_enabled_for_web: { send: true, read: true },
   password_authentication_enabled_for_git: { send: true, read: true },
   require_two_factor_authentication: { send: false, read: false },
@@ -46,7 +51,6 @@ const EVERY_SETTING: Record<string, { send: unknown; read: unknown }> = {
 
 /** Settings Kiln has no code path for, a value other than the default it behaves as, and the 400. */
 const FIXED: Array<[string, unknown, string]> = [
-  ['signup_enabled', true, 'cannot be enabled: sign-up is not available on this server'],
   ['password_authentication_enabled_for_web', false, 'cannot be disabled: password sign-in is the only sign-in on this server'],
   ['password_authentication_enabled_for_git', false, 'cannot be disabled: passwords and tokens are how git authenticates on this server'],
   ['two_factor_grace_period', 12, 'is not supported by this server (two-factor authentication is not enforced)'],
@@ -61,7 +65,7 @@ const FIXED: Array<[string, unknown, string]> = [
   ['home_page_url', 'https://example.com/home', 'is not supported by this server'],
   ['after_sign_out_path', 'https://example.com/bye', 'is not supported by this server'],
   ['sign_in_text', 'Welcome', 'is not supported by this server'],
-  ['after_sign_up_text', 'Thanks', 'is not supported by this server (it has no sign-up)'],
+  ['after_sign_up_text', 'Thanks', 'is not supported by this server'],
   ['help_page_text', 'Ask #help', 'is not supported by this server (it has no help page)'],
 ];
 
@@ -73,6 +77,11 @@ describe('GET /api/v4/application/settings', () => {
       expect(body).toMatchObject({
         id: 1,
         signup_enabled: false,
+        require_admin_approval_after_user_signup: true,
+        send_user_confirmation_email: false,
+        domain_allowlist: [],
+        domain_denylist_enabled: false,
+        domain_denylist: [],
         default_project_visibility: 'private',
         default_group_visibility: 'private',
         restricted_visibility_levels: [],
@@ -137,7 +146,8 @@ describe('PUT /api/v4/application/settings', () => {
     });
 
     it("accepts GitLab's legacy names for the settings they renamed", async () => {
-      const { body } = await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { signin_enabled: true, allow_local_requests_from_hooks_and_services: false } });
+      const { body } = await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { signin_enabled: true, allow_local_requests_from_hooks_and_services: false, domain_whitelist: ['legacy.example'], domain_blacklist_enabled: false } });
+      expect([body.domain_allowlist, body.domain_denylist_enabled]).toEqual([['legacy.example'], false]);
       expect(body.password_authentication_enabled_for_web).toBe(true);
       expect(body.allow_local_requests_from_web_hooks_and_services).toBe(false);
       const back = await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { allow_local_requests_from_hooks_and_services: true } });

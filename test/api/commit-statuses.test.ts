@@ -107,8 +107,9 @@ describe('a merge request follows its head pipeline', () => {
     expect(during.detailed_merge_status).toBe('ci_still_running');
     expect(during.head_pipeline).toMatchObject({ id: running.body.pipeline_id, sha: mr.sha, ref: 'ci-topic', status: 'running', source: 'external', coverage: '50.00', user: { username: w.developer.username }, detailed_status: { group: 'running' } });
     expect(during.pipeline).toEqual({ id: running.body.pipeline_id, iid: expect.any(Number), project_id: w.project.id, sha: mr.sha, ref: 'ci-topic', status: 'running', source: 'external', created_at: expect.any(String), updated_at: expect.any(String), web_url: expect.stringMatching(/\/-\/pipelines\/\d+$/) });
-    // merge_when_pipeline_succeeds while it runs: not armed (405), nothing merged.
-    expect((await kiln.api('PUT', `${base}/merge`, { token: w.maintainer.token, body: { merge_when_pipeline_succeeds: true } })).status).toBe(405);
+    // merge_when_pipeline_succeeds while it runs arms an automatic merge (merge-requests-auto-merge.test.ts); cancelled here.
+    expect((await kiln.apiAs(w.maintainer, 'PUT', `${base}/merge`, { merge_when_pipeline_succeeds: true })).merge_when_pipeline_succeeds).toBe(true);
+    expect((await kiln.apiAs(w.maintainer, 'POST', `${base}/cancel_merge_when_pipeline_succeeds`)).merge_when_pipeline_succeeds).toBe(false);
 
     await post(mr.sha, { state: 'failed', name: 'test', ref: 'ci-topic' });
     expect((await kiln.apiAs(w.developer, 'GET', base)).detailed_merge_status).toBe('ci_must_pass');

@@ -1,5 +1,6 @@
-// Text fields have GitLab's length limits on every route (issue 13, item 6): platform/http/params.ts
-// applies them by parameter name, in the model's words.
+// Text fields have GitLab's length limits on every route (issue 13, item 6; issue 33): platform/http/params.ts
+// applies them by parameter name, in the model's words; the account actions apply their models' own
+// (accounts/text-limits.ts), so pages refuse alike.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 
@@ -46,6 +47,63 @@ describe('POST /api/v4/projects', () => {
       const { status, body } = await kiln.api('POST', '/projects', { token: dora.token, body: { name: chars(256), path: 'long-project' } });
       expect(status).toBe(400);
       expect(body).toEqual({ message: { name: ['is too long (maximum is 255 characters)'] } });
+    });
+
+    it('answers 400 naming description when it is over 2,000 characters (Project), and accepts 2,000', async () => {
+      const { status, body } = await kiln.api('POST', '/projects', { token: dora.token, body: { name: 'described', description: chars(2001) } });
+      expect(status).toBe(400);
+      expect(body).toEqual({ message: { description: ['is too long (maximum is 2000 characters)'] } });
+      expect((await kiln.api('POST', '/projects', { token: dora.token, body: { name: 'described', description: chars(2000) } })).status).toBe(201);
+    });
+  });
+});
+
+describe('PUT /api/v4/projects/:id', () => {
+  describe('as the owner', () => {
+    it('answers 400 naming description when it is over 2,000 characters, and keeps the description', async () => {
+      const { status, body } = await kiln.api('PUT', `/projects/${project.id}`, { token: dora.token, body: { description: chars(2001) } });
+      expect(status).toBe(400);
+      expect(body).toEqual({ message: { description: ['is too long (maximum is 2000 characters)'] } });
+      expect((await kiln.api('GET', `/projects/${project.id}`, { token: dora.token })).body.description).toBe('');
+    });
+  });
+});
+
+describe('group descriptions (Namespace: 255 characters)', () => {
+  it('POST /api/v4/groups answers 400 naming description when it is over 255 characters', async () => {
+    const { status, body } = await kiln.api('POST', '/groups', { token: dora.token, body: { name: 'described', path: 'described', description: chars(256) } });
+    expect(status).toBe(400);
+    expect(body).toEqual({ message: { description: ['is too long (maximum is 255 characters)'] } });
+  });
+
+  it('PUT /api/v4/groups/:id answers 400 naming description when it is over 255 characters, and accepts 255', async () => {
+    const group = await kiln.createGroup(dora, 'team');
+    const { status, body } = await kiln.api('PUT', `/groups/${group.id}`, { token: dora.token, body: { description: chars(256) } });
+    expect(status).toBe(400);
+    expect(body).toEqual({ message: { description: ['is too long (maximum is 255 characters)'] } });
+    expect((await kiln.api('PUT', `/groups/${group.id}`, { token: dora.token, body: { description: chars(255) } })).status).toBe(200);
+  });
+});
+
+describe('PUT /api/v4/users/:id', () => {
+  describe('as an administrator', () => {
+    it.each([
+      ['name', 255],
+      ['bio', 255],
+      ['pronouns', 50],
+      ['location', 500],
+      ['organization', 500],
+    ])('answers 400 naming %s when it is over %i characters (User, UserDetail)', async (field, max) => {
+      const { status, body } = await kiln.api('PUT', `/users/${dora.id}`, { token: kiln.root.token, body: { [field]: chars(max + 1) } });
+      expect(status).toBe(400);
+      expect(body).toEqual({ message: { [field]: [`is too long (maximum is ${max} characters)`] } });
+      expect((await kiln.api('PUT', `/users/${dora.id}`, { token: kiln.root.token, body: { [field]: chars(max) } })).status).toBe(200);
+    });
+
+    it('answers 400 naming website_url when it is over 500 characters', async () => {
+      const { status, body } = await kiln.api('PUT', `/users/${dora.id}`, { token: kiln.root.token, body: { website_url: `https://dora.example/${'x'.repeat(480)}` } });
+      expect(status).toBe(400);
+      expect(body).toEqual({ message: { website_url: ['is too long (maximum is 500 characters)'] } });
     });
   });
 });

@@ -152,12 +152,15 @@ describe('a group repository storage move', () => {
     expect((await moveOf(move.id)).state).toBe('finished');
   });
 
-  it('to the same shard runs through the states without copying', async () => {
+  it('to the shard the group is already on fails (GitLab 14.x SameFilesystemError), the group writable and its repository in place', async () => {
     const { group } = await groupWithWiki('same-shard');
     const before = await repositoryOf(group.id);
     const move = await schedule(group.id, 'default');
     await kiln.worker.drain();
-    expect((await moveOf(move.id)).state).toBe('finished');
+    const failed = await moveOf(move.id);
+    expect(failed.state).toBe('failed');
+    expect(failed.error_message).toMatch(/already on default/);
+    expect(await readOnly(group.id)).toBe(false);
     expect((await repositoryOf(group.id)).shard).toBe('default');
     expect(existsSync(join(shardPath('default', before.disk_path), 'HEAD'))).toBe(true);
   });

@@ -52,6 +52,18 @@ describe('POST /api/v4/users/:id/personal_access_tokens', () => {
       expect((await kiln.api('POST', `/users/${alice.id}/personal_access_tokens`, { token: kiln.root.token, body: { name: 'none' } })).body).toEqual({ error: 'scopes is missing' });
     });
 
+    it.each(['personal_access_tokens', 'impersonation_tokens'])('refuses a sudo or admin_mode %s for a non-administrator, and grants them to an administrator', async (kind) => {
+      for (const scope of ['sudo', 'admin_mode']) {
+        const { status, body } = await kiln.api('POST', `/users/${alice.id}/${kind}`, { token: kiln.root.token, body: { name: 'escalate', scopes: ['api', scope] } });
+        expect(status).toBe(400);
+        expect(body).toEqual({ message: { scopes: ['can only contain available scopes'] } });
+      }
+      const admin = await kiln.createUser(`admin-${kind.length}`, { admin: true });
+      const { status, body } = await kiln.api('POST', `/users/${admin.id}/${kind}`, { token: kiln.root.token, body: { name: 'admin sudo', scopes: ['api', 'sudo'] } });
+      expect(status).toBe(201);
+      expect(body.scopes).toEqual(['api', 'sudo']);
+    });
+
     it('answers 404 User Not Found for an unknown user', async () => {
       expect((await kiln.api('POST', '/users/999999/personal_access_tokens', { token: kiln.root.token, body: { name: 'x', scopes: ['api'] } })).body).toEqual({ message: '404 User Not Found' });
     });

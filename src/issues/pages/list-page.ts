@@ -7,6 +7,7 @@ import type { PageContext } from '../../platform/web/page-route.js';
 import { page } from '../../platform/web/page.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
 import { projectIssuesQuery } from '../issues-queries.js';
+import { narrowIssueSearch } from '../issue-search-queries.js';
 import { confidentialScope } from '../finder.js';
 import { usersById } from '../entities.js';
 import { authorLink, confidentialBadge, stateBadge, when } from './shared.js';
@@ -22,7 +23,8 @@ export async function renderIssueList(context: PageContext, access: ProjectAcces
   const search = typeof query.search === 'string' ? query.search.trim().slice(0, 255) : '';
   const pageNumber = Math.max(1, Math.min(1000, Number.parseInt(query.page ?? '1', 10) || 1));
   const scope = confidentialScope(access);
-  const filters = (tab: 'opened' | 'closed' | 'all') => ({ state: tab, issueType, ...(search ? { search } : {}) });
+  const searched = search ? await narrowIssueSearch(deps, { search }) : {};
+  const filters = (tab: 'opened' | 'closed' | 'all') => ({ ...searched, state: tab, issueType });
   const count = async (tab: 'opened' | 'closed' | 'all') =>
     Number((await projectIssuesQuery(deps, access.project.id, scope, filters(tab), context.user ?? null).clearSelect().clearOrderBy().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
   const [counts, rows] = await Promise.all([

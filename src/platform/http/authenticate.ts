@@ -101,6 +101,8 @@ export async function applySudo(registry: AuthRegistry, principal: Principal | n
 
 export function checkActive(principal: Principal): void {
   if (principal.user.state === 'blocked') throw forbidden('Your account has been blocked.');
+  // GitLab's UserAccessDeniedReason for a sign-up that awaits approval.
+  if (principal.user.state === 'blocked_pending_approval') throw forbidden('Your account is pending approval from your administrator and hence blocked.');
   // GitLab's UserAccessDeniedReason for a deactivated account.
   if (principal.user.state === 'deactivated') throw forbidden('Your account has been deactivated by your administrator. Please log back in to reactivate your account.');
 }

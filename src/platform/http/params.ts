@@ -119,7 +119,7 @@ export const TEXT_LIMITS: Readonly<Record<string, { max: number; attribute?: str
 };
 
 /** Characters as Ruby counts them (code points), counted only when the UTF-16 length is over `max`. */
-function longerThan(value: string, max: number): boolean {
+export function longerThan(value: string, max: number): boolean {
   if (value.length <= max) return false;
   let characters = 0;
   for (const _ of value) {
@@ -132,6 +132,14 @@ function longerThan(value: string, max: number): boolean {
 /** Rails' `too_long` message, `%{count}` pluralised. */
 export function tooLongMessage(max: number): string {
   return `is too long (maximum is ${max} character${max === 1 ? '' : 's'})`;
+}
+
+/**
+ * A model's length validation (Rails' `length: { maximum: }`) inside an action, so pages and the API
+ * refuse alike: adds the message to `errors` under `attribute` when `value` is over `max` characters.
+ */
+export function checkLength(errors: Record<string, string[]>, attribute: string, value: string | undefined | null, max: number): void {
+  if (typeof value === 'string' && longerThan(value, max)) errors[attribute] = [...(errors[attribute] ?? []), tooLongMessage(max)];
 }
 
 function isBlank(value: unknown): boolean {

@@ -55,7 +55,7 @@ export async function authenticateGit(deps: Deps, credentials: GitCredentials | 
   // The sign-in form's check (login or e-mail, constant timing) without its lock-out: a failure here
   // counts against the client's address instead (throttle.ts), so spraying cannot lock victims out.
   const check = await checkPassword(deps, credentials.username, credentials.password, { countFailures: false });
-  if (!check.ok) return { status: check.reason === 'blocked' ? 'blocked' : 'denied' };
+  if (!check.ok) return { status: check.reason === 'blocked' || check.reason === 'pending' ? 'blocked' : 'denied' };
   // Users with 2FA must use a token (spec Authentication 8). GitLab's user_with_password_for_git raises
   // MissingPersonalAccessTokenError here, before its rate limiter counts the attempt: not a failure.
   if (check.user.otp_required === 1) return { status: 'token_required' };

@@ -6,7 +6,7 @@
 // ones) and push where they may write; deploy tokens read and write by their scopes the projects of
 // their project or group. A container being moved refuses pushes.
 import type { Deps } from '../../platform/deps.js';
-import type { AuthUser } from '../../platform/auth/principal.js';
+import { isBlockedState, type AuthUser } from '../../platform/auth/principal.js';
 import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { canOnGroup, canOnProject, type PolicySubject } from '../../platform/auth/policies/index.js';
 import { groupAccessLevel, projectAccess, findProjectRow } from '../../accounts/api.js';
@@ -98,7 +98,7 @@ async function credentialAccess(deps: Deps, actor: Extract<GitActor, { kind: 'de
  */
 export async function decideGitAccess(deps: Deps, path: string, actor: GitActor, pushing: boolean): Promise<GitAccessDecision> {
   const user = userOf(actor);
-  if (user?.state === 'blocked') return refuse(403, GIT_MESSAGES.blocked);
+  if (user && isBlockedState(user.state)) return refuse(403, GIT_MESSAGES.blocked);
   if (user?.state === 'deactivated') return refuse(403, `${GIT_MESSAGES.deactivated} ${deps.config.baseUrl}`);
   const target = await findTarget(deps, path, user);
   if (actor.kind === 'deploy_key' || actor.kind === 'deploy_token') return decideForCredential(deps, actor, target, pushing);

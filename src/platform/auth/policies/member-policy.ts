@@ -4,6 +4,7 @@
 import { ACCESS } from '../access-levels.js';
 import { ForbiddenError, ValidationError } from '../../errors.js';
 import { allowedBy, type PolicySubject } from './policy.js';
+import { isBlockedState } from '../principal.js';
 import { GROUP_ABILITIES, PROJECT_ABILITIES } from './abilities.js';
 
 /**
@@ -33,7 +34,7 @@ export interface MemberChange {
 export function authorizeMemberChange(change: MemberChange): void {
   const { actor, targetUserId, currentLevel, newLevel } = change;
   const user = actor.user;
-  if (!user || user.state === 'blocked') throw new ForbiddenError();
+  if (!user || isBlockedState(user.state)) throw new ForbiddenError();
   const leaving = user.id === targetUserId && newLevel === null;
   // Anyone may leave; everything else needs the manage ability (GitLab: admin_*_member).
   if (!leaving && !canManageMembers(actor, change.source)) throw new ForbiddenError();

@@ -4,7 +4,7 @@
 // nobody and 60 is administrators only. Administrators are not members: an administrator without a
 // membership pushes only where the level is 60, as in GitLab.
 import { ACCESS } from '../access-levels.js';
-import type { AuthUser } from '../principal.js';
+import { isBlockedState, type AuthUser } from '../principal.js';
 
 /** The levels a protected branch accepts for pushing and merging (ProtectedRefAccess.allowed_access_levels). */
 export const PROTECTED_REF_LEVELS = { noOne: 0, developer: ACCESS.developer, maintainer: ACCESS.maintainer, admin: 60 } as const;
@@ -27,7 +27,7 @@ export interface BranchActor {
 /** One access level of a protected branch rule (ProtectedRefAccess#check_access). */
 export function allowsProtectedRef(actor: BranchActor, accessLevel: number): boolean {
   const { user } = actor;
-  if (!user || user.state === 'blocked') return false;
+  if (!user || isBlockedState(user.state)) return false;
   if (accessLevel === PROTECTED_REF_LEVELS.noOne) return false;
   if (accessLevel === PROTECTED_REF_LEVELS.admin) return user.admin;
   return actor.memberLevel >= accessLevel;
@@ -44,6 +44,6 @@ export function allowsAnyProtectedRef(actor: BranchActor, accessLevels: readonly
  */
 export function createsFirstBranch(actor: BranchActor): boolean {
   const { user } = actor;
-  if (!user || user.state === 'blocked') return false;
+  if (!user || isBlockedState(user.state)) return false;
   return user.admin || actor.memberLevel >= ACCESS.maintainer;
 }

@@ -40,8 +40,11 @@ export interface UsersTable {
 
 export type Theme = 'light' | 'dark' | 'system';
 
-/** GitLab's user states that Kiln has: `deactivated` users are reactivated by signing in again. */
-export type UserState = 'active' | 'blocked' | 'deactivated';
+/**
+ * GitLab's user states that Kiln has: `deactivated` users are reactivated by signing in again;
+ * `blocked_pending_approval` ones signed up and wait for an administrator (docs/accounts.md).
+ */
+export type UserState = 'active' | 'blocked' | 'blocked_pending_approval' | 'deactivated';
 
 export type Visibility = 'private' | 'internal' | 'public';
 
@@ -63,6 +66,8 @@ export interface NamespacesTable {
   updated_at: number;
   /** Moved by every update (a trigger): the Project entity cache's key (platform/http/entity-cache.ts). */
   version: Generated<number>;
+  /** The settings of accounts/settings-tables.ts a client set, as a JSON object (groups only). */
+  settings: Generated<string>;
 }
 
 export interface ProjectsTable {
@@ -105,6 +110,8 @@ export interface ProjectsTable {
   last_activity_at: number;
   /** Moved by every update (a trigger): the Project entity cache's key (platform/http/entity-cache.ts). */
   version: Generated<number>;
+  /** The settings of accounts/settings-tables.ts a client set, as a JSON object. */
+  settings: Generated<string>;
 }
 
 /** A project feature's access level, as GitLab's API names them. */
