@@ -1,6 +1,7 @@
 // Issues in bulk for the bench: multi-row INSERTs straight into `issues` (and the projects' iid
 // counters), not the API, so 10⁵ issues seed in seconds. No events, notes or labels: the bench reads
 // issues, it does not need their history.
+import { sql } from 'kysely';
 import type { Deps } from '../src/platform/deps.js';
 
 export interface BulkIssues {
@@ -52,5 +53,8 @@ export async function insertIssues(deps: Deps, spec: BulkIssues, lastIids = new 
       .onConflict((conflict) => conflict.columns(['project_id', 'usage']).doUpdateSet({ last_value: iid }))
       .execute();
   }
+  // A live PostgreSQL database has its statistics kept by autovacuum; right after a bulk load they may not be
+  // there yet, and the planner would not know which trigram or B-tree index is selective.
+  if (deps.dialect === 'postgres') await sql`analyze issues`.execute(deps.db);
   return lastIids;
 }

@@ -13,6 +13,7 @@ import { projectVisibilityProblem } from './visibility.js';
 import { releasePath } from './release-redirects.js';
 import { defaultVisibility, restrictedVisibilityProblem } from '../application-settings/api.js';
 import { publishProjectEvent } from './system-events.js';
+import { parseStored } from './stored-settings.js';
 
 export interface CreateProjectInput {
   name?: string;
@@ -39,6 +40,11 @@ async function targetNamespace(deps: Deps, actor: Principal, namespaceId: number
   if (!canOnGroup(access, 'read_group')) throw new NotFoundError('Namespace');
   authorizeGroup(access, 'create_projects');
   return namespace;
+}
+
+function groupDefaultBranch(namespace: NamespaceRow): string | undefined {
+  const branch = namespace.kind === 'group' ? parseStored(namespace.settings).default_branch : undefined;
+  return typeof branch === 'string' && branch.trim() !== '' ? branch : undefined;
 }
 
 export async function createProject(deps: Deps, actor: Principal, input: CreateProjectInput): Promise<ProjectRow> {
@@ -71,7 +77,8 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
           description: input.description ?? '',
           visibility,
           creator_id: actor.user.id,
-          default_branch: input.defaultBranch ?? 'main',
+          // The group's default branch setting (settings-tables.ts), else the instance's.
+          default_branch: input.defaultBranch ?? groupDefaultBranch(namespace) ?? 'main',
           created_at: now,
           updated_at: now,
           last_activity_at: now,

@@ -1,10 +1,12 @@
 // Wire shapes of groups and projects (GitLab's Group, Namespace and Project entities), fields explicit.
 import { isoTime } from '../platform/clock.js';
 import type { Config } from '../config.js';
-import { defineEntity, field, pickFields } from '../platform/http/entity.js';
+import { defineEntity, field, pickFields, type Field } from '../platform/http/entity.js';
 import { cachedJson, withMember } from '../platform/http/entity-cache.js';
 import type { InstanceCaches } from '../platform/instance-caches.js';
 import type { NamespaceRow, ProjectRow } from './access.js';
+import { shownSchemas, shownSettings, type AliasTable, type SettingsTable } from './stored-settings.js';
+import { GROUP_SETTING_ALIASES, GROUP_STORED_SETTINGS, PROJECT_SETTING_ALIASES, PROJECT_STORED_SETTINGS } from './settings-tables.js';
 
 export function groupWebUrl(baseUrl: string, fullPath: string): string {
   return `${baseUrl}/groups/${fullPath}`;
@@ -58,18 +60,9 @@ export function groupEntity(baseUrl: string, group: NamespaceRow) {
     path: group.path,
     description: group.description,
     visibility: group.visibility,
-    share_with_group_lock: false,
-    require_two_factor_authentication: false,
-    two_factor_grace_period: 48,
-    project_creation_level: 'developer',
-    auto_devops_enabled: null,
-    subgroup_creation_level: 'maintainer',
-    emails_disabled: null,
-    mentions_disabled: null,
-    lfs_enabled: true,
-    default_branch_protection: 2,
+    // The stored settings (settings-tables.ts), GitLab's defaults where none was set.
+    ...shownSettings(GROUP_STORED_SETTINGS, GROUP_SETTING_ALIASES, group.settings),
     avatar_url: uploadedAvatarUrl(baseUrl, 'group', Number(group.id), group.avatar),
-    request_access_enabled: true,
     full_name: group.full_path.split('/').length > 1 ? group.full_path.replace(/\//g, ' / ') : group.name,
     full_path: group.full_path,
     created_at: isoTime(group.created_at),
@@ -98,13 +91,20 @@ export interface ProjectSource extends NamespaceSource {
   webUrl: string;
   urls: EntityUrls;
   topics: string[];
+  /** The stored settings as shown (settings-tables.ts), read from the row's JSON once. */
+  stored: Record<string, unknown>;
   /** The caller's level on the project; absent for anonymous callers (GitLab presents permissions to users only). */
   permissions?: { level: number };
 }
 
 export function projectSource(config: UrlConfig, project: ProjectRow, namespace: NamespaceRow, permissions?: { level: number }): ProjectSource {
   const { baseUrl } = config;
-  return { baseUrl, project, namespace, webUrl: projectWebUrl(baseUrl, project.full_path), urls: entityUrls(config), topics: topicsOf(project), permissions };
+  return { baseUrl, project, namespace, webUrl: projectWebUrl(baseUrl, project.full_path), urls: entityUrls(config), topics: topicsOf(project), stored: shownSettings(PROJECT_STORED_SETTINGS, PROJECT_SETTING_ALIASES, project.settings), permissions };
+}
+
+/** Entity fields of the stored settings: each shows its value from the source's `stored`. */
+function storedFields(table: SettingsTable, aliases: AliasTable): Record<string, Field<ProjectSource, unknown>> {
+  return Object.fromEntries(Object.entries(shownSchemas(table, aliases)).map(([name, schema]) => [name, { schema, value: ({ stored }: ProjectSource) => stored[name] }]));
 }
 
 const ACCESS = { anyOf: [{ type: 'object', properties: { access_level: { type: 'integer' }, notification_level: { type: 'integer' } }, required: ['access_level', 'notification_level'] }, { type: 'null' }] };
@@ -157,6 +157,8 @@ export const PROJECT_FIELDS = {
   reset_approvals_on_push: field.boolean(({ project }: ProjectSource) => Number(project.reset_approvals_on_push) === 1),
   merge_requests_author_approval: field.boolean(({ project }: ProjectSource) => Number(project.merge_requests_author_approval) === 1),
   merge_requests_disable_committers_approval: field.boolean(({ project }: ProjectSource) => Number(project.merge_requests_disable_committers_approval) === 1),
+  mr_default_target_self: field.boolean(({ project }: ProjectSource) => Number(project.mr_default_target_self) === 1),
+  ...storedFields(PROJECT_STORED_SETTINGS, PROJECT_SETTING_ALIASES),
   archived: field.boolean((_: ProjectSource) => false),
   _links: {
     schema: { type: 'object', properties: { self: { type: 'string' }, issues: { type: 'string' }, members: { type: 'string' }, events: { type: 'string' } }, required: ['self', 'issues', 'members', 'events'] },

@@ -13,7 +13,8 @@ import { scheduleGroupDeletion } from './schedule-group-deletion.js';
 import { groupProjectsQuery, subgroupsQuery } from './group-listings.js';
 import { avatarChange } from './avatar-change.js';
 import { findAvatar } from './avatars-finder.js';
-import { UNSUPPORTED_GROUP_PARAMS } from './unsupported-params.js';
+import { settingParams } from './stored-settings.js';
+import { GROUP_SETTING_ALIASES, GROUP_STORED_SETTINGS } from './settings-tables.js';
 import { namespacesOf } from './finders.js';
 import { groupEntity, projectEntity, projectSimpleEntity } from './entities.js';
 
@@ -27,6 +28,7 @@ const UPDATE_PARAMS = {
   description: p.string.optional(),
   visibility: p.string.optional({ values: VISIBILITIES }),
   avatar: p.json.optional({ description: 'An image file (multipart/form-data); empty to remove the avatar' }),
+  ...settingParams(GROUP_STORED_SETTINGS, GROUP_SETTING_ALIASES),
 };
 
 function integers(values: string[] | undefined, name: string): number[] {
@@ -41,7 +43,7 @@ export function groupEditRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     method: 'PUT', url: '/groups/:id', summary: 'Change a group: name and path, description, visibility, avatar (owners)', tags: ['groups'],
     ability: { group: 'admin_group' },
-    params: { id: p.string.required(), ...UPDATE_PARAMS, ...UNSUPPORTED_GROUP_PARAMS },
+    params: { id: p.string.required(), ...UPDATE_PARAMS },
     handler: async ({ params, input, group }) => {
       const access = await group();
       const updated = await updateGroup(deps, access, {
@@ -50,6 +52,7 @@ export function groupEditRoutes(app: FastifyInstance, deps: Deps): void {
         description: params.description,
         visibility: params.visibility as Visibility | undefined,
         avatar: input.avatar === undefined ? undefined : avatarChange(input.avatar),
+        stored: params,
       });
       return groupEntity(base, updated);
     },

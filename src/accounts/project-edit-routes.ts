@@ -13,6 +13,8 @@ import { starProject } from './star-project.js';
 import { unstarProject } from './unstar-project.js';
 import { avatarChange } from './avatar-change.js';
 import { UNSUPPORTED_PROJECT_PARAMS } from './unsupported-params.js';
+import { settingParams } from './stored-settings.js';
+import { PROJECT_SETTING_ALIASES, PROJECT_STORED_SETTINGS } from './settings-tables.js';
 import { namespaceOf } from './finders.js';
 import { projectUsersQuery } from './project-users-queries.js';
 import { projectEntity } from './entities.js';
@@ -36,6 +38,7 @@ const UPDATE_PARAMS = {
   merge_requests_access_level: p.string.optional({ values: FEATURE_LEVELS }),
   merge_requests_enabled: p.boolean.optional({ description: 'Deprecated: use merge_requests_access_level' }),
   avatar: p.json.optional({ description: 'An image file (multipart/form-data); empty to remove the avatar' }),
+  ...settingParams(PROJECT_STORED_SETTINGS, PROJECT_SETTING_ALIASES),
 };
 
 /** Grape's at_least_one_of, in its words. */
@@ -63,6 +66,7 @@ export function projectEditRoutes(app: FastifyInstance, deps: Deps): void {
         name: params.name,
         path: params.path,
         settings: Object.fromEntries(Object.keys(PROJECT_SETTINGS).map((name) => [name, (params as Record<string, unknown>)[name]])),
+        stored: params,
         visibility: params.visibility as Visibility | undefined,
         defaultBranch: params.default_branch,
         topics,

@@ -19,6 +19,8 @@ import { moveDescendantPaths } from './rename-queries.js';
 import { removeAvatar } from './remove-avatar.js';
 import { storeAvatar } from './store-avatar.js';
 import { groupSnapshot } from './system-events.js';
+import { changesAnything, settingChanges } from './stored-settings.js';
+import { GROUP_SETTING_ALIASES, GROUP_STORED_SETTINGS } from './settings-tables.js';
 
 export interface UpdateGroupInput {
   name?: string;
@@ -26,6 +28,8 @@ export interface UpdateGroupInput {
   description?: string;
   visibility?: Visibility;
   avatar?: UploadedFile | null;
+  /** The parsed parameters of GROUP_STORED_SETTINGS and its aliases (settings-tables.ts). */
+  stored?: Record<string, unknown>;
 }
 
 async function validate(deps: Deps, access: GroupAccess, input: UpdateGroupInput): Promise<void> {
@@ -64,8 +68,11 @@ export async function updateGroup(deps: Deps, access: GroupAccess, input: Update
   if (input.name !== undefined) changes.name = input.name.trim();
   if (input.description !== undefined) changes.description = input.description;
   if (input.visibility !== undefined) changes.visibility = input.visibility;
+  const stored = input.stored && settingChanges(GROUP_STORED_SETTINGS, GROUP_SETTING_ALIASES, input.stored, group.settings);
+  if (stored !== undefined) changes.settings = stored;
   const newPath = input.path !== undefined && input.path !== group.path ? siblingPath(group, input.path) : null;
   if (newPath) Object.assign(changes, { path: input.path, full_path: newPath, full_path_lower: newPath.toLowerCase() });
+  if (input.avatar === undefined && !changesAnything(group, changes)) return group;
   try {
     return await inTransaction(deps.db, async (trx) => {
       if (input.avatar === null) {

@@ -19,6 +19,8 @@ import { releasePath } from './release-redirects.js';
 import { removeAvatar } from './remove-avatar.js';
 import { storeAvatar } from './store-avatar.js';
 import { accountHooks } from './hooks.js';
+import { changesAnything, settingChanges } from './stored-settings.js';
+import { PROJECT_SETTING_ALIASES, PROJECT_STORED_SETTINGS } from './settings-tables.js';
 import { publishProjectEvent, publishProjectMove } from './system-events.js';
 
 /**
@@ -48,6 +50,7 @@ export const PROJECT_SETTINGS = {
   reset_approvals_on_push: p.boolean.optional(),
   merge_requests_author_approval: p.boolean.optional(),
   merge_requests_disable_committers_approval: p.boolean.optional(),
+  mr_default_target_self: p.boolean.optional(),
 } satisfies Record<string, ParamRule>;
 
 export type ProjectSettings = { [K in keyof typeof PROJECT_SETTINGS]?: unknown };
@@ -57,6 +60,8 @@ export interface UpdateProjectInput {
   path?: string;
   /** PROJECT_SETTINGS as parsed; undefined ones are left as they are. */
   settings?: ProjectSettings;
+  /** The parsed parameters of PROJECT_STORED_SETTINGS and its aliases (settings-tables.ts). */
+  stored?: Record<string, unknown>;
   visibility?: Visibility;
   defaultBranch?: string;
   topics?: string[];
@@ -128,6 +133,8 @@ export async function updateProject(deps: Deps, access: ProjectAccess, input: Up
     // Booleans as 1 and 0; a blank template or message is no template (the default applies).
     if (value !== undefined) changes[column] = typeof value === 'boolean' ? Number(value) : value === '' && column !== 'description' ? null : value;
   }
+  const stored = input.stored && settingChanges(PROJECT_STORED_SETTINGS, PROJECT_SETTING_ALIASES, input.stored, project.settings);
+  if (stored !== undefined) changes.settings = stored;
   if (input.visibility !== undefined) changes.visibility = input.visibility;
   if (input.topics !== undefined) changes.topics = JSON.stringify(cleanTopics(input.topics));
   if (input.issuesAccessLevel !== undefined) changes.issues_access_level = input.issuesAccessLevel;
@@ -139,6 +146,8 @@ export async function updateProject(deps: Deps, access: ProjectAccess, input: Up
   }
   const newPath = input.path !== undefined && input.path !== project.path ? `${access.namespace.full_path}/${input.path}` : null;
   if (newPath) Object.assign(changes, { path: input.path, full_path: newPath, full_path_lower: newPath.toLowerCase() });
+  // Applying the same configuration again changes nothing: no write, no new updated_at, no project_update hook.
+  if (input.avatar === undefined && !changesAnything(project, changes)) return project;
   try {
     return await inTransaction(deps.db, async (trx) => {
       if (input.avatar === null) {

@@ -39,3 +39,8 @@ export { cleanPath } from './git-http/serve-git.js';
 export { GIT_ENV } from './git.js';
 // Issue 34 (the push's merge request links): what a push prints once its refs moved.
 export { repositoryHooks, type RepositoryHooks } from './hooks.js';
+// Issue 34 (suggestions applied as a commit on the source branch): one commit of file actions, and
+// whether the caller may push to a branch (Gitlab::UserAccess#can_push_to_branch?).
+export { commitFiles, type CommitFilesInput } from './repository-api/commit-files.js';
+export { RepositoryApiError } from './repository-api/errors.js';
+export { mayPushToBranch } from './repository-api/branch-rules.js';

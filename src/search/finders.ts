@@ -6,7 +6,6 @@ import type { Deps } from '../platform/deps.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import type { GroupAccess, ProjectAccess } from '../platform/auth/subjects.js';
 import { canOnInstance, canOnProject } from '../platform/auth/policies/index.js';
-import { today } from '../platform/auth/access-scope.js';
 import { usersQuery, visibleProjectsQuery, containsPattern } from '../accounts/api.js';
 import { confidentialScope, narrowIssueSearch, projectIssuesQuery, readableIssuesQuery } from '../issues/api.js';
 import { groupWithDescendants, isGroupMember, isProjectMember } from './search-queries.js';
@@ -95,9 +94,9 @@ export async function milestonesQuery(deps: Deps, viewer: AuthUser, where: Searc
 export function usersSearchQuery(deps: Deps, viewer: AuthUser, where: SearchWhere, filters: SearchFilters) {
   const query = usersQuery(deps, viewer, { search: filters.term });
   if (!canOnInstance(viewer, 'read_users_list')) return query.where('id', '=', -1);
-  const day = today(deps.clock.now());
-  if (where.level === 'group') return query.where(isGroupMember(Number(where.group.group.id), day));
-  if (where.level === 'project') return query.where(isProjectMember(Number(where.project.project.id), Number(where.project.project.namespace_id), day));
+  const nowMs = deps.clock.now();
+  if (where.level === 'group') return query.where(isGroupMember(Number(where.group.group.id), nowMs));
+  if (where.level === 'project') return query.where(isProjectMember(Number(where.project.project.id), Number(where.project.project.namespace_id), nowMs));
   return query;
 }
 

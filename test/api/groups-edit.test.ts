@@ -62,9 +62,10 @@ describe('PUT /api/v4/groups/:id', () => {
       });
     });
 
-    it('refuses GitLab parameters Kiln has no feature for, naming them', async () => {
-      const group = await kiln.createGroup(alice, 'unsupported-group');
-      expect(await kiln.api('PUT', `/groups/${group.id}`, { token: alice.token, body: { lfs_enabled: false } })).toMatchObject({ status: 400, body: { error: 'lfs_enabled is not supported' } });
+    it('keeps GitLab settings Kiln does not act on, and names a wrong value', async () => {
+      const group = await kiln.createGroup(alice, 'stored-group');
+      expect(await kiln.api('PUT', `/groups/${group.id}`, { token: alice.token, body: { lfs_enabled: false } })).toMatchObject({ status: 200, body: { lfs_enabled: false } });
+      expect(await kiln.api('PUT', `/groups/${group.id}`, { token: alice.token, body: { lfs_enabled: 'sometimes' } })).toMatchObject({ status: 400, body: { error: 'lfs_enabled is invalid' } });
     });
 
     it('refuses a path a sibling has', async () => {

@@ -98,12 +98,12 @@ describe('PUT /api/v4/projects/:id', () => {
       expect(await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: { name: 'taken-path' } })).toMatchObject({ status: 400, body: { message: { name: ['has already been taken'] } } });
     });
 
-    it('refuses GitLab parameters Kiln has no feature for, naming them, and changes nothing', async () => {
+    it('refuses an import URL it would not act on, naming it, and changes nothing', async () => {
       const project = await kiln.createProject(alice, 'unsupported');
-      const { status, body } = await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: { description: 'kept?', wiki_access_level: 'disabled', build_timeout: 600 } });
+      const { status, body } = await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: { description: 'kept?', wiki_access_level: 'disabled', import_url: 'https://example.com/x.git' } });
       expect(status).toBe(400);
-      expect(body).toEqual({ error: 'wiki_access_level is not supported, build_timeout is not supported' });
-      expect((await kiln.api('GET', `/projects/${project.id}`, { token: alice.token })).body.description).toBe('');
+      expect(body).toEqual({ error: 'import_url is not supported' });
+      expect((await kiln.api('GET', `/projects/${project.id}`, { token: alice.token })).body).toMatchObject({ description: '', wiki_access_level: 'enabled' });
     });
   });
 

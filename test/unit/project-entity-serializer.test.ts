@@ -14,7 +14,7 @@ const LONG = `${'x'.repeat(100)}${AWKWARD}${'y'.repeat(100)}`;
 const BASE = { baseUrl: 'https://kiln.example.org:8443/sub', sshUrlPrefix: 'git@kiln.example.org:' };
 const TIME = Date.parse('2026-11-24T10:11:12.345Z');
 
-const group: NamespaceRow = { id: 7, kind: 'group', name: 'Top', path: 'top', full_path: 'top/sub', full_path_lower: 'top/sub', parent_id: 3, owner_id: null, visibility: 'internal', description: '', read_only: 0, avatar: null, deletion_scheduled_at: null, created_at: TIME, updated_at: TIME, version: 4 };
+const group: NamespaceRow = { id: 7, kind: 'group', name: 'Top', path: 'top', full_path: 'top/sub', full_path_lower: 'top/sub', parent_id: 3, owner_id: null, visibility: 'internal', description: '', read_only: 0, avatar: null, deletion_scheduled_at: null, created_at: TIME, updated_at: TIME, version: 4, settings: '{}' };
 // The merge request settings' defaults (migration 20261228T1311-merge-requests).
 const MERGE_REQUEST_SETTINGS = {
   merge_requests_access_level: 'enabled', merge_method: 'merge', squash_option: 'default_off', only_allow_merge_if_pipeline_succeeds: 0,
@@ -23,7 +23,7 @@ const MERGE_REQUEST_SETTINGS = {
   reset_approvals_on_push: 1, merge_requests_author_approval: 0, merge_requests_disable_committers_approval: 0, mr_default_target_self: 0,
   merge_commit_template: null, squash_commit_template: null, suggestion_commit_message: null,
 } as const;
-const project: ProjectRow = { ...MERGE_REQUEST_SETTINGS, id: 42, namespace_id: 7, name: 'Widget', path: 'widget', full_path: 'top/sub/widget', full_path_lower: 'top/sub/widget', description: 'A widget', visibility: 'private', creator_id: 5, default_branch: 'main', topics: '["one","two"]', issues_access_level: 'enabled', repository_access_level: 'private', star_count: 3, avatar: null, created_at: TIME, updated_at: TIME, last_activity_at: TIME + 1, version: 7 };
+const project: ProjectRow = { ...MERGE_REQUEST_SETTINGS, id: 42, namespace_id: 7, name: 'Widget', path: 'widget', full_path: 'top/sub/widget', full_path_lower: 'top/sub/widget', description: 'A widget', visibility: 'private', creator_id: 5, default_branch: 'main', topics: '["one","two"]', issues_access_level: 'enabled', repository_access_level: 'private', star_count: 3, avatar: null, created_at: TIME, updated_at: TIME, last_activity_at: TIME + 1, version: 7, settings: '{}' };
 
 const shapes: Array<[string, ProjectRow, NamespaceRow, { level: number } | undefined]> = [
   ['a member of a group project', project, group, { level: 30 }],
@@ -32,6 +32,7 @@ const shapes: Array<[string, ProjectRow, NamespaceRow, { level: number } | undef
   ['awkward text in every string', { ...project, name: AWKWARD, path: 'p', description: LONG, default_branch: AWKWARD, topics: JSON.stringify([AWKWARD, LONG, '']) }, { ...group, name: LONG, full_path: AWKWARD }, { level: 50 }],
   ['avatars, no creator, no topics, issues off', { ...project, avatar: 'logo é.png', creator_id: null, topics: '[]', issues_access_level: 'disabled', star_count: 0 }, { ...group, avatar: 'g.png', parent_id: null }, { level: 10 }],
   ['a personal project', { ...project, full_path: 'alice/widget' }, { ...group, kind: 'user', name: 'Alice', path: 'alice', full_path: 'alice', parent_id: null, owner_id: 5 }, { level: 50 }],
+  ['stored settings set, and a broken settings text', { ...project, settings: JSON.stringify({ wiki_access_level: 'disabled', ci_config_path: AWKWARD, build_timeout: 7200, container_expiration_policy_attributes: { cadence: '7d', enabled: true, keep_n: 10, older_than: '90d', name_regex: AWKWARD, name_regex_keep: null, next_run_at: null } }) }, { ...group, settings: '{' }, { level: 40 }],
   ['empty strings and large ids', { ...project, id: 2 ** 31 + 5, description: '', topics: 'not json' }, { ...group, id: 2 ** 31 + 9 }, { level: 40 }],
 ];
 

@@ -1,5 +1,5 @@
 // What the merge request pages post, each through the service its API route uses: comments, thread
-// replies and diff notes; resolving; close, reopen, draft and ready; approving; merging; rebasing.
+// replies and diff notes (or, with "Start a review", draft notes); resolving; close, reopen, draft and ready; approving; merging; rebasing.
 // Refusals come back as the service words them (a flash on the merge request), a missing right as 403.
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { canCommentOnMergeRequest, canOnProject } from '../../platform/auth/policies/index.js';
@@ -10,6 +10,7 @@ import { ApiError } from '../../platform/http/api-error.js';
 import { canMergeToBranch } from '../../repositories/api.js';
 import { createNote, findDiscussion, replyToDiscussion } from '../../issues/api.js';
 import { startMergeRequestThread } from '../review/start-thread.js';
+import { createDraft } from '../review/draft-notes/draft-notes.js';
 import { mergeRequestNoteable } from '../review/merge-request-noteable-type.js';
 import { resolveDiscussion } from '../review/resolve-discussion.js';
 import { updateMergeRequest } from '../update-merge-request.js';
@@ -51,6 +52,10 @@ export async function postNote(context: PageContext, access: ProjectAccess): Pro
   const back = (anchor: string) => (str(form.return_to) === 'diffs' ? `${self}/diffs${anchor}` : `${self}${anchor}`);
   try {
     const discussionId = str(form.discussion_id);
+    if (str(form.review) === '1') {
+      await createDraft(deps, access, user.id, noteable, { note: body, position: onDiff ? position : undefined, inReplyTo: discussionId || null });
+      return redirect(back('#pending-review'), 'Added to your review.');
+    }
     const note = discussionId
       ? await replyToDiscussion(deps, user.id, noteable, (await findDiscussion(deps.db, noteable, discussionId))[0].discussion_id!, body)
       : onDiff || str(form.thread) === '1'

@@ -16,6 +16,7 @@ import { isActive } from '../review/diff-threads.js';
 import { loadThreads, renderThread } from './discussions.js';
 import { load, mergeRequestPage } from './show-page.js';
 import { str } from './shared.js';
+import { reviewButton, reviewPanel, viewerDrafts } from './review-panel.js';
 
 export const CHANGES_TAB_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/diffs$/;
 export const DIFF_NOTE_FORM_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/diff_note_form$/;
@@ -45,10 +46,10 @@ export async function renderChangesTab(context: PageContext, access: ProjectAcce
   const start = byId(query.start_id) ?? null;
   const from = start?.head_commit_sha ?? shown.base_commit_sha;
   const mode = diffModeOf(query);
-  const threads = await loadThreads(deps, access, mr, shown);
+  const [threads, drafts] = await Promise.all([loadThreads(deps, access, mr, shown), viewerDrafts(deps, context, mr)]);
   // Diff notes go on a version's own diff, never on a comparison of two versions.
   const mayComment = !start && context.user ? canCommentOnMergeRequest(access, mr) : false;
-  const options = { context, access, mr, latest, self, users: threads.users, showWhere: false };
+  const options = { context, access, mr, latest, self, users: threads.users, showWhere: false, reviewing: drafts.length > 0, suggestions: threads.suggestions };
   const keep = (extra: Record<string, string>) => new URLSearchParams({ ...(query.diff_id ? { diff_id: String(shown.id) } : {}), ...(start ? { start_id: String(start.id) } : {}), ...extra }).toString();
   const files = await diffBetween(repoPath, from, shown.head_commit_sha);
   const diff = await renderDiffView(files, {
@@ -69,6 +70,7 @@ export async function renderChangesTab(context: PageContext, access: ProjectAcce
   });
   const outdated = start ? [] : threads.threads.filter((thread) => thread.notes[0].type === 'DiffNote' && !isActive(thread.notes[0], shown));
   const body = html`
+${reviewPanel(context, self, drafts)}
 ${picker(self, versions, shown, start, mode)}
 ${start ? html`<p class="muted" id="comparing">Changes between ${versionLabel(versions, start)} and ${versionLabel(versions, shown)}.</p>` : ''}
 ${outdated.length ? html`<details class="outdated-threads"><summary>${outdated.length} outdated thread${outdated.length === 1 ? '' : 's'}</summary>${outdated.map((thread) => renderThread({ ...options, showWhere: true }, thread))}</details>` : ''}
@@ -84,6 +86,7 @@ export async function renderDiffNoteForm(context: PageContext, access: ProjectAc
   const versions = await versionsOf(deps, mr);
   const version = versions.find((candidate) => String(candidate.id) === str(query.diff_id));
   if (!version?.base_commit_sha || !version.start_commit_sha || !version.head_commit_sha) throw new NotFoundError('Version');
+  const drafts = await viewerDrafts(deps, context, mr);
   const lineCode = str(query.line_code);
   const id = `diff-note-${lineCode.replace(/[^A-Za-z0-9_-]/g, '')}`;
   const position: Record<string, string> = {
@@ -102,5 +105,5 @@ ${Object.entries(position).filter(([, value]) => value !== '').map(([name, value
 <input type="hidden" name="return_to" value="diffs"><input type="hidden" name="line_code" value="${lineCode}">
 <label for="${id}">Comment on this line</label><textarea id="${id}" name="note" required></textarea>
 <p class="muted">Markdown is supported; a <code>suggestion</code> code block proposes a change to the line.</p>
-<button type="submit">Start a thread</button></form></td></tr>`);
+<p class="actions"><button type="submit">Start a thread</button> ${reviewButton(drafts.length > 0)}</p></form></td></tr>`);
 }

@@ -14,6 +14,10 @@ import { readPosition } from '../review/position.js';
 import { isActive } from '../review/diff-threads.js';
 import type { MergeRequestDiffRow } from '../rows.js';
 import { userLink } from './shared.js';
+import { reviewButton } from './review-panel.js';
+import { latestDiffOf } from '../finder.js';
+import { mayPushToBranch } from '../../repositories/api.js';
+import { suggestionEntity } from '../review/suggestions/suggestion-entity.js';
 import { when } from './time.js';
 
 const NOTES_SHOWN = 2000;
@@ -29,6 +33,26 @@ export interface ThreadView {
   users: Users;
   /** Threads by the line code of their current position, for the Changes tab. */
   byLineCode: Map<string, Thread[]>;
+  suggestions: NoteSuggestions;
+}
+
+/** The suggestions of each diff note (GitLab's entity) and whether the viewer may apply them. */
+export interface NoteSuggestions {
+  byNote: Map<number, ReturnType<typeof suggestionEntity>[]>;
+  canApply: boolean;
+}
+
+async function loadSuggestions(deps: Deps, access: ProjectAccess, mr: MergeRequestRow, notes: NoteRow[]): Promise<NoteSuggestions> {
+  const diffNotes = notes.filter((note) => note.type === 'DiffNote');
+  const rows = diffNotes.length ? await deps.db.selectFrom('suggestions').selectAll().where('note_id', 'in', diffNotes.map((note) => Number(note.id))).orderBy('note_id').orderBy('relative_order').execute() : [];
+  const byNote = new Map<number, ReturnType<typeof suggestionEntity>[]>();
+  if (rows.length === 0) return { byNote, canApply: false };
+  const latest = await latestDiffOf(deps.db, mr);
+  for (const note of diffNotes) {
+    const own = rows.filter((row) => Number(row.note_id) === Number(note.id));
+    if (own.length) byNote.set(Number(note.id), own.map((row) => suggestionEntity(row, readPosition(note.position), { active: isActive(note, latest), mrState: mr.state })));
+  }
+  return { byNote, canApply: access.user !== null && (await mayPushToBranch(deps, access, mr.source_branch)) };
 }
 
 /** Every note of the merge request, grouped in threads in the order their first notes came. */
@@ -50,7 +74,7 @@ export async function loadThreads(deps: Deps, access: ProjectAccess, mr: MergeRe
     if (first.type !== 'DiffNote' || !first.line_code || !isActive(first, latest)) continue;
     byLineCode.set(first.line_code, [...(byLineCode.get(first.line_code) ?? []), thread]);
   }
-  return { threads: [...threads.values()], users, byLineCode };
+  return { threads: [...threads.values()], users, byLineCode, suggestions: await loadSuggestions(deps, access, mr, notes) };
 }
 
 function resolvedOf(thread: Thread): boolean {
@@ -78,13 +102,23 @@ export interface ThreadRenderOptions {
   users: Users;
   /** Whether to say where a diff thread is (the Overview does, the diff itself does not need to). */
   showWhere: boolean;
+  /** The viewer has pending review comments: the reply form's second button says "Add to review". */
+  reviewing?: boolean;
+  suggestions?: NoteSuggestions;
+}
+
+/** Under a diff note: each suggestion's lines and state, with "Apply suggestion" for those who may. */
+function suggestionBar(options: ThreadRenderOptions, note: NoteRow): Html {
+  const suggestions = options.suggestions?.byNote.get(Number(note.id)) ?? [];
+  return html`${suggestions.map((suggestion) => html`<div class="suggestion-bar" data-suggestion="${suggestion.id}"><span class="muted">Suggestion for line${suggestion.from_line === suggestion.to_line ? ` ${suggestion.from_line}` : `s ${suggestion.from_line}–${suggestion.to_line}`}</span>
+${suggestion.applied ? html`<span class="badge">Applied</span>` : suggestion.appliable && options.suggestions?.canApply ? html`<form method="post" action="${options.self}/suggestions/${suggestion.id}/apply" class="inline">${csrfField(options.context)}<button type="submit" class="secondary">Apply suggestion</button></form>` : html`<span class="badge">Can't be applied</span>`}</div>`)}`;
 }
 
 export function renderThread(options: ThreadRenderOptions, thread: Thread): Html {
   const { context, access, mr, self, users } = options;
   const first = thread.notes[0];
   const system = Number(first.system) === 1;
-  const notes = thread.notes.map((note, index) => html`<article class="note${system ? ' system' : ''}" id="note_${note.id}"><p class="meta">${userLink(users, note.author_id)} · ${when(note.created_at)}</p><div class="markdown">${raw(thread.bodies[index])}</div></article>`);
+  const notes = thread.notes.map((note, index) => html`<article class="note${system ? ' system' : ''}" id="note_${note.id}"><p class="meta">${userLink(users, note.author_id)} · ${when(note.created_at)}</p><div class="markdown">${raw(thread.bodies[index])}</div>${suggestionBar(options, note)}</article>`);
   if (system) return html`${notes}`;
   const resolvable = thread.notes.some(isResolvable);
   const resolved = resolvedOf(thread);
@@ -96,7 +130,7 @@ export function renderThread(options: ThreadRenderOptions, thread: Thread): Html
 ${options.showWhere ? whereOnDiff(thread, options.latest, self) : ''}${notes}
 ${resolved ? html`<p class="muted resolved-by">Resolved${resolver ? html` by ${userLink(users, resolver.resolved_by_id)}` : ''}.</p>` : ''}
 <div class="actions">
-${mayComment ? html`<details class="reply"><summary>Reply</summary><form method="post" action="${self}/notes" class="stacked">${csrfField(context)}<input type="hidden" name="discussion_id" value="${thread.id}"><label for="${formId}">Reply</label><textarea id="${formId}" name="note" required></textarea><button type="submit">Reply</button></form></details>` : ''}
+${mayComment ? html`<details class="reply"><summary>Reply</summary><form method="post" action="${self}/notes" class="stacked">${csrfField(context)}<input type="hidden" name="discussion_id" value="${thread.id}"><label for="${formId}">Reply</label><textarea id="${formId}" name="note" required></textarea><p class="actions"><button type="submit">Reply</button> ${reviewButton(options.reviewing ?? false)}</p></form></details>` : ''}
 ${mayResolve ? html`<form method="post" action="${self}/discussions/${thread.id}/resolve" class="inline">${csrfField(context)}<input type="hidden" name="resolved" value="${resolved ? '0' : '1'}"><button type="submit" class="secondary">${resolved ? 'Unresolve thread' : 'Resolve thread'}</button></form>` : ''}
 </div></div>`;
 }

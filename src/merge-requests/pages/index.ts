@@ -13,6 +13,7 @@ import { NEW_MERGE_REQUEST_PATTERN, handleNewMergeRequest, renderNewMergeRequest
 import { COMMITS_TAB_PATTERN, MERGE_REQUEST_PATTERN, WIDGET_PATTERN, renderCommitsTab, renderOverview, renderWidget } from './show-page.js';
 import { CHANGES_TAB_PATTERN, DIFF_NOTE_FORM_PATTERN, renderChangesTab, renderDiffNoteForm } from './changes-page.js';
 import { EDIT_PATTERN, handleEdit, renderEdit } from './edit-page.js';
+import { APPLY_SUGGESTION_PATTERN, SUBMIT_REVIEW_PATTERN, postApplySuggestion, postSubmitReview } from './review-actions.js';
 import { APPROVE_PATTERN, MERGE_PATTERN, NOTES_PATTERN, REBASE_PATTERN, RESOLVE_PATTERN, STATE_PATTERN, UNAPPROVE_PATTERN, postApproval, postMerge, postNote, postRebase, postResolve, postState } from './actions.js';
 
 type Render = (context: PageContext, access: ProjectAccess) => Promise<PageOutcome>;
@@ -39,6 +40,9 @@ export const mergeRequestPagesFeature: Feature = {
       // A comment asks create_note and the discussion lock (canCommentOnMergeRequest in the handler).
       ['GET', DIFF_NOTE_FORM_PATTERN, 'create_note', renderDiffNoteForm],
       ['POST', NOTES_PATTERN, 'create_note', postNote],
+      ['POST', SUBMIT_REVIEW_PATTERN, 'create_note', postSubmitReview],
+      // Applying a suggestion pushes to the source branch (its protection asked in the handler).
+      ['POST', APPLY_SUGGESTION_PATTERN, 'push_code', postApplySuggestion],
       // The merge request's author may resolve too: the handler asks canResolveThread.
       ['POST', RESOLVE_PATTERN, 'read_merge_request', postResolve],
       ['POST', APPROVE_PATTERN, 'approve_merge_request', (context, access) => postApproval(context, access, true)],

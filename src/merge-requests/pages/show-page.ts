@@ -17,6 +17,7 @@ import { mergeRequestHeader, mergeRequestHeading, type MergeRequestTab } from '.
 import { mergeWidget } from './widget.js';
 import { mergeRequestCommits } from './commits.js';
 import { loadMergeRequest, mergeRequestSidebar, mergeRequestsRoot, userLink } from './shared.js';
+import { reviewButton, reviewPanel, viewerDrafts } from './review-panel.js';
 
 export const MERGE_REQUEST_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})$/;
 export const COMMITS_TAB_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/commits$/;
@@ -76,9 +77,10 @@ export async function renderOverview(context: PageContext, access: ProjectAccess
     loadThreads(deps, access, mr, latest),
     mergeWidget(context, access, mr, target, self),
   ]);
+  const drafts = await viewerDrafts(deps, context, mr);
   const users = await usersById(deps.db, [...assignees, ...reviewers]);
   const mayComment = context.user ? canCommentOnMergeRequest(access, mr) : false;
-  const options = { context, access, mr, latest, self, users: threads.users, showWhere: true };
+  const options = { context, access, mr, latest, self, users: threads.users, showWhere: true, reviewing: drafts.length > 0, suggestions: threads.suggestions };
   const body = html`
 <div class="markdown description" id="mr-description">${description ? raw(description) : html`<p class="muted">No description.</p>`}</div>
 <dl class="mr-facts">
@@ -89,12 +91,13 @@ ${people('Reviewers', 'mr-reviewers', reviewers, users)}
 </dl>
 ${widget}
 ${actionsFor(context, access, mr, self)}
+${reviewPanel(context, self, drafts)}
 <h2>Activity</h2>
 <div id="notes">${threads.threads.map((thread) => renderThread(options, thread))}</div>
 ${threads.threads.length === 0 ? html`<p class="muted">No comments yet.</p>` : ''}
 ${
   mayComment
-    ? html`<form method="post" action="${self}/notes" class="stacked" id="new-note">${csrfField(context)}<label for="note-body">Add a comment</label><textarea id="note-body" name="note" required></textarea><p class="muted">Markdown is supported.</p><p><input type="checkbox" id="note-thread" name="thread" value="1"> <label for="note-thread">Start a thread (it can be resolved)</label></p><button type="submit">Comment</button></form>`
+    ? html`<form method="post" action="${self}/notes" class="stacked" id="new-note">${csrfField(context)}<label for="note-body">Add a comment</label><textarea id="note-body" name="note" required></textarea><p class="muted">Markdown is supported.</p><p><input type="checkbox" id="note-thread" name="thread" value="1"> <label for="note-thread">Start a thread (it can be resolved)</label></p><p class="actions"><button type="submit">Comment</button> ${reviewButton(drafts.length > 0)}</p></form>`
     : context.user ? '' : html`<p><a href="/users/sign_in?return_to=${encodeURIComponent(self)}">Sign in</a> to comment.</p>`
 }`;
   return mergeRequestPage(context, access, loaded, 'overview', body);

@@ -11,6 +11,7 @@ import { unresolvedThreads } from './unresolved-threads.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import { TRACE_JOB, traceDiffThreadsJob } from './trace-diff-threads.js';
 import { draftNoteRoutes } from './draft-notes/draft-note-routes.js';
+import { suggestionRoutes } from './suggestions/suggestion-routes.js';
 
 export function reviewSetup(deps: Deps): void {
   const hooks = mergeRequestHooks(deps);
@@ -26,4 +27,5 @@ export function reviewRoutes(app: FastifyInstance, deps: Deps): void {
   noteRoutes(app, deps, mergeRequestNoteableKind);
   discussionRoutes(app, deps, mergeRequestNoteableKind);
   draftNoteRoutes(app, deps);
+  suggestionRoutes(app, deps);
 }

@@ -43,3 +43,8 @@ export function canPushToBranch(rules: BranchRules, name: string, emptyRepositor
   if (matching.length === 0) return true;
   return allowsAnyProtectedRef(rules.actor, matching.flatMap((rule) => rule.push.map((level) => Number(level.access_level))));
 }
+
+/** can_push_to_branch? for a branch of a repository that has commits, rules read here. */
+export async function mayPushToBranch(deps: Deps, access: ProjectAccess, name: string): Promise<boolean> {
+  return canPushToBranch(await loadBranchRules(deps, access), name, false);
+}

@@ -36,6 +36,11 @@ export interface CommitFilesInput {
    * commit GitLab makes for the caller (a new branch's README) meets only the push rules.
    */
   skipBranchAccessCheck?: boolean;
+  /**
+   * The branch's head the actions were computed against (whole-file contents, as applying a
+   * suggestion writes): refused with changedMessage('') when the branch is elsewhere.
+   */
+  expectedHead?: string;
 }
 
 const COMMIT_ID = /^[0-9a-f]{40}$/;
@@ -68,6 +73,7 @@ export async function commitFiles(deps: Deps, access: ProjectAccess, input: Comm
   const hasBranch = (name: string) => before.has(`${BRANCH_PREFIX}${name}`);
 
   if (!input.skipBranchAccessCheck && !canPushToBranch(await loadBranchRules(deps, access), input.branch, empty)) throw new RepositoryApiError(COMMIT_MESSAGES.notAllowed);
+  if (input.expectedHead !== undefined && before.get(`${BRANCH_PREFIX}${input.branch}`) !== input.expectedHead) throw new RepositoryApiError(input.changedMessage(''));
   const startSha = input.startSha !== undefined ? await startShaCommit(repoPath, input) : null;
   const startBranch = input.startSha !== undefined ? undefined : (input.startBranch ?? input.branch);
   if (startBranch !== undefined && !empty && !hasBranch(startBranch)) throw new RepositoryApiError(COMMIT_MESSAGES.notOnBranch);

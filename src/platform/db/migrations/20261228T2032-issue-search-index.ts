@@ -11,9 +11,17 @@ import { isPostgres } from './_columns.js';
 // write of `issues`, whichever code writes.
 export async function up(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
-    await sql`create extension if not exists pg_trgm`.execute(db);
-    await sql`create index issues_title_trigram on issues using gin (lower(title) gin_trgm_ops)`.execute(db);
-    await sql`create index issues_description_trigram on issues using gin (lower(description) gin_trgm_ops)`.execute(db);
+    // An extension is one per database, whichever schema Kiln's tables are in (a search_path of its own
+    // schema, as the tests use): created once in `public` unless it is installed already, under a lock so
+    // that two instances migrating at once do not both create it, and its operator class named with the
+    // schema it is in.
+    await sql`select pg_advisory_xact_lock(hashtext('kiln:pg_trgm'))`.execute(db);
+    const installed = async () => (await sql<{ schema: string }>`select n.nspname as schema from pg_extension e
+      join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db)).rows[0]?.schema;
+    if (!(await installed())) await sql`create extension pg_trgm with schema public`.execute(db);
+    const opclass = sql`${sql.id(String(await installed()))}.gin_trgm_ops`;
+    await sql`create index issues_title_trigram on issues using gin (lower(title) ${opclass})`.execute(db);
+    await sql`create index issues_description_trigram on issues using gin (lower(description) ${opclass})`.execute(db);
     return;
   }
   await sql`create virtual table issues_search using fts5(title, description, content='', contentless_delete=1, tokenize='trigram')`.execute(db);

@@ -66,6 +66,8 @@ export interface NamespacesTable {
   updated_at: number;
   /** Moved by every update (a trigger): the Project entity cache's key (platform/http/entity-cache.ts). */
   version: Generated<number>;
+  /** The settings of accounts/settings-tables.ts a client set, as a JSON object (groups only). */
+  settings: Generated<string>;
 }
 
 export interface ProjectsTable {
@@ -108,6 +110,8 @@ export interface ProjectsTable {
   last_activity_at: number;
   /** Moved by every update (a trigger): the Project entity cache's key (platform/http/entity-cache.ts). */
   version: Generated<number>;
+  /** The settings of accounts/settings-tables.ts a client set, as a JSON object. */
+  settings: Generated<string>;
 }
 
 /** A project feature's access level, as GitLab's API names them. */

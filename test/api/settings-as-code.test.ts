@@ -1,0 +1,115 @@
+// Configuration as code (issue 38): every project and group setting GitLab documents, applied with
+// PUT, read back equal, applied again without changing anything (no write: the row's version stays);
+// wrong values are 400s naming the attribute; deprecated names and the group's default branch act.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { GROUP_STORED_SETTINGS, PROJECT_STORED_SETTINGS } from '../../src/accounts/settings-tables.js';
+
+let kiln: TestKiln;
+let alice: TestUser;
+
+beforeAll(async () => {
+  kiln = await testKiln();
+  alice = await kiln.createUser('alice');
+});
+afterAll(async () => {
+  await kiln.close();
+});
+
+/** A value of the entity's type other than GitLab's default, for a setting of the table. */
+function otherValue(name: string, fallback: unknown, values?: readonly string[]): unknown {
+  if (values) return values.find((value) => value !== fallback);
+  if (typeof fallback === 'boolean' || fallback === null && /enabled|disabled|lock|require/.test(name)) return fallback !== true;
+  if (typeof fallback === 'number' || /seconds|size|limit/.test(name)) return typeof fallback === 'number' ? fallback + 600 : 86_400 * 3;
+  if (Array.isArray(fallback)) return ['project_path', 'ref'];
+  return `value of ${name}`;
+}
+
+const PROJECT_CONFIG: Record<string, unknown> = {
+  ...Object.fromEntries(Object.entries(PROJECT_STORED_SETTINGS).filter(([, entry]) => !entry.attributes).map(([name, entry]) => [name, otherValue(name, entry.fallback, entry.rule.values)])),
+  ci_default_git_depth: 50,
+  container_expiration_policy_attributes: { cadence: '7d', enabled: true, keep_n: 5, older_than: '14d', name_regex: 'v.*', name_regex_keep: 'keep-.*' },
+  // Settings with columns of their own, and the ones merge requests obey.
+  description: 'Managed by code', merge_method: 'ff', squash_option: 'always', only_allow_merge_if_pipeline_succeeds: true,
+  remove_source_branch_after_merge: false, issues_access_level: 'private', merge_requests_access_level: 'private', topics: ['infra'],
+  mr_default_target_self: true, approvals_before_merge: 1,
+};
+
+const GROUP_CONFIG: Record<string, unknown> = {
+  ...Object.fromEntries(Object.entries(GROUP_STORED_SETTINGS).filter(([, entry]) => !entry.attributes).map(([name, entry]) => [name, otherValue(name, entry.fallback, entry.rule.values)])),
+  default_branch_protection: 3,
+  two_factor_grace_period: 24,
+  default_branch: 'trunk',
+  default_branch_protection_defaults: { allowed_to_push: [{ access_level: 30 }], allow_force_push: true, allowed_to_merge: [{ access_level: 40 }], developer_can_initial_push: true },
+  description: 'Group managed by code',
+};
+
+/** What GET shows for a configuration: hashes under their entity names. */
+function shown(config: Record<string, unknown>): Record<string, unknown> {
+  const { container_expiration_policy_attributes: policy, ...rest } = config;
+  return policy ? { ...rest, container_expiration_policy: expect.objectContaining(policy as object) } : rest;
+}
+
+async function version(table: 'projects' | 'namespaces', id: number): Promise<number> {
+  const row = await kiln.deps.db.selectFrom(table).select('version').where('id', '=', id).executeTakeFirstOrThrow();
+  return Number(row.version);
+}
+
+describe('configuration as code', () => {
+  it('applies every project setting, reads it back equal, and a second apply changes nothing', async () => {
+    const project = await kiln.createProject(alice, 'managed');
+    const first = await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: PROJECT_CONFIG });
+    expect(first.status).toBe(200);
+    const read = await kiln.api('GET', `/projects/${project.id}`, { token: alice.token });
+    expect(read.body).toMatchObject(shown(PROJECT_CONFIG));
+    expect(read.body).toMatchObject({ wiki_enabled: false, jobs_enabled: false, emails_disabled: true, public_jobs: false });
+    const before = await version('projects', project.id);
+    const again = await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: PROJECT_CONFIG });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(await version('projects', project.id)).toBe(before);
+    expect((await kiln.api('GET', `/projects/${project.id}`, { token: alice.token })).body).toEqual(read.body);
+  });
+
+  it('applies every group setting the same way; the group default branch names new projects', async () => {
+    const group = await kiln.createGroup(alice, 'managed-group');
+    expect((await kiln.api('PUT', `/groups/${group.id}`, { token: alice.token, body: GROUP_CONFIG })).status).toBe(200);
+    const read = await kiln.api('GET', `/groups/${group.id}`, { token: alice.token });
+    expect(read.body).toMatchObject(GROUP_CONFIG);
+    const before = await version('namespaces', group.id);
+    expect((await kiln.api('PUT', `/groups/${group.id}`, { token: alice.token, body: GROUP_CONFIG })).body).toEqual(read.body);
+    expect(await version('namespaces', group.id)).toBe(before);
+    const project = await kiln.createProject(alice, 'in-managed', { namespace_id: group.id });
+    expect(project.default_branch).toBe('trunk');
+  });
+
+  it('shows GitLab defaults for a new project and takes deprecated names', async () => {
+    const project = await kiln.createProject(alice, 'defaults');
+    expect(project).toMatchObject({ wiki_access_level: 'enabled', build_timeout: 3600, ci_config_path: null, request_access_enabled: true, lfs_enabled: true, container_expiration_policy: { cadence: '1d', keep_n: 10 } });
+    const changed = await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: { wiki_enabled: false, snippets_enabled: 'false', public_builds: false } });
+    expect(changed.body).toMatchObject({ wiki_access_level: 'disabled', wiki_enabled: false, snippets_access_level: 'disabled', public_jobs: false });
+    // The current name wins over its deprecated alias.
+    expect((await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: { wiki_enabled: false, wiki_access_level: 'private' } })).body.wiki_access_level).toBe('private');
+  });
+
+  it('refuses wrong values with a 400 naming the attribute, and keeps what was there', async () => {
+    const project = await kiln.createProject(alice, 'wrong-values');
+    const cases: Array<[Record<string, unknown>, unknown]> = [
+      [{ wiki_access_level: 'sometimes' }, { error: 'wiki_access_level does not have a valid value' }],
+      [{ build_timeout: 'soon' }, { error: 'build_timeout is invalid' }],
+      [{ build_timeout: 10 }, { message: { build_timeout: ['must be greater than or equal to 600'] } }],
+      [{ ci_config_path: 'x'.repeat(256) }, { message: { ci_config_path: ['is too long (maximum is 255 characters)'] } }],
+      [{ container_expiration_policy_attributes: 'daily' }, { error: 'container_expiration_policy_attributes is invalid' }],
+      [{ container_expiration_policy_attributes: { keep_n: 'many', cadence: 'hourly' } }, { error: 'container_expiration_policy_attributes[cadence] does not have a valid value, container_expiration_policy_attributes[keep_n] is invalid' }],
+      [{ lfs_enabled: { nested: true } }, { error: 'lfs_enabled is invalid' }],
+    ];
+    for (const [body, error] of cases) {
+      const answer = await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body });
+      expect([answer.status, answer.body]).toEqual([400, error]);
+    }
+    expect((await kiln.api('GET', `/projects/${project.id}`, { token: alice.token })).body).toMatchObject({ wiki_access_level: 'enabled', build_timeout: 3600, ci_config_path: null, lfs_enabled: true });
+    const group = await kiln.createGroup(alice, 'wrong-group');
+    expect(await kiln.api('PUT', `/groups/${group.id}`, { token: alice.token, body: { default_branch_protection: 9 } })).toMatchObject({ status: 400, body: { message: { default_branch_protection: ['is not included in the list'] } } });
+    expect(await kiln.api('PUT', `/groups/${group.id}`, { token: alice.token, body: { project_creation_level: 'everyone' } })).toMatchObject({ status: 400, body: { error: 'project_creation_level does not have a valid value' } });
+  });
+});
