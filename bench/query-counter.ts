@@ -1,7 +1,7 @@
 // Loaded into the bench's `kiln serve` with `node --import` (never in production): counts the SQL
 // statements the server runs and, on PostgreSQL, its round trips, plus the HTTP requests it
 // answered, so the bench can report statements and round trips per request; and reports the server's
-// CPU time. bench/run.ts sends SIGUSR2 and reads both from BENCH_QUERY_COUNT_FILE.
+// CPU time and the git processes it started. bench/run.ts sends SIGUSR2 and reads both from BENCH_QUERY_COUNT_FILE.
 //
 // The counting wrappers exist only during a counting pass (SIGWINCH puts them on, the next SIGWINCH
 // puts the drivers' own methods back), which bench/run.ts runs after a target's measured rounds
@@ -22,14 +22,14 @@
 // of the process on Node 20 (it cost the reads ~9 µs of CPU each): it is disabled when the pass ends.
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 const require = createRequire(import.meta.url);
 const file = process.env.BENCH_QUERY_COUNT_FILE;
 const readsOnly = process.env.BENCH_QUERY_COUNT_READS === '1';
 
-const counts = { statements: 0, roundTrips: 0, requests: 0, cpuMicros: 0, seq: 0 };
+const counts = { statements: 0, roundTrips: 0, requests: 0, cpuMicros: 0, gitProcesses: 0, seq: 0 };
 const inRead = new AsyncLocalStorage<boolean>();
 /** A counting pass is on (SIGWINCH toggles it). */
 let countingPass = false;
@@ -81,6 +81,20 @@ if (file) {
       (_self, args, call) => (readsOnly && args[0] === 'request' ? inRead.run((args[1] as http.IncomingMessage).method === 'GET', call) : call()),
     ),
   );
+
+  // Git processes started (the repository pages' bench bounds them per page). Always on, like the
+  // PostgreSQL wrapper: a counter beside a fork and exec costs nothing measurable. execFile spawns
+  // through the module's own spawn, not the export, so a process counts once. The ESM bindings of
+  // node:child_process are synced so that Kiln's `import { spawn }` takes the counting functions.
+  const childProcess = require('node:child_process') as Record<string, Method>;
+  for (const name of ['spawn', 'execFile']) {
+    const original = childProcess[name];
+    childProcess[name] = function (this: unknown, ...args: unknown[]) {
+      if (args[0] === 'git') counts.gitProcesses += 1;
+      return original.apply(this, args);
+    };
+  }
+  syncBuiltinESMExports();
 
   process.on('SIGWINCH', () => {
     countingPass = !countingPass;

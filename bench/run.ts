@@ -190,7 +190,7 @@ async function freshPostgres(name: string): Promise<{ url: string; drop(): Promi
 }
 
 /** The server's statement, round-trip and request counts (bench/query-counter.ts), via SIGUSR2. */
-async function readCounts(child: ChildProcess, file: string): Promise<{ statements: number; roundTrips: number; requests: number; cpuMicros: number } | null> {
+async function readCounts(child: ChildProcess, file: string): Promise<{ statements: number; roundTrips: number; requests: number; cpuMicros: number; gitProcesses: number } | null> {
   const before = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { seq: number }).seq : 0;
   child.kill('SIGUSR2');
   const deadline = Date.now() + 5_000;
@@ -198,7 +198,7 @@ async function readCounts(child: ChildProcess, file: string): Promise<{ statemen
     await new Promise((resolve) => setTimeout(resolve, 20));
     if (!existsSync(file)) continue;
     try {
-      const counts = JSON.parse(readFileSync(file, 'utf8')) as { seq: number; statements: number; roundTrips: number; requests: number; cpuMicros: number };
+      const counts = JSON.parse(readFileSync(file, 'utf8')) as { seq: number; statements: number; roundTrips: number; requests: number; cpuMicros: number; gitProcesses: number };
       if (counts.seq > before) return counts;
     } catch {
       /* being written */
@@ -334,7 +334,8 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     server = await startChild(['--import', pathToFileURL(QUERY_COUNTER).href, MAIN, 'serve'], { ...env, KILN_PORT: String(port), KILN_HOST: '127.0.0.1', BENCH_QUERY_COUNT_FILE: countFile, ...(scenario.background ? { BENCH_QUERY_COUNT_READS: '1' } : {}) }, `${url}/-/readiness`);
-    const benchServer: BenchServer = { url, rootToken };
+    const started = server;
+    const benchServer: BenchServer = { url, rootToken, gitProcesses: async () => (await readCounts(started, countFile))?.gitProcesses ?? null };
     if (scenario.background) background = await scenario.background(benchServer, seeded);
     let targetIndex = 0;
     for (const target of await scenario.targets(benchServer, seeded)) {

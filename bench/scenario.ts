@@ -6,6 +6,8 @@ import type { Deps } from '../src/platform/deps.js';
 export interface BenchServer {
   url: string;
   rootToken: string;
+  /** How many git processes the server has started so far (bench/query-counter.ts); null when unknown. */
+  gitProcesses?(): Promise<number | null>;
 }
 
 export interface BenchTarget {

@@ -73,6 +73,12 @@ export interface Config {
   requestTimeoutMs: number;
   /** How long an idle keep-alive connection stays open between requests (KILN_KEEP_ALIVE_TIMEOUT_MS). */
   keepAliveTimeoutMs: number;
+  /** Git LFS on this instance (KILN_LFS_ENABLED); off, the LFS endpoints answer 501 as GitLab's do. */
+  lfsEnabled: boolean;
+  /** Where LFS objects are stored, once per oid for the whole instance; every node must reach it (KILN_LFS_PATH). */
+  lfsPath: string;
+  /** The largest LFS object accepted, in bytes (KILN_LFS_MAX_OBJECT_BYTES). */
+  lfsMaxObjectBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -296,5 +302,8 @@ export function loadConfig(env: Env = process.env): Config {
     headersTimeoutMs: integer(env, 'KILN_HEADERS_TIMEOUT_MS', 60_000, 100, 3_600_000),
     requestTimeoutMs: integer(env, 'KILN_REQUEST_TIMEOUT_MS', 300_000, 100, 24 * 3_600_000),
     keepAliveTimeoutMs: integer(env, 'KILN_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
+    lfsEnabled: boolean(env, 'KILN_LFS_ENABLED', true),
+    lfsPath: resolve(dataDir, env.KILN_LFS_PATH || join('shared', 'lfs-objects')),
+    lfsMaxObjectBytes: integer(env, 'KILN_LFS_MAX_OBJECT_BYTES', 5 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
   };
 }

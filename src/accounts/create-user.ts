@@ -46,6 +46,12 @@ export function validateUserFields(input: Partial<CreateUserInput>, creating: bo
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }
 
+/** A clash at creation as a form shows it: by the field it is about, with the rest of the sentence. */
+export function takenAsFieldError(error: ConflictError): ValidationError {
+  const [field, ...rest] = (error.detail ?? 'Username has already been taken').split(' ');
+  return new ValidationError({ [field.toLowerCase()]: [rest.join(' ')] });
+}
+
 /** How a sign-up differs from an account an administrator makes (sign-up.ts). */
 export interface CreateUserOptions {
   state?: UserState;

@@ -29,6 +29,8 @@ import { personalAccessTokenPages } from './personal-access-tokens-pages.js';
 import { userSettingsPages } from './settings/index.js';
 import { passwordResetPages } from './password-reset-pages.js';
 import { signUpPages } from './sign-up-pages.js';
+import { adminUsersPages } from './admin-users-pages.js';
+import { adminNamespacesPages } from './admin-namespaces-pages.js';
 
 export const accountsFeature: Feature = {
   name: 'accounts',
@@ -61,6 +63,8 @@ export const accountsFeature: Feature = {
     userSettingsPages(app, deps);
     passwordResetPages(app, deps);
     signUpPages(app, deps);
+    adminUsersPages(app, deps);
+    adminNamespacesPages(app, deps);
   },
   jobs: {
     [DESTROY_GROUP_JOB]: destroyGroupJob,

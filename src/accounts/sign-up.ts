@@ -8,7 +8,7 @@ import { sha256Hex } from '../platform/crypto.js';
 import { inTransaction } from '../platform/db/database.js';
 import { ConflictError, ForbiddenError, ValidationError } from '../platform/errors.js';
 import { readApplicationSettings, type ApplicationSettings } from '../application-settings/api.js';
-import { createUser, validateUserFields } from './create-user.js';
+import { createUser, takenAsFieldError, validateUserFields } from './create-user.js';
 import { confirmationMessage, notifyAdminsOfSignUp, queueAccountMail } from './sign-up-emails.js';
 import type { UserRow } from './lookup.js';
 
@@ -73,7 +73,6 @@ export async function signUp(deps: Deps, input: SignUpInput): Promise<SignUpOutc
       deps.pokeWorker();
       return { kind: 'waiting', approval };
     }
-    const [field, ...rest] = (error.detail ?? 'Username has already been taken').split(' ');
-    throw new ValidationError({ [field.toLowerCase()]: [rest.join(' ')] });
+    throw takenAsFieldError(error);
   }
 }

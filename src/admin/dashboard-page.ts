@@ -4,6 +4,9 @@ import { page, type PageOutcome } from '../platform/web/page.js';
 import type { InstanceCounts } from './statistics-queries.js';
 
 const ADMIN_PAGES = [
+  ['/admin/users', 'Users', 'Search, create, block, deactivate; approve or reject sign-ups.'],
+  ['/admin/projects', 'Projects', 'Every project on the instance.'],
+  ['/admin/groups', 'Groups', 'Every group on the instance.'],
   ['/admin/emails', 'E-mails', 'The outgoing mail and its delivery state.'],
   ['/admin/repository_storages', 'Repository storage', 'The repository shards and moves between them.'],
 ] as const;

@@ -1,6 +1,6 @@
 // What other features may use of keys: the look-ups the SSH server and git access make.
 export { deployKeyOnProject } from './deploy-key-access.js';
-export { findKeyBySha256 } from './keys-finder.js';
+export { findKeyById, findKeyBySha256 } from './keys-finder.js';
 export { checkKeyRestriction, keyUseMessage } from './key-restrictions.js';
 export { noteKeyUse } from './note-key-use.js';
 export type { KeyRow } from './entities.js';

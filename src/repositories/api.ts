@@ -37,6 +37,8 @@ export { prepareGitService, type PreparedGitService } from './git-http/git-servi
 export { clearGitAuthFailures, gitAuthThrottle, recordGitAuthFailure } from './git-http/throttle.js';
 export { cleanPath } from './git-http/serve-git.js';
 export { GIT_ENV } from './git.js';
+// Issue 37 (Git LFS): what `git-lfs-authenticate` over SSH answers.
+export { lfsSshAuthentication } from './lfs/ssh-authentication.js';
 // Issue 34 (the push's merge request links): what a push prints once its refs moved.
 export { repositoryHooks, type RepositoryHooks } from './hooks.js';
 // Issue 34 (suggestions applied as a commit on the source branch): one commit of file actions, and

@@ -7,6 +7,7 @@ import { protectedTagsRoutes } from './protected-branches/tag-routes.js';
 import { commitCommentRoutes } from './commit-comments/routes.js';
 import { repositoryApiRoutes } from './repository-api/routes.js';
 import { GIT_URL, serveGit } from './git-http/serve-git.js';
+import { lfsRoutes } from './lfs/routes.js';
 import { MOVE_JOB } from './schedule-storage-move.js';
 import { BULK_JOB, runBulkStorageMovesJob } from './schedule-bulk-storage-moves.js';
 import { runStorageMoveJob } from './run-storage-move.js';
@@ -42,6 +43,7 @@ export const repositoriesFeature: Feature = {
       ability: { credential: 'git_http' },
       handler: (request, reply, groups) => serveGit(deps, request, reply, { path: groups.path, action: groups.action }),
     });
+    lfsRoutes(app, deps);
     storagePages(app, deps);
     repositorySettingsPages(app, deps);
     repositoryPages(app, deps);

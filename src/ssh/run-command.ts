@@ -7,10 +7,12 @@ import { splitCommand } from './parse-command.js';
 import { greet } from './commands/discover.js';
 import { serveGitCommand, GIT_COMMANDS } from './commands/git-service.js';
 import { personalAccessTokenCommand } from './commands/personal-access-token.js';
+import { lfsAuthenticateCommand } from './commands/lfs-authenticate.js';
 import { recoveryCodesCommand } from './commands/recovery-codes.js';
 
 const COMMANDS: Record<string, Command> = {
   ...Object.fromEntries(GIT_COMMANDS.map((name) => [name, serveGitCommand])),
+  'git-lfs-authenticate': lfsAuthenticateCommand,
   personal_access_token: personalAccessTokenCommand,
   '2fa_recovery_codes': recoveryCodesCommand,
 };

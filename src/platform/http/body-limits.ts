@@ -20,8 +20,8 @@ const UNAUTHENTICATED_PATHS = /^\/(?:users|oauth)\//;
 /** The bodies Kiln's own parsers read (body-parsers.ts); any other type is the route's to read. */
 const PARSED_TYPES = /^(?:application\/([\w.+-]+\+)?json|application\/x-www-form-urlencoded|multipart\/form-data)(?:\s*;.*)?$/i;
 
-/** Git LFS batch and transfer bodies belong to git's protocol, whoever sends them. */
-const PROTOCOL_PATHS = /\/info\/lfs\//;
+/** Git LFS batch, locks and transfer bodies (`info/lfs/`, `gitlab-lfs/`) belong to git's protocol, whoever sends them. */
+const PROTOCOL_PATHS = /\.git\/(?:info\/lfs|gitlab-lfs)\//;
 
 /** accounts/sessions.ts: a browser session cookie; `anon.` values are anonymous visitors' (anonymous-sessions.ts). */
 const SESSION_COOKIE = '_kiln_session';

@@ -9,7 +9,7 @@ import type { Config } from '../../config.js';
 type TimeoutConfig = Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>;
 
 /** Paths whose bodies are git's or LFS's transfers: exempt from the request deadline. */
-const LONG_TRANSFERS = /\.git\/(?:git-upload-pack|git-receive-pack|info\/lfs\/)/;
+const LONG_TRANSFERS = /\.git\/(?:git-upload-pack|git-receive-pack|info\/lfs\/|gitlab-lfs\/)/;
 
 const TIMED_OUT = JSON.stringify({ message: '408 Request Timeout' });
 

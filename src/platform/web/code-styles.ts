@@ -36,7 +36,7 @@ table.diff tr.slot td{white-space:normal;font:inherit;font-family:system-ui,sans
 table.diff .comment-button{opacity:0;margin-left:.2rem;padding:0 .3rem;font-size:.8rem;line-height:1.2}
 table.diff tr:hover .comment-button,table.diff .comment-button:focus{opacity:1}
 .ref-bar{display:flex;flex-wrap:wrap;gap:.6rem;align-items:center;margin:0 0 1rem}
-.ref-switcher{position:relative}.ref-switcher>summary{cursor:pointer;list-style:none;padding:.3rem .7rem;border:1px solid #bbb;border-radius:4px;background:#fff;max-width:20rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.ref-switcher{position:relative}.ref-switcher>summary{position:relative;cursor:pointer;list-style:none;padding:.3rem .7rem;border:1px solid #bbb;border-radius:4px;background:#fff;max-width:20rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .ref-switcher>summary::-webkit-details-marker{display:none}
 .ref-switcher .ref-menu{position:absolute;z-index:6;left:0;top:2.2rem;width:20rem;max-width:90vw;background:#fff;border:1px solid #ccc;border-radius:4px;padding:.5rem;box-shadow:0 4px 12px rgba(0,0,0,.12)}
 .ref-menu input[type=search]{width:100%;padding:.3rem;border:1px solid #bbb;border-radius:4px;font:inherit}

@@ -3,8 +3,9 @@
 // without two-factor authentication, as GitLab's Gitlab::Auth.find_for_git_client allows.
 import type { Deps } from '../../platform/deps.js';
 import type { TokenResolver } from '../../platform/auth/principal.js';
-import { checkPassword, toAuthUser } from '../../accounts/api.js';
-import { resolveDeployToken } from '../../keys/api.js';
+import { checkPassword, findUserRow, toAuthUser } from '../../accounts/api.js';
+import { findKeyById, resolveDeployToken } from '../../keys/api.js';
+import { deployKeyOfUsername, looksLikeLfsToken, verifyLfsToken } from './lfs-token.js';
 import type { GitActor } from './git-access.js';
 
 export interface GitCredentials {
@@ -39,6 +40,7 @@ async function byToken(resolvers: TokenResolver[], token: string) {
 export async function authenticateGit(deps: Deps, credentials: GitCredentials | null): Promise<GitAuth> {
   if (!credentials) return { status: 'ok', actor: { kind: 'anonymous' } };
   if (credentials.password === '') return { status: 'denied' };
+  if (looksLikeLfsToken(credentials.password)) return byLfsToken(deps, credentials);
   const token = (await byToken(deps.auth.oauth, credentials.password)) ?? (await byToken(deps.auth.personalAccessToken, credentials.password));
   if (token) {
     if (token.status !== 'ok') return { status: 'denied' };
@@ -60,4 +62,17 @@ export async function authenticateGit(deps: Deps, credentials: GitCredentials | 
   // MissingPersonalAccessTokenError here, before its rate limiter counts the attempt: not a failure.
   if (check.user.otp_required === 1) return { status: 'token_required' };
   return { status: 'ok', actor: { kind: 'user', user: toAuthUser(check.user), scopes: null } };
+}
+
+/** An LFS token (lfs/lfs-token.ts) with the user name it was issued to: a user's, or a deploy key's. */
+async function byLfsToken(deps: Deps, credentials: GitCredentials): Promise<GitAuth> {
+  const keyId = deployKeyOfUsername(credentials.username);
+  if (keyId !== null) {
+    const key = await findKeyById(deps, keyId);
+    if (!key || key.type !== 'DeployKey' || !verifyLfsToken(deps, { kind: 'deploy_key', id: keyId }, credentials.password)) return { status: 'denied' };
+    return { status: 'ok', actor: { kind: 'deploy_key', keyId, userId: key.user_id === null ? null : Number(key.user_id) } };
+  }
+  const user = await findUserRow(deps, credentials.username);
+  if (!user || user.username.toLowerCase() !== credentials.username.toLowerCase() || !verifyLfsToken(deps, { kind: 'user', id: Number(user.id) }, credentials.password)) return { status: 'denied' };
+  return { status: 'ok', actor: { kind: 'user', user: toAuthUser(user), scopes: null } };
 }

@@ -1,6 +1,9 @@
 // GET /<project>/-/blame/<ref>/<path> (GitLab's blame page): each run of lines beside the commit
 // that last changed them (author, title, how long ago, a bar coloured by age, from newest to oldest
 // commit of the file), and the lines highlighted. One `git blame --porcelain` and one object read.
+// A blame at a commit never changes (the commit names the file's whole history): its groups are kept
+// by commit and path in a bounded map, a pure function of its key (bounded-map.ts), read only after
+// the page's permission check and the file's own look-up in the project's repository.
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { html, raw, escapeHtml } from '../../platform/web/html.js';
@@ -9,7 +12,8 @@ import { page, redirect } from '../../platform/web/page.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
 import { isBinary } from '../repository-api/files-finder.js';
 import { blamePorcelain } from '../repository-api/git-reads.js';
-import { parseBlame } from '../repository-api/blame.js';
+import { parseBlame, type BlameGroup } from '../repository-api/blame.js';
+import { BoundedMap } from '../../platform/bounded-map.js';
 import { readCommits } from '../repository-api/object-reader.js';
 import { baseName } from '../repository-api/tree-entries.js';
 import { resolveFile } from './resolve-file.js';
@@ -22,6 +26,19 @@ import { repoUrl } from './urls.js';
 
 export const BLAME_PATTERN = /^(?<path>.+?)\/-\/blame\/(?<rest>.+)$/;
 const AGE_BUCKETS = 6;
+const blamed = new BoundedMap<string, BlameGroup[]>(32);
+
+/** The blame of `path` at `commit` (a full SHA), kept once computed; null when git has none. */
+async function blameGroups(repoPath: string, commit: string, path: string): Promise<BlameGroup[] | null> {
+  const key = `${commit}\0${path}`;
+  const known = blamed.refresh(key);
+  if (known) return known;
+  const output = await blamePorcelain(repoPath, commit, path);
+  if (output === null) return null;
+  const groups = parseBlame(output);
+  blamed.set(key, groups);
+  return groups;
+}
 
 /** Pure: 0 (newest) … 5 (oldest) for a time between the file's newest and oldest commit. */
 export function ageBucket(seconds: number, newest: number, oldest: number): number {
@@ -35,9 +52,8 @@ export async function renderBlame(context: PageContext, access: ProjectAccess) {
   if ('folder' in file) return redirect(repoUrl(base, 'tree', file.folder.ref, file.folder.path), null, 302);
   const { resolved, content } = file;
   if (isBinary(content) || content.length > MAX_SHOWN_BYTES) throw new NotFoundError('Blame');
-  const output = content.length === 0 ? '' : await blamePorcelain(resolved.repoPath, resolved.commit.id, resolved.path);
-  if (output === null) throw new NotFoundError('Blame');
-  const groups = parseBlame(output);
+  const groups = content.length === 0 ? [] : await blameGroups(resolved.repoPath, resolved.commit.id, resolved.path);
+  if (groups === null) throw new NotFoundError('Blame');
   const [commits, markup] = await Promise.all([readCommits(resolved.repoPath, groups.map((group) => group.commitId)), lineMarkup(resolved.path, content.toString('utf8'))]);
   const times = [...commits.values()].map((commit) => commit.author.seconds);
   const newest = Math.max(...times);

@@ -15,7 +15,7 @@ const params = {
   sha: p.string.optional(),
   format: p.string.optional(),
   path: p.string.optional({ max: 4096 }),
-  // Kiln stores no LFS objects: there are none to include or leave out.
+  // Archives hold what the repository holds: LFS files as their pointers whichever way this is set.
   include_lfs_blobs: p.boolean.optional({ default: true }),
   exclude_paths: p.strings.optional(),
 };

@@ -86,4 +86,33 @@ export interface RepositoriesTables {
   protected_tags: ProtectedTagsTable;
   protected_tag_create_access_levels: ProtectedTagCreateAccessLevelsTable;
   commit_noteables: CommitNoteablesTable;
+  lfs_objects: LfsObjectsTable;
+  lfs_objects_projects: LfsObjectsProjectsTable;
+  lfs_file_locks: LfsFileLocksTable;
+}
+
+/** A Git LFS object, stored once for the instance under its oid (repositories/lfs/object-store.ts). */
+export interface LfsObjectsTable {
+  id: Generated<number>;
+  /** SHA-256 of the content, lower-case hex. */
+  oid: string;
+  size: number;
+  created_at: number;
+}
+
+/** A project may serve this object: it was uploaded to the project (GitLab's lfs_objects_projects). */
+export interface LfsObjectsProjectsTable {
+  id: Generated<number>;
+  lfs_object_id: number;
+  project_id: number;
+  created_at: number;
+}
+
+/** A lock of the LFS locks API: one per (project, path). */
+export interface LfsFileLocksTable {
+  id: Generated<number>;
+  project_id: number;
+  user_id: number;
+  path: string;
+  created_at: number;
 }

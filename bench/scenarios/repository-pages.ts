@@ -1,0 +1,94 @@
+// `npm run bench -- repository-pages` (issue 35): the repository pages against their goals, on one
+// repository of 500 commits written with git fast-import (bench/git-history.ts): the tree page of a
+// 1,000-entry folder whose entries were last changed by 500 different commits, the blob page of a
+// 5,000-line TypeScript file (highlighted), the blame of that file (every commit changed a slice of
+// it: 500 commits in its blame), and the commit list. Each page is asked once cold (nothing cached:
+// the highlighter, the last-commit walk and the blame see it for the first time), then 20 times in a
+// row; the server time is the response time over loopback, one request at a time. The git processes
+// each page starts are counted in the server (bench/query-counter.ts): they must not grow with the
+// entries of a folder or the lines of a file.
+import { randomBytes } from 'node:crypto';
+import type { BenchScenario, BenchServer } from '../scenario.js';
+import type { Deps } from '../../src/platform/deps.js';
+import { createProject } from '../../src/accounts/create-project.js';
+import { toAuthUser } from '../../src/accounts/user-entities.js';
+import { ensureRepository } from '../../src/repositories/ensure-repository.js';
+import { writeHistory } from '../git-history.js';
+
+const COMMITS = 500;
+const LATER_VIEWS = 20;
+
+interface PageGoal {
+  name: string;
+  path: string;
+  goalMs: number;
+  /** The most git processes one view may start. */
+  maxGit: number;
+}
+
+async function timedGet(server: BenchServer, path: string): Promise<{ ms: number; git: number | null }> {
+  const before = (await server.gitProcesses?.()) ?? null;
+  const started = process.hrtime.bigint();
+  const response = await fetch(`${server.url}${path}`);
+  await response.arrayBuffer();
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
+  const after = (await server.gitProcesses?.()) ?? null;
+  return { ms, git: before === null || after === null ? null : after - before };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const round = (value: number) => Math.round(value * 10) / 10;
+
+export const repositoryPagesScenario: BenchScenario = {
+  name: 'repository-pages',
+
+  async seed(deps: Deps) {
+    const rootRow = await deps.db.selectFrom('users').selectAll().where('username', '=', 'root').executeTakeFirstOrThrow();
+    const root = { user: toAuthUser(rootRow), scopes: ['api'], via: 'personal_access_token' as const, tokenId: null };
+    const path = `pages-${randomBytes(3).toString('hex')}`;
+    const project = await createProject(deps, root, { name: path, path, visibility: 'public' });
+    const repo = await ensureRepository(deps, { type: 'project', id: Number(project.id), defaultBranch: 'main' });
+    await writeHistory(repo.path, { commits: COMMITS, bigFileLines: 5000, wideEntries: 1000 });
+    return { projectPath: project.full_path };
+  },
+
+  async targets() {
+    return [];
+  },
+
+  async custom(server, seeded) {
+    const base = `/${String(seeded.projectPath)}/-`;
+    const pages: PageGoal[] = [
+      { name: 'tree page of a 1,000-entry folder', path: `${base}/tree/main/wide`, goalMs: 100, maxGit: 6 },
+      { name: 'blob page of a 5,000-line file, highlighted', path: `${base}/blob/main/src/big.ts`, goalMs: 100, maxGit: 6 },
+      { name: `blame of a 5,000-line file with ${COMMITS} commits`, path: `${base}/blame/main/src/big.ts`, goalMs: 300, maxGit: 6 },
+      { name: 'commit list page (main)', path: `${base}/commits/main`, goalMs: 100, maxGit: 6 },
+    ];
+    const results = [];
+    for (const page of pages) {
+      const cold = await timedGet(server, page.path);
+      const later: number[] = [];
+      const laterGit: number[] = [];
+      for (let view = 0; view < LATER_VIEWS; view += 1) {
+        const { ms, git } = await timedGet(server, page.path);
+        later.push(ms);
+        if (git !== null) laterGit.push(git);
+      }
+      const warm = median(later);
+      results.push({ name: `${page.name}: first view (nothing cached)`, value: round(cold.ms), unit: 'ms', target: `<${page.goalMs} ms`, pass: cold.ms < page.goalMs });
+      results.push({ name: `${page.name}: median of ${LATER_VIEWS} later views`, value: round(warm), unit: 'ms', target: `<${page.goalMs} ms`, pass: warm < page.goalMs });
+      const mostGit = Math.max(cold.git ?? Infinity, ...laterGit);
+      results.push({
+        name: `${page.name}: git processes per view (first / later)`,
+        value: cold.git ?? -1,
+        unit: `first view, ${laterGit.length ? Math.max(...laterGit) : '?'} at most later`,
+        target: `≤${page.maxGit} a view`,
+        pass: Number.isFinite(mostGit) && mostGit <= page.maxGit,
+      });
+    }
+    return results;
+  },
+};
+
+export default repositoryPagesScenario;
