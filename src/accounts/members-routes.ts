@@ -6,6 +6,7 @@ import { RecordNotFoundError } from '../platform/errors.js';
 import type { PolicySubject } from '../platform/auth/policies/index.js';
 import type { MemberSource } from './member-source.js';
 import { listMembersQuery } from './members-finder.js';
+import { allMembersQuery } from './all-members-queries.js';
 import { memberEntity } from './member-entities.js';
 import { createMember } from './create-member.js';
 import { updateMember } from './update-member.js';
@@ -19,6 +20,16 @@ const ABILITY = {
   groups: { read: { group: 'read_group_member' }, admin: { group: 'admin_group_member' } },
   projects: { read: { project: 'read_project_member' }, admin: { project: 'admin_project_member' } },
 } as const;
+
+/** The membership source and the namespace its inherited members start from. */
+async function inheritedSourceOf<S extends ParamSchema>(kind: Kind, context: RouteContext<S>): Promise<{ source: MemberSource; namespaceId: number }> {
+  if (kind === 'groups') {
+    const access = await context.group();
+    return { source: { type: 'Namespace', id: Number(access.group.id) }, namespaceId: Number(access.group.id) };
+  }
+  const access = await context.project();
+  return { source: { type: 'Project', id: Number(access.project.id) }, namespaceId: Number(access.project.namespace_id) };
+}
 
 /** The membership source behind `/groups/:id` or `/projects/:id`, with the caller on it. */
 async function sourceOf<S extends ParamSchema>(kind: Kind, context: RouteContext<S>): Promise<{ source: MemberSource; actor: PolicySubject }> {
@@ -42,6 +53,29 @@ export function membersRoutes(app: FastifyInstance, deps: Deps): void {
       handler: async (context) => {
         const { source } = await sourceOf(kind, context);
         return (await context.paginate(listMembersQuery(deps, source))).map((row) => memberEntity(base, row));
+      },
+    });
+
+    apiRoute(app, deps, {
+      method: 'GET', url: `/${kind}/:id/members/all`, summary: `List the members of a ${noun} with those inherited from the groups above`, tags: ['members'], paginated: true,
+      ability: ABILITY[kind].read,
+      params: { id: p.string.required(), query: p.string.optional(), user_ids: p.integers.optional() },
+      handler: async (context) => {
+        const { source, namespaceId } = await inheritedSourceOf(kind, context);
+        const query = allMembersQuery(deps, source, namespaceId, { search: context.params.query, userIds: context.params.user_ids });
+        return (await context.paginate(query)).map((row) => memberEntity(base, row));
+      },
+    });
+
+    apiRoute(app, deps, {
+      method: 'GET', url: `/${kind}/:id/members/all/:user_id`, summary: `Get a member of a ${noun}, direct or inherited`, tags: ['members'],
+      ability: ABILITY[kind].read,
+      params: { id: p.string.required(), user_id: p.integer.required() },
+      handler: async (context) => {
+        const { source, namespaceId } = await inheritedSourceOf(kind, context);
+        const row = await allMembersQuery(deps, source, namespaceId).where('u.id', '=', context.params.user_id).executeTakeFirst();
+        if (!row) throw new RecordNotFoundError();
+        return memberEntity(base, row);
       },
     });
 

@@ -49,3 +49,20 @@ describe('GET /api/v4/projects/:id/members/:user_id', () => {
     });
   });
 });
+
+describe('GET /api/v4/:kind/:id/members/all', () => {
+  it('lists members with those inherited from the groups above, each once at their highest level', async () => {
+    const inner = await kiln.createProject(owner, 'in-crew', { namespace_id: group.id });
+    await kiln.api('POST', `/projects/${inner.id}/members`, { token: owner.token, body: { user_id: stranger.id, access_level: 20 } });
+    await kiln.api('POST', `/projects/${inner.id}/members`, { token: owner.token, body: { user_id: developer.id, access_level: 40 } });
+    const all = await kiln.api('GET', `/projects/${inner.id}/members/all`, { token: owner.token });
+    expect(all.status).toBe(200);
+    const levels = Object.fromEntries(all.body.map((member: { username: string; access_level: number }) => [member.username, member.access_level]));
+    expect(levels).toEqual({ owner: 50, developer: 40, stranger: 20 });
+    expect((await kiln.api('GET', `/projects/${inner.id}/members/all?query=strang`, { token: owner.token })).body.map((member: { id: number }) => member.id)).toEqual([stranger.id]);
+    expect(await kiln.api('GET', `/projects/${inner.id}/members/all/${developer.id}`, { token: owner.token })).toMatchObject({ status: 200, body: { id: developer.id, access_level: 40 } });
+    expect((await kiln.api('GET', `/groups/${group.id}/members/all/${stranger.id}`, { token: owner.token })).status).toBe(404);
+    // A personal project's owner is its Owner.
+    expect((await kiln.api('GET', `/projects/${project.id}/members/all`, { token: owner.token })).body.map((member: { username: string; access_level: number }) => [member.username, member.access_level])).toEqual([['owner', 50], ['developer', 30]]);
+  });
+});

@@ -62,7 +62,9 @@ describe('the merge request pages', { timeout: 90_000 }, () => {
     expect((await reporter.get(`${self}/diffs`)).body).not.toContain(`suggestions/${suggestion.id}/apply`);
     expect((await reporter.post(`${self}/suggestions/${suggestion.id}/apply`, {}, { csrfFrom: self })).statusCode).toBe(403);
     const developer = await signedIn(w.developer);
-    expect((await developer.get(`${self}/diffs`)).body).toContain(`suggestions/${suggestion.id}/apply`);
+    const diffs = (await developer.get(`${self}/diffs`)).body;
+    expect(diffs).toContain(`suggestions/${suggestion.id}/apply`);
+    expect(diffs).toContain('<del>- one\n</del><ins>+ ONE\n</ins>');
     expect((await developer.post(`${self}/suggestions/${suggestion.id}/apply`, {}, { csrfFrom: self })).statusCode).toBe(303);
     const file = await kiln.apiAs(w.developer, 'GET', `/projects/${w.project.id}/repository/files/app.txt?ref=feature`);
     expect(Buffer.from(file.content, 'base64').toString()).toBe('ONE\ntwo\n');

@@ -107,10 +107,16 @@ export interface ThreadRenderOptions {
   suggestions?: NoteSuggestions;
 }
 
-/** Under a diff note: each suggestion's lines and state, with "Apply suggestion" for those who may. */
+/** A suggestion as the change it proposes: the lines it replaces, then what replaces them. */
+function suggestedChange(suggestion: { from_content: string; to_content: string }): Html {
+  const lines = (text: string) => text.split(/(?<=\n)/).filter((line) => line !== '');
+  return html`<pre class="suggestion-diff">${lines(suggestion.from_content).map((line) => html`<del>- ${line}</del>`)}${lines(suggestion.to_content).map((line) => html`<ins>+ ${line}</ins>`)}</pre>`;
+}
+
+/** Under a diff note: each suggestion's change and state, with "Apply suggestion" for those who may. */
 function suggestionBar(options: ThreadRenderOptions, note: NoteRow): Html {
   const suggestions = options.suggestions?.byNote.get(Number(note.id)) ?? [];
-  return html`${suggestions.map((suggestion) => html`<div class="suggestion-bar" data-suggestion="${suggestion.id}"><span class="muted">Suggestion for line${suggestion.from_line === suggestion.to_line ? ` ${suggestion.from_line}` : `s ${suggestion.from_line}–${suggestion.to_line}`}</span>
+  return html`${suggestions.map((suggestion) => html`<div class="suggestion-bar" data-suggestion="${suggestion.id}">${suggestedChange(suggestion)}<span class="muted">Suggestion for line${suggestion.from_line === suggestion.to_line ? ` ${suggestion.from_line}` : `s ${suggestion.from_line}–${suggestion.to_line}`}</span>
 ${suggestion.applied ? html`<span class="badge">Applied</span>` : suggestion.appliable && options.suggestions?.canApply ? html`<form method="post" action="${options.self}/suggestions/${suggestion.id}/apply" class="inline">${csrfField(options.context)}<button type="submit" class="secondary">Apply suggestion</button></form>` : html`<span class="badge">Can't be applied</span>`}</div>`)}`;
 }
 
