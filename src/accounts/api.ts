@@ -29,3 +29,5 @@ export { regenerateRecoveryCodes } from './regenerate-recovery-codes.js';
 export { scopesAvailableTo } from './create-personal-access-token.js';
 // Issue 36: profile pages link a user's website only when it is an http(s) address.
 export { isWebAddress } from './update-profile.js';
+// Issue 37 (Git LFS): whether a project's LFS is on (its stored `lfs_enabled` setting).
+export { projectLfsEnabled } from './settings-tables.js';

@@ -4,7 +4,7 @@
 // column of their own (names, visibility, merge request settings: update-project.ts) are not here.
 // docs/settings.md says which of these act on something in Kiln and which are accepted but inert.
 import { p } from '../platform/http/params.js';
-import { flagAlias, levelAlias, setting, type AliasTable, type SettingsTable } from './stored-settings.js';
+import { flagAlias, levelAlias, parseStored, setting, type AliasTable, type SettingsTable } from './stored-settings.js';
 
 const LEVELS = ['disabled', 'private', 'enabled'] as const;
 const PUBLIC_LEVELS = ['disabled', 'private', 'enabled', 'public'] as const;
@@ -119,3 +119,8 @@ export const GROUP_STORED_SETTINGS: SettingsTable = {
 export const GROUP_SETTING_ALIASES: AliasTable = {
   emails_disabled: flagAlias('emails_enabled', true),
 };
+
+/** Whether Git LFS is on for the project: its stored `lfs_enabled`, GitLab's default (on) when never set. */
+export function projectLfsEnabled(project: { settings: string | null }): boolean {
+  return parseStored(project.settings).lfs_enabled !== false;
+}

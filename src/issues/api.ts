@@ -25,3 +25,7 @@ export { destroyNote } from './destroy-note.js';
 export { discussionIdsQuery, discussionsOf, findDiscussion, findNote } from './discussions-finder.js';
 export { discussionEntity, noteUserIds, type NoteExtras, type NoteRow, type Users } from './entities.js';
 export { timeOf } from './issue-params.js';
+// Issue 34 (award emoji): the award emoji routes for any noteable kind, and the votes entities count.
+export { awardEmojiRoutes } from './award-emoji/award-emoji-routes.js';
+export { voteCounts } from './award-emoji/award-emoji.js';
+export { reactionCondition } from './award-emoji/reaction-queries.js';

@@ -24,6 +24,8 @@ export interface IssueLinks {
   withLabelsDetails?: boolean;
   /** Whether the caller is subscribed (the notifications feature answers, through issues/hooks.ts); false when not asked. */
   subscribed?: boolean;
+  /** Thumbs up and down awarded (award-emoji/award-emoji.ts voteCounts). */
+  votes?: { upvotes: number; downvotes: number };
 }
 
 export function issueEntity(baseUrl: string, issue: IssueRow, project: ProjectRow, links: IssueLinks) {
@@ -53,8 +55,8 @@ export function issueEntity(baseUrl: string, issue: IssueRow, project: ProjectRo
     user_notes_count: links.notesCount ?? 0,
     subscribed: links.subscribed ?? false,
     merge_requests_count: 0,
-    upvotes: 0,
-    downvotes: 0,
+    upvotes: links.votes?.upvotes ?? 0,
+    downvotes: links.votes?.downvotes ?? 0,
     due_date: issue.due_date,
     confidential: Number(issue.confidential) === 1,
     discussion_locked: issue.discussion_locked === null ? null : Number(issue.discussion_locked) === 1,

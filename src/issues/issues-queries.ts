@@ -1,6 +1,7 @@
 // Issue listings (GitLab's IssuesFinder for GET /projects/:id/issues, /groups/:id/issues and /issues):
 // a base query over `issues as i` joined to `projects as p`, the caller's visibility in SQL before
 // paging, then small optional filters applied one after another, then GitLab's orderings.
+import { reactionCondition } from './award-emoji/reaction-queries.js';
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { AuthUser } from '../platform/auth/principal.js';
@@ -34,6 +35,8 @@ export interface IssueFilters {
   authorId?: number;
   authorUsername?: string;
   iids?: number[];
+  /** GitLab's my_reaction_emoji (award-emoji/reaction-queries.ts). */
+  myReactionEmoji?: string;
   confidential?: boolean;
   createdAfter?: number;
   createdBefore?: number;
@@ -128,6 +131,7 @@ function applyFilters(start: IssueQuery, filters: IssueFilters, viewer: AuthUser
   if (filters.issueType) query = query.where('i.issue_type', '=', filters.issueType);
   if (filters.confidential !== undefined) query = query.where('i.confidential', '=', filters.confidential ? 1 : 0);
   if (filters.iids?.length) query = query.where('i.iid', 'in', filters.iids);
+  if (filters.myReactionEmoji !== undefined) query = query.where(reactionCondition('Issue', 'i.id', filters.myReactionEmoji, viewer?.id ?? null));
   if (filters.authorId !== undefined) query = query.where('i.author_id', '=', filters.authorId);
   if (filters.authorUsername !== undefined) query = query.where(sql<SqlBool>`i.author_id in (select id from users where username_lower = ${filters.authorUsername.toLowerCase()})`);
   if (filters.search) {

@@ -89,8 +89,7 @@ export function filtersOf({ params, input }: FilterContext, defaultScope: IssueF
     orderBy: params.order_by as OrderBy,
     sort: params.sort as IssueFilters['sort'],
     scope,
-    // Kiln has no award emoji: only "None" (no reaction of mine) matches anything.
-    ...(params.my_reaction_emoji !== undefined && params.my_reaction_emoji.toLowerCase() !== NONE ? { iids: [-1] } : {}),
+    myReactionEmoji: params.my_reaction_emoji,
   };
 }
 

@@ -7,6 +7,7 @@ import { labelsOfIssues } from '../labels/api.js';
 import { milestoneEntity, type MilestoneParentPath, type MilestoneRow } from '../milestones/api.js';
 import { issueEntity, usersById, type IssueRow } from './entities.js';
 import { notesCounts } from './finder.js';
+import { voteCounts } from './award-emoji/award-emoji.js';
 import { issueHooks } from './hooks.js';
 
 /** Assignee user ids of each issue, in the order they were assigned. */
@@ -62,12 +63,13 @@ function subscribedOf(deps: Deps, viewer: Viewer, rows: IssueRow[]): Promise<Set
 
 export async function presentIssues(deps: Deps, rows: IssueRow[], options: { projects?: ProjectRow[]; withLabelsDetails?: boolean; viewer?: Viewer } = {}) {
   const ids = rows.map((row) => Number(row.id));
-  const [labels, assignees, counts, projects, subscribed] = await Promise.all([
+  const [labels, assignees, counts, projects, subscribed, votes] = await Promise.all([
     labelsOfIssues(deps.db, ids),
     assigneesOf(deps.db, ids),
     notesCounts(deps, ids),
     projectsOf(deps, rows, options.projects ?? []),
     subscribedOf(deps, options.viewer ?? null, rows),
+    voteCounts(deps.db, 'Issue', ids),
   ]);
   const [users, milestones] = await Promise.all([
     usersById(deps.db, rows.flatMap((row) => [row.author_id, row.closed_by_id, ...(assignees.get(Number(row.id)) ?? [])])),
@@ -81,6 +83,7 @@ export async function presentIssues(deps: Deps, rows: IssueRow[], options: { pro
     notesCount: counts.get(Number(row.id)) ?? 0,
     withLabelsDetails: options.withLabelsDetails,
     subscribed: subscribed.has(Number(row.id)),
+    votes: votes.get(Number(row.id)),
   }));
 }
 

@@ -7,11 +7,13 @@ import { noteRoutes } from './note-routes.js';
 import { discussionRoutes } from './discussion-routes.js';
 import { labelEventRoutes } from './label-event-routes.js';
 import { issueNoteableKind } from './issue-noteable.js';
+import { awardEmojiRoutes } from './award-emoji/award-emoji-routes.js';
 
 export function issuesRoutes(app: FastifyInstance, deps: Deps): void {
   issueListRoutes(app, deps);
   issueRoutes(app, deps);
   noteRoutes(app, deps, issueNoteableKind);
   discussionRoutes(app, deps, issueNoteableKind);
+  awardEmojiRoutes(app, deps, issueNoteableKind);
   labelEventRoutes(app, deps);
 }

@@ -25,6 +25,8 @@ export interface MergeRequestLinks {
   reviewerIds: number[];
   milestone: unknown;
   notesCount: number;
+  /** Thumbs up and down awarded (the issues feature's voteCounts). */
+  votes?: { upvotes: number; downvotes: number };
   latestDiff: MergeRequestDiffRow | null;
   facts: MergeFacts;
   /** The head pipeline (commit-statuses' head-pipelines.ts) and the path of the project it ran in. */
@@ -108,8 +110,8 @@ export function mergeRequestBasicEntity(baseUrl: string, mr: MergeRequestRow, li
     target_branch: mr.target_branch,
     source_branch: mr.source_branch,
     user_notes_count: links.notesCount,
-    upvotes: 0,
-    downvotes: 0,
+    upvotes: links.votes?.upvotes ?? 0,
+    downvotes: links.votes?.downvotes ?? 0,
     author: user(baseUrl, users, mr.author_id),
     assignees,
     assignee: assignees[0] ?? null,

@@ -2,6 +2,7 @@
 // /groups/:id/merge_requests and /merge_requests): a base query over `merge_requests as m` joined to
 // its target `projects as p`, the caller's visibility in SQL before paging, then the optional
 // filters one after another (and their `not[…]` negations), then GitLab's orderings.
+import { reactionCondition } from '../issues/api.js';
 import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { AuthUser } from '../platform/auth/principal.js';
@@ -94,7 +95,7 @@ function milestoneCondition(milestone: string): RawBuilder<SqlBool> {
 }
 
 /** Each negatable filter as conditions (all must hold). */
-function negatableConditions(filters: NegatableFilters): RawBuilder<SqlBool>[] {
+function negatableConditions(filters: NegatableFilters, viewer: AuthUser | null): RawBuilder<SqlBool>[] {
   const conditions: RawBuilder<SqlBool>[] = [];
   if (filters.labels?.length) {
     const [first] = filters.labels;
@@ -109,8 +110,7 @@ function negatableConditions(filters: NegatableFilters): RawBuilder<SqlBool>[] {
   for (const username of filters.assigneeUsernames ?? []) conditions.push(hasUsername('merge_request_assignees', username));
   if (filters.reviewerId !== undefined) conditions.push(userCondition('merge_request_reviewers', filters.reviewerId));
   if (filters.reviewerUsername !== undefined) conditions.push(hasUsername('merge_request_reviewers', filters.reviewerUsername));
-  // Kiln has no award emoji: "None" (no reaction of mine) holds for every merge request, any other none.
-  if (filters.myReactionEmoji !== undefined) conditions.push(filters.myReactionEmoji.toLowerCase() === NONE ? sql<SqlBool>`1 = 1` : sql<SqlBool>`1 = 0`);
+  if (filters.myReactionEmoji !== undefined) conditions.push(reactionCondition('MergeRequest', 'm.id', filters.myReactionEmoji, viewer?.id ?? null));
   return conditions;
 }
 
@@ -131,8 +131,8 @@ function applyFilters(start: MergeRequestQuery, filters: MergeRequestFilters, vi
     const columns = filters.searchIn?.length ? filters.searchIn : ['title', 'description'];
     query = query.where(sql<SqlBool>`(${sql.join(columns.map((column) => lowerLike(`m.${column}`, pattern)), sql` or `)})`);
   }
-  for (const condition of negatableConditions(filters)) query = query.where(condition);
-  for (const condition of negatableConditions(filters.not ?? {})) query = query.where(sql<SqlBool>`not (${condition})`);
+  for (const condition of negatableConditions(filters, viewer)) query = query.where(condition);
+  for (const condition of negatableConditions(filters.not ?? {}, viewer)) query = query.where(sql<SqlBool>`not (${condition})`);
   if (filters.createdAfter !== undefined) query = query.where('m.created_at', '>=', filters.createdAfter);
   if (filters.createdBefore !== undefined) query = query.where('m.created_at', '<=', filters.createdBefore);
   if (filters.updatedAfter !== undefined) query = query.where('m.updated_at', '>=', filters.updatedAfter);

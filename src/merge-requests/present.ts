@@ -5,7 +5,7 @@ import type { Deps } from '../platform/deps.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import { milestoneEntity, type MilestoneRow } from '../milestones/api.js';
 import type { LabelRow } from '../labels/api.js';
-import { usersById } from '../issues/api.js';
+import { usersById, voteCounts } from '../issues/api.js';
 import { mergeRequestBasicEntity, mergeRequestSimpleEntity, type MergeRequestDiffRow, type MergeRequestLinks, type MergeRequestRow, type ReferenceFrom } from './entities.js';
 import { mergeRequestHooks } from './hooks.js';
 import type { MergeFacts } from './merge-status.js';
@@ -77,9 +77,10 @@ export async function loadLinks(deps: Deps, rows: MergeRequestRow[], options: { 
   }));
   const userIds = rows.flatMap((row) => [row.author_id, row.merged_by_id, row.merge_user_id, row.closed_by_id]);
   const pipelineUserIds = [...pipelines.values()].map((head) => head.pipeline.user_id);
-  const [users, milestones] = await Promise.all([
+  const [users, milestones, votes] = await Promise.all([
     usersById(deps.db, [...userIds, ...pipelineUserIds, ...assignees.map((row) => row.user_id), ...reviewers.map((row) => row.user_id)]),
     milestonesOf(deps, rows, projectsById),
+    voteCounts(db, 'MergeRequest', ids),
   ]);
   return {
     links: (mr) => {
@@ -102,6 +103,7 @@ export async function loadLinks(deps: Deps, rows: MergeRequestRow[], options: { 
         reviewerIds: (reviewersOf.get(id) ?? []).map((row) => Number(row.user_id)),
         milestone: mr.milestone_id === null ? null : (milestones.get(Number(mr.milestone_id)) ?? null),
         notesCount: notesOf.get(id) ?? 0,
+        votes: votes.get(id),
         latestDiff: mr.latest_merge_request_diff_id === null ? null : (diffsById.get(Number(mr.latest_merge_request_diff_id)) ?? null),
         facts,
         headPipeline: head ? { ...head, projectPath: projectsById.get(Number(head.pipeline.project_id))?.full_path ?? target.full_path } : null,

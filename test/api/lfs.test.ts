@@ -154,6 +154,15 @@ describe('the batch API and basic transfer', () => {
     expect(empty.json().message).toBe('Not found.');
   }, SLOW);
 
+  it('refuses LFS on a project whose lfs_enabled setting is off (PUT /projects/:id)', async () => {
+    await kiln.apiAs(alice, 'PUT', `/projects/${project.id}`, { lfs_enabled: false });
+    const off = await batch('team/app', { operation: 'download', objects: [{ oid: firstOid, size: first.length }] }, alice);
+    expect(off.statusCode).toBe(403);
+    expect(off.json().message).toBe('Access forbidden. Check your access level.');
+    await kiln.apiAs(alice, 'PUT', `/projects/${project.id}`, { lfs_enabled: true });
+    expect((await batch('team/app', { operation: 'download', objects: [{ oid: firstOid, size: first.length }] }, alice)).statusCode).toBe(200);
+  }, SLOW);
+
   it('serves an object only to projects it was uploaded to; an upload of the same bytes links it without a second copy', async () => {
     await kiln.createProject(bob, 'own');
     const path = 'bob/own';

@@ -1,15 +1,15 @@
-// Hostile values on every API route of the route inventory (issue 33): NUL bytes, huge strings, wrong
-// types, arrays and hashes where text is expected, deeply nested names, invalid UTF-8 escapes, in the
-// query, the body and the path. Client input never makes Kiln answer 5xx. Bounded: each route gets a
+// Hostile values (hostile-values.ts) on every non-DELETE API route of the route inventory (issue 33),
+// in the query, the body and the path: client input never makes Kiln answer 5xx. DELETE routes and
+// page forms have theirs in fuzz-pages-and-deletes.test.ts. Bounded: each route gets a
 // few of the value kinds in turn (every kind reaches every tenth route), not their cartesian product.
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { routeInventory } from '../../src/platform/http/route-inventory.js';
+import { KINDS, concretePath, hostileRequest, type FuzzIds } from './hostile-values.js';
 
 let kiln: TestKiln;
 let admin: TestUser;
-const ids: Record<string, string> = {};
+const ids = {} as FuzzIds;
 
 beforeAll(async () => {
   kiln = await testKiln();
@@ -22,53 +22,6 @@ beforeAll(async () => {
 });
 afterAll(() => kiln.close());
 
-/** Common parameter names, so that hostile values reach the routes' own checks and not only "missing". */
-const NAMES = ['title', 'name', 'path', 'description', 'body', 'note', 'due_date', 'start_date', 'ref', 'ref_name', 'branch', 'sha', 'file_path', 'content', 'labels', 'assignee_ids', 'state', 'state_event', 'search', 'order_by', 'sort', 'per_page', 'page', 'visibility', 'url', 'username', 'email', 'key', 'value', 'scopes', 'expires_at', 'access_level', 'user_id', 'namespace_id', 'tag_name', 'message', 'commit_message', 'actions', 'confidential', 'weight'];
-
-type Kind = { name: string; json?: (key: string) => unknown; form?: string; path?: string };
-
-const huge = 'x'.repeat(200_000);
-const KINDS: Kind[] = [
-  { name: 'NUL', json: () => 'a\u0000b', form: 'a%00b', path: 'a%00b' },
-  { name: 'huge', json: () => huge, path: 'y'.repeat(900) },
-  { name: 'number', json: () => 1e308 },
-  { name: 'negative', json: () => -1, path: '-1' },
-  { name: 'hash', json: () => ({ nested: { deeper: ['x'] } }) },
-  { name: 'array of hashes', json: () => [{ a: 1 }, { b: [null] }] },
-  { name: 'null and booleans', json: (key) => (key.length % 2 === 0 ? null : true) },
-  { name: 'nested brackets', form: 'v' },
-  { name: 'invalid UTF-8 escapes', form: '%E0%A4%A%C3%28%FF', path: '%C3%28' },
-  { name: 'impossible date', json: () => '2026-13-45', form: '2026-02-30' },
-  { name: 'unicode', json: () => '\u202e\ud83d\ude00\u0301\ufeff', path: encodeURIComponent('\u202e\ud83d\ude00') },
-];
-
-function concretePath(pattern: string, kind: Kind, hostilePath: boolean): string {
-  let first = true;
-  return pattern.replace(/:(\w+)/g, (_all, param: string) => {
-    const hostile = hostilePath && first && kind.path !== undefined;
-    first = false;
-    if (hostile) return kind.path!;
-    if (param === 'id') return pattern.startsWith('/api/v4/groups') ? ids.group : pattern.startsWith('/api/v4/users') ? ids.user : ids.project;
-    if (param.endsWith('iid')) return ids.issue;
-    if (param === 'milestone_id') return ids.milestone;
-    if (param === 'user_id') return ids.user;
-    if (/branch|ref|sha|tag/.test(param)) return 'main';
-    return '1';
-  });
-}
-
-function request(method: string, url: string, kind: Kind): InjectOptions {
-  const headers: Record<string, string> = { 'private-token': admin.token };
-  if (kind.form !== undefined) {
-    const pairs = kind.name === 'nested brackets' ? NAMES.map((name) => `${name}${'[x]'.repeat(30)}=${kind.form}`) : NAMES.map((name) => `${name}=${kind.form}`);
-    if (method === 'GET') return { method: 'GET', url: `${url}?${pairs.join('&')}`, headers } as InjectOptions;
-    return { method, url, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, payload: pairs.join('&') } as InjectOptions;
-  }
-  const values = Object.fromEntries(NAMES.map((name) => [name, kind.json!(name)]));
-  if (method === 'GET') return { method: 'GET', url: `${url}?${NAMES.map((name) => `${name}=${encodeURIComponent(String(values[name]))}`).join('&')}`, headers } as InjectOptions;
-  return { method, url, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(values) } as InjectOptions;
-}
-
 describe('every API route, with hostile values', () => {
   it('never answers 5xx', { timeout: 600_000 }, async () => {
     const routes = routeInventory(kiln.app).filter((route) => route.path.startsWith('/api/v4/') && route.method !== 'DELETE' && route.method !== 'HEAD' && route.method !== 'OPTIONS');
@@ -80,8 +33,8 @@ describe('every API route, with hostile values', () => {
       // Three kinds per route, rotating, and the path made hostile on every other request.
       for (let turn = 0; turn < 3; turn += 1) {
         const kind = KINDS[(index * 3 + turn) % KINDS.length];
-        const url = concretePath(route.path, kind, turn % 2 === 1);
-        const response = await kiln.app.inject(request(route.method, url, kind));
+        const url = concretePath(route.path, ids, kind, turn % 2 === 1);
+        const response = await kiln.app.inject(hostileRequest(route.method, url, kind, { 'private-token': admin.token }));
         sent += 1;
         statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
         if (response.statusCode >= 500) failures.push(`${route.method} ${route.path} [${kind.name}${turn % 2 === 1 ? ', path' : ''}] → ${response.statusCode} ${response.body.slice(0, 200)}`);
@@ -109,6 +62,18 @@ describe('the hostile values of the issue, one by one', () => {
     const response = await kiln.api(method, path(), { token: admin.token, body });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error });
+  });
+
+  it('keeps hook saves working after an invalid CIDR in the outbound allow-list (a name GitLab never matches)', async () => {
+    await kiln.apiAs(kiln.root, 'PUT', '/application/settings', { outbound_local_requests_whitelist: ['10.0.0.0/33', '::1/200', '10.1.0.0/16'] });
+    try {
+      expect((await kiln.api('POST', `${project()}/hooks`, { token: admin.token, body: { url: 'https://hooks.example/ok' } })).status).toBe(201);
+      const blocked = await kiln.api('POST', `${project()}/hooks`, { token: admin.token, body: { url: 'http://10.0.0.1/' } });
+      expect(blocked.body).toEqual({ message: { url: ['is blocked: Requests to the local network are not allowed'] } });
+      expect((await kiln.api('POST', `${project()}/hooks`, { token: admin.token, body: { url: 'http://10.1.2.3/' } })).status).toBe(201);
+    } finally {
+      await kiln.apiAs(kiln.root, 'PUT', '/application/settings', { outbound_local_requests_whitelist: [] });
+    }
   });
 
   it('answers a NUL in a path parameter (ref_name) with 4xx', async () => {

@@ -4,7 +4,7 @@
 // Plugged into merge requests by their hooks (../hooks.ts) and registered by the feature's index.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
-import { discussionRoutes, noteRoutes } from '../../issues/api.js';
+import { awardEmojiRoutes, discussionRoutes, noteRoutes } from '../../issues/api.js';
 import { mergeRequestHooks } from '../hooks.js';
 import { mergeRequestNoteableKind } from './merge-request-noteable.js';
 import { unresolvedThreads } from './unresolved-threads.js';
@@ -26,6 +26,7 @@ export const reviewJobs = {
 export function reviewRoutes(app: FastifyInstance, deps: Deps): void {
   noteRoutes(app, deps, mergeRequestNoteableKind);
   discussionRoutes(app, deps, mergeRequestNoteableKind);
+  awardEmojiRoutes(app, deps, mergeRequestNoteableKind);
   draftNoteRoutes(app, deps);
   suggestionRoutes(app, deps);
 }

@@ -61,13 +61,26 @@ export function csrfField(context: { session: Session }): Html {
   return html`<input type="hidden" name="authenticity_token" value="${context.session.csrfToken}">`;
 }
 
+/** A form field's text: strings, and numbers or booleans from a JSON body; anything else is no text. */
+function fieldText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : null;
+}
+
+/**
+ * The form's text fields and lists of text. Nested fields (`a[b]=`, parsed into prototype-less bags
+ * by param-bag.ts) and files are not a page form's text and are left out, so hostile names cannot
+ * reach a handler as something it would have to stringify (issue 33: that was a 500).
+ */
 function formOf(body: unknown): Record<string, string | string[]> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
   const form: Record<string, string | string[]> = {};
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-    if (typeof value === 'string') form[key] = value;
-    else if (Array.isArray(value)) form[key] = value.map(String);
-    else if (value !== null && value !== undefined) form[key] = String(value);
+    if (Array.isArray(value)) form[key] = value.map(fieldText).filter((item): item is string => item !== null);
+    else {
+      const text = fieldText(value);
+      if (text !== null) form[key] = text;
+    }
   }
   return form;
 }

@@ -6,6 +6,7 @@
 // anyone else 404 "Not found." (never whether the project exists).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
+import { projectLfsEnabled } from '../../accounts/api.js';
 import { authenticateGit, parseBasic } from '../git-http/authenticate.js';
 import { decideGitAccess, GIT_MESSAGES, type GitActor, type GitTarget } from '../git-http/git-access.js';
 import { clearGitAuthFailures, gitAuthThrottle, recordGitAuthFailure } from '../git-http/throttle.js';
@@ -91,7 +92,7 @@ export async function lfsAccess(deps: Deps, request: FastifyRequest, reply: Fast
     lfsError(deps, reply, 404, 'Not found.');
     return null;
   }
-  if (target.project.lfs_enabled === 0) {
+  if (!projectLfsEnabled(target.project)) {
     await refusal(deps, reply, path, actor);
     return null;
   }

@@ -3,6 +3,7 @@
 // header git-lfs sends there until `expires_in` runs out. The caller has already been allowed to fetch
 // (download) or push (upload) by the git access decision.
 import type { Deps } from '../../platform/deps.js';
+import { projectLfsEnabled } from '../../accounts/api.js';
 import type { GitActor, GitTarget } from '../git-http/git-access.js';
 import { basicAuthorization, issueLfsToken, lfsUsername, LFS_TOKEN_TTL_SECONDS, type LfsTokenActor } from '../git-http/lfs-token.js';
 import { repositoryHttpUrl } from './batch.js';
@@ -15,7 +16,7 @@ export interface LfsSshAuthentication {
 
 /** The answer for an SSH actor (a user's key or a deploy key), or null where LFS is off. */
 export function lfsSshAuthentication(deps: Deps, actor: GitActor, target: GitTarget): LfsSshAuthentication | null {
-  if (!deps.config.lfsEnabled || target.kind !== 'project' || !target.project || target.project.lfs_enabled === 0) return null;
+  if (!deps.config.lfsEnabled || target.kind !== 'project' || !target.project || !projectLfsEnabled(target.project)) return null;
   let tokenActor: LfsTokenActor;
   let username: string | null = null;
   if (actor.kind === 'user') {

@@ -104,8 +104,6 @@ export interface ProjectsTable {
   squash_commit_template: Generated<string | null>;
   suggestion_commit_message: Generated<string | null>;
   star_count: Generated<number>;
-  /** Git LFS on for this project (migration 20261228T2107-lfs). */
-  lfs_enabled: Generated<number>;
   avatar: string | null;
   created_at: number;
   updated_at: number;
