@@ -5,6 +5,7 @@
 // This machine's scheduler alone sometimes delays a process by more than that (the CPUs are shared),
 // so a run over budget is tried again, with fresh input, up to three times: a real stall (seconds on
 // the code before the fix) is over budget every time, scheduler noise is not.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { TestKiln } from './kiln.js';
 
 export const LIVENESS_BUDGET_MS = 100;
@@ -55,4 +56,61 @@ export async function whileLive<T>(kiln: Pick<TestKiln, 'request'>, work: (attem
     slowest.push(Math.round(run.slowestMs));
   }
   throw new Error(`/-/liveness was slower than ${budgetMs} ms in every run: ${slowest.join(', ')} ms`);
+}
+
+/** Issue 33's fuzz bound: no single request holds the event loop longer than this. */
+export const REQUEST_LOOP_BUDGET_MS = 50;
+
+/**
+ * The longest the event loop was held while `work` ran, in ms, from a 1 ms event-loop delay monitor.
+ * A timer made late by a held loop fires only once the loop is free, so the monitor is read after one
+ * more timer turn.
+ */
+export async function loopHeldMs<T>(work: () => Promise<T>): Promise<{ result: T; heldMs: number }> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  try {
+    const result = await work();
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    return { result, heldMs: histogram.max / 1e6 };
+  } finally {
+    histogram.disable();
+  }
+}
+
+/**
+ * Collects the requests of a fuzz run that held the loop over REQUEST_LOOP_BUDGET_MS. As with the
+ * liveness budget, a request over budget is sent again (twice): the first answer of a route pays for
+ * loading its code and a shared machine's scheduler can stall a process, neither of which repeats;
+ * a request that holds the loop on every try does.
+ *
+ * A request that started a process (git, mostly) is not held to the bound: Node starts a child
+ * process synchronously (fork and exec, 1–30 ms each depending on the machine's load), whatever the
+ * input, so its hold measures the process starts, not the input. Those are counted in `exempt`.
+ */
+export class LoopHolds {
+  private readonly over: Array<{ label: string; send: () => Promise<unknown>; heldMs: number[] }> = [];
+  exempt = 0;
+
+  constructor(private readonly processStarts: () => number) {}
+
+  async measure<T>(label: string, send: () => Promise<T>): Promise<T> {
+    const before = this.processStarts();
+    const { result, heldMs } = await loopHeldMs(send);
+    if (this.processStarts() > before) this.exempt += 1;
+    else if (heldMs > REQUEST_LOOP_BUDGET_MS) this.over.push({ label, send, heldMs: [heldMs] });
+    return result;
+  }
+
+  /** The requests over budget on every try, each with its times. */
+  async persistent(): Promise<string[]> {
+    const held: string[] = [];
+    for (const request of this.over) {
+      for (let retry = 0; retry < 2 && request.heldMs.every((ms) => ms > REQUEST_LOOP_BUDGET_MS); retry += 1) {
+        request.heldMs.push((await loopHeldMs(request.send)).heldMs);
+      }
+      if (request.heldMs.every((ms) => ms > REQUEST_LOOP_BUDGET_MS)) held.push(`${request.label}: ${request.heldMs.map(Math.round).join(', ')} ms`);
+    }
+    return held;
+  }
 }

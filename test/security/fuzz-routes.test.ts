@@ -2,10 +2,14 @@
 // in the query, the body and the path: client input never makes Kiln answer 5xx. DELETE routes and
 // page forms have theirs in fuzz-pages-and-deletes.test.ts. Bounded: each route gets a
 // few of the value kinds in turn (every kind reaches every tenth route), not their cartesian product.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { routeInventory } from '../../src/platform/http/route-inventory.js';
 import { KINDS, concretePath, hostileRequest, type FuzzIds } from './hostile-values.js';
+import { LoopHolds } from '../helpers/liveness-probe.js';
+
+const starts = vi.hoisted(() => ({ count: 0 }));
+vi.mock('node:child_process', async (original) => (await import('../helpers/process-starts.js')).countingChildProcess(await original(), starts));
 
 let kiln: TestKiln;
 let admin: TestUser;
@@ -23,7 +27,8 @@ beforeAll(async () => {
 afterAll(() => kiln.close());
 
 describe('every API route, with hostile values', () => {
-  it('never answers 5xx', { timeout: 600_000 }, async () => {
+  it('never answers 5xx, and no request holds the event loop over 50 ms', { timeout: 600_000 }, async () => {
+    const holds = new LoopHolds(() => starts.count);
     const routes = routeInventory(kiln.app).filter((route) => route.path.startsWith('/api/v4/') && route.method !== 'DELETE' && route.method !== 'HEAD' && route.method !== 'OPTIONS');
     expect(routes.length).toBeGreaterThan(100);
     const failures: string[] = [];
@@ -34,7 +39,8 @@ describe('every API route, with hostile values', () => {
       for (let turn = 0; turn < 3; turn += 1) {
         const kind = KINDS[(index * 3 + turn) % KINDS.length];
         const url = concretePath(route.path, ids, kind, turn % 2 === 1);
-        const response = await kiln.app.inject(hostileRequest(route.method, url, kind, { 'private-token': admin.token }));
+        const request = hostileRequest(route.method, url, kind, { 'private-token': admin.token });
+        const response = await holds.measure(`${route.method} ${route.path} [${kind.name}]`, () => kiln.app.inject(request));
         sent += 1;
         statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
         if (response.statusCode >= 500) failures.push(`${route.method} ${route.path} [${kind.name}${turn % 2 === 1 ? ', path' : ''}] → ${response.statusCode} ${response.body.slice(0, 200)}`);
@@ -44,6 +50,9 @@ describe('every API route, with hostile values', () => {
     // The values reach the routes' own checks: many answers are the routes' 400s, not "not found".
     expect(statuses[400]).toBeGreaterThan(sent / 4);
     expect(failures).toEqual([]);
+    expect(await holds.persistent()).toEqual([]);
+    // Most requests were held to the bound (only those that started git were not).
+    expect(holds.exempt).toBeLessThan(sent / 2);
   });
 });
 
