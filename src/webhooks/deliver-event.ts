@@ -15,6 +15,7 @@ import { deliveryKey, exchangeWithHook, type RulesOf } from './deliver-hook.js';
 import { buildHook } from './build-hook.js';
 import { recordExchanges, type Exchange } from './record-deliveries.js';
 import { acquireDestination, destinationOf } from './destination-slots.js';
+import { reserveSend } from './destination-pace.js';
 import { JOB_DELIVER_EVENT, type EventDeliveryPayload } from './listeners.js';
 
 /** Further event jobs one job takes on while the server is idle, and how many at once. */
@@ -74,13 +75,17 @@ export async function deliverEvent(deps: Deps, payload: EventDeliveryPayload, de
   const rules = rulesOnce(deps);
   const later: number[] = [];
   const sent = await Promise.all(hooks.map(async (hook) => {
-    // A few requests at a time per destination (destination-slots.ts); past the budget, a later job.
-    const release = await acquireDestination(destinationOf(hook.url));
+    // A few requests at a time and a steady rate per destination (destination-slots.ts,
+    // destination-pace.ts); past the budget, a later job.
+    const destination = destinationOf(hook.url);
+    const release = await acquireDestination(destination);
     try {
-      if (performance.now() > deadline) {
+      const wait = reserveSend(destination, performance.now(), deadline);
+      if (wait === null) {
         later.push(hook.id);
         return null;
       }
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       return await exchangeWithHook(deps, {
         hook,
         event: built.event,
