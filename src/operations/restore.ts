@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { ConfigError, withoutPassword, type Config } from '../config.js';
 import { ensurePrivateDirectory } from '../platform/data-dir.js';
 import { openPostgres } from '../platform/db/database.js';
+import { ensurePgTrgm } from '../platform/db/extensions.js';
 import { SECRETS_FILE, secretsPath } from '../platform/secrets.js';
 import { bundlePath, checkBackupFile, checkManifest, readManifest, SQLITE_FILE, type BackupManifest } from './backup-manifest.js';
 import { restoreBundle } from './repository-bundles.js';
@@ -48,6 +49,8 @@ async function checkPostgresTarget(config: Config, manifest: BackupManifest): Pr
     const initialised = await hasMigrationsTable(database.db);
     if (manifest.database_file) {
       if (initialised) throw new ConfigError(`KILN_DATABASE_URL ${withoutPassword(config.databaseUrl!)} is not empty: restore into a new database (createdb)`);
+      // A dump of Kiln's own schema does not carry the database's extensions its indexes use.
+      await ensurePgTrgm(database.db);
       return;
     }
     if (!initialised) throw new UsageError(`this backup holds no database (made with --skip-database): restore your PostgreSQL dump into ${withoutPassword(config.databaseUrl!)} first, then run restore again`);

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from './_columns.js';
+import { ensurePgTrgm } from '../extensions.js';
 
 // Issue search (issue 40, growth): `search=` on the issue listings and `GET /search?scope=issues` look for
 // the text anywhere in the title or the description (`lower(column) like '%text%'`), which no B-tree
@@ -11,15 +12,8 @@ import { isPostgres } from './_columns.js';
 // write of `issues`, whichever code writes.
 export async function up(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
-    // An extension is one per database, whichever schema Kiln's tables are in (a search_path of its own
-    // schema, as the tests use): created once in `public` unless it is installed already, under a lock so
-    // that two instances migrating at once do not both create it, and its operator class named with the
-    // schema it is in.
-    await sql`select pg_advisory_xact_lock(hashtext('kiln:pg_trgm'))`.execute(db);
-    const installed = async () => (await sql<{ schema: string }>`select n.nspname as schema from pg_extension e
-      join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db)).rows[0]?.schema;
-    if (!(await installed())) await sql`create extension pg_trgm with schema public`.execute(db);
-    const opclass = sql`${sql.id(String(await installed()))}.gin_trgm_ops`;
+    // The operator class is named with the schema the extension is in (extensions.ts).
+    const opclass = sql`${sql.id(await ensurePgTrgm(db))}.gin_trgm_ops`;
     await sql`create index issues_title_trigram on issues using gin (lower(title) ${opclass})`.execute(db);
     await sql`create index issues_description_trigram on issues using gin (lower(description) ${opclass})`.execute(db);
     return;
