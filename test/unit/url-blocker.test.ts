@@ -124,11 +124,11 @@ describe('blockedAddressReason (an address after DNS resolution)', () => {
 });
 
 describe('hostile host names', () => {
-  it('judges a long run of dots in linear time (4× the dots cost well under 8× the time)', () => {
+  it('judges a long run of dots in linear time (10× the dots cost well under 30× the time; quadratic would be 100×)', () => {
     const host = (dots: number) => `a${'.'.repeat(dots)}x`;
     const check = (dots: number) => () => blockedUrlReason(`http://${host(dots)}/`, PUBLIC_ONLY);
-    const ratio = fastestRun(check(40_000)) / fastestRun(check(10_000));
-    expect(ratio).toBeLessThan(8);
+    const ratio = fastestRun(check(40_000)) / fastestRun(check(4_000));
+    expect(ratio).toBeLessThan(30);
   });
 
   it('finds markup in linear time, and still finds it', () => {
@@ -137,6 +137,7 @@ describe('hostile host names', () => {
     expect(blockedUrlReason('https://example.com/&LT;b', rules)).toBe('HTML/CSS/JS tags are not allowed');
     expect(blockedUrlReason('https://example.com/a<b', rules)).toBeNull();
     const check = (count: number) => () => blockedUrlReason(`https://example.com/${'<'.repeat(count)}`, rules);
-    expect(fastestRun(check(40_000)) / fastestRun(check(10_000))).toBeLessThan(8);
+    // 10× the input: linear is 10× the time, quadratic 100×; the bound sits between with room for a busy machine.
+    expect(fastestRun(check(40_000)) / fastestRun(check(4_000))).toBeLessThan(30);
   });
 });
