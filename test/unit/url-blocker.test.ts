@@ -136,7 +136,11 @@ describe('hostile host names', () => {
     expect(blockedUrlReason('https://example.com/<script>', rules)).toBe('HTML/CSS/JS tags are not allowed');
     expect(blockedUrlReason('https://example.com/&LT;b', rules)).toBe('HTML/CSS/JS tags are not allowed');
     expect(blockedUrlReason('https://example.com/a<b', rules)).toBeNull();
-    const check = (count: number) => () => blockedUrlReason(`https://example.com/${'<'.repeat(count)}`, rules);
+    // An ftp URL: the markup finder reads all of it, then the scheme refuses it before Node's URL
+    // parser, whose percent-encoding of the '<'s (slightly superlinear) would be timed too.
+    const value = (count: number) => `ftp://example.com/${'<'.repeat(count)}`;
+    expect(blockedUrlReason(value(10), rules)).toBe('Only allowed schemes are http, https');
+    const check = (count: number) => () => blockedUrlReason(value(count), rules);
     expect(fastestRun(check(40_000)) / fastestRun(check(10_000))).toBeLessThan(8);
   });
 });
