@@ -4,7 +4,8 @@ import { TIME, withId } from './_columns.js';
 // Git LFS (issue 37): objects are content-addressed and stored once for the whole instance
 // (`lfs_objects`, one row per oid); which projects may serve an object is a link table, so that a
 // project reads only what was uploaded to it (or linked to it). File locks of the LFS locks API, one
-// per (project, path). Projects may turn LFS off (GitLab's `lfs_enabled`, on by default).
+// per (project, path). Whether a project serves LFS
+// is its stored `lfs_enabled` setting (accounts/settings-tables.ts), not a column.
 export async function up(db: Kysely<any>): Promise<void> {
   await withId(db, db.schema.createTable('lfs_objects'))
     .addColumn('oid', 'text', (c) => c.notNull())
@@ -30,8 +31,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('lfs_file_locks_path').on('lfs_file_locks').columns(['project_id', 'path']).unique().execute();
   await db.schema.createIndex('lfs_file_locks_project').on('lfs_file_locks').columns(['project_id', 'id']).execute();
-
-  await db.schema.alterTable('projects').addColumn('lfs_enabled', 'integer', (c) => c.notNull().defaultTo(1)).execute();
 }
 
 export async function down(): Promise<void> {
