@@ -8,23 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { WebSession } from '../helpers/browser-session.js';
+import type { StartedProcess } from '../helpers/process-starts.js';
 
-const gitCalls = vi.hoisted(() => [] as string[][]);
-vi.mock('node:child_process', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:child_process')>();
-  const record = (file: unknown, args: unknown) => {
-    if (file === 'git' && Array.isArray(args)) gitCalls.push(args.map(String));
-  };
-  const execFile = ((file: string, args: unknown, ...rest: unknown[]) => {
-    record(file, args);
-    return (actual.execFile as (...all: unknown[]) => unknown)(file, args, ...rest);
-  }) as unknown as typeof actual.execFile;
-  const spawn = ((file: string, args: unknown, ...rest: unknown[]) => {
-    record(file, args);
-    return (actual.spawn as (...all: unknown[]) => unknown)(file, args, ...rest);
-  }) as unknown as typeof actual.spawn;
-  return { ...actual, execFile, spawn, default: { ...actual, execFile, spawn } };
-});
+const started = vi.hoisted(() => [] as StartedProcess[]);
+vi.mock('node:child_process', async (original) => (await import('../helpers/process-starts.js')).recordingChildProcess(await original(), started));
+/** The arguments of every git process started since the index `from` of `started`. */
+const gitCallsSince = (from: number) => started.slice(from).filter((start) => start.file === 'git').map((start) => start.args);
 
 const IMG = '<img src=x onerror=alert(1)>';
 const FOLDER = '<script>alert(1)<';
@@ -160,12 +149,12 @@ describe('hostile addresses', () => {
   ];
 
   it.each(hostile)('%.70s answers 400 or 404, and no part of it reaches git as an option', async (url) => {
-    const before = gitCalls.length;
+    const before = started.length;
     let response = await web.get(url);
     // The compare form redirects to the comparison's address, which then answers.
     if (response.statusCode === 303 || response.statusCode === 302) response = await web.get(String(response.headers.location));
     expect([400, 404], `${url}: ${response.statusCode}`).toContain(response.statusCode);
-    for (const args of gitCalls.slice(before)) {
+    for (const args of gitCallsSince(before)) {
       const end = args.findIndex((arg) => arg === '--' || arg === '--end-of-options');
       const options = end < 0 ? args : args.slice(0, end);
       for (const marker of MARKERS) expect(options.some((arg) => arg.includes(marker)), `git ${args.join(' ')}`).toBe(false);
@@ -181,11 +170,11 @@ describe('hostile addresses', () => {
   it('a file named like an option is shown, and reaches git only after --', async () => {
     let reached = 0;
     for (const url of ['/owner/shop/-/blob/main/--output=x.txt', '/owner/shop/-/blame/main/--output=x.txt', '/owner/shop/-/commits/main/--output=x.txt', '/owner/shop/-/raw/main/--output=x.txt']) {
-      const before = gitCalls.length;
+      const before = started.length;
       const response = await web.get(url);
       expect(response.statusCode, url).toBe(200);
       if (!url.includes('/commits/')) expect(response.body, url).toContain('not an option');
-      for (const args of gitCalls.slice(before)) {
+      for (const args of gitCallsSince(before)) {
         const at = args.findIndex((arg) => arg.includes('--output=x.txt'));
         if (at < 0) continue;
         reached += 1;

@@ -1,21 +1,24 @@
-// Counts the child processes Kiln starts, for tests that mock node:child_process with it:
-//   const starts = vi.hoisted(() => ({ count: 0 }));
+// Sees every child process Kiln starts, for tests that mock node:child_process with it:
+//   const started = vi.hoisted(() => [] as StartedProcess[]);
 //   vi.mock('node:child_process', async (original) =>
-//     (await import('../helpers/process-starts.js')).countingChildProcess(await original(), starts));
+//     (await import('../helpers/process-starts.js')).recordingChildProcess(await original(), started));
 import type * as ChildProcessModule from 'node:child_process';
 
-export interface ProcessStarts {
-  count: number;
+export interface StartedProcess {
+  file: string;
+  args: string[];
 }
 
-export function countingChildProcess(actual: typeof ChildProcessModule, starts: ProcessStarts): typeof ChildProcessModule {
-  const execFile = ((...args: unknown[]) => {
-    starts.count += 1;
-    return (actual.execFile as (...all: unknown[]) => unknown)(...args);
+/** node:child_process with execFile and spawn noting each start in `started`. */
+export function recordingChildProcess(actual: typeof ChildProcessModule, started: StartedProcess[]): typeof ChildProcessModule {
+  const note = (file: unknown, args: unknown) => started.push({ file: String(file), args: Array.isArray(args) ? args.map(String) : [] });
+  const execFile = ((file: string, args: unknown, ...rest: unknown[]) => {
+    note(file, args);
+    return (actual.execFile as (...all: unknown[]) => unknown)(file, args, ...rest);
   }) as unknown as typeof actual.execFile;
-  const spawn = ((...args: unknown[]) => {
-    starts.count += 1;
-    return (actual.spawn as (...all: unknown[]) => unknown)(...args);
+  const spawn = ((file: string, args: unknown, ...rest: unknown[]) => {
+    note(file, args);
+    return (actual.spawn as (...all: unknown[]) => unknown)(file, args, ...rest);
   }) as unknown as typeof actual.spawn;
   return { ...actual, execFile, spawn, default: { ...actual, execFile, spawn } } as typeof ChildProcessModule;
 }

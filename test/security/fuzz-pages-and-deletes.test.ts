@@ -9,9 +9,10 @@ import { WebSession, csrfTokenOf } from '../helpers/browser-session.js';
 import { routeInventory } from '../../src/platform/http/route-inventory.js';
 import { FORM_KINDS, KINDS, concretePath, formPairs, hostileRequest, type FuzzIds } from './hostile-values.js';
 import { LoopHolds } from '../helpers/liveness-probe.js';
+import type { StartedProcess } from '../helpers/process-starts.js';
 
-const starts = vi.hoisted(() => ({ count: 0 }));
-vi.mock('node:child_process', async (original) => (await import('../helpers/process-starts.js')).countingChildProcess(await original(), starts));
+const started = vi.hoisted(() => [] as StartedProcess[]);
+vi.mock('node:child_process', async (original) => (await import('../helpers/process-starts.js')).recordingChildProcess(await original(), started));
 
 let kiln: TestKiln;
 let admin: TestUser;
@@ -94,7 +95,7 @@ const SESSION_CHANGING = /sign_out|impersonat|password|two_factor|active_session
 
 describe('every page form route, with hostile values', () => {
   it('never answers 5xx, and no request holds the event loop over 50 ms', { timeout: 600_000 }, async () => {
-    const holds = new LoopHolds(() => starts.count);
+    const holds = new LoopHolds(() => started.length);
     const web = new WebSession(kiln);
     await web.signIn('fuzzer', admin.password);
     const routes = routeInventory(kiln.app)
@@ -145,7 +146,7 @@ describe('every page form route, with hostile values', () => {
 
 describe('every DELETE route of the API, with hostile values', () => {
   it('never answers 5xx, and no request holds the event loop over 50 ms', { timeout: 600_000 }, async () => {
-    const holds = new LoopHolds(() => starts.count);
+    const holds = new LoopHolds(() => started.length);
     // Their own fixtures and user, deepest routes first, so the resources are still there for most.
     const victim = await kiln.createUser('victim');
     const targets: FuzzIds = { ...(await fixtures(admin, '-doomed')), user: String(victim.id) };

@@ -7,9 +7,10 @@ import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { routeInventory } from '../../src/platform/http/route-inventory.js';
 import { KINDS, concretePath, hostileRequest, type FuzzIds } from './hostile-values.js';
 import { LoopHolds } from '../helpers/liveness-probe.js';
+import type { StartedProcess } from '../helpers/process-starts.js';
 
-const starts = vi.hoisted(() => ({ count: 0 }));
-vi.mock('node:child_process', async (original) => (await import('../helpers/process-starts.js')).countingChildProcess(await original(), starts));
+const started = vi.hoisted(() => [] as StartedProcess[]);
+vi.mock('node:child_process', async (original) => (await import('../helpers/process-starts.js')).recordingChildProcess(await original(), started));
 
 let kiln: TestKiln;
 let admin: TestUser;
@@ -28,7 +29,7 @@ afterAll(() => kiln.close());
 
 describe('every API route, with hostile values', () => {
   it('never answers 5xx, and no request holds the event loop over 50 ms', { timeout: 600_000 }, async () => {
-    const holds = new LoopHolds(() => starts.count);
+    const holds = new LoopHolds(() => started.length);
     const routes = routeInventory(kiln.app).filter((route) => route.path.startsWith('/api/v4/') && route.method !== 'DELETE' && route.method !== 'HEAD' && route.method !== 'OPTIONS');
     expect(routes.length).toBeGreaterThan(100);
     const failures: string[] = [];
