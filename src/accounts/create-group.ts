@@ -12,6 +12,8 @@ import { pathProblems } from './paths.js';
 import { subgroupVisibilityProblem } from './visibility.js';
 import { releasePath } from './release-redirects.js';
 import type { NamespaceRow } from './access.js';
+import { settingChanges } from './stored-settings.js';
+import { GROUP_SETTING_ALIASES, GROUP_STORED_SETTINGS } from './settings-tables.js';
 import { groupSnapshot, publishMemberEvent } from './system-events.js';
 import { defaultVisibility, restrictedVisibilityProblem } from '../application-settings/api.js';
 
@@ -21,6 +23,8 @@ export interface CreateGroupInput {
   parentId?: number;
   visibility?: Visibility;
   description?: string;
+  /** The parsed parameters of GROUP_STORED_SETTINGS and its aliases (settings-tables.ts). */
+  stored?: Record<string, unknown>;
 }
 
 /** The parent of a new subgroup: "404 Parent group Not Found" when unreadable, 403 without create_subgroup. */
@@ -46,6 +50,7 @@ export async function createGroup(deps: Deps, actor: Principal, input: CreateGro
   const visibilityProblem = subgroupVisibilityProblem(visibility, parent) ?? (await restrictedVisibilityProblem(deps.db, actor.user, visibility));
   if (visibilityProblem) errors.visibility_level = [visibilityProblem];
   if (Object.keys(errors).length) throw new ValidationError(errors);
+  const settings = input.stored && settingChanges(GROUP_STORED_SETTINGS, GROUP_SETTING_ALIASES, input.stored, '{}');
   const fullPath = parent ? `${parent.full_path}/${input.path}` : input.path;
   const now = deps.clock.now();
   try {
@@ -64,6 +69,7 @@ export async function createGroup(deps: Deps, actor: Principal, input: CreateGro
           description: input.description ?? '',
           created_at: now,
           updated_at: now,
+          ...(settings === undefined ? {} : { settings }),
         })
         .returningAll()
         .executeTakeFirstOrThrow();

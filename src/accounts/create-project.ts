@@ -13,9 +13,13 @@ import { projectVisibilityProblem } from './visibility.js';
 import { releasePath } from './release-redirects.js';
 import { defaultVisibility, restrictedVisibilityProblem } from '../application-settings/api.js';
 import { publishProjectEvent } from './system-events.js';
-import { parseStored } from './stored-settings.js';
+import { accountHooks } from './hooks.js';
+import { parseStored, settingChanges } from './stored-settings.js';
+import { PROJECT_SETTING_ALIASES, PROJECT_STORED_SETTINGS } from './settings-tables.js';
+import { cleanTopics, settingColumns, settingsProblems } from './project-settings.js';
+import type { ProjectSettingsInput } from './project-setting-params.js';
 
-export interface CreateProjectInput {
+export interface CreateProjectInput extends ProjectSettingsInput {
   name?: string;
   path?: string;
   namespaceId?: number;
@@ -42,6 +46,19 @@ async function targetNamespace(deps: Deps, actor: Principal, namespaceId: number
   return namespace;
 }
 
+/** The settings sent with the project, as updateProject would write them right after. */
+function settingValues(input: CreateProjectInput): Record<string, unknown> {
+  const values: Record<string, unknown> = settingColumns(input.settings);
+  delete values.description;
+  const stored = input.stored && settingChanges(PROJECT_STORED_SETTINGS, PROJECT_SETTING_ALIASES, input.stored, '{}');
+  if (stored !== undefined) values.settings = stored;
+  if (input.topics !== undefined) values.topics = JSON.stringify(cleanTopics(input.topics));
+  if (input.issuesAccessLevel !== undefined) values.issues_access_level = input.issuesAccessLevel;
+  if (input.repositoryAccessLevel !== undefined) values.repository_access_level = input.repositoryAccessLevel;
+  if (input.mergeRequestsAccessLevel !== undefined) values.merge_requests_access_level = input.mergeRequestsAccessLevel;
+  return values;
+}
+
 function groupDefaultBranch(namespace: NamespaceRow): string | undefined {
   const branch = namespace.kind === 'group' ? parseStored(namespace.settings).default_branch : undefined;
   return typeof branch === 'string' && branch.trim() !== '' ? branch : undefined;
@@ -59,9 +76,13 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
   if (problems.length) errors.path = problems;
   checkLength(errors, 'name', name, NAME_MAX);
   checkLength(errors, 'description', input.description, PROJECT_DESCRIPTION_MAX);
+  settingsProblems(errors, input.settings);
+  const branch = input.defaultBranch?.trim() || undefined;
+  if (branch !== undefined && accountHooks(deps).isValidBranchName?.(branch) === false) errors.default_branch = ['is invalid'];
   const visibilityProblem = projectVisibilityProblem(visibility, namespace) ?? (await restrictedVisibilityProblem(deps.db, actor.user, visibility));
   if (visibilityProblem) errors.visibility_level = [visibilityProblem];
   if (Object.keys(errors).length) throw new ValidationError(errors);
+  const settings = settingValues(input);
   const fullPath = `${namespace.full_path}/${path}`;
   const now = deps.clock.now();
   try {
@@ -78,10 +99,11 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
           visibility,
           creator_id: actor.user.id,
           // The group's default branch setting (settings-tables.ts), else the instance's.
-          default_branch: input.defaultBranch ?? groupDefaultBranch(namespace) ?? 'main',
+          default_branch: branch ?? groupDefaultBranch(namespace) ?? 'main',
           created_at: now,
           updated_at: now,
           last_activity_at: now,
+          ...settings,
         })
         .returningAll()
         .executeTakeFirstOrThrow();

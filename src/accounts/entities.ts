@@ -112,7 +112,7 @@ const ACCESS = { anyOf: [{ type: 'object', properties: { access_level: { type: '
 /**
  * GitLab's Project entity (ProjectDetails with `permissions` for a signed-in caller). A project
  * attribute is one line here (its column in a migration, its type in db/tables/accounts.ts, and, if
- * it can be changed, one line in update-project.ts's PROJECT_SETTINGS): docs/architecture.md.
+ * it can be changed, one line in project-settings.ts's PROJECT_SETTINGS): docs/architecture.md.
  */
 export const PROJECT_FIELDS = {
   id: field.integer(({ project }: ProjectSource) => Number(project.id)),

@@ -5,6 +5,8 @@ import { p } from '../platform/http/params.js';
 import { createGroup } from './create-group.js';
 import { visibleGroupsQuery } from './finders.js';
 import { groupEntity } from './entities.js';
+import { settingParams } from './stored-settings.js';
+import { GROUP_SETTING_ALIASES, GROUP_STORED_SETTINGS } from './settings-tables.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
 
@@ -32,8 +34,13 @@ export function groupsRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'POST', url: '/groups', summary: 'Create a group or subgroup', tags: ['groups'],
     // A subgroup's create_subgroup on its parent is asked by createGroup: the parent is in the body.
     ability: { instance: 'create_group' },
-    params: { name: p.string.required(), path: p.string.required(), parent_id: p.integer.optional(), visibility: p.string.optional({ values: VISIBILITIES }), description: p.string.optional() },
+    params: {
+      name: p.string.required(), path: p.string.required(), parent_id: p.integer.optional(), visibility: p.string.optional({ values: VISIBILITIES }), description: p.string.optional(),
+      ...settingParams(GROUP_STORED_SETTINGS, GROUP_SETTING_ALIASES),
+    },
     handler: async ({ params, actor }) =>
-      groupEntity(base, await createGroup(deps, actor, { name: params.name, path: params.path, parentId: params.parent_id, visibility: params.visibility as (typeof VISIBILITIES)[number] | undefined, description: params.description })),
+      groupEntity(base, await createGroup(deps, actor, {
+        name: params.name, path: params.path, parentId: params.parent_id, visibility: params.visibility as (typeof VISIBILITIES)[number] | undefined, description: params.description, stored: params,
+      })),
   });
 }

@@ -12,6 +12,8 @@ export interface AccountHooks {
   changeDefaultBranch?: (projectId: number, branch: string) => Promise<ChangeDefaultBranchResult>;
   /** The first commit of a new project, README.md (`initialize_with_readme`; repositories registers it). */
   initializeWithReadme?: (access: ProjectAccess) => Promise<void>;
+  /** Whether git takes `name` for a branch (a new project's `default_branch`; repositories registers it). */
+  isValidBranchName?: (name: string) => boolean;
   /** Keeps the user's notification e-mail (the notifications feature registers it). */
   setNotificationEmail?: (user: UserRow, email: string) => Promise<void>;
 }

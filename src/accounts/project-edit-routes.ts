@@ -5,16 +5,15 @@ import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import { ParamError } from '../platform/errors.js';
 import { ApiError } from '../platform/http/api-error.js';
-import type { FeatureAccessLevel, Visibility } from '../platform/db/tables/accounts.js';
+import type { Visibility } from '../platform/db/tables/accounts.js';
 import type { ProjectAccess, ProjectRow } from '../platform/auth/subjects.js';
-import { PROJECT_SETTINGS, updateProject } from './update-project.js';
+import { updateProject } from './update-project.js';
+import { PROJECT_SETTING_PARAMS, projectSettingsInput } from './project-setting-params.js';
 import { transferProject } from './transfer-project.js';
 import { starProject } from './star-project.js';
 import { unstarProject } from './unstar-project.js';
 import { avatarChange } from './avatar-change.js';
 import { UNSUPPORTED_PROJECT_PARAMS } from './unsupported-params.js';
-import { settingParams } from './stored-settings.js';
-import { PROJECT_SETTING_ALIASES, PROJECT_STORED_SETTINGS } from './settings-tables.js';
 import { namespaceOf } from './finders.js';
 import { projectUsersQuery } from './project-users-queries.js';
 import { projectEntity } from './entities.js';
@@ -22,23 +21,14 @@ import { starrerEntity, userBasic } from './user-entities.js';
 import { starrersQuery } from './starrers-finder.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
-const FEATURE_LEVELS = ['disabled', 'private', 'enabled'] as const;
 
 const UPDATE_PARAMS = {
   name: p.string.optional({ description: 'The name of the project' }),
   path: p.string.optional({ description: 'The path of the repository' }),
-  ...PROJECT_SETTINGS,
+  ...PROJECT_SETTING_PARAMS,
   visibility: p.string.optional({ values: VISIBILITIES }),
   default_branch: p.string.optional(),
-  topics: p.strings.optional({ description: 'The list of topics (comma-separated or an array)' }),
-  tag_list: p.strings.optional({ description: 'Deprecated: use topics' }),
-  issues_access_level: p.string.optional({ values: FEATURE_LEVELS }),
-  repository_access_level: p.string.optional({ values: FEATURE_LEVELS }),
-  issues_enabled: p.boolean.optional({ description: 'Deprecated: use issues_access_level' }),
-  merge_requests_access_level: p.string.optional({ values: FEATURE_LEVELS }),
-  merge_requests_enabled: p.boolean.optional({ description: 'Deprecated: use merge_requests_access_level' }),
   avatar: p.json.optional({ description: 'An image file (multipart/form-data); empty to remove the avatar' }),
-  ...settingParams(PROJECT_STORED_SETTINGS, PROJECT_SETTING_ALIASES),
 };
 
 /** Grape's at_least_one_of, in its words. */
@@ -55,24 +45,16 @@ export function projectEditRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'PUT', url: '/projects/:id', summary: 'Change a project: settings, name and path, visibility, features, topics, default branch, avatar', tags: ['projects'],
     // Renaming asks rename_project and visibility change_visibility_level too (updateProject).
     ability: { project: 'admin_project' },
-    params: { id: p.string.required(), ...UPDATE_PARAMS, ...UNSUPPORTED_PROJECT_PARAMS },
+    params: { id: p.string.required(), ...UPDATE_PARAMS },
     handler: async ({ params, input, project }) => {
-      requireOne(input, Object.keys(UPDATE_PARAMS));
+      requireOne(input, Object.keys(UPDATE_PARAMS).filter((name) => !(name in UNSUPPORTED_PROJECT_PARAMS)));
       const access = await project();
-      const topics = params.topics ?? params.tag_list;
-      const issuesLevel = params.issues_access_level ?? (params.issues_enabled === undefined ? undefined : params.issues_enabled ? 'enabled' : 'disabled');
-      const mergeRequestsLevel = params.merge_requests_access_level ?? (params.merge_requests_enabled === undefined ? undefined : params.merge_requests_enabled ? 'enabled' : 'disabled');
       const updated = await updateProject(deps, access, {
+        ...projectSettingsInput(params),
         name: params.name,
         path: params.path,
-        settings: Object.fromEntries(Object.keys(PROJECT_SETTINGS).map((name) => [name, (params as Record<string, unknown>)[name]])),
-        stored: params,
         visibility: params.visibility as Visibility | undefined,
         defaultBranch: params.default_branch,
-        topics,
-        issuesAccessLevel: issuesLevel as FeatureAccessLevel | undefined,
-        repositoryAccessLevel: params.repository_access_level as FeatureAccessLevel | undefined,
-        mergeRequestsAccessLevel: mergeRequestsLevel as FeatureAccessLevel | undefined,
         avatar: input.avatar === undefined ? undefined : avatarChange(input.avatar),
       });
       return present(access, updated);

@@ -2,12 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { JsonText } from '../platform/http/json-text.js';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
-import { p } from '../platform/http/params.js';
+import { p, type Parsed } from '../platform/http/params.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import { createProject } from './create-project.js';
+import { PROJECT_SETTING_PARAMS, projectSettingsInput } from './project-setting-params.js';
 import { deleteProject } from './delete-project.js';
 import { accountHooks } from './hooks.js';
-import { findProject } from './lookup.js';
+import { findProject, findUser } from './lookup.js';
+import { toAuthUser } from './user-entities.js';
+import type { Principal } from '../platform/auth/principal.js';
 import { namespaceOf, namespacesOf, visibleProjectsQuery } from './finders.js';
 import { projectEntity, projectJson } from './entities.js';
 
@@ -57,32 +60,45 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     },
   });
 
+  const createParams = {
+    name: p.string.optional(),
+    path: p.string.optional(),
+    namespace_id: p.integer.optional(),
+    visibility: p.string.optional({ values: VISIBILITIES }),
+    default_branch: p.string.optional(),
+    initialize_with_readme: p.boolean.optional(),
+    ...PROJECT_SETTING_PARAMS,
+  };
+  type CreateParams = Parsed<typeof createParams>;
+  const create = async (actor: Principal, params: CreateParams) => {
+    const project = await createProject(deps, actor, {
+      ...projectSettingsInput(params),
+      name: params.name,
+      path: params.path,
+      namespaceId: params.namespace_id,
+      visibility: params.visibility as Visibility | undefined,
+      description: params.description,
+      defaultBranch: params.default_branch,
+    });
+    const initialize = accountHooks(deps).initializeWithReadme;
+    if (params.initialize_with_readme && initialize) await initialize(await findProject(deps, actor, String(project.id)));
+    return projectEntity(deps.config, project, await namespaceOf(deps, project));
+  };
+
   apiRoute(app, deps, {
     method: 'POST', url: '/projects', summary: 'Create a project', tags: ['projects'],
     // The namespace's create_projects is asked by createProject: it is named in the body.
     ability: { instance: 'create_project' },
-    params: {
-      name: p.string.optional(),
-      path: p.string.optional(),
-      namespace_id: p.integer.optional(),
-      visibility: p.string.optional({ values: VISIBILITIES }),
-      description: p.string.optional(),
-      default_branch: p.string.optional(),
-      initialize_with_readme: p.boolean.optional(),
-    },
-    handler: async ({ params, actor }) => {
-      const project = await createProject(deps, actor, {
-        name: params.name,
-        path: params.path,
-        namespaceId: params.namespace_id,
-        visibility: params.visibility as Visibility | undefined,
-        description: params.description,
-        defaultBranch: params.default_branch,
-      });
-      const initialize = accountHooks(deps).initializeWithReadme;
-      if (params.initialize_with_readme && initialize) await initialize(await findProject(deps, actor, String(project.id)));
-      return projectEntity(deps.config, project, await namespaceOf(deps, project));
-    },
+    params: createParams,
+    handler: async ({ params, actor }) => create(actor, params),
+  });
+
+  apiRoute(app, deps, {
+    method: 'POST', url: '/projects/user/:user_id', summary: 'Create a project for a user (administrators)', tags: ['projects'],
+    ability: { instance: 'admin_all_resources' },
+    params: { user_id: p.integer.required(), ...createParams },
+    // GitLab's Projects::CreateService run as that user: the project is theirs, in their namespace by default.
+    handler: async ({ params, actor }) => create({ ...actor, user: toAuthUser(await findUser(deps, params.user_id)) }, params),
   });
 
   apiRoute(app, deps, {

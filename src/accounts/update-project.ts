@@ -4,11 +4,13 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { ValidationError } from '../platform/errors.js';
-import type { FeatureAccessLevel, Visibility } from '../platform/db/tables/accounts.js';
+import type { Visibility } from '../platform/db/tables/accounts.js';
 import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { authorizeProject } from '../platform/auth/policies/index.js';
 import type { UploadedFile } from '../platform/http/multipart.js';
-import { checkLength, p, type ParamRule } from '../platform/http/params.js';
+import { checkLength } from '../platform/http/params.js';
+import { cleanTopics, settingColumns, settingsProblems } from './project-settings.js';
+import type { ProjectSettingsInput } from './project-setting-params.js';
 import { NAME_MAX, PROJECT_DESCRIPTION_MAX } from './text-limits.js';
 import type { ProjectRow } from './access.js';
 import { pathProblems } from './paths.js';
@@ -23,67 +25,13 @@ import { changesAnything, settingChanges } from './stored-settings.js';
 import { PROJECT_SETTING_ALIASES, PROJECT_STORED_SETTINGS } from './settings-tables.js';
 import { publishProjectEvent, publishProjectMove } from './system-events.js';
 
-/**
- * Project attributes stored as the API gives them, one line each: the parameter's rule (params.ts),
- * its value written to the column of the same name (booleans as 1 and 0). PUT /projects/:id takes
- * them (project-edit-routes.ts) and the Project entity shows them (entities.ts). Attributes with
- * rules of their own (names, paths, visibility, the default branch) are handled below.
- */
-export const PROJECT_SETTINGS = {
-  description: p.string.optional(),
-  // Merge requests (merge-requests/): how they merge and what must hold first.
-  merge_method: p.string.optional({ values: ['merge', 'rebase_merge', 'ff'] }),
-  squash_option: p.string.optional({ values: ['never', 'always', 'default_on', 'default_off'] }),
-  only_allow_merge_if_pipeline_succeeds: p.boolean.optional(),
-  allow_merge_on_skipped_pipeline: p.boolean.optional(),
-  only_allow_merge_if_all_discussions_are_resolved: p.boolean.optional(),
-  resolve_outdated_diff_discussions: p.boolean.optional(),
-  remove_source_branch_after_merge: p.boolean.optional(),
-  printing_merge_request_link_enabled: p.boolean.optional(),
-  autoclose_referenced_issues: p.boolean.optional(),
-  // GitLab's ProjectSetting and Project length validations.
-  merge_commit_template: p.string.optional({ max: 500 }),
-  squash_commit_template: p.string.optional({ max: 500 }),
-  suggestion_commit_message: p.string.optional({ max: 255 }),
-  // Approvals (GitLab EE's project settings; Kiln's approve-merge-request.ts obeys them).
-  approvals_before_merge: p.integer.optional(),
-  reset_approvals_on_push: p.boolean.optional(),
-  merge_requests_author_approval: p.boolean.optional(),
-  merge_requests_disable_committers_approval: p.boolean.optional(),
-  mr_default_target_self: p.boolean.optional(),
-} satisfies Record<string, ParamRule>;
-
-export type ProjectSettings = { [K in keyof typeof PROJECT_SETTINGS]?: unknown };
-
-export interface UpdateProjectInput {
+export interface UpdateProjectInput extends ProjectSettingsInput {
   name?: string;
   path?: string;
-  /** PROJECT_SETTINGS as parsed; undefined ones are left as they are. */
-  settings?: ProjectSettings;
-  /** The parsed parameters of PROJECT_STORED_SETTINGS and its aliases (settings-tables.ts). */
-  stored?: Record<string, unknown>;
   visibility?: Visibility;
   defaultBranch?: string;
-  topics?: string[];
-  issuesAccessLevel?: FeatureAccessLevel;
-  repositoryAccessLevel?: FeatureAccessLevel;
-  mergeRequestsAccessLevel?: FeatureAccessLevel;
   /** A file to store, or null to remove the avatar. */
   avatar?: UploadedFile | null;
-}
-
-/** Topics as GitLab keeps them: trimmed, without blanks or duplicates (case-insensitively), at most 255 characters each. */
-export function cleanTopics(topics: string[]): string[] {
-  const seen = new Set<string>();
-  const result: string[] = [];
-  for (const raw of topics) {
-    const topic = raw.trim();
-    if (topic === '' || seen.has(topic.toLowerCase())) continue;
-    if ([...topic].length > 255) throw new ValidationError({ topics: ['is too long (maximum is 255 characters)'] });
-    seen.add(topic.toLowerCase());
-    result.push(topic);
-  }
-  return result;
 }
 
 async function validate(deps: Deps, access: ProjectAccess, input: UpdateProjectInput): Promise<void> {
@@ -102,9 +50,7 @@ async function validate(deps: Deps, access: ProjectAccess, input: UpdateProjectI
     if (problem) errors.visibility_level = [problem];
   }
   if (input.defaultBranch !== undefined && !input.defaultBranch.trim()) errors.default_branch = ["can't be blank"];
-  // GitLab's numericality validation of the approvals setting.
-  const approvals = input.settings?.approvals_before_merge;
-  if (typeof approvals === 'number' && approvals < 0) errors.approvals_before_merge = ['must be greater than or equal to 0'];
+  settingsProblems(errors, input.settings);
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }
 
@@ -129,10 +75,7 @@ export async function updateProject(deps: Deps, access: ProjectAccess, input: Up
   const now = deps.clock.now();
   const changes: Record<string, unknown> = { updated_at: now };
   if (input.name !== undefined) changes.name = input.name.trim();
-  for (const [column, value] of Object.entries(input.settings ?? {})) {
-    // Booleans as 1 and 0; a blank template or message is no template (the default applies).
-    if (value !== undefined) changes[column] = typeof value === 'boolean' ? Number(value) : value === '' && column !== 'description' ? null : value;
-  }
+  Object.assign(changes, settingColumns(input.settings));
   const stored = input.stored && settingChanges(PROJECT_STORED_SETTINGS, PROJECT_SETTING_ALIASES, input.stored, project.settings);
   if (stored !== undefined) changes.settings = stored;
   if (input.visibility !== undefined) changes.visibility = input.visibility;

@@ -20,6 +20,7 @@ import { scheduleOnce } from '../platform/jobs/daily.js';
 import { accountHooks } from '../accounts/api.js';
 import { changeHead } from './change-head.js';
 import { initializeWithReadme } from './repository-api/initialize-with-readme.js';
+import { isValidRefName } from './repository-api/ref-names.js';
 
 export const repositoriesFeature: Feature = {
   name: 'repositories',
@@ -27,6 +28,7 @@ export const repositoriesFeature: Feature = {
     // A project's default branch is its repository's HEAD (PUT /projects/:id default_branch).
     accountHooks(deps).changeDefaultBranch = (projectId, branch) => changeHead(deps, projectId, branch);
     accountHooks(deps).initializeWithReadme = (access) => initializeWithReadme(deps, access);
+    accountHooks(deps).isValidBranchName = isValidRefName;
   },
   routes(app, deps) {
     storageMoveRoutes(app, deps);

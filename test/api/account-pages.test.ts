@@ -38,6 +38,10 @@ describe('POST /groups/new and /projects/new', () => {
     const project = await web.post('/projects/new', { name: 'Web shop', path: '', namespace_id: groupId, visibility: 'internal', description: 'Sells <things>' });
     expect(project.statusCode).toBe(303);
     expect(project.headers.location).toBe('/platform/web-shop');
+    expect(form.body).toMatch(/<input type="checkbox" id="project-readme" name="initialize_with_readme" value="1" checked>/);
+    expect((await kiln.api('GET', '/projects/platform%2Fweb-shop/repository/branches', { token: owner.token })).body).toEqual([]);
+    expect((await web.post('/projects/new', { name: 'Readme', path: '', namespace_id: groupId, visibility: 'internal', description: '', initialize_with_readme: '1', default_branch: 'trunk' })).statusCode).toBe(303);
+    expect((await kiln.api('GET', '/projects/platform%2Freadme/repository/files/README.md/raw', { token: owner.token, query: { ref: 'trunk' } })).body).toBe('# Readme\n');
     const overview = await web.get('/platform/web-shop');
     expect(overview.statusCode).toBe(200);
     expect(overview.body).toContain('Sells &lt;things&gt;');

@@ -1,5 +1,6 @@
-// /projects/new (GitLab's New project › Create blank project): name, path, namespace, visibility and
-// description; the action asks create_projects on the chosen namespace, as the API does.
+// /projects/new (GitLab's New project › Create blank project): name, path, namespace, visibility,
+// description, and a first commit with README.md (checked by default, as in GitLab); the action asks
+// create_projects on the chosen namespace, as the API does.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import { html } from '../../platform/web/html.js';
@@ -10,6 +11,8 @@ import { ForbiddenError, NotFoundError } from '../../platform/errors.js';
 import { groupAccessLevel } from '../access.js';
 import { visibleGroupsQuery } from '../finders.js';
 import { createProject } from '../create-project.js';
+import { accountHooks } from '../hooks.js';
+import { findProject } from '../lookup.js';
 import { readApplicationSettings } from '../../application-settings/api.js';
 import { field, validationMessage, visibilityOf, visibilityRadios } from './form-helpers.js';
 
@@ -39,6 +42,11 @@ ${csrfField(context)}
 <label for="project-path">Project slug</label><input type="text" id="project-path" name="path" value="${values.path ?? ''}" maxlength="255" placeholder="made from the name when empty">
 <label for="project-description">Project description (optional)</label><textarea id="project-description" name="description">${values.description ?? ''}</textarea>
 ${visibilityRadios(values.visibility || (await readApplicationSettings(context.deps.db)).default_project_visibility)}
+<fieldset><legend>Project configuration</legend>
+<p><input type="checkbox" id="project-readme" name="initialize_with_readme" value="1"${values.initialize_with_readme !== '' ? html` checked` : ''}> <label for="project-readme">Initialize repository with a README</label>
+<span class="muted">Allows you to immediately clone this project's repository.</span></p>
+<label for="project-default-branch">Default branch</label><input type="text" id="project-default-branch" name="default_branch" value="${values.default_branch ?? ''}" maxlength="255" placeholder="the group's or the instance's when empty">
+</fieldset>
 <button type="submit">Create project</button>
 </form>`;
   return page({ title: 'Create blank project', body, status });
@@ -54,14 +62,17 @@ export function newProjectPages(app: FastifyInstance, deps: Deps): void {
   pageRoute(app, deps, {
     method: 'POST', url: '/projects/new', ability: { instance: 'create_project' },
     handler: async (context) => {
-      const values = Object.fromEntries(['name', 'path', 'namespace_id', 'description', 'visibility'].map((name) => [name, field(context.form, name)]));
+      const values = Object.fromEntries(['name', 'path', 'namespace_id', 'description', 'visibility', 'initialize_with_readme', 'default_branch'].map((name) => [name, field(context.form, name)]));
       const principal = { user: context.user, scopes: ['api'], via: 'session' as const, tokenId: null };
       try {
         const namespaceId = Number.parseInt(values.namespace_id, 10);
         const project = await createProject(deps, principal, {
           name: values.name, path: values.path.trim() || slugOf(values.name), namespaceId: Number.isSafeInteger(namespaceId) ? namespaceId : undefined,
           visibility: values.visibility ? visibilityOf(values.visibility) : undefined, description: values.description,
+          defaultBranch: values.default_branch.trim() || undefined,
         });
+        const initialize = accountHooks(deps).initializeWithReadme;
+        if (values.initialize_with_readme && initialize) await initialize(await findProject(deps, principal, String(project.id)));
         return redirect(`/${project.full_path}`, `Project '${project.name}' was successfully created.`);
       } catch (error) {
         if (error instanceof NotFoundError || error instanceof ForbiddenError) return renderForm(context, values, 'You may not create projects in this namespace.', 403);
