@@ -29,6 +29,8 @@ const REPORT = process.env.BENCH_REPORT ?? join(ROOT, 'docs', 'performance.md');
 
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
+/** BENCH_CPU_PROF_DIR=dir writes a V8 CPU profile of each scenario's server there when it stops (node --cpu-prof). */
+const PROFILE = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
 
 export interface Row {
   scenario: string;
@@ -333,7 +335,7 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
     }
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    server = await startChild(['--import', pathToFileURL(QUERY_COUNTER).href, MAIN, 'serve'], { ...env, KILN_PORT: String(port), KILN_HOST: '127.0.0.1', BENCH_QUERY_COUNT_FILE: countFile, ...(scenario.background ? { BENCH_QUERY_COUNT_READS: '1' } : {}) }, `${url}/-/readiness`);
+    server = await startChild([...PROFILE, '--import', pathToFileURL(QUERY_COUNTER).href, MAIN, 'serve'], { ...env, KILN_PORT: String(port), KILN_HOST: '127.0.0.1', BENCH_QUERY_COUNT_FILE: countFile, ...(scenario.background ? { BENCH_QUERY_COUNT_READS: '1' } : {}) }, `${url}/-/readiness`);
     const started = server;
     const benchServer: BenchServer = { url, rootToken, gitProcesses: async () => (await readCounts(started, countFile))?.gitProcesses ?? null };
     if (scenario.background) background = await scenario.background(benchServer, seeded);
