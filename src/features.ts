@@ -24,6 +24,7 @@ import { milestonesFeature } from './milestones/index.js';
 import { webhooksFeature } from './webhooks/index.js';
 import { mergeRequestsFeature, mergeRequestPagesFeature } from './merge-requests/index.js';
 import { commitStatusesFeature } from './commit-statuses/index.js';
+import { ciFeature } from './ci/index.js';
 import { namespacePagesFeature } from './namespace-pages/index.js';
 import { keysFeature } from './keys/index.js';
 import { sshFeature } from './ssh/index.js';
@@ -55,6 +56,7 @@ export const features: Feature[] = [
   adminFeature,
   mergeRequestsFeature,
   commitStatusesFeature,
+  ciFeature,
   issuePagesFeature,
   mergeRequestPagesFeature,
   labelPagesFeature,

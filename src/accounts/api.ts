@@ -6,7 +6,7 @@ export { findGroup, findProject, findProjectRow, findUser, findUserRow } from '.
 export { groupAccessLevel, projectAccess, today } from './access.js';
 export { visibleProjectsQuery } from './finders.js';
 export { groupWebUrl, projectWebUrl } from './entities.js';
-export { avatarUrl, toAuthUser, userBasic, userPrivate, userWebUrl } from './user-entities.js';
+export { avatarUrl, toAuthUser, userBasic, userPrivate, userProfile, userWebUrl } from './user-entities.js';
 export { checkPassword, findUserByLogin } from './check-password.js';
 export { protectedPathHit } from './sign-in-rate-limit.js';
 export { createUser, validateUserFields } from './create-user.js';

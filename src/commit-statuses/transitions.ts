@@ -54,7 +54,15 @@ export const ACTIVE: readonly CiStatus[] = ['created', 'waiting_for_resource', '
  */
 export function compositeStatus(builds: Array<{ status: CiStatus; allow_failure: number }>): CiStatus {
   if (builds.length === 0) return 'created';
-  const statuses = new Set(builds.map((build) => (Number(build.allow_failure) === 1 && build.status === 'failed' ? 'success' : build.status)));
+  // Allowed failures count as passed (GitLab's success_with_warnings), a manual job allowed to fail is
+  // ignored (counted as skipped): neither holds a pipeline up.
+  const statuses = new Set(
+    builds.map((build) => {
+      if (Number(build.allow_failure) !== 1) return build.status;
+      if (build.status === 'failed' || build.status === 'canceled') return 'success';
+      return build.status === 'manual' ? 'skipped' : build.status;
+    }),
+  );
   const only = (...allowed: CiStatus[]) => [...statuses].every((status) => allowed.includes(status));
   const any = (...wanted: CiStatus[]) => wanted.some((status) => statuses.has(status));
   if (only('skipped')) return 'skipped';

@@ -7,6 +7,8 @@ import { p } from '../platform/http/params.js';
 import { ParamError } from '../platform/errors.js';
 import type { DeploymentStatus } from '../platform/db/tables/environments.js';
 import { deploymentEntity, type DeploymentRow } from './entities.js';
+import { deployablesOf } from './hooks.js';
+import type { ProjectRow } from '../platform/auth/subjects.js';
 import { DEPLOYMENT_ORDER, deploymentRelations, deploymentsQuery, findDeployment, type DeploymentOrder } from './deployments-finder.js';
 import { createDeployment } from './create-deployment.js';
 import { updateDeploymentStatus } from './update-deployment.js';
@@ -24,9 +26,11 @@ function dateTime(name: string, value: string | undefined): number | undefined {
 
 export function deploymentsRoutes(app: FastifyInstance, deps: Deps): void {
   const base = deps.config.baseUrl;
-  const present = async (rows: DeploymentRow[]) => {
-    const { users, environments } = await deploymentRelations(deps.db, rows);
-    return rows.map((row) => deploymentEntity(base, row, row.user_id === null ? null : (users.get(Number(row.user_id)) ?? null), environments.get(Number(row.environment_id)) ?? null));
+  const present = async (project: ProjectRow, rows: DeploymentRow[]) => {
+    const [{ users, environments }, deployables] = await Promise.all([deploymentRelations(deps.db, rows), deployablesOf(deps, project, rows)]);
+    return rows.map((row) =>
+      deploymentEntity(base, row, row.user_id === null ? null : (users.get(Number(row.user_id)) ?? null), environments.get(Number(row.environment_id)) ?? null, row.deployable_id === null ? null : (deployables.get(Number(row.deployable_id)) ?? null)),
+    );
   };
 
   apiRoute(app, deps, {
@@ -51,7 +55,7 @@ export function deploymentsRoutes(app: FastifyInstance, deps: Deps): void {
         sort: params.sort as 'asc',
       };
       const access = await project();
-      return present(await paginate(deploymentsQuery(deps.db, access.project.id, filters)));
+      return present(access.project, await paginate(deploymentsQuery(deps.db, access.project.id, filters)));
     },
   });
 
@@ -61,7 +65,7 @@ export function deploymentsRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.string.required(), deployment_id: p.integer.required() },
     handler: async ({ params, project }) => {
       const access = await project();
-      return (await present([await findDeployment(deps.db, access.project.id, params.deployment_id)]))[0];
+      return (await present(access.project, [await findDeployment(deps.db, access.project.id, params.deployment_id)]))[0];
     },
   });
 
@@ -81,7 +85,7 @@ export function deploymentsRoutes(app: FastifyInstance, deps: Deps): void {
       const { deployment } = await createDeployment(deps, actor, {
         access, environment: params.environment, sha: params.sha, ref: params.ref, tag: params.tag, status: params.status as ApiDeploymentStatus,
       });
-      return (await present([deployment]))[0];
+      return (await present(access.project, [deployment]))[0];
     },
   });
 
@@ -92,7 +96,7 @@ export function deploymentsRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, actor, project }) => {
       const access = await project();
       const deployment = await updateDeploymentStatus(deps, actor, { access, deploymentId: params.deployment_id, status: params.status as ApiDeploymentStatus });
-      return (await present([deployment]))[0];
+      return (await present(access.project, [deployment]))[0];
     },
   });
 }

@@ -20,10 +20,11 @@ export function environmentEntity(env: EnvironmentRow) {
 }
 
 /**
- * GitLab's Deployment entity. API-created deployments have no CI job, so `deployable` is null; the
+ * GitLab's Deployment entity. `deployable` is the CI job that made it (environments/hooks.ts), null for
+ * deployments created through the API; the
  * environment's own GET leaves out `environment` (GitLab presents it with `except: [:environment]`).
  */
-export function deploymentEntity(baseUrl: string, deployment: DeploymentRow, user: DeploymentUser | null, env: EnvironmentRow | null) {
+export function deploymentEntity(baseUrl: string, deployment: DeploymentRow, user: DeploymentUser | null, env: EnvironmentRow | null, deployable: unknown = null) {
   return {
     id: Number(deployment.id),
     iid: deployment.iid,
@@ -33,15 +34,15 @@ export function deploymentEntity(baseUrl: string, deployment: DeploymentRow, use
     updated_at: isoTime(deployment.updated_at),
     user: user ? userBasic(baseUrl, user) : null,
     ...(env ? { environment: environmentBasic(env) } : {}),
-    deployable: null,
+    deployable,
     status: deployment.status,
   };
 }
 
 /** The single-environment response: short form with `last_deployment` (null when none succeeded). */
-export function environmentWithLastDeployment(baseUrl: string, env: EnvironmentRow, last: { deployment: DeploymentRow; user: DeploymentUser | null } | null) {
+export function environmentWithLastDeployment(baseUrl: string, env: EnvironmentRow, last: { deployment: DeploymentRow; user: DeploymentUser | null } | null, deployable: unknown = null) {
   return {
     ...environmentEntity(env),
-    last_deployment: last ? deploymentEntity(baseUrl, last.deployment, last.user, null) : null,
+    last_deployment: last ? deploymentEntity(baseUrl, last.deployment, last.user, null, deployable) : null,
   };
 }

@@ -57,18 +57,19 @@ export async function findEnvironmentWithLastDeployment(db: Executor, projectId:
     .selectAll('e')
     .select([
       'd.id as d_id', 'd.iid as d_iid', 'd.ref as d_ref', 'd.sha as d_sha', 'd.tag as d_tag', 'd.status as d_status', 'd.user_id as d_user_id',
-      'd.created_at as d_created_at', 'd.updated_at as d_updated_at', 'd.finished_at as d_finished_at',
+      'd.created_at as d_created_at', 'd.updated_at as d_updated_at', 'd.finished_at as d_finished_at', 'd.deployable_id as d_deployable_id',
       'u.username as u_username', 'u.name as u_name', 'u.state as u_state',
     ])
     .where('e.project_id', '=', projectId)
     .where('e.id', '=', environmentId)
     .executeTakeFirst();
   if (!row) throw new RecordNotFoundError();
-  const { d_id, d_iid, d_ref, d_sha, d_tag, d_status, d_user_id, d_created_at, d_updated_at, d_finished_at, u_username, u_name, u_state, ...env } = row;
+  const { d_id, d_iid, d_ref, d_sha, d_tag, d_status, d_user_id, d_created_at, d_updated_at, d_finished_at, d_deployable_id, u_username, u_name, u_state, ...env } = row;
   if (d_id === null) return { env, last: null };
   const deployment: DeploymentRow = {
     id: d_id, project_id: env.project_id, environment_id: env.id, iid: d_iid as number, ref: d_ref as string, sha: d_sha as string, tag: d_tag as number,
     status: d_status as DeploymentRow['status'], user_id: d_user_id, created_at: d_created_at as number, updated_at: d_updated_at as number, finished_at: d_finished_at,
+    deployable_id: d_deployable_id === null ? null : Number(d_deployable_id),
   };
   const user = d_user_id !== null && u_username !== null ? { id: d_user_id, username: u_username, name: u_name as string, state: u_state as DeploymentUser['state'] } : null;
   return { env, last: { deployment, user } };

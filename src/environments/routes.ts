@@ -7,6 +7,7 @@ import { ApiError } from '../platform/http/api-error.js';
 import { p, rejectTogether } from '../platform/http/params.js';
 import type { EnvironmentState, EnvironmentTier } from '../platform/db/tables/environments.js';
 import { environmentEntity, environmentWithLastDeployment, type EnvironmentRow } from './entities.js';
+import { deployablesOf } from './hooks.js';
 import { environmentsQuery, findEnvironmentWithLastDeployment } from './finder.js';
 import { createEnvironment } from './create-environment.js';
 import { updateEnvironment } from './update-environment.js';
@@ -47,7 +48,8 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, project }) => {
       const access = await project();
       const { env, last } = await findEnvironmentWithLastDeployment(deps.db, access.project.id, params.environment_id);
-      return environmentWithLastDeployment(base, env, last);
+      const deployables = last ? await deployablesOf(deps, access.project, [last.deployment]) : new Map<number, unknown>();
+      return environmentWithLastDeployment(base, env, last, last?.deployment.deployable_id != null ? (deployables.get(Number(last.deployment.deployable_id)) ?? null) : null);
     },
   });
 

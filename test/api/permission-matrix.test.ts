@@ -139,6 +139,31 @@ const PROBES: Probe[] = [
       return k.api('POST', `/projects/${w.project.id}/statuses/main`, { token, body: { state: 'success', name: `probe-${serial}` } });
     },
   },
+  // CI/CD (issue 39; GitLab: pipelines and jobs read like commit statuses, run, cancelled and retried
+  // by Developers, deleted by Owners). Each probe acts on a pipeline of its own.
+  {
+    ability: 'read_pipeline',
+    expect: { private: 'nnnyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyn' },
+    request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/pipelines`, { token }),
+  },
+  {
+    ability: 'create_pipeline',
+    expect: 'nnnnyyyyn',
+    request: async (k, w, token) => {
+      await ensureCiFile(k, w);
+      return k.api('POST', `/projects/${w.project.id}/pipeline`, { token, body: { ref: 'ci' } });
+    },
+  },
+  {
+    ability: 'update_build',
+    expect: 'nnnnyyyyn',
+    request: async (k, w, token, serial) => k.api('POST', `/projects/${w.project.id}/pipelines/${await probePipeline(k, w, serial)}/cancel`, { token }),
+  },
+  {
+    ability: 'destroy_pipeline',
+    expect: 'nnnnnnyyn',
+    request: async (k, w, token, serial) => k.api('DELETE', `/projects/${w.project.id}/pipelines/${await probePipeline(k, w, serial)}`, { token }),
+  },
   // Editing, moving and deleting projects and groups (issue 15). A refused transfer into a namespace is
   // GitLab's 400 "Failed to transfer project …": counted as refused here.
   { ability: 'admin_project', expect: 'nnnnnyyyn', request: (k, w, token, serial) => k.api('PUT', `/projects/${w.project.id}`, { token, body: { description: `probe ${serial}` } }) },
@@ -268,6 +293,24 @@ async function ensureDefaultBranch(k: TestKiln, w: World): Promise<void> {
   if ((await k.api('GET', `/projects/${w.project.id}/repository/branches/main`, { token: k.root.token })).status === 200) return;
   const made = await k.api('POST', `/projects/${w.project.id}/repository/commits`, { token: k.root.token, body: { branch: 'main', commit_message: 'first', actions: [{ action: 'create', file_path: 'README.md', content: 'x' }] } });
   expect(made.status).toBe(201);
+}
+
+/** A branch `ci` whose `.gitlab-ci.yml` has one job. */
+async function ensureCiFile(k: TestKiln, w: World): Promise<void> {
+  await ensureDefaultBranch(k, w);
+  if ((await k.api('GET', `/projects/${w.project.id}/repository/branches/ci`, { token: k.root.token })).status === 200) return;
+  const made = await k.api('POST', `/projects/${w.project.id}/repository/commits`, {
+    token: k.root.token, body: { branch: 'ci', start_branch: 'main', commit_message: 'ci', actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: 'job:\n  script: x\n' }] },
+  });
+  expect(made.status).toBe(201);
+}
+
+/** A new pipeline (a posted commit status's), its id. */
+async function probePipeline(k: TestKiln, w: World, serial: number): Promise<number> {
+  await ensureDefaultBranch(k, w);
+  const status = await k.api('POST', `/projects/${w.project.id}/statuses/main`, { token: k.root.token, body: { state: 'pending', name: `probe-${serial}` } });
+  expect(status.status).toBe(201);
+  return status.body.pipeline_id;
 }
 
 const INSTANCE_PROBES: Probe[] = [

@@ -104,6 +104,12 @@ export const PROJECT_ABILITIES = {
   // of a public project; create_commit_status, Developers).
   read_commit_status: { min: ACCESS.reporter, ...READ, feature: 'repository' },
   create_commit_status: { min: ACCESS.developer, feature: 'repository' },
+  // CI/CD (issue 39; project_policy.rb): pipelines and jobs read by Reporters and readers of a public
+  // project, run, cancelled, retried and played by Developers, deleted by Owners.
+  read_pipeline: { min: ACCESS.reporter, ...READ, feature: 'repository' },
+  create_pipeline: { min: ACCESS.developer, feature: 'repository' },
+  update_build: { min: ACCESS.developer, feature: 'repository' },
+  destroy_pipeline: { min: ACCESS.owner, feature: 'repository' },
 } satisfies Record<string, AbilityRule>;
 
 export const GROUP_ABILITIES = {

@@ -19,6 +19,10 @@ export interface CiPipelinesTable {
   updated_at: number;
   started_at: number | null;
   finished_at: number | null;
+  yaml_errors: string | null;
+  failure_reason: string | null;
+  variables: string | null;
+  stages: string | null;
 }
 
 export interface CiBuildsTable {
@@ -42,9 +46,88 @@ export interface CiBuildsTable {
   queued_at: number | null;
   started_at: number | null;
   finished_at: number | null;
+  when: string | null;
+  options: string | null;
+  token_digest: string | null;
+  runner_id: number | null;
+  failure_reason: string | null;
+  tag: Generated<number>;
+  tag_list: string | null;
+  protected: Generated<number>;
+  environment: string | null;
+  scheduled_at: number | null;
+  erased_at: number | null;
+  artifacts_expire_at: number | null;
+  retries: Generated<number>;
+  trace_size: Generated<number>;
+}
+
+export interface CiRunnersTable {
+  id: Generated<number>;
+  runner_type: 'instance_type' | 'group_type' | 'project_type';
+  token_digest: string;
+  token_prefix: string;
+  group_id: number | null;
+  description: Generated<string>;
+  maintenance_note: string | null;
+  active: Generated<number>;
+  locked: Generated<number>;
+  run_untagged: Generated<number>;
+  tag_list: Generated<string>;
+  access_level: Generated<string>;
+  maximum_timeout: number | null;
+  registration_type: string;
+  creator_id: number | null;
+  version: string | null;
+  revision: string | null;
+  platform: string | null;
+  architecture: string | null;
+  executor_type: string | null;
+  ip_address: string | null;
+  contacted_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CiRunnerProjectsTable {
+  id: Generated<number>;
+  runner_id: number;
+  project_id: number;
+  created_at: number;
+}
+
+export interface CiRegistrationTokensTable {
+  id: Generated<number>;
+  scope: 'instance' | 'project' | 'group';
+  subject_id: number | null;
+  token_digest: string;
+  created_at: number;
+}
+
+export interface CiBuildTracesTable {
+  build_id: number;
+  data: Buffer;
+}
+
+export interface CiJobArtifactsTable {
+  id: Generated<number>;
+  build_id: number;
+  project_id: number;
+  file_type: string;
+  file_format: string;
+  filename: string;
+  size: number;
+  data: Buffer;
+  expire_at: number | null;
+  created_at: number;
 }
 
 export interface CiTables {
   ci_pipelines: CiPipelinesTable;
   ci_builds: CiBuildsTable;
+  ci_runners: CiRunnersTable;
+  ci_runner_projects: CiRunnerProjectsTable;
+  ci_registration_tokens: CiRegistrationTokensTable;
+  ci_build_traces: CiBuildTracesTable;
+  ci_job_artifacts: CiJobArtifactsTable;
 }

@@ -33,6 +33,8 @@ export interface DeploymentsTable {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
+  /** The CI job that made it (migration 20261229T0008-ci); null for deployments created through the API. */
+  deployable_id: Generated<number | null>;
 }
 
 export interface EnvironmentsTables {

@@ -1,0 +1,31 @@
+// CI/CD (issue 39): pipelines from `.gitlab-ci.yml`, created by pushes and the API, their jobs handed
+// to runners over GitLab's runner protocol, and the deployments jobs make.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../platform/deps.js';
+import type { Feature } from '../platform/feature.js';
+import { enqueue } from '../platform/jobs/queue.js';
+import { ciRoutes } from './routes.js';
+import { environmentHooks } from '../environments/api.js';
+import { deployableEntity, jobFacts } from './entities.js';
+import { PUSH_PIPELINE_JOB, pushPipelineJob } from './pipelines/push-pipeline.js';
+
+export const ciFeature: Feature = {
+  name: 'ci',
+  setup(deps: Deps) {
+    // A deployment's `deployable`: the job that made it, in the specification's shape.
+    environmentHooks(deps).deployables = async (project, buildIds) => {
+      const builds = await deps.db.selectFrom('ci_builds').selectAll().where('project_id', '=', project.id).where('id', 'in', buildIds).execute();
+      const facts = await jobFacts(deps, project, builds);
+      return new Map(builds.map((build) => [Number(build.id), deployableEntity(deps.config.baseUrl, project, build, facts.get(Number(build.id))!)]));
+    };
+    // A push of a branch or tag (not a deletion) runs its pipeline, in a job: reading the file takes git.
+    deps.domainEvents.on('push', async (tx, event) => {
+      if (event.after === null) return;
+      await enqueue(tx, deps.clock, PUSH_PIPELINE_JOB, { projectId: event.projectId, actorId: event.actorId, ref: event.ref, before: event.before, after: event.after });
+    });
+  },
+  routes(app: FastifyInstance, deps: Deps) {
+    ciRoutes(app, deps);
+  },
+  jobs: { [PUSH_PIPELINE_JOB]: pushPipelineJob },
+};

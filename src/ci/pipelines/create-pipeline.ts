@@ -1,0 +1,127 @@
+// Creating a pipeline (GitLab's Ci::CreatePipelineService): the `.gitlab-ci.yml` of the commit is read
+// and parsed, `workflow:rules` and each job's `rules` / `only` / `except` choose the jobs, and the
+// pipeline and its jobs are written in one transaction, then processed (the first stage's jobs become
+// pending for the runners). A push whose commit message asks `[skip ci]` makes a `skipped` pipeline
+// with no jobs; a configuration with errors makes a `failed` one with its `yaml_errors` (push and web),
+// or GitLab's 400 (API).
+import type { Deps } from '../../platform/deps.js';
+import type { ProjectRow } from '../../platform/auth/subjects.js';
+import { inTransaction } from '../../platform/db/database.js';
+import { nextInternalId } from '../../platform/db/internal-ids.js';
+import { findCommit, gitCall, readableRepository, type CommitObject } from '../../repositories/api.js';
+import { createJobDeployment } from '../../environments/api.js';
+import { parseCiConfig, MAX_YAML_BYTES } from '../config/parse-config.js';
+import { selectJobs, workflowAllows, type PipelineContext } from './select-jobs.js';
+import { processPipeline } from './process-pipeline.js';
+import { expandVariables, pipelineVariables } from '../variables.js';
+import type { CiPipelineRow } from '../../commit-statuses/api.js';
+
+export const CI_CONFIG_PATH = '.gitlab-ci.yml';
+const SKIP_CI = /\[(ci[ _-]skip|skip[ _-]ci)\]/i;
+
+export interface CreatePipelineInput {
+  project: ProjectRow;
+  ref: string;
+  tag: boolean;
+  sha?: string;
+  beforeSha?: string | null;
+  source: 'push' | 'web' | 'api' | 'trigger' | 'schedule';
+  userId: number | null;
+  variables?: Array<{ key: string; value: string; variable_type?: string }>;
+}
+
+export class PipelineCreationError extends Error {
+  constructor(readonly errors: string[]) {
+    super(errors.join(', '));
+  }
+}
+
+/** The configuration file's text at a commit, null when it has none; a file over the size limit is not read. */
+export async function readCiConfig(repoPath: string, sha: string): Promise<string | null | { tooBig: true }> {
+  const object = `${sha}:${CI_CONFIG_PATH}`;
+  const size = await gitCall(repoPath, ['cat-file', '-s', object]);
+  if (size.code !== 0) return null;
+  if (Number(size.stdout.toString().trim()) > MAX_YAML_BYTES) return { tooBig: true };
+  const outcome = await gitCall(repoPath, ['cat-file', 'blob', object]);
+  return outcome.code === 0 ? outcome.stdout.toString('utf8') : null;
+}
+
+/** Creates the pipeline, or null when there is nothing to run (no file on a push, workflow rules, no jobs). */
+export async function createPipeline(deps: Deps, input: CreatePipelineInput): Promise<CiPipelineRow | null> {
+  const project = input.project;
+  const projectId = Number(project.id);
+  const repoPath = await readableRepository(deps, project);
+  const revision = input.sha ?? (input.tag ? `refs/tags/${input.ref}` : `refs/heads/${input.ref}`);
+  const commit: CommitObject | null = repoPath ? await findCommit(repoPath, revision) : null;
+  const fail = (message: string) => {
+    if (input.source === 'push') return null;
+    throw new PipelineCreationError([message]);
+  };
+  if (!repoPath || !commit) return fail(input.sha ? 'Commit not found' : 'Reference not found');
+  const content = await readCiConfig(repoPath, commit.id);
+  if (content === null) return fail('Missing CI config file');
+  const now = deps.clock.now();
+  const context: PipelineContext = {
+    ref: input.ref,
+    tag: input.tag,
+    source: input.source,
+    variables: {
+      ...pipelineVariables(deps, project, { ref: input.ref, tag: input.tag, sha: commit.id, beforeSha: input.beforeSha ?? null, source: input.source, commit }),
+      ...Object.fromEntries((input.variables ?? []).map((variable) => [variable.key, variable.value])),
+    },
+  };
+  const skip = input.source === 'push' && SKIP_CI.test(commit.message);
+  const parsed = skip ? null : typeof content === 'string' ? parseCiConfig(content) : { errors: ['The parsed YAML is too big'], warnings: [], config: null, mergedYaml: null };
+  if (parsed && parsed.errors.length && input.source !== 'push' && input.source !== 'web') throw new PipelineCreationError(parsed.errors);
+  const config = parsed?.config ?? null;
+  let selected = config ? selectJobs(config, context) : [];
+  if (config) {
+    const workflow = workflowAllows(config, context);
+    if (!workflow.allowed) return fail('Pipeline filtered out by workflow rules.');
+    selected = selectJobs(config, { ...context, variables: { ...workflow.variables, ...context.variables } });
+    if (selected.length === 0) return fail('No stages / jobs for this pipeline.');
+  }
+  const stages = config?.stages ?? [];
+  const pipelineStatus = skip ? 'skipped' : config ? 'created' : 'failed';
+
+  return inTransaction(deps.db, async (trx) => {
+    const iid = await nextInternalId(trx, projectId, 'ci_pipelines');
+    const pipeline = await trx
+      .insertInto('ci_pipelines')
+      .values({
+        project_id: projectId, iid, sha: commit.id, ref: input.ref, tag: input.tag ? 1 : 0, before_sha: input.beforeSha ?? null, source: input.source,
+        status: pipelineStatus, user_id: input.userId, created_at: now, updated_at: now, started_at: null, finished_at: config ? null : now,
+        yaml_errors: parsed && !config ? parsed.errors.join(', ') : null, failure_reason: parsed && !config ? 'config_error' : null,
+        variables: input.variables?.length ? JSON.stringify(input.variables.map((variable) => ({ key: variable.key, value: variable.value, variable_type: variable.variable_type ?? 'env_var' }))) : null,
+        stages: JSON.stringify(stages),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const pipelineId = Number(pipeline.id);
+    for (const job of selected) {
+      // An environment's name and URL may use variables (GitLab expands them when the pipeline is created).
+      const known = { ...context.variables, ...(config?.variables ?? {}), ...job.variables };
+      const environment = job.definition.environment
+        ? { ...job.definition.environment, name: expandVariables(job.definition.environment.name, known), ...(job.definition.environment.url ? { url: expandVariables(job.definition.environment.url, known) } : {}) }
+        : null;
+      const options = { ...job.definition, variables: job.variables, environment };
+      const build = await trx
+        .insertInto('ci_builds')
+        .values({
+          project_id: projectId, commit_id: pipelineId, type: 'Ci::Build', name: job.definition.name, stage: job.definition.stage, stage_idx: stages.indexOf(job.definition.stage),
+          ref: input.ref, status: 'created', target_url: null, description: null, coverage: null, allow_failure: job.allowFailure ? 1 : 0, user_id: input.userId,
+          created_at: now, updated_at: now, queued_at: null, started_at: null, finished_at: null, when: job.when, options: JSON.stringify(options),
+          tag: input.tag ? 1 : 0, tag_list: JSON.stringify(job.definition.tags), protected: 0, environment: environment?.name ?? null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (environment) {
+        await createJobDeployment(trx, deps, {
+          projectId, buildId: Number(build.id), environment, ref: input.ref, sha: commit.id, tag: input.tag, userId: input.userId,
+        });
+      }
+    }
+    if (config) await processPipeline(trx, deps, pipelineId);
+    return trx.selectFrom('ci_pipelines').selectAll().where('id', '=', pipelineId).executeTakeFirstOrThrow();
+  });
+}

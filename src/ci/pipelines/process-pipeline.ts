@@ -1,0 +1,118 @@
+// Pipeline processing (GitLab's Ci::PipelineProcessing::AtomicProcessingService): every `created` job
+// whose prerequisites are complete — the jobs of earlier stages, or those it `needs` — moves on by
+// its `when` (on_success → pending when they passed, manual → manual, delayed → scheduled,
+// on_failure → pending when they failed, always → pending; skipped otherwise). Then the pipeline's
+// status is the composite of its latest jobs, and a change is published (merge requests merge on a
+// success). Runs inside the transaction that changed a job, so the change and its consequences commit
+// together.
+import type { Deps } from '../../platform/deps.js';
+import type { DbTransaction as Transaction } from '../../platform/db/database.js';
+import type { CiStatus } from '../../platform/db/tables/ci.js';
+import { ACTIVE, compositeStatus } from '../../commit-statuses/api.js';
+import { parseDuration } from '../config/duration.js';
+import { syncDeployment } from './sync-deployment.js';
+import type { BuildOptions } from './build-options.js';
+
+type Trx = Transaction;
+
+interface BuildState {
+  id: number;
+  name: string;
+  stage_idx: number;
+  status: CiStatus;
+  allow_failure: number;
+  when: string | null;
+  options: string | null;
+}
+
+const COMPLETE: CiStatus[] = ['success', 'failed', 'canceled', 'skipped'];
+
+function isComplete(composite: CiStatus): boolean {
+  return COMPLETE.includes(composite);
+}
+
+/** The status a created job moves to given the composite of its prerequisites, or null to wait. */
+function nextStatus(when: string, previous: CiStatus, dag: boolean): CiStatus | null {
+  if (!isComplete(previous)) return null;
+  const passed = previous === 'success' || (!dag && previous === 'skipped');
+  switch (when) {
+    case 'on_failure':
+      return previous === 'failed' ? 'pending' : 'skipped';
+    case 'always':
+      return previous === 'canceled' ? 'skipped' : 'pending';
+    case 'manual':
+      return passed ? 'manual' : 'skipped';
+    case 'delayed':
+      return passed ? 'scheduled' : 'skipped';
+    default:
+      return passed ? 'pending' : 'skipped';
+  }
+}
+
+export async function processPipeline(trx: Trx, deps: Deps, pipelineId: number): Promise<CiStatus> {
+  const now = deps.clock.now();
+  const builds: BuildState[] = await trx
+    .selectFrom('ci_builds')
+    .select(['id', 'name', 'stage_idx', 'status', 'allow_failure', 'when', 'options'])
+    .where('commit_id', '=', pipelineId)
+    .where('retried', '=', 0)
+    .orderBy('stage_idx')
+    .orderBy('id')
+    .execute();
+  const byName = new Map(builds.map((build) => [build.name, build]));
+  // Repeat until nothing moves: a skipped job can complete a later one's prerequisites in the same pass.
+  for (let changed = true, rounds = 0; changed && rounds <= builds.length; rounds++) {
+    changed = false;
+    for (const build of builds) {
+      if (build.status !== 'created' || build.when === null) continue;
+      const options = build.options ? (JSON.parse(build.options) as BuildOptions) : null;
+      const needs = options?.needs ?? null;
+      const previous = needs
+        ? needs.map((need) => byName.get(need.job)).filter((found): found is BuildState => found !== undefined)
+        : builds.filter((other) => other.stage_idx < build.stage_idx);
+      const composite = previous.length === 0 ? 'success' : compositeStatus(previous);
+      const dagSkipped = needs !== null && previous.some((other) => other.status === 'skipped');
+      const status = dagSkipped && isComplete(composite) ? 'skipped' : nextStatus(build.when, composite, needs !== null);
+      if (status === null) continue;
+      build.status = status;
+      changed = true;
+      const startIn = status === 'scheduled' ? (parseDuration(options?.startIn ?? '') ?? 0) : 0;
+      await trx
+        .updateTable('ci_builds')
+        .set({
+          status,
+          updated_at: now,
+          ...(status === 'pending' ? { queued_at: now } : {}),
+          ...(status === 'scheduled' ? { scheduled_at: now + startIn * 1000 } : {}),
+          ...(status === 'skipped' ? { finished_at: now } : {}),
+        })
+        .where('id', '=', build.id)
+        .execute();
+      await syncDeployment(trx, deps, build.id, status);
+    }
+  }
+  return updatePipelineStatus(trx, deps, pipelineId, builds);
+}
+
+/** The pipeline's status from its latest jobs; published when it changed. */
+export async function updatePipelineStatus(trx: Trx, deps: Deps, pipelineId: number, builds?: Array<{ status: CiStatus; allow_failure: number }>): Promise<CiStatus> {
+  const now = deps.clock.now();
+  const latest = builds ?? (await trx.selectFrom('ci_builds').select(['status', 'allow_failure']).where('commit_id', '=', pipelineId).where('retried', '=', 0).execute());
+  const pipeline = await trx.selectFrom('ci_pipelines').selectAll().where('id', '=', pipelineId).executeTakeFirstOrThrow();
+  if (pipeline.yaml_errors !== null) return pipeline.status;
+  const status = latest.length === 0 ? 'skipped' : compositeStatus(latest);
+  if (status === pipeline.status) return status;
+  const active = ACTIVE.includes(status) || status === 'manual';
+  await trx
+    .updateTable('ci_pipelines')
+    .set({
+      status,
+      updated_at: now,
+      ...(pipeline.started_at === null && (status === 'running' || status === 'success' || status === 'failed') ? { started_at: now } : {}),
+      finished_at: active ? null : now,
+    })
+    .where('id', '=', pipelineId)
+    .execute();
+  await deps.domainEvents.publish(trx, { kind: 'pipeline.status_changed', projectId: Number(pipeline.project_id), actorId: pipeline.user_id === null ? null : Number(pipeline.user_id), pipelineId, sha: pipeline.sha, ref: pipeline.ref, status });
+  return status;
+}
