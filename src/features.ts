@@ -29,6 +29,7 @@ import { namespacePagesFeature } from './namespace-pages/index.js';
 import { keysFeature } from './keys/index.js';
 import { sshFeature } from './ssh/index.js';
 import { adminFeature } from './admin/index.js';
+import { todosFeature } from './todos/index.js';
 
 export const features: Feature[] = [
   accountsFeature,
@@ -54,6 +55,7 @@ export const features: Feature[] = [
   keysFeature,
   sshFeature,
   adminFeature,
+  todosFeature,
   mergeRequestsFeature,
   commitStatusesFeature,
   ciFeature,

@@ -321,6 +321,17 @@ const INSTANCE_PROBES: Probe[] = [
   { ability: 'log_in (search)', expect: 'nyyyyyyyn', request: (k, _w, token) => k.api('GET', '/search', { token, query: { scope: 'projects', search: 'app' } }) },
   { ability: 'read_instance (markdown)', expect: 'yyyyyyyyn', request: (k, _w, token) => k.api('POST', '/markdown', { token, body: { text: 'x' } }) },
   { ability: 'admin_all_resources (system hooks)', expect: 'nnnnnnnyn', request: (k, _w, token) => k.api('GET', '/hooks', { token }) },
+  // To-dos (issue 36): one's own list needs a sign-in; adding a to-do needs to read its target.
+  { ability: 'log_in (your to-dos)', expect: 'nyyyyyyyn', request: (k, _w, token) => k.api('GET', '/todos', { token }) },
+  { ability: 'read_issue (add a to-do)', expect: PARTICIPATE, request: (k, w, token) => k.api('POST', `/projects/${w.project.id}/issues/1/todo`, { token }) },
+  {
+    ability: 'read_merge_request (add a to-do)',
+    expect: { private: 'nnnyyyyyn', internal: 'nyyyyyyyn', public: 'nyyyyyyyn' },
+    request: async (k, w, token) => {
+      await ensureMergeRequest(k, w);
+      return k.api('POST', `/projects/${w.project.id}/merge_requests/1/todo`, { token });
+    },
+  },
   { ability: 'log_in (your SSH keys)', expect: 'nyyyyyyyn', request: (k, _w, token) => k.api('GET', '/user/keys', { token }) },
   // A user's public keys are public (GitLab's GET /users/:id/keys), as their profile is.
   { ability: 'read_users_list (a user\'s SSH keys)', expect: 'yyyyyyyyn', request: (k, _w, token) => k.api('GET', '/users/root/keys', { token }) },

@@ -135,3 +135,32 @@ describe('the label and milestone pages in a browser', () => {
     await dark.close();
   });
 });
+
+describe('the to-do list in a browser', () => {
+  it('marks a to-do done in place (the top bar count follows), axe-clean at 1280 px light and 390 px dark', async () => {
+    const root = await apiCall(kiln, 'GET', '/user');
+    await apiCall(kiln, 'POST', `/projects/${project.id}/issues`, { title: 'Review the <b>plan</b>', assignee_ids: [root.id], description: '@root have a look' });
+    await expect.poll(async () => (await apiCall(kiln, 'GET', '/todos')).length).toBe(1);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(page);
+    await page.goto(`${kiln.url}/dashboard/todos`);
+    expect(await page.textContent('#todos-count')).toBe('1');
+    expect(await violationsOf(page)).toEqual([]);
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+    await page.click('#todos li button:has-text("Mark as done")');
+    await page.waitForSelector('#todos li:has-text("Marked as done.")');
+    expect(await page.textContent('#todos-count')).toBe('0');
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+    expect(await violationsOf(page)).toEqual([]);
+    await page.close();
+    const dark = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    const small = await dark.newPage();
+    await signIn(small);
+    for (const path of ['/dashboard/todos?state=done', '/dashboard/todos']) {
+      await small.goto(`${kiln.url}${path}`);
+      expect([path, await violationsOf(small)]).toEqual([path, []]);
+      expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    }
+    await dark.close();
+  });
+});

@@ -19,6 +19,8 @@ export interface AuthRegistry {
   subjects?: SubjectFinders;
   /** Browser sessions of the pages (accounts registers them). */
   sessions?: BrowserSessions;
+  /** The signed-in user's pending to-do count for the pages' top bar (todos registers it). */
+  todosCount?: (user: AuthUser) => Promise<number>;
 }
 
 export function newAuthRegistry(): AuthRegistry {

@@ -16,6 +16,7 @@ import type { KeysTables } from './tables/keys.js';
 import type { MergeRequestsTables } from './tables/merge-requests.js';
 import type { ReviewTables } from './tables/review.js';
 import type { CiTables } from './tables/ci.js';
+import type { TodosTables } from './tables/todos.js';
 
 export interface DB
   extends AccountsTables,
@@ -34,4 +35,5 @@ export interface DB
     KeysTables,
     MergeRequestsTables,
     ReviewTables,
-    CiTables {}
+    CiTables,
+    TodosTables {}

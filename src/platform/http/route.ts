@@ -130,6 +130,8 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
     const access = subject === null ? null : await resolveSubject(deps.auth.subjects, subject, principal, String(input[subject.param]), prefetched ?? undefined);
     const context = new ApiRouteContext(request, reply, deps, params, input, principal, subject, access);
     const body = await spec.handler(context);
+    // The handler answered itself (GitLab's not_modified!: a 304 without a body).
+    if (reply.sent) return reply;
     if (body === undefined) {
       reply.code(spec.status ?? 204).send();
       return reply;

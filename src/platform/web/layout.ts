@@ -20,6 +20,8 @@ export interface LayoutInput extends PageFrame {
   flash?: string | null;
   /** The signed-in user's theme; `system` (and every anonymous visitor) follows the browser. */
   theme?: 'light' | 'dark' | 'system';
+  /** The signed-in user's pending to-dos (the top bar's count; 100 stands for "99+"). */
+  todosCount?: number;
 }
 
 function topBar(input: LayoutInput): Html {
@@ -29,6 +31,7 @@ function topBar(input: LayoutInput): Html {
   return html`<nav class="top-nav" aria-label="Main">
     <a href="/">Projects</a>
     <a href="/dashboard/activity">Activity</a>
+    ${input.todosCount === undefined ? '' : html`<a href="/dashboard/todos">To-Do List <span id="todos-count" class="todos-count">${input.todosCount >= 100 ? '99+' : String(input.todosCount)}</span></a>`}
     <a href="/projects/new">New project</a>
     <a href="/groups/new">New group</a>
     ${search}
@@ -92,7 +95,7 @@ export const STYLESHEET = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#1f1f1f;background:#fafafa}
 header{display:flex;align-items:center;gap:1.5rem;padding:.6rem 1.5rem;background:#292961;color:#fff}
 header a,header summary{color:#fff;text-decoration:none}.brand{font-weight:700;font-size:1.1rem}
-.top-nav{display:flex;gap:1rem;align-items:center;flex-wrap:wrap}.who{opacity:.8}
+.top-nav{display:flex;gap:1rem;align-items:center;flex-wrap:wrap}.todos-count{display:inline-block;padding:0 .4rem;border-radius:8px;background:#fff;color:#292961;font-size:.85rem;font-weight:600}.who{opacity:.8}
 main{max-width:980px;margin:1.5rem auto;padding:0 1.5rem;flex:1;min-width:0}
 .with-sidebar{display:flex;align-items:flex-start}.sidebar{width:220px;flex:none;background:#f0f0f5;min-height:calc(100vh - 3rem);padding:1rem 0;border-right:1px solid #ddd}
 .sidebar .context{display:block;padding:.2rem 1rem .8rem;font-weight:700;color:#1f1f1f;text-decoration:none;overflow-wrap:anywhere}

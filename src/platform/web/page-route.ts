@@ -85,7 +85,7 @@ function formOf(body: unknown): Record<string, string | string[]> {
   return form;
 }
 
-export function renderPage(reply: FastifyReply, status: number, title: string, body: Html, session: Session | null, flash?: string | null, frame: PageFrame = {}): FastifyReply {
+export function renderPage(reply: FastifyReply, status: number, title: string, body: Html, session: Session | null, flash?: string | null, frame: PageFrame & { todosCount?: number } = {}): FastifyReply {
   setPageSecurityHeaders(reply);
   return reply
     .code(status)
@@ -178,7 +178,8 @@ async function runPage(deps: Deps, spec: PageSpec, subject: DeclaredSubject | nu
   }
   const flash = outcome.flash ?? session.flash;
   if (session.flash) await sessions.setFlash(reply, session, null);
-  return renderPage(reply, outcome.status ?? 200, outcome.title, outcome.body, session, flash, { sidebar: outcome.sidebar, heading: outcome.heading, scripts: outcome.scripts });
+  const todosCount = session.user && deps.auth.todosCount ? await deps.auth.todosCount(session.user) : undefined;
+  return renderPage(reply, outcome.status ?? 200, outcome.title, outcome.body, session, flash, { sidebar: outcome.sidebar, heading: outcome.heading, scripts: outcome.scripts, todosCount });
 }
 
 export function pageRoute(app: FastifyInstance, deps: Deps, spec: PageSpec & { url: string }): void {

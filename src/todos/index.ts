@@ -1,0 +1,21 @@
+// To-do items (issue 36): created from issue and merge request events, listed and marked done through
+// GitLab's to-dos API and the /dashboard/todos page, counted in the top bar.
+import type { Feature } from '../platform/feature.js';
+import { listenForTodos } from './listeners.js';
+import { JOB_CREATE_TODOS, createTodos } from './create-todos.js';
+import { todosRoutes } from './routes.js';
+import { todosPages } from './pages.js';
+import { pendingTodosCount } from './finder.js';
+
+export const todosFeature: Feature = {
+  name: 'todos',
+  setup(deps) {
+    listenForTodos(deps);
+    deps.auth.todosCount = (user) => pendingTodosCount(deps, user);
+  },
+  routes(app, deps) {
+    todosRoutes(app, deps);
+    todosPages(app, deps);
+  },
+  jobs: { [JOB_CREATE_TODOS]: createTodos },
+};
