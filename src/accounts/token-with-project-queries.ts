@@ -8,6 +8,7 @@
 import { q, templateOf, type Statement } from '../platform/db/statements.js';
 import type { CachedTable } from '../platform/db/reads.js';
 import type { Dialect } from '../platform/db/database.js';
+import { chainLevelText, namespaceChainText, projectMemberLevelText } from '../platform/auth/membership-queries.js';
 
 export interface TokenWithProjectRow {
   token_id: number;
@@ -46,27 +47,17 @@ export interface TokenWithProjectStatements {
  * path), as the template `q` would make of it: made once for each of the two ways a route names a
  * project. Two statements, not one with `p.id = ? or p.full_path_lower = ?`: SQLite runs that as
  * a lookup by each index, in both places it matches the project (~1.4 µs of the statement's ~15).
- * Placeholders, in order: the project (the chain), today (project members), today (group members),
- * the project (the join), the token's digest.
+ * The membership levels are platform/auth/membership-queries.ts's. Placeholders, in order: the project
+ * (the chain), today (project members), today (group members), the project (the join), the token's digest.
  */
 function template(match: string, projectColumns: readonly string[], namespaceColumns: readonly string[]): TemplateStringsArray {
   const columns = [...projectColumns.map((column) => `p.${column} as p_${column}`), ...namespaceColumns.map((column) => `ns.${column} as ns_${column}`)].join(', ');
   const text = `
-    with recursive chain(id, parent_id) as (
-      select n.id, n.parent_id from projects p join namespaces n on n.id = p.namespace_id where ${match}
-      union all
-      select n.id, n.parent_id from namespaces n join chain c on n.id = c.parent_id
-    )
+    ${namespaceChainText(`projects p join namespaces n on n.id = p.namespace_id where ${match}`)}
     select u.id, u.username, u.name, u.state, u.admin, u.otp_required, u.last_activity_on, t.id as token_id, t.scopes, t.expires_at, t.revoked, t.last_used_at,
       ${columns},
-      (select max(m.access_level) from members m
-        where m.user_id = t.user_id and m.source_type = 'Project' and m.source_id = p.id
-          and (m.expires_at is null or m.expires_at >= ?)) as project_level,
-      -- \`+c.id\`: not an index key, so SQLite walks the chain and looks members up by their unique
-      -- key, instead of building an automatic index on the chain at every run (~1.5 µs of ~18).
-      (select max(m.access_level) from chain c
-        join members m on m.user_id = t.user_id and m.source_type = 'Namespace' and m.source_id = +c.id
-        where m.expires_at is null or m.expires_at >= ?) as group_level
+      ${projectMemberLevelText('t.user_id', 'p.id')} as project_level,
+      ${chainLevelText('t.user_id')} as group_level
     from personal_access_tokens t
       join users u on u.id = t.user_id
       left join projects p on ${match}

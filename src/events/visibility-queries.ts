@@ -27,30 +27,6 @@ export interface OpenProjects {
   access: EventAccess;
 }
 
-/**
- * Direct memberships and the personal namespace in one round trip (members_user_source,
- * namespaces_owner): the owner of a personal namespace holds `ownerLevel` on its projects.
- */
-export function directMemberships(userId: number, day: string, ownerLevel: number) {
-  return sql<{ source_type: 'Namespace' | 'Project' | 'Personal'; source_id: number; access_level: number }>`
-    select source_type, source_id, access_level from members
-      where user_id = ${userId} and (expires_at is null or expires_at >= ${day})
-    union all
-    select 'Personal', id, ${ownerLevel} from namespaces where owner_id = ${userId} and kind = 'user'`;
-}
-
-/** Group membership inherited by every descendant group: each group under `groups` with its highest level. */
-export function inheritedGroupLevels(groups: Array<{ id: number; level: number }>) {
-  // Typed seeds: PostgreSQL requires the non-recursive term to match namespaces.id (bigint).
-  const seeds = sql.join(groups.map((group) => sql`select cast(${sql.lit(group.id)} as bigint), cast(${sql.lit(group.level)} as integer)`), sql` union all `);
-  return sql<{ id: number; level: number }>`
-      with recursive tree(id, level) as (
-        ${seeds}
-        union all
-        select n.id, t.level from namespaces n join tree t on n.parent_id = t.id
-      ) select id, max(level) as level from tree group by id`;
-}
-
 /** Integer ids as SQL literals. */
 export function idListSql(ids: number[]): RawBuilder<unknown> {
   return sql.join(ids.map((id) => sql.lit(Math.trunc(id))));

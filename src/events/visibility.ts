@@ -14,9 +14,9 @@ import type { Executor } from '../platform/db/database.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { ACCESS } from '../platform/auth/access-levels.js';
 import { canOnProject, type PolicySubject } from '../platform/auth/policies/index.js';
-import { today } from '../accounts/api.js';
+import { descendantGroupLevelsSql, directMembershipsSql } from '../platform/auth/membership-queries.js';
 import {
-  anyProjectEvent, directMemberships, inheritedGroupLevels, limitedAccessSql, visibleEventsSql,
+  anyProjectEvent, limitedAccessSql, visibleEventsSql,
   type EventAccess, type MemberGroups, type OpenProjects,
 } from './visibility-queries.js';
 
@@ -40,10 +40,9 @@ export function eventAccess(subject: PolicySubject): EventAccess {
  * so the plan never scans projects or namespaces.
  */
 export async function membershipsOf(executor: Executor, userId: number, nowMs: number): Promise<Map<number, Membership>> {
-  const day = today(nowMs);
-  // Direct memberships and the personal namespace in one round trip (members_user_source, namespaces_owner);
-  // the owner of a personal namespace holds Owner on its projects, as accounts/access.ts counts it.
-  const { rows: direct } = await directMemberships(userId, day, ACCESS.owner).execute(executor);
+  // Direct memberships and the personal namespace in one round trip; the owner of a personal namespace
+  // holds Owner on its projects (platform/auth/membership-queries.ts).
+  const { rows: direct } = await directMembershipsSql(userId, nowMs).execute(executor);
   const namespaceLevels = new Map<number, number>();
   const projectLevels = new Map<number, number>();
   const raise = (map: Map<number, number>, id: number, level: number) => map.set(id, Math.max(map.get(id) ?? 0, level));
@@ -52,7 +51,7 @@ export async function membershipsOf(executor: Executor, userId: number, nowMs: n
   if (groups.length) {
     // Group membership is inherited by every descendant group (accounts/access.ts); personal namespaces have none.
     const seeds = groups.map((row) => ({ id: Number(row.source_id), level: Number(row.access_level) }));
-    const { rows } = await inheritedGroupLevels(seeds).execute(executor);
+    const { rows } = await descendantGroupLevelsSql(seeds).execute(executor);
     for (const row of rows) raise(namespaceLevels, Number(row.id), Number(row.level));
   }
   const namespaceIds = [...namespaceLevels.keys()];

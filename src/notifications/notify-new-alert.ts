@@ -9,26 +9,13 @@ import { canOnProject } from '../platform/auth/policies/index.js';
 import { isoTime } from '../platform/clock.js';
 import { html } from '../platform/web/html.js';
 import { composedBy, queueEmails, type OutgoingEmail } from '../email/api.js';
-import { projectAccess, toAuthUser, today } from '../accounts/api.js';
+import { levelOn, toAuthUser } from '../accounts/api.js';
+import { projectTeamLevelsSql } from '../platform/auth/membership-queries.js';
 import { severityName, titleCase } from '../alerts/api.js';
-import { groupChain } from './issue-context.js';
 import { addressesOf, deliverable } from './recipients.js';
 import { fromHeader, listId, mailHost } from './issue-email.js';
 
 export const JOB_NOTIFY_ALERT = 'notifications.alert';
-
-async function candidateIds(deps: Deps, projectId: number, groupIds: number[], ownerId: number | null): Promise<number[]> {
-  const rows = await deps.db
-    .selectFrom('members')
-    .select('user_id')
-    .where((eb) => eb.or([
-      eb.and([eb('source_type', '=', 'Project'), eb('source_id', '=', projectId)]),
-      ...(groupIds.length ? [eb.and([eb('source_type', '=', 'Namespace'), eb('source_id', 'in', groupIds)])] : []),
-    ]))
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>=', today(deps.clock.now()))]))
-    .execute();
-  return [...new Set([...rows.map((row) => Number(row.user_id)), ...(ownerId === null ? [] : [ownerId])])];
-}
 
 export async function notifyNewAlert(deps: Deps, payload: { alertId: number }, job: ClaimedJob): Promise<void> {
   if (await composedBy(deps, job.id)) return;
@@ -37,14 +24,16 @@ export async function notifyNewAlert(deps: Deps, payload: { alertId: number }, j
   const project = await deps.db.selectFrom('projects').selectAll().where('id', '=', alert.project_id).executeTakeFirst();
   if (!project) return;
   const namespace = await deps.db.selectFrom('namespaces').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
-  const groupIds = await groupChain(deps, namespace);
-  const ids = await candidateIds(deps, Number(project.id), groupIds, namespace.kind === 'user' ? namespace.owner_id : null);
+  // The project's team with each member's level (platform/auth/membership-queries.ts).
+  const { rows: team } = await projectTeamLevelsSql(Number(project.id), Number(namespace.id), deps.clock.now()).execute(deps.db);
+  const levels = new Map(team.map((row) => [Number(row.user_id), Number(row.level)]));
+  const ids = [...levels.keys()];
   const users = ids.length ? await deps.db.selectFrom('users').selectAll().where('id', 'in', ids).where('state', '=', 'active').where('user_type', '=', 'human').execute() : [];
   const addresses = await addressesOf(deps, users);
   const recipients = [];
   for (const user of users) {
     const authUser = toAuthUser(user);
-    const { level } = await projectAccess(deps.reads, authUser, project, deps.clock.now());
+    const level = levelOn(authUser, namespace, levels.get(Number(user.id)) ?? 0);
     const address = addresses.get(Number(user.id))!;
     if (canOnProject({ user: authUser, level, visibility: project.visibility, features: project }, 'admin_operations') && deliverable(address)) recipients.push({ user, address });
   }

@@ -5,7 +5,8 @@
 import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { UsersTable } from '../platform/db/tables/accounts.js';
-import { projectAccess, toAuthUser, today } from '../accounts/api.js';
+import { levelOn, toAuthUser } from '../accounts/api.js';
+import { projectTeamLevelsSql } from '../platform/auth/membership-queries.js';
 import type { NotificationSettingRow } from './finder.js';
 import { GLOBAL_SOURCE, defaultSetting } from './finder.js';
 import { effectiveSetting, notifiable, reasonRank, type NotificationAction, type NotificationReason, type RecipientType } from './recipient-rules.js';
@@ -39,19 +40,13 @@ interface Candidate {
   reason: NotificationReason;
 }
 
-/** Members of the project, directly or through its groups, and everyone with a setting on them. */
-async function watcherPool(deps: Deps, context: ThreadContext): Promise<number[]> {
+/**
+ * The project's team with each member's level there (platform/auth/membership-queries.ts: direct, through
+ * its groups, or the personal namespace's owner), and everyone with a setting on the project or its groups.
+ */
+async function watcherPool(deps: Deps, context: ThreadContext): Promise<{ ids: number[]; levels: Map<number, number> }> {
   const projectId = Number(context.project.id);
-  const live = today(deps.clock.now());
-  const members = await deps.db
-    .selectFrom('members')
-    .select('user_id')
-    .where((eb) => eb.or([
-      eb.and([eb('source_type', '=', 'Project'), eb('source_id', '=', projectId)]),
-      ...(context.groupIds.length ? [eb.and([eb('source_type', '=', 'Namespace'), eb('source_id', 'in', context.groupIds)])] : []),
-    ]))
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>=', live)]))
-    .execute();
+  const { rows: team } = await projectTeamLevelsSql(projectId, Number(context.namespace.id), deps.clock.now()).execute(deps.db);
   const settings = await deps.db
     .selectFrom('notification_settings')
     .select('user_id')
@@ -60,8 +55,8 @@ async function watcherPool(deps: Deps, context: ThreadContext): Promise<number[]
       ...(context.groupIds.length ? [eb.and([eb('source_type', '=', 'Namespace'), eb('source_id', 'in', context.groupIds)])] : []),
     ]))
     .execute();
-  const owner = context.namespace.kind === 'user' && context.namespace.owner_id !== null ? [Number(context.namespace.owner_id)] : [];
-  return [...new Set([...members.map((row) => Number(row.user_id)), ...settings.map((row) => Number(row.user_id)), ...owner])];
+  const levels = new Map(team.map((row) => [Number(row.user_id), Number(row.level)]));
+  return { ids: [...new Set([...levels.keys(), ...settings.map((row) => Number(row.user_id))])], levels };
 }
 
 /** Each user's setting as it applies to this project (recipient-rules.ts effectiveSetting). */
@@ -144,7 +139,7 @@ function candidatesOf(input: RecipientsInput, pool: number[], settings: Map<numb
 export async function issueRecipients(deps: Deps, input: RecipientsInput): Promise<Recipient[]> {
   const { context } = input;
   const mentionText = input.action === 'new_note' ? input.note?.body : input.action === 'new_issue' || input.action === 'new_merge_request' ? context.description : null;
-  const [pool, subscriptions, mentioned] = await Promise.all([
+  const [{ ids: pool, levels }, subscriptions, mentioned] = await Promise.all([
     watcherPool(deps, context),
     subscriptionsOf(deps, context),
     input.mentionedIds ?? userIdsByUsername(deps, mentionedUsernames(mentionText)),
@@ -159,7 +154,7 @@ export async function issueRecipients(deps: Deps, input: RecipientsInput): Promi
   const access = new Map<number, boolean>();
   for (const user of users) {
     const authUser = toAuthUser(user);
-    const { level } = await projectAccess(deps.reads, authUser, context.project, deps.clock.now());
+    const level = levelOn(authUser, context.namespace, levels.get(Number(user.id)) ?? 0);
     const subject = { user: authUser, level, visibility: context.project.visibility, features: context.project };
     const readable = user.state === 'active' && user.user_type === 'human' && deliverable(addresses.get(Number(user.id))!) && context.readable(subject);
     access.set(Number(user.id), readable);
