@@ -20,6 +20,7 @@
 // and only the statements run on behalf of GET requests (AsyncLocalStorage), so that the writes' own
 // statements do not inflate the reads' cost. An AsyncLocalStorage in use puts a hook on every promise
 // of the process on Node 20 (it cost the reads ~9 µs of CPU each): it is disabled when the pass ends.
+import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
@@ -95,6 +96,11 @@ if (file) {
     };
   }
   syncBuiltinESMExports();
+  // Kiln's own git starts on git threads, where this wrapper does not reach: it publishes each start
+  // on a diagnostics channel (src/repositories/git-threads.ts).
+  subscribe('kiln:git-start', (message) => {
+    if ((message as { file?: string }).file === 'git') counts.gitProcesses += 1;
+  });
 
   process.on('SIGWINCH', () => {
     countingPass = !countingPass;

@@ -154,7 +154,7 @@ export class WorkerPool<I, O> {
  * The built program starts the compiled module; from the sources (the test runner, which does not
  * build), the worker first registers hooks that load TypeScript (scripts/worker-source-loader.mjs).
  */
-function startWorker(options: WorkerPoolOptions): Worker {
+export function startWorker(options: Pick<WorkerPoolOptions, 'module' | 'maxHeapMb'>): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: options.maxHeapMb };
   if (existsSync(fileURLToPath(options.module))) return new Worker(options.module, { resourceLimits });
   const source = new URL(options.module.href.replace(/\.js$/, '.ts'));

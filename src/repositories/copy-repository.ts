@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { git, listRefs, runCommand } from './git.js';
+import { closeReaders, git, listRefs, runCommand } from './git.js';
 
 /**
  * Copy `source` to `destination` through a temporary sibling and a rename, so a crash never leaves a
@@ -21,6 +21,7 @@ export async function copyRepository(source: string, destination: string): Promi
   const temporary = `${destination}.tmp-${randomBytes(6).toString('hex')}`;
   try {
     await runCommand('cp', ['-a', '--', source, temporary]);
+    closeReaders(destination);
     await rm(destination, { recursive: true, force: true });
     await rename(temporary, destination);
   } finally {
@@ -45,5 +46,6 @@ export async function verifyCopy(source: string, destination: string): Promise<v
 }
 
 export async function removeRepository(path: string): Promise<void> {
+  closeReaders(path);
   await rm(path, { recursive: true, force: true });
 }

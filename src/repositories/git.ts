@@ -1,14 +1,9 @@
-// The system git, run without a shell and with a minimal environment (no secrets of ours leak into it).
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+// The system git, run without a shell and with a minimal environment (no secrets of ours leak into
+// it), started on a git thread (git-threads.ts) so that no fork holds the event loop.
+import { GIT_ENV } from './git-env.js';
+import { gitThreads, type ThreadProcess } from './git-threads.js';
 
-export const GIT_ENV: Record<string, string> = {
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  // Never read the operator's ~/.gitconfig or /etc/gitconfig: behaviour must not depend on them.
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  HOME: '/nonexistent',
-  LANG: 'C',
-};
+export { GIT_ENV };
 
 export class GitError extends Error {
   constructor(message: string, readonly stderr: string) {
@@ -16,13 +11,11 @@ export class GitError extends Error {
   }
 }
 
-export function runCommand(file: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(file, args, { cwd: options.cwd, env: { ...GIT_ENV, ...options.env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new GitError(`${file} ${args.join(' ')} failed: ${stderr.trim() || error.message}`, stderr));
-      else resolve(stdout);
-    });
-  });
+/** Runs a command (git, cp) on a git thread; a non-zero exit is an error carrying what it printed. */
+export async function runCommand(file: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<string> {
+  const outcome = await gitThreads().run(file, args, { ...options, maxBuffer: 64 * 1024 * 1024 });
+  if (outcome.code !== 0) throw new GitError(`${file} ${args.join(' ')} failed: ${outcome.stderr.trim() || outcome.error}`, outcome.stderr);
+  return outcome.stdout.toString();
 }
 
 export function git(repoPath: string, args: string[]): Promise<string> {
@@ -50,6 +43,8 @@ export interface GitCall {
   env?: Record<string, string>;
   /** Written to the command's standard input. */
   input?: string | Buffer;
+  /** Killed after this long (its answer is then an error). */
+  timeoutMs?: number;
 }
 
 /** What a git command printed and how it exited; the caller decides which exit codes are answers. */
@@ -64,22 +59,10 @@ export interface GitOutcome {
  * non-zero exit: `git merge-base --is-ancestor` answers 1 for "no", `update-ref` fails when the old
  * value moved, and the callers turn those into answers rather than errors.
  */
-export function gitCall(repoPath: string, args: string[], options: GitCall = {}): Promise<GitOutcome> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      'git',
-      ['--git-dir', repoPath, ...args],
-      { env: { ...GIT_ENV, ...options.env }, encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error ? (error as { code?: unknown }).code : 0;
-        if (error && typeof code !== 'number') return reject(new GitError(`git ${args[0]} failed: ${error.message}`, stderr.toString()));
-        resolve({ code: code as number, stdout, stderr: stderr.toString() });
-      },
-    );
-    // A command that exits before reading its input closes the pipe: that is its answer, not ours to report.
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(options.input ?? '');
-  });
+export async function gitCall(repoPath: string, args: string[], options: GitCall = {}): Promise<GitOutcome> {
+  const outcome = await gitThreads().run('git', ['--git-dir', repoPath, ...args], { ...options, maxBuffer: 256 * 1024 * 1024 });
+  if (outcome.code === null) throw new GitError(`git ${args[0]} failed: ${outcome.error}`, outcome.stderr);
+  return { code: outcome.code, stdout: outcome.stdout, stderr: outcome.stderr };
 }
 
 /** Like gitCall, but a non-zero exit is an error: for commands that must succeed. */
@@ -89,7 +72,12 @@ export async function gitBytes(repoPath: string, args: string[], options: GitCal
   return outcome.stdout;
 }
 
-/** A long-running git command whose output is streamed (archives); the caller owns the process. */
-export function spawnGit(repoPath: string, args: string[]): ChildProcess {
-  return spawn('git', ['--git-dir', repoPath, ...args], { env: GIT_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+/** A long-running git command whose output is streamed (archives, logs read until enough); the caller owns the process. */
+export function spawnGit(repoPath: string, args: string[]): ThreadProcess {
+  return gitThreads().stream('git', ['--git-dir', repoPath, ...args]);
+}
+
+/** Closes the long-lived readers of `repoPath` and of the repositories under it: before it is deleted, moved or restored. */
+export function closeReaders(repoPath: string): void {
+  gitThreads().close(repoPath);
 }

@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import type { Deps } from '../platform/deps.js';
 import { daily } from '../platform/jobs/daily.js';
 import { repositoryPath } from './shards.js';
+import { closeReaders } from './git.js';
 
 export const PRUNE_ORPHANS_JOB = 'repositories.prune_orphans';
 
@@ -26,7 +27,9 @@ export async function pruneOrphanRepositories(deps: Deps): Promise<number> {
   for (const orphan of orphans) {
     // A shard removed from KILN_STORAGES keeps its files: nothing is deleted outside a configured shard.
     if (!deps.config.storages.some((shard) => shard.name === orphan.shard)) continue;
-    rmSync(repositoryPath(deps.config.storages, orphan.shard, orphan.disk_path), { recursive: true, force: true });
+    const path = repositoryPath(deps.config.storages, orphan.shard, orphan.disk_path);
+    closeReaders(path);
+    rmSync(path, { recursive: true, force: true });
     await deps.db.deleteFrom('repositories').where('id', '=', orphan.id).execute();
   }
   if (orphans.length) deps.log.info({ removed: orphans.length }, 'orphaned repositories removed');

@@ -13,6 +13,7 @@ import { applyTransition } from './apply-transition.js';
 import { copyRepository, removeRepository, verifyCopy } from './copy-repository.js';
 import { atStep } from './move-hooks.js';
 import { repositoryPath } from './shards.js';
+import { closeReaders } from './git.js';
 import { holdLease, stillHeld } from './move-lease.js';
 import type { MoveRow } from './schedule-storage-move.js';
 import { waitForPushes } from './push-leases.js';
@@ -83,6 +84,7 @@ async function cleanup(deps: Deps, move: MoveRow, guard: () => Promise<void>): P
     if (repository.shard === move.destination_storage_name) {
       const source = repositoryPath(deps.config.storages, move.source_storage_name, repository.disk_path);
       trash = `${source}.deleted-${move.id}`;
+      closeReaders(source);
       if (existsSync(source)) await rename(source, trash);
     }
   }

@@ -3,7 +3,7 @@
 // around each match, binary files skipped) and files whose path contains it, narrowed by the
 // `filename:`, `path:` and `extension:` filters of the query, ordered by path.
 import { wildcardMatches } from '../platform/patterns/wildcard.js';
-import { execFile } from 'node:child_process';
+import { gitCall } from '../repositories/api.js';
 
 /** GitLab's Blob search entity, without project_id (the caller adds it). */
 export interface FoundBlob {
@@ -22,18 +22,12 @@ export const MAX_FILES_PER_REPOSITORY = 1000;
 const FIRST_LINES_OF_NAME_MATCH = 3;
 const GREP_TIMEOUT_MS = 15_000;
 
-// The system git with nothing of ours in its environment and no operator configuration.
-const GIT_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', HOME: '/nonexistent', LANG: 'C' };
-
-/** Runs git; exit status 1 (grep found nothing) is an empty answer, not a failure. */
-export function git(repoPath: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('git', ['--git-dir', repoPath, ...args], { env: GIT_ENV, maxBuffer: 32 * 1024 * 1024, timeout: GREP_TIMEOUT_MS }, (error, stdout, stderr) => {
-      if (error && (error as { code?: unknown }).code === 1 && stderr.trim() === '') resolve('');
-      else if (error) reject(new Error(`git ${args[0]} failed: ${stderr.trim() || error.message}`));
-      else resolve(stdout);
-    });
-  });
+/** Runs git (on a git thread, as every read of the repositories does); exit status 1 (grep found nothing) is an empty answer, not a failure. */
+export async function git(repoPath: string, args: string[]): Promise<string> {
+  const outcome = await gitCall(repoPath, args, { timeoutMs: GREP_TIMEOUT_MS });
+  if (outcome.code === 1 && outcome.stderr.trim() === '') return '';
+  if (outcome.code !== 0) throw new Error(`git ${args[0]} failed: ${outcome.stderr.trim() || `exit ${outcome.code}`}`);
+  return outcome.stdout.toString();
 }
 
 export interface BlobQuery {

@@ -3,16 +3,12 @@
 // session's CSRF token, so the values reach the handlers), and every DELETE route of the API. Client
 // input never makes Kiln answer 5xx. Bounded as there: a few kinds per route, rotating.
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { WebSession, csrfTokenOf } from '../helpers/browser-session.js';
 import { routeInventory } from '../../src/platform/http/route-inventory.js';
 import { FORM_KINDS, KINDS, concretePath, formPairs, hostileRequest, type FuzzIds } from './hostile-values.js';
 import { LoopHolds } from '../helpers/liveness-probe.js';
-import type { StartedProcess } from '../helpers/process-starts.js';
-
-const started = vi.hoisted(() => [] as StartedProcess[]);
-vi.mock('node:child_process', async (original) => (await import('../helpers/process-starts.js')).recordingChildProcess(await original(), started));
 
 let kiln: TestKiln;
 let admin: TestUser;
@@ -95,7 +91,7 @@ const SESSION_CHANGING = /sign_out|impersonat|password|two_factor|active_session
 
 describe('every page form route, with hostile values', () => {
   it('never answers 5xx, and no request holds the event loop over 50 ms', { timeout: 600_000 }, async () => {
-    const holds = new LoopHolds(() => started.length);
+    const holds = new LoopHolds();
     const web = new WebSession(kiln);
     await web.signIn('fuzzer', admin.password);
     const routes = routeInventory(kiln.app)
@@ -136,8 +132,6 @@ describe('every page form route, with hostile values', () => {
     }
     expect(failures).toEqual([]);
     expect(await holds.persistent()).toEqual([]);
-    // Most requests were held to the bound (only those that started git were not).
-    expect(holds.exempt).toBeLessThan(sent / 2);
     // Nearly every page route was reached, and the forms got past the CSRF check to the handlers.
     expect(unreached.length, unreached.join('\n')).toBeLessThan(routes.length / 10);
     expect(statuses[422] ?? 0).toBeLessThan(sent / 2);
@@ -146,7 +140,7 @@ describe('every page form route, with hostile values', () => {
 
 describe('every DELETE route of the API, with hostile values', () => {
   it('never answers 5xx, and no request holds the event loop over 50 ms', { timeout: 600_000 }, async () => {
-    const holds = new LoopHolds(() => started.length);
+    const holds = new LoopHolds();
     // Their own fixtures and user, deepest routes first, so the resources are still there for most.
     const victim = await kiln.createUser('victim');
     const targets: FuzzIds = { ...(await fixtures(admin, '-doomed')), user: String(victim.id) };
@@ -156,22 +150,18 @@ describe('every DELETE route of the API, with hostile values', () => {
     expect(routes.length).toBeGreaterThan(40);
     const failures: string[] = [];
     const statuses: Record<number, number> = {};
-    let sent = 0;
     for (const [index, route] of routes.entries()) {
       for (let turn = 0; turn < 2; turn += 1) {
         const kind = KINDS[(index * 2 + turn) % KINDS.length];
         const url = concretePath(route.path, targets, kind, turn === 0);
         const request = hostileRequest('DELETE', url, kind, { 'private-token': admin.token });
         const response = await holds.measure(`DELETE ${route.path} [${kind.name}]`, () => kiln.app.inject(request));
-        sent += 1;
         statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
         if (response.statusCode >= 500) failures.push(`DELETE ${route.path} [${kind.name}${turn === 0 ? ', path' : ''}] → ${response.statusCode} ${response.body.slice(0, 200)}`);
       }
     }
     expect(failures).toEqual([]);
     expect(await holds.persistent()).toEqual([]);
-    // Most requests were held to the bound (only those that started git were not).
-    expect(holds.exempt).toBeLessThan(sent / 2);
     // The values reached the routes: some deleted what they named, many refused the hostile ones.
     expect(Object.keys(statuses).map(Number).some((status) => status >= 200 && status < 300)).toBe(true);
     expect(statuses[400] ?? 0).toBeGreaterThan(0);

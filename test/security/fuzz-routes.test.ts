@@ -2,15 +2,11 @@
 // in the query, the body and the path: client input never makes Kiln answer 5xx. DELETE routes and
 // page forms have theirs in fuzz-pages-and-deletes.test.ts. Bounded: each route gets a
 // few of the value kinds in turn (every kind reaches every tenth route), not their cartesian product.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { routeInventory } from '../../src/platform/http/route-inventory.js';
 import { KINDS, concretePath, hostileRequest, type FuzzIds } from './hostile-values.js';
 import { LoopHolds } from '../helpers/liveness-probe.js';
-import type { StartedProcess } from '../helpers/process-starts.js';
-
-const started = vi.hoisted(() => [] as StartedProcess[]);
-vi.mock('node:child_process', async (original) => (await import('../helpers/process-starts.js')).recordingChildProcess(await original(), started));
 
 let kiln: TestKiln;
 let admin: TestUser;
@@ -29,7 +25,7 @@ afterAll(() => kiln.close());
 
 describe('every API route, with hostile values', () => {
   it('never answers 5xx, and no request holds the event loop over 50 ms', { timeout: 600_000 }, async () => {
-    const holds = new LoopHolds(() => started.length);
+    const holds = new LoopHolds();
     const routes = routeInventory(kiln.app).filter((route) => route.path.startsWith('/api/v4/') && route.method !== 'DELETE' && route.method !== 'HEAD' && route.method !== 'OPTIONS');
     expect(routes.length).toBeGreaterThan(100);
     const failures: string[] = [];
@@ -52,8 +48,6 @@ describe('every API route, with hostile values', () => {
     expect(statuses[400]).toBeGreaterThan(sent / 4);
     expect(failures).toEqual([]);
     expect(await holds.persistent()).toEqual([]);
-    // Most requests were held to the bound (only those that started git were not).
-    expect(holds.exempt).toBeLessThan(sent / 2);
   });
 });
 

@@ -9,7 +9,7 @@ import { parseBlame } from '../../src/repositories/repository-api/blame.js';
 import { cleanActionPath, planActions } from '../../src/repositories/repository-api/file-actions.js';
 import { compareVersions, matchesSearch } from '../../src/repositories/repository-api/ref-filters.js';
 import { archiveExtension, archivePathspecs, archivePrefix } from '../../src/repositories/repository-api/archive.js';
-import { isSafeObjectName, parseBatch } from '../../src/repositories/repository-api/object-reader.js';
+import { isSafeObjectName } from '../../src/repositories/repository-api/object-reader.js';
 import { RepositoryApiError } from '../../src/repositories/repository-api/errors.js';
 import type { TreeEntry } from '../../src/repositories/repository-api/tree-entries.js';
 
@@ -57,16 +57,7 @@ describe('git objects', () => {
   });
 });
 
-describe('cat-file --batch output', () => {
-  it('splits objects by their sizes, binary content and missing names included', () => {
-    const content = Buffer.from([0, 10, 255]);
-    const output = Buffer.concat([Buffer.from(`${A} blob 3\n`), content, Buffer.from('\nnope missing\n'), Buffer.from(`${B} commit 2\nhi\n`)]);
-    const [first, second, third] = parseBatch(output, 3);
-    expect(first).toEqual({ id: A, type: 'blob', content });
-    expect(second).toBeNull();
-    expect(third?.content.toString()).toBe('hi');
-  });
-
+describe('cat-file --batch names', () => {
   it.each([['main', true], ['main\nHEAD', false], ['a\0b', false], ['', false]])('accepts %j as a batch name: %s', (name, safe) => {
     expect(isSafeObjectName(name)).toBe(safe);
   });

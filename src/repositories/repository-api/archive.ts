@@ -1,11 +1,11 @@
 // Repository archives (GitLab's GET /projects/:id/repository/archive[.format], served by Workhorse):
 // every format GitLab accepts, named and laid out as GitLab names them
 // (`<project path>-<ref>-<sha>[-<path>]`), streamed from `git archive`.
-import type { ChildProcess } from 'node:child_process';
 import type { Deps } from '../../platform/deps.js';
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { spawnGit } from '../git.js';
+import type { ThreadProcess } from '../git-threads.js';
 import { findCommit } from './object-reader.js';
 import { entryAt } from './git-reads.js';
 import { cleanRepositoryPath } from './tree-entries.js';
@@ -30,7 +30,7 @@ export function archivePrefix(projectPath: string, ref: string, sha: string, pat
 
 export interface Archive {
   fileName: string;
-  process: ChildProcess;
+  process: ThreadProcess;
 }
 
 /** The pathspecs of an archive: the path (or everything), less each excluded path, all taken literally. */

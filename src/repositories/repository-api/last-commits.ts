@@ -8,9 +8,8 @@
 // other side had changed, where the per-entry walk follows only the kept side.
 // Commits are immutable, so the answer for (commit, directory) never changes: it is kept in a
 // bounded map, a pure function of its key (bounded-map.ts).
-import { spawn } from 'node:child_process';
 import { BoundedMap } from '../../platform/bounded-map.js';
-import { GIT_ENV } from '../git.js';
+import { spawnGit } from '../git.js';
 
 export interface TreeLastCommits {
   /** The last commit that changed each entry, by entry name. */
@@ -50,9 +49,9 @@ export async function lastCommitsForTree(repoPath: string, commit: string, direc
   const found = new Map<string, string>();
   let latest: string | null = null;
   if (wanted.size === 0) return { byEntry: found, latest };
-  const args = ['--git-dir', repoPath, '--literal-pathspecs', 'log', '--format=%x01%H', '-z', '--name-only', '-c', '-t', '--no-renames', commit, '--', ...(directory === '' ? [] : [directory])];
+  const args = ['--literal-pathspecs', 'log', '--format=%x01%H', '-z', '--name-only', '-c', '-t', '--no-renames', commit, '--', ...(directory === '' ? [] : [directory])];
   await new Promise<void>((resolve, reject) => {
-    const child = spawn('git', args, { env: GIT_ENV, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawnGit(repoPath, args);
     let pending = '';
     const take = (text: string) => {
       for (const { id, paths } of parseNameOnlyLog(text)) {

@@ -1,7 +1,12 @@
-// Reading objects out of a repository in one `git cat-file --batch` per request rather than one
-// process per object: a branch list or a blame reads dozens of commits.
-import { gitBytes } from '../git.js';
+// Reading objects out of a repository through its long-lived `git cat-file --batch` (cat-file.ts, on
+// a git thread) rather than a process per object or per request: a branch list or a blame reads
+// dozens of commits, and a page reads its refs, commit, tree and blobs, all without starting git.
+import { GitError } from '../git.js';
+import { gitThreads } from '../git-threads.js';
 import { parseCommitObject, parseTagObject, type CommitObject, type TagObject } from './git-objects.js';
+
+/** The largest object read into memory (blob pages show files past their own, smaller limit as a download). */
+export const MAX_OBJECT_BYTES = 100 * 1024 * 1024;
 
 export interface RawObject {
   id: string;
@@ -17,35 +22,16 @@ export function isSafeObjectName(name: string): boolean {
   return name !== '' && !/[\n\r\0]/.test(name);
 }
 
-/** Pure: the objects of a `cat-file --batch` answer, `null` for each missing or ambiguous name. */
-export function parseBatch(output: Buffer, count: number): (RawObject | null)[] {
-  const objects: (RawObject | null)[] = [];
-  let offset = 0;
-  while (objects.length < count && offset < output.length) {
-    const newline = output.indexOf(0x0a, offset);
-    if (newline < 0) break;
-    const header = output.subarray(offset, newline).toString('utf8').split(' ');
-    offset = newline + 1;
-    if (header.length !== 3 || !/^\d+$/.test(header[2])) {
-      objects.push(null);
-      continue;
-    }
-    const size = Number(header[2]);
-    objects.push({ id: header[0], type: header[1], content: output.subarray(offset, offset + size) });
-    offset += size + 1;
-  }
-  while (objects.length < count) objects.push(null);
-  return objects;
-}
-
 /** Each name (an object id, `rev^{commit}`, `rev:path`) read, or null; unsafe names are null without asking git. */
 export async function readObjects(repoPath: string, names: readonly string[]): Promise<(RawObject | null)[]> {
   const asked = names.filter(isSafeObjectName);
   if (asked.length === 0) return names.map(() => null);
-  const output = await gitBytes(repoPath, ['cat-file', '--batch'], { input: asked.map((name) => `${name}\n`).join('') });
-  const found = parseBatch(output, asked.length);
+  const found = await gitThreads().read(repoPath, asked, MAX_OBJECT_BYTES);
+  for (const object of found) {
+    if (object && 'tooLarge' in object) throw new GitError(`object ${object.id} is ${object.size} bytes, over the ${MAX_OBJECT_BYTES} read at once`, '');
+  }
   let next = 0;
-  return names.map((name) => (isSafeObjectName(name) ? found[next++] : null));
+  return names.map((name) => (isSafeObjectName(name) ? (found[next++] as RawObject | null) : null));
 }
 
 export async function readObject(repoPath: string, name: string): Promise<RawObject | null> {
