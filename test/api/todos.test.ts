@@ -1,6 +1,6 @@
 // To-dos (issue 36): GitLab's /todos API, to-dos created by assignment, mentions and review requests
 // for users who can read the target, resolved when the target closes or merges or the user acts, and
-// re-checked on every read; the /dashboard/todos page and the top bar's count.
+// re-checked on every read; the /dashboard/todos page and the top bar's count; the "your work" pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { WebSession, csrfTokenOf } from '../helpers/browser-session.js';
@@ -221,5 +221,43 @@ describe('GET /dashboard/todos', () => {
     expect((await web.post('/dashboard/todos/mark_all_done', {}, { csrfFrom: '/dashboard/todos' })).headers.location).toBe('/dashboard/todos');
     expect(await todosOf(guest)).toEqual([]);
     expect((await web.get('/dashboard/todos')).body).toContain('Nothing to do.');
+  });
+});
+
+describe('GET /dashboard/issues and /dashboard/merge_requests (your work)', () => {
+  it('list what is assigned to, created by, or waiting for the review of the reader, by state, only while readable', async () => {
+    const ana = await kiln.createUser('ana');
+    await kiln.addMember(owner, 'projects', project.id, ana, 30);
+    const elsewhere = await kiln.createProject(owner, 'elsewhere', { visibility: 'private' });
+    await kiln.addMember(owner, 'projects', elsewhere.id, ana, 30);
+    const assigned = await newIssue({ title: `Assigned ${XSS}`, assignee_ids: [ana.id] });
+    const closed = await newIssue({ title: 'Closed one', assignee_ids: [ana.id] });
+    await kiln.apiAs(owner, 'PUT', `/projects/${project.id}/issues/${closed.iid}`, { state_event: 'close' });
+    await kiln.apiAs(ana, 'POST', `/projects/${project.id}/issues`, { title: 'Mine' });
+    const hidden = await kiln.apiAs(owner, 'POST', `/projects/${elsewhere.id}/issues`, { title: 'Gone soon', assignee_ids: [ana.id] });
+    const web = new WebSession(kiln);
+    await web.signIn(ana.username, ana.password);
+    const list = await web.get('/dashboard/issues');
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain(`href="/owner/app/-/issues/${assigned.iid}">Assigned &lt;img src=x onerror=alert(1)&gt;</a>`);
+    expect(list.body).toContain(`href="/owner/elsewhere/-/issues/${hidden.iid}"`);
+    expect(list.body).not.toContain('Closed one');
+    expect(list.body).toContain('data-tab="closed"');
+    expect(list.body).toMatch(/data-tab="opened" aria-current="page">Open <span class="badge">2<\/span>/);
+    expect((await web.get('/dashboard/issues?state=closed')).body).toContain('Closed one');
+    const created = (await web.get('/dashboard/issues?scope=created_by_me')).body;
+    expect(created).toContain('Mine');
+    expect(created).not.toContain('Assigned &lt;img');
+    await kiln.api('DELETE', `/projects/${elsewhere.id}/members/${ana.id}`, { token: owner.token });
+    expect((await web.get('/dashboard/issues')).body).not.toContain('/owner/elsewhere/');
+    expect((await web.get('/dashboard/issues?scope=%3Cx%3E&state=bogus&page=-3')).statusCode).toBe(200);
+
+    await branchWith(kiln, owner, project.id, 'review', [create('b.txt', 'b\n')]);
+    const mr = await openMergeRequest(kiln, owner, project.id, { source_branch: 'review', title: `Review ${XSS}`, reviewer_ids: [ana.id] });
+    const reviews = await web.get('/dashboard/merge_requests?scope=reviews_for_me');
+    expect(reviews.body).toContain(`href="/owner/app/-/merge_requests/${mr.iid}">Review &lt;img src=x onerror=alert(1)&gt;</a>`);
+    expect((await web.get('/dashboard/merge_requests')).body).toContain('No open merge requests assigned to you.');
+    const anonymous = await kiln.request('GET', '/dashboard/merge_requests');
+    expect(anonymous.statusCode).toBe(302);
   });
 });

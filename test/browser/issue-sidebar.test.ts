@@ -136,7 +136,7 @@ describe('the label and milestone pages in a browser', () => {
   });
 });
 
-describe('the to-do list in a browser', () => {
+describe('the to-do list and your work in a browser', () => {
   it('marks a to-do done in place (the top bar count follows), axe-clean at 1280 px light and 390 px dark', async () => {
     const root = await apiCall(kiln, 'GET', '/user');
     await apiCall(kiln, 'POST', `/projects/${project.id}/issues`, { title: 'Review the <b>plan</b>', assignee_ids: [root.id], description: '@root have a look' });
@@ -152,11 +152,17 @@ describe('the to-do list in a browser', () => {
     expect(await page.textContent('#todos-count')).toBe('0');
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
     expect(await violationsOf(page)).toEqual([]);
+    // "Your work": the issue assigned to root, and the merge request pages.
+    await page.goto(`${kiln.url}/dashboard/issues`);
+    expect(await page.textContent('#your-work')).toContain('Review the <b>plan</b>');
+    expect(await violationsOf(page)).toEqual([]);
+    await page.goto(`${kiln.url}/dashboard/merge_requests?scope=reviews_for_me`);
+    expect(await violationsOf(page)).toEqual([]);
     await page.close();
     const dark = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
     const small = await dark.newPage();
     await signIn(small);
-    for (const path of ['/dashboard/todos?state=done', '/dashboard/todos']) {
+    for (const path of ['/dashboard/todos?state=done', '/dashboard/todos', '/dashboard/issues', '/dashboard/merge_requests']) {
       await small.goto(`${kiln.url}${path}`);
       expect([path, await violationsOf(small)]).toEqual([path, []]);
       expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

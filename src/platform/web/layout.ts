@@ -31,6 +31,8 @@ function topBar(input: LayoutInput): Html {
   return html`<nav class="top-nav" aria-label="Main">
     <a href="/">Projects</a>
     <a href="/dashboard/activity">Activity</a>
+    <a href="/dashboard/issues">Issues</a>
+    <a href="/dashboard/merge_requests">Merge requests</a>
     ${input.todosCount === undefined ? '' : html`<a href="/dashboard/todos">To-Do List <span id="todos-count" class="todos-count">${input.todosCount >= 100 ? '99+' : String(input.todosCount)}</span></a>`}
     <a href="/projects/new">New project</a>
     <a href="/groups/new">New group</a>

@@ -20,6 +20,7 @@ li.task-list-item{list-style:none}li.task-list-item input{margin:0 .35rem 0 -1.3
 .todo-list{list-style:none;margin:.5rem 0;padding:0}.todo-list li{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-start;border-bottom:1px solid #e5e5e5;padding:.5rem 0}
 .todo-body{flex:1 1 18rem;min-width:0;overflow-wrap:anywhere}.todo-body p{margin:.15rem 0}.todo-filters{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:center;margin:.6rem 0}
 @media (max-width:800px){.issue-layout{grid-template-columns:minmax(0,1fr)}}
+#your-work td:first-child{overflow-wrap:anywhere}@media (max-width:600px){.wide-only{display:none}}
 @media (prefers-color-scheme: dark){
 .issue-sidebar,.label-chip{background:#161a21;border-color:#30363d;color:#d8dae0}.issue-sidebar section{border-color:#30363d}
 a.button:not(.secondary){color:#fff}.todo-list li{border-color:#30363d}.issue-sidebar details summary{color:#6cb6ff}.note.system{background:none;color:#c3c8d0}.field-error{color:#ffb4a9}
