@@ -25,6 +25,7 @@ import { webhooksFeature } from './webhooks/index.js';
 import { mergeRequestsFeature, mergeRequestPagesFeature } from './merge-requests/index.js';
 import { commitStatusesFeature } from './commit-statuses/index.js';
 import { ciFeature } from './ci/index.js';
+import { forksFeature } from './forks/index.js';
 import { namespacePagesFeature } from './namespace-pages/index.js';
 import { keysFeature } from './keys/index.js';
 import { sshFeature } from './ssh/index.js';
@@ -59,6 +60,7 @@ export const features: Feature[] = [
   mergeRequestsFeature,
   commitStatusesFeature,
   ciFeature,
+  forksFeature,
   issuePagesFeature,
   mergeRequestPagesFeature,
   labelPagesFeature,

@@ -31,3 +31,11 @@ export { scopesAvailableTo } from './create-personal-access-token.js';
 export { isWebAddress } from './update-profile.js';
 // Issue 37 (Git LFS): whether a project's LFS is on (its stored `lfs_enabled` setting).
 export { projectLfsEnabled } from './settings-tables.js';
+// Forks (src/forks/): a project made as another's fork, and the fork network's links.
+export { createProject } from './create-project.js';
+export { deleteProject } from './delete-project.js';
+export { forkedFromIds, forkedFromJson, inSameForkNetwork, isFork, joinForkNetwork, leaveForkNetwork } from './fork-network.js';
+export { projectJson } from './entities.js';
+export { namespacesOf } from './finders.js';
+export { parseStored } from './stored-settings.js';
+export { PROJECT_LIST_PARAMS, projectFilters } from './project-list-params.js';

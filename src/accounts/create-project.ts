@@ -4,7 +4,9 @@ import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import { checkLength } from '../platform/http/params.js';
 import { NAME_MAX, PROJECT_DESCRIPTION_MAX } from './text-limits.js';
-import type { Visibility } from '../platform/db/tables/accounts.js';
+import type { Insertable } from 'kysely';
+import type { ProjectsTable, Visibility } from '../platform/db/tables/accounts.js';
+import type { DbTransaction } from '../platform/db/database.js';
 import { recordEvent } from '../platform/events/record-event.js';
 import { authorizeGroup, canOnGroup } from '../platform/auth/policies/index.js';
 import { groupAccessLevel, type NamespaceRow, type ProjectRow } from './access.js';
@@ -26,6 +28,10 @@ export interface CreateProjectInput extends ProjectSettingsInput {
   visibility?: Visibility;
   description?: string;
   defaultBranch?: string;
+  /** Further columns of the new row (a fork takes its upstream's feature levels and templates). */
+  columns?: Partial<Insertable<ProjectsTable>>;
+  /** Runs in the creating transaction once the row exists (a fork joins its network there). */
+  afterInsert?: (trx: DbTransaction, project: ProjectRow) => Promise<void>;
 }
 
 /**
@@ -104,12 +110,14 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
           updated_at: now,
           last_activity_at: now,
           ...settings,
+          ...input.columns,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
       // A new project takes its path from any old project that still redirected there (GitLab's
       // Route#delete_conflicting_redirects).
       await releasePath(trx, fullPath);
+      await input.afterInsert?.(trx, project);
       await recordEvent(trx, deps.clock, { projectId: project.id, authorId: actor.user.id, action: 'created' });
       // System hooks' project_create (domain-events.ts).
       await publishProjectEvent(deps, trx, 'project.created', Number(project.id), actor.user.id);

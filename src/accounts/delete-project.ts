@@ -5,6 +5,7 @@ import { inTransaction, type DbTransaction } from '../platform/db/database.js';
 import type { ProjectRow } from './access.js';
 import { forgetRedirects } from './forget-redirects.js';
 import { removeAvatar } from './remove-avatar.js';
+import { leaveForkNetwork } from './fork-network.js';
 import { publishProjectEvent } from './system-events.js';
 
 /**
@@ -16,6 +17,8 @@ export async function deleteProjectRows(deps: Deps, executor: DbTransaction, pro
   await executor.deleteFrom('members').where('source_type', '=', 'Project').where('source_id', '=', projectId).execute();
   await forgetRedirects(executor, { type: 'Project', id: projectId });
   await removeAvatar(executor, 'Project', projectId);
+  // Its upstream counts one fork less; its forks stay, naming no upstream (GitLab's fork network).
+  await leaveForkNetwork(executor, projectId);
   await executor.deleteFrom('projects').where('id', '=', projectId).execute();
 }
 

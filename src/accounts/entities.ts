@@ -130,7 +130,7 @@ export const PROJECT_FIELDS = {
   web_url: field.string(({ webUrl }: ProjectSource) => webUrl),
   readme_url: field.null<ProjectSource>(),
   avatar_url: field.nullableString(({ baseUrl, project }: ProjectSource) => uploadedAvatarUrl(baseUrl, 'project', Number(project.id), project.avatar)),
-  forks_count: field.integer((_: ProjectSource) => 0),
+  forks_count: field.integer(({ project }: ProjectSource) => Number(project.forks_count ?? 0)),
   star_count: field.integer(({ project }: ProjectSource) => Number(project.star_count)),
   last_activity_at: field.nullableString(({ project }: ProjectSource) => isoTime(project.last_activity_at)),
   namespace: field.entity(NAMESPACE_ENTITY, (source: ProjectSource) => source),
@@ -204,10 +204,12 @@ export function projectSimpleEntity(config: UrlConfig, project: ProjectRow, name
  * The Project entity as JSON, kept by the versions of the project and namespace rows (rows read by a
  * SELECT: platform/http/entity-cache.ts); `permissions`, the caller's, added after.
  */
-export function projectJson(caches: InstanceCaches, config: UrlConfig, project: ProjectRow, namespace: NamespaceRow, permissions?: { level: number }): string {
+export function projectJson(caches: InstanceCaches, config: UrlConfig, project: ProjectRow, namespace: NamespaceRow, permissions?: { level: number }, forkedFrom?: string): string {
   const serialize = () => PROJECT_ENTITY.serialize(PROJECT_ENTITY.present(projectSource(config, project, namespace)));
   const versioned = project.version !== undefined && namespace.version !== undefined;
-  const json = versioned ? cachedJson(caches, `project:${project.id}:${project.version}:${namespace.id}:${namespace.version}`, serialize) : serialize();
+  const cached = versioned ? cachedJson(caches, `project:${project.id}:${project.version}:${namespace.id}:${namespace.version}`, serialize) : serialize();
+  // The upstream, where the caller may read it (fork-network.ts's forkedFromJson): never kept.
+  const json = forkedFrom === undefined ? cached : withMember(cached, 'forked_from_project', forkedFrom);
   if (!permissions) return json;
   // As PROJECT_FIELDS.permissions writes it.
   const access = permissions.level ? `{"access_level":${Number(permissions.level)},"notification_level":3}` : 'null';

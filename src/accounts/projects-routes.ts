@@ -13,39 +13,23 @@ import { toAuthUser } from './user-entities.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { namespaceOf, namespacesOf, visibleProjectsQuery } from './finders.js';
 import { projectEntity, projectJson } from './entities.js';
+import { forkedFromJson } from './fork-network.js';
+import { PROJECT_LIST_PARAMS, projectFilters } from './project-list-params.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
-const ORDER_BY = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
 
 export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects', summary: 'List projects you can see (public ones without a token)', tags: ['projects'], paginated: true,
     ability: { instance: 'read_instance' }, auth: 'optional',
-    params: {
-      search: p.string.optional(),
-      membership: p.boolean.optional(),
-      owned: p.boolean.optional(),
-      starred: p.boolean.optional(),
-      visibility: p.string.optional({ values: VISIBILITIES }),
-      order_by: p.string.optional({ values: ORDER_BY }),
-      sort: p.string.optional({ values: ['asc', 'desc'] }),
-      simple: p.boolean.optional(),
-    },
+    params: PROJECT_LIST_PARAMS,
     handler: async ({ params, principal, paginate }) => {
       const user = principal?.user ?? null;
-      const filters = {
-        search: params.search,
-        membership: params.membership,
-        owned: params.owned,
-        starred: params.starred,
-        visibility: params.visibility,
-        orderBy: params.order_by as (typeof ORDER_BY)[number] | undefined,
-        sort: params.sort as 'asc' | 'desc' | undefined,
-      };
+      const filters = projectFilters(params);
       const rows = await paginate(await visibleProjectsQuery(deps, user, filters));
-      const namespaces = await namespacesOf(deps, rows);
-      return JsonText.of(`[${rows.map((row) => projectJson(deps.caches, deps.config, row, namespaces.get(Number(row.namespace_id))!)).join(',')}]`);
+      const [namespaces, forkedFrom] = await Promise.all([namespacesOf(deps, rows), forkedFromJson(deps, deps.config, user, rows)]);
+      return JsonText.of(`[${rows.map((row) => projectJson(deps.caches, deps.config, row, namespaces.get(Number(row.namespace_id))!, undefined, forkedFrom.get(Number(row.id)))).join(',')}]`);
     },
   });
 
@@ -56,7 +40,8 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     // Anonymous callers get no `permissions` (GitLab presents them only to a user).
     handler: async ({ principal, project }) => {
       const access = await project();
-      return JsonText.of(projectJson(deps.caches, deps.config, access.project, access.namespace, principal ? access : undefined));
+      const forkedFrom = (await forkedFromJson(deps, deps.config, principal?.user ?? null, [access.project])).get(Number(access.project.id));
+      return JsonText.of(projectJson(deps.caches, deps.config, access.project, access.namespace, principal ? access : undefined, forkedFrom));
     },
   });
 

@@ -6,7 +6,7 @@ const delimited = (value: number) => value.toLocaleString('en-US');
 
 export function applicationStatistics(counts: InstanceCounts) {
   return {
-    forks: '0',
+    forks: delimited(counts.forks),
     issues: delimited(counts.issues),
     merge_requests: delimited(counts.mergeRequests),
     notes: delimited(counts.notes),

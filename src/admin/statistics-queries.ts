@@ -1,5 +1,5 @@
 // GitLab's application statistics: how many of each thing the instance holds, counted in one
-// statement. Kiln has no forks or snippets: those are 0.
+// statement. Kiln has no snippets: those are 0. Forks are the projects that name an upstream.
 import { sql } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 
@@ -14,6 +14,7 @@ export interface InstanceCounts {
   notes: number;
   sshKeys: number;
   milestones: number;
+  forks: number;
 }
 
 const count = (table: string, where = sql``) => sql<number>`(select count(*) from ${sql.table(table)} ${where})`;
@@ -31,11 +32,12 @@ export async function instanceCounts(deps: Deps): Promise<InstanceCounts> {
       count('notes').as('notes'),
       count('keys').as('ssh_keys'),
       count('milestones').as('milestones'),
+      count('fork_network_members', sql`where forked_from_project_id is not null`).as('forks'),
     ])
     .executeTakeFirstOrThrow();
   return {
     users: Number(row.users), activeUsers: Number(row.active_users), blockedUsers: Number(row.blocked_users), projects: Number(row.projects),
     groups: Number(row.groups), issues: Number(row.issues), mergeRequests: Number(row.merge_requests), notes: Number(row.notes),
-    sshKeys: Number(row.ssh_keys), milestones: Number(row.milestones),
+    sshKeys: Number(row.ssh_keys), milestones: Number(row.milestones), forks: Number(row.forks),
   };
 }

@@ -6,3 +6,5 @@ export { mergeRequestHookFacts, type MergeRequestHookFacts } from './hook-facts.
 // Search (scope merge_requests): the listings' queries and the entity of a page.
 export { projectMergeRequestsQuery, readableMergeRequestsQuery, type MergeRequestFilters } from './merge-requests-queries.js';
 export { presentMergeRequests } from './present.js';
+// Forks: unlinking a fork closes the merge requests between it and its network.
+export { closeForkMergeRequests } from './close-fork-merge-requests.js';

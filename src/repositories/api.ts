@@ -46,3 +46,5 @@ export { repositoryHooks, type RepositoryHooks } from './hooks.js';
 export { commitFiles, type CommitFilesInput } from './repository-api/commit-files.js';
 export { RepositoryApiError } from './repository-api/errors.js';
 export { mayPushToBranch } from './repository-api/branch-rules.js';
+// A fork's repository: a hard-linked local clone of the upstream (fork-repository.ts).
+export { forkRepository, type ForkRepositoryInput } from './fork-repository.js';

@@ -23,7 +23,7 @@ export interface AbilityRule {
 }
 
 /** Project features with an access level of their own (GitLab's `<feature>_access_level`). */
-export type ProjectFeature = 'issues' | 'repository' | 'merge_requests';
+export type ProjectFeature = 'issues' | 'repository' | 'merge_requests' | 'forking';
 
 const READ: Omit<AbilityRule, 'min'> = { public: 'anyone', internal: 'signed_in' };
 const PARTICIPATE: Omit<AbilityRule, 'min'> = { public: 'signed_in', internal: 'signed_in' };
@@ -110,6 +110,12 @@ export const PROJECT_ABILITIES = {
   create_pipeline: { min: ACCESS.developer, feature: 'repository' },
   update_build: { min: ACCESS.developer, feature: 'repository' },
   destroy_pipeline: { min: ACCESS.owner, feature: 'repository' },
+  // Forks (project_policy.rb: fork_project with download_code; "Fork project": Guests of public and
+  // internal projects, Reporters of private ones), within the project's forking_access_level (kept in
+  // the stored settings: a fork's action passes it as `features.forking_access_level`). Unlinking a
+  // fork, or linking one, is the Owner's (remove_fork_project).
+  fork_project: { min: ACCESS.reporter, ...PARTICIPATE, feature: 'forking' },
+  remove_fork_project: { min: ACCESS.owner },
 } satisfies Record<string, AbilityRule>;
 
 export const GROUP_ABILITIES = {

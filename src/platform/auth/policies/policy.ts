@@ -19,6 +19,8 @@ export interface ProjectFeatureLevels {
   issues_access_level: string;
   repository_access_level: string;
   merge_requests_access_level?: string;
+  /** A stored setting, not a column: absent (enabled) unless the caller read it (forks' fork-project.ts). */
+  forking_access_level?: string;
 }
 
 export function allowedBy(rule: AbilityRule, subject: PolicySubject): boolean {
@@ -48,9 +50,9 @@ function featureAllows(feature: ProjectFeature, subject: PolicySubject): boolean
 export function canOnProject(subject: PolicySubject, ability: ProjectAbility): boolean {
   const rule: AbilityRule = PROJECT_ABILITIES[ability];
   if (rule.feature && !featureAllows(rule.feature, subject)) return false;
-  // Merge requests are of the code: never more open than the repository (ProjectFeature's
-  // repository_children_level validation keeps merge_requests_access_level at most repository_access_level).
-  if (rule.feature === 'merge_requests' && !featureAllows('repository', subject)) return false;
+  // Merge requests and forks are of the code: never more open than the repository (ProjectFeature's
+  // repository_children_level validation keeps their levels at most repository_access_level).
+  if ((rule.feature === 'merge_requests' || rule.feature === 'forking') && !featureAllows('repository', subject)) return false;
   return allowedBy(rule, subject);
 }
 

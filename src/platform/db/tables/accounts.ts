@@ -104,6 +104,8 @@ export interface ProjectsTable {
   squash_commit_template: Generated<string | null>;
   suggestion_commit_message: Generated<string | null>;
   star_count: Generated<number>;
+  /** Direct forks (fork_network_members naming it as forked_from), kept by the fork actions. */
+  forks_count: Generated<number>;
   avatar: string | null;
   created_at: number;
   updated_at: number;
@@ -180,6 +182,22 @@ export interface PersonalAccessTokensTable {
   created_at: number;
 }
 
+/** A project and its forks, their forks, … (GitLab's fork_networks); the root is the first upstream. */
+export interface ForkNetworksTable {
+  id: Generated<number>;
+  root_project_id: number | null;
+  created_at: number;
+}
+
+/** A project's place in its fork network; the root has no forked_from_project_id. */
+export interface ForkNetworkMembersTable {
+  id: Generated<number>;
+  fork_network_id: number;
+  project_id: number;
+  forked_from_project_id: number | null;
+  created_at: number;
+}
+
 export interface InternalIdsTable {
   project_id: number;
   usage: string;
@@ -197,4 +215,6 @@ export interface AccountsTables {
   redirect_routes: RedirectRoutesTable;
   emails: EmailsTable;
   avatars: AvatarsTable;
+  fork_networks: ForkNetworksTable;
+  fork_network_members: ForkNetworkMembersTable;
 }
