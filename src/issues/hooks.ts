@@ -5,8 +5,8 @@ import type { Deps } from '../platform/deps.js';
 import type { IssueRow } from './entities.js';
 
 export interface IssueHooks {
-  /** Which of these issues the user is subscribed to (the notifications feature registers it). */
-  subscribedIssueIds?: (user: { id: number; username: string }, issues: IssueRow[]) => Promise<Set<number>>;
+  /** Which of these issues (with their assignees' ids) the user is subscribed to (the notifications feature registers it). */
+  subscribedIssueIds?: (user: { id: number; username: string }, issues: Array<IssueRow & { assigneeIds: number[] }>) => Promise<Set<number>>;
 }
 
 const hooks = new WeakMap<Deps, IssueHooks>();

@@ -56,19 +56,26 @@ async function milestonesOf(deps: Deps, rows: IssueRow[], projects: Map<number, 
 export type Viewer = { id: number; username: string } | null;
 
 /** Subscriptions are the notifications feature's, asked through the hook it registers (hooks.ts). */
-function subscribedOf(deps: Deps, viewer: Viewer, rows: IssueRow[]): Promise<Set<number>> {
+function subscribedOf(deps: Deps, viewer: Viewer, rows: Array<IssueRow & { assigneeIds: number[] }>): Promise<Set<number>> {
   const subscribed = issueHooks(deps).subscribedIssueIds;
   return viewer && subscribed ? subscribed(viewer, rows) : Promise.resolve(new Set<number>());
 }
 
-export async function presentIssues(deps: Deps, rows: IssueRow[], options: { projects?: ProjectRow[]; withLabelsDetails?: boolean; viewer?: Viewer } = {}) {
+/** Issues whose assignees are read already (an issue the policy was asked about) are not read again. */
+type IssueWithAssignees = IssueRow & { assigneeIds?: number[] };
+
+export async function presentIssues(deps: Deps, rows: IssueWithAssignees[], options: { projects?: ProjectRow[]; withLabelsDetails?: boolean; viewer?: Viewer } = {}) {
   const ids = rows.map((row) => Number(row.id));
-  const [labels, assignees, counts, projects, subscribed, votes] = await Promise.all([
+  // The assignees first: the subscriptions count an assignee as a participant, and read them from here.
+  const assignees = rows.every((row) => row.assigneeIds !== undefined)
+    ? new Map(rows.map((row) => [Number(row.id), row.assigneeIds!]))
+    : await assigneesOf(deps.db, ids);
+  const withAssignees = rows.map((row) => ({ ...row, assigneeIds: assignees.get(Number(row.id)) ?? [] }));
+  const [labels, counts, projects, subscribed, votes] = await Promise.all([
     labelsOfIssues(deps.db, ids),
-    assigneesOf(deps.db, ids),
     notesCounts(deps, ids),
     projectsOf(deps, rows, options.projects ?? []),
-    subscribedOf(deps, options.viewer ?? null, rows),
+    subscribedOf(deps, options.viewer ?? null, withAssignees),
     voteCounts(deps.db, 'Issue', ids),
   ]);
   const [users, milestones] = await Promise.all([

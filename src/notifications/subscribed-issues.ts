@@ -6,14 +6,13 @@ import { containsPattern, lowerLike } from '../platform/db/like.js';
 import { mentionedUsernames } from './mentions.js';
 import type { IssueRow } from './issue-context.js';
 
-export async function subscribedIssueIds(deps: Deps, user: { id: number; username: string }, issues: Array<Pick<IssueRow, 'id' | 'author_id' | 'description'>>): Promise<Set<number>> {
+export async function subscribedIssueIds(deps: Deps, user: { id: number; username: string }, issues: Array<Pick<IssueRow, 'id' | 'author_id' | 'description'> & { assigneeIds: number[] }>): Promise<Set<number>> {
   const subscribed = new Set<number>();
   if (issues.length === 0) return subscribed;
   const ids = issues.map((issue) => Number(issue.id));
   const username = user.username.toLowerCase();
-  const [rows, assigned, notes] = await Promise.all([
+  const [rows, notes] = await Promise.all([
     deps.db.selectFrom('subscriptions').select(['subscribable_id', 'subscribed']).where('subscribable_type', '=', 'Issue').where('user_id', '=', user.id).where('subscribable_id', 'in', ids).execute(),
-    deps.db.selectFrom('issue_assignees').select('issue_id').where('user_id', '=', user.id).where('issue_id', 'in', ids).execute(),
     // Comments by the user, or that may mention them (confirmed below by the mention rule).
     deps.db
       .selectFrom('notes')
@@ -25,9 +24,9 @@ export async function subscribedIssueIds(deps: Deps, user: { id: number; usernam
       .execute(),
   ]);
   const explicit = new Map(rows.map((row) => [Number(row.subscribable_id), row.subscribed === 1]));
-  const participating = new Set<number>(assigned.map((row) => Number(row.issue_id)));
+  const participating = new Set<number>();
   for (const issue of issues) {
-    if (Number(issue.author_id) === user.id || mentionedUsernames(issue.description).includes(username)) participating.add(Number(issue.id));
+    if (Number(issue.author_id) === user.id || issue.assigneeIds.includes(user.id) || mentionedUsernames(issue.description).includes(username)) participating.add(Number(issue.id));
   }
   for (const note of notes) {
     if (Number(note.author_id) === user.id || mentionedUsernames(note.body).includes(username)) participating.add(Number(note.noteable_id));
