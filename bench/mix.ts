@@ -99,6 +99,8 @@ export interface MixContext {
   durationS: number;
   /** The server's CPU time so far, in µs (bench/query-counter.ts), or null where it cannot be read. */
   cpuMicros(): Promise<number | null>;
+  /** Statements and round trips of the requests `run` makes, in a counting pass (bench/query-counter.ts), or null. */
+  countStatements?: (run: () => Promise<unknown>) => Promise<{ statements: number; roundTrips: number; requests: number } | null>;
   /** Start a second node on the same database; answers its URL and how to stop it. */
   secondNode?: () => Promise<{ url: string; stop(): Promise<void> }>;
 }
@@ -126,6 +128,8 @@ export async function measureMix(mix: BenchMix, context: MixContext): Promise<Ro
     else cpu += after - before;
     baseRuns.push(await loadMix(context.baselineUrl, prefix, mix.requests, connections, context.durationS / 2, round + 1));
   }
+  // After the measured rounds, a second of the mix with the counting wrappers on: statements and round trips per request.
+  const counted = (await context.countStatements?.(() => loadMix(context.kilnUrl, '', mix.requests, connections, 1, 99))) ?? null;
   const kiln = sum(kilnRuns);
   const base = sum(baseRuns);
   const ratio = kiln.rps / base.rps;
@@ -151,7 +155,7 @@ export async function measureMix(mix: BenchMix, context: MixContext): Promise<Ro
       p99: kiln.p99,
       baselineRps: base.rps,
       ratio,
-      perRequest: cpuKnown && kiln.requests > 0 ? { statements: Number.NaN, roundTrips: Number.NaN, cpuMicros: cpu / kiln.requests } : null,
+      perRequest: cpuKnown && kiln.requests > 0 ? { statements: counted ? counted.statements / counted.requests : Number.NaN, roundTrips: counted ? counted.roundTrips / counted.requests : Number.NaN, cpuMicros: cpu / kiln.requests } : null,
       target: goals.join(', ') || '—',
       pass,
       note: notes.join('; '),

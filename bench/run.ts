@@ -415,6 +415,7 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
             warmupS: WARMUP_S,
             durationS: DURATION_S,
             cpuMicros: async () => (await readCounts(first, countFile))?.cpuMicros ?? null,
+            countStatements: (run) => countingPass(first, countFile, run),
             secondNode: scenario.nodes === 2 ? () => startSecondNode(serverEnv) : undefined,
           })),
         );
