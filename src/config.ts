@@ -39,6 +39,8 @@ export interface Config {
   jobLeaseMs: number;
   /** Finished jobs and stale rate-limit windows older than this are pruned by the housekeeping job. */
   jobRetentionDays: number;
+  /** How long a runner's `POST /jobs/request` waits for a job when it has seen the queue's last value (long polling). */
+  ciLongPollMs: number;
   /** Addresses and CIDR ranges that may read /-/metrics (GitLab's monitoring whitelist); others get 404. */
   monitoringAllowlist: string[];
   /**
@@ -286,6 +288,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerPollMs: integer(env, 'KILN_WORKER_POLL_MS', 500, 10, 60_000),
     jobLeaseMs: integer(env, 'KILN_JOB_LEASE_MS', 5 * 60_000, 100, 24 * 3_600_000),
     jobRetentionDays: integer(env, 'KILN_JOB_RETENTION_DAYS', 7, 1, 36_500),
+    ciLongPollMs: integer(env, 'KILN_CI_LONG_POLL_MS', 50_000, 0, 120_000),
     monitoringAllowlist: parseAllowlist(env, 'KILN_MONITORING_ALLOWLIST', DEFAULT_MONITORING_ALLOWLIST),
     trustedProxies: parseAllowlist(env, 'KILN_TRUSTED_PROXIES', ''),
     runWorker: boolean(env, 'KILN_RUN_WORKER', true),

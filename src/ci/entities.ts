@@ -41,7 +41,7 @@ function commitShape(baseUrl: string, project: ProjectRow, commit: CommitObject 
   return shape;
 }
 
-export function runnerEntity(runner: CiRunnerRow) {
+export function runnerEntity(runner: CiRunnerRow, now: number) {
   const active = Number(runner.active) === 1;
   return {
     id: Number(runner.id),
@@ -52,8 +52,8 @@ export function runnerEntity(runner: CiRunnerRow) {
     is_shared: runner.runner_type === 'instance_type',
     runner_type: runner.runner_type,
     name: runner.platform ? 'gitlab-runner' : null,
-    online: runnerStatus(runner, Date.now()) === 'online',
-    status: runnerStatus(runner, Date.now()),
+    online: runnerStatus(runner, now) === 'online',
+    status: runnerStatus(runner, now),
   };
 }
 
@@ -65,9 +65,9 @@ export function runnerStatus(runner: Pick<CiRunnerRow, 'contacted_at' | 'created
   return age > 7 * 86400_000 ? 'stale' : 'offline';
 }
 
-export function runnerDetailsEntity(runner: CiRunnerRow, projects: Array<{ id: number; name: string; path: string; full_path: string; nameWithNamespace: string }>, groups: Array<{ id: number; name: string; web_url: string }>) {
+export function runnerDetailsEntity(runner: CiRunnerRow, now: number, projects: Array<{ id: number; name: string; path: string; full_path: string; nameWithNamespace: string }>, groups: Array<{ id: number; name: string; web_url: string }>) {
   return {
-    ...runnerEntity(runner),
+    ...runnerEntity(runner, now),
     tag_list: JSON.parse(runner.tag_list) as string[],
     run_untagged: Number(runner.run_untagged) === 1,
     locked: Number(runner.locked) === 1,
@@ -85,7 +85,7 @@ export function runnerDetailsEntity(runner: CiRunnerRow, projects: Array<{ id: n
 }
 
 /** GitLab's Job entity (GET /projects/:id/jobs/:job_id). */
-export function jobEntity(baseUrl: string, project: ProjectRow, build: CiBuildRow, facts: JobFacts) {
+export function jobEntity(baseUrl: string, project: ProjectRow, build: CiBuildRow, facts: JobFacts, now: number) {
   const archive = facts.artifacts.find((artifact) => artifact.file_type === 'archive');
   return {
     id: Number(build.id),
@@ -100,8 +100,8 @@ export function jobEntity(baseUrl: string, project: ProjectRow, build: CiBuildRo
     started_at: isoTime(build.started_at),
     finished_at: isoTime(build.finished_at),
     erased_at: isoTime(build.erased_at),
-    duration: seconds(build.started_at, build.finished_at ?? (build.started_at !== null ? Date.now() : null)),
-    queued_duration: seconds(build.queued_at, build.started_at ?? (build.queued_at !== null ? Date.now() : null)),
+    duration: seconds(build.started_at, build.finished_at ?? (build.started_at !== null ? now : null)),
+    queued_duration: seconds(build.queued_at, build.started_at ?? (build.queued_at !== null ? now : null)),
     user: facts.user ? userProfile(baseUrl, facts.user) : null,
     commit: commitShape(baseUrl, project, facts.commit),
     pipeline: pipelineBasicEntity(baseUrl, facts.pipeline, project.full_path),
@@ -110,7 +110,7 @@ export function jobEntity(baseUrl: string, project: ProjectRow, build: CiBuildRo
     project: { ci_job_token_scope_enabled: false },
     ...(archive ? { artifacts_file: { filename: archive.filename, size: archive.size } } : {}),
     artifacts: facts.artifacts.map((artifact) => ({ file_type: artifact.file_type, size: artifact.size, filename: artifact.filename, file_format: artifact.file_format })),
-    runner: facts.runner ? runnerEntity(facts.runner) : null,
+    runner: facts.runner ? runnerEntity(facts.runner, now) : null,
     artifacts_expire_at: isoTime(build.artifacts_expire_at),
     tag_list: build.tag_list ? (JSON.parse(build.tag_list) as string[]) : [],
   };
@@ -121,8 +121,8 @@ export function jobEntity(baseUrl: string, project: ProjectRow, build: CiBuildRo
  * ref, tag, coverage, created_at, started_at, finished_at, duration, user (the User entity's public
  * fields), commit, pipeline (id, sha, ref, status, web_url), web_url, artifacts, runner, artifacts_expire_at.
  */
-export function deployableEntity(baseUrl: string, project: ProjectRow, build: CiBuildRow, facts: JobFacts) {
-  const job = jobEntity(baseUrl, project, build, facts);
+export function deployableEntity(baseUrl: string, project: ProjectRow, build: CiBuildRow, facts: JobFacts, now: number) {
+  const job = jobEntity(baseUrl, project, build, facts, now);
   const user = facts.user ? userProfile(baseUrl, facts.user) : null;
   return {
     id: job.id,
@@ -186,6 +186,6 @@ export async function jobFacts(deps: Deps, project: ProjectRow, builds: CiBuildR
 
 export async function presentJobs(deps: Deps, project: ProjectRow, builds: CiBuildRow[]) {
   const facts = await jobFacts(deps, project, builds);
-  return builds.map((build) => jobEntity(deps.config.baseUrl, project, build, facts.get(Number(build.id))!));
+  return builds.map((build) => jobEntity(deps.config.baseUrl, project, build, facts.get(Number(build.id))!, deps.clock.now()));
 }
 

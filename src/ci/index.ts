@@ -5,6 +5,8 @@ import type { Deps } from '../platform/deps.js';
 import type { Feature } from '../platform/feature.js';
 import { enqueue } from '../platform/jobs/queue.js';
 import { ciRoutes } from './routes.js';
+import { runnerRoutes } from './runner-routes.js';
+import { runnerProtocolRoutes } from './runner-protocol-routes.js';
 import { environmentHooks } from '../environments/api.js';
 import { deployableEntity, jobFacts } from './entities.js';
 import { PUSH_PIPELINE_JOB, pushPipelineJob } from './pipelines/push-pipeline.js';
@@ -16,7 +18,7 @@ export const ciFeature: Feature = {
     environmentHooks(deps).deployables = async (project, buildIds) => {
       const builds = await deps.db.selectFrom('ci_builds').selectAll().where('project_id', '=', project.id).where('id', 'in', buildIds).execute();
       const facts = await jobFacts(deps, project, builds);
-      return new Map(builds.map((build) => [Number(build.id), deployableEntity(deps.config.baseUrl, project, build, facts.get(Number(build.id))!)]));
+      return new Map(builds.map((build) => [Number(build.id), deployableEntity(deps.config.baseUrl, project, build, facts.get(Number(build.id))!, deps.clock.now())]));
     };
     // A push of a branch or tag (not a deletion) runs its pipeline, in a job: reading the file takes git.
     deps.domainEvents.on('push', async (tx, event) => {
@@ -26,6 +28,8 @@ export const ciFeature: Feature = {
   },
   routes(app: FastifyInstance, deps: Deps) {
     ciRoutes(app, deps);
+    runnerRoutes(app, deps);
+    runnerProtocolRoutes(app, deps);
   },
   jobs: { [PUSH_PIPELINE_JOB]: pushPipelineJob },
 };

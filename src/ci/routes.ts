@@ -17,6 +17,8 @@ import { findBuild, findPipeline, jobsQuery, pipelinesQuery, JOB_SCOPES } from '
 import { presentJobs } from './entities.js';
 import { cancelJob, cancelPipeline, playJob, retryJob, retryPipeline } from './jobs/job-actions.js';
 import { readTrace } from './jobs/trace.js';
+import { queueSignal } from './queue-signal.js';
+import { sendArchive } from './runner-protocol-routes.js';
 
 const TAGS = ['ci'];
 
@@ -90,6 +92,7 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
           variables: (variables as Array<{ key: string; value?: unknown; variable_type?: string }>).map((item) => ({ key: item.key, value: String(item.value ?? ''), variable_type: item.variable_type })),
         });
         if (!pipeline) throw new ApiError(400, { message: { base: ['No stages / jobs for this pipeline.'] } });
+        queueSignal(deps).tick();
         const users = await usersById(deps.db, [pipeline.user_id]);
         return pipelineEntity(base, pipeline, access.project.full_path, { user: pipeline.user_id === null ? undefined : users.get(Number(pipeline.user_id)), coverage: null });
       } catch (error) {
@@ -181,6 +184,7 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await project();
       const pipeline = await pipelineOf(Number(access.project.id), params.pipeline_id);
       await retryPipeline(deps, Number(pipeline.id), actor.user.id);
+      queueSignal(deps).tick();
       return presentPipeline(await pipelineOf(Number(access.project.id), params.pipeline_id), access.project.full_path);
     },
   });
@@ -251,6 +255,16 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
     },
   });
 
+  apiRoute(app, deps, {
+    method: 'GET', url: '/projects/:id/jobs/:job_id/artifacts', summary: "A job's artifacts archive", tags: TAGS,
+    ability: { project: 'read_pipeline' }, auth: 'optional', params: oneJob,
+    handler: async ({ params, project, reply }) => {
+      const access = await project();
+      const build = await jobOf(Number(access.project.id), params.job_id);
+      return sendArchive(deps, reply, Number(build.id));
+    },
+  });
+
   for (const [action, status, run] of [
     ['cancel', 201, (build: Awaited<ReturnType<typeof jobOf>>) => cancelJob(deps, build)],
     ['retry', 201, (build: Awaited<ReturnType<typeof jobOf>>, userId: number) => retryJob(deps, build, userId)],
@@ -264,6 +278,7 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
         const build = await jobOf(Number(access.project.id), params.job_id);
         if (build.type !== 'Ci::Build') throw new StatusError(403, '403 Forbidden');
         const changed = await run(build, actor.user.id);
+        queueSignal(deps).tick();
         return (await presentJobs(deps, access.project, [changed]))[0];
       },
     });

@@ -18,7 +18,7 @@ function known(ability: RouteAbility): boolean {
   if ('project' in ability) return ability.project in PROJECT_ABILITIES;
   if ('group' in ability) return ability.group in GROUP_ABILITIES;
   if ('instance' in ability) return (INSTANCE_ABILITIES as readonly string[]).includes(ability.instance);
-  return ['integration_key', 'oauth', 'monitoring_allowlist', 'none', 'dispatch', 'signed_link', 'git_http'].includes(ability.credential);
+  return ['integration_key', 'oauth', 'monitoring_allowlist', 'none', 'dispatch', 'signed_link', 'git_http', 'ci_runner', 'ci_job'].includes(ability.credential);
 }
 
 describe('every registered route and page', () => {

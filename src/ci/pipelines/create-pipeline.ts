@@ -104,7 +104,7 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
       const environment = job.definition.environment
         ? { ...job.definition.environment, name: expandVariables(job.definition.environment.name, known), ...(job.definition.environment.url ? { url: expandVariables(job.definition.environment.url, known) } : {}) }
         : null;
-      const options = { ...job.definition, variables: job.variables, environment };
+      const options = { ...job.definition, variables: { ...(config?.variables ?? {}), ...job.variables }, environment };
       const build = await trx
         .insertInto('ci_builds')
         .values({

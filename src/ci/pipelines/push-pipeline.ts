@@ -4,6 +4,7 @@
 import type { Deps } from '../../platform/deps.js';
 import { findProjectRow } from '../../accounts/api.js';
 import { createPipeline } from './create-pipeline.js';
+import { queueSignal } from '../queue-signal.js';
 
 export const PUSH_PIPELINE_JOB = 'ci.push_pipeline';
 
@@ -23,4 +24,5 @@ export async function pushPipelineJob(deps: Deps, payload: { projectId: number; 
     .executeTakeFirst();
   if (existing) return;
   await createPipeline(deps, { project, ref, tag, sha: payload.after, beforeSha: payload.before, source: 'push', userId: payload.actorId });
+  queueSignal(deps).tick();
 }

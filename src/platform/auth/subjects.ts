@@ -33,12 +33,14 @@ export type RouteAbility =
    * token of its own protocol, the monitoring allow-list; `none` for probes open to all, `dispatch`
    * for the router that hands namespaced paths to routes that declare their own, `signed_link` for a
    * link whose own signature names what it may do (the unsubscribe link of notification e-mail),
-   * `git_http` for git's smart HTTP (HTTP Basic, then download_code or push_code by the service).
+   * `git_http` for git's smart HTTP (HTTP Basic, then download_code or push_code by the service),
+   * `ci_runner` for the runner protocol (a runner's or registration token in the body or `RUNNER-TOKEN`),
+   * `ci_job` for a running job's calls (its job token in the body, `JOB-TOKEN` or `job_token`).
    *
    * A project or group ability is checked by the route kit before the handler (route-subject.ts);
    * a route registered any other way may not declare one.
    */
-  | { credential: 'integration_key' | 'oauth' | 'monitoring_allowlist' | 'none' | 'dispatch' | 'signed_link' | 'git_http' };
+  | { credential: 'integration_key' | 'oauth' | 'monitoring_allowlist' | 'none' | 'dispatch' | 'signed_link' | 'git_http' | 'ci_runner' | 'ci_job' };
 
 /**
  * The project a route names, read in the same statement as the caller's token (AuthRegistry

@@ -1,0 +1,84 @@
+// What a runner tells about the job it runs (GitLab's API::Ci::Runner job endpoints): its state
+// (`PUT /jobs/:id`: success, or failed with a reason, which an exit code listed in
+// `allow_failure:exit_codes` turns into an allowed failure, and `retry:` into a new attempt), its log
+// appended piece by piece (`PATCH /jobs/:id/trace` with Content-Range) and its artifacts.
+import type { Deps } from '../../platform/deps.js';
+import { inTransaction } from '../../platform/db/database.js';
+import type { CiBuildRow } from '../../commit-statuses/api.js';
+import { processPipeline } from '../pipelines/process-pipeline.js';
+import { syncDeployment } from '../pipelines/sync-deployment.js';
+import { readOptions } from '../pipelines/build-options.js';
+import { parseDuration } from '../config/duration.js';
+
+/** GitLab's `ci_jobs_trace_size_limit` is 100 MB; Kiln keeps logs in the database and stops at 16 MiB. */
+export const TRACE_LIMIT = 16 * 1024 * 1024;
+export const ARTIFACT_LIMIT = 100 * 1024 * 1024;
+const KNOWN_REASONS = new Set([
+  'unknown_failure', 'script_failure', 'api_failure', 'stuck_or_timeout_failure', 'runner_system_failure', 'missing_dependency_failure', 'runner_unsupported',
+  'stale_schedule', 'job_execution_timeout', 'archived_failure', 'unmet_prerequisites', 'scheduler_failure', 'data_integrity_failure', 'trace_size_exceeded',
+  'image_pull_failure', 'runner_configuration_error', 'runner_external_dependency_failure', 'runner_interrupted',
+]);
+
+/** Ends a running job; true when it changed. A failure may be allowed (exit codes) or retried (`retry:`). */
+export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' | 'failed', failureReason?: string, exitCode?: number): Promise<boolean> {
+  const changed = await inTransaction(deps.db, async (trx) => {
+    const now = deps.clock.now();
+    const options = readOptions(build.options);
+    const reason = state === 'failed' ? (failureReason && KNOWN_REASONS.has(failureReason) ? failureReason : 'unknown_failure') : null;
+    const allowedByExitCode = state === 'failed' && exitCode !== undefined && (options?.allowFailureExitCodes ?? []).includes(exitCode);
+    const updated = await trx
+      .updateTable('ci_builds')
+      .set({ status: state, finished_at: now, updated_at: now, failure_reason: reason, ...(allowedByExitCode ? { allow_failure: 1 } : {}) })
+      .where('id', '=', build.id)
+      .where('status', '=', 'running')
+      .returningAll()
+      .executeTakeFirst();
+    if (!updated) return false;
+    if (state === 'success' && options?.artifacts?.expireIn && options.artifacts.expireIn !== 'never') {
+      const seconds = parseDuration(options.artifacts.expireIn);
+      if (seconds !== null) await trx.updateTable('ci_builds').set({ artifacts_expire_at: now + seconds * 1000 }).where('id', '=', build.id).execute();
+    }
+    await syncDeployment(trx, deps, Number(build.id), state);
+    const retry = options?.retry;
+    if (state === 'failed' && !allowedByExitCode && retry && Number(build.retries) < retry.max && (retry.when.includes('always') || retry.when.includes(reason!))) {
+      await trx.updateTable('ci_builds').set({ retried: 1 }).where('id', '=', build.id).execute();
+      const { id: _id, ...rest } = updated;
+      const copy = await trx
+        .insertInto('ci_builds')
+        .values({ ...rest, status: 'pending', retried: 0, retries: Number(build.retries) + 1, created_at: now, updated_at: now, queued_at: now, started_at: null, finished_at: null, token_digest: null, runner_id: null, failure_reason: null, trace_size: 0 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx.updateTable('deployments').set({ deployable_id: copy.id, status: 'created', finished_at: null, updated_at: now }).where('deployable_id', '=', build.id).execute();
+    }
+    await processPipeline(trx, deps, Number(build.commit_id));
+    return true;
+  });
+  return changed;
+}
+
+export type TraceAppend = { ok: true; size: number } | { ok: false; reason: 'range'; size: number } | { ok: false; reason: 'not_running' | 'too_large' };
+
+/** Appends `data` at byte `start` of the job's log: the log must be exactly `start` bytes long (else 416). */
+export async function appendTrace(deps: Deps, buildId: number, start: number, data: Buffer): Promise<TraceAppend> {
+  return inTransaction(deps.db, async (trx) => {
+    const end = start + data.length;
+    if (end > TRACE_LIMIT) return { ok: false, reason: 'too_large' };
+    // The guarded update takes the row: two appends at once are applied one after the other.
+    const moved = await trx
+      .updateTable('ci_builds')
+      .set({ trace_size: end, updated_at: deps.clock.now() })
+      .where('id', '=', buildId)
+      .where('status', '=', 'running')
+      .where('trace_size', '=', start)
+      .returning('id')
+      .executeTakeFirst();
+    if (!moved) {
+      const row = await trx.selectFrom('ci_builds').select(['status', 'trace_size']).where('id', '=', buildId).executeTakeFirstOrThrow();
+      return row.status !== 'running' ? { ok: false, reason: 'not_running' } : { ok: false, reason: 'range', size: Number(row.trace_size) };
+    }
+    const current = await trx.selectFrom('ci_build_traces').select('data').where('build_id', '=', buildId).executeTakeFirst();
+    if (current) await trx.updateTable('ci_build_traces').set({ data: Buffer.concat([Buffer.from(current.data), data]) }).where('build_id', '=', buildId).execute();
+    else await trx.insertInto('ci_build_traces').values({ build_id: buildId, data }).execute();
+    return { ok: true, size: end };
+  });
+}

@@ -1,0 +1,69 @@
+// Handing a pending job to a runner (GitLab's Ci::RegisterJobService): the oldest pending jobs the
+// runner may take — its scope (every project for an instance runner, the group's subtree for a group
+// runner, its assigned projects for a project runner), its tags (a job's tags must all be the
+// runner's; an untagged job needs `run_untagged`) and `ref_protected` — are tried in id order, and the
+// first one moved `pending → running` by a guarded UPDATE is its: two runners asking at once never get
+// the same job. The job gets its token then (stored as a digest) and the pipeline is processed in the
+// same transaction.
+import type { Deps } from '../../platform/deps.js';
+import { inTransaction } from '../../platform/db/database.js';
+import type { CiBuildRow } from '../../commit-statuses/api.js';
+import type { CiRunnerRow } from '../entities.js';
+import { newToken, tokenDigest } from '../tokens.js';
+import { processPipeline } from '../pipelines/process-pipeline.js';
+import { syncDeployment } from '../pipelines/sync-deployment.js';
+
+const CANDIDATES = 45;
+
+async function scopedQuery(deps: Deps, runner: CiRunnerRow) {
+  let query = deps.db.selectFrom('ci_builds').selectAll().where('status', '=', 'pending').where('type', '=', 'Ci::Build');
+  if (runner.runner_type === 'project_type') {
+    query = query.where('project_id', 'in', deps.db.selectFrom('ci_runner_projects').select('project_id').where('runner_id', '=', runner.id));
+  } else if (runner.runner_type === 'group_type') {
+    const group = runner.group_id === null ? undefined : await deps.db.selectFrom('namespaces').select(['id', 'full_path_lower']).where('id', '=', runner.group_id).executeTakeFirst();
+    if (!group) return null;
+    // The group and its subgroups: namespaces whose path is the group's or starts with it and a slash.
+    const prefix = `${group.full_path_lower}/`;
+    query = query.where('project_id', 'in', (eb) =>
+      eb
+        .selectFrom('projects as p')
+        .innerJoin('namespaces as n', 'n.id', 'p.namespace_id')
+        .select('p.id')
+        .where((inner) => inner.or([inner('n.id', '=', group.id), inner(inner.fn('substr', ['n.full_path_lower', inner.val(1), inner.val(prefix.length)]), '=', prefix)])),
+    );
+  }
+  if (runner.access_level === 'ref_protected') query = query.where('protected', '=', 1);
+  return query.orderBy('id').limit(CANDIDATES);
+}
+
+function runnerMayTake(runner: CiRunnerRow, build: CiBuildRow): boolean {
+  const wanted = build.tag_list ? (JSON.parse(build.tag_list) as string[]) : [];
+  if (wanted.length === 0) return Number(runner.run_untagged) === 1;
+  const offered = new Set(JSON.parse(runner.tag_list) as string[]);
+  return wanted.every((tag) => offered.has(tag));
+}
+
+export async function claimJob(deps: Deps, runner: CiRunnerRow): Promise<{ build: CiBuildRow; token: string } | null> {
+  const query = await scopedQuery(deps, runner);
+  const candidates = query ? await query.execute() : [];
+  for (const candidate of candidates) {
+    if (!runnerMayTake(runner, candidate)) continue;
+    const token = newToken('glcbt-');
+    const claimed = await inTransaction(deps.db, async (trx) => {
+      const now = deps.clock.now();
+      const build = await trx
+        .updateTable('ci_builds')
+        .set({ status: 'running', runner_id: runner.id, started_at: now, updated_at: now, token_digest: tokenDigest(token) })
+        .where('id', '=', candidate.id)
+        .where('status', '=', 'pending')
+        .returningAll()
+        .executeTakeFirst();
+      if (!build) return null;
+      await syncDeployment(trx, deps, Number(build.id), 'running');
+      await processPipeline(trx, deps, Number(build.commit_id));
+      return build;
+    });
+    if (claimed) return { build: claimed, token };
+  }
+  return null;
+}

@@ -1,0 +1,154 @@
+// The job a runner is handed (GitLab's Entities::Ci::JobRequest::Response through
+// Ci::BuildRunnerPresenter): its token, git_info to fetch the commit over HTTP with the job token,
+// the variables (predefined, YAML, pipeline), the steps (before_script + script, after_script), image
+// and services as written, artifacts to upload and the dependencies whose artifacts to download.
+import type { Deps } from '../../platform/deps.js';
+import type { ProjectRow } from '../../platform/auth/subjects.js';
+import { findCommit, readableRepository } from '../../repositories/api.js';
+import { projectWebUrl } from '../../accounts/api.js';
+import type { CiBuildRow, CiPipelineRow } from '../../commit-statuses/api.js';
+import { readOptions } from '../pipelines/build-options.js';
+import { ciSlug, pipelineVariables } from '../variables.js';
+import type { CiRunnerRow } from '../entities.js';
+
+const DEFAULT_TIMEOUT = 3600;
+const GIT_DEPTH = 20;
+const FAILURE_REASONS = ['unknown_failure', 'script_failure', 'runner_system_failure', 'job_execution_timeout', 'stuck_or_timeout_failure', 'runner_unsupported', 'api_failure'];
+
+interface Variable {
+  key: string;
+  value: string;
+  public: boolean;
+  file: boolean;
+  masked: boolean;
+  raw: boolean;
+}
+
+const open = (key: string, value: string): Variable => ({ key, value, public: true, file: false, masked: false, raw: false });
+
+export async function jobPayload(deps: Deps, input: { build: CiBuildRow; token: string; pipeline: CiPipelineRow; project: ProjectRow; runner: CiRunnerRow }) {
+  const { build, token, pipeline, project, runner } = input;
+  const options = readOptions(build.options)!;
+  const base = deps.config.baseUrl.replace(/\/$/, '');
+  const projectUrl = projectWebUrl(deps.config.baseUrl, project.full_path);
+  const url = new URL(`${base}/${project.full_path}.git`);
+  url.username = 'gitlab-ci-token';
+  url.password = token;
+  const repoUrl = url.toString();
+  const repoPath = await readableRepository(deps, project);
+  const commit = repoPath ? await findCommit(repoPath, pipeline.sha) : null;
+  const tag = Number(pipeline.tag) === 1;
+  const ref = pipeline.ref ?? '';
+  const user = build.user_id === null ? undefined : await deps.db.selectFrom('users').select(['id', 'username', 'name', 'email']).where('id', '=', build.user_id).executeTakeFirst();
+  const timeout = Math.min(options.timeout ?? DEFAULT_TIMEOUT, runner.maximum_timeout ?? Number.MAX_SAFE_INTEGER);
+  const environment = options.environment;
+
+  const variables: Variable[] = [
+    ...Object.entries(pipelineVariables(deps, project, { ref, tag, sha: pipeline.sha, beforeSha: pipeline.before_sha, source: pipeline.source, commit: commit ?? undefined })).map(([key, value]) => open(key, value)),
+    open('CI_SERVER', 'yes'),
+    open('CI_PIPELINE_ID', String(pipeline.id)),
+    open('CI_PIPELINE_IID', String(pipeline.iid)),
+    open('CI_PIPELINE_URL', `${projectUrl}/-/pipelines/${pipeline.id}`),
+    open('CI_PIPELINE_CREATED_AT', new Date(Number(pipeline.created_at)).toISOString().replace(/\.\d{3}Z$/, 'Z')),
+    open('CI_JOB_ID', String(build.id)),
+    open('CI_JOB_NAME', build.name),
+    open('CI_JOB_STAGE', build.stage),
+    open('CI_JOB_URL', `${projectUrl}/-/jobs/${build.id}`),
+    open('CI_JOB_STARTED_AT', new Date(Number(build.started_at ?? deps.clock.now())).toISOString().replace(/\.\d{3}Z$/, 'Z')),
+    ...(build.when === 'manual' ? [open('CI_JOB_MANUAL', 'true')] : []),
+    { ...open('CI_JOB_TOKEN', token), public: false, masked: true },
+    { ...open('CI_REPOSITORY_URL', repoUrl), public: false, masked: false },
+    open('CI_REGISTRY_USER', 'gitlab-ci-token'),
+    open('CI_NODE_TOTAL', '1'),
+    open('CI_RUNNER_ID', String(runner.id)),
+    open('CI_RUNNER_DESCRIPTION', runner.description),
+    open('CI_RUNNER_TAGS', JSON.stringify(JSON.parse(runner.tag_list))),
+    ...(user ? [open('GITLAB_USER_ID', String(user.id)), open('GITLAB_USER_LOGIN', user.username), open('GITLAB_USER_NAME', user.name), open('GITLAB_USER_EMAIL', user.email)] : []),
+    ...(environment
+      ? [
+          open('CI_ENVIRONMENT_NAME', environment.name),
+          open('CI_ENVIRONMENT_SLUG', ciSlug(environment.name)),
+          open('CI_ENVIRONMENT_ACTION', environment.action),
+          ...(environment.url ? [open('CI_ENVIRONMENT_URL', environment.url)] : []),
+          ...(environment.deploymentTier ? [open('CI_ENVIRONMENT_TIER', environment.deploymentTier)] : []),
+        ]
+      : []),
+    ...(options.image ? [open('CI_JOB_IMAGE', options.image.name)] : []),
+    ...Object.entries(options.variables).map(([key, value]) => open(key, value)),
+    ...(pipeline.variables ? (JSON.parse(pipeline.variables) as Array<{ key: string; value: string; variable_type: string }>) : []).map((variable) => ({
+      ...open(variable.key, variable.value), public: false, file: variable.variable_type === 'file',
+    })),
+  ];
+
+  const steps = [{ name: 'script', script: [...(options.beforeScript ?? []), ...options.script], timeout, when: 'on_success', allow_failure: false }];
+  if (options.afterScript) steps.push({ name: 'after_script', script: options.afterScript, timeout, when: 'always', allow_failure: true });
+
+  const artifacts = options.artifacts && (options.artifacts.paths.length > 0 || options.artifacts.untracked)
+    ? [{
+        name: options.artifacts.name ?? 'artifacts', untracked: options.artifacts.untracked, paths: options.artifacts.paths,
+        ...(options.artifacts.exclude.length ? { exclude: options.artifacts.exclude } : {}),
+        when: options.artifacts.when, expire_in: options.artifacts.expireIn ?? null, artifact_type: 'archive', artifact_format: 'zip',
+      }]
+    : null;
+
+  return {
+    id: Number(build.id),
+    token,
+    allow_git_fetch: true,
+    job_info: {
+      id: Number(build.id), name: build.name, stage: build.stage, project_id: Number(project.id), project_name: project.name, pipeline_id: Number(pipeline.id),
+      project_full_path: project.full_path, namespace_id: Number(project.namespace_id), user_id: build.user_id === null ? null : Number(build.user_id),
+      time_in_queue_seconds: build.queued_at !== null && build.started_at !== null ? Math.round((Number(build.started_at) - Number(build.queued_at)) / 1000) : 0,
+    },
+    git_info: {
+      repo_url: repoUrl,
+      ref,
+      sha: pipeline.sha,
+      before_sha: pipeline.before_sha ?? '0000000000000000000000000000000000000000',
+      ref_type: tag ? 'tag' : 'branch',
+      refspecs: [tag ? `+refs/tags/${ref}:refs/tags/${ref}` : `+refs/heads/${ref}:refs/remotes/origin/${ref}`],
+      depth: GIT_DEPTH,
+      repo_object_format: 'sha1',
+    },
+    runner_info: { timeout, runner_session_url: null },
+    variables,
+    steps,
+    image: options.image ? { name: options.image.name, entrypoint: options.image.entrypoint ?? null, ports: options.image.ports ?? [], ...(options.image.pull_policy ? { pull_policy: options.image.pull_policy } : {}) } : null,
+    services: options.services.map((service) => ({
+      name: service.name, entrypoint: service.entrypoint ?? null, ports: service.ports ?? [], alias: service.alias ?? null, command: service.command ?? null,
+      variables: Object.entries(service.variables ?? {}).map(([key, value]) => open(key, value)),
+    })),
+    artifacts,
+    cache: [],
+    credentials: [],
+    dependencies: await dependencies(deps, build, options, token),
+    features: { trace_sections: true, failure_reasons: FAILURE_REASONS },
+  };
+}
+
+/** The jobs whose artifacts the runner downloads: `dependencies:`, else `needs` with artifacts, else every earlier stage. */
+async function dependencies(deps: Deps, build: CiBuildRow, options: NonNullable<ReturnType<typeof readOptions>>, token: string) {
+  const earlier = await deps.db
+    .selectFrom('ci_builds')
+    .select(['id', 'name', 'stage_idx'])
+    .where('commit_id', '=', build.commit_id)
+    .where('retried', '=', 0)
+    .where('type', '=', 'Ci::Build')
+    .where('id', '!=', build.id)
+    .execute();
+  const names = options.dependencies ?? options.needs?.filter((need) => need.artifacts).map((need) => need.job) ?? null;
+  const chosen = names ? earlier.filter((row) => names.includes(row.name)) : earlier.filter((row) => row.stage_idx < build.stage_idx);
+  if (chosen.length === 0) return [];
+  const archives = await deps.db
+    .selectFrom('ci_job_artifacts')
+    .select(['build_id', 'filename', 'size'])
+    .where('build_id', 'in', chosen.map((row) => row.id))
+    .where('file_type', '=', 'archive')
+    .where((eb) => eb.or([eb('expire_at', 'is', null), eb('expire_at', '>', deps.clock.now())]))
+    .execute();
+  return chosen.map((row) => {
+    const archive = archives.find((candidate) => Number(candidate.build_id) === Number(row.id));
+    return { id: Number(row.id), name: row.name, token, ...(archive ? { artifacts_file: { filename: archive.filename, size: Number(archive.size) } } : {}) };
+  });
+}
+
