@@ -81,6 +81,8 @@ export interface Config {
   lfsPath: string;
   /** The largest LFS object accepted, in bytes (KILN_LFS_MAX_OBJECT_BYTES). */
   lfsMaxObjectBytes: number;
+  /** The most LFS content one project may hold, in bytes; 0: no limit (KILN_LFS_MAX_PROJECT_BYTES). */
+  lfsMaxProjectBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -308,5 +310,6 @@ export function loadConfig(env: Env = process.env): Config {
     lfsEnabled: boolean(env, 'KILN_LFS_ENABLED', true),
     lfsPath: resolve(dataDir, env.KILN_LFS_PATH || join('shared', 'lfs-objects')),
     lfsMaxObjectBytes: integer(env, 'KILN_LFS_MAX_OBJECT_BYTES', 5 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+    lfsMaxProjectBytes: integer(env, 'KILN_LFS_MAX_PROJECT_BYTES', 0, 0, Number.MAX_SAFE_INTEGER),
   };
 }

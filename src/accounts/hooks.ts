@@ -14,6 +14,8 @@ export interface AccountHooks {
   initializeWithReadme?: (access: ProjectAccess) => Promise<void>;
   /** Whether git takes `name` for a branch (a new project's `default_branch`; repositories registers it). */
   isValidBranchName?: (name: string) => boolean;
+  /** GitLab's ProjectStatistics of a project (`statistics=true`; repositories registers it). */
+  projectStatistics?: (project: ProjectAccess['project']) => Promise<Record<string, number>>;
   /** Keeps the user's notification e-mail (the notifications feature registers it). */
   setNotificationEmail?: (user: UserRow, email: string) => Promise<void>;
 }

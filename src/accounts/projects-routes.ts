@@ -15,6 +15,8 @@ import { namespaceOf, namespacesOf, visibleProjectsQuery } from './finders.js';
 import { projectEntity, projectJson } from './entities.js';
 import { forkedFromJson } from './fork-network.js';
 import { PROJECT_LIST_PARAMS, projectFilters } from './project-list-params.js';
+import { canOnProject } from '../platform/auth/policies/index.js';
+import { withMember } from '../platform/http/entity-cache.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
 
@@ -36,12 +38,16 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id', summary: 'One project by id or URL-encoded path', tags: ['projects'],
     ability: { project: 'read_project' }, auth: 'optional',
-    params: { id: p.string.required() },
-    // Anonymous callers get no `permissions` (GitLab presents them only to a user).
-    handler: async ({ principal, project }) => {
+    params: { id: p.string.required(), statistics: p.boolean.optional() },
+    // Anonymous callers get no `permissions` (GitLab presents them only to a user); `statistics` only
+    // those who may read them (Reporters and up).
+    handler: async ({ principal, project, params }) => {
       const access = await project();
       const forkedFrom = (await forkedFromJson(deps, deps.config, principal?.user ?? null, [access.project])).get(Number(access.project.id));
-      return JsonText.of(projectJson(deps.caches, deps.config, access.project, access.namespace, principal ? access : undefined, forkedFrom));
+      const json = projectJson(deps.caches, deps.config, access.project, access.namespace, principal ? access : undefined, forkedFrom);
+      const statistics = accountHooks(deps).projectStatistics;
+      if (!params.statistics || !statistics || !canOnProject(access, 'read_statistics')) return JsonText.of(json);
+      return JsonText.of(withMember(json, 'statistics', JSON.stringify(await statistics(access.project))));
     },
   });
 

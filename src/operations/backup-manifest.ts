@@ -7,6 +7,7 @@ import { join, sep } from 'node:path';
 import type { Config } from '../config.js';
 import { UsageError } from './usage-error.js';
 import { validHead } from './repository-bundles.js';
+import { LFS_OID, lfsObjectPath } from '../repositories/api.js';
 
 export const MANIFEST = 'backup.json';
 export const SQLITE_FILE = 'kiln.sqlite3';
@@ -36,6 +37,20 @@ export interface BackupManifest {
   secrets_fingerprint: string;
   /** Repositories, each as `repositories/<shard>/<disk path>.bundle` in the backup. */
   repositories: BackupRepository[];
+  /** Git LFS objects, each as `lfs-objects/<oid path>` in the backup (absent in backups from before them). */
+  lfs_objects?: BackupLfsObject[];
+}
+
+export interface BackupLfsObject {
+  oid: string;
+  size: number;
+}
+
+export const LFS_DIRECTORY = 'lfs-objects';
+
+/** An LFS object's file in the backup directory (its oid checked by lfsObjectPath). */
+export function lfsBackupPath(directory: string, oid: string): string {
+  return lfsObjectPath(join(directory, LFS_DIRECTORY), oid);
 }
 
 /** Kiln's repository paths (repositories/ensure-repository.ts, diskPathFor): project repositories and group wikis. */
@@ -85,6 +100,23 @@ export function checkManifest(manifest: BackupManifest, directory: string, confi
     if (seen.has(key)) refuse(`lists ${key} twice`);
     seen.add(key);
     if (!repository.empty) checkBackupFile(directory, bundlePath(directory, repository), `the bundle of ${key}`);
+  }
+  checkLfsObjects(manifest, directory);
+}
+
+/** Each LFS object once, by an oid (never a path), with a size, as a regular file inside the backup. */
+function checkLfsObjects(manifest: BackupManifest, directory: string): void {
+  if (manifest.lfs_objects === undefined) return;
+  if (!Array.isArray(manifest.lfs_objects)) refuse('has a list of LFS objects that is not a list');
+  const seen = new Set<string>();
+  for (const object of manifest.lfs_objects) {
+    const described = JSON.stringify(object);
+    if (typeof object !== 'object' || object === null || Object.keys(object).some((key) => key !== 'oid' && key !== 'size')) refuse(`has an LFS object entry ${described}`);
+    if (typeof object.oid !== 'string' || !LFS_OID.test(object.oid)) refuse(`names the LFS object ${JSON.stringify(object.oid)}, which is not a SHA-256 oid`);
+    if (!Number.isSafeInteger(object.size) || object.size < 0) refuse(`has an LFS object entry ${described}`);
+    if (seen.has(object.oid)) refuse(`lists the LFS object ${object.oid} twice`);
+    seen.add(object.oid);
+    checkBackupFile(directory, lfsBackupPath(directory, object.oid), `the LFS object ${object.oid}`);
   }
 }
 

@@ -2,17 +2,20 @@
 // The database comes first — SQLite through `VACUUM INTO` (one read transaction: a snapshot holding
 // every commit acknowledged before it began, while writers go on in the WAL), PostgreSQL through
 // pg_dump (one snapshot too) — then the secrets, then every repository the snapshot knows, as a git
-// bundle of its refs and objects (repository-bundles.ts: never its configuration or hooks).
+// bundle of its refs and objects (repository-bundles.ts: never its configuration or hooks), then the
+// files of the LFS objects it knows.
 // Repositories bundled after the snapshot are at least as new as what the database says of them,
 // which is the direction a restore can live with (GitLab backs up in the same order).
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { ConfigError, type Config } from '../config.js';
 import { openPostgres } from '../platform/db/database.js';
 import { readSecrets, secretsFingerprint, secretsPath, SECRETS_FILE } from '../platform/secrets.js';
 import { KILN_VERSION } from '../platform/version.js';
 import { bundleRepository } from './repository-bundles.js';
-import { bundlePath, FORMAT, MANIFEST, POSTGRES_DUMP, SQLITE_FILE, type BackupManifest } from './backup-manifest.js';
+import { lfsObjectPath } from '../repositories/api.js';
+import { bundlePath, FORMAT, lfsBackupPath, MANIFEST, POSTGRES_DUMP, SQLITE_FILE, type BackupLfsObject, type BackupManifest } from './backup-manifest.js';
 import { pgDump } from './postgres-tools.js';
 import { UsageError } from './usage-error.js';
 import { currentSchema, postgresRows, readCheckedCopy, SNAPSHOT_READS, vacuumInto, type Rows } from './snapshot-queries.js';
@@ -21,6 +24,7 @@ interface Snapshot {
   migrations: string[];
   fingerprint: string | null;
   repositories: Array<{ shard: string; disk_path: string }>;
+  lfsObjects: BackupLfsObject[];
 }
 
 export interface BackupOptions {
@@ -53,7 +57,11 @@ function readSnapshot(all: Rows): Snapshot {
     // A database from before the fingerprint: the secrets file is taken as it is.
   }
   const repositories = all(SNAPSHOT_READS.repositories).map((row) => ({ shard: String(row.shard), disk_path: String(row.disk_path) }));
-  return { migrations, fingerprint, repositories };
+  return { migrations, fingerprint, repositories, lfsObjects: lfsRows(all(SNAPSHOT_READS.lfsObjects)) };
+}
+
+function lfsRows(rows: Array<Record<string, unknown>>): BackupLfsObject[] {
+  return rows.map((row) => ({ oid: String(row.oid), size: Number(row.size) }));
 }
 
 async function postgresSnapshot(config: Config, target: string, options: BackupOptions): Promise<Snapshot & { dumped: boolean }> {
@@ -65,7 +73,8 @@ async function postgresSnapshot(config: Config, target: string, options: BackupO
     const migrations = (await all(SNAPSHOT_READS.migrations)).map((row) => String(row.name));
     const fingerprint = (await all(SNAPSHOT_READS.fingerprint).catch(() => []))[0]?.fingerprint as string | undefined;
     const repositories = (await all(SNAPSHOT_READS.repositories)).map((row) => ({ shard: String(row.shard), disk_path: String(row.disk_path) }));
-    return { migrations, fingerprint: fingerprint ?? null, repositories, dumped: !options.skipDatabase };
+    const lfsObjects = lfsRows(await all(SNAPSHOT_READS.lfsObjects));
+    return { migrations, fingerprint: fingerprint ?? null, repositories, lfsObjects, dumped: !options.skipDatabase };
   } finally {
     await database.close();
   }
@@ -79,6 +88,25 @@ function locate(config: Config, shard: string, diskPath: string): string | null 
     if (existsSync(join(path, 'HEAD'))) return path;
   }
   return null;
+}
+
+/**
+ * The LFS objects the database knows, each file copied under the backup's lfs-objects/. An object
+ * whose file is gone (removed as an orphan after the snapshot, or lost) is left out of the manifest.
+ */
+async function copyLfsObjects(config: Config, target: string, objects: BackupLfsObject[]): Promise<BackupLfsObject[]> {
+  const copied: BackupLfsObject[] = [];
+  for (const object of objects) {
+    const destination = lfsBackupPath(target, object.oid);
+    try {
+      mkdirSync(dirname(destination), { recursive: true, mode: 0o700 });
+      await copyFile(lfsObjectPath(config.lfsPath, object.oid), destination);
+      copied.push(object);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  return copied;
 }
 
 export async function backup(config: Config, directory: string, options: BackupOptions): Promise<BackupManifest> {
@@ -110,6 +138,9 @@ export async function backup(config: Config, directory: string, options: BackupO
     }
     options.say(`copied ${copied.length} ${copied.length === 1 ? 'repository' : 'repositories'}${missing.length ? ` (${missing.length} not on disk yet: ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''})` : ''}`);
 
+    const lfsObjects = await copyLfsObjects(config, target, snapshot.lfsObjects);
+    options.say(`copied ${lfsObjects.length} LFS ${lfsObjects.length === 1 ? 'object' : 'objects'}${lfsObjects.length < snapshot.lfsObjects.length ? ` (${snapshot.lfsObjects.length - lfsObjects.length} no longer on disk)` : ''}`);
+
     const manifest: BackupManifest = {
       format: FORMAT,
       kiln_version: KILN_VERSION,
@@ -119,6 +150,7 @@ export async function backup(config: Config, directory: string, options: BackupO
       migrations: snapshot.migrations,
       secrets_fingerprint: fingerprint,
       repositories: copied,
+      lfs_objects: lfsObjects,
     };
     writeFileSync(join(target, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
     return manifest;

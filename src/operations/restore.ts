@@ -1,18 +1,20 @@
 // `kiln admin restore <dir>`: a backup into an empty data dir (and empty shards), with Kiln stopped
 // on it. SQLite: the database file; PostgreSQL: pg_restore into an empty database (or, for a backup
 // made with --skip-database, the operator's own restore, checked here by its secrets fingerprint).
-// Then the secrets and the repositories, each made anew from its bundle (repository-bundles.ts). A
+// Then the secrets, the repositories, each made anew from its bundle (repository-bundles.ts), and the
+// LFS objects, each stored as an upload is, with its SHA-256 and size checked. A
 // backup is not trusted: its manifest is checked whole first (checkManifest), and anything unexpected
 // refuses the restore with exit code 2 before anything is written. A restored database from an older
 // Kiln is migrated by the first start, as any upgrade.
-import { chmodSync, copyFileSync, existsSync, readdirSync, renameSync } from 'node:fs';
+import { chmodSync, copyFileSync, createReadStream, existsSync, readdirSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, withoutPassword, type Config } from '../config.js';
 import { ensurePrivateDirectory } from '../platform/data-dir.js';
 import { openPostgres } from '../platform/db/database.js';
 import { ensurePgTrgm } from '../platform/db/extensions.js';
 import { SECRETS_FILE, secretsPath } from '../platform/secrets.js';
-import { bundlePath, checkBackupFile, checkManifest, readManifest, SQLITE_FILE, type BackupManifest } from './backup-manifest.js';
+import { bundlePath, checkBackupFile, checkManifest, lfsBackupPath, readManifest, SQLITE_FILE, type BackupManifest } from './backup-manifest.js';
+import { LfsObjectTooLarge, storeLfsObject } from '../repositories/api.js';
 import { restoreBundle } from './repository-bundles.js';
 import { checkWritableDirectory } from './preflight.js';
 import { pgRestore } from './postgres-tools.js';
@@ -37,6 +39,26 @@ function checkTargets(config: Config, manifest: BackupManifest): void {
     const destination = join(shard.path, repository.disk_path);
     if (existsSync(destination)) throw new ConfigError(`KILN_STORAGES (shard "${shard.name}"): ${destination} exists already; restore into empty shards`);
   }
+  if (manifest.lfs_objects?.length && !isEmptyDirectory(config.lfsPath)) throw new ConfigError(`KILN_LFS_PATH ${config.lfsPath} is not empty: restore into a new directory`);
+}
+
+/**
+ * Each LFS object of the backup stored anew, its SHA-256 and size checked as an upload's: a file that
+ * is not its oid's content is left out. The oids left out, if any.
+ */
+async function restoreLfsObjects(config: Config, source: string, manifest: BackupManifest): Promise<string[]> {
+  const refused: string[] = [];
+  for (const object of manifest.lfs_objects ?? []) {
+    let result;
+    try {
+      result = await storeLfsObject(config.lfsPath, object.oid, object.size, createReadStream(lfsBackupPath(source, object.oid)));
+    } catch (error) {
+      if (!(error instanceof LfsObjectTooLarge)) throw error;
+      result = 'mismatch';
+    }
+    if (result === 'mismatch') refused.push(object.oid);
+  }
+  return refused;
 }
 
 /**
@@ -96,5 +118,11 @@ export async function restore(config: Config, directory: string, say: (line: str
     checkWritableDirectory(`KILN_STORAGES (shard "${shard.name}")`, dirname(destination));
     await restoreBundle(repository.empty ? null : bundlePath(source, repository), destination, repository.head);
   }
+  const lfsCount = manifest.lfs_objects?.length ?? 0;
+  const refused = await restoreLfsObjects(config, source, manifest);
+  if (lfsCount) say(`restored ${lfsCount - refused.length} LFS ${lfsCount - refused.length === 1 ? 'object' : 'objects'}, each checked against its oid`);
   say(`restored ${database}, ${SECRETS_FILE} and ${manifest.repositories.length} ${manifest.repositories.length === 1 ? 'repository' : 'repositories'} from ${source} (Kiln ${manifest.kiln_version}, ${manifest.created_at})`);
+  if (refused.length) {
+    throw new Error(`${refused.length} LFS ${refused.length === 1 ? 'object does' : 'objects do'} not match ${refused.length === 1 ? 'its' : 'their'} oid in the backup and ${refused.length === 1 ? 'was' : 'were'} left out: ${refused.slice(0, 5).join(', ')}${refused.length > 5 ? ', …' : ''}`);
+  }
 }

@@ -34,6 +34,7 @@ export const SNAPSHOT_READS = {
   migrations: 'select name from kysely_migration order by name',
   fingerprint: 'select fingerprint from instance_secrets_fingerprint where id = 1',
   repositories: 'select shard, disk_path from repositories order by id',
+  lfsObjects: 'select oid, size from lfs_objects order by id',
 } as const;
 
 /** Rows of one of our own fixed statements (SNAPSHOT_READS) on PostgreSQL. */

@@ -21,6 +21,7 @@ import { accountHooks } from '../accounts/api.js';
 import { changeHead } from './change-head.js';
 import { initializeWithReadme } from './repository-api/initialize-with-readme.js';
 import { isValidRefName } from './repository-api/ref-names.js';
+import { projectStatistics } from './project-statistics.js';
 
 export const repositoriesFeature: Feature = {
   name: 'repositories',
@@ -29,6 +30,7 @@ export const repositoriesFeature: Feature = {
     accountHooks(deps).changeDefaultBranch = (projectId, branch) => changeHead(deps, projectId, branch);
     accountHooks(deps).initializeWithReadme = (access) => initializeWithReadme(deps, access);
     accountHooks(deps).isValidBranchName = isValidRefName;
+    accountHooks(deps).projectStatistics = async (project) => ({ ...(await projectStatistics(deps, project)) });
   },
   routes(app, deps) {
     storageMoveRoutes(app, deps);

@@ -1,13 +1,15 @@
 // Repositories whose project (or group) was deleted: removed from disk, then forgotten. Deleting a
 // project only deletes rows (accounts/create-project.ts); this daily job, owned by the feature that
 // owns the files, finds the repositories left without a container. Ids are never reused, so an orphan
-// can never belong to a later project. Each step is idempotent: a crash between removing the
+// can never belong to a later project. LFS objects no project links any more go in the same run
+// (lfs/prune-orphans.ts). Each step is idempotent: a crash between removing the
 // directory and deleting the row is finished by the next run.
 import { rmSync } from 'node:fs';
 import type { Deps } from '../platform/deps.js';
 import { daily } from '../platform/jobs/daily.js';
 import { repositoryPath } from './shards.js';
 import { closeReaders } from './git.js';
+import { pruneOrphanLfsObjects } from './lfs/prune-orphans.js';
 
 export const PRUNE_ORPHANS_JOB = 'repositories.prune_orphans';
 
@@ -38,4 +40,5 @@ export async function pruneOrphanRepositories(deps: Deps): Promise<number> {
 
 export const pruneOrphansJob = daily(PRUNE_ORPHANS_JOB, async (deps) => {
   await pruneOrphanRepositories(deps);
+  await pruneOrphanLfsObjects(deps);
 });

@@ -1,16 +1,19 @@
 // Git LFS with Debian's git-lfs against a started Kiln on loopback: push and pull over HTTP (HTTP Basic
 // with a personal access token) and over SSH (`git-lfs-authenticate`), objects stored once by oid and
 // served per project, the protocol's refusals, and the locks API as git-lfs uses it (another user's
-// lock stops a push of that file).
+// lock stops a push of that file); the project's LFS size in its statistics, its limit, orphans removed,
+// and LFS files in the blob page, /-/raw/ and the files API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
 import { sshClient, sshKeygen, type SshKeyPair } from '../helpers/ssh.js';
+import { pruneOrphanLfsObjects } from '../../src/repositories/lfs/prune-orphans.js';
+import { WebSession } from '../helpers/browser-session.js';
 
 let kiln: TestKiln;
 let work: string;
@@ -217,5 +220,106 @@ describe('locks', () => {
 
     await ok(gitAs(alice, ['lfs', 'unlock', 'big.bin'], aliceDir));
     await ok(bobGit(['push', '-q', 'origin', 'main:feature']));
+  }, SLOW);
+});
+
+describe('statistics, the per-project limit and orphans', () => {
+  it('counts the project\'s LFS content in statistics=true, for Reporters and up', async () => {
+    const linked = await kiln.deps.db.selectFrom('lfs_objects').innerJoin('lfs_objects_projects', 'lfs_objects_projects.lfs_object_id', 'lfs_objects.id').select('size').where('project_id', '=', project.id).execute();
+    const total = linked.reduce((sum, row) => sum + Number(row.size), 0);
+    expect(total).toBeGreaterThan(first.length);
+    const shown = await kiln.apiAs(carol, 'GET', `/projects/${project.id}?statistics=true`);
+    expect(shown.statistics).toMatchObject({ lfs_objects_size: total, wiki_size: 0 });
+    expect(shown.statistics.commit_count).toBeGreaterThanOrEqual(2);
+    expect(shown.statistics.storage_size).toBe(shown.statistics.repository_size + total);
+    expect(shown.statistics.repository_size).toBeGreaterThan(0);
+    expect((await kiln.apiAs(carol, 'GET', `/projects/${project.id}`)).statistics).toBeUndefined();
+  }, SLOW);
+
+  it('refuses an upload past KILN_LFS_MAX_PROJECT_BYTES with GitLab\'s 406, in the batch and on PUT', async () => {
+    const limit = kiln.deps.config.lfsMaxProjectBytes;
+    (kiln.deps.config as { lfsMaxProjectBytes: number }).lfsMaxProjectBytes = 1024 * 1024;
+    try {
+      const big = randomBytes(1024 * 1024);
+      const oid = createHash('sha256').update(big).digest('hex');
+      const refused = await batch('team/app', { operation: 'upload', objects: [{ oid, size: big.length }] }, alice);
+      expect(refused.statusCode).toBe(406);
+      expect(refused.json().message).toMatch(/^Your push has been rejected, because this repository has exceeded its size limit of 1 MB by \d+(\.\d)? KB\. Please contact your GitLab administrator for more information\.$/);
+      const put = await kiln.app.inject({ method: 'PUT', url: `/team/app.git/gitlab-lfs/objects/${oid}/${big.length}`, headers: { authorization: basic(alice), 'content-type': 'application/octet-stream' }, payload: big });
+      expect(put.statusCode).toBe(406);
+      // What the project holds already is not counted twice.
+      expect((await batch('team/app', { operation: 'upload', objects: [{ oid: firstOid, size: first.length }] }, alice)).statusCode).toBe(200);
+    } finally {
+      (kiln.deps.config as { lfsMaxProjectBytes: number }).lfsMaxProjectBytes = limit;
+    }
+  }, SLOW);
+
+  it('removes an object no project links once its project is deleted, and keeps shared ones', async () => {
+    const only = randomBytes(2048);
+    const oid = createHash('sha256').update(only).digest('hex');
+    const doomed = await kiln.createProject(bob, 'doomed');
+    const put = await kiln.app.inject({ method: 'PUT', url: `/bob/doomed.git/gitlab-lfs/objects/${oid}/${only.length}`, headers: { authorization: basic(bob), 'content-type': 'application/octet-stream' }, payload: only });
+    expect(put.statusCode, put.body).toBe(200);
+    const own = await kiln.deps.db.selectFrom('projects').select('id').where('path', '=', 'own').executeTakeFirstOrThrow();
+    await kiln.apiAs(bob, 'DELETE', `/projects/${doomed.id}`);
+    await kiln.apiAs(bob, 'DELETE', `/projects/${own.id}`);
+    const file = join(kiln.config.lfsPath, oid.slice(0, 2), oid.slice(2, 4), oid.slice(4));
+    // An object written within the hour is left for the next run (an upload may be linking it).
+    expect(await pruneOrphanLfsObjects(kiln.deps)).toBe(0);
+    const old = new Date(kiln.clock.now() - 2 * 60 * 60 * 1000);
+    utimesSync(file, old, old);
+    expect(await pruneOrphanLfsObjects(kiln.deps)).toBe(1);
+    expect(existsSync(file)).toBe(false);
+    expect(await kiln.deps.db.selectFrom('lfs_objects').select('id').where('oid', '=', oid).execute()).toEqual([]);
+    // The first object was linked to bob/own too, and is still team/app's.
+    expect(existsSync(join(kiln.config.lfsPath, firstOid.slice(0, 2), firstOid.slice(2, 4), firstOid.slice(4)))).toBe(true);
+  }, SLOW);
+});
+
+describe('files stored with Git LFS in the pages and the files API', () => {
+  const pointer = (oid: string, size: number) => `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${size}\n`;
+
+  it('the blob page says "Stored with Git LFS" and links the object; /-/raw/ and raw?lfs=true serve it', async () => {
+    const web = new WebSession(kiln);
+    await web.signIn(alice.username, alice.password);
+    const blob = await web.get('/team/app/-/blob/main/big.bin');
+    expect(blob.statusCode).toBe(200);
+    expect(blob.body).toContain('Stored with Git LFS');
+    expect(blob.body).toContain('300.0 KiB');
+    expect(blob.body).toContain('href="/team/app/-/raw/main/big.bin?inline=false"');
+    expect(blob.body).not.toContain('href="/team/app/-/edit/main/big.bin"');
+    const raw = await web.get('/team/app/-/raw/main/big.bin');
+    expect(raw.statusCode).toBe(200);
+    expect(raw.headers['content-type']).toBe('application/octet-stream');
+    expect(raw.rawPayload.equals(first)).toBe(true);
+
+    const api = (query: string) => kiln.request('GET', `/api/v4/projects/${project.id}/repository/files/big.bin/raw?ref=main${query}`, { token: alice.token });
+    expect((await api('&lfs=true')).rawPayload.equals(first)).toBe(true);
+    expect((await api('')).body).toBe(pointer(firstOid, first.length));
+  }, SLOW);
+
+  it('shows the text of a small LFS object, and a pointer to an object the project lacks as the pointer it is', async () => {
+    const text = 'stored with LFS\nsecond line\n';
+    const oid = createHash('sha256').update(text).digest('hex');
+    const put = await kiln.app.inject({ method: 'PUT', url: `/team/app.git/gitlab-lfs/objects/${oid}/${text.length}`, headers: { authorization: basic(alice), 'content-type': 'application/octet-stream' }, payload: Buffer.from(text) });
+    expect(put.statusCode).toBe(200);
+    const missing = 'cd'.repeat(32);
+    await kiln.apiAs(alice, 'POST', `/projects/${project.id}/repository/commits`, {
+      branch: 'main',
+      commit_message: 'pointers',
+      actions: [
+        { action: 'create', file_path: 'notes.txt', content: pointer(oid, text.length) },
+        { action: 'create', file_path: 'lost.bin', content: pointer(missing, 5) },
+      ],
+    });
+    const web = new WebSession(kiln);
+    await web.signIn(alice.username, alice.password);
+    const shown = await web.get('/team/app/-/blob/main/notes.txt');
+    expect(shown.body).toContain('Stored with Git LFS');
+    expect(shown.body).toContain('second line');
+    expect(shown.body).toContain('2 lines');
+    const lost = await web.get('/team/app/-/blob/main/lost.bin');
+    expect(lost.body).not.toContain('Stored with Git LFS');
+    expect((await web.get('/team/app/-/raw/main/lost.bin')).body).toBe(pointer(missing, 5));
   }, SLOW);
 });

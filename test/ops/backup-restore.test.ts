@@ -1,10 +1,11 @@
 // `kiln admin backup` of a running instance under a write burst (API writes and git pushes), then
 // `kiln admin restore` into a new data dir (and, on PostgreSQL, a new database): every write
 // acknowledged before the backup began is there, the repository clones with every commit pushed
-// before it, and OAuth tokens and signing keys still hold.
+// before it, OAuth tokens and signing keys still hold, and LFS objects are there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { gitCommands } from '../helpers/git.js';
@@ -55,6 +56,17 @@ describe('kiln admin backup and kiln admin restore', () => {
           pushed.push({ sha, at: Date.now() });
         };
         await commitAndPush('first');
+        // An LFS object, uploaded as git-lfs does (batch, then the basic transfer's PUT).
+        const lfsContent = Buffer.from('LFS content kept by the backup\n');
+        const lfsOid = createHash('sha256').update(lfsContent).digest('hex');
+        const lfsAuth = { authorization: `Basic ${Buffer.from(`root:${source.rootToken}`).toString('base64')}` };
+        const lfsBatch = await fetch(`${source.url}/root/backed-up.git/info/lfs/objects/batch`, {
+          method: 'POST',
+          headers: { ...lfsAuth, 'content-type': 'application/vnd.git-lfs+json' },
+          body: JSON.stringify({ operation: 'upload', objects: [{ oid: lfsOid, size: lfsContent.length }] }),
+        });
+        const upload = (await lfsBatch.json()).objects[0].actions.upload;
+        expect((await fetch(`${source.url}${new URL(upload.href).pathname}`, { method: 'PUT', headers: upload.header, body: lfsContent })).status).toBe(200);
 
         const application = await apiCall(source, 'POST', '/applications', { name: 'Backed-up app', redirect_uri: 'http://127.0.0.1:9999/callback', scopes: 'api openid' });
         const grant = await fetch(`${source.url}/oauth/token`, {
@@ -128,6 +140,9 @@ describe('kiln admin backup and kiln admin restore', () => {
         const user = await fetch(`${restoredNode.url}/api/v4/user`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
         expect(await user.json()).toMatchObject({ username: 'root' });
         expect(await (await fetch(`${restoredNode.url}/oauth/discovery/keys`)).json()).toEqual(keysBefore);
+        expect(restored.stdout).toContain('restored 1 LFS object, each checked against its oid');
+        const lfsDownload = await fetch(`${restoredNode.url}/root/backed-up.git/gitlab-lfs/objects/${lfsOid}`, { headers: lfsAuth });
+        expect(Buffer.from(await lfsDownload.arrayBuffer()).equals(lfsContent)).toBe(true);
       } finally {
         stopWriting = true;
         await restoredNode?.stop();
@@ -143,7 +158,7 @@ describe('kiln admin backup and kiln admin restore', () => {
       const backup = await runKiln(['admin', 'backup', '--skip-database', target], { KILN_DATA_DIR: testDb.dataDir, ...env });
       expect({ code: backup.code, stderr: backup.stderr }).toEqual({ code: 0, stderr: '' });
       expect(backup.stdout).toContain('the database is NOT in this backup');
-      expect(readdirSync(target).sort()).toEqual(['backup.json', 'repositories', 'secrets.json']);
+      expect(readdirSync(target).sort()).toEqual(['backup.json', 'lfs-objects', 'repositories', 'secrets.json']);
 
       const empty = await createScratchDatabase(testDb.schema!);
       try {

@@ -3,7 +3,8 @@
 // manifest is checked, and anything unexpected refuses the restore (exit 2) before anything is
 // written. And the archives Kiln serves use Kiln's compressors whatever a repository's configuration says.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -51,7 +52,7 @@ function backupDirectory(repositories: unknown[], overrides: Partial<BackupManif
 /** A configuration restoring into a new data dir and new shards. */
 function freshTarget(): Config {
   const root = join(work, `target-${(counter += 1)}`);
-  return { ...kiln.config, databaseUrl: null, dataDir: join(root, 'data'), storages: twoShards(root) };
+  return { ...kiln.config, databaseUrl: null, dataDir: join(root, 'data'), storages: twoShards(root), lfsPath: join(root, 'data', 'shared', 'lfs-objects') };
 }
 
 const lines: string[] = [];
@@ -103,6 +104,30 @@ describe('restore of a repository from its bundle', () => {
   });
 });
 
+describe('restore of LFS objects', () => {
+  const content = Buffer.from('an LFS object\n');
+  const oid = createHash('sha256').update(content).digest('hex');
+  const lfsFile = (directory: string, name: string) => join(directory, 'lfs-objects', name.slice(0, 2), name.slice(2, 4), name.slice(4));
+  function withObject(body: Buffer, size = body.length): string {
+    const directory = backupDirectory([], { lfs_objects: [{ oid, size }] });
+    mkdirSync(join(lfsFile(directory, oid), '..'), { recursive: true });
+    writeFileSync(lfsFile(directory, oid), body);
+    return directory;
+  }
+
+  it('stores each object under KILN_LFS_PATH, checked against its oid', async () => {
+    const target = freshTarget();
+    await restore(target, withObject(content), say);
+    expect(readFileSync(lfsFile(join(target.dataDir, 'shared'), oid)).equals(content)).toBe(true);
+  });
+
+  it('leaves out an object whose file is not its content, and says so', async () => {
+    const target = freshTarget();
+    await expect(restore(target, withObject(Buffer.from('something else\n'), content.length), say)).rejects.toThrow(`1 LFS object does not match its oid in the backup and was left out: ${oid}`);
+    expect(existsSync(lfsFile(join(target.dataDir, 'shared'), oid))).toBe(false);
+  });
+});
+
 describe('restore refuses a backup with anything unexpected, before writing anything', () => {
   const refusals: Array<[string, () => string, RegExp]> = [
     ['a ../ path', () => backupDirectory([{ shard: 'default', disk_path: '../../../outside.git', head: null, empty: true }]), /names the repository path "\.\.\/\.\.\/\.\.\/outside\.git", which is not one of Kiln's/],
@@ -112,6 +137,8 @@ describe('restore refuses a backup with anything unexpected, before writing anyt
     ['a HEAD that is not a branch', () => backupDirectory([{ shard: 'default', disk_path: DISK_PATH, head: '../../config', empty: true }]), /which is not a branch/],
     ['the same repository twice', () => backupDirectory([{ shard: 'default', disk_path: DISK_PATH, head: null, empty: true }, { shard: 'default', disk_path: DISK_PATH, head: null, empty: true }]), /lists default\/@hashed\/.* twice/],
     ['a bundle it does not hold', () => backupDirectory([{ shard: 'default', disk_path: DISK_PATH, head: null, empty: false }]), /which the backup does not hold/],
+    ['an LFS object named by a path', () => backupDirectory([], { lfs_objects: [{ oid: '../../../etc/passwd', size: 1 }] }), /names the LFS object "\.\.\/\.\.\/\.\.\/etc\/passwd", which is not a SHA-256 oid/],
+    ['an LFS object the backup does not hold', () => backupDirectory([], { lfs_objects: [{ oid: 'ab'.repeat(32), size: 1 }] }), /names the LFS object (ab){32}, which the backup does not hold/],
     ['a database file elsewhere', () => backupDirectory([], { database_file: '../../etc/passwd' }), /names the database file "\.\.\/\.\.\/etc\/passwd"/],
     ['a bundle that is a symlink out of the backup', () => {
       const directory = backupDirectory([{ shard: 'default', disk_path: DISK_PATH, head: null, empty: false }]);

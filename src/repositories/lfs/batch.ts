@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import { decideGitAccess } from '../git-http/git-access.js';
 import { lfsAccess, lfsError, lfsJson, type LfsContext } from './lfs-request.js';
-import { linkedObjects } from './lfs-objects.js';
+import { linkedObjects, projectLimitRefusal } from './lfs-objects.js';
 import { hasObjectFile, OID } from './object-store.js';
 import { basicAuthorization, issueLfsToken, lfsUsername, LFS_TOKEN_TTL_SECONDS } from '../git-http/lfs-token.js';
 
@@ -107,5 +107,11 @@ export async function serveBatch(deps: Deps, request: FastifyRequest, reply: Fas
   }
   const authorization = actionAuthorization(deps, context);
   const answers = operation === 'download' ? await downloadAnswers(deps, context, objects, authorization) : await uploadAnswers(deps, context, objects, authorization);
+  if (operation === 'upload') {
+    // What would be sent must fit in the project's limit: the whole request is refused, as GitLab's 406.
+    const adding = answers.reduce((sum, answer) => sum + (answer.actions ? answer.size : 0), 0);
+    const refusal = await projectLimitRefusal(deps, Number(context.target.project.id), adding);
+    if (refusal) return lfsError(deps, reply, 406, refusal);
+  }
   return lfsJson(reply, 200, { objects: answers });
 }

@@ -40,3 +40,40 @@ export async function linkObject(deps: Deps, projectId: number, oid: string, siz
       .execute();
   });
 }
+
+/** The bytes of LFS content the project links (GitLab's project_statistics.lfs_objects_size). */
+export async function projectLfsSize(deps: Deps, projectId: number): Promise<number> {
+  const row = await deps.db
+    .selectFrom('lfs_objects_projects')
+    .innerJoin('lfs_objects', 'lfs_objects.id', 'lfs_objects_projects.lfs_object_id')
+    .select((eb) => eb.fn.sum<number | string | null>('lfs_objects.size').as('total'))
+    .where('lfs_objects_projects.project_id', '=', projectId)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
+/** Sizes as Rails' number_to_human_size(precision: 2) writes them in GitLab's size-limit messages. */
+export function humanSize(bytes: number): string {
+  const units = ['KB', 'MB', 'GB', 'TB', 'PB'];
+  if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'Byte' : 'Bytes'}`;
+  let value = bytes;
+  let unit = -1;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  // Two significant digits, insignificant zeros dropped, thousands with a comma.
+  return `${Number(value.toPrecision(2)).toLocaleString('en-US', { maximumFractionDigits: 1 })} ${units[unit]}`;
+}
+
+/**
+ * The refusal of an upload of `adding` bytes that would take the project past KILN_LFS_MAX_PROJECT_BYTES
+ * (GitLab's repository size limit message for LFS pushes), or null when it fits or there is no limit.
+ */
+export async function projectLimitRefusal(deps: Deps, projectId: number, adding: number): Promise<string | null> {
+  const limit = deps.config.lfsMaxProjectBytes;
+  if (!limit || adding <= 0) return null;
+  const total = (await projectLfsSize(deps, projectId)) + adding;
+  if (total <= limit) return null;
+  return `Your push has been rejected, because this repository has exceeded its size limit of ${humanSize(limit)} by ${humanSize(total - limit)}. Please contact your GitLab administrator for more information.`;
+}

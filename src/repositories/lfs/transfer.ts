@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import { lfsAccess, lfsError } from './lfs-request.js';
-import { linkedObjects, linkObject } from './lfs-objects.js';
+import { linkedObjects, linkObject, projectLimitRefusal } from './lfs-objects.js';
 import { hasObjectFile, readObject, storeObject, TooLarge } from './object-store.js';
 
 export async function serveDownload(deps: Deps, request: FastifyRequest, reply: FastifyReply, path: string, oid: string): Promise<FastifyReply> {
@@ -22,6 +22,11 @@ export async function serveUpload(deps: Deps, request: FastifyRequest, reply: Fa
   const size = Number(sizeText);
   if (!Number.isSafeInteger(size)) return lfsError(deps, reply, 400, 'SHA256 or size mismatch');
   if (size > deps.config.lfsMaxObjectBytes) return lfsError(deps, reply, 413, `Size must be at most ${deps.config.lfsMaxObjectBytes} bytes`);
+  const projectId = Number(context.target.project.id);
+  if (!(await linkedObjects(deps, projectId, [oid])).has(oid)) {
+    const refusal = await projectLimitRefusal(deps, projectId, size);
+    if (refusal) return lfsError(deps, reply, 406, refusal);
+  }
   let result;
   try {
     result = await storeObject(deps.config.lfsPath, oid, size, request.raw);
@@ -32,6 +37,6 @@ export async function serveUpload(deps: Deps, request: FastifyRequest, reply: Fa
     return lfsError(deps, reply, 422, 'Unprocessable entity');
   }
   if (result === 'mismatch') return lfsError(deps, reply, 400, 'SHA256 or size mismatch');
-  await linkObject(deps, Number(context.target.project.id), oid, size);
+  await linkObject(deps, projectId, oid, size);
   return reply.code(200).header('content-type', 'text/plain').send(Buffer.alloc(0));
 }

@@ -1,7 +1,8 @@
 // One file at a ref (GitLab's blob page): the commit that last changed it (not the ref's head), its
 // size and lines, the actions (edit and delete on a branch one may push to, raw, blame, history,
 // permalink, download), and the file itself: highlighted lines with anchors, Markdown rendered
-// (`?plain=1` for its source), images shown, binary and large files offered for download.
+// (`?plain=1` for its source), images shown, binary and large files offered for download. A file
+// stored with Git LFS shows its object (badge "Stored with Git LFS"), and its raw link serves it.
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { html, raw, type Html } from '../../platform/web/html.js';
 import type { PageContext } from '../../platform/web/page-route.js';
@@ -22,16 +23,18 @@ import { commitTitle } from './shared.js';
 import { lineMarkup, lineTable, linesOf } from './file-lines.js';
 import { humanSize, imageType, MARKDOWN_FILE, MAX_SHOWN_BYTES, SHOWN_BYTES } from './file-kinds.js';
 import { relativeLinksFor, repoUrl } from './urls.js';
+import { readLfsObjectWhole, servedLfsObject, type LfsPointer } from '../lfs/pointer.js';
 
 export const BLOB_PATTERN = /^(?<path>.+?)\/-\/blob\/(?<rest>.+)$/;
 
-async function contentOf(context: PageContext, access: ProjectAccess, file: ResolvedFile): Promise<Html> {
+async function contentOf(context: PageContext, access: ProjectAccess, file: ResolvedFile, lfs: LfsPointer | null): Promise<Html> {
   const { resolved, content } = file;
   const base = `/${access.project.full_path}`;
   const path = resolved.path;
   const rawUrl = repoUrl(base, 'raw', resolved.ref, path);
   const download = html`<a href="${rawUrl}?inline=false">Download it</a>`;
   if (imageType(path)) return html`<div class="image-file"><img src="${rawUrl}" alt="${baseName(path)}"></div>`;
+  if (lfs && lfs.size > MAX_SHOWN_BYTES) return html`<p class="empty">This file is stored with Git LFS (${humanSize(lfs.size)}) and is too large to display. ${download}.</p>`;
   if (content.length > MAX_SHOWN_BYTES) return html`<p class="empty">This file is too large to display (${humanSize(content.length)}). ${download}.</p>`;
   if (isBinary(content)) return html`<p class="empty">This is a binary file (${humanSize(content.length)}) and is not shown. ${download}.</p>`;
   if (content.length > SHOWN_BYTES && context.query.expanded !== 'true') {
@@ -44,13 +47,14 @@ async function contentOf(context: PageContext, access: ProjectAccess, file: Reso
   return lineTable(await lineMarkup(path, text), `Contents of ${path}`);
 }
 
-function actionsOf(context: PageContext, access: ProjectAccess, file: ResolvedFile, lastId: string | null): Html {
+function actionsOf(context: PageContext, access: ProjectAccess, file: ResolvedFile, lastId: string | null, lfs: boolean): Html {
   const { resolved } = file;
   const base = `/${access.project.full_path}`;
   const path = resolved.path;
   const markdown = MARKDOWN_FILE.test(path);
   const mayEdit = resolved.kind === 'branch' && canOnProject(access, 'push_code');
-  const editable = mayEdit && !isBinary(file.content) && file.content.length <= MAX_SHOWN_BYTES;
+  // A file stored with Git LFS is changed with git-lfs, not in the browser (GitLab's rule too).
+  const editable = mayEdit && !lfs && !isBinary(file.content) && file.content.length <= MAX_SHOWN_BYTES;
   return html`<div class="file-actions">
 ${markdown ? (context.query.plain === '1' ? html`<a class="button small secondary" href="?">Display rendered</a>` : html`<a class="button small secondary" href="?plain=1">Display source</a>`) : ''}
 ${editable ? html`<a class="button small" href="${repoUrl(base, 'edit', resolved.ref, path)}">Edit</a>` : ''}
@@ -67,16 +71,21 @@ export async function renderBlob(context: PageContext, access: ProjectAccess) {
   const file = await resolveFile(context.deps, access, context.match.rest);
   const base = `/${access.project.full_path}`;
   if ('folder' in file) return redirect(repoUrl(base, 'tree', file.folder.ref, file.folder.path), null, 302);
-  const { resolved, content } = file;
+  const lfs = await servedLfsObject(context.deps, access.project, file.content);
+  // What is shown of a file stored with Git LFS is its object, when small enough to show.
+  const shownFile = lfs && lfs.size <= MAX_SHOWN_BYTES ? { ...file, content: await readLfsObjectWhole(context.deps, lfs.oid) } : file;
+  const { resolved } = file;
+  const content = shownFile.content;
   const lastId = await lastCommitFor(resolved.repoPath, resolved.commit.id, resolved.path);
   const last = lastId ? (await readCommits(resolved.repoPath, [lastId])).get(lastId) : undefined;
-  const [authors, shown] = await Promise.all([findAuthors(context.deps, last ? [last.author] : []), contentOf(context, access, file)]);
-  const lines = isBinary(content) ? null : linesOf(content.toString('utf8')).length;
+  const [authors, shown] = await Promise.all([findAuthors(context.deps, last ? [last.author] : []), contentOf(context, access, shownFile, lfs)]);
+  const lines = lfs && lfs.size > MAX_SHOWN_BYTES ? null : isBinary(content) ? null : linesOf(content.toString('utf8')).length;
+  const size = lfs ? lfs.size : content.length;
   const body = html`
 ${refBar({ access, resolved, destination: 'blob', leaf: 'blob' })}
 ${last ? html`<ul class="commit-list last-commit" id="last-commit"><li data-commit="${last.id}">${avatarOf(authors, last.author)}<div class="commit-main">Last changed in <a class="commit-title" href="${base}/-/commit/${last.id}">${commitTitle(last)}</a><br><span class="muted">${authorName(authors, last.author)} authored ${timeElement(last.author.seconds, context.deps.clock.now())}</span></div><a href="${base}/-/commit/${last.id}"><code class="sha">${last.id.slice(0, 8)}</code></a></li></ul>` : ''}
 <section class="file-holder" aria-label="${resolved.path}">
-<div class="file-header"><span class="file-title">${baseName(resolved.path)} <span class="muted">${lines !== null ? `${lines} ${lines === 1 ? 'line' : 'lines'} · ` : ''}${humanSize(content.length)}${file.entry.mode === '100755' ? ' · executable' : ''}</span></span>${actionsOf(context, access, file, lastId)}</div>
+<div class="file-header"><span class="file-title">${baseName(resolved.path)} <span class="muted">${lines !== null ? `${lines} ${lines === 1 ? 'line' : 'lines'} · ` : ''}${humanSize(size)}${file.entry.mode === '100755' ? ' · executable' : ''}</span>${lfs ? html` <span class="badge" title="This file is a Git LFS pointer; its content is stored with Git LFS">Stored with Git LFS</span>` : ''}</span>${actionsOf(context, access, shownFile, lastId, Boolean(lfs))}</div>
 ${shown}
 </section>`;
   return page({ title: `${resolved.path} · ${resolved.ref} · ${access.project.name}`, heading: html`<h1><code>${baseName(resolved.path)}</code></h1>`, body, sidebar: projectSidebar(access, 'repository') });

@@ -1,6 +1,6 @@
 // Files (doc/api/repository_files.md; lib/api/files.rb): read with download_code (or a
 // read_repository token), written as commits with push_code and the branch rules of a push.
-// `:file_path` is URL-encoded (`lib%2Fclass%2Erb`).
+// `:file_path` is URL-encoded (`lib%2Fclass%2Erb`). `raw?lfs=true` serves a Git LFS pointer's object.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import { p, type Parsed } from '../../platform/http/params.js';
@@ -10,6 +10,8 @@ import { blameFile, fileMetadata, findFile, isBinary } from './files-finder.js';
 import { commitFiles } from './commit-files.js';
 import { blameRange, checkFilePath, decodeContent, gitlabHeaders, headerValue } from './file-params.js';
 import type { ActionName } from './file-actions.js';
+import { lfsObjectHead, servedLfsObject } from '../lfs/pointer.js';
+import { readObject } from '../lfs/object-store.js';
 
 const TAGS = ['repository_files'];
 const READ_SCOPES = ['read_repository'];
@@ -54,14 +56,22 @@ export function fileRoutes(app: FastifyInstance, deps: Deps): void {
     ability: { project: 'download_code' }, auth: 'optional', extraScopes: READ_SCOPES,
     params: { id: p.string.required(), file_path: p.string.required(), ref: p.string.optional({ allowBlank: false }), lfs: p.boolean.optional() },
     handler: async ({ params, project, reply }) => {
-      const file = await findFile(deps, await project(), checkFilePath(params.file_path.replace(/^\//, '')), params.ref);
+      const access = await project();
+      const file = await findFile(deps, access, checkFilePath(params.file_path.replace(/^\//, '')), params.ref);
       const name = headerValue(file.path.slice(file.path.lastIndexOf('/') + 1)).replace(/"/g, '\\"');
+      // `lfs=true`: a pointer to an LFS object the project holds is answered with the object.
+      const lfs = params.lfs ? await servedLfsObject(deps, access.project, file.content) : null;
+      const head = lfs ? await lfsObjectHead(deps, lfs.oid) : file.content;
       reply.headers({
         ...gitlabHeaders(await fileMetadata(file, params.ref)),
-        'content-type': isBinary(file.content) ? 'application/octet-stream' : 'text/plain; charset=utf-8',
+        'content-type': isBinary(head) ? 'application/octet-stream' : 'text/plain; charset=utf-8',
         'content-disposition': `inline; filename="${name}"; filename*=UTF-8''${encodeURIComponent(file.path.slice(file.path.lastIndexOf('/') + 1))}`,
         'cache-control': 'no-cache',
       });
+      if (lfs) {
+        reply.header('content-length', String(lfs.size));
+        return readObject(deps.config.lfsPath, lfs.oid);
+      }
       return file.content;
     },
   });

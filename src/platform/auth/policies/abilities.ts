@@ -38,6 +38,8 @@ export const PROJECT_ABILITIES = {
   create_note: { min: ACCESS.guest, ...PARTICIPATE },
   // Guests of a private project do not read its code (GitLab: "View project code": Reporter for private).
   download_code: { min: ACCESS.reporter, ...READ, feature: 'repository' },
+  // The project's storage statistics (`statistics=true`; GitLab's read_statistics).
+  read_statistics: { min: ACCESS.reporter },
   read_confidential_issues: { min: ACCESS.reporter },
   update_issue: { min: ACCESS.reporter, feature: 'issues' },
   admin_issue: { min: ACCESS.reporter, feature: 'issues' },
