@@ -323,3 +323,24 @@ describe('files stored with Git LFS in the pages and the files API', () => {
     expect((await web.get('/team/app/-/raw/main/lost.bin')).body).toBe(pointer(missing, 5));
   }, SLOW);
 });
+
+describe('the push check of LFS pointers', () => {
+  it('refuses a push whose pointers name objects the project does not hold, with GitLab\'s message, and accepts it once they are uploaded', async () => {
+    const dir = join(work, 'pointer-push');
+    await ok(gitAs(alice, ['clone', '-q', `${base}/team/app.git`, dir], work, { GIT_LFS_SKIP_SMUDGE: '1' }));
+    const content = randomBytes(4096);
+    const oid = createHash('sha256').update(content).digest('hex');
+    // The pointer git-lfs would write, committed without uploading its object (and no pre-push hook).
+    writeFileSync(join(dir, 'unsent.bin'), `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${content.length}\n`);
+    await ok(gitAs(alice, ['add', 'unsent.bin'], dir));
+    await ok(gitAs(alice, ['commit', '-q', '-m', 'a pointer without its object'], dir));
+    const refused = await gitAs(alice, ['push', '--no-verify', 'origin', 'HEAD:lfs-check'], dir);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('remote: LFS objects are missing. Ensure LFS is properly set up or try a manual "git lfs push --all".');
+    expect(refused.stderr).toContain('[remote rejected] HEAD -> lfs-check (pre-receive hook declined)');
+
+    const put = await kiln.app.inject({ method: 'PUT', url: `/team/app.git/gitlab-lfs/objects/${oid}/${content.length}`, headers: { authorization: basic(alice), 'content-type': 'application/octet-stream' }, payload: content });
+    expect(put.statusCode).toBe(200);
+    await ok(gitAs(alice, ['push', '-q', '--no-verify', 'origin', 'HEAD:lfs-check'], dir));
+  }, SLOW);
+});

@@ -15,7 +15,7 @@ export interface LfsPointer {
 }
 
 /** The spec: a pointer is under 1024 bytes. */
-const MAX_POINTER_BYTES = 1024;
+export const MAX_POINTER_BYTES = 1024;
 const VERSIONS = new Set(['https://git-lfs.github.com/spec/v1', 'https://hawser.github.com/spec/v1']);
 
 export function parseLfsPointer(content: Buffer): LfsPointer | null {
