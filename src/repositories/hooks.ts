@@ -4,6 +4,7 @@
 import type { Deps } from '../platform/deps.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import type { RefUpdate } from './protected-branches/branch-check.js';
+import type { Quarantine } from './protected-branches/check-push.js';
 
 export interface RepositoryHooks {
   /**
@@ -11,6 +12,11 @@ export interface RepositoryHooks {
    * merge requests register the "To create a merge request for …" links. `updates`: the refs that moved.
    */
   pushMessages?: (project: ProjectRow, updates: RefUpdate[]) => Promise<string[]>;
+  /**
+   * A refusal of the pushed objects, asked after the protected refs accepted the push: the LFS
+   * pointers' objects (lfs/push-check.ts, registered in index.ts so that git-http need not import lfs).
+   */
+  checkPushedObjects?: (project: ProjectRow, repoPath: string, quarantine: Quarantine, updates: readonly RefUpdate[]) => Promise<string | null>;
 }
 
 const hooks = new WeakMap<object, RepositoryHooks>();

@@ -22,6 +22,8 @@ import { changeHead } from './change-head.js';
 import { initializeWithReadme } from './repository-api/initialize-with-readme.js';
 import { isValidRefName } from './repository-api/ref-names.js';
 import { projectStatistics } from './project-statistics.js';
+import { checkLfsPointers } from './lfs/push-check.js';
+import { repositoryHooks } from './hooks.js';
 
 export const repositoriesFeature: Feature = {
   name: 'repositories',
@@ -30,6 +32,7 @@ export const repositoriesFeature: Feature = {
     accountHooks(deps).changeDefaultBranch = (projectId, branch) => changeHead(deps, projectId, branch);
     accountHooks(deps).initializeWithReadme = (access) => initializeWithReadme(deps, access);
     accountHooks(deps).isValidBranchName = isValidRefName;
+    repositoryHooks(deps).checkPushedObjects = (project, repoPath, quarantine, updates) => checkLfsPointers(deps, project, repoPath, quarantine, updates);
     accountHooks(deps).projectStatistics = async (project) => ({ ...(await projectStatistics(deps, project)) });
   },
   routes(app, deps) {

@@ -10,7 +10,6 @@ import { listRefs } from '../git.js';
 import { recordPushEvents } from '../record-push-events.js';
 import { answerHook, hookEnvironment, hooksDirectory } from '../protected-branches/pre-receive-hook.js';
 import { checkPush } from '../protected-branches/check-push.js';
-import { checkLfsPointers } from '../lfs/push-check.js';
 import { protectDefaultBranch } from '../protected-branches/protect-default-branch.js';
 import type { CgiRequest } from './cgi.js';
 import { repositoryHooks } from '../hooks.js';
@@ -34,7 +33,8 @@ export async function pushHooks(deps: Deps, push: ProjectPush, onError: (error: 
     env: hookEnvironment(dir),
     channel: (socket) => answerHook(socket, {
       // Protected refs first, then the LFS objects the pushed pointers name (lfs/push-check.ts).
-      decide: async (asked) => (await checkPush(deps, check, asked.quarantine, asked.updates)) ?? (await checkLfsPointers(deps, push.project, push.repoPath, asked.quarantine, asked.updates)),
+      decide: async (asked) =>
+        (await checkPush(deps, check, asked.quarantine, asked.updates)) ?? (await repositoryHooks(deps).checkPushedObjects?.(push.project, push.repoPath, asked.quarantine, asked.updates)) ?? null,
       after: async (updates) => (await repositoryHooks(deps).pushMessages?.(push.project, updates)) ?? [],
     }, onError),
   };
