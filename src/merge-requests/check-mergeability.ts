@@ -12,7 +12,7 @@ import type { MergeStatus } from '../platform/db/tables/merge-requests.js';
 import { gitBytes, isAncestor } from '../repositories/api.js';
 import type { MergeRequestRow } from './entities.js';
 import { findMergeRequestById, fullProject, latestDiffOf } from './finder.js';
-import { branchHead, readRepository, testMerge } from './mr-repository.js';
+import { branchHead, sourceHead, readRepository, testMerge } from './mr-repository.js';
 import { recordDiffVersion } from './record-diff-version.js';
 
 export const CHECK_JOB = 'merge_requests.check_mergeability';
@@ -46,7 +46,7 @@ interface CheckResult {
 
 async function evaluate(deps: Deps, mr: MergeRequestRow, target: ProjectRow): Promise<CheckResult> {
   const repoPath = await readRepository(deps, target);
-  const [start, head] = await Promise.all([branchHead(repoPath, mr.target_branch), branchHead(repoPath, mr.source_branch)]);
+  const [start, head] = await Promise.all([branchHead(repoPath, mr.target_branch), sourceHead(deps, repoPath, mr)]);
   if (repoPath === null || start === null || head === null) return { status: 'cannot_be_merged', reason: 'broken_status' };
   const merged = await testMerge(repoPath, start, head);
   if (merged.conflict) return { status: 'cannot_be_merged', reason: 'conflict' };

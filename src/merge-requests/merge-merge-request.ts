@@ -19,7 +19,7 @@ import type { MergeRequestRow } from './rows.js';
 import { findMergeRequestById, latestDiffOf } from './finder.js';
 import { loadLinks } from './present.js';
 import { ciPasses, failingCheck } from './merge-status.js';
-import { branchHead, readRepository, testMerge } from './mr-repository.js';
+import { branchHead, sourceHead, readRepository, testMerge } from './mr-repository.js';
 import { versionCommits } from './version-reads.js';
 import { mergeMessage, squashMessage, type MessageFacts } from './commit-messages.js';
 import { mergeRequestWebUrl, squashOnMerge } from './entities.js';
@@ -109,7 +109,7 @@ export async function mergeMergeRequest(deps: Deps, actor: AuthUser, mr: MergeRe
     });
   }
   const repoPath = await readRepository(deps, target);
-  const [start, head] = await Promise.all([branchHead(repoPath, mr.target_branch), branchHead(repoPath, mr.source_branch)]);
+  const [start, head] = await Promise.all([branchHead(repoPath, mr.target_branch), sourceHead(deps, repoPath, mr)]);
   if (repoPath === null || diff === null || start === null || head === null || !diff.head_commit_sha || Number(diff.commits_count) === 0) throw notMergeable();
   if (input.sha !== undefined && input.sha !== diff.head_commit_sha) throw new StatusError(409, `SHA does not match HEAD of source branch: ${diff.head_commit_sha}`);
   const source = diff.head_commit_sha;
@@ -208,6 +208,8 @@ async function performMerge(deps: Deps, actor: AuthUser, mr: MergeRequestRow, ta
  */
 async function removeSourceBranch(deps: Deps, actor: AuthUser, mr: MergeRequestRow, target: ProjectRow, repoPath: string, head: string): Promise<void> {
   if (mr.source_branch === target.default_branch) return;
+  // A fork's branch is the fork's to delete: Kiln does not yet delete it from the fork's repository.
+  if (mr.source_project_id === null || Number(mr.source_project_id) !== Number(target.id)) return;
   const protectedRule = await deps.db.selectFrom('protected_branches').select('name').where('project_id', '=', Number(target.id)).execute();
   if (protectedRule.some((rule) => matchesBranch(rule.name, mr.source_branch))) return;
   if (!(await canMergeToBranch(deps, target, actor, mr.source_branch))) return;

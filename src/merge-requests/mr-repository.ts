@@ -25,6 +25,26 @@ export async function branchHead(repoPath: string | null, branch: string): Promi
   return commit?.id ?? null;
 }
 
+/**
+ * The head of a merge request's source branch, as a commit in the target's repository. From a fork
+ * (another source project) the branch is fetched into the target's `refs/merge-requests/<iid>/head`
+ * first, as GitLab fetches a fork's branch, so that every git read of the merge request (versions,
+ * the test merge, merging) happens in the target's repository alone.
+ */
+export async function sourceHead(deps: Deps, targetRepoPath: string | null, mr: { iid: number; source_project_id: number | null; target_project_id: number; source_branch: string }): Promise<string | null> {
+  if (targetRepoPath === null) return null;
+  if (mr.source_project_id === null || Number(mr.source_project_id) === Number(mr.target_project_id)) return branchHead(targetRepoPath, mr.source_branch);
+  const source = await deps.db.selectFrom('projects').selectAll().where('id', '=', Number(mr.source_project_id)).executeTakeFirst();
+  const sourcePath = source ? await readableRepository(deps, source) : null;
+  const head = await branchHead(sourcePath, mr.source_branch);
+  if (sourcePath === null || head === null) return null;
+  if ((await findCommit(targetRepoPath, head)) === null) {
+    const fetched = await gitCall(targetRepoPath, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', sourcePath, `+${BRANCH_PREFIX}${mr.source_branch}:refs/merge-requests/${mr.iid}/head`]);
+    if (fetched.code !== 0) throw new Error(`git fetch from the fork failed: ${fetched.stderr.trim()}`);
+  }
+  return (await findCommit(targetRepoPath, head)) === null ? null : head;
+}
+
 export interface VersionFacts {
   baseSha: string | null;
   filesCount: number;

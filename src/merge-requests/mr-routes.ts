@@ -14,6 +14,7 @@ import { createMergeRequest } from './create-merge-request.js';
 import { updateMergeRequest } from './update-merge-request.js';
 import { destroyMergeRequest } from './destroy-merge-request.js';
 import { mergeRequestParams, metadataOf } from './mr-params.js';
+import { inSameForkNetwork } from '../accounts/api.js';
 
 const TAGS = ['merge_requests'];
 
@@ -70,18 +71,21 @@ export function mergeRequestRoutes(app: FastifyInstance, deps: Deps): void {
       const sourceAccess = await project();
       const source = await settingsOf(deps, sourceAccess);
       const targetId = params.target_project_id ?? Number(source.id);
-      // A target other than the source is the upstream of a fork (validate_fork); Kiln's projects are
-      // not forks of one another until forks land, so any other target is refused as GitLab refuses it.
+      let target = source;
+      let targetAccess = sourceAccess;
       if (targetId !== Number(source.id)) {
+        // Another target is a project of the source's fork network (GitLab's validate_fork). The
+        // author needs Developer in the source only: in the target, reading its merge requests.
         const readable = await deps.auth.subjects!.project(actor, targetId, 'read_project').catch(() => null);
         if (!readable) throw new NotFoundError('Project');
-        throw new StatusError(422, ['Source project is not a fork of the target project']);
-      }
-      const targetAccess = sourceAccess;
-      if (!canOnProject(targetAccess, 'create_merge_request_in')) throw new ForbiddenError();
+        if (!(await inSameForkNetwork(deps.db, Number(source.id), targetId))) throw new StatusError(422, ['Source project is not a fork of the target project']);
+        if (!canOnProject(readable, 'read_merge_request')) throw new ForbiddenError();
+        targetAccess = readable;
+        target = await settingsOf(deps, readable);
+      } else if (!canOnProject(targetAccess, 'create_merge_request_in')) throw new ForbiddenError();
       const mr = await createMergeRequest(deps, {
         source,
-        target: source,
+        target,
         authorId: actor.user.id,
         title: params.title.trim(),
         description: params.description,

@@ -8,7 +8,7 @@ import type { ProjectRow } from '../platform/auth/subjects.js';
 import type { MergeRequestDiffRow, MergeRequestRow } from './entities.js';
 import { latestDiffOf } from './finder.js';
 import { mergeRequestHooks } from './hooks.js';
-import { branchHead, DIFF_MAX_FILES, DIFF_MAX_LINES, keepHead, readRepository, versionFacts } from './mr-repository.js';
+import { branchHead, sourceHead, DIFF_MAX_FILES, DIFF_MAX_LINES, keepHead, readRepository, versionFacts } from './mr-repository.js';
 
 export type VersionOutcome =
   /** A new version was recorded (the first, or the head or start moved). */
@@ -25,7 +25,7 @@ export type VersionOutcome =
  */
 export async function recordDiffVersion(deps: Deps, mr: MergeRequestRow, target: ProjectRow, options: { always?: boolean; actorId?: number | null } = {}): Promise<VersionOutcome> {
   const repoPath = await readRepository(deps, target);
-  const [start, head] = await Promise.all([branchHead(repoPath, mr.target_branch), branchHead(repoPath, mr.source_branch)]);
+  const [start, head] = await Promise.all([branchHead(repoPath, mr.target_branch), sourceHead(deps, repoPath, mr)]);
   const latest = await latestDiffOf(deps.db, mr);
   if (repoPath === null || start === null || head === null) return { kind: 'missing' };
   if (latest && latest.head_commit_sha === head && !(options.always && latest.start_commit_sha !== start)) return { kind: 'unchanged', diff: latest };

@@ -13,7 +13,7 @@ import type { MergeRequestMetadata } from './mr-params.js';
 import { applyLabels, applyUsers } from './apply-metadata.js';
 import { isDraftTitle } from './draft.js';
 import { findMergeRequestById, openMergeRequestFor } from './finder.js';
-import { branchHead, readRepository } from './mr-repository.js';
+import { branchHead, readRepository, sourceHead } from './mr-repository.js';
 import { recordDiffVersion } from './record-diff-version.js';
 import { markUnchecked, scheduleMergeabilityCheck } from './check-mergeability.js';
 import { addSystemNote } from './system-notes.js';
@@ -67,7 +67,7 @@ export async function updateMergeRequest(deps: Deps, actorId: number, mr: MergeR
   if (retarget !== undefined) await validateRetarget(deps, mr, target, retarget);
   const closing = input.stateEvent === 'close' && open;
   // ReopenService: a closed merge request whose source branch still exists.
-  const reopening = input.stateEvent === 'reopen' && mr.state === 'closed' && (await branchHead(await readRepository(deps, target), mr.source_branch)) !== null;
+  const reopening = input.stateEvent === 'reopen' && mr.state === 'closed' && (await sourceHead(deps, await readRepository(deps, target), mr)) !== null;
   const now = deps.clock.now();
   const previous = { assignees: [] as number[], reviewers: [] as number[] };
   let reassigned: number[] | null = null;

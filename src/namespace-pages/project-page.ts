@@ -23,7 +23,7 @@ export async function renderProjectOverview(context: PageContext, access: Projec
   ]);
   const readmeHtml = readme ? (readme.markdown ? raw(await renderGitlabMarkdown(deps, readme.text, { project: access, relativeLinks: readme.relativeLinks })) : html`<pre>${readme.text}</pre>`) : null;
   const body = html`
-<p class="project-meta"><span class="badge visibility">${project.visibility[0].toUpperCase() + project.visibility.slice(1)}</span> <span class="muted">Project ID: ${Number(project.id)}</span></p>
+<p class="project-meta"><span class="badge visibility">${project.visibility[0].toUpperCase() + project.visibility.slice(1)}</span> <span class="muted">Project ID: ${Number(project.id)}</span>${context.user && canOnProject(access, 'fork_project') ? html` <a class="button secondary" id="fork-project" href="${base}/-/forks/new">Fork</a> <span class="muted">Forks: ${Number(project.forks_count ?? 0)}</span>` : ''}</p>
 ${description ? html`<div class="markdown description">${raw(description)}</div>` : ''}
 ${mayReadCode ? html`<div class="clone"><label for="clone-url">Clone with HTTP</label><input type="text" id="clone-url" value="${cloneUrl}" readonly><button type="button" class="secondary" data-copy="clone-url">Copy</button></div>` : ''}
 ${

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { WebSession } from '../helpers/browser-session.js';
 import { repositoryWorld, type RepositoryWorld } from './repository-api-driver.js';
 import { branchWith, create, seedRepository } from './merge-requests-helpers.js';
 import { findRepository } from '../../src/repositories/ensure-repository.js';
@@ -158,6 +159,71 @@ describe('POST /api/v4/projects/:id/fork/:forked_from_id and DELETE /api/v4/proj
     const devFork = (await kiln.api('GET', `/projects/${w.project.id}/forks`, { token: w.developer.token })).body[0];
     await kiln.addMember(w.developer, 'projects', devFork.id, outsider, 40);
     expect((await kiln.api('DELETE', `/projects/${devFork.id}/fork`, { token: outsider.token })).status).toBe(403);
+  });
+});
+
+describe('merge requests from a fork (POST /api/v4/projects/:fork/merge_requests with target_project_id)', () => {
+  it('opens into the upstream with Developer in the fork only, follows pushes to the fork, and merges', async () => {
+    // The reporter's fork (a Reporter upstream, the Owner of the fork).
+    const fork = (await kiln.api('GET', `/projects/${w.project.id}/forks`, { token: w.reporter.token })).body.find((project: any) => project.namespace.path === w.reporter.username);
+    await branchWith(kiln, w.reporter, fork.id, 'fix', [create('fix.txt', 'fixed\n')], 'Fix it');
+    const opened = await kiln.api('POST', `/projects/${fork.id}/merge_requests`, { token: w.reporter.token, body: { source_branch: 'fix', target_branch: 'main', target_project_id: w.project.id, title: 'Fix from a fork', allow_collaboration: true } });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+    expect(opened.body).toMatchObject({ project_id: w.project.id, source_project_id: fork.id, target_project_id: w.project.id, allow_collaboration: true });
+    const iid = opened.body.iid;
+    const base = `/projects/${w.project.id}/merge_requests/${iid}`;
+    await kiln.worker.drain();
+    const { git } = await import('../../src/repositories/git.js');
+    const forkHead = (await git(await repoPath(fork.id), ['rev-parse', 'refs/heads/fix'])).trim();
+    expect((await git(await repoPath(w.project.id), ['rev-parse', `refs/merge-requests/${iid}/head`])).trim()).toBe(forkHead);
+    expect((await kiln.api('GET', base, { token: w.maintainer.token })).body).toMatchObject({ merge_status: 'can_be_merged', sha: forkHead });
+    const listed = await kiln.api('GET', `/projects/${w.project.id}/merge_requests`, { token: w.maintainer.token, query: { source_project_id: fork.id } });
+    expect(listed.body.map((mr: any) => mr.iid)).toEqual([iid]);
+
+    // A push to the fork's branch is a new version in the upstream.
+    await branchWith(kiln, w.reporter, fork.id, 'fix', [create('more.txt', 'more\n')], 'More');
+    await kiln.worker.drain();
+    expect((await kiln.api('GET', `${base}/versions`, { token: w.maintainer.token })).body).toHaveLength(2);
+    const changes = await kiln.api('GET', `${base}/changes`, { token: w.maintainer.token });
+    expect(changes.body.changes.map((change: any) => change.new_path).sort()).toEqual(['fix.txt', 'more.txt']);
+
+    const merged = await kiln.api('PUT', `${base}/merge`, { token: w.maintainer.token });
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    expect(merged.body.state).toBe('merged');
+    expect((await raw(w.project.id, 'more.txt', 'main', w.maintainer.token)).body).toBe('more\n');
+  });
+
+  it('refuses a target outside the fork network with GitLab\'s 422, and an unreadable one with 404', async () => {
+    const fork = (await kiln.api('GET', `/projects/${w.project.id}/forks`, { token: w.reporter.token })).body.find((project: any) => project.namespace.path === w.reporter.username);
+    const other = await kiln.createProject(w.reporter, 'elsewhere');
+    const stranger = await kiln.api('POST', `/projects/${fork.id}/merge_requests`, { token: w.reporter.token, body: { source_branch: 'fix', target_branch: 'main', target_project_id: other.id, title: 'No' } });
+    expect(stranger).toMatchObject({ status: 422, body: { message: ['Source project is not a fork of the target project'] } });
+    const hidden = await kiln.createProject(outsider, 'hidden');
+    expect((await kiln.api('POST', `/projects/${fork.id}/merge_requests`, { token: w.reporter.token, body: { source_branch: 'fix', target_branch: 'main', target_project_id: hidden.id, title: 'No' } })).status).toBe(404);
+  });
+});
+
+describe('GET and POST /:project/-/forks/new', () => {
+  it('shows the Fork button and the namespace choice, and forks into the chosen group', async () => {
+    const web = new WebSession(kiln);
+    await web.signIn(w.owner.username, w.owner.password);
+    const overview = await web.get(`/${w.project.path_with_namespace}`);
+    expect(overview.body).toContain(`href="/${w.project.path_with_namespace}/-/forks/new"`);
+    const form = await web.get(`/${w.project.path_with_namespace}/-/forks/new`);
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain(`<option value="${w.group.id}"`);
+    const posted = await web.post(`/${w.project.path_with_namespace}/-/forks/new`, { namespace_id: String(w.group.id), name: 'Paged fork', path: 'paged-fork', description: '', visibility: 'private' });
+    expect(posted.statusCode, posted.body).toBe(303);
+    expect(posted.headers.location).toBe(`/${w.group.full_path}/paged-fork`);
+    const again = await web.post(`/${w.project.path_with_namespace}/-/forks/new`, { namespace_id: String(w.group.id), name: 'Paged fork', path: 'paged-fork', description: '', visibility: 'private' });
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('Path has already been taken');
+  });
+
+  it('is 404 to a guest of a private project', async () => {
+    const web = new WebSession(kiln);
+    await web.signIn(w.guest.username, w.guest.password);
+    expect((await web.get(`/${w.project.path_with_namespace}/-/forks/new`)).statusCode).toBe(404);
   });
 });
 
