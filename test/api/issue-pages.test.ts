@@ -59,6 +59,7 @@ describe('GET /:project/-/issues', () => {
   it('as a non-member answers 404', async () => {
     expect((await (await signedIn(stranger)).get('/owner/shop/-/issues')).statusCode).toBe(404);
   });
+
 });
 
 describe('GET /:project/-/incidents', () => {
@@ -143,5 +144,42 @@ describe('POST /:project/-/issues/new', () => {
   it('as a non-member answers 404', async () => {
     const web = await signedIn(stranger);
     expect((await web.get('/owner/shop/-/issues/new')).statusCode).toBe(404);
+  });
+});
+
+describe('GET /:project/-/issues with filters', () => {
+  it('filters by author, assignee, label, milestone, confidentiality and sort, kept by the tabs and pages (issue 36)', async () => {
+    const api = (method: string, path: string, body?: unknown) => kiln.apiAs(owner, method, `/projects/${project.id}${path}`, body);
+    await api('POST', '/labels', { name: 'bug <i>x</i>', color: '#dd2b0e' });
+    const milestone = await api('POST', '/milestones', { title: 'v1' });
+    await api('POST', '/issues', { title: 'Labelled one', labels: 'bug <i>x</i>', milestone_id: milestone.id, assignee_ids: [guest.id] });
+    await kiln.apiAs(guest, 'POST', `/projects/${project.id}/issues`, { title: 'By the guest' });
+    for (let n = 0; n < 21; n += 1) await api('POST', '/issues', { title: `Filler ${n}`, labels: 'bug <i>x</i>' });
+    const web = await signedIn(owner);
+    const byLabel = await web.get('/owner/shop/-/issues?label_name=bug%20%3Ci%3Ex%3C%2Fi%3E&sort=created_asc');
+    expect(byLabel.statusCode).toBe(200);
+    expect(byLabel.body).toContain('<option value="bug &lt;i&gt;x&lt;/i&gt;" selected>');
+    expect(byLabel.body).toMatch(/data-tab="opened"[^>]*>Open <span class="badge">22</);
+    // Oldest first: the labelled issue leads; the next page keeps the filters and the order.
+    expect(byLabel.body.indexOf('Labelled one')).toBeLessThan(byLabel.body.indexOf('Filler 0'));
+    expect(byLabel.body).toContain('href="/owner/shop/-/issues?state=opened&amp;label_name=bug+%3Ci%3Ex%3C%2Fi%3E&amp;sort=created_asc&amp;page=2" rel="next"');
+    expect(byLabel.body).toContain('href="/owner/shop/-/issues?state=closed&amp;label_name=bug+%3Ci%3Ex%3C%2Fi%3E&amp;sort=created_asc"');
+    expect(byLabel.body).not.toContain('<i>x</i>');
+    const second = await web.get('/owner/shop/-/issues?state=opened&label_name=bug%20%3Ci%3Ex%3C%2Fi%3E&sort=created_asc&page=2');
+    expect(second.body).toContain('Filler 20');
+    expect(second.body).not.toContain('Labelled one');
+    const combined = await web.get('/owner/shop/-/issues?assignee_username=guest&milestone_title=v1');
+    expect(combined.body).toContain('Labelled one');
+    expect(combined.body).not.toContain('Filler');
+    const byAuthor = await web.get('/owner/shop/-/issues?author_username=guest');
+    expect(byAuthor.body).toContain('By the guest');
+    expect(byAuthor.body).not.toContain('Labelled one');
+    const unassigned = await web.get('/owner/shop/-/issues?assignee_username=None&milestone_title=None&confidential=yes');
+    expect(unassigned.body).toContain('Secret plan');
+    expect(unassigned.body).not.toContain('Checkout');
+    expect((await web.get('/owner/shop/-/issues?confidential=no&search=Secret')).body).toContain('No issues match these filters.');
+    const hostile = await web.get('/owner/shop/-/issues?sort=%3Cx%3E&label_name=a&label_name=b&milestone_title=%3Cb%3E&author_username[x]=1');
+    expect(hostile.statusCode).toBe(200);
+    expect(hostile.body).toContain('<option value="&lt;b&gt;" selected>');
   });
 });

@@ -136,7 +136,7 @@ describe('the label and milestone pages in a browser', () => {
   });
 });
 
-describe('the to-do list and your work in a browser', () => {
+describe('the to-do list, your work and the issue list filters in a browser', () => {
   it('marks a to-do done in place (the top bar count follows), axe-clean at 1280 px light and 390 px dark', async () => {
     const root = await apiCall(kiln, 'GET', '/user');
     await apiCall(kiln, 'POST', `/projects/${project.id}/issues`, { title: 'Review the <b>plan</b>', assignee_ids: [root.id], description: '@root have a look' });
@@ -158,11 +158,18 @@ describe('the to-do list and your work in a browser', () => {
     expect(await violationsOf(page)).toEqual([]);
     await page.goto(`${kiln.url}/dashboard/merge_requests?scope=reviews_for_me`);
     expect(await violationsOf(page)).toEqual([]);
+    // The issue list's filter form, used as a visitor would: pick a label, apply.
+    await page.goto(`${kiln.url}/acme/planner/-/issues`);
+    await page.selectOption('#filter-labels', ['bug']);
+    await Promise.all([page.waitForNavigation(), page.click('.issue-filters button:has-text("Apply")')]);
+    expect(page.url()).toContain('label_name=bug');
+    expect(await page.textContent('#issues')).toContain('Ship the planner');
+    expect(await violationsOf(page)).toEqual([]);
     await page.close();
     const dark = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
     const small = await dark.newPage();
     await signIn(small);
-    for (const path of ['/dashboard/todos?state=done', '/dashboard/todos', '/dashboard/issues', '/dashboard/merge_requests']) {
+    for (const path of ['/dashboard/todos?state=done', '/dashboard/todos', '/dashboard/issues', '/dashboard/merge_requests', '/acme/planner/-/issues?label_name=bug&sort=title_asc']) {
       await small.goto(`${kiln.url}${path}`);
       expect([path, await violationsOf(small)]).toEqual([path, []]);
       expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

@@ -18,6 +18,7 @@ li.task-list-item{list-style:none}li.task-list-item input{margin:0 .35rem 0 -1.3
 .edit-link{margin-left:.5rem}.description-form .actions{margin:.3rem 0}
 .progress{display:block;width:100%;max-width:24rem;height:.6rem}
 .todo-list{list-style:none;margin:.5rem 0;padding:0}.todo-list li{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-start;border-bottom:1px solid #e5e5e5;padding:.5rem 0}
+.issue-filters{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:flex-end;margin:.5rem 0}.issue-filters p{margin:.3rem 0;display:flex;flex-direction:column;gap:.15rem;max-width:100%}.issue-filters input,.issue-filters select{max-width:100%}
 .todo-body{flex:1 1 18rem;min-width:0;overflow-wrap:anywhere}.todo-body p{margin:.15rem 0}.todo-filters{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:center;margin:.6rem 0}
 @media (max-width:800px){.issue-layout{grid-template-columns:minmax(0,1fr)}}
 #your-work td:first-child{overflow-wrap:anywhere}@media (max-width:600px){.wide-only{display:none}}
