@@ -29,3 +29,5 @@ export { timeOf } from './issue-params.js';
 export { awardEmojiRoutes } from './award-emoji/award-emoji-routes.js';
 export { voteCounts } from './award-emoji/award-emoji.js';
 export { reactionCondition } from './award-emoji/reaction-queries.js';
+// Issue 34: "mentioned in commit" notes for the commits a push brings.
+export { crossReferenceCommits } from './cross-references.js';

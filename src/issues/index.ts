@@ -2,7 +2,8 @@
 import type { Feature } from '../platform/feature.js';
 import { issuesRoutes } from './routes.js';
 import { listenForSystemNotes } from './system-notes.js';
+import { CROSS_REFERENCE_JOB, crossReferenceJob } from './cross-references.js';
 
-export const issuesFeature: Feature = { name: 'issues', routes: issuesRoutes, setup: listenForSystemNotes };
+export const issuesFeature: Feature = { name: 'issues', routes: issuesRoutes, setup: listenForSystemNotes, jobs: { [CROSS_REFERENCE_JOB]: crossReferenceJob } };
 // Issue 16: the issue and incident pages, a feature of their own registered after the API (features.ts).
 export { issuePagesFeature } from './pages/index.js';

@@ -34,19 +34,6 @@ export function assigneeIdsOf(issueId: number): Statement {
   return q`select user_id from issue_assignees where issue_id = ${issueId} order by user_id`;
 }
 
-export function issueTexts(issueId: number): Statement {
-  return q`select id, project_id, iid, title, description from issues where id = ${issueId}`;
-}
-
 export function noteBody(noteId: number): Statement {
   return q`select body from notes where id = ${noteId}`;
-}
-
-export function issueIdByIid(projectId: number, iid: number): Statement {
-  return q`select id from issues where project_id = ${projectId} and iid = ${iid}`;
-}
-
-/** A cross-reference already recorded on the target (GitLab writes each "mentioned in" once). */
-export function systemNoteExists(issueId: number, body: string): Statement {
-  return q`select id from notes where noteable_type = 'Issue' and noteable_id = ${issueId} and system = 1 and body = ${body}`;
 }

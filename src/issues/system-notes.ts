@@ -1,19 +1,15 @@
 // System notes on issues (GitLab's SystemNoteService): one note in the issue's timeline for every
 // change — labels, assignees, milestone, due date, confidentiality, lock, title, description, a
-// checklist item, closing and reopening — and "mentioned in" on an issue another issue or a comment
-// names. Written by domain event listeners in the transaction of the change, so a change made through
+// checklist item, closing and reopening (the "mentioned in" notes: cross-references.ts). Written by domain event listeners in the transaction of the change, so a change made through
 // the API, a page, a commit or a merge request is noted the same way, and a rolled-back one is not.
 // Label changes are also kept in resource_label_events (issue-metadata.ts) for GitLab's label events API.
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../platform/deps.js';
 import type { Tx } from '../platform/db/statements.js';
 import type { DomainEvent } from '../platform/domain-events.js';
-import { ISSUE_REFERENCE } from '../markdown/api.js';
 import { changedTask } from './task-list.js';
-import { assigneeIdsOf, insertSystemNote, issueIdByIid, issueTexts, labelTitle, milestoneTitle, noteBody, systemNoteExists, usernameOf } from './system-notes-queries.js';
-
-/** At most this many issues of one text get a "mentioned in" note. */
-const MAX_CROSS_REFERENCES = 20;
+import { assigneeIdsOf, insertSystemNote, labelTitle, milestoneTitle, noteBody, usernameOf } from './system-notes-queries.js';
+import { MAY_REFERENCE, enqueueCrossReferences } from './cross-references.js';
 
 async function write(tx: Tx, deps: Deps, projectId: number, issueId: number, authorId: number, body: string): Promise<void> {
   await tx.all(insertSystemNote({ projectId, issueId, authorId, body, discussionId: randomBytes(20).toString('hex'), now: deps.clock.now() }));
@@ -100,33 +96,13 @@ async function reassignNote(tx: Tx, event: DomainEvent<'issue.reassigned'>): Pro
   return parts.length ? parts.join(' and ') : null;
 }
 
-/** "mentioned in #N" on each other issue of the project that `text` names, once per source. */
-async function crossReference(tx: Tx, deps: Deps, source: { projectId: number; issueId: number; iid: number }, text: string, actorId: number): Promise<void> {
-  const iids = [...new Set([...text.matchAll(ISSUE_REFERENCE)].map((match) => Number(match[1])))].filter((iid) => iid !== source.iid).slice(0, MAX_CROSS_REFERENCES);
-  const body = `mentioned in #${source.iid}`;
-  for (const iid of iids) {
-    const [target] = await tx.all<{ id: number }>(issueIdByIid(source.projectId, iid));
-    if (!target) continue;
-    if ((await tx.all(systemNoteExists(Number(target.id), body))).length) continue;
-    await write(tx, deps, source.projectId, Number(target.id), actorId, body);
-  }
-}
-
-async function issueOf(tx: Tx, issueId: number) {
-  const [row] = await tx.all<{ id: number; project_id: number; iid: number; title: string; description: string | null }>(issueTexts(issueId));
-  return row;
-}
-
 export function listenForSystemNotes(deps: Deps): void {
   const { domainEvents } = deps;
   domainEvents.on('issue.updated', async (tx, event) => {
     const actor = event.actorId;
     if (actor === null) return;
     for (const body of await updateNotes(tx, event)) await write(tx, deps, event.projectId, event.issueId, actor, body);
-    if (event.changes.includes('description') || event.changes.includes('title')) {
-      const issue = await issueOf(tx, event.issueId);
-      if (issue) await crossReference(tx, deps, { projectId: event.projectId, issueId: event.issueId, iid: Number(issue.iid) }, `${issue.title}\n${issue.description ?? ''}`, actor);
-    }
+    if (event.changes.includes('description') || event.changes.includes('title')) await enqueueCrossReferences(tx, deps, { actorId: actor, source: 'Issue', id: event.issueId });
   });
   domainEvents.on('issue.reassigned', async (tx, event) => {
     const body = event.actorId === null ? null : await reassignNote(tx, event);
@@ -139,13 +115,18 @@ export function listenForSystemNotes(deps: Deps): void {
     if (event.actorId !== null) await write(tx, deps, event.projectId, event.issueId, event.actorId, 'reopened');
   });
   domainEvents.on('issue.opened', async (tx, event) => {
-    const issue = event.actorId === null ? undefined : await issueOf(tx, event.issueId);
-    if (issue) await crossReference(tx, deps, { projectId: event.projectId, issueId: event.issueId, iid: Number(issue.iid) }, `${issue.title}\n${issue.description ?? ''}`, event.actorId!);
+    if (event.actorId !== null) await enqueueCrossReferences(tx, deps, { actorId: event.actorId, source: 'Issue', id: event.issueId });
+  });
+  domainEvents.on('merge_request.opened', async (tx, event) => {
+    if (event.actorId !== null) await enqueueCrossReferences(tx, deps, { actorId: event.actorId, source: 'MergeRequest', id: event.mergeRequestId });
+  });
+  domainEvents.on('merge_request.updated', async (tx, event) => {
+    if (event.actorId !== null && (event.changes.includes('title') || event.changes.includes('description'))) await enqueueCrossReferences(tx, deps, { actorId: event.actorId, source: 'MergeRequest', id: event.mergeRequestId });
   });
   domainEvents.on('note.created', async (tx, event) => {
-    if (event.noteableType !== 'Issue' || event.system || event.actorId === null) return;
+    if (event.system || event.actorId === null || event.noteableType === 'AlertManagement::Alert') return;
+    // Most comments name nothing: no job for them.
     const [note] = await tx.all<{ body: string }>(noteBody(event.noteId));
-    const issue = note ? await issueOf(tx, event.noteableId) : undefined;
-    if (note && issue) await crossReference(tx, deps, { projectId: event.projectId, issueId: event.noteableId, iid: Number(issue.iid) }, note.body, event.actorId);
+    if (note && MAY_REFERENCE.test(note.body)) await enqueueCrossReferences(tx, deps, { actorId: event.actorId, source: 'Note', id: event.noteId });
   });
 }

@@ -3,3 +3,6 @@
 export { renderGitlabMarkdown, type ViewerRenderOptions } from './render-gitlab-markdown.js';
 export type { RelativeLinks } from './relative-links.js';
 export { ISSUE_REFERENCE } from './render-markdown.js';
+// Issue 34: cross-reference system notes find the issues and merge requests a text names the same way.
+export { MERGE_REQUEST_REFERENCE, PROJECT_REFERENCE } from './render-markdown.js';
+export { referencedProjectPath } from './references.js';

@@ -109,6 +109,7 @@ function digestOf(text: string, options: RenderOptions): string {
     issues: [...options.references.issues].sort(([a], [b]) => a - b),
     users: [...options.references.users].sort(([a], [b]) => (a < b ? -1 : 1)),
     mergeRequests: [...(options.references.mergeRequests ?? [])].sort(([a], [b]) => a - b),
+    crossProject: [...(options.references.crossProject ?? [])].sort(([a], [b]) => (a < b ? -1 : 1)),
   };
   return createHash('sha256')
     .update(JSON.stringify([RENDERER_VERSION, Boolean(options.gfm), options.baseUrl ?? null, references ?? null, options.relativeLinks ?? null]))

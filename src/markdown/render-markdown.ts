@@ -33,6 +33,8 @@ export interface ResolvedUser {
 export interface References {
   issues: ReadonlyMap<number, ResolvedIssue>;
   mergeRequests?: ReadonlyMap<number, ResolvedMergeRequest>;
+  /** `project#12`, `group/project!7`: by crossProjectKey of the path as written. */
+  crossProject?: ReadonlyMap<string, ResolvedIssue | ResolvedMergeRequest>;
   users: ReadonlyMap<string, ResolvedUser>;
 }
 
@@ -64,6 +66,20 @@ export class NestingTooDeep extends Error {
 export const ISSUE_REFERENCE = /(?<![\w&/#])#(\d{1,9})\b/g;
 /** `!7` not preceded by a word character (GitLab's merge request reference pattern, local form). */
 export const MERGE_REQUEST_REFERENCE = /(?<![\w&/!])!(\d{1,9})\b/g;
+/** One segment of a project or group path (GitLab's path format, at most 255 characters). */
+const PATH_SEGMENT = '[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,254}';
+/**
+ * `project#12`, `group/sub/project!7` (GitLab's cross-project reference forms): the path (1), the
+ * sigil (2) and the iid (3). The path must not continue a word, path, address or URL, so each run of
+ * path characters is tried once and the scan stays linear.
+ */
+export const PROJECT_REFERENCE = new RegExp(`(?<![\\w/.@&#!-])((?:${PATH_SEGMENT}/){0,20}${PATH_SEGMENT})([#!])(\\d{1,9})\\b`, 'g');
+
+/** The key of a cross-project reference in References.crossProject. */
+export function crossProjectKey(writtenPath: string, sigil: string, iid: number): string {
+  return `${writtenPath.toLowerCase()}${sigil}${iid}`;
+}
+
 /**
  * `@username` (User.reference_pattern): not preceded by a word character; trailing dots are
  * punctuation (withoutTrailingDots). At most GitLab's 255 characters of a username are taken.
@@ -167,7 +183,7 @@ function taskLists(state: StateCore): void {
 /** Replace resolved references in text tokens outside links and code with links to them. */
 function linkReferences(state: StateCore): void {
   const references = (state.env as { gitlabReferences?: References }).gitlabReferences;
-  if (!references || (references.issues.size === 0 && references.users.size === 0 && !references.mergeRequests?.size)) return;
+  if (!references || (references.issues.size === 0 && references.users.size === 0 && !references.mergeRequests?.size && !references.crossProject?.size)) return;
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
     const out: Token[] = [];
@@ -193,24 +209,31 @@ interface Match {
   attrs: Array<[string, string]>;
 }
 
+/** The link of an issue or merge request reference found at `match`. */
+function issuableMatch(match: RegExpMatchArray, found: ResolvedIssue | ResolvedMergeRequest): Match {
+  const attrs: Array<[string, string]> =
+    'issueId' in found
+      ? [['data-reference-type', 'issue'], ['data-project', String(found.projectId)], ['data-issue', String(found.issueId)], ['class', 'gfm gfm-issue']]
+      : [['data-reference-type', 'merge_request'], ['data-project', String(found.projectId)], ['data-merge-request', String(found.mergeRequestId)], ['class', 'gfm gfm-merge_request']];
+  return { start: match.index!, end: match.index! + match[0].length, href: found.url, title: found.title, attrs };
+}
+
 function findMatches(text: string, references: References): Match[] {
   const matches: Match[] = [];
   for (const match of text.matchAll(ISSUE_REFERENCE)) {
     const issue = references.issues.get(Number(match[1]));
-    if (!issue) continue;
-    matches.push({
-      start: match.index, end: match.index + match[0].length, href: issue.url, title: issue.title,
-      attrs: [['data-reference-type', 'issue'], ['data-project', String(issue.projectId)], ['data-issue', String(issue.issueId)], ['class', 'gfm gfm-issue']],
-    });
+    if (issue) matches.push(issuableMatch(match, issue));
   }
   if (references.mergeRequests?.size) {
     for (const match of text.matchAll(MERGE_REQUEST_REFERENCE)) {
       const mr = references.mergeRequests.get(Number(match[1]));
-      if (!mr) continue;
-      matches.push({
-        start: match.index, end: match.index + match[0].length, href: mr.url, title: mr.title,
-        attrs: [['data-reference-type', 'merge_request'], ['data-project', String(mr.projectId)], ['data-merge-request', String(mr.mergeRequestId)], ['class', 'gfm gfm-merge_request']],
-      });
+      if (mr) matches.push(issuableMatch(match, mr));
+    }
+  }
+  if (references.crossProject?.size) {
+    for (const match of text.matchAll(PROJECT_REFERENCE)) {
+      const found = references.crossProject.get(crossProjectKey(match[1], match[2], Number(match[3])));
+      if (found) matches.push(issuableMatch(match, found));
     }
   }
   for (const match of text.matchAll(USER_REFERENCE)) {

@@ -154,15 +154,17 @@ describe('system notes of API changes', () => {
     await kiln.api('PUT', `/projects/${project.id}/issues/1`, { token: owner.token, body: { state_event: 'close' } });
     await kiln.api('PUT', `/projects/${project.id}/issues/1`, { token: owner.token, body: { state_event: 'reopen' } });
     await kiln.api('POST', `/projects/${project.id}/issues`, { token: owner.token, body: { title: 'Follow-up', description: 'After #1 and #999' } });
+    await kiln.worker.drain();
     const notes = await systemNotes();
     expect(notes).toContain('changed title from **Plan the release** to **Plan the \\*release\\***');
     expect(notes).toContain('added ~bug label');
-    expect(notes.slice(-3)).toEqual(['closed', 'reopened', 'mentioned in #2']);
+    expect(notes.slice(-3)).toEqual(['closed', 'reopened', 'mentioned in issue #2']);
     // Comments count only what people wrote.
     expect((await issue()).user_notes_count).toBe(0);
     // Mentioned again: still one note.
     await kiln.api('POST', `/projects/${project.id}/issues/2/notes`, { token: owner.token, body: { body: 'Again #1' } });
-    expect((await systemNotes()).filter((body) => body === 'mentioned in #2')).toHaveLength(1);
+    await kiln.worker.drain();
+    expect((await systemNotes()).filter((body) => body === 'mentioned in issue #2')).toHaveLength(1);
   });
 });
 
