@@ -31,3 +31,5 @@ export { voteCounts } from './award-emoji/award-emoji.js';
 export { reactionCondition } from './award-emoji/reaction-queries.js';
 // Issue 34: "mentioned in commit" notes for the commits a push brings.
 export { crossReferenceCommits } from './cross-references.js';
+// Issue 34: the award emoji block of the issue and merge request pages.
+export { awardBlock, toggleAwardPost } from './award-emoji/award-bar.js';

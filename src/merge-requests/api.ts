@@ -8,3 +8,6 @@ export { projectMergeRequestsQuery, readableMergeRequestsQuery, type MergeReques
 export { presentMergeRequests } from './present.js';
 // Forks: unlinking a fork closes the merge requests between it and its network.
 export { closeForkMergeRequests } from './close-fork-merge-requests.js';
+// Notifications (issue 34): subscribe and unsubscribe answer with the merge request.
+export { findMergeRequest } from './finder.js';
+export { presentMergeRequest } from './present-one.js';

@@ -19,6 +19,8 @@ export interface MergeRequestHooks {
    * update_diff_discussion_positions) in a job it enqueues there. `actorId`: who pushed, if known.
    */
   versionRecorded?: (trx: Executor, event: { mergeRequestId: number; actorId: number | null }) => Promise<unknown>;
+  /** Whether the user is subscribed to the merge request (the entity's `subscribed`; notifications registers it). */
+  subscribed?: (userId: number, mr: { id: number; target_project_id: number }) => Promise<boolean>;
 }
 
 // Keyed by the instance's event bus rather than by `deps` itself: a copy of deps that reads through

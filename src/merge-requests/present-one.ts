@@ -6,6 +6,7 @@ import { canMergeToBranch, gitBytes } from '../repositories/api.js';
 import { mergeRequestEntity, type MergeRequestRow, type ReferenceFrom } from './entities.js';
 import { loadLinks } from './present.js';
 import { readRepository } from './mr-repository.js';
+import { mergeRequestHooks } from './hooks.js';
 
 export interface SingleOptions {
   viewer: AuthUser | null;
@@ -25,12 +26,14 @@ export async function presentMergeRequest(deps: Deps, mr: MergeRequestRow, optio
   const page = await loadLinks(deps, [mr], { from: options.from });
   const links = page.links(mr);
   const repoPath = options.includeDivergedCommitsCount ? await readRepository(deps, links.target) : null;
-  const [canMerge, diverged] = await Promise.all([
+  const subscribed = mergeRequestHooks(deps).subscribed;
+  const [canMerge, diverged, isSubscribed] = await Promise.all([
     mr.state === 'opened' ? canMergeToBranch(deps, links.target, options.viewer, mr.target_branch) : Promise.resolve(false),
     options.includeDivergedCommitsCount ? divergedCommits(deps, mr, repoPath) : Promise.resolve(undefined),
+    options.viewer && subscribed ? subscribed(options.viewer.id, mr) : Promise.resolve(false),
   ]);
   return mergeRequestEntity(deps.config.baseUrl, mr, links, {
-    subscribed: false,
+    subscribed: isSubscribed,
     changesCount: links.latestDiff?.real_size ?? null,
     canMerge,
     divergedCommitsCount: diverged,

@@ -1,5 +1,5 @@
 // Notification settings at global, group and project level, and the e-mail they decide: recipients
-// of issue, merge request and alert notifications, subscriptions to issues, the unsubscribe link.
+// of issue, merge request and alert notifications, subscriptions to issues and merge requests, the unsubscribe link.
 import type { Feature } from '../platform/feature.js';
 import { notificationsRoutes } from './routes.js';
 import { notificationPages } from './pages.js';
@@ -14,6 +14,8 @@ import { scheduleOnce } from '../platform/jobs/daily.js';
 import { accountHooks } from '../accounts/api.js';
 import { issueHooks } from '../issues/api.js';
 import { subscribedIssueIds } from './subscribed-issues.js';
+import { isSubscribed, mergeRequestSubscribable } from './subscriptions.js';
+import { mergeRequestHooks } from '../merge-requests/api.js';
 import { setNotificationEmail } from './set-notification-email.js';
 
 export const notificationsFeature: Feature = {
@@ -22,6 +24,7 @@ export const notificationsFeature: Feature = {
     listenForNotifications(deps);
     accountHooks(deps).setNotificationEmail = (user, email) => setNotificationEmail(deps, user, email);
     issueHooks(deps).subscribedIssueIds = (user, issues) => subscribedIssueIds(deps, user, issues);
+    mergeRequestHooks(deps).subscribed = (userId, mr) => isSubscribed(deps, userId, mergeRequestSubscribable(mr));
   },
   routes(app, deps) {
     notificationsRoutes(app, deps);

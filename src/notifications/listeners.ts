@@ -81,6 +81,8 @@ function listenForMergeRequests(deps: Deps): void {
     if (event.oldrev !== undefined) await job(tx, { ...base, action: 'push_to_merge_request', oldrev: event.oldrev });
     if (event.changes.includes('assignees')) await job(tx, { ...base, action: 'reassign_merge_request', previousAssigneeIds: idsIn(event.previous, 'assignees') });
     if (event.changes.includes('reviewers')) await job(tx, { ...base, action: 'change_reviewer_merge_request', previousReviewerIds: idsIn(event.previous, 'reviewers') });
+    // Marked as draft or as ready (GitLab's change_in_merge_request_draft_status).
+    if (event.changes.includes('draft')) await job(tx, { ...base, action: 'draft_status_change' });
     const mentioned = addedMentions(event);
     if (mentioned.length > 0) await job(tx, { ...base, action: 'new_mention', mentionedUsernames: mentioned });
   });

@@ -1,7 +1,7 @@
 // The messages of merge request notifications, shaped as GitLab's Emails::MergeRequests and
 // Emails::Notes mailers shape theirs (thread-email.ts): subject `<project> | <title> (!<iid>)`, the
 // new merge request is the thread's root (Message-ID merge_request_<id>@host), every later message
-// answers it, X-GitLab-MergeRequest-ID, -IID and -State.
+// answers it, X-GitLab-MergeRequest-ID, -IID and -State, and a one-click List-Unsubscribe for it.
 import type { Deps } from '../platform/deps.js';
 import type { OutgoingEmail } from '../email/api.js';
 import type { MergeRequestAction } from './recipient-rules.js';
@@ -9,6 +9,7 @@ import type { NoteRow } from './issue-context.js';
 import type { MergeRequestContext } from './merge-request-context.js';
 import type { Recipient } from './recipients.js';
 import { mailHost, threadEmail } from './thread-email.js';
+import { unsubscribeUrl } from './unsubscribe-link.js';
 
 /** A merge request event, or `new_mention`: an edit of its title or description mentioned the recipient. */
 export type MergeRequestMail = MergeRequestAction | 'new_note' | 'new_mention';
@@ -67,6 +68,8 @@ function headline(input: MergeRequestMessageInput): string {
       return changed('Reviewer', namesOf(input, input.previousReviewerIds), namesOf(input, input.context.reviewerIds));
     case 'push_to_merge_request':
       return `${who} pushed new commits to merge request ${ref}`;
+    case 'draft_status_change':
+      return `${who} marked merge request ${ref} as ${Number(input.context.mergeRequest.draft) === 1 ? 'draft' : 'ready'}`;
     case 'new_note':
       return `${who} commented on merge request ${ref}:`;
     case 'new_mention':
@@ -111,6 +114,6 @@ export function mergeRequestMessage(deps: Deps, input: MergeRequestMessageInput,
     details: details(input),
     markdown: describes ? mergeRequest.description : input.action === 'new_note' ? (input.note?.body ?? null) : null,
     bodyHtml: input.bodyHtml,
-    unsubscribe: null,
+    unsubscribe: unsubscribeUrl(deps, Number(recipient.user.id), Number(mergeRequest.id), 'MergeRequest'),
   }, recipient);
 }

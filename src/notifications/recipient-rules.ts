@@ -15,11 +15,12 @@ export type IssueAction = 'new_issue' | 'close_issue' | 'reopen_issue' | 'reassi
 
 /**
  * The merge request events Kiln produces: the custom-notification names, and GitLab's actions that
- * have none (`change_reviewer_merge_request`, `approve`, `unapprove`: a custom level sends them to
- * participants and mentions only, as NotificationRecipient#suitable_notification_level? does).
+ * have none (`change_reviewer_merge_request`, `approve`, `unapprove`, `draft_status_change`: a custom
+ * level sends them to participants and mentions only, as NotificationRecipient#suitable_notification_level? does).
  */
 export type MergeRequestAction = 'new_merge_request' | 'close_merge_request' | 'reopen_merge_request' | 'merge_merge_request'
-  | 'reassign_merge_request' | 'change_reviewer_merge_request' | 'push_to_merge_request' | 'approve_merge_request' | 'unapprove_merge_request';
+  | 'reassign_merge_request' | 'change_reviewer_merge_request' | 'push_to_merge_request' | 'approve_merge_request' | 'unapprove_merge_request'
+  | 'draft_status_change';
 
 export type NotificationAction = IssueAction | MergeRequestAction;
 

@@ -1,4 +1,4 @@
-// The List-Unsubscribe link of issue e-mail. GET shows what it unsubscribes from and a button (mail
+// The List-Unsubscribe link of issue and merge request e-mail. GET shows what it unsubscribes from and a button (mail
 // scanners follow links: a GET never changes anything); POST unsubscribes, from that button or as the
 // one-click POST of RFC 8058 that mail clients send (`List-Unsubscribe=One-Click`). The signed token
 // is the credential: no sign-in, and no CSRF token (whoever holds the link may use it, nothing more).
@@ -10,12 +10,12 @@ import { page } from '../platform/web/page.js';
 import { NotFoundError } from '../platform/errors.js';
 import { UNSUBSCRIBE_PATH, verifyUnsubscribeToken } from './unsubscribe-link.js';
 import { setSubscription } from './subscriptions.js';
-import { issueWithReference } from './unsubscribe-finder.js';
+import { subscribableWithReference } from './unsubscribe-finder.js';
 
 async function subjectOf(deps: Deps, token: string) {
   const verified = verifyUnsubscribeToken(deps, token);
   if (!verified) return null;
-  const found = await issueWithReference(deps, verified.issueId);
+  const found = await subscribableWithReference(deps, verified.type, verified.id);
   return found && { userId: verified.userId, ...found };
 }
 
@@ -28,7 +28,7 @@ export function unsubscribePages(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params }) => {
       const subject = await subjectOf(deps, params.token);
       if (!subject) throw new NotFoundError();
-      // The issue's title is not shown: the link may have been forwarded to someone who cannot read it.
+      // The title is not shown: the link may have been forwarded to someone who cannot read it.
       return page({
         title: 'Unsubscribe',
         body: html`<p>Stop e-mail notifications about <strong>${subject.reference}</strong>?</p>
@@ -40,7 +40,7 @@ export function unsubscribePages(app: FastifyInstance, deps: Deps): void {
   app.post(`${UNSUBSCRIBE_PATH}/:token`, { config: { ability: { credential: 'signed_link' } } }, async (request, reply) => {
     const subject = await subjectOf(deps, (request.params as { token: string }).token);
     if (!subject) return renderPage(reply, 404, 'Page not found', html`<p>This unsubscribe link is not valid.</p>`, null);
-    await setSubscription(deps, subject.userId, subject.issue, false, { always: true });
+    await setSubscription(deps, subject.userId, subject.subject, false, { always: true });
     return renderPage(reply, 200, 'Unsubscribed', html`<p id="unsubscribed">You have been unsubscribed from <strong>${subject.reference}</strong>. You will get no more e-mail about it unless you are mentioned.</p>`, null);
   });
 }

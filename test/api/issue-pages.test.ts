@@ -124,6 +124,21 @@ describe('POST /:project/-/issues/:iid', () => {
   });
 });
 
+describe('POST /:project/-/issues/:iid/award', () => {
+  it('as a guest awards an emoji from the page and takes it back', async () => {
+    const web = await signedIn(guest);
+    expect((await web.post('/owner/shop/-/issues/1/award', { name: 'tada' }, { csrfFrom: '/owner/shop/-/issues/1' })).statusCode).toBe(303);
+    const awards = () => kiln.api('GET', `/projects/${project.id}/issues/1/award_emoji`, { token: owner.token }).then((response) => response.body.map((award: any) => award.name));
+    expect(await awards()).toEqual(['tada']);
+    const shown = (await (await signedIn(owner)).get('/owner/shop/-/issues/1')).body;
+    expect(shown).toContain('aria-label="tada: 1" title="User guest" data-name="tada"');
+    expect((await web.post('/owner/shop/-/issues/1/award', { name: 'tada' }, { csrfFrom: '/owner/shop/-/issues/1' })).statusCode).toBe(303);
+    expect(await awards()).toEqual([]);
+    // The confidential issue stays out of a guest's reach here too.
+    expect((await web.post('/owner/shop/-/issues/2/award', { name: 'tada' }, { csrfFrom: '/owner/shop/-/issues/1' })).statusCode).toBe(404);
+  });
+});
+
 describe('POST /:project/-/issues/new', () => {
   it('as a guest creates a confidential incident and lands on its page', async () => {
     const web = await signedIn(guest);

@@ -140,6 +140,17 @@ describe('merge request notifications', () => {
     expect(mailTo(mails, 'customnew').text).toContain(`You have been mentioned in Merge Request !${mr.iid}`);
   });
 
+  it('marked as draft, then ready: participants and watchers, with GitLab\'s wording, beside the system notes', async () => {
+    await kiln.apiAs(users.author, 'PUT', mrPath(), { title: 'Draft: Add login' });
+    const drafted = await delivered();
+    expect(who(drafted)).toEqual(['assignee', 'customclose', 'customnew', 'other', 'reviewer', 'watcher']);
+    expect(mailTo(drafted, 'watcher').text).toContain(`User author marked merge request !${mr.iid} as draft`);
+    await kiln.apiAs(users.author, 'PUT', mrPath(), { title: 'Add login' });
+    expect(mailTo(await delivered(), 'reviewer').text).toContain(`User author marked merge request !${mr.iid} as ready`);
+    const notes = (await kiln.apiAs(users.author, 'GET', `${mrPath()}/notes?sort=asc&per_page=100`)).filter((note: any) => note.system).map((note: any) => note.body);
+    expect(notes.slice(-2)).toEqual(['marked this merge request as **draft**', 'marked this merge request as **ready**']);
+  });
+
   it('closed and reopened: participants (now also the newly mentioned) and watchers', async () => {
     await kiln.apiAs(users.other, 'PUT', mrPath(), { state_event: 'close' });
     const closed = await delivered();
@@ -158,5 +169,36 @@ describe('merge request notifications', () => {
     const mails = await delivered();
     expect(who(mails)).toEqual(['assignee', 'author', 'customclose', 'customnew', 'reviewer', 'watcher']);
     expect(mailTo(mails, 'author').text).toContain(`Merge request !${mr.iid} was merged`);
+  });
+
+  it('subscribe and unsubscribe through the API (304 when unchanged) and the one-click List-Unsubscribe link of the mail', async () => {
+    const subscribe = await kiln.api('POST', `${mrPath()}/subscribe`, { token: users.owner.token });
+    expect(subscribe.status).toBe(201);
+    expect(subscribe.body.subscribed).toBe(true);
+    expect((await kiln.api('POST', `${mrPath()}/subscribe`, { token: users.owner.token })).status).toBe(304);
+    expect((await kiln.api('GET', mrPath(), { token: users.owner.token })).body.subscribed).toBe(true);
+    expect((await kiln.api('GET', mrPath(), { token: users.watcher.token })).body.subscribed).toBe(false);
+    expect((await kiln.api('POST', `${mrPath()}/subscribe`, { token: users.guestwatcher.token })).status).toBe(404);
+    await kiln.apiAs(users.reviewer, 'POST', `${mrPath()}/notes`, { body: 'After the merge' });
+    const mails = await delivered();
+    expect(who(mails)).toContain('owner');
+    const link = /^<(.+)>$/.exec(header(mailTo(mails, 'author'), 'List-Unsubscribe')!)![1];
+    expect(link).toMatch(new RegExp(`/-/notifications/unsubscribe/${users.author.id}-m${mr.id}-[\\w-]{43}$`));
+    expect(header(mailTo(mails, 'author'), 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    expect(mailTo(mails, 'author').text).toContain(`Unsubscribe from this thread: ${link}`);
+    const path = new URL(link).pathname;
+    expect((await kiln.request('GET', path)).body).toContain(`${project.path_with_namespace}!${mr.iid}`);
+    const oneClick = await kiln.request('POST', path, { form: { 'List-Unsubscribe': 'One-Click' } });
+    expect(oneClick.body).toContain('You have been unsubscribed');
+    expect((await kiln.api('POST', `${mrPath()}/unsubscribe`, { token: users.author.token })).status).toBe(304);
+    const unsubscribe = await kiln.api('POST', `${mrPath()}/unsubscribe`, { token: users.owner.token });
+    expect([unsubscribe.status, unsubscribe.body.subscribed]).toEqual([201, false]);
+    await kiln.apiAs(users.reviewer, 'POST', `${mrPath()}/notes`, { body: 'Once more' });
+    const after = who(await delivered());
+    expect(after).not.toContain('author');
+    expect(after).not.toContain('owner');
+    expect(after).toContain('assignee');
+    // A token for an issue id does not unsubscribe from the merge request of that id, nor the reverse.
+    expect((await kiln.request('GET', path.replace(`-m${mr.id}-`, `-${mr.id}-`))).statusCode).toBe(404);
   });
 });

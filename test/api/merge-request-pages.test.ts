@@ -3,7 +3,7 @@
 // asks. Through inject with a browser-like session (CSRF tokens as a browser sends them).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
-import { WebSession } from '../helpers/browser-session.js';
+import { WebSession, csrfTokenOf } from '../helpers/browser-session.js';
 import { branchWith, create, openMergeRequest, seedRepository } from './merge-requests-helpers.js';
 
 let kiln: TestKiln;
@@ -154,5 +154,29 @@ describe('a merge request from the pages', { timeout: 60_000 }, () => {
     const outsider = await signedIn(stranger);
     for (const path of [self, `${self}/commits`, `${self}/diffs`, '/owner/shop/-/merge_requests/new']) expect((await outsider.get(path)).statusCode).toBe(404);
     expect((await outsider.post(`${self}/notes`, { note: 'hi' }, { csrfFrom: '/' })).statusCode).toBe(404);
+  });
+
+  it('shows award emoji and toggles the viewer\'s own, with htmx in place; a Reporter awards, a stranger cannot', async () => {
+    const self = '/owner/shop/-/merge_requests/1';
+    const web = await signedIn(reporter);
+    const page = (await web.get(self)).body;
+    expect(page).toMatch(/<button type="submit" class="award secondary small" aria-pressed="false" aria-label="thumbsup: 0"/);
+    expect((await web.post(`${self}/award`, { name: 'thumbsup' }, { csrfFrom: self })).statusCode).toBe(303);
+    const mr = () => kiln.api('GET', `/projects/${project.id}/merge_requests/1`, { token: owner.token }).then((response) => response.body);
+    expect((await mr()).upvotes).toBe(1);
+    expect((await web.get(self)).body).toContain('aria-pressed="true" aria-label="thumbsup: 1, yours" title="You"');
+    // htmx: the block alone comes back, the award taken back.
+    const token = csrfTokenOf((await web.get(self)).body);
+    const swapped = await kiln.app.inject({ method: 'POST', url: `${self}/award`, headers: { cookie: web.cookie, 'content-type': 'application/x-www-form-urlencoded', 'hx-request': 'true' }, payload: new URLSearchParams({ authenticity_token: token, name: 'thumbsup' }).toString() });
+    expect(swapped.statusCode).toBe(200);
+    expect(swapped.body).toMatch(/^<div class="awards actions" id="awards-merge-request-\d+"/);
+    expect(swapped.body).toContain('aria-label="thumbsup: 0"');
+    expect((await mr()).upvotes).toBe(0);
+    expect((await web.post(`${self}/award`, { name: 'not-an-emoji' }, { csrfFrom: self })).statusCode).toBe(303);
+    const awards = await kiln.api('GET', `/projects/${project.id}/merge_requests/1/award_emoji`, { token: owner.token });
+    expect(awards.body).toEqual([]);
+    expect((await (await signedIn(stranger)).post(`${self}/award`, { name: 'thumbsup' }, { csrfFrom: '/' })).statusCode).toBe(404);
+    // A Guest of this private project reads no merge requests, so awards none.
+    expect((await (await signedIn(guest)).post(`${self}/award`, { name: 'thumbsup' }, { csrfFrom: '/' })).statusCode).toBe(404);
   });
 });

@@ -7,6 +7,7 @@ import { testKiln, type TestKiln } from '../helpers/kiln.js';
 import { enqueue } from '../../src/platform/jobs/queue.js';
 import { repositoryWorld, type RepositoryWorld } from './repository-api-driver.js';
 import { branchWith, create, openMergeRequest, seedRepository } from './merge-requests-helpers.js';
+import { WebSession } from '../helpers/browser-session.js';
 
 let kiln: TestKiln;
 let w: RepositoryWorld;
@@ -83,5 +84,35 @@ describe('merge when pipeline succeeds', () => {
     const plain = await openMergeRequest(kiln, w.developer, w.project.id, { source_branch: 'no-ci' });
     await kiln.worker.drain();
     expect((await kiln.api('PUT', `/projects/${w.project.id}/merge_requests/${plain.iid}/merge`, { token: w.maintainer.token, body: { merge_when_pipeline_succeeds: true } })).status).toBe(405);
+  }, 90_000);
+
+  it('is set and cancelled from the merge request page, by those who may merge', async () => {
+    const { mr, base } = await runningMergeRequest('paged');
+    const self = `/${w.project.path_with_namespace}/-/merge_requests/${mr.iid}`;
+    const session = async (user: typeof w.maintainer) => {
+      const web = new WebSession(kiln);
+      await web.signIn(user.username, user.password);
+      return web;
+    };
+    const maintainer = await session(w.maintainer);
+    const reporter = await session(w.reporter);
+    const widget = (await maintainer.get(`${self}/widget`)).body;
+    expect(widget).toContain('id="auto-merge-button"');
+    expect(widget).toContain('name="auto_merge" value="1"');
+    expect(widget).not.toContain('id="merge-button"');
+    expect((await reporter.get(`${self}/widget`)).body).not.toContain('auto-merge-button');
+    const set = await maintainer.post(`${self}/merge`, { sha: mr.sha, auto_merge: '1', squash: '1' }, { csrfFrom: self });
+    expect(set.statusCode).toBe(303);
+    expect(await kiln.apiAs(w.developer, 'GET', base)).toMatchObject({ state: 'opened', merge_when_pipeline_succeeds: true, merge_user: { username: w.maintainer.username } });
+    const armed = (await reporter.get(`${self}/widget`)).body;
+    expect(armed).toContain('id="auto-merge-state"');
+    expect(armed).toContain(`Set by <a href="/${w.maintainer.username}">`);
+    expect(armed).not.toContain('id="cancel-auto-merge"');
+    expect((await maintainer.get(`${self}/widget`)).body).toContain('id="cancel-auto-merge"');
+    expect((await reporter.post(`${self}/cancel_auto_merge`, {}, { csrfFrom: self })).statusCode).toBe(403);
+    expect((await maintainer.post(`${self}/cancel_auto_merge`, {}, { csrfFrom: self })).statusCode).toBe(303);
+    expect(await kiln.apiAs(w.developer, 'GET', base)).toMatchObject({ state: 'opened', merge_when_pipeline_succeeds: false });
+    expect((await systemNotes(base)).slice(-1)).toEqual(['canceled the automatic merge']);
+    expect((await maintainer.get(`${self}/widget`)).body).toContain('id="auto-merge-button"');
   }, 90_000);
 });

@@ -31,7 +31,8 @@ describe('POST /projects/:id/merge_requests', () => {
       web_url: `http://kiln.test/${w.group.path}/app/-/merge_requests/1`, has_conflicts: false, blocking_discussions_resolved: true,
       changes_count: '1', merge_status: 'unchecked', detailed_merge_status: 'unchecked', force_remove_source_branch: true, squash: false,
       // `main` is protected (the default branch protection): Maintainers merge there, not Developers.
-      user: { can_merge: false }, subscribed: false, merge_error: null, first_contribution: false,
+      // The author takes part in it, so is subscribed (GitLab's Subscribable without a row).
+      user: { can_merge: false }, subscribed: true, merge_error: null, first_contribution: false,
     });
     expect(mr.sha).toMatch(/^[0-9a-f]{40}$/);
     expect(mr.diff_refs).toEqual({ base_sha: expect.stringMatching(/^[0-9a-f]{40}$/), head_sha: mr.sha, start_sha: expect.stringMatching(/^[0-9a-f]{40}$/) });

@@ -2,6 +2,7 @@
 // task list ticked in place by those who may update the issue), the timeline of comments and system
 // notes, the alert behind an incident, the sidebar (sidebar.ts), a comment form, and close or reopen
 // for those who may update it.
+import { awardBlock, toggleAwardPost } from '../award-emoji/award-bar.js';
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { canOnProject } from '../../platform/auth/policies/policy.js';
 import { canSetIssueMetadata, canUpdateIssue } from '../../platform/auth/policies/issue-policy.js';
@@ -47,15 +48,16 @@ export async function renderIssue(context: PageContext, access: ProjectAccess, e
   const { deps } = context;
   const issue = await findReadableIssue(deps, access, Number(context.match.iid));
   const mayUpdate = context.user ? canUpdateIssue(access, issue) : false;
-  const [users, description, timeline, alert, sidebar] = await Promise.all([
+  const base = `/${access.project.full_path}`;
+  const self = `${base}/-/issues/${issue.iid}`;
+  const [users, description, timeline, alert, sidebar, awards] = await Promise.all([
     usersById(deps.db, [issue.author_id]),
     renderDescription(context, access, issue, mayUpdate),
     renderTimeline(deps, access, Number(issue.id)),
     issue.issue_type === 'incident' ? linkedAlertOf(deps, issue.id) : Promise.resolve(undefined),
     sidebarInput(context, access, issue),
+    awardBlock(context, access, { type: 'Issue', id: Number(issue.id) }, `${self}/award`),
   ]);
-  const base = `/${access.project.full_path}`;
-  const self = `${base}/-/issues/${issue.iid}`;
   const kind = kindOf(issue.issue_type);
   const mayComment = context.user ? canOnProject(access, 'create_note') : false;
   const body = html`
@@ -63,6 +65,7 @@ export async function renderIssue(context: PageContext, access: ProjectAccess, e
 <div class="issue-layout"><div class="issue-main">
 ${alert ? html`<p class="linked-alert">Created from alert <a href="${base}/-/alert_management/${alert.iid}/details">^alert#${alert.iid}: ${alert.title}</a> <span class="badge">${STATUS_NAMES[alert.status] ?? ''}</span></p>` : ''}
 ${description}
+${awards}
 ${mayUpdate ? html`<form method="post" action="${self}" class="actions">${csrfField(context)}<input type="hidden" name="state_event" value="${issue.state === 'opened' ? 'close' : 'reopen'}"><button type="submit" class="secondary">${issue.state === 'opened' ? `Close ${kind.singular.toLowerCase()}` : `Reopen ${kind.singular.toLowerCase()}`}</button></form>` : ''}
 <h2>Activity</h2>
 ${timeline}
@@ -104,6 +107,15 @@ export async function handleIssuePost(context: PageContext, access: ProjectAcces
     if (error instanceof ValidationError) return renderIssue(context, access, 'Comment can’t be blank.', undefined, 400);
     throw error;
   }
+}
+
+export const ISSUE_AWARD_PATTERN = /^(?<path>.+?)\/-\/issues\/(?<iid>\d{1,9})\/award$/;
+
+/** Toggle the viewer's award emoji on the issue (award-bar.ts). */
+export async function handleIssueAward(context: PageContext, access: ProjectAccess) {
+  const issue = await findReadableIssue(context.deps, access, Number(context.match.iid));
+  const self = `/${access.project.full_path}/-/issues/${issue.iid}`;
+  return toggleAwardPost(context, access, { type: 'Issue', id: Number(issue.id) }, self, `${self}/award`);
 }
 
 function renderForbidden(): never {

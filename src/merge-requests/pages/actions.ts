@@ -1,5 +1,6 @@
 // What the merge request pages post, each through the service its API route uses: comments, thread
-// replies and diff notes (or, with "Start a review", draft notes); resolving; close, reopen, draft and ready; approving; merging; rebasing.
+// replies and diff notes (or, with "Start a review", draft notes); resolving; close, reopen, draft and ready; approving; merging or
+// setting and cancelling auto-merge; rebasing.
 // Refusals come back as the service words them (a flash on the merge request), a missing right as 403.
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { canCommentOnMergeRequest, canOnProject } from '../../platform/auth/policies/index.js';
@@ -17,6 +18,7 @@ import { updateMergeRequest } from '../update-merge-request.js';
 import { approveMergeRequest, unapproveMergeRequest } from '../approve-merge-request.js';
 import { mergeMergeRequest } from '../merge-merge-request.js';
 import { scheduleRebase } from '../rebase-merge-request.js';
+import { cancelAutoMerge } from '../arm-auto-merge.js';
 import { draftTitle, draftlessTitle } from '../draft.js';
 import { load } from './show-page.js';
 import { str } from './shared.js';
@@ -29,6 +31,7 @@ export const STATE_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\
 export const APPROVE_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/approve$/;
 export const UNAPPROVE_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/unapprove$/;
 export const MERGE_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/merge$/;
+export const CANCEL_AUTO_MERGE_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/cancel_auto_merge$/;
 export const REBASE_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/rebase$/;
 
 /** A refusal as a sentence for the flash; a missing right (GitLab's 401 for merging) as 403. */
@@ -109,16 +112,27 @@ export async function postMerge(context: PageContext, access: ProjectAccess): Pr
   // Checked before the service so a reader without merge rights is told 403 rather than a flash.
   if (!(await canMergeToBranch(deps, target, user, mr.target_branch))) throw new ForbiddenError();
   const sha = str(form.sha);
+  // "Set to auto-merge": merge when the running pipeline succeeds (GitLab's merge_when_pipeline_succeeds).
+  const auto = str(form.auto_merge) === '1';
   try {
-    await mergeMergeRequest(deps, user, mr, target, {
+    const after = await mergeMergeRequest(deps, user, mr, target, {
       squash: target.squash_option === 'always' || target.squash_option === 'never' ? undefined : str(form.squash) === '1',
       shouldRemoveSourceBranch: str(form.should_remove_source_branch) === '1',
+      ...(auto ? { mergeWhenPipelineSucceeds: true } : {}),
       ...(sha ? { sha } : {}),
     });
-    return redirect(self, 'Merged.');
+    return redirect(self, after.state === 'merged' ? 'Merged.' : 'Set to auto-merge.');
   } catch (error) {
     return redirect(self, `Not merged: ${refusal(error)}`);
   }
+}
+
+/** "Cancel auto-merge": its author or whoever may merge into the target branch (as the API's cancel). */
+export async function postCancelAutoMerge(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
+  const { deps, user } = context;
+  const { mr, target, self } = await load(context, access);
+  if (Number(mr.author_id) !== user.id && !(await canMergeToBranch(deps, target, user, mr.target_branch))) throw new ForbiddenError();
+  return redirect(self, (await cancelAutoMerge(deps, user, mr)) ? 'Auto-merge canceled.' : 'Auto-merge was not set.');
 }
 
 export async function postRebase(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {

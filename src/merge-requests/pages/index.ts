@@ -10,11 +10,27 @@ import { namespacedPage, type PageContext } from '../../platform/web/page-route.
 import type { PageOutcome } from '../../platform/web/page.js';
 import { MERGE_REQUESTS_PATTERN, renderMergeRequestList } from './list-page.js';
 import { NEW_MERGE_REQUEST_PATTERN, handleNewMergeRequest, renderNewMergeRequest } from './new-page.js';
-import { COMMITS_TAB_PATTERN, MERGE_REQUEST_PATTERN, WIDGET_PATTERN, renderCommitsTab, renderOverview, renderWidget } from './show-page.js';
+import { AWARD_PATTERN, COMMITS_TAB_PATTERN, MERGE_REQUEST_PATTERN, WIDGET_PATTERN, postAward, renderCommitsTab, renderOverview, renderWidget } from './show-page.js';
 import { CHANGES_TAB_PATTERN, DIFF_NOTE_FORM_PATTERN, renderChangesTab, renderDiffNoteForm } from './changes-page.js';
 import { EDIT_PATTERN, handleEdit, renderEdit } from './edit-page.js';
 import { APPLY_SUGGESTION_PATTERN, SUBMIT_REVIEW_PATTERN, postApplySuggestion, postSubmitReview } from './review-actions.js';
-import { APPROVE_PATTERN, MERGE_PATTERN, NOTES_PATTERN, REBASE_PATTERN, RESOLVE_PATTERN, STATE_PATTERN, UNAPPROVE_PATTERN, postApproval, postMerge, postNote, postRebase, postResolve, postState } from './actions.js';
+import {
+  APPROVE_PATTERN,
+  CANCEL_AUTO_MERGE_PATTERN,
+  MERGE_PATTERN,
+  NOTES_PATTERN,
+  REBASE_PATTERN,
+  RESOLVE_PATTERN,
+  STATE_PATTERN,
+  UNAPPROVE_PATTERN,
+  postApproval,
+  postCancelAutoMerge,
+  postMerge,
+  postNote,
+  postRebase,
+  postResolve,
+  postState,
+} from './actions.js';
 
 type Render = (context: PageContext, access: ProjectAccess) => Promise<PageOutcome>;
 
@@ -49,7 +65,10 @@ export const mergeRequestPagesFeature: Feature = {
       ['POST', UNAPPROVE_PATTERN, 'read_merge_request', (context, access) => postApproval(context, access, false)],
       // Merging and rebasing follow the branches' protection (canMergeToBranch in the handlers).
       ['POST', MERGE_PATTERN, 'read_merge_request', postMerge],
+      ['POST', CANCEL_AUTO_MERGE_PATTERN, 'read_merge_request', postCancelAutoMerge],
       ['POST', REBASE_PATTERN, 'push_code', postRebase],
+      // Reading it is declared; awarding (award_emoji) is asked in the handler.
+      ['POST', AWARD_PATTERN, 'read_merge_request', postAward],
     ];
     for (const [method, pattern, ability, render] of writes) namespacedPage(app, deps, { method, pattern, ability: { project: ability }, handler: async (context) => render(context, await context.project()) });
   },

@@ -6,7 +6,7 @@ import { html, raw, type Html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
 import { fragment, page, type PageOutcome } from '../../platform/web/page.js';
 import { renderGitlabMarkdown } from '../../markdown/api.js';
-import { usersById } from '../../issues/api.js';
+import { awardBlock, toggleAwardPost, usersById } from '../../issues/api.js';
 import type { MergeRequestDiffRow, MergeRequestRow } from '../rows.js';
 import { assigneeIdsOf, latestDiffOf, reviewerIdsOf } from '../finder.js';
 import { isDraftTitle } from '../draft.js';
@@ -22,6 +22,7 @@ import { reviewButton, reviewPanel, viewerDrafts } from './review-panel.js';
 export const MERGE_REQUEST_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})$/;
 export const COMMITS_TAB_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/commits$/;
 export const WIDGET_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/widget$/;
+export const AWARD_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/award$/;
 
 export interface Loaded {
   mr: MergeRequestRow;
@@ -68,7 +69,7 @@ export async function renderOverview(context: PageContext, access: ProjectAccess
   const { deps } = context;
   const loaded = await load(context, access);
   const { mr, target, latest, self } = loaded;
-  const [assignees, reviewers, labels, milestone, description, threads, widget] = await Promise.all([
+  const [assignees, reviewers, labels, milestone, description, threads, widget, awards] = await Promise.all([
     assigneeIdsOf(deps, Number(mr.id)),
     reviewerIdsOf(deps, Number(mr.id)),
     deps.db.selectFrom('merge_request_label_links as ll').innerJoin('labels as l', 'l.id', 'll.label_id').select(['l.title']).where('ll.merge_request_id', '=', Number(mr.id)).orderBy('l.title').execute(),
@@ -76,6 +77,7 @@ export async function renderOverview(context: PageContext, access: ProjectAccess
     mr.description ? renderGitlabMarkdown(deps, mr.description, { project: access }) : Promise.resolve(''),
     loadThreads(deps, access, mr, latest),
     mergeWidget(context, access, mr, target, self),
+    awardBlock(context, access, { type: 'MergeRequest', id: Number(mr.id) }, `${self}/award`),
   ]);
   const drafts = await viewerDrafts(deps, context, mr);
   const users = await usersById(deps.db, [...assignees, ...reviewers]);
@@ -83,6 +85,7 @@ export async function renderOverview(context: PageContext, access: ProjectAccess
   const options = { context, access, mr, latest, self, users: threads.users, showWhere: true, reviewing: drafts.length > 0, suggestions: threads.suggestions };
   const body = html`
 <div class="markdown description" id="mr-description">${description ? raw(description) : html`<p class="muted">No description.</p>`}</div>
+${awards}
 <dl class="mr-facts">
 ${people('Assignee', 'mr-assignees', assignees, users)}
 ${people('Reviewers', 'mr-reviewers', reviewers, users)}
@@ -101,6 +104,12 @@ ${
     : context.user ? '' : html`<p><a href="/users/sign_in?return_to=${encodeURIComponent(self)}">Sign in</a> to comment.</p>`
 }`;
   return mergeRequestPage(context, access, loaded, 'overview', body);
+}
+
+/** Toggle the viewer's award emoji on the merge request (issues' award-bar.ts). */
+export async function postAward(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
+  const { mr, self } = await load(context, access);
+  return toggleAwardPost(context, access, { type: 'MergeRequest', id: Number(mr.id) }, self, `${self}/award`);
 }
 
 /** The widget alone (htmx asks for it while the mergeability check runs). */

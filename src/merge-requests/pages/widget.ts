@@ -1,8 +1,10 @@
 // The merge widget of the Overview: whether the merge request can merge and, when it cannot, the
 // first reason in GitLab's order (detailed_merge_status: checking, draft, conflicts, rebase needed,
 // unresolved threads, approvals, pipeline), the approvals, and for those who may merge into the
-// target branch a Merge button with the squash and delete-source-branch options. While the
-// background check runs the widget asks again with htmx until it has an answer.
+// target branch a Merge button with the squash and delete-source-branch options — while the pipeline
+// still runs, "Set to auto-merge" with the same options (merge when it succeeds), and once set, who
+// set it and "Cancel auto-merge". While the background check runs the widget asks again with htmx
+// until it has an answer.
 import type { ProjectAccess, ProjectRow } from '../../platform/auth/subjects.js';
 import { html, type Html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
@@ -10,6 +12,7 @@ import { presentMergeRequest } from '../present-one.js';
 import { approvalsEntity } from '../approve-merge-request.js';
 import type { MergeRequestRow } from '../rows.js';
 import { when } from './time.js';
+import { ACTIVE } from '../../commit-statuses/api.js';
 
 type Entity = Awaited<ReturnType<typeof presentMergeRequest>>;
 type Approvals = Awaited<ReturnType<typeof approvalsEntity>>;
@@ -37,13 +40,21 @@ function approvalsPart(context: PageContext, self: string, approvals: Approvals)
   return html`<div class="approvals actions" id="approvals"><span>${given}${required}</span> ${button}</div>`;
 }
 
-function mergeForm(context: PageContext, self: string, entity: Entity, target: ProjectRow): Html {
+function mergeForm(context: PageContext, self: string, entity: Entity, target: ProjectRow, auto = false): Html {
   const squashFixed = target.squash_option === 'always' || target.squash_option === 'never';
   return html`<form method="post" action="${self}/merge" id="merge-form" class="actions">${csrfField(context)}
-<input type="hidden" name="sha" value="${entity.sha ?? ''}">
+<input type="hidden" name="sha" value="${entity.sha ?? ''}">${auto ? html`<input type="hidden" name="auto_merge" value="1">` : ''}
 <span><input type="checkbox" id="merge-remove-source" name="should_remove_source_branch" value="1"${entity.force_remove_source_branch ? html` checked` : ''}> <label for="merge-remove-source">Delete source branch</label></span>
 ${squashFixed ? html`<span class="muted">${target.squash_option === 'always' ? 'Commits are squashed (required by the project).' : 'Squashing is off in this project.'}</span>` : html`<span><input type="checkbox" id="merge-squash" name="squash" value="1"${entity.squash_on_merge ? html` checked` : ''}> <label for="merge-squash">Squash commits</label></span>`}
-<button type="submit" id="merge-button">Merge</button></form>`;
+${auto ? html`<button type="submit" id="auto-merge-button">Set to auto-merge</button>` : html`<button type="submit" id="merge-button">Merge</button>`}</form>`;
+}
+
+/** An armed automatic merge: who set it, and the cancel button for its author and those who may merge. */
+function autoMergePart(context: PageContext, self: string, entity: Entity, mr: MergeRequestRow): Html {
+  const by = entity.merge_user ? html` by <a href="/${entity.merge_user.username}">${entity.merge_user.name}</a>` : '';
+  const mayCancel = context.user && (entity.user.can_merge || Number(mr.author_id) === context.user.id);
+  const cancel = mayCancel ? html`<form method="post" action="${self}/cancel_auto_merge" class="inline">${csrfField(context)}<button type="submit" class="secondary" id="cancel-auto-merge">Cancel auto-merge</button></form>` : '';
+  return html`<div class="actions" id="auto-merge"><span id="auto-merge-state" data-status="armed">Set${by} to auto-merge when the pipeline succeeds.</span> ${cancel}</div>`;
 }
 
 /** The widget as markup; `self` is the merge request's page. */
@@ -62,6 +73,11 @@ export async function mergeWidget(context: PageContext, access: ProjectAccess, m
   } else if (status === 'checking' || status === 'unchecked' || mr.state === 'locked') {
     // Ask again until the background check (or the merge in progress) has finished.
     return html`<section class="merge-widget" id="merge-widget" aria-live="polite" hx-get="${self}/widget" hx-trigger="every 1s" hx-swap="outerHTML"><p id="merge-state" data-status="checking">${mr.state === 'locked' ? 'Merging…' : 'Checking whether this merge request can be merged…'}</p></section>`;
+  } else if (Number(mr.merge_when_pipeline_succeeds) === 1) {
+    state = autoMergePart(context, self, entity, mr);
+  } else if ((status === 'mergeable' || status === 'ci_still_running') && entity.user.can_merge && (ACTIVE as readonly string[]).includes(entity.head_pipeline?.status ?? '')) {
+    // GitLab's widget while the head pipeline runs: "Set to auto-merge" rather than merging now.
+    state = html`<p id="merge-state" data-status="${status}">The pipeline is still running: set this merge request to merge automatically when it succeeds.</p>${mergeForm(context, self, entity, target, true)}`;
   } else if (status === 'mergeable') {
     state = html`<p id="merge-state" data-status="mergeable">Ready to merge!</p>${entity.user.can_merge ? mergeForm(context, self, entity, target) : html`<p class="muted">Only those allowed to merge into <code>${mr.target_branch}</code> can merge this.</p>`}`;
   } else {

@@ -1,0 +1,80 @@
+// Award emoji on the issue and merge request pages (GitLab's awards block): each emoji awarded with
+// its count, the awarders' names as its title and the viewer's own pressed; thumbs up and down always
+// offered, and a few more to add. Each is a plain form that toggles the viewer's award (`…/award`)
+// and comes back to the page; with htmx the block is swapped in place. Readers who may not award
+// see the counts only.
+import { gemoji } from 'gemoji';
+import type { ProjectAccess } from '../../platform/auth/subjects.js';
+import { canOnProject } from '../../platform/auth/policies/index.js';
+import { html, type Html } from '../../platform/web/html.js';
+import { csrfField, type PageContext } from '../../platform/web/page-route.js';
+import { fragment, redirect, type PageOutcome } from '../../platform/web/page.js';
+import { NotFoundError } from '../../platform/errors.js';
+import { usersById } from '../entities.js';
+import { DOWNVOTE, UPVOTE, addAward, awardsQuery, removeAward, type Awardable } from './award-emoji.js';
+
+const GLYPHS: ReadonlyMap<string, string> = new Map(gemoji.flatMap((emoji) => emoji.names.map((name) => [name, emoji.emoji] as [string, string])));
+/** Offered besides those already awarded (GitLab's frequently used ones). */
+const OFFERED = [UPVOTE, DOWNVOTE];
+const MORE = ['smile', 'tada', 'heart', 'rocket', 'eyes', 'confused'];
+
+export function awardBlockId(awardable: Awardable): string {
+  return `awards-${awardable.type === 'Issue' ? 'issue' : 'merge-request'}-${awardable.id}`;
+}
+
+function names(list: string[]): string {
+  return list.length <= 1 ? (list[0] ?? '') : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
+}
+
+/** The block; `action` is the toggle's address (the issue's or merge request's page + `/award`). */
+export async function awardBlock(context: PageContext, access: ProjectAccess, awardable: Awardable, action: string): Promise<Html> {
+  const { deps } = context;
+  const viewer = context.user ?? null;
+  const awards = await awardsQuery(deps.db, awardable).execute();
+  const users = await usersById(deps.db, awards.map((award) => Number(award.user_id)));
+  const byName = new Map<string, { userIds: number[] }>();
+  for (const name of OFFERED) byName.set(name, { userIds: [] });
+  for (const award of awards) {
+    const entry = byName.get(award.name) ?? { userIds: [] };
+    entry.userIds.push(Number(award.user_id));
+    byName.set(award.name, entry);
+  }
+  const mayAward = viewer !== null && canOnProject(access, 'award_emoji');
+  const id = awardBlockId(awardable);
+  const button = (name: string, userIds: number[]) => {
+    const mine = viewer !== null && userIds.includes(viewer.id);
+    const who = names(userIds.map((userId) => (viewer && userId === viewer.id ? 'You' : (users.get(userId)?.name ?? 'someone'))));
+    const label = `${name}: ${userIds.length}${mine ? ', yours' : ''}`;
+    const face = html`<span aria-hidden="true">${GLYPHS.get(name) ?? `:${name}:`}</span> <span class="count">${userIds.length}</span>`;
+    if (!mayAward) return html`<span class="award" title="${who}" aria-label="${label}" data-name="${name}">${face}</span>`;
+    return html`<form method="post" action="${action}" hx-post="${action}" hx-target="#${id}" hx-swap="outerHTML" class="inline">${csrfField(context)}<input type="hidden" name="name" value="${name}"><button type="submit" class="award secondary small${mine ? ' selected' : ''}" aria-pressed="${mine ? 'true' : 'false'}" aria-label="${label}" title="${who}" data-name="${name}">${face}</button></form>`;
+  };
+  const more = MORE.filter((name) => !byName.has(name));
+  const picker = mayAward && more.length
+    ? html`<form method="post" action="${action}" hx-post="${action}" hx-target="#${id}" hx-swap="outerHTML" class="inline">${csrfField(context)}<label for="${id}-pick" class="visually-hidden">Add reaction</label><select id="${id}-pick" name="name">${more.map((name) => html`<option value="${name}">${GLYPHS.get(name) ?? ''} ${name}</option>`)}</select> <button type="submit" class="secondary small">React</button></form>`
+    : '';
+  return html`<div class="awards actions" id="${id}" role="group" aria-label="Reactions">${[...byName].map(([name, entry]) => button(name, entry.userIds))}${picker}</div>`;
+}
+
+/**
+ * Toggle the viewer's award of `name`: take it back if they gave it, give it otherwise. An htmx
+ * request gets the block again, any other the page (`self`) with a message.
+ */
+export async function toggleAwardPost(context: PageContext, access: ProjectAccess, awardable: Awardable, self: string, action: string): Promise<PageOutcome> {
+  const { deps, user, form } = context;
+  if (!canOnProject(access, 'award_emoji')) return redirect(self, 'You may not react here.');
+  const name = typeof form.name === 'string' ? form.name : '';
+  const own = name ? await awardsQuery(deps.db, awardable).where('user_id', '=', user.id).where('name', '=', name).executeTakeFirst() : undefined;
+  let message: string;
+  try {
+    if (own) await removeAward(deps, user, own);
+    else await addAward(deps, user.id, awardable, name);
+    message = own ? 'Reaction removed.' : 'Reaction added.';
+  } catch (error) {
+    // Not an emoji name, or a second click that raced the first: nothing changes.
+    if (!(error instanceof NotFoundError)) throw error;
+    message = 'Nothing changed.';
+  }
+  if (context.request.headers['hx-request'] === 'true') return fragment(await awardBlock(context, access, awardable, action));
+  return redirect(self, message);
+}
