@@ -177,6 +177,6 @@ describe('a merge request from the pages', { timeout: 60_000 }, () => {
     expect(awards.body).toEqual([]);
     expect((await (await signedIn(stranger)).post(`${self}/award`, { name: 'thumbsup' }, { csrfFrom: '/' })).statusCode).toBe(404);
     // A Guest of this private project reads no merge requests, so awards none.
-    expect((await (await signedIn(guest)).post(`${self}/award`, { name: 'thumbsup' }, { csrfFrom: '/' })).statusCode).toBe(404);
+    expect((await (await signedIn(guest)).post(`${self}/award`, { name: 'thumbsup' }, { csrfFrom: '/' })).statusCode).toBe(403);
   });
 });
