@@ -40,7 +40,8 @@ describe('GET /projects/:id/issues/:issue_iid/related_merge_requests', () => {
     expect(related[0]).toMatchObject({ title: 'Fix it', references: { short: `!${closing.iid}` } });
     const none = await kiln.apiAs(w.reporter, 'GET', `/projects/${w.project.id}/issues/${issue.iid + 5}/related_merge_requests`);
     expect(none).toEqual([]);
-  });
+    // Twelve issues and six pushed branches with merge requests: slow on a loaded machine.
+  }, 60_000);
 
   it('is 404 for an issue that does not exist and for strangers of a private project', async () => {
     expect((await kiln.api('GET', `/projects/${w.project.id}/issues/999/related_merge_requests`, { token: w.reporter.token })).status).toBe(404);
