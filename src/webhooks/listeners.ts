@@ -66,7 +66,7 @@ interface Want {
   matches?: (hook: ListeningHook) => boolean;
 }
 
-/** Which of the hook's flags an event needs; null when hooks never fire for it. System hooks take pushes only. */
+/** Which of the hook's flags an event needs; null when hooks never fire for it. System hooks take pushes and merge requests only (systemHooksWant). */
 function wantFor(event: DomainEvent, confidential: boolean): Want | null {
   switch (event.kind) {
     case 'issue.opened':
@@ -116,6 +116,15 @@ function chatWants(event: DomainEvent, confidential: boolean, integration: Liste
   }
 }
 
+/**
+ * GitLab's SystemHook::AVAILABLE_HOOKS among the events here: pushes, and merge requests (Project#execute_hooks
+ * hands :merge_request_hooks to SystemHooksService too), each to the system hooks with the event's flag on,
+ * with the project hooks' payload.
+ */
+function systemHooksWant(event: DomainEvent): boolean {
+  return event.kind === 'push' || event.kind.startsWith('merge_request.');
+}
+
 async function confidentialityOf(tx: EventTx, event: DomainEvent): Promise<boolean> {
   const issueId = 'issueId' in event ? event.issueId : event.kind === 'note.created' && event.noteableType === 'Issue' ? event.noteableId : null;
   if (issueId === null) return false;
@@ -131,7 +140,7 @@ export function listenForHooks(deps: Deps): void {
     const want = wantFor(event, confidential);
     if (want) {
       const groups = deps.config.tier !== 'free';
-      const [row] = await tx.all<{ hooks: string }>(listeningHooks(deps.dialect, event.projectId, want.flag, groups, event.kind === 'push'));
+      const [row] = await tx.all<{ hooks: string }>(listeningHooks(deps.dialect, event.projectId, want.flag, groups, systemHooksWant(event)));
       const now = deps.clock.now();
       const hookIds = listeningHooksOf(row)
         .filter((hook) => (want.matches?.(hook) ?? true) && executable(hook, now))

@@ -25,6 +25,10 @@ beforeAll(async () => {
   const add = (path: string, body: Record<string, unknown>) => kiln.api('POST', `/projects/${w.project.id}/hooks`, { token: w.maintainer.token, body: { url: `${receiver.url}${path}`, push_events: false, ...body } });
   expect((await add('/mr', { merge_requests_events: true, note_events: true, token: 'mr-token' })).status).toBe(201);
   expect((await add('/issues-only', { issues_events: true })).status).toBe(201);
+  // System hooks: merge request events reach those that ask for them (GitLab's SystemHook merge_requests_events).
+  const system = (path: string, body: Record<string, unknown>) => kiln.api('POST', '/hooks', { token: kiln.root.token, body: { url: `${receiver.url}${path}`, push_events: false, tag_push_events: false, repository_update_events: false, ...body } });
+  expect((await system('/system-mr', { merge_requests_events: true })).status).toBe(201);
+  expect((await system('/system-off', { merge_requests_events: false })).status).toBe(201);
 });
 
 afterAll(async () => {
@@ -46,6 +50,10 @@ describe('Merge Request Hook', () => {
     await kiln.worker.drain();
     const [delivery] = at('/mr');
     expect(at('/issues-only')).toEqual([]);
+    const [system] = at('/system-mr');
+    expect(system.headers['x-gitlab-event']).toBe('System Hook');
+    expect(system.body).toMatchObject({ object_kind: 'merge_request', event_type: 'merge_request', object_attributes: { id: mr.id, iid: mr.iid, action: 'open' } });
+    expect(at('/system-off')).toEqual([]);
     expect(delivery.headers).toMatchObject({ 'x-gitlab-event': 'Merge Request Hook', 'x-gitlab-token': 'mr-token', 'content-type': 'application/json' });
     expect(delivery.body).toMatchObject({
       object_kind: 'merge_request',
