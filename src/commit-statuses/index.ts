@@ -5,9 +5,15 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import type { Feature } from '../platform/feature.js';
 import { commitStatusRoutes } from './routes.js';
+import { commitBadges } from './commit-badges.js';
+import { repositoryHooks } from '../repositories/api.js';
 
 export const commitStatusesFeature: Feature = {
   name: 'commit-statuses',
+  setup(deps) {
+    // The commit list and the commit page show each commit's latest pipeline.
+    repositoryHooks(deps).commitStatuses = (projectId, shas) => commitBadges(deps, projectId, shas);
+  },
   routes(app: FastifyInstance, deps: Deps) {
     commitStatusRoutes(app, deps);
   },

@@ -42,7 +42,7 @@ export { lfsSshAuthentication } from './lfs/ssh-authentication.js';
 // Issue 37 (LFS objects in backups): where an object's file is, and storing one with its oid checked.
 export { objectPath as lfsObjectPath, storeObject as storeLfsObject, OID as LFS_OID, TooLarge as LfsObjectTooLarge } from './lfs/object-store.js';
 // Issue 34 (the push's merge request links): what a push prints once its refs moved.
-export { repositoryHooks, type RepositoryHooks } from './hooks.js';
+export { repositoryHooks, type RepositoryHooks, type CommitStatusBadge } from './hooks.js';
 // Issue 34 (suggestions applied as a commit on the source branch): one commit of file actions, and
 // whether the caller may push to a branch (Gitlab::UserAccess#can_push_to_branch?).
 export { commitFiles, type CommitFilesInput } from './repository-api/commit-files.js';

@@ -6,6 +6,15 @@ import type { ProjectRow } from '../platform/auth/subjects.js';
 import type { RefUpdate } from './protected-branches/branch-check.js';
 import type { Quarantine } from './protected-branches/check-push.js';
 
+/** A commit's latest pipeline, as the commit list and the commit page show it. */
+export interface CommitStatusBadge {
+  pipelineId: number;
+  /** GitLab's status (`success`, `failed`, `running`…). */
+  status: string;
+  /** Where the newest of its statuses points (an http or https URL), if any does. */
+  targetUrl: string | null;
+}
+
 export interface RepositoryHooks {
   /**
    * The lines `git push` prints as `remote: …` once the refs moved (GitLab's post-receive output):
@@ -17,6 +26,8 @@ export interface RepositoryHooks {
    * pointers' objects (lfs/push-check.ts, registered in index.ts so that git-http need not import lfs).
    */
   checkPushedObjects?: (project: ProjectRow, repoPath: string, quarantine: Quarantine, updates: readonly RefUpdate[]) => Promise<string | null>;
+  /** The latest pipeline of each of `shas` that has one, by sha: commit statuses register it. */
+  commitStatuses?: (projectId: number, shas: string[]) => Promise<Map<string, CommitStatusBadge>>;
 }
 
 const hooks = new WeakMap<object, RepositoryHooks>();

@@ -153,3 +153,29 @@ describe('GET /:project/-/compare/:from...:to', () => {
     expect((await (await signedIn(owner)).get('/owner/shop/-/compare/main...nope')).statusCode).toBe(404);
   });
 });
+
+describe('commit statuses on the commit list and the commit page', () => {
+  const status = (sha: string, body: Record<string, unknown>) => kiln.api('POST', `/projects/${project.id}/statuses/${sha}`, { token: owner.token, body });
+
+  it('shows each commit’s latest pipeline, linked to its status’s target_url; a commit without one shows none', async () => {
+    expect((await status(second.id, { state: 'running', name: 'ci', ref: 'feature/x', target_url: 'https://ci.example.com/runs/1' })).status).toBe(201);
+    expect((await status(second.id, { state: 'success', name: 'ci', ref: 'feature/x', target_url: 'https://ci.example.com/runs/1' })).status).toBe(201);
+    const web = await signedIn(owner);
+    const list = (await web.get('/owner/shop/-/commits/feature/x')).body;
+    const row = (sha: string) => list.slice(list.indexOf(`data-commit="${sha}"`), list.indexOf('</li>', list.indexOf(`data-commit="${sha}"`)));
+    expect(row(second.id)).toContain('data-ci-status="success"');
+    expect(row(second.id)).toContain('href="https://ci.example.com/runs/1"');
+    expect(textOf(row(second.id))).toMatch(/Pipeline #\d+ passed/);
+    expect(row(first.id)).not.toContain('data-ci-status');
+    const commitPage = (await web.get(`/owner/shop/-/commit/${second.id}`)).body;
+    expect(commitPage).toContain('data-ci-status="success"');
+    expect((await web.get(`/owner/shop/-/commit/${first.id}`)).body).not.toContain('data-ci-status');
+  });
+
+  it('shows a status without a target_url unlinked, and a failed one as failed', async () => {
+    expect((await status(first.id, { state: 'failed', name: 'lint', ref: 'main' })).status).toBe(201);
+    const body = (await (await signedIn(owner)).get(`/owner/shop/-/commit/${first.id}`)).body;
+    expect(body).toContain('data-ci-status="failed"');
+    expect(body).not.toContain('class="ci-status"');
+  });
+});

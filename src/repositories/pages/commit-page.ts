@@ -16,6 +16,7 @@ import { commitTitle } from './shared.js';
 import { authorName, avatarOf, findAuthors } from './people.js';
 import { timeElement } from './time.js';
 import { setRawHeaders } from './raw-headers.js';
+import { commitStatusBadges, statusBadge } from './commit-status.js';
 
 export const COMMIT_PATTERN = /^(?<path>.+?)\/-\/commit\/(?<sha>[0-9a-fA-F]{4,64})$/;
 export const COMMIT_TEXT_PATTERN = /^(?<path>.+?)\/-\/commit\/(?<sha>[0-9a-fA-F]{4,64})\.(?<format>diff|patch)$/;
@@ -36,12 +37,14 @@ export async function renderCommit(context: PageContext, access: ProjectAccess) 
   const { commit } = found;
   const base = `/${access.project.full_path}`;
   const mode = diffModeOf(context.query);
-  const [diffs, refs, authors, comments] = await Promise.all([
+  const [diffs, refs, authors, comments, statuses] = await Promise.all([
     diffOf(found),
     refsOf(found, 'all'),
     findAuthors(context.deps, [commit.author, commit.committer]),
     commitNotesSection(context, access, noteable),
+    commitStatusBadges(context.deps, access.project, [commit.id]),
   ]);
+  const status = statusBadge(statuses.get(commit.id));
   const diff = await renderDiffView(diffs, {
     projectPath: access.project.full_path,
     oldSha: commit.parents[0] ?? null,
@@ -64,6 +67,7 @@ export async function renderCommit(context: PageContext, access: ProjectAccess) 
 <h2 class="commit-title">${title}</h2>
 ${description && commit.message.includes('\n') ? html`<pre class="commit-description">${description}</pre>` : ''}
 <p>Commit <code class="sha" id="commit-sha">${commit.id}</code> <button type="button" class="small secondary" data-copy="commit-sha">Copy</button></p>
+${status ? html`<p class="commit-pipeline">${status}</p>` : ''}
 <p>${commit.parents.length ? html`${commit.parents.length === 1 ? 'Parent' : 'Parents'} ${commit.parents.map((parent) => html`<a href="${base}/-/commit/${parent}"><code>${parent.slice(0, 8)}</code></a> `)}` : html`<span class="muted">No parents (root commit)</span>`}
  · <a href="${base}/-/tree/${commit.id}">Browse files</a> · <a href="${base}/-/commit/${commit.id}.diff">Plain diff</a> · <a href="${base}/-/commit/${commit.id}.patch">Email patch</a></p>
 ${refLinks(base, 'branch', refs.filter((ref) => ref.type === 'branch').map((ref) => ref.name))}
