@@ -167,6 +167,7 @@ describe('commit statuses on the commit list and the commit page', () => {
     expect(row(second.id)).toContain('href="https://ci.example.com/runs/1"');
     expect(textOf(row(second.id))).toMatch(/Pipeline #\d+ passed/);
     expect(row(first.id)).not.toContain('data-ci-status');
+    expect((await web.get('/owner/shop/-/compare/main...feature/x')).body).toContain('data-ci-status="success"');
     const commitPage = (await web.get(`/owner/shop/-/commit/${second.id}`)).body;
     expect(commitPage).toContain('data-ci-status="success"');
     expect((await web.get(`/owner/shop/-/commit/${first.id}`)).body).not.toContain('data-ci-status');

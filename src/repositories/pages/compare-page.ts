@@ -15,6 +15,7 @@ import { BRANCH_PREFIX, TAG_PREFIX } from '../repository-api/ref-names.js';
 import { commitList } from './commit-list.js';
 import { findAuthors } from './people.js';
 import { refPath } from './urls.js';
+import { commitStatusBadges, statusBadge } from './commit-status.js';
 
 export const COMPARE_FORM_PATTERN = /^(?<path>.+?)\/-\/compare$/;
 export const COMPARE_FILE_PATTERN = /^(?<path>.+?)\/-\/compare\/diff_file$/;
@@ -56,8 +57,8 @@ export async function renderCompare(context: PageContext, access: ProjectAccess)
   const mergeRequest = bothBranches && !comparison.same && canOnProject(access, 'push_code')
     ? html`<a class="button" id="create-merge-request" href="${base}/-/merge_requests/new?${new URLSearchParams({ 'merge_request[source_branch]': to, 'merge_request[target_branch]': from }).toString()}">Create merge request</a>`
     : '';
-  const [authors, diff] = comparison.same
-    ? [new Map(), html``]
+  const [authors, diff, statuses] = comparison.same
+    ? [new Map(), html``, new Map()]
     : await Promise.all([
         findAuthors(context.deps, comparison.commits.map((commit) => commit.author)),
         renderDiffView(comparison.diffs, {
@@ -68,13 +69,14 @@ export async function renderCompare(context: PageContext, access: ProjectAccess)
           modeUrl: (next) => `${here}?view=${next}`,
           fileUrl: (file) => `${base}/-/compare/diff_file?${new URLSearchParams({ from: comparison.baseId, to: comparison.toId, path: file.new_path, view: mode }).toString()}`,
         }),
+        commitStatusBadges(context.deps, access.project, comparison.commits.map((commit) => commit.id)),
       ]);
   const body = html`
 ${compareForm(base, from, to, branches, tags)}
 <p class="actions"><a class="button secondary" id="swap-revisions" href="${base}/-/compare/${refPath(to)}...${refPath(from)}">Swap revisions</a> ${mergeRequest}</p>
 ${comparison.same ? html`<p class="empty">These are the same revision: nothing to compare.</p>` : html`
 <h2>Commits <span class="badge">${comparison.commits.length}</span></h2>
-${comparison.commits.length ? commitList({ base, authors, nowMs: context.deps.clock.now() }, [...comparison.commits].reverse()) : html`<p class="empty">No commits: ${to} is already in ${from}.</p>`}
+${comparison.commits.length ? commitList({ base, authors, nowMs: context.deps.clock.now(), statusOf: (commit) => statusBadge(statuses.get(commit.id)) }, [...comparison.commits].reverse()) : html`<p class="empty">No commits: ${to} is already in ${from}.</p>`}
 <h2>Changes</h2>
 ${diff}`}`;
   return page({ title: `Compare ${from}...${to} · ${access.project.name}`, heading: html`<h1>Compare <code>${from}</code>...<code>${to}</code></h1>`, body, sidebar: projectSidebar(access, 'repository') });
