@@ -8,12 +8,19 @@ import { ciRoutes } from './routes.js';
 import { runnerRoutes } from './runner-routes.js';
 import { runnerProtocolRoutes } from './runner-protocol-routes.js';
 import { environmentHooks } from '../environments/api.js';
+import { repositoryHooks } from '../repositories/api.js';
+import { tokenDigest } from './tokens.js';
 import { deployableEntity, jobFacts } from './entities.js';
 import { PUSH_PIPELINE_JOB, pushPipelineJob } from './pipelines/push-pipeline.js';
 
 export const ciFeature: Feature = {
   name: 'ci',
   setup(deps: Deps) {
+    // CI_JOB_TOKEN for git over HTTP: a running job reads as its user.
+    repositoryHooks(deps).jobTokenUser = async (token) => {
+      const build = await deps.db.selectFrom('ci_builds').select(['user_id', 'status']).where('token_digest', '=', tokenDigest(token)).executeTakeFirst();
+      return build && build.status === 'running' && build.user_id !== null ? Number(build.user_id) : null;
+    };
     // A deployment's `deployable`: the job that made it, in the specification's shape.
     environmentHooks(deps).deployables = async (project, buildIds) => {
       const builds = await deps.db.selectFrom('ci_builds').selectAll().where('project_id', '=', project.id).where('id', 'in', buildIds).execute();

@@ -17,7 +17,7 @@ import { jobPayload } from './runners/job-payload.js';
 import { queueSignal } from './queue-signal.js';
 import { ARTIFACT_LIMIT, appendTrace, finishJob } from './jobs/runner-updates.js';
 import { parseDuration } from './config/duration.js';
-import type { CiRunnerRow } from './entities.js';
+import { presentJobs, type CiRunnerRow } from './entities.js';
 
 const RUNNER = { config: { ability: { credential: 'ci_runner' as const } } };
 const JOB = { config: { ability: { credential: 'ci_job' as const } } };
@@ -194,6 +194,17 @@ export function runnerProtocolRoutes(app: FastifyInstance, deps: Deps): void {
       .execute();
     if (fileType === 'archive') await deps.db.updateTable('ci_builds').set({ artifacts_expire_at: seconds === null ? null : now + seconds * 1000 }).where('id', '=', build.id).execute();
     return reply.code(201).send('201');
+  });
+
+  // The running job itself, for scripts that call the API with CI_JOB_TOKEN.
+  app.get(`${prefix}/job`, JOB, async (request) => {
+    const input = mergedParams(request);
+    const token = presentedToken(input, request.headers, 'job-token', 'job_token');
+    const build = token ? await deps.db.selectFrom('ci_builds').selectAll().where('token_digest', '=', tokenDigest(token)).executeTakeFirst() : undefined;
+    if (!build || build.status !== 'running') throw new ApiError(401, { message: '401 Unauthorized' });
+    const project = await findProjectRow(deps, Number(build.project_id));
+    if (!project) throw new ApiError(401, { message: '401 Unauthorized' });
+    return (await presentJobs(deps, project, [build]))[0];
   });
 
   // Dependencies' artifacts: with the token of a running job of the same pipeline (GitLab 16's rule).

@@ -28,6 +28,11 @@ export interface RepositoryHooks {
   checkPushedObjects?: (project: ProjectRow, repoPath: string, quarantine: Quarantine, updates: readonly RefUpdate[]) => Promise<string | null>;
   /** The latest pipeline of each of `shas` that has one, by sha: commit statuses register it. */
   commitStatuses?: (projectId: number, shas: string[]) => Promise<Map<string, CommitStatusBadge>>;
+  /**
+   * `gitlab-ci-token` with a CI job token as the password (GitLab's CI_JOB_TOKEN for git): CI
+   * registers who the running job acts as (its user's id), null when the token is no running job's.
+   */
+  jobTokenUser?: (token: string) => Promise<number | null>;
 }
 
 const hooks = new WeakMap<object, RepositoryHooks>();

@@ -188,6 +188,12 @@ describe('jobs', () => {
     expect((await kiln.request('GET', `/api/v4/jobs/${build.id}/artifacts`, { headers: { 'job-token': build.token } })).statusCode).toBe(403);
     const variables = Object.fromEntries(job.variables.map((variable: any) => [variable.key, variable.value]));
     expect(variables.CI_ENVIRONMENT_NAME).toBe('review/main');
+    // CI_JOB_TOKEN: git over HTTP reads the (private) project as the job's user, and GET /job answers the job.
+    const basic = (token: string) => `Basic ${Buffer.from(`gitlab-ci-token:${token}`).toString('base64')}`;
+    const refs = `/${w.project.path_with_namespace}.git/info/refs?service=git-upload-pack`;
+    expect((await kiln.app.inject({ method: 'GET', url: refs, headers: { authorization: basic(job.token) } })).statusCode).toBe(200);
+    expect((await kiln.app.inject({ method: 'GET', url: refs, headers: { authorization: basic('glcbt-forged') } })).statusCode).toBe(401);
+    expect((await kiln.app.inject({ method: 'GET', url: '/api/v4/job', headers: { 'job-token': job.token } })).json()).toMatchObject({ id: job.id, name: 'test', status: 'running' });
     const failed = await runnerCall('PUT', `/jobs/${job.id}`, { token: job.token, state: 'failed', failure_reason: 'script_failure', exit_code: 1 });
     expect(failed.statusCode).toBe(200);
     const shown = await kiln.apiAs(w.reporter, 'GET', `/projects/${w.project.id}/jobs/${job.id}`);
@@ -196,6 +202,9 @@ describe('jobs', () => {
     const deployments = await kiln.apiAs(w.reporter, 'GET', `/projects/${w.project.id}/deployments`);
     expect(deployments[0]).toMatchObject({ status: 'failed', deployable: { id: job.id, name: 'test', status: 'failed' } });
     // The job token ends with the job.
+    expect((await kiln.app.inject({ method: 'GET', url: refs, headers: { authorization: basic(job.token) } })).statusCode).toBe(401);
+    expect((await kiln.app.inject({ method: 'GET', url: '/api/v4/job', headers: { 'job-token': job.token } })).json()).toEqual({ message: '401 Unauthorized' });
+    expect((await kiln.app.inject({ method: 'POST', url: `/${w.project.path_with_namespace}.git/git-receive-pack`, headers: { authorization: basic(build.token) } })).statusCode).toBe(401);
     expect((await raw('PATCH', `/api/v4/jobs/${job.id}/trace`, Buffer.from('x'), { 'content-type': 'text/plain', 'job-token': job.token, 'content-range': '0-0' })).statusCode).toBe(403);
   });
 

@@ -7,6 +7,7 @@ import { checkPassword, findUserRow, toAuthUser } from '../../accounts/api.js';
 import { findKeyById, resolveDeployToken } from '../../keys/api.js';
 import { deployKeyOfUsername, looksLikeLfsToken, verifyLfsToken } from './lfs-token.js';
 import type { GitActor } from './git-access.js';
+import { repositoryHooks } from '../hooks.js';
 
 export interface GitCredentials {
   username: string;
@@ -41,6 +42,7 @@ export async function authenticateGit(deps: Deps, credentials: GitCredentials | 
   if (!credentials) return { status: 'ok', actor: { kind: 'anonymous' } };
   if (credentials.password === '') return { status: 'denied' };
   if (looksLikeLfsToken(credentials.password)) return byLfsToken(deps, credentials);
+  if (credentials.username === 'gitlab-ci-token') return byJobToken(deps, credentials.password);
   const token = (await byToken(deps.auth.oauth, credentials.password)) ?? (await byToken(deps.auth.personalAccessToken, credentials.password));
   if (token) {
     if (token.status !== 'ok') return { status: 'denied' };
@@ -62,6 +64,17 @@ export async function authenticateGit(deps: Deps, credentials: GitCredentials | 
   // MissingPersonalAccessTokenError here, before its rate limiter counts the attempt: not a failure.
   if (check.user.otp_required === 1) return { status: 'token_required' };
   return { status: 'ok', actor: { kind: 'user', user: toAuthUser(check.user), scopes: null } };
+}
+
+/**
+ * A running CI job's token: the job's user, reading only (GitLab's build_download_code: what the job's
+ * user may read; a job token never pushes).
+ */
+async function byJobToken(deps: Deps, token: string): Promise<GitAuth> {
+  const userId = (await repositoryHooks(deps).jobTokenUser?.(token)) ?? null;
+  const user = userId === null ? undefined : await findUserRow(deps, userId);
+  if (!user || user.state !== 'active') return { status: 'denied' };
+  return { status: 'ok', actor: { kind: 'user', user: toAuthUser(user), scopes: ['read_repository'] } };
 }
 
 /** An LFS token (lfs/lfs-token.ts) with the user name it was issued to: a user's, or a deploy key's. */
