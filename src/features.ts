@@ -31,6 +31,7 @@ import { keysFeature } from './keys/index.js';
 import { sshFeature } from './ssh/index.js';
 import { adminFeature } from './admin/index.js';
 import { todosFeature } from './todos/index.js';
+import { releasesFeature } from './releases/index.js';
 
 export const features: Feature[] = [
   accountsFeature,
@@ -61,6 +62,7 @@ export const features: Feature[] = [
   commitStatusesFeature,
   ciFeature,
   forksFeature,
+  releasesFeature,
   issuePagesFeature,
   mergeRequestPagesFeature,
   labelPagesFeature,

@@ -74,6 +74,10 @@ export interface DomainEventTypes {
   'pipeline.status_changed': { pipelineId: number; sha: string; ref: string | null; status: string };
   /** A deployment was created or its status changed. */
   'deployment.status_changed': { deploymentId: number; status: string };
+  /** A release was made, changed (its name, notes, milestones or date), or is about to be deleted (published before the rows go). */
+  'release.created': { releaseId: number };
+  'release.updated': { releaseId: number };
+  'release.deleted': { releaseId: number };
 }
 
 /** A project as it was at the event (millisecond timestamps; the owners' names and primary e-mails). */

@@ -46,6 +46,8 @@ export { repositoryHooks, type RepositoryHooks, type CommitStatusBadge } from '.
 // Issue 34 (suggestions applied as a commit on the source branch): one commit of file actions, and
 // whether the caller may push to a branch (Gitlab::UserAccess#can_push_to_branch?).
 export { commitFiles, type CommitFilesInput } from './repository-api/commit-files.js';
+// Issue 38 (releases): a release made with a new tag creates it as the tags API does.
+export { createTag } from './repository-api/create-tag.js';
 export { RepositoryApiError } from './repository-api/errors.js';
 export { mayPushToBranch } from './repository-api/branch-rules.js';
 // A fork's repository: a hard-linked local clone of the upstream (fork-repository.ts).

@@ -8,6 +8,9 @@ import { pushHookData } from './payloads/push.js';
 import { mergeRequestHookData, mergeRequestNoteHookData } from './payloads/merge-request.js';
 import { deploymentHookData } from './payloads/deployment.js';
 import { systemHookData } from './payloads/system-events.js';
+import { releaseHookData } from './payloads/release.js';
+
+const RELEASE_ACTIONS = { 'release.created': 'create', 'release.updated': 'update', 'release.deleted': 'delete' } as const;
 
 export interface BuiltHook {
   /** X-Gitlab-Event */
@@ -62,6 +65,12 @@ export async function buildHook(deps: Deps, event: DomainEvent<DomainEventKind>)
     case 'deployment.status_changed': {
       const data = await deploymentHookData(deps, { deploymentId: event.deploymentId, actorId: event.actorId, status: event.status });
       return data && { event: 'Deployment Hook', trigger: 'deployment_hooks', data };
+    }
+    case 'release.created':
+    case 'release.updated':
+    case 'release.deleted': {
+      const data = await releaseHookData(deps, { releaseId: event.releaseId, action: RELEASE_ACTIONS[event.kind] });
+      return data && { event: 'Release Hook', trigger: 'release_hooks', data };
     }
     case 'issue.due':
     case 'alert.created':

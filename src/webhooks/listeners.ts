@@ -87,6 +87,10 @@ function wantFor(event: DomainEvent, confidential: boolean): Want | null {
       return { flag: 'merge_requests_events' };
     case 'deployment.status_changed':
       return { flag: 'deployment_events' };
+    case 'release.created':
+    case 'release.updated':
+    case 'release.deleted':
+      return { flag: 'releases_events' };
     case 'push': {
       if (event.ref.startsWith('refs/tags/')) return { flag: 'tag_push_events' };
       const branch = event.ref.replace(/^refs\/heads\//, '');
@@ -174,7 +178,7 @@ export function listenForHooks(deps: Deps): void {
     }
   };
   const mergeRequestKinds = ['merge_request.opened', 'merge_request.closed', 'merge_request.reopened', 'merge_request.updated', 'merge_request.merged', 'merge_request.approved', 'merge_request.unapproved'] as const;
-  for (const kind of ['issue.opened', 'issue.closed', 'issue.reopened', 'issue.updated', 'issue.reassigned', 'note.created', 'push', 'deployment.status_changed', ...mergeRequestKinds] as const) {
+  for (const kind of ['issue.opened', 'issue.closed', 'issue.reopened', 'issue.updated', 'issue.reassigned', 'note.created', 'push', 'deployment.status_changed', 'release.created', 'release.updated', 'release.deleted', ...mergeRequestKinds] as const) {
     deps.domainEvents.on(kind, onEvent as never);
   }
   // New alerts reach chat integrations only (webhooks have no alert events): one indexed read on the

@@ -164,6 +164,20 @@ const PROBES: Probe[] = [
     expect: 'nnnnnnyyn',
     request: async (k, w, token, serial) => k.api('DELETE', `/projects/${w.project.id}/pipelines/${await probePipeline(k, w, serial)}`, { token }),
   },
+  // Releases (issue 38; GitLab: read by Guests and readers of the project's repository, made by Developers).
+  {
+    ability: 'read_release',
+    expect: { private: 'nnyyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyn' },
+    request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/releases`, { token }),
+  },
+  {
+    ability: 'create_release',
+    expect: 'nnnnyyyyn',
+    request: async (k, w, token, serial) => {
+      await ensureDefaultBranch(k, w);
+      return k.api('POST', `/projects/${w.project.id}/releases`, { token, body: { tag_name: `release-${serial}`, ref: 'main' } });
+    },
+  },
   // Editing, moving and deleting projects and groups (issue 15). A refused transfer into a namespace is
   // GitLab's 400 "Failed to transfer project …": counted as refused here.
   { ability: 'admin_project', expect: 'nnnnnyyyn', request: (k, w, token, serial) => k.api('PUT', `/projects/${w.project.id}`, { token, body: { description: `probe ${serial}` } }) },

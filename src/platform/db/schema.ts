@@ -17,6 +17,7 @@ import type { MergeRequestsTables } from './tables/merge-requests.js';
 import type { ReviewTables } from './tables/review.js';
 import type { CiTables } from './tables/ci.js';
 import type { TodosTables } from './tables/todos.js';
+import type { ReleasesTables } from './tables/releases.js';
 
 export interface DB
   extends AccountsTables,
@@ -36,4 +37,5 @@ export interface DB
     MergeRequestsTables,
     ReviewTables,
     CiTables,
-    TodosTables {}
+    TodosTables,
+    ReleasesTables {}

@@ -118,6 +118,12 @@ export const PROJECT_ABILITIES = {
   // fork, or linking one, is the Owner's (remove_fork_project).
   fork_project: { min: ACCESS.reporter, ...PARTICIPATE, feature: 'forking' },
   remove_fork_project: { min: ACCESS.owner },
+  // Releases (project_policy.rb): read by Guests and readers of a public project while the repository
+  // is visible to them; made, changed and deleted by Developers.
+  read_release: { min: ACCESS.guest, ...READ, feature: 'repository' },
+  create_release: { min: ACCESS.developer, feature: 'repository' },
+  update_release: { min: ACCESS.developer, feature: 'repository' },
+  destroy_release: { min: ACCESS.developer, feature: 'repository' },
 } satisfies Record<string, AbilityRule>;
 
 export const GROUP_ABILITIES = {

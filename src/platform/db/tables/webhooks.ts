@@ -21,6 +21,7 @@ export interface WebHooksTable {
   confidential_note_events: number;
   deployment_events: number;
   merge_requests_events: Generated<number>;
+  releases_events: Generated<number>;
   alert_events: Generated<number>;
   repository_update_events: Generated<number>;
   push_events_branch_filter: string | null;
