@@ -43,7 +43,7 @@ export async function milestoneIds(db: Executor, project: ProjectRow, titles: st
 
 function text(value: unknown, name: string): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' && typeof value !== 'number') throw new ParamError(`${name} is invalid`);
+  if ((typeof value !== 'string' && typeof value !== 'number') || String(value).includes('\u0000')) throw new ParamError(`${name} is invalid`);
   return String(value);
 }
 
