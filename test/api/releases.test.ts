@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
 import { startHookReceiver, type HookReceiver, type Received } from '../helpers/hook-receiver.js';
 import { commit, repositoryWorld, type RepositoryWorld } from './repository-api-driver.js';
+import { signedIn } from './oauth-driver.js';
 
 let kiln: TestKiln;
 let w: RepositoryWorld;
@@ -129,6 +130,26 @@ describe('reading releases', () => {
     expect(group.body.map((release: any) => release.tag_name).sort()).toEqual(['v0.9', 'v1.0', 'v2.0']);
     // The group is private: a member of its project only does not see it.
     expect((await kiln.api('GET', `/groups/${w.group.id}/releases`, { token: w.developer.token })).status).toBe(404);
+  });
+});
+
+describe('the releases pages', () => {
+  it('shows the releases with rendered notes and links, redirects a direct asset path, serves evidence, and 404s to strangers', async () => {
+    const path = `/${w.project.path_with_namespace}/-/releases`;
+    const web = await signedIn(kiln, w.reporter);
+    const list = await web.get(path);
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain('<strong>bold</strong>');
+    expect(list.body).toContain('First release');
+    expect(list.body).toContain('/-/releases/v1.0/downloads/binaries/linux');
+    expect((await web.get(`${path}/v1.0`)).body).toContain('<h1>First release</h1>');
+    const download = await web.get(`${path}/v1.0/downloads/binaries/linux`);
+    expect([download.statusCode, download.headers.location]).toEqual([302, 'https://downloads.example/app-linux']);
+    expect((await web.get(`${path}/v1.0/downloads/nothing`)).statusCode).toBe(404);
+    const release = await kiln.api('GET', `${base()}/v1.0`, { token: w.reporter.token });
+    const evidence = await web.get(new URL(release.body.evidences[0].filepath).pathname);
+    expect(JSON.parse(evidence.body).release).toMatchObject({ tag_name: 'v1.0', milestones: [{ title: 'M1', issues: [] }] });
+    expect((await (await signedIn(kiln, w.stranger)).get(path)).statusCode).toBe(404);
   });
 });
 

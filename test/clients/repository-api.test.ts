@@ -65,6 +65,17 @@ out["tag"] = [t.name, t.message, t.commit["id"] == made.id]
 out["tags"] = [x.name for x in p.tags.list()]
 p.tags.delete("v1.0")
 out["tags_after"] = [x.name for x in p.tags.list()]
+rel = p.releases.create({"tag_name": "v2.0", "ref": "main", "name": "Two", "description": "Notes",
+    "assets": {"links": [{"name": "bin", "url": "https://example.com/bin", "link_type": "package"}]}})
+out["release"] = [rel.tag_name, rel.name, rel.assets["count"], rel.upcoming_release]
+rel = p.releases.get("v2.0")
+rel.links.create({"name": "docs", "url": "https://example.com/docs", "direct_asset_path": "/docs"})
+out["release_links"] = sorted([l.name, l.link_type] for l in rel.links.list())
+rel.name = "Two, again"
+rel.save()
+out["release_saved"] = p.releases.get("v2.0").name
+p.releases.delete("v2.0")
+out["releases_after"] = [x.tag_name for x in p.releases.list()]
 p.files.delete(file_path="a.txt", commit_message="Remove a.txt", branch="feature/x.y")
 out["after_delete"] = [t["path"] for t in p.repository_tree(ref="feature/x.y")]
 p.branches.delete("feature/x.y")
@@ -108,6 +119,10 @@ function suite(label: string, env: () => Record<string, string> | undefined) {
       expect(out.commit).toEqual(['Two files', { additions: 2, deletions: 0, total: 2 }, true]);
       expect(out.commits).toEqual(['Two files', 'Update the readme', 'Add the readme']);
       expect(out.commits_path).toEqual(['Two files']);
+      expect(out.release).toEqual(['v2.0', 'Two', 5, false]);
+      expect(out.release_links).toEqual([['bin', 'package'], ['docs', 'other']]);
+      expect(out.release_saved).toBe('Two, again');
+      expect(out.releases_after).toEqual([]);
       expect(out.diff).toEqual([['a.txt', false], ['bin/run', false], ['docs/moved.md', true]]);
       expect(out.refs).toEqual([{ type: 'branch', name: 'feature/x.y' }]);
       expect(out.tree).toEqual([['a.txt', '100644'], ['bin', '040000'], ['bin/run', '100755'], ['docs', '040000'], ['docs/moved.md', '100644']]);
