@@ -1,6 +1,5 @@
 // A loopback HTTP receiver for webhook tests: records each delivery (path, headers, JSON body) and
-// answers with the status `statusOf` gives its path (200 by default); paths under /slow answer after
-// 300 ms, for tests of a receiver that keeps the sender waiting.
+// answers with the status `statusOf` gives its path (200 by default).
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 
 export interface Received {
@@ -23,12 +22,8 @@ export async function startHookReceiver(record: (request: Received) => void, sta
       const path = req.url ?? '';
       record({ path, headers: req.headers, body: text ? JSON.parse(text) : null });
       const status = statusOf(path);
-      const answer = () => {
-        res.writeHead(status, { 'content-type': 'text/plain', 'x-receiver': 'test' });
-        res.end(status < 300 ? 'ok' : 'nope');
-      };
-      if (path.startsWith('/slow')) setTimeout(answer, 300);
-      else answer();
+      res.writeHead(status, { 'content-type': 'text/plain', 'x-receiver': 'test' });
+      res.end(status < 300 ? 'ok' : 'nope');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
