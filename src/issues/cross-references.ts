@@ -58,6 +58,14 @@ function noteBody(source: Source, target: ProjectRow): string {
   return `mentioned in ${kind} ${sourceReference(source, target)}`;
 }
 
+/** The source, kept on the note so readers who cannot read it do not see it (cross-reference-visibility.ts). */
+function sourceColumns(source: Source) {
+  const project = Number(source.project.id);
+  return source.type === 'Commit'
+    ? { cross_reference_type: source.type, cross_reference_project_id: project, cross_reference_sha: source.sha }
+    : { cross_reference_type: source.type, cross_reference_project_id: project, cross_reference_iid: source.iid };
+}
+
 /** The issues and merge requests `text` names, seen from `context`, that `user` may read. */
 async function readableTargets(deps: Deps, user: AuthUser, context: ProjectRow, text: string): Promise<Array<Target & { project: ProjectRow }>> {
   const wanted = new Map<string, { type: 'Issue' | 'MergeRequest'; path: string; iid: number }>();
@@ -110,7 +118,7 @@ async function crossReference(deps: Deps, actorId: number, source: Source, text:
       if (exists) continue;
       await trx
         .insertInto('notes')
-        .values({ project_id: target.projectId, noteable_type: target.type, noteable_id: target.id, author_id: actorId, body, system: 1, discussion_id: newDiscussionId(), created_at: now, updated_at: now })
+        .values({ project_id: target.projectId, noteable_type: target.type, noteable_id: target.id, author_id: actorId, body, system: 1, discussion_id: newDiscussionId(), created_at: now, updated_at: now, ...sourceColumns(source) })
         .execute();
     }
   });

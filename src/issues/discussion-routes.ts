@@ -10,7 +10,7 @@ import { apiRoute } from '../platform/http/route.js';
 import { p, rejectTogether } from '../platform/http/params.js';
 import { BadRequestError, ForbiddenError, ParamError, RecordNotFoundError } from '../platform/errors.js';
 import { canAdminNote, canOnProject } from '../platform/auth/policies/index.js';
-import { discussionIdsQuery, discussionsOf, findDiscussion, findNote } from './discussions-finder.js';
+import { discussionIdsQuery, discussionsOf, findDiscussion, findNote, findVisibleDiscussion, visibleDiscussions } from './discussions-finder.js';
 import { createNote } from './create-note.js';
 import { replyToDiscussion } from './reply-to-discussion.js';
 import { updateNote } from './update-note.js';
@@ -32,9 +32,10 @@ export function discussionRoutes<T extends Noteable, K extends number | string =
     ability: { project: kind.abilities.read },
     params: withNoteableIds(kind, {}),
     handler: async ({ params, project, paginate }) => {
-      const noteable = await kind.find(deps, await project(), noteableIid<K>(kind, params));
+      const access = await project();
+      const noteable = await kind.find(deps, access, noteableIid<K>(kind, params));
       const page = await paginate(discussionIdsQuery(deps, noteable));
-      const discussions = await discussionsOf(deps.db, noteable, page.map((row) => row.discussion_id!).filter(Boolean));
+      const discussions = await visibleDiscussions(deps, access, await discussionsOf(deps.db, noteable, page.map((row) => row.discussion_id!).filter(Boolean)));
       const presenter = await kind.present(deps, noteable, discussions.flatMap((discussion) => discussion.notes));
       return discussions.map((discussion) => presenter.discussion(discussion.id, discussion.notes));
     },
@@ -45,8 +46,9 @@ export function discussionRoutes<T extends Noteable, K extends number | string =
     ability: { project: kind.abilities.read },
     params: ids,
     handler: async ({ params, project }) => {
-      const noteable = await kind.find(deps, await project(), noteableIid<K>(kind, params));
-      const notes = await findDiscussion(deps.db, noteable, params.discussion_id);
+      const access = await project();
+      const noteable = await kind.find(deps, access, noteableIid<K>(kind, params));
+      const notes = await findVisibleDiscussion(deps, access, noteable, params.discussion_id);
       return (await kind.present(deps, noteable, notes)).discussion(params.discussion_id, notes);
     },
   });

@@ -5,6 +5,8 @@ import type { Executor } from '../platform/db/database.js';
 import { NotFoundError, RecordNotFoundError } from '../platform/errors.js';
 import type { NoteRow } from './entities.js';
 import type { Noteable } from './noteable.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
+import { visibleNotes } from './cross-reference-visibility.js';
 
 type NoteableKey = Pick<Noteable, 'type' | 'id'>;
 
@@ -36,6 +38,26 @@ export async function findDiscussion(db: Executor, noteable: NoteableKey, discus
 /** A note of the noteable (GitLab's `noteable.notes.find`): `404 Not found` otherwise. */
 export async function findNote(db: Executor, noteable: NoteableKey, noteId: number): Promise<NoteRow> {
   const note = await db.selectFrom('notes').selectAll().where('noteable_type', '=', noteable.type).where('noteable_id', '=', noteable.id).where('id', '=', noteId).executeTakeFirst();
+  if (!note) throw new RecordNotFoundError();
+  return note;
+}
+
+/** The discussions `access`'s reader may see: hidden "mentioned in" notes left out, a discussion left with none dropped. */
+export async function visibleDiscussions(deps: Deps, access: ProjectAccess, discussions: Array<{ id: string; notes: NoteRow[] }>): Promise<Array<{ id: string; notes: NoteRow[] }>> {
+  const shown = new Set(await visibleNotes(deps, access.user, discussions.flatMap((discussion) => discussion.notes), access));
+  return discussions.map((discussion) => ({ id: discussion.id, notes: discussion.notes.filter((note) => shown.has(note)) })).filter((discussion) => discussion.notes.length > 0);
+}
+
+/** findDiscussion for a reader: a discussion of hidden notes only is `404 Discussion Not Found`. */
+export async function findVisibleDiscussion(deps: Deps, access: ProjectAccess, noteable: NoteableKey, discussionId: string): Promise<NoteRow[]> {
+  const notes = await visibleNotes(deps, access.user, await findDiscussion(deps.db, noteable, discussionId), access);
+  if (notes.length === 0) throw new NotFoundError('Discussion');
+  return notes;
+}
+
+/** findNote for a reader: a hidden "mentioned in" note is `404 Not found`. */
+export async function findVisibleNote(deps: Deps, access: ProjectAccess, noteable: NoteableKey, noteId: number): Promise<NoteRow> {
+  const [note] = await visibleNotes(deps, access.user, [await findNote(deps.db, noteable, noteId)], access);
   if (!note) throw new RecordNotFoundError();
   return note;
 }

@@ -7,7 +7,8 @@ import { apiRoute } from '../platform/http/route.js';
 import { p, type ParamSchema } from '../platform/http/params.js';
 import { ForbiddenError } from '../platform/errors.js';
 import { canAdminNote, canOnProject } from '../platform/auth/policies/index.js';
-import { findNote, notesQuery } from './discussions-finder.js';
+import { findNote, findVisibleNote, notesQuery } from './discussions-finder.js';
+import { visibleNotes } from './cross-reference-visibility.js';
 import { createNote } from './create-note.js';
 import { updateNote } from './update-note.js';
 import { destroyNote } from './destroy-note.js';
@@ -34,9 +35,11 @@ export function noteRoutes<T extends Noteable>(app: FastifyInstance, deps: Deps,
     ability: { project: kind.abilities.read }, auth: 'optional',
     params: withNoteableIds(kind, { sort: p.string.optional({ values: ['asc', 'desc'] }), order_by: p.string.optional({ values: ['created_at', 'updated_at'] }) }),
     handler: async ({ params, project, paginate }) => {
-      const noteable = await kind.find(deps, await project(), noteableIid(kind, params));
+      const access = await project();
+      const noteable = await kind.find(deps, access, noteableIid(kind, params));
       const direction = (params.sort as 'asc' | 'desc') ?? 'desc';
-      const rows = await paginate(notesQuery(deps, noteable, params.order_by === 'updated_at' ? 'updated_at' : 'created_at', direction));
+      // A page may hold fewer notes than asked: those whose source the reader cannot see are left out, as GitLab does.
+      const rows = await visibleNotes(deps, access.user, await paginate(notesQuery(deps, noteable, params.order_by === 'updated_at' ? 'updated_at' : 'created_at', direction)), access);
       const presenter = await kind.present(deps, noteable, rows);
       return rows.map((row) => presenter.note(row));
     },
@@ -47,8 +50,9 @@ export function noteRoutes<T extends Noteable>(app: FastifyInstance, deps: Deps,
     ability: { project: kind.abilities.read }, auth: 'optional',
     params: withNoteableIds(kind, { note_id: p.integer.required() }),
     handler: async ({ params, project }) => {
-      const noteable = await kind.find(deps, await project(), noteableIid(kind, params));
-      const note = await findNote(deps.db, noteable, params.note_id);
+      const access = await project();
+      const noteable = await kind.find(deps, access, noteableIid(kind, params));
+      const note = await findVisibleNote(deps, access, noteable, params.note_id);
       return (await kind.present(deps, noteable, [note])).note(note);
     },
   });

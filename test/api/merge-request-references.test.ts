@@ -3,6 +3,7 @@
 // for iids that do not exist.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
+import { WebSession } from '../helpers/browser-session.js';
 import { repositoryWorld, type RepositoryWorld } from './repository-api-driver.js';
 import { branchWith, create, openMergeRequest, seedRepository } from './merge-requests-helpers.js';
 import { renderMarkdown } from '../../src/markdown/render-markdown.js';
@@ -125,5 +126,58 @@ describe('cross-reference system notes', () => {
     expect(await systemNotes('Issue', pushed.id)).toEqual([`mentioned in commit ${commit.id}`]);
     await branchWith(kiln, w.developer, w.project.id, 'pushed', [create('q.txt')], 'Unrelated');
     expect(await systemNotes('Issue', pushed.id)).toEqual([`mentioned in commit ${commit.id}`]);
+  });
+});
+
+describe('cross-reference notes and who may see their source', () => {
+  const mentions = (notes: any[]) => notes.filter((note) => note.system && note.body.startsWith('mentioned in')).map((note) => note.body);
+  const notesOf = async (token: string | undefined, path: string) => {
+    const { status, body } = await kiln.api('GET', `${path}/notes`, { token, query: { per_page: 100 } });
+    expect(status).toBe(200);
+    return mentions(body);
+  };
+
+  it('hides a note whose source (a private project, a confidential issue) the reader cannot read, in the API and on the page', async () => {
+    const open = await kiln.createProject(w.owner, 'open', { visibility: 'public' });
+    const target = await kiln.apiAs(w.owner, 'POST', `/projects/${open.id}/issues`, { title: 'Public target' });
+    const hidden = await kiln.createProject(w.owner, 'private-source', { visibility: 'private' });
+    const source = await kiln.apiAs(w.owner, 'POST', `/projects/${hidden.id}/issues`, { title: 'Private source', description: `Needs ${open.path_with_namespace}#${target.iid}` });
+    const confidential = await kiln.apiAs(w.owner, 'POST', `/projects/${open.id}/issues`, { title: 'Embargoed', confidential: true, description: `Blocks #${target.iid}` });
+    const visible = await kiln.apiAs(w.owner, 'POST', `/projects/${open.id}/issues`, { title: 'Public source', description: `Related to #${target.iid}` });
+    await kiln.worker.drain();
+    const all = [`mentioned in issue ${hidden.path}#${source.iid}`, `mentioned in issue #${confidential.iid}`, `mentioned in issue #${visible.iid}`];
+    const path = `/projects/${open.id}/issues/${target.iid}`;
+    // A sibling in the same namespace is named by its path. The owner reads every source; an outsider and an anonymous reader only the public issue.
+    expect(await notesOf(w.owner.token, path)).toEqual([...all].reverse());
+    expect(await notesOf(w.stranger.token, path)).toEqual([`mentioned in issue #${visible.iid}`]);
+    expect(await notesOf(undefined, path)).toEqual([`mentioned in issue #${visible.iid}`]);
+    // A project member (Reporter) of the private project sees its note.
+    await kiln.addMember(w.owner, 'projects', hidden.id, w.stranger, 20);
+    expect(await notesOf(w.stranger.token, path)).toContain(all[0]);
+
+    const { body: discussions } = await kiln.api('GET', `${path}/discussions`, { token: w.reporter.token });
+    expect(mentions(discussions.flatMap((discussion: any) => discussion.notes))).toEqual([`mentioned in issue #${visible.iid}`]);
+    const { body: ownerDiscussions } = await kiln.api('GET', `${path}/discussions`, { token: w.owner.token });
+    const hiddenNote = ownerDiscussions.flatMap((discussion: any) => discussion.notes).find((note: any) => note.body === all[1]);
+    expect((await kiln.api('GET', `${path}/notes/${hiddenNote.id}`, { token: w.reporter.token })).status).toBe(404);
+    expect((await kiln.api('GET', `${path}/discussions/${hiddenNote.discussion_id ?? ownerDiscussions.find((d: any) => d.notes.some((n: any) => n.id === hiddenNote.id)).id}`, { token: w.reporter.token })).status).toBe(404);
+    expect((await kiln.api('GET', `${path}/notes/${hiddenNote.id}`, { token: w.owner.token })).status).toBe(200);
+
+    const page = await kiln.request('GET', `/${open.path_with_namespace}/-/issues/${target.iid}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`#${visible.iid}`);
+    expect(page.body).not.toContain(hidden.path);
+    expect(page.body).not.toContain(`#${confidential.iid}<`);
+    const owner = new WebSession(kiln);
+    await owner.signIn(w.owner.username, w.owner.password);
+    expect((await owner.get(`/${open.path_with_namespace}/-/issues/${target.iid}`)).body).toContain('private-source');
+  });
+
+  it('hides an old note whose source could not be read back (the migration marks it Unknown) from everyone', async () => {
+    const open = await kiln.createProject(w.owner, 'open-old', { visibility: 'public' });
+    const target = await kiln.apiAs(w.owner, 'POST', `/projects/${open.id}/issues`, { title: 'Old target' });
+    const now = kiln.clock.now();
+    await kiln.deps.db.insertInto('notes').values({ project_id: open.id, noteable_type: 'Issue', noteable_id: target.id, author_id: w.owner.id, body: 'mentioned in issue gone/away#1', system: 1, discussion_id: 'a'.repeat(40), created_at: now, updated_at: now, cross_reference_type: 'Unknown' }).execute();
+    expect(await notesOf(w.owner.token, `/projects/${open.id}/issues/${target.iid}`)).toEqual([]);
   });
 });

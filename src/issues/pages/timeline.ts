@@ -5,6 +5,7 @@ import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { html, raw, type Html } from '../../platform/web/html.js';
 import { renderGitlabMarkdown } from '../../markdown/api.js';
 import { notesQuery } from '../discussions-finder.js';
+import { visibleNotes } from '../cross-reference-visibility.js';
 import { usersById } from '../entities.js';
 import { authorLink, when } from './shared.js';
 
@@ -12,7 +13,7 @@ const SHOWN = 1000;
 
 /** `outOfBand`: marked for htmx to swap in by its id, beside another answer (sidebar-post.ts). */
 export async function renderTimeline(deps: Deps, access: ProjectAccess, issueId: number, outOfBand = false): Promise<Html> {
-  const notes = await notesQuery(deps, { type: 'Issue', id: issueId }, 'created_at', 'asc').limit(SHOWN).execute();
+  const notes = await visibleNotes(deps, access.user, await notesQuery(deps, { type: 'Issue', id: issueId }, 'created_at', 'asc').limit(SHOWN).execute(), access);
   const users = await usersById(deps.db, notes.map((note) => note.author_id));
   const bodies = await Promise.all(notes.map((note) => renderGitlabMarkdown(deps, note.body, { project: access })));
   return html`<div id="notes"${outOfBand ? html` hx-swap-oob="true"` : ''}>${notes.map((note, index) =>

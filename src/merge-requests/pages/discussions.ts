@@ -8,7 +8,7 @@ import { canCommentOnMergeRequest, canResolveThread } from '../../platform/auth/
 import { html, raw, type Html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
 import { renderGitlabMarkdown } from '../../markdown/api.js';
-import { isResolvable, usersById, type NoteRow, type Users } from '../../issues/api.js';
+import { isResolvable, usersById, visibleNotes, type NoteRow, type Users } from '../../issues/api.js';
 import type { MergeRequestRow } from '../rows.js';
 import { readPosition } from '../review/position.js';
 import { isActive } from '../review/diff-threads.js';
@@ -57,7 +57,7 @@ async function loadSuggestions(deps: Deps, access: ProjectAccess, mr: MergeReque
 
 /** Every note of the merge request, grouped in threads in the order their first notes came. */
 export async function loadThreads(deps: Deps, access: ProjectAccess, mr: MergeRequestRow, latest: MergeRequestDiffRow | null): Promise<ThreadView> {
-  const notes = await deps.db.selectFrom('notes').selectAll().where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', Number(mr.id)).orderBy('id').limit(NOTES_SHOWN).execute();
+  const notes = await visibleNotes(deps, access.user, await deps.db.selectFrom('notes').selectAll().where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', Number(mr.id)).orderBy('id').limit(NOTES_SHOWN).execute(), access);
   const users = await usersById(deps.db, [...notes.map((note) => note.author_id), ...notes.map((note) => note.resolved_by_id)].filter((id): id is number => id !== null).map(Number));
   const bodies = await Promise.all(notes.map((note) => renderGitlabMarkdown(deps, note.body, { project: access })));
   const threads = new Map<string, Thread>();

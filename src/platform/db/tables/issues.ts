@@ -46,6 +46,11 @@ export interface NotesTable {
   resolved_by_id: Generated<number | null>;
   resolved_by_push: Generated<number>;
   traced_to_diff_id: Generated<number | null>;
+  /** A "mentioned in" note's source (issues/cross-reference-visibility.ts): 'Unknown' for an old note that did not parse (hidden). */
+  cross_reference_type: Generated<'Issue' | 'MergeRequest' | 'Commit' | 'Unknown' | null>;
+  cross_reference_project_id: Generated<number | null>;
+  cross_reference_iid: Generated<number | null>;
+  cross_reference_sha: Generated<string | null>;
 }
 
 export type NoteType = 'DiscussionNote' | 'DiffNote' | null;
