@@ -173,6 +173,34 @@ describe('cross-reference notes and who may see their source', () => {
     expect((await owner.get(`/${open.path_with_namespace}/-/issues/${target.iid}`)).body).toContain('private-source');
   });
 
+  it('hides a note from a merge request of a project whose merge requests the reader may not see, on the merge request page too', async () => {
+    const open = await kiln.createProject(w.owner, 'open-mrs', { visibility: 'public' });
+    await seedRepository(kiln, w.owner, open.id);
+    await kiln.apiAs(w.owner, 'PUT', `/projects/${open.id}`, { merge_requests_access_level: 'private' });
+    await branchWith(kiln, w.owner, open.id, 'first', [create('f.txt')]);
+    await branchWith(kiln, w.owner, open.id, 'second', [create('s.txt')]);
+    const target = await openMergeRequest(kiln, w.owner, open.id, { source_branch: 'first', title: 'Target' });
+    const issue = await kiln.apiAs(w.owner, 'POST', `/projects/${open.id}/issues`, { title: 'Public issue' });
+    const source = await openMergeRequest(kiln, w.owner, open.id, { source_branch: 'second', title: 'Source', description: `Closes #${issue.iid} after !${target.iid}` });
+    const hidden = await kiln.createProject(w.owner, 'private-mr-source', { visibility: 'private' });
+    await kiln.apiAs(w.owner, 'POST', `/projects/${hidden.id}/issues`, { title: 'Private', description: `See ${open.path_with_namespace}!${target.iid}` });
+    await kiln.worker.drain();
+    const issuePath = `/projects/${open.id}/issues/${issue.iid}`;
+    expect(await notesOf(w.owner.token, issuePath)).toEqual([`mentioned in merge request !${source.iid}`]);
+    expect(await notesOf(w.stranger.token, issuePath)).toEqual([]);
+    const owner = new WebSession(kiln);
+    await owner.signIn(w.owner.username, w.owner.password);
+    const page = (await owner.get(`/${open.path_with_namespace}/-/merge_requests/${target.iid}`)).body;
+    expect(page).toContain('private-mr-source');
+    const reporter = new WebSession(kiln);
+    await kiln.addMember(w.owner, 'projects', open.id, w.reporter, 20);
+    await reporter.signIn(w.reporter.username, w.reporter.password);
+    const seen = await reporter.get(`/${open.path_with_namespace}/-/merge_requests/${target.iid}`);
+    expect(seen.statusCode).toBe(200);
+    expect(seen.body).toContain(`mentioned in merge request`);
+    expect(seen.body).not.toContain('private-mr-source');
+  });
+
   it('hides an old note whose source could not be read back (the migration marks it Unknown) from everyone', async () => {
     const open = await kiln.createProject(w.owner, 'open-old', { visibility: 'public' });
     const target = await kiln.apiAs(w.owner, 'POST', `/projects/${open.id}/issues`, { title: 'Old target' });
