@@ -16,18 +16,18 @@ export async function joinForkNetwork(trx: DbTransaction, now: number, upstreamI
   if (networkId === null) {
     const network = await trx.insertInto('fork_networks').values({ root_project_id: upstreamId, created_at: now }).returning('id').executeTakeFirstOrThrow();
     networkId = Number(network.id);
-    await trx.insertInto('fork_network_members').values({ fork_network_id: networkId, project_id: upstreamId, forked_from_project_id: null, created_at: now }).execute();
+    await trx.insertInto('fork_network_members').values({ fork_network_id: networkId, project_id: upstreamId, created_at: now }).execute();
   }
   const own = await trx.selectFrom('fork_network_members').select('fork_network_id').where('project_id', '=', forkId).executeTakeFirst();
   if (own) {
     // A root of its own network linked as a fork (POST /projects/:id/fork/:forked_from_id): its forks
     // come along into the upstream's network.
     await trx.updateTable('fork_network_members').set({ fork_network_id: networkId }).where('fork_network_id', '=', Number(own.fork_network_id)).execute();
-    await trx.updateTable('fork_network_members').set({ forked_from_project_id: upstreamId }).where('project_id', '=', forkId).execute();
     await trx.deleteFrom('fork_networks').where('id', '=', Number(own.fork_network_id)).execute();
   } else {
-    await trx.insertInto('fork_network_members').values({ fork_network_id: networkId, project_id: forkId, forked_from_project_id: upstreamId, created_at: now }).execute();
+    await trx.insertInto('fork_network_members').values({ fork_network_id: networkId, project_id: forkId, created_at: now }).execute();
   }
+  await trx.updateTable('projects').set({ forked_from_project_id: upstreamId }).where('id', '=', forkId).execute();
   await trx.updateTable('projects').set((eb) => ({ forks_count: eb('forks_count', '+', 1) })).where('id', '=', upstreamId).execute();
 }
 
@@ -36,12 +36,14 @@ export async function joinForkNetwork(trx: DbTransaction, now: number, upstreamI
  * fork less, its own forks no longer name it (they stay in the network, as forks of a deleted project do).
  */
 export async function leaveForkNetwork(trx: DbTransaction, projectId: number): Promise<boolean> {
-  const member = await trx.selectFrom('fork_network_members').select(['id', 'forked_from_project_id']).where('project_id', '=', projectId).executeTakeFirst();
+  const member = await trx.selectFrom('fork_network_members').select('id').where('project_id', '=', projectId).executeTakeFirst();
   if (!member) return false;
-  if (member.forked_from_project_id !== null) {
-    await trx.updateTable('projects').set((eb) => ({ forks_count: eb('forks_count', '-', 1) })).where('id', '=', Number(member.forked_from_project_id)).where('forks_count', '>', 0).execute();
+  const own = await trx.selectFrom('projects').select('forked_from_project_id').where('id', '=', projectId).executeTakeFirst();
+  if (own && own.forked_from_project_id !== null) {
+    await trx.updateTable('projects').set((eb) => ({ forks_count: eb('forks_count', '-', 1) })).where('id', '=', Number(own.forked_from_project_id)).where('forks_count', '>', 0).execute();
+    await trx.updateTable('projects').set({ forked_from_project_id: null }).where('id', '=', projectId).execute();
   }
-  await trx.updateTable('fork_network_members').set({ forked_from_project_id: null }).where('forked_from_project_id', '=', projectId).execute();
+  await trx.updateTable('projects').set({ forked_from_project_id: null }).where('forked_from_project_id', '=', projectId).execute();
   await trx.updateTable('projects').set({ forks_count: 0 }).where('id', '=', projectId).where('forks_count', '>', 0).execute();
   await trx.updateTable('fork_networks').set({ root_project_id: null }).where('root_project_id', '=', projectId).execute();
   await trx.deleteFrom('fork_network_members').where('id', '=', Number(member.id)).execute();
@@ -56,8 +58,8 @@ export async function isFork(db: Executor, projectId: number): Promise<boolean> 
 /** The project each of `projectIds` was forked from (those that are forks). */
 export async function forkedFromIds(db: Executor, projectIds: number[]): Promise<Map<number, number>> {
   if (projectIds.length === 0) return new Map();
-  const rows = await db.selectFrom('fork_network_members').select(['project_id', 'forked_from_project_id']).where('project_id', 'in', projectIds).where('forked_from_project_id', 'is not', null).execute();
-  return new Map(rows.map((row) => [Number(row.project_id), Number(row.forked_from_project_id)]));
+  const rows = await db.selectFrom('projects').select(['id', 'forked_from_project_id']).where('id', 'in', projectIds).where('forked_from_project_id', 'is not', null).execute();
+  return new Map(rows.map((row) => [Number(row.id), Number(row.forked_from_project_id)]));
 }
 
 /** Whether two projects are in one fork network (GitLab's in_fork_network_of?). */
@@ -71,7 +73,8 @@ export async function inSameForkNetwork(db: Executor, a: number, b: number): Pro
  * may read the upstream (the entity leaves it out otherwise): the JSON per fork's id.
  */
 export async function forkedFromJson(deps: Deps, config: UrlConfig, user: AuthUser | null, rows: ProjectRow[]): Promise<Map<number, string>> {
-  const links = await forkedFromIds(deps.db, rows.map((row) => Number(row.id)));
+  // The rows carry their upstream: no statement at all unless one of them is a fork.
+  const links = new Map(rows.filter((row) => row.forked_from_project_id != null).map((row) => [Number(row.id), Number(row.forked_from_project_id)]));
   const shown = new Map<number, string>();
   if (links.size === 0) return shown;
   const upstreams = await deps.db.selectFrom('projects').selectAll().where('id', 'in', [...new Set(links.values())]).execute();

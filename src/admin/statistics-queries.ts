@@ -32,7 +32,7 @@ export async function instanceCounts(deps: Deps): Promise<InstanceCounts> {
       count('notes').as('notes'),
       count('keys').as('ssh_keys'),
       count('milestones').as('milestones'),
-      count('fork_network_members', sql`where forked_from_project_id is not null`).as('forks'),
+      count('projects', sql`where forked_from_project_id is not null`).as('forks'),
     ])
     .executeTakeFirstOrThrow();
   return {

@@ -120,5 +120,6 @@ export async function forkProject(deps: Deps, principal: Principal, upstreamAcce
     await deleteProject(deps, fork, principal.user.id);
     throw error;
   }
-  return fork;
+  // The row was read before afterInsert linked it to its upstream.
+  return { ...fork, forked_from_project_id: Number(upstream.id) };
 }

@@ -7,5 +7,5 @@ import { visibleProjectsQuery } from '../accounts/api.js';
 export type ForkFilters = Parameters<typeof visibleProjectsQuery>[2];
 
 export function forksQuery(deps: Deps, user: AuthUser | null, projectId: number, filters: ForkFilters) {
-  return visibleProjectsQuery(deps, user, filters).where('id', 'in', deps.db.selectFrom('fork_network_members').select('project_id').where('forked_from_project_id', '=', projectId));
+  return visibleProjectsQuery(deps, user, filters).where('forked_from_project_id', '=', projectId);
 }

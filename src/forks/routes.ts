@@ -86,7 +86,7 @@ export function forkRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await project();
       const upstream = await findProject(deps, actor, params.forked_from_id);
       await linkFork(deps, actor, access, upstream);
-      const [json] = await projectsJson(deps, actor.user, [access.project], true);
+      const [json] = await projectsJson(deps, actor.user, [{ ...access.project, forked_from_project_id: Number(upstream.project.id) }], true);
       return JsonText.of(json);
     },
   });

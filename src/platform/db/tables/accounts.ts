@@ -104,8 +104,10 @@ export interface ProjectsTable {
   squash_commit_template: Generated<string | null>;
   suggestion_commit_message: Generated<string | null>;
   star_count: Generated<number>;
-  /** Direct forks (fork_network_members naming it as forked_from), kept by the fork actions. */
+  /** Direct forks (projects naming it as forked_from_project_id), kept by the fork actions. */
   forks_count: Generated<number>;
+  /** The upstream this project was forked from (GitLab's forked_from_project), kept by the fork actions. */
+  forked_from_project_id: number | null;
   avatar: string | null;
   created_at: number;
   updated_at: number;
@@ -189,12 +191,11 @@ export interface ForkNetworksTable {
   created_at: number;
 }
 
-/** A project's place in its fork network; the root has no forked_from_project_id. */
+/** A project's place in its fork network (the upstream it was forked from is on the project row). */
 export interface ForkNetworkMembersTable {
   id: Generated<number>;
   fork_network_id: number;
   project_id: number;
-  forked_from_project_id: number | null;
   created_at: number;
 }
 
