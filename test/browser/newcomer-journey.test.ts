@@ -74,6 +74,10 @@ describe('a newcomer in the browser', () => {
     await submit(page, '.actions a:has-text("New project")');
     await page.fill('#project-name', 'Storefront');
     await page.fill('#project-description', 'Sells **everything**');
+    // The README is pushed from an existing repository below, so the project starts empty (the
+    // README first commit is ticked by default, as GitLab's form does).
+    await expect(page.locator('#project-readme').isChecked()).resolves.toBe(true);
+    await page.uncheck('#project-readme');
     await review(page, '03-new-project');
     await submit(page, 'button:has-text("Create project")');
     expect(new URL(page.url()).pathname).toBe('/acme/storefront');
