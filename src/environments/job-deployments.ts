@@ -8,6 +8,7 @@ import type { DbTransaction } from '../platform/db/database.js';
 import { nextInternalId } from '../platform/db/internal-ids.js';
 import type { DeploymentStatus, EnvironmentTier } from '../platform/db/tables/environments.js';
 import { environmentSlug } from './slug.js';
+import { findEnvironmentByName } from './finder.js';
 import { guessTier, TIERS } from './tier.js';
 import { startEnvironmentAfterSuccess } from './start-environment.js';
 
@@ -30,7 +31,7 @@ export interface JobDeploymentInput {
 export async function createJobDeployment(trx: DbTransaction, deps: Deps, input: JobDeploymentInput): Promise<void> {
   const now = deps.clock.now();
   const name = input.environment.name;
-  let environment = await trx.selectFrom('environments').selectAll().where('project_id', '=', input.projectId).where('name', '=', name).executeTakeFirst();
+  let environment = await findEnvironmentByName(trx, input.projectId, name);
   if (!environment) {
     const tier = (TIERS as readonly string[]).includes(input.environment.deploymentTier ?? '') ? (input.environment.deploymentTier as EnvironmentTier) : guessTier(name);
     environment = await trx
