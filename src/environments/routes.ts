@@ -48,8 +48,9 @@ export function environmentsRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, project }) => {
       const access = await project();
       const { env, last } = await findEnvironmentWithLastDeployment(deps.db, access.project.id, params.environment_id);
-      const deployables = last ? await deployablesOf(deps, access.project, [last.deployment]) : new Map<number, unknown>();
-      return environmentWithLastDeployment(base, env, last, last?.deployment.deployable_id != null ? (deployables.get(Number(last.deployment.deployable_id)) ?? null) : null);
+      const deployableId = last?.deployment.deployable_id ?? null;
+      const deployable = deployableId === null ? null : ((await deployablesOf(deps, access.project, [{ deployable_id: deployableId }])).get(Number(deployableId)) ?? null);
+      return environmentWithLastDeployment(base, env, last, deployable);
     },
   });
 
