@@ -3,6 +3,7 @@
 import type { Executor } from '../platform/db/database.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import { ParamError, StatusError } from '../platform/errors.js';
+import { groupAndAncestorIds } from '../labels/api.js';
 import { LINK_TYPES, normalFilepath, type LinkInput } from './release-links.js';
 
 /** An ISO 8601 date-time (as Grape's DateTime), or a ParamError naming the parameter. */
@@ -16,12 +17,7 @@ export function parseTime(name: string, value: string | undefined): number | und
 /** The project's and its ancestor groups' milestones named by title or id; GitLab's 400 naming those not found. */
 export async function milestoneIds(db: Executor, project: ProjectRow, titles: string[] | undefined, ids: string[] | undefined): Promise<number[] | undefined> {
   if (titles === undefined && ids === undefined) return undefined;
-  const groups: number[] = [];
-  let namespace = await db.selectFrom('namespaces').select(['id', 'kind', 'parent_id']).where('id', '=', project.namespace_id).executeTakeFirst();
-  while (namespace && namespace.kind === 'group') {
-    groups.push(Number(namespace.id));
-    namespace = namespace.parent_id === null ? undefined : await db.selectFrom('namespaces').select(['id', 'kind', 'parent_id']).where('id', '=', namespace.parent_id).executeTakeFirst();
-  }
+  const groups = await groupAndAncestorIds(db, Number(project.namespace_id));
   const candidates = await db.selectFrom('milestones').select(['id', 'title'])
     .where((eb) => eb.or([eb('project_id', '=', Number(project.id)), ...(groups.length ? [eb('group_id', 'in', groups)] : [])]))
     .execute();
