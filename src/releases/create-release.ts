@@ -34,6 +34,7 @@ async function tagCommit(deps: Deps, access: ProjectAccess, input: CreateRelease
   const ref = `refs/tags/${input.tagName}`;
   const existing = await readableRepository(deps, access.project);
   const refs = existing ? await listRefs(existing) : new Map<string, string>();
+  let repository = existing;
   if (!refs.has(ref)) {
     if (!input.ref?.trim()) throw new StatusError(422, 'Ref is not specified');
     try {
@@ -42,8 +43,10 @@ async function tagCommit(deps: Deps, access: ProjectAccess, input: CreateRelease
       if (error instanceof RepositoryApiError) throw new StatusError(error.status, error.message);
       throw error;
     }
+    // Only a repository that was missing needs reading again (the tag may have made it).
+    repository ??= await readableRepository(deps, access.project);
   }
-  const commit = await findCommit((await readableRepository(deps, access.project))!, ref);
+  const commit = await findCommit(repository!, ref);
   if (!commit) throw new StatusError(422, 'Tag does not point at a commit');
   return commit.id;
 }
