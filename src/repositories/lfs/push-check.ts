@@ -9,7 +9,7 @@ import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { projectLfsEnabled } from '../../accounts/api.js';
 import { GIT_ENV, gitCall } from '../git.js';
 import type { RefUpdate } from '../protected-branches/branch-check.js';
-import type { Quarantine } from '../protected-branches/check-push.js';
+import { quarantineEnv, type Quarantine } from '../protected-branches/check-push.js';
 import { linkedObjects } from './lfs-objects.js';
 import { MAX_POINTER_BYTES, parseLfsPointer, type LfsPointer } from './pointer.js';
 
@@ -18,13 +18,6 @@ export const LFS_OBJECTS_MISSING = 'LFS objects are missing. Ensure LFS is prope
 /** GitLab's REV_LIST_OBJECT_LIMIT. */
 const OBJECT_LIMIT = 2000;
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-
-function quarantineEnv(quarantine: Quarantine): Record<string, string> {
-  const env: Record<string, string> = {};
-  if (quarantine.objectDirectory) env.GIT_OBJECT_DIRECTORY = quarantine.objectDirectory;
-  if (quarantine.alternateObjectDirectories) env.GIT_ALTERNATE_OBJECT_DIRECTORIES = quarantine.alternateObjectDirectories;
-  return env;
-}
 
 /** The first OBJECT_LIMIT objects reachable from `tips` and from no ref yet, blobs only if small enough to be pointers. */
 function newObjects(repoPath: string, env: Record<string, string>, tips: string[]): Promise<string[]> {

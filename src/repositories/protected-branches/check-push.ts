@@ -32,11 +32,17 @@ export interface Quarantine {
   alternateObjectDirectories: string;
 }
 
-/** `git merge-base --is-ancestor`: exit 0 yes, 1 no, anything else (an unknown object) is an error. */
-function isAncestor(repoPath: string, quarantine: Quarantine, oldId: string, newId: string): Promise<boolean> {
-  const env: Record<string, string> = { ...GIT_ENV, GIT_DIR: repoPath };
+/** The environment that lets git read the quarantined objects beside the repository's own. */
+export function quarantineEnv(quarantine: Quarantine): Record<string, string> {
+  const env: Record<string, string> = {};
   if (quarantine.objectDirectory) env.GIT_OBJECT_DIRECTORY = quarantine.objectDirectory;
   if (quarantine.alternateObjectDirectories) env.GIT_ALTERNATE_OBJECT_DIRECTORIES = quarantine.alternateObjectDirectories;
+  return env;
+}
+
+/** `git merge-base --is-ancestor`: exit 0 yes, 1 no, anything else (an unknown object) is an error. */
+function isAncestor(repoPath: string, quarantine: Quarantine, oldId: string, newId: string): Promise<boolean> {
+  const env: Record<string, string> = { ...GIT_ENV, GIT_DIR: repoPath, ...quarantineEnv(quarantine) };
   return new Promise((resolve, reject) => {
     execFile('git', ['merge-base', '--is-ancestor', oldId, newId], { env }, (error, _stdout, stderr) => {
       if (!error) return resolve(true);
