@@ -7,7 +7,7 @@ import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { ConflictError, StatusError, ValidationError } from '../platform/errors.js';
 import { createTag, findCommit, listRefs, readableRepository, RepositoryApiError } from '../repositories/api.js';
-import { insertLink, linkProblems, type LinkInput } from './release-links.js';
+import { insertLink, linkFieldProblems, type LinkInput } from './release-links.js';
 import { collectEvidence } from './collect-evidence.js';
 import type { ReleaseRow } from './finder.js';
 
@@ -56,7 +56,8 @@ export async function createRelease(deps: Deps, access: ProjectAccess, input: Cr
   releaseTextProblems(errors, input);
   // The links are checked before a tag is made: a refused release leaves no new tag behind.
   for (const [index, link] of input.links.entries()) {
-    Object.assign(errors, await linkProblems(deps.db, -1, link));
+    // The release is not made yet: it has no links to read.
+    Object.assign(errors, linkFieldProblems(link));
     const earlier = input.links.slice(0, index);
     if (earlier.some((other) => other.name === link.name)) errors.name = ['has already been taken'];
     if (earlier.some((other) => other.url === link.url)) errors.url = ['has already been taken'];

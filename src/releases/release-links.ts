@@ -33,14 +33,20 @@ function validUrl(url: string): boolean {
   }
 }
 
-/** The link's problems against the release's other links (`except`: the link being changed). */
-export async function linkProblems(db: Executor, releaseId: number, link: Required<Pick<LinkInput, 'name' | 'url'>> & LinkInput, exceptId?: number): Promise<Record<string, string[]>> {
+/** The link's own problems, before any other link of the release is read. */
+export function linkFieldProblems(link: Required<Pick<LinkInput, 'name' | 'url'>> & LinkInput): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   if (!link.name.trim()) errors.name = ["can't be blank"];
   else if ([...link.name].length > 255) errors.name = ['is too long (maximum is 255 characters)'];
   if (!link.url.trim()) errors.url = ["can't be blank"];
   else if (link.url.length > 2048 || !validUrl(link.url)) errors.url = ['is blocked: Only allowed schemes are http, https, ftp'];
   if (link.filepath && (link.filepath.length > 128 || !FILEPATH.test(link.filepath))) errors.filepath = ['is in an invalid format'];
+  return errors;
+}
+
+/** The link's problems, its own and against the release's other links (`except`: the link being changed). */
+export async function linkProblems(db: Executor, releaseId: number, link: Required<Pick<LinkInput, 'name' | 'url'>> & LinkInput, exceptId?: number): Promise<Record<string, string[]>> {
+  const errors = linkFieldProblems(link);
   const others = (await db.selectFrom('release_links').selectAll().where('release_id', '=', releaseId).execute()).filter((row) => Number(row.id) !== exceptId);
   if (!errors.name && others.some((row) => row.name === link.name)) errors.name = ['has already been taken'];
   if (!errors.url && others.some((row) => row.url === link.url)) errors.url = ['has already been taken'];
