@@ -37,6 +37,12 @@ async function newIssue(body: Record<string, unknown>, as = owner) {
   return kiln.apiAs(as, 'POST', `/projects/${project.id}/issues`, body);
 }
 
+async function signedIn(user: TestUser) {
+  const web = new WebSession(kiln);
+  await web.signIn(user.username, user.password);
+  return web;
+}
+
 async function doneAll() {
   await kiln.worker.drain();
   for (const user of [owner, dev, guest, stranger]) await kiln.api('POST', '/todos/mark_as_done', { token: user.token });
@@ -162,12 +168,6 @@ describe('merge requests', () => {
 
 
 describe('GET /dashboard/todos', () => {
-  async function signedIn(user: TestUser) {
-    const web = new WebSession(kiln);
-    await web.signIn(user.username, user.password);
-    return web;
-  }
-
   it('lists pending to-dos with the count in the top bar, text escaped, filters kept in links', async () => {
     await doneAll();
     const issue = await newIssue({ title: `Page ${XSS}`, description: `Hello @guest ${XSS}` });
@@ -235,8 +235,7 @@ describe('GET /dashboard/issues and /dashboard/merge_requests (your work)', () =
     await kiln.apiAs(owner, 'PUT', `/projects/${project.id}/issues/${closed.iid}`, { state_event: 'close' });
     await kiln.apiAs(ana, 'POST', `/projects/${project.id}/issues`, { title: 'Mine' });
     const hidden = await kiln.apiAs(owner, 'POST', `/projects/${elsewhere.id}/issues`, { title: 'Gone soon', assignee_ids: [ana.id] });
-    const web = new WebSession(kiln);
-    await web.signIn(ana.username, ana.password);
+    const web = await signedIn(ana);
     const list = await web.get('/dashboard/issues');
     expect(list.statusCode).toBe(200);
     expect(list.body).toContain(`href="/owner/app/-/issues/${assigned.iid}">Assigned &lt;img src=x onerror=alert(1)&gt;</a>`);
