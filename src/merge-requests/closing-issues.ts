@@ -10,7 +10,6 @@ import type { ProjectRow } from '../platform/auth/subjects.js';
 import { canOnProject } from '../platform/auth/policies/index.js';
 import { projectAccess, toAuthUser } from '../accounts/api.js';
 import { updateIssue } from '../issues/api.js';
-import { readCommits, revList } from '../repositories/api.js';
 import type { MergeRequestRow } from './rows.js';
 import { fullProject, latestDiffOf } from './finder.js';
 import { readRepository } from './mr-repository.js';
@@ -82,12 +81,8 @@ export async function closeIssuesOnMerge(deps: Deps, actorId: number, mr: MergeR
   await closeIssues(deps, actorId, links.map((link) => Number(link.issue_id)));
 }
 
-/** A push to the default branch: the closing statements of the commits it added (at most 100 read). */
-export async function closeIssuesByPush(deps: Deps, project: ProjectRow, actorId: number, before: string | null, after: string): Promise<void> {
-  const repoPath = await readRepository(deps, project);
-  if (!repoPath) return;
-  const ids = await revList(repoPath, { revisions: before ? [after, `^${before}`] : [after], maxCount: 100 });
-  const commits = await readCommits(repoPath, ids);
-  const references = [...commits.values()].flatMap((commit) => closingReferences(commit.message));
+/** A push to the default branch: closes what the pushed commits' messages name (read by the refresh job). */
+export async function closeIssuesByPush(deps: Deps, project: ProjectRow, actorId: number, messages: string[]): Promise<void> {
+  const references = messages.flatMap((message) => closingReferences(message));
   await closeIssues(deps, actorId, await resolve(deps, project, references));
 }

@@ -116,21 +116,24 @@ async function refreshTarget(deps: Deps, payload: RefreshPayload, mr: MergeReque
   });
 }
 
-/** "mentioned in commit" on what the pushed commits name (at most 100 read; a new branch: those not on the default branch). */
-async function crossReferencePush(deps: Deps, project: ProjectRow, payload: RefreshPayload & { actorId: number; after: string }): Promise<void> {
+/**
+ * The commits a push brought (at most 100 read; a new branch: those not on the default branch), read
+ * once for both uses: a push to the default branch closes the issues they name (ProcessCommitWorker),
+ * and every push adds "mentioned in commit" to what they name.
+ */
+async function actOnPushedCommits(deps: Deps, project: ProjectRow, payload: RefreshPayload & { actorId: number; after: string }): Promise<void> {
   const repoPath = await readRepository(deps, project);
   if (!repoPath) return;
   const exclude = payload.before ? [`^${payload.before}`] : payload.branch !== project.default_branch && project.default_branch ? [`^${BRANCH_PREFIX}${project.default_branch}`] : [];
   const ids = await revList(repoPath, { revisions: [payload.after, ...exclude], maxCount: 100 });
   const commits = [...(await readCommits(repoPath, ids)).entries()].map(([id, commit]) => ({ id, message: commit.message }));
+  if (payload.branch === project.default_branch) await closeIssuesByPush(deps, project, payload.actorId, commits.map((commit) => commit.message));
   if (commits.length) await crossReferenceCommits(deps, project, payload.actorId, commits);
 }
 
 export async function refreshMergeRequestsJob(deps: Deps, payload: RefreshPayload): Promise<void> {
   const project = await fullProject(deps.db, payload.projectId);
-  // A push to the default branch closes the issues its new commits name (ProcessCommitWorker).
-  if (project && payload.after && payload.actorId !== null && payload.branch === project.default_branch) await closeIssuesByPush(deps, project, payload.actorId, payload.before, payload.after);
-  if (project && payload.after && payload.actorId !== null) await crossReferencePush(deps, project, { ...payload, actorId: payload.actorId, after: payload.after });
+  if (project && payload.after && payload.actorId !== null) await actOnPushedCommits(deps, project, { ...payload, actorId: payload.actorId, after: payload.after });
   for (const mr of await openMergeRequests(deps, 'source', payload.projectId, payload.branch)) await refreshSource(deps, payload, mr);
   for (const mr of await openMergeRequests(deps, 'target', payload.projectId, payload.branch)) await refreshTarget(deps, payload, mr);
 }
