@@ -22,11 +22,6 @@ import { sendArchive } from './runner-protocol-routes.js';
 
 const TAGS = ['ci'];
 
-function lintAnswer(content: string) {
-  const parsed = parseCiConfig(content);
-  return parsed;
-}
-
 export function ciRoutes(app: FastifyInstance, deps: Deps): void {
   const base = deps.config.baseUrl;
 
@@ -36,7 +31,7 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
     params: { content: p.string.required(), include_merged_yaml: p.boolean.optional(), include_jobs: p.boolean.optional() },
     status: 200,
     handler: async ({ params }) => {
-      const parsed = lintAnswer(params.content);
+      const parsed = parseCiConfig(params.content);
       const valid = parsed.errors.length === 0;
       return {
         status: valid ? 'valid' : 'invalid',
@@ -54,7 +49,7 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.string.required(), content: p.string.required(), dry_run: p.boolean.optional(), include_jobs: p.boolean.optional(), ref: p.string.optional() },
     status: 200,
     handler: async ({ params }) => {
-      const parsed = lintAnswer(params.content);
+      const parsed = parseCiConfig(params.content);
       return {
         valid: parsed.errors.length === 0,
         errors: parsed.errors,
