@@ -8,7 +8,7 @@
 import type { Deps } from '../../platform/deps.js';
 import type { DbTransaction as Transaction } from '../../platform/db/database.js';
 import type { CiStatus } from '../../platform/db/tables/ci.js';
-import { ACTIVE, compositeStatus } from '../../commit-statuses/api.js';
+import { ACTIVE, COMPLETED, compositeStatus } from '../../commit-statuses/api.js';
 import { parseDuration } from '../config/duration.js';
 import { syncDeployment } from './sync-deployment.js';
 import type { BuildOptions } from './build-options.js';
@@ -25,10 +25,8 @@ interface BuildState {
   options: string | null;
 }
 
-const COMPLETE: CiStatus[] = ['success', 'failed', 'canceled', 'skipped'];
-
 function isComplete(composite: CiStatus): boolean {
-  return COMPLETE.includes(composite);
+  return COMPLETED.includes(composite);
 }
 
 /** The status a created job moves to given the composite of its prerequisites, or null to wait. */
