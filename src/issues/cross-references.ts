@@ -14,7 +14,7 @@ import { inTransaction } from '../platform/db/database.js';
 import { enqueue } from '../platform/jobs/queue.js';
 import { canOnProject, canReadIssue, type PolicySubject } from '../platform/auth/policies/index.js';
 import { findProjectRow, projectAccess, toAuthUser } from '../accounts/api.js';
-import { ISSUE_REFERENCE, MERGE_REQUEST_REFERENCE, PROJECT_REFERENCE, referencedProjectPath } from '../markdown/api.js';
+import { ISSUE_REFERENCE, MERGE_REQUEST_REFERENCE, PROJECT_REFERENCE, proseOnly, referencedProjectPath } from '../markdown/api.js';
 import { newDiscussionId } from './create-note.js';
 
 export const CROSS_REFERENCE_JOB = 'issues.cross_reference';
@@ -67,7 +67,9 @@ function sourceColumns(source: Source) {
 }
 
 /** The issues and merge requests `text` names, seen from `context`, that `user` may read. */
-async function readableTargets(deps: Deps, user: AuthUser, context: ProjectRow, text: string): Promise<Array<Target & { project: ProjectRow }>> {
+async function readableTargets(deps: Deps, user: AuthUser, context: ProjectRow, written: string): Promise<Array<Target & { project: ProjectRow }>> {
+  // A reference inside code is not one (GitLab's filters skip code): `#3` in a code span mentions nothing.
+  const text = proseOnly(written);
   const wanted = new Map<string, { type: 'Issue' | 'MergeRequest'; path: string; iid: number }>();
   const add = (type: 'Issue' | 'MergeRequest', path: string, iid: number) => {
     if (wanted.size < MAX_TARGETS) wanted.set(`${path.toLowerCase()}${type}${iid}`, { type, path: path.toLowerCase(), iid });

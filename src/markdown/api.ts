@@ -5,4 +5,6 @@ export type { RelativeLinks } from './relative-links.js';
 export { ISSUE_REFERENCE } from './render-markdown.js';
 // Issue 34: cross-reference system notes find the issues and merge requests a text names the same way.
 export { MERGE_REQUEST_REFERENCE, PROJECT_REFERENCE } from './render-markdown.js';
-export { referencedProjectPath } from './references.js';
+export { referencedProjectPath } from './project-paths.js';
+// References inside code name nothing: the scanners that look for them read the prose only.
+export { proseOnly } from './prose-only.js';

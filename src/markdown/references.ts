@@ -21,6 +21,9 @@ import {
   type ResolvedMergeRequest,
   type ResolvedUser,
 } from './render-markdown.js';
+import { referencedProjectPath } from './project-paths.js';
+import { resolveCommitReferences } from './commit-references.js';
+import { proseOnly } from './prose-only.js';
 
 /** At most this many distinct references of each kind are looked up in one text. */
 const MAX_REFERENCES = 200;
@@ -58,12 +61,6 @@ async function readableMergeRequests(deps: Deps, access: Viewed, iids: number[])
   return found;
 }
 
-/** The full path a written project reference names: a bare path is a sibling of the context project. */
-export function referencedProjectPath(written: string, context: { full_path: string }): string {
-  if (written.includes('/')) return written;
-  const slash = context.full_path.lastIndexOf('/');
-  return slash < 0 ? written : `${context.full_path.slice(0, slash)}/${written}`;
-}
 
 /** `project#12` and `group/project!7` the viewer of `context` may read, keyed as crossProjectKey. */
 async function crossProjectReferences(deps: Deps, text: string, context: ProjectAccess): Promise<Map<string, ResolvedIssue | ResolvedMergeRequest>> {
@@ -103,7 +100,9 @@ async function crossProjectReferences(deps: Deps, text: string, context: Project
   return found;
 }
 
-export async function resolveReferences(deps: Deps, text: string, project?: ProjectAccess): Promise<References> {
+export async function resolveReferences(deps: Deps, written: string, project?: ProjectAccess): Promise<References> {
+  // Code links nothing (the renderer leaves code alone): what it names is not looked up either.
+  const text = proseOnly(written);
   const users = new Map<string, ResolvedUser>();
   const iids = project ? distinct(text.matchAll(ISSUE_REFERENCE), (match) => Number(match[1])) : [];
   const mrIids = project ? distinct(text.matchAll(MERGE_REQUEST_REFERENCE), (match) => Number(match[1])) : [];
@@ -115,7 +114,8 @@ export async function resolveReferences(deps: Deps, text: string, project?: Proj
     const rows = await deps.db.selectFrom('users').select(['id', 'username', 'name']).where('username_lower', 'in', usernames).execute();
     for (const row of rows) users.set(row.username.toLowerCase(), { url: userWebUrl(deps.config.baseUrl, row.username), name: row.name, id: Number(row.id) });
   }
-  return { issues, users, mergeRequests, crossProject };
+  const commits = project ? await resolveCommitReferences(deps, text, project) : undefined;
+  return { issues, users, mergeRequests, crossProject, commits };
 }
 
 /** The first MAX_REFERENCES distinct values of the matches, looking at MAX_CANDIDATES matches at most. */

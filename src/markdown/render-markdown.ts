@@ -23,6 +23,15 @@ export interface ResolvedMergeRequest {
   mergeRequestId: number;
 }
 
+/** A commit of a repository the viewer may read: `text` is what the link shows (GitLab's short id). */
+export interface ResolvedCommit {
+  url: string;
+  title: string;
+  text: string;
+  projectId: number;
+  sha: string;
+}
+
 export interface ResolvedUser {
   url: string;
   name: string;
@@ -36,6 +45,8 @@ export interface References {
   /** `project#12`, `group/project!7`: by crossProjectKey of the path as written. */
   crossProject?: ReadonlyMap<string, ResolvedIssue | ResolvedMergeRequest>;
   users: ReadonlyMap<string, ResolvedUser>;
+  /** `1a2b3c4`, `project@1a2b3c4`: by commitKey of the path and SHA as written. */
+  commits?: ReadonlyMap<string, ResolvedCommit>;
 }
 
 export interface RenderOptions {
@@ -74,6 +85,17 @@ const PATH_SEGMENT = '[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,254}';
  * path characters is tried once and the scan stays linear.
  */
 export const PROJECT_REFERENCE = new RegExp(`(?<![\\w/.@&#!-])((?:${PATH_SEGMENT}/){0,20}${PATH_SEGMENT})([#!])(\\d{1,9})\\b`, 'g');
+
+/**
+ * A commit (GitLab's Commit.reference_pattern): 7 to 40 hexadecimal digits, optionally after a
+ * project path and `@` — the path (1) and the SHA (2) — not continuing a word, path or reference.
+ */
+export const COMMIT_REFERENCE = new RegExp(`(?<![\\w/.@&#!-])(?:((?:${PATH_SEGMENT}/){0,20}${PATH_SEGMENT})@)?([0-9a-fA-F]{7,40})(?![\\w-])`, 'g');
+
+/** The key of a commit reference in References.commits ('' for the context project). */
+export function commitKey(writtenPath: string | undefined, sha: string): string {
+  return `${(writtenPath ?? '').toLowerCase()}@${sha.toLowerCase()}`;
+}
 
 /** The key of a cross-project reference in References.crossProject. */
 export function crossProjectKey(writtenPath: string, sigil: string, iid: number): string {
@@ -183,7 +205,7 @@ function taskLists(state: StateCore): void {
 /** Replace resolved references in text tokens outside links and code with links to them. */
 function linkReferences(state: StateCore): void {
   const references = (state.env as { gitlabReferences?: References }).gitlabReferences;
-  if (!references || (references.issues.size === 0 && references.users.size === 0 && !references.mergeRequests?.size && !references.crossProject?.size)) return;
+  if (!references || (references.issues.size === 0 && references.users.size === 0 && !references.mergeRequests?.size && !references.crossProject?.size && !references.commits?.size)) return;
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
     const out: Token[] = [];
@@ -207,6 +229,8 @@ interface Match {
   href: string;
   title: string;
   attrs: Array<[string, string]>;
+  /** What the link shows, when not the text it replaces. */
+  text?: string;
 }
 
 /** The link of an issue or merge request reference found at `match`. */
@@ -236,6 +260,16 @@ function findMatches(text: string, references: References): Match[] {
       if (found) matches.push(issuableMatch(match, found));
     }
   }
+  if (references.commits?.size) {
+    for (const match of text.matchAll(COMMIT_REFERENCE)) {
+      const commit = references.commits.get(commitKey(match[1], match[2]));
+      if (!commit) continue;
+      matches.push({
+        start: match.index!, end: match.index! + match[0].length, href: commit.url, title: commit.title, text: match[1] ? `${match[1]}@${commit.text}` : commit.text,
+        attrs: [['data-reference-type', 'commit'], ['data-project', String(commit.projectId)], ['data-commit', commit.sha], ['class', 'gfm gfm-commit']],
+      });
+    }
+  }
   for (const match of text.matchAll(USER_REFERENCE)) {
     const username = withoutTrailingDots(match[1]);
     const user = references.users.get(username.toLowerCase());
@@ -257,7 +291,7 @@ function splitText(state: StateCore, text: string, references: References): Toke
     if (match.start > at) tokens.push(textToken(state, text.slice(at, match.start)));
     const open = new state.Token('link_open', 'a', 1);
     open.attrs = [['href', match.href], ['title', match.title], ...match.attrs];
-    tokens.push(open, textToken(state, text.slice(match.start, match.end)), new state.Token('link_close', 'a', -1));
+    tokens.push(open, textToken(state, match.text ?? text.slice(match.start, match.end)), new state.Token('link_close', 'a', -1));
     at = match.end;
   }
   if (at < text.length) tokens.push(textToken(state, text.slice(at)));

@@ -1,13 +1,13 @@
 // `@username` references in Markdown, as GitLab's user reference filter finds them: not inside code
 // (fenced blocks, inline code), not in the middle of a word or an e-mail address. `@all` and group
 // mentions are not resolved (Kiln documents it: docs/notifications.md).
-const FENCED = /^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm;
-const INLINE_CODE = /`[^`\n]*`/g;
+import { proseOnly } from '../markdown/api.js';
+
 const MENTION = /(?<![\w@.+-])@([A-Za-z0-9_][A-Za-z0-9_.-]*)/g;
 
 export function mentionedUsernames(text: string | null | undefined): string[] {
   if (!text) return [];
-  const prose = text.replace(FENCED, ' ').replace(INLINE_CODE, ' ');
+  const prose = proseOnly(text);
   const names = new Set<string>();
   for (const match of prose.matchAll(MENTION)) {
     // A sentence's full stop is not part of the name (GitLab's usernames never end with one).

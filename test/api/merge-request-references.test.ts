@@ -7,6 +7,7 @@ import { WebSession } from '../helpers/browser-session.js';
 import { repositoryWorld, type RepositoryWorld } from './repository-api-driver.js';
 import { branchWith, create, openMergeRequest, seedRepository } from './merge-requests-helpers.js';
 import { renderMarkdown } from '../../src/markdown/render-markdown.js';
+import { proseOnly } from '../../src/markdown/prose-only.js';
 
 let kiln: TestKiln;
 let w: RepositoryWorld;
@@ -17,16 +18,19 @@ let secret: any;
 let siblingIssue: any;
 let siblingMr: any;
 let secretIssue: any;
+/** The head commits of a branch of the project and of the sibling. */
+let localCommit: any;
+let siblingCommit: any;
 
 beforeAll(async () => {
   kiln = await testKiln();
   w = await repositoryWorld(kiln);
   await seedRepository(kiln, w.owner, w.project.id);
-  await branchWith(kiln, w.developer, w.project.id, 'referenced', [create('r.txt', 'r\n')]);
+  localCommit = await branchWith(kiln, w.developer, w.project.id, 'referenced', [create('r.txt', 'r\n')], 'Local commit');
   mr = await openMergeRequest(kiln, w.developer, w.project.id, { source_branch: 'referenced', title: 'Referenced change' });
   sibling = await kiln.createProject(w.owner, 'lib', { namespace_id: w.group.id, visibility: 'private' });
   await seedRepository(kiln, w.owner, sibling.id);
-  await branchWith(kiln, w.owner, sibling.id, 'lib-change', [create('l.txt')]);
+  siblingCommit = await branchWith(kiln, w.owner, sibling.id, 'lib-change', [create('l.txt')], 'Library commit');
   siblingMr = await openMergeRequest(kiln, w.owner, sibling.id, { source_branch: 'lib-change', title: 'Library change' });
   siblingIssue = await kiln.apiAs(w.owner, 'POST', `/projects/${sibling.id}/issues`, { title: 'Library bug' });
   secret = await kiln.createProject(w.stranger, 'hidden', { visibility: 'private' });
@@ -85,6 +89,52 @@ describe('cross-project references', () => {
   it('scans a long run of path characters in linear time', () => {
     const references = { issues: new Map(), users: new Map(), crossProject: new Map([['g/p#1', { url: 'http://kiln.test/g/p/-/issues/1', title: 'T', projectId: 1, issueId: 2 }]]) };
     const html = renderMarkdown(`${'a/'.repeat(50_000)} ${'b-'.repeat(50_000)} g/p#1`, { gfm: true, references });
+    expect(html.match(/gfm-issue/g)).toHaveLength(1);
+  });
+});
+
+describe('commit SHAs in Markdown', () => {
+  it('links a SHA of 7 to 40 digits and project@sha to the commit page when the commit exists, showing the short id', async () => {
+    const short = localCommit.id.slice(0, 7);
+    const text = `Since ${short}, ${localCommit.id.toUpperCase()} and lib@${siblingCommit.id.slice(0, 10)}; not deadbee, ${short}x, #${short} nor \`${short}\`.`;
+    const { body } = await render(w.owner.token, text);
+    expect(body.html).toContain(`<a href="${w.project.web_url}/-/commit/${localCommit.id}" title="Local commit" data-reference-type="commit" data-project="${w.project.id}" data-commit="${localCommit.id}" class="gfm gfm-commit">${localCommit.id.slice(0, 8)}</a>`);
+    expect(body.html).toContain(`<a href="${sibling.web_url}/-/commit/${siblingCommit.id}" title="Library commit" data-reference-type="commit" data-project="${sibling.id}" data-commit="${siblingCommit.id}" class="gfm gfm-commit">lib@${siblingCommit.id.slice(0, 8)}</a>`);
+    expect(body.html.match(/gfm-commit/g)).toHaveLength(3);
+    expect(body.html).toContain('not deadbee,');
+    expect(body.html).toContain(`<code>${short}</code>`);
+  });
+
+  it('leaves SHAs plain for a reader who may not read the code (a guest of a private project, a non-member of the sibling)', async () => {
+    const guest = (await render(w.guest.token, `See ${localCommit.id}`)).body.html;
+    expect(guest).toBe(`<p>See ${localCommit.id}</p>\n`);
+    const developer = (await render(w.developer.token, `See lib@${siblingCommit.id}`)).body.html;
+    expect(developer).not.toContain('<a ');
+    expect(developer).not.toContain('Library commit');
+  });
+});
+
+describe('references inside code', () => {
+  it('blanks inline code, fenced and indented blocks, keeping offsets and prose', () => {
+    const text = 'See #1 and `#2` or ``a ` #3``\n\n```\n#4\n```\n\n    #5\n\n- item\n\n    #6 in the item\n\n~~~~ js\n#7\n~~~\n#8\n~~~~\n#9 after';
+    const prose = proseOnly(text);
+    expect(prose).toHaveLength(text.length);
+    expect([...prose.matchAll(/#(\d)/g)].map((match) => match[1])).toEqual(['1', '6', '9']);
+    // An unclosed run of backticks is text, and runs only close on a run of their own length.
+    expect(proseOnly('a ` #1')).toBe('a ` #1');
+    expect(proseOnly('`` #1 ` #2 `` #3')).toBe(`${' '.repeat(13)} #3`);
+  });
+
+  it('makes no "mentioned in" note and no link for a reference inside code', async () => {
+    const quoted = await kiln.apiAs(w.owner, 'POST', `/projects/${w.project.id}/issues`, { title: 'Quoted only' });
+    const named = await kiln.apiAs(w.owner, 'POST', `/projects/${w.project.id}/issues`, { title: 'Named' });
+    const body = `Run \`fix #${quoted.iid}\` then:\n\n\`\`\`\ngit log --grep '#${quoted.iid}'\n\`\`\`\n\nfor #${named.iid}`;
+    await kiln.apiAs(w.developer, 'POST', `/projects/${w.project.id}/merge_requests/${mr.iid}/notes`, { body });
+    await kiln.worker.drain();
+    const notesOn = async (id: number) => (await kiln.deps.db.selectFrom('notes').select('body').where('noteable_type', '=', 'Issue').where('noteable_id', '=', id).where('system', '=', 1).execute()).map((row) => row.body);
+    expect(await notesOn(quoted.id)).toEqual([]);
+    expect(await notesOn(named.id)).toEqual([`mentioned in merge request !${mr.iid}`]);
+    const html = (await render(w.owner.token, body)).body.html;
     expect(html.match(/gfm-issue/g)).toHaveLength(1);
   });
 });
