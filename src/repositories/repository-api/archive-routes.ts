@@ -15,7 +15,7 @@ const params = {
   sha: p.string.optional(),
   format: p.string.optional(),
   path: p.string.optional({ max: 4096 }),
-  // Archives hold what the repository holds: LFS files as their pointers whichever way this is set.
+  // LFS files as their objects' content (lfs/archive-filter.ts), or as their pointers when false.
   include_lfs_blobs: p.boolean.optional({ default: true }),
   exclude_paths: p.strings.optional(),
 };
@@ -29,7 +29,7 @@ export function archiveRoutes(app: FastifyInstance, deps: Deps): void {
         const format = query.format ?? 'tar.gz';
         // Grape's route requirement: an unknown format matches no route.
         if (!(ARCHIVE_FORMATS as readonly string[]).includes(format)) throw new ApiError(404, { error: '404 Not Found' });
-        const archive = await openArchive(deps, await project(), { sha: query.sha, format, path: query.path, excludePaths: query.exclude_paths });
+        const archive = await openArchive(deps, await project(), { sha: query.sha, format, path: query.path, excludePaths: query.exclude_paths, includeLfsBlobs: query.include_lfs_blobs });
         const child = archive.process;
         child.stderr?.on('data', (chunk: Buffer) => request.log.warn({ stderr: chunk.toString() }, 'git archive reported an error'));
         // A client that goes away stops the archive it asked for.

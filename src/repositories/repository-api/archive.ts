@@ -10,6 +10,7 @@ import { findCommit } from './object-reader.js';
 import { entryAt } from './git-reads.js';
 import { cleanRepositoryPath } from './tree-entries.js';
 import { readableRepository } from './project-repository.js';
+import { archiveLfsFilter } from '../lfs/archive-filter.js';
 
 /** The formats of Gitlab::PathRegex.archive_formats_regex. */
 export const ARCHIVE_FORMATS = ['zip', 'tar', 'tar.gz', 'tgz', 'gz', 'tar.bz2', 'tbz', 'tbz2', 'tb2', 'bz2'] as const;
@@ -39,7 +40,7 @@ export function archivePathspecs(path: string, exclude: readonly string[]): stri
   return [`:(literal)${path === '' ? '.' : path}`, ...exclude.map((excluded) => `:(exclude,literal)${excluded}`)];
 }
 
-export async function openArchive(deps: Deps, access: ProjectAccess, query: { sha?: string; format: string; path?: string; excludePaths?: string[] }): Promise<Archive> {
+export async function openArchive(deps: Deps, access: ProjectAccess, query: { sha?: string; format: string; path?: string; excludePaths?: string[]; includeLfsBlobs?: boolean }): Promise<Archive> {
   const repoPath = await readableRepository(deps, access.project);
   const ref = query.sha ?? access.project.default_branch;
   const commit = repoPath ? await findCommit(repoPath, ref) : null;
@@ -54,6 +55,10 @@ export async function openArchive(deps: Deps, access: ProjectAccess, query: { sh
   const compression = ['-c', 'tar.tar.gz.command=git archive gzip', '-c', 'tar.tgz.command=git archive gzip', '-c', 'tar.tar.bz2.command=bzip2 -c'];
   const exclude = (query.excludePaths ?? []).map(cleanRepositoryPath).filter((excluded): excluded is string => excluded !== null && excluded !== '');
   const pathspecs = archivePathspecs(path, exclude);
-  const args = [...compression, 'archive', `--format=${extension}`, `--prefix=${prefix}/`, commit.id, ...(pathspecs.length > 0 ? ['--', ...pathspecs] : [])];
-  return { fileName: `${prefix}.${extension}`, process: spawnGit(repoPath, args) };
+  // GitLab's include_lfs_blobs (true unless asked otherwise): LFS files as their content.
+  const lfs = query.includeLfsBlobs === false ? null : await archiveLfsFilter(deps, access.project);
+  const args = [...compression, ...(lfs?.gitOptions ?? []), 'archive', `--format=${extension}`, `--prefix=${prefix}/`, commit.id, ...(pathspecs.length > 0 ? ['--', ...pathspecs] : [])];
+  const process = spawnGit(repoPath, args);
+  if (lfs) process.once('close', () => void lfs.dispose());
+  return { fileName: `${prefix}.${extension}`, process };
 }

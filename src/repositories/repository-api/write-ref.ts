@@ -7,6 +7,7 @@ import type { AuthUser } from '../../platform/auth/principal.js';
 import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { gitCall } from '../git.js';
 import { recordPushEvents } from '../record-push-events.js';
+import { repositoryHooks } from '../hooks.js';
 import { checkPush } from '../protected-branches/check-push.js';
 import { BRANCH_MESSAGES } from '../protected-branches/branch-check.js';
 import { projectRules, rulesMatching } from '../protected-branches/finder.js';
@@ -41,7 +42,10 @@ async function inProtectedBranch(deps: Deps, write: RefWrite): Promise<boolean> 
 /** The refusal of a push for this update, as the web interface and API get it, or null. */
 async function refuse(deps: Deps, write: RefWrite, oldId: string): Promise<string | null> {
   const push = { project: write.project, user: write.user, repoPath: write.repoPath, emptyRepository: isEmptyRepository(write.before), fromWeb: true };
-  const refusal = await checkPush(deps, push, { objectDirectory: '', alternateObjectDirectories: '' }, [{ oldId, newId: write.newId, ref: write.ref }]);
+  const noQuarantine = { objectDirectory: '', alternateObjectDirectories: '' };
+  const updates = [{ oldId, newId: write.newId, ref: write.ref }];
+  // Gitaly runs the same hooks for a web or API commit as for a push: its new objects' LFS pointers too.
+  const refusal = (await checkPush(deps, push, noQuarantine, updates)) ?? (await repositoryHooks(deps).checkPushedObjects?.(write.project, write.repoPath, noQuarantine, updates)) ?? null;
   // Deleting a protected branch and creating one from a protected commit are what "from the web" allows.
   if (refusal === BRANCH_MESSAGES.nonWebDeleteProtectedBranch) return null;
   if (refusal === BRANCH_MESSAGES.nonWebCreateProtectedBranch) return (await inProtectedBranch(deps, write)) ? null : INVALID_COMMIT_CREATE_PROTECTED_BRANCH;
