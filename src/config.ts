@@ -79,6 +79,8 @@ export interface Config {
   lfsEnabled: boolean;
   /** Where LFS objects are stored, once per oid for the whole instance; every node must reach it (KILN_LFS_PATH). */
   lfsPath: string;
+  /** Where Markdown uploads are stored, a directory per project; every node must reach it (KILN_UPLOADS_PATH). */
+  uploadsPath: string;
   /** The largest LFS object accepted, in bytes (KILN_LFS_MAX_OBJECT_BYTES). */
   lfsMaxObjectBytes: number;
   /** The most LFS content one project may hold, in bytes; 0: no limit (KILN_LFS_MAX_PROJECT_BYTES). */
@@ -309,6 +311,7 @@ export function loadConfig(env: Env = process.env): Config {
     keepAliveTimeoutMs: integer(env, 'KILN_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
     lfsEnabled: boolean(env, 'KILN_LFS_ENABLED', true),
     lfsPath: resolve(dataDir, env.KILN_LFS_PATH || join('shared', 'lfs-objects')),
+    uploadsPath: resolve(dataDir, env.KILN_UPLOADS_PATH || join('shared', 'uploads')),
     lfsMaxObjectBytes: integer(env, 'KILN_LFS_MAX_OBJECT_BYTES', 5 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
     lfsMaxProjectBytes: integer(env, 'KILN_LFS_MAX_PROJECT_BYTES', 0, 0, Number.MAX_SAFE_INTEGER),
   };

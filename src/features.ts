@@ -32,6 +32,7 @@ import { sshFeature } from './ssh/index.js';
 import { adminFeature } from './admin/index.js';
 import { todosFeature } from './todos/index.js';
 import { releasesFeature } from './releases/index.js';
+import { uploadsFeature } from './uploads/index.js';
 
 export const features: Feature[] = [
   accountsFeature,
@@ -63,6 +64,7 @@ export const features: Feature[] = [
   ciFeature,
   forksFeature,
   releasesFeature,
+  uploadsFeature,
   issuePagesFeature,
   mergeRequestPagesFeature,
   labelPagesFeature,

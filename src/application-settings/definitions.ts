@@ -17,6 +17,8 @@ export interface SettingDefinition {
   values?: readonly number[];
   /** Smallest accepted integer, with Rails' numericality message. */
   min?: { value: number; message: string };
+  /** Largest accepted integer, with Rails' numericality message. */
+  max?: { value: number; message: string };
   /**
    * Kiln has no code path for this setting: it behaves as the default, so only the default is
    * accepted and any other value is refused with this 400 message (a setting that did nothing
@@ -48,7 +50,9 @@ export const SETTINGS = {
   default_projects_limit: { kind: 'integer', default: 100_000, min: atLeastZero, fixed: 'is not supported by this server (it has no per-user project limit)' },
   // 0 not protected, 1 partially, 2 fully, 3 protected against pushes (Gitlab::Access.protection_values).
   default_branch_protection: { kind: 'integer', default: 2, values: [0, 1, 2, 3], fixed: 'is not supported by this server' },
-  max_attachment_size: { kind: 'integer', default: 10, min: { value: 1, message: 'must be greater than 0' }, fixed: 'is not supported by this server (its upload limit is fixed)' },
+  // Markdown uploads (src/uploads), in MiB: GitLab's default is 100. Kiln reads an upload whole into
+  // memory, so 100 is also the most it accepts.
+  max_attachment_size: { kind: 'integer', default: 100, min: { value: 1, message: 'must be greater than 0' }, max: { value: 100, message: 'must be less than or equal to 100' } },
   session_expire_delay: { kind: 'integer', default: 10_080, min: atLeastZero, fixed: 'is not supported by this server (sessions last one week)' },
   allow_local_requests_from_web_hooks_and_services: { kind: 'boolean', default: false },
   allow_local_requests_from_system_hooks: { kind: 'boolean', default: true },

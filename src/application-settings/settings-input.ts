@@ -76,6 +76,7 @@ function checkValue(name: SettingName, definition: SettingDefinition, value: unk
       const number = value as number;
       if (definition.values && !definition.values.includes(number)) return { errors: ['does not have a valid value'], grape: true };
       if (definition.min && number < definition.min.value) return { errors: [definition.min.message] };
+      if (definition.max && number > definition.max.value) return { errors: [definition.max.message] };
       return { value: number };
     }
     case 'visibilities':

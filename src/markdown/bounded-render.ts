@@ -112,7 +112,7 @@ function digestOf(text: string, options: RenderOptions): string {
     crossProject: [...(options.references.crossProject ?? [])].sort(([a], [b]) => (a < b ? -1 : 1)),
   };
   return createHash('sha256')
-    .update(JSON.stringify([RENDERER_VERSION, Boolean(options.gfm), options.baseUrl ?? null, references ?? null, options.relativeLinks ?? null]))
+    .update(JSON.stringify([RENDERER_VERSION, Boolean(options.gfm), options.baseUrl ?? null, references ?? null, options.relativeLinks ?? null, options.uploadsBase ?? null]))
     .update('\0')
     .update(text)
     .digest('base64url');

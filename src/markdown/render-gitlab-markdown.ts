@@ -24,5 +24,7 @@ export async function renderGitlabMarkdown(deps: Deps, text: string, options: Vi
   if (text.length > MAX_MARKDOWN_CHARACTERS) return plainTextFallback(text, 'too_large');
   const gfm = options.gfm ?? true;
   const references = gfm ? await resolveReferences(deps, text, options.project) : undefined;
-  return renderBounded(text, { gfm, references, baseUrl: deps.config.baseUrl, relativeLinks: options.relativeLinks }, { budgetMs: deps.config.markdownRenderMs, workers: deps.config.markdownWorkers });
+  // A project's texts link its uploads as `/uploads/…`, which lead under the project's path.
+  const uploadsBase = options.project ? `/${options.project.project.full_path}` : undefined;
+  return renderBounded(text, { gfm, references, baseUrl: deps.config.baseUrl, relativeLinks: options.relativeLinks, uploadsBase }, { budgetMs: deps.config.markdownRenderMs, workers: deps.config.markdownWorkers });
 }

@@ -57,6 +57,11 @@ export interface RenderOptions {
   baseUrl?: string;
   /** A file of a repository: its relative links and images resolve in the repository (relative-links.ts). */
   relativeLinks?: RelativeLinks;
+  /**
+   * `/<project>`: where `/uploads/<secret>/<name>` links and images of the text lead (GitLab's
+   * UploadLinkFilter); without it they stay as written.
+   */
+  uploadsBase?: string;
 }
 
 /**
@@ -148,6 +153,7 @@ function parser(gfm: boolean): MarkdownIt {
   md.renderer.rules.link_open = (tokens, index, options, env, self) => {
     const relative = (env as { relativeLinks?: RelativeLinks }).relativeLinks;
     if (relative) tokens[index].attrSet('href', resolveRelative(tokens[index].attrGet('href') ?? '', relative, 'link'));
+    uploadLink(tokens[index], 'href', env);
     const href = tokens[index].attrGet('href') ?? '';
     const baseUrl = (env as { baseUrl?: string }).baseUrl;
     if (/^https?:/i.test(href) && !(baseUrl && href.startsWith(`${baseUrl}/`))) tokens[index].attrSet('rel', 'nofollow noreferrer noopener');
@@ -157,9 +163,17 @@ function parser(gfm: boolean): MarkdownIt {
   md.renderer.rules.image = (tokens, index, options, env, self) => {
     const relative = (env as { relativeLinks?: RelativeLinks }).relativeLinks;
     if (relative) tokens[index].attrSet('src', resolveRelative(tokens[index].attrGet('src') ?? '', relative, 'image'));
+    uploadLink(tokens[index], 'src', env);
     return defaultImage(tokens, index, options, env, self);
   };
   return md;
+}
+
+/** `/uploads/…` under the project's path, when the text belongs to one (RenderOptions.uploadsBase). */
+function uploadLink(token: Token, attribute: 'href' | 'src', env: unknown): void {
+  const base = (env as { uploadsBase?: string }).uploadsBase;
+  const target = token.attrGet(attribute);
+  if (base && target?.startsWith('/uploads/')) token.attrSet(attribute, `${base}${target}`);
 }
 
 const PLAIN = parser(false);
@@ -173,7 +187,7 @@ export function renderMarkdown(text: string, options: RenderOptions = {}): strin
   const md = options.gfm ? GFM : PLAIN;
   // `env.references` is markdown-it's own (link reference definitions, `[x]: /url`): GitLab's
   // references travel under another name.
-  return md.render(text, { gitlabReferences: options.gfm ? options.references : undefined, baseUrl: options.baseUrl, relativeLinks: options.relativeLinks });
+  return md.render(text, { gitlabReferences: options.gfm ? options.references : undefined, baseUrl: options.baseUrl, relativeLinks: options.relativeLinks, uploadsBase: options.uploadsBase });
 }
 
 const TASK_MARKER = /^\[([ xX])\](?:[ \t]|$)/;

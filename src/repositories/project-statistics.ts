@@ -1,12 +1,13 @@
 // GitLab's ProjectStatistics entity (`GET /projects/:id?statistics=true`, for Reporters and up): the
 // repository's commits on its default branch and its size on disk (git count-objects), and the LFS
-// content the project links. Kiln keeps no wiki, artifacts, packages or registry for a project: those
-// sizes are 0.
+// content the project links, and its Markdown uploads. Kiln keeps no wiki, artifacts, packages or
+// registry for a project: those sizes are 0.
 import type { Deps } from '../platform/deps.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import { git } from './git.js';
 import { readableRepository } from './repository-api/project-repository.js';
 import { projectLfsSize } from './lfs/lfs-objects.js';
+import { projectUploadsSize } from '../uploads/api.js';
 
 export interface ProjectStatistics {
   commit_count: number;
@@ -41,10 +42,15 @@ async function commitCount(path: string): Promise<number> {
 
 export async function projectStatistics(deps: Deps, project: ProjectRow): Promise<ProjectStatistics> {
   const path = await readableRepository(deps, project);
-  const [commits, repository, lfs] = await Promise.all([path ? commitCount(path) : 0, path ? repositorySize(path) : 0, projectLfsSize(deps, Number(project.id))]);
+  const [commits, repository, lfs, uploads] = await Promise.all([
+    path ? commitCount(path) : 0,
+    path ? repositorySize(path) : 0,
+    projectLfsSize(deps, Number(project.id)),
+    projectUploadsSize(deps.db, Number(project.id)),
+  ]);
   return {
     commit_count: commits,
-    storage_size: repository + lfs,
+    storage_size: repository + lfs + uploads,
     repository_size: repository,
     wiki_size: 0,
     lfs_objects_size: lfs,
@@ -52,7 +58,7 @@ export async function projectStatistics(deps: Deps, project: ProjectRow): Promis
     pipeline_artifacts_size: 0,
     packages_size: 0,
     snippets_size: 0,
-    uploads_size: 0,
+    uploads_size: uploads,
     container_registry_size: 0,
   };
 }

@@ -71,7 +71,7 @@ function suite(label: string, env: () => Record<string, string> | undefined) {
       expect(out.group_blobs).toEqual(['lib/hay.rb']);
       expect(out.markdown).toContain(`href="${kiln.url}/acme/tool/-/issues/1"`);
       expect(out.markdown).toContain(`href="${kiln.url}/root"`);
-      expect(out.settings_before).toEqual([false, 10]);
+      expect(out.settings_before).toEqual([false, 100]);
       expect(out.settings_after).toEqual(['internal', ['public']]);
       expect(out.settings_refused).toEqual([400, { plantuml_enabled: ['is not supported by this server'] }]);
     });

@@ -18,6 +18,7 @@ import type { ReviewTables } from './tables/review.js';
 import type { CiTables } from './tables/ci.js';
 import type { TodosTables } from './tables/todos.js';
 import type { ReleasesTables } from './tables/releases.js';
+import type { UploadsTables } from './tables/uploads.js';
 
 export interface DB
   extends AccountsTables,
@@ -38,4 +39,5 @@ export interface DB
     ReviewTables,
     CiTables,
     TodosTables,
-    ReleasesTables {}
+    ReleasesTables,
+    UploadsTables {}

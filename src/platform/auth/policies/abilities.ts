@@ -124,6 +124,12 @@ export const PROJECT_ABILITIES = {
   create_release: { min: ACCESS.developer, feature: 'repository' },
   update_release: { min: ACCESS.developer, feature: 'repository' },
   destroy_release: { min: ACCESS.developer, feature: 'repository' },
+  // Markdown uploads (project_policy.rb: upload_file and read_upload with guest_access, so whoever
+  // may comment may attach; uploads_controller: a file is served to whoever reads the project). The
+  // uploads API lists, downloads and deletes for Maintainers (lib/api/project_uploads.rb).
+  upload_file: { min: ACCESS.guest, ...PARTICIPATE },
+  read_upload: { min: ACCESS.guest, ...READ },
+  admin_upload: { min: ACCESS.maintainer },
 } satisfies Record<string, AbilityRule>;
 
 export const GROUP_ABILITIES = {
