@@ -7,6 +7,7 @@ import { enqueue } from '../platform/jobs/queue.js';
 import { ciRoutes } from './routes.js';
 import { runnerRoutes } from './runner-routes.js';
 import { runnerProtocolRoutes } from './runner-protocol-routes.js';
+import { variablesRoutes } from './cicd-variables/variables-routes.js';
 import { environmentHooks } from '../environments/api.js';
 import { repositoryHooks } from '../repositories/api.js';
 import { tokenDigest } from './tokens.js';
@@ -37,6 +38,7 @@ export const ciFeature: Feature = {
     ciRoutes(app, deps);
     runnerRoutes(app, deps);
     runnerProtocolRoutes(app, deps);
+    variablesRoutes(app, deps);
   },
   jobs: { [PUSH_PIPELINE_JOB]: pushPipelineJob },
 };

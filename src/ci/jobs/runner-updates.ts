@@ -9,6 +9,7 @@ import { processPipeline } from '../pipelines/process-pipeline.js';
 import { syncDeployment } from '../pipelines/sync-deployment.js';
 import { readOptions } from '../pipelines/build-options.js';
 import { parseDuration } from '../config/duration.js';
+import { appendMasked, maskedValuesOf } from '../cicd-variables/mask-trace.js';
 
 /** GitLab's `ci_jobs_trace_size_limit` is 100 MB; Kiln keeps logs in the database and stops at 16 MiB. */
 export const TRACE_LIMIT = 16 * 1024 * 1024;
@@ -77,8 +78,9 @@ export async function appendTrace(deps: Deps, buildId: number, start: number, da
       return row.status !== 'running' ? { ok: false, reason: 'not_running' } : { ok: false, reason: 'range', size: Number(row.trace_size) };
     }
     const current = await trx.selectFrom('ci_build_traces').select('data').where('build_id', '=', buildId).executeTakeFirst();
-    if (current) await trx.updateTable('ci_build_traces').set({ data: Buffer.concat([Buffer.from(current.data), data]) }).where('build_id', '=', buildId).execute();
-    else await trx.insertInto('ci_build_traces').values({ build_id: buildId, data }).execute();
+    const stored = appendMasked(current ? Buffer.from(current.data) : Buffer.alloc(0), data, await maskedValuesOf(trx, deps.box, buildId));
+    if (current) await trx.updateTable('ci_build_traces').set({ data: stored }).where('build_id', '=', buildId).execute();
+    else await trx.insertInto('ci_build_traces').values({ build_id: buildId, data: stored }).execute();
     return { ok: true, size: end };
   });
 }

@@ -14,6 +14,7 @@ import { parseCiConfig, MAX_YAML_BYTES } from '../config/parse-config.js';
 import { selectJobs, workflowAllows, type PipelineContext } from './select-jobs.js';
 import { processPipeline } from './process-pipeline.js';
 import { expandVariables, pipelineVariables } from '../variables.js';
+import { isProtectedRef } from './protected-ref.js';
 import type { CiPipelineRow } from '../../commit-statuses/api.js';
 
 export const CI_CONFIG_PATH = '.gitlab-ci.yml';
@@ -83,6 +84,7 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
   }
   const stages = config?.stages ?? [];
   const pipelineStatus = skip ? 'skipped' : config ? 'created' : 'failed';
+  const protectedRef = await isProtectedRef(deps.db, projectId, input.ref, input.tag);
 
   return inTransaction(deps.db, async (trx) => {
     const iid = await nextInternalId(trx, projectId, 'ci_pipelines');
@@ -111,7 +113,7 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
           project_id: projectId, commit_id: pipelineId, type: 'Ci::Build', name: job.definition.name, stage: job.definition.stage, stage_idx: stages.indexOf(job.definition.stage),
           ref: input.ref, status: 'created', target_url: null, description: null, coverage: null, allow_failure: job.allowFailure ? 1 : 0, user_id: input.userId,
           created_at: now, updated_at: now, queued_at: null, started_at: null, finished_at: null, when: job.when, options: JSON.stringify(options),
-          tag: input.tag ? 1 : 0, tag_list: JSON.stringify(job.definition.tags), protected: 0, environment: environment?.name ?? null,
+          tag: input.tag ? 1 : 0, tag_list: JSON.stringify(job.definition.tags), protected: protectedRef ? 1 : 0, environment: environment?.name ?? null,
         })
         .returning('id')
         .executeTakeFirstOrThrow();

@@ -10,19 +10,11 @@ import type { CiBuildRow, CiPipelineRow } from '../../commit-statuses/api.js';
 import { readOptions } from '../pipelines/build-options.js';
 import { ciSlug, pipelineVariables } from '../variables.js';
 import type { CiRunnerRow } from '../entities.js';
+import { settingsVariables, type JobVariable as Variable } from '../cicd-variables/job-variables.js';
 
 const DEFAULT_TIMEOUT = 3600;
 const GIT_DEPTH = 20;
 const FAILURE_REASONS = ['unknown_failure', 'script_failure', 'runner_system_failure', 'job_execution_timeout', 'stuck_or_timeout_failure', 'runner_unsupported', 'api_failure'];
-
-interface Variable {
-  key: string;
-  value: string;
-  public: boolean;
-  file: boolean;
-  masked: boolean;
-  raw: boolean;
-}
 
 const open = (key: string, value: string): Variable => ({ key, value, public: true, file: false, masked: false, raw: false });
 
@@ -75,6 +67,8 @@ export async function jobPayload(deps: Deps, input: { build: CiBuildRow; token: 
       : []),
     ...(options.image ? [open('CI_JOB_IMAGE', options.image.name)] : []),
     ...Object.entries(options.variables).map(([key, value]) => open(key, value)),
+    // Instance, group and project variables rank above the file's and below the pipeline's.
+    ...(await settingsVariables(deps.db, deps.box, project, { protected: Number(build.protected) === 1, environment: environment?.name ?? null })),
     ...(pipeline.variables ? (JSON.parse(pipeline.variables) as Array<{ key: string; value: string; variable_type: string }>) : []).map((variable) => ({
       ...open(variable.key, variable.value), public: false, file: variable.variable_type === 'file',
     })),

@@ -16,6 +16,7 @@ import type { KeysTables } from './tables/keys.js';
 import type { MergeRequestsTables } from './tables/merge-requests.js';
 import type { ReviewTables } from './tables/review.js';
 import type { CiTables } from './tables/ci.js';
+import type { CiSettingsTables } from './tables/ci-settings.js';
 import type { TodosTables } from './tables/todos.js';
 import type { ReleasesTables } from './tables/releases.js';
 import type { UploadsTables } from './tables/uploads.js';
@@ -38,6 +39,7 @@ export interface DB
     MergeRequestsTables,
     ReviewTables,
     CiTables,
+    CiSettingsTables,
     TodosTables,
     ReleasesTables,
     UploadsTables {}

@@ -112,6 +112,10 @@ export const PROJECT_ABILITIES = {
   create_pipeline: { min: ACCESS.developer, feature: 'repository' },
   update_build: { min: ACCESS.developer, feature: 'repository' },
   destroy_pipeline: { min: ACCESS.owner, feature: 'repository' },
+  // CI/CD variables and pipeline trigger tokens (project_policy.rb: admin_cicd_variables, admin_build),
+  // Maintainers; a Developer gets 403.
+  admin_cicd_variables: { min: ACCESS.maintainer },
+  admin_build: { min: ACCESS.maintainer, feature: 'repository' },
   // Forks (project_policy.rb: fork_project with download_code; "Fork project": Guests of public and
   // internal projects, Reporters of private ones), within the project's forking_access_level (kept in
   // the stored settings: a fork's action passes it as `features.forking_access_level`). Unlinking a
@@ -160,6 +164,8 @@ export const GROUP_ABILITIES = {
   admin_milestone: { min: ACCESS.reporter },
   // Group webhooks (group_policy.rb: admin_web_hook, Owners).
   admin_webhook: { min: ACCESS.owner },
+  // Group CI/CD variables (group_policy.rb: admin_cicd_variables, Owners).
+  admin_cicd_variables: { min: ACCESS.owner },
 } satisfies Record<string, AbilityRule>;
 
 /**
