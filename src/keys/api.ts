@@ -6,3 +6,6 @@ export { noteKeyUse } from './note-key-use.js';
 export type { KeyRow } from './entities.js';
 export { keyTypeOf, fingerprintsOf } from './ssh-public-key.js';
 export { resolveDeployToken } from './resolve-deploy-token.js';
+export { findGpgKeyByKeyid, findSigningSshKey } from './signing-keys.js';
+export { readGpgPublicKey } from './gpg-public-key.js';
+export { sshKeyEntity, type GpgKeyRow } from './entities.js';

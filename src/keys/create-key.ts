@@ -9,6 +9,7 @@ import type { KeyRow } from './entities.js';
 import { validateKey, type KeyInput } from './validate-key.js';
 import type { SshPublicKey } from './ssh-public-key.js';
 import { queueKeyEmail, type KeyOwner } from './key-emails.js';
+import { forgetSignaturesBy } from './forget-signatures.js';
 
 export interface CreateKeyInput extends KeyInput {
   usageType: KeyUsageType;
@@ -41,8 +42,9 @@ export function keyValues(type: 'Key' | 'DeployKey', userId: number | null, inpu
 export async function createKey(deps: Deps, owner: KeyOwner, input: CreateKeyInput): Promise<KeyRow> {
   const parsed = await validateKey(deps, input);
   const now = deps.clock.now();
+  let added: KeyRow;
   try {
-    return await inTransaction(deps.db, async (trx) => {
+    added = await inTransaction(deps.db, async (trx) => {
       const row = await trx
         .insertInto('keys')
         .values(keyValues('Key', owner.id, input, parsed, now))
@@ -55,4 +57,6 @@ export async function createKey(deps: Deps, owner: KeyOwner, input: CreateKeyInp
     if (isUniqueViolation(error)) throw new ValidationError(TAKEN);
     throw error;
   }
+  await forgetSignaturesBy(deps, [added.fingerprint_sha256]);
+  return added;
 }

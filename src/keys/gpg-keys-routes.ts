@@ -8,6 +8,7 @@ import { NotFoundError } from '../platform/errors.js';
 import { findUser } from '../accounts/api.js';
 import { gpgKeyEntity } from './entities.js';
 import { createGpgKey } from './create-gpg-key.js';
+import { forgetSignaturesBy, gpgKeyids } from './forget-signatures.js';
 
 const TAGS = ['gpg_keys'];
 
@@ -19,8 +20,10 @@ export function gpgKeysRoutes(app: FastifyInstance, deps: Deps): void {
     return row;
   };
   const removeKey = async (userId: number, keyId: number) => {
+    const keyids = await gpgKeyids(deps, keyId);
     const deleted = await deps.db.deleteFrom('gpg_keys').where('id', '=', keyId).where('user_id', '=', userId).executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) throw new NotFoundError('GPG Key');
+    await forgetSignaturesBy(deps, keyids);
   };
 
   apiRoute(app, deps, {

@@ -7,6 +7,7 @@ import { deployKeysRoutes } from './deploy-keys-routes.js';
 import { deployTokensRoutes } from './deploy-tokens-routes.js';
 import { gpgKeysRoutes } from './gpg-keys-routes.js';
 import { keyPages } from './pages.js';
+import { backfillGpgSubkeys } from './backfill-gpg-subkeys.js';
 
 export const keysFeature: Feature = {
   name: 'keys',
@@ -24,5 +25,6 @@ export const keysFeature: Feature = {
   },
   async onStart(deps) {
     await scheduleOnce(deps, JOB_NOTIFY_KEY_EXPIRY, deps.clock.now() + 60_000, { orRunning: true });
+    await backfillGpgSubkeys(deps);
   },
 };

@@ -6,6 +6,7 @@ import { protectedBranchesRoutes } from './protected-branches/routes.js';
 import { protectedTagsRoutes } from './protected-branches/tag-routes.js';
 import { commitCommentRoutes } from './commit-comments/routes.js';
 import { repositoryApiRoutes } from './repository-api/routes.js';
+import { commitSignatureRoutes } from './commit-signatures/routes.js';
 import { GIT_URL, serveGit } from './git-http/serve-git.js';
 import { lfsRoutes } from './lfs/routes.js';
 import { MOVE_JOB } from './schedule-storage-move.js';
@@ -41,6 +42,7 @@ export const repositoriesFeature: Feature = {
     protectedTagsRoutes(app, deps);
     commitCommentRoutes(app, deps);
     repositoryApiRoutes(app, deps);
+    commitSignatureRoutes(app, deps);
     namespacedRoute(app, {
       method: ['GET', 'POST'],
       pattern: GIT_URL,

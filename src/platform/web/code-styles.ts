@@ -49,7 +49,7 @@ table.diff tr:hover .comment-button,table.diff .comment-button:focus{opacity:1}
 .commit-day{margin:1rem 0 .3rem;font-size:.95rem;color:#444}
 .avatar{width:32px;height:32px;border-radius:50%;flex:none;background:#dcdcf0;display:inline-flex;align-items:center;justify-content:center;font-weight:700;color:#292961;font-size:.85rem}
 .sha{font-family:ui-monospace,monospace}
-.status{font-size:.8rem;padding:0 .4rem;border-radius:8px}.status-success{background:#d9f2e3;color:#0d532a}.status-failed{background:#fdecea;color:#8c1d12}.status-running,.status-pending{background:#e1e6f7;color:#2b3d8a}.status-canceled,.status-skipped{background:#eee;color:#444}
+.badge.verified{background:#d9f2e3;color:#0d532a}.status{font-size:.8rem;padding:0 .4rem;border-radius:8px}.status-success{background:#d9f2e3;color:#0d532a}.status-failed{background:#fdecea;color:#8c1d12}.status-running,.status-pending{background:#e1e6f7;color:#2b3d8a}.status-canceled,.status-skipped{background:#eee;color:#444}
 .tree-table td.last-commit{color:#444;overflow-wrap:anywhere}.tree-table td.when{white-space:nowrap;color:#555}
 .ahead-behind{display:inline-flex;gap:.3rem;font-size:.85rem}.ahead-behind span{padding:0 .35rem;border-radius:8px;background:#eee}
 .chart svg{max-width:100%;height:auto}.chart .bar{fill:#1f75cb}.chart text{fill:#333;font-size:12px}
@@ -79,7 +79,7 @@ button.secondary,.button.secondary{background:#0f1117;color:#6cb6ff}
 .flash{background:#10263f;border-color:#1f5fae}.error{background:#3a1714;border-color:#8c2b22}
 .admin-counts li{background:#161a21;border-color:#30363d}.field-error{color:#ffb4a9}[aria-invalid=true]{border-color:#ff8a7a!important}
 .empty,.note,.commit-list,.file-holder,.diff-file{background:#161a21;border-color:#30363d}.commit-list li{border-color:#30363d}
-.state-open,.status-success{background:#0f3a22;color:#8fe3b0}.state-closed,.status-running,.status-pending{background:#1c2650;color:#b5c3ff}.confidential{background:#4a2c00;color:#ffd28a}.status-failed{background:#3a1714;color:#ffb4a9}.status-canceled,.status-skipped{background:#2d333b;color:#d0d7de}
+.state-open,.status-success,.badge.verified{background:#0f3a22;color:#8fe3b0}.state-closed,.status-running,.status-pending{background:#1c2650;color:#b5c3ff}.confidential{background:#4a2c00;color:#ffd28a}.status-failed{background:#3a1714;color:#ffb4a9}.status-canceled,.status-skipped{background:#2d333b;color:#d0d7de}
 .file-header,.diff-file>details>summary{background:#1c2028;border-color:#30363d}
 table.code td.num{color:#9ba3af;border-color:#30363d}table.code tr:target td,table.code tr.selected td,table.code td.num:target,table.code td.num:target+td{background:#3b3415}
 .blame-table td.blame-commit,.blame-table tr.blame-start td{border-color:#30363d}

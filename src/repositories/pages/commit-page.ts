@@ -17,6 +17,7 @@ import { authorName, avatarOf, findAuthors } from './people.js';
 import { timeElement } from './time.js';
 import { setRawHeaders } from './raw-headers.js';
 import { commitStatusBadges, statusBadge } from './commit-status.js';
+import { signatureBadges } from '../commit-signatures/badge.js';
 
 export const COMMIT_PATTERN = /^(?<path>.+?)\/-\/commit\/(?<sha>[0-9a-fA-F]{4,64})$/;
 export const COMMIT_TEXT_PATTERN = /^(?<path>.+?)\/-\/commit\/(?<sha>[0-9a-fA-F]{4,64})\.(?<format>diff|patch)$/;
@@ -37,12 +38,13 @@ export async function renderCommit(context: PageContext, access: ProjectAccess) 
   const { commit } = found;
   const base = `/${access.project.full_path}`;
   const mode = diffModeOf(context.query);
-  const [diffs, refs, authors, comments, statuses] = await Promise.all([
+  const [diffs, refs, authors, comments, statuses, signatures] = await Promise.all([
     diffOf(found),
     refsOf(found, 'all'),
     findAuthors(context.deps, [commit.author, commit.committer]),
     commitNotesSection(context, access, noteable),
     commitStatusBadges(context.deps, access.project, [commit.id]),
+    signatureBadges(context.deps, access.project, found.repoPath, [commit.id]),
   ]);
   const status = statusBadge(statuses.get(commit.id));
   const diff = await renderDiffView(diffs, {
@@ -66,7 +68,7 @@ export async function renderCommit(context: PageContext, access: ProjectAccess) 
   }</p>
 <h2 class="commit-title">${title}</h2>
 ${description && commit.message.includes('\n') ? html`<pre class="commit-description">${description}</pre>` : ''}
-<p>Commit <code class="sha" id="commit-sha">${commit.id}</code> <button type="button" class="small secondary" data-copy="commit-sha">Copy</button></p>
+<p>Commit <code class="sha" id="commit-sha">${commit.id}</code> <button type="button" class="small secondary" data-copy="commit-sha">Copy</button> ${signatures.get(commit.id) ?? ''}</p>
 ${status ? html`<p class="commit-pipeline">${status}</p>` : ''}
 <p>${commit.parents.length ? html`${commit.parents.length === 1 ? 'Parent' : 'Parents'} ${commit.parents.map((parent) => html`<a href="${base}/-/commit/${parent}"><code>${parent.slice(0, 8)}</code></a> `)}` : html`<span class="muted">No parents (root commit)</span>`}
  · <a href="${base}/-/tree/${commit.id}">Browse files</a> · <a href="${base}/-/commit/${commit.id}.diff">Plain diff</a> · <a href="${base}/-/commit/${commit.id}.patch">Email patch</a></p>

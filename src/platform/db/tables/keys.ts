@@ -60,8 +60,36 @@ export interface GpgKeysTable {
   created_at: number;
 }
 
+/** A subkey of a GPG key (a signing subkey is what most signatures name). */
+export interface GpgKeySubkeysTable {
+  id: Generated<number>;
+  gpg_key_id: number;
+  keyid: string;
+  fingerprint: string;
+}
+
+/** The outcome of verifying a commit's signature, kept until a key it depends on changes. */
+export interface CommitSignaturesTable {
+  id: Generated<number>;
+  project_id: number;
+  commit_sha: string;
+  signature_type: 'PGP' | 'SSH';
+  verification_status: string;
+  /** The GPG key id or SSH key fingerprint (SHA-256, base64) the signature names. */
+  signer: string;
+  gpg_key_id: number | null;
+  gpg_key_subkey_id: number | null;
+  gpg_key_primary_keyid: string | null;
+  gpg_key_user_name: string | null;
+  gpg_key_user_email: string | null;
+  key_id: number | null;
+  created_at: number;
+}
+
 export interface KeysTables {
   gpg_keys: GpgKeysTable;
+  gpg_key_subkeys: GpgKeySubkeysTable;
+  commit_signatures: CommitSignaturesTable;
   keys: KeysTable;
   deploy_keys_projects: DeployKeysProjectsTable;
   deploy_tokens: DeployTokensTable;
