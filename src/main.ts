@@ -15,6 +15,7 @@ Commands:
   serve       Serve HTTP (API, OAuth, alerts, git, pages) and run the job worker
   worker      Run the job worker alone
   migrate     Apply database migrations and exit
+  runner      Run CI jobs for a Kiln server (the runner protocol's client; no database needed)
   admin       Operator tasks: ${ADMIN_COMMANDS.join(', ')}
 
 Options:
@@ -29,7 +30,7 @@ const HELP: Record<string, string> = {
   migrate: 'Usage: kiln migrate\n\nApplies pending database migrations and names them. On PostgreSQL several nodes may run this at once.',
 };
 
-const COMMANDS = new Set(['serve', 'worker', 'migrate', 'admin']);
+const COMMANDS = new Set(['serve', 'worker', 'migrate', 'admin', 'runner']);
 
 class Exit extends Error {
   constructor(readonly code: number) {
@@ -140,8 +141,19 @@ async function run(argv: string[]): Promise<void> {
   }
   if (!COMMANDS.has(command)) fail(`unknown command "${command}" (kiln --help lists the commands)`);
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${command === 'admin' ? (await import('./admin-commands.js')).adminCommands.help(rest[0]) : HELP[command]}\n`);
+    if (command === 'runner') process.stdout.write(`${(await import('./runner/index.js')).RUNNER_HELP}\n`);
+    else process.stdout.write(`${command === 'admin' ? (await import('./admin-commands.js')).adminCommands.help(rest[0]) : HELP[command]}\n`);
     return;
+  }
+  if (command === 'runner') {
+    // The runner talks to a server over HTTP only: no KILN_* configuration, no database.
+    const { runnerCommand, RunnerUsageError } = await import('./runner/index.js');
+    try {
+      return await runnerCommand(rest, process.env, (line) => process.stdout.write(`${line}\n`));
+    } catch (error) {
+      if (error instanceof RunnerUsageError) fail(error.message);
+      throw error;
+    }
   }
   if (command !== 'admin' && rest.length > 0) fail(`${command}: unexpected argument "${rest[0]}" (configuration comes from KILN_* variables)`);
   const config = loadConfig();

@@ -114,12 +114,14 @@ export function runnerProtocolRoutes(app: FastifyInstance, deps: Deps): void {
     const signal = queueSignal(deps);
     const noJob = () => reply.code(204).header('x-gitlab-last-update', signal.value).send();
     if (Number(runner.active) !== 1) return noJob();
-    // Long polling: a runner that has seen the current value waits for it to change.
+    // Long polling: a runner that has seen the current value waits for it to change (or for the poll to
+    // end), then looks for a job as Workhorse hands the request on to Rails: answering 204 with the new
+    // value instead would make the runner send that value back and wait again with the job pending.
     if (typeof input.last_update === 'string' && input.last_update === signal.value) {
       const aborted = new AbortController();
       request.raw.once('close', () => aborted.abort());
       await signal.wait(deps.config.ciLongPollMs, aborted.signal);
-      return noJob();
+      if (aborted.signal.aborted) return noJob();
     }
     const before = signal.value;
     const claimed = await claimJob(deps, runner);
