@@ -2,7 +2,7 @@
 import { isoTime } from '../platform/clock.js';
 import type { Config } from '../config.js';
 import { defineEntity, field, pickFields, type Field } from '../platform/http/entity.js';
-import { cachedJson, withMember } from '../platform/http/entity-cache.js';
+import { cachedJson, keptJson, withMember } from '../platform/http/entity-cache.js';
 import type { InstanceCaches } from '../platform/instance-caches.js';
 import type { NamespaceRow, ProjectRow } from './access.js';
 import { shownSchemas, shownSettings, type AliasTable, type SettingsTable } from './stored-settings.js';
@@ -207,11 +207,37 @@ export function projectSimpleEntity(config: UrlConfig, project: ProjectRow, name
 export function projectJson(caches: InstanceCaches, config: UrlConfig, project: ProjectRow, namespace: NamespaceRow, permissions?: { level: number }, forkedFrom?: string): string {
   const serialize = () => PROJECT_ENTITY.serialize(PROJECT_ENTITY.present(projectSource(config, project, namespace)));
   const versioned = project.version !== undefined && namespace.version !== undefined;
-  const cached = versioned ? cachedJson(caches, `project:${project.id}:${project.version}:${namespace.id}:${namespace.version}`, serialize) : serialize();
-  // The upstream, where the caller may read it (fork-network.ts's forkedFromJson): never kept.
-  const json = forkedFrom === undefined ? cached : withMember(cached, 'forked_from_project', forkedFrom);
+  const cached = versioned ? cachedJson(caches, projectJsonKey({ id: project.id, version: project.version, namespace_id: namespace.id, namespace_version: namespace.version }), serialize) : serialize();
+  const json = withForkedFrom(cached, forkedFrom);
   if (!permissions) return json;
   // As PROJECT_FIELDS.permissions writes it.
   const access = permissions.level ? `{"access_level":${Number(permissions.level)},"notification_level":3}` : 'null';
   return withMember(json, 'permissions', `{"project_access":${access},"group_access":null}`);
+}
+
+/** What names a kept Project entity: the ids and versions of the project and namespace rows it shows. */
+export interface ProjectJsonKey {
+  id: number;
+  version: number;
+  namespace_id: number;
+  namespace_version: number;
+}
+
+function projectJsonKey(key: ProjectJsonKey): string {
+  return `project:${key.id}:${key.version}:${key.namespace_id}:${key.namespace_version}`;
+}
+
+/** The upstream, where the caller may read it (fork-network.ts's forkedFromJson): never kept. */
+function withForkedFrom(json: string, forkedFrom: string | undefined): string {
+  return forkedFrom === undefined ? json : withMember(json, 'forked_from_project', forkedFrom);
+}
+
+/**
+ * The kept Project entity `key` names, as projectJson without permissions writes it; undefined when
+ * it is not kept (then read the rows and call projectJson, which keeps it). A listing reads only
+ * the keys of its page and the rows of the entities it misses.
+ */
+export function keptProjectJson(caches: InstanceCaches, key: ProjectJsonKey, forkedFrom?: string): string | undefined {
+  const kept = keptJson(caches, projectJsonKey(key));
+  return kept === undefined ? undefined : withForkedFrom(kept, forkedFrom);
 }

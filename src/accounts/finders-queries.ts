@@ -30,3 +30,8 @@ export function memberGroupsOnly(userId: number, nowMs: number) {
 export function visibleOrMemberGroups(userId: number, nowMs: number) {
   return sql<boolean>`(visibility in ('public', 'internal') or id in (${memberGroupIdsSql(userId, nowMs)}))`;
 }
+
+/** The version of a project row's namespace (the listing's `projects`), for the kept entity's key. */
+export function namespaceVersion() {
+  return sql<number>`(select n.version from namespaces n where n.id = projects.namespace_id)`;
+}

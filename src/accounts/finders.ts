@@ -3,7 +3,7 @@ import type { Deps } from '../platform/deps.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { canOnInstance } from '../platform/auth/policies/index.js';
 import type { NamespaceRow, ProjectRow } from './access.js';
-import { memberGroupsOnly, memberProjects, nameOrPathLike, noRows, visibleOrMemberGroups, visibleOrMemberProjects } from './finders-queries.js';
+import { memberGroupsOnly, memberProjects, nameOrPathLike, namespaceVersion, noRows, visibleOrMemberGroups, visibleOrMemberProjects } from './finders-queries.js';
 import { containsPattern } from './like-pattern.js';
 
 export interface ProjectFilters {
@@ -42,6 +42,15 @@ export function visibleProjectsQuery(deps: Deps, user: AuthUser | null, filters:
 }
 
 /**
+ * The keys of `visibleProjectsQuery`'s rows (ProjectJsonKey, and the upstream a fork names): what a
+ * listing needs to find the kept entities. A project row is 40 columns, and reading them was most of
+ * a page's statement (20 rows: ~200 µs of ~260 on SQLite) when the entities are kept anyway.
+ */
+export function visibleProjectKeysQuery(deps: Deps, user: AuthUser | null, filters: ProjectFilters) {
+  return visibleProjectsQuery(deps, user, filters).clearSelect().select(['id', 'version', 'namespace_id', 'forked_from_project_id', namespaceVersion().as('namespace_version')]);
+}
+
+/**
  * Groups the user can see: public and internal ones, and those they are a member of (or under);
  * anonymous callers see public groups only.
  */
@@ -57,6 +66,11 @@ export function visibleGroupsQuery(deps: Deps, user: AuthUser | null, filters: {
     query = query.where(nameOrPathLike(pattern));
   }
   return query.orderBy('name').orderBy('id');
+}
+
+/** The rows of `ids`' projects, in one query (those that exist). */
+export async function projectsByIds(deps: Deps, ids: number[]): Promise<ProjectRow[]> {
+  return ids.length === 0 ? [] : deps.db.selectFrom('projects').selectAll().where('id', 'in', ids).execute();
 }
 
 /** The namespaces of a page of projects, in one query. */

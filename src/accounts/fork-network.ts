@@ -72,7 +72,7 @@ export async function inSameForkNetwork(db: Executor, a: number, b: number): Pro
  * GitLab's `forked_from_project` (BasicProjectDetails) for the forks among `rows`, where the caller
  * may read the upstream (the entity leaves it out otherwise): the JSON per fork's id.
  */
-export async function forkedFromJson(deps: Deps, config: UrlConfig, user: AuthUser | null, rows: ProjectRow[]): Promise<Map<number, string>> {
+export async function forkedFromJson(deps: Deps, config: UrlConfig, user: AuthUser | null, rows: ReadonlyArray<Pick<ProjectRow, 'id' | 'forked_from_project_id'>>): Promise<Map<number, string>> {
   // The rows carry their upstream: no statement at all unless one of them is a fork.
   const links = new Map(rows.filter((row) => row.forked_from_project_id != null).map((row) => [Number(row.id), Number(row.forked_from_project_id)]));
   const shown = new Map<number, string>();

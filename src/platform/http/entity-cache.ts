@@ -22,6 +22,11 @@ export function cachedJson(caches: InstanceCaches, key: string, serialize: () =>
   return json;
 }
 
+/** The kept JSON of the entity `key` names, if any. */
+export function keptJson(caches: InstanceCaches, key: string): string | undefined {
+  return caches.of(ENTITIES).get(key);
+}
+
 /** `json` (an object's JSON) with one more member at its end: `"name":<valueJson>`. */
 export function withMember(json: string, name: string, valueJson: string): string {
   return `${json.slice(0, -1)}${json.length > 2 ? ',' : ''}"${name}":${valueJson}}`;

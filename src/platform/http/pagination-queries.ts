@@ -17,6 +17,21 @@ export function pageSize(perPage: number): RawBuilder<number> {
  * The bound is a literal of our own, for the reason `pageSize` gives.
  */
 export function boundedCountQuery(db: Kysely<any>, query: SelectQueryBuilder<any, any, any>, limit: number): CompiledQuery<{ n: number }> {
-  const limited = query.clearOrderBy().clearSelect().select(sql`1`.as('one')).limit(sql.lit(Math.trunc(limit + 1)));
-  return sql<{ n: number }>`select count(*) as n from (${limited}) as counted`.compile(db);
+  return sql<{ n: number }>`select count(*) as n from (${limitedRows(query, limit)}) as counted`.compile(db);
+}
+
+function limitedRows(query: SelectQueryBuilder<any, any, any>, limit: number) {
+  return query.clearOrderBy().clearSelect().select(sql`1`.as('one')).limit(sql.lit(Math.trunc(limit + 1)));
+}
+
+/** The column a page reads its rows' bounded count in. */
+export const TOTAL_COLUMN = 'kiln_total';
+
+/**
+ * `query`'s page with the bounded count as one more column of every row, `TOTAL_COLUMN`: one
+ * statement instead of two. The count is a scalar subquery that names no outer column, so both
+ * databases run it once per statement (PostgreSQL as an InitPlan), not once per row.
+ */
+export function pageWithCountQuery<Row>(query: SelectQueryBuilder<any, any, Row>, perPage: number, offset: number, limit: number) {
+  return query.select(sql<number>`(select count(*) from (${limitedRows(query, limit)}) as counted)`.as(TOTAL_COLUMN)).limit(pageSize(perPage)).offset(offset);
 }

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { ParamError } from '../errors.js';
 import type { Reads } from '../db/reads.js';
-import { boundedCountQuery, pageSize } from './pagination-queries.js';
+import { boundedCountQuery, pageSize, pageWithCountQuery, TOTAL_COLUMN } from './pagination-queries.js';
 import { BoundedMap } from '../bounded-map.js';
 import { cacheSlot } from '../instance-caches.js';
 
@@ -94,7 +94,10 @@ export async function boundedCount(db: Kysely<any>, reads: Reads, query: SelectQ
 
 /**
  * Run an ordered query for one page and set the headers. The page and its bounded count are read
- * together, outside the query builder's per-query work.
+ * together, outside the query builder's per-query work. With `countInPage` they are one statement:
+ * the page's rows carry the count (pagination-queries.ts, pageWithCountQuery, a column the rows keep),
+ * and a page past the last, which has no row to carry it, reads the count on its own. For a listing
+ * read on most requests (the caller's projects): a statement less, and on PostgreSQL a round trip.
  */
 export async function paginate<Row>(
   db: Kysely<any>,
@@ -104,8 +107,15 @@ export async function paginate<Row>(
   reply: FastifyReply,
   input: Record<string, unknown>,
   query: SelectQueryBuilder<any, any, Row>,
+  countInPage = false,
 ): Promise<Row[]> {
   const page = pageOf(input);
+  if (countInPage) {
+    const rows = (await reads.compiled(pageWithCountQuery(query, page.perPage, page.offset, COUNT_LIMIT).compile())) as ReadonlyArray<Row & Record<typeof TOTAL_COLUMN, unknown>>;
+    const counted = rows.length > 0 ? Number(rows[0][TOTAL_COLUMN]) : page.offset === 0 ? 0 : await boundedCount(db, reads, query);
+    setPageHeaders(baseUrl, request, reply, page, counted !== null && counted > COUNT_LIMIT ? null : counted);
+    return rows as Row[];
+  }
   const [count, rows] = await Promise.all([boundedCount(db, reads, query), reads.compiled(query.limit(pageSize(page.perPage)).offset(page.offset).compile())]);
   setPageHeaders(baseUrl, request, reply, page, count);
   return rows as Row[];

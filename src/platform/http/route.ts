@@ -38,6 +38,8 @@ export interface RouteContext<S extends ParamSchema> {
   group(ability?: GroupAbility): Promise<GroupAccess>;
   /** Page an ordered query with GitLab's headers. */
   paginate<Row>(query: SelectQueryBuilder<any, any, Row>): Promise<Row[]>;
+  /** `paginate` with the count read by the page's own statement (pagination.ts, `countInPage`). */
+  paginateWithCount<Row>(query: SelectQueryBuilder<any, any, Row>): Promise<Row[]>;
 }
 
 export interface ApiRouteSpec<S extends ParamSchema> {
@@ -93,6 +95,9 @@ class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
 
   readonly paginate = <Row>(query: SelectQueryBuilder<any, any, Row>): Promise<Row[]> =>
     paginate(this.deps.db, this.deps.reads, this.deps.config.baseUrl, this.request, this.reply, this.input, query);
+
+  readonly paginateWithCount = <Row>(query: SelectQueryBuilder<any, any, Row>): Promise<Row[]> =>
+    paginate(this.deps.db, this.deps.reads, this.deps.config.baseUrl, this.request, this.reply, this.input, query, true);
 }
 
 export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps, spec: ApiRouteSpec<S>): void {
