@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { UsageError } from './usage-error.js';
 import { validHead } from './repository-bundles.js';
 import { LFS_OID, lfsObjectPath } from '../repositories/api.js';
+import { UPLOAD_SECRET, uploadFilePath } from '../uploads/api.js';
 
 export const MANIFEST = 'backup.json';
 export const SQLITE_FILE = 'kiln.sqlite3';
@@ -39,6 +40,21 @@ export interface BackupManifest {
   repositories: BackupRepository[];
   /** Git LFS objects, each as `lfs-objects/<oid path>` in the backup (absent in backups from before them). */
   lfs_objects?: BackupLfsObject[];
+  /** Markdown uploads, each as `uploads/<project id>/<secret>` in the backup (absent in backups from before them). */
+  uploads?: BackupUpload[];
+}
+
+export interface BackupUpload {
+  project_id: number;
+  secret: string;
+  size: number;
+}
+
+export const UPLOADS_DIRECTORY = 'uploads';
+
+/** An upload's file in the backup directory (its secret checked by uploadFilePath). */
+export function uploadBackupPath(directory: string, upload: Pick<BackupUpload, 'project_id' | 'secret'>): string {
+  return uploadFilePath(join(directory, UPLOADS_DIRECTORY), upload.project_id, upload.secret);
 }
 
 export interface BackupLfsObject {
@@ -102,6 +118,26 @@ export function checkManifest(manifest: BackupManifest, directory: string, confi
     if (!repository.empty) checkBackupFile(directory, bundlePath(directory, repository), `the bundle of ${key}`);
   }
   checkLfsObjects(manifest, directory);
+  checkUploads(manifest, directory);
+}
+
+const UPLOAD_KEYS = new Set(['project_id', 'secret', 'size']);
+
+/** Each upload once, by a project id and a secret (never a path), as a regular file inside the backup. */
+function checkUploads(manifest: BackupManifest, directory: string): void {
+  if (manifest.uploads === undefined) return;
+  if (!Array.isArray(manifest.uploads)) refuse('has a list of uploads that is not a list');
+  const seen = new Set<string>();
+  for (const upload of manifest.uploads) {
+    const described = JSON.stringify(upload);
+    if (typeof upload !== 'object' || upload === null || Object.keys(upload).some((key) => !UPLOAD_KEYS.has(key))) refuse(`has an upload entry ${described}`);
+    if (!Number.isSafeInteger(upload.project_id) || upload.project_id < 1 || !Number.isSafeInteger(upload.size) || upload.size < 0) refuse(`has an upload entry ${described}`);
+    if (typeof upload.secret !== 'string' || !UPLOAD_SECRET.test(upload.secret)) refuse(`names the upload ${JSON.stringify(upload.secret)}, which is not an upload secret`);
+    const key = `${upload.project_id}/${upload.secret}`;
+    if (seen.has(key)) refuse(`lists the upload ${key} twice`);
+    seen.add(key);
+    checkBackupFile(directory, uploadBackupPath(directory, upload), `the upload ${key}`);
+  }
 }
 
 /** Each LFS object once, by an oid (never a path), with a size, as a regular file inside the backup. */

@@ -3,7 +3,7 @@
 // every commit acknowledged before it began, while writers go on in the WAL), PostgreSQL through
 // pg_dump (one snapshot too) — then the secrets, then every repository the snapshot knows, as a git
 // bundle of its refs and objects (repository-bundles.ts: never its configuration or hooks), then the
-// files of the LFS objects it knows.
+// files of the LFS objects and Markdown uploads it knows.
 // Repositories bundled after the snapshot are at least as new as what the database says of them,
 // which is the direction a restore can live with (GitLab backs up in the same order).
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,8 @@ import { readSecrets, secretsFingerprint, secretsPath, SECRETS_FILE } from '../p
 import { KILN_VERSION } from '../platform/version.js';
 import { bundleRepository } from './repository-bundles.js';
 import { lfsObjectPath } from '../repositories/api.js';
-import { bundlePath, FORMAT, lfsBackupPath, MANIFEST, POSTGRES_DUMP, SQLITE_FILE, type BackupLfsObject, type BackupManifest } from './backup-manifest.js';
+import { uploadFilePath } from '../uploads/api.js';
+import { bundlePath, FORMAT, lfsBackupPath, MANIFEST, POSTGRES_DUMP, SQLITE_FILE, uploadBackupPath, type BackupLfsObject, type BackupManifest, type BackupUpload } from './backup-manifest.js';
 import { pgDump } from './postgres-tools.js';
 import { UsageError } from './usage-error.js';
 import { currentSchema, postgresRows, readCheckedCopy, SNAPSHOT_READS, vacuumInto, type Rows } from './snapshot-queries.js';
@@ -25,6 +26,7 @@ interface Snapshot {
   fingerprint: string | null;
   repositories: Array<{ shard: string; disk_path: string }>;
   lfsObjects: BackupLfsObject[];
+  uploads: BackupUpload[];
 }
 
 export interface BackupOptions {
@@ -57,7 +59,11 @@ function readSnapshot(all: Rows): Snapshot {
     // A database from before the fingerprint: the secrets file is taken as it is.
   }
   const repositories = all(SNAPSHOT_READS.repositories).map((row) => ({ shard: String(row.shard), disk_path: String(row.disk_path) }));
-  return { migrations, fingerprint, repositories, lfsObjects: lfsRows(all(SNAPSHOT_READS.lfsObjects)) };
+  return { migrations, fingerprint, repositories, lfsObjects: lfsRows(all(SNAPSHOT_READS.lfsObjects)), uploads: uploadRows(all(SNAPSHOT_READS.uploads)) };
+}
+
+function uploadRows(rows: Array<Record<string, unknown>>): BackupUpload[] {
+  return rows.map((row) => ({ project_id: Number(row.project_id), secret: String(row.secret), size: Number(row.size) }));
 }
 
 function lfsRows(rows: Array<Record<string, unknown>>): BackupLfsObject[] {
@@ -74,7 +80,8 @@ async function postgresSnapshot(config: Config, target: string, options: BackupO
     const fingerprint = (await all(SNAPSHOT_READS.fingerprint).catch(() => []))[0]?.fingerprint as string | undefined;
     const repositories = (await all(SNAPSHOT_READS.repositories)).map((row) => ({ shard: String(row.shard), disk_path: String(row.disk_path) }));
     const lfsObjects = lfsRows(await all(SNAPSHOT_READS.lfsObjects));
-    return { migrations, fingerprint: fingerprint ?? null, repositories, lfsObjects, dumped: !options.skipDatabase };
+    const uploads = uploadRows(await all(SNAPSHOT_READS.uploads));
+    return { migrations, fingerprint: fingerprint ?? null, repositories, lfsObjects, uploads, dumped: !options.skipDatabase };
   } finally {
     await database.close();
   }
@@ -91,17 +98,17 @@ function locate(config: Config, shard: string, diskPath: string): string | null 
 }
 
 /**
- * The LFS objects the database knows, each file copied under the backup's lfs-objects/. An object
- * whose file is gone (removed as an orphan after the snapshot, or lost) is left out of the manifest.
+ * Each file the database knows copied into the backup (LFS objects, uploads). A file that is gone
+ * (removed after the snapshot, or lost) is left out of the manifest.
  */
-async function copyLfsObjects(config: Config, target: string, objects: BackupLfsObject[]): Promise<BackupLfsObject[]> {
-  const copied: BackupLfsObject[] = [];
-  for (const object of objects) {
-    const destination = lfsBackupPath(target, object.oid);
+async function copyFiles<T>(items: T[], from: (item: T) => string, to: (item: T) => string): Promise<T[]> {
+  const copied: T[] = [];
+  for (const item of items) {
+    const destination = to(item);
     try {
       mkdirSync(dirname(destination), { recursive: true, mode: 0o700 });
-      await copyFile(lfsObjectPath(config.lfsPath, object.oid), destination);
-      copied.push(object);
+      await copyFile(from(item), destination);
+      copied.push(item);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
@@ -138,8 +145,10 @@ export async function backup(config: Config, directory: string, options: BackupO
     }
     options.say(`copied ${copied.length} ${copied.length === 1 ? 'repository' : 'repositories'}${missing.length ? ` (${missing.length} not on disk yet: ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''})` : ''}`);
 
-    const lfsObjects = await copyLfsObjects(config, target, snapshot.lfsObjects);
+    const lfsObjects = await copyFiles(snapshot.lfsObjects, (object) => lfsObjectPath(config.lfsPath, object.oid), (object) => lfsBackupPath(target, object.oid));
     options.say(`copied ${lfsObjects.length} LFS ${lfsObjects.length === 1 ? 'object' : 'objects'}${lfsObjects.length < snapshot.lfsObjects.length ? ` (${snapshot.lfsObjects.length - lfsObjects.length} no longer on disk)` : ''}`);
+    const uploads = await copyFiles(snapshot.uploads, (upload) => uploadFilePath(config.uploadsPath, upload.project_id, upload.secret), (upload) => uploadBackupPath(target, upload));
+    options.say(`copied ${uploads.length} ${uploads.length === 1 ? 'upload' : 'uploads'}${uploads.length < snapshot.uploads.length ? ` (${snapshot.uploads.length - uploads.length} no longer on disk)` : ''}`);
 
     const manifest: BackupManifest = {
       format: FORMAT,
@@ -151,6 +160,7 @@ export async function backup(config: Config, directory: string, options: BackupO
       secrets_fingerprint: fingerprint,
       repositories: copied,
       lfs_objects: lfsObjects,
+      uploads,
     };
     writeFileSync(join(target, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
     return manifest;

@@ -2,18 +2,20 @@
 // on it. SQLite: the database file; PostgreSQL: pg_restore into an empty database (or, for a backup
 // made with --skip-database, the operator's own restore, checked here by its secrets fingerprint).
 // Then the secrets, the repositories, each made anew from its bundle (repository-bundles.ts), and the
-// LFS objects, each stored as an upload is, with its SHA-256 and size checked. A
+// LFS objects, each stored as an upload is, with its SHA-256 and size checked, and the Markdown
+// uploads, each with its size checked. A
 // backup is not trusted: its manifest is checked whole first (checkManifest), and anything unexpected
 // refuses the restore with exit code 2 before anything is written. A restored database from an older
 // Kiln is migrated by the first start, as any upgrade.
-import { chmodSync, copyFileSync, createReadStream, existsSync, readdirSync, renameSync } from 'node:fs';
+import { chmodSync, copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, withoutPassword, type Config } from '../config.js';
 import { ensurePrivateDirectory } from '../platform/data-dir.js';
 import { openPostgres } from '../platform/db/database.js';
 import { ensurePgTrgm } from '../platform/db/extensions.js';
 import { SECRETS_FILE, secretsPath } from '../platform/secrets.js';
-import { bundlePath, checkBackupFile, checkManifest, lfsBackupPath, readManifest, SQLITE_FILE, type BackupManifest } from './backup-manifest.js';
+import { bundlePath, checkBackupFile, checkManifest, lfsBackupPath, readManifest, SQLITE_FILE, uploadBackupPath, type BackupManifest } from './backup-manifest.js';
+import { uploadFilePath } from '../uploads/api.js';
 import { LfsObjectTooLarge, storeLfsObject } from '../repositories/api.js';
 import { restoreBundle } from './repository-bundles.js';
 import { checkWritableDirectory } from './preflight.js';
@@ -40,6 +42,26 @@ function checkTargets(config: Config, manifest: BackupManifest): void {
     if (existsSync(destination)) throw new ConfigError(`KILN_STORAGES (shard "${shard.name}"): ${destination} exists already; restore into empty shards`);
   }
   if (manifest.lfs_objects?.length && !isEmptyDirectory(config.lfsPath)) throw new ConfigError(`KILN_LFS_PATH ${config.lfsPath} is not empty: restore into a new directory`);
+  if (manifest.uploads?.length && !isEmptyDirectory(config.uploadsPath)) throw new ConfigError(`KILN_UPLOADS_PATH ${config.uploadsPath} is not empty: restore into a new directory`);
+}
+
+/**
+ * Each upload of the backup copied into KILN_UPLOADS_PATH when its file has the size the manifest
+ * gives (a file that does not is left out). The uploads left out, as `<project id>/<secret>`.
+ */
+function restoreUploads(config: Config, source: string, manifest: BackupManifest): string[] {
+  const refused: string[] = [];
+  for (const upload of manifest.uploads ?? []) {
+    const from = uploadBackupPath(source, upload);
+    if (statSync(from).size !== upload.size) {
+      refused.push(`${upload.project_id}/${upload.secret}`);
+      continue;
+    }
+    const to = uploadFilePath(config.uploadsPath, upload.project_id, upload.secret);
+    mkdirSync(dirname(to), { recursive: true, mode: 0o750 });
+    copyFileSync(from, to);
+  }
+  return refused;
 }
 
 /**
@@ -121,7 +143,13 @@ export async function restore(config: Config, directory: string, say: (line: str
   const lfsCount = manifest.lfs_objects?.length ?? 0;
   const refused = await restoreLfsObjects(config, source, manifest);
   if (lfsCount) say(`restored ${lfsCount - refused.length} LFS ${lfsCount - refused.length === 1 ? 'object' : 'objects'}, each checked against its oid`);
+  const uploadCount = manifest.uploads?.length ?? 0;
+  const refusedUploads = restoreUploads(config, source, manifest);
+  if (uploadCount) say(`restored ${uploadCount - refusedUploads.length} ${uploadCount - refusedUploads.length === 1 ? 'upload' : 'uploads'}`);
   say(`restored ${database}, ${SECRETS_FILE} and ${manifest.repositories.length} ${manifest.repositories.length === 1 ? 'repository' : 'repositories'} from ${source} (Kiln ${manifest.kiln_version}, ${manifest.created_at})`);
+  if (refusedUploads.length) {
+    throw new Error(`${refusedUploads.length} ${refusedUploads.length === 1 ? 'upload does' : 'uploads do'} not have the size the backup gives and ${refusedUploads.length === 1 ? 'was' : 'were'} left out: ${refusedUploads.slice(0, 5).join(', ')}${refusedUploads.length > 5 ? ', …' : ''}`);
+  }
   if (refused.length) {
     throw new Error(`${refused.length} LFS ${refused.length === 1 ? 'object does' : 'objects do'} not match ${refused.length === 1 ? 'its' : 'their'} oid in the backup and ${refused.length === 1 ? 'was' : 'were'} left out: ${refused.slice(0, 5).join(', ')}${refused.length > 5 ? ', …' : ''}`);
   }

@@ -35,6 +35,7 @@ export const SNAPSHOT_READS = {
   fingerprint: 'select fingerprint from instance_secrets_fingerprint where id = 1',
   repositories: 'select shard, disk_path from repositories order by id',
   lfsObjects: 'select oid, size from lfs_objects order by id',
+  uploads: 'select project_id, secret, size from uploads order by id',
 } as const;
 
 /** Rows of one of our own fixed statements (SNAPSHOT_READS) on PostgreSQL. */

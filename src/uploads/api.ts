@@ -1,2 +1,4 @@
-// What other features may use of uploads: the size of a project's uploads (project statistics).
+// What other features may use of uploads: the size of a project's uploads (project statistics), and
+// where an upload's file is (backup and restore).
 export { projectUploadsSize } from './finder.js';
+export { SECRET as UPLOAD_SECRET, uploadFilePath } from './upload-files.js';

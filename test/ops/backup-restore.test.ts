@@ -1,7 +1,7 @@
 // `kiln admin backup` of a running instance under a write burst (API writes and git pushes), then
 // `kiln admin restore` into a new data dir (and, on PostgreSQL, a new database): every write
 // acknowledged before the backup began is there, the repository clones with every commit pushed
-// before it, OAuth tokens and signing keys still hold, and LFS objects are there.
+// before it, OAuth tokens and signing keys still hold, and LFS objects and uploads are there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,6 +67,12 @@ describe('kiln admin backup and kiln admin restore', () => {
         });
         const upload = (await lfsBatch.json()).objects[0].actions.upload;
         expect((await fetch(`${source.url}${new URL(upload.href).pathname}`, { method: 'PUT', headers: upload.header, body: lfsContent })).status).toBe(200);
+        // A Markdown upload, as a comment's attachment is sent.
+        const attachment = new FormData();
+        attachment.append('file', new Blob([Buffer.from('an attachment kept by the backup')]), 'notes.txt');
+        const attached = await fetch(`${source.url}/api/v4/projects/${project.id}/uploads`, { method: 'POST', headers: { 'private-token': source.rootToken }, body: attachment });
+        expect(attached.status).toBe(201);
+        const uploaded = await attached.json();
 
         const application = await apiCall(source, 'POST', '/applications', { name: 'Backed-up app', redirect_uri: 'http://127.0.0.1:9999/callback', scopes: 'api openid' });
         const grant = await fetch(`${source.url}/oauth/token`, {
@@ -143,6 +149,9 @@ describe('kiln admin backup and kiln admin restore', () => {
         expect(restored.stdout).toContain('restored 1 LFS object, each checked against its oid');
         const lfsDownload = await fetch(`${restoredNode.url}/root/backed-up.git/gitlab-lfs/objects/${lfsOid}`, { headers: lfsAuth });
         expect(Buffer.from(await lfsDownload.arrayBuffer()).equals(lfsContent)).toBe(true);
+        expect(restored.stdout).toContain('restored 1 upload');
+        const attachmentDownload = await fetch(`${restoredNode.url}/api/v4/projects/${project.id}/uploads/${uploaded.id}`, { headers: { 'private-token': source.rootToken } });
+        expect(await attachmentDownload.text()).toBe('an attachment kept by the backup');
       } finally {
         stopWriting = true;
         await restoredNode?.stop();
@@ -158,7 +167,7 @@ describe('kiln admin backup and kiln admin restore', () => {
       const backup = await runKiln(['admin', 'backup', '--skip-database', target], { KILN_DATA_DIR: testDb.dataDir, ...env });
       expect({ code: backup.code, stderr: backup.stderr }).toEqual({ code: 0, stderr: '' });
       expect(backup.stdout).toContain('the database is NOT in this backup');
-      expect(readdirSync(target).sort()).toEqual(['backup.json', 'lfs-objects', 'repositories', 'secrets.json']);
+      expect(readdirSync(target).sort()).toEqual(['backup.json', 'lfs-objects', 'repositories', 'secrets.json', 'uploads']);
 
       const empty = await createScratchDatabase(testDb.schema!);
       try {

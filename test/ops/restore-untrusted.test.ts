@@ -52,7 +52,7 @@ function backupDirectory(repositories: unknown[], overrides: Partial<BackupManif
 /** A configuration restoring into a new data dir and new shards. */
 function freshTarget(): Config {
   const root = join(work, `target-${(counter += 1)}`);
-  return { ...kiln.config, databaseUrl: null, dataDir: join(root, 'data'), storages: twoShards(root), lfsPath: join(root, 'data', 'shared', 'lfs-objects') };
+  return { ...kiln.config, databaseUrl: null, dataDir: join(root, 'data'), storages: twoShards(root), lfsPath: join(root, 'data', 'shared', 'lfs-objects'), uploadsPath: join(root, 'data', 'shared', 'uploads') };
 }
 
 const lines: string[] = [];
@@ -128,6 +128,29 @@ describe('restore of LFS objects', () => {
   });
 });
 
+describe('restore of uploads', () => {
+  const secret = 'cd'.repeat(16);
+  function withUpload(body: Buffer, size = body.length): string {
+    const directory = backupDirectory([], { uploads: [{ project_id: 7, secret, size }] });
+    mkdirSync(join(directory, 'uploads', '7'), { recursive: true });
+    writeFileSync(join(directory, 'uploads', '7', secret), body);
+    return directory;
+  }
+
+  it('copies each upload under KILN_UPLOADS_PATH/<project id>/<secret>', async () => {
+    const target = freshTarget();
+    await restore(target, withUpload(Buffer.from('a picture')), say);
+    expect(readFileSync(join(target.uploadsPath, '7', secret), 'utf8')).toBe('a picture');
+    expect(lines).toContain('restored 1 upload');
+  });
+
+  it('leaves out an upload whose file does not have its size, and says so', async () => {
+    const target = freshTarget();
+    await expect(restore(target, withUpload(Buffer.from('short'), 99), say)).rejects.toThrow(`1 upload does not have the size the backup gives and was left out: 7/${secret}`);
+    expect(existsSync(join(target.uploadsPath, '7', secret))).toBe(false);
+  });
+});
+
 describe('restore refuses a backup with anything unexpected, before writing anything', () => {
   const refusals: Array<[string, () => string, RegExp]> = [
     ['a ../ path', () => backupDirectory([{ shard: 'default', disk_path: '../../../outside.git', head: null, empty: true }]), /names the repository path "\.\.\/\.\.\/\.\.\/outside\.git", which is not one of Kiln's/],
@@ -139,6 +162,9 @@ describe('restore refuses a backup with anything unexpected, before writing anyt
     ['a bundle it does not hold', () => backupDirectory([{ shard: 'default', disk_path: DISK_PATH, head: null, empty: false }]), /which the backup does not hold/],
     ['an LFS object named by a path', () => backupDirectory([], { lfs_objects: [{ oid: '../../../etc/passwd', size: 1 }] }), /names the LFS object "\.\.\/\.\.\/\.\.\/etc\/passwd", which is not a SHA-256 oid/],
     ['an LFS object the backup does not hold', () => backupDirectory([], { lfs_objects: [{ oid: 'ab'.repeat(32), size: 1 }] }), /names the LFS object (ab){32}, which the backup does not hold/],
+    ['an upload named by a path', () => backupDirectory([], { uploads: [{ project_id: 1, secret: '../../../etc/passwd', size: 1 }] }), /names the upload "\.\.\/\.\.\/\.\.\/etc\/passwd", which is not an upload secret/],
+    ['an upload of project 0', () => backupDirectory([], { uploads: [{ project_id: 0, secret: 'ab'.repeat(16), size: 1 }] }), /has an upload entry/],
+    ['an upload the backup does not hold', () => backupDirectory([], { uploads: [{ project_id: 1, secret: 'ab'.repeat(16), size: 1 }] }), /names the upload 1\/(ab){16}, which the backup does not hold/],
     ['a database file elsewhere', () => backupDirectory([], { database_file: '../../etc/passwd' }), /names the database file "\.\.\/\.\.\/etc\/passwd"/],
     ['a bundle that is a symlink out of the backup', () => {
       const directory = backupDirectory([{ shard: 'default', disk_path: DISK_PATH, head: null, empty: false }]);
