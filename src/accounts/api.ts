@@ -16,7 +16,7 @@ export { createPersonalAccessToken, PAT_SCOPES } from './create-personal-access-
 // Hooks other features register at setup for accounts' actions to call (hooks.ts).
 export { accountHooks } from './hooks.js';
 // Issue 15 (namespaces, search): the namespace and project entities, and literal LIKE patterns.
-export { namespaceEntity, projectEntity } from './entities.js';
+export { namespaceEntity, projectEntity, projectSimpleEntity } from './entities.js';
 export { containsPattern } from './like-pattern.js';
 export { usersQuery } from './users-finder.js';
 export { confirmedEmailsOf } from './emails-finder.js';

@@ -288,6 +288,20 @@ const PROBES: Probe[] = [
       return k.api('PUT', `/projects/${w.project.id}/merge_requests/1/discussions/${thread.body.id}`, { token, body: { resolved: true } });
     },
   },
+  // Issue boards (issue 36; GitLab: read with the issues by signed-in readers — the boards API
+  // authenticates first —, boards and their label lists managed by Reporters).
+  { ability: 'read_issue_board', expect: PARTICIPATE, request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/boards`, { token }) },
+  { ability: 'admin_issue_board', expect: 'nnnyyyyyn', request: (k, w, token, serial) => k.api('POST', `/projects/${w.project.id}/boards`, { token, body: { name: `probe-${serial}` } }) },
+  {
+    ability: 'admin_issue_board_list',
+    expect: 'nnnyyyyyn',
+    request: async (k, w, token, serial) => {
+      const board = await k.api('POST', `/projects/${w.project.id}/boards`, { token: k.root.token, body: { name: `lists-${serial}` } });
+      const label = await k.api('POST', `/projects/${w.project.id}/labels`, { token: k.root.token, body: { name: `probe-${serial}`, color: '#FF0000' } });
+      expect([board.status, label.status]).toEqual([201, 201]);
+      return k.api('POST', `/projects/${w.project.id}/boards/${board.body.id}/lists`, { token, body: { label_id: label.body.id } });
+    },
+  },
 ];
 
 /** The merge request probes need `main`, two branches and merge request !1, which the administrator makes once. */

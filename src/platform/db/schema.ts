@@ -20,6 +20,7 @@ import type { CiSettingsTables } from './tables/ci-settings.js';
 import type { TodosTables } from './tables/todos.js';
 import type { ReleasesTables } from './tables/releases.js';
 import type { UploadsTables } from './tables/uploads.js';
+import type { BoardsTables } from './tables/boards.js';
 
 export interface DB
   extends AccountsTables,
@@ -42,4 +43,5 @@ export interface DB
     CiSettingsTables,
     TodosTables,
     ReleasesTables,
-    UploadsTables {}
+    UploadsTables,
+    BoardsTables {}

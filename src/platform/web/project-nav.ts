@@ -4,7 +4,7 @@ import type { GroupAccess, ProjectAccess } from '../auth/subjects.js';
 import { canOnGroup, canOnProject } from '../auth/policies/policy.js';
 import { html, type Html } from './html.js';
 
-export type ProjectSection = 'overview' | 'repository' | 'issues' | 'labels' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'releases' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings';
+export type ProjectSection = 'overview' | 'repository' | 'issues' | 'boards' | 'labels' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'releases' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings';
 
 function entry(href: string, label: string, current: boolean, count?: number): Html {
   return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${label}${count === undefined ? '' : html` <span class="badge" data-count="${count}">${count}</span>`}</a></li>`;
@@ -31,6 +31,7 @@ ${entry(`${base}/-/graphs/${access.project.default_branch}`, 'Contributors', fal
 ${entry(`${base}/-/compare`, 'Compare', false)}
 </ul></li>` : ''}
 ${can('read_issue') ? entry(`${base}/-/issues`, 'Issues', current === 'issues') : ''}
+${can('read_issue_board') ? entry(`${base}/-/boards`, 'Boards', current === 'boards') : ''}
 ${can('read_merge_request') ? entry(`${base}/-/merge_requests`, 'Merge requests', current === 'merge_requests', counts.mergeRequests) : ''}
 ${can('read_issue') ? entry(`${base}/-/incidents`, 'Incidents', current === 'incidents') : ''}
 ${can('read_label') ? entry(`${base}/-/labels`, 'Labels', current === 'labels') : ''}

@@ -77,6 +77,11 @@ export const PROJECT_ABILITIES = {
   admin_label: { min: ACCESS.reporter },
   read_milestone: { min: ACCESS.guest, ...READ },
   admin_milestone: { min: ACCESS.reporter },
+  // Issue boards (project_policy.rb: read_issue_board with the issues, admin_issue_board and
+  // admin_issue_board_list for Reporters); nobody has them while the project's issues are off.
+  read_issue_board: { min: ACCESS.guest, ...READ, feature: 'issues' },
+  admin_issue_board: { min: ACCESS.reporter, feature: 'issues' },
+  admin_issue_board_list: { min: ACCESS.reporter, feature: 'issues' },
   // Editing and deleting anyone's comment (a note's author may always change their own: note-policy).
   admin_note: { min: ACCESS.maintainer },
   // Backdating and choosing iids (GitLab's set_issue_created_at, set_issue_updated_at, set_issue_iid,
@@ -162,6 +167,10 @@ export const GROUP_ABILITIES = {
   admin_label: { min: ACCESS.reporter },
   read_milestone: { min: ACCESS.guest, ...READ },
   admin_milestone: { min: ACCESS.reporter },
+  // Group issue boards (group_policy.rb: read with the group, managed by Reporters).
+  read_issue_board: { min: ACCESS.guest, ...READ },
+  admin_issue_board: { min: ACCESS.reporter },
+  admin_issue_board_list: { min: ACCESS.reporter },
   // Group webhooks (group_policy.rb: admin_web_hook, Owners).
   admin_webhook: { min: ACCESS.owner },
   // Group CI/CD variables (group_policy.rb: admin_cicd_variables, Owners).

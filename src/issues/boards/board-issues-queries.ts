@@ -1,0 +1,33 @@
+// The issues each list of a board shows (GitLab's Boards::Issues::ListService): Open holds the open
+// issues with none of the board's list labels, a label list the open issues with its label, Closed
+// the closed issues. Confidential issues only for those who may read them; newest first, a page each.
+import { sql, type SqlBool } from 'kysely';
+import type { Deps } from '../../platform/deps.js';
+import type { ProjectAccess } from '../../platform/auth/subjects.js';
+import type { AuthUser } from '../../platform/auth/principal.js';
+import { projectIssuesQuery } from '../issues-queries.js';
+import { confidentialScope } from '../finder.js';
+import type { IssueRow } from '../entities.js';
+import type { ListKey } from './move-issue.js';
+
+export const SHOWN_PER_LIST = 20;
+
+export interface ListIssues {
+  rows: IssueRow[];
+  /** How many the list holds, up to 1,000 (counted with a bound, as every list in Kiln is). */
+  count: number;
+}
+
+export async function issuesOfList(deps: Deps, access: ProjectAccess, viewer: AuthUser | null, key: ListKey, boardLabelIds: number[]): Promise<ListIssues> {
+  let query = projectIssuesQuery(deps, Number(access.project.id), confidentialScope(access), { state: key === 'closed' ? 'closed' : 'opened', issueType: 'issue' }, viewer);
+  if (typeof key === 'number') {
+    query = query.where(sql<SqlBool>`exists (select 1 from label_links ll where ll.issue_id = i.id and ll.label_id = ${key})`);
+  } else if (key === 'open' && boardLabelIds.length) {
+    query = query.where(sql<SqlBool>`not exists (select 1 from label_links ll where ll.issue_id = i.id and ll.label_id in (${sql.join(boardLabelIds)}))`);
+  }
+  const [rows, counted] = await Promise.all([
+    query.limit(SHOWN_PER_LIST).execute(),
+    deps.db.selectFrom(query.clearOrderBy().clearSelect().select('i.id').limit(1000).as('capped')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+  ]);
+  return { rows, count: Number(counted?.n ?? 0) };
+}
