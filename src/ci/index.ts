@@ -13,6 +13,7 @@ import { repositoryHooks } from '../repositories/api.js';
 import { tokenDigest } from './tokens.js';
 import { deployableEntity, jobFacts } from './entities.js';
 import { PUSH_PIPELINE_JOB, pushPipelineJob } from './pipelines/push-pipeline.js';
+import { DROP_STUCK_JOBS_JOB, dropStuckJobsJob, scheduleStuckJobsCheck } from './jobs/drop-stuck-jobs.js';
 
 export const ciFeature: Feature = {
   name: 'ci',
@@ -40,5 +41,8 @@ export const ciFeature: Feature = {
     runnerProtocolRoutes(app, deps);
     variablesRoutes(app, deps);
   },
-  jobs: { [PUSH_PIPELINE_JOB]: pushPipelineJob },
+  jobs: { [PUSH_PIPELINE_JOB]: pushPipelineJob, [DROP_STUCK_JOBS_JOB]: dropStuckJobsJob },
+  async onStart(deps) {
+    await scheduleStuckJobsCheck(deps);
+  },
 };

@@ -15,7 +15,7 @@ import { createRunner, parseTagList, registrationScope, type RunnerAttributes } 
 import { claimJob } from './runners/claim-job.js';
 import { jobPayload } from './runners/job-payload.js';
 import { queueSignal } from './queue-signal.js';
-import { ARTIFACT_LIMIT, appendTrace, finishJob } from './jobs/runner-updates.js';
+import { ARTIFACT_LIMIT, appendTrace, finishJob, touchJob } from './jobs/runner-updates.js';
 import { parseDuration } from './config/duration.js';
 import { presentJobs, type CiRunnerRow } from './entities.js';
 
@@ -139,7 +139,10 @@ export function runnerProtocolRoutes(app: FastifyInstance, deps: Deps): void {
     const input = mergedParams(request);
     const build = await runningJob(request, input, Number(input.job_id));
     const state = input.state;
-    if (state === 'running' || state === undefined) return reply.code(200).header('job-status', build.status).send('200');
+    if (state === 'running' || state === undefined) {
+      await touchJob(deps, Number(build.id));
+      return reply.code(200).header('job-status', build.status).send('200');
+    }
     if (state !== 'success' && state !== 'failed') throw new ApiError(400, { message: '400 Bad request' });
     const exitCode = input.exit_code === undefined || input.exit_code === null ? undefined : Number(input.exit_code);
     await finishJob(deps, build, state, typeof input.failure_reason === 'string' ? input.failure_reason : undefined, Number.isInteger(exitCode) ? exitCode : undefined);

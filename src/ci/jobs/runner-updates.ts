@@ -57,6 +57,11 @@ export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' 
   return changed;
 }
 
+/** A runner's keep-alive (`PUT /jobs/:id` with `state=running`): the job is not stuck (drop-stuck-jobs.ts). */
+export async function touchJob(deps: Deps, buildId: number): Promise<void> {
+  await deps.db.updateTable('ci_builds').set({ updated_at: deps.clock.now() }).where('id', '=', buildId).where('status', '=', 'running').execute();
+}
+
 export type TraceAppend = { ok: true; size: number } | { ok: false; reason: 'range'; size: number } | { ok: false; reason: 'not_running' | 'too_large' };
 
 /** Appends `data` at byte `start` of the job's log: the log must be exactly `start` bytes long (else 416). */

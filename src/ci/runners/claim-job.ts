@@ -4,7 +4,9 @@
 // runner's; an untagged job needs `run_untagged`) and `ref_protected` — are tried in id order, and the
 // first one moved `pending → running` by a guarded UPDATE is its: two runners asking at once never get
 // the same job. The job gets its token then (stored as a digest) and the pipeline is processed in the
-// same transaction.
+// same transaction. Tags are compared here, not in SQL (they are a JSON list): the pending jobs are
+// read a page at a time past the ones the runner cannot take, so a tagged runner is not starved behind
+// older jobs it cannot take. What SQL can tell (untagged or not) is filtered there.
 import type { Deps } from '../../platform/deps.js';
 import { inTransaction } from '../../platform/db/database.js';
 import type { CiBuildRow } from '../../commit-statuses/api.js';
@@ -14,6 +16,8 @@ import { processPipeline } from '../pipelines/process-pipeline.js';
 import { syncDeployment } from '../pipelines/sync-deployment.js';
 
 const CANDIDATES = 45;
+/** Pages of pending jobs looked at per request at most: 45 × 100 = 4,500 jobs the runner cannot take. */
+const MAX_PAGES = 100;
 
 async function scopedQuery(deps: Deps, runner: CiRunnerRow) {
   let query = deps.db.selectFrom('ci_builds').selectAll().where('status', '=', 'pending').where('type', '=', 'Ci::Build');
@@ -33,6 +37,9 @@ async function scopedQuery(deps: Deps, runner: CiRunnerRow) {
     );
   }
   if (runner.access_level === 'ref_protected') query = query.where('protected', '=', 1);
+  // A runner without tags takes untagged jobs only; one that may not run untagged jobs, tagged ones only.
+  if ((JSON.parse(runner.tag_list) as string[]).length === 0) query = query.where((eb) => eb.or([eb('tag_list', 'is', null), eb('tag_list', '=', '[]')]));
+  if (Number(runner.run_untagged) !== 1) query = query.where('tag_list', 'is not', null).where('tag_list', '!=', '[]');
   return query.orderBy('id').limit(CANDIDATES);
 }
 
@@ -45,7 +52,19 @@ function runnerMayTake(runner: CiRunnerRow, build: CiBuildRow): boolean {
 
 export async function claimJob(deps: Deps, runner: CiRunnerRow): Promise<{ build: CiBuildRow; token: string } | null> {
   const query = await scopedQuery(deps, runner);
-  const candidates = query ? await query.execute() : [];
+  if (!query) return null;
+  let after = 0;
+  for (let page = 0; page < MAX_PAGES; page += 1) {
+    const candidates = await query.where('id', '>', after).execute();
+    const claimed = await claimFirst(deps, runner, candidates);
+    if (claimed) return claimed;
+    if (candidates.length < CANDIDATES) return null;
+    after = Number(candidates[candidates.length - 1].id);
+  }
+  return null;
+}
+
+async function claimFirst(deps: Deps, runner: CiRunnerRow, candidates: CiBuildRow[]): Promise<{ build: CiBuildRow; token: string } | null> {
   for (const candidate of candidates) {
     if (!runnerMayTake(runner, candidate)) continue;
     const token = newToken('glcbt-');

@@ -13,6 +13,11 @@ import type { CiRunnerRow } from '../entities.js';
 import { settingsVariables, type JobVariable as Variable } from '../cicd-variables/job-variables.js';
 
 const DEFAULT_TIMEOUT = 3600;
+
+/** A job's timeout in seconds: its `timeout:` or an hour, capped by the runner's `maximum_timeout`. */
+export function jobTimeout(timeout: number | null | undefined, maximumTimeout: number | null): number {
+  return Math.min(timeout ?? DEFAULT_TIMEOUT, maximumTimeout ?? Number.MAX_SAFE_INTEGER);
+}
 const GIT_DEPTH = 20;
 const FAILURE_REASONS = ['unknown_failure', 'script_failure', 'runner_system_failure', 'job_execution_timeout', 'stuck_or_timeout_failure', 'runner_unsupported', 'api_failure'];
 
@@ -32,7 +37,7 @@ export async function jobPayload(deps: Deps, input: { build: CiBuildRow; token: 
   const tag = Number(pipeline.tag) === 1;
   const ref = pipeline.ref ?? '';
   const user = build.user_id === null ? undefined : await deps.db.selectFrom('users').select(['id', 'username', 'name', 'email']).where('id', '=', build.user_id).executeTakeFirst();
-  const timeout = Math.min(options.timeout ?? DEFAULT_TIMEOUT, runner.maximum_timeout ?? Number.MAX_SAFE_INTEGER);
+  const timeout = jobTimeout(options.timeout, runner.maximum_timeout);
   const environment = options.environment;
 
   const variables: Variable[] = [

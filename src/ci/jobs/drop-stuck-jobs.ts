@@ -1,0 +1,56 @@
+// Running jobs whose runner went away (GitLab's Ci::StuckBuilds::DropRunningService): a runner sends
+// the log or a `PUT state=running` keep-alive at least every half minute while a job runs, each of
+// which moves the job's `updated_at`. A running job silent for longer than its timeout (its `timeout:`
+// or an hour, capped by the runner's `maximum_timeout`; at least SILENCE_FLOOR_MS, so a short timeout
+// is not mistaken for a dead runner between two keep-alives) fails with `runner_system_failure`, and
+// its pipeline goes on (later `when: on_failure`/`always` jobs, then its final status). Checked by a
+// background job every few minutes.
+import type { Deps } from '../../platform/deps.js';
+import { scheduleOnce } from '../../platform/jobs/daily.js';
+import { readOptions } from '../pipelines/build-options.js';
+import { jobTimeout } from '../runners/job-payload.js';
+import { finishJob } from './runner-updates.js';
+import { queueSignal } from '../queue-signal.js';
+
+export const DROP_STUCK_JOBS_JOB = 'ci.drop_stuck_jobs';
+export const STUCK_CHECK_EVERY_MS = 5 * 60_000;
+const SILENCE_FLOOR_MS = 5 * 60_000;
+/** Looked at per run; the rest wait for the next run. */
+const BATCH = 500;
+
+export async function dropStuckJobs(deps: Deps): Promise<number> {
+  const now = deps.clock.now();
+  const silent = await deps.db
+    .selectFrom('ci_builds')
+    .leftJoin('ci_runners', 'ci_runners.id', 'ci_builds.runner_id')
+    .selectAll('ci_builds')
+    .select('ci_runners.maximum_timeout as runner_maximum_timeout')
+    .where('ci_builds.status', '=', 'running')
+    .where('ci_builds.type', '=', 'Ci::Build')
+    .where('ci_builds.updated_at', '<', now - SILENCE_FLOOR_MS)
+    .orderBy('ci_builds.id')
+    .limit(BATCH)
+    .execute();
+  let dropped = 0;
+  for (const { runner_maximum_timeout: maximumTimeout, ...build } of silent) {
+    const limitMs = Math.max(SILENCE_FLOOR_MS, jobTimeout(readOptions(build.options)?.timeout, maximumTimeout) * 1000);
+    if (Number(build.updated_at) >= now - limitMs) continue;
+    // finishJob's guarded update loses to a runner that reported in the meantime.
+    if (await finishJob(deps, build, 'failed', 'runner_system_failure')) dropped += 1;
+  }
+  if (dropped > 0) {
+    queueSignal(deps).tick();
+    deps.log.info({ dropped }, 'failed running CI jobs whose runner stopped sending updates');
+  }
+  return dropped;
+}
+
+export async function dropStuckJobsJob(deps: Deps): Promise<void> {
+  // The next run first, so a failing run does not end the chain (as the daily jobs do).
+  await scheduleOnce(deps, DROP_STUCK_JOBS_JOB, deps.clock.now() + STUCK_CHECK_EVERY_MS, { orRunning: false });
+  await dropStuckJobs(deps);
+}
+
+export async function scheduleStuckJobsCheck(deps: Deps): Promise<void> {
+  await scheduleOnce(deps, DROP_STUCK_JOBS_JOB, deps.clock.now() + STUCK_CHECK_EVERY_MS, { orRunning: true });
+}
