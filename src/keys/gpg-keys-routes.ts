@@ -8,7 +8,7 @@ import { NotFoundError } from '../platform/errors.js';
 import { findUser } from '../accounts/api.js';
 import { gpgKeyEntity } from './entities.js';
 import { createGpgKey } from './create-gpg-key.js';
-import { forgetSignaturesBy, gpgKeyids } from './forget-signatures.js';
+import { deleteGpgKey } from './delete-gpg-key.js';
 
 const TAGS = ['gpg_keys'];
 
@@ -19,12 +19,7 @@ export function gpgKeysRoutes(app: FastifyInstance, deps: Deps): void {
     if (!row) throw new NotFoundError('GPG Key');
     return row;
   };
-  const removeKey = async (userId: number, keyId: number) => {
-    const keyids = await gpgKeyids(deps, keyId);
-    const deleted = await deps.db.deleteFrom('gpg_keys').where('id', '=', keyId).where('user_id', '=', userId).executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) throw new NotFoundError('GPG Key');
-    await forgetSignaturesBy(deps, keyids);
-  };
+  const removeKey = (userId: number, keyId: number) => deleteGpgKey(deps, userId, keyId);
 
   apiRoute(app, deps, {
     method: 'GET', url: '/user/gpg_keys', summary: 'Your GPG keys', tags: TAGS, paginated: true, extraScopes: ['read_user'],

@@ -7,6 +7,7 @@ import { deployKeysRoutes } from './deploy-keys-routes.js';
 import { deployTokensRoutes } from './deploy-tokens-routes.js';
 import { gpgKeysRoutes } from './gpg-keys-routes.js';
 import { keyPages } from './pages.js';
+import { gpgKeyPages } from './gpg-key-pages.js';
 import { backfillGpgSubkeys } from './backfill-gpg-subkeys.js';
 
 export const keysFeature: Feature = {
@@ -17,6 +18,7 @@ export const keysFeature: Feature = {
     deployTokensRoutes(app, deps);
     gpgKeysRoutes(app, deps);
     keyPages(app, deps);
+    gpgKeyPages(app, deps);
   },
   jobs: {
     [JOB_NOTIFY_KEY_EXPIRY]: daily(JOB_NOTIFY_KEY_EXPIRY, async (deps) => {

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { WebSession } from '../helpers/browser-session.js';
 
 let kiln: TestKiln;
 let work: string;
@@ -76,5 +77,39 @@ describe('/users/:id/gpg_keys (administrators)', () => {
     expect((await kiln.apiAs(bob, 'GET', '/user/gpg_keys')).map((key: any) => key.id)).toEqual([added.body.id]);
     expect((await kiln.api('DELETE', `/users/${bob.id}/gpg_keys/${added.body.id}`, { token: kiln.root.token })).status).toBe(204);
     expect((await kiln.api('DELETE', `/users/${bob.id}/gpg_keys/${added.body.id}`, { token: kiln.root.token })).status).toBe(404);
+  });
+});
+
+describe('/profile/gpg_keys', () => {
+  it('adds a key with the form (CSRF required), lists it, shows a refusal with the text kept, and removes it', async () => {
+    const web = new WebSession(kiln);
+    await web.signIn(bob.username, bob.password);
+    const empty = await web.get('/profile/gpg_keys');
+    expect(empty.statusCode).toBe(200);
+    expect(empty.body).toContain('There are no GPG keys');
+    expect(empty.body).toContain('href="/profile/gpg_keys"');
+
+    const forged = await kiln.app.inject({ method: 'POST', url: '/profile/gpg_keys', headers: { cookie: web.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ key: aliceKey }).toString() });
+    expect(forged.statusCode).toBe(422);
+    expect(await kiln.apiAs(bob, 'GET', '/user/gpg_keys')).toEqual([]);
+
+    const added = await web.post('/profile/gpg_keys', { key: secondKey });
+    expect(added.statusCode).toBe(303);
+    const listed = await web.get('/profile/gpg_keys');
+    expect(listed.body).toContain('The GPG key was added.');
+    const [key] = await kiln.apiAs(bob, 'GET', '/user/gpg_keys');
+    const row = await kiln.deps.db.selectFrom('gpg_keys').selectAll().where('id', '=', key.id).executeTakeFirstOrThrow();
+    expect(listed.body).toContain(row.fingerprint);
+    expect(listed.body).toContain('alice@work.example');
+
+    const refused = await web.post('/profile/gpg_keys', { key: '-----BEGIN PGP PUBLIC KEY BLOCK-----\nnot a key\n-----END PGP PUBLIC KEY BLOCK-----' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toMatch(/role="alert">[\s\S]*can&#39;t be blank|role="alert">[\s\S]*can't be blank/);
+    expect(refused.body).toContain('not a key');
+
+    const removed = await web.post(`/profile/gpg_keys/${key.id}/delete`, {}, { csrfFrom: '/profile/gpg_keys' });
+    expect(removed.statusCode).toBe(303);
+    expect((await web.get('/profile/gpg_keys')).body).toContain('The GPG key was removed.');
+    expect(await kiln.apiAs(bob, 'GET', '/user/gpg_keys')).toEqual([]);
   });
 });

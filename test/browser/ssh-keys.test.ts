@@ -1,8 +1,11 @@
 // The SSH keys page (/profile/keys) in Chromium: add a key and remove it through the forms, with no
 // serious or critical axe-core violations, at 390 px without sideways scrolling, in a dark theme too;
-// and the instance configuration page with the host key fingerprints.
+// and the instance configuration page with the host key fingerprints; the GPG keys page likewise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { ed25519PublicKey, rsaPublicKey } from '../helpers/ssh.js';
 import type { Browser, Page } from 'playwright-core';
@@ -79,6 +82,30 @@ describe('/profile/keys', () => {
     expect(await page.textContent('body')).toContain('SHA256:');
     expect(await overflowsSideways(page)).toBe(false);
     expect(await violationsOf(page)).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('/profile/gpg_keys', () => {
+  it('adds and removes a key; at 390 px in a dark theme no sideways scrolling and no serious axe violations', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'kiln-gpg-page-'));
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', GNUPGHOME: home };
+    execFileSync('gpg', ['--batch', '--passphrase', '', '--quick-gen-key', 'Root With A Rather Long Name <root-with-a-long-address@a-very-long-host-name.example.com>', 'ed25519', 'sign', 'never'], { env, stdio: 'ignore' });
+    const key = execFileSync('gpg', ['--armor', '--export'], { env, encoding: 'utf8' });
+    rmSync(home, { recursive: true, force: true });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    const page = await context.newPage();
+    await signIn(page);
+    await page.goto(`${kiln.url}/profile/gpg_keys`);
+    expect(await violationsOf(page)).toEqual([]);
+    await page.fill('#key', key);
+    await Promise.all([page.waitForNavigation(), page.click('button:has-text("Add key")')]);
+    expect(await page.textContent('body')).toContain('The GPG key was added.');
+    expect(await page.textContent('.key-item')).toContain('root-with-a-long-address@a-very-long-host-name.example.com');
+    expect(await overflowsSideways(page)).toBe(false);
+    expect(await violationsOf(page)).toEqual([]);
+    await Promise.all([page.waitForNavigation(), page.click('button:has-text("Remove")')]);
+    expect(await page.textContent('body')).toContain('The GPG key was removed.');
     await context.close();
   });
 });

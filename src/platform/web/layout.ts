@@ -48,6 +48,7 @@ function topBar(input: LayoutInput): Html {
         <li><a href="/profile/notifications">Notifications</a></li>
         <li><a href="/profile/personal_access_tokens">Access tokens</a></li>
         <li><a href="/profile/keys">SSH Keys</a></li>
+        <li><a href="/profile/gpg_keys">GPG Keys</a></li>
         <li><a href="/profile/applications">Applications</a></li>
         <li><a href="/profile/two_factor_auth">Two-factor authentication</a></li>
         <li><form method="post" action="/users/sign_out" class="inline">
