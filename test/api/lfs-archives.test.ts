@@ -86,6 +86,19 @@ describe('the LFS check of API commits', () => {
     expect((await commit([{ action: 'create', file_path: 'lost.bin', content: pointer(MISSING, 5) }])).status).toBe(201);
     await kiln.apiAs(alice, 'PUT', `/projects/${project.id}`, { lfs_enabled: true });
   });
+
+  it('the web editor\'s new file form shows the same refusal and keeps what was typed', async () => {
+    // Not lost.bin's pointer: that blob is in the repository already, and only new objects are checked.
+    const OTHER_MISSING = 'cd'.repeat(32);
+    const head = (await kiln.apiAs(alice, 'GET', `/projects/${project.id}/repository/branches/main`)).commit.id;
+    const web = new WebSession(kiln);
+    await web.signIn(alice.username, alice.password);
+    const refused = await web.post('/alice/app/-/create/main', { file_name: 'lost-again.bin', content: pointer(OTHER_MISSING, 7), commit_message: 'a pointer', branch_name: 'main' }, { csrfFrom: '/alice/app/-/new/main' });
+    expect(refused.headers.location).toBeUndefined();
+    expect(refused.body).toContain('LFS objects are missing. Ensure LFS is properly set up or try a manual &quot;git lfs push --all&quot;.');
+    expect(refused.body).toContain(`oid sha256:${OTHER_MISSING}`);
+    expect((await kiln.apiAs(alice, 'GET', `/projects/${project.id}/repository/branches/main`)).commit.id).toBe(head);
+  });
 });
 
 describe('archives with LFS content', () => {
