@@ -116,6 +116,22 @@ describe('GET /api/v4/projects/:id/repository/tags/:tag_name', () => {
     expect(response.body).toMatchObject({ name: 'release/2.0', target: second.id });
   });
 
+  it("carries the tag's release as {tag_name, description}, null without one, and whether a rule protects it", async () => {
+    const made = await kiln.api('POST', `/projects/${world.project.id}/releases`, { token: world.maintainer.token, body: { tag_name: 'v1.9', description: 'Notes for **1.9**' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const rule = await kiln.api('POST', `/projects/${world.project.id}/protected_tags`, { token: world.maintainer.token, body: { name: 'v1.*' } });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+    const one = await kiln.api('GET', tags('/v1.9'), { token: world.reporter.token });
+    expect(one.body).toMatchObject({ name: 'v1.9', release: { tag_name: 'v1.9', description: 'Notes for **1.9**' }, protected: true });
+    expect(Object.keys(one.body.release)).toEqual(['tag_name', 'description']);
+    const list = await kiln.api('GET', tags(), { token: world.reporter.token, query: { order_by: 'name', sort: 'asc' } });
+    const byName = new Map(list.body.map((tag: any) => [tag.name, tag]));
+    expect(byName.get('v1.9')).toMatchObject({ release: { tag_name: 'v1.9' }, protected: true });
+    expect(byName.get('v1.10')).toMatchObject({ release: null, protected: true });
+    expect(byName.get('release/2.0')).toMatchObject({ release: null, protected: false });
+    expect((await kiln.api('DELETE', `/projects/${world.project.id}/protected_tags/${encodeURIComponent('v1.*')}`, { token: world.maintainer.token })).status).toBe(204);
+  });
+
   it('answers 404 Tag Not Found', async () => {
     const response = await kiln.api('GET', tags('/nope'), { token: world.reporter.token });
     expect(response.status).toBe(404);

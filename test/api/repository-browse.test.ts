@@ -335,6 +335,18 @@ describe('GET /:project/-/tags and /-/graphs/:ref', () => {
     expect((await web.get('/owner/shop/-/tags')).body).not.toContain('data-tag="v2"');
   });
 
+  it("shows a tag's release notes as Markdown, linked to the release, and none on a tag without a release", async () => {
+    const project = await kiln.api('GET', `/projects/${encodeURIComponent('owner/shop')}`, { token: owner.token });
+    const made = await kiln.api('POST', `/projects/${project.body.id}/releases`, { token: owner.token, body: { tag_name: 'v1.1', description: 'Fixes **everything** <script>alert(1)</script>' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const body = (await web.get('/owner/shop/-/tags')).body;
+    const tagItem = (name: string) => body.slice(body.indexOf(`data-tag="${name}"`), body.indexOf('</li>', body.indexOf(`data-tag="${name}"`)));
+    expect(tagItem('v1.1')).toContain('<strong>everything</strong>');
+    expect(tagItem('v1.1')).toContain('href="/owner/shop/-/releases/v1.1"');
+    expect(tagItem('v1.1')).not.toContain('<script>');
+    expect(tagItem('v1.0')).not.toContain('release-notes');
+  });
+
   it('draws the contributors as SVG bars', async () => {
     const response = await web.get('/owner/shop/-/graphs/main');
     expect(response.statusCode).toBe(200);

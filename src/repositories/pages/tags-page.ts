@@ -3,13 +3,14 @@
 // and a delete button for those who may manage tags (a protected tag only for Maintainers, as the
 // tag check refuses anyone else; protected tags carry a badge).
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
-import { html, type Html } from '../../platform/web/html.js';
+import { html, raw, type Html } from '../../platform/web/html.js';
 import type { PageContext } from '../../platform/web/page-route.js';
 import { csrfField } from '../../platform/web/page-route.js';
 import { page, redirect } from '../../platform/web/page.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
 import { canOnProject } from '../../platform/auth/policies/policy.js';
-import { findTags } from '../repository-api/tags-finder.js';
+import { findTags, tagReleases } from '../repository-api/tags-finder.js';
+import { renderGitlabMarkdown } from '../../markdown/api.js';
 import { createTag } from '../repository-api/create-tag.js';
 import { deleteTag } from '../repository-api/delete-tag.js';
 import { RepositoryApiError } from '../repository-api/errors.js';
@@ -28,6 +29,18 @@ function field(form: Record<string, string | string[]>, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** The release notes of the shown tags, rendered as the releases page renders them, with a link to the release. */
+async function releaseNotes(context: PageContext, access: ProjectAccess, names: string[]): Promise<Map<string, Html>> {
+  const releases = await tagReleases(context.deps, access, names);
+  const base = `/${access.project.full_path}`;
+  const notes = new Map<string, Html>();
+  for (const release of releases.values()) {
+    const rendered = release.description.trim() ? await renderGitlabMarkdown(context.deps, release.description, { project: access }) : '';
+    notes.set(release.tag_name, html`<section class="release-notes" aria-label="Release notes of ${release.tag_name}"><a href="${base}/-/releases/${encodeURIComponent(release.tag_name)}">Release notes</a>${rendered ? html`<div class="markdown">${raw(rendered)}</div>` : ''}</section>`);
+  }
+  return notes;
+}
+
 export async function renderTags(context: PageContext, access: ProjectAccess) {
   const base = `/${access.project.full_path}`;
   const search = (context.query.search ?? '').slice(0, 255);
@@ -37,11 +50,12 @@ export async function renderTags(context: PageContext, access: ProjectAccess) {
   const mayManage = canOnProject(access, 'admin_tag');
   const mayDeleteProtected = mayManage && canOnProject(access, 'delete_protected_tag');
   const now = context.deps.clock.now();
+  const notes = await releaseNotes(context, access, shown.map((tag) => tag.name));
   const rows = shown.map((tag) => {
     const isProtected = tagRulesMatching(rules, tag.name).length > 0;
     return html`<li data-tag="${tag.name}"><div class="commit-main"><a class="commit-title" href="${repoUrl(base, 'tree', tag.name)}">${tag.name}</a>${isProtected ? html` <span class="badge">protected</span>` : ''}
 <br><span class="muted"><a href="${base}/-/commit/${tag.commit.id}"><code>${tag.commit.id.slice(0, 8)}</code></a> ${commitTitle(tag.commit)} · ${timeElement(tag.commit.committer.seconds, now)}</span>
-${tag.annotation && tag.annotation.message.trim() ? html`<pre class="tag-message">${tag.annotation.message.trim()}</pre>` : ''}</div>
+${tag.annotation && tag.annotation.message.trim() ? html`<pre class="tag-message">${tag.annotation.message.trim()}</pre>` : ''}${notes.get(tag.name) ?? ''}</div>
 <a class="button small secondary" href="${base}/-/archive/${encodeURIComponent(tag.name)}/${encodeURIComponent(`${access.project.path}-${tag.name.replace(/\//g, '-')}`)}.zip" download>zip</a>
 ${mayManage && (!isProtected || mayDeleteProtected) ? html`<form class="inline" method="post" action="${base}/-/tags/delete" data-confirm="Delete the tag ${tag.name}?">${csrfField(context)}<input type="hidden" name="name" value="${tag.name}"><button type="submit" class="small danger" aria-label="Delete the tag ${tag.name}">Delete</button></form>` : ''}</li>`;
   });

@@ -77,15 +77,20 @@ export function branchEntity(context: ProjectContext, name: string, commit: Comm
   };
 }
 
-/** Kiln has neither releases nor protected tags: `release` is null and `protected` false. */
-export function tagEntity(context: ProjectContext, name: string, target: string, commit: CommitObject, annotation: TagObject | null) {
+/** GitLab's TagRelease: the tag's release as its notes, or null when the tag has none (or the caller may not read releases). */
+export interface TagFacts {
+  release: { tag_name: string; description: string } | null;
+  protected: boolean;
+}
+
+export function tagEntity(context: ProjectContext, name: string, target: string, commit: CommitObject, annotation: TagObject | null, facts: TagFacts) {
   return {
     name,
     message: annotation ? annotation.message.replace(/\n$/, '') : '',
     target,
     commit: commitEntity(context, commit),
-    release: null,
-    protected: false,
+    release: facts.release,
+    protected: facts.protected,
     created_at: annotation?.tagger ? gitlabTime(annotation.tagger) : null,
   };
 }

@@ -2,16 +2,19 @@
 // admin_tag (Developers). `:tag_name` is URL-encoded when it holds a slash.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
+import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { p } from '../../platform/http/params.js';
 import { repositoryRoute } from './route-kit.js';
 import { pageArray } from './list-page.js';
-import { findTag, findTags, presentTag } from './tags-finder.js';
+import { findTag, findTags, presentTags, type Tag } from './tags-finder.js';
 import { createTag } from './create-tag.js';
 import { deleteTag } from './delete-tag.js';
 
 const TAGS = ['tags'];
 
 export function tagRoutes(app: FastifyInstance, deps: Deps): void {
+  const presentTag = async (access: ProjectAccess, tag: Tag) => (await presentTags(deps, access, [tag]))[0];
+
   repositoryRoute(app, deps, {
     method: 'GET', url: '/projects/:id/repository/tags', summary: "List a project's tags", tags: TAGS, paginated: true,
     ability: { project: 'download_code' }, auth: 'optional',
@@ -26,7 +29,7 @@ export function tagRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await context.project();
       const { params } = context;
       const tags = await findTags(deps, access, { search: params.search, orderBy: params.order_by!, sort: params.sort! });
-      return pageArray(context, tags).map((tag) => presentTag(deps, access, tag));
+      return presentTags(deps, access, pageArray(context, tags));
     },
   });
 
@@ -36,7 +39,7 @@ export function tagRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.string.required(), tag_name: p.string.required() },
     handler: async ({ params, project }) => {
       const access = await project();
-      return presentTag(deps, access, await findTag(deps, access, params.tag_name));
+      return presentTag(access, await findTag(deps, access, params.tag_name));
     },
   });
 
@@ -47,7 +50,7 @@ export function tagRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, project }) => {
       const access = await project();
       await createTag(deps, access, { name: params.tag_name, ref: params.ref, message: params.message });
-      return presentTag(deps, access, await findTag(deps, access, params.tag_name));
+      return presentTag(access, await findTag(deps, access, params.tag_name));
     },
   });
 

@@ -9,6 +9,8 @@ import { tagEntity } from './entities.js';
 import { TAG_PREFIX } from './ref-names.js';
 import { compareNames, compareVersions, matchesSearch } from './ref-filters.js';
 import { readableRepository, repositoryRefs } from './project-repository.js';
+import { canOnProject } from '../../platform/auth/policies/policy.js';
+import { projectTagRules, tagRulesMatching } from '../protected-branches/tag-finder.js';
 
 export interface Tag {
   name: string;
@@ -56,6 +58,23 @@ export async function findTag(deps: Deps, access: ProjectAccess, name: string): 
   return tag;
 }
 
-export function presentTag(deps: Deps, access: ProjectAccess, tag: Tag) {
-  return tagEntity({ baseUrl: deps.config.baseUrl, project: access.project }, tag.name, tag.target, tag.commit, tag.annotation);
+/** Each tag's release notes (GitLab's TagRelease), by tag name, in one query; empty for a caller who may not read releases. */
+export async function tagReleases(deps: Deps, access: ProjectAccess, names: string[]): Promise<Map<string, { tag_name: string; description: string }>> {
+  if (names.length === 0 || !canOnProject(access, 'read_release')) return new Map();
+  const rows = await deps.db.selectFrom('releases').select(['tag_name', 'description'])
+    .where('project_id', '=', Number(access.project.id)).where('tag_name', 'in', names).execute();
+  return new Map(rows.map((row) => [row.tag_name, { tag_name: row.tag_name, description: row.description ?? '' }]));
+}
+
+/** The API's Tag entities of a page of tags: releases and protected-tag rules read once for the page. */
+export async function presentTags(deps: Deps, access: ProjectAccess, tags: Tag[]) {
+  const [releases, rules] = await Promise.all([
+    tagReleases(deps, access, tags.map((tag) => tag.name)),
+    projectTagRules(deps.db, Number(access.project.id)),
+  ]);
+  const context = { baseUrl: deps.config.baseUrl, project: access.project };
+  return tags.map((tag) => tagEntity(context, tag.name, tag.target, tag.commit, tag.annotation, {
+    release: releases.get(tag.name) ?? null,
+    protected: tagRulesMatching(rules, tag.name).length > 0,
+  }));
 }
