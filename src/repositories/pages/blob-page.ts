@@ -6,7 +6,8 @@
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { html, raw, type Html } from '../../platform/web/html.js';
 import type { PageContext } from '../../platform/web/page-route.js';
-import { page, redirect } from '../../platform/web/page.js';
+import { fragment, page, redirect } from '../../platform/web/page.js';
+import { NotFoundError } from '../../platform/errors.js';
 import { csrfField } from '../../platform/web/page-route.js';
 import { canOnProject } from '../../platform/auth/policies/policy.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
@@ -20,7 +21,8 @@ import { refBar } from './ref-bar.js';
 import { authorName, avatarOf, findAuthors } from './people.js';
 import { timeElement } from './time.js';
 import { commitTitle } from './shared.js';
-import { lineMarkup, lineTable, linesOf } from './file-lines.js';
+import { linesOf } from './file-lines.js';
+import { chunkedLineTable, highlightedChunk } from './blob-chunks.js';
 import { humanSize, imageType, MARKDOWN_FILE, MAX_SHOWN_BYTES, SHOWN_BYTES } from './file-kinds.js';
 import { relativeLinksFor, repoUrl } from './urls.js';
 import { readLfsObjectWhole, servedLfsObject, type LfsPointer } from '../lfs/pointer.js';
@@ -44,7 +46,21 @@ async function contentOf(context: PageContext, access: ProjectAccess, file: Reso
   if (MARKDOWN_FILE.test(path) && context.query.plain !== '1') {
     return html`<div class="markdown markdown-file">${raw(await renderGitlabMarkdown(context.deps, text, { project: access, relativeLinks: relativeLinksFor(base, resolved.ref, path) }))}</div>`;
   }
-  return lineTable(await lineMarkup(path, text), `Contents of ${path}`);
+  return chunkedLineTable({ path, text, blobId: contentId(file, lfs), label: `Contents of ${path}`, chunkUrl: (n) => `${repoUrl(base, 'blob', resolved.commit.id, path)}?chunk=${n}` });
+}
+
+/** What names the shown content: the LFS object's id for a file stored with Git LFS, the blob's otherwise. */
+function contentId(file: ResolvedFile, lfs: LfsPointer | null): string {
+  return `${file.resolved.path}\0${lfs ? lfs.oid : file.entry.id}`;
+}
+
+/** `?chunk=N`: the highlighted lines of a long file's chunk N, the fragment its placeholder is replaced with. */
+async function chunkFragment(file: ResolvedFile, lfs: LfsPointer | null, chunk: string) {
+  const { content } = file;
+  if (!/^\d{1,6}$/.test(chunk) || content.length > MAX_SHOWN_BYTES || isBinary(content)) throw new NotFoundError('Chunk');
+  const rows = await highlightedChunk({ path: file.resolved.path, text: content.toString('utf8'), blobId: contentId(file, lfs) }, Number(chunk));
+  if (!rows) throw new NotFoundError('Chunk');
+  return fragment(rows);
 }
 
 function actionsOf(context: PageContext, access: ProjectAccess, file: ResolvedFile, lastId: string | null, lfs: boolean): Html {
@@ -74,6 +90,7 @@ export async function renderBlob(context: PageContext, access: ProjectAccess) {
   const lfs = await servedLfsObject(context.deps, access.project, file.content);
   // What is shown of a file stored with Git LFS is its object, when small enough to show.
   const shownFile = lfs && lfs.size <= MAX_SHOWN_BYTES ? { ...file, content: await readLfsObjectWhole(context.deps, lfs.oid) } : file;
+  if (context.query.chunk !== undefined) return chunkFragment(shownFile, lfs, context.query.chunk);
   const { resolved } = file;
   const content = shownFile.content;
   const lastId = await lastCommitFor(resolved.repoPath, resolved.commit.id, resolved.path);

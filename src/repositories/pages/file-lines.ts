@@ -18,11 +18,16 @@ export async function lineMarkup(path: string, text: string): Promise<string[]> 
   return lines.map((line, index) => highlighted?.[index] ?? escapeHtml(line));
 }
 
-export function lineTable(markup: readonly string[], label: string): Html {
+/** Rows of numbered lines, the first numbered `offset + 1`. */
+export function lineRows(markup: readonly string[], offset: number): string {
   let rows = '';
   for (let index = 0; index < markup.length; index += 1) {
-    const number = index + 1;
+    const number = offset + index + 1;
     rows += `<tr id="L${number}"><td class="num"><a href="#L${number}" data-line-number="${number}">${number}</a></td><td class="line">${markup[index]}</td></tr>`;
   }
-  return raw(`<div class="code-scroll"><table class="code blob" aria-label="${escapeHtml(label)}"><tbody>${rows}</tbody></table></div>`);
+  return rows;
+}
+
+export function lineTable(markup: readonly string[], label: string): Html {
+  return raw(`<div class="code-scroll"><table class="code blob" aria-label="${escapeHtml(label)}"><tbody>${lineRows(markup, 0)}</tbody></table></div>`);
 }
