@@ -79,6 +79,8 @@ async function serve(config: Config): Promise<void> {
     kiln.deps.log.warn({ port: config.sshPort }, `git over SSH is off: port ${config.sshPort} is in use on ${config.host} (set KILN_SSH_PORT to another port, or to off)`);
   }
   if (config.runWorker) kiln.worker.start();
+  const { warmHighlighter } = await import('./platform/web/highlight/highlighter.js');
+  warmHighlighter();
   // Before the banner: a supervisor that stops Kiln as soon as it says it is up gets a graceful stop.
   const stop = async (signal: string) => {
     kiln.deps.log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
