@@ -2,3 +2,5 @@
 // where an upload's file is (backup and restore).
 export { projectUploadsSize } from './finder.js';
 export { SECRET as UPLOAD_SECRET, uploadFilePath } from './upload-files.js';
+// The "Attach a file" control Markdown forms include.
+export { attachControl } from './attach-control.js';

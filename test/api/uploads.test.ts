@@ -8,6 +8,7 @@ import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { multipart, TINY_PNG } from '../helpers/multipart.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
 import { signedIn } from './oauth-driver.js';
+import { csrfTokenOf, type WebSession } from '../helpers/browser-session.js';
 import { projectUploadsDirectory, uploadFilePath } from '../../src/uploads/upload-files.js';
 import { pruneOrphanUploads } from '../../src/uploads/prune-orphan-uploads.js';
 
@@ -210,5 +211,49 @@ describe('uploads in statistics, Markdown and project deletion', () => {
     expect(await pruneOrphanUploads(kiln.deps)).toBe(1);
     expect(existsSync(directory)).toBe(false);
     expect(existsSync(projectUploadsDirectory(kiln.deps.config.uploadsPath, project.id))).toBe(true);
+  });
+});
+
+describe('POST /<project>/uploads (the web form behind "Attach a file")', () => {
+  async function webUpload(web: WebSession, fields: Parameters<typeof multipart>[0], accept = 'text/html') {
+    const { payload, contentType } = await multipart(fields);
+    return kiln.app.inject({ method: 'POST', url: `/${project.path_with_namespace}/uploads`, headers: { cookie: web.cookie, 'content-type': contentType, accept }, payload });
+  }
+
+  it('takes a file from the form without JavaScript and shows the Markdown to paste', async () => {
+    const web = await signedIn(kiln, developer);
+    const form = await web.get(`/${project.path_with_namespace}/uploads/new`);
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain('enctype="multipart/form-data"');
+    expect(form.body).toContain('type="file" id="upload-file" name="file"');
+    const answer = await webUpload(web, { authenticity_token: csrfTokenOf(form.body), ...png });
+    expect(answer.statusCode).toBe(201);
+    expect(answer.body).toMatch(/value="!\[dk\]\(\/uploads\/[0-9a-f]{32}\/dk\.png\)"/);
+  });
+
+  it('answers a script asking for JSON with GitLab\'s link, and refuses a post without the CSRF token', async () => {
+    const web = await signedIn(kiln, developer);
+    const token = csrfTokenOf((await web.get(`/${project.path_with_namespace}/uploads/new`)).body);
+    const answer = await webUpload(web, { authenticity_token: token, ...png }, 'application/json');
+    expect(answer.statusCode).toBe(201);
+    const { link } = JSON.parse(answer.body);
+    expect(link).toEqual({ alt: 'dk', url: expect.stringMatching(/^\/uploads\/[0-9a-f]{32}\/dk\.png$/), markdown: `![dk](${link.url})` });
+    expect((await web.get(`/${project.path_with_namespace}${link.url}`)).statusCode).toBe(200);
+    expect((await webUpload(web, png, 'application/json')).statusCode).toBe(422);
+    expect((await webUpload(web, { authenticity_token: token }, 'application/json')).statusCode).toBe(400);
+  });
+
+  it('is a 404 to an outsider of a private project', async () => {
+    const web = await signedIn(kiln, outsider);
+    expect((await web.get(`/${project.path_with_namespace}/uploads/new`)).statusCode).toBe(404);
+  });
+
+  it('is offered in the new issue, edit issue and comment forms', async () => {
+    const web = await signedIn(kiln, developer);
+    const control = `data-attach="/${project.path_with_namespace}/uploads"`;
+    expect((await web.get(`/${project.path_with_namespace}/-/issues/new`)).body).toContain(control);
+    const issue = await kiln.api('POST', `/projects/${project.id}/issues`, { token: developer.token, body: { title: 'Attach here' } });
+    expect((await web.get(`/${project.path_with_namespace}/-/issues/${issue.body.iid}`)).body).toContain(control);
+    expect((await web.get(`/${project.path_with_namespace}/-/issues/${issue.body.iid}/edit`)).body).toContain(control);
   });
 });

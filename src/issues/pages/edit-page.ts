@@ -12,6 +12,7 @@ import { findReadableIssue, type PolicyIssue } from '../finder.js';
 import { updateIssue } from '../update-issue.js';
 import { descriptionVersion } from '../task-list.js';
 import { kindOf } from './shared.js';
+import { attachControl } from '../../uploads/api.js';
 
 export const ISSUE_EDIT_PATTERN = /^(?<path>.+?)\/-\/issues\/(?<iid>\d{1,9})\/edit$/;
 const TITLE_MAX = 255;
@@ -38,7 +39,7 @@ function renderForm(context: PageContext, access: ProjectAccess, issue: PolicyIs
 <label for="issue-title">Title</label><input type="text" id="issue-title" name="title" value="${values.title}" required maxlength="${TITLE_MAX}"${titleError ? html` aria-invalid="true" aria-describedby="issue-title-error"` : ''}>
 ${titleError ? html`<p class="field-error" id="issue-title-error">${titleError}</p>` : ''}
 <label for="issue-description">Description</label><textarea id="issue-description" name="description">${values.description}</textarea>
-<p class="muted">Markdown is supported. <code>- [ ] item</code> makes a checklist item.</p>
+<p class="muted">Markdown is supported. <code>- [ ] item</code> makes a checklist item.</p>${attachControl(access.project.full_path)}
 <p class="actions"><button type="submit">Save changes</button> <a href="${self}">Cancel</a></p>
 </form>`;
   return page({ title: `Edit ${kind.singular.toLowerCase()} #${issue.iid} · ${access.project.name}`, heading: html`<h1>Edit ${kind.singular.toLowerCase()} <span class="muted">#${issue.iid}</span></h1>`, body, status, sidebar: projectSidebar(access, issue.issue_type === 'incident' ? 'incidents' : 'issues') });

@@ -6,6 +6,7 @@ import { page, redirect } from '../../platform/web/page.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
 import { ValidationError } from '../../platform/errors.js';
 import { createIssue } from '../create-issue.js';
+import { attachControl } from '../../uploads/api.js';
 
 export const NEW_ISSUE_PATTERN = /^(?<path>.+?)\/-\/issues\/new$/;
 
@@ -22,7 +23,7 @@ ${csrfField(context)}
 <label for="issue-title">Title</label><input type="text" id="issue-title" name="title" value="${values.title ?? ''}" required maxlength="255">
 <label for="issue-type">Type</label><select id="issue-type" name="issue_type"><option value="issue"${type === 'issue' ? html` selected` : ''}>Issue</option><option value="incident"${type === 'incident' ? html` selected` : ''}>Incident</option></select>
 <label for="issue-description">Description</label><textarea id="issue-description" name="description">${values.description ?? ''}</textarea>
-<p class="muted">Markdown is supported.</p>
+<p class="muted">Markdown is supported.</p>${attachControl(access.project.full_path)}
 ${html`<p><input type="checkbox" id="issue-confidential" name="confidential" value="1"${values.confidential ? html` checked` : ''}> <label for="issue-confidential">This issue is confidential and should only be visible to team members with at least the Reporter role.</label></p>`}
 <button type="submit">Create ${type}</button>
 </form>`;

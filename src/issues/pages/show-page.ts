@@ -22,6 +22,7 @@ import { linkedAlertOf } from './linked-alert.js';
 import { renderTimeline } from './timeline.js';
 import { renderSidebar, type SidebarInput } from './sidebar.js';
 import { sidebarData } from './sidebar-data.js';
+import { attachControl } from '../../uploads/api.js';
 
 export const ISSUE_PATTERN = /^(?<path>.+?)\/-\/issues\/(?<iid>\d{1,9})$/;
 const STATUS_NAMES = ['Triggered', 'Acknowledged', 'Resolved', 'Ignored'];
@@ -72,7 +73,7 @@ ${timeline}
 ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 ${
   mayComment
-    ? html`<form method="post" action="${self}" class="stacked" id="new-note">${csrfField(context)}<label for="note-body">Add a comment</label><textarea id="note-body" name="note" required></textarea><p class="muted">Markdown is supported.</p><button type="submit">Comment</button></form>`
+    ? html`<form method="post" action="${self}" class="stacked" id="new-note">${csrfField(context)}<label for="note-body">Add a comment</label><textarea id="note-body" name="note" required></textarea><p class="muted">Markdown is supported.</p>${attachControl(access.project.full_path)}<button type="submit">Comment</button></form>`
     : context.user ? '' : html`<p><a href="/users/sign_in?return_to=${encodeURIComponent(self)}">Sign in</a> to comment.</p>`
 }
 </div>

@@ -16,6 +16,7 @@ import { readRepository } from '../mr-repository.js';
 import { formMetadata, metadataFields, metadataValuesOf, NO_METADATA, type MetadataValues } from './metadata-form.js';
 import { mergeRequestCommits } from './commits.js';
 import { mergeRequestSidebar, mergeRequestsRoot, str } from './shared.js';
+import { attachControl } from '../../uploads/api.js';
 
 export const NEW_MERGE_REQUEST_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/new$/;
 const COMMITS_SHOWN = 100;
@@ -90,7 +91,7 @@ ${csrfField(context)}
 <label for="mr-title">Title</label><input type="text" id="mr-title" name="title" value="${draft.title}" required maxlength="255">
 <p><input type="checkbox" id="mr-draft" name="draft" value="1"${draft.draft ? html` checked` : ''}> <label for="mr-draft">Mark as draft</label></p>
 <label for="mr-description">Description</label><textarea id="mr-description" name="description">${draft.description}</textarea>
-<p class="muted">Markdown is supported. <code>Closes #1</code> closes issue 1 when this merges into the default branch.</p>
+<p class="muted">Markdown is supported. <code>Closes #1</code> closes issue 1 when this merges into the default branch.</p>${attachControl(access.project.full_path)}
 ${await metadataFields(deps, access, draft.metadata)}
 <fieldset><legend>Merge options</legend>
 <p><input type="checkbox" id="mr-remove-source" name="remove_source_branch" value="1"${draft.removeSourceBranch ? html` checked` : ''}> <label for="mr-remove-source">Delete source branch when merge request is accepted.</label></p>

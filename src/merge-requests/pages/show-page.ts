@@ -18,6 +18,7 @@ import { mergeWidget } from './widget.js';
 import { mergeRequestCommits } from './commits.js';
 import { loadMergeRequest, mergeRequestSidebar, mergeRequestsRoot, userLink } from './shared.js';
 import { reviewButton, reviewPanel, viewerDrafts } from './review-panel.js';
+import { attachControl } from '../../uploads/api.js';
 
 export const MERGE_REQUEST_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})$/;
 export const COMMITS_TAB_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/commits$/;
@@ -100,7 +101,7 @@ ${reviewPanel(context, self, drafts)}
 ${threads.threads.length === 0 ? html`<p class="muted">No comments yet.</p>` : ''}
 ${
   mayComment
-    ? html`<form method="post" action="${self}/notes" class="stacked" id="new-note">${csrfField(context)}<label for="note-body">Add a comment</label><textarea id="note-body" name="note" required></textarea><p class="muted">Markdown is supported.</p><p><input type="checkbox" id="note-thread" name="thread" value="1"> <label for="note-thread">Start a thread (it can be resolved)</label></p><p class="actions"><button type="submit">Comment</button> ${reviewButton(drafts.length > 0)}</p></form>`
+    ? html`<form method="post" action="${self}/notes" class="stacked" id="new-note">${csrfField(context)}<label for="note-body">Add a comment</label><textarea id="note-body" name="note" required></textarea><p class="muted">Markdown is supported.</p>${attachControl(access.project.full_path)}<p><input type="checkbox" id="note-thread" name="thread" value="1"> <label for="note-thread">Start a thread (it can be resolved)</label></p><p class="actions"><button type="submit">Comment</button> ${reviewButton(drafts.length > 0)}</p></form>`
     : context.user ? '' : html`<p><a href="/users/sign_in?return_to=${encodeURIComponent(self)}">Sign in</a> to comment.</p>`
 }`;
   return mergeRequestPage(context, access, loaded, 'overview', body);

@@ -3,6 +3,8 @@
 // - `[data-copy]` buttons copy the value of the element their attribute names;
 // - `form[data-confirm]` asks before submitting (deleting a project);
 // - `[data-sync]` inputs copy their value into the field their attribute names (a colour picker);
+// - `[data-attach]` links ("Attach a file", uploads/attach-control.ts) pick a file, and files dropped
+//   on their form's text area are uploaded to the URL they name; the answer's Markdown goes in at the cursor;
 // - `[data-live]` regions refresh themselves from their own page every few seconds (the alert list
 //   updating as alerts arrive), keeping the rest of the page and where the reader is.
 export const SCRIPT = `(function () {
@@ -26,6 +28,46 @@ export const SCRIPT = `(function () {
   document.addEventListener('submit', function (event) {
     var message = event.target.getAttribute && event.target.getAttribute('data-confirm');
     if (message && !window.confirm(message)) event.preventDefault();
+  });
+  // Attachments: upload with the form's CSRF token, then put the Markdown where the cursor is.
+  function attach(link, file) {
+    var form = link.closest('form');
+    var area = form && form.querySelector('textarea');
+    var token = form && form.querySelector('input[name="authenticity_token"]');
+    if (!area || !token || !window.fetch || !window.FormData) return;
+    var body = new FormData();
+    body.append('file', file);
+    link.textContent = 'Uploading…';
+    fetch(link.getAttribute('data-attach'), { method: 'POST', credentials: 'same-origin', headers: { accept: 'application/json', 'x-csrf-token': token.value }, body: body })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (answer) {
+        link.textContent = answer ? 'Attach a file' : 'Upload failed: try again';
+        if (!answer) return;
+        var at = area.selectionStart || area.value.length;
+        area.value = area.value.slice(0, at) + answer.link.markdown + area.value.slice(at);
+        area.focus();
+      })
+      .catch(function () { link.textContent = 'Upload failed: try again'; });
+  }
+  document.addEventListener('click', function (event) {
+    var link = event.target.closest && event.target.closest('[data-attach]');
+    if (!link || !link.closest('form')) return;
+    event.preventDefault();
+    var picker = document.createElement('input');
+    picker.type = 'file';
+    picker.addEventListener('change', function () { if (picker.files && picker.files[0]) attach(link, picker.files[0]); });
+    picker.click();
+  });
+  document.addEventListener('dragover', function (event) {
+    var form = event.target.closest && event.target.tagName === 'TEXTAREA' && event.target.closest('form');
+    if (form && form.querySelector('[data-attach]')) event.preventDefault();
+  });
+  document.addEventListener('drop', function (event) {
+    var form = event.target.closest && event.target.tagName === 'TEXTAREA' && event.target.closest('form');
+    var link = form && form.querySelector('[data-attach]');
+    if (!link || !event.dataTransfer || !event.dataTransfer.files.length) return;
+    event.preventDefault();
+    attach(link, event.dataTransfer.files[0]);
   });
   var regions = document.querySelectorAll('[data-live]');
   if (!regions.length || !window.fetch || !window.DOMParser) return;
