@@ -8,6 +8,7 @@ import { ciRoutes } from './routes.js';
 import { runnerRoutes } from './runner-routes.js';
 import { runnerProtocolRoutes } from './runner-protocol-routes.js';
 import { variablesRoutes } from './cicd-variables/variables-routes.js';
+import { triggersRoutes } from './triggers/triggers-routes.js';
 import { environmentHooks } from '../environments/api.js';
 import { repositoryHooks } from '../repositories/api.js';
 import { tokenDigest } from './tokens.js';
@@ -40,6 +41,7 @@ export const ciFeature: Feature = {
     runnerRoutes(app, deps);
     runnerProtocolRoutes(app, deps);
     variablesRoutes(app, deps);
+    triggersRoutes(app, deps);
   },
   jobs: { [PUSH_PIPELINE_JOB]: pushPipelineJob, [DROP_STUCK_JOBS_JOB]: dropStuckJobsJob },
   async onStart(deps) {

@@ -9,10 +9,10 @@ import { NotFoundError, ParamError, StatusError } from '../platform/errors.js';
 import { ApiError } from '../platform/http/api-error.js';
 import { pipelineBasicEntity, pipelineEntity } from '../commit-statuses/api.js';
 import { usersById } from '../issues/api.js';
-import { listRefs, readableRepository } from '../repositories/api.js';
 import { inTransaction } from '../platform/db/database.js';
 import { parseCiConfig } from './config/parse-config.js';
-import { createPipeline, PipelineCreationError } from './pipelines/create-pipeline.js';
+import { createdPipeline, presentCreatedPipeline } from './pipelines/present-created.js';
+import { runPipelineForRef } from './pipelines/run-pipeline.js';
 import { findBuild, findPipeline, jobsQuery, pipelinesQuery, JOB_SCOPES } from './finder.js';
 import { presentJobs } from './entities.js';
 import { cancelJob, cancelPipeline, playJob, retryJob, retryPipeline } from './jobs/job-actions.js';
@@ -77,23 +77,11 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await project();
       const variables = params.variables === undefined ? [] : params.variables;
       if (!Array.isArray(variables) || !variables.every((item) => item && typeof item === 'object' && typeof (item as { key?: unknown }).key === 'string')) throw new ParamError('variables is invalid');
-      const path = await readableRepository(deps, access.project);
-      const refs = path ? await listRefs(path) : new Map<string, string>();
-      const tag = !refs.has(`refs/heads/${params.ref}`) && refs.has(`refs/tags/${params.ref}`);
-      if (!refs.has(`refs/heads/${params.ref}`) && !tag) throw new ApiError(400, { message: { base: ['Reference not found'] } });
-      try {
-        const pipeline = await createPipeline(deps, {
-          project: access.project, ref: params.ref, tag, source: 'api', userId: actor.user.id,
-          variables: (variables as Array<{ key: string; value?: unknown; variable_type?: string }>).map((item) => ({ key: item.key, value: String(item.value ?? ''), variable_type: item.variable_type })),
-        });
-        if (!pipeline) throw new ApiError(400, { message: { base: ['No stages / jobs for this pipeline.'] } });
-        queueSignal(deps).tick();
-        const users = await usersById(deps.db, [pipeline.user_id]);
-        return pipelineEntity(base, pipeline, access.project.full_path, { user: pipeline.user_id === null ? undefined : users.get(Number(pipeline.user_id)), coverage: null });
-      } catch (error) {
-        if (error instanceof PipelineCreationError) throw new ApiError(400, { message: { base: error.errors } });
-        throw error;
-      }
+      const pipeline = await createdPipeline(() => runPipelineForRef(deps, {
+        project: access.project, ref: params.ref, source: 'api', userId: actor.user.id,
+        variables: (variables as Array<{ key: string; value?: unknown; variable_type?: string }>).map((item) => ({ key: item.key, value: String(item.value ?? ''), variable_type: item.variable_type })),
+      }));
+      return presentCreatedPipeline(deps, pipeline, access.project);
     },
   });
 

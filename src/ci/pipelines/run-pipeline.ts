@@ -1,0 +1,19 @@
+// A pipeline for a branch or tag named by the caller (the API, a trigger token, a schedule): the ref
+// must exist (a branch is preferred over a tag of the same name, as GitLab does), and a configuration
+// that selects no job is an error rather than nothing. Errors are GitLab's `{"message": {"base": [...]}}`.
+import type { Deps } from '../../platform/deps.js';
+import type { CiPipelineRow } from '../../commit-statuses/api.js';
+import { listRefs, readableRepository } from '../../repositories/api.js';
+import { createPipeline, PipelineCreationError, type CreatePipelineInput } from './create-pipeline.js';
+import { queueSignal } from '../queue-signal.js';
+
+export async function runPipelineForRef(deps: Deps, input: Omit<CreatePipelineInput, 'tag' | 'sha' | 'beforeSha'>): Promise<CiPipelineRow> {
+  const path = await readableRepository(deps, input.project);
+  const refs = path ? await listRefs(path) : new Map<string, string>();
+  const branch = refs.has(`refs/heads/${input.ref}`);
+  if (!branch && !refs.has(`refs/tags/${input.ref}`)) throw new PipelineCreationError(['Reference not found']);
+  const pipeline = await createPipeline(deps, { ...input, tag: !branch });
+  if (!pipeline) throw new PipelineCreationError(['No stages / jobs for this pipeline.']);
+  queueSignal(deps).tick();
+  return pipeline;
+}
