@@ -15,6 +15,8 @@ import { tokenDigest } from './tokens.js';
 import { deployableEntity, jobFacts } from './entities.js';
 import { PUSH_PIPELINE_JOB, pushPipelineJob } from './pipelines/push-pipeline.js';
 import { DROP_STUCK_JOBS_JOB, dropStuckJobsJob, scheduleStuckJobsCheck } from './jobs/drop-stuck-jobs.js';
+import { EXPIRE_ARTIFACTS_JOB, expireArtifactsJob } from './jobs/expire-artifacts.js';
+import { scheduleOnce } from '../platform/jobs/daily.js';
 
 export const ciFeature: Feature = {
   name: 'ci',
@@ -43,8 +45,9 @@ export const ciFeature: Feature = {
     variablesRoutes(app, deps);
     triggersRoutes(app, deps);
   },
-  jobs: { [PUSH_PIPELINE_JOB]: pushPipelineJob, [DROP_STUCK_JOBS_JOB]: dropStuckJobsJob },
+  jobs: { [PUSH_PIPELINE_JOB]: pushPipelineJob, [DROP_STUCK_JOBS_JOB]: dropStuckJobsJob, [EXPIRE_ARTIFACTS_JOB]: expireArtifactsJob },
   async onStart(deps) {
     await scheduleStuckJobsCheck(deps);
+    await scheduleOnce(deps, EXPIRE_ARTIFACTS_JOB, deps.clock.now(), { orRunning: true });
   },
 };

@@ -121,3 +121,23 @@ notify:
     expect((await kiln.apiAs(w.maintainer, 'GET', `/projects/${w.project.id}/pipelines/${pipelineId}`)).status).toBe('failed');
   });
 });
+
+describe('artifact expiry', () => {
+  it('deletes expired archives in the daily job and keeps the others', async () => {
+    const w = await repositoryWorld(kiln);
+    await pipelineOf(w, 'short:\n  script: echo 1\nlong:\n  script: echo 2\n');
+    const token = await runnerFor(w);
+    for (const expireIn of ['1 day', 'never']) {
+      const job = (await requestJob(token)).json();
+      const boundary = 'kilnboundary';
+      const body = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="expire_in"\r\n\r\n${expireIn}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="artifacts.zip"\r\nContent-Type: application/zip\r\n\r\nPK\r\n--${boundary}--\r\n`);
+      const upload = await kiln.app.inject({ method: 'POST', url: `/api/v4/jobs/${job.id}/artifacts`, payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'job-token': job.token } });
+      expect(upload.statusCode).toBe(201);
+    }
+    const stored = () => kiln.deps.db.selectFrom('ci_job_artifacts').select('expire_at').where('project_id', '=', w.project.id).execute();
+    expect(await stored()).toHaveLength(2);
+    kiln.clock.advance(2 * 86_400_000);
+    await kiln.worker.drain();
+    expect(await stored()).toEqual([{ expire_at: null }]);
+  });
+});
