@@ -10,6 +10,7 @@ import { reviewJobs, reviewSetup } from './review/index.js';
 import { AUTO_MERGE_JOB } from './arm-auto-merge.js';
 import { AUTO_MERGE_PIPELINE_JOB, autoMergeJob, autoMergePipelineJob, onPipelineStatus } from './auto-merge-job.js';
 import { pushMessages } from './push-messages.js';
+import { collaborationBranches } from './source-branch-access.js';
 import { repositoryHooks } from '../repositories/api.js';
 
 // The merge request pages are a Feature of their own (registered after the API's routes).
@@ -24,6 +25,7 @@ export const mergeRequestsFeature: Feature = {
     deps.domainEvents.on('pipeline.status_changed', (tx, event) => onPipelineStatus(tx, deps, event));
     reviewSetup(deps);
     repositoryHooks(deps).pushMessages = (project, updates) => pushMessages(deps, project, updates);
+    repositoryHooks(deps).collaborationBranches = (fork, user) => collaborationBranches(deps, fork, user);
   },
   routes: mergeRequestsRoutes,
   jobs: {

@@ -27,6 +27,7 @@ import { addSystemNote } from './system-notes.js';
 import { closeIssuesOnMerge } from './closing-issues.js';
 import { armAutoMerge } from './arm-auto-merge.js';
 import { ACTIVE } from '../commit-statuses/api.js';
+import { mayWriteSourceBranch, sourceProjectOf } from './source-branch-access.js';
 
 /** `Closes #1, #2, and group/other#3` (Ruby's to_sentence), empty without closing issues. */
 async function closingSentence(deps: Deps, mr: MergeRequestRow, target: ProjectRow): Promise<string> {
@@ -203,16 +204,18 @@ async function performMerge(deps: Deps, actor: AuthUser, mr: MergeRequestRow, ta
 }
 
 /**
- * GitLab's source-branch deletion after a merge: by whoever may push there, never the default branch
- * nor a protected one, and only while it still points at the merged head.
+ * GitLab's source-branch deletion after a merge (MergeRequest#can_remove_source_branch?): by whoever
+ * may write to it (a fork's branch in the fork's repository, collaboration included), never the
+ * source project's default branch nor a protected one, and only while it still points at the merged head.
  */
-async function removeSourceBranch(deps: Deps, actor: AuthUser, mr: MergeRequestRow, target: ProjectRow, repoPath: string, head: string): Promise<void> {
-  if (mr.source_branch === target.default_branch) return;
-  // A fork's branch is the fork's to delete: Kiln does not yet delete it from the fork's repository.
-  if (mr.source_project_id === null || Number(mr.source_project_id) !== Number(target.id)) return;
-  const protectedRule = await deps.db.selectFrom('protected_branches').select('name').where('project_id', '=', Number(target.id)).execute();
+async function removeSourceBranch(deps: Deps, actor: AuthUser, mr: MergeRequestRow, target: ProjectRow, targetRepoPath: string, head: string): Promise<void> {
+  const source = await sourceProjectOf(deps, mr, target);
+  if (!source || mr.source_branch === source.default_branch) return;
+  const protectedRule = await deps.db.selectFrom('protected_branches').select('name').where('project_id', '=', Number(source.id)).execute();
   if (protectedRule.some((rule) => matchesBranch(rule.name, mr.source_branch))) return;
-  if (!(await canMergeToBranch(deps, target, actor, mr.source_branch))) return;
-  const moved = await moveRef(deps, { project: target, user: actor, repoPath, ref: `${BRANCH_PREFIX}${mr.source_branch}`, oldId: head, newId: ZERO_OID });
+  if (!(await mayWriteSourceBranch(deps, actor, mr, target, source))) return;
+  const repoPath = source === target ? targetRepoPath : await readRepository(deps, source);
+  if (!repoPath) return;
+  const moved = await moveRef(deps, { project: source, user: actor, repoPath, ref: `${BRANCH_PREFIX}${mr.source_branch}`, oldId: head, newId: ZERO_OID });
   if (moved) await inTransaction(deps.db, (trx) => addSystemNote(trx, mr, actor.id, `deleted source branch \`${mr.source_branch}\``, deps.clock.now()));
 }

@@ -14,6 +14,7 @@ import { mergeMergeRequest } from './merge-merge-request.js';
 import { scheduleRebase } from './rebase-merge-request.js';
 import { approvalsEntity, approvalStateEntity, approveMergeRequest, unapproveMergeRequest } from './approve-merge-request.js';
 import { branchHead, readRepository } from './mr-repository.js';
+import { mayWriteSourceBranch, sourceProjectOf } from './source-branch-access.js';
 
 const TAGS = ['merge_requests'];
 
@@ -78,8 +79,9 @@ export function mergeRequestMergeRoutes(app: FastifyInstance, deps: Deps): void 
     params: { ...iidParam, skip_ci: p.boolean.optional() },
     handler: async ({ params, actor, project }) => {
       const { target, mr } = await load(project, params.merge_request_iid);
-      if ((await branchHead(await readRepository(deps, target), mr.source_branch)) === null) throw new ForbiddenError('Source branch does not exist');
-      if (!(await canMergeToBranch(deps, target, actor.user, mr.source_branch))) throw new ForbiddenError('Cannot push to source branch');
+      const source = await sourceProjectOf(deps, mr, target);
+      if (!source || (await branchHead(await readRepository(deps, source), mr.source_branch)) === null) throw new ForbiddenError('Source branch does not exist');
+      if (!(await mayWriteSourceBranch(deps, actor.user, mr, target, source))) throw new ForbiddenError('Cannot push to source branch');
       const scheduled = await scheduleRebase(deps, Number(mr.id), actor.user.id, params.skip_ci ?? false);
       if (!scheduled) throw new StatusError(409, 'Failed to enqueue the rebase operation, possibly due to a long-lived transaction. Try again later.');
       return { rebase_in_progress: true };

@@ -45,6 +45,16 @@ export async function sourceHead(deps: Deps, targetRepoPath: string | null, mr: 
   return (await findCommit(targetRepoPath, head)) === null ? null : head;
 }
 
+/**
+ * `sha` (the head of the target's `targetBranch`) in the source's repository: a fork lacks the commits
+ * its upstream gained since the fork, so they are fetched — objects only, no ref of the fork moves.
+ */
+export async function targetCommitIn(repoPath: string, targetRepoPath: string, targetBranch: string, sha: string): Promise<boolean> {
+  if (repoPath === targetRepoPath || (await findCommit(repoPath, sha))) return true;
+  await gitCall(repoPath, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', targetRepoPath, `${BRANCH_PREFIX}${targetBranch}`]);
+  return (await findCommit(repoPath, sha)) !== null;
+}
+
 export interface VersionFacts {
   baseSha: string | null;
   filesCount: number;

@@ -1,6 +1,7 @@
 // The rebase endpoint's work (GitLab's MergeRequests::RebaseService), as a job: each non-merge commit
 // of the source branch that the target lacks is replayed onto the target's head without a work tree
-// and the source branch is moved to the result with a compare-and-swap. git 2.39 has no
+// (in the fork's repository for a merge request from a fork) and the source branch is moved to the
+// result with a compare-and-swap. git 2.39 has no
 // `merge-tree --merge-base`, so each replay merges through a throwaway root commit holding the
 // picked commit's parent tree: `merge-tree --write-tree` then takes it as the merge base.
 import type { Deps } from '../platform/deps.js';
@@ -8,7 +9,8 @@ import { enqueue } from '../platform/jobs/queue.js';
 import { toAuthUser } from '../accounts/api.js';
 import { findCommit, gitBytes, moveRef, revList, BRANCH_PREFIX, EMPTY_TREE } from '../repositories/api.js';
 import { findMergeRequestById, fullProject } from './finder.js';
-import { branchHead, readRepository, testMerge } from './mr-repository.js';
+import { branchHead, readRepository, targetCommitIn, testMerge } from './mr-repository.js';
+import { sourceProjectOf } from './source-branch-access.js';
 
 export const REBASE_JOB = 'merge_requests.rebase';
 export const REBASE_FAILED = 'Rebase failed. Please rebase locally';
@@ -45,10 +47,13 @@ export async function rebaseJob(deps: Deps, payload: { mergeRequestId: number; u
     deps.db.updateTable('merge_requests').set({ rebase_jid: null, ...(error ? { merge_error: error } : {}) }).where('id', '=', Number(mr.id)).where('rebase_jid', '=', payload.jid).execute();
   const target = await fullProject(deps.db, Number(mr.target_project_id));
   const user = await deps.db.selectFrom('users').selectAll().where('id', '=', Number(payload.userId)).executeTakeFirst();
-  const repoPath = target ? await readRepository(deps, target) : null;
-  if (!target || !user || !repoPath) return void (await finish(REBASE_FAILED));
-  const [start, head] = await Promise.all([branchHead(repoPath, mr.target_branch), branchHead(repoPath, mr.source_branch)]);
-  if (!start || !head) return void (await finish(REBASE_FAILED));
+  const source = target ? await sourceProjectOf(deps, mr, target) : null;
+  const targetRepoPath = target ? await readRepository(deps, target) : null;
+  // The replay happens where the source branch lives: a fork's branch in the fork's repository.
+  const repoPath = source && source !== target ? await readRepository(deps, source) : targetRepoPath;
+  if (!target || !source || !user || !repoPath || !targetRepoPath) return void (await finish(REBASE_FAILED));
+  const [start, head] = await Promise.all([branchHead(targetRepoPath, mr.target_branch), branchHead(repoPath, mr.source_branch)]);
+  if (!start || !head || !(await targetCommitIn(repoPath, targetRepoPath, mr.target_branch, start))) return void (await finish(REBASE_FAILED));
   const ids = await revList(repoPath, { revisions: [head, `^${start}`], reverse: true, topoOrder: true, noMerges: true });
   let onto = start;
   const seconds = Math.floor(deps.clock.now() / 1000);
@@ -62,7 +67,7 @@ export async function rebaseJob(deps: Deps, payload: { mergeRequestId: number; u
     onto = await commitTree(repoPath, tree, [onto], commit.message, { ...author, ...committer });
   }
   if (onto !== head) {
-    const moved = await moveRef(deps, { project: target, user: toAuthUser(user), repoPath, ref: `${BRANCH_PREFIX}${mr.source_branch}`, oldId: head, newId: onto });
+    const moved = await moveRef(deps, { project: source, user: toAuthUser(user), repoPath, ref: `${BRANCH_PREFIX}${mr.source_branch}`, oldId: head, newId: onto });
     if (!moved) return void (await finish(REBASE_FAILED));
   }
   await finish(null);

@@ -3,6 +3,7 @@
 // hooks instead. Held per app instance, keyed by its event bus (as merge-requests/hooks.ts).
 import type { Deps } from '../platform/deps.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
+import type { AuthUser } from '../platform/auth/principal.js';
 import type { RefUpdate } from './protected-branches/branch-check.js';
 import type { Quarantine } from './protected-branches/check-push.js';
 
@@ -33,6 +34,12 @@ export interface RepositoryHooks {
    * registers who the running job acts as (its user's id), null when the token is no running job's.
    */
   jobTokenUser?: (token: string) => Promise<number | null>;
+  /**
+   * The branches of a fork that a user who may not push to it may push to all the same: merge
+   * requests register the source branches of open merge requests with `allow_collaboration` into
+   * targets the user may merge into (GitLab's Project#branch_allows_collaboration?).
+   */
+  collaborationBranches?: (fork: ProjectRow, user: AuthUser) => Promise<string[]>;
 }
 
 const hooks = new WeakMap<object, RepositoryHooks>();

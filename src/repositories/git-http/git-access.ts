@@ -11,6 +11,7 @@ import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { canOnGroup, canOnProject, type PolicySubject } from '../../platform/auth/policies/index.js';
 import { groupAccessLevel, projectAccess, findProjectRow } from '../../accounts/api.js';
 import { deployKeyOnProject } from '../../keys/api.js';
+import { repositoryHooks } from '../hooks.js';
 
 /** The texts git prints as `remote: …` (lib/gitlab/git_access.rb and git_access_wiki.rb, ERROR_MESSAGES). */
 export const GIT_MESSAGES = {
@@ -51,6 +52,11 @@ export interface GitTarget {
   subject: PolicySubject;
   /** The project's path as stored (a renamed project is found by its old path too). */
   fullPath: string;
+  /**
+   * A push allowed only through collaboration (an upstream maintainer pushing to a fork): the only
+   * branches it may update. Absent when the pusher may push to the project as such.
+   */
+  onlyBranches?: string[];
 }
 
 export type GitAccessDecision =
@@ -113,9 +119,14 @@ export async function decideGitAccess(deps: Deps, path: string, actor: GitActor,
   if (!user) return { allowed: false, challenge: true };
   if (scopes && !scopes.some((scope) => WRITE_SCOPES.has(scope))) return refuse(403, GIT_MESSAGES.authUpload);
   const canPush = wiki ? canOnGroup(target.subject, 'create_wiki') : canOnProject(target.subject, 'push_code');
-  if (!canPush) return refuse(403, wiki ? GIT_MESSAGES.writeToWiki : GIT_MESSAGES.pushCode);
+  if (target.readOnly && canPush) return refuse(403, GIT_MESSAGES.readOnly);
+  if (canPush) return { allowed: true, target };
+  // GitLab's push check: push_code, or a branch of this fork that allows collaboration (the ref check
+  // then keeps the push to those branches).
+  const onlyBranches = !wiki && target.project ? ((await repositoryHooks(deps).collaborationBranches?.(target.project, user)) ?? []) : [];
+  if (onlyBranches.length === 0) return refuse(403, wiki ? GIT_MESSAGES.writeToWiki : GIT_MESSAGES.pushCode);
   if (target.readOnly) return refuse(403, GIT_MESSAGES.readOnly);
-  return { allowed: true, target };
+  return { allowed: true, target: { ...target, onlyBranches } };
 }
 
 /**

@@ -57,7 +57,7 @@ export async function prepareGitService(deps: Deps, target: GitTarget, actor: Gi
     let hooks: Pick<PreparedGitService, 'env' | 'channel'> = { env: {} };
     if (receiving && target.kind === 'project' && target.project && actor.kind !== 'anonymous') {
       const user = actor.kind === 'user' ? actor.user : null;
-      push = { project: target.project, user, authorId: authorOf(actor), repoPath: repository.path, before: await listRefs(repository.path) };
+      push = { project: target.project, user, authorId: authorOf(actor), repoPath: repository.path, before: await listRefs(repository.path), onlyBranches: target.onlyBranches };
       hooks = await pushHooks(deps, push, (error) => onError(error, 'checking a push against protected branches failed'));
     }
     const finish = async (exitCode: number) => {

@@ -23,12 +23,14 @@ export interface ProjectPush {
   repoPath: string;
   /** The refs before the push. */
   before: Map<string, string>;
+  /** A push through collaboration (git-access.ts): the only branches it may update. */
+  onlyBranches?: string[];
 }
 
 export async function pushHooks(deps: Deps, push: ProjectPush, onError: (error: unknown) => void): Promise<{ env: Record<string, string>; channel: NonNullable<CgiRequest['channel']> }> {
   const dir = await hooksDirectory(deps.config.dataDir);
   const emptyRepository = ![...push.before.keys()].some((ref) => ref.startsWith('refs/heads/'));
-  const check = { project: push.project, user: push.user, repoPath: push.repoPath, emptyRepository };
+  const check = { project: push.project, user: push.user, repoPath: push.repoPath, emptyRepository, onlyBranches: push.onlyBranches };
   return {
     env: hookEnvironment(dir),
     channel: (socket) => answerHook(socket, {

@@ -10,6 +10,7 @@ import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { canOnProject } from '../../platform/auth/policies/index.js';
 import { projectAccess } from '../../accounts/api.js';
 import { GIT_ENV } from '../git.js';
+import { GIT_MESSAGES } from '../git-http/git-access.js';
 import { projectRules } from './finder.js';
 import { refuseBranchUpdate, type RefUpdate } from './branch-check.js';
 import { projectTagRules } from './tag-finder.js';
@@ -24,6 +25,8 @@ export interface PushToCheck {
   emptyRepository: boolean;
   /** Written by the web interface or the API (GitLab's updated_from_web?): only tags ask it here. */
   fromWeb?: boolean;
+  /** A push through collaboration into a fork: every other ref is refused as a push without push_code. */
+  onlyBranches?: string[];
 }
 
 /** Where receive-pack keeps the pushed objects until the refs move (its hook environment). */
@@ -67,6 +70,10 @@ function emptyRepositoryMessage(deps: Deps, project: ProjectRow): string {
 /** The refusal git shows the pusher, or null when every update may go ahead; the first refusal refuses the whole push. */
 export async function checkPush(deps: Deps, push: PushToCheck, quarantine: Quarantine, updates: readonly RefUpdate[]): Promise<string | null> {
   const { project, user } = push;
+  if (push.onlyBranches) {
+    const allowed = new Set(push.onlyBranches.map((branch) => `refs/heads/${branch}`));
+    if (updates.some((update) => !allowed.has(update.ref))) return GIT_MESSAGES.pushCode;
+  }
   const branches = updates.some((update) => update.ref.startsWith('refs/heads/'));
   const tags = updates.some((update) => update.ref.startsWith(TAG_PREFIX));
   if (!branches && !tags) return null;
