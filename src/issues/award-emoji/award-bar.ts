@@ -1,6 +1,7 @@
 // Award emoji on the issue and merge request pages (GitLab's awards block): each emoji awarded with
 // its count, the awarders' names as its title and the viewer's own pressed; thumbs up and down always
-// offered, and a few more to add. Each is a plain form that toggles the viewer's award (`…/award`)
+// offered, and a few more to add. Under a comment the block is smaller: only what was awarded, and
+// the picker (thumbs up and down among its choices). Each is a plain form that toggles the viewer's award (`…/award`)
 // and comes back to the page; with htmx the block is swapped in place. Readers who may not award
 // see the counts only.
 import { gemoji } from 'gemoji';
@@ -11,7 +12,8 @@ import { csrfField, type PageContext } from '../../platform/web/page-route.js';
 import { fragment, redirect, type PageOutcome } from '../../platform/web/page.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { usersById } from '../entities.js';
-import { DOWNVOTE, UPVOTE, addAward, awardsQuery, removeAward, type Awardable } from './award-emoji.js';
+import type { Executor } from '../../platform/db/database.js';
+import { DOWNVOTE, UPVOTE, addAward, awardsQuery, removeAward, type Awardable, type AwardRow } from './award-emoji.js';
 
 const GLYPHS: ReadonlyMap<string, string> = new Map(gemoji.flatMap((emoji) => emoji.names.map((name) => [name, emoji.emoji] as [string, string])));
 /** Offered besides those already awarded (GitLab's frequently used ones). */
@@ -19,8 +21,19 @@ const OFFERED = [UPVOTE, DOWNVOTE];
 const MORE = ['smile', 'tada', 'heart', 'rocket', 'eyes', 'confused'];
 
 export function awardBlockId(awardable: Awardable): string {
-  return `awards-${awardable.type === 'Issue' ? 'issue' : 'merge-request'}-${awardable.id}`;
+  return `awards-${awardable.type === 'Issue' ? 'issue' : awardable.type === 'Note' ? 'note' : 'merge-request'}-${awardable.id}`;
 }
+
+/** The awards of many comments at once (a page of threads), by note id, with their awarders. */
+export async function noteAwards(db: Executor, noteIds: number[]): Promise<{ byNote: Map<number, AwardRow[]>; users: Awarders }> {
+  const byNote = new Map<number, AwardRow[]>();
+  if (noteIds.length === 0) return { byNote, users: new Map() };
+  const rows = await db.selectFrom('award_emoji').selectAll().where('awardable_type', '=', 'Note').where('awardable_id', 'in', noteIds).orderBy('id').execute();
+  for (const row of rows) byNote.set(Number(row.awardable_id), [...(byNote.get(Number(row.awardable_id)) ?? []), row]);
+  return { byNote, users: await usersById(db, rows.map((row) => Number(row.user_id))) };
+}
+
+type Awarders = Awaited<ReturnType<typeof usersById>>;
 
 function names(list: string[]): string {
   return list.length <= 1 ? (list[0] ?? '') : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
@@ -28,12 +41,16 @@ function names(list: string[]): string {
 
 /** The block; `action` is the toggle's address (the issue's or merge request's page + `/award`). */
 export async function awardBlock(context: PageContext, access: ProjectAccess, awardable: Awardable, action: string): Promise<Html> {
-  const { deps } = context;
+  const awards = await awardsQuery(context.deps.db, awardable).execute();
+  return renderAwardBlock(context, access, awardable, action, awards, await usersById(context.deps.db, awards.map((award) => Number(award.user_id))));
+}
+
+/** The block from awards already read (noteAwards). */
+export function renderAwardBlock(context: PageContext, access: ProjectAccess, awardable: Awardable, action: string, awards: AwardRow[], users: Awarders): Html {
   const viewer = context.user ?? null;
-  const awards = await awardsQuery(deps.db, awardable).execute();
-  const users = await usersById(deps.db, awards.map((award) => Number(award.user_id)));
+  const comment = awardable.type === 'Note';
   const byName = new Map<string, { userIds: number[] }>();
-  for (const name of OFFERED) byName.set(name, { userIds: [] });
+  if (!comment) for (const name of OFFERED) byName.set(name, { userIds: [] });
   for (const award of awards) {
     const entry = byName.get(award.name) ?? { userIds: [] };
     entry.userIds.push(Number(award.user_id));
@@ -49,11 +66,12 @@ export async function awardBlock(context: PageContext, access: ProjectAccess, aw
     if (!mayAward) return html`<span class="award" title="${who}" aria-label="${label}" data-name="${name}">${face}</span>`;
     return html`<form method="post" action="${action}" hx-post="${action}" hx-target="#${id}" hx-swap="outerHTML" class="inline">${csrfField(context)}<input type="hidden" name="name" value="${name}"><button type="submit" class="award secondary small${mine ? ' selected' : ''}" aria-pressed="${mine ? 'true' : 'false'}" aria-label="${label}" title="${who}" data-name="${name}">${face}</button></form>`;
   };
-  const more = MORE.filter((name) => !byName.has(name));
+  const more = (comment ? [...OFFERED, ...MORE] : MORE).filter((name) => !byName.has(name));
   const picker = mayAward && more.length
     ? html`<form method="post" action="${action}" hx-post="${action}" hx-target="#${id}" hx-swap="outerHTML" class="inline">${csrfField(context)}<label for="${id}-pick" class="visually-hidden">Add reaction</label><select id="${id}-pick" name="name">${more.map((name) => html`<option value="${name}">${GLYPHS.get(name) ?? ''} ${name}</option>`)}</select> <button type="submit" class="secondary small">React</button></form>`
     : '';
-  return html`<div class="awards actions" id="${id}" role="group" aria-label="Reactions">${[...byName].map(([name, entry]) => button(name, entry.userIds))}${picker}</div>`;
+  if (comment && byName.size === 0 && !picker) return html``;
+  return html`<div class="awards actions${comment ? ' note-awards' : ''}" id="${id}" role="group" aria-label="${comment ? 'Reactions to this comment' : 'Reactions'}">${[...byName].map(([name, entry]) => button(name, entry.userIds))}${picker}</div>`;
 }
 
 /**

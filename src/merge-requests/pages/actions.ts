@@ -3,7 +3,7 @@
 // setting and cancelling auto-merge; rebasing.
 // Refusals come back as the service words them (a flash on the merge request), a missing right as 403.
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
-import { canCommentOnMergeRequest, canOnProject } from '../../platform/auth/policies/index.js';
+import { canCommentOnMergeRequest } from '../../platform/auth/policies/index.js';
 import type { PageContext } from '../../platform/web/page-route.js';
 import { redirect, type PageOutcome } from '../../platform/web/page.js';
 import { BadRequestError, ForbiddenError, ParamError, StatusError, ValidationError } from '../../platform/errors.js';
@@ -22,6 +22,7 @@ import { cancelAutoMerge } from '../arm-auto-merge.js';
 import { draftTitle, draftlessTitle } from '../draft.js';
 import { load } from './show-page.js';
 import { str } from './shared.js';
+import { mayWriteSourceBranch, sourceProjectOf } from '../source-branch-access.js';
 
 const POSITION_FIELDS = ['base_sha', 'start_sha', 'head_sha', 'position_type', 'old_path', 'new_path', 'old_line', 'new_line'];
 
@@ -138,7 +139,9 @@ export async function postCancelAutoMerge(context: PageContext, access: ProjectA
 export async function postRebase(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
   const { deps, user } = context;
   const { mr, target, self } = await load(context, access);
-  if (!canOnProject(access, 'push_code') || !(await canMergeToBranch(deps, target, user, mr.source_branch))) throw new ForbiddenError();
+  // Whoever may write to the source branch (a fork's, collaboration included), as the API's rebase.
+  const source = await sourceProjectOf(deps, mr, target);
+  if (!source || !(await mayWriteSourceBranch(deps, user, mr, target, source))) throw new ForbiddenError();
   const scheduled = await scheduleRebase(deps, Number(mr.id), user.id, false);
   return redirect(self, scheduled ? 'Rebase scheduled.' : 'A rebase is already in progress.');
 }

@@ -49,7 +49,7 @@ export async function renderChangesTab(context: PageContext, access: ProjectAcce
   const [threads, drafts] = await Promise.all([loadThreads(deps, access, mr, shown), viewerDrafts(deps, context, mr)]);
   // Diff notes go on a version's own diff, never on a comparison of two versions.
   const mayComment = !start && context.user ? canCommentOnMergeRequest(access, mr) : false;
-  const options = { context, access, mr, latest, self, users: threads.users, showWhere: false, reviewing: drafts.length > 0, suggestions: threads.suggestions };
+  const options = { context, access, mr, latest, self, users: threads.users, showWhere: false, reviewing: drafts.length > 0, suggestions: threads.suggestions, awards: threads.awards };
   const keep = (extra: Record<string, string>) => new URLSearchParams({ ...(query.diff_id ? { diff_id: String(shown.id) } : {}), ...(start ? { start_id: String(start.id) } : {}), ...extra }).toString();
   const files = await diffBetween(repoPath, from, shown.head_commit_sha);
   const diff = await renderDiffView(files, {

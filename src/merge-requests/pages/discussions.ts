@@ -8,7 +8,7 @@ import { canCommentOnMergeRequest, canResolveThread } from '../../platform/auth/
 import { html, raw, type Html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
 import { renderGitlabMarkdown } from '../../markdown/api.js';
-import { isResolvable, usersById, visibleNotes, type NoteRow, type Users } from '../../issues/api.js';
+import { isResolvable, noteAwards, renderAwardBlock, usersById, visibleNotes, type NoteRow, type Users } from '../../issues/api.js';
 import type { MergeRequestRow } from '../rows.js';
 import { readPosition } from '../review/position.js';
 import { isActive } from '../review/diff-threads.js';
@@ -34,6 +34,8 @@ export interface ThreadView {
   /** Threads by the line code of their current position, for the Changes tab. */
   byLineCode: Map<string, Thread[]>;
   suggestions: NoteSuggestions;
+  /** Each comment's award emoji, read at once for the page. */
+  awards: Awaited<ReturnType<typeof noteAwards>>;
 }
 
 /** The suggestions of each diff note (GitLab's entity) and whether the viewer may apply them. */
@@ -74,7 +76,8 @@ export async function loadThreads(deps: Deps, access: ProjectAccess, mr: MergeRe
     if (first.type !== 'DiffNote' || !first.line_code || !isActive(first, latest)) continue;
     byLineCode.set(first.line_code, [...(byLineCode.get(first.line_code) ?? []), thread]);
   }
-  return { threads: [...threads.values()], users, byLineCode, suggestions: await loadSuggestions(deps, access, mr, notes) };
+  const awards = await noteAwards(deps.db, notes.filter((note) => Number(note.system) !== 1).map((note) => Number(note.id)));
+  return { threads: [...threads.values()], users, byLineCode, suggestions: await loadSuggestions(deps, access, mr, notes), awards };
 }
 
 function resolvedOf(thread: Thread): boolean {
@@ -105,6 +108,8 @@ export interface ThreadRenderOptions {
   /** The viewer has pending review comments: the reply form's second button says "Add to review". */
   reviewing?: boolean;
   suggestions?: NoteSuggestions;
+  /** The comments' award emoji (ThreadView.awards): each comment gets its reactions block. */
+  awards?: ThreadView['awards'];
 }
 
 /** A suggestion as the change it proposes: the lines it replaces, then what replaces them. */
@@ -124,7 +129,9 @@ export function renderThread(options: ThreadRenderOptions, thread: Thread): Html
   const { context, access, mr, self, users } = options;
   const first = thread.notes[0];
   const system = Number(first.system) === 1;
-  const notes = thread.notes.map((note, index) => html`<article class="note${system ? ' system' : ''}" id="note_${note.id}"><p class="meta">${userLink(users, note.author_id)} · ${when(note.created_at)}</p><div class="markdown">${raw(thread.bodies[index])}</div>${suggestionBar(options, note)}</article>`);
+  const reactions = (note: NoteRow) =>
+    options.awards && !system ? renderAwardBlock(context, access, { type: 'Note', id: Number(note.id) }, `${self}/notes/${note.id}/award`, options.awards.byNote.get(Number(note.id)) ?? [], options.awards.users) : '';
+  const notes = thread.notes.map((note, index) => html`<article class="note${system ? ' system' : ''}" id="note_${note.id}"><p class="meta">${userLink(users, note.author_id)} · ${when(note.created_at)}</p><div class="markdown">${raw(thread.bodies[index])}</div>${suggestionBar(options, note)}${reactions(note)}</article>`);
   if (system) return html`${notes}`;
   const resolvable = thread.notes.some(isResolvable);
   const resolved = resolvedOf(thread);

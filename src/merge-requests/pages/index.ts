@@ -10,7 +10,7 @@ import { namespacedPage, type PageContext } from '../../platform/web/page-route.
 import type { PageOutcome } from '../../platform/web/page.js';
 import { MERGE_REQUESTS_PATTERN, renderMergeRequestList } from './list-page.js';
 import { NEW_MERGE_REQUEST_PATTERN, handleNewMergeRequest, renderNewMergeRequest } from './new-page.js';
-import { AWARD_PATTERN, COMMITS_TAB_PATTERN, MERGE_REQUEST_PATTERN, WIDGET_PATTERN, postAward, renderCommitsTab, renderOverview, renderWidget } from './show-page.js';
+import { AWARD_PATTERN, COMMITS_TAB_PATTERN, MERGE_REQUEST_PATTERN, NOTE_AWARD_PATTERN, WIDGET_PATTERN, postAward, postNoteAward, renderCommitsTab, renderOverview, renderWidget } from './show-page.js';
 import { CHANGES_TAB_PATTERN, DIFF_NOTE_FORM_PATTERN, renderChangesTab, renderDiffNoteForm } from './changes-page.js';
 import { EDIT_PATTERN, handleEdit, renderEdit } from './edit-page.js';
 import { APPLY_SUGGESTION_PATTERN, SUBMIT_REVIEW_PATTERN, postApplySuggestion, postSubmitReview } from './review-actions.js';
@@ -63,12 +63,13 @@ export const mergeRequestPagesFeature: Feature = {
       ['POST', RESOLVE_PATTERN, 'read_merge_request', postResolve],
       ['POST', APPROVE_PATTERN, 'approve_merge_request', (context, access) => postApproval(context, access, true)],
       ['POST', UNAPPROVE_PATTERN, 'read_merge_request', (context, access) => postApproval(context, access, false)],
-      // Merging and rebasing follow the branches' protection (canMergeToBranch in the handlers).
+      // Merging and rebasing follow the branches' protection (canMergeToBranch, mayWriteSourceBranch in the handlers).
       ['POST', MERGE_PATTERN, 'read_merge_request', postMerge],
       ['POST', CANCEL_AUTO_MERGE_PATTERN, 'read_merge_request', postCancelAutoMerge],
-      ['POST', REBASE_PATTERN, 'push_code', postRebase],
+      ['POST', REBASE_PATTERN, 'read_merge_request', postRebase],
       // Reading it is declared; awarding (award_emoji) is asked in the handler.
       ['POST', AWARD_PATTERN, 'read_merge_request', postAward],
+      ['POST', NOTE_AWARD_PATTERN, 'read_merge_request', postNoteAward],
     ];
     for (const [method, pattern, ability, render] of writes) namespacedPage(app, deps, { method, pattern, ability: { project: ability }, handler: async (context) => render(context, await context.project()) });
   },

@@ -6,6 +6,7 @@ import { html, raw, type Html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
 import { fragment, page, type PageOutcome } from '../../platform/web/page.js';
 import { renderGitlabMarkdown } from '../../markdown/api.js';
+import { NotFoundError } from '../../platform/errors.js';
 import { awardBlock, toggleAwardPost, usersById } from '../../issues/api.js';
 import type { MergeRequestDiffRow, MergeRequestRow } from '../rows.js';
 import { assigneeIdsOf, latestDiffOf, reviewerIdsOf } from '../finder.js';
@@ -24,6 +25,7 @@ export const MERGE_REQUEST_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\
 export const COMMITS_TAB_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/commits$/;
 export const WIDGET_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/widget$/;
 export const AWARD_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/award$/;
+export const NOTE_AWARD_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/notes\/(?<note>\d{1,12})\/award$/;
 
 export interface Loaded {
   mr: MergeRequestRow;
@@ -83,7 +85,7 @@ export async function renderOverview(context: PageContext, access: ProjectAccess
   const drafts = await viewerDrafts(deps, context, mr);
   const users = await usersById(deps.db, [...assignees, ...reviewers]);
   const mayComment = context.user ? canCommentOnMergeRequest(access, mr) : false;
-  const options = { context, access, mr, latest, self, users: threads.users, showWhere: true, reviewing: drafts.length > 0, suggestions: threads.suggestions };
+  const options = { context, access, mr, latest, self, users: threads.users, showWhere: true, reviewing: drafts.length > 0, suggestions: threads.suggestions, awards: threads.awards };
   const body = html`
 <div class="markdown description" id="mr-description">${description ? raw(description) : html`<p class="muted">No description.</p>`}</div>
 ${awards}
@@ -111,6 +113,15 @@ ${
 export async function postAward(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
   const { mr, self } = await load(context, access);
   return toggleAwardPost(context, access, { type: 'MergeRequest', id: Number(mr.id) }, self, `${self}/award`);
+}
+
+/** Toggle the viewer's award emoji on one comment (never a system note): the block comes back in place. */
+export async function postNoteAward(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
+  const { mr, self } = await load(context, access);
+  const note = await context.deps.db.selectFrom('notes').select('id').where('id', '=', Number(context.match.note)).where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', Number(mr.id)).where('system', '=', 0).executeTakeFirst();
+  if (!note) throw new NotFoundError();
+  const action = `${self}/notes/${note.id}/award`;
+  return toggleAwardPost(context, access, { type: 'Note', id: Number(note.id) }, `${self}#note_${note.id}`, action);
 }
 
 /** The widget alone (htmx asks for it while the mergeability check runs). */
