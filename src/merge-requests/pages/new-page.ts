@@ -100,7 +100,7 @@ async function renderNew(context: PageContext, access: ProjectAccess, chosen: Ch
   const commitMap = await readCommits(repoPath, ids);
   const commits = ids.flatMap((id) => (commitMap.has(id) ? [commitMap.get(id)!] : []));
   const draft = posted ?? defaults(source, commits, Number(sourceRow.remove_source_branch_after_merge) === 1);
-  const targetId = crossProject ? { 'merge_request[target_project_id]': String(target.id) } : {};
+  const targetId: Record<string, string> = crossProject ? { 'merge_request[target_project_id]': String(target.id) } : {};
   const named = (project: { full_path: string }, branch: string) => (crossProject ? `${project.full_path}:${branch}` : branch);
   const mode = diffModeOf(context.query);
   const here = `${root}/new?${new URLSearchParams({ 'merge_request[source_branch]': source, 'merge_request[target_branch]': targetBranch, ...targetId }).toString()}`;
