@@ -1,11 +1,12 @@
 // The admin area: the dashboard at /admin with the instance's counts and the way to every admin
-// page, and GET /application/statistics.
+// page, the background jobs page, and GET /application/statistics.
 import type { Feature } from '../platform/feature.js';
 import { apiRoute } from '../platform/http/route.js';
 import { pageRoute } from '../platform/web/page-route.js';
 import { instanceCounts } from './statistics-queries.js';
 import { applicationStatistics } from './entities.js';
 import { dashboardPage } from './dashboard-page.js';
+import { JOBS_URL, handleJobAction, renderJobs } from './jobs-page.js';
 
 export const adminFeature: Feature = {
   name: 'admin',
@@ -19,5 +20,7 @@ export const adminFeature: Feature = {
       method: 'GET', url: '/admin', ability: { instance: 'admin_all_resources' },
       handler: async () => dashboardPage(await instanceCounts(deps)),
     });
+    pageRoute(app, deps, { method: 'GET', url: JOBS_URL, ability: { instance: 'admin_all_resources' }, handler: renderJobs });
+    pageRoute(app, deps, { method: 'POST', url: `${JOBS_URL}/:id/:action`, ability: { instance: 'admin_all_resources' }, handler: handleJobAction });
   },
 };

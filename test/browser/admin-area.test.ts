@@ -46,4 +46,17 @@ describe('/admin', () => {
     await phone.screenshot({ path: 'test-results/admin-dashboard-390-dark.png', fullPage: true });
     await narrow.close();
   });
+
+  it('shows the background jobs page axe-clean at 1280 px light and at 390 px dark without sideways scrolling', async () => {
+    for (const [width, height, colorScheme] of [[1280, 900, 'light'], [390, 844, 'dark']] as const) {
+      const context = await browser.newContext({ viewport: { width, height }, colorScheme });
+      const page = await context.newPage();
+      await signIn(page);
+      await page.goto(`${kiln.url}/admin/background_jobs`);
+      expect(await page.textContent('h1')).toBe('Background jobs');
+      expect(await overflowsSideways(page)).toBe(false);
+      expect(await seriousViolations(page)).toEqual([]);
+      await context.close();
+    }
+  });
 });
