@@ -3,7 +3,7 @@
 // pages take what no other route took, so they come last.
 import type { Feature } from './platform/feature.js';
 import { accountsFeature, accountPagesFeature } from './accounts/index.js';
-import { issuesFeature, issuePagesFeature } from './issues/index.js';
+import { boardsFeature, issuesFeature, issuePagesFeature } from './issues/index.js';
 import { dashboardFeature } from './dashboard/index.js';
 import { webAssetsFeature } from './platform/web/assets.js';
 import { housekeepingFeature } from './platform/jobs/housekeeping.js';
@@ -33,7 +33,6 @@ import { adminFeature } from './admin/index.js';
 import { todosFeature } from './todos/index.js';
 import { releasesFeature } from './releases/index.js';
 import { uploadsFeature } from './uploads/index.js';
-import { boardsFeature } from './issues/boards/index.js';
 
 export const features: Feature[] = [
   accountsFeature,

@@ -7,3 +7,5 @@ import { CROSS_REFERENCE_JOB, crossReferenceJob } from './cross-references.js';
 export const issuesFeature: Feature = { name: 'issues', routes: issuesRoutes, setup: listenForSystemNotes, jobs: { [CROSS_REFERENCE_JOB]: crossReferenceJob } };
 // Issue 16: the issue and incident pages, a feature of their own registered after the API (features.ts).
 export { issuePagesFeature } from './pages/index.js';
+// Issue 36: issue boards (API and page), a feature of their own registered after the issues (features.ts).
+export { boardsFeature } from './boards/index.js';

@@ -2,12 +2,12 @@
 // project and `project@1a2b3c4` / `group/project@1a2b3c4` elsewhere become links to the commit page when
 // the viewer may read that project's code and the commit exists there; anything else stays text (a
 // number that happens to be hexadecimal names no commit, so nothing changes). Looked up through the
-// repository's long-lived cat-file reader, a bounded number per text.
+// repositories' hook (their long-lived cat-file reader), a bounded number per text.
 import type { Deps } from '../platform/deps.js';
 import type { ProjectAccess, ProjectRow } from '../platform/auth/subjects.js';
 import { canOnProject } from '../platform/auth/policies/index.js';
 import { findProjectRow, projectAccess, projectWebUrl } from '../accounts/api.js';
-import { commitTitle, readableRepository, readCommits } from '../repositories/api.js';
+import { markdownHooks } from './hooks.js';
 import { COMMIT_REFERENCE, commitKey, type ResolvedCommit } from './render-markdown.js';
 import { referencedProjectPath } from './project-paths.js';
 
@@ -48,17 +48,17 @@ export async function resolveCommitReferences(deps: Deps, text: string, context:
   }
   for (const entry of wanted.values()) {
     const project = await readableCode(deps, context, entry.written);
-    const repoPath = project && (await readableRepository(deps, project));
-    if (!project || !repoPath) continue;
+    const readCommits = markdownHooks(deps).readCommits;
+    if (!project || !readCommits) continue;
     const shas = [...entry.shas];
     // `abc1234^{commit}`: git expands an unambiguous prefix; what it finds is keyed by its full id.
-    const commits = [...(await readCommits(repoPath, shas.map((sha) => `${sha}^{commit}`))).values()];
+    const commits = await readCommits(project, shas.map((sha) => `${sha}^{commit}`));
     const base = projectWebUrl(deps.config.baseUrl, project.full_path);
     for (const sha of shas) {
       const commit = commits.find((candidate) => candidate.id.startsWith(sha));
       if (!commit) continue;
       found.set(commitKey(entry.written, sha), {
-        url: `${base}/-/commit/${commit.id}`, title: commitTitle(commit.message) ?? '', text: commit.id.slice(0, SHORT_ID), projectId: Number(project.id), sha: commit.id,
+        url: `${base}/-/commit/${commit.id}`, title: commit.title, text: commit.id.slice(0, SHORT_ID), projectId: Number(project.id), sha: commit.id,
       });
     }
   }

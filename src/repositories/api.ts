@@ -52,5 +52,3 @@ export { RepositoryApiError } from './repository-api/errors.js';
 export { mayPushToBranch } from './repository-api/branch-rules.js';
 // A fork's repository: a hard-linked local clone of the upstream (fork-repository.ts).
 export { forkRepository, type ForkRepositoryInput } from './fork-repository.js';
-// Issue 38 (Markdown uploads): the headers of content served as stored, never as a page of Kiln.
-export { setRawHeaders } from './pages/raw-headers.js';

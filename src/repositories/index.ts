@@ -25,6 +25,10 @@ import { isValidRefName } from './repository-api/ref-names.js';
 import { projectStatistics } from './project-statistics.js';
 import { checkLfsPointers } from './lfs/push-check.js';
 import { repositoryHooks } from './hooks.js';
+import { markdownHooks } from '../markdown/api.js';
+import { readableRepository } from './repository-api/project-repository.js';
+import { readCommits } from './repository-api/object-reader.js';
+import { commitTitle } from './record-push-events.js';
 
 export const repositoriesFeature: Feature = {
   name: 'repositories',
@@ -35,6 +39,12 @@ export const repositoriesFeature: Feature = {
     accountHooks(deps).isValidBranchName = isValidRefName;
     repositoryHooks(deps).checkPushedObjects = (project, repoPath, quarantine, updates) => checkLfsPointers(deps, project, repoPath, quarantine, updates);
     accountHooks(deps).projectStatistics = async (project) => ({ ...(await projectStatistics(deps, project)) });
+    // Commit references in Markdown (`1a2b3c4`, `project@1a2b3c4`) link to commits that exist.
+    markdownHooks(deps).readCommits = async (project, revisions) => {
+      const repoPath = await readableRepository(deps, project);
+      if (!repoPath) return [];
+      return [...(await readCommits(repoPath, revisions)).values()].map((commit) => ({ id: commit.id, title: commitTitle(commit.message) ?? '' }));
+    };
   },
   routes(app, deps) {
     storageMoveRoutes(app, deps);

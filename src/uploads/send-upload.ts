@@ -1,7 +1,7 @@
 // An upload's bytes as an answer (pages and API alike): typed from its name, never as a page of Kiln
 // (sandboxed, not sniffed), inline only for types a browser shows passively (file-names.ts).
 import type { FastifyReply } from 'fastify';
-import { setRawHeaders } from '../repositories/api.js';
+import { setRawHeaders } from '../platform/http/raw-headers.js';
 import { servedAs } from './file-names.js';
 import type { UploadRow } from './finder.js';
 import { readUploadFile } from './upload-files.js';

@@ -3,7 +3,7 @@
 import type { Deps } from '../../platform/deps.js';
 import { ValidationError } from '../../platform/errors.js';
 import { checkLength } from '../../platform/http/params.js';
-import type { BoardRow } from './entities.js';
+import type { BoardRow } from './finder.js';
 import type { BoardParent } from './finder.js';
 
 /** GitLab's name of the board a project's board page starts with. */

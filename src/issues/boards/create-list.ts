@@ -3,7 +3,7 @@
 import type { Deps } from '../../platform/deps.js';
 import { availableLabelsQuery } from '../../labels/api.js';
 import { inTransaction } from '../../platform/db/database.js';
-import type { BoardRow } from './entities.js';
+import type { BoardRow } from './finder.js';
 import type { BoardParent, ListWithLabel } from './finder.js';
 import { BoardListError, LABEL_NOT_FOUND, LABEL_TAKEN } from './list-errors.js';
 

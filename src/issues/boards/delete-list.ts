@@ -2,7 +2,7 @@
 // The label and its issues stay.
 import type { Deps } from '../../platform/deps.js';
 import { inTransaction } from '../../platform/db/database.js';
-import type { BoardRow } from './entities.js';
+import type { BoardRow } from './finder.js';
 import type { ListWithLabel } from './finder.js';
 
 export async function deleteList(deps: Deps, board: BoardRow, doomed: ListWithLabel): Promise<void> {

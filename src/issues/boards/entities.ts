@@ -1,16 +1,11 @@
 // Wire shapes of boards and their lists (GitLab's Board and List entities, doc/api/boards.md and
 // group_boards.md), fields listed explicitly. The scoping fields (milestone, assignee, labels, weight)
 // are GitLab's paid tiers': always empty here.
-import type { Selectable } from 'kysely';
 import type { NamespaceRow } from '../../platform/auth/subjects.js';
-import type { BoardListsTable, BoardsTable } from '../../platform/db/tables/boards.js';
 import type { Deps } from '../../platform/deps.js';
 import { groupWebUrl, projectSimpleEntity } from '../../accounts/api.js';
 import { labelBasicEntity, type LabelRow } from '../../labels/api.js';
-import type { BoardParent } from './finder.js';
-
-export type BoardRow = Selectable<BoardsTable>;
-export type BoardListRow = Selectable<BoardListsTable>;
+import type { BoardListRow, BoardParent, BoardRow } from './finder.js';
 
 export function listEntity(list: BoardListRow, label: LabelRow) {
   return { id: Number(list.id), label: labelBasicEntity(label), position: Number(list.position), max_issue_count: 0, max_issue_weight: 0, limit_metric: null };

@@ -5,7 +5,11 @@ import type { Executor } from '../../platform/db/database.js';
 import type { NamespaceRow, ProjectRow } from '../../platform/auth/subjects.js';
 import { RecordNotFoundError } from '../../platform/errors.js';
 import { labelsByIds, type LabelRow } from '../../labels/api.js';
-import type { BoardListRow, BoardRow } from './entities.js';
+import type { Selectable } from 'kysely';
+import type { BoardListsTable, BoardsTable } from '../../platform/db/tables/boards.js';
+
+export type BoardRow = Selectable<BoardsTable>;
+export type BoardListRow = Selectable<BoardListsTable>;
 
 export type BoardParent = { project: ProjectRow; namespace: NamespaceRow } | { group: NamespaceRow };
 

@@ -7,7 +7,7 @@ import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { RecordNotFoundError } from '../../platform/errors.js';
 import type { IssueRow } from '../entities.js';
 import { updateIssue, type UpdateIssueInput } from '../update-issue.js';
-import type { BoardRow } from './entities.js';
+import type { BoardRow } from './finder.js';
 import { listsOfBoards } from './finder.js';
 
 /** A list of the board: the Open list, the Closed list, or a label list by id. */

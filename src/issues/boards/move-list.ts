@@ -3,7 +3,7 @@
 // refused as GitLab refuses it ("List could not be moved!").
 import type { Deps } from '../../platform/deps.js';
 import { inTransaction } from '../../platform/db/database.js';
-import type { BoardRow } from './entities.js';
+import type { BoardRow } from './finder.js';
 import type { ListWithLabel } from './finder.js';
 import { BoardListError, CANNOT_MOVE } from './list-errors.js';
 

@@ -1,6 +1,6 @@
 // Renaming a board and hiding or showing its Open and Closed lists (PUT …/boards/:board_id).
 import type { Deps } from '../../platform/deps.js';
-import type { BoardRow } from './entities.js';
+import type { BoardRow } from './finder.js';
 import { checkBoardName } from './create-board.js';
 
 export interface UpdateBoardInput {

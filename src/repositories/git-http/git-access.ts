@@ -12,21 +12,9 @@ import { canOnGroup, canOnProject, type PolicySubject } from '../../platform/aut
 import { groupAccessLevel, projectAccess, findProjectRow } from '../../accounts/api.js';
 import { deployKeyOnProject } from '../../keys/api.js';
 import { repositoryHooks } from '../hooks.js';
+import { GIT_MESSAGES } from '../git-messages.js';
 
-/** The texts git prints as `remote: …` (lib/gitlab/git_access.rb and git_access_wiki.rb, ERROR_MESSAGES). */
-export const GIT_MESSAGES = {
-  projectNotFound: "The project you were looking for could not be found or you don't have permission to view it.",
-  download: 'You are not allowed to download code from this project.',
-  authDownload: 'You are not allowed to download code.',
-  pushCode: 'You are not allowed to push code to this project.',
-  authUpload: 'You are not allowed to upload code.',
-  writeToWiki: "You are not allowed to write to this project's wiki.",
-  deployKeyUpload: 'This deploy key does not have write access to this project.',
-  blocked: 'Your account has been blocked.',
-  /** Gitlab::Auth::UserAccessDeniedReason for a deactivated account, without the sign-in URL's markup. */
-  deactivated: 'Your account has been deactivated by your administrator. Please log back in from a web browser to reactivate your account at',
-  readOnly: 'The repository is temporarily read-only. Please try again later.',
-} as const;
+export { GIT_MESSAGES };
 
 // Token scopes that admit git reads and pushes (GitLab: read_repository / write_repository, and api).
 const READ_SCOPES = new Set(['api', 'read_api', 'read_repository', 'write_repository']);

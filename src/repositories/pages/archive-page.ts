@@ -9,7 +9,7 @@ import { ANSWERED } from '../../platform/web/page.js';
 import { openArchive } from '../repository-api/archive.js';
 import { readableRepository, repositoryRefs } from '../repository-api/project-repository.js';
 import { splitRef } from './resolve-ref.js';
-import { setRawHeaders } from './raw-headers.js';
+import { setRawHeaders } from '../../platform/http/raw-headers.js';
 import { refPath } from './urls.js';
 
 export const ARCHIVE_PATTERN = /^(?<path>.+?)\/-\/archive\/(?<ref>.+)\/(?<file>[^/]+)$/;

@@ -15,7 +15,7 @@ import { EMPTY_TREE } from '../repository-api/git-reads.js';
 import { commitTitle } from './shared.js';
 import { authorName, avatarOf, findAuthors } from './people.js';
 import { timeElement } from './time.js';
-import { setRawHeaders } from './raw-headers.js';
+import { setRawHeaders } from '../../platform/http/raw-headers.js';
 import { commitStatusBadges, statusBadge } from './commit-status.js';
 import { signatureBadges } from '../commit-signatures/badge.js';
 

@@ -8,7 +8,7 @@ import { ANSWERED } from '../../platform/web/page.js';
 import { baseName } from '../repository-api/tree-entries.js';
 import { resolveFile } from './resolve-file.js';
 import { rawContentType } from './file-kinds.js';
-import { setRawHeaders } from './raw-headers.js';
+import { setRawHeaders } from '../../platform/http/raw-headers.js';
 import { lfsObjectHead, servedLfsObject } from '../lfs/pointer.js';
 import { readObject } from '../lfs/object-store.js';
 

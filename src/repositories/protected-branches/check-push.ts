@@ -10,7 +10,7 @@ import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { canOnProject } from '../../platform/auth/policies/index.js';
 import { projectAccess } from '../../accounts/api.js';
 import { GIT_ENV } from '../git.js';
-import { GIT_MESSAGES } from '../git-http/git-access.js';
+import { GIT_MESSAGES } from '../git-messages.js';
 import { projectRules } from './finder.js';
 import { refuseBranchUpdate, type RefUpdate } from './branch-check.js';
 import { projectTagRules } from './tag-finder.js';

@@ -11,7 +11,7 @@ import { page } from '../../../platform/web/page.js';
 import { projectSidebar } from '../../../platform/web/project-nav.js';
 import { availableLabelsQuery, labelChip, labelsOfIssues } from '../../../labels/api.js';
 import type { IssueRow } from '../../entities.js';
-import type { BoardRow } from '../entities.js';
+import type { BoardRow } from '../finder.js';
 import { boardsQuery, findBoard, listsOfBoards, type BoardParent, type ListWithLabel } from '../finder.js';
 import { createBoard, DEFAULT_BOARD_NAME } from '../create-board.js';
 import { issuesOfList, type ListIssues } from '../board-issues-queries.js';

@@ -1,5 +1,5 @@
-// Headers of content sent as it is stored in the repository (raw files, `.diff`, archives): never
-// rendered as a page of Kiln (a sandbox with no scripts, no sniffing), named for a download.
+// Headers of content sent as it is stored (raw files, `.diff`, archives, uploads): never rendered as
+// a page of Kiln (a sandbox with no scripts, no sniffing), named for a download.
 import type { FastifyReply } from 'fastify';
 
 function asciiName(name: string): string {
