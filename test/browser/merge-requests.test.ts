@@ -126,6 +126,12 @@ describe('a merge request in the browser', () => {
     await submit(mia, '#approve');
     await expect(mia.locator('#approvals').textContent()).resolves.toContain('Approved by Mia Maintainer');
     await mia.waitForSelector('#merge-button', { timeout: 60_000 });
+    // Reactions to the merge request and to Mia's comment, swapped in place by htmx.
+    await mia.click('.awards:not(.note-awards) button[data-name="thumbsup"]');
+    await mia.waitForSelector('.awards:not(.note-awards) button[data-name="thumbsup"][aria-pressed="true"]');
+    await mia.selectOption('.note-awards select', 'rocket');
+    await mia.click('.note-awards button:has-text("React")');
+    await mia.waitForSelector('.note-awards button[data-name="rocket"][aria-pressed="true"]');
     await review(mia, '03-ready-to-merge');
     await mia.check('#merge-squash');
     await submit(mia, '#merge-button');
@@ -134,7 +140,9 @@ describe('a merge request in the browser', () => {
     expect(miaProblems).toEqual([]);
 
     const mr = await apiCall(kiln, 'GET', `/projects/${project.id}/merge_requests/1`);
-    expect(mr).toMatchObject({ state: 'merged', merged_by: { username: 'mia' }, squash: true });
+    expect(mr).toMatchObject({ state: 'merged', merged_by: { username: 'mia' }, squash: true, upvotes: 1 });
+    const thread = (await apiCall(kiln, 'GET', `/projects/${project.id}/merge_requests/1/discussions`)).find((discussion: { notes: Array<{ system: boolean }> }) => !discussion.notes[0].system);
+    expect((await apiCall(kiln, 'GET', `/projects/${project.id}/merge_requests/1/notes/${thread.notes[0].id}/award_emoji`)).map((award: { name: string }) => award.name)).toEqual(['rocket']);
     const issue = await apiCall(kiln, 'GET', `/projects/${project.id}/issues/1`);
     expect(issue.state).toBe('closed');
   });

@@ -75,6 +75,37 @@ except gitlab.exceptions.GitlabMRClosedError as err:
 print(json.dumps(out))
 `;
 
+// Forks through python-gitlab: fork, the upstream's forks list, a merge request from the fork into the
+// upstream (opened through the fork's manager, as python-gitlab does it), merged with the fork's branch
+// deleted (root may write to the fork).
+const PYTHON_FORK = `
+import json, os, time, gitlab
+gl = gitlab.Gitlab(os.environ["URL"], private_token=os.environ["TOKEN"])
+p = gl.projects.get(os.environ["PROJECT"])
+out = {}
+created = p.forks.create({"path": "tool-fork", "name": "tool-fork"})
+fork = gl.projects.get(created.id)
+out["fork"] = [fork.path_with_namespace, fork.forked_from_project["id"] == p.id]
+out["forks"] = [f.id == fork.id for f in p.forks.list()]
+fork.commits.create({"branch": "fork-topic", "start_branch": "main", "commit_message": "From the fork", "actions": [{"action": "create", "file_path": "fork.txt", "content": "forked\\n"}]})
+opened = fork.mergerequests.create({"source_branch": "fork-topic", "target_branch": "main", "title": "From a fork", "target_project_id": p.id, "allow_collaboration": True})
+out["opened"] = [opened.project_id == p.id, opened.source_project_id == fork.id, opened.allow_collaboration]
+mr = p.mergerequests.get(opened.iid)
+for _ in range(100):
+    mr = p.mergerequests.get(opened.iid)
+    if mr.merge_status in ("can_be_merged", "cannot_be_merged"):
+        break
+    time.sleep(0.1)
+out["status"] = mr.merge_status
+out["changes"] = [c["new_path"] for c in mr.changes()["changes"]]
+mr.merge(should_remove_source_branch=True)
+mr = p.mergerequests.get(opened.iid)
+out["merged"] = mr.state
+out["file"] = p.files.raw(file_path="fork.txt", ref="main").decode()
+out["fork_branches"] = [name in [b.name for b in fork.branches.list()] for name in ("fork-topic", "main")]
+print(json.dumps(out))
+`;
+
 function suite(label: string, env: () => Record<string, string> | undefined) {
   describe(label, () => {
     let kiln: KilnProcess;
@@ -147,6 +178,20 @@ function suite(label: string, env: () => Record<string, string> | undefined) {
       const pull = await git(work, ['pull', '-q', '--ff-only', 'origin', 'main'], dir);
       expect(pull.code, pull.stderr).toBe(0);
       expect((await git(work, ['log', '-1', '--format=%s%n%P', 'origin/main'], dir)).stdout.split('\n')[0]).toBe("Merge branch 'gb-topic' into 'main'");
+    });
+
+    it('python-gitlab 3.12: forks.create, forks.list, a merge request from the fork into the upstream, merged with the fork\'s branch deleted', async () => {
+      const { stdout } = await runPython(PYTHON_FORK, { URL: kiln.url, TOKEN: kiln.rootToken, PROJECT: project.path_with_namespace });
+      const out = JSON.parse(stdout);
+      expect(out.fork).toEqual(['root/tool-fork', true]);
+      expect(out.forks).toEqual([true]);
+      expect(out.opened).toEqual([true, true, true]);
+      expect(out.status).toBe('can_be_merged');
+      expect(out.changes).toEqual(['fork.txt']);
+      expect(out.merged).toBe('merged');
+      expect(out.file).toBe('forked\n');
+      // The fork's source branch is gone, its main stays.
+      expect(out.fork_branches).toEqual([false, true]);
     });
   });
 }
