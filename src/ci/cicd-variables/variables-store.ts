@@ -3,7 +3,7 @@
 // and, where two scopes share a key, `filter[environment_scope]` (Ci::VariablesFinder).
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../platform/deps.js';
-import type { Executor } from '../../platform/db/database.js';
+import { isUniqueViolation, type Executor } from '../../platform/db/database.js';
 import type { CiVariablesTable } from '../../platform/db/tables/ci-settings.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { variableErrors } from './variable-rules.js';
@@ -45,6 +45,16 @@ async function checkUnique(db: Executor, owner: VariableOwner, key: string, scop
   if (await query.executeTakeFirst()) throw new ValidationError({ key: [`(${key}) has already been taken`] });
 }
 
+/** The unique index decides when two requests pass checkUnique at once: the loser gets the same 400. */
+async function takenOnRace(key: string, write: Promise<CiVariableRow>): Promise<CiVariableRow> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ValidationError({ key: [`(${key}) has already been taken`] });
+    throw error;
+  }
+}
+
 function check(fields: { key: string; value: string; masked: boolean; environmentScope: string }): void {
   const errors = variableErrors(fields);
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
@@ -55,7 +65,7 @@ export async function createVariable(deps: Deps, owner: VariableOwner, input: Va
   check({ key: input.key, value: input.value, masked: input.masked ?? false, environmentScope: scope });
   await checkUnique(deps.db, owner, input.key, scope);
   const now = deps.clock.now();
-  return deps.db
+  return takenOnRace(input.key, deps.db
     .insertInto('ci_variables')
     .values({
       project_id: owner.kind === 'project' ? owner.id : null, group_id: owner.kind === 'group' ? owner.id : null,
@@ -64,7 +74,7 @@ export async function createVariable(deps: Deps, owner: VariableOwner, input: Va
       description: input.description ?? null, created_at: now, updated_at: now,
     })
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirstOrThrow());
 }
 
 export async function updateVariable(deps: Deps, owner: VariableOwner, existing: CiVariableRow, input: VariableInput): Promise<CiVariableRow> {
@@ -73,7 +83,7 @@ export async function updateVariable(deps: Deps, owner: VariableOwner, existing:
   const scope = owner.kind === 'instance' ? '*' : (input.environment_scope ?? existing.environment_scope);
   check({ key: existing.key, value, masked, environmentScope: scope });
   if (scope !== existing.environment_scope) await checkUnique(deps.db, owner, existing.key, scope, Number(existing.id));
-  return deps.db
+  return takenOnRace(existing.key, deps.db
     .updateTable('ci_variables')
     .set({
       value_sealed: input.value === undefined ? existing.value_sealed : deps.box.seal(input.value),
@@ -87,7 +97,7 @@ export async function updateVariable(deps: Deps, owner: VariableOwner, existing:
     })
     .where('id', '=', existing.id)
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirstOrThrow());
 }
 
 export async function deleteVariable(db: Executor, row: CiVariableRow): Promise<void> {
