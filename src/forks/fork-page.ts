@@ -10,7 +10,8 @@ import { csrfField, type PageContext } from '../platform/web/page-route.js';
 import { page, redirect, type PageOutcome } from '../platform/web/page.js';
 import { projectSidebar } from '../platform/web/project-nav.js';
 import { NotFoundError, StatusError } from '../platform/errors.js';
-import { forkProject, isForkTarget, mayFork } from './fork-project.js';
+import { forkProject, isForkTargetAt, mayFork } from './fork-project.js';
+import { memberGroupsWithLevels } from '../accounts/api.js';
 
 export const FORK_PATTERN = /^(?<path>.+?)\/-\/forks\/new$/;
 
@@ -19,16 +20,17 @@ const sessionPrincipal = (context: PageContext): Principal => ({ user: context.u
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '');
 
-/** The caller's own namespace, then the groups they are a member of where they may create projects. */
+/**
+ * The caller's own namespace, then the groups they reach (as members, or below a group they are a
+ * member of) where they may create projects: the groups and the caller's levels in one statement.
+ */
 async function forkTargets(deps: Deps, principal: Principal): Promise<NamespaceRow[]> {
   const { user } = principal;
-  const own = await deps.db.selectFrom('namespaces').selectAll().where('kind', '=', 'user').where('owner_id', '=', user.id).execute();
-  const groups = await deps.db.selectFrom('namespaces').selectAll().where('kind', '=', 'group')
-    .where('id', 'in', deps.db.selectFrom('members').select('source_id').where('source_type', '=', 'Namespace').where('user_id', '=', user.id))
-    .orderBy('full_path').limit(200).execute();
-  const allowed: NamespaceRow[] = [];
-  for (const group of groups) if (await isForkTarget(deps, principal, group)) allowed.push(group);
-  return [...own, ...allowed];
+  const [own, groups] = await Promise.all([
+    deps.db.selectFrom('namespaces').selectAll().where('kind', '=', 'user').where('owner_id', '=', user.id).execute(),
+    memberGroupsWithLevels(deps.db, user, deps.clock.now(), 200),
+  ]);
+  return [...own, ...groups.filter(({ group, level }) => isForkTargetAt(principal, group, level)).map(({ group }) => group)];
 }
 
 async function renderForm(context: PageContext, access: ProjectAccess, values: Record<string, string>, error?: string, status = 200): Promise<PageOutcome> {

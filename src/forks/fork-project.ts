@@ -46,7 +46,11 @@ export function mayFork(access: ProjectAccess): boolean {
 
 /** GitLab's ForkTargetsFinder: a namespace where the caller may create projects (administrators: any). */
 export async function isForkTarget(deps: Deps, principal: Principal, namespace: NamespaceRow): Promise<boolean> {
-  const level = await groupAccessLevel(deps.reads, principal.user, namespace, deps.clock.now());
+  return isForkTargetAt(principal, namespace, await groupAccessLevel(deps.reads, principal.user, namespace, deps.clock.now()));
+}
+
+/** isForkTarget with the caller's level on the namespace already known (a list of them read at once). */
+export function isForkTargetAt(principal: Principal, namespace: NamespaceRow, level: number): boolean {
   const access = { user: principal.user, level, visibility: namespace.visibility, group: namespace };
   return canOnGroup(access, 'read_group') && canOnGroup(access, 'create_projects');
 }

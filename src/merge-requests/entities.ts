@@ -31,6 +31,8 @@ export interface MergeRequestLinks {
   facts: MergeFacts;
   /** The head pipeline (commit-statuses' head-pipelines.ts) and the path of the project it ran in. */
   headPipeline?: (HeadPipeline & { projectPath: string }) | null;
+  /** MergeRequest#allow_collaboration: the flag and collaboration possible (source-branch-access.ts). */
+  allowCollaboration?: boolean;
   from: ReferenceFrom;
   withLabelsDetails?: boolean;
 }
@@ -132,7 +134,7 @@ export function mergeRequestBasicEntity(baseUrl: string, mr: MergeRequestRow, li
     should_remove_source_branch: flag(mr.should_remove_source_branch),
     force_remove_source_branch: flag(mr.force_remove_source_branch) ?? false,
     prepared_at: isoTime(links.latestDiff?.created_at ?? null),
-    ...(forFork ? { allow_collaboration: Number(mr.allow_collaboration) === 1, allow_maintainer_to_push: Number(mr.allow_collaboration) === 1 } : {}),
+    ...(forFork ? { allow_collaboration: links.allowCollaboration === true, allow_maintainer_to_push: links.allowCollaboration === true } : {}),
     reference,
     references: { short: `!${mr.iid}`, relative: reference, full: `${target.full_path}!${mr.iid}` },
     web_url: mergeRequestWebUrl(baseUrl, target, mr.iid),

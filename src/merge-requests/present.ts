@@ -10,6 +10,7 @@ import { mergeRequestBasicEntity, mergeRequestSimpleEntity, type MergeRequestDif
 import { mergeRequestHooks } from './hooks.js';
 import type { MergeFacts } from './merge-status.js';
 import { headPipelines } from '../commit-statuses/api.js';
+import { collaborationAllowed } from './source-branch-access.js';
 
 export interface PageLinks {
   links: (mr: MergeRequestRow) => MergeRequestLinks;
@@ -77,10 +78,11 @@ export async function loadLinks(deps: Deps, rows: MergeRequestRow[], options: { 
   }));
   const userIds = rows.flatMap((row) => [row.author_id, row.merged_by_id, row.merge_user_id, row.closed_by_id]);
   const pipelineUserIds = [...pipelines.values()].map((head) => head.pipeline.user_id);
-  const [users, milestones, votes] = await Promise.all([
+  const [users, milestones, votes, collaborating] = await Promise.all([
     usersById(deps.db, [...userIds, ...pipelineUserIds, ...assignees.map((row) => row.user_id), ...reviewers.map((row) => row.user_id)]),
     milestonesOf(deps, rows, projectsById),
     voteCounts(db, 'MergeRequest', ids),
+    collaborationAllowed(deps, rows, projectsById),
   ]);
   return {
     links: (mr) => {
@@ -107,6 +109,7 @@ export async function loadLinks(deps: Deps, rows: MergeRequestRow[], options: { 
         latestDiff: mr.latest_merge_request_diff_id === null ? null : (diffsById.get(Number(mr.latest_merge_request_diff_id)) ?? null),
         facts,
         headPipeline: head ? { ...head, projectPath: projectsById.get(Number(head.pipeline.project_id))?.full_path ?? target.full_path } : null,
+        allowCollaboration: collaborating.has(id),
         from: options.from,
         withLabelsDetails: options.withLabelsDetails,
       };

@@ -22,11 +22,39 @@ export async function sourceProjectOf(deps: Deps, mr: MergeRequestRow, target: P
   return (await fullProject(deps.db, Number(mr.source_project_id))) ?? null;
 }
 
+/** The visibility half of collaborative_push_possible?: another project, neither of the two private. */
+function visibleBoth(target: ProjectRow, source: ProjectRow): boolean {
+  return Number(source.id) !== Number(target.id) && target.visibility !== 'private' && source.visibility !== 'private';
+}
+
 /** MergeRequest#collaborative_push_possible?: from a fork, neither project private, the source branch unprotected. */
 async function collaborativePushPossible(deps: Deps, branch: string, target: ProjectRow, source: ProjectRow): Promise<boolean> {
-  if (Number(source.id) === Number(target.id) || target.visibility === 'private' || source.visibility === 'private') return false;
+  if (!visibleBoth(target, source)) return false;
   const rules = await deps.db.selectFrom('protected_branches').select('name').where('project_id', '=', Number(source.id)).execute();
   return !rules.some((rule) => matchesBranch(rule.name, branch));
+}
+
+/**
+ * MergeRequest#allow_collaboration for a page of merge requests (what the entity shows): the flag, and
+ * collaboration possible. The protected branches of all their source projects are read in one query.
+ * Answers the ids of the merge requests that allow collaboration.
+ */
+export async function collaborationAllowed(deps: Deps, rows: MergeRequestRow[], projects: Map<number, ProjectRow>): Promise<Set<number>> {
+  const candidates = rows.filter((mr) => {
+    if (!fromFork(mr) || Number(mr.allow_collaboration) !== 1) return false;
+    const target = projects.get(Number(mr.target_project_id));
+    const source = projects.get(Number(mr.source_project_id));
+    return target !== undefined && source !== undefined && visibleBoth(target, source);
+  });
+  const allowed = new Set<number>();
+  if (candidates.length === 0) return allowed;
+  const sourceIds = [...new Set(candidates.map((mr) => Number(mr.source_project_id)))];
+  const rules = await deps.db.selectFrom('protected_branches').select(['project_id', 'name']).where('project_id', 'in', sourceIds).execute();
+  for (const mr of candidates) {
+    const protectedHere = rules.some((rule) => Number(rule.project_id) === Number(mr.source_project_id) && matchesBranch(rule.name, mr.source_branch));
+    if (!protectedHere) allowed.add(Number(mr.id));
+  }
+  return allowed;
 }
 
 /** can_push_to_branch? on the source branch, collaboration included. */

@@ -82,6 +82,17 @@ describe('allow_collaboration: git push into the fork by an upstream maintainer'
     expect(reporter.stderr).toContain('You are not allowed to push code to this project.');
   });
 
+  it('shows allow_collaboration false while the fork\'s source branch is protected, in the entity and the list', async () => {
+    const mr = await openFromFork('guarded', true);
+    const guard = await kiln.api('POST', `/projects/${fork.id}/protected_branches`, { token: w.developer.token, body: { name: 'guard*' } });
+    expect(guard.status, JSON.stringify(guard.body)).toBe(201);
+    expect((await kiln.api('GET', mr.path, { token: w.maintainer.token })).body).toMatchObject({ allow_collaboration: false, allow_maintainer_to_push: false });
+    const listed = (await kiln.api('GET', `/projects/${w.project.id}/merge_requests?source_branch=guarded`, { token: w.maintainer.token })).body;
+    expect(listed).toMatchObject([{ iid: mr.iid, allow_collaboration: false }]);
+    expect((await kiln.api('DELETE', `/projects/${fork.id}/protected_branches/${encodeURIComponent('guard*')}`, { token: w.developer.token })).status).toBe(204);
+    expect((await kiln.api('GET', mr.path, { token: w.maintainer.token })).body).toMatchObject({ allow_collaboration: true, allow_maintainer_to_push: true });
+  });
+
   it('refuses the maintainer once the merge request no longer allows it', async () => {
     const mr = await openFromFork('withdrawn', true);
     const updated = await kiln.api('PUT', mr.path, { token: w.developer.token, body: { allow_maintainer_to_push: false } });
@@ -203,6 +214,7 @@ describe('collaboration with a private fork', { timeout: 120_000 }, () => {
     const mr = await openFromFork('private-later', true);
     expect((await kiln.api('PUT', `/projects/${fork.id}`, { token: w.developer.token, body: { visibility: 'private' } })).status).toBe(200);
     expect((await kiln.api('PUT', `${mr.path}/rebase`, { token: w.maintainer.token })).status).toBe(403);
+    expect((await kiln.api('GET', mr.path, { token: w.maintainer.token })).body).toMatchObject({ allow_collaboration: false, allow_maintainer_to_push: false });
     const clone = await gitRun(['ls-remote', `${base.replace('http://', `http://${w.maintainer.username}:${w.maintainer.token}@`)}/${fork.path_with_namespace}.git`]);
     expect(clone.code).not.toBe(0);
   });

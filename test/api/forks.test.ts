@@ -11,6 +11,7 @@ import { branchWith, create, seedRepository } from './merge-requests-helpers.js'
 import { findRepository } from '../../src/repositories/ensure-repository.js';
 import { repositoryPath } from '../../src/repositories/shards.js';
 import { pruneOrphanRepositories } from '../../src/repositories/prune-orphans.js';
+import { ACCESS } from '../../src/platform/auth/access-levels.js';
 
 let kiln: TestKiln;
 let w: RepositoryWorld;
@@ -169,7 +170,8 @@ describe('merge requests from a fork (POST /api/v4/projects/:fork/merge_requests
     await branchWith(kiln, w.reporter, fork.id, 'fix', [create('fix.txt', 'fixed\n')], 'Fix it');
     const opened = await kiln.api('POST', `/projects/${fork.id}/merge_requests`, { token: w.reporter.token, body: { source_branch: 'fix', target_branch: 'main', target_project_id: w.project.id, title: 'Fix from a fork', allow_collaboration: true } });
     expect(opened.status, JSON.stringify(opened.body)).toBe(201);
-    expect(opened.body).toMatchObject({ project_id: w.project.id, source_project_id: fork.id, target_project_id: w.project.id, allow_collaboration: true });
+    // Asked for, but impossible between private projects: GitLab answers false (collaborative_push_possible?).
+    expect(opened.body).toMatchObject({ project_id: w.project.id, source_project_id: fork.id, target_project_id: w.project.id, allow_collaboration: false, allow_maintainer_to_push: false });
     const iid = opened.body.iid;
     const base = `/projects/${w.project.id}/merge_requests/${iid}`;
     await kiln.worker.drain();
@@ -218,6 +220,21 @@ describe('GET and POST /:project/-/forks/new', () => {
     const again = await web.post(`/${w.project.path_with_namespace}/-/forks/new`, { namespace_id: String(w.group.id), name: 'Paged fork', path: 'paged-fork', description: '', visibility: 'private' });
     expect(again.statusCode).toBe(409);
     expect(again.body).toContain('Path has already been taken');
+  });
+
+  it('offers the groups where the caller may create projects: inherited into subgroups, not where only a Reporter', async () => {
+    const crew = await kiln.createGroup(w.owner, 'fork-crew');
+    const sub = await kiln.createGroup(w.owner, 'fork-crew-sub', { parent_id: crew.id });
+    const watch = await kiln.createGroup(w.owner, 'fork-watch');
+    await kiln.addMember(w.owner, 'groups', crew.id, w.developer, ACCESS.developer);
+    await kiln.addMember(w.owner, 'groups', watch.id, w.developer, ACCESS.reporter);
+    const web = new WebSession(kiln);
+    await web.signIn(w.developer.username, w.developer.password);
+    const form = await web.get(`/${w.project.path_with_namespace}/-/forks/new`);
+    expect(form.statusCode).toBe(200);
+    const offered = [...form.body.matchAll(/<option value="\d+"[^>]*>([^<]+)<\/option>/g)].map((match) => match[1]);
+    expect(offered).toEqual([w.developer.username, crew.full_path, sub.full_path]);
+    expect(form.body).not.toContain(`<option value="${watch.id}"`);
   });
 
   it('is 404 to a guest of a private project', async () => {

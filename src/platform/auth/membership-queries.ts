@@ -90,6 +90,21 @@ export function memberGroupIdsSql(userId: number, nowMs: number): RawBuilder<{ i
 }
 
 /**
+ * The groups the user reaches (memberGroupIdsSql) with the highest live level reaching each: its own
+ * membership or one of a group above it. One statement for a whole list of groups, where
+ * groupAccessLevel answers one group at a time.
+ */
+export function memberGroupLevelsSql(userId: number, nowMs: number): RawBuilder<{ id: number; level: number }> {
+  return sql<{ id: number; level: number }>`
+    with recursive member_groups(id, level) as (
+      select source_id, access_level from members m
+        where source_type = 'Namespace' and user_id = ${userId} and ${live(today(nowMs))}
+      union all
+      select n.id, g.level from namespaces n join member_groups g on n.parent_id = g.id
+    ) select id, max(level) as level from member_groups group by id`;
+}
+
+/**
  * The user's live memberships (projects and groups, each with its level) and the personal namespace they
  * own, at Owner: where the events' visibility starts (events/visibility.ts), in one round trip
  * (members_user_source, namespaces_owner).
