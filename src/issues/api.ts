@@ -32,6 +32,6 @@ export { reactionCondition } from './award-emoji/reaction-queries.js';
 // Issue 34: "mentioned in commit" notes for the commits a push brings.
 export { crossReferenceCommits } from './cross-references.js';
 // Issue 34: the award emoji block of the issue and merge request pages.
-export { awardBlock, noteAwards, renderAwardBlock, toggleAwardPost } from './award-emoji/award-bar.js';
+export { awardBlock, noteAwardBlock, noteAwards, toggleAwardPost, toggleNoteAwardPost } from './award-emoji/award-bar.js';
 // "mentioned in" notes are shown only to readers of their source (the merge request pages).
 export { visibleNotes } from './cross-reference-visibility.js';

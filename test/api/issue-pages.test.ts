@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { WebSession } from '../helpers/browser-session.js';
+import { toggleNoteReaction } from '../helpers/note-reactions.js';
 
 let kiln: TestKiln;
 let owner: TestUser;
@@ -136,6 +137,24 @@ describe('POST /:project/-/issues/:iid/award', () => {
     expect(await awards()).toEqual([]);
     // The confidential issue stays out of a guest's reach here too.
     expect((await web.post('/owner/shop/-/issues/2/award', { name: 'tada' }, { csrfFrom: '/owner/shop/-/issues/1' })).statusCode).toBe(404);
+  });
+});
+
+describe('POST /:project/-/issues/:iid/notes/:note/award', () => {
+  it('gives each comment its reactions: awarded from the picker, toggled in place, 404 for a system note or another issue\'s comment', async () => {
+    const self = '/owner/shop/-/issues/1';
+    const note = (await kiln.api('POST', `/projects/${project.id}/issues/1/notes`, { token: owner.token, body: { body: 'Seen it too' } })).body;
+    const web = await signedIn(guest);
+    const awarded = () => kiln.api('GET', `/projects/${project.id}/issues/1/notes/${note.id}/award_emoji`, { token: owner.token }).then((response) => response.body.map((award: any) => award.name));
+    await toggleNoteReaction(kiln, web, self, note.id, awarded);
+    // The closed issue's system note has no reactions; a comment of another issue is not this one's.
+    const closedNotes = (await kiln.api('GET', `/projects/${project.id}/issues/3/notes`, { token: owner.token })).body;
+    const system = closedNotes.find((entry: any) => entry.system);
+    expect(system).toBeDefined();
+    expect((await web.get('/owner/shop/-/issues/3')).body).not.toContain(`id="awards-note-${system.id}"`);
+    expect((await web.post(`/owner/shop/-/issues/3/notes/${system.id}/award`, { name: 'rocket' }, { csrfFrom: self })).statusCode).toBe(404);
+    expect((await web.post(`/owner/shop/-/issues/3/notes/${note.id}/award`, { name: 'rocket' }, { csrfFrom: self })).statusCode).toBe(404);
+    expect((await (await signedIn(stranger)).post(`${self}/notes/${note.id}/award`, { name: 'rocket' }, { csrfFrom: '/' })).statusCode).toBe(404);
   });
 });
 

@@ -74,6 +74,32 @@ export function renderAwardBlock(context: PageContext, access: ProjectAccess, aw
   return html`<div class="awards actions${comment ? ' note-awards' : ''}" id="${id}" role="group" aria-label="${comment ? 'Reactions to this comment' : 'Reactions'}">${[...byName].map(([name, entry]) => button(name, entry.userIds))}${picker}</div>`;
 }
 
+/** Where a comment's reactions are toggled: under the page of the issue or merge request it is on. */
+function noteAwardAction(self: string, noteId: number): string {
+  return `${self}/notes/${noteId}/award`;
+}
+
+/**
+ * The reactions block under one comment of a page of comments (`awards` read at once by noteAwards);
+ * `self` is the page of the issue or merge request. None under system notes.
+ */
+export function noteAwardBlock(context: PageContext, access: ProjectAccess, self: string, note: { id: number | string; system: number | boolean }, awards: Awaited<ReturnType<typeof noteAwards>>): Html | '' {
+  if (Number(note.system) === 1) return '';
+  const id = Number(note.id);
+  return renderAwardBlock(context, access, { type: 'Note', id }, noteAwardAction(self, id), awards.byNote.get(id) ?? [], awards.users);
+}
+
+/**
+ * Toggle the viewer's award on one comment (`context.match.note`) of the issue or merge request
+ * `noteable`, whose page is `self`: never a system note, never another noteable's comment (404).
+ */
+export async function toggleNoteAwardPost(context: PageContext, access: ProjectAccess, noteable: { type: 'Issue' | 'MergeRequest'; id: number }, self: string): Promise<PageOutcome> {
+  const note = await context.deps.db.selectFrom('notes').select('id').where('id', '=', Number(context.match.note)).where('noteable_type', '=', noteable.type).where('noteable_id', '=', noteable.id).where('system', '=', 0).executeTakeFirst();
+  if (!note) throw new NotFoundError();
+  const id = Number(note.id);
+  return toggleAwardPost(context, access, { type: 'Note', id }, `${self}#note_${id}`, noteAwardAction(self, id));
+}
+
 /**
  * Toggle the viewer's award of `name`: take it back if they gave it, give it otherwise. An htmx
  * request gets the block again, any other the page (`self`) with a message.

@@ -3,7 +3,7 @@
 import type { Feature } from '../../platform/feature.js';
 import { namespacedPage } from '../../platform/web/page-route.js';
 import { INCIDENTS_PATTERN, ISSUES_PATTERN, renderIssueList } from './list-page.js';
-import { ISSUE_AWARD_PATTERN, ISSUE_PATTERN, handleIssueAward, handleIssuePost, renderIssue } from './show-page.js';
+import { ISSUE_AWARD_PATTERN, ISSUE_NOTE_AWARD_PATTERN, ISSUE_PATTERN, handleIssueAward, handleIssueNoteAward, handleIssuePost, renderIssue } from './show-page.js';
 import { NEW_ISSUE_PATTERN, handleNewIssue, renderNewIssue } from './new-page.js';
 import { milestonePages } from './milestones/index.js';
 import { ISSUE_SIDEBAR_PATTERN, handleSidebarPost } from './sidebar-post.js';
@@ -26,6 +26,7 @@ export const issuePagesFeature: Feature = {
     // (its author may): the handlers decide, after the issue is found readable.
     namespacedPage(app, deps, { method: 'POST', pattern: ISSUE_SIDEBAR_PATTERN, ability: read, handler: async (context) => handleSidebarPost(context, await context.project()) });
     namespacedPage(app, deps, { method: 'POST', pattern: ISSUE_AWARD_PATTERN, ability: read, handler: async (context) => handleIssueAward(context, await context.project()) });
+    namespacedPage(app, deps, { method: 'POST', pattern: ISSUE_NOTE_AWARD_PATTERN, ability: read, handler: async (context) => handleIssueNoteAward(context, await context.project()) });
     namespacedPage(app, deps, { method: 'POST', pattern: ISSUE_TASKS_PATTERN, ability: read, handler: async (context) => handleTasksPost(context, await context.project()) });
     namespacedPage(app, deps, { method: 'GET', pattern: ISSUE_EDIT_PATTERN, ability: read, handler: async (context) => renderEditIssue(context, await context.project()) });
     namespacedPage(app, deps, { method: 'POST', pattern: ISSUE_EDIT_PATTERN, ability: read, handler: async (context) => handleEditIssue(context, await context.project()) });

@@ -2,7 +2,7 @@
 // task list ticked in place by those who may update the issue), the timeline of comments and system
 // notes, the alert behind an incident, the sidebar (sidebar.ts), a comment form, and close or reopen
 // for those who may update it.
-import { awardBlock, toggleAwardPost } from '../award-emoji/award-bar.js';
+import { awardBlock, toggleAwardPost, toggleNoteAwardPost } from '../award-emoji/award-bar.js';
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { canOnProject } from '../../platform/auth/policies/policy.js';
 import { canSetIssueMetadata, canUpdateIssue } from '../../platform/auth/policies/issue-policy.js';
@@ -54,7 +54,7 @@ export async function renderIssue(context: PageContext, access: ProjectAccess, e
   const [users, description, timeline, alert, sidebar, awards] = await Promise.all([
     usersById(deps.db, [issue.author_id]),
     renderDescription(context, access, issue, mayUpdate),
-    renderTimeline(deps, access, Number(issue.id)),
+    renderTimeline(context, access, Number(issue.id), self),
     issue.issue_type === 'incident' ? linkedAlertOf(deps, issue.id) : Promise.resolve(undefined),
     sidebarInput(context, access, issue),
     awardBlock(context, access, { type: 'Issue', id: Number(issue.id) }, `${self}/award`),
@@ -111,12 +111,19 @@ export async function handleIssuePost(context: PageContext, access: ProjectAcces
 }
 
 export const ISSUE_AWARD_PATTERN = /^(?<path>.+?)\/-\/issues\/(?<iid>\d{1,9})\/award$/;
+export const ISSUE_NOTE_AWARD_PATTERN = /^(?<path>.+?)\/-\/issues\/(?<iid>\d{1,9})\/notes\/(?<note>\d{1,12})\/award$/;
 
 /** Toggle the viewer's award emoji on the issue (award-bar.ts). */
 export async function handleIssueAward(context: PageContext, access: ProjectAccess) {
   const issue = await findReadableIssue(context.deps, access, Number(context.match.iid));
   const self = `/${access.project.full_path}/-/issues/${issue.iid}`;
   return toggleAwardPost(context, access, { type: 'Issue', id: Number(issue.id) }, self, `${self}/award`);
+}
+
+/** Toggle the viewer's award emoji on one comment of the issue (never a system note): the block comes back in place. */
+export async function handleIssueNoteAward(context: PageContext, access: ProjectAccess) {
+  const issue = await findReadableIssue(context.deps, access, Number(context.match.iid));
+  return toggleNoteAwardPost(context, access, { type: 'Issue', id: Number(issue.id) }, `/${access.project.full_path}/-/issues/${issue.iid}`);
 }
 
 function renderForbidden(): never {

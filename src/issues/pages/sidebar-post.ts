@@ -88,7 +88,7 @@ export async function handleSidebarPost(context: PageContext, access: ProjectAcc
   }
   if (!htmx) return error ? renderIssue(context, access, undefined, error, 400) : redirect(self, SAVED[field]);
   const fresh = await findReadableIssue(deps, access, issue.iid);
-  const [input, timeline] = await Promise.all([sidebarInput(context, access, fresh), renderTimeline(deps, access, Number(fresh.id), true)]);
+  const [input, timeline] = await Promise.all([sidebarInput(context, access, fresh), renderTimeline(context, access, Number(fresh.id), self, true)]);
   // The timeline gains the change's system note; htmx swaps it in by its id (hx-swap-oob).
   return fragment(html`${renderSidebar({ ...input, error }, deps)}${error ? '' : timeline}`);
 }

@@ -8,7 +8,7 @@ import { canCommentOnMergeRequest, canResolveThread } from '../../platform/auth/
 import { html, raw, type Html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
 import { renderGitlabMarkdown } from '../../markdown/api.js';
-import { isResolvable, noteAwards, renderAwardBlock, usersById, visibleNotes, type NoteRow, type Users } from '../../issues/api.js';
+import { isResolvable, noteAwardBlock, noteAwards, usersById, visibleNotes, type NoteRow, type Users } from '../../issues/api.js';
 import type { MergeRequestRow } from '../rows.js';
 import { readPosition } from '../review/position.js';
 import { isActive } from '../review/diff-threads.js';
@@ -129,8 +129,7 @@ export function renderThread(options: ThreadRenderOptions, thread: Thread): Html
   const { context, access, mr, self, users } = options;
   const first = thread.notes[0];
   const system = Number(first.system) === 1;
-  const reactions = (note: NoteRow) =>
-    options.awards && !system ? renderAwardBlock(context, access, { type: 'Note', id: Number(note.id) }, `${self}/notes/${note.id}/award`, options.awards.byNote.get(Number(note.id)) ?? [], options.awards.users) : '';
+  const reactions = (note: NoteRow) => (options.awards ? noteAwardBlock(context, access, self, note, options.awards) : '');
   const notes = thread.notes.map((note, index) => html`<article class="note${system ? ' system' : ''}" id="note_${note.id}"><p class="meta">${userLink(users, note.author_id)} · ${when(note.created_at)}</p><div class="markdown">${raw(thread.bodies[index])}</div>${suggestionBar(options, note)}${reactions(note)}</article>`);
   if (system) return html`${notes}`;
   const resolvable = thread.notes.some(isResolvable);

@@ -6,8 +6,7 @@ import { html, raw, type Html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
 import { fragment, page, type PageOutcome } from '../../platform/web/page.js';
 import { renderGitlabMarkdown } from '../../markdown/api.js';
-import { NotFoundError } from '../../platform/errors.js';
-import { awardBlock, toggleAwardPost, usersById } from '../../issues/api.js';
+import { awardBlock, toggleAwardPost, toggleNoteAwardPost, usersById } from '../../issues/api.js';
 import type { MergeRequestDiffRow, MergeRequestRow } from '../rows.js';
 import { assigneeIdsOf, latestDiffOf, reviewerIdsOf } from '../finder.js';
 import { isDraftTitle } from '../draft.js';
@@ -118,10 +117,7 @@ export async function postAward(context: PageContext, access: ProjectAccess): Pr
 /** Toggle the viewer's award emoji on one comment (never a system note): the block comes back in place. */
 export async function postNoteAward(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
   const { mr, self } = await load(context, access);
-  const note = await context.deps.db.selectFrom('notes').select('id').where('id', '=', Number(context.match.note)).where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', Number(mr.id)).where('system', '=', 0).executeTakeFirst();
-  if (!note) throw new NotFoundError();
-  const action = `${self}/notes/${note.id}/award`;
-  return toggleAwardPost(context, access, { type: 'Note', id: Number(note.id) }, `${self}#note_${note.id}`, action);
+  return toggleNoteAwardPost(context, access, { type: 'MergeRequest', id: Number(mr.id) }, self);
 }
 
 /** The widget alone (htmx asks for it while the mergeability check runs). */
