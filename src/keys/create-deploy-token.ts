@@ -11,6 +11,11 @@ import type { DeployTokenRow } from './entities.js';
 /** GitLab's deploy token scopes; Kiln's git access honours the repository ones (no registry yet). */
 export const DEPLOY_TOKEN_SCOPES = ['read_repository', 'write_repository', 'read_registry', 'write_registry', 'read_package_registry', 'write_package_registry'] as const;
 
+/** Whether every scope is one of GitLab's deploy token scopes. */
+export function knownScopes(scopes: readonly string[]): boolean {
+  return scopes.every((scope) => (DEPLOY_TOKEN_SCOPES as readonly string[]).includes(scope));
+}
+
 const USERNAME = /^[a-zA-Z0-9.+_-]+$/;
 
 export interface DeployTokenInput {

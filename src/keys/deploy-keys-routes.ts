@@ -5,9 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p, requireOneOf } from '../platform/http/params.js';
-import { NotFoundError, ParamError } from '../platform/errors.js';
+import { NotFoundError } from '../platform/errors.js';
 import { deployKeyEntity, deployKeysProjectEntity } from './entities.js';
-import { expiryOf } from './validate-key.js';
+import { expiryParam as expiresAt } from './validate-key.js';
 import { findProjectDeployKey, instanceDeployKeysQuery, projectDeployKeysQuery, type ProjectDeployKeyRow } from './deploy-keys-finder.js';
 import { createProjectDeployKey, createPublicDeployKey } from './create-deploy-key.js';
 import { enableDeployKey } from './enable-deploy-key.js';
@@ -15,12 +15,6 @@ import { updateDeployKey } from './update-deploy-key.js';
 import { removeDeployKeyFromProject } from './remove-deploy-key.js';
 
 const TAGS = ['deploy_keys'];
-
-function expiresAt(value: string | undefined): number | null {
-  const expiry = expiryOf(value);
-  if (expiry === undefined) throw new ParamError('expires_at is invalid');
-  return expiry;
-}
 
 const present = (row: ProjectDeployKeyRow) => deployKeysProjectEntity(row, { can_push: row.link_can_push });
 

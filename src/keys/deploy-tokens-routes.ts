@@ -7,21 +7,15 @@ import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import { NotFoundError, ParamError } from '../platform/errors.js';
 import { deployTokenEntity } from './entities.js';
-import { expiryOf } from './validate-key.js';
-import { deployTokensOfQuery, findDeployToken, instanceDeployTokensQuery, type DeployTokenOwner } from './deploy-tokens-finder.js';
-import { createDeployToken, DEPLOY_TOKEN_SCOPES } from './create-deploy-token.js';
+import { expiryParam as expiresAt } from './validate-key.js';
+import { deployTokensOfQuery, findDeployToken, instanceDeployTokensQuery, onlyActive, type DeployTokenOwner } from './deploy-tokens-finder.js';
+import { createDeployToken, knownScopes } from './create-deploy-token.js';
 
 const TAGS = ['deploy_tokens'];
 
 function scopesOf(scopes: string[]): string[] {
-  if (scopes.some((scope) => !(DEPLOY_TOKEN_SCOPES as readonly string[]).includes(scope))) throw new ParamError('scopes does not have a valid value');
+  if (!knownScopes(scopes)) throw new ParamError('scopes does not have a valid value');
   return scopes;
-}
-
-function expiresAt(value: string | undefined): number | null {
-  const expiry = expiryOf(value);
-  if (expiry === undefined) throw new ParamError('expires_at is invalid');
-  return expiry;
 }
 
 type OwnerContext = { project(): Promise<{ project: { id: number } }>; group(): Promise<{ group: { id: number } }> };
@@ -48,7 +42,7 @@ export function deployTokensRoutes(app: FastifyInstance, deps: Deps): void {
       params: { id: p.string.required(), active: p.boolean.optional() },
       handler: async (context) => {
         let query = deployTokensOfQuery(deps, await owner.of(context));
-        if (context.params.active) query = query.where('revoked', '=', 0).where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', deps.clock.now())]));
+        if (context.params.active) query = onlyActive(query, deps.clock.now());
         return (await context.paginate(query)).map(present);
       },
     });

@@ -1,4 +1,4 @@
-// SSH keys of users, deploy keys and deploy tokens (issue 37): the API, the profile page, and the e-mail about keys.
+// SSH keys of users, deploy keys and deploy tokens (issue 37): the API, the profile pages, the deploy settings pages, and the e-mail about keys.
 import type { Feature } from '../platform/feature.js';
 import { daily, scheduleOnce } from '../platform/jobs/daily.js';
 import { JOB_NOTIFY_KEY_EXPIRY, notifyKeyExpiry } from './notify-key-expiry.js';
@@ -8,6 +8,7 @@ import { deployTokensRoutes } from './deploy-tokens-routes.js';
 import { gpgKeysRoutes } from './gpg-keys-routes.js';
 import { keyPages } from './pages.js';
 import { gpgKeyPages } from './gpg-key-pages.js';
+import { deployPages } from './deploy-pages/index.js';
 import { backfillGpgSubkeys } from './backfill-gpg-subkeys.js';
 
 export const keysFeature: Feature = {
@@ -19,6 +20,7 @@ export const keysFeature: Feature = {
     gpgKeysRoutes(app, deps);
     keyPages(app, deps);
     gpgKeyPages(app, deps);
+    deployPages(app, deps);
   },
   jobs: {
     [JOB_NOTIFY_KEY_EXPIRY]: daily(JOB_NOTIFY_KEY_EXPIRY, async (deps) => {

@@ -2,7 +2,7 @@
 // SshKeyValidator): a title of at most 255 characters, a key of at most 5,000 that starts like an
 // OpenSSH public key and can be fingerprinted, allowed by the restriction settings, not yet expired.
 import type { Deps } from '../platform/deps.js';
-import { ValidationError } from '../platform/errors.js';
+import { ParamError, ValidationError } from '../platform/errors.js';
 import { readApplicationSettings } from '../application-settings/api.js';
 import { parseSshPublicKey, sanitizeKeyText, type SshPublicKey } from './ssh-public-key.js';
 import { checkKeyRestriction, keyValidationMessage } from './key-restrictions.js';
@@ -48,4 +48,11 @@ export function expiryOf(value: string | undefined | null): number | null | unde
   if (value === undefined || value === null || value === '') return null;
   const time = Date.parse(/^\d{4}-\d\d-\d\d$/.test(value) ? `${value}T00:00:00.000Z` : value);
   return Number.isNaN(time) ? undefined : time;
+}
+
+/** An API's `expires_at`: none, or a date; anything else is a 400 naming the parameter. */
+export function expiryParam(value: string | undefined): number | null {
+  const expiry = expiryOf(value);
+  if (expiry === undefined) throw new ParamError('expires_at is invalid');
+  return expiry;
 }

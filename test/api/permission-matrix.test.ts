@@ -183,6 +183,10 @@ const PROBES: Probe[] = [
   { ability: 'admin_project', expect: 'nnnnnyyyn', request: (k, w, token, serial) => k.api('PUT', `/projects/${w.project.id}`, { token, body: { description: `probe ${serial}` } }) },
   // Protected tags are read and written by those who administer the project (authorize_admin_project).
   { ability: 'admin_project (protected tags)', expect: 'nnnnnyyyn', request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/protected_tags`, { token }) },
+  // The deploy keys and deploy tokens settings pages declare the same abilities as these API routes.
+  { ability: 'admin_project (deploy keys)', expect: 'nnnnnyyyn', request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/deploy_keys`, { token }) },
+  { ability: 'admin_project (deploy tokens)', expect: 'nnnnnyyyn', request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/deploy_tokens`, { token }) },
+  { ability: 'admin_group (deploy tokens)', expect: 'nnnnnnyyn', request: (k, w, token) => k.api('GET', `/groups/${w.group.id}/deploy_tokens`, { token }) },
   { ability: 'rename_project', expect: 'nnnnnyyyn', request: (k, w, token) => k.api('PUT', `/projects/${w.project.id}`, { token, body: { name: 'app' } }) },
   {
     ability: 'change_namespace',

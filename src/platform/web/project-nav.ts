@@ -4,7 +4,7 @@ import type { GroupAccess, ProjectAccess } from '../auth/subjects.js';
 import { canOnGroup, canOnProject } from '../auth/policies/policy.js';
 import { html, type Html } from './html.js';
 
-export type ProjectSection = 'overview' | 'repository' | 'issues' | 'boards' | 'labels' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'releases' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings';
+export type ProjectSection = 'overview' | 'repository' | 'issues' | 'boards' | 'labels' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'releases' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings' | 'deploy_keys' | 'deploy_tokens';
 
 function entry(href: string, label: string, current: boolean, count?: number): Html {
   return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${label}${count === undefined ? '' : html` <span class="badge" data-count="${count}">${count}</span>`}</a></li>`;
@@ -46,6 +46,8 @@ ${
     ? html`<li><span class="muted sidebar-heading">Settings</span><ul>
 ${settings ? entry(`${base}/edit`, 'General', current === 'settings') : ''}
 ${settings ? entry(`${base}/-/settings/repository`, 'Repository', current === 'repository_settings') : ''}
+${settings ? entry(`${base}/-/deploy_keys`, 'Deploy keys', current === 'deploy_keys') : ''}
+${settings ? entry(`${base}/-/deploy_tokens`, 'Deploy tokens', current === 'deploy_tokens') : ''}
 ${can('send_test_alert') ? entry(`${base}/-/settings/operations`, 'Operations', current === 'operations') : ''}
 ${can('read_error_tracking_settings') ? entry(`${base}/-/settings/error_tracking`, 'Error tracking', current === 'error_tracking') : ''}
 ${can('admin_webhook') ? entry(`${base}/-/hooks`, 'Webhooks', current === 'webhooks') : ''}
@@ -56,7 +58,7 @@ ${can('admin_webhook') ? entry(`${base}/-/hooks`, 'Webhooks', current === 'webho
 </nav>`;
 }
 
-export type GroupSection = 'overview' | 'activity' | 'labels' | 'milestones' | 'members';
+export type GroupSection = 'overview' | 'activity' | 'labels' | 'milestones' | 'members' | 'deploy_tokens';
 
 export function groupSidebar(access: GroupAccess, current: GroupSection): Html {
   const base = `/groups/${access.group.full_path}`;
@@ -68,6 +70,7 @@ ${entry(`${base}/-/activity`, 'Activity', current === 'activity')}
 ${canOnGroup(access, 'read_label') ? entry(`${base}/-/labels`, 'Labels', current === 'labels') : ''}
 ${canOnGroup(access, 'read_milestone') ? entry(`${base}/-/milestones`, 'Milestones', current === 'milestones') : ''}
 ${canOnGroup(access, 'read_group_member') ? entry(`${base}/-/group_members`, 'Members', current === 'members') : ''}
+${canOnGroup(access, 'admin_group') ? entry(`${base}/-/deploy_tokens`, 'Deploy tokens', current === 'deploy_tokens') : ''}
 </ul>
 </nav>`;
 }

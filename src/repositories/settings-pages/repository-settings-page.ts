@@ -81,6 +81,10 @@ ${tagRules.length
 ${tagRules.map((rule) => html`<tr data-protected-tag="${rule.tag.name}"><td><code>${rule.tag.name}</code></td><td>${describeLevels(rule.create)}</td><td>${unprotectButton(context, `${base}/-/protected_tags/delete`, rule.tag.name)}</td></tr>`)}
 </tbody></table></div>`
     : html`<p class="empty">No tag is protected.</p>`}
+</section>
+<section aria-labelledby="deploy-credentials-heading">
+<h2 id="deploy-credentials-heading">Deploy keys and tokens</h2>
+<p class="muted">Give a server or a CI machine access to this repository without a person's account: <a href="${base}/-/deploy_keys">deploy keys</a> over SSH, <a href="${base}/-/deploy_tokens">deploy tokens</a> over HTTPS.</p>
 </section>`;
   return page({ title: `Repository settings · ${access.project.name}`, heading: html`<h1>Repository settings</h1>`, body, sidebar: projectSidebar(access, 'repository_settings') });
 }
