@@ -26,6 +26,8 @@ beforeAll(async () => {
   await apiCall(kiln, 'POST', `/projects/${project.id}/labels`, { name: 'needs review', color: '#1f75cb' });
   await apiCall(kiln, 'POST', `/projects/${project.id}/milestones`, { title: 'v1.0' });
   await apiCall(kiln, 'POST', `/projects/${project.id}/issues`, { title: 'Ship the planner', description: 'Before the release:\n\n- [ ] write the notes\n- [ ] tag v1.0' });
+  // A comment, so the axe passes below cover a comment's reactions block.
+  await apiCall(kiln, 'POST', `/projects/${project.id}/issues/1/notes`, { body: 'Count me in' });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -78,6 +80,11 @@ describe('the issue sidebar in a browser', () => {
     await page.check('input.task-list-item-checkbox[aria-label="tag v1.0"]');
     await expect.poll(async () => (await issue()).description).toBe('Before the release:\n\n- [ ] write the notes\n- [x] tag v1.0');
     await page.waitForSelector('input.task-list-item-checkbox[aria-label="tag v1.0"]:checked');
+    // A reaction to the comment from its picker, swapped in place.
+    const reactions = page.locator('#notes .note:not(.system) .note-awards');
+    await reactions.locator('select').selectOption('rocket');
+    await reactions.locator('button:has-text("React")').click();
+    await page.waitForSelector('#notes .note-awards button[data-name="rocket"][aria-pressed="true"]');
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
     expect(await violationsOf(page)).toEqual([]);
 
