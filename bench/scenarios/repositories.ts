@@ -1,10 +1,12 @@
 // `npm run bench` for repositories (issue 7): moving a 100 MB group repository between two shards
 // against a plain `cp -a` of the same directory in the same run (target: at most 3× its time), and
 // cloning over smart HTTP against `git clone --no-local` of the same bare repository by path (the
-// same pack generation without HTTP; a plain path clone only hard-links files). The scenario asks the
-// runner for two shards in KILN_STORAGES (`env`).
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// same pack generation without HTTP; a plain path clone only hard-links files), and over SSH (issue 37:
+// OpenSSH's client with an ed25519 key registered through the API) against the same local clone, then
+// 50 SSH clones at once. The scenario asks the runner for two shards in KILN_STORAGES and for SSH on a
+// free loopback port (`env`).
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,14 +18,30 @@ import { toAuthUser } from '../../src/accounts/user-entities.js';
 import { ensureRepository } from '../../src/repositories/ensure-repository.js';
 
 const MOVE_BYTES = 100 * 1024 * 1024;
+const CONCURRENT_SSH_CLONES = 50;
 const CLONE_BYTES = 30 * 1024 * 1024;
 
-function run(file: string, args: string[], cwd?: string): Promise<string> {
+function run(file: string, args: string[], cwd?: string, extraEnv: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(file, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), GIT_TERMINAL_PROMPT: '0' } }, (error, stdout, stderr) =>
+    execFile(file, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), GIT_TERMINAL_PROMPT: '0', ...extraEnv } }, (error, stdout, stderr) =>
       error ? reject(new Error(`${file} ${args.join(' ')}: ${stderr}`)) : resolve(stdout),
     );
   });
+}
+
+/**
+ * A free loopback port, found synchronously (the scenario's `env` is synchronous and `kiln serve`
+ * does not report a port KILN_SSH_PORT=0 picked): a child process binds port 0 and prints the port.
+ */
+function freeSshPort(): number {
+  const script = "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+}
+
+/** `git clone --bare` over SSH with OpenSSH's client and only this key. */
+function sshClone(url: string, key: string, destination: string): Promise<string> {
+  const command = `ssh -i ${key} -o IdentitiesOnly=yes -o IdentityAgent=none -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR`;
+  return run('git', ['clone', '-q', '--bare', url, destination], undefined, { GIT_SSH_COMMAND: command });
 }
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
@@ -64,7 +82,10 @@ export const repositoriesScenario: BenchScenario = {
 
   // Two shards on this disk (the issue: "between two shards on this disk").
   env(dataDir: string) {
-    return { KILN_STORAGES: JSON.stringify({ default: { path: join(dataDir, 'repositories', 'default'), weight: 100 }, bench2: { path: join(dataDir, 'repositories', 'bench2'), weight: 0 } }) };
+    return {
+      KILN_STORAGES: JSON.stringify({ default: { path: join(dataDir, 'repositories', 'default'), weight: 100 }, bench2: { path: join(dataDir, 'repositories', 'bench2'), weight: 0 } }),
+      KILN_SSH_PORT: String(freeSshPort()),
+    };
   },
 
   async seed(deps: Deps) {
@@ -88,6 +109,7 @@ export const repositoriesScenario: BenchScenario = {
       destinationShard: destination?.name ?? null,
       projectPath: `${group.full_path}/clone`,
       projectRepoPath: repo.path,
+      sshPort: deps.config.sshPort,
     };
   },
 
@@ -136,6 +158,22 @@ export const repositoriesScenario: BenchScenario = {
       const localSeconds = await timed(() => run('git', ['clone', '-q', '--bare', '--no-local', String(seeded.projectRepoPath), join(dir, 'local.git')]));
       const megabytes = CLONE_BYTES / (1024 * 1024);
       results.push({ name: 'clone throughput over smart HTTP vs git clone --no-local by path', value: round(megabytes / httpSeconds), unit: 'MB/s', baseline: round(megabytes / localSeconds), target: '≥ 0.5× the local clone', pass: httpSeconds <= 2 * localSeconds });
+
+      // Over SSH: root's ed25519 key, registered as any user would (POST /user/keys).
+      const key = join(dir, 'bench-key');
+      await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'bench@kiln', '-f', key]);
+      await api(server, 'POST', '/user/keys', { title: 'bench', key: readFileSync(`${key}.pub`, 'utf8').trim() });
+      const sshUrl = `ssh://git@127.0.0.1:${String(seeded.sshPort)}/${seeded.projectPath}.git`;
+      const sshSeconds = await timed(() => sshClone(sshUrl, key, join(dir, 'ssh.git')));
+      results.push({ name: 'clone throughput over SSH (OpenSSH, ed25519) vs git clone --no-local by path', value: round(megabytes / sshSeconds), unit: 'MB/s', baseline: round(megabytes / localSeconds), target: '≥ 0.8× the local clone', pass: sshSeconds * 0.8 <= localSeconds });
+      for (const clone of ['http.git', 'local.git', 'ssh.git']) rmSync(join(dir, clone), { recursive: true, force: true });
+
+      // 50 clones at once: each must exit 0 (a failed clone rejects and fails the row); the wall time is reported.
+      let completed = 0;
+      const wallSeconds = await timed(() =>
+        Promise.allSettled(Array.from({ length: CONCURRENT_SSH_CLONES }, (_, i) => sshClone(sshUrl, key, join(dir, `concurrent-${i}.git`)).then(() => (completed += 1)))),
+      );
+      results.push({ name: `${CONCURRENT_SSH_CLONES} concurrent SSH clones of the ${megabytes} MB repository (wall time; ${completed} exited 0)`, value: round(wallSeconds), unit: 's', target: `all ${CONCURRENT_SSH_CLONES} complete`, pass: completed === CONCURRENT_SSH_CLONES });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
