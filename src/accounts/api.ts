@@ -4,7 +4,7 @@
 export type { UserRow } from './lookup.js';
 export { findGroup, findProject, findProjectRow, findUser, findUserRow } from './lookup.js';
 export { groupAccessLevel, levelOn, projectAccess, today } from './access.js';
-export { memberGroupsWithLevels } from './member-group-levels.js';
+export { memberGroupsWithLevels } from './member-group-levels-queries.js';
 export { visibleProjectsQuery } from './finders.js';
 export { groupWebUrl, projectWebUrl } from './entities.js';
 export { avatarUrl, toAuthUser, userBasic, userPrivate, userProfile, userWebUrl } from './user-entities.js';
