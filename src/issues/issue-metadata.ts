@@ -11,6 +11,12 @@ export interface IssueMetadata {
   labels?: string[];
   addLabels?: string[];
   removeLabels?: string[];
+  /**
+   * Labels by id, for callers that hold the label itself (a board list's): a title may name both a
+   * project label and a group label, and the title lookup prefers the project's.
+   */
+  addLabelIds?: number[];
+  removeLabelIds?: number[];
   /** Unknown titles become project labels (the caller may manage labels); otherwise they are left out. */
   createLabels?: boolean;
   /** Users who may read the issue, already filtered (GitLab drops the others silently). */
@@ -24,17 +30,30 @@ async function labelsOf(trx: Executor, issueId: number): Promise<Array<Pick<Labe
   return trx.selectFrom('label_links as ll').innerJoin('labels as l', 'l.id', 'll.label_id').select(['l.id', 'l.title']).where('ll.issue_id', '=', issueId).execute();
 }
 
+/** The metadata changes the issue's labels. */
+export function touchesLabels(metadata: IssueMetadata): boolean {
+  return [metadata.labels, metadata.addLabels, metadata.removeLabels, metadata.addLabelIds, metadata.removeLabelIds].some((list) => list !== undefined);
+}
+
+async function labelsWithIds(trx: Executor, labelIds: number[] | undefined): Promise<LabelRow[]> {
+  return labelIds?.length ? trx.selectFrom('labels').selectAll().where('id', 'in', labelIds).execute() : [];
+}
+
 /** GitLab's process_label_ids: `labels` replace (or keep the current set), `add_labels` join, `remove_labels` leave. */
 export async function applyLabels(trx: Executor, project: ProjectRow, issueId: number, actorId: number, metadata: IssueMetadata, now: number): Promise<boolean> {
-  if (metadata.labels === undefined && metadata.addLabels === undefined && metadata.removeLabels === undefined) return false;
+  if (!touchesLabels(metadata)) return false;
   const create = { create: metadata.createLabels ?? false, now };
   const current = await labelsOf(trx, issueId);
   const titles = new Map(current.map((label) => [Number(label.id), label.title]));
   const ids = (labels: LabelRow[]) => labels.map((label) => (titles.set(Number(label.id), label.title), Number(label.id)));
   let next = metadata.labels === undefined ? current.map((label) => Number(label.id)) : ids(await findOrCreateLabels(trx, project, metadata.labels, create));
   if (metadata.addLabels) next = [...next, ...ids(await findOrCreateLabels(trx, project, metadata.addLabels, create))];
-  if (metadata.removeLabels) {
-    const removed = new Set(ids(await findOrCreateLabels(trx, project, metadata.removeLabels, { create: false, now })));
+  if (metadata.addLabelIds) next = [...next, ...ids(await labelsWithIds(trx, metadata.addLabelIds))];
+  if (metadata.removeLabels || metadata.removeLabelIds) {
+    const removed = new Set([
+      ...(metadata.removeLabels ? ids(await findOrCreateLabels(trx, project, metadata.removeLabels, { create: false, now })) : []),
+      ...ids(await labelsWithIds(trx, metadata.removeLabelIds)),
+    ]);
     next = next.filter((id) => !removed.has(id));
   }
   const wanted = new Set(next);

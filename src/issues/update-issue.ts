@@ -4,7 +4,7 @@ import { ConflictError, RecordNotFoundError, ValidationError } from '../platform
 import { recordEvent } from '../platform/events/record-event.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import type { IssueRow } from './entities.js';
-import { applyAssignees, applyLabels, metadataColumns, type IssueMetadata } from './issue-metadata.js';
+import { applyAssignees, applyLabels, metadataColumns, touchesLabels, type IssueMetadata } from './issue-metadata.js';
 
 export interface UpdateIssueInput {
   title?: string;
@@ -59,8 +59,7 @@ export async function updateIssue(deps: Deps, actorId: number, issue: IssueRow, 
     const current: Record<string, unknown> = Object.fromEntries(recorded.map((field) => [field, after[field as keyof IssueRow]]));
     let previousAssignees: number[] | null = null;
     if (input.metadata && input.project) {
-      const { labels, addLabels, removeLabels } = input.metadata;
-      const labelsBefore = [labels, addLabels, removeLabels].some((list) => list !== undefined) ? await labelIdsOf(trx, Number(issue.id)) : [];
+      const labelsBefore = touchesLabels(input.metadata) ? await labelIdsOf(trx, Number(issue.id)) : [];
       if (await applyLabels(trx, input.project, Number(issue.id), actorId, input.metadata, now)) {
         changed.push('labels');
         previous.labels = labelsBefore;

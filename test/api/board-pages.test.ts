@@ -143,4 +143,18 @@ describe('POST /<project>/-/boards/:board/issues/:iid/move', () => {
     expect((await web.post(`${BOARDS}/${board.id}/issues/1/move`, { from: String(lists.Review), to: '999999' }, { csrfFrom: BOARDS })).statusCode).toBe(404);
     expect(await issue()).toMatchObject({ labels: ['Review'], state: 'opened' });
   });
+
+  it('moves by the list’s own label when a group label shares a project label’s title', async () => {
+    const group = (await kiln.api('GET', '/groups/team', { token: owner.token })).body;
+    const shared = (await kiln.api('POST', `/groups/${group.id}/labels`, { token: owner.token, body: { name: 'Doing', color: '#FF0000' } })).body;
+    const list = (await kiln.api('POST', `/projects/${project.id}/boards/${board.id}/lists`, { token: owner.token, body: { label_id: shared.id } })).body;
+    const second = (await kiln.api('POST', `/projects/${project.id}/issues`, { token: owner.token, body: { title: 'Second' } })).body;
+    const labelIds = async () => (await kiln.api('GET', `/projects/${project.id}/issues`, { token: owner.token, query: { 'iids[]': second.iid, with_labels_details: true } })).body[0].labels.map((label: any) => label.id);
+    const web = await signedIn(reporter);
+    const move = (from: string | number, to: string | number) => web.post(`${BOARDS}/${board.id}/issues/${second.iid}/move`, { from: String(from), to: String(to) }, { csrfFrom: BOARDS });
+    expect((await move('open', list.id)).statusCode).toBe(303);
+    expect(await labelIds()).toEqual([shared.id]);
+    expect((await move(list.id, 'open')).statusCode).toBe(303);
+    expect(await labelIds()).toEqual([]);
+  });
 });

@@ -20,21 +20,21 @@ export function listKeyOf(value: unknown): ListKey | undefined {
 
 export async function moveIssue(deps: Deps, actorId: number, access: ProjectAccess, board: BoardRow, issue: IssueRow, from: ListKey, to: ListKey): Promise<IssueRow> {
   const lists = (await listsOfBoards(deps, [Number(board.id)])).get(Number(board.id)) ?? [];
-  const titleOf = (key: ListKey) => {
+  // By id, not title: a project label and a group label may share a title (GitLab's MoveService uses ids).
+  const labelOf = (key: ListKey) => {
     if (typeof key !== 'number') return undefined;
     const found = lists.find(({ list }) => Number(list.id) === key);
     if (!found) throw new RecordNotFoundError();
-    return found.label.title;
+    return Number(found.label.id);
   };
-  const source = titleOf(from);
-  const target = titleOf(to);
+  const source = labelOf(from);
+  const target = labelOf(to);
   if (from === to) return issue;
   const input: UpdateIssueInput = {
     project: access.project,
     metadata: {
-      addLabels: target === undefined ? [] : [target],
-      removeLabels: target === undefined ? lists.map(({ label }) => label.title) : source === undefined ? [] : [source],
-      createLabels: false,
+      addLabelIds: target === undefined ? [] : [target],
+      removeLabelIds: target === undefined ? lists.map(({ label }) => Number(label.id)) : source === undefined ? [] : [source],
     },
   };
   if (to === 'closed' && issue.state === 'opened') input.stateEvent = 'close';
