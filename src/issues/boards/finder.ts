@@ -51,8 +51,13 @@ export async function listsOfBoards(deps: Deps, boardIds: number[]): Promise<Map
   return byBoard;
 }
 
+/** One board's label lists in position order. */
+export async function listsOfBoard(deps: Deps, board: BoardRow): Promise<ListWithLabel[]> {
+  return (await listsOfBoards(deps, [Number(board.id)])).get(Number(board.id)) ?? [];
+}
+
 export async function findList(deps: Deps, board: BoardRow, id: number): Promise<ListWithLabel> {
-  const found = (await listsOfBoards(deps, [Number(board.id)])).get(Number(board.id))?.find(({ list }) => Number(list.id) === id);
+  const found = (await listsOfBoard(deps, board)).find(({ list }) => Number(list.id) === id);
   if (!found) throw new RecordNotFoundError();
   return found;
 }

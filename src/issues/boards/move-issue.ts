@@ -7,8 +7,7 @@ import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { RecordNotFoundError } from '../../platform/errors.js';
 import type { IssueRow } from '../entities.js';
 import { updateIssue, type UpdateIssueInput } from '../update-issue.js';
-import type { BoardRow } from './finder.js';
-import { listsOfBoards } from './finder.js';
+import type { ListWithLabel } from './finder.js';
 
 /** A list of the board: the Open list, the Closed list, or a label list by id. */
 export type ListKey = 'open' | 'closed' | number;
@@ -18,8 +17,8 @@ export function listKeyOf(value: unknown): ListKey | undefined {
   return typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
 }
 
-export async function moveIssue(deps: Deps, actorId: number, access: ProjectAccess, board: BoardRow, issue: IssueRow, from: ListKey, to: ListKey): Promise<IssueRow> {
-  const lists = (await listsOfBoards(deps, [Number(board.id)])).get(Number(board.id)) ?? [];
+/** `lists`: the board's label lists (listsOfBoard), which the caller also renders. */
+export async function moveIssue(deps: Deps, actorId: number, access: ProjectAccess, lists: ListWithLabel[], issue: IssueRow, from: ListKey, to: ListKey): Promise<IssueRow> {
   // By id, not title: a project label and a group label may share a title (GitLab's MoveService uses ids).
   const labelOf = (key: ListKey) => {
     if (typeof key !== 'number') return undefined;

@@ -8,7 +8,7 @@ import { apiRoute, type RouteContext } from '../../platform/http/route.js';
 import { p, type ParamSchema } from '../../platform/http/params.js';
 import { ApiError } from '../../platform/http/api-error.js';
 import { boardEntity, listEntity } from './entities.js';
-import { boardsQuery, findBoard, findList, listsOfBoards, listsQuery, withLabels, type BoardParent } from './finder.js';
+import { boardsQuery, findBoard, findList, listsOfBoard, listsOfBoards, listsQuery, withLabels, type BoardParent } from './finder.js';
 import { createBoard } from './create-board.js';
 import { updateBoard } from './update-board.js';
 import { deleteBoard } from './delete-board.js';
@@ -45,7 +45,7 @@ async function listWrite<T>(work: () => Promise<T>): Promise<T> {
 function boardRoutes(app: FastifyInstance, deps: Deps, kind: Kind): void {
   const ability = (name: Ability) => (kind === 'projects' ? { project: name } : { group: name });
   const owner = kind === 'projects' ? 'project' : 'group';
-  const present = async (parent: BoardParent, row: Awaited<ReturnType<typeof findBoard>>) => boardEntity(deps.config, parent, row, (await listsOfBoards(deps, [Number(row.id)])).get(Number(row.id)) ?? []);
+  const present = async (parent: BoardParent, row: Awaited<ReturnType<typeof findBoard>>) => boardEntity(deps.config, parent, row, await listsOfBoard(deps, row));
 
   apiRoute(app, deps, {
     method: 'GET', url: `/${kind}/:id/boards`, summary: `A ${owner}'s issue boards`, tags: TAGS, paginated: true,

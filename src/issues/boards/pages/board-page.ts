@@ -12,7 +12,7 @@ import { projectSidebar } from '../../../platform/web/project-nav.js';
 import { availableLabelsQuery, labelChip, labelsOfIssues } from '../../../labels/api.js';
 import type { IssueRow } from '../../entities.js';
 import type { BoardRow } from '../finder.js';
-import { boardsQuery, findBoard, listsOfBoards, type BoardParent, type ListWithLabel } from '../finder.js';
+import { boardsQuery, findBoard, listsOfBoard, type BoardParent, type ListWithLabel } from '../finder.js';
 import { createBoard, DEFAULT_BOARD_NAME } from '../create-board.js';
 import { issuesOfList, type ListIssues } from '../board-issues-queries.js';
 import type { ListKey } from '../move-issue.js';
@@ -71,13 +71,11 @@ ${column.issues.count === 0 ? html`<p class="muted">No issues here.</p>` : ''}
 }
 
 /** The part of the page a move replaces (htmx swaps it by its id); `message` is read out as a status. */
-export async function renderBoardSection(context: PageContext, access: ProjectAccess, board: BoardRow, message?: string): Promise<Html> {
-  const lists = (await listsOfBoards(context.deps, [Number(board.id)])).get(Number(board.id)) ?? [];
+export async function renderBoardSection(context: PageContext, access: ProjectAccess, board: BoardRow, lists: ListWithLabel[], message?: string): Promise<Html> {
   return html`<div id="board"><p class="visually-hidden" role="status">${message ?? ''}</p><div class="board">${await renderColumns(context, access, board, lists)}</div></div>`;
 }
 
-async function addListForm(context: PageContext, access: ProjectAccess, board: BoardRow): Promise<Html> {
-  const lists = (await listsOfBoards(context.deps, [Number(board.id)])).get(Number(board.id)) ?? [];
+async function addListForm(context: PageContext, access: ProjectAccess, board: BoardRow, lists: ListWithLabel[]): Promise<Html> {
   const taken = new Set(lists.map(({ label }) => Number(label.id)));
   const free = (await (await availableLabelsQuery(context.deps, { project: access.project })).limit(200).execute()).filter((label) => !taken.has(Number(label.id)));
   const base = `/${access.project.full_path}`;
@@ -87,14 +85,14 @@ async function addListForm(context: PageContext, access: ProjectAccess, board: B
 
 export async function renderBoard(context: PageContext, access: ProjectAccess) {
   const board = await boardOf(context, access);
-  const boards = await boardsQuery(context.deps, boardParent(access)).limit(100).execute();
+  const [boards, lists] = await Promise.all([boardsQuery(context.deps, boardParent(access)).limit(100).execute(), listsOfBoard(context.deps, board)]);
   const base = `/${access.project.full_path}`;
   const switcher = boards.length > 1
     ? html`<nav class="tabs" aria-label="Boards">${boards.map((item) => html`<a href="${base}/-/boards/${item.id}"${Number(item.id) === Number(board.id) ? html` class="active" aria-current="page"` : ''}>${item.name}</a>`)}</nav>`
     : '';
   const body = html`${switcher}
-${context.user && canOnProject(access, 'admin_issue_board_list') ? await addListForm(context, access, board) : ''}
+${context.user && canOnProject(access, 'admin_issue_board_list') ? await addListForm(context, access, board, lists) : ''}
 <p class="muted">Issues move between lists with the “Move to” form on each card, or by dragging a card onto another list. Moving into a label’s list swaps the labels; moving into Closed closes the issue.</p>
-${await renderBoardSection(context, access, board)}`;
+${await renderBoardSection(context, access, board, lists)}`;
   return page({ title: `${board.name} · Issue boards · ${access.project.name}`, heading: html`<h1>${board.name}</h1>`, body, sidebar: projectSidebar(access, 'boards'), scripts: [BOARD_SCRIPT] });
 }

@@ -8,7 +8,7 @@ import { ForbiddenError } from '../../../platform/errors.js';
 import type { PageContext } from '../../../platform/web/page-route.js';
 import { fragment, redirect } from '../../../platform/web/page.js';
 import { findReadableIssue } from '../../finder.js';
-import { findBoard, listsOfBoards } from '../finder.js';
+import { findBoard, listsOfBoard } from '../finder.js';
 import { listKeyOf, moveIssue } from '../move-issue.js';
 import { createList } from '../create-list.js';
 import { BoardListError } from '../list-errors.js';
@@ -26,12 +26,12 @@ export async function handleMove(context: PageContext, access: ProjectAccess) {
   const from = listKeyOf(context.form.from);
   const to = listKeyOf(context.form.to);
   if (from === undefined || to === undefined) return redirect(self);
-  await moveIssue(deps, context.user.id, access, board, issue, from, to);
-  const lists = (await listsOfBoards(deps, [Number(board.id)])).get(Number(board.id)) ?? [];
+  const lists = await listsOfBoard(deps, board);
+  await moveIssue(deps, context.user.id, access, lists, issue, from, to);
   const name = to === 'open' ? 'Open' : to === 'closed' ? 'Closed' : lists.find(({ list }) => Number(list.id) === to)?.label.title ?? '';
   const message = `Moved #${issue.iid} to ${name}.`;
   if (context.request.headers['hx-request'] !== 'true') return redirect(self, message);
-  return fragment(await renderBoardSection(context, access, board, message));
+  return fragment(await renderBoardSection(context, access, board, lists, message));
 }
 
 export async function handleAddList(context: PageContext, access: ProjectAccess) {
