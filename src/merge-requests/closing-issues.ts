@@ -54,9 +54,19 @@ export async function syncClosingIssues(deps: Deps, mr: MergeRequestRow): Promis
     issueIds = await resolve(deps, target, texts.flatMap((text) => closingReferences(text)));
   }
   const now = deps.clock.now();
+  // An edit and the push that refreshes the same merge request can sync at once: on PostgreSQL the
+  // second transaction's delete does not see the first one's fresh rows, so the insert skips links
+  // already there instead of failing on the primary key.
   await inTransaction(deps.db, async (trx) => {
-    await trx.deleteFrom('merge_requests_closing_issues').where('merge_request_id', '=', Number(mr.id)).execute();
-    if (issueIds.length) await trx.insertInto('merge_requests_closing_issues').values(issueIds.map((issueId) => ({ merge_request_id: Number(mr.id), issue_id: issueId, created_at: now }))).execute();
+    let stale = trx.deleteFrom('merge_requests_closing_issues').where('merge_request_id', '=', Number(mr.id));
+    if (issueIds.length) stale = stale.where('issue_id', 'not in', issueIds);
+    await stale.execute();
+    if (issueIds.length) {
+      await trx.insertInto('merge_requests_closing_issues')
+        .values(issueIds.map((issueId) => ({ merge_request_id: Number(mr.id), issue_id: issueId, created_at: now })))
+        .onConflict((conflict) => conflict.columns(['merge_request_id', 'issue_id']).doNothing())
+        .execute();
+    }
   });
 }
 

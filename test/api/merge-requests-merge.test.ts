@@ -10,6 +10,8 @@ import { testKiln, type TestKiln } from '../helpers/kiln.js';
 import { repositoryWorld, type RepositoryWorld } from './repository-api-driver.js';
 import { branchWith, create, openMergeRequest, seedRepository, update } from './merge-requests-helpers.js';
 import { readableRepository } from '../../src/repositories/api.js';
+import { syncClosingIssues } from '../../src/merge-requests/closing-issues.js';
+import { findMergeRequestById } from '../../src/merge-requests/finder.js';
 
 let kiln: TestKiln;
 let w: RepositoryWorld;
@@ -221,5 +223,16 @@ describe('issues closed by merging', () => {
     await kiln.apiAs(w.owner, 'POST', `/projects/${w.project.id}/repository/commits`, { branch: 'main', commit_message: `Resolves #${issues[2].iid}`, actions: [create('direct.txt', 'd\n')] });
     await kiln.worker.drain();
     expect((await kiln.apiAs(w.owner, 'GET', `/projects/${w.project.id}/issues/${issues[2].iid}`)).state).toBe('closed');
+  });
+
+  it('an edit and a push syncing the same links at once both succeed (no primary-key failure on PostgreSQL)', async () => {
+    const issue = await kiln.apiAs(w.owner, 'POST', `/projects/${w.project.id}/issues`, { title: 'raced' });
+    const mr = await mergeRequestFor('racer', [create('racer.txt', 'r\n')], { description: `Closes #${issue.iid}` });
+    const row = (await findMergeRequestById(kiln.deps.db, mr.id))!;
+    await kiln.deps.db.deleteFrom('merge_requests_closing_issues').where('merge_request_id', '=', mr.id).execute();
+    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => syncClosingIssues(kiln.deps, row)));
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+    const closes = await kiln.apiAs(w.reporter, 'GET', `/projects/${w.project.id}/merge_requests/${mr.iid}/closes_issues`);
+    expect(closes.map((item: any) => item.iid)).toEqual([issue.iid]);
   });
 });
