@@ -3,20 +3,15 @@
 // the API's own actions, and a new user who gets a link to choose a password.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
-import type { AuthUser, Principal } from '../platform/auth/principal.js';
 import { toApiError } from '../platform/http/error-handler.js';
 import { html } from '../platform/web/html.js';
 import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
 import { page, redirect, type PageOutcome } from '../platform/web/page.js';
 import { ConflictError, NotFoundError } from '../platform/errors.js';
-import { findUserRow, type UserRow } from './lookup.js';
+import { findUserRow } from './lookup.js';
+import { sessionPrincipal, USER_ACTIONS } from './admin-user-actions.js';
+import { userUrl } from './admin-user-page.js';
 import { usersQuery } from './users-finder.js';
-import { blockUser } from './block-user.js';
-import { unblockUser } from './unblock-user.js';
-import { deactivateUser } from './deactivate-user.js';
-import { activateUser } from './activate-user.js';
-import { approveUser } from './approve-user.js';
-import { rejectUser } from './reject-user.js';
 import { createUser, takenAsFieldError } from './create-user.js';
 import { requestPasswordReset } from './request-password-reset.js';
 import { describedBy, fieldError, formText, submitForm, type FieldErrors } from './settings/shared.js';
@@ -33,20 +28,6 @@ const FILTERS = {
   deactivated: ['Deactivated', (state: string) => state === 'deactivated'],
 } as const;
 type Filter = keyof typeof FILTERS;
-
-/** What each state lets an administrator do, with the action's outcome sentence. */
-const ACTIONS: Record<string, { label: string; states: string[]; done: string; run: (deps: Deps, actor: Principal, user: UserRow) => Promise<unknown> }> = {
-  approve: { label: 'Approve', states: ['blocked_pending_approval'], done: 'Successfully approved', run: (deps, _actor, user) => approveUser(deps, user) },
-  reject: { label: 'Reject', states: ['blocked_pending_approval'], done: 'You have rejected the user; the account is being deleted', run: (deps, actor, user) => rejectUser(deps, actor, user) },
-  block: { label: 'Block', states: ['active', 'deactivated'], done: 'Successfully blocked', run: (deps, actor, user) => blockUser(deps, actor, user) },
-  unblock: { label: 'Unblock', states: ['blocked'], done: 'Successfully unblocked', run: (deps, _actor, user) => unblockUser(deps, user) },
-  deactivate: { label: 'Deactivate', states: ['active'], done: 'Successfully deactivated', run: (deps, _actor, user) => deactivateUser(deps, user) },
-  activate: { label: 'Activate', states: ['deactivated'], done: 'Successfully activated', run: (deps, _actor, user) => activateUser(deps, user) },
-};
-
-function sessionPrincipal(user: AuthUser): Principal {
-  return { user, scopes: ['api'], via: 'session', tokenId: null };
-}
 
 function listUrl(filter: string, search: string, pageNumber: number): string {
   const query = new URLSearchParams();
@@ -82,10 +63,10 @@ async function listUsers(context: PageContext): Promise<PageOutcome> {
         ? html`<p class="muted">No user matches. Clear the search or choose another filter.</p>`
         : html`<table id="users"><thead><tr><th>Name</th><th>E-mail</th><th>State</th><th>Actions</th></tr></thead><tbody>${users.map((user) => html`
           <tr data-user="${user.username}">
-            <td><a href="/${user.username}">${user.name}</a> <span class="muted">@${user.username}</span>${user.admin ? html` <span class="badge">Admin</span>` : ''}</td>
+            <td><a href="${userUrl(user.username)}">${user.name}</a> <span class="muted">@${user.username}</span>${user.admin ? html` <span class="badge">Admin</span>` : ''}</td>
             <td>${user.email}</td>
             <td class="state">${user.state}</td>
-            <td>${Number(user.id) === context.user.id ? html`<span class="muted">It's you!</span>` : Object.entries(ACTIONS).filter(([, action]) => action.states.includes(user.state)).map(([name, action]) => html`
+            <td>${Number(user.id) === context.user.id ? html`<span class="muted">It's you!</span>` : Object.entries(USER_ACTIONS).filter(([, action]) => action.states.includes(user.state)).map(([name, action]) => html`
               <form method="post" action="/admin/users/${user.username}/${name}" class="inline">${csrfField(context)}<button type="submit"${name === 'reject' || name === 'block' ? html` class="danger"` : ''}>${action.label}<span class="visually-hidden"> ${user.username}</span></button></form>`)}</td>
           </tr>`)}</tbody></table>`}
       <nav aria-label="Pages" class="pagination">
@@ -116,18 +97,21 @@ function newUserForm(context: PageContext, typed: Record<string, string> = {}, e
 }
 
 async function changeState(context: PageContext): Promise<PageOutcome> {
-  const action = ACTIONS[context.params.action];
+  const action = Object.hasOwn(USER_ACTIONS, context.params.action) ? USER_ACTIONS[context.params.action] : undefined;
   const user = action ? await findUserRow(context.deps, context.params.username) : undefined;
   if (!action || !user) throw new NotFoundError();
+  // The user's own admin page sends `from=user` to come back to it.
+  const fromUserPage = context.form.from === 'user';
   try {
     await action.run(context.deps, sessionPrincipal(context.user), user);
   } catch (error) {
     const refusal = toApiError(error);
     if (!refusal) throw error;
     const message = refusal.body.message ?? refusal.body.error;
-    return redirect('/admin/users', `${action.label} refused: ${typeof message === 'string' ? message : refusal.message}`);
+    return redirect(fromUserPage ? userUrl(user.username) : '/admin/users', `${action.label} refused: ${typeof message === 'string' ? message : refusal.message}`);
   }
-  return redirect(`/admin/users?search=${encodeURIComponent(user.username)}`, `${action.done}: @${user.username}`);
+  const back = fromUserPage && context.params.action !== 'reject' ? userUrl(user.username) : `/admin/users?search=${encodeURIComponent(user.username)}`;
+  return redirect(back, `${action.done}: @${user.username}`);
 }
 
 export function adminUsersPages(app: FastifyInstance, deps: Deps): void {

@@ -30,6 +30,7 @@ import { userSettingsPages } from './settings/index.js';
 import { passwordResetPages } from './password-reset-pages.js';
 import { signUpPages } from './sign-up-pages.js';
 import { adminUsersPages } from './admin-users-pages.js';
+import { adminUserPage } from './admin-user-page.js';
 import { adminNamespacesPages } from './admin-namespaces-pages.js';
 
 export const accountsFeature: Feature = {
@@ -64,6 +65,7 @@ export const accountsFeature: Feature = {
     passwordResetPages(app, deps);
     signUpPages(app, deps);
     adminUsersPages(app, deps);
+    adminUserPage(app, deps);
     adminNamespacesPages(app, deps);
   },
   jobs: {

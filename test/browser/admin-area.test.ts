@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, overflowsSideways, seriousViolations } from './helpers/browser.js';
-import { ROOT_PASSWORD, startKilnProcess, type KilnProcess } from '../clients/helpers/server.js';
+import { apiCall, ROOT_PASSWORD, startKilnProcess, type KilnProcess } from '../clients/helpers/server.js';
 
 let kiln: KilnProcess;
 let browser: Browser;
@@ -56,6 +56,29 @@ describe('/admin', () => {
       expect(await page.textContent('h1')).toBe('Background jobs');
       expect(await overflowsSideways(page)).toBe(false);
       expect(await seriousViolations(page)).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it('shows a user and their edit form axe-clean at 1280 px light and at 390 px dark, and saves an edit', async () => {
+    await apiCall(kiln, 'POST', '/users', { username: 'vera', name: 'Vera Admin-Edit', email: 'vera@example.com', password: 'vera-password-1' });
+    for (const [width, height, colorScheme] of [[1280, 900, 'light'], [390, 844, 'dark']] as const) {
+      const context = await browser.newContext({ viewport: { width, height }, colorScheme });
+      const page = await context.newPage();
+      await signIn(page);
+      await page.goto(`${kiln.url}/admin/users?search=vera`);
+      await Promise.all([page.waitForNavigation(), page.click('a:has-text("Vera Admin-Edit")')]);
+      expect(page.url()).toBe(`${kiln.url}/admin/users/vera`);
+      expect(await overflowsSideways(page)).toBe(false);
+      expect(await seriousViolations(page)).toEqual([]);
+      await Promise.all([page.waitForNavigation(), page.click('a.button:has-text("Edit")')]);
+      expect(await overflowsSideways(page)).toBe(false);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.fill('#location', `Bergen ${width}`);
+      await Promise.all([page.waitForNavigation(), page.click('button:has-text("Save changes")')]);
+      expect(await page.textContent('.flash')).toContain('User was successfully updated.');
+      expect(await page.textContent('#user-facts')).toContain('vera@example.com');
+      if (width === 390) await page.screenshot({ path: 'test-results/admin-user-390-dark.png', fullPage: true });
       await context.close();
     }
   });
