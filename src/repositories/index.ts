@@ -29,6 +29,8 @@ import { markdownHooks } from '../markdown/api.js';
 import { readableRepository } from './repository-api/project-repository.js';
 import { readCommits } from './repository-api/object-reader.js';
 import { commitTitle } from './record-push-events.js';
+import { enqueue } from '../platform/jobs/queue.js';
+import { PAGE_CACHES_JOB, pageCachesJob } from './page-caches-job.js';
 
 export const repositoriesFeature: Feature = {
   name: 'repositories',
@@ -45,6 +47,13 @@ export const repositoriesFeature: Feature = {
       if (!repoPath) return [];
       return [...(await readCommits(repoPath, revisions)).values()].map((commit) => ({ id: commit.id, title: commitTitle(commit.message) ?? '' }));
     };
+    // A branch pushed: its tree pages' last commits and recent files' blame are computed in the
+    // background, so that the first view after the push reads them (page-caches-job.ts; the job
+    // keeps to the default branch, which it reads when it runs).
+    deps.domainEvents.on('push', async (tx, event) => {
+      if (event.after === null || !event.ref.startsWith('refs/heads/')) return;
+      await enqueue(tx, deps.clock, PAGE_CACHES_JOB, { projectId: event.projectId, ref: event.ref, before: event.before, after: event.after });
+    });
   },
   routes(app, deps) {
     storageMoveRoutes(app, deps);
@@ -71,6 +80,7 @@ export const repositoriesFeature: Feature = {
     [MOVE_JOB]: runStorageMoveJob,
     [BULK_JOB]: runBulkStorageMovesJob,
     [PRUNE_ORPHANS_JOB]: pruneOrphansJob,
+    [PAGE_CACHES_JOB]: pageCachesJob,
   },
   async onStart(deps) {
     await recoverStorageMoves(deps);

@@ -1,9 +1,10 @@
 // GET /<project>/-/blame/<ref>/<path> (GitLab's blame page): each run of lines beside the commit
 // that last changed them (author, title, how long ago, a bar coloured by age, from newest to oldest
 // commit of the file), and the lines highlighted. One `git blame --porcelain` and one object read.
-// A blame at a commit never changes (the commit names the file's whole history): its groups are kept
-// by commit and path in a bounded map, a pure function of its key (bounded-map.ts), read only after
-// the page's permission check and the file's own look-up in the project's repository.
+// A blame at a commit never changes (the commit names the file's whole history): its runs of lines are
+// kept by project, commit and path (repository-api/page-caches.ts; a push to the default branch has
+// the files it changed blamed in the background), read only after the page's permission check and
+// the file's own look-up in the project's repository.
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { html, raw, escapeHtml } from '../../platform/web/html.js';
@@ -11,9 +12,7 @@ import type { PageContext } from '../../platform/web/page-route.js';
 import { page, redirect } from '../../platform/web/page.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
 import { isBinary } from '../repository-api/files-finder.js';
-import { blamePorcelain } from '../repository-api/git-reads.js';
-import { parseBlame, type BlameGroup } from '../repository-api/blame.js';
-import { BoundedMap } from '../../platform/bounded-map.js';
+import { blameAt } from '../repository-api/page-caches.js';
 import { readCommits } from '../repository-api/object-reader.js';
 import { baseName } from '../repository-api/tree-entries.js';
 import { resolveFile } from './resolve-file.js';
@@ -26,20 +25,6 @@ import { repoUrl } from './urls.js';
 
 export const BLAME_PATTERN = /^(?<path>.+?)\/-\/blame\/(?<rest>.+)$/;
 const AGE_BUCKETS = 6;
-const blamed = new BoundedMap<string, BlameGroup[]>(32);
-
-/** The blame of `path` at `commit` (a full SHA), kept once computed; null when git has none. */
-async function blameGroups(repoPath: string, commit: string, path: string): Promise<BlameGroup[] | null> {
-  const key = `${commit}\0${path}`;
-  const known = blamed.refresh(key);
-  if (known) return known;
-  const output = await blamePorcelain(repoPath, commit, path);
-  if (output === null) return null;
-  const groups = parseBlame(output);
-  blamed.set(key, groups);
-  return groups;
-}
-
 /** Pure: 0 (newest) … 5 (oldest) for a time between the file's newest and oldest commit. */
 export function ageBucket(seconds: number, newest: number, oldest: number): number {
   if (newest <= oldest) return 0;
@@ -52,7 +37,7 @@ export async function renderBlame(context: PageContext, access: ProjectAccess) {
   if ('folder' in file) return redirect(repoUrl(base, 'tree', file.folder.ref, file.folder.path), null, 302);
   const { resolved, content } = file;
   if (isBinary(content) || content.length > MAX_SHOWN_BYTES) throw new NotFoundError('Blame');
-  const groups = content.length === 0 ? [] : await blameGroups(resolved.repoPath, resolved.commit.id, resolved.path);
+  const groups = content.length === 0 ? [] : await blameAt(context.deps, Number(access.project.id), resolved.repoPath, resolved.commit.id, resolved.path);
   if (groups === null) throw new NotFoundError('Blame');
   const [commits, markup] = await Promise.all([readCommits(resolved.repoPath, groups.map((group) => group.commitId)), lineMarkup(resolved.path, content.toString('utf8'))]);
   const times = [...commits.values()].map((commit) => commit.author.seconds);
@@ -63,14 +48,14 @@ export async function renderBlame(context: PageContext, access: ProjectAccess) {
   let number = 0;
   for (const group of groups) {
     const commit = commits.get(group.commitId);
-    group.lines.forEach((_, index) => {
+    for (let index = 0; index < group.lines; index += 1) {
       number += 1;
       const cell =
         index === 0 && commit
-          ? `<td class="blame-commit" rowspan="${group.lines.length}"><span class="age age-${ageBucket(commit.author.seconds, newest, oldest)}" aria-hidden="true"></span><a href="${base}/-/commit/${commit.id}">${escapeHtml(commitTitle(commit))}</a><br><span class="muted">${escapeHtml(commit.author.name)} · <time title="${exactTime(commit.author.seconds)}">${timeAgo(commit.author.seconds, now)}</time> · <code>${commit.id.slice(0, 8)}</code></span></td>`
+          ? `<td class="blame-commit" rowspan="${group.lines}"><span class="age age-${ageBucket(commit.author.seconds, newest, oldest)}" aria-hidden="true"></span><a href="${base}/-/commit/${commit.id}">${escapeHtml(commitTitle(commit))}</a><br><span class="muted">${escapeHtml(commit.author.name)} · <time title="${exactTime(commit.author.seconds)}">${timeAgo(commit.author.seconds, now)}</time> · <code>${commit.id.slice(0, 8)}</code></span></td>`
           : '';
       rows += `<tr id="L${number}"${index === 0 ? ' class="blame-start"' : ''}>${cell}<td class="num"><a href="#L${number}" data-line-number="${number}">${number}</a></td><td class="line">${markup[number - 1] ?? ''}</td></tr>`;
-    });
+    }
   }
   const body = html`
 ${refBar({ access, resolved, destination: 'blame', leaf: 'blame', actions: html`<span class="ref-actions"><a class="button small secondary" href="${repoUrl(base, 'blob', resolved.ref, resolved.path)}">Normal view</a> <a class="button small secondary" href="${repoUrl(base, 'commits', resolved.ref, resolved.path)}">History</a></span>` })}

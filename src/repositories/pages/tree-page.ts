@@ -1,6 +1,7 @@
 // A directory of the repository at a ref (GitLab's tree page): the ref switcher and the path, the
 // last commit that changed the directory, every entry (folders first) with the last commit that
-// changed it and when (one `git log` walk for the whole directory: last-commits.ts), the download
+// changed it and when (one `git log` walk for the whole directory: last-commits.ts, kept by commit,
+// most often computed after the push that made the commit: page-caches.ts), the download
 // and "new" menus, and the directory's README rendered below.
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { NotFoundError } from '../../platform/errors.js';
@@ -13,7 +14,7 @@ import { canOnProject } from '../../platform/auth/policies/policy.js';
 import { listTree, entryAt } from '../repository-api/git-reads.js';
 import { treesFirst } from '../repository-api/tree-finder.js';
 import { readCommits, readObject } from '../repository-api/object-reader.js';
-import { lastCommitsForTree } from '../repository-api/last-commits.js';
+import { lastCommitsAt } from '../repository-api/page-caches.js';
 import { isBinary } from '../repository-api/files-finder.js';
 import { baseName, type TreeEntry } from '../repository-api/tree-entries.js';
 import type { CommitObject } from '../repository-api/git-objects.js';
@@ -79,7 +80,7 @@ export async function renderTree(context: PageContext, access: ProjectAccess) {
   }
   const entries = treesFirst(listed);
   const names = entries.map((entry) => baseName(entry.path));
-  const last = await lastCommitsForTree(repoPath, commit.id, path, names);
+  const last = await lastCommitsAt(context.deps, Number(access.project.id), repoPath, commit.id, path, names);
   const commits = await readCommits(repoPath, [...last.byEntry.values(), ...(last.latest ? [last.latest] : [])]);
   const latest = last.latest ? commits.get(last.latest) : undefined;
   const [authors, readme] = await Promise.all([findAuthors(context.deps, latest ? [latest.author] : []), readmeOf(context, access, resolved, entries)]);

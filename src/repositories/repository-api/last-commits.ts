@@ -6,10 +6,10 @@
 // folder whose tree differs from every parent's), and stops as soon as every entry has its commit.
 // One case can differ from a walk per entry: a merge that kept one side's version of a file the
 // other side had changed, where the per-entry walk follows only the kept side.
-// Commits are immutable, so the answer for (commit, directory) never changes: it is kept in a
-// bounded map, a pure function of its key (bounded-map.ts).
-import { BoundedMap } from '../../platform/bounded-map.js';
-import { spawnGit } from '../git.js';
+// Commits are immutable, so the answer for (commit, directory) never changes: page-caches.ts keeps it
+// by commit, and a push's job computes it from the previous head's answer (lastCommitsSince).
+import { git, spawnGit } from '../git.js';
+import { isAncestor } from './git-reads.js';
 
 export interface TreeLastCommits {
   /** The last commit that changed each entry, by entry name. */
@@ -17,8 +17,6 @@ export interface TreeLastCommits {
   /** The last commit that changed anything in the directory (the walk's first). */
   latest: string | null;
 }
-
-const remembered = new BoundedMap<string, TreeLastCommits>(256);
 
 /** Pure: the changed paths of each commit in `git log --format=%x01%H -z --name-only` output. */
 export function parseNameOnlyLog(output: string): { id: string; paths: string[] }[] {
@@ -38,18 +36,14 @@ function entryOf(directory: string, path: string): string | null {
 }
 
 /**
- * The last commit (from `commit` back) that changed each of `names` (entries of `directory`, by name).
- * An entry the walk does not reach (a history cut short) is absent.
+ * One walk of `git log` over `revisions` (a commit, or a range `new ^old`) limited to `directory`:
+ * for each of `wanted` (entry names) the first commit of the walk that changed it, and the walk's
+ * first commit. It stops as soon as every entry has its commit.
  */
-export async function lastCommitsForTree(repoPath: string, commit: string, directory: string, names: readonly string[]): Promise<TreeLastCommits> {
-  const key = `${commit}\0${directory}`;
-  const known = remembered.get(key);
-  if (known && names.every((name) => known.byEntry.has(name))) return known;
-  const wanted = new Set(names);
+async function walk(repoPath: string, revisions: string[], directory: string, wanted: ReadonlySet<string>): Promise<TreeLastCommits> {
   const found = new Map<string, string>();
   let latest: string | null = null;
-  if (wanted.size === 0) return { byEntry: found, latest };
-  const args = ['--literal-pathspecs', 'log', '--format=%x01%H', '-z', '--name-only', '-c', '-t', '--no-renames', commit, '--', ...(directory === '' ? [] : [directory])];
+  const args = ['--literal-pathspecs', 'log', '--format=%x01%H', '-z', '--name-only', '-c', '-t', '--no-renames', ...revisions, '--', ...(directory === '' ? [] : [directory])];
   await new Promise<void>((resolve, reject) => {
     const child = spawnGit(repoPath, args);
     let pending = '';
@@ -79,7 +73,42 @@ export async function lastCommitsForTree(repoPath: string, commit: string, direc
       resolve();
     });
   });
-  const answer = { byEntry: found, latest };
-  remembered.set(key, answer);
-  return answer;
+  return { byEntry: found, latest };
+}
+
+/**
+ * The last commit (from `commit` back) that changed each of `names` (entries of `directory`, by name),
+ * walked afresh. An entry the walk does not reach (a history cut short) is absent.
+ */
+export async function lastCommitsForTree(repoPath: string, commit: string, directory: string, names: readonly string[]): Promise<TreeLastCommits> {
+  const wanted = new Set(names);
+  if (wanted.size === 0) return { byEntry: new Map(), latest: null };
+  return walk(repoPath, [commit], directory, wanted);
+}
+
+/**
+ * The same answer at `after`, from the answer at `before` (`previous`), walking only the commits
+ * between them. Only valid when `after` is `before` with commits on top and no merge among them
+ * (the caller checks: linearSince): the full walk from `after` then lists those commits first, one
+ * by one, and goes on exactly as the walk from `before`, so an entry none of them changed keeps its
+ * commit. Null when an entry is in neither walk (the previous answer was cut short): walk afresh.
+ */
+export async function lastCommitsSince(repoPath: string, previous: TreeLastCommits, before: string, after: string, directory: string, names: readonly string[]): Promise<TreeLastCommits | null> {
+  const wanted = new Set(names);
+  if (wanted.size === 0) return { byEntry: new Map(), latest: null };
+  const recent = await walk(repoPath, [after, `^${before}`], directory, wanted);
+  const byEntry = new Map<string, string>();
+  for (const name of wanted) {
+    const id = recent.byEntry.get(name) ?? previous.byEntry.get(name);
+    if (id === undefined) return null;
+    byEntry.set(name, id);
+  }
+  return { byEntry, latest: recent.latest ?? previous.latest };
+}
+
+/** True when `after` is `before` with commits on top and no merge among them (lastCommitsSince may be used). */
+export async function linearSince(repoPath: string, before: string, after: string): Promise<boolean> {
+  if (!(await isAncestor(repoPath, before, after))) return false;
+  const merges = await git(repoPath, ['rev-list', '--min-parents=2', '--count', after, `^${before}`]);
+  return Number(merges.trim()) === 0;
 }

@@ -89,6 +89,20 @@ export interface RepositoriesTables {
   lfs_objects: LfsObjectsTable;
   lfs_objects_projects: LfsObjectsProjectsTable;
   lfs_file_locks: LfsFileLocksTable;
+  repository_page_caches: RepositoryPageCachesTable;
+}
+
+/** What a repository page computed once for a commit (repositories/page-caches.ts): a tree's last commits or a file's blame. */
+export interface RepositoryPageCachesTable {
+  id: Generated<number>;
+  project_id: number;
+  commit_sha: string;
+  kind: 'tree' | 'blame';
+  /** The directory ('' for the root) or the file. */
+  path: string;
+  /** JSON, its shape by kind (page-caches.ts). */
+  data: string;
+  created_at: number;
 }
 
 /** A Git LFS object, stored once for the instance under its oid (repositories/lfs/object-store.ts). */

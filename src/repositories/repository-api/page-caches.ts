@@ -1,0 +1,195 @@
+// What the repository pages compute once per commit, kept in the database (repository_page_caches;
+// docs/decisions.md, "Repository pages keep their answers by commit"): the last commit of every entry
+// of a directory (tree page) and the blame of a file (blame page). An answer at a commit never
+// changes, so a row is written once (the first writer wins, on any node) and read as it is.
+// In front of the table sits a bounded map per process (a pure function of its key: the page's
+// later views ask no database). Rows are written by the job a push to the default branch enqueues
+// (page-caches-job.ts) and by a page that found none; the oldest go once a project has too many.
+import type { Deps } from '../../platform/deps.js';
+import { BoundedMap } from '../../platform/bounded-map.js';
+import { lastCommitsForTree, type TreeLastCommits } from './last-commits.js';
+import { blamePorcelain } from './git-reads.js';
+import { parseBlame } from './blame.js';
+
+/** Rows a project keeps; past it the oldest go (the default branch's recent heads are the newest). */
+export const KEPT_ROWS_PER_PROJECT = 1000;
+/** A directory with more entries than this is not kept in the database (its row would be too big). */
+export const MAX_KEPT_ENTRIES = 5000;
+
+/** A run of lines of a file that one commit last changed. */
+export interface BlameRange {
+  commitId: string;
+  lines: number;
+}
+
+interface TreeData {
+  latest: string | null;
+  commits: string[];
+  entries: [string, number][];
+}
+
+interface BlameData {
+  commits: string[];
+  ranges: [number, number][];
+}
+
+const trees = new BoundedMap<string, TreeLastCommits>(256);
+const blames = new BoundedMap<string, BlameRange[]>(64);
+
+/** Pure: a tree answer as stored (each commit id once: a folder's entries share few commits). */
+export function encodeTree(answer: TreeLastCommits): string {
+  const commits: string[] = [];
+  const index = new Map<string, number>();
+  const at = (id: string) => {
+    let known = index.get(id);
+    if (known === undefined) {
+      known = commits.push(id) - 1;
+      index.set(id, known);
+    }
+    return known;
+  };
+  const entries: [string, number][] = [...answer.byEntry].map(([name, id]) => [name, at(id)]);
+  return JSON.stringify({ latest: answer.latest, commits, entries } satisfies TreeData);
+}
+
+export function decodeTree(data: string): TreeLastCommits {
+  const parsed = JSON.parse(data) as TreeData;
+  return { latest: parsed.latest, byEntry: new Map(parsed.entries.map(([name, index]) => [name, parsed.commits[index]])) };
+}
+
+export function encodeBlame(ranges: readonly BlameRange[]): string {
+  const commits: string[] = [];
+  const index = new Map<string, number>();
+  const encoded = ranges.map((range): [number, number] => {
+    let known = index.get(range.commitId);
+    if (known === undefined) {
+      known = commits.push(range.commitId) - 1;
+      index.set(range.commitId, known);
+    }
+    return [known, range.lines];
+  });
+  return JSON.stringify({ commits, ranges: encoded } satisfies BlameData);
+}
+
+export function decodeBlame(data: string): BlameRange[] {
+  const parsed = JSON.parse(data) as BlameData;
+  return parsed.ranges.map(([index, lines]) => ({ commitId: parsed.commits[index], lines }));
+}
+
+const keyOf = (projectId: number, commit: string, path: string) => `${projectId}\0${commit}\0${path}`;
+
+async function readRow(deps: Deps, projectId: number, commit: string, kind: 'tree' | 'blame', path: string): Promise<string | null> {
+  const row = await deps.db
+    .selectFrom('repository_page_caches')
+    .select('data')
+    .where('project_id', '=', projectId)
+    .where('commit_sha', '=', commit)
+    .where('kind', '=', kind)
+    .where('path', '=', path)
+    .executeTakeFirst();
+  return row?.data ?? null;
+}
+
+async function writeRow(deps: Deps, projectId: number, commit: string, kind: 'tree' | 'blame', path: string, data: string): Promise<void> {
+  await deps.db
+    .insertInto('repository_page_caches')
+    .values({ project_id: projectId, commit_sha: commit, kind, path, data, created_at: deps.clock.now() })
+    .onConflict((conflict) => conflict.columns(['project_id', 'commit_sha', 'kind', 'path']).doNothing())
+    .execute();
+}
+
+/** The kept last commits of `directory`'s entries at `commit` (process, then database), or null. */
+export async function keptTree(deps: Deps, projectId: number, commit: string, directory: string): Promise<TreeLastCommits | null> {
+  const key = keyOf(projectId, commit, directory);
+  const known = trees.refresh(key);
+  if (known) return known;
+  const data = await readRow(deps, projectId, commit, 'tree', directory);
+  if (data === null) return null;
+  const answer = decodeTree(data);
+  trees.set(key, answer);
+  return answer;
+}
+
+export async function keepTree(deps: Deps, projectId: number, commit: string, directory: string, answer: TreeLastCommits): Promise<void> {
+  trees.set(keyOf(projectId, commit, directory), answer);
+  if (answer.byEntry.size <= MAX_KEPT_ENTRIES) await writeRow(deps, projectId, commit, 'tree', directory, encodeTree(answer));
+}
+
+/**
+ * The kept answers at `before` of the directories not in `changed`, kept for `after` too: a
+ * directory no commit between them changed has the same answer at both when `after` is `before`
+ * with commits on top and no merge (last-commits.ts, linearSince). At most `limit` rows.
+ */
+export async function carryTrees(deps: Deps, projectId: number, before: string, after: string, changed: readonly string[], limit: number): Promise<number> {
+  let query = deps.db
+    .selectFrom('repository_page_caches')
+    .select(['path', 'data'])
+    .where('project_id', '=', projectId)
+    .where('commit_sha', '=', before)
+    .where('kind', '=', 'tree');
+  if (changed.length > 0) query = query.where('path', 'not in', [...changed]);
+  const rows = await query.orderBy('id').limit(limit).execute();
+  const now = deps.clock.now();
+  for (let start = 0; start < rows.length; start += 50) {
+    await deps.db
+      .insertInto('repository_page_caches')
+      .values(rows.slice(start, start + 50).map((row) => ({ project_id: projectId, commit_sha: after, kind: 'tree' as const, path: row.path, data: row.data, created_at: now })))
+      .onConflict((conflict) => conflict.columns(['project_id', 'commit_sha', 'kind', 'path']).doNothing())
+      .execute();
+  }
+  return rows.length;
+}
+
+/** The kept blame of `path` at `commit`, or null. */
+export async function keptBlame(deps: Deps, projectId: number, commit: string, path: string): Promise<BlameRange[] | null> {
+  const key = keyOf(projectId, commit, path);
+  const known = blames.refresh(key);
+  if (known) return known;
+  const data = await readRow(deps, projectId, commit, 'blame', path);
+  if (data === null) return null;
+  const ranges = decodeBlame(data);
+  blames.set(key, ranges);
+  return ranges;
+}
+
+export async function keepBlame(deps: Deps, projectId: number, commit: string, path: string, ranges: BlameRange[]): Promise<void> {
+  blames.set(keyOf(projectId, commit, path), ranges);
+  await writeRow(deps, projectId, commit, 'blame', path, encodeBlame(ranges));
+}
+
+/** Deletes a project's oldest rows past KEPT_ROWS_PER_PROJECT (the newest is the last kept). */
+export async function pruneKept(deps: Deps, projectId: number): Promise<void> {
+  await deps.db
+    .deleteFrom('repository_page_caches')
+    .where('project_id', '=', projectId)
+    .where('id', '<=', (eb) =>
+      eb.selectFrom('repository_page_caches').select('id').where('project_id', '=', projectId).orderBy('id', 'desc').limit(1).offset(KEPT_ROWS_PER_PROJECT),
+    )
+    .execute();
+}
+
+/** The last commits of `directory`'s entries at `commit`: kept, or walked now and kept. */
+export async function lastCommitsAt(deps: Deps, projectId: number, repoPath: string, commit: string, directory: string, names: readonly string[]): Promise<TreeLastCommits> {
+  const kept = await keptTree(deps, projectId, commit, directory);
+  if (kept) return kept;
+  const answer = await lastCommitsForTree(repoPath, commit, directory, names);
+  // A page's answer is right without its row: a failed write costs the next view a walk, not this one.
+  await keepTree(deps, projectId, commit, directory, answer).catch((error: unknown) => deps.log.warn({ err: error }, 'keeping last commits failed'));
+  return answer;
+}
+
+/** Pure: the porcelain blame as runs of lines by commit. */
+export function blameRanges(porcelain: string): BlameRange[] {
+  return parseBlame(porcelain).map((group) => ({ commitId: group.commitId, lines: group.lines.length }));
+}
+
+/** The blame of `path` at `commit` as runs of lines: kept, or blamed now and kept; null when git has none. */
+export async function blameAt(deps: Deps, projectId: number, repoPath: string, commit: string, path: string): Promise<BlameRange[] | null> {
+  const kept = await keptBlame(deps, projectId, commit, path);
+  if (kept) return kept;
+  const output = await blamePorcelain(repoPath, commit, path);
+  if (output === null) return null;
+  const ranges = blameRanges(output);
+  await keepBlame(deps, projectId, commit, path, ranges).catch((error: unknown) => deps.log.warn({ err: error }, 'keeping a blame failed'));
+  return ranges;
+}
