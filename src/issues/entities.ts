@@ -6,7 +6,7 @@ import { isoTime } from '../platform/clock.js';
 import type { IssuesTable, NotesTable } from '../platform/db/tables/issues.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import { type UserRow, userBasic, projectWebUrl } from '../accounts/api.js';
-import { labelBasicEntity, type LabelRow } from '../labels/api.js';
+import { labelBasicEntity, type IssueLabel, type LabelRow } from '../labels/api.js';
 import { isResolvable } from './noteable.js';
 
 export type IssueRow = Selectable<IssuesTable>;
@@ -16,7 +16,7 @@ export type Users = Map<number, Pick<UserRow, 'id' | 'username' | 'name' | 'stat
 /** What an issue entity shows besides the issue row. */
 export interface IssueLinks {
   users: Users;
-  labels?: LabelRow[];
+  labels?: IssueLabel[];
   assigneeIds?: number[];
   /** The milestone entity, already presented (it needs its parent's path). */
   milestone?: unknown;

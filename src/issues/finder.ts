@@ -41,15 +41,3 @@ export async function findReadableIssue(deps: Deps, access: PolicySubject & { pr
   return facts;
 }
 
-export async function notesCounts(deps: Deps, issueIds: number[]): Promise<Map<number, number>> {
-  if (issueIds.length === 0) return new Map();
-  const rows = await deps.db
-    .selectFrom('notes')
-    .select(['noteable_id', deps.db.fn.countAll<number>().as('n')])
-    .where('noteable_type', '=', 'Issue')
-    .where('noteable_id', 'in', issueIds)
-    .where('system', '=', 0)
-    .groupBy('noteable_id')
-    .execute();
-  return new Map(rows.map((row) => [Number(row.noteable_id), Number(row.n)]));
-}

@@ -1,27 +1,15 @@
 // A page of issues as entities: every association (authors, closers, assignees, labels, milestones,
-// projects, note counts) read once for the whole page, never per issue.
+// projects, note counts, votes) read once for the whole page, never per issue; all but the milestones,
+// the projects and the caller's subscriptions in one statement (issue-presentation-queries.ts).
 import type { Deps } from '../platform/deps.js';
-import type { Executor } from '../platform/db/database.js';
+import type { UserState } from '../platform/db/tables/accounts.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
-import { labelsOfIssues } from '../labels/api.js';
+import type { IssueLabel } from '../labels/api.js';
 import { milestoneEntity, type MilestoneParentPath, type MilestoneRow } from '../milestones/api.js';
-import { issueEntity, usersById, type IssueRow } from './entities.js';
-import { notesCounts } from './finder.js';
-import { voteCounts } from './award-emoji/award-emoji.js';
+import { issueEntity, type IssueRow, type Users } from './entities.js';
+import { DOWNVOTE, UPVOTE } from './award-emoji/award-emoji.js';
+import { issueLinksOf, type IssueLinksRow } from './issue-presentation-queries.js';
 import { issueHooks } from './hooks.js';
-
-/** Assignee user ids of each issue, in the order they were assigned. */
-export async function assigneesOf(db: Executor, issueIds: number[]): Promise<Map<number, number[]>> {
-  const byIssue = new Map<number, number[]>();
-  if (issueIds.length === 0) return byIssue;
-  const rows = await db.selectFrom('issue_assignees').select(['issue_id', 'user_id']).where('issue_id', 'in', issueIds).orderBy('user_id').execute();
-  for (const row of rows) {
-    const list = byIssue.get(Number(row.issue_id)) ?? [];
-    list.push(Number(row.user_id));
-    byIssue.set(Number(row.issue_id), list);
-  }
-  return byIssue;
-}
 
 async function projectsOf(deps: Deps, rows: IssueRow[], known: ProjectRow[]): Promise<Map<number, ProjectRow>> {
   const projects = new Map(known.map((project) => [Number(project.id), project]));
@@ -64,34 +52,53 @@ function subscribedOf(deps: Deps, viewer: Viewer, rows: Array<IssueRow & { assig
 /** Issues whose assignees are read already (an issue the policy was asked about) are not read again. */
 type IssueWithAssignees = IssueRow & { assigneeIds?: number[] };
 
+/** The links of each issue (issue-presentation-queries.ts), parsed. */
+async function linksOf(deps: Deps, ids: number[]): Promise<{ byIssue: Map<number, IssueLinksRow>; users: Users }> {
+  const byIssue = new Map<number, IssueLinksRow>();
+  const users: Users = new Map();
+  if (ids.length === 0) return { byIssue, users };
+  for (const row of await deps.reads.all<IssueLinksRow>(issueLinksOf(deps.dialect, ids, UPVOTE, DOWNVOTE))) {
+    byIssue.set(Number(row.id), row);
+    for (const [id, username, name, state] of JSON.parse(row.users) as Array<[number, string, string, UserState]>) users.set(Number(id), { id: Number(id), username, name, state });
+  }
+  return { byIssue, users };
+}
+
+function labelsOf(row: IssueLinksRow | undefined): IssueLabel[] {
+  if (!row) return [];
+  return (JSON.parse(row.labels) as Array<[number, string, string, string | null, number]>).map(([id, title, color, description, archived]) => ({ id: Number(id), title, color, description, archived: Number(archived) }));
+}
+
 export async function presentIssues(deps: Deps, rows: IssueWithAssignees[], options: { projects?: ProjectRow[]; withLabelsDetails?: boolean; viewer?: Viewer } = {}) {
   const ids = rows.map((row) => Number(row.id));
-  // The assignees first: the subscriptions count an assignee as a participant, and read them from here.
-  const assignees = rows.every((row) => row.assigneeIds !== undefined)
-    ? new Map(rows.map((row) => [Number(row.id), row.assigneeIds!]))
-    : await assigneesOf(deps.db, ids);
-  const withAssignees = rows.map((row) => ({ ...row, assigneeIds: assignees.get(Number(row.id)) ?? [] }));
-  const [labels, counts, projects, subscribed, votes] = await Promise.all([
-    labelsOfIssues(deps.db, ids),
-    notesCounts(deps, ids),
+  // The subscriptions count an assignee as a participant: they wait for the assignees unless an
+  // issue the policy was asked about carries them already.
+  const known = rows.every((row) => row.assigneeIds !== undefined);
+  const subscribedWith = (links: Map<number, IssueLinksRow>) =>
+    subscribedOf(deps, options.viewer ?? null, rows.map((row) => ({ ...row, assigneeIds: row.assigneeIds ?? assigneeIdsOf(links.get(Number(row.id))) })));
+  const [{ byIssue, users }, subscribedKnown, projects] = await Promise.all([
+    linksOf(deps, ids),
+    known ? subscribedWith(new Map()) : undefined,
     projectsOf(deps, rows, options.projects ?? []),
-    subscribedOf(deps, options.viewer ?? null, withAssignees),
-    voteCounts(deps.db, 'Issue', ids),
   ]);
-  const [users, milestones] = await Promise.all([
-    usersById(deps.db, rows.flatMap((row) => [row.author_id, row.closed_by_id, ...(assignees.get(Number(row.id)) ?? [])])),
-    milestonesOf(deps, rows, projects),
-  ]);
-  return rows.map((row) => issueEntity(deps.config.baseUrl, row, projects.get(Number(row.project_id))!, {
-    users,
-    labels: labels.get(Number(row.id)),
-    assigneeIds: assignees.get(Number(row.id)),
-    milestone: row.milestone_id === null ? null : milestones.get(Number(row.milestone_id)),
-    notesCount: counts.get(Number(row.id)) ?? 0,
-    withLabelsDetails: options.withLabelsDetails,
-    subscribed: subscribed.has(Number(row.id)),
-    votes: votes.get(Number(row.id)),
-  }));
+  const [subscribed, milestones] = await Promise.all([subscribedKnown ?? subscribedWith(byIssue), milestonesOf(deps, rows, projects)]);
+  return rows.map((row) => {
+    const links = byIssue.get(Number(row.id));
+    return issueEntity(deps.config.baseUrl, row, projects.get(Number(row.project_id))!, {
+      users,
+      labels: labelsOf(links),
+      assigneeIds: assigneeIdsOf(links),
+      milestone: row.milestone_id === null ? null : milestones.get(Number(row.milestone_id)),
+      notesCount: Number(links?.notes ?? 0),
+      withLabelsDetails: options.withLabelsDetails,
+      subscribed: subscribed.has(Number(row.id)),
+      votes: { upvotes: Number(links?.upvotes ?? 0), downvotes: Number(links?.downvotes ?? 0) },
+    });
+  });
+}
+
+function assigneeIdsOf(row: IssueLinksRow | undefined): number[] {
+  return row ? (JSON.parse(row.assignees) as number[]).map(Number) : [];
 }
 
 export async function presentIssue(deps: Deps, row: IssueRow, project: ProjectRow, options: { withLabelsDetails?: boolean; viewer?: Viewer } = {}) {

@@ -8,8 +8,10 @@ import { textColorFor } from './colors.js';
 import type { IssueCounts } from './labels-queries.js';
 
 export type LabelRow = Selectable<LabelsTable>;
+/** What an issue shows of each of its labels (issues' presentation reads only these columns). */
+export type IssueLabel = Pick<LabelRow, 'id' | 'title' | 'color' | 'description' | 'archived'>;
 
-export function labelBasicEntity(label: LabelRow) {
+export function labelBasicEntity(label: IssueLabel) {
   return {
     id: Number(label.id),
     name: label.title,

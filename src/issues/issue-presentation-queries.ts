@@ -1,0 +1,50 @@
+// What an issue entity shows besides its row, for a page of issues in one statement: its assignees,
+// labels, user notes, thumbs up and down, and the users it names (author, closer, assignees).
+// Why one raw statement: read through the query builder these were five or six statements per page,
+// each ~10 µs of building and compiling beside its few µs in the database, and on PostgreSQL as many
+// round trips (docs/performance.md). Each value is a correlated subquery of one issue, read by the
+// indexes the tables already have (assignees and label links by issue, notes and awards by their
+// subject), so the statement's cost grows with the page, not with the tables.
+import { q, templateOf, type Statement } from '../platform/db/statements.js';
+import type { Dialect } from '../platform/db/database.js';
+
+/** One issue's row of `issueLinksOf`: JSON texts of arrays, and counts (text or number by driver). */
+export interface IssueLinksRow {
+  id: number | string;
+  /** `[user_id, …]` in assignment order (by user id, as before). */
+  assignees: string;
+  /** `[[id, title, color, description, archived], …]` by title, then id. */
+  labels: string;
+  /** `[[id, username, name, state], …]`: the author, the closer and the assignees. */
+  users: string;
+  notes: number | string;
+  upvotes: number | string;
+  downvotes: number | string;
+}
+
+function text(dialect: Dialect): string[] {
+  const array = (order: string, ...columns: string[]) =>
+    dialect === 'postgres'
+      ? `coalesce(json_agg(${columns.length === 1 ? columns[0] : `json_build_array(${columns.join(', ')})`} order by ${order})::text, '[]')`
+      : `json_group_array(${columns.length === 1 ? columns[0] : `json_array(${columns.join(', ')})`} order by ${order})`;
+  // The ids arrive as one JSON text, so every page size shares one statement text.
+  const ids = dialect === 'postgres' ? `select value::bigint from json_array_elements_text(cast(\u0000 as json))` : `select value from json_each(\u0000)`;
+  const count = (from: string) => `(select count(*) from ${from})`;
+  return `select i.id,
+  (select ${array('a.user_id', 'a.user_id')} from issue_assignees a where a.issue_id = i.id) as assignees,
+  (select ${array('l.title, l.id', 'l.id', 'l.title', 'l.color', 'l.description', 'l.archived')}
+     from label_links ll join labels l on l.id = ll.label_id where ll.issue_id = i.id) as labels,
+  (select ${array('u.id', 'u.id', 'u.username', 'u.name', 'u.state')} from users u where u.id in (
+     select i.author_id union select i.closed_by_id union select a.user_id from issue_assignees a where a.issue_id = i.id)) as users,
+  ${count(`notes n where n.noteable_type = 'Issue' and n.noteable_id = i.id and n.system = 0`)} as notes,
+  ${count(`award_emoji e where e.awardable_type = 'Issue' and e.awardable_id = i.id and e.name = \u0000`)} as upvotes,
+  ${count(`award_emoji e where e.awardable_type = 'Issue' and e.awardable_id = i.id and e.name = \u0000`)} as downvotes
+from issues i where i.id in (${ids})`.split('\u0000');
+}
+
+const templates = { sqlite: templateOf(text('sqlite')), postgres: templateOf(text('postgres')) };
+
+/** The links of the issues `ids` (a row per issue that exists, in no order); awards named `upvote` and `downvote` are counted. */
+export function issueLinksOf(dialect: Dialect, ids: readonly number[], upvote: string, downvote: string): Statement {
+  return q(templates[dialect], upvote, downvote, JSON.stringify(ids));
+}
