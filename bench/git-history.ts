@@ -72,12 +72,17 @@ export function historyStream(shape: HistoryShape): string {
 
 /** Write `shape` into the repository at `gitDir` (bare or a work tree's .git) with one fast-import. */
 export function writeHistory(gitDir: string, shape: HistoryShape): Promise<void> {
+  return fastImport(gitDir, historyStream(shape));
+}
+
+/** Feed a fast-import stream to the repository at `gitDir`. */
+export function fastImport(gitDir: string, stream: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', ['--git-dir', gitDir, 'fast-import', '--quiet'], { stdio: ['pipe', 'ignore', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1' } });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git fast-import exited ${code}: ${stderr}`))));
-    child.stdin.end(historyStream(shape));
+    child.stdin.end(stream);
   });
 }

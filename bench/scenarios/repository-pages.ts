@@ -49,20 +49,26 @@ function revealedFragments(body: string): string[] {
   return [...body.matchAll(/hx-get="([^"]+)" hx-trigger="revealed"/g)].map((match) => match[1].replace(/&amp;/g, '&'));
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const round = (value: number) => Math.round(value * 10) / 10;
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+export const round = (value: number) => Math.round(value * 10) / 10;
+
+/** A public project of root's, named `<prefix>-<random>`, with an empty repository (main as its default branch). */
+export async function benchProject(deps: Deps, prefix: string): Promise<{ id: number; fullPath: string; gitDir: string }> {
+  const rootRow = await deps.db.selectFrom('users').selectAll().where('username', '=', 'root').executeTakeFirstOrThrow();
+  const root = { user: toAuthUser(rootRow), scopes: ['api'], via: 'personal_access_token' as const, tokenId: null };
+  const path = `${prefix}-${randomBytes(3).toString('hex')}`;
+  const project = await createProject(deps, root, { name: path, path, visibility: 'public' });
+  const repo = await ensureRepository(deps, { type: 'project', id: Number(project.id), defaultBranch: 'main' });
+  return { id: Number(project.id), fullPath: project.full_path, gitDir: repo.path };
+}
 
 export const repositoryPagesScenario: BenchScenario = {
   name: 'repository-pages',
 
   async seed(deps: Deps) {
-    const rootRow = await deps.db.selectFrom('users').selectAll().where('username', '=', 'root').executeTakeFirstOrThrow();
-    const root = { user: toAuthUser(rootRow), scopes: ['api'], via: 'personal_access_token' as const, tokenId: null };
-    const path = `pages-${randomBytes(3).toString('hex')}`;
-    const project = await createProject(deps, root, { name: path, path, visibility: 'public' });
-    const repo = await ensureRepository(deps, { type: 'project', id: Number(project.id), defaultBranch: 'main' });
-    await writeHistory(repo.path, { commits: COMMITS, bigFileLines: 5000, wideEntries: 1000 });
-    return { projectPath: project.full_path };
+    const project = await benchProject(deps, 'pages');
+    await writeHistory(project.gitDir, { commits: COMMITS, bigFileLines: 5000, wideEntries: 1000 });
+    return { projectPath: project.fullPath };
   },
 
   async targets() {

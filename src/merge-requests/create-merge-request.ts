@@ -107,8 +107,10 @@ export async function createMergeRequest(deps: Deps, input: CreateMergeRequestIn
     const winner = await openMergeRequestFor(deps.db, { targetProjectId: targetId, sourceProjectId: Number(input.source.id), sourceBranch: input.sourceBranch, targetBranch: input.targetBranch });
     throw duplicateError(winner?.iid ?? 0);
   }
-  deps.pokeWorker();
   const version = await recordDiffVersion(deps, created, input.target);
+  // Woken only now: a check started before the first version is recorded would record it as well
+  // (a second diff of the same branches, thrown away), and the two would share the CPU.
+  deps.pokeWorker();
   const mr = version.kind === 'recorded' ? { ...created, latest_merge_request_diff_id: Number(version.diff.id) } : created;
   await syncClosingIssues(deps, mr);
   return mr;

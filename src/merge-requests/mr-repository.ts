@@ -85,8 +85,8 @@ export async function versionFacts(repoPath: string, startSha: string, headSha: 
 
 /** `refs/merge-requests/<iid>/head` at the source head, and the head kept around for its version. */
 export async function keepHead(repoPath: string, iid: number, headSha: string): Promise<void> {
-  await gitBytes(repoPath, ['update-ref', `refs/merge-requests/${iid}/head`, headSha]);
-  await gitBytes(repoPath, ['update-ref', `refs/keep-around/${headSha}`, headSha]);
+  // One process, one transaction for both refs.
+  await gitBytes(repoPath, ['update-ref', '--stdin'], { input: `update refs/merge-requests/${iid}/head ${headSha}\nupdate refs/keep-around/${headSha} ${headSha}\n` });
 }
 
 export interface TestMerge {

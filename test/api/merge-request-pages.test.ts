@@ -139,6 +139,29 @@ describe('a merge request from the pages', { timeout: 60_000 }, () => {
     expect((await web.get(self)).body).toContain('data-status="merged"');
   });
 
+  it('shows a long diff a page of files at a time, the changed files list linking to each file\'s page', async () => {
+    await branchWith(kiln, developer, project.id, 'feature-wide', Array.from({ length: 25 }, (_, index) => create(`wide/file-${String(index).padStart(2, '0')}.txt`, `line ${index}\n`)), 'Add 25 files');
+    const mr = await openMergeRequest(kiln, developer, project.id, { source_branch: 'feature-wide', title: 'Wide change' });
+    const web = await signedIn(developer);
+    const self = `/owner/shop/-/merge_requests/${mr.iid}`;
+    const sections = (body: string) => [...body.matchAll(/<section class="diff-file"[^>]*data-path="([^"]+)"/g)].map((match) => match[1]);
+    const first = await web.get(`${self}/diffs`);
+    expect(first.statusCode).toBe(200);
+    expect(sections(first.body)).toEqual(Array.from({ length: 20 }, (_, index) => `wide/file-${String(index).padStart(2, '0')}.txt`));
+    expect(first.body).toContain('25 changed files');
+    expect(first.body).toContain('Files 1–20 of 25');
+    expect(first.body).toContain(`href="${self}/diffs?page=2" rel="next"`);
+    // Every file is in the list; those of another page link there.
+    expect(first.body).toMatch(new RegExp(`<a href="${self}/diffs\\?page=2#file-[0-9a-f]{40}">wide/file-24.txt</a>`));
+    const second = await web.get(`${self}/diffs?page=2&view=parallel`);
+    expect(sections(second.body)).toEqual(['wide/file-20.txt', 'wide/file-21.txt', 'wide/file-22.txt', 'wide/file-23.txt', 'wide/file-24.txt']);
+    expect(second.body).toContain('Files 21–25 of 25');
+    expect(second.body).toContain(`href="${self}/diffs?page=1&amp;view=parallel" rel="prev"`);
+    // Past the last page: the last page.
+    expect(sections((await web.get(`${self}/diffs?page=99`)).body)).toHaveLength(5);
+    expect(sections((await web.get(`${self}/diffs?page=abc`)).body)).toHaveLength(20);
+  });
+
   it('refuses merging to a Reporter, writes without a CSRF token, and every page to strangers', async () => {
     const self = '/owner/shop/-/merge_requests/1';
     const web = await signedIn(reporter);

@@ -32,6 +32,12 @@ async function suggest(user = w.reporter, path: string, line: number, body: stri
   return thread.notes[0].suggestions;
 }
 
+/** The first note of the thread that made the suggestion. */
+async function threadOf(suggestionId: number): Promise<any> {
+  const discussions = await kiln.apiAs(w.developer, 'GET', `${base()}/discussions?per_page=100`);
+  return discussions.map((discussion: any) => discussion.notes[0]).find((note: any) => note.suggestions?.some((suggestion: any) => suggestion.id === suggestionId));
+}
+
 const file = async (path: string) => (await kiln.api('GET', `/projects/${w.project.id}/repository/files/${path}/raw`, { token: w.developer.token, query: { ref: 'feature' } })).body;
 
 describe('applying suggestions', () => {
@@ -48,6 +54,8 @@ describe('applying suggestions', () => {
     expect(head).toMatchObject({ title: 'Apply 1 suggestion(s) to 1 file(s)', author_name: reporter.name, author_email: reporter.email, committer_name: developer.name, committer_email: developer.email });
     expect(head.message.trim()).toBe(`Apply 1 suggestion(s) to 1 file(s)\n\nCo-authored-by: ${reporter.name} <${reporter.email}>`);
     expect((await kiln.api('PUT', `/suggestions/${suggestion.id}/apply`, { token: w.developer.token })).body).toEqual({ message: "Can't apply this suggestion." });
+    // The thread is resolved by who applied it, as GitLab does.
+    expect(await threadOf(suggestion.id)).toMatchObject({ resolved: true, resolved_by: { id: w.developer.id } });
   }, 90_000);
 
   it('applies several in one commit with a custom message; refuses overlaps, stale lines and unknown ids', async () => {
@@ -61,6 +69,7 @@ describe('applying suggestions', () => {
     expect((await kiln.api('PUT', '/suggestions/batch_apply', { token: w.developer.token, body: {} })).body).toEqual({ error: 'ids is missing' });
     const applied = await kiln.apiAs(w.developer, 'PUT', '/suggestions/batch_apply', { ids: [first.id, second.id], commit_message: 'Review fixes on %{branch_name} (%{file_paths})' });
     expect(applied.map((row: any) => [row.id, row.applied])).toEqual([[first.id, true], [second.id, true]]);
+    expect([(await threadOf(first.id)).resolved, (await threadOf(second.id)).resolved, (await threadOf(overlapping.id)).resolved]).toEqual([true, true, false]);
     expect(String(await file('app.txt'))).toBe('one\nTWO\nTHREE\nFOUR\nfive\n');
     expect((await kiln.apiAs(w.developer, 'GET', `/projects/${w.project.id}/repository/files/other.txt?ref=feature`)).size).toBe(0);
     const head = await kiln.apiAs(w.developer, 'GET', `/projects/${w.project.id}/repository/commits/feature`);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { pairLines, parsePatch, patchStats } from '../../src/repositories/diff-view/parse-patch.js';
 import { lineCode } from '../../src/repositories/diff-view/line-code.js';
-import { DIFF_LIMITS, planDiff } from '../../src/repositories/diff-view/diff-limits.js';
+import { DIFF_LIMITS, DIFF_PAGE, pageNumbers, planDiff } from '../../src/repositories/diff-view/diff-limits.js';
 import type { FileDiff } from '../../src/repositories/repository-api/diffs.js';
 
 const PATCH = ['@@ -1,3 +1,4 @@ function a', ' one', '-two', '+TWO', '+two and a half', ' three', '@@ -10 +11,0 @@', '-ten', '\\ No newline at end of file', ''].join('\n');
@@ -70,5 +70,13 @@ describe('planDiff', () => {
     expect(plan.files.filter((entry) => entry.display === 'shown')).toHaveLength(DIFF_LIMITS.safeFiles);
     expect(plan.files).toHaveLength(DIFF_LIMITS.maxFiles);
     expect(plan.omitted).toBe(5);
+  });
+
+  it('pages files by count and by lines, at least one file a page, a too-large file costing only its header', () => {
+    const byCount = pageNumbers(planDiff(Array.from({ length: DIFF_PAGE.files * 2 + 1 }, (_, index) => file(`f${index}`, 1))).files);
+    expect([byCount.filter((page) => page === 1).length, byCount.filter((page) => page === 2).length, byCount.filter((page) => page === 3).length]).toEqual([DIFF_PAGE.files, DIFF_PAGE.files, 1]);
+    // Patch lines are the hunk header and each line: 700 + 1 twice fit in 1,500, a third does not.
+    expect(pageNumbers(planDiff([file('a', 700), file('b', 700), file('c', 700), file('d', 3000, 100), file('e', 2000)]).files)).toEqual([1, 1, 2, 2, 3]);
+    expect(pageNumbers([])).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // The Changes tab: one version of the merge request's diff (the latest unless `diff_id` names
 // another) in the shared diff view, or two versions compared (`start_id`: from that version's head
 // to this one's), a version picker, the current threads under their lines, outdated threads listed
-// above, and on a version's own diff a "+" on every line that brings (htmx) a form for a diff note.
+// above, the files a page at a time (the diff view's paging: 20 files or 1,500 lines), and on a
+// version's own diff a "+" on every line that brings (htmx) a form for a diff note.
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { canCommentOnMergeRequest } from '../../platform/auth/policies/index.js';
 import { html, type Html } from '../../platform/web/html.js';
@@ -50,7 +51,8 @@ export async function renderChangesTab(context: PageContext, access: ProjectAcce
   // Diff notes go on a version's own diff, never on a comparison of two versions.
   const mayComment = !start && context.user ? canCommentOnMergeRequest(access, mr) : false;
   const options = { context, access, mr, latest, self, users: threads.users, showWhere: false, reviewing: drafts.length > 0, suggestions: threads.suggestions, awards: threads.awards };
-  const keep = (extra: Record<string, string>) => new URLSearchParams({ ...(query.diff_id ? { diff_id: String(shown.id) } : {}), ...(start ? { start_id: String(start.id) } : {}), ...extra }).toString();
+  const page = /^\d{1,6}$/.test(query.page ?? '') ? Number(query.page) : 1;
+  const keep = (extra: Record<string, string>) => new URLSearchParams({ ...(query.diff_id ? { diff_id: String(shown.id) } : {}), ...(start ? { start_id: String(start.id) } : {}), ...(page > 1 ? { page: String(page) } : {}), ...extra }).toString();
   const files = await diffBetween(repoPath, from, shown.head_commit_sha);
   const diff = await renderDiffView(files, {
     projectPath: access.project.full_path,
@@ -58,6 +60,8 @@ export async function renderChangesTab(context: PageContext, access: ProjectAcce
     newSha: shown.head_commit_sha,
     mode,
     modeUrl: (next) => `${self}/diffs?${keep({ view: next })}`,
+    // A page of files at a time (GitLab loads a merge request's diff in batches too).
+    paging: { page, url: (other) => `${self}/diffs?${keep({ ...(mode === 'parallel' ? { view: mode } : {}), page: String(other) })}` },
     comments: {
       threadsFor: (position: DiffLinePosition) => {
         const here = start ? undefined : threads.byLineCode.get(position.lineCode);

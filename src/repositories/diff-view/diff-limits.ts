@@ -54,3 +54,29 @@ export function planDiff(files: readonly FileDiff[], limits: typeof DIFF_LIMITS 
   }
   return { files: planned, omitted: files.length - planned.length };
 }
+
+/** How much of a paginated diff one page shows: files until one would pass either figure (at least one file a page). */
+export const DIFF_PAGE = { files: 20, lines: 1500 } as const;
+
+/**
+ * Pure: the page (1-based) of each planned file of a paginated view, in order. A file's lines are
+ * its patch's; a too-large file costs a page nothing but its header.
+ */
+export function pageNumbers(planned: DiffPlan['files'], page: { files: number; lines: number } = DIFF_PAGE): number[] {
+  const numbers: number[] = [];
+  let current = 1;
+  let files = 0;
+  let lines = 0;
+  for (const entry of planned) {
+    const count = entry.display === 'too_large' ? 0 : lineCount(entry.file.diff);
+    if (files > 0 && (files + 1 > page.files || lines + count > page.lines)) {
+      current += 1;
+      files = 0;
+      lines = 0;
+    }
+    files += 1;
+    lines += count;
+    numbers.push(current);
+  }
+  return numbers;
+}

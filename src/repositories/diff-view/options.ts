@@ -51,6 +51,13 @@ export interface DiffViewOptions {
   modeUrl?(mode: DiffMode): string;
   /** The whole diff as plain text, offered when files were left out (`/-/commit/<sha>.diff`). */
   rawDiffUrl?: string;
+  /**
+   * Show the files a page at a time (DIFF_PAGE: 20 files or 1,500 lines): `page` is the one asked
+   * (out of range: the nearest), `url(page)` a link to another. The summary, the changed files list
+   * and the limits are the whole diff's; only the page's files are rendered, the safe totals do not
+   * collapse files (a page stays within them). Absent: every file on one page.
+   */
+  paging?: { page: number; url(page: number): string };
   /** Prefixed to element ids when a page shows two views. */
   idPrefix?: string;
   comments?: DiffComments;

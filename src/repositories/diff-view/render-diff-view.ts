@@ -6,7 +6,7 @@ import { highlightTexts, type Highlighted } from '../../platform/web/highlight/h
 import type { FileDiff } from '../repository-api/diffs.js';
 import type { DiffViewOptions, DiffMode } from './options.js';
 import { parsePatch, patchStats, type DiffHunk, type DiffLine } from './parse-patch.js';
-import { DIFF_LIMITS, planDiff, type FileDisplay } from './diff-limits.js';
+import { DIFF_LIMITS, pageNumbers, planDiff, type FileDisplay } from './diff-limits.js';
 import { markup, renderRows, spanningRow, type RowContext } from './render-rows.js';
 import { expanderRow, type ExpanderContext } from './expander.js';
 
@@ -160,19 +160,38 @@ function modeSwitch(options: DiffViewOptions): Html {
   return html`<span class="diff-mode">${link('inline', 'Inline')} | ${link('parallel', 'Side-by-side')}</span>`;
 }
 
-/** Every file of a diff, in GitLab's limits. */
+/** Files a–b of n, and links to the other pages (the diff view's `paging`). */
+function pager(paging: NonNullable<DiffViewOptions['paging']>, current: number, count: number, first: number, last: number, total: number, idPrefix: string, label: string): Html {
+  if (count < 2) return html``;
+  const link = (page: number) => (page === current ? html`<strong aria-current="page">${page}</strong>` : html`<a href="${paging.url(page)}">${page}</a>`);
+  return html`<nav class="pagination diff-pages" id="${idPrefix}diff-pages" aria-label="${label}"><span class="muted">Files ${first}–${last} of ${total}</span> ${current > 1 ? html`<a href="${paging.url(current - 1)}" rel="prev">Previous</a>` : ''} ${Array.from({ length: count }, (_, index) => link(index + 1))} ${current < count ? html`<a href="${paging.url(current + 1)}" rel="next">Next</a>` : ''}</nav>`;
+}
+
+/** Every file of a diff, in GitLab's limits (a page of them with `paging`). */
 export async function renderDiffView(files: readonly FileDiff[], options: DiffViewOptions): Promise<Html> {
   if (files.length === 0) return html`<p class="empty">No changes.</p>`;
   const plan = planDiff(files);
-  const prepared = await prepare(plan.files.map((entry) => ({ ...entry, withBody: entry.display === 'shown' || (entry.display === 'collapsed' && !options.fileUrl) })));
+  const paging = options.paging;
+  const pages = paging ? pageNumbers(plan.files) : plan.files.map(() => 1);
+  const pageCount = pages.length ? pages[pages.length - 1] : 1;
+  const current = paging ? Math.min(Math.max(1, Math.trunc(paging.page) || 1), pageCount) : 1;
+  // A page stays within the safe totals: only a file's own size collapses it there.
+  const entries = plan.files.map((entry) => (paging && entry.display === 'collapsed' && Buffer.byteLength(entry.file.diff) <= DIFF_LIMITS.collapseBytes ? { ...entry, display: 'shown' as const } : entry));
+  const prepared = await prepare(entries.map((entry, index) => ({ ...entry, withBody: pages[index] === current && (entry.display === 'shown' || (entry.display === 'collapsed' && !options.fileUrl)) })));
   const additions = prepared.reduce((sum, entry) => sum + entry.stats.additions, 0);
   const deletions = prepared.reduce((sum, entry) => sum + entry.stats.deletions, 0);
   const idPrefix = options.idPrefix ?? '';
+  const anchor = (entry: PreparedFile, index: number) => `${pages[index] === current ? '' : paging!.url(pages[index])}#${idPrefix}file-${pathHash(entry.file.new_path)}`;
+  const first = pages.indexOf(current) + 1;
+  const last = pages.lastIndexOf(current) + 1;
+  const nav = paging ? pager(paging, current, pageCount, first, last, prepared.length, idPrefix, 'Pages of changed files') : html``;
   return html`<div class="diff-view" data-mode="${options.mode}">
 <p class="diff-summary">${files.length} changed ${files.length === 1 ? 'file' : 'files'} with <span class="diff-stats"><span class="added">${additions} ${additions === 1 ? 'addition' : 'additions'}</span> and <span class="removed">${deletions} ${deletions === 1 ? 'deletion' : 'deletions'}</span></span> ${modeSwitch(options)}</p>
-${files.length > 1 ? html`<details class="diff-files-list"><summary>Changed files</summary><ol>${prepared.map((entry) => html`<li><a href="#${idPrefix}file-${pathHash(entry.file.new_path)}">${fileTitle(entry.file)}</a></li>`)}</ol></details>` : ''}
-${prepared.map((entry) => fileSection(entry, options, false))}
-${plan.omitted > 0 ? html`<p class="error" id="${idPrefix}diff-overflow">Too many changes to show: ${plan.omitted} more ${plan.omitted === 1 ? 'file is' : 'files are'} not shown.${options.rawDiffUrl ? html` <a href="${options.rawDiffUrl}">Download the plain diff</a>.` : ''}</p>` : ''}
+${files.length > 1 ? html`<details class="diff-files-list"><summary>Changed files</summary><ol>${prepared.map((entry, index) => html`<li><a href="${anchor(entry, index)}">${fileTitle(entry.file)}</a></li>`)}</ol></details>` : ''}
+${nav}
+${prepared.filter((_, index) => pages[index] === current).map((entry) => fileSection(entry, options, false))}
+${pageCount > 1 ? html`${pager(paging!, current, pageCount, first, last, prepared.length, `${idPrefix}bottom-`, 'Pages of changed files, at the end')}` : ''}
+${plan.omitted > 0 && current === pageCount ? html`<p class="error" id="${idPrefix}diff-overflow">Too many changes to show: ${plan.omitted} more ${plan.omitted === 1 ? 'file is' : 'files are'} not shown.${options.rawDiffUrl ? html` <a href="${options.rawDiffUrl}">Download the plain diff</a>.` : ''}</p>` : ''}
 </div>`;
 }
 

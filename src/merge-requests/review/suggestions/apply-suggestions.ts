@@ -4,8 +4,10 @@
 // failing suggestion first; the commit is authored by the notes' author when there is one, committed
 // by the caller, with the caller's message, the project's suggestion_commit_message or GitLab's
 // default, and `%{…}` placeholders filled. The branch moves only from the head the contents were
-// computed on (a push in between: "A file has been changed.").
+// computed on (a push in between: "A file has been changed."). The applied suggestions' threads are
+// resolved.
 import type { Deps } from '../../../platform/deps.js';
+import { inTransaction } from '../../../platform/db/database.js';
 import type { ProjectAccess, ProjectRow } from '../../../platform/auth/subjects.js';
 import type { AuthUser } from '../../../platform/auth/principal.js';
 import { StatusError } from '../../../platform/errors.js';
@@ -15,6 +17,7 @@ import type { MergeRequestRow } from '../../rows.js';
 import { latestDiffOf } from '../../finder.js';
 import { branchHead, readRepository } from '../../mr-repository.js';
 import { isActive } from '../diff-threads.js';
+import { lockMergeRequest, noteAllResolved, setThreadResolved } from '../resolve-discussion.js';
 import { readPosition, type Position } from '../position.js';
 import { blobLines, linesBetween } from './new-suggestions.js';
 import type { SuggestionRow } from './suggestion-entity.js';
@@ -128,7 +131,15 @@ export async function applySuggestions(deps: Deps, access: ProjectAccess, source
       authorName: author?.name, authorEmail: author?.email,
       changedMessage: () => FILE_CHANGED,
     });
-    await deps.db.updateTable('suggestions').set({ applied: 1, commit_id: commit.id }).where('id', 'in', placed.map((item) => Number(item.suggestion.id))).execute();
+    const now = deps.clock.now();
+    await inTransaction(deps.db, async (trx) => {
+      await trx.updateTable('suggestions').set({ applied: 1, commit_id: commit.id }).where('id', 'in', placed.map((item) => Number(item.suggestion.id))).execute();
+      // As GitLab does, the threads whose suggestions were applied are resolved by who applied them.
+      await lockMergeRequest(trx, first.mr);
+      let changed = false;
+      for (const discussionId of new Set(placed.map((item) => item.note.discussion_id).filter((id) => id !== null))) changed = (await setThreadResolved(trx, first.mr, discussionId, { id: actor.id }, now)) || changed;
+      if (changed) await noteAllResolved(trx, first.mr, actor.id, now);
+    });
     return commit.id;
   } catch (error) {
     if (error instanceof RepositoryApiError) throw new StatusError(error.status, error.message.startsWith('Could not update branch') ? FILE_CHANGED : error.message);
