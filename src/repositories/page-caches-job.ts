@@ -7,7 +7,8 @@
 //   from the previous head's kept answer when the push only added commits on top of it without a
 //   merge (walking the new commits only: last-commits.ts, lastCommitsSince), else by a whole walk;
 // - every other directory kept at the previous head is carried over as it is (same answer then);
-// - the files the newest pushed commits changed get their blame, a few and not too big ones.
+// - the files the newest pushed commits changed get their blame, a few and not too big ones, and are
+//   highlighted once (the highlighting is kept per process, not in the database).
 // At-least-once: a repeated job finds the rows written and skips them.
 import type { Deps } from '../platform/deps.js';
 import { findProjectRow } from '../accounts/api.js';
@@ -16,6 +17,7 @@ import { gitBytes } from './git.js';
 import { listTree, entryAt } from './repository-api/git-reads.js';
 import { readCommits, readObject } from './repository-api/object-reader.js';
 import { isBinary } from './repository-api/files-finder.js';
+import { highlightText } from '../platform/web/highlight/highlighter.js';
 import { baseName } from './repository-api/tree-entries.js';
 import { lastCommitsForTree, lastCommitsSince, linearSince } from './repository-api/last-commits.js';
 import { blameAt, carryTrees, keepTree, keptBlame, keptTree, pruneKept } from './repository-api/page-caches.js';
@@ -78,6 +80,9 @@ async function keepBlame(deps: Deps, projectId: number, repoPath: string, commit
   const blob = await readObject(repoPath, entry.id);
   if (!blob || blob.content.length === 0 || blob.content.length > MAX_BLAME_BYTES || isBinary(blob.content)) return;
   await blameAt(deps, projectId, repoPath, commit, path);
+  // The blame and blob pages show the file highlighted: highlighting it now fills this process's
+  // highlighting cache (keyed by the text), so that the first view on this node does not wait for it.
+  await highlightText({ path, text: blob.content.toString('utf8') });
 }
 
 export async function pageCachesJob(deps: Deps, payload: PageCachesPayload): Promise<void> {
