@@ -33,6 +33,7 @@ import { adminFeature } from './admin/index.js';
 import { todosFeature } from './todos/index.js';
 import { releasesFeature } from './releases/index.js';
 import { uploadsFeature } from './uploads/index.js';
+import { snippetsFeature } from './snippets/index.js';
 
 export const features: Feature[] = [
   accountsFeature,
@@ -65,6 +66,7 @@ export const features: Feature[] = [
   forksFeature,
   releasesFeature,
   uploadsFeature,
+  snippetsFeature,
   boardsFeature,
   issuePagesFeature,
   mergeRequestPagesFeature,

@@ -23,6 +23,8 @@ async function migrateToGhost(trx: Executor, userId: number, ghostId: number): P
   await trx.updateTable('issues').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
   await trx.updateTable('notes').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
   await trx.updateTable('resource_label_events').set({ user_id: ghostId }).where('user_id', '=', userId).execute();
+  // Snippets pass to the ghost user too (with hard_delete they go by cascade).
+  await trx.updateTable('snippets').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
 }
 
 async function deleteContributions(trx: Executor, userId: number): Promise<void> {

@@ -10,7 +10,7 @@ export function applicationStatistics(counts: InstanceCounts) {
     issues: delimited(counts.issues),
     merge_requests: delimited(counts.mergeRequests),
     notes: delimited(counts.notes),
-    snippets: '0',
+    snippets: delimited(counts.snippets),
     ssh_keys: delimited(counts.sshKeys),
     milestones: delimited(counts.milestones),
     users: delimited(counts.users),

@@ -1,5 +1,5 @@
 // GitLab's application statistics: how many of each thing the instance holds, counted in one
-// statement. Kiln has no snippets: those are 0. Forks are the projects that name an upstream.
+// statement. Forks are the projects that name an upstream.
 import { sql } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 
@@ -15,6 +15,7 @@ export interface InstanceCounts {
   sshKeys: number;
   milestones: number;
   forks: number;
+  snippets: number;
 }
 
 const count = (table: string, where = sql``) => sql<number>`(select count(*) from ${sql.table(table)} ${where})`;
@@ -33,11 +34,12 @@ export async function instanceCounts(deps: Deps): Promise<InstanceCounts> {
       count('keys').as('ssh_keys'),
       count('milestones').as('milestones'),
       count('projects', sql`where forked_from_project_id is not null`).as('forks'),
+      count('snippets').as('snippets'),
     ])
     .executeTakeFirstOrThrow();
   return {
     users: Number(row.users), activeUsers: Number(row.active_users), blockedUsers: Number(row.blocked_users), projects: Number(row.projects),
     groups: Number(row.groups), issues: Number(row.issues), mergeRequests: Number(row.merge_requests), notes: Number(row.notes),
-    sshKeys: Number(row.ssh_keys), milestones: Number(row.milestones), forks: Number(row.forks),
+    sshKeys: Number(row.ssh_keys), milestones: Number(row.milestones), forks: Number(row.forks), snippets: Number(row.snippets),
   };
 }

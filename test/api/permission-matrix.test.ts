@@ -178,6 +178,13 @@ const PROBES: Probe[] = [
       return k.api('POST', `/projects/${w.project.id}/releases`, { token, body: { tag_name: `release-${serial}`, ref: 'main' } });
     },
   },
+  // Project snippets (issue 38; GitLab: read by Guests and readers of the project, made by Reporters).
+  { ability: 'read_snippet', expect: READ, request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/snippets`, { token }) },
+  {
+    ability: 'create_snippet',
+    expect: 'nnnyyyyyn',
+    request: (k, w, token, serial) => k.api('POST', `/projects/${w.project.id}/snippets`, { token, body: { title: `probe ${serial}`, visibility: 'private', content: 'x' } }),
+  },
   // Editing, moving and deleting projects and groups (issue 15). A refused transfer into a namespace is
   // GitLab's 400 "Failed to transfer project …": counted as refused here.
   { ability: 'admin_project', expect: 'nnnnnyyyn', request: (k, w, token, serial) => k.api('PUT', `/projects/${w.project.id}`, { token, body: { description: `probe ${serial}` } }) },

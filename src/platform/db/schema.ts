@@ -21,6 +21,7 @@ import type { TodosTables } from './tables/todos.js';
 import type { ReleasesTables } from './tables/releases.js';
 import type { UploadsTables } from './tables/uploads.js';
 import type { BoardsTables } from './tables/boards.js';
+import type { SnippetsTables } from './tables/snippets.js';
 
 export interface DB
   extends AccountsTables,
@@ -44,4 +45,5 @@ export interface DB
     TodosTables,
     ReleasesTables,
     UploadsTables,
-    BoardsTables {}
+    BoardsTables,
+    SnippetsTables {}

@@ -23,7 +23,7 @@ export interface AbilityRule {
 }
 
 /** Project features with an access level of their own (GitLab's `<feature>_access_level`). */
-export type ProjectFeature = 'issues' | 'repository' | 'merge_requests' | 'forking';
+export type ProjectFeature = 'issues' | 'repository' | 'merge_requests' | 'forking' | 'snippets';
 
 const READ: Omit<AbilityRule, 'min'> = { public: 'anyone', internal: 'signed_in' };
 const PARTICIPATE: Omit<AbilityRule, 'min'> = { public: 'signed_in', internal: 'signed_in' };
@@ -139,6 +139,13 @@ export const PROJECT_ABILITIES = {
   upload_file: { min: ACCESS.guest, ...PARTICIPATE },
   read_upload: { min: ACCESS.guest, ...READ },
   admin_upload: { min: ACCESS.maintainer },
+  // Project snippets (project_policy.rb, project_snippet_policy.rb): read by Guests and readers of a
+  // public project, made by Reporters, changed and deleted by Maintainers (and by their author:
+  // src/snippets/snippet-policy.ts), all within snippets_access_level (a stored setting the snippet
+  // routes pass as `features.snippets_access_level`).
+  read_snippet: { min: ACCESS.guest, ...READ, feature: 'snippets' },
+  create_snippet: { min: ACCESS.reporter, feature: 'snippets' },
+  admin_snippet: { min: ACCESS.maintainer, feature: 'snippets' },
 } satisfies Record<string, AbilityRule>;
 
 export const GROUP_ABILITIES = {

@@ -5,3 +5,4 @@ export * from './issue-policy.js';
 export * from './member-policy.js';
 export * from './protected-branch-policy.js';
 export * from './merge-request-policy.js';
+export * from './snippet-policy.js';

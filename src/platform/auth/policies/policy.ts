@@ -21,6 +21,8 @@ export interface ProjectFeatureLevels {
   merge_requests_access_level?: string;
   /** A stored setting, not a column: absent (enabled) unless the caller read it (forks' fork-project.ts). */
   forking_access_level?: string;
+  /** A stored setting too: absent (enabled) unless the caller read it (snippets' snippet-policy.ts). */
+  snippets_access_level?: string;
 }
 
 export function allowedBy(rule: AbilityRule, subject: PolicySubject): boolean {
@@ -43,7 +45,7 @@ function featureAllows(feature: ProjectFeature, subject: PolicySubject): boolean
   if (level === 'disabled') return false;
   if (level !== 'private') return true;
   if (subject.user?.admin) return true;
-  const minimum = feature !== 'issues' && subject.visibility === 'private' ? ACCESS.reporter : ACCESS.guest;
+  const minimum = feature !== 'issues' && feature !== 'snippets' && subject.visibility === 'private' ? ACCESS.reporter : ACCESS.guest;
   return subject.user !== null && subject.level >= minimum;
 }
 

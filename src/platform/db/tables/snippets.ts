@@ -1,0 +1,33 @@
+// Snippets (migration 20261229T0805-snippets).
+import type { Generated } from 'kysely';
+
+export type SnippetVisibility = 'private' | 'internal' | 'public';
+
+export interface SnippetsTable {
+  id: Generated<number>;
+  /** Null for a personal snippet. */
+  project_id: number | null;
+  author_id: number;
+  title: string;
+  description: string | null;
+  visibility: SnippetVisibility;
+  /** The creating request's User-Agent and address (GitLab's user_agent_details, shown to administrators). */
+  user_agent: string | null;
+  ip_address: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SnippetFilesTable {
+  id: Generated<number>;
+  snippet_id: number;
+  /** The file's order in the snippet (GitLab lists a snippet repository's files by path; Kiln keeps the order sent). */
+  position: number;
+  path: string;
+  content: string;
+}
+
+export interface SnippetsTables {
+  snippets: SnippetsTable;
+  snippet_files: SnippetFilesTable;
+}

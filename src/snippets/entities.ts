@@ -1,0 +1,65 @@
+// Wire shape of a snippet (GitLab's Entities::Snippet and ProjectSnippet: the same fields), listed in
+// GitLab's order. Kiln keeps a snippet's files in its database, not in a repository of its own, so the
+// entity has no ssh_url_to_repo/http_url_to_repo (docs/snippets.md). A file's raw_url names the
+// branch `main`, as a snippet repository's only branch would be named.
+import type { Deps } from '../platform/deps.js';
+import { isoTime } from '../platform/clock.js';
+import { projectWebUrl, userBasic } from '../accounts/api.js';
+import { snippetFiles, type SnippetFileRow, type SnippetRow } from './finder.js';
+
+export const SNIPPET_REF = 'main';
+
+export function snippetWebUrl(baseUrl: string, snippet: { id: number | string }, projectPath: string | null): string {
+  return projectPath === null ? `${baseUrl}/-/snippets/${Number(snippet.id)}` : `${projectWebUrl(baseUrl, projectPath)}/-/snippets/${Number(snippet.id)}`;
+}
+
+export function fileRawUrl(webUrl: string, path: string): string {
+  return `${webUrl}/raw/${SNIPPET_REF}/${path.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** The project paths of project snippets, by project id. */
+async function projectPaths(deps: Deps, snippets: SnippetRow[]): Promise<Map<number, string>> {
+  const ids = [...new Set(snippets.map((snippet) => snippet.project_id).filter((id) => id !== null).map(Number))];
+  if (ids.length === 0) return new Map();
+  const rows = await deps.db.selectFrom('projects').innerJoin('namespaces', 'namespaces.id', 'projects.namespace_id')
+    .select(['projects.id', 'projects.path', 'namespaces.full_path']).where('projects.id', 'in', ids).execute();
+  return new Map(rows.map((row) => [Number(row.id), `${row.full_path}/${row.path}`]));
+}
+
+export async function presentSnippets(deps: Deps, snippets: SnippetRow[]) {
+  const { baseUrl } = deps.config;
+  const files = await snippetFiles(deps.db, snippets.map((snippet) => Number(snippet.id)));
+  const authorIds = [...new Set(snippets.map((snippet) => Number(snippet.author_id)))];
+  const authors = new Map((authorIds.length ? await deps.db.selectFrom('users').selectAll().where('id', 'in', authorIds).execute() : []).map((user) => [Number(user.id), user]));
+  const paths = await projectPaths(deps, snippets);
+  return snippets.map((snippet) => {
+    const web = snippetWebUrl(baseUrl, snippet, snippet.project_id === null ? null : paths.get(Number(snippet.project_id)) ?? null);
+    const own: SnippetFileRow[] = files.get(Number(snippet.id)) ?? [];
+    const author = authors.get(Number(snippet.author_id));
+    return {
+      id: Number(snippet.id),
+      title: snippet.title,
+      description: snippet.description,
+      visibility: snippet.visibility,
+      author: author ? userBasic(baseUrl, author) : null,
+      created_at: isoTime(snippet.created_at),
+      updated_at: isoTime(snippet.updated_at),
+      project_id: snippet.project_id === null ? null : Number(snippet.project_id),
+      web_url: web,
+      raw_url: `${web}/raw`,
+      file_name: own[0]?.path ?? null,
+      files: own.map((file) => ({ path: file.path, raw_url: fileRawUrl(web, file.path) })),
+      imported: false,
+      imported_from: 'none',
+    };
+  });
+}
+
+export async function presentSnippet(deps: Deps, snippet: SnippetRow) {
+  return (await presentSnippets(deps, [snippet]))[0];
+}
+
+/** GitLab's UserAgentDetail entity (administrators only). */
+export function userAgentDetail(snippet: SnippetRow) {
+  return { user_agent: snippet.user_agent ?? '', ip_address: snippet.ip_address ?? '', akismet_submitted: false };
+}
