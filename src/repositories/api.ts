@@ -52,3 +52,5 @@ export { RepositoryApiError } from './repository-api/errors.js';
 export { mayPushToBranch } from './repository-api/branch-rules.js';
 // A fork's repository: a hard-linked local clone of the upstream (fork-repository.ts).
 export { forkRepository, type ForkRepositoryInput } from './fork-repository.js';
+// A file's lines as a numbered, highlighted table (snippet pages show their files so).
+export { lineMarkup, lineTable } from './pages/file-lines.js';

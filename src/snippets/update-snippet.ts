@@ -16,6 +16,8 @@ export interface SnippetChanges {
   files?: FileAction[];
   content?: string;
   fileName?: string;
+  /** Every file anew (the edit page sends the whole list). */
+  replace?: SnippetFile[];
 }
 
 function oneFileChange(current: SnippetFile[], content: string | undefined, fileName: string | undefined): SnippetFile[] {
@@ -29,9 +31,9 @@ export async function updateSnippet(deps: Deps, snippet: SnippetRow, changes: Sn
     // Taking the row first serialises concurrent updates of one snippet (a no-op write is a row lock on both databases).
     const locked = await trx.updateTable('snippets').set({ updated_at: deps.clock.now() }).where('id', '=', snippet.id).returningAll().executeTakeFirst();
     if (!locked) throw new NotFoundError('Snippet');
-    if (changes.files || changes.content !== undefined || changes.fileName !== undefined) {
+    if (changes.replace || changes.files || changes.content !== undefined || changes.fileName !== undefined) {
       const rows = await trx.selectFrom('snippet_files').select(['path', 'content']).where('snippet_id', '=', snippet.id).orderBy('position').execute();
-      const files = changes.files ? applyActions(rows, changes.files) : oneFileChange(rows, changes.content, changes.fileName);
+      const files = changes.replace ? checkTotal(changes.replace) : changes.files ? applyActions(rows, changes.files) : oneFileChange(rows, changes.content, changes.fileName);
       await trx.deleteFrom('snippet_files').where('snippet_id', '=', snippet.id).execute();
       await trx.insertInto('snippet_files').values(files.map((file, position) => ({ snippet_id: snippet.id, position, path: file.path, content: file.content }))).execute();
     }

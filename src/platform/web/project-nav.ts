@@ -4,7 +4,7 @@ import type { GroupAccess, ProjectAccess } from '../auth/subjects.js';
 import { canOnGroup, canOnProject } from '../auth/policies/policy.js';
 import { html, type Html } from './html.js';
 
-export type ProjectSection = 'overview' | 'repository' | 'issues' | 'boards' | 'labels' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'releases' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings' | 'deploy_keys' | 'deploy_tokens';
+export type ProjectSection = 'overview' | 'repository' | 'issues' | 'boards' | 'labels' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'releases' | 'snippets' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings' | 'deploy_keys' | 'deploy_tokens';
 
 function entry(href: string, label: string, current: boolean, count?: number): Html {
   return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${label}${count === undefined ? '' : html` <span class="badge" data-count="${count}">${count}</span>`}</a></li>`;
@@ -39,6 +39,7 @@ ${can('read_milestone') ? entry(`${base}/-/milestones`, 'Milestones', current ==
 ${can('read_alert_management_alert') ? entry(`${base}/-/alert_management`, 'Alerts', current === 'alerts') : ''}
 ${can('read_environment') ? entry(`${base}/-/environments`, 'Environments', current === 'environments') : ''}
 ${can('read_release') ? entry(`${base}/-/releases`, 'Releases', current === 'releases') : ''}
+${can('read_snippet') ? entry(`${base}/-/snippets`, 'Snippets', current === 'snippets') : ''}
 ${can('read_events') ? entry(`${base}/activity`, 'Activity', current === 'activity') : ''}
 ${can('read_project_member') ? entry(`${base}/-/project_members`, 'Members', current === 'members') : ''}
 ${
