@@ -17,6 +17,8 @@ import { PUSH_PIPELINE_JOB, pushPipelineJob } from './pipelines/push-pipeline.js
 import { DROP_STUCK_JOBS_JOB, dropStuckJobsJob, scheduleStuckJobsCheck } from './jobs/drop-stuck-jobs.js';
 import { EXPIRE_ARTIFACTS_JOB, expireArtifactsJob } from './jobs/expire-artifacts.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
+import { pipelineSchedulesRoutes } from './schedules/schedules-routes.js';
+import { RUN_SCHEDULE_JOB, runScheduleJob, SCHEDULER_JOB, schedulerJob, startScheduler } from './schedules/run-schedules.js';
 
 export const ciFeature: Feature = {
   name: 'ci',
@@ -44,10 +46,13 @@ export const ciFeature: Feature = {
     runnerProtocolRoutes(app, deps);
     variablesRoutes(app, deps);
     triggersRoutes(app, deps);
+    pipelineSchedulesRoutes(app, deps);
   },
-  jobs: { [PUSH_PIPELINE_JOB]: pushPipelineJob, [DROP_STUCK_JOBS_JOB]: dropStuckJobsJob, [EXPIRE_ARTIFACTS_JOB]: expireArtifactsJob },
+  jobs: { [PUSH_PIPELINE_JOB]: pushPipelineJob, [DROP_STUCK_JOBS_JOB]: dropStuckJobsJob, [EXPIRE_ARTIFACTS_JOB]: expireArtifactsJob,
+    [SCHEDULER_JOB]: schedulerJob, [RUN_SCHEDULE_JOB]: runScheduleJob },
   async onStart(deps) {
     await scheduleStuckJobsCheck(deps);
+    await startScheduler(deps);
     await scheduleOnce(deps, EXPIRE_ARTIFACTS_JOB, deps.clock.now(), { orRunning: true });
   },
 };

@@ -10,6 +10,7 @@ import { JOB_NOTIFY_ISSUE, notifyIssueEvent } from './notify-issue-event.js';
 import { JOB_NOTIFY_ALERT, notifyNewAlert } from './notify-new-alert.js';
 import { JOB_NOTIFY_MERGE_REQUEST, notifyMergeRequestEvent } from './notify-merge-request-event.js';
 import { ISSUES_DUE_JOB, issuesDueJob } from './issues-due.js';
+import { JOB_NOTIFY_PIPELINE, notifyPipeline } from './notify-pipeline.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
 import { accountHooks } from '../accounts/api.js';
 import { issueHooks } from '../issues/api.js';
@@ -32,7 +33,7 @@ export const notificationsFeature: Feature = {
     subscriptionRoutes(app, deps);
     unsubscribePages(app, deps);
   },
-  jobs: { [JOB_NOTIFY_ISSUE]: notifyIssueEvent, [JOB_NOTIFY_MERGE_REQUEST]: notifyMergeRequestEvent, [JOB_NOTIFY_ALERT]: notifyNewAlert, [ISSUES_DUE_JOB]: issuesDueJob },
+  jobs: { [JOB_NOTIFY_ISSUE]: notifyIssueEvent, [JOB_NOTIFY_MERGE_REQUEST]: notifyMergeRequestEvent, [JOB_NOTIFY_ALERT]: notifyNewAlert, [ISSUES_DUE_JOB]: issuesDueJob, [JOB_NOTIFY_PIPELINE]: notifyPipeline },
   async onStart(deps) {
     await scheduleOnce(deps, ISSUES_DUE_JOB, deps.clock.now(), { orRunning: true });
   },

@@ -9,6 +9,7 @@ import { alertEmailSetting } from './notification-queries.js';
 import type { IssueAction } from './recipient-rules.js';
 import { addedMentions } from './new-mentions.js';
 import { JOB_NOTIFY_MERGE_REQUEST, type MergeRequestNotificationPayload } from './notify-merge-request-event.js';
+import { JOB_NOTIFY_PIPELINE } from './notify-pipeline.js';
 
 const ISSUE_ACTIONS: Partial<Record<DomainEventKind, IssueAction>> = {
   'issue.opened': 'new_issue',
@@ -40,6 +41,10 @@ export function listenForNotifications(deps: Deps): void {
     if (event.noteableType === 'MergeRequest') await mergeRequestJob(tx, { action: 'new_note', mergeRequestId: event.noteableId, actorId: event.actorId, noteId: event.noteId });
   });
   listenForMergeRequests(deps);
+  // A pipeline that ended as success or failed mails its user (notify-pipeline.ts decides whether).
+  domainEvents.on('pipeline.status_changed', async (tx, event) => {
+    if (event.status === 'success' || event.status === 'failed') await enqueue(tx, clock, JOB_NOTIFY_PIPELINE, { pipelineId: event.pipelineId, status: event.status });
+  });
   domainEvents.on('alert.created', async (tx, event) => {
     // New alerts only; one read by primary key, and a job only when the project asked for mail.
     const [setting] = await tx.all<{ send_email: number }>(alertEmailSetting(event.projectId));

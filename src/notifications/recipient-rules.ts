@@ -88,3 +88,27 @@ export function reasonRank(reason: NotificationReason): number {
   const index = REASON_PRIORITY.indexOf(reason);
   return index === -1 ? REASON_PRIORITY.length + 1 : index;
 }
+
+/** The pipeline e-mail events (GitLab's NotificationService#pipeline_finished custom actions). */
+export type PipelineAction = 'failed_pipeline' | 'fixed_pipeline' | 'success_pipeline';
+
+/**
+ * Whether the pipeline's user gets a pipeline e-mail under the setting that applies. GitLab asks
+ * notifiable? as a watcher with the pipeline's custom action: watch and participating send failed
+ * and fixed pipelines, not successful ones; custom sends what is switched on, where a failed or fixed
+ * pipeline switch never set counts as on (NotificationSetting#event_enabled?); mention and disabled
+ * send none.
+ */
+export function pipelineMailAllowed(setting: SettingLike, action: PipelineAction): boolean {
+  switch (setting.level as Level) {
+    case 'custom': {
+      const flag = setting[action];
+      return flag === null || flag === undefined ? action !== 'success_pipeline' : Number(flag) === 1;
+    }
+    case 'watch':
+    case 'participating':
+      return action !== 'success_pipeline';
+    default:
+      return false;
+  }
+}

@@ -60,7 +60,7 @@ async function watcherPool(deps: Deps, context: ThreadContext): Promise<{ ids: n
 }
 
 /** Each user's setting as it applies to this project (recipient-rules.ts effectiveSetting). */
-async function settingsFor(deps: Deps, userIds: number[], context: ThreadContext): Promise<Map<number, NotificationSettingRow>> {
+export async function settingsFor(deps: Deps, userIds: number[], context: Pick<ThreadContext, 'project' | 'groupIds'>): Promise<Map<number, NotificationSettingRow>> {
   const rows = userIds.length
     ? await deps.db.selectFrom('notification_settings').selectAll().where('user_id', 'in', userIds).where((eb) => eb.or([
         eb('source_type', '=', 'Global'),

@@ -164,6 +164,17 @@ const PROBES: Probe[] = [
     expect: 'nnnnnnyyn',
     request: async (k, w, token, serial) => k.api('DELETE', `/projects/${w.project.id}/pipelines/${await probePipeline(k, w, serial)}`, { token }),
   },
+  // Pipeline schedules (issue 39; GitLab: read by Reporters, made by Developers).
+  {
+    ability: 'read_pipeline_schedule',
+    expect: 'nnnyyyyyn',
+    request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/pipeline_schedules`, { token }),
+  },
+  {
+    ability: 'create_pipeline_schedule',
+    expect: 'nnnnyyyyn',
+    request: (k, w, token, serial) => k.api('POST', `/projects/${w.project.id}/pipeline_schedules`, { token, body: { description: `probe ${serial}`, ref: 'main', cron: '0 1 * * *' } }),
+  },
   // Releases (issue 38; GitLab: read by Guests and readers of the project's repository, made by Developers).
   {
     ability: 'read_release',

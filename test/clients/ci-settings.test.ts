@@ -1,5 +1,6 @@
 // python-gitlab 3.12 (Debian) against a started `kiln serve`, as users run it: CI/CD variables of a
-// project, a group and the instance, and pipeline trigger tokens with trigger_pipeline (issue 39).
+// project, a group and the instance, pipeline trigger tokens with trigger_pipeline, and pipeline
+// schedules with their variables, take_ownership and play (issue 39).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, startKilnProcess, type KilnProcess } from './helpers/server.js';
 import { runPython } from './helpers/python.js';
@@ -59,6 +60,47 @@ out["after_delete"] = len(p.triggers.list())
 print(json.dumps(out))
 `;
 
+const PYTHON_SCHEDULES = `
+import json, os, time, gitlab
+gl = gitlab.Gitlab(os.environ["URL"], private_token=os.environ["TOKEN"])
+p = gl.projects.get(os.environ["PROJECT"])
+out = {}
+s = p.pipelineschedules.create({"description": "nightly", "ref": "main", "cron": "0 1 * * *", "cron_timezone": "Europe/Berlin"})
+out["created"] = s.attributes
+try:
+    p.pipelineschedules.create({"description": "bad", "ref": "main", "cron": "0 25 * * *"})
+except gitlab.exceptions.GitlabCreateError as err:
+    out["invalid"] = [err.response_code, err.error_message]
+s.description = "every night"
+s.active = False
+s.save()
+s = p.pipelineschedules.get(s.id)
+out["saved"] = [s.description, s.active, s.next_run_at]
+out["listed"] = [x.description for x in p.pipelineschedules.list(scope="inactive")]
+s.take_ownership()
+out["owner"] = s.owner["username"]
+v = s.variables.create({"key": "TARGET", "value": "scheduled"})
+v.value = "from-schedule"
+v.save()
+s = p.pipelineschedules.get(s.id)
+out["variables"] = s.variables
+sid = s.id
+# play() answers {"message": "201 Created"}, which python-gitlab takes as the object's attributes.
+s.play()
+for _ in range(100):
+    s = p.pipelineschedules.get(sid)
+    if s.last_pipeline:
+        break
+    time.sleep(0.2)
+out["last_pipeline"] = s.last_pipeline and {"source": s.last_pipeline["source"], "ref": s.last_pipeline["ref"]}
+out["pipeline_variables"] = [x.attributes["value"] for x in p.pipelines.get(s.last_pipeline["id"]).variables.list()] if s.last_pipeline else None
+s.variables.delete("TARGET")
+out["after_variable_delete"] = p.pipelineschedules.get(s.id).variables
+s.delete()
+out["after_delete"] = len(p.pipelineschedules.list())
+print(json.dumps(out))
+`;
+
 describe('python-gitlab 3.12', () => {
   it('drives project, group and instance variables', async () => {
     const { stdout } = await runPython(PYTHON_VARIABLES, { URL: kiln.url, TOKEN: kiln.rootToken, PROJECT: project.path_with_namespace, GROUP: String(group.id) });
@@ -81,6 +123,22 @@ describe('python-gitlab 3.12', () => {
     // python-gitlab adds its parents' ids (project_id, pipeline_id) to a listed object's attributes.
     expect(out.variables).toEqual([expect.objectContaining({ variable_type: 'env_var', key: 'TARGET', value: 'staging' })]);
     expect(out.listed).toEqual(['nightly']);
+    expect(out.after_delete).toBe(0);
+  });
+
+  it('creates, edits, takes over and plays a pipeline schedule with its variables', async () => {
+    const { stdout } = await runPython(PYTHON_SCHEDULES, { URL: kiln.url, TOKEN: kiln.rootToken, PROJECT: project.path_with_namespace });
+    const out = JSON.parse(stdout);
+    expect(out.created).toMatchObject({ description: 'nightly', ref: 'main', cron: '0 1 * * *', cron_timezone: 'Europe/Berlin', active: true, owner: { username: 'root' }, last_pipeline: null });
+    expect(out.created.next_run_at).toMatch(/T00:00:00\.000Z$/);
+    expect(out.invalid).toEqual([400, { cron: [' is invalid syntax'] }]);
+    expect(out.saved).toEqual(['every night', false, null]);
+    expect(out.listed).toEqual(['every night']);
+    expect(out.owner).toBe('root');
+    expect(out.variables).toEqual([{ variable_type: 'env_var', key: 'TARGET', value: 'from-schedule' }]);
+    expect(out.last_pipeline).toEqual({ source: 'schedule', ref: 'main' });
+    expect(out.pipeline_variables).toEqual(['from-schedule']);
+    expect(out.after_variable_delete).toEqual([]);
     expect(out.after_delete).toBe(0);
   });
 });

@@ -29,6 +29,8 @@ export interface CreatePipelineInput {
   source: 'push' | 'web' | 'api' | 'trigger' | 'schedule';
   userId: number | null;
   variables?: Array<{ key: string; value: string; variable_type?: string }>;
+  /** The schedule that runs it (source `schedule`). */
+  pipelineScheduleId?: number;
 }
 
 export class PipelineCreationError extends Error {
@@ -95,7 +97,7 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
         status: pipelineStatus, user_id: input.userId, created_at: now, updated_at: now, started_at: null, finished_at: config ? null : now,
         yaml_errors: parsed && !config ? parsed.errors.join(', ') : null, failure_reason: parsed && !config ? 'config_error' : null,
         variables: input.variables?.length ? JSON.stringify(input.variables.map((variable) => ({ key: variable.key, value: variable.value, variable_type: variable.variable_type ?? 'env_var' }))) : null,
-        stages: JSON.stringify(stages),
+        stages: JSON.stringify(stages), pipeline_schedule_id: input.pipelineScheduleId ?? null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();

@@ -7,11 +7,12 @@ import { listRefs, readableRepository } from '../../repositories/api.js';
 import { createPipeline, PipelineCreationError, type CreatePipelineInput } from './create-pipeline.js';
 import { queueSignal } from '../queue-signal.js';
 
-export async function runPipelineForRef(deps: Deps, input: Omit<CreatePipelineInput, 'tag' | 'sha' | 'beforeSha'>): Promise<CiPipelineRow> {
+export async function runPipelineForRef(deps: Deps, input: Omit<CreatePipelineInput, 'tag' | 'sha' | 'beforeSha'> & { tag?: boolean }): Promise<CiPipelineRow> {
   const path = await readableRepository(deps, input.project);
   const refs = path ? await listRefs(path) : new Map<string, string>();
-  const branch = refs.has(`refs/heads/${input.ref}`);
-  if (!branch && !refs.has(`refs/tags/${input.ref}`)) throw new PipelineCreationError(['Reference not found']);
+  // `tag` set: the caller named a full ref (`refs/tags/…` or `refs/heads/…`, as a schedule may).
+  const branch = input.tag === undefined ? refs.has(`refs/heads/${input.ref}`) : !input.tag && refs.has(`refs/heads/${input.ref}`);
+  if (!branch && (input.tag === false || !refs.has(`refs/tags/${input.ref}`))) throw new PipelineCreationError(['Reference not found']);
   const pipeline = await createPipeline(deps, { ...input, tag: !branch });
   if (!pipeline) throw new PipelineCreationError(['No stages / jobs for this pipeline.']);
   queueSignal(deps).tick();

@@ -121,6 +121,10 @@ export const PROJECT_ABILITIES = {
   // Maintainers; a Developer gets 403.
   admin_cicd_variables: { min: ACCESS.maintainer },
   admin_build: { min: ACCESS.maintainer, feature: 'repository' },
+  // Pipeline schedules (project_policy.rb): read by Reporters, made by Developers; changing one is its
+  // owner's (ci/schedules/schedule-policy.ts).
+  read_pipeline_schedule: { min: ACCESS.reporter, feature: 'repository' },
+  create_pipeline_schedule: { min: ACCESS.developer, feature: 'repository' },
   // Forks (project_policy.rb: fork_project with download_code; "Fork project": Guests of public and
   // internal projects, Reporters of private ones), within the project's forking_access_level (kept in
   // the stored settings: a fork's action passes it as `features.forking_access_level`). Unlinking a

@@ -33,7 +33,36 @@ export interface CiTriggersTable {
   updated_at: number;
 }
 
+/** Pipeline schedules (migration 20261229T0805-ci-pipeline-schedules). */
+export interface CiPipelineSchedulesTable {
+  id: Generated<number>;
+  project_id: number;
+  owner_id: number | null;
+  description: string;
+  ref: string;
+  cron: string;
+  cron_timezone: string;
+  /** The next occurrence of the cron in its time zone (epoch ms); the worker's claim moves it on. */
+  next_run_at: number | null;
+  active: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CiPipelineScheduleVariablesTable {
+  id: Generated<number>;
+  pipeline_schedule_id: number;
+  key: string;
+  /** AES-256-GCM under the instance key (deps.box). */
+  value_sealed: string;
+  variable_type: Generated<string>;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface CiSettingsTables {
   ci_variables: CiVariablesTable;
   ci_triggers: CiTriggersTable;
+  ci_pipeline_schedules: CiPipelineSchedulesTable;
+  ci_pipeline_schedule_variables: CiPipelineScheduleVariablesTable;
 }

@@ -23,6 +23,8 @@ export interface CiPipelinesTable {
   failure_reason: string | null;
   variables: string | null;
   stages: string | null;
+  /** The pipeline schedule that made it (source `schedule`). */
+  pipeline_schedule_id: number | null;
 }
 
 export interface CiBuildsTable {
