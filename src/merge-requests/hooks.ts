@@ -3,6 +3,8 @@
 // without merge requests knowing its tables. Held per app instance (as accounts/hooks.ts).
 import type { Deps } from '../platform/deps.js';
 import type { Executor } from '../platform/db/database.js';
+import type { Html } from '../platform/web/html.js';
+import type { PageContext } from '../platform/web/page-route.js';
 
 export interface MergeRequestHooks {
   /**
@@ -21,6 +23,8 @@ export interface MergeRequestHooks {
   versionRecorded?: (trx: Executor, event: { mergeRequestId: number; actorId: number | null }) => Promise<unknown>;
   /** Whether the user is subscribed to the merge request (the entity's `subscribed`; notifications registers it). */
   subscribed?: (userId: number, mr: { id: number; target_project_id: number }) => Promise<boolean>;
+  /** The page's "Add a to do" / "Mark as done" button for its reader (the todos feature registers it); `self` is the merge request's page. */
+  todoButton?: (context: PageContext, mr: { id: number; projectId: number }, self: string) => Promise<Html>;
 }
 
 // Keyed by the instance's event bus rather than by `deps` itself: a copy of deps that reads through

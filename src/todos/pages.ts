@@ -151,7 +151,7 @@ async function countOf(deps: Deps, user: AuthUser, filters: TodoFilters): Promis
 }
 
 /** The top bar's count, swapped in out of band after an htmx mark. */
-function countBadge(count: number): Html {
+export function countBadge(count: number): Html {
   return html`<span id="todos-count" class="todos-count" hx-swap-oob="true">${count >= 100 ? '99+' : String(count)}</span>`;
 }
 

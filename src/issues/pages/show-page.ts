@@ -23,6 +23,7 @@ import { renderTimeline } from './timeline.js';
 import { renderSidebar, type SidebarInput } from './sidebar.js';
 import { sidebarData } from './sidebar-data.js';
 import { attachControl } from '../../uploads/api.js';
+import { issueHooks } from '../hooks.js';
 
 export const ISSUE_PATTERN = /^(?<path>.+?)\/-\/issues\/(?<iid>\d{1,9})$/;
 const STATUS_NAMES = ['Triggered', 'Acknowledged', 'Resolved', 'Ignored'];
@@ -40,9 +41,15 @@ export async function renderDescription(context: PageContext, access: ProjectAcc
 ${error ? html`<p class="error" role="alert">${error}</p>` : ''}<div class="markdown description">${raw(enabled)}</div><p class="actions"><button type="submit" class="small secondary">Save checklist</button></p></form>`;
 }
 
-export function sidebarInput(context: PageContext, access: ProjectAccess, issue: PolicyIssue): Promise<Omit<SidebarInput, 'error'>> {
+export async function sidebarInput(context: PageContext, access: ProjectAccess, issue: PolicyIssue): Promise<Omit<SidebarInput, 'error'>> {
   const editable = Boolean(context.user) && canSetIssueMetadata(access, true);
-  return sidebarData(context.deps, access, issue, editable).then((data) => ({ context, access, issue, data, editable }));
+  const todoButton = issueHooks(context.deps).todoButton;
+  const self = `/${access.project.full_path}/-/issues/${issue.iid}`;
+  const [data, todo] = await Promise.all([
+    sidebarData(context.deps, access, issue, editable),
+    context.user && todoButton ? todoButton(context, { id: Number(issue.id), projectId: Number(issue.project_id) }, self) : Promise.resolve(html``),
+  ]);
+  return { context, access, issue, data, editable, todo };
 }
 
 export async function renderIssue(context: PageContext, access: ProjectAccess, error?: string, sidebarError?: SidebarInput['error'], status = 200) {

@@ -16,6 +16,8 @@ export interface SidebarInput {
   issue: PolicyIssue;
   data: SidebarData;
   editable: boolean;
+  /** The reader's to-do button (the todos feature's hook), empty for anonymous readers. */
+  todo: Html;
   /** A refused change, shown in its section. */
   error?: { field: string; message: string };
 }
@@ -85,6 +87,7 @@ function toggle(input: SidebarInput, field: 'confidential' | 'discussion_locked'
 export function renderSidebar(input: SidebarInput, deps: Deps): Html {
   const { issue } = input;
   return html`<aside class="issue-sidebar" id="issue-sidebar" aria-label="Issue details">
+${input.todo}
 ${assignees(input, deps.config.tier !== 'free')}
 ${labels(input)}
 ${milestone(input)}

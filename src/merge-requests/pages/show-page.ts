@@ -19,6 +19,7 @@ import { mergeRequestCommits } from './commits.js';
 import { loadMergeRequest, mergeRequestSidebar, mergeRequestsRoot, userLink } from './shared.js';
 import { reviewButton, reviewPanel, viewerDrafts } from './review-panel.js';
 import { attachControl } from '../../uploads/api.js';
+import { mergeRequestHooks } from '../hooks.js';
 
 export const MERGE_REQUEST_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})$/;
 export const COMMITS_TAB_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/commits$/;
@@ -67,11 +68,17 @@ ${open ? button('close', 'Close merge request') : mr.state === 'closed' ? button
 </div>`;
 }
 
+/** The reader's to-do button (registered by the todos feature, which knows merge requests): none for anonymous readers. */
+function todoButtonOf(context: PageContext, mr: MergeRequestRow, self: string): Promise<Html> {
+  const button = mergeRequestHooks(context.deps).todoButton;
+  return context.user && button ? button(context, { id: Number(mr.id), projectId: Number(mr.target_project_id) }, self) : Promise.resolve(html``);
+}
+
 export async function renderOverview(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
   const { deps } = context;
   const loaded = await load(context, access);
   const { mr, target, latest, self } = loaded;
-  const [assignees, reviewers, labels, milestone, description, threads, widget, awards] = await Promise.all([
+  const [assignees, reviewers, labels, milestone, description, threads, widget, awards, todo] = await Promise.all([
     assigneeIdsOf(deps, Number(mr.id)),
     reviewerIdsOf(deps, Number(mr.id)),
     deps.db.selectFrom('merge_request_label_links as ll').innerJoin('labels as l', 'l.id', 'll.label_id').select(['l.title']).where('ll.merge_request_id', '=', Number(mr.id)).orderBy('l.title').execute(),
@@ -80,6 +87,7 @@ export async function renderOverview(context: PageContext, access: ProjectAccess
     loadThreads(deps, access, mr, latest),
     mergeWidget(context, access, mr, target, self),
     awardBlock(context, access, { type: 'MergeRequest', id: Number(mr.id) }, `${self}/award`),
+    todoButtonOf(context, mr, self),
   ]);
   const drafts = await viewerDrafts(deps, context, mr);
   const users = await usersById(deps.db, [...assignees, ...reviewers]);
@@ -88,6 +96,7 @@ export async function renderOverview(context: PageContext, access: ProjectAccess
   const body = html`
 <div class="markdown description" id="mr-description">${description ? raw(description) : html`<p class="muted">No description.</p>`}</div>
 ${awards}
+${todo}
 <dl class="mr-facts">
 ${people('Assignee', 'mr-assignees', assignees, users)}
 ${people('Reviewers', 'mr-reviewers', reviewers, users)}
