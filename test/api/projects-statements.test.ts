@@ -7,37 +7,19 @@
 // the row cache (a write to the tables it reads just came before it); the cache's own checks (SQLite's
 // data_version and schema_version pragmas) are left out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { countStatements, type StatementCounter } from '../helpers/statement-counter.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
 
 let kiln: TestKiln;
 let reader: TestUser;
 let projectId = 0;
 let projectPath = '';
-let statements = 0;
-const restore: Array<() => void> = [];
-
-function countCalls(prototype: Record<string, unknown>, method: string): void {
-  const original = prototype[method] as (...args: unknown[]) => unknown;
-  prototype[method] = function (this: unknown, ...args: unknown[]) {
-    const text = String((this as { source?: string }).source ?? (typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text ?? ''));
-    if (!/data_version|schema_version/.test(text)) statements += 1;
-    return original.apply(this, args);
-  };
-  restore.push(() => {
-    prototype[method] = original;
-  });
-}
+let statements: StatementCounter;
 
 beforeAll(async () => {
   // Before the app starts.
-  const probe = new SQLite(':memory:');
-  const statementPrototype = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, unknown>;
-  probe.close();
-  for (const method of ['all', 'get', 'run', 'iterate']) countCalls(statementPrototype, method);
-  countCalls(pg.Client.prototype as unknown as Record<string, unknown>, 'query');
+  statements = countStatements();
   kiln = await testKiln();
   const owner = await kiln.createUser('stmt-owner');
   reader = await kiln.createUser('stmt-reader');
@@ -51,7 +33,7 @@ beforeAll(async () => {
   await kiln.createProject(owner, 'public-one', { visibility: 'public' });
 });
 afterAll(async () => {
-  for (const undo of restore) undo();
+  statements.restore();
   await kiln.close();
 });
 
@@ -65,9 +47,9 @@ async function invalidate(): Promise<void> {
 async function statementsOf(path: string, token?: string): Promise<{ count: number; status: number }> {
   await kiln.api('GET', path, { token });
   await invalidate();
-  statements = 0;
+  statements.count = 0;
   const { status } = await kiln.api('GET', path, { token });
-  return { count: statements, status };
+  return { count: statements.count, status };
 }
 
 describe('statements per uncached read', () => {
@@ -125,9 +107,9 @@ describe('statements per read with the row cache off (KILN_READ_CACHE=false)', (
     await uncached.api('GET', `/projects/${project.id}`, { token: owner.token });
     // A write to what the read depends on, as invalidate() does: nothing remembered may answer it.
     await uncached.deps.db.updateTable('projects').set({ updated_at: uncached.clock.now() }).where('id', '=', project.id).execute();
-    statements = 0;
+    statements.count = 0;
     const { status } = await uncached.api('GET', `/projects/${project.id}`, { token: owner.token });
-    expect({ count: statements, status }).toEqual({ count: 1, status: 200 });
+    expect({ count: statements.count, status }).toEqual({ count: 1, status: 200 });
   });
 
   // Off, the route kit builds no cache keys (route.ts scopedKey): nothing may be answered as another

@@ -159,6 +159,18 @@ describe('the to-do list, your work and the issue list filters in a browser', ()
     expect(await page.textContent('#todos-count')).toBe('0');
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
     expect(await violationsOf(page)).toEqual([]);
+    // The issue page's to-do button, in place: "Add a to do" then "Mark as done", the count following.
+    await page.goto(`${kiln.url}${ISSUE}`);
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 2));
+    await page.click('#todo-toggle button:has-text("Add a to do")');
+    await page.waitForSelector('#todo-toggle button:has-text("Mark as done")');
+    expect(await page.textContent('#todos-count')).toBe('1');
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(2);
+    expect((await apiCall(kiln, 'GET', '/todos')).map((todo: { action_name: string }) => todo.action_name)).toEqual(['marked']);
+    expect(await violationsOf(page)).toEqual([]);
+    await page.click('#todo-toggle button:has-text("Mark as done")');
+    await page.waitForSelector('#todo-toggle button:has-text("Add a to do")');
+    expect(await page.textContent('#todos-count')).toBe('0');
     // "Your work": the issue assigned to root, and the merge request pages.
     await page.goto(`${kiln.url}/dashboard/issues`);
     expect(await page.textContent('#your-work')).toContain('Review the <b>plan</b>');
@@ -172,11 +184,15 @@ describe('the to-do list, your work and the issue list filters in a browser', ()
     expect(page.url()).toContain('label_name=bug');
     expect(await page.textContent('#issues')).toContain('Ship the planner');
     expect(await violationsOf(page)).toEqual([]);
+    // The group's issues: the same list over the group's projects, each issue with its project's reference.
+    await page.goto(`${kiln.url}/groups/acme/-/issues`);
+    expect(await page.textContent('#issues')).toContain('acme/planner#1');
+    expect(await violationsOf(page)).toEqual([]);
     await page.close();
     const dark = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
     const small = await dark.newPage();
     await signIn(small);
-    for (const path of ['/dashboard/todos?state=done', '/dashboard/todos', '/dashboard/issues', '/dashboard/merge_requests', '/acme/planner/-/issues?label_name=bug&sort=title_asc']) {
+    for (const path of ['/dashboard/todos?state=done', '/dashboard/todos', ISSUE, '/dashboard/issues', '/dashboard/merge_requests', '/acme/planner/-/issues?label_name=bug&sort=title_asc']) {
       await small.goto(`${kiln.url}${path}`);
       expect([path, await violationsOf(small)]).toEqual([path, []]);
       expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

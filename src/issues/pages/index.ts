@@ -2,7 +2,7 @@
 // every feature's namespaced routes (the project page under the bare path comes last of all).
 import type { Feature } from '../../platform/feature.js';
 import { namespacedPage } from '../../platform/web/page-route.js';
-import { INCIDENTS_PATTERN, ISSUES_PATTERN, renderIssueList } from './list-page.js';
+import { GROUP_ISSUES_PATTERN, INCIDENTS_PATTERN, ISSUES_PATTERN, renderGroupIssueList, renderIssueList } from './list-page.js';
 import { ISSUE_AWARD_PATTERN, ISSUE_NOTE_AWARD_PATTERN, ISSUE_PATTERN, handleIssueAward, handleIssueNoteAward, handleIssuePost, renderIssue } from './show-page.js';
 import { NEW_ISSUE_PATTERN, handleNewIssue, renderNewIssue } from './new-page.js';
 import { milestonePages } from './milestones/index.js';
@@ -14,6 +14,9 @@ export const issuePagesFeature: Feature = {
   name: 'issue-pages',
   routes(app, deps) {
     const read = { project: 'read_issue' } as const;
+    // A group's issues (before the project list's pattern, which `groups/<path>/-/issues` would match too):
+    // the group's readers, each row readable by them (GET /groups/:id/issues).
+    namespacedPage(app, deps, { method: 'GET', pattern: GROUP_ISSUES_PATTERN, ability: { group: 'read_group' }, auth: 'optional', handler: async (context) => renderGroupIssueList(context, await context.group()) });
     // Public projects' issues are readable without signing in, as GitLab serves them.
     namespacedPage(app, deps, { method: 'GET', pattern: ISSUES_PATTERN, ability: read, auth: 'optional', handler: async (context) => renderIssueList(context, await context.project(), 'issue') });
     namespacedPage(app, deps, { method: 'GET', pattern: INCIDENTS_PATTERN, ability: read, auth: 'optional', handler: async (context) => renderIssueList(context, await context.project(), 'incident') });

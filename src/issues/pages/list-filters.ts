@@ -4,7 +4,7 @@
 // `Any` / `Upcoming` / `Started`), `search`, `confidential` (`yes` / `no`), `sort` — read into the
 // listing's IssueFilters, and kept in every tab and page link. The form is a plain GET form.
 import type { Deps } from '../../platform/deps.js';
-import type { ProjectAccess } from '../../platform/auth/subjects.js';
+import type { NamespaceRow, ProjectRow } from '../../platform/auth/subjects.js';
 import { html, type Html } from '../../platform/web/html.js';
 import { availableLabelsQuery } from '../../labels/api.js';
 import { milestonesQuery } from '../../milestones/api.js';
@@ -72,9 +72,8 @@ export function listFiltersOf(query: Record<string, unknown>): ListFilters {
   return { params, filters, values: { search, author, assignee, labels, milestone, confidential, sort: sortRow?.[0] ?? 'created_date' } };
 }
 
-/** Labels and open milestones the project sees, offered by the form (the first 200 of each). */
-export async function filterChoices(deps: Deps, access: ProjectAccess) {
-  const parent = { project: access.project };
+/** Labels and open milestones the project or group sees, offered by the form (the first 200 of each). */
+export async function filterChoices(deps: Deps, parent: { project: ProjectRow } | { group: NamespaceRow }) {
   const [labels, milestones] = await Promise.all([
     (await availableLabelsQuery(deps, parent)).limit(200).execute(),
     (await milestonesQuery(deps, parent, { state: 'active', includeAncestors: true })).limit(200).execute(),

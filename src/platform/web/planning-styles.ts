@@ -19,7 +19,7 @@ li.task-list-item{list-style:none}li.task-list-item input{margin:0 .35rem 0 -1.3
 .progress{display:block;width:100%;max-width:24rem;height:.6rem}
 .todo-list{list-style:none;margin:.5rem 0;padding:0}.todo-list li{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-start;border-bottom:1px solid #e5e5e5;padding:.5rem 0}
 .issue-filters{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:flex-end;margin:.5rem 0}.issue-filters p{margin:.3rem 0;display:flex;flex-direction:column;gap:.15rem;max-width:100%}.issue-filters input,.issue-filters select{max-width:100%}
-.todo-body{flex:1 1 18rem;min-width:0;overflow-wrap:anywhere}.todo-body p{margin:.15rem 0}.todo-filters{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:center;margin:.6rem 0}
+.issue-ref{overflow-wrap:anywhere}.todo-body{flex:1 1 18rem;min-width:0;overflow-wrap:anywhere}.todo-body p{margin:.15rem 0}.todo-filters{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:center;margin:.6rem 0}
 @media (max-width:800px){.issue-layout{grid-template-columns:minmax(0,1fr)}}
 .board{display:flex;gap:1rem;overflow-x:auto;align-items:flex-start;padding-bottom:.5rem}.board-list{flex:0 0 17rem;max-width:85vw;background:#f4f4f8;border:1px solid #e5e5e5;border-radius:4px;padding:.5rem}
 .board-list h2{font-size:1rem;margin:.2rem 0 .5rem;display:flex;gap:.4rem;align-items:center}.board-list ul{list-style:none;margin:0;padding:0;min-height:2rem}

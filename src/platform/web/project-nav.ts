@@ -59,7 +59,7 @@ ${can('admin_webhook') ? entry(`${base}/-/hooks`, 'Webhooks', current === 'webho
 </nav>`;
 }
 
-export type GroupSection = 'overview' | 'activity' | 'labels' | 'milestones' | 'members' | 'deploy_tokens';
+export type GroupSection = 'overview' | 'activity' | 'issues' | 'boards' | 'labels' | 'milestones' | 'members' | 'deploy_tokens';
 
 export function groupSidebar(access: GroupAccess, current: GroupSection): Html {
   const base = `/groups/${access.group.full_path}`;
@@ -68,6 +68,7 @@ export function groupSidebar(access: GroupAccess, current: GroupSection): Html {
 <ul>
 ${entry(base, 'Subgroups and projects', current === 'overview')}
 ${entry(`${base}/-/activity`, 'Activity', current === 'activity')}
+${entry(`${base}/-/issues`, 'Issues', current === 'issues')}
 ${canOnGroup(access, 'read_label') ? entry(`${base}/-/labels`, 'Labels', current === 'labels') : ''}
 ${canOnGroup(access, 'read_milestone') ? entry(`${base}/-/milestones`, 'Milestones', current === 'milestones') : ''}
 ${canOnGroup(access, 'read_group_member') ? entry(`${base}/-/group_members`, 'Members', current === 'members') : ''}

@@ -1,0 +1,32 @@
+// Counts the statements the database drivers run (as bench/query-counter.ts does), for tests that
+// hold a read to a fixed number of statements: install before the app starts, read `count`, reset it,
+// and restore the drivers after. SQLite's cache checks (data_version, schema_version) are left out.
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+
+export interface StatementCounter {
+  count: number;
+  restore(): void;
+}
+
+export function countStatements(): StatementCounter {
+  const undo: Array<() => void> = [];
+  const counter: StatementCounter = { count: 0, restore: () => undo.forEach((step) => step()) };
+  const wrap = (prototype: Record<string, unknown>, method: string) => {
+    const original = prototype[method] as (...args: unknown[]) => unknown;
+    prototype[method] = function (this: unknown, ...args: unknown[]) {
+      const text = String((this as { source?: string }).source ?? (typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text ?? ''));
+      if (!/data_version|schema_version/.test(text)) counter.count += 1;
+      return original.apply(this, args);
+    };
+    undo.push(() => {
+      prototype[method] = original;
+    });
+  };
+  const probe = new SQLite(':memory:');
+  const statementPrototype = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, unknown>;
+  probe.close();
+  for (const method of ['all', 'get', 'run', 'iterate']) wrap(statementPrototype, method);
+  wrap(pg.Client.prototype as unknown as Record<string, unknown>, 'query');
+  return counter;
+}
