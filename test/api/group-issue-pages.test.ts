@@ -59,7 +59,7 @@ describe('GET /groups/:group/-/issues', () => {
     expect(page.statusCode).toBe(200);
     expect(titlesOf(page.body)).toEqual([`Open bug &lt;img src=x onerror=alert(1)&gt;`]);
     expect(page.body).not.toContain('<img src=x');
-    expect(page.body).toMatch(/href="\/acme\/open\/-\/issues\/1">Open bug [^<]*<\/a> <span class="muted">acme\/open#1<\/span>/);
+    expect(page.body).toMatch(/href="\/acme\/open\/-\/issues\/1">Open bug [^<]*<\/a> <span class="muted issue-ref">acme\/open#1<\/span>/);
     expect(page.body).toMatch(/data-tab="opened" aria-current="page">Open <span class="badge">1<\/span>/);
     expect(page.body).toContain('href="/groups/acme/-/issues" aria-current="page"');
   });
