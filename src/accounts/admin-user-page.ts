@@ -73,7 +73,8 @@ async function showUser(context: PageContext): Promise<PageOutcome> {
       <h2>Actions</h2>
       <div class="actions">
         <a class="button" href="${userUrl(user.username)}/edit">Edit</a>
-        ${itself ? '' : html`${actions.map(([name, action]) => postButton(context, name, action.label, user.username, name === 'reject' || name === 'block'))}`}
+        ${itself ? '' : html`${user.state === 'active' && !context.session.impersonator ? postButton(context, 'impersonate', 'Impersonate', user.username) : ''}
+        ${actions.map(([name, action]) => postButton(context, name, action.label, user.username, name === 'reject' || name === 'block'))}`}
         ${user.state === 'active' ? postButton(context, 'password_reset', 'Send password reset link', user.username) : ''}
       </div>
       ${itself ? '' : deleteForms(context, user)}`,

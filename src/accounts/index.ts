@@ -31,6 +31,7 @@ import { passwordResetPages } from './password-reset-pages.js';
 import { signUpPages } from './sign-up-pages.js';
 import { adminUsersPages } from './admin-users-pages.js';
 import { adminUserPage } from './admin-user-page.js';
+import { impersonationPages } from './impersonation-pages.js';
 import { adminNamespacesPages } from './admin-namespaces-pages.js';
 
 export const accountsFeature: Feature = {
@@ -66,6 +67,7 @@ export const accountsFeature: Feature = {
     signUpPages(app, deps);
     adminUsersPages(app, deps);
     adminUserPage(app, deps);
+    impersonationPages(app, deps);
     adminNamespacesPages(app, deps);
   },
   jobs: {

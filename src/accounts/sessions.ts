@@ -38,8 +38,9 @@ export async function loadSession(deps: Deps, request: FastifyRequest): Promise<
   const row = await deps.db
     .selectFrom('web_sessions as s')
     .leftJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.id_digest', 's.user_id', 's.pending_user_id', 's.csrf_token', 's.flash', 's.expires_at', 's.last_seen_at'])
-    .select(['u.username', 'u.name', 'u.state', 'u.admin', 'u.otp_required', 'u.theme'])
+    .leftJoin('users as i', 'i.id', 's.impersonator_id')
+    .select(['s.id_digest', 's.user_id', 's.pending_user_id', 's.csrf_token', 's.flash', 's.expires_at', 's.last_seen_at', 's.impersonator_id'])
+    .select(['u.username', 'u.name', 'u.state', 'u.admin', 'u.otp_required', 'u.theme', 'i.username as impersonator_username'])
     .where('s.id_digest', '=', sha256Hex(cookie))
     .executeTakeFirst();
   if (!row || Number(row.expires_at) <= now) return null;
@@ -49,7 +50,8 @@ export async function loadSession(deps: Deps, request: FastifyRequest): Promise<
   const user = row.user_id !== null && row.username !== null && row.state === 'active'
     ? toAuthUser({ id: row.user_id, username: row.username, name: row.name!, state: row.state, admin: row.admin!, otp_required: row.otp_required! } as Parameters<typeof toAuthUser>[0])
     : null;
-  return { idDigest: row.id_digest, stored: true, user, pendingUserId: row.pending_user_id === null ? null : Number(row.pending_user_id), csrfToken: row.csrf_token, flash: row.flash, theme: user ? row.theme ?? 'system' : 'system' };
+  const impersonator = user && row.impersonator_id !== null ? { id: Number(row.impersonator_id), username: row.impersonator_username ?? '' } : null;
+  return { idDigest: row.id_digest, stored: true, user, pendingUserId: row.pending_user_id === null ? null : Number(row.pending_user_id), csrfToken: row.csrf_token, flash: row.flash, theme: user ? row.theme ?? 'system' : 'system', impersonator };
 }
 
 async function dropStoredSession(deps: Deps, request: FastifyRequest): Promise<void> {
@@ -67,7 +69,7 @@ function useCookie(deps: Deps, request: FastifyRequest, reply: FastifyReply, val
  * Start a fresh session (new cookie value), dropping the old one: a stored one at sign-in (a user or a
  * pending second step), else an anonymous one, which writes nothing.
  */
-export async function startSession(deps: Deps, request: FastifyRequest, reply: FastifyReply, fields: { userId?: number | null; pendingUserId?: number | null } = {}): Promise<Session> {
+export async function startSession(deps: Deps, request: FastifyRequest, reply: FastifyReply, fields: { userId?: number | null; pendingUserId?: number | null; impersonator?: { id: number; username: string } } = {}): Promise<Session> {
   await dropStoredSession(deps, request);
   if (!fields.userId && !fields.pendingUserId) {
     const value = newAnonymousCookie();
@@ -81,7 +83,7 @@ export async function startSession(deps: Deps, request: FastifyRequest, reply: F
     .insertInto('web_sessions')
     .values({
       id_digest: sha256Hex(value), user_id: fields.userId ?? null, pending_user_id: fields.pendingUserId ?? null, csrf_token: csrfToken, flash: null, created_at: now, last_seen_at: now, expires_at: now + LIFETIME_MS,
-      ip_address: request.ip, user_agent: userAgentOf(request),
+      ip_address: request.ip, user_agent: userAgentOf(request), impersonator_id: fields.impersonator?.id ?? null,
     })
     .execute();
   useCookie(deps, request, reply, value);
@@ -92,7 +94,7 @@ export async function startSession(deps: Deps, request: FastifyRequest, reply: F
     user = toAuthUser(row);
     theme = row.theme;
   }
-  return { idDigest: sha256Hex(value), stored: true, user, pendingUserId: fields.pendingUserId ?? null, csrfToken, flash: null, theme };
+  return { idDigest: sha256Hex(value), stored: true, user, pendingUserId: fields.pendingUserId ?? null, csrfToken, flash: null, theme, impersonator: fields.impersonator ?? null };
 }
 
 export async function endSession(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {

@@ -82,4 +82,21 @@ describe('/admin', () => {
       await context.close();
     }
   });
+
+  it('impersonates a user: the banner is axe-clean at 390 px dark and Stop impersonating returns to the admin', async () => {
+    await apiCall(kiln, 'POST', '/users', { username: 'ines', name: 'Ines Impersonated', email: 'ines@example.com', password: 'ines-password-1' });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    const page = await context.newPage();
+    await signIn(page);
+    await page.goto(`${kiln.url}/admin/users/ines`);
+    await Promise.all([page.waitForNavigation(), page.click('button:has-text("Impersonate")')]);
+    expect(await page.textContent('.impersonation-banner')).toContain('You are now impersonating ines');
+    expect(await overflowsSideways(page)).toBe(false);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: 'test-results/admin-impersonation-390-dark.png', fullPage: true });
+    await Promise.all([page.waitForNavigation(), page.click('button:has-text("Stop impersonating")')]);
+    expect(page.url()).toBe(`${kiln.url}/admin/users/ines`);
+    expect(await page.locator('.impersonation-banner').count()).toBe(0);
+    await context.close();
+  });
 });

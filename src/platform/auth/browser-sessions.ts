@@ -15,6 +15,8 @@ export interface Session {
   flash: string | null;
   /** The signed-in user's chosen colours (`system`: the browser's preference; anonymous visitors too). */
   theme?: 'light' | 'dark' | 'system';
+  /** The administrator acting as `user` (impersonation), shown in every page's banner. */
+  impersonator?: { id: number; username: string } | null;
 }
 
 export interface BrowserSessions {

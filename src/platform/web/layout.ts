@@ -22,6 +22,16 @@ export interface LayoutInput extends PageFrame {
   theme?: 'light' | 'dark' | 'system';
   /** The signed-in user's pending to-dos (the top bar's count; 100 stands for "99+"). */
   todosCount?: number;
+  /** The administrator acting as `user` (impersonation): every page says so and offers the way back. */
+  impersonator?: { id: number; username: string } | null;
+}
+
+function impersonationBanner(input: LayoutInput): Html {
+  if (!input.impersonator || !input.user) return html``;
+  return html`<div class="impersonation-banner" role="region" aria-label="Impersonation">
+  <span>You are now impersonating <strong>${input.user.username}</strong></span>
+  <form method="post" action="/admin/impersonation" class="inline"><input type="hidden" name="authenticity_token" value="${input.csrfToken ?? ''}"><button type="submit" class="secondary">Stop impersonating</button></form>
+</div>`;
 }
 
 function topBar(input: LayoutInput): Html {
@@ -81,6 +91,7 @@ ${HTMX_CONFIG}
 ${(input.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
 </head>
 <body${input.csrfToken ? html` hx-headers="${JSON.stringify({ 'X-CSRF-Token': input.csrfToken })}"` : ''}>
+${impersonationBanner(input)}
 <header><a class="brand" href="/">Kiln</a>${topBar(input)}</header>
 <div class="${input.sidebar ? 'with-sidebar' : 'plain'}">
 ${input.sidebar ?? ''}

@@ -90,7 +90,7 @@ export function renderPage(reply: FastifyReply, status: number, title: string, b
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
-    .send(layout({ title, body, user: session?.user ?? null, csrfToken: session?.csrfToken ?? null, flash, theme: session?.theme, ...frame }).value);
+    .send(layout({ title, body, user: session?.user ?? null, csrfToken: session?.csrfToken ?? null, flash, theme: session?.theme, impersonator: session?.impersonator, ...frame }).value);
 }
 
 function sessionsOf(deps: Deps): BrowserSessions {

@@ -10,6 +10,8 @@ export interface WebSessionsTable {
   /** Where the session was signed in from, for the user's active sessions page. */
   ip_address: string | null;
   user_agent: string | null;
+  /** The administrator who signed this session in as `user_id` (impersonation), else null. */
+  impersonator_id: number | null;
 }
 
 export interface WebTables {
