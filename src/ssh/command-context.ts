@@ -1,4 +1,5 @@
 // What every SSH command is handed, and how it refuses (gitlab-sshd's `ERROR: …` block on stderr).
+import type { Socket } from 'node:net';
 import type { ServerChannel } from 'ssh2';
 import type { Deps } from '../platform/deps.js';
 import { errorBlock } from './console.js';
@@ -13,6 +14,8 @@ export interface CommandContext {
   /** The GIT_PROTOCOL the client set (`version=2`), if any. */
   gitProtocol: string | null;
   ip: string;
+  /** The connection's TCP socket (the git services pace their output by it: paced-pipe.ts). */
+  socket: Socket | null;
 }
 
 /** A command: the words of what the client asked for (the first is its name) → the exit code. */

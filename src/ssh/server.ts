@@ -81,6 +81,7 @@ export async function startSshServer(deps: Deps, host: string, port: number, opt
     });
     client.on('ready', () => {
       const entry = pending.get(peer);
+      const socket = entry?.socket ?? null;
       if (entry) clearTimeout(entry.timer);
       pending.delete(peer);
       failed = false;
@@ -92,7 +93,7 @@ export async function startSshServer(deps: Deps, host: string, port: number, opt
         if (sessions >= MAX_SESSIONS_PER_CONNECTION) return reject();
         sessions += 1;
         const session = accept();
-        handleSession(deps, session, authenticated, info.ip, () => (sessions -= 1));
+        handleSession(deps, session, authenticated, info.ip, socket, () => (sessions -= 1));
       });
     });
     client.on('close', () => {

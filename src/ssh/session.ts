@@ -1,6 +1,7 @@
 // One SSH session runs one command (gitlab-sshd's session.go): `exec` names it, `shell` (a plain
 // `ssh git@host`) is the greeting. The only environment variable taken is GIT_PROTOCOL (protocol v2);
 // terminals, X11, agent forwarding, subsystems and SFTP are refused.
+import type { Socket } from 'node:net';
 import type { ServerChannel, Session } from 'ssh2';
 import type { Deps } from '../platform/deps.js';
 import type { SshIdentity } from './identity.js';
@@ -12,7 +13,7 @@ export const MAX_SESSIONS_PER_CONNECTION = 10;
 /** What git sends (`version=2`), nothing that could carry anything else. */
 const GIT_PROTOCOL_VALUE = /^[A-Za-z0-9=:.,_-]{1,64}$/;
 
-export function handleSession(deps: Deps, session: Session, identity: SshIdentity, ip: string, ended: () => void): void {
+export function handleSession(deps: Deps, session: Session, identity: SshIdentity, ip: string, socket: Socket | null, ended: () => void): void {
   let gitProtocol: string | null = null;
   let started = false;
   const refuse = (_accept?: unknown, reject?: () => void) => reject?.();
@@ -25,7 +26,7 @@ export function handleSession(deps: Deps, session: Session, identity: SshIdentit
   });
   const run = (channel: ServerChannel, command: string) => {
     started = true;
-    runCommand(deps, { channel, identity, command, gitProtocol, ip })
+    runCommand(deps, { channel, identity, command, gitProtocol, ip, socket })
       .catch((error: unknown) => {
         deps.log.error({ err: error }, 'ssh command failed');
         return 1;

@@ -10,6 +10,7 @@ import { infoBlock } from '../console.js';
 import { actorOf, currentIdentity, keyRefusal } from '../identity.js';
 import { repositoryPathOf } from '../parse-command.js';
 import { refuse, type CommandContext } from '../command-context.js';
+import { pipePaced } from '../paced-pipe.js';
 
 export const GIT_COMMANDS = ['git-upload-pack', 'git-receive-pack', 'git-upload-archive'] as const;
 
@@ -35,7 +36,7 @@ function runGit(context: CommandContext, service: string, prepared: PreparedGitS
   }
   child.stdin.on('error', () => undefined);
   channel.pipe(child.stdin);
-  child.stdout.pipe(channel, { end: false });
+  pipePaced(child.stdout, channel, context.socket);
   child.stderr.pipe(channel.stderr, { end: false });
   // The client went away: git has no one to talk to.
   const hangUp = () => child.kill();
