@@ -83,7 +83,8 @@ v = s.variables.create({"key": "TARGET", "value": "scheduled"})
 v.value = "from-schedule"
 v.save()
 s = p.pipelineschedules.get(s.id)
-out["variables"] = s.variables
+# python-gitlab puts a variables manager on the object; the answer's list is in attributes.
+out["variables"] = s.attributes["variables"]
 sid = s.id
 # play() answers {"message": "201 Created"}, which python-gitlab takes as the object's attributes.
 s.play()
@@ -95,7 +96,7 @@ for _ in range(100):
 out["last_pipeline"] = s.last_pipeline and {"source": s.last_pipeline["source"], "ref": s.last_pipeline["ref"]}
 out["pipeline_variables"] = [x.attributes["value"] for x in p.pipelines.get(s.last_pipeline["id"]).variables.list()] if s.last_pipeline else None
 s.variables.delete("TARGET")
-out["after_variable_delete"] = p.pipelineschedules.get(s.id).variables
+out["after_variable_delete"] = p.pipelineschedules.get(s.id).attributes["variables"]
 s.delete()
 out["after_delete"] = len(p.pipelineschedules.list())
 print(json.dumps(out))
