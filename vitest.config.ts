@@ -8,10 +8,6 @@ const excluded = ['test/clients/**', 'test/browser/**', 'node_modules/**'];
 export default defineConfig({
   test: {
     pool: 'forks',
-    // Vitest's default is one worker fewer than the cores: one file at a time on the two-core CI machine.
-    // The suites wait on git, PostgreSQL and timers more than they compute, so two files at a time
-    // use both cores; each file has its own database (schema or SQLite file), so they cannot collide.
-    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [
