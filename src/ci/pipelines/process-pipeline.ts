@@ -47,8 +47,19 @@ function nextStatus(when: string, previous: CiStatus, dag: boolean): CiStatus | 
   }
 }
 
+/**
+ * Holds the pipeline's row until the transaction ends, so transactions that change jobs of one pipeline
+ * compute its status one after another. Without it two jobs finishing at once on PostgreSQL each read
+ * the other as still running, and the pipeline stayed `running` after its last job passed. A no-op
+ * update takes the row lock on both databases (SQLite's write transaction already excludes others).
+ */
+async function lockPipeline(trx: Trx, pipelineId: number): Promise<void> {
+  await trx.updateTable('ci_pipelines').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', pipelineId).execute();
+}
+
 export async function processPipeline(trx: Trx, deps: Deps, pipelineId: number): Promise<CiStatus> {
   const now = deps.clock.now();
+  await lockPipeline(trx, pipelineId);
   const builds: BuildState[] = await trx
     .selectFrom('ci_builds')
     .select(['id', 'name', 'stage_idx', 'status', 'allow_failure', 'when', 'options'])
@@ -95,6 +106,7 @@ export async function processPipeline(trx: Trx, deps: Deps, pipelineId: number):
 /** The pipeline's status from its latest jobs; published when it changed. */
 export async function updatePipelineStatus(trx: Trx, deps: Deps, pipelineId: number, builds?: Array<{ status: CiStatus; allow_failure: number }>): Promise<CiStatus> {
   const now = deps.clock.now();
+  if (!builds) await lockPipeline(trx, pipelineId);
   const latest = builds ?? (await trx.selectFrom('ci_builds').select(['status', 'allow_failure']).where('commit_id', '=', pipelineId).where('retried', '=', 0).execute());
   const pipeline = await trx.selectFrom('ci_pipelines').selectAll().where('id', '=', pipelineId).executeTakeFirstOrThrow();
   if (pipeline.yaml_errors !== null) return pipeline.status;
