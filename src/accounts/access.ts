@@ -4,6 +4,8 @@ import type { Reads } from '../platform/db/reads.js';
 import type { NamespaceRow, ProjectRow } from '../platform/auth/subjects.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { ACCESS } from '../platform/auth/access-levels.js';
+import { canOnProject } from '../platform/auth/policies/index.js';
+import type { ProjectAbility } from '../platform/auth/policies/abilities.js';
 import { groupLevelStatement, LEVEL_TABLES, projectAccessStatement } from './access-queries.js';
 
 export type { NamespaceRow, ProjectRow };
@@ -29,6 +31,12 @@ export async function projectAccess(reads: Reads, user: AuthUser | null, project
   const rows = await reads.cached<NamespaceRow & { project_level: number | null; group_level: number | null }>(projectAccessStatement(project, userId, nowMs), LEVEL_TABLES);
   const { project_level: projectLevel, group_level: groupLevel, ...namespace } = rows[0];
   return { level: levelOn(user, namespace as NamespaceRow, memberLevelOf(projectLevel, groupLevel)), namespace: namespace as NamespaceRow };
+}
+
+/** Whether `user` may do `ability` on `project` now: for work done on a user's behalf outside a request. */
+export async function userCanOnProject(reads: Reads, user: AuthUser, project: ProjectRow, ability: ProjectAbility, nowMs: number): Promise<boolean> {
+  const { level } = await projectAccess(reads, user, project, nowMs);
+  return canOnProject({ user, level, visibility: project.visibility, features: project }, ability);
 }
 
 /** The higher of the project's own membership and the namespace chain's (null: none). */

@@ -3,7 +3,7 @@
 // internal (the lint rules in .dependency-cruiser.cjs enforce it).
 export type { UserRow } from './lookup.js';
 export { findGroup, findProject, findProjectRow, findUser, findUserRow } from './lookup.js';
-export { groupAccessLevel, levelOn, projectAccess, today } from './access.js';
+export { groupAccessLevel, levelOn, projectAccess, today, userCanOnProject } from './access.js';
 export { memberGroupsWithLevels } from './member-group-levels-queries.js';
 export { visibleProjectsQuery } from './finders.js';
 export { groupWebUrl, projectWebUrl } from './entities.js';

@@ -2,8 +2,7 @@
 // `can_push`, and the ones a user may enable on a project (GitLab's User#accessible_deploy_keys).
 import type { Deps } from '../platform/deps.js';
 import type { AuthUser } from '../platform/auth/principal.js';
-import { canOnProject } from '../platform/auth/policies/index.js';
-import { findProjectRow, projectAccess } from '../accounts/api.js';
+import { findProjectRow, userCanOnProject } from '../accounts/api.js';
 import type { KeyRow } from './entities.js';
 
 /** Every deploy key, or only the public ones (or only the others), oldest first. */
@@ -44,8 +43,7 @@ export async function mayEnableDeployKey(deps: Deps, user: AuthUser, key: KeyRow
   for (const link of links) {
     const project = await findProjectRow(deps, Number(link.project_id));
     if (!project) continue;
-    const { level } = await projectAccess(deps.reads, user, project, deps.clock.now());
-    if (canOnProject({ user, level, visibility: project.visibility, features: project }, 'admin_project')) return true;
+    if (await userCanOnProject(deps.reads, user, project, 'admin_project', deps.clock.now())) return true;
   }
   return false;
 }

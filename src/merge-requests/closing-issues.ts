@@ -7,8 +7,7 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction } from '../platform/db/database.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
-import { canOnProject } from '../platform/auth/policies/index.js';
-import { projectAccess, toAuthUser } from '../accounts/api.js';
+import { toAuthUser, userCanOnProject } from '../accounts/api.js';
 import { updateIssue } from '../issues/api.js';
 import type { MergeRequestRow } from './rows.js';
 import { fullProject, latestDiffOf } from './finder.js';
@@ -80,8 +79,7 @@ async function closeIssues(deps: Deps, actorId: number, issueIds: number[]): Pro
   for (const issue of issues) {
     const project = await fullProject(deps.db, Number(issue.project_id));
     if (!project || Number(project.autoclose_referenced_issues) !== 1) continue;
-    const { level } = await projectAccess(deps.reads, user, project, deps.clock.now());
-    if (!canOnProject({ user, level, visibility: project.visibility, features: project }, 'update_issue')) continue;
+    if (!(await userCanOnProject(deps.reads, user, project, 'update_issue', deps.clock.now()))) continue;
     await updateIssue(deps, actorId, issue, { stateEvent: 'close' });
   }
 }

@@ -10,8 +10,7 @@ import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { inTransaction } from '../../platform/db/database.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import { scheduleOnce } from '../../platform/jobs/daily.js';
-import { canOnProject } from '../../platform/auth/policies/index.js';
-import { findProjectRow, projectAccess, toAuthUser } from '../../accounts/api.js';
+import { findProjectRow, toAuthUser, userCanOnProject } from '../../accounts/api.js';
 import { runPipelineForRef } from '../pipelines/run-pipeline.js';
 import { PipelineCreationError } from '../pipelines/create-pipeline.js';
 import { nextOccurrence } from './cron.js';
@@ -70,9 +69,7 @@ export async function startScheduler(deps: Deps): Promise<void> {
 async function mayRun(deps: Deps, userId: number, project: ProjectRow): Promise<boolean> {
   const user = await deps.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
   if (!user || user.state !== 'active') return false;
-  const authUser = toAuthUser(user);
-  const { level } = await projectAccess(deps.reads, authUser, project, deps.clock.now());
-  return canOnProject({ user: authUser, level, visibility: project.visibility, features: project }, 'create_pipeline');
+  return userCanOnProject(deps.reads, toAuthUser(user), project, 'create_pipeline', deps.clock.now());
 }
 
 /**
