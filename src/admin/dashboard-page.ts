@@ -9,6 +9,7 @@ const ADMIN_PAGES = [
   ['/admin/groups', 'Groups', 'Every group on the instance.'],
   ['/admin/emails', 'E-mails', 'The outgoing mail and its delivery state.'],
   ['/admin/repository_storages', 'Repository storage', 'The repository shards and moves between them.'],
+  ['/admin/application_settings/general', 'Settings', 'Sign-up, visibility defaults, outbound requests, rate limits and e-mail.'],
   ['/admin/background_jobs', 'Background jobs', 'Queued, running and dead jobs; retry or discard them.'],
 ] as const;
 

@@ -1,5 +1,12 @@
-// Application settings (GET/PUT /application/settings) and the instance metadata (GET /metadata).
+// Application settings (GET/PUT /application/settings and the admin area's settings pages) and the instance metadata (GET /metadata).
 import type { Feature } from '../platform/feature.js';
 import { applicationSettingsRoutes } from './routes.js';
+import { applicationSettingsPages } from './settings-page.js';
 
-export const applicationSettingsFeature: Feature = { name: 'application-settings', routes: applicationSettingsRoutes };
+export const applicationSettingsFeature: Feature = {
+  name: 'application-settings',
+  routes(app, deps) {
+    applicationSettingsRoutes(app, deps);
+    applicationSettingsPages(app, deps);
+  },
+};

@@ -48,12 +48,12 @@ describe('GET /admin/background_jobs', () => {
     expect((await admin.get('/admin')).body).toContain('href="/admin/background_jobs"');
   });
 
-  it('is refused to other users (403) and sends anonymous visitors to sign in', async () => {
+  it('is refused to other users (404) and sends anonymous visitors to sign in', async () => {
     const other = new WebSession(kiln);
     await other.signIn('lena', user.password);
-    expect((await other.get('/admin/background_jobs')).statusCode).toBe(403);
+    expect((await other.get('/admin/background_jobs')).statusCode).toBe(404);
     expect((await kiln.request('GET', '/admin/background_jobs')).statusCode).toBe(302);
-    expect((await other.post(`/admin/background_jobs/${ids.doomed}/discard`, { state: 'dead' }, { csrfFrom: '/' })).statusCode).toBe(403);
+    expect((await other.post(`/admin/background_jobs/${ids.doomed}/discard`, { state: 'dead' }, { csrfFrom: '/' })).statusCode).toBe(404);
     expect(await stateOf('doomed')).toMatchObject({ state: 'dead' });
   });
 });

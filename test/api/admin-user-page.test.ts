@@ -27,14 +27,14 @@ async function flashAfter(response: { headers: Record<string, unknown> }) {
 }
 
 describe('/admin/users/:username', () => {
-  it('is for administrators: 403 to a user, sign-in for a visitor, 404 for an unknown user', async () => {
+  it('is for administrators: 404 to a user, sign-in for a visitor, 404 for an unknown user', async () => {
     const other = new WebSession(kiln);
     await other.signIn('mia', mia.password);
     for (const path of ['/admin/users/root', '/admin/users/root/edit']) {
-      expect((await other.get(path)).statusCode, path).toBe(403);
+      expect((await other.get(path)).statusCode, path).toBe(404);
       expect((await kiln.request('GET', path)).statusCode, path).toBe(302);
     }
-    expect((await other.post('/admin/users/root/edit', { name: 'Taken over', email: 'root@example.com' }, { csrfFrom: '/profile' })).statusCode).toBe(403);
+    expect((await other.post('/admin/users/root/edit', { name: 'Taken over', email: 'root@example.com' }, { csrfFrom: '/profile' })).statusCode).toBe(404);
     expect((await rowOf('root'))?.name).not.toBe('Taken over');
     expect((await admin.get('/admin/users/nobody-here')).statusCode).toBe(404);
     expect((await admin.get('/admin/users/ghost')).statusCode).toBe(404);

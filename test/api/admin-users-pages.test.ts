@@ -31,14 +31,14 @@ async function stateOf(username: string) {
 }
 
 describe('/admin/users, /admin/projects, /admin/groups', () => {
-  it('are for administrators: 403 to a user, sign-in for a visitor; the dashboard links them', async () => {
+  it('are for administrators: 404 to a user, sign-in for a visitor; the dashboard links them', async () => {
     const other = new WebSession(kiln);
     await other.signIn('lena', lena.password);
     for (const path of ['/admin/users', '/admin/users/new', '/admin/projects', '/admin/groups']) {
-      expect((await other.get(path)).statusCode, path).toBe(403);
+      expect((await other.get(path)).statusCode, path).toBe(404);
       expect((await kiln.request('GET', path)).statusCode, path).toBe(302);
     }
-    expect((await other.post(`/admin/users/root/block`, {}, { csrfFrom: '/profile' })).statusCode).toBe(403);
+    expect((await other.post(`/admin/users/root/block`, {}, { csrfFrom: '/profile' })).statusCode).toBe(404);
     expect(await stateOf('root')).toBe('active');
     const dashboard = await admin.get('/admin');
     for (const path of ['/admin/users', '/admin/projects', '/admin/groups']) expect(dashboard.body).toContain(`href="${path}"`);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
+import { WebSession } from '../helpers/browser-session.js';
 
 const ROLES = ['anonymous', 'non_member', 'guest', 'reporter', 'developer', 'maintainer', 'owner', 'admin', 'blocked'] as const;
 type Role = (typeof ROLES)[number];
@@ -387,7 +388,19 @@ const INSTANCE_PROBES: Probe[] = [
   { ability: 'read_users_list (a user\'s SSH keys)', expect: 'yyyyyyyyn', request: (k, _w, token) => k.api('GET', '/users/root/keys', { token }) },
 ];
 
-function expected(probe: Probe, visibility: Visibility, role: Role): boolean {
+/**
+ * The admin area's pages, through a browser session of each role: GitLab answers them 404 to every
+ * signed-in user but administrators (and asks visitors to sign in), so an ability is refused with 404
+ * or a redirect to the sign-in page; the blocked user cannot sign in and is a visitor.
+ */
+const ADMIN_PAGES = [
+  '/admin', '/admin/users', '/admin/users/root', '/admin/projects', '/admin/groups', '/admin/emails', '/admin/repository_storages', '/admin/background_jobs',
+  '/admin/application_settings/general', '/admin/application_settings/network', '/admin/application_settings/preferences',
+];
+
+const PAGE_PROBES: Array<{ ability: string; expect: string; path: string }> = ADMIN_PAGES.map((path) => ({ ability: `admin_all_resources (page ${path})`, expect: 'nnnnnnnyn', path }));
+
+function expected(probe: { expect: Expectation }, visibility: Visibility, role: Role): boolean {
   const row = typeof probe.expect === 'string' ? probe.expect : probe.expect[visibility];
   return row[ROLES.indexOf(role)] === 'y';
 }
@@ -400,6 +413,19 @@ function classify(probe: Probe, answer: { status: number; body: any }): boolean 
 
 let kiln: TestKiln;
 const tokens = new Map<Role, string | undefined>();
+const passwords = new Map<Role, [string, string]>();
+const sessions = new Map<Role, WebSession>();
+
+/** A browser session of the role: signed in, or a visitor's (anonymous, and the blocked user). */
+async function sessionOf(role: Role): Promise<WebSession> {
+  let session = sessions.get(role);
+  if (session) return session;
+  session = new WebSession(kiln);
+  const credentials = passwords.get(role);
+  if (credentials) await session.signIn(...credentials).catch(() => undefined);
+  sessions.set(role, session);
+  return session;
+}
 const worlds = new Map<Visibility, World>();
 let serial = 0;
 
@@ -411,6 +437,7 @@ beforeAll(async () => {
     users[role] = role === 'admin' ? kiln.root : await kiln.createUser(`matrix-${role}`);
   }
   for (const role of ROLES) tokens.set(role, users[role]?.token);
+  for (const role of ROLES) if (users[role]) passwords.set(role, [users[role].username, users[role].password]);
   const levels: Partial<Record<Role, number>> = { guest: ACCESS.guest, reporter: ACCESS.reporter, developer: ACCESS.developer, maintainer: ACCESS.maintainer, blocked: ACCESS.developer };
   for (const visibility of VISIBILITIES) {
     // The owner creates the group (becoming its Owner); everyone else is a member of the group, so
@@ -463,6 +490,20 @@ describe('the permission matrix (role × visibility × ability → allowed), thr
         it(`${probe.ability}: ${role} is ${allowed ? 'allowed' : 'refused'}`, async () => {
           const answer = await probe.request(kiln, worlds.get('private')!, tokens.get(role), 0);
           expect(classify(probe, answer), `${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`).toBe(allowed);
+        });
+      }
+    }
+  });
+
+  describe('on the admin area\'s pages', () => {
+    for (const probe of PAGE_PROBES) {
+      for (const role of ROLES) {
+        const allowed = expected(probe, 'private', role);
+        it(`${probe.ability}: ${role} is ${allowed ? 'allowed' : 'refused'}`, async () => {
+          const answer = await (await sessionOf(role)).get(probe.path);
+          if (allowed) expect(answer.statusCode).toBe(200);
+          else if (role === 'anonymous' || role === 'blocked') expect(answer.headers.location ?? '').toMatch(/^\/users\/sign_in\?return_to=/);
+          else expect(answer.statusCode).toBe(404);
         });
       }
     }

@@ -43,10 +43,10 @@ describe('GET /admin/repository_storages', () => {
     expect(finished.body).toContain('<td class="state">finished</td>');
   });
 
-  it('as a signed-in non-administrator answers 403', async () => {
+  it('as a signed-in non-administrator answers 404', async () => {
     const web = new WebSession(kiln);
     await web.signIn('alice', alice.password);
-    expect((await web.get('/admin/repository_storages')).statusCode).toBe(403);
+    expect((await web.get('/admin/repository_storages')).statusCode).toBe(404);
   });
 
   it('is linked from the navigation for administrators only', async () => {

@@ -57,7 +57,7 @@ describe('GET /admin/emails', () => {
     it('is refused', async () => {
       const session = new WebSession(kiln);
       await session.signIn(user.username, user.password);
-      expect((await session.get('/admin/emails')).statusCode).toBe(403);
+      expect((await session.get('/admin/emails')).statusCode).toBe(404);
     });
   });
 });

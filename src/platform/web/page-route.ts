@@ -93,6 +93,10 @@ export function renderPage(reply: FastifyReply, status: number, title: string, b
     .send(layout({ title, body, user: session?.user ?? null, csrfToken: session?.csrfToken ?? null, flash, theme: session?.theme, impersonator: session?.impersonator, ...frame }).value);
 }
 
+function renderNotFound(reply: FastifyReply, session: Session): FastifyReply {
+  return renderPage(reply, 404, 'Page not found', html`<p>The page could not be found or you do not have permission to see it.</p>`, session);
+}
+
 function sessionsOf(deps: Deps): BrowserSessions {
   if (!deps.auth.sessions) throw new Error('no browser sessions registered (the accounts feature registers them at setup)');
   return deps.auth.sessions;
@@ -116,6 +120,9 @@ async function runPage(deps: Deps, spec: PageSpec, subject: DeclaredSubject | nu
       setPageSecurityHeaders(reply);
       return reply.redirect(`/users/sign_in?return_to=${encodeURIComponent(request.method === 'GET' ? request.url : '/')}`, 302);
     }
+    // The admin area does not reveal itself: GitLab answers its pages 404 to everyone but
+    // administrators (Admin::ApplicationController's authenticate_admin!).
+    if (spec.ability.instance === 'admin_all_resources') return renderNotFound(reply, session);
     return renderPage(reply, 403, 'Access denied', html`<p>You are not allowed to see this page.</p>`, session);
   }
   const form = formOf(request.body);
@@ -155,7 +162,8 @@ async function runPage(deps: Deps, spec: PageSpec, subject: DeclaredSubject | nu
     }
     if (error instanceof NotFoundError || error instanceof ForbiddenError) {
       const status = error instanceof NotFoundError ? 404 : 403;
-      return renderPage(reply, status, status === 404 ? 'Page not found' : 'Access denied', html`<p>${status === 404 ? 'The page could not be found or you do not have permission to see it.' : 'You are not allowed to do this.'}</p>`, session);
+      if (status === 404) return renderNotFound(reply, session);
+      return renderPage(reply, status, 'Access denied', html`<p>You are not allowed to do this.</p>`, session);
     }
     const apiError = toApiError(error);
     if (apiError && apiError.status < 500) {
