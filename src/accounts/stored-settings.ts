@@ -5,6 +5,7 @@
 // Which of them act on something in Kiln, and which are accepted but inert, is in docs/settings.md.
 import { ParamError, ValidationError } from '../platform/errors.js';
 import { p, parseParams, type ParamRule } from '../platform/http/params.js';
+import { parseStored } from '../platform/db/stored-json.js';
 
 export interface StoredSetting {
   rule: ParamRule;
@@ -78,14 +79,7 @@ export function settingParams(table: SettingsTable, aliases: AliasTable = {}): R
   };
 }
 
-export function parseStored(json: string | null | undefined): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(json ?? '{}');
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
+export { parseStored };
 
 function mergedHash(name: string, entry: StoredSetting, raw: unknown, before: unknown): Record<string, unknown> {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ParamError(`${name} is invalid`);

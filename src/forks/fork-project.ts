@@ -38,10 +38,9 @@ function featureSettings(upstream: ProjectRow): string {
   return JSON.stringify(Object.fromEntries(Object.entries(stored).filter(([key]) => key.endsWith('_access_level'))));
 }
 
-/** fork_project, within the upstream's forking_access_level (a stored setting the kit's check does not read). */
+/** fork_project, within the upstream's forking_access_level (the policy reads it from the project row). */
 export function mayFork(access: ProjectAccess): boolean {
-  const forking = parseStored(access.project.settings).forking_access_level;
-  return canOnProject({ ...access, features: { ...access.project, forking_access_level: typeof forking === 'string' ? forking : undefined } }, 'fork_project');
+  return canOnProject(access, 'fork_project');
 }
 
 /** GitLab's ForkTargetsFinder: a namespace where the caller may create projects (administrators: any). */

@@ -1,6 +1,6 @@
 // The files of a snippet as clients send them (lib/api/helpers/snippets_helpers.rb): on create either
 // `files` (an array of {file_path, content}) or the older `content` with `file_name`, exactly one; on
-// update `files` with an action each (create, update, delete, move) or `content`/`file_name` for a
+// update `files` with an action each (create, update, delete, move; none: update or create) or `content`/`file_name` for a
 // snippet of one file. Grape's words for what is wrong, naming the parameter.
 import { BadRequestError, ParamError } from '../platform/errors.js';
 import { longerThan } from '../platform/http/params.js';
@@ -17,8 +17,9 @@ export interface SnippetFile {
   content: string;
 }
 
+/** `upsert`: a file sent without an action — an update of the file it names, or a new file. */
 export type FileAction =
-  | { action: 'create' | 'update'; path: string; previousPath?: string; content: string }
+  | { action: 'create' | 'update' | 'upsert'; path: string; previousPath?: string; content: string }
   | { action: 'delete'; path: string }
   | { action: 'move'; path: string; previousPath: string; content?: string };
 
@@ -78,8 +79,10 @@ const ACTIONS = ['create', 'update', 'delete', 'move'] as const;
 export function fileActions(files: unknown): FileAction[] {
   return entries(files).map((file, index): FileAction => {
     const at = (field: string) => `files[${index}][${field}]`;
-    const action = text(file.action, at('action'), true)!;
-    if (!(ACTIONS as readonly string[]).includes(action)) throw new ParamError(`${at('action')} does not have a valid value`);
+    // Without an action a file updates the file it names, or is a new one (clients that send the
+    // files as they read them, without GitLab's `action`; docs/snippets.md).
+    const action = text(file.action, at('action'), false) ?? 'upsert';
+    if (action !== 'upsert' && !(ACTIONS as readonly string[]).includes(action)) throw new ParamError(`${at('action')} does not have a valid value`);
     const path = filePath(file.file_path ?? file.previous_path, at('file_path'));
     const previousPath = file.previous_path === undefined || file.previous_path === null ? undefined : filePath(file.previous_path, at('previous_path'));
     if (action === 'delete') return { action, path };
@@ -88,7 +91,7 @@ export function fileActions(files: unknown): FileAction[] {
       if (!previousPath) throw new ParamError(`${at('previous_path')} is missing`);
       return { action, path, previousPath, content };
     }
-    return { action: action as 'create' | 'update', path, previousPath, content: content! };
+    return { action: action as 'create' | 'update' | 'upsert', path, previousPath, content: content! };
   });
 }
 
@@ -96,7 +99,8 @@ export function fileActions(files: unknown): FileAction[] {
 export function applyActions(current: SnippetFile[], actions: FileAction[]): SnippetFile[] {
   const files = current.map((file) => ({ ...file }));
   const index = (path: string) => files.findIndex((file) => file.path === path);
-  for (const change of actions) {
+  for (const given of actions) {
+    const change = given.action === 'upsert' ? { ...given, action: index(given.previousPath ?? given.path) >= 0 ? ('update' as const) : ('create' as const) } : given;
     const existing = index(change.action === 'create' || change.action === 'delete' ? change.path : change.previousPath ?? change.path);
     if (change.action === 'create') {
       if (existing >= 0) throw new BadRequestError(`A file with this name already exists: ${change.path}`);

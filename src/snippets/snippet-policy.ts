@@ -1,27 +1,20 @@
 // Who reads and changes a snippet (GitLab's PersonalSnippetPolicy and ProjectSnippetPolicy):
 // - a personal snippet: public ones by anyone, internal ones by any signed-in user, private ones by
 //   their author; changed and deleted by their author; administrators do everything;
-// - a project snippet: first the project's snippets feature (read_snippet within
-//   snippets_access_level), then the snippet's own visibility (private: members; internal: signed-in
-//   users; public: whoever reads the project); changed by its author or the project's Maintainers.
+// - a project snippet: first the project's snippets feature (read_snippet within its
+//   snippets_access_level, which the policy reads from the project row), then the snippet's own
+//   visibility (private: members; internal: signed-in users; public: whoever reads the project);
+//   changed by its author or the project's Maintainers.
 import type { AuthUser } from '../platform/auth/principal.js';
 import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { canOnProject, snippetVisibilitiesOn, type ProjectAbility } from '../platform/auth/policies/index.js';
 import { ForbiddenError } from '../platform/errors.js';
-import { parseStored } from '../accounts/api.js';
 import type { SnippetRow } from './finder.js';
-
-/** The project access with its snippets_access_level (a stored setting the route kit does not read). */
-export function withSnippetsFeature(access: ProjectAccess): ProjectAccess {
-  const level = parseStored(access.project.settings).snippets_access_level;
-  return { ...access, features: { ...access.project, snippets_access_level: typeof level === 'string' ? level : undefined } };
-}
 
 /** 403 unless the project's snippets feature allows `ability` (GitLab's check_snippets_enabled is a 403). */
 export function authorizeSnippets(access: ProjectAccess, ability: ProjectAbility): ProjectAccess {
-  const withFeature = withSnippetsFeature(access);
-  if (!canOnProject(withFeature, ability)) throw new ForbiddenError();
-  return withFeature;
+  if (!canOnProject(access, ability)) throw new ForbiddenError();
+  return access;
 }
 
 function active(user: AuthUser | null): user is AuthUser {
@@ -36,7 +29,7 @@ export function readableVisibilities(access: ProjectAccess): SnippetRow['visibil
 export function canReadSnippet(user: AuthUser | null, snippet: SnippetRow, access: ProjectAccess | null): boolean {
   if (user && user.state !== 'active') return false;
   if (snippet.project_id !== null) {
-    if (!access || !canOnProject(withSnippetsFeature(access), 'read_snippet')) return false;
+    if (!access || !canOnProject(access, 'read_snippet')) return false;
     return readableVisibilities(access).includes(snippet.visibility) || Number(snippet.author_id) === user?.id;
   }
   if (user?.admin || (user && Number(snippet.author_id) === user.id)) return true;
@@ -48,8 +41,7 @@ export function canUpdateSnippet(user: AuthUser | null, snippet: SnippetRow, acc
   if (!active(user) || !canReadSnippet(user, snippet, access)) return false;
   if (user.admin) return true;
   if (snippet.project_id === null) return Number(snippet.author_id) === user.id;
-  const withFeature = withSnippetsFeature(access!);
-  if (canOnProject(withFeature, 'admin_snippet')) return true;
+  if (canOnProject(access!, 'admin_snippet')) return true;
   // The author while still allowed to write snippets there (a demoted Guest is not).
-  return Number(snippet.author_id) === user.id && canOnProject(withFeature, 'create_snippet');
+  return Number(snippet.author_id) === user.id && canOnProject(access!, 'create_snippet');
 }

@@ -147,6 +147,19 @@ describe('PUT /api/v4/snippets/:id', () => {
     expect((await kiln.request('GET', `/api/v4/snippets/${snippet.id}/raw`, { token: alice.token })).body).toBe('one file');
   });
 
+  it('takes files without an action: an update of the file they name, else a new file', async () => {
+    const snippet = await personal(alice, {});
+    const updated = await kiln.api('PUT', `/snippets/${snippet.id}`, {
+      token: alice.token,
+      body: { files: [{ file_path: 'hello.py', content: 'print("again")\n' }, { file_path: 'extra.txt', content: 'more' }, { file_path: 'docs/guide.md', previous_path: 'docs/readme.md', content: '# Guide\n' }] },
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body.files.map((file: any) => file.path)).toEqual(['hello.py', 'docs/guide.md', 'extra.txt']);
+    expect((await kiln.request('GET', `/api/v4/snippets/${snippet.id}/raw`, { token: alice.token })).body).toBe('print("again")\n');
+    expect((await kiln.api('PUT', `/snippets/${snippet.id}`, { token: alice.token, body: { files: [{ file_path: 'a.txt' }] } })).body).toEqual({ error: 'files[0][content] is missing' });
+    expect((await kiln.api('PUT', `/snippets/${snippet.id}`, { token: alice.token, body: { files: [{ action: '', file_path: 'a.txt', content: 'x' }] } })).body).toEqual({ error: 'files[0][action] does not have a valid value' });
+  });
+
   it('refuses a change it cannot make, naming it, and leaves the snippet as it was', async () => {
     const snippet = await personal(alice, {});
     const cases: Array<[Record<string, unknown>, unknown]> = [

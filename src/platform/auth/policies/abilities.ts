@@ -126,8 +126,8 @@ export const PROJECT_ABILITIES = {
   read_pipeline_schedule: { min: ACCESS.reporter, feature: 'repository' },
   create_pipeline_schedule: { min: ACCESS.developer, feature: 'repository' },
   // Forks (project_policy.rb: fork_project with download_code; "Fork project": Guests of public and
-  // internal projects, Reporters of private ones), within the project's forking_access_level (kept in
-  // the stored settings: a fork's action passes it as `features.forking_access_level`). Unlinking a
+  // internal projects, Reporters of private ones), within the project's forking_access_level (a stored
+  // setting the policy reads from the project row, policy.ts featureLevel). Unlinking a
   // fork, or linking one, is the Owner's (remove_fork_project).
   fork_project: { min: ACCESS.reporter, ...PARTICIPATE, feature: 'forking' },
   remove_fork_project: { min: ACCESS.owner },
@@ -145,8 +145,8 @@ export const PROJECT_ABILITIES = {
   admin_upload: { min: ACCESS.maintainer },
   // Project snippets (project_policy.rb, project_snippet_policy.rb): read by Guests and readers of a
   // public project, made by Reporters, changed and deleted by Maintainers (and by their author:
-  // src/snippets/snippet-policy.ts), all within snippets_access_level (a stored setting the snippet
-  // routes pass as `features.snippets_access_level`).
+  // src/snippets/snippet-policy.ts), all within snippets_access_level (a stored setting too, read by
+  // the policy: navigation, API, pages and git follow it alike).
   read_snippet: { min: ACCESS.guest, ...READ, feature: 'snippets' },
   create_snippet: { min: ACCESS.reporter, feature: 'snippets' },
   admin_snippet: { min: ACCESS.maintainer, feature: 'snippets' },

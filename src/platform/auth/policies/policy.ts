@@ -3,6 +3,7 @@
 import type { AuthUser } from '../principal.js';
 import { ForbiddenError } from '../../errors.js';
 import { ACCESS } from '../access-levels.js';
+import { parseStored } from '../../db/stored-json.js';
 import { GROUP_ABILITIES, PROJECT_ABILITIES, type AbilityRule, type GroupAbility, type InstanceAbility, type ProjectAbility, type ProjectFeature } from './abilities.js';
 
 /** What a decision on a project or group depends on: the user, their level there, the visibility. */
@@ -19,10 +20,30 @@ export interface ProjectFeatureLevels {
   issues_access_level: string;
   repository_access_level: string;
   merge_requests_access_level?: string;
-  /** A stored setting, not a column: absent (enabled) unless the caller read it (forks' fork-project.ts). */
   forking_access_level?: string;
-  /** A stored setting too: absent (enabled) unless the caller read it (snippets' snippet-policy.ts). */
   snippets_access_level?: string;
+  /**
+   * The project row's stored settings JSON (accounts' settings-tables.ts), where the levels without a
+   * column of their own live (forking_access_level, snippets_access_level): read here, so that every
+   * subject built from a project row — routes, pages, navigation, git — decides alike.
+   */
+  settings?: string | null;
+}
+
+const storedLevels = new WeakMap<ProjectFeatureLevels, { json: string | null | undefined; stored: Record<string, unknown> }>();
+
+/** A feature's level: its own field, else the stored settings, else `enabled` (GitLab's default). */
+export function featureLevel(features: ProjectFeatureLevels | undefined, feature: ProjectFeature): string {
+  if (!features) return 'enabled';
+  const key = `${feature}_access_level` as const;
+  const own = features[key];
+  if (typeof own === 'string') return own;
+  if (features.settings === undefined || features.settings === null) return 'enabled';
+  // One parse per row object (a request asks many abilities of one project).
+  let cached = storedLevels.get(features);
+  if (!cached || cached.json !== features.settings) storedLevels.set(features, (cached = { json: features.settings, stored: parseStored(features.settings) }));
+  const stored = cached.stored[key];
+  return typeof stored === 'string' ? stored : 'enabled';
 }
 
 export function allowedBy(rule: AbilityRule, subject: PolicySubject): boolean {
@@ -41,7 +62,7 @@ export function allowedBy(rule: AbilityRule, subject: PolicySubject): boolean {
  * administrators.
  */
 function featureAllows(feature: ProjectFeature, subject: PolicySubject): boolean {
-  const level = subject.features?.[`${feature}_access_level`] ?? 'enabled';
+  const level = featureLevel(subject.features, feature);
   if (level === 'disabled') return false;
   if (level !== 'private') return true;
   if (subject.user?.admin) return true;
