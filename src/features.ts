@@ -34,12 +34,14 @@ import { todosFeature } from './todos/index.js';
 import { releasesFeature } from './releases/index.js';
 import { uploadsFeature } from './uploads/index.js';
 import { snippetsFeature } from './snippets/index.js';
+import { exploreFeature } from './explore/index.js';
 
 export const features: Feature[] = [
   accountsFeature,
   issuesFeature,
   webAssetsFeature,
   dashboardFeature,
+  exploreFeature,
   housekeepingFeature,
   eventsFeature,
   notificationsFeature,

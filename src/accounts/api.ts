@@ -6,6 +6,7 @@ export { findGroup, findProject, findProjectRow, findUser, findUserRow } from '.
 export { groupAccessLevel, levelOn, projectAccess, today, userCanOnProject } from './access.js';
 export { memberGroupsWithLevels } from './member-group-levels-queries.js';
 export { visibleProjectsQuery } from './finders.js';
+export type { ProjectFilters } from './finders.js';
 export { groupWebUrl, projectWebUrl } from './entities.js';
 export { avatarUrl, toAuthUser, userBasic, userPrivate, userProfile, userWebUrl } from './user-entities.js';
 export { checkPassword, findUserByLogin } from './check-password.js';

@@ -13,7 +13,7 @@ export interface ProjectFilters {
   owned?: boolean;
   /** Only projects the caller starred (anonymous callers starred none). */
   starred?: boolean;
-  orderBy?: 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at';
+  orderBy?: 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at' | 'star_count';
   sort?: 'asc' | 'desc';
 }
 

@@ -40,7 +40,8 @@ function signInForm(context: PageContext, returnTo: string, settings: SignUpSett
       </form>
       <p><a href="/users/password/new">Forgot your password?</a></p>
       ${settings.send_user_confirmation_email ? html`<p><a href="/users/confirmation/new">Didn't receive a confirmation e-mail?</a></p>` : ''}
-      ${settings.signup_enabled ? html`<p>Don't have an account yet? <a href="/users/sign_up">Register now</a></p>` : ''}`,
+      ${settings.signup_enabled ? html`<p>Don't have an account yet? <a href="/users/sign_up">Register now</a></p>` : ''}
+      <p><a href="/explore">Explore projects and groups</a></p>`,
   });
 }
 

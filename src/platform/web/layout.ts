@@ -36,11 +36,12 @@ function impersonationBanner(input: LayoutInput): Html {
 
 function topBar(input: LayoutInput): Html {
   const search = html`<form class="top-search" method="get" action="/" role="search"><label class="visually-hidden" for="top-search">Search projects</label><input id="top-search" type="search" name="search" placeholder="Search projects"></form>`;
-  if (!input.user) return html`<nav class="top-nav" aria-label="Main">${search}<a href="/users/sign_in">Sign in</a></nav>`;
+  if (!input.user) return html`<nav class="top-nav" aria-label="Main"><a href="/explore">Explore</a>${search}<a href="/users/sign_in">Sign in</a></nav>`;
   const user = input.user;
   return html`<nav class="top-nav" aria-label="Main">
     <a href="/">Projects</a>
     <a href="/dashboard/activity">Activity</a>
+    <a href="/explore">Explore</a>
     <a href="/dashboard/issues">Issues</a>
     <a href="/dashboard/merge_requests">Merge requests</a>
     ${input.todosCount === undefined ? '' : html`<a href="/dashboard/todos">To-Do List <span id="todos-count" class="todos-count">${input.todosCount >= 100 ? '99+' : String(input.todosCount)}</span></a>`}
