@@ -7,7 +7,7 @@ import { page, type PageOutcome } from '../platform/web/page.js';
 import { canOnInstance } from '../platform/auth/policies/policy.js';
 import type { NamespaceRow } from '../platform/auth/subjects.js';
 import { visibleGroupsQuery } from '../accounts/api.js';
-import { EXPLORE_TABS, filterForm, pageLinks, pageNumberOf, PER_PAGE, searchOf, sectionTabs, signInFirst } from './shared.js';
+import { EXPLORE_TABS, filterForm, listStateOf, pageLinks, PER_PAGE, sectionTabs, signInFirst } from './shared.js';
 
 const ROOT = '/explore/groups';
 const SORTS = [
@@ -32,29 +32,18 @@ function emptyState(context: PageContext, search: string): Html {
 export async function renderExploreGroups(context: PageContext): Promise<PageOutcome> {
   const gate = await signInFirst(context);
   if (gate) return gate;
-  const { deps, query } = context;
-  const search = searchOf(query);
-  const sort = SORTS.find(([name]) => name === query.sort) ?? SORTS[0];
-  const pageNumber = pageNumberOf(query);
-  const rows = await visibleGroupsQuery(deps, context.user ?? null, { search: search || undefined })
+  const { search, sort, pageNumber, href } = listStateOf(context.query, SORTS);
+  const rows = await visibleGroupsQuery(context.deps, context.user ?? null, { search: search || undefined })
     .clearOrderBy()
     .orderBy(sort[2], sort[3])
     .orderBy('id', sort[3])
     .limit(PER_PAGE + 1)
     .offset((pageNumber - 1) * PER_PAGE)
     .execute();
-  const href = (n: number) => {
-    const params = new URLSearchParams();
-    if (search) params.set('name', search);
-    if (sort !== SORTS[0]) params.set('sort', sort[0]);
-    if (n > 1) params.set('page', String(n));
-    const text = params.toString();
-    return text ? `${ROOT}?${text}` : ROOT;
-  };
   const shown = rows.slice(0, PER_PAGE);
   const body = html`${sectionTabs('Explore', EXPLORE_TABS, ROOT)}
 ${filterForm(ROOT, 'groups', search, SORTS.map(([name, label]) => [name, label] as const), sort[0])}
 ${shown.length ? html`<ul class="plain" id="groups">${shown.map(groupItem)}</ul>` : emptyState(context, search)}
-${pageLinks(href, pageNumber, rows.length > PER_PAGE)}`;
+${pageLinks((n) => href(ROOT, n), pageNumber, rows.length > PER_PAGE)}`;
   return page({ title: 'Explore groups', body });
 }

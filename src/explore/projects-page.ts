@@ -10,7 +10,7 @@ import { localTime } from '../platform/web/local-time.js';
 import { canOnInstance } from '../platform/auth/policies/policy.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import { visibleProjectsQuery, type ProjectFilters } from '../accounts/api.js';
-import { EXPLORE_TABS, filterForm, pageLinks, pageNumberOf, PER_PAGE, searchOf, sectionTabs, signInFirst, zoneOf } from './shared.js';
+import { EXPLORE_TABS, filterForm, listStateOf, pageLinks, PER_PAGE, sectionTabs, signInFirst, zoneOf } from './shared.js';
 import { TRENDING_DAYS, trendingProjects } from './trending.js';
 
 export type ProjectsTab = 'all' | 'starred' | 'trending';
@@ -65,24 +65,14 @@ function emptyState(context: PageContext, tab: ProjectsTab, search: string): Htm
 export async function renderExploreProjects(context: PageContext, tab: ProjectsTab): Promise<PageOutcome> {
   const gate = await signInFirst(context);
   if (gate) return gate;
-  const { deps, query } = context;
-  const search = searchOf(query);
-  const sort = SORTS.find(([name]) => name === query.sort) ?? SORTS[0];
-  const pageNumber = pageNumberOf(query);
+  const { deps } = context;
+  const { search, sort, pageNumber, href } = listStateOf(context.query, SORTS);
   const [{ rows, hasNext }, zone] = await Promise.all([listed(deps, context, tab, search, sort, pageNumber), zoneOf(deps, context)]);
-  const href = (n: number) => {
-    const params = new URLSearchParams();
-    if (search) params.set('name', search);
-    if (tab === 'all' && sort !== SORTS[0]) params.set('sort', sort[0]);
-    if (n > 1) params.set('page', String(n));
-    const text = params.toString();
-    return text ? `${TAB_URLS[tab]}?${text}` : TAB_URLS[tab];
-  };
   const body = html`${sectionTabs('Explore', EXPLORE_TABS, ROOT)}
 ${sectionTabs('Projects', TABS, TAB_URLS[tab])}
 ${filterForm(TAB_URLS[tab], 'projects', search, tab === 'all' ? SORTS.map(([name, label]) => [name, label] as const) : [], sort[0])}
 ${tab === 'trending' ? html`<p class="muted">The projects with the most activity in the last ${TRENDING_DAYS} days.</p>` : ''}
 ${rows.length ? html`<ul class="plain" id="projects">${rows.map((project) => projectItem(project, zone))}</ul>` : emptyState(context, tab, search)}
-${pageLinks(href, pageNumber, hasNext)}`;
+${pageLinks((n) => href(TAB_URLS[tab], n, tab === 'all'), pageNumber, hasNext)}`;
   return page({ title: 'Explore projects', body });
 }

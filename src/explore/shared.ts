@@ -24,13 +24,28 @@ export async function zoneOf(deps: Deps, context: PageContext): Promise<string> 
   return (await deps.db.selectFrom('users').select('time_zone').where('id', '=', context.user.id).executeTakeFirst())?.time_zone || 'UTC';
 }
 
-export function pageNumberOf(query: Record<string, string>): number {
-  return Math.max(1, Math.min(MAX_PAGE, Number.parseInt(query.page ?? '1', 10) || 1));
+/** A list's choices from its address: the name filter (GitLab's `name`), a known sort, the page. */
+export interface ListState<S> {
+  search: string;
+  sort: S;
+  pageNumber: number;
+  /** The address of another page of `root`, keeping the filter (and the sort unless it is the default). */
+  href(root: string, page: number, keepSort?: boolean): string;
 }
 
-/** The text searched for (GitLab's `name` filter), bounded. */
-export function searchOf(query: Record<string, string>): string {
-  return typeof query.name === 'string' ? query.name.trim().slice(0, 255) : '';
+export function listStateOf<S extends readonly [string, ...unknown[]]>(query: Record<string, string>, sorts: readonly S[]): ListState<S> {
+  const search = typeof query.name === 'string' ? query.name.trim().slice(0, 255) : '';
+  const sort = sorts.find(([name]) => name === query.sort) ?? sorts[0];
+  const pageNumber = Math.max(1, Math.min(MAX_PAGE, Number.parseInt(query.page ?? '1', 10) || 1));
+  const href = (root: string, page: number, keepSort = true) => {
+    const params = new URLSearchParams();
+    if (search) params.set('name', search);
+    if (keepSort && sort !== sorts[0]) params.set('sort', sort[0]);
+    if (page > 1) params.set('page', String(page));
+    const text = params.toString();
+    return text ? `${root}?${text}` : root;
+  };
+  return { search, sort, pageNumber, href };
 }
 
 export function pageLinks(href: (page: number) => string, pageNumber: number, hasNext: boolean): Html {
