@@ -21,6 +21,13 @@ export async function findIssue(db: Executor, projectId: number, iid: number): P
   return issue;
 }
 
+/** An issue by its id (a group board's card names it so), whether or not the caller may read it. */
+export async function findIssueById(db: Executor, id: number): Promise<IssueRow> {
+  const issue = await db.selectFrom('issues').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!issue) throw new RecordNotFoundError();
+  return issue;
+}
+
 export async function assigneeIdsOf(db: Executor, issueId: number): Promise<number[]> {
   const rows = await db.selectFrom('issue_assignees').select('user_id').where('issue_id', '=', issueId).orderBy('user_id').execute();
   return rows.map((row) => Number(row.user_id));

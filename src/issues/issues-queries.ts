@@ -53,7 +53,7 @@ export interface IssueFilters {
 /** Which confidential issues a one-project listing shows (issue-policy.ts): all, or the viewer's own and assigned. */
 export type ConfidentialScope = { all: true } | { userId: number | null };
 
-type IssueQuery = SelectQueryBuilder<DB & { i: DB['issues']; p: DB['projects'] }, 'i' | 'p', IssueRow>;
+export type IssueQuery = SelectQueryBuilder<DB & { i: DB['issues']; p: DB['projects'] }, 'i' | 'p', IssueRow>;
 
 function base(deps: Deps): IssueQuery {
   return deps.db.selectFrom('issues as i').innerJoin('projects as p', 'p.id', 'i.project_id').selectAll('i') as unknown as IssueQuery;

@@ -119,13 +119,7 @@ describe('POST /<project>/-/boards/:board/issues/:iid/move', () => {
 
   it('answers an htmx move with the board and a status line', async () => {
     const web = await signedIn(reporter);
-    const page = await web.get(BOARDS);
-    const token = /name="authenticity_token" value="([^"]+)"/.exec(page.body)![1];
-    const response = await kiln.app.inject({
-      method: 'POST', url: `${BOARDS}/${board.id}/issues/1/move`,
-      headers: { cookie: web.cookie, 'content-type': 'application/x-www-form-urlencoded', 'hx-request': 'true', 'x-csrf-token': token },
-      payload: new URLSearchParams({ from: 'open', to: String(lists.Review) }).toString(),
-    });
+    const response = await web.postHtmx(`${BOARDS}/${board.id}/issues/1/move`, { from: 'open', to: String(lists.Review) }, { csrfFrom: BOARDS });
     expect(response.statusCode).toBe(200);
     expect(response.body.startsWith('<div id="board">')).toBe(true);
     expect(response.body).toContain('role="status">Moved #1 to Review.</p>');

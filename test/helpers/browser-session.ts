@@ -36,6 +36,17 @@ export class WebSession {
     return response;
   }
 
+  /** A form posted as htmx posts it: the CSRF token in `X-CSRF-Token`, `HX-Request: true`. */
+  async postHtmx(url: string, form: Record<string, string>, options: { csrfFrom: string }) {
+    const token = csrfTokenOf((await this.get(options.csrfFrom)).body);
+    return this.kiln.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: this.cookie, 'content-type': 'application/x-www-form-urlencoded', 'hx-request': 'true', 'x-csrf-token': token },
+      payload: new URLSearchParams(form).toString(),
+    });
+  }
+
   async signIn(login: string, password: string) {
     const response = await this.post('/users/sign_in', { login, password }, { csrfFrom: '/users/sign_in' });
     if (response.statusCode !== 303) throw new Error(`sign-in failed: ${response.statusCode}`);

@@ -1,12 +1,10 @@
 // The issues each list of a board shows (GitLab's Boards::Issues::ListService): Open holds the open
 // issues with none of the board's list labels, a label list the open issues with its label, Closed
-// the closed issues. Confidential issues only for those who may read them; newest first, a page each.
+// the closed issues. The board's scope gives the issues the viewer may read (one project's, or those
+// of a group's projects); newest first, a page each.
 import { sql, type SqlBool } from 'kysely';
 import type { Deps } from '../../platform/deps.js';
-import type { ProjectAccess } from '../../platform/auth/subjects.js';
-import type { AuthUser } from '../../platform/auth/principal.js';
-import { projectIssuesQuery } from '../issues-queries.js';
-import { confidentialScope } from '../finder.js';
+import type { IssueQuery } from '../issues-queries.js';
 import type { IssueRow } from '../entities.js';
 import type { ListKey } from './move-issue.js';
 
@@ -18,8 +16,9 @@ export interface ListIssues {
   count: number;
 }
 
-export async function issuesOfList(deps: Deps, access: ProjectAccess, viewer: AuthUser | null, key: ListKey, boardLabelIds: number[]): Promise<ListIssues> {
-  let query = projectIssuesQuery(deps, Number(access.project.id), confidentialScope(access), { state: key === 'closed' ? 'closed' : 'opened', issueType: 'issue' }, viewer);
+/** `readable`: the issues of the board's scope in a state that the viewer may read. `key`: a label list by its label's id. */
+export async function issuesOfList(deps: Deps, readable: (state: 'opened' | 'closed') => IssueQuery, key: ListKey, boardLabelIds: number[]): Promise<ListIssues> {
+  let query = readable(key === 'closed' ? 'closed' : 'opened');
   if (typeof key === 'number') {
     query = query.where(sql<SqlBool>`exists (select 1 from label_links ll where ll.issue_id = i.id and ll.label_id = ${key})`);
   } else if (key === 'open' && boardLabelIds.length) {

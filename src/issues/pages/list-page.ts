@@ -3,7 +3,6 @@
 // all tabs with counts, the filters of list-filters.ts, and pages of 20. Confidential issues only
 // for those who may read them. A page's rows, their authors and projects are read in a fixed number
 // of statements, whatever the page holds.
-import type { Deps } from '../../platform/deps.js';
 import type { GroupAccess, ProjectAccess } from '../../platform/auth/subjects.js';
 import { canOnProject } from '../../platform/auth/policies/policy.js';
 import { html, type Html } from '../../platform/web/html.js';
@@ -15,7 +14,7 @@ import { projectIssuesQuery, readableIssuesQuery, type IssueFilters } from '../i
 import { narrowIssueSearch } from '../issue-search-queries.js';
 import { confidentialScope } from '../finder.js';
 import { usersById, type IssueRow } from '../entities.js';
-import { authorLink, confidentialBadge, stateBadge, when } from './shared.js';
+import { authorLink, confidentialBadge, projectPaths, stateBadge, when } from './shared.js';
 import { filterChoices, filterForm, listFiltersOf } from './list-filters.js';
 
 export const ISSUES_PATTERN = /^(?<path>.+?)\/-\/issues$/;
@@ -91,14 +90,6 @@ export async function renderIssueList(context: PageContext, access: ProjectAcces
 </div>`,
   }, issueType);
   return page({ title: `${issueType === 'incident' ? 'Incidents' : 'Issues'} · ${access.project.name}`, heading: html`<h1>${issueType === 'incident' ? 'Incidents' : 'Issues'}</h1>`, body, sidebar: projectSidebar(access, issueType === 'incident' ? 'incidents' : 'issues') });
-}
-
-/** The projects of a page's rows, by id, in one statement. */
-async function projectPaths(deps: Deps, rows: IssueRow[]): Promise<Map<number, string>> {
-  const ids = [...new Set(rows.map((row) => Number(row.project_id)))];
-  if (ids.length === 0) return new Map();
-  const projects = await deps.db.selectFrom('projects').select(['id', 'full_path']).where('id', 'in', ids).execute();
-  return new Map(projects.map((project) => [Number(project.id), project.full_path]));
 }
 
 /**

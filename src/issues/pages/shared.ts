@@ -1,6 +1,7 @@
 // What the issue pages share: the state badge, an author line, dates as people read them.
 import { isoTime } from '../../platform/clock.js';
 import { html, type Html } from '../../platform/web/html.js';
+import type { Deps } from '../../platform/deps.js';
 import type { IssueRow, Users } from '../entities.js';
 
 export function stateBadge(issue: Pick<IssueRow, 'state'>): Html {
@@ -24,4 +25,12 @@ export function when(ms: number | null): Html {
 /** `incident` pages are the issue pages of incidents: the same URLs, another list. */
 export function kindOf(issueType: string): { plural: string; singular: string; list: string } {
   return issueType === 'incident' ? { plural: 'Incidents', singular: 'Incident', list: 'incidents' } : { plural: 'Issues', singular: 'Issue', list: 'issues' };
+}
+
+/** The full paths of the projects of a page's rows, by id, in one statement. */
+export async function projectPaths(deps: Deps, rows: IssueRow[]): Promise<Map<number, string>> {
+  const ids = [...new Set(rows.map((row) => Number(row.project_id)))];
+  if (ids.length === 0) return new Map();
+  const projects = await deps.db.selectFrom('projects').select(['id', 'full_path']).where('id', 'in', ids).execute();
+  return new Map(projects.map((project) => [Number(project.id), project.full_path]));
 }

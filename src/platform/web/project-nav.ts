@@ -69,6 +69,7 @@ export function groupSidebar(access: GroupAccess, current: GroupSection): Html {
 ${entry(base, 'Subgroups and projects', current === 'overview')}
 ${entry(`${base}/-/activity`, 'Activity', current === 'activity')}
 ${entry(`${base}/-/issues`, 'Issues', current === 'issues')}
+${canOnGroup(access, 'read_issue_board') ? entry(`${base}/-/boards`, 'Boards', current === 'boards') : ''}
 ${canOnGroup(access, 'read_label') ? entry(`${base}/-/labels`, 'Labels', current === 'labels') : ''}
 ${canOnGroup(access, 'read_milestone') ? entry(`${base}/-/milestones`, 'Milestones', current === 'milestones') : ''}
 ${canOnGroup(access, 'read_group_member') ? entry(`${base}/-/group_members`, 'Members', current === 'members') : ''}
