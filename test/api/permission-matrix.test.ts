@@ -400,6 +400,21 @@ const ADMIN_PAGES = [
 
 const PAGE_PROBES: Array<{ ability: string; expect: string; path: string }> = ADMIN_PAGES.map((path) => ({ ability: `admin_all_resources (page ${path})`, expect: 'nnnnnnnyn', path }));
 
+/**
+ * A group's pages and what Explore lists, for a group (and its project) of each visibility, through a
+ * browser session of each role. Allowed is a 200 (for Explore: the group or project is listed);
+ * refused a 403 or 404, or for visitors the sign-in page. The blocked user cannot sign in and browses
+ * as a visitor, so what is public is open to it here.
+ */
+const PAGE_READ = { private: 'nnyyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyy' };
+const GROUP_PAGE_PROBES: Array<{ ability: string; expect: Expectation; path(world: World): string; listed?(world: World, body: string): boolean }> = [
+  { ability: 'admin_group (page: group settings)', expect: 'nnnnnnyyn', path: (w) => `/groups/${w.group.full_path}/-/edit` },
+  { ability: 'read_issue_board (page: group board)', expect: PAGE_READ, path: (w) => `/groups/${w.group.full_path}/-/boards` },
+  { ability: 'read_group (page: group issues)', expect: PAGE_READ, path: (w) => `/groups/${w.group.full_path}/-/issues` },
+  { ability: 'read_group (page: listed in Explore)', expect: PAGE_READ, path: (w) => `/explore/groups?name=${w.group.path}`, listed: (w, body) => body.includes(`data-group="${w.group.full_path}"`) },
+  { ability: 'read_project (page: listed in Explore)', expect: PAGE_READ, path: (w) => `/explore/projects?name=${w.project.path}`, listed: (w, body) => body.includes(`data-project="${w.project.path_with_namespace}"`) },
+];
+
 function expected(probe: { expect: Expectation }, visibility: Visibility, role: Role): boolean {
   const row = typeof probe.expect === 'string' ? probe.expect : probe.expect[visibility];
   return row[ROLES.indexOf(role)] === 'y';
@@ -508,4 +523,22 @@ describe('the permission matrix (role × visibility × ability → allowed), thr
       }
     }
   });
+
+  for (const visibility of VISIBILITIES) {
+    describe(`on the pages of a ${visibility} group`, () => {
+      for (const probe of GROUP_PAGE_PROBES) {
+        for (const role of ROLES) {
+          const allowed = expected(probe, visibility, role);
+          it(`${probe.ability}: ${role} is ${allowed ? 'allowed' : 'refused'}`, async () => {
+            const world = worlds.get(visibility)!;
+            const answer = await (await sessionOf(role)).get(probe.path(world));
+            const signInAsked = answer.statusCode === 302 && (answer.headers.location ?? '').startsWith('/users/sign_in?return_to=');
+            expect([200, 403, 404].includes(answer.statusCode) || signInAsked, `${answer.statusCode}`).toBe(true);
+            const shown = answer.statusCode === 200 && (probe.listed ? probe.listed(world, answer.body) : true);
+            expect(shown).toBe(allowed);
+          });
+        }
+      }
+    });
+  }
 });
