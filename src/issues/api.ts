@@ -27,7 +27,7 @@ export { discussionEntity, noteUserIds, type NoteExtras, type NoteRow, type User
 export { timeOf } from './issue-params.js';
 // Issue 34 (award emoji): the award emoji routes for any noteable kind, and the votes entities count.
 export { awardEmojiRoutes } from './award-emoji/award-emoji-routes.js';
-export { voteCounts } from './award-emoji/award-emoji.js';
+export { DOWNVOTE, UPVOTE, voteCounts } from './award-emoji/award-emoji.js';
 export { reactionCondition } from './award-emoji/reaction-queries.js';
 // Issue 34: "mentioned in commit" notes for the commits a push brings.
 export { crossReferenceCommits } from './cross-references.js';

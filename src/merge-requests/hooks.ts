@@ -21,8 +21,11 @@ export interface MergeRequestHooks {
    * update_diff_discussion_positions) in a job it enqueues there. `actorId`: who pushed, if known.
    */
   versionRecorded?: (trx: Executor, event: { mergeRequestId: number; actorId: number | null }) => Promise<unknown>;
-  /** Whether the user is subscribed to the merge request (the entity's `subscribed`; notifications registers it). */
-  subscribed?: (userId: number, mr: { id: number; target_project_id: number }) => Promise<boolean>;
+  /**
+   * Whether the user is subscribed to the merge request (the entity's `subscribed`; notifications
+   * registers it). `participantIds`: the people its rows name (author, assignees, reviewers).
+   */
+  subscribed?: (user: { id: number; username: string }, mr: { id: number; description: string | null; participantIds: number[] }) => Promise<boolean>;
   /** The page's "Add a to do" / "Mark as done" button for its reader (the todos feature registers it); `self` is the merge request's page. */
   todoButton?: (context: PageContext, mr: { id: number; projectId: number }, self: string) => Promise<Html>;
 }

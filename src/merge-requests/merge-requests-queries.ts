@@ -2,12 +2,13 @@
 // /groups/:id/merge_requests and /merge_requests): a base query over `merge_requests as m` joined to
 // its target `projects as p`, the caller's visibility in SQL before paging, then the optional
 // filters one after another (and their `not[…]` negations), then GitLab's orderings.
-import { reactionCondition } from '../issues/api.js';
+import { DOWNVOTE, reactionCondition, UPVOTE } from '../issues/api.js';
 import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { readableMergeRequestSql } from '../platform/auth/policies/merge-request-visibility-queries.js';
 import type { DB } from '../platform/db/schema.js';
+import type { Executor } from '../platform/db/database.js';
 import { containsPattern, lowerLike } from '../platform/db/like.js';
 import type { MergeRequestRow } from './entities.js';
 
@@ -165,4 +166,47 @@ export function closingIssueCondition(issueId: number): RawBuilder<SqlBool> {
 /** Issues linked as closed by this merge request, on `issues as i`. */
 export function closedByMergeRequestCondition(mergeRequestId: number): RawBuilder<SqlBool> {
   return sql<SqlBool>`i.id in (select c.issue_id from merge_requests_closing_issues c where c.merge_request_id = ${mergeRequestId})`;
+}
+
+/**
+ * For a page of merge requests, one statement: each one's latest diff version (its columns, null
+ * without one) and its counts: comments (user notes), approvals, thumbs up and thumbs down.
+ */
+export function pageFactsQuery(db: Executor, ids: number[]) {
+  return db
+    .selectFrom('merge_requests as m')
+    .leftJoin('merge_request_diffs as d', 'd.id', 'm.latest_merge_request_diff_id')
+    .selectAll('d')
+    .select((eb) => [
+      'm.id as mr_id',
+      eb.selectFrom('notes as n').select(eb.fn.countAll<number>().as('n')).whereRef('n.noteable_id', '=', 'm.id').where('n.noteable_type', '=', 'MergeRequest').where('n.system', '=', 0).as('notes_count'),
+      eb.selectFrom('merge_request_approvals as a').select(eb.fn.countAll<number>().as('n')).whereRef('a.merge_request_id', '=', 'm.id').as('approvals_count'),
+      eb.selectFrom('award_emoji as e').select(eb.fn.countAll<number>().as('n')).whereRef('e.awardable_id', '=', 'm.id').where('e.awardable_type', '=', 'MergeRequest').where('e.name', '=', UPVOTE).as('upvotes'),
+      eb.selectFrom('award_emoji as e').select(eb.fn.countAll<number>().as('n')).whereRef('e.awardable_id', '=', 'm.id').where('e.awardable_type', '=', 'MergeRequest').where('e.name', '=', DOWNVOTE).as('downvotes'),
+    ])
+    .where('m.id', 'in', ids)
+    .execute();
+}
+
+/**
+ * The people of a page of merge requests, one statement: the assignees and reviewers of each (kind
+ * `assignee` / `reviewer`, with when they were added) and the users named by id (kind `user`:
+ * authors, mergers, closers), each with the columns the entities show.
+ */
+export function pagePeopleQuery(db: Executor, ids: number[], userIds: number[]) {
+  const assignees = db
+    .selectFrom('merge_request_assignees as r')
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .select([sql<string>`${sql.lit('assignee')}`.as('kind'), 'r.merge_request_id', 'r.created_at as added_at', 'u.id', 'u.username', 'u.name', 'u.state'])
+    .where('r.merge_request_id', 'in', ids);
+  const reviewers = db
+    .selectFrom('merge_request_reviewers as r')
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .select([sql<string>`${sql.lit('reviewer')}`.as('kind'), 'r.merge_request_id', 'r.created_at as added_at', 'u.id', 'u.username', 'u.name', 'u.state'])
+    .where('r.merge_request_id', 'in', ids);
+  const named = db
+    .selectFrom('users as u')
+    .select([sql<string>`${sql.lit('user')}`.as('kind'), sql<number>`0`.as('merge_request_id'), 'u.created_at as added_at', 'u.id', 'u.username', 'u.name', 'u.state'])
+    .where('u.id', 'in', userIds.length ? userIds : [0]);
+  return assignees.unionAll(reviewers).unionAll(named).execute();
 }

@@ -30,7 +30,9 @@ export async function presentMergeRequest(deps: Deps, mr: MergeRequestRow, optio
   const [canMerge, diverged, isSubscribed] = await Promise.all([
     mr.state === 'opened' ? canMergeToBranch(deps, links.target, options.viewer, mr.target_branch) : Promise.resolve(false),
     options.includeDivergedCommitsCount ? divergedCommits(deps, mr, repoPath) : Promise.resolve(undefined),
-    options.viewer && subscribed ? subscribed(options.viewer.id, mr) : Promise.resolve(false),
+    options.viewer && subscribed
+      ? subscribed(options.viewer, { id: Number(mr.id), description: mr.description, participantIds: [Number(mr.author_id), ...links.assigneeIds, ...links.reviewerIds] })
+      : Promise.resolve(false),
   ]);
   return mergeRequestEntity(deps.config.baseUrl, mr, links, {
     subscribed: isSubscribed,

@@ -5,12 +5,13 @@ import type { Deps } from '../platform/deps.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import { milestoneEntity, type MilestoneRow } from '../milestones/api.js';
 import type { LabelRow } from '../labels/api.js';
-import { usersById, voteCounts } from '../issues/api.js';
-import { mergeRequestBasicEntity, mergeRequestSimpleEntity, type MergeRequestDiffRow, type MergeRequestLinks, type MergeRequestRow, type ReferenceFrom } from './entities.js';
+import { usersById } from '../issues/api.js';
+import { mergeRequestBasicEntity, mergeRequestSimpleEntity, type MergeRequestDiffRow, type MergeRequestLinks, type MergeRequestRow, type ReferenceFrom, type Users } from './entities.js';
 import { mergeRequestHooks } from './hooks.js';
 import type { MergeFacts } from './merge-status.js';
 import { headPipelines } from '../commit-statuses/api.js';
 import { collaborationAllowed } from './source-branch-access.js';
+import { pageFactsQuery, pagePeopleQuery } from './merge-requests-queries.js';
 
 export interface PageLinks {
   links: (mr: MergeRequestRow) => MergeRequestLinks;
@@ -53,37 +54,40 @@ export async function loadLinks(deps: Deps, rows: MergeRequestRow[], options: { 
   const none = ids.length === 0;
   // Source projects too: a fork's merge request shows the head pipeline of the fork.
   const projectIds = [...new Set(rows.flatMap((row) => [Number(row.target_project_id), ...(row.source_project_id === null ? [] : [Number(row.source_project_id)])]))];
-  const diffIds = rows.map((row) => row.latest_merge_request_diff_id).filter((id) => id !== null).map(Number);
-  const [projects, assignees, reviewers, labels, diffs, notes, approvals, unresolved] = await Promise.all([
+  const userIds = rows.flatMap((row) => [row.author_id, row.merged_by_id, row.merge_user_id, row.closed_by_id]).filter((id) => id !== null).map(Number);
+  const [projects, people, labels, facts, unresolved] = await Promise.all([
     none ? [] : db.selectFrom('projects').selectAll().where('id', 'in', projectIds).execute(),
-    none ? [] : db.selectFrom('merge_request_assignees').select(['merge_request_id', 'user_id']).where('merge_request_id', 'in', ids).orderBy('created_at').orderBy('user_id').execute(),
-    none ? [] : db.selectFrom('merge_request_reviewers').select(['merge_request_id', 'user_id']).where('merge_request_id', 'in', ids).orderBy('created_at').orderBy('user_id').execute(),
+    none ? [] : pagePeopleQuery(db, ids, [...new Set(userIds)]),
     none ? [] : db.selectFrom('merge_request_label_links as ll').innerJoin('labels as l', 'l.id', 'll.label_id').selectAll('l').select('ll.merge_request_id').where('ll.merge_request_id', 'in', ids).orderBy('l.title').orderBy('l.id').execute(),
-    diffIds.length === 0 ? [] : db.selectFrom('merge_request_diffs').selectAll().where('id', 'in', diffIds).execute(),
-    none ? [] : db.selectFrom('notes').select(['noteable_id', db.fn.countAll<number>().as('n')]).where('noteable_type', '=', 'MergeRequest').where('noteable_id', 'in', ids).where('system', '=', 0).groupBy('noteable_id').execute(),
-    none ? [] : db.selectFrom('merge_request_approvals').select(['merge_request_id', db.fn.countAll<number>().as('n')]).where('merge_request_id', 'in', ids).groupBy('merge_request_id').execute(),
+    none ? [] : pageFactsQuery(db, ids),
     none ? new Map<number, number>() : (mergeRequestHooks(deps).unresolvedThreads?.(db, ids) ?? Promise.resolve(new Map<number, number>())),
   ]);
   const projectsById = new Map(projects.map((project) => [Number(project.id), project as ProjectRow]));
-  const assigneesOf = grouped(assignees, (row) => Number(row.merge_request_id));
-  const reviewersOf = grouped(reviewers, (row) => Number(row.merge_request_id));
+  // Assignees and reviewers in the order they were added (then by user id), as the entity lists them.
+  const added = people.filter((row) => row.kind !== 'user').sort((a, b) => Number(a.added_at) - Number(b.added_at) || Number(a.id) - Number(b.id));
+  const assigneesOf = grouped(added.filter((row) => row.kind === 'assignee'), (row) => Number(row.merge_request_id));
+  const reviewersOf = grouped(added.filter((row) => row.kind === 'reviewer'), (row) => Number(row.merge_request_id));
   const labelsOf = grouped(labels, (row) => Number(row.merge_request_id));
-  const diffsById = new Map<number, MergeRequestDiffRow>(diffs.map((diff) => [Number(diff.id), diff]));
-  const notesOf = new Map(notes.map((row) => [Number(row.noteable_id), Number(row.n)]));
-  const approvalsOf = new Map(approvals.map((row) => [Number(row.merge_request_id), Number(row.n)]));
+  const factsOf = new Map(facts.map((row) => [Number(row.mr_id), row]));
+  const diffOf = (mr: MergeRequestRow): MergeRequestDiffRow | null => {
+    const row = factsOf.get(Number(mr.id));
+    if (!row || row.id === null || mr.latest_merge_request_diff_id === null) return null;
+    const { mr_id: _, notes_count: _n, approvals_count: _a, upvotes: _u, downvotes: _d, ...diff } = row;
+    return diff as MergeRequestDiffRow;
+  };
   const pipelines = await headPipelines(db, rows.flatMap((row) => {
-    const head = row.latest_merge_request_diff_id === null ? null : diffsById.get(Number(row.latest_merge_request_diff_id))?.head_commit_sha;
+    const head = diffOf(row)?.head_commit_sha;
     if (!head || row.source_project_id === null) return [];
     return [{ key: Number(row.id), projectId: Number(row.source_project_id), sha: head, refs: [row.source_branch, `refs/merge-requests/${row.iid}/head`, `refs/merge-requests/${row.iid}/merge`] }];
   }));
-  const userIds = rows.flatMap((row) => [row.author_id, row.merged_by_id, row.merge_user_id, row.closed_by_id]);
-  const pipelineUserIds = [...pipelines.values()].map((head) => head.pipeline.user_id);
-  const [users, milestones, votes, collaborating] = await Promise.all([
-    usersById(deps.db, [...userIds, ...pipelineUserIds, ...assignees.map((row) => row.user_id), ...reviewers.map((row) => row.user_id)]),
+  const users: Users = new Map(people.map((row) => [Number(row.id), { id: Number(row.id), username: row.username, name: row.name, state: row.state }]));
+  const pipelineUserIds = [...pipelines.values()].map((head) => head.pipeline.user_id).filter((id) => id !== null && !users.has(Number(id)));
+  const [pipelineUsers, milestones, collaborating] = await Promise.all([
+    usersById(deps.db, pipelineUserIds),
     milestonesOf(deps, rows, projectsById),
-    voteCounts(db, 'MergeRequest', ids),
     collaborationAllowed(deps, rows, projectsById),
   ]);
+  for (const [id, user] of pipelineUsers) users.set(id, user);
   return {
     links: (mr) => {
       const id = Number(mr.id);
@@ -92,7 +96,7 @@ export async function loadLinks(deps: Deps, rows: MergeRequestRow[], options: { 
       const facts: MergeFacts = {
         unresolvedThreads: unresolved.get(id) ?? 0,
         discussionsMustBeResolved: Number(target.only_allow_merge_if_all_discussions_are_resolved) === 1,
-        approvalsLeft: Math.max(0, Number(target.approvals_before_merge) - (approvalsOf.get(id) ?? 0)),
+        approvalsLeft: Math.max(0, Number(target.approvals_before_merge) - Number(factsOf.get(id)?.approvals_count ?? 0)),
         ciRequired: Number(target.only_allow_merge_if_pipeline_succeeds) === 1 || Number(mr.merge_when_pipeline_succeeds) === 1,
         skippedPasses: Number(target.allow_merge_on_skipped_pipeline) === 1,
         pipelineStatus: head?.pipeline.status ?? null,
@@ -101,12 +105,12 @@ export async function loadLinks(deps: Deps, rows: MergeRequestRow[], options: { 
         users,
         target,
         labels: (labelsOf.get(id) ?? []).map(({ merge_request_id: _, ...label }) => label as LabelRow),
-        assigneeIds: (assigneesOf.get(id) ?? []).map((row) => Number(row.user_id)),
-        reviewerIds: (reviewersOf.get(id) ?? []).map((row) => Number(row.user_id)),
+        assigneeIds: (assigneesOf.get(id) ?? []).map((row) => Number(row.id)),
+        reviewerIds: (reviewersOf.get(id) ?? []).map((row) => Number(row.id)),
         milestone: mr.milestone_id === null ? null : (milestones.get(Number(mr.milestone_id)) ?? null),
-        notesCount: notesOf.get(id) ?? 0,
-        votes: votes.get(id),
-        latestDiff: mr.latest_merge_request_diff_id === null ? null : (diffsById.get(Number(mr.latest_merge_request_diff_id)) ?? null),
+        notesCount: Number(factsOf.get(id)?.notes_count ?? 0),
+        votes: { upvotes: Number(factsOf.get(id)?.upvotes ?? 0), downvotes: Number(factsOf.get(id)?.downvotes ?? 0) },
+        latestDiff: diffOf(mr),
         facts,
         headPipeline: head ? { ...head, projectPath: projectsById.get(Number(head.pipeline.project_id))?.full_path ?? target.full_path } : null,
         allowCollaboration: collaborating.has(id),

@@ -14,8 +14,7 @@ import { JOB_NOTIFY_PIPELINE, notifyPipeline } from './notify-pipeline.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
 import { accountHooks } from '../accounts/api.js';
 import { issueHooks } from '../issues/api.js';
-import { subscribedIssueIds } from './subscribed-issues.js';
-import { isSubscribed, mergeRequestSubscribable } from './subscriptions.js';
+import { subscribedIds, subscribedIssueIds } from './subscribed-issues.js';
 import { mergeRequestHooks } from '../merge-requests/api.js';
 import { setNotificationEmail } from './set-notification-email.js';
 
@@ -25,7 +24,7 @@ export const notificationsFeature: Feature = {
     listenForNotifications(deps);
     accountHooks(deps).setNotificationEmail = (user, email) => setNotificationEmail(deps, user, email);
     issueHooks(deps).subscribedIssueIds = (user, issues) => subscribedIssueIds(deps, user, issues);
-    mergeRequestHooks(deps).subscribed = (userId, mr) => isSubscribed(deps, userId, mergeRequestSubscribable(mr));
+    mergeRequestHooks(deps).subscribed = async (user, mr) => (await subscribedIds(deps, user, 'MergeRequest', [mr])).has(Number(mr.id));
   },
   routes(app, deps) {
     notificationsRoutes(app, deps);

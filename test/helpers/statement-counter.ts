@@ -6,6 +6,8 @@ import pg from 'pg';
 
 export interface StatementCounter {
   count: number;
+  /** When set, the text of each counted statement is pushed here (to show what a read runs). */
+  log?: string[];
   restore(): void;
 }
 
@@ -16,7 +18,10 @@ export function countStatements(): StatementCounter {
     const original = prototype[method] as (...args: unknown[]) => unknown;
     prototype[method] = function (this: unknown, ...args: unknown[]) {
       const text = String((this as { source?: string }).source ?? (typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text ?? ''));
-      if (!/data_version|schema_version/.test(text)) counter.count += 1;
+      if (!/data_version|schema_version/.test(text)) {
+        counter.count += 1;
+        counter.log?.push(text);
+      }
       return original.apply(this, args);
     };
     undo.push(() => {
