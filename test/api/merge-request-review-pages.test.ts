@@ -70,4 +70,40 @@ describe('the merge request pages', { timeout: 90_000 }, () => {
     expect(Buffer.from(file.content, 'base64').toString()).toBe('ONE\ntwo\n');
     expect((await developer.get(self)).body).toContain('Applied');
   });
+
+  it('a comment, a reply, resolving and applying a suggestion on page 2 of the Changes tab come back to page 2 at what they made', async () => {
+    // 25 files: the Changes tab shows 20 a page, so the last files are on page 2.
+    await branchWith(kiln, w.developer, w.project.id, 'wide', Array.from({ length: 25 }, (_, index) => create(`files/f${String(index).padStart(2, '0')}.txt`, `line of ${index}\n`)));
+    const wide = await openMergeRequest(kiln, w.developer, w.project.id, { source_branch: 'wide', title: 'Many files' });
+    const wideSelf = `/${w.project.path_with_namespace}/-/merge_requests/${wide.iid}`;
+    const developer = await signedIn(w.developer);
+    const page2 = (await developer.get(`${wideSelf}/diffs?page=2&view=parallel`)).body;
+    const formUrl = /hx-get="([^"]*diff_note_form[^"]*f24\.txt[^"]*)"/.exec(page2)![1].replace(/&amp;/g, '&');
+    expect(formUrl).toContain('page=2');
+    const form = await developer.get(formUrl);
+    const fields = Object.fromEntries([...form.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1], match[2]]));
+    expect(fields).toMatchObject({ return_to: 'diffs', return_page: '2', return_view: 'parallel' });
+    const commented = await developer.post(`${wideSelf}/notes`, { ...fields, note: 'Shout it:\n```suggestion\nLINE OF 24\n```' }, { csrfFrom: wideSelf });
+    expect(commented.statusCode).toBe(303);
+    const [thread] = await kiln.apiAs(w.developer, 'GET', `/projects/${w.project.id}/merge_requests/${wide.iid}/discussions`);
+    expect(commented.headers.location).toBe(`${wideSelf}/diffs?page=2&view=parallel#note_${thread.notes[0].id}`);
+    const shown = (await developer.get(`${wideSelf}/diffs?page=2&view=parallel`)).body;
+    const thisThread = shown.slice(shown.indexOf(`id="discussion_${thread.id}"`));
+    const returns = (html: string) => Object.fromEntries([...html.matchAll(/<input type="hidden" name="(return_[a-z]+)" value="([^"]*)">/g)].map((match) => [match[1], match[2]]));
+    expect(returns(thisThread.slice(0, thisThread.indexOf('Resolve thread')))).toEqual({ return_to: 'diffs', return_page: '2', return_view: 'parallel' });
+    const back = { return_to: 'diffs', return_page: '2', return_view: 'parallel' };
+    const replied = await developer.post(`${wideSelf}/notes`, { ...back, discussion_id: thread.id, note: 'Or not' }, { csrfFrom: wideSelf });
+    expect(replied.headers.location).toMatch(new RegExp(`^${wideSelf}/diffs\\?page=2&view=parallel#note_\\d+$`));
+    const [suggestion] = thread.notes[0].suggestions;
+    const applied = await developer.post(`${wideSelf}/suggestions/${suggestion.id}/apply`, back, { csrfFrom: wideSelf });
+    expect(applied.headers.location).toBe(`${wideSelf}/diffs?page=2&view=parallel#discussion_${thread.id}`);
+    const file = await kiln.apiAs(w.developer, 'GET', `/projects/${w.project.id}/repository/files/files%2Ff24.txt?ref=wide`);
+    expect(Buffer.from(file.content, 'base64').toString()).toBe('LINE OF 24\n');
+    // Applying resolved the thread (GitLab); reopening it from page 2 comes back there too.
+    const reopened = await developer.post(`${wideSelf}/discussions/${thread.id}/resolve`, { ...back, resolved: '0' }, { csrfFrom: wideSelf });
+    expect(reopened.headers.location).toBe(`${wideSelf}/diffs?page=2&view=parallel#discussion_${thread.id}`);
+    // A form of the Overview lands on the Overview; a made-up return is read as a page number only.
+    expect((await developer.post(`${wideSelf}/notes`, { note: 'Overall fine' }, { csrfFrom: wideSelf })).headers.location).toMatch(new RegExp(`^${wideSelf}#note_\\d+$`));
+    expect((await developer.post(`${wideSelf}/notes`, { return_to: 'diffs', return_page: '//evil.example', note: 'x' }, { csrfFrom: wideSelf })).headers.location).toMatch(new RegExp(`^${wideSelf}/diffs#note_\\d+$`));
+  });
 });

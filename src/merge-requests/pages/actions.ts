@@ -22,6 +22,7 @@ import { cancelAutoMerge } from '../arm-auto-merge.js';
 import { draftTitle, draftlessTitle } from '../draft.js';
 import { load } from './show-page.js';
 import { str } from './shared.js';
+import { returnPath } from './return-to.js';
 import { mayWriteSourceBranch, sourceProjectOf } from '../source-branch-access.js';
 
 const POSITION_FIELDS = ['base_sha', 'start_sha', 'head_sha', 'position_type', 'old_path', 'new_path', 'old_line', 'new_line'];
@@ -53,7 +54,7 @@ export async function postNote(context: PageContext, access: ProjectAccess): Pro
   // The line form's flat `position_*` fields (page forms carry no nested parameters) as the API's `position`.
   const position = Object.fromEntries(POSITION_FIELDS.filter((name) => str(form[`position_${name}`]) !== '').map((name) => [name, str(form[`position_${name}`])]));
   const onDiff = 'head_sha' in position;
-  const back = (anchor: string) => (str(form.return_to) === 'diffs' ? `${self}/diffs${anchor}` : `${self}${anchor}`);
+  const back = (anchor: string) => returnPath(self, form, anchor);
   try {
     const discussionId = str(form.discussion_id);
     if (str(form.review) === '1') {
@@ -77,7 +78,7 @@ export async function postResolve(context: PageContext, access: ProjectAccess): 
   const notes = await findDiscussion(deps.db, mergeRequestNoteable(mr), context.match.discussion);
   const resolved = str(form.resolved) !== '0';
   await resolveDiscussion(deps, user, access, mr, notes, resolved);
-  return redirect(`${self}#discussion_${notes[0].discussion_id}`, resolved ? 'Thread resolved.' : 'Thread reopened.');
+  return redirect(returnPath(self, form, `#discussion_${notes[0].discussion_id}`), resolved ? 'Thread resolved.' : 'Thread reopened.');
 }
 
 export async function postState(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {

@@ -17,6 +17,7 @@ import { isActive } from '../review/diff-threads.js';
 import { loadThreads, renderThread } from './discussions.js';
 import { load, mergeRequestPage } from './show-page.js';
 import { str } from './shared.js';
+import { pageOf, returnFields } from './return-to.js';
 import { reviewButton, reviewPanel, viewerDrafts } from './review-panel.js';
 
 export const CHANGES_TAB_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/diffs$/;
@@ -50,8 +51,8 @@ export async function renderChangesTab(context: PageContext, access: ProjectAcce
   const [threads, drafts] = await Promise.all([loadThreads(deps, access, mr, shown), viewerDrafts(deps, context, mr)]);
   // Diff notes go on a version's own diff, never on a comparison of two versions.
   const mayComment = !start && context.user ? canCommentOnMergeRequest(access, mr) : false;
-  const options = { context, access, mr, latest, self, users: threads.users, showWhere: false, reviewing: drafts.length > 0, suggestions: threads.suggestions, awards: threads.awards };
-  const page = /^\d{1,6}$/.test(query.page ?? '') ? Number(query.page) : 1;
+  const page = pageOf(query.page);
+  const options = { context, access, mr, latest, self, users: threads.users, showWhere: false, reviewing: drafts.length > 0, suggestions: threads.suggestions, awards: threads.awards, changes: { page, view: mode } };
   const keep = (extra: Record<string, string>) => new URLSearchParams({ ...(query.diff_id ? { diff_id: String(shown.id) } : {}), ...(start ? { start_id: String(start.id) } : {}), ...(page > 1 ? { page: String(page) } : {}), ...extra }).toString();
   const files = await diffBetween(repoPath, from, shown.head_commit_sha);
   const diff = await renderDiffView(files, {
@@ -68,7 +69,7 @@ export async function renderChangesTab(context: PageContext, access: ProjectAcce
         return here?.length ? html`${here.map((thread) => renderThread(options, thread))}` : null;
       },
       formUrl: mayComment
-        ? (position: DiffLinePosition) => `${self}/diff_note_form?${new URLSearchParams({ diff_id: String(shown.id), old_path: position.oldPath, new_path: position.newPath, old_line: position.oldLine === null ? '' : String(position.oldLine), new_line: position.newLine === null ? '' : String(position.newLine), line_code: position.lineCode }).toString()}`
+        ? (position: DiffLinePosition) => `${self}/diff_note_form?${new URLSearchParams({ diff_id: String(shown.id), old_path: position.oldPath, new_path: position.newPath, old_line: position.oldLine === null ? '' : String(position.oldLine), new_line: position.newLine === null ? '' : String(position.newLine), line_code: position.lineCode, ...(page > 1 ? { page: String(page) } : {}), ...(mode === 'parallel' ? { view: mode } : {}) }).toString()}`
         : undefined,
     },
   });
@@ -103,10 +104,10 @@ export async function renderDiffNoteForm(context: PageContext, access: ProjectAc
     old_line: str(query.old_line),
     new_line: str(query.new_line),
   };
-  const columns = query.view === 'parallel' ? 4 : 3;
+  const columns = diffModeOf(query) === 'parallel' ? 4 : 3;
   return fragment(html`<tr class="slot diff-note-form"><td colspan="${columns}"><form method="post" action="${self}/notes" class="stacked">${csrfField(context)}
 ${Object.entries(position).filter(([, value]) => value !== '').map(([name, value]) => html`<input type="hidden" name="position_${name}" value="${value}">`)}
-<input type="hidden" name="return_to" value="diffs"><input type="hidden" name="line_code" value="${lineCode}">
+${returnFields({ page: pageOf(query.page), view: diffModeOf(query) })}<input type="hidden" name="line_code" value="${lineCode}">
 <label for="${id}">Comment on this line</label><textarea id="${id}" name="note" required></textarea>
 <p class="muted">Markdown is supported; a <code>suggestion</code> code block proposes a change to the line.</p>
 <p class="actions"><button type="submit">Start a thread</button> ${reviewButton(drafts.length > 0)}</p></form></td></tr>`);

@@ -7,6 +7,7 @@ import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { canCommentOnMergeRequest, canResolveThread } from '../../platform/auth/policies/index.js';
 import { html, raw, type Html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
+import { returnFields, type ChangesPlace } from './return-to.js';
 import { renderGitlabMarkdown } from '../../markdown/api.js';
 import { isResolvable, noteAwardBlock, noteAwards, usersById, visibleNotes, type NoteRow, type Users } from '../../issues/api.js';
 import type { MergeRequestRow } from '../rows.js';
@@ -110,6 +111,8 @@ export interface ThreadRenderOptions {
   suggestions?: NoteSuggestions;
   /** The comments' award emoji (ThreadView.awards): each comment gets its reactions block. */
   awards?: ThreadView['awards'];
+  /** Shown on the Changes tab: its forms come back to this page of files and view (return-to.ts). */
+  changes?: ChangesPlace;
 }
 
 /** A suggestion as the change it proposes: the lines it replaces, then what replaces them. */
@@ -122,7 +125,7 @@ function suggestedChange(suggestion: { from_content: string; to_content: string 
 function suggestionBar(options: ThreadRenderOptions, note: NoteRow): Html {
   const suggestions = options.suggestions?.byNote.get(Number(note.id)) ?? [];
   return html`${suggestions.map((suggestion) => html`<div class="suggestion-bar" data-suggestion="${suggestion.id}">${suggestedChange(suggestion)}<span class="muted">Suggestion for line${suggestion.from_line === suggestion.to_line ? ` ${suggestion.from_line}` : `s ${suggestion.from_line}–${suggestion.to_line}`}</span>
-${suggestion.applied ? html`<span class="badge">Applied</span>` : suggestion.appliable && options.suggestions?.canApply ? html`<form method="post" action="${options.self}/suggestions/${suggestion.id}/apply" class="inline">${csrfField(options.context)}<button type="submit" class="secondary">Apply suggestion</button></form>` : html`<span class="badge">Can't be applied</span>`}</div>`)}`;
+${suggestion.applied ? html`<span class="badge">Applied</span>` : suggestion.appliable && options.suggestions?.canApply ? html`<form method="post" action="${options.self}/suggestions/${suggestion.id}/apply" class="inline">${csrfField(options.context)}${returnFields(options.changes)}<button type="submit" class="secondary">Apply suggestion</button></form>` : html`<span class="badge">Can't be applied</span>`}</div>`)}`;
 }
 
 export function renderThread(options: ThreadRenderOptions, thread: Thread): Html {
@@ -142,7 +145,7 @@ export function renderThread(options: ThreadRenderOptions, thread: Thread): Html
 ${options.showWhere ? whereOnDiff(thread, options.latest, self) : ''}${notes}
 ${resolved ? html`<p class="muted resolved-by">Resolved${resolver ? html` by ${userLink(users, resolver.resolved_by_id)}` : ''}.</p>` : ''}
 <div class="actions">
-${mayComment ? html`<details class="reply"><summary>Reply</summary><form method="post" action="${self}/notes" class="stacked">${csrfField(context)}<input type="hidden" name="discussion_id" value="${thread.id}"><label for="${formId}">Reply</label><textarea id="${formId}" name="note" required></textarea><p class="actions"><button type="submit">Reply</button> ${reviewButton(options.reviewing ?? false)}</p></form></details>` : ''}
-${mayResolve ? html`<form method="post" action="${self}/discussions/${thread.id}/resolve" class="inline">${csrfField(context)}<input type="hidden" name="resolved" value="${resolved ? '0' : '1'}"><button type="submit" class="secondary">${resolved ? 'Unresolve thread' : 'Resolve thread'}</button></form>` : ''}
+${mayComment ? html`<details class="reply"><summary>Reply</summary><form method="post" action="${self}/notes" class="stacked">${csrfField(context)}<input type="hidden" name="discussion_id" value="${thread.id}">${returnFields(options.changes)}<label for="${formId}">Reply</label><textarea id="${formId}" name="note" required></textarea><p class="actions"><button type="submit">Reply</button> ${reviewButton(options.reviewing ?? false)}</p></form></details>` : ''}
+${mayResolve ? html`<form method="post" action="${self}/discussions/${thread.id}/resolve" class="inline">${csrfField(context)}<input type="hidden" name="resolved" value="${resolved ? '0' : '1'}">${returnFields(options.changes)}<button type="submit" class="secondary">${resolved ? 'Unresolve thread' : 'Resolve thread'}</button></form>` : ''}
 </div></div>`;
 }

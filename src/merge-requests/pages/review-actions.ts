@@ -12,6 +12,7 @@ import { draftsOf } from '../review/draft-notes/draft-notes.js';
 import { publishDrafts } from '../review/draft-notes/publish-draft-notes.js';
 import { applySuggestions } from '../review/suggestions/apply-suggestions.js';
 import { load } from './show-page.js';
+import { returnPath } from './return-to.js';
 
 export const SUBMIT_REVIEW_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/review$/;
 export const APPLY_SUGGESTION_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/(?<iid>\d{1,9})\/suggestions\/(?<suggestion>\d{1,12})\/apply$/;
@@ -32,7 +33,8 @@ export async function postApplySuggestion(context: PageContext, access: ProjectA
   const note = suggestion ? await deps.db.selectFrom('notes').selectAll().where('id', '=', Number(suggestion.note_id)).where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', Number(mr.id)).executeTakeFirst() : undefined;
   if (!suggestion || !note) throw new NotFoundError('Suggestion');
   if (!(await mayPushToBranch(deps, access, mr.source_branch))) throw new ForbiddenError();
-  const back = `${self}/diffs${note.line_code ? `#${note.line_code}` : ''}`;
+  // Back where it was applied from (the Changes tab's page, or the Overview), at its thread.
+  const back = returnPath(self, context.form, `#discussion_${note.discussion_id}`, 'diffs');
   try {
     await applySuggestions(deps, access, target, user, [{ suggestion, note, mr }], undefined);
     return redirect(back, 'Suggestion applied.');
