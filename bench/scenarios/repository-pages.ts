@@ -12,8 +12,8 @@
 // the slowest fragment's, and the median of their later views, each against the page's goal.
 // Then one more commit is pushed to `main` (through the commits API, which announces it as a push
 // does) and, once the job the push enqueued has run (its count in /-/metrics moves: the job is given
-// its chance to run, as it would between a push and someone opening the page), the tree and blame
-// pages of the new head are asked for the first time: what a user sees first after a push.
+// its chance to run, as it would between a push and someone opening the page), the tree, blob and
+// blame pages of the new head are asked for the first time: what a user sees first after a push.
 import { randomBytes } from 'node:crypto';
 import type { BenchScenario, BenchServer } from '../scenario.js';
 import type { Deps } from '../../src/platform/deps.js';
@@ -164,6 +164,7 @@ async function afterPush(server: BenchServer, projectPath: string, base: string)
   const results = [{ name: 'after a push: the commit answered and its pages job run', value: round(ready), unit: 'ms', target: 'reported', pass: true }];
   const pages: PageGoal[] = [
     { name: 'tree page of a 1,000-entry folder', path: `${base}/tree/main/wide`, goalMs: 100, maxGit: 6 },
+    { name: 'blob page of the 5,000-line file, highlighted', path: `${base}/blob/main/src/big.ts`, goalMs: 100, maxGit: 6 },
     { name: `blame of a 5,000-line file with ${COMMITS + 1} commits`, path: `${base}/blame/main/src/big.ts`, goalMs: 300, maxGit: 6 },
   ];
   for (const page of pages) {

@@ -47,11 +47,10 @@ export const repositoriesFeature: Feature = {
       if (!repoPath) return [];
       return [...(await readCommits(repoPath, revisions)).values()].map((commit) => ({ id: commit.id, title: commitTitle(commit.message) ?? '' }));
     };
-    // A branch pushed: its tree pages' last commits and recent files' blame are computed in the
-    // background, so that the first view after the push reads them (page-caches-job.ts; the job
-    // keeps to the default branch, which it reads when it runs).
+    // A branch or tag pushed: its tree pages' last commits and recent files' blame are computed in
+    // the background, so that the first view after the push reads them (page-caches-job.ts).
     deps.domainEvents.on('push', async (tx, event) => {
-      if (event.after === null || !event.ref.startsWith('refs/heads/')) return;
+      if (event.after === null || !/^refs\/(heads|tags)\//.test(event.ref)) return;
       await enqueue(tx, deps.clock, PAGE_CACHES_JOB, { projectId: event.projectId, ref: event.ref, before: event.before, after: event.after });
     });
   },

@@ -1,30 +1,33 @@
-// After a push to the default branch, the repository pages' slow answers are computed in the
-// background (issue 35: the tree page's last commit per entry and blame, "computed efficiently and
-// cached by commit, not per request"), so that the first view after the push reads them instead of
-// walking the history (repository-api/page-caches.ts keeps them; docs/decisions.md says why in the
-// database). For the new head:
-// - every directory that a pushed commit changed (and each folder above it) gets its last commits,
-//   from the previous head's kept answer when the push only added commits on top of it without a
-//   merge (walking the new commits only: last-commits.ts, lastCommitsSince), else by a whole walk;
-// - every other directory kept at the previous head is carried over as it is (same answer then);
+// After a push, the repository pages' slow answers are computed in the background (issue 35: the tree
+// page's last commit per entry and blame, "computed efficiently and cached by commit, not per
+// request"), so that the first view after the push reads them instead of walking the history
+// (repository-api/page-caches.ts keeps them; docs/decisions.md says why in the database). A push of
+// any branch or tag counts; its commit is compared with the ref's previous commit, or, for a new
+// branch or a tag, with the default branch's head (most branches start there). For the new commit:
+// - the root and every directory that the new commits changed (and each folder above it) get their
+//   last commits, from the compared commit's kept answer when the new commit only adds commits on
+//   top of it without a merge (walking the new commits only: last-commits.ts, lastCommitsSince), else
+//   by a whole walk; at most MAX_DIRECTORIES of them, the shallowest first: a push of a wide tree
+//   stays bounded, and a directory past the bound is computed and kept on its first view;
+// - every other directory kept at the compared commit is carried over as it is (same answer then);
 // - the files the newest pushed commits changed get their blame, a few and not too big ones, and are
-//   highlighted once (the highlighting is kept per process, not in the database).
+//   highlighted once (kept by their blob, for the blob and blame pages of every node).
 // At-least-once: a repeated job finds the rows written and skips them.
 import type { Deps } from '../platform/deps.js';
 import { findProjectRow } from '../accounts/api.js';
 import { readableRepository } from './repository-api/project-repository.js';
 import { gitBytes } from './git.js';
 import { listTree, entryAt } from './repository-api/git-reads.js';
-import { readCommits, readObject } from './repository-api/object-reader.js';
+import { findCommit, readObject } from './repository-api/object-reader.js';
 import { isBinary } from './repository-api/files-finder.js';
-import { highlightText } from '../platform/web/highlight/highlighter.js';
+import { storedLineMarkup } from './pages/file-lines.js';
 import { baseName } from './repository-api/tree-entries.js';
 import { lastCommitsForTree, lastCommitsSince, linearSince } from './repository-api/last-commits.js';
-import { blameAt, carryTrees, keepTree, keptBlame, keptTree, pruneKept } from './repository-api/page-caches.js';
+import { blameAt, carryTrees, highlightStore, keepTree, keptBlame, keptTree, pruneKept } from './repository-api/page-caches.js';
 
 export const PAGE_CACHES_JOB = 'repositories.page_caches';
 
-/** Directories walked per push at most, the shallowest first (a push of a whole tree stays bounded). */
+/** Directories walked per push at most, the shallowest first (a push of a whole tree stays bounded; the rest are walked on their first view). */
 export const MAX_DIRECTORIES = 50;
 /** Directories carried over from the previous head at most. */
 const MAX_CARRIED = 500;
@@ -80,26 +83,39 @@ async function keepBlame(deps: Deps, projectId: number, repoPath: string, commit
   const blob = await readObject(repoPath, entry.id);
   if (!blob || blob.content.length === 0 || blob.content.length > MAX_BLAME_BYTES || isBinary(blob.content)) return;
   await blameAt(deps, projectId, repoPath, commit, path);
-  // The blame and blob pages show the file highlighted: highlighting it now fills this process's
-  // highlighting cache (keyed by the text), so that the first view on this node does not wait for it.
-  await highlightText({ path, text: blob.content.toString('utf8') });
+  // The blame and blob pages show the file highlighted: highlighted now and kept by its blob (in the
+  // database), the first view on any node does not wait for it.
+  await storedLineMarkup(highlightStore(deps, projectId, entry.id, path), path, blob.content.toString('utf8'));
+}
+
+/** The commit the pushed one is compared with: the ref's previous commit, else the default branch's head; null when none (or the same). */
+async function comparedCommit(repoPath: string, payload: PageCachesPayload, defaultBranch: string, after: string): Promise<string | null> {
+  const candidates = [payload.ref.startsWith('refs/heads/') ? payload.before : null, `refs/heads/${defaultBranch}`];
+  for (const candidate of candidates) {
+    const commit = candidate === null ? null : await findCommit(repoPath, candidate);
+    if (commit) return commit.id === after ? null : commit.id;
+  }
+  return null;
 }
 
 export async function pageCachesJob(deps: Deps, payload: PageCachesPayload): Promise<void> {
   const project = await findProjectRow(deps, payload.projectId);
-  if (!project || payload.ref !== `refs/heads/${project.default_branch}`) return;
+  if (!project || !/^refs\/(heads|tags)\//.test(payload.ref)) return;
   const repoPath = await readableRepository(deps, project);
   if (!repoPath) return;
-  // The branch may have moved on and the pushed commit gone: nothing to compute then.
-  if (!(await readCommits(repoPath, [payload.after])).has(payload.after)) return;
+  // The ref may have moved on and the pushed commit gone: nothing to compute then. A tag is peeled to its commit.
+  const pushed = await findCommit(repoPath, payload.after);
+  if (!pushed) return;
+  const after = pushed.id;
   const projectId = Number(project.id);
-  const before = payload.before !== null && (await readCommits(repoPath, [payload.before])).has(payload.before) ? payload.before : null;
-  const changed = before ? await pushedPaths(repoPath, before, payload.after) : [];
-  const linear = before ? await linearSince(repoPath, before, payload.after) : false;
+  const before = await comparedCommit(repoPath, payload, project.default_branch, after);
+  const changed = before ? await pushedPaths(repoPath, before, after) : [];
+  const linear = before ? await linearSince(repoPath, before, after) : false;
   const directories = directoriesOf(changed);
-  for (const directory of directories.slice(0, MAX_DIRECTORIES)) await keepDirectory(deps, projectId, repoPath, { ...payload, before }, directory, linear);
-  // Only when every changed directory was walked: a directory past the cap is changed, not carried.
-  if (linear && before && directories.length <= MAX_DIRECTORIES) await carryTrees(deps, projectId, before, payload.after, directories, MAX_CARRIED);
-  for (const path of changed.slice(0, MAX_BLAMES)) await keepBlame(deps, projectId, repoPath, payload.after, path);
+  const job = { ...payload, before, after };
+  for (const directory of directories.slice(0, MAX_DIRECTORIES)) await keepDirectory(deps, projectId, repoPath, job, directory, linear);
+  // A changed directory is never carried (past the bound too: it is walked on its first view).
+  if (linear && before) await carryTrees(deps, projectId, before, after, directories, MAX_CARRIED);
+  for (const path of changed.slice(0, MAX_BLAMES)) await keepBlame(deps, projectId, repoPath, after, path);
   await pruneKept(deps, projectId);
 }

@@ -4,7 +4,7 @@
 // with edits, renames, deletes, a change and its revert, a merge and a force push, every kept answer
 // is checked against a fresh walk and against `git log -1 -- <path>` per entry, every kept blame
 // against `git blame`, and the tree page against `git log -1` again.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,19 @@ import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { gitCommands, listenOnLoopback } from '../helpers/git.js';
 import { lastCommitsForTree, lastCommitsSince, linearSince } from '../../src/repositories/repository-api/last-commits.js';
 import { blameRanges, decodeBlame, decodeTree, encodeBlame, encodeTree } from '../../src/repositories/repository-api/page-caches.js';
-import { directoriesOf, PAGE_CACHES_JOB } from '../../src/repositories/page-caches-job.js';
+import { directoriesOf, MAX_DIRECTORIES, PAGE_CACHES_JOB } from '../../src/repositories/page-caches-job.js';
+import { highlightText } from '../../src/platform/web/highlight/highlighter.js';
+import type { StartedProcess } from '../helpers/process-starts.js';
+
+const started = vi.hoisted(() => [] as StartedProcess[]);
+vi.mock('node:child_process', async (original) => (await import('../helpers/process-starts.js')).recordingChildProcess(await original(), started));
+/** The git commands (the first argument that is a command's name) started since `from`, the long-lived cat-file reader left out. */
+const gitCommandsSince = (from: number) =>
+  started
+    .slice(from)
+    .filter((start) => start.file === 'git')
+    .map((start) => start.args.find((arg) => /^[a-z][a-z-]*$/.test(arg)) ?? '')
+    .filter((command) => command !== 'cat-file');
 
 let kiln: TestKiln;
 let owner: TestUser;
@@ -34,14 +46,14 @@ const gitDir = () => join(repo, '.git');
 const head = async (ref = 'main') => (await ok(['rev-parse', ref], repo)).trim();
 
 /** Push main (forced when asked) and run the jobs the push enqueued; none of the page-cache jobs may fail. */
-async function push(force = false) {
-  await ok(['push', '-q', ...(force ? ['--force'] : []), remote, 'main'], repo);
+async function push(force = false, ref = 'main') {
+  await ok(['push', '-q', ...(force ? ['--force'] : []), remote, ref], repo);
   await kiln.worker.drain();
   const unfinished = await kiln.deps.db.selectFrom('jobs').select(['state', 'last_error']).where('kind', '=', PAGE_CACHES_JOB).where('state', '!=', 'done').execute();
   expect(unfinished).toEqual([]);
 }
 
-async function keptRows(commit: string, kind: 'tree' | 'blame') {
+async function keptRows(commit: string, kind: 'tree' | 'blame' | 'highlight') {
   return kiln.deps.db.selectFrom('repository_page_caches').select(['path', 'data']).where('project_id', '=', projectId).where('commit_sha', '=', commit).where('kind', '=', kind).execute();
 }
 
@@ -200,13 +212,116 @@ describe('the answers kept by commit', { timeout: 240_000 }, () => {
     expect(response.body).toContain('id="L1"');
   });
 
-  it('a push to another branch keeps nothing for it', async () => {
+  it("a new branch: its root and changed directories from main's answers, the rest carried", async () => {
+    const main = await head();
     await ok(['checkout', '-q', '-b', 'side'], repo);
-    await write('side.txt', 'side\n', 'Add side');
+    await write('a/side.txt', 'side\n', 'Add side');
     const side = await head('side');
-    await ok(['push', '-q', remote, 'side'], repo);
-    await kiln.worker.drain();
-    expect(await keptRows(side, 'tree')).toEqual([]);
+    await push(false, 'side');
+    const kept = (await keptRows(side, 'tree')).map((row) => row.path).sort();
+    expect(kept).toEqual(expect.arrayContaining(['', 'a']));
+    // What main kept for the folders the branch's commit did not touch is carried to it.
+    const carried = (await keptRows(main, 'tree')).map((row) => row.path).filter((path) => path !== '' && path !== 'a');
+    expect(carried.length).toBeGreaterThan(0);
+    expect(kept).toEqual(expect.arrayContaining(carried));
+    expect((await keptRows(side, 'blame')).map((row) => row.path)).toEqual(['a/side.txt']);
+    await expectKeptAnswersRight(side);
     await ok(['checkout', '-q', 'main'], repo);
+  });
+
+  it('a tag, lightweight or annotated, on an older commit: its root kept', async () => {
+    const older = (await ok(['rev-parse', 'main~3'], repo)).trim();
+    expect(await keptRows(older, 'tree')).toEqual([]);
+    await ok(['tag', '-a', '-m', 'Old one', 'v0.1', older], repo);
+    await push(false, 'v0.1');
+    expect((await keptRows(older, 'tree')).map((row) => row.path)).toEqual(['']);
+    await expectKeptAnswersRight(older);
+    const oldest = (await ok(['rev-list', '--max-parents=0', 'main'], repo)).trim();
+    await ok(['tag', 'v0.0', oldest], repo);
+    await push(false, 'v0.0');
+    expect((await keptRows(oldest, 'tree')).map((row) => row.path)).toEqual(['']);
+    await expectKeptAnswersRight(oldest);
+  });
+
+  it(`a push changing more than ${MAX_DIRECTORIES} folders: the shallowest walked, the rest on their first view, the others carried`, async () => {
+    const before = await head();
+    for (let folder = 0; folder < MAX_DIRECTORIES + 10; folder += 1) {
+      mkdirSync(join(repo, 'many', `f${String(folder).padStart(2, '0')}`), { recursive: true });
+      writeFileSync(join(repo, 'many', `f${String(folder).padStart(2, '0')}`, 'file.txt'), `${folder}\n`);
+    }
+    await ok(['add', '--', 'many'], repo);
+    await ok(['commit', '-q', '-m', 'Add many folders'], repo);
+    const after = await head();
+    await push();
+    const kept = new Set((await keptRows(after, 'tree')).map((row) => row.path));
+    // The root, many and the first 48 folders by name (shallowest first, then by name) walked.
+    expect(kept.has('')).toBe(true);
+    expect(kept.has('many')).toBe(true);
+    const walked = [...kept].filter((path) => path.startsWith('many/'));
+    expect(walked.length).toBe(MAX_DIRECTORIES - 2);
+    // Folders the push did not touch are carried from the previous head, the bound notwithstanding.
+    const untouched = (await keptRows(before, 'tree')).map((row) => row.path).filter((path) => path !== '');
+    expect(untouched.length).toBeGreaterThan(0);
+    for (const path of untouched) expect(kept.has(path), path).toBe(true);
+    // A folder past the bound: walked on its first view, right, and kept from then on.
+    const last = `many/f${MAX_DIRECTORIES + 9}`;
+    expect(kept.has(last)).toBe(false);
+    await expectTreePageRight(last);
+    expect((await keptRows(after, 'tree')).map((row) => row.path)).toContain(last);
+    await expectKeptAnswersRight(after);
+  });
+});
+
+describe('the blob page', { timeout: 240_000 }, () => {
+  const lines = Array.from({ length: 250 }, (_, index) => `export const value${index} = ${index}; // <b>not markup</b>`);
+
+  it('after a push: the file highlighted and kept by its blob, the page read from it and its folder with one git process', async () => {
+    mkdirSync(join(repo, 'notes'));
+    writeFileSync(join(repo, 'notes', 'long'), `${lines.join('\n')}\n`);
+    await ok(['add', '--', 'notes'], repo);
+    await write('src/long.ts', `${lines.join('\n')}\n`, 'Add long');
+    const commit = await head();
+    await push();
+    const blob = (await ok(['rev-parse', `${commit}:src/long.ts`], repo)).trim();
+    const rows = await kiln.deps.db.selectFrom('repository_page_caches').select(['path', 'data']).where('project_id', '=', projectId).where('commit_sha', '=', blob).where('kind', '=', 'highlight').execute();
+    expect(rows.map((row) => row.path)).toEqual(['src/long.ts']);
+    // Both files have the same text, hence the same blob: the row is the TypeScript file's by its path.
+    const highlighted = await highlightText({ path: 'src/long.ts', text: `${lines.join('\n')}\n` });
+    expect(JSON.parse(rows[0].data)).toEqual(highlighted!.slice(0, lines.length));
+    const from = started.length;
+    const response = await kiln.request('GET', '/owner/cached/-/blob/main/src/long.ts');
+    expect(response.statusCode).toBe(200);
+    // Only the refs are read by a process: the file through the long-lived cat-file, its last commit from the folder's kept answer.
+    expect(gitCommandsSince(from)).toEqual(['for-each-ref']);
+    expect(response.body).toContain(`/owner/cached/-/commit/${commit}`);
+    expect(response.body).toContain('id="L250"');
+    expect(response.body).toContain('&lt;b&gt;not markup&lt;/b&gt;');
+    expect(response.body).toContain('hljs-keyword');
+  });
+
+  it('a folder nothing kept: its last commit by one rev-list, two git processes in all', async () => {
+    const commit = (await ok(['log', '--diff-filter=A', '--format=%H', 'main', '--', 'a/b/y.txt'], repo)).trim();
+    expect((await keptRows(commit, 'tree')).map((row) => row.path)).not.toContain('a/b');
+    const from = started.length;
+    const response = await kiln.request('GET', `/owner/cached/-/blob/${commit}/a/b/y.txt`);
+    expect(response.statusCode).toBe(200);
+    expect(gitCommandsSince(from).sort()).toEqual(['for-each-ref', 'rev-list']);
+    expect(response.body).toContain(`/owner/cached/-/commit/${(await ok(['log', '-1', '--format=%H', commit, '--', 'a/b/y.txt'], repo)).trim()}`);
+  });
+
+  it('a highlighting kept in the database (by another node) is what the page and its chunks show, not highlighted again', async () => {
+    const commit = await head();
+    const blob = (await ok(['rev-parse', `${commit}:notes/long`], repo)).trim();
+    // A file without an extension: nothing highlights it here, so nothing but the row can colour it.
+    expect((await keptRows(blob, 'highlight')).map((row) => row.path)).toEqual(['src/long.ts']);
+    const markup = lines.map((_, index) => `<span class="kept-elsewhere">${index}</span>`);
+    await kiln.deps.db.insertInto('repository_page_caches').values({ project_id: projectId, commit_sha: blob, kind: 'highlight', path: 'notes/long', data: JSON.stringify(markup), created_at: Date.now() }).execute();
+    const response = await kiln.request('GET', '/owner/cached/-/blob/main/notes/long');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<span class="kept-elsewhere">0</span>');
+    expect(response.body).not.toContain('<span class="kept-elsewhere">100</span>');
+    const chunk = await kiln.request('GET', `/owner/cached/-/blob/${commit}/notes/long?chunk=2`);
+    expect(chunk.statusCode).toBe(200);
+    expect(chunk.body).toContain('<span class="kept-elsewhere">249</span>');
   });
 });

@@ -1,6 +1,7 @@
 // GET /<project>/-/blame/<ref>/<path> (GitLab's blame page): each run of lines beside the commit
 // that last changed them (author, title, how long ago, a bar coloured by age, from newest to oldest
-// commit of the file), and the lines highlighted. One `git blame --porcelain` and one object read.
+// commit of the file), and the lines highlighted (kept by the file's content, as on the blob page).
+// One `git blame --porcelain` and one object read.
 // A blame at a commit never changes (the commit names the file's whole history): its runs of lines are
 // kept by project, commit and path (repository-api/page-caches.ts; a push to the default branch has
 // the files it changed blamed in the background), read only after the page's permission check and
@@ -12,12 +13,12 @@ import type { PageContext } from '../../platform/web/page-route.js';
 import { page, redirect } from '../../platform/web/page.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
 import { isBinary } from '../repository-api/files-finder.js';
-import { blameAt } from '../repository-api/page-caches.js';
+import { blameAt, highlightStore } from '../repository-api/page-caches.js';
 import { readCommits } from '../repository-api/object-reader.js';
 import { baseName } from '../repository-api/tree-entries.js';
 import { resolveFile } from './resolve-file.js';
 import { refBar } from './ref-bar.js';
-import { lineMarkup } from './file-lines.js';
+import { storedLineMarkup } from './file-lines.js';
 import { MAX_SHOWN_BYTES } from './file-kinds.js';
 import { timeAgo, exactTime } from './time.js';
 import { commitTitle } from './shared.js';
@@ -39,7 +40,7 @@ export async function renderBlame(context: PageContext, access: ProjectAccess) {
   if (isBinary(content) || content.length > MAX_SHOWN_BYTES) throw new NotFoundError('Blame');
   const groups = content.length === 0 ? [] : await blameAt(context.deps, Number(access.project.id), resolved.repoPath, resolved.commit.id, resolved.path);
   if (groups === null) throw new NotFoundError('Blame');
-  const [commits, markup] = await Promise.all([readCommits(resolved.repoPath, groups.map((group) => group.commitId)), lineMarkup(resolved.path, content.toString('utf8'))]);
+  const [commits, markup] = await Promise.all([readCommits(resolved.repoPath, groups.map((group) => group.commitId)), storedLineMarkup(highlightStore(context.deps, Number(access.project.id), file.entry.id, resolved.path), resolved.path, content.toString('utf8'))]);
   const times = [...commits.values()].map((commit) => commit.author.seconds);
   const newest = Math.max(...times);
   const oldest = Math.min(...times);

@@ -13,7 +13,7 @@ import { canOnProject } from '../../platform/auth/policies/policy.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
 import { renderGitlabMarkdown } from '../../markdown/api.js';
 import { isBinary } from '../repository-api/files-finder.js';
-import { lastCommitFor } from '../repository-api/git-reads.js';
+import { highlightStore, lastCommitOfFile } from '../repository-api/page-caches.js';
 import { readCommits } from '../repository-api/object-reader.js';
 import { baseName } from '../repository-api/tree-entries.js';
 import { resolveFile, type ResolvedFile } from './resolve-file.js';
@@ -22,7 +22,7 @@ import { authorName, avatarOf, findAuthors } from './people.js';
 import { timeElement } from './time.js';
 import { commitTitle } from './shared.js';
 import { linesOf } from './file-lines.js';
-import { chunkedLineTable, highlightedChunk } from './blob-chunks.js';
+import { chunkedLineTable, highlightedChunk, type WholeFile } from './blob-chunks.js';
 import { humanSize, imageType, MARKDOWN_FILE, MAX_SHOWN_BYTES, SHOWN_BYTES } from './file-kinds.js';
 import { relativeLinksFor, repoUrl } from './urls.js';
 import { readLfsObjectWhole, servedLfsObject, type LfsPointer } from '../lfs/pointer.js';
@@ -46,19 +46,22 @@ async function contentOf(context: PageContext, access: ProjectAccess, file: Reso
   if (MARKDOWN_FILE.test(path) && context.query.plain !== '1') {
     return html`<div class="markdown markdown-file">${raw(await renderGitlabMarkdown(context.deps, text, { project: access, relativeLinks: relativeLinksFor(base, resolved.ref, path) }))}</div>`;
   }
-  return chunkedLineTable({ path, text, blobId: contentId(file, lfs), label: `Contents of ${path}`, chunkUrl: (n) => `${repoUrl(base, 'blob', resolved.commit.id, path)}?chunk=${n}` });
+  return chunkedLineTable({ ...wholeFile(context, access, file, lfs), label: `Contents of ${path}`, chunkUrl: (n) => `${repoUrl(base, 'blob', resolved.commit.id, path)}?chunk=${n}` });
 }
 
-/** What names the shown content: the LFS object's id for a file stored with Git LFS, the blob's otherwise. */
-function contentId(file: ResolvedFile, lfs: LfsPointer | null): string {
-  return `${file.resolved.path}\0${lfs ? lfs.oid : file.entry.id}`;
+/** The shown text, named by its content (the LFS object's id for a file stored with Git LFS, the blob's otherwise), its highlighting kept by that name. */
+function wholeFile(context: PageContext, access: ProjectAccess, file: ResolvedFile, lfs: LfsPointer | null): WholeFile {
+  const path = file.resolved.path;
+  const id = lfs ? lfs.oid : file.entry.id;
+  const projectId = Number(access.project.id);
+  return { path, text: file.content.toString('utf8'), blobId: `${projectId}\0${path}\0${id}`, store: highlightStore(context.deps, projectId, id, path) };
 }
 
 /** `?chunk=N`: the highlighted lines of a long file's chunk N, the fragment its placeholder is replaced with. */
-async function chunkFragment(file: ResolvedFile, lfs: LfsPointer | null, chunk: string) {
+async function chunkFragment(context: PageContext, access: ProjectAccess, file: ResolvedFile, lfs: LfsPointer | null, chunk: string) {
   const { content } = file;
   if (!/^\d{1,6}$/.test(chunk) || content.length > MAX_SHOWN_BYTES || isBinary(content)) throw new NotFoundError('Chunk');
-  const rows = await highlightedChunk({ path: file.resolved.path, text: content.toString('utf8'), blobId: contentId(file, lfs) }, Number(chunk));
+  const rows = await highlightedChunk(wholeFile(context, access, file, lfs), Number(chunk));
   if (!rows) throw new NotFoundError('Chunk');
   return fragment(rows);
 }
@@ -90,12 +93,15 @@ export async function renderBlob(context: PageContext, access: ProjectAccess) {
   const lfs = await servedLfsObject(context.deps, access.project, file.content);
   // What is shown of a file stored with Git LFS is its object, when small enough to show.
   const shownFile = lfs && lfs.size <= MAX_SHOWN_BYTES ? { ...file, content: await readLfsObjectWhole(context.deps, lfs.oid) } : file;
-  if (context.query.chunk !== undefined) return chunkFragment(shownFile, lfs, context.query.chunk);
+  if (context.query.chunk !== undefined) return chunkFragment(context, access, shownFile, lfs, context.query.chunk);
   const { resolved } = file;
   const content = shownFile.content;
-  const lastId = await lastCommitFor(resolved.repoPath, resolved.commit.id, resolved.path);
-  const last = lastId ? (await readCommits(resolved.repoPath, [lastId])).get(lastId) : undefined;
-  const [authors, shown] = await Promise.all([findAuthors(context.deps, last ? [last.author] : []), contentOf(context, access, shownFile, lfs)]);
+  const lastCommit = async () => {
+    const id = await lastCommitOfFile(context.deps, Number(access.project.id), resolved.repoPath, resolved.commit.id, resolved.path);
+    return { lastId: id, last: id ? (await readCommits(resolved.repoPath, [id])).get(id) : undefined };
+  };
+  const [{ lastId, last }, shown] = await Promise.all([lastCommit(), contentOf(context, access, shownFile, lfs)]);
+  const authors = await findAuthors(context.deps, last ? [last.author] : []);
   const lines = lfs && lfs.size > MAX_SHOWN_BYTES ? null : isBinary(content) ? null : linesOf(content.toString('utf8')).length;
   const size = lfs ? lfs.size : content.length;
   const body = html`

@@ -18,6 +18,28 @@ export async function lineMarkup(path: string, text: string): Promise<string[]> 
   return lines.map((line, index) => highlighted?.[index] ?? escapeHtml(line));
 }
 
+/** Where a file's highlighted lines are kept beyond this process (the database: page-caches.ts, keptHighlight). */
+export interface MarkupStore {
+  read(): Promise<string[] | null>;
+  write(lines: string[]): Promise<void>;
+}
+
+/**
+ * Markup per line, read from `store` when kept there, else highlighted and kept there (only a real
+ * highlighting is kept: a text shown plain because the highlighter was busy is asked again next time).
+ * A store that fails costs the highlighting, never the page.
+ */
+export async function storedLineMarkup(store: MarkupStore, path: string, text: string): Promise<string[]> {
+  const lines = linesOf(text);
+  const kept = await store.read().catch(() => null);
+  if (kept && kept.length === lines.length) return kept;
+  const highlighted = await highlightText({ path, text });
+  if (!highlighted || highlighted.length < lines.length) return lines.map((line) => escapeHtml(line));
+  const markup = highlighted.slice(0, lines.length);
+  await store.write(markup).catch(() => undefined);
+  return markup;
+}
+
 /** Rows of numbered lines, the first numbered `offset + 1`. */
 export function lineRows(markup: readonly string[], offset: number): string {
   let rows = '';

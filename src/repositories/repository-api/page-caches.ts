@@ -1,14 +1,15 @@
 // What the repository pages compute once per commit, kept in the database (repository_page_caches;
 // docs/decisions.md, "Repository pages keep their answers by commit"): the last commit of every entry
-// of a directory (tree page) and the blame of a file (blame page). An answer at a commit never
-// changes, so a row is written once (the first writer wins, on any node) and read as it is.
+// of a directory (tree page), the blame of a file (blame page), and a file's highlighted lines (blob
+// and blame pages, kept by the file's content and path). An answer at a commit never changes, so a row
+// is written once (the first writer wins, on any node) and read as it is.
 // In front of the table sits a bounded map per process (a pure function of its key: the page's
-// later views ask no database). Rows are written by the job a push to the default branch enqueues
+// later views ask no database). Rows are written by the job a push of a branch or tag enqueues
 // (page-caches-job.ts) and by a page that found none; the oldest go once a project has too many.
 import type { Deps } from '../../platform/deps.js';
 import { BoundedMap } from '../../platform/bounded-map.js';
 import { lastCommitsForTree, type TreeLastCommits } from './last-commits.js';
-import { blamePorcelain } from './git-reads.js';
+import { blamePorcelain, lastCommitFor } from './git-reads.js';
 import { parseBlame } from './blame.js';
 
 /** Rows a project keeps; past it the oldest go (the default branch's recent heads are the newest). */
@@ -33,8 +34,12 @@ interface BlameData {
   ranges: [number, number][];
 }
 
+/** The most characters of highlighted markup a row holds (a 512 KiB text, the most highlighted, makes 1–3 M). */
+export const MAX_KEPT_MARKUP_CHARACTERS = 4 * 1024 * 1024;
+
 const trees = new BoundedMap<string, TreeLastCommits>(256);
 const blames = new BoundedMap<string, BlameRange[]>(64);
+const highlights = new BoundedMap<string, string[]>(16);
 
 /** Pure: a tree answer as stored (each commit id once: a folder's entries share few commits). */
 export function encodeTree(answer: TreeLastCommits): string {
@@ -78,7 +83,9 @@ export function decodeBlame(data: string): BlameRange[] {
 
 const keyOf = (projectId: number, commit: string, path: string) => `${projectId}\0${commit}\0${path}`;
 
-async function readRow(deps: Deps, projectId: number, commit: string, kind: 'tree' | 'blame', path: string): Promise<string | null> {
+type Kind = 'tree' | 'blame' | 'highlight';
+
+async function readRow(deps: Deps, projectId: number, commit: string, kind: Kind, path: string): Promise<string | null> {
   const row = await deps.db
     .selectFrom('repository_page_caches')
     .select('data')
@@ -90,7 +97,7 @@ async function readRow(deps: Deps, projectId: number, commit: string, kind: 'tre
   return row?.data ?? null;
 }
 
-async function writeRow(deps: Deps, projectId: number, commit: string, kind: 'tree' | 'blame', path: string, data: string): Promise<void> {
+async function writeRow(deps: Deps, projectId: number, commit: string, kind: Kind, path: string, data: string): Promise<void> {
   await deps.db
     .insertInto('repository_page_caches')
     .values({ project_id: projectId, commit_sha: commit, kind, path, data, created_at: deps.clock.now() })
@@ -98,16 +105,21 @@ async function writeRow(deps: Deps, projectId: number, commit: string, kind: 'tr
     .execute();
 }
 
-/** The kept last commits of `directory`'s entries at `commit` (process, then database), or null. */
-export async function keptTree(deps: Deps, projectId: number, commit: string, directory: string): Promise<TreeLastCommits | null> {
-  const key = keyOf(projectId, commit, directory);
-  const known = trees.refresh(key);
+/** A kept answer: the process's map, else the row (then remembered in the map), else null. */
+async function readKept<T>(deps: Deps, map: BoundedMap<string, T>, kind: Kind, projectId: number, commit: string, path: string, decode: (data: string) => T): Promise<T | null> {
+  const key = keyOf(projectId, commit, path);
+  const known = map.refresh(key);
   if (known) return known;
-  const data = await readRow(deps, projectId, commit, 'tree', directory);
+  const data = await readRow(deps, projectId, commit, kind, path);
   if (data === null) return null;
-  const answer = decodeTree(data);
-  trees.set(key, answer);
-  return answer;
+  const value = decode(data);
+  map.set(key, value);
+  return value;
+}
+
+/** The kept last commits of `directory`'s entries at `commit` (process, then database), or null. */
+export function keptTree(deps: Deps, projectId: number, commit: string, directory: string): Promise<TreeLastCommits | null> {
+  return readKept(deps, trees, 'tree', projectId, commit, directory, decodeTree);
 }
 
 export async function keepTree(deps: Deps, projectId: number, commit: string, directory: string, answer: TreeLastCommits): Promise<void> {
@@ -121,14 +133,18 @@ export async function keepTree(deps: Deps, projectId: number, commit: string, di
  * with commits on top and no merge (last-commits.ts, linearSince). At most `limit` rows.
  */
 export async function carryTrees(deps: Deps, projectId: number, before: string, after: string, changed: readonly string[], limit: number): Promise<number> {
-  let query = deps.db
+  // The changed directories are left out here, not in SQL: a push may change thousands of them.
+  const skipped = new Set(changed);
+  const kept = await deps.db
     .selectFrom('repository_page_caches')
     .select(['path', 'data'])
     .where('project_id', '=', projectId)
     .where('commit_sha', '=', before)
-    .where('kind', '=', 'tree');
-  if (changed.length > 0) query = query.where('path', 'not in', [...changed]);
-  const rows = await query.orderBy('id').limit(limit).execute();
+    .where('kind', '=', 'tree')
+    .orderBy('id')
+    .limit(KEPT_ROWS_PER_PROJECT)
+    .execute();
+  const rows = kept.filter((row) => !skipped.has(row.path)).slice(0, limit);
   const now = deps.clock.now();
   for (let start = 0; start < rows.length; start += 50) {
     await deps.db
@@ -141,20 +157,37 @@ export async function carryTrees(deps: Deps, projectId: number, before: string, 
 }
 
 /** The kept blame of `path` at `commit`, or null. */
-export async function keptBlame(deps: Deps, projectId: number, commit: string, path: string): Promise<BlameRange[] | null> {
-  const key = keyOf(projectId, commit, path);
-  const known = blames.refresh(key);
-  if (known) return known;
-  const data = await readRow(deps, projectId, commit, 'blame', path);
-  if (data === null) return null;
-  const ranges = decodeBlame(data);
-  blames.set(key, ranges);
-  return ranges;
+export function keptBlame(deps: Deps, projectId: number, commit: string, path: string): Promise<BlameRange[] | null> {
+  return readKept(deps, blames, 'blame', projectId, commit, path, decodeBlame);
 }
 
 export async function keepBlame(deps: Deps, projectId: number, commit: string, path: string, ranges: BlameRange[]): Promise<void> {
   blames.set(keyOf(projectId, commit, path), ranges);
   await writeRow(deps, projectId, commit, 'blame', path, encodeBlame(ranges));
+}
+
+/**
+ * A file's highlighted lines (one HTML string per line), kept by the content's id (its blob, or its
+ * Git LFS object) and its path (the name chooses the language): any node's blob and blame pages read
+ * what the push job or another node's page highlighted, instead of highlighting it again. Null when
+ * none is kept.
+ */
+export function keptHighlight(deps: Deps, projectId: number, contentId: string, path: string): Promise<string[] | null> {
+  return readKept(deps, highlights, 'highlight', projectId, contentId, path, (data) => JSON.parse(data) as string[]);
+}
+
+/** Keeps highlighted lines (not past MAX_KEPT_MARKUP_CHARACTERS: those stay with the highlighter's own cache). */
+export async function keepHighlight(deps: Deps, projectId: number, contentId: string, path: string, lines: string[]): Promise<void> {
+  let characters = 0;
+  for (const line of lines) characters += line.length;
+  if (characters > MAX_KEPT_MARKUP_CHARACTERS) return;
+  highlights.set(keyOf(projectId, contentId, path), lines);
+  await writeRow(deps, projectId, contentId, 'highlight', path, JSON.stringify(lines));
+}
+
+/** keptHighlight and keepHighlight of one file, as a store of its highlighted lines (pages/file-lines.ts, MarkupStore). */
+export function highlightStore(deps: Deps, projectId: number, contentId: string, path: string) {
+  return { read: () => keptHighlight(deps, projectId, contentId, path), write: (lines: string[]) => keepHighlight(deps, projectId, contentId, path, lines) };
 }
 
 /** Deletes a project's oldest rows past KEPT_ROWS_PER_PROJECT (the newest is the last kept). */
@@ -176,6 +209,16 @@ export async function lastCommitsAt(deps: Deps, projectId: number, repoPath: str
   // A page's answer is right without its row: a failed write costs the next view a walk, not this one.
   await keepTree(deps, projectId, commit, directory, answer).catch((error: unknown) => deps.log.warn({ err: error }, 'keeping last commits failed'));
   return answer;
+}
+
+/**
+ * The last commit (from `commit` back) that changed the file at `path`: its folder's kept answer
+ * when there is one (the blob page's "Last changed in" without starting git), else `rev-list -1`.
+ */
+export async function lastCommitOfFile(deps: Deps, projectId: number, repoPath: string, commit: string, path: string): Promise<string | null> {
+  const slash = path.lastIndexOf('/');
+  const kept = await keptTree(deps, projectId, commit, slash < 0 ? '' : path.slice(0, slash));
+  return kept?.byEntry.get(path.slice(slash + 1)) ?? (await lastCommitFor(repoPath, commit, path));
 }
 
 /** Pure: the porcelain blame as runs of lines by commit. */

@@ -19,6 +19,27 @@ export function parseLsTree(output: Buffer | string, prefix = ''): TreeEntry[] {
   return entries;
 }
 
+/**
+ * The entry named `name` of a tree object as `git cat-file` gives it (`<mode> SP <name> NUL <id>`,
+ * the id `idBytes` raw bytes: 20 for SHA-1, 32 for SHA-256), as ls-tree would print it, or null.
+ */
+export function entryOfTree(tree: Buffer, name: string, idBytes: number, prefix = ''): TreeEntry | null {
+  const wanted = Buffer.from(name);
+  let at = 0;
+  while (at < tree.length) {
+    const space = tree.indexOf(0x20, at);
+    const nul = space < 0 ? -1 : tree.indexOf(0, space + 1);
+    if (nul < 0 || nul + 1 + idBytes > tree.length) return null;
+    if (nul - space - 1 === wanted.length && tree.subarray(space + 1, nul).equals(wanted)) {
+      const mode = tree.subarray(at, space).toString('latin1').padStart(6, '0');
+      const type = mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
+      return { mode, type, id: tree.subarray(nul + 1, nul + 1 + idBytes).toString('hex'), path: prefix + name };
+    }
+    at = nul + 1 + idBytes;
+  }
+  return null;
+}
+
 /** The last segment of a path. */
 export function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);

@@ -92,12 +92,13 @@ export interface RepositoriesTables {
   repository_page_caches: RepositoryPageCachesTable;
 }
 
-/** What a repository page computed once for a commit (repositories/page-caches.ts): a tree's last commits or a file's blame. */
+/** What a repository page computed once for a commit (repositories/page-caches.ts): a tree's last commits, a file's blame or its highlighted lines. */
 export interface RepositoryPageCachesTable {
   id: Generated<number>;
   project_id: number;
   commit_sha: string;
-  kind: 'tree' | 'blame';
+  /** 'highlight': `commit_sha` is the content's id (blob or Git LFS object), `data` its highlighted lines. */
+  kind: 'tree' | 'blame' | 'highlight';
   /** The directory ('' for the root) or the file. */
   path: string;
   /** JSON, its shape by kind (page-caches.ts). */
