@@ -21,6 +21,7 @@ import { listTree, entryAt } from './repository-api/git-reads.js';
 import { findCommit, readObject } from './repository-api/object-reader.js';
 import { isBinary } from './repository-api/files-finder.js';
 import { storedLineMarkup } from './pages/file-lines.js';
+import { BACKGROUND_HIGHLIGHT_TIMEOUT_MS } from '../platform/web/highlight/highlighter.js';
 import { baseName } from './repository-api/tree-entries.js';
 import { lastCommitsForTree, lastCommitsSince, linearSince } from './repository-api/last-commits.js';
 import { blameAt, carryTrees, highlightStore, keepTree, keptBlame, keptTree, pruneKept } from './repository-api/page-caches.js';
@@ -84,8 +85,9 @@ async function keepBlame(deps: Deps, projectId: number, repoPath: string, commit
   if (!blob || blob.content.length === 0 || blob.content.length > MAX_BLAME_BYTES || isBinary(blob.content)) return;
   await blameAt(deps, projectId, repoPath, commit, path);
   // The blame and blob pages show the file highlighted: highlighted now and kept by its blob (in the
-  // database), the first view on any node does not wait for it.
-  await storedLineMarkup(highlightStore(deps, projectId, entry.id, path), path, blob.content.toString('utf8'));
+  // database), the first view on any node does not wait for it. Nobody waits for this one: a longer
+  // deadline than a page's, so that a long file is kept highlighted on a loaded machine too.
+  await storedLineMarkup(highlightStore(deps, projectId, entry.id, path), path, blob.content.toString('utf8'), BACKGROUND_HIGHLIGHT_TIMEOUT_MS);
 }
 
 /** The commit the pushed one is compared with: the ref's previous commit, else the default branch's head; null when none (or the same). */

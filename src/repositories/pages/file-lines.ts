@@ -27,13 +27,13 @@ export interface MarkupStore {
 /**
  * Markup per line, read from `store` when kept there, else highlighted and kept there (only a real
  * highlighting is kept: a text shown plain because the highlighter was busy is asked again next time).
- * A store that fails costs the highlighting, never the page.
+ * A store that fails costs the highlighting, never the page. `timeoutMs`: the highlighter's deadline.
  */
-export async function storedLineMarkup(store: MarkupStore, path: string, text: string): Promise<string[]> {
+export async function storedLineMarkup(store: MarkupStore, path: string, text: string, timeoutMs?: number): Promise<string[]> {
   const lines = linesOf(text);
   const kept = await store.read().catch(() => null);
   if (kept && kept.length === lines.length) return kept;
-  const highlighted = await highlightText({ path, text });
+  const highlighted = await highlightText({ path, text }, timeoutMs);
   if (!highlighted || highlighted.length < lines.length) return lines.map((line) => escapeHtml(line));
   const markup = highlighted.slice(0, lines.length);
   await store.write(markup).catch(() => undefined);

@@ -14,6 +14,8 @@ import { splitHighlightedLines } from './split-lines.js';
 
 export const HIGHLIGHT_MAX_BYTES = 512 * 1024;
 export const HIGHLIGHT_TIMEOUT_MS = 1500;
+/** The deadline of highlighting done ahead of a page, in a background job (nobody waits for it; a loaded machine needs longer). */
+export const BACKGROUND_HIGHLIGHT_TIMEOUT_MS = 5000;
 /** Batches waiting beyond this are answered plain at once: under a flood, pages stay fast. */
 const MAX_WAITING = 32;
 /** Highlighted lines kept, counted in characters of markup (≈ 2 bytes each). */
@@ -32,6 +34,7 @@ export type Highlighted = string[] | null;
 interface Pending {
   id: number;
   texts: { language: string | null; text: string }[];
+  timeoutMs: number;
   resolve(outcome: Outcome): void;
 }
 
@@ -88,10 +91,10 @@ class HighlightWorker {
     this.worker = this.start();
   }
 
-  run(texts: Pending['texts']): Promise<Outcome> {
+  run(texts: Pending['texts'], timeoutMs: number): Promise<Outcome> {
     if (this.broken || this.queue.length >= MAX_WAITING) return Promise.resolve('busy');
     return new Promise((resolve) => {
-      this.queue.push({ id: this.nextId++, texts, resolve });
+      this.queue.push({ id: this.nextId++, texts, timeoutMs, resolve });
       this.dispatch();
     });
   }
@@ -127,7 +130,7 @@ class HighlightWorker {
     }
     if (!this.ready) return;
     const pending = this.queue.shift()!;
-    const timer = setTimeout(() => this.replace(), HIGHLIGHT_TIMEOUT_MS);
+    const timer = setTimeout(() => this.replace(), pending.timeoutMs);
     timer.unref();
     this.running = { pending, timer };
     this.worker!.postMessage({ id: pending.id, texts: pending.texts });
@@ -162,7 +165,7 @@ function keyOf(language: string, text: string): string {
 }
 
 /** Highlight several texts in one round trip to the worker; each answer is lines of markup or null. */
-export async function highlightTexts(inputs: readonly HighlightInput[]): Promise<Highlighted[]> {
+export async function highlightTexts(inputs: readonly HighlightInput[], timeoutMs = HIGHLIGHT_TIMEOUT_MS): Promise<Highlighted[]> {
   const results: Highlighted[] = inputs.map(() => null);
   const asked: { index: number; key: string; language: string; text: string }[] = [];
   inputs.forEach((input, index) => {
@@ -174,7 +177,7 @@ export async function highlightTexts(inputs: readonly HighlightInput[]): Promise
     else asked.push({ index, key, language, text: input.text });
   });
   if (asked.length === 0) return results;
-  const outcome = await worker.run(asked.map(({ language, text }) => ({ language, text })));
+  const outcome = await worker.run(asked.map(({ language, text }) => ({ language, text })), timeoutMs);
   // Busy: plain this time only. A timeout is remembered as plain, so a hostile text viewed again does
   // not cost another second and a half of a core; so is a language highlight.js does not know.
   if (outcome === 'busy') return results;
@@ -195,6 +198,7 @@ export function warmHighlighter(): void {
   worker.warm();
 }
 
-export async function highlightText(input: HighlightInput): Promise<Highlighted> {
-  return (await highlightTexts([input]))[0];
+/** One text; `timeoutMs` is the deadline (BACKGROUND_HIGHLIGHT_TIMEOUT_MS for work nobody waits for). */
+export async function highlightText(input: HighlightInput, timeoutMs = HIGHLIGHT_TIMEOUT_MS): Promise<Highlighted> {
+  return (await highlightTexts([input], timeoutMs))[0];
 }
