@@ -18,6 +18,7 @@ import { DROP_STUCK_JOBS_JOB, dropStuckJobsJob, scheduleStuckJobsCheck } from '.
 import { EXPIRE_ARTIFACTS_JOB, expireArtifactsJob } from './jobs/expire-artifacts.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
 import { pipelineSchedulesRoutes } from './schedules/schedules-routes.js';
+import { ciPages } from './pages/index.js';
 import { RUN_SCHEDULE_JOB, runScheduleJob, SCHEDULER_JOB, schedulerJob, startScheduler } from './schedules/run-schedules.js';
 
 export const ciFeature: Feature = {
@@ -47,6 +48,7 @@ export const ciFeature: Feature = {
     variablesRoutes(app, deps);
     triggersRoutes(app, deps);
     pipelineSchedulesRoutes(app, deps);
+    ciPages(app, deps);
   },
   jobs: { [PUSH_PIPELINE_JOB]: pushPipelineJob, [DROP_STUCK_JOBS_JOB]: dropStuckJobsJob, [EXPIRE_ARTIFACTS_JOB]: expireArtifactsJob,
     [SCHEDULER_JOB]: schedulerJob, [RUN_SCHEDULE_JOB]: runScheduleJob },

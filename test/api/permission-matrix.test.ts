@@ -141,7 +141,8 @@ const PROBES: Probe[] = [
     },
   },
   // CI/CD (issue 39; GitLab: pipelines and jobs read like commit statuses, run, cancelled and retried
-  // by Developers, deleted by Owners). Each probe acts on a pipeline of its own.
+  // by Developers, deleted by Owners). Each probe acts on a pipeline of its own. The CI pages
+  // (src/ci/pages) declare these same abilities: read_pipeline, create_pipeline, update_build.
   {
     ability: 'read_pipeline',
     expect: { private: 'nnnyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyn' },

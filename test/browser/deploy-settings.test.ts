@@ -3,9 +3,9 @@
 // light theme; at 390 px in a dark theme a long key title and a group token with a long user name,
 // with no sideways scrolling. No serious or critical axe-core violations on any of them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { ed25519PublicKey, rsaPublicKey } from '../helpers/ssh.js';
-import { launchBrowser, overflowsSideways, seriousViolations } from './helpers/browser.js';
+import { launchBrowser, overflowsSideways, seriousViolations, signedInAsRoot } from './helpers/browser.js';
 import { apiCall, startKilnProcess, ROOT_PASSWORD, type KilnProcess } from '../clients/helpers/server.js';
 
 let kiln: KilnProcess;
@@ -22,15 +22,7 @@ afterAll(async () => {
   await kiln?.stop();
 });
 
-async function signedIn(options: Parameters<Browser['newContext']>[0]): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  await page.goto(`${kiln.url}/users/sign_in`);
-  await page.fill('#login', 'root');
-  await page.fill('#password', ROOT_PASSWORD);
-  await Promise.all([page.waitForNavigation(), page.click('button:has-text("Sign in")')]);
-  return { context, page };
-}
+const signedIn = (options: Parameters<Browser['newContext']>[0]) => signedInAsRoot(browser, kiln.url, ROOT_PASSWORD, options);
 
 const submit = (page: Page, selector: string) => Promise.all([page.waitForNavigation(), page.click(selector)]);
 

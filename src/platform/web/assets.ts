@@ -6,6 +6,7 @@ import { SCRIPT } from './scripts.js';
 import { CODE_STYLES } from './code-styles.js';
 import { PLANNING_STYLES } from './planning-styles.js';
 import { ADMIN_STYLES } from './admin-styles.js';
+import { CI_STYLES } from './ci-styles.js';
 import { CODE_SCRIPT } from './code-scripts.js';
 import { highlightThemes, htmxScript } from './vendor-assets.js';
 import { withThemeClasses } from './themes.js';
@@ -16,7 +17,7 @@ let stylesheet: string | undefined;
  * also apply to a user who chose the dark theme, and not to one who chose the light one (themes.ts).
  */
 function fullStylesheet(): string {
-  stylesheet ??= withThemeClasses(STYLESHEET + CODE_STYLES + PLANNING_STYLES + ADMIN_STYLES + highlightThemes());
+  stylesheet ??= withThemeClasses(STYLESHEET + CODE_STYLES + PLANNING_STYLES + ADMIN_STYLES + CI_STYLES + highlightThemes());
   return stylesheet;
 }
 

@@ -4,7 +4,7 @@ import type { GroupAccess, ProjectAccess } from '../auth/subjects.js';
 import { canOnGroup, canOnProject } from '../auth/policies/policy.js';
 import { html, type Html } from './html.js';
 
-export type ProjectSection = 'overview' | 'repository' | 'issues' | 'boards' | 'labels' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'releases' | 'snippets' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings' | 'deploy_keys' | 'deploy_tokens';
+export type ProjectSection = 'overview' | 'repository' | 'issues' | 'boards' | 'labels' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'pipelines' | 'jobs' | 'releases' | 'snippets' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings' | 'deploy_keys' | 'deploy_tokens';
 
 function entry(href: string, label: string, current: boolean, count?: number): Html {
   return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${label}${count === undefined ? '' : html` <span class="badge" data-count="${count}">${count}</span>`}</a></li>`;
@@ -37,6 +37,10 @@ ${can('read_issue') ? entry(`${base}/-/incidents`, 'Incidents', current === 'inc
 ${can('read_label') ? entry(`${base}/-/labels`, 'Labels', current === 'labels') : ''}
 ${can('read_milestone') ? entry(`${base}/-/milestones`, 'Milestones', current === 'milestones') : ''}
 ${can('read_alert_management_alert') ? entry(`${base}/-/alert_management`, 'Alerts', current === 'alerts') : ''}
+${can('read_pipeline') ? html`<li><span class="muted sidebar-heading">Build</span><ul>
+${entry(`${base}/-/pipelines`, 'Pipelines', current === 'pipelines')}
+${entry(`${base}/-/jobs`, 'Jobs', current === 'jobs')}
+</ul></li>` : ''}
 ${can('read_environment') ? entry(`${base}/-/environments`, 'Environments', current === 'environments') : ''}
 ${can('read_release') ? entry(`${base}/-/releases`, 'Releases', current === 'releases') : ''}
 ${can('read_snippet') ? entry(`${base}/-/snippets`, 'Snippets', current === 'snippets') : ''}

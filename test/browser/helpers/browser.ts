@@ -1,7 +1,7 @@
 // Debian's Chromium driven by playwright-core, headless, never downloading a browser.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.KILN_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -27,4 +27,15 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 /** Whether the page scrolls sideways (it should not, down to 390 px). */
 export function overflowsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+}
+
+/** A new browser context signed in as root through the sign-in form (the password `startKilnProcess` sets). */
+export async function signedInAsRoot(browser: Browser, url: string, password: string, options: Parameters<Browser['newContext']>[0]): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  await page.goto(`${url}/users/sign_in`);
+  await page.fill('#login', 'root');
+  await page.fill('#password', password);
+  await Promise.all([page.waitForNavigation(), page.click('button:has-text("Sign in")')]);
+  return { context, page };
 }

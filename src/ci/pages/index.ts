@@ -1,0 +1,29 @@
+// The CI pages under a project's path (GitLab's Build menu): pipelines, a pipeline and its jobs, a
+// job with its log, the project's jobs. Each declares the ability the API's route for the same
+// thing declares (read_pipeline, create_pipeline, update_build).
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../platform/deps.js';
+import { namespacedPage } from '../../platform/web/page-route.js';
+import { createPipelineFromForm, NEW_PIPELINE_PATTERN, PIPELINES_PATTERN, renderNewPipeline, renderPipelines } from './pipelines-page.js';
+import { PIPELINE_ACTION_PATTERN, PIPELINE_JOBS_PATTERN, PIPELINE_PATTERN, pipelineAction, renderPipeline, renderPipelineJobs } from './pipeline-page.js';
+import {
+  JOB_ACTION_PATTERN, JOB_ARTIFACTS_PATTERN, JOB_LOG_PATTERN, JOB_PATTERN, JOB_RAW_PATTERN, JOBS_PATTERN,
+  jobAction, jobArtifacts, renderJob, renderJobLogFragment, renderJobs, sendRawLog,
+} from './job-page.js';
+
+export function ciPages(app: FastifyInstance, deps: Deps): void {
+  const read = { project: 'read_pipeline' } as const;
+  const update = { project: 'update_build' } as const;
+  const create = { project: 'create_pipeline' } as const;
+  const reads = [
+    [PIPELINES_PATTERN, renderPipelines], [PIPELINE_PATTERN, renderPipeline], [PIPELINE_JOBS_PATTERN, renderPipelineJobs],
+    [JOBS_PATTERN, renderJobs], [JOB_PATTERN, renderJob], [JOB_LOG_PATTERN, renderJobLogFragment], [JOB_RAW_PATTERN, sendRawLog], [JOB_ARTIFACTS_PATTERN, jobArtifacts],
+  ] as const;
+  for (const [pattern, render] of reads) {
+    namespacedPage(app, deps, { method: 'GET', pattern, ability: read, auth: 'optional', handler: async (context) => render(context, await context.project()) });
+  }
+  namespacedPage(app, deps, { method: 'GET', pattern: NEW_PIPELINE_PATTERN, ability: create, handler: async (context) => renderNewPipeline(context, await context.project()) });
+  namespacedPage(app, deps, { method: 'POST', pattern: PIPELINES_PATTERN, ability: create, handler: async (context) => createPipelineFromForm(context, await context.project()) });
+  namespacedPage(app, deps, { method: 'POST', pattern: PIPELINE_ACTION_PATTERN, ability: update, handler: async (context) => pipelineAction(context, await context.project()) });
+  namespacedPage(app, deps, { method: 'POST', pattern: JOB_ACTION_PATTERN, ability: update, handler: async (context) => jobAction(context, await context.project()) });
+}

@@ -1,0 +1,183 @@
+// One job (GitLab's job page): its status, pipeline, stage, ref, commit, runner and timings, retry,
+// cancel and play through the services the API's routes use, its artifacts (download and browse),
+// and its log with colours and sections, refreshed while the job runs by htmx polling a fragment
+// of the same panel (a page without scripts shows the log as it was, and a reload shows more).
+// `…/raw` is the log as text. Also the project's jobs list (GitLab's Build › Jobs).
+import { unzipSync } from 'fflate';
+import type { ProjectAccess } from '../../platform/auth/subjects.js';
+import { canOnProject } from '../../platform/auth/policies/policy.js';
+import { NotFoundError } from '../../platform/errors.js';
+import { html, type Html } from '../../platform/web/html.js';
+import type { PageContext } from '../../platform/web/page-route.js';
+import { ANSWERED, fragment, page, redirect, type PageOutcome } from '../../platform/web/page.js';
+import { setPageSecurityHeaders } from '../../platform/web/page-route.js';
+import { projectSidebar } from '../../platform/web/project-nav.js';
+import type { CiBuildRow } from '../../commit-statuses/api.js';
+import type { CiStatus } from '../../platform/db/tables/ci.js';
+import { findBuild, jobsQuery, JOB_SCOPES } from '../finder.js';
+import { readTrace } from '../jobs/trace.js';
+import { cancelJob, playJob, retryJob } from '../jobs/job-actions.js';
+import { queueSignal } from '../queue-signal.js';
+import { sendArchive } from '../runner-protocol-routes.js';
+import { jobLogBlock } from './job-log.js';
+import { ciBadge, durationBetween, formatDuration, moment } from './status.js';
+import { actionButton, commitLink, commitsOf, jobUrl, pipelineUrl, projectBase, refLink, userLink, usersOf } from './shared.js';
+
+export const JOBS_PATTERN = /^(?<path>.+?)\/-\/jobs$/;
+export const JOB_PATTERN = /^(?<path>.+?)\/-\/jobs\/(?<id>\d{1,12})$/;
+export const JOB_LOG_PATTERN = /^(?<path>.+?)\/-\/jobs\/(?<id>\d{1,12})\/log$/;
+export const JOB_RAW_PATTERN = /^(?<path>.+?)\/-\/jobs\/(?<id>\d{1,12})\/raw$/;
+export const JOB_ARTIFACTS_PATTERN = /^(?<path>.+?)\/-\/jobs\/(?<id>\d{1,12})\/artifacts\/(?<what>download|browse)$/;
+export const JOB_ACTION_PATTERN = /^(?<path>.+?)\/-\/jobs\/(?<id>\d{1,12})\/(?<action>retry|cancel|play)$/;
+
+const ACTIVE_STATUSES: CiStatus[] = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running'];
+const CANCELABLE: CiStatus[] = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'manual', 'scheduled'];
+const RETRYABLE: CiStatus[] = ['success', 'failed', 'canceled'];
+const PER_PAGE = 30;
+/** GitLab's words for the failure reasons a job page shows. */
+const FAILURES: Record<string, string> = {
+  script_failure: 'script failure', runner_system_failure: 'runner system failure', stuck_or_timeout_failure: 'stuck or timeout failure', job_execution_timeout: 'job execution timeout',
+  missing_dependency_failure: 'missing dependency failure', unknown_failure: 'unknown failure', api_failure: 'API failure',
+};
+
+async function jobOf(context: PageContext, access: ProjectAccess): Promise<CiBuildRow> {
+  const build = await findBuild(context.deps.db, Number(access.project.id), Number(context.match.id));
+  if (!build || build.type !== 'Ci::Build') throw new NotFoundError('Job');
+  return build;
+}
+
+async function artifactsOf(context: PageContext, build: CiBuildRow) {
+  const archive = await context.deps.db
+    .selectFrom('ci_job_artifacts')
+    .select(['size', 'expire_at', 'filename'])
+    .where('build_id', '=', build.id)
+    .where('file_type', '=', 'archive')
+    .executeTakeFirst();
+  return archive && (archive.expire_at === null || Number(archive.expire_at) > context.deps.clock.now()) ? archive : null;
+}
+
+/** The live part of the page: status, actions, artifacts and log; polled as a fragment while the job is active. */
+async function jobPanel(context: PageContext, access: ProjectAccess, build: CiBuildRow): Promise<Html> {
+  const { deps } = context;
+  const self = jobUrl(access, build.id);
+  const [trace, archive] = await Promise.all([readTrace(deps.db, Number(build.id)), artifactsOf(context, build)]);
+  const mayUpdate = canOnProject(access, 'update_build');
+  const latest = Number(build.retried) === 0;
+  const active = ACTIVE_STATUSES.includes(build.status);
+  const buttons = [
+    mayUpdate && build.status === 'manual' ? actionButton(context, `${self}/play`, 'Run job', '') : null,
+    mayUpdate && latest && RETRYABLE.includes(build.status) ? actionButton(context, `${self}/retry`, 'Retry') : null,
+    mayUpdate && CANCELABLE.includes(build.status) ? actionButton(context, `${self}/cancel`, 'Cancel', 'danger') : null,
+  ].filter((button): button is Html => button !== null);
+  const poll = active ? html` hx-get="${self}/log" hx-trigger="every 2s" hx-swap="outerHTML"` : '';
+  return html`<div id="job-panel" data-status="${build.status}"${poll}>
+<p>${ciBadge(build.status)}${build.status === 'failed' && build.failure_reason ? html` <span class="muted" id="failure-reason">${FAILURES[build.failure_reason] ?? build.failure_reason}</span>` : ''}${
+    latest ? '' : html` <span class="badge">retried</span>`
+  }${active ? html` <span class="live-status" aria-live="polite">The log refreshes while the job runs.</span>` : ''}</p>
+${buttons.length ? html`<div class="actions">${buttons}</div>` : ''}
+${archive ? html`<p class="actions" id="job-artifacts">Artifacts (${Math.max(1, Math.round(Number(archive.size) / 1024))} KiB${archive.expire_at === null ? '' : html`, kept until ${moment(Number(archive.expire_at))}`}): <a class="button secondary" href="${self}/artifacts/download">Download</a> <a class="button secondary" href="${self}/artifacts/browse">Browse</a></p>` : ''}
+<p class="muted"><a href="${self}/raw">Show complete raw</a></p>
+${jobLogBlock(trace, `${self}/raw`)}
+</div>`;
+}
+
+export async function renderJob(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
+  const { deps } = context;
+  const build = await jobOf(context, access);
+  const pipeline = await deps.db.selectFrom('ci_pipelines').selectAll().where('id', '=', build.commit_id).executeTakeFirstOrThrow();
+  const [commits, users, runner] = await Promise.all([
+    commitsOf(deps, access.project, [pipeline.sha]),
+    usersOf(deps, [build.user_id]),
+    build.runner_id === null ? undefined : deps.db.selectFrom('ci_runners').select(['id', 'description']).where('id', '=', build.runner_id).executeTakeFirst(),
+  ]);
+  const body = html`
+<dl class="facts" id="job-facts">
+<dt>Pipeline</dt><dd><a href="${pipelineUrl(access, pipeline.id)}">#${Number(pipeline.id)}</a> for ${refLink(access, build.ref, Number(build.tag) === 1)}</dd>
+<dt>Commit</dt><dd>${commitLink(access, pipeline, commits.get(pipeline.sha))}</dd>
+<dt>Stage</dt><dd>${build.stage}</dd>
+<dt>Triggered by</dt><dd>${userLink(build.user_id === null ? undefined : users.get(Number(build.user_id)))} ${moment(Number(build.created_at))}</dd>
+${build.started_at !== null ? html`<dt>Duration</dt><dd>${formatDuration(durationBetween(build.started_at, build.finished_at ?? deps.clock.now()))}${build.queued_at !== null ? html` <span class="muted">(queued for ${formatDuration(durationBetween(build.queued_at, build.started_at))})</span>` : ''}</dd>` : ''}
+${runner ? html`<dt>Runner</dt><dd>#${Number(runner.id)} ${runner.description}</dd>` : ''}
+${build.coverage !== null ? html`<dt>Coverage</dt><dd>${Number(build.coverage)}%</dd>` : ''}
+</dl>
+${await jobPanel(context, access, build)}`;
+  return page({ title: `${build.name} (#${Number(build.id)}) · Jobs · ${access.project.name}`, heading: html`<h1 class="wrap-anywhere">${build.name} <span class="muted">#${Number(build.id)}</span></h1>`, body, sidebar: projectSidebar(access, 'jobs') });
+}
+
+export async function renderJobLogFragment(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
+  return fragment(await jobPanel(context, access, await jobOf(context, access)));
+}
+
+export async function sendRawLog(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
+  const build = await jobOf(context, access);
+  const trace = await readTrace(context.deps.db, Number(build.id));
+  setPageSecurityHeaders(context.reply);
+  context.reply.code(200).type('text/plain; charset=utf-8').header('content-disposition', `inline; filename="job-${Number(build.id)}.log"`).send(trace);
+  return ANSWERED;
+}
+
+export async function jobArtifacts(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
+  const build = await jobOf(context, access);
+  if (context.match.what === 'download') {
+    setPageSecurityHeaders(context.reply);
+    await sendArchive(context.deps, context.reply, Number(build.id));
+    return ANSWERED;
+  }
+  if (!(await artifactsOf(context, build))) throw new NotFoundError('Artifacts');
+  const row = await context.deps.db.selectFrom('ci_job_artifacts').select('data').where('build_id', '=', build.id).where('file_type', '=', 'archive').executeTakeFirstOrThrow();
+  // The entries' names and sizes only: nothing is inflated.
+  const entries: Array<{ name: string; size: number }> = [];
+  try {
+    unzipSync(Buffer.from(row.data), { filter: (file) => (entries.push({ name: file.name, size: file.originalSize }), false) });
+  } catch {
+    entries.length = 0;
+  }
+  const files = entries.filter((entry) => !entry.name.endsWith('/')).sort((a, b) => a.name.localeCompare(b.name));
+  const self = jobUrl(access, build.id);
+  const body = html`<p><a href="${self}">Back to the job</a> · <a class="button secondary" href="${self}/artifacts/download">Download artifacts archive</a></p>
+${files.length ? html`<table id="artifact-files"><thead><tr><th>File</th><th>Size</th></tr></thead><tbody>${files.map((file) => html`<tr><td class="wrap-anywhere"><code>${file.name}</code></td><td>${file.size} bytes</td></tr>`)}</tbody></table>` : html`<p class="empty">The archive lists no files.</p>`}`;
+  return page({ title: `Artifacts · ${build.name} · ${access.project.name}`, heading: html`<h1 class="wrap-anywhere">Artifacts of ${build.name} <span class="muted">#${Number(build.id)}</span></h1>`, body, sidebar: projectSidebar(access, 'jobs') });
+}
+
+/** Retry, cancel or play: the API's services, their refusals (a job that may not be retried) answered as the API's are. */
+export async function jobAction(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
+  const build = await jobOf(context, access);
+  const userId = context.user.id;
+  const action = context.match.action;
+  const changed = action === 'retry' ? await retryJob(context.deps, build, userId) : action === 'play' ? await playJob(context.deps, build, userId) : await cancelJob(context.deps, build);
+  queueSignal(context.deps).tick();
+  const words: Record<string, string> = { retry: 'is being retried', play: 'was started', cancel: 'was canceled' };
+  return redirect(jobUrl(access, changed.id), `Job ${build.name} ${words[action]}.`);
+}
+
+export async function renderJobs(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
+  const { deps, query } = context;
+  const scope = (JOB_SCOPES as readonly string[]).includes(query.scope) ? query.scope : undefined;
+  const pageNumber = Math.max(1, Math.min(1000, Number.parseInt(query.page ?? '1', 10) || 1));
+  const rows = await jobsQuery(deps, Number(access.project.id), { scope: scope ? [scope] : undefined }).limit(PER_PAGE + 1).offset((pageNumber - 1) * PER_PAGE).execute();
+  const shown = rows.slice(0, PER_PAGE);
+  const root = `${projectBase(access)}/-/jobs`;
+  const link = (overrides: { scope?: string | null; page?: number }) => {
+    const params = new URLSearchParams();
+    const chosen = overrides.scope === undefined ? scope : overrides.scope;
+    if (chosen) params.set('scope', chosen);
+    const number = overrides.page ?? pageNumber;
+    if (number > 1) params.set('page', String(number));
+    const text = params.toString();
+    return text ? `${root}?${text}` : root;
+  };
+  const tabs = [[null, 'All'], ['pending', 'Pending'], ['running', 'Running'], ['success', 'Passed'], ['failed', 'Failed']] as const;
+  const body = html`<nav class="tabs" aria-label="Jobs by status">${tabs.map(([tab, label]) => {
+    const current = (tab ?? undefined) === scope;
+    return html`<a href="${link({ scope: tab, page: 1 })}" class="${current ? 'active' : ''}" data-tab="${tab ?? 'all'}"${current ? html` aria-current="page"` : ''}>${label}</a>`;
+  })}</nav>
+${
+  shown.length
+    ? html`<div class="table-scroll"><table id="jobs"><thead><tr><th>Status</th><th>Job</th><th>Pipeline</th><th>Stage</th><th>Duration</th><th>Created</th></tr></thead><tbody>${shown.map(
+        (job) => html`<tr data-job="${job.name}"><td>${ciBadge(job.status)}</td><td class="wrap-anywhere"><a href="${jobUrl(access, job.id)}">${job.name}</a> <span class="muted">#${Number(job.id)}</span><br>${refLink(access, job.ref, Number(job.tag) === 1)}</td><td><a href="${pipelineUrl(access, job.commit_id)}">#${Number(job.commit_id)}</a></td><td>${job.stage}</td><td>${formatDuration(durationBetween(job.started_at, job.finished_at))}</td><td>${moment(Number(job.created_at))}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p class="empty">${scope ? 'No jobs with this status.' : 'There are no jobs yet.'}</p>`
+}
+<nav class="pagination" aria-label="Pages">${pageNumber > 1 ? html`<a href="${link({ page: pageNumber - 1 })}" rel="prev">Previous</a>` : ''}${rows.length > PER_PAGE ? html`<a href="${link({ page: pageNumber + 1 })}" rel="next">Next</a>` : ''}</nav>`;
+  return page({ title: `Jobs · ${access.project.name}`, heading: html`<h1>Jobs</h1>`, body, sidebar: projectSidebar(access, 'jobs') });
+}

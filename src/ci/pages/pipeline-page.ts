@@ -1,0 +1,107 @@
+// One pipeline (GitLab's pipeline page): its status, who triggered it, the ref and commit; the
+// Pipeline tab with its stages, each a list of its jobs and what they `need`, and the Jobs tab (GitLab's
+// `…/pipelines/:id/builds`); retry and cancel through the services the API's routes use.
+import type { ProjectAccess } from '../../platform/auth/subjects.js';
+import { canOnProject } from '../../platform/auth/policies/policy.js';
+import { NotFoundError } from '../../platform/errors.js';
+import { html, type Html } from '../../platform/web/html.js';
+import type { PageContext } from '../../platform/web/page-route.js';
+import { page, redirect, type PageOutcome } from '../../platform/web/page.js';
+import { projectSidebar } from '../../platform/web/project-nav.js';
+import { ACTIVE } from '../../commit-statuses/api.js';
+import type { CiBuildRow, CiPipelineRow } from '../../commit-statuses/api.js';
+import { findPipeline, jobsQuery } from '../finder.js';
+import { readOptions } from '../pipelines/build-options.js';
+import { cancelPipeline, retryPipeline } from '../jobs/job-actions.js';
+import { queueSignal } from '../queue-signal.js';
+import { ciBadge, ciIcon, durationBetween, formatDuration, moment, stagesOf } from './status.js';
+import { actionButton, commitLink, commitsOf, jobUrl, pipelineUrl, refLink, userLink, usersOf } from './shared.js';
+
+export const PIPELINE_PATTERN = /^(?<path>.+?)\/-\/pipelines\/(?<id>\d{1,12})$/;
+export const PIPELINE_JOBS_PATTERN = /^(?<path>.+?)\/-\/pipelines\/(?<id>\d{1,12})\/builds$/;
+export const PIPELINE_ACTION_PATTERN = /^(?<path>.+?)\/-\/pipelines\/(?<id>\d{1,12})\/(?<action>retry|cancel)$/;
+
+async function pipelineOf(context: PageContext, access: ProjectAccess): Promise<CiPipelineRow> {
+  const pipeline = await findPipeline(context.deps.db, Number(access.project.id), Number(context.match.id));
+  if (!pipeline) throw new NotFoundError('Pipeline');
+  return pipeline;
+}
+
+const RETRYABLE = ['failed', 'canceled'];
+
+function jobLine(context: PageContext, access: ProjectAccess, job: CiBuildRow, byName: Map<string, CiBuildRow>): Html {
+  const needs = readOptions(job.options)?.needs ?? null;
+  const playable = job.status === 'manual' && canOnProject(access, 'update_build');
+  return html`<li class="pipeline-job" data-job="${job.name}">${ciIcon(job.status, job.name)} <a href="${jobUrl(access, job.id)}">${job.name}</a>${
+    Number(job.allow_failure) === 1 && job.status === 'failed' ? html` <span class="badge">allowed to fail</span>` : ''
+  }${playable ? html` ${actionButton(context, `${jobUrl(access, job.id)}/play`, `Run ${job.name}`)}` : ''}${
+    needs && needs.length
+      ? html`<br><span class="muted needs">Needs: ${needs.map((need, index) => {
+          const needed = byName.get(need.job);
+          return html`${index ? ', ' : ''}${needed ? html`<a href="${jobUrl(access, needed.id)}">${need.job}</a>` : need.job}`;
+        })}</span>`
+      : ''
+  }</li>`;
+}
+
+async function frame(context: PageContext, access: ProjectAccess, tab: 'pipeline' | 'jobs', content: (pipeline: CiPipelineRow, jobs: CiBuildRow[]) => Html): Promise<PageOutcome> {
+  const { deps } = context;
+  const pipeline = await pipelineOf(context, access);
+  const id = Number(pipeline.id);
+  const jobs = await jobsQuery(deps, Number(access.project.id), { pipelineId: id }).execute();
+  const [commits, users] = await Promise.all([commitsOf(deps, access.project, [pipeline.sha]), usersOf(deps, [pipeline.user_id])]);
+  const mayUpdate = canOnProject(access, 'update_build');
+  const retry = mayUpdate && jobs.some((job) => RETRYABLE.includes(job.status));
+  const cancel = mayUpdate && jobs.some((job) => (ACTIVE as readonly string[]).includes(job.status) || job.status === 'manual' || job.status === 'scheduled' || job.status === 'created');
+  const self = pipelineUrl(access, id);
+  const body = html`
+<div class="pipeline-header" id="pipeline-header">
+<p>${ciBadge(pipeline.status)} Pipeline <strong>#${id}</strong> triggered ${moment(Number(pipeline.created_at))} by ${userLink(pipeline.user_id === null ? undefined : users.get(Number(pipeline.user_id)))}</p>
+<p class="wrap-anywhere">For ${refLink(access, pipeline.ref, Number(pipeline.tag) === 1)} · ${commitLink(access, pipeline, commits.get(pipeline.sha))}</p>
+<p class="muted">${jobs.length} ${jobs.length === 1 ? 'job' : 'jobs'}${pipeline.finished_at !== null && pipeline.started_at !== null ? html` · took ${formatDuration(durationBetween(pipeline.started_at, pipeline.finished_at))}` : ''} · source: ${pipeline.source}</p>
+${pipeline.yaml_errors ? html`<div class="error" role="alert" id="yaml-errors">${pipeline.yaml_errors}</div>` : ''}
+${retry || cancel ? html`<div class="actions">${retry ? actionButton(context, `${self}/retry`, 'Retry') : ''}${cancel ? actionButton(context, `${self}/cancel`, 'Cancel pipeline', 'danger') : ''}</div>` : ''}
+</div>
+<nav class="tabs" aria-label="Pipeline">
+<a href="${self}" class="${tab === 'pipeline' ? 'active' : ''}" data-tab="pipeline"${tab === 'pipeline' ? html` aria-current="page"` : ''}>Pipeline</a>
+<a href="${self}/builds" class="${tab === 'jobs' ? 'active' : ''}" data-tab="jobs"${tab === 'jobs' ? html` aria-current="page"` : ''}>Jobs <span class="badge">${jobs.length}</span></a>
+</nav>
+${content(pipeline, jobs)}`;
+  return page({ title: `Pipeline #${id} · ${access.project.name}`, heading: html`<h1>Pipeline #${id}</h1>`, body, sidebar: projectSidebar(access, 'pipelines') });
+}
+
+export function renderPipeline(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
+  return frame(context, access, 'pipeline', (_pipeline, jobs) => {
+    const byName = new Map(jobs.map((job) => [job.name, job]));
+    const stages = stagesOf(jobs);
+    if (stages.length === 0) return html`<p class="empty">This pipeline has no jobs.</p>`;
+    return html`<div class="pipeline-graph" id="pipeline-graph">${stages.map(
+      (stage) => html`<section class="pipeline-stage" id="stage-${stage.index}" aria-labelledby="stage-${stage.index}-name"><h2 id="stage-${stage.index}-name">${ciIcon(stage.status, stage.name)} ${stage.name}</h2><ul class="plain">${jobs
+        .filter((job) => job.stage_idx === stage.index)
+        .map((job) => jobLine(context, access, job, byName))}</ul></section>`,
+    )}</div>`;
+  });
+}
+
+export function renderPipelineJobs(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
+  return frame(context, access, 'jobs', (_pipeline, jobs) =>
+    jobs.length
+      ? html`<div class="table-scroll"><table id="pipeline-jobs"><thead><tr><th>Status</th><th>Job</th><th>Stage</th><th>Duration</th><th>Coverage</th></tr></thead><tbody>${jobs.map(
+          (job) => html`<tr data-job="${job.name}"><td>${ciBadge(job.status)}</td><td class="wrap-anywhere"><a href="${jobUrl(access, job.id)}">${job.name}</a> <span class="muted">#${Number(job.id)}</span></td><td>${job.stage}</td><td>${formatDuration(durationBetween(job.started_at, job.finished_at))}</td><td>${job.coverage === null ? '' : `${Number(job.coverage)}%`}</td></tr>`,
+        )}</tbody></table></div>`
+      : html`<p class="empty">This pipeline has no jobs.</p>`,
+  );
+}
+
+/** Retry or cancel: the API's services (Ci::RetryPipelineService, cancel), the runners woken. */
+export async function pipelineAction(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
+  const pipeline = await pipelineOf(context, access);
+  const id = Number(pipeline.id);
+  if (context.match.action === 'retry') {
+    await retryPipeline(context.deps, id, context.user.id);
+    queueSignal(context.deps).tick();
+    return redirect(pipelineUrl(access, id), `Pipeline #${id} is being retried.`);
+  }
+  await cancelPipeline(context.deps, id);
+  return redirect(pipelineUrl(access, id), `Pipeline #${id} was canceled.`);
+}

@@ -1,0 +1,151 @@
+// The CI pages in Chromium: a pipeline made by a push, its jobs taken and finished by a runner over
+// GitLab's runner protocol; the pipelines list, the pipeline's stages and the job's log with colours
+// (classes, styled) and a collapsible section, the running job's log growing by htmx polling until the
+// job passes; at 1280 px light and 390 px dark, no serious or critical axe-core violations and no
+// sideways scrolling.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, overflowsSideways, seriousViolations, signedInAsRoot } from './helpers/browser.js';
+import { apiCall, startKilnProcess, ROOT_PASSWORD, type KilnProcess } from '../clients/helpers/server.js';
+
+let kiln: KilnProcess;
+let browser: Browser;
+let project: any;
+let pipelineId: number;
+let buildJob: { id: number; token: string };
+let testJob: { id: number; token: string };
+
+const ESC = '\u001b';
+const CONFIG = `
+stages: [build, test, deploy]
+build:
+  stage: build
+  script: make
+test-with-a-rather-long-job-name-that-has-to-wrap-on-a-phone:
+  stage: test
+  script: make test
+  needs: [build]
+deploy:
+  stage: deploy
+  script: ./deploy
+  when: manual
+`;
+const BUILD_LOG = [
+  `section_start:1700000000:prepare_executor\r${ESC}[0K${ESC}[36;1mPreparing the "shell" executor${ESC}[0;m`,
+  'Using Shell executor...',
+  `section_end:1700000003:prepare_executor\r${ESC}[0K`,
+  `${ESC}[32;1m$ make${ESC}[0;m`,
+  `${ESC}[31mwarning: something red${ESC}[0m`,
+  `${ESC}[32;1mJob succeeded${ESC}[0;m`,
+  '',
+].join('\n');
+
+async function runner(method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${kiln.url}/api/v4${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as any) : null };
+}
+
+let runnerToken: string;
+
+/** The next job for the runner: asked again until the push job has queued one (the answer is at once: no long polling here). */
+async function nextJob(): Promise<{ id: number; token: string }> {
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    const answer = await runner('POST', '/jobs/request', { token: runnerToken, info: { name: 'gitlab-runner', version: '17.0.0', executor: 'shell' } });
+    if (answer.status === 201) return { id: answer.body.id, token: answer.body.token };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('no job was queued');
+}
+
+let traced = new Map<number, number>();
+async function appendLog(job: { id: number; token: string }, text: string) {
+  const start = traced.get(job.id) ?? 0;
+  const bytes = Buffer.from(text);
+  const response = await fetch(`${kiln.url}/api/v4/jobs/${job.id}/trace`, { method: 'PATCH', headers: { 'content-type': 'text/plain', 'job-token': job.token, 'content-range': `${start}-${start + bytes.length - 1}` }, body: bytes });
+  expect(response.status).toBe(202);
+  traced.set(job.id, start + bytes.length);
+}
+
+beforeAll(async () => {
+  kiln = await startKilnProcess({ env: { KILN_CI_LONG_POLL_MS: '0' } });
+  browser = await launchBrowser();
+  traced = new Map();
+  project = await apiCall(kiln, 'POST', '/projects', { name: 'built', path: 'built' });
+  await apiCall(kiln, 'POST', `/projects/${project.id}/repository/commits`, { branch: 'main', commit_message: 'Add CI', actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: CONFIG }] });
+  const registration = await apiCall(kiln, 'POST', `/projects/${project.id}/runners/reset_registration_token`);
+  runnerToken = (await runner('POST', '/runners', { token: registration.token, description: 'browser runner' })).body.token;
+  buildJob = await nextJob();
+  await appendLog(buildJob, BUILD_LOG);
+  expect((await runner('PUT', `/jobs/${buildJob.id}`, { token: buildJob.token, state: 'success' })).status).toBe(200);
+  testJob = await nextJob();
+  await appendLog(testJob, `${ESC}[32;1m$ make test${ESC}[0;m\n`);
+  pipelineId = (await apiCall(kiln, 'GET', `/projects/${project.id}/pipelines`))[0].id;
+});
+afterAll(async () => {
+  await browser?.close();
+  await kiln?.stop();
+});
+
+const signedIn = (options: Parameters<Browser['newContext']>[0]) => signedInAsRoot(browser, kiln.url, ROOT_PASSWORD, options);
+
+describe('CI pages at 1280 px, light', () => {
+  it('shows the pipeline, its stages, and a job log with colours and a section', async () => {
+    const { context, page } = await signedIn({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    await page.goto(`${kiln.url}/root/built`);
+    await Promise.all([page.waitForNavigation(), page.click('nav.sidebar a:has-text("Pipelines")')]);
+    expect(await page.getAttribute(`tr[data-pipeline="${pipelineId}"] .ci-badge`, 'data-ci-status')).toBe('running');
+    expect(await page.locator(`tr[data-pipeline="${pipelineId}"] td.stages .ci-icon`).count()).toBe(3);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await Promise.all([page.waitForNavigation(), page.click(`tr[data-pipeline="${pipelineId}"] a:has-text("#${pipelineId}")`)]);
+    expect(await page.textContent('#pipeline-graph')).toContain('Needs: build');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await Promise.all([page.waitForNavigation(), page.click('.pipeline-job[data-job="build"] a:has-text("build")')]);
+    const green = await page.locator('#job-log .ansi-green-fg').first();
+    expect(await green.textContent()).toBe('$ make');
+    expect(await green.evaluate((node) => getComputedStyle(node).color)).toBe('rgb(26, 127, 55)');
+    expect(await green.evaluate((node) => getComputedStyle(node).fontWeight)).toBe('700');
+    const section = page.locator('details.log-section[data-section="prepare_executor"]');
+    const isOpen = () => section.evaluate((node) => (node as HTMLDetailsElement).open);
+    expect(await isOpen()).toBe(true);
+    expect(await section.textContent()).toContain('Using Shell executor...');
+    await page.click('details.log-section > summary');
+    expect(await isOpen()).toBe(false);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('grows a running job log by polling and shows the job passed', async () => {
+    const { context, page } = await signedIn({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    await page.goto(`${kiln.url}/root/built/-/jobs/${testJob.id}`);
+    expect(await page.getAttribute('#job-panel', 'data-status')).toBe('running');
+    await appendLog(testJob, `${ESC}[33mok 1 - the tests pass${ESC}[0m\n`);
+    await page.waitForSelector('#job-log .ansi-yellow-fg:has-text("ok 1 - the tests pass")');
+    expect((await runner('PUT', `/jobs/${testJob.id}`, { token: testJob.token, state: 'success' })).status).toBe(200);
+    await page.waitForSelector('#job-panel[data-status="success"]');
+    expect(await page.locator('#job-panel[hx-get]').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('CI pages at 390 px, dark', () => {
+  it('the list, the pipeline, a job and Run pipeline: no sideways scrolling, no serious axe violations', async () => {
+    const { context, page } = await signedIn({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/pipelines/${pipelineId}/builds`, `/-/jobs/${buildJob.id}`, `/-/jobs/${testJob.id}`, '/-/jobs', '/-/pipelines/new']) {
+      await page.goto(`${kiln.url}/root/built${path}`);
+      expect(await overflowsSideways(page), path).toBe(false);
+      expect(await seriousViolations(page), path).toEqual([]);
+    }
+    await page.goto(`${kiln.url}/root/built/-/jobs/${buildJob.id}`);
+    expect(await page.locator('#job-log .ansi-green-fg').first().evaluate((node) => getComputedStyle(node).color)).toBe('rgb(126, 231, 135)');
+    // Play the manual job from the pipeline page.
+    await page.goto(`${kiln.url}/root/built/-/pipelines/${pipelineId}`);
+    await Promise.all([page.waitForNavigation(), page.click('button:has-text("Run deploy")')]);
+    expect(await page.getAttribute('#job-panel', 'data-status')).toBe('pending');
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+});
