@@ -405,7 +405,8 @@ const PAGE_PROBES: Array<{ ability: string; expect: string; path: string }> = AD
  * A group's pages and what Explore lists, for a group (and its project) of each visibility, through a
  * browser session of each role. Allowed is a 200 (for Explore: the group or project is listed);
  * refused a 403 or 404, or for visitors the sign-in page. The blocked user cannot sign in and browses
- * as a visitor, so what is public is open to it here.
+ * as a visitor, so what is public is open to it here. The CI pages declare the abilities of the API
+ * routes that do the same (read_pipeline, create_pipeline).
  */
 const PAGE_READ = { private: 'nnyyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyy' };
 const GROUP_PAGE_PROBES: Array<{ ability: string; expect: Expectation; path(world: World): string; listed?(world: World, body: string): boolean }> = [
@@ -414,6 +415,9 @@ const GROUP_PAGE_PROBES: Array<{ ability: string; expect: Expectation; path(worl
   { ability: 'read_group (page: group issues)', expect: PAGE_READ, path: (w) => `/groups/${w.group.full_path}/-/issues` },
   { ability: 'read_group (page: listed in Explore)', expect: PAGE_READ, path: (w) => `/explore/groups?name=${w.group.path}`, listed: (w, body) => body.includes(`data-group="${w.group.full_path}"`) },
   { ability: 'read_project (page: listed in Explore)', expect: PAGE_READ, path: (w) => `/explore/projects?name=${w.project.path}`, listed: (w, body) => body.includes(`data-project="${w.project.path_with_namespace}"`) },
+  { ability: 'read_pipeline (page: pipelines)', expect: { private: 'nnnyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyy' }, path: (w) => `/${w.project.path_with_namespace}/-/pipelines` },
+  { ability: 'read_pipeline (page: jobs)', expect: { private: 'nnnyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyy' }, path: (w) => `/${w.project.path_with_namespace}/-/jobs` },
+  { ability: 'create_pipeline (page: run pipeline)', expect: 'nnnnyyyyn', path: (w) => `/${w.project.path_with_namespace}/-/pipelines/new` },
 ];
 
 function expected(probe: { expect: Expectation }, visibility: Visibility, role: Role): boolean {
