@@ -1,8 +1,8 @@
 // Syntax highlighting on the server with highlight.js (docs/decisions.md: chosen over Shiki for speed,
 // figures in docs/performance.md). It runs in a worker thread, never on the event loop: a hostile
 // text can make a grammar's regular expressions take seconds, so each batch has a deadline (GitLab's
-// foreground highlighting timeout, 1.5 s: Gitlab::Highlight), after which the worker is replaced and
-// the text is shown plain. Texts over 512 KiB are never highlighted (GitLab's
+// foreground highlighting timeout, 1.5 s: Gitlab::Highlight; a background job that highlights ahead
+// of a page may give 5 s), after which the worker is replaced and the text is shown plain. Texts over 512 KiB are never highlighted (GitLab's
 // maximum_text_highlight_size_kilobytes). Results are kept by the text's digest and language: a pure
 // function of its key, so one bounded cache serves every app of the process (as bounded-map.ts allows).
 import { createHash } from 'node:crypto';
