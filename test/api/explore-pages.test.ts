@@ -46,6 +46,8 @@ describe('GET /explore/projects', () => {
     expect(page.body).toContain('Shop &lt;img src=x onerror=alert(1)&gt;');
     expect(page.body).not.toContain('<img src=x');
     expect(page.body).toContain('<a href="/explore">Explore</a>');
+    expect(page.body).toContain('<form class="top-search" method="get" action="/explore/projects" role="search">');
+    expect(page.body).toContain('id="top-search" type="search" name="name"');
     expect((await kiln.request('GET', '/users/sign_in')).body).toContain('href="/explore"');
     expect((await kiln.request('GET', '/explore')).headers.location).toBe('/explore/projects');
   });

@@ -1,5 +1,6 @@
 // Every user-controlled field the new pages show (issue 16), set to markup: the pages carry it as
-// text. Names and descriptions of users, groups, projects, environments; issue titles and notes.
+// text. Names and descriptions of users, groups, projects, environments; issue titles and notes; the
+// group's settings, board and issues, and Explore (issue 36).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { WebSession } from '../helpers/browser-session.js';
@@ -16,7 +17,7 @@ beforeAll(async () => {
   const root = kiln.root;
   await kiln.api('PUT', `/users/${owner.id}`, { token: root.token, body: { name: `Evil ${EVIL}`, bio: `Bio ${EVIL}`, location: `Loc ${EVIL}` } });
   const group = await kiln.createGroup(owner, 'team');
-  await kiln.api('PUT', `/groups/${group.id}`, { token: owner.token, body: { name: 'Team x', description: `[link](javascript:alert(3)) ${EVIL}` } });
+  await kiln.api('PUT', `/groups/${group.id}`, { token: owner.token, body: { name: `Team ${EVIL}`, description: `[link](javascript:alert(3)) ${EVIL}` } });
   const project = await kiln.createProject(owner, 'shop', { namespace_id: group.id });
   await kiln.api('PUT', `/projects/${project.id}`, { token: owner.token, body: { name: 'Shop x', description: `[link](javascript:alert(3)) ${EVIL}` } });
   await kiln.api('POST', `/projects/${project.id}/issues`, { token: owner.token, body: { title: `Title ${EVIL}`, description: `<a href="javascript:alert(4)">x</a> ${EVIL}` } });
@@ -34,7 +35,7 @@ function expectInert(body: string) {
 }
 
 describe('pages with markup in every user-controlled field', () => {
-  for (const path of ['/', '/owner', '/groups/team', '/team/shop', '/team/shop/-/issues', '/team/shop/-/issues/1', '/team/shop/-/project_members', '/team/shop/activity', '/dashboard/activity', '/team/shop/-/environments', '/team/shop/edit', '/groups/team/-/group_members']) {
+  for (const path of ['/', '/owner', '/groups/team', '/team/shop', '/team/shop/-/issues', '/team/shop/-/issues/1', '/team/shop/-/project_members', '/team/shop/activity', '/dashboard/activity', '/team/shop/-/environments', '/team/shop/edit', '/groups/team/-/group_members', '/groups/team/-/edit', '/groups/team/-/boards', '/groups/team/-/issues', '/explore/projects', '/explore/groups']) {
     it(`GET ${path} shows it as text`, async () => {
       const response = await web.get(path);
       expect(response.statusCode).toBe(200);

@@ -35,7 +35,9 @@ function impersonationBanner(input: LayoutInput): Html {
 }
 
 function topBar(input: LayoutInput): Html {
-  const search = html`<form class="top-search" method="get" action="/" role="search"><label class="visually-hidden" for="top-search">Search projects</label><input id="top-search" type="search" name="search" placeholder="Search projects"></form>`;
+  // A visitor's search looks through Explore (GitLab's `name` filter): the landing page needs a sign-in.
+  const [action, field] = input.user ? ['/', 'search'] : ['/explore/projects', 'name'];
+  const search = html`<form class="top-search" method="get" action="${action}" role="search"><label class="visually-hidden" for="top-search">Search projects</label><input id="top-search" type="search" name="${field}" placeholder="Search projects"></form>`;
   if (!input.user) return html`<nav class="top-nav" aria-label="Main"><a href="/explore">Explore</a>${search}<a href="/users/sign_in">Sign in</a></nav>`;
   const user = input.user;
   return html`<nav class="top-nav" aria-label="Main">
@@ -144,5 +146,6 @@ code,pre{font-family:ui-monospace,monospace;background:#f0f0f0;padding:.1rem .3r
 .tabs{display:flex;gap:1rem;border-bottom:1px solid #ddd;margin-bottom:1rem}.tabs a{padding:.4rem 0;text-decoration:none;color:#555}.tabs a.active{border-bottom:2px solid #1f75cb;color:#1f1f1f}
 .wrap-anywhere{overflow-wrap:anywhere}ul.plain{list-style:none;padding:0}ul.plain>li{padding:.6rem 0;border-bottom:1px solid #e5e5e5}ul.plain h3{margin:0 0 .3rem;font-size:1rem}ul.plain p{margin:.2rem 0}
 .admin-counts{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:.8rem}.admin-counts li{background:#fff;border:1px solid #e5e5e5;border-radius:4px;padding:.8rem}.admin-counts .count{display:block;font-size:1.6rem;font-weight:700}
+.explore-filter{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:1rem 0}.explore-filter input[type=search]{flex:1 1 12rem;max-width:24rem;padding:.4rem;border:1px solid #bbb;border-radius:4px;font:inherit}.explore-filter select{width:auto}
 .muted{color:#666}.badge{display:inline-block;padding:0 .4rem;border-radius:8px;background:#eee;font-size:.85rem}
 `;
