@@ -309,7 +309,7 @@ describe('the blob page', { timeout: 240_000 }, () => {
     expect(response.body).toContain(`/owner/cached/-/commit/${(await ok(['log', '-1', '--format=%H', commit, '--', 'a/b/y.txt'], repo)).trim()}`);
   });
 
-  it('a highlighting kept in the database (by another node) is what the page and its chunks show, not highlighted again', async () => {
+  it('a highlighting kept in the database (by another node) is what the page, its chunks and the blame page show, not highlighted again', async () => {
     const commit = await head();
     const blob = (await ok(['rev-parse', `${commit}:notes/long`], repo)).trim();
     // A file without an extension: nothing highlights it here, so nothing but the row can colour it.
@@ -323,5 +323,8 @@ describe('the blob page', { timeout: 240_000 }, () => {
     const chunk = await kiln.request('GET', `/owner/cached/-/blob/${commit}/notes/long?chunk=2`);
     expect(chunk.statusCode).toBe(200);
     expect(chunk.body).toContain('<span class="kept-elsewhere">249</span>');
+    const blame = await kiln.request('GET', '/owner/cached/-/blame/main/notes/long');
+    expect(blame.statusCode).toBe(200);
+    expect(blame.body).toContain('<span class="kept-elsewhere">249</span>');
   });
 });
