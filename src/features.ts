@@ -35,6 +35,7 @@ import { releasesFeature } from './releases/index.js';
 import { uploadsFeature } from './uploads/index.js';
 import { snippetsFeature } from './snippets/index.js';
 import { exploreFeature } from './explore/index.js';
+import { wikisFeature } from './wikis/index.js';
 
 export const features: Feature[] = [
   accountsFeature,
@@ -69,6 +70,7 @@ export const features: Feature[] = [
   releasesFeature,
   uploadsFeature,
   snippetsFeature,
+  wikisFeature,
   boardsFeature,
   issuePagesFeature,
   mergeRequestPagesFeature,

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import { isUniqueViolation } from '../platform/db/database.js';
-import type { RepositoriesTable } from '../platform/db/tables/repositories.js';
+import type { RepositoriesTable, RepositoryContainerType } from '../platform/db/tables/repositories.js';
 import { sha256Hex } from '../platform/crypto.js';
 import { pickShard, repositoryPath } from './shards.js';
 import { initBare } from './git.js';
@@ -13,20 +13,33 @@ import { initBare } from './git.js';
 export type RepositoryRow = Selectable<RepositoriesTable>;
 
 export interface Container {
-  type: 'group' | 'project';
+  type: RepositoryContainerType;
   id: number;
   defaultBranch?: string;
 }
 
-/** GitLab's hashed storage layout (`@hashed/ab/cd/<sha256 of id>`): paths never come from user input. */
+/**
+ * GitLab's hashed storage layout (`@hashed/ab/cd/<sha256 of id>`, a project's wiki beside it as
+ * `….wiki.git`): paths never come from user input.
+ */
 export function diskPathFor(container: Container): string {
   const hash = sha256Hex(String(container.id));
   const prefix = `${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}`;
-  return container.type === 'group' ? `@groups/${prefix}.wiki.git` : `@hashed/${prefix}.git`;
+  if (container.type === 'group') return `@groups/${prefix}.wiki.git`;
+  return container.type === 'project_wiki' ? `@hashed/${prefix}.wiki.git` : `@hashed/${prefix}.git`;
 }
 
-export async function findRepository(deps: Deps, type: 'group' | 'project', id: number): Promise<RepositoryRow | undefined> {
+export async function findRepository(deps: Deps, type: RepositoryContainerType, id: number): Promise<RepositoryRow | undefined> {
   return deps.db.selectFrom('repositories').selectAll().where('container_type', '=', type).where('container_id', '=', id).executeTakeFirst();
+}
+
+/** Where a new repository goes: a project's wiki beside the project's repository (GitLab keeps both on the project's storage), else by weight. */
+async function shardFor(deps: Deps, container: Container): Promise<string> {
+  if (container.type === 'project_wiki') {
+    const code = await findRepository(deps, 'project', container.id);
+    if (code && deps.config.storages.some((shard) => shard.name === code.shard)) return code.shard;
+  }
+  return pickShard(deps.config.storages).name;
 }
 
 export async function ensureRepository(deps: Deps, container: Container): Promise<{ row: RepositoryRow; path: string }> {
@@ -39,7 +52,7 @@ export async function ensureRepository(deps: Deps, container: Container): Promis
         .values({
           container_type: container.type,
           container_id: container.id,
-          shard: pickShard(deps.config.storages).name,
+          shard: await shardFor(deps, container),
           disk_path: diskPathFor(container),
           created_at: now,
           updated_at: now,

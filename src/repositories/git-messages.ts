@@ -8,6 +8,7 @@ export const GIT_MESSAGES = {
   pushCode: 'You are not allowed to push code to this project.',
   authUpload: 'You are not allowed to upload code.',
   writeToWiki: "You are not allowed to write to this project's wiki.",
+  downloadWiki: 'You are not allowed to download files from this wiki.',
   deployKeyUpload: 'This deploy key does not have write access to this project.',
   blocked: 'Your account has been blocked.',
   /** Gitlab::Auth::UserAccessDeniedReason for a deactivated account, without the sign-in URL's markup. */

@@ -19,7 +19,7 @@ export async function pruneOrphanRepositories(deps: Deps): Promise<number> {
     .select(['r.id', 'r.shard', 'r.disk_path'])
     .where((eb) =>
       eb.or([
-        eb.and([eb('r.container_type', '=', 'project'), eb.not(eb.exists(eb.selectFrom('projects as p').select('p.id').whereRef('p.id', '=', 'r.container_id')))]),
+        eb.and([eb('r.container_type', 'in', ['project', 'project_wiki']), eb.not(eb.exists(eb.selectFrom('projects as p').select('p.id').whereRef('p.id', '=', 'r.container_id')))]),
         eb.and([eb('r.container_type', '=', 'group'), eb.not(eb.exists(eb.selectFrom('namespaces as n').select('n.id').whereRef('n.id', '=', 'r.container_id')))]),
       ]),
     )

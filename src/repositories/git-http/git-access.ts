@@ -1,7 +1,8 @@
 // Who may fetch from or push to a repository, over git HTTP and SSH alike (GitLab's Gitlab::GitAccess
 // and GitAccessWiki, one decision for both transports): a project's code is fetched with
 // `download_code` (Reporter for a private project, so its Guests cannot clone) and pushed with
-// `push_code`; a group wiki is fetched with `download_wiki_code` and pushed with `create_wiki`. A token
+// `push_code`; a wiki (a group's, or a project's at `<project>.wiki`) is fetched with `download_wiki_code`
+// and pushed with `create_wiki` (a project's within its wiki_access_level). A token
 // must also carry a repository scope. Deploy keys read the projects they are enabled on (and public
 // ones) and push where they may write; deploy tokens read and write by their scopes the projects of
 // their project or group. A container being moved refuses pushes.
@@ -31,11 +32,12 @@ export type GitActor =
   | { kind: 'deploy_token'; tokenId: number; projectId: number | null; groupPath: string | null; scopes: string[]; username: string };
 
 export interface GitTarget {
-  kind: 'group' | 'project';
+  /** `project_wiki`: the wiki of `project` (GitLab's GitAccessWiki). */
+  kind: 'group' | 'project' | 'project_wiki';
   id: number;
   readOnly: boolean;
   defaultBranch: string;
-  /** The project, for a project's repository. */
+  /** The project, for a project's repository or wiki. */
   project: ProjectRow | null;
   subject: PolicySubject;
   /** The project's path as stored (a renamed project is found by its old path too). */
@@ -61,14 +63,32 @@ async function findTarget(deps: Deps, path: string, user: AuthUser | null): Prom
   const now = deps.clock.now();
   if (path.endsWith('.wiki')) {
     const group = await deps.db.selectFrom('namespaces').selectAll().where('kind', '=', 'group').where('full_path_lower', '=', path.slice(0, -5).toLowerCase()).executeTakeFirst();
-    if (!group) return null;
-    const level = await groupAccessLevel(deps.reads, user, group, now);
-    return { kind: 'group', id: Number(group.id), readOnly: group.read_only === 1, defaultBranch: 'main', project: null, subject: { user, level, visibility: group.visibility }, fullPath: `${group.full_path}.wiki` };
+    if (group) {
+      const level = await groupAccessLevel(deps.reads, user, group, now);
+      return { kind: 'group', id: Number(group.id), readOnly: group.read_only === 1, defaultBranch: 'main', project: null, subject: { user, level, visibility: group.visibility }, fullPath: `${group.full_path}.wiki` };
+    }
   }
-  const project = await findProjectRow(deps, path);
+  // Always a full path (`123.wiki` names no project by id).
+  const wikiOf = path.endsWith('.wiki') && path.includes('/') ? await findProjectRow(deps, path.slice(0, -5)) : undefined;
+  const project = wikiOf ?? (await findProjectRow(deps, path));
   if (!project) return null;
   const { level } = await projectAccess(deps.reads, user, project, now);
-  return { kind: 'project', id: Number(project.id), readOnly: false, defaultBranch: project.default_branch, project, subject: { user, level, visibility: project.visibility, features: project }, fullPath: project.full_path };
+  const subject = { user, level, visibility: project.visibility, features: project };
+  if (wikiOf) {
+    return { kind: 'project_wiki', id: Number(project.id), readOnly: false, defaultBranch: 'main', project, subject, fullPath: `${project.full_path}.wiki` };
+  }
+  return { kind: 'project', id: Number(project.id), readOnly: false, defaultBranch: project.default_branch, project, subject, fullPath: project.full_path };
+}
+
+/** The abilities a fetch and a push of the target need, and the refusals that name it. */
+function abilitiesOf(target: GitTarget): { download: boolean; push: boolean; downloadMessage: string; pushMessage: string } {
+  if (target.kind === 'group') {
+    return { download: canOnGroup(target.subject, 'download_wiki_code'), push: canOnGroup(target.subject, 'create_wiki'), downloadMessage: GIT_MESSAGES.downloadWiki, pushMessage: GIT_MESSAGES.writeToWiki };
+  }
+  if (target.kind === 'project_wiki') {
+    return { download: canOnProject(target.subject, 'download_wiki_code'), push: canOnProject(target.subject, 'create_wiki'), downloadMessage: GIT_MESSAGES.downloadWiki, pushMessage: GIT_MESSAGES.writeToWiki };
+  }
+  return { download: canOnProject(target.subject, 'download_code'), push: canOnProject(target.subject, 'push_code'), downloadMessage: GIT_MESSAGES.download, pushMessage: GIT_MESSAGES.pushCode };
 }
 
 function refuse(status: 403 | 404, message: string): GitAccessDecision {
@@ -96,23 +116,21 @@ export async function decideGitAccess(deps: Deps, path: string, actor: GitActor,
   if (user?.state === 'deactivated') return refuse(403, `${GIT_MESSAGES.deactivated} ${deps.config.baseUrl}`);
   const target = await findTarget(deps, path, user);
   if (actor.kind === 'deploy_key' || actor.kind === 'deploy_token') return decideForCredential(deps, actor, target, pushing);
-  const wiki = target?.kind === 'group';
-  const readable = target !== null && (wiki ? canOnGroup(target.subject, 'read_group') : canOnProject(target.subject, 'read_project'));
+  const readable = target !== null && (target.kind === 'group' ? canOnGroup(target.subject, 'read_group') : canOnProject(target.subject, 'read_project'));
   if (!target || !readable) return user ? refuse(404, GIT_MESSAGES.projectNotFound) : { allowed: false, challenge: true };
   const scopes = actor.kind === 'user' ? actor.scopes : null;
   if (scopes && !scopes.some((scope) => READ_SCOPES.has(scope))) return refuse(403, GIT_MESSAGES.authDownload);
-  const canDownload = wiki ? canOnGroup(target.subject, 'download_wiki_code') : canOnProject(target.subject, 'download_code');
-  if (!canDownload) return user ? refuse(403, GIT_MESSAGES.download) : { allowed: false, challenge: true };
+  const may = abilitiesOf(target);
+  if (!may.download) return user ? refuse(403, may.downloadMessage) : { allowed: false, challenge: true };
   if (!pushing) return { allowed: true, target };
   if (!user) return { allowed: false, challenge: true };
   if (scopes && !scopes.some((scope) => WRITE_SCOPES.has(scope))) return refuse(403, GIT_MESSAGES.authUpload);
-  const canPush = wiki ? canOnGroup(target.subject, 'create_wiki') : canOnProject(target.subject, 'push_code');
-  if (target.readOnly && canPush) return refuse(403, GIT_MESSAGES.readOnly);
-  if (canPush) return { allowed: true, target };
+  if (target.readOnly && may.push) return refuse(403, GIT_MESSAGES.readOnly);
+  if (may.push) return { allowed: true, target };
   // GitLab's push check: push_code, or a branch of this fork that allows collaboration (the ref check
   // then keeps the push to those branches).
-  const onlyBranches = !wiki && target.project ? ((await repositoryHooks(deps).collaborationBranches?.(target.project, user)) ?? []) : [];
-  if (onlyBranches.length === 0) return refuse(403, wiki ? GIT_MESSAGES.writeToWiki : GIT_MESSAGES.pushCode);
+  const onlyBranches = target.kind === 'project' && target.project ? ((await repositoryHooks(deps).collaborationBranches?.(target.project, user)) ?? []) : [];
+  if (onlyBranches.length === 0) return refuse(403, may.pushMessage);
   if (target.readOnly) return refuse(403, GIT_MESSAGES.readOnly);
   return { allowed: true, target: { ...target, onlyBranches } };
 }
@@ -123,7 +141,7 @@ export async function decideGitAccess(deps: Deps, path: string, actor: GitActor,
  */
 async function decideForCredential(deps: Deps, actor: Extract<GitActor, { kind: 'deploy_key' | 'deploy_token' }>, target: GitTarget | null, pushing: boolean): Promise<GitAccessDecision> {
   const access = target ? await credentialAccess(deps, actor, target) : { read: false, write: false };
-  const publicCode = target !== null && (target.kind === 'group' ? canOnGroup(target.subject, 'download_wiki_code') : canOnProject(target.subject, 'download_code'));
+  const publicCode = target !== null && abilitiesOf(target).download;
   const ours = target !== null && (access.read || access.write);
   if (!target || (!ours && !publicCode)) return refuse(404, GIT_MESSAGES.projectNotFound);
   if (actor.kind === 'deploy_token' && !pushing && !access.read && !publicCode) return refuse(403, GIT_MESSAGES.authDownload);

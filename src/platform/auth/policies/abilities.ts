@@ -23,7 +23,7 @@ export interface AbilityRule {
 }
 
 /** Project features with an access level of their own (GitLab's `<feature>_access_level`). */
-export type ProjectFeature = 'issues' | 'repository' | 'merge_requests' | 'forking' | 'snippets';
+export type ProjectFeature = 'issues' | 'repository' | 'merge_requests' | 'forking' | 'snippets' | 'wiki';
 
 const READ: Omit<AbilityRule, 'min'> = { public: 'anyone', internal: 'signed_in' };
 const PARTICIPATE: Omit<AbilityRule, 'min'> = { public: 'signed_in', internal: 'signed_in' };
@@ -150,6 +150,13 @@ export const PROJECT_ABILITIES = {
   read_snippet: { min: ACCESS.guest, ...READ, feature: 'snippets' },
   create_snippet: { min: ACCESS.reporter, feature: 'snippets' },
   admin_snippet: { min: ACCESS.maintainer, feature: 'snippets' },
+  // The project's wiki (project_policy.rb): read and cloned by Guests and readers of the project,
+  // written (pages, attachments, git pushes) by Developers, who also delete pages since GitLab 14.1;
+  // all within wiki_access_level (a stored setting the policy reads from the project's settings).
+  read_wiki: { min: ACCESS.guest, ...READ, feature: 'wiki' },
+  download_wiki_code: { min: ACCESS.guest, ...READ, feature: 'wiki' },
+  create_wiki: { min: ACCESS.developer, feature: 'wiki' },
+  admin_wiki: { min: ACCESS.developer, feature: 'wiki' },
 } satisfies Record<string, AbilityRule>;
 
 export const GROUP_ABILITIES = {

@@ -22,6 +22,7 @@ export interface ProjectFeatureLevels {
   merge_requests_access_level?: string;
   forking_access_level?: string;
   snippets_access_level?: string;
+  wiki_access_level?: string;
   /**
    * The project row's stored settings JSON (accounts' settings-tables.ts), where the levels without a
    * column of their own live (forking_access_level, snippets_access_level): read here, so that every
@@ -66,7 +67,8 @@ function featureAllows(feature: ProjectFeature, subject: PolicySubject): boolean
   if (level === 'disabled') return false;
   if (level !== 'private') return true;
   if (subject.user?.admin) return true;
-  const minimum = feature !== 'issues' && feature !== 'snippets' && subject.visibility === 'private' ? ACCESS.reporter : ACCESS.guest;
+  // ProjectFeature::PRIVATE_FEATURES_MIN_ACCESS_LEVEL_FOR_PRIVATE_PROJECT: only the code waits for Reporters.
+  const minimum = feature !== 'issues' && feature !== 'snippets' && feature !== 'wiki' && subject.visibility === 'private' ? ACCESS.reporter : ACCESS.guest;
   return subject.user !== null && subject.level >= minimum;
 }
 

@@ -2,10 +2,13 @@
 // repository storage moves (GitLab's REST API documentation).
 import type { Generated } from 'kysely';
 
-/** A group's wiki repository or a project's repository, on one shard of KILN_STORAGES. */
+/** What a repository belongs to: a group (its wiki), a project (its code) or a project's wiki. */
+export type RepositoryContainerType = 'group' | 'project' | 'project_wiki';
+
+/** A group's wiki repository, a project's repository or a project's wiki, on one shard of KILN_STORAGES. */
 export interface RepositoriesTable {
   id: Generated<number>;
-  container_type: 'group' | 'project';
+  container_type: RepositoryContainerType;
   container_id: number;
   shard: string;
   /** Relative to the shard's path; derived from the container id, never from user input. */

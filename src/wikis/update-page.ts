@@ -1,0 +1,39 @@
+// WikiPages::UpdateService: a page's content, title (a rename, keeping its directory unless the title
+// names one) or format (a new extension), in one commit by the acting user. The page must still be the
+// one the caller read; a rename onto another page's slug is a duplicate.
+import type { Deps } from '../platform/deps.js';
+import type { AuthUser } from '../platform/auth/principal.js';
+import { StatusError, ValidationError } from '../platform/errors.js';
+import { commitToWiki, writableWiki } from '../repositories/api.js';
+import { fileOfPage, slugOfRenamed, type WikiFormat } from './page-names.js';
+import { findPageRef, loadPage, wikiSnapshot, type WikiPage } from './finder.js';
+import { checkContent, commitMessage } from './page-rules.js';
+import { DUPLICATE_PAGE } from './create-page.js';
+
+export interface PageChanges {
+  title?: string;
+  content?: string;
+  format?: WikiFormat;
+  message?: string;
+}
+
+export async function updatePage(deps: Deps, user: AuthUser, projectId: number, page: WikiPage, changes: PageChanges): Promise<WikiPage> {
+  let slug = page.slug;
+  if (changes.title !== undefined && changes.title !== page.title) {
+    const renamed = slugOfRenamed(page.slug, changes.title);
+    if (!renamed.ok) throw new ValidationError({ [renamed.field]: [renamed.message] });
+    slug = renamed.slug;
+  }
+  const content = changes.content ?? page.content;
+  checkContent(content);
+  const repoPath = await writableWiki(deps, projectId);
+  const snapshot = await wikiSnapshot(deps, projectId);
+  if (slug !== page.slug && findPageRef(snapshot, slug)) throw new StatusError(400, DUPLICATE_PAGE);
+  const path = fileOfPage(slug, changes.format ?? page.format);
+  const files = new Map<string, Buffer | null>();
+  if (path !== page.path) files.set(page.path, null);
+  files.set(path, Buffer.from(content, 'utf8'));
+  await commitToWiki(deps, repoPath, user, files, commitMessage(user, 'updated', slug, changes.message));
+  const after = (await wikiSnapshot(deps, projectId))!;
+  return loadPage(after, findPageRef(after, slug)!);
+}
