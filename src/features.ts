@@ -68,9 +68,11 @@ export const features: Feature[] = [
   ciFeature,
   forksFeature,
   releasesFeature,
+  // Before uploads: a wiki's attachments live at /<project>/-/wikis/uploads/<hex>/<file>, which the
+  // uploads pages' /<path>/uploads/<secret>/<file> would otherwise take.
+  wikisFeature,
   uploadsFeature,
   snippetsFeature,
-  wikisFeature,
   boardsFeature,
   issuePagesFeature,
   mergeRequestPagesFeature,

@@ -2,10 +2,12 @@
 // wiki-repository.ts): the API and the pages.
 import type { Feature } from '../platform/feature.js';
 import { wikiRoutes } from './routes.js';
+import { wikiPages } from './pages.js';
 
 export const wikisFeature: Feature = {
   name: 'wikis',
   routes(app, deps) {
     wikiRoutes(app, deps);
+    wikiPages(app, deps);
   },
 };

@@ -4,7 +4,7 @@ import type { GroupAccess, ProjectAccess } from '../auth/subjects.js';
 import { canOnGroup, canOnProject } from '../auth/policies/policy.js';
 import { html, type Html } from './html.js';
 
-export type ProjectSection = 'overview' | 'repository' | 'issues' | 'boards' | 'labels' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'pipelines' | 'jobs' | 'releases' | 'snippets' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings' | 'deploy_keys' | 'deploy_tokens';
+export type ProjectSection = 'overview' | 'repository' | 'issues' | 'boards' | 'labels' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'pipelines' | 'jobs' | 'releases' | 'snippets' | 'wiki' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings' | 'deploy_keys' | 'deploy_tokens';
 
 function entry(href: string, label: string, current: boolean, count?: number): Html {
   return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${label}${count === undefined ? '' : html` <span class="badge" data-count="${count}">${count}</span>`}</a></li>`;
@@ -43,6 +43,7 @@ ${entry(`${base}/-/jobs`, 'Jobs', current === 'jobs')}
 </ul></li>` : ''}
 ${can('read_environment') ? entry(`${base}/-/environments`, 'Environments', current === 'environments') : ''}
 ${can('read_release') ? entry(`${base}/-/releases`, 'Releases', current === 'releases') : ''}
+${can('read_wiki') ? entry(`${base}/-/wikis`, 'Wiki', current === 'wiki') : ''}
 ${can('read_snippet') ? entry(`${base}/-/snippets`, 'Snippets', current === 'snippets') : ''}
 ${can('read_events') ? entry(`${base}/activity`, 'Activity', current === 'activity') : ''}
 ${can('read_project_member') ? entry(`${base}/-/project_members`, 'Members', current === 'members') : ''}
