@@ -15,7 +15,7 @@ export function homeRoutes(app: FastifyInstance, deps: Deps): void {
       const projects = await visibleProjectsQuery(deps, user, search ? { search, orderBy: 'last_activity_at' } : { membership: true, orderBy: 'last_activity_at' }).limit(50).execute();
       const empty = search
         ? html`<p class="empty">No projects match “${search}”.</p>`
-        : html`<div class="empty"><p>You are not a member of any project yet.</p><p><a class="button" href="/projects/new">Create a project</a> <a class="button secondary" href="/groups/new">Create a group</a></p></div>`;
+        : html`<div class="empty"><p>You are not a member of any project yet.</p><p><a class="button" href="/projects/new">Create a project</a> <a class="button secondary" href="/groups/new">Create a group</a></p><p>Or <a href="/explore/projects">explore the projects</a> shared on this server.</p></div>`;
       return page({
         title: search ? `Projects matching “${search}”` : 'Your projects',
         body: html`<div class="actions"><a class="button" href="/projects/new">New project</a></div>${

@@ -105,6 +105,7 @@ describe('GET /explore/groups', () => {
       const web = new WebSession(empty);
       await web.signIn(empty.root.username, empty.root.password);
       expect((await web.get('/explore/projects')).body).toContain('href="/projects/new">Create a project</a>');
+      expect((await web.get('/')).body).toContain('<a href="/explore/projects">explore the projects</a>');
     } finally {
       await empty.close();
     }

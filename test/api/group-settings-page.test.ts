@@ -53,6 +53,21 @@ describe('GET /groups/<group>/-/edit', () => {
   });
 });
 
+describe('GET /groups/<group>/-/edit with restricted visibility levels', () => {
+  it('offers a restricted level disabled to Owners, and enabled to administrators', async () => {
+    expect((await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { restricted_visibility_levels: ['public'] } })).status).toBe(200);
+    try {
+      const page = (await (await signedIn(owner)).get(EDIT())).body;
+      expect(page).toContain('id="visibility-public" name="visibility" value="public" disabled> <label for="visibility-public">Public</label> <span class="muted">Restricted by your administrator.</span>');
+      expect(page).toContain('id="visibility-internal" name="visibility" value="internal">');
+      const asAdmin = (await (await signedIn(kiln.root)).get(EDIT())).body;
+      expect(asAdmin).toContain('id="visibility-public" name="visibility" value="public">');
+    } finally {
+      await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { restricted_visibility_levels: [] } });
+    }
+  });
+});
+
 describe('POST /groups/<group>/-/edit', () => {
   it('saves name, description, visibility and request access through the API’s rules; text is escaped', async () => {
     const web = await signedIn(owner);

@@ -17,10 +17,12 @@ export function visibilityOf(value: string): 'private' | 'internal' | 'public' {
   return value === 'public' || value === 'internal' ? value : 'private';
 }
 
-export function visibilityRadios(current: string): Html {
-  return html`<fieldset><legend>Visibility level</legend>${VISIBILITIES.map(
-    ([value, label, help]) => html`<p><input type="radio" id="visibility-${value}" name="visibility" value="${value}"${current === value ? html` checked` : ''}> <label for="visibility-${value}">${label}</label> <span class="muted">${help}</span></p>`,
-  )}</fieldset>`;
+/** `restricted`: levels the administrator restricted for this user, offered disabled unless current. */
+export function visibilityRadios(current: string, restricted: readonly string[] = []): Html {
+  return html`<fieldset><legend>Visibility level</legend>${VISIBILITIES.map(([value, label, help]) => {
+    const off = restricted.includes(value) && current !== value;
+    return html`<p><input type="radio" id="visibility-${value}" name="visibility" value="${value}"${current === value ? html` checked` : ''}${off ? html` disabled` : ''}> <label for="visibility-${value}">${label}</label> <span class="muted">${off ? 'Restricted by your administrator.' : help}</span></p>`;
+  })}</fieldset>`;
 }
 
 /** A validation error as sentences ("Path has already been taken"), else null for other errors. */

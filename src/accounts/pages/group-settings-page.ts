@@ -7,7 +7,6 @@ import { html, type Html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
 import { page, redirect, type PageOutcome } from '../../platform/web/page.js';
 import { groupSidebar } from '../../platform/web/project-nav.js';
-import { canOnGroup } from '../../platform/auth/policies/policy.js';
 import type { GroupAccess } from '../../platform/auth/subjects.js';
 import type { Principal } from '../../platform/auth/principal.js';
 import { isUploadedFile, type UploadedFile } from '../../platform/http/multipart.js';
@@ -18,7 +17,9 @@ import { avatarChange } from '../avatar-change.js';
 import { uploadedAvatarUrl } from '../entities.js';
 import { parseStored } from '../stored-settings.js';
 import { describedBy, fieldError, submitForm, type FieldErrors } from '../settings/shared.js';
-import { field, visibilityOf, VISIBILITIES } from './form-helpers.js';
+import { field, visibilityOf, visibilityRadios } from './form-helpers.js';
+import { readApplicationSettings } from '../../application-settings/api.js';
+import { canOnGroup, canOnInstance } from '../../platform/auth/policies/policy.js';
 
 export const GROUP_EDIT_PATTERN = /^groups\/(?<path>.+?)\/-\/edit$/;
 
@@ -35,12 +36,6 @@ function valuesOf(access: GroupAccess): Values {
   return { name: group.name, path: group.path, description: group.description ?? '', visibility: group.visibility, request_access_enabled: parseStored(group.settings).request_access_enabled !== false };
 }
 
-function visibilityField(values: Values, errors: FieldErrors): Html {
-  return html`<fieldset><legend>Visibility level</legend>${VISIBILITIES.map(
-    ([value, label, help]) => html`<p><input type="radio" id="visibility-${value}" name="visibility" value="${value}"${values.visibility === value ? html` checked` : ''}> <label for="visibility-${value}">${label}</label> <span class="muted">${help}</span></p>`,
-  )}</fieldset>${fieldError(errors, 'visibility_level', 'Visibility level')}`;
-}
-
 function avatarField(access: GroupAccess, errors: FieldErrors): Html {
   const current = uploadedAvatarUrl('', 'group', Number(access.group.id), access.group.avatar);
   return html`<fieldset><legend>Group avatar</legend>
@@ -49,8 +44,10 @@ ${current ? html`<p><img src="${current}" alt="The current avatar" width="64" he
 <p class="muted">An image (PNG, JPEG, GIF, WebP and the like) up to 200 KiB.</p>${fieldError(errors, 'avatar', 'Avatar')}</fieldset>`;
 }
 
-export function renderGroupSettings(context: PageContext, access: GroupAccess, values: Values = valuesOf(access), errors: FieldErrors = {}, deleteError?: string): PageOutcome {
+export async function renderGroupSettings(context: PageContext, access: GroupAccess, values: Values = valuesOf(access), errors: FieldErrors = {}, deleteError?: string): Promise<PageOutcome> {
   const { group } = access;
+  // The levels the administrator restricted (GitLab's restricted_visibility_levels) bind all but administrators.
+  const restricted = canOnInstance(context.user, 'admin_all_resources') ? [] : (await readApplicationSettings(context.deps.db)).restricted_visibility_levels;
   const self = `/groups/${group.full_path}/-/edit`;
   const failed = Object.keys(errors).length > 0 || deleteError !== undefined;
   const body = html`
@@ -62,7 +59,7 @@ ${csrfField(context)}<input type="hidden" name="action" value="update">
 <label for="group-path">Group URL</label><input type="text" id="group-path" name="path" value="${values.path}" required maxlength="255" autocomplete="off"${describedBy(errors, 'path')}>${fieldError(errors, 'path', 'Path')}
 <p class="muted">Changing the URL moves every project and subgroup below it; the old addresses keep redirecting.</p>
 <label for="group-description">Group description (optional)</label><textarea id="group-description" name="description"${describedBy(errors, 'description')}>${values.description}</textarea>${fieldError(errors, 'description', 'Description')}
-${canOnGroup(access, 'change_visibility_level') ? visibilityField(values, errors) : ''}
+${canOnGroup(access, 'change_visibility_level') ? html`${visibilityRadios(values.visibility, restricted)}${fieldError(errors, 'visibility_level', 'Visibility level')}` : ''}
 <fieldset><legend>Membership</legend><p><input type="checkbox" id="request-access" name="request_access_enabled" value="1"${values.request_access_enabled ? html` checked` : ''}> <label for="request-access">Let users request access</label> <span class="muted">Users who are not members can ask to join the group.</span></p></fieldset>
 ${avatarField(access, errors)}
 <p><button type="submit">Save changes</button></p>
