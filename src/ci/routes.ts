@@ -19,6 +19,7 @@ import { cancelJob, cancelPipeline, playJob, retryJob, retryPipeline } from './j
 import { readTrace } from './jobs/trace.js';
 import { queueSignal } from './queue-signal.js';
 import { sendArchive } from './runner-protocol-routes.js';
+import { assertMayUpdateRef } from './jobs/protected-ref-access.js';
 
 const TAGS = ['ci'];
 
@@ -166,6 +167,7 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, project, actor }) => {
       const access = await project();
       const pipeline = await pipelineOf(Number(access.project.id), params.pipeline_id);
+      await assertMayUpdateRef(deps, access.project, actor.user, pipeline);
       await retryPipeline(deps, Number(pipeline.id), actor.user.id);
       queueSignal(deps).tick();
       return presentPipeline(await pipelineOf(Number(access.project.id), params.pipeline_id), access.project.full_path);
@@ -175,9 +177,10 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     method: 'POST', url: '/projects/:id/pipelines/:pipeline_id/cancel', summary: "Cancel a pipeline's jobs", tags: TAGS, status: 200,
     ability: { project: 'update_build' }, params: onePipeline,
-    handler: async ({ params, project }) => {
+    handler: async ({ params, project, actor }) => {
       const access = await project();
       const pipeline = await pipelineOf(Number(access.project.id), params.pipeline_id);
+      await assertMayUpdateRef(deps, access.project, actor.user, pipeline);
       await cancelPipeline(deps, Number(pipeline.id));
       return presentPipeline(await pipelineOf(Number(access.project.id), params.pipeline_id), access.project.full_path);
     },
@@ -260,6 +263,8 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
         const access = await project();
         const build = await jobOf(Number(access.project.id), params.job_id);
         if (build.type !== 'Ci::Build') throw new StatusError(403, '403 Forbidden');
+        // A Developer who may not push or merge to a protected branch (or create a protected tag) may not touch its jobs.
+        await assertMayUpdateRef(deps, access.project, actor.user, build);
         const changed = await run(build, actor.user.id);
         queueSignal(deps).tick();
         return (await presentJobs(deps, access.project, [changed]))[0];

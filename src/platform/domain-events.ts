@@ -68,10 +68,12 @@ export interface DomainEventTypes {
    */
   'merge_request.updated': { mergeRequestId: number; changes: string[]; previous: Record<string, unknown>; current: Record<string, unknown>; oldrev?: string | null };
   /**
-   * A pipeline's composite status changed (commit statuses posted by an external CI move it): merge
-   * requests merge those armed to merge when their head pipeline succeeds.
+   * A pipeline's composite status changed (its jobs, or commit statuses posted by an external CI, move
+   * it): merge requests merge those armed to merge when their head pipeline succeeds; Pipeline Hooks.
    */
   'pipeline.status_changed': { pipelineId: number; sha: string; ref: string | null; status: string };
+  /** A CI job was created or its status changed (Job Hooks); `actorId` is the job's user. */
+  'job.status_changed': { buildId: number; status: string };
   /** A deployment was created or its status changed. */
   'deployment.status_changed': { deploymentId: number; status: string };
   /** A release was made, changed (its name, notes, milestones or date), or is about to be deleted (published before the rows go). */

@@ -24,6 +24,7 @@ export { BRANCH_PREFIX, ZERO_OID, isValidRefName } from './repository-api/ref-na
 export type { CommitObject } from './repository-api/git-objects.js';
 export type { FileDiff } from './repository-api/diffs.js';
 export { canMergeToBranch } from './protected-branches/can-merge.js';
+export { canCreateTag } from './protected-branches/can-create-tag.js';
 // Issue 35: the one diff view (commit, compare, merge requests' Changes); see diff-view/index.ts.
 export { renderDiffView, renderDiffFileBody, diffModeOf, parsePatch, lineCode, type DiffViewOptions, type DiffComments, type DiffLinePosition, type DiffMode } from './diff-view/index.js';
 export { pageArray } from './repository-api/list-page.js';

@@ -9,6 +9,7 @@ import { mergeRequestHookData, mergeRequestNoteHookData } from './payloads/merge
 import { deploymentHookData } from './payloads/deployment.js';
 import { systemHookData } from './payloads/system-events.js';
 import { releaseHookData } from './payloads/release.js';
+import { jobHookData, pipelineHookData } from './payloads/ci.js';
 
 const RELEASE_ACTIONS = { 'release.created': 'create', 'release.updated': 'update', 'release.deleted': 'delete' } as const;
 
@@ -72,10 +73,16 @@ export async function buildHook(deps: Deps, event: DomainEvent<DomainEventKind>)
       const data = await releaseHookData(deps, { releaseId: event.releaseId, action: RELEASE_ACTIONS[event.kind] });
       return data && { event: 'Release Hook', trigger: 'release_hooks', data };
     }
+    case 'pipeline.status_changed': {
+      const data = await pipelineHookData(deps, { pipelineId: event.pipelineId, status: event.status });
+      return data && { event: 'Pipeline Hook', trigger: 'pipeline_hooks', data };
+    }
+    case 'job.status_changed': {
+      const data = await jobHookData(deps, { buildId: event.buildId, status: event.status });
+      return data && { event: 'Job Hook', trigger: 'job_hooks', data };
+    }
     case 'issue.due':
     case 'alert.created':
-    case 'pipeline.status_changed':
-      // Pipeline Hooks are not built: external commit statuses only move merge requests' automatic merges.
       return null;
     default:
       // System events carry their snapshot: formatted, never read (system-listeners.ts).

@@ -66,6 +66,16 @@ interface Want {
   matches?: (hook: ListeningHook) => boolean;
 }
 
+/**
+ * The job statuses GitLab sends a Job Hook for: a job's creation, its queueing, its start and its end
+ * (Ci::Build's transitions to pending and running, and BuildFinishedWorker); never manual, scheduled
+ * or skipped.
+ */
+const JOB_HOOK_STATUSES = new Set(['created', 'pending', 'running', 'success', 'failed', 'canceled']);
+
+/** Events chat integrations never take: their listener skips reading the integrations. */
+const NOT_FOR_CHAT = new Set<string>(['pipeline.status_changed', 'job.status_changed']);
+
 /** Which of the hook's flags an event needs; null when hooks never fire for it. System hooks take pushes and merge requests only (systemHooksWant). */
 function wantFor(event: DomainEvent, confidential: boolean): Want | null {
   switch (event.kind) {
@@ -91,6 +101,10 @@ function wantFor(event: DomainEvent, confidential: boolean): Want | null {
     case 'release.updated':
     case 'release.deleted':
       return { flag: 'releases_events' };
+    case 'pipeline.status_changed':
+      return { flag: 'pipeline_events' };
+    case 'job.status_changed':
+      return JOB_HOOK_STATUSES.has(event.status) ? { flag: 'job_events' } : null;
     case 'push': {
       if (event.ref.startsWith('refs/tags/')) return { flag: 'tag_push_events' };
       const branch = event.ref.replace(/^refs\/heads\//, '');
@@ -161,6 +175,7 @@ export function listenForHooks(deps: Deps): void {
         }
       }
     }
+    if (NOT_FOR_CHAT.has(event.kind)) return;
     const integrations = await tx.all<ListeningIntegration>(activeChatIntegrations(event.projectId));
     let message: Promise<ChatMessage | null> | undefined;
     for (const integration of integrations) {
@@ -178,7 +193,7 @@ export function listenForHooks(deps: Deps): void {
     }
   };
   const mergeRequestKinds = ['merge_request.opened', 'merge_request.closed', 'merge_request.reopened', 'merge_request.updated', 'merge_request.merged', 'merge_request.approved', 'merge_request.unapproved'] as const;
-  for (const kind of ['issue.opened', 'issue.closed', 'issue.reopened', 'issue.updated', 'issue.reassigned', 'note.created', 'push', 'deployment.status_changed', 'release.created', 'release.updated', 'release.deleted', ...mergeRequestKinds] as const) {
+  for (const kind of ['issue.opened', 'issue.closed', 'issue.reopened', 'issue.updated', 'issue.reassigned', 'note.created', 'push', 'deployment.status_changed', 'release.created', 'release.updated', 'release.deleted', 'pipeline.status_changed', 'job.status_changed', ...mergeRequestKinds] as const) {
     deps.domainEvents.on(kind, onEvent as never);
   }
   // New alerts reach chat integrations only (webhooks have no alert events): one indexed read on the

@@ -62,6 +62,14 @@ async function latestEvent(deps: Deps, projectId: number, actorId: number, trigg
       const deployment = await deps.db.selectFrom('deployments').select(['id', 'status']).where('project_id', '=', projectId).orderBy('id', 'desc').executeTakeFirst();
       return deployment ? { kind: 'deployment.status_changed', ...base, deploymentId: Number(deployment.id), status: deployment.status } : null;
     }
+    case 'pipeline_events': {
+      const pipeline = await deps.db.selectFrom('ci_pipelines').select(['id', 'sha', 'ref', 'status']).where('project_id', '=', projectId).orderBy('id', 'desc').executeTakeFirst();
+      return pipeline ? { kind: 'pipeline.status_changed', ...base, pipelineId: Number(pipeline.id), sha: pipeline.sha, ref: pipeline.ref, status: pipeline.status } : null;
+    }
+    case 'job_events': {
+      const build = await deps.db.selectFrom('ci_builds').select(['id', 'status']).where('project_id', '=', projectId).where('type', '=', 'Ci::Build').orderBy('id', 'desc').executeTakeFirst();
+      return build ? { kind: 'job.status_changed', ...base, buildId: Number(build.id), status: build.status } : null;
+    }
     default:
       return null;
   }

@@ -175,16 +175,25 @@ describe('pipelines', () => {
     expect(Object.keys(deployable.user)).toEqual(['id', 'username', 'name', 'state', 'avatar_url', 'web_url', 'created_at', 'bio', 'location', 'public_email', 'skype', 'linkedin', 'twitter', 'website_url', 'organization']);
     expect(Object.keys(deployable.pipeline)).toEqual(['id', 'sha', 'ref', 'status', 'web_url']);
     expect(Object.keys(deployable.commit)).toEqual(['id', 'short_id', 'created_at', 'parent_ids', 'title', 'message', 'author_name', 'author_email', 'authored_date', 'committer_name', 'committer_email', 'committed_date', 'web_url']);
-    // Playing the manual job queues it.
-    const played = await api('POST', `/jobs/${(await job('production')).id}/play`, undefined, w.developer.token);
-    expect(played).toMatchObject({ status: 200, body: { status: 'pending', user: { username: w.developer.username } } });
-    expect((await api('POST', `/jobs/${(await job('build')).id}/play`, undefined, w.developer.token)).body).toEqual({ message: '400 Bad request - Unplayable Job' });
+    // Playing the manual job queues it; on the protected main only someone who may push or merge there plays it.
+    const developerPlay = await api('POST', `/jobs/${(await job('production')).id}/play`, undefined, w.developer.token);
+    expect([developerPlay.status, developerPlay.body]).toEqual([403, { message: '403 Forbidden' }]);
+    const played = await api('POST', `/jobs/${(await job('production')).id}/play`, undefined, w.maintainer.token);
+    expect(played).toMatchObject({ status: 200, body: { status: 'pending', user: { username: w.maintainer.username } } });
+    expect((await api('POST', `/jobs/${(await job('build')).id}/play`, undefined, w.maintainer.token)).body).toEqual({ message: '400 Bad request - Unplayable Job' });
   });
 
-  it('retries and cancels jobs and pipelines; only Developers may', async () => {
+  it('retries and cancels jobs and pipelines; only Developers may, and on a protected branch only those who may push or merge', async () => {
     const jobs = await jobsOf(pipelineId);
     const lint = jobs.find((row) => row.name === 'lint');
     expect((await api('POST', `/jobs/${lint.id}/retry`, undefined, w.reporter.token)).status).toBe(403);
+    // main is protected (Maintainers push and merge): a Developer may not touch its jobs or pipelines.
+    for (const [path, token] of [[`/jobs/${lint.id}/retry`, w.developer.token], [`/jobs/${lint.id}/cancel`, w.developer.token], [`/pipelines/${pipelineId}/cancel`, w.developer.token], [`/pipelines/${pipelineId}/retry`, w.developer.token]]) {
+      expect((await api('POST', path, undefined, token)).body).toEqual({ message: '403 Forbidden' });
+    }
+    // Developers allowed to merge into main: now they may (GitLab's can_update_branch?: push or merge).
+    expect((await api('DELETE', '/protected_branches/main')).status).toBe(204);
+    expect((await api('POST', '/protected_branches', { name: 'main', push_access_level: 40, merge_access_level: 30 })).status).toBe(201);
     const retried = await api('POST', `/jobs/${lint.id}/retry`, undefined, w.developer.token);
     expect(retried.status).toBe(201);
     expect(retried.body).toMatchObject({ name: 'lint', status: 'pending' });

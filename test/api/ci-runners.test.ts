@@ -211,7 +211,7 @@ describe('jobs', () => {
   });
 
   it('gives a paused runner nothing, and forgets a runner that unregisters', async () => {
-    await kiln.api('POST', `/projects/${w.project.id}/pipelines/${pipelineId}/retry`, { token: w.developer.token });
+    await kiln.api('POST', `/projects/${w.project.id}/pipelines/${pipelineId}/retry`, { token: w.maintainer.token });
     await kiln.apiAs(w.maintainer, 'PUT', `/runners/${runnerId}`, { paused: true });
     expect((await requestJob()).statusCode).toBe(204);
     await kiln.apiAs(w.maintainer, 'PUT', `/runners/${runnerId}`, { paused: false });

@@ -358,9 +358,10 @@ async function ensureCiFile(k: TestKiln, w: World): Promise<void> {
 }
 
 /** A new pipeline (a posted commit status's), its id. */
+/** A pipeline of the unprotected branch `ci` (on a protected one, only those who may push or merge there update it). */
 async function probePipeline(k: TestKiln, w: World, serial: number): Promise<number> {
-  await ensureDefaultBranch(k, w);
-  const status = await k.api('POST', `/projects/${w.project.id}/statuses/main`, { token: k.root.token, body: { state: 'pending', name: `probe-${serial}` } });
+  await ensureCiFile(k, w);
+  const status = await k.api('POST', `/projects/${w.project.id}/statuses/ci`, { token: k.root.token, body: { state: 'pending', name: `probe-${serial}`, ref: 'ci' } });
   expect(status.status).toBe(201);
   return status.body.pipeline_id;
 }

@@ -8,7 +8,7 @@ import { StatusError } from '../../platform/errors.js';
 import type { CiStatus } from '../../platform/db/tables/ci.js';
 import type { CiBuildRow } from '../../commit-statuses/api.js';
 import { processPipeline, updatePipelineStatus } from '../pipelines/process-pipeline.js';
-import { syncDeployment } from '../pipelines/sync-deployment.js';
+import { jobStatusChanged } from '../pipelines/job-status-changed.js';
 
 const CANCELABLE: CiStatus[] = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'manual', 'scheduled'];
 const RETRYABLE: CiStatus[] = ['success', 'failed', 'canceled'];
@@ -18,7 +18,7 @@ async function cancelBuilds(trx: DbTransaction, deps: Deps, builds: CiBuildRow[]
   for (const build of builds) {
     if (!CANCELABLE.includes(build.status)) continue;
     await trx.updateTable('ci_builds').set({ status: 'canceled', finished_at: now, updated_at: now }).where('id', '=', build.id).execute();
-    await syncDeployment(trx, deps, Number(build.id), 'canceled');
+    await jobStatusChanged(trx, deps, build, 'canceled');
   }
 }
 
@@ -60,8 +60,9 @@ export async function retryJob(deps: Deps, build: CiBuildRow, userId: number): P
   return inTransaction(deps.db, async (trx) => {
     const copy = await cloneBuild(trx, deps, build, userId);
     // A retried job runs again even when its `when` waits for the stage before (GitLab enqueues it).
-    if (copy.when !== 'manual') await trx.updateTable('ci_builds').set({ status: 'pending', queued_at: deps.clock.now() }).where('id', '=', copy.id).execute();
-    else await trx.updateTable('ci_builds').set({ status: 'manual' }).where('id', '=', copy.id).execute();
+    const status = copy.when === 'manual' ? 'manual' : 'pending';
+    await trx.updateTable('ci_builds').set({ status, ...(status === 'pending' ? { queued_at: deps.clock.now() } : {}) }).where('id', '=', copy.id).execute();
+    await jobStatusChanged(trx, deps, copy, status);
     await processPipeline(trx, deps, Number(build.commit_id));
     return trx.selectFrom('ci_builds').selectAll().where('id', '=', copy.id).executeTakeFirstOrThrow();
   });
@@ -75,9 +76,10 @@ export async function retryPipeline(deps: Deps, pipelineId: number, userId: numb
     if (failed.length === 0) return;
     const firstStage = Math.min(...failed.map((build) => build.stage_idx));
     for (const build of builds) {
-      if (failed.includes(build)) await cloneBuild(trx, deps, build, userId);
+      if (failed.includes(build)) await jobStatusChanged(trx, deps, await cloneBuild(trx, deps, build, userId), 'created');
       else if (build.stage_idx > firstStage && build.status === 'skipped') {
         await trx.updateTable('ci_builds').set({ status: 'created', finished_at: null, updated_at: deps.clock.now() }).where('id', '=', build.id).execute();
+        await jobStatusChanged(trx, deps, build, 'created');
       }
     }
     await trx.updateTable('ci_pipelines').set({ finished_at: null }).where('id', '=', pipelineId).execute();
@@ -93,6 +95,7 @@ export async function playJob(deps: Deps, build: CiBuildRow, userId: number): Pr
   return inTransaction(deps.db, async (trx) => {
     const now = deps.clock.now();
     await trx.updateTable('ci_builds').set({ status: 'pending', queued_at: now, updated_at: now, user_id: userId }).where('id', '=', build.id).execute();
+    await jobStatusChanged(trx, deps, { ...build, user_id: userId }, 'pending');
     await processPipeline(trx, deps, Number(build.commit_id));
     return trx.selectFrom('ci_builds').selectAll().where('id', '=', build.id).executeTakeFirstOrThrow();
   });

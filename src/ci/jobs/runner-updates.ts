@@ -7,6 +7,7 @@ import { inTransaction } from '../../platform/db/database.js';
 import type { CiBuildRow } from '../../commit-statuses/api.js';
 import { processPipeline } from '../pipelines/process-pipeline.js';
 import { syncDeployment } from '../pipelines/sync-deployment.js';
+import { publishJobStatus } from '../pipelines/job-status-changed.js';
 import { readOptions } from '../pipelines/build-options.js';
 import { parseDuration } from '../config/duration.js';
 import { appendMasked, maskedValuesOf } from '../cicd-variables/mask-trace.js';
@@ -41,17 +42,20 @@ export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' 
     }
     await syncDeployment(trx, deps, Number(build.id), state);
     const retry = options?.retry;
+    let copy: { id: number; project_id: number; user_id: number | null } | undefined;
     if (state === 'failed' && !allowedByExitCode && retry && Number(build.retries) < retry.max && (retry.when.includes('always') || retry.when.includes(reason!))) {
       await trx.updateTable('ci_builds').set({ retried: 1 }).where('id', '=', build.id).execute();
       const { id: _id, ...rest } = updated;
-      const copy = await trx
+      copy = await trx
         .insertInto('ci_builds')
         .values({ ...rest, status: 'pending', retried: 0, retries: Number(build.retries) + 1, created_at: now, updated_at: now, queued_at: now, started_at: null, finished_at: null, token_digest: null, runner_id: null, failure_reason: null, trace_size: 0 })
-        .returning('id')
+        .returning(['id', 'project_id', 'user_id'])
         .executeTakeFirstOrThrow();
       await trx.updateTable('deployments').set({ deployable_id: copy.id, status: 'created', finished_at: null, updated_at: now }).where('deployable_id', '=', build.id).execute();
     }
     await processPipeline(trx, deps, Number(build.commit_id));
+    await publishJobStatus(trx, deps, updated, state);
+    if (copy) await publishJobStatus(trx, deps, copy, 'pending');
     return true;
   });
   return changed;

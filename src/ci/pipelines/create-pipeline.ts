@@ -13,6 +13,7 @@ import { createJobDeployment } from '../../environments/api.js';
 import { parseCiConfig, MAX_YAML_BYTES } from '../config/parse-config.js';
 import { selectJobs, workflowAllows, type PipelineContext } from './select-jobs.js';
 import { processPipeline } from './process-pipeline.js';
+import { jobStatusChanged } from './job-status-changed.js';
 import { expandVariables, pipelineVariables } from '../variables.js';
 import { isProtectedRef } from './protected-ref.js';
 import type { CiPipelineRow } from '../../commit-statuses/api.js';
@@ -117,13 +118,14 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
           created_at: now, updated_at: now, queued_at: null, started_at: null, finished_at: null, when: job.when, options: JSON.stringify(options),
           tag: input.tag ? 1 : 0, tag_list: JSON.stringify(job.definition.tags), protected: protectedRef ? 1 : 0, environment: environment?.name ?? null,
         })
-        .returning('id')
+        .returning(['id', 'project_id', 'user_id'])
         .executeTakeFirstOrThrow();
       if (environment) {
         await createJobDeployment(trx, deps, {
           projectId, buildId: Number(build.id), environment, ref: input.ref, sha: commit.id, tag: input.tag, userId: input.userId,
         });
       }
+      await jobStatusChanged(trx, deps, build, 'created');
     }
     if (config) await processPipeline(trx, deps, pipelineId);
     return trx.selectFrom('ci_pipelines').selectAll().where('id', '=', pipelineId).executeTakeFirstOrThrow();

@@ -10,13 +10,15 @@ import type { DbTransaction as Transaction } from '../../platform/db/database.js
 import type { CiStatus } from '../../platform/db/tables/ci.js';
 import { ACTIVE, COMPLETED, compositeStatus } from '../../commit-statuses/api.js';
 import { parseDuration } from '../config/duration.js';
-import { syncDeployment } from './sync-deployment.js';
+import { jobStatusChanged } from './job-status-changed.js';
 import type { BuildOptions } from './build-options.js';
 
 type Trx = Transaction;
 
 interface BuildState {
   id: number;
+  project_id: number;
+  user_id: number | null;
   name: string;
   stage_idx: number;
   status: CiStatus;
@@ -62,7 +64,7 @@ export async function processPipeline(trx: Trx, deps: Deps, pipelineId: number):
   await lockPipeline(trx, pipelineId);
   const builds: BuildState[] = await trx
     .selectFrom('ci_builds')
-    .select(['id', 'name', 'stage_idx', 'status', 'allow_failure', 'when', 'options'])
+    .select(['id', 'project_id', 'user_id', 'name', 'stage_idx', 'status', 'allow_failure', 'when', 'options'])
     .where('commit_id', '=', pipelineId)
     .where('retried', '=', 0)
     .orderBy('stage_idx')
@@ -97,7 +99,7 @@ export async function processPipeline(trx: Trx, deps: Deps, pipelineId: number):
         })
         .where('id', '=', build.id)
         .execute();
-      await syncDeployment(trx, deps, build.id, status);
+      await jobStatusChanged(trx, deps, build, status);
     }
   }
   return updatePipelineStatus(trx, deps, pipelineId, builds);

@@ -13,7 +13,7 @@ import type { CiBuildRow } from '../../commit-statuses/api.js';
 import type { CiRunnerRow } from '../entities.js';
 import { newToken, tokenDigest } from '../tokens.js';
 import { processPipeline } from '../pipelines/process-pipeline.js';
-import { syncDeployment } from '../pipelines/sync-deployment.js';
+import { jobStatusChanged } from '../pipelines/job-status-changed.js';
 
 const CANDIDATES = 45;
 /** Pages of pending jobs looked at per request at most: 45 × 100 = 4,500 jobs the runner cannot take. */
@@ -78,8 +78,8 @@ async function claimFirst(deps: Deps, runner: CiRunnerRow, candidates: CiBuildRo
         .returningAll()
         .executeTakeFirst();
       if (!build) return null;
-      await syncDeployment(trx, deps, Number(build.id), 'running');
       await processPipeline(trx, deps, Number(build.commit_id));
+      await jobStatusChanged(trx, deps, build, 'running');
       return build;
     });
     if (claimed) return { build: claimed, token };

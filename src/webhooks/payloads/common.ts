@@ -1,6 +1,7 @@
 // The pieces every webhook payload shares (GitLab's hook_attrs of projects, users and repositories).
 import type { Deps } from '../../platform/deps.js';
 import { avatarUrl, projectWebUrl } from '../../accounts/api.js';
+import { findCommit, readableRepository, type CommitObject } from '../../repositories/api.js';
 
 const VISIBILITY_LEVEL: Record<string, number> = { private: 0, internal: 10, public: 20 };
 
@@ -105,5 +106,24 @@ export function labelAttrs(label: LabelHookRow) {
     description: label.description,
     type: label.project_id === null ? 'GroupLabel' : 'ProjectLabel',
     group_id: label.group_id === null ? null : Number(label.group_id),
+  };
+}
+
+/** The commit `sha` of the project, or null when the repository or the commit is gone. */
+export async function commitForHook(deps: Deps, projectId: number, sha: string | null): Promise<CommitObject | null> {
+  if (!sha) return null;
+  const repoPath = await readableRepository(deps, { id: projectId } as never);
+  return repoPath ? findCommit(repoPath, sha) : null;
+}
+
+/** GitLab's Commit#hook_attrs (without the changed paths, which only push hooks list). */
+export function commitAttrs(projectWebUrl: string, commit: CommitObject) {
+  return {
+    id: commit.id,
+    message: commit.message,
+    title: commit.message.split('\n')[0],
+    timestamp: new Date(commit.committer.seconds * 1000).toISOString().replace(/\.\d+Z$/, 'Z'),
+    url: `${projectWebUrl}/-/commit/${commit.id}`,
+    author: { name: commit.author.name, email: commit.author.email },
   };
 }

@@ -1,8 +1,7 @@
 // Release Hook payload (Gitlab::DataBuilder::Release), sent when a release is made, changed or deleted:
 // built in the event's transaction, so a deletion's payload is read before the rows go.
 import type { Deps } from '../../platform/deps.js';
-import { findCommit, readableRepository } from '../../repositories/api.js';
-import { hookTime, projectAttrs, projectForHook } from './common.js';
+import { commitAttrs, commitForHook, hookTime, projectAttrs, projectForHook } from './common.js';
 
 const SOURCE_FORMATS = ['zip', 'tar.gz', 'tar.bz2', 'tar'];
 
@@ -15,8 +14,7 @@ export async function releaseHookData(deps: Deps, input: { releaseId: number; ac
   const links = await deps.db.selectFrom('release_links').selectAll().where('release_id', '=', release.id).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
   const tag = encodeURIComponent(release.tag_name);
   const sources = SOURCE_FORMATS.map((format) => ({ format, url: `${attrs.web_url}/-/archive/${tag}/${project.path}-${release.tag_name.replace(/\//g, '-')}.${format}` }));
-  const repoPath = release.sha ? await readableRepository(deps, { id: release.project_id } as never) : null;
-  const commit = repoPath && release.sha ? await findCommit(repoPath, release.sha) : null;
+  const commit = await commitForHook(deps, Number(release.project_id), release.sha);
   return {
     id: Number(release.id),
     created_at: hookTime(release.created_at),
@@ -33,13 +31,6 @@ export async function releaseHookData(deps: Deps, input: { releaseId: number; ac
       links: links.map((link) => ({ id: Number(link.id), external: true, link_type: link.link_type, name: link.name, url: link.url })),
       sources,
     },
-    commit: commit && {
-      id: commit.id,
-      message: commit.message,
-      title: commit.message.split('\n')[0],
-      timestamp: new Date(commit.committer.seconds * 1000).toISOString().replace(/\.\d+Z$/, 'Z'),
-      url: `${attrs.web_url}/-/commit/${commit.id}`,
-      author: { name: commit.author.name, email: commit.author.email },
-    },
+    commit: commit && commitAttrs(attrs.web_url, commit),
   };
 }

@@ -22,6 +22,8 @@ export interface WebHooksTable {
   deployment_events: number;
   merge_requests_events: Generated<number>;
   releases_events: Generated<number>;
+  pipeline_events: Generated<number>;
+  job_events: Generated<number>;
   alert_events: Generated<number>;
   repository_update_events: Generated<number>;
   push_events_branch_filter: string | null;
