@@ -19,6 +19,7 @@ import { EXPIRE_ARTIFACTS_JOB, expireArtifactsJob } from './jobs/expire-artifact
 import { scheduleOnce } from '../platform/jobs/daily.js';
 import { pipelineSchedulesRoutes } from './schedules/schedules-routes.js';
 import { ciPages } from './pages/index.js';
+import { badgeRoutes } from './badges/badge-routes.js';
 import { RUN_SCHEDULE_JOB, runScheduleJob, SCHEDULER_JOB, schedulerJob, startScheduler } from './schedules/run-schedules.js';
 
 export const ciFeature: Feature = {
@@ -49,6 +50,7 @@ export const ciFeature: Feature = {
     triggersRoutes(app, deps);
     pipelineSchedulesRoutes(app, deps);
     ciPages(app, deps);
+    badgeRoutes(app, deps);
   },
   jobs: { [PUSH_PIPELINE_JOB]: pushPipelineJob, [DROP_STUCK_JOBS_JOB]: dropStuckJobsJob, [EXPIRE_ARTIFACTS_JOB]: expireArtifactsJob,
     [SCHEDULER_JOB]: schedulerJob, [RUN_SCHEDULE_JOB]: runScheduleJob },
