@@ -96,6 +96,18 @@ describe('pipeline.svg', () => {
   });
 });
 
+describe('hostile refs', () => {
+  it('a NUL, broken percent-encoding, an invalid UTF-8 byte or a very long ref is unknown or refused, never a 500', async () => {
+    for (const ref of ['%00', 'a%00b', '%E0%A4%A', '%ff', '..%2F..%2Fetc', 'x'.repeat(10_000)]) {
+      for (const kind of ['pipeline', 'coverage']) {
+        const response = await badge(open, `badges/${ref}/${kind}.svg`);
+        expect(response.statusCode, `${kind} ${ref.slice(0, 20)}`).toBeLessThan(500);
+        if (response.statusCode === 200) expect(texts(response.body)[1]).toBe('unknown');
+      }
+    }
+  });
+});
+
 describe('coverage.svg', () => {
   it('shows the newest successful pipeline\'s coverage with two decimals (or of one job), unknown without one', async () => {
     // The newest successful pipeline has no coverage yet.

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHookReceiver, type HookReceiver, type Received } from '../helpers/hook-receiver.js';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
+import { WebSession } from '../helpers/browser-session.js';
 import { repositoryWorld, commit, create, type RepositoryWorld } from './repository-api-driver.js';
 
 let kiln: TestKiln;
@@ -204,6 +205,12 @@ describe('playing a manual job', () => {
     const refused = await api('POST', `/jobs/${production.id}/play`, undefined, w.developer.token);
     expect([refused.status, refused.body]).toEqual([403, { message: '403 Forbidden' }]);
     expect((await api('POST', `/jobs/not-a-number/play`)).status).toBe(400);
+    // The job page's Play button asks the same.
+    const web = new WebSession(kiln);
+    await web.signIn(w.developer.username, w.developer.password);
+    const jobPage = `/${w.project.path_with_namespace}/-/jobs/${production.id}`;
+    expect((await web.post(`${jobPage}/play`, {}, { csrfFrom: jobPage })).statusCode).toBe(403);
+    expect((await kiln.deps.db.selectFrom('ci_builds').select('status').where('id', '=', production.id).executeTakeFirstOrThrow()).status).toBe('manual');
     const played = await api('POST', `/jobs/${production.id}/play`);
     expect(played.status).toBe(200);
     await kiln.worker.drain();

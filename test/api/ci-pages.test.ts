@@ -223,6 +223,11 @@ describe('actions', () => {
 
   it('plays a manual job, retries a job and cancels the pipeline for Developers', async () => {
     const developer = await signedIn(w.developer);
+    // On a main only Maintainers push and merge to, a Developer may not (GitLab's protected_ref rule);
+    // once Developers may merge there, they may.
+    expect((await developer.post(`${base}/-/pipelines/${pipelineId}/cancel`, {}, { csrfFrom: `${base}/-/pipelines/${pipelineId}` })).statusCode).toBe(403);
+    expect((await kiln.api('DELETE', `/projects/${w.project.id}/protected_branches/main`, { token: w.maintainer.token })).status).toBe(204);
+    expect((await kiln.api('POST', `/projects/${w.project.id}/protected_branches`, { token: w.maintainer.token, body: { name: 'main', push_access_level: 40, merge_access_level: 30 } })).status).toBe(201);
     const jobs = (await kiln.api('GET', `/projects/${w.project.id}/pipelines/${pipelineId}/jobs`, { token: w.developer.token })).body as any[];
     const test = jobs.find((job) => job.name === XSS_JOB);
     const canceled = await developer.post(`${base}/-/pipelines/${pipelineId}/cancel`, {}, { csrfFrom: `${base}/-/pipelines/${pipelineId}` });

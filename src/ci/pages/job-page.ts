@@ -17,6 +17,7 @@ import type { CiStatus } from '../../platform/db/tables/ci.js';
 import { findBuild, jobsQuery, JOB_SCOPES } from '../finder.js';
 import { readTrace } from '../jobs/trace.js';
 import { cancelJob, playJob, retryJob } from '../jobs/job-actions.js';
+import { assertMayUpdateRef } from '../jobs/protected-ref-access.js';
 import { queueSignal } from '../queue-signal.js';
 import { sendArchive } from '../runner-protocol-routes.js';
 import { jobLogBlock } from './job-log.js';
@@ -142,6 +143,7 @@ ${files.length ? html`<table id="artifact-files"><thead><tr><th>File</th><th>Siz
 /** Retry, cancel or play: the API's services, their refusals (a job that may not be retried) answered as the API's are. */
 export async function jobAction(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
   const build = await jobOf(context, access);
+  await assertMayUpdateRef(context.deps, access.project, context.user, build);
   const userId = context.user.id;
   const action = context.match.action;
   const changed = action === 'retry' ? await retryJob(context.deps, build, userId) : action === 'play' ? await playJob(context.deps, build, userId) : await cancelJob(context.deps, build);

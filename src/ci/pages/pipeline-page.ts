@@ -13,6 +13,7 @@ import type { CiBuildRow, CiPipelineRow } from '../../commit-statuses/api.js';
 import { findPipeline, jobsQuery } from '../finder.js';
 import { readOptions } from '../pipelines/build-options.js';
 import { cancelPipeline, retryPipeline } from '../jobs/job-actions.js';
+import { assertMayUpdateRef } from '../jobs/protected-ref-access.js';
 import { queueSignal } from '../queue-signal.js';
 import { ciBadge, ciIcon, durationBetween, formatDuration, moment, stagesOf } from './status.js';
 import { actionButton, commitLink, commitsOf, jobUrl, pipelineUrl, refLink, userLink, usersOf } from './shared.js';
@@ -96,6 +97,7 @@ export function renderPipelineJobs(context: PageContext, access: ProjectAccess):
 /** Retry or cancel: the API's services (Ci::RetryPipelineService, cancel), the runners woken. */
 export async function pipelineAction(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
   const pipeline = await pipelineOf(context, access);
+  await assertMayUpdateRef(context.deps, access.project, context.user, pipeline);
   const id = Number(pipeline.id);
   if (context.match.action === 'retry') {
     await retryPipeline(context.deps, id, context.user.id);
