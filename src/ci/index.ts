@@ -36,9 +36,10 @@ export const ciFeature: Feature = {
       const facts = await jobFacts(deps, project, builds);
       return new Map(builds.map((build) => [Number(build.id), deployableEntity(deps.config.baseUrl, project, build, facts.get(Number(build.id))!, deps.clock.now())]));
     };
-    // A push of a branch or tag (not a deletion) runs its pipeline, in a job: reading the file takes git.
+    // A push of a branch or tag (not a deletion) runs its pipeline, in a job: reading the file takes git;
+    // none when the push asked for none (skip_ci).
     deps.domainEvents.on('push', async (tx, event) => {
-      if (event.after === null) return;
+      if (event.after === null || event.skipCi) return;
       await enqueue(tx, deps.clock, PUSH_PIPELINE_JOB, { projectId: event.projectId, actorId: event.actorId, ref: event.ref, before: event.before, after: event.after });
     });
   },

@@ -40,7 +40,7 @@ async function replay(repoPath: string, onto: string, picked: { tree: string; pa
   return merged.conflict ? null : merged.tree;
 }
 
-export async function rebaseJob(deps: Deps, payload: { mergeRequestId: number; userId: number; jid: string }): Promise<void> {
+export async function rebaseJob(deps: Deps, payload: { mergeRequestId: number; userId: number; jid: string; skipCi?: boolean }): Promise<void> {
   const mr = await findMergeRequestById(deps.db, Number(payload.mergeRequestId));
   if (!mr || mr.rebase_jid !== payload.jid) return;
   const finish = (error: string | null) =>
@@ -67,7 +67,7 @@ export async function rebaseJob(deps: Deps, payload: { mergeRequestId: number; u
     onto = await commitTree(repoPath, tree, [onto], commit.message, { ...author, ...committer });
   }
   if (onto !== head) {
-    const moved = await moveRef(deps, { project: source, user: toAuthUser(user), repoPath, ref: `${BRANCH_PREFIX}${mr.source_branch}`, oldId: head, newId: onto });
+    const moved = await moveRef(deps, { project: source, user: toAuthUser(user), repoPath, ref: `${BRANCH_PREFIX}${mr.source_branch}`, oldId: head, newId: onto, skipCi: payload.skipCi === true });
     if (!moved) return void (await finish(REBASE_FAILED));
   }
   await finish(null);

@@ -53,7 +53,8 @@ export interface DomainEventTypes {
   /** A new alert (never a repeat counted on an open one). `actorId` is null: a monitoring tool sent it. */
   'alert.created': { alertId: number };
   /** One branch or tag changed by a push (git or the repository API); a null id: created or deleted. */
-  'push': { ref: string; before: string | null; after: string | null };
+  /** `skipCi`: the pusher asked for no pipeline (the rebase API's skip_ci, as git's `-o ci.skip`). */
+  'push': { ref: string; before: string | null; after: string | null; skipCi?: boolean };
   /** A merge request was opened, closed, reopened, merged (through the API or a push), approved or unapproved. */
   'merge_request.opened': { mergeRequestId: number };
   'merge_request.closed': { mergeRequestId: number };

@@ -90,7 +90,7 @@ export function eventPayloads(perRef: PushData[]): PushData[] {
   return [...groups.values()].flatMap((group) => (group.length > PUSH_EVENT_ACTIVITIES_LIMIT ? [bulkPushData(group)] : group));
 }
 
-export async function recordPushEvents(deps: Deps, input: { projectId: number; authorId: number; repoPath: string; before: Map<string, string>; after: Map<string, string> }): Promise<number> {
+export async function recordPushEvents(deps: Deps, input: { projectId: number; authorId: number; repoPath: string; before: Map<string, string>; after: Map<string, string>; skipCi?: boolean }): Promise<number> {
   const changes = refChanges(input.before, input.after);
   if (changes.length === 0) return 0;
   const payloads = eventPayloads(await Promise.all(changes.map((change) => pushData(input.repoPath, change, input.before))));
@@ -101,7 +101,7 @@ export async function recordPushEvents(deps: Deps, input: { projectId: number; a
     await trx.updateTable('projects').set({ last_activity_at: deps.clock.now() }).where('id', '=', input.projectId).execute();
     // One domain event per changed ref, unlike the activity events (webhooks: a Push Hook per ref).
     for (const change of changes) {
-      await deps.domainEvents.publish(trx, { kind: 'push', projectId: input.projectId, actorId: input.authorId, ref: change.ref, before: change.before, after: change.after });
+      await deps.domainEvents.publish(trx, { kind: 'push', projectId: input.projectId, actorId: input.authorId, ref: change.ref, before: change.before, after: change.after, ...(input.skipCi ? { skipCi: true } : {}) });
     }
   });
   return payloads.length;

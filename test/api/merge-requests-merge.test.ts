@@ -236,3 +236,40 @@ describe('issues closed by merging', () => {
     expect(closes.map((item: any) => item.iid)).toEqual([issue.iid]);
   });
 });
+
+describe('the rebase endpoint', () => {
+  const CI = 'test:\n  script: echo ok\n';
+  const pipelinesOf = async (sha: string) => (await kiln.apiAs(w.maintainer, 'GET', `/projects/${w.project.id}/pipelines?sha=${sha}`)) as Array<{ sha: string; source: string }>;
+  const rebaseAndWait = async (iid: number, query = '') => {
+    expect(await kiln.api('PUT', `/projects/${w.project.id}/merge_requests/${iid}/rebase${query}`, { token: w.developer.token })).toMatchObject({ status: 202, body: { rebase_in_progress: true } });
+    await kiln.worker.drain();
+    return kiln.apiAs(w.reporter, 'GET', `/projects/${w.project.id}/merge_requests/${iid}?include_rebase_in_progress=true`);
+  };
+
+  it('skip_ci=true moves the branch without a pipeline for the rebased head; without it the rebased head gets its pipeline', async () => {
+    await setProject({ merge_method: 'merge' });
+    // The CI configuration lives on the source branch only: main's own commits start no pipeline.
+    const mr = await mergeRequestFor('ci-topic', [create('.gitlab-ci.yml', CI), create('ci-topic.txt', 'c\n')]);
+    await kiln.api('POST', `/projects/${w.project.id}/repository/commits`, { token: w.maintainer.token, body: { branch: 'main', commit_message: 'main moves on (1)', actions: [create('moves-1.txt', '1\n')] } });
+    const skipped = await rebaseAndWait(mr.iid, '?skip_ci=true');
+    expect(skipped).toMatchObject({ rebase_in_progress: false, merge_error: null });
+    expect(skipped.sha).not.toBe(mr.sha);
+    await kiln.worker.drain();
+    expect(await pipelinesOf(skipped.sha)).toEqual([]);
+    await kiln.api('POST', `/projects/${w.project.id}/repository/commits`, { token: w.maintainer.token, body: { branch: 'main', commit_message: 'main moves on (2)', actions: [create('moves-2.txt', '2\n')] } });
+    const rebased = await rebaseAndWait(mr.iid);
+    expect(rebased).toMatchObject({ rebase_in_progress: false, merge_error: null });
+    await kiln.worker.drain();
+    expect(await pipelinesOf(rebased.sha)).toEqual([expect.objectContaining({ sha: rebased.sha, source: 'push' })]);
+  });
+
+  it('a conflicting rebase leaves the branch and reports GitLab\'s merge_error; a later rebase that succeeds clears it', async () => {
+    const mr = await mergeRequestFor('rebase-clash', [create('rebase-clash.txt', 'topic\n')]);
+    await kiln.api('POST', `/projects/${w.project.id}/repository/commits`, { token: w.maintainer.token, body: { branch: 'main', commit_message: 'main clashes', actions: [create('rebase-clash.txt', 'main\n')] } });
+    const failed = await rebaseAndWait(mr.iid);
+    expect(failed).toMatchObject({ rebase_in_progress: false, merge_error: 'Rebase failed. Please rebase locally', sha: mr.sha });
+    // Main gives the file up: the branch's commit now replays cleanly.
+    await kiln.api('POST', `/projects/${w.project.id}/repository/commits`, { token: w.maintainer.token, body: { branch: 'main', commit_message: 'main lets go', actions: [{ action: 'delete', file_path: 'rebase-clash.txt' }] } });
+    expect(await rebaseAndWait(mr.iid)).toMatchObject({ rebase_in_progress: false, merge_error: null });
+  });
+});

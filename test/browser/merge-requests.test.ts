@@ -1,6 +1,7 @@
 // A merge request's journey in Chromium (issue 34): a Developer pushes a branch with git, opens the
 // merge request from the compare page's link (title and `Closes #1` taken from the commit), a
-// Maintainer comments on a line in Changes, approves, waits for the mergeability check in the
+// Maintainer comments on a line in Changes with a suggestion, Dana applies it from the page (a commit
+// on her branch, the thread resolved), Mia approves, waits for the mergeability check in the
 // widget and merges with squash; the issue the commit names is closed. Every merge request page is
 // screenshotted into test-results/merge-requests/ and checked with axe-core (no serious or critical
 // violations) in the light and dark themes, at 1280 and 390 px.
@@ -116,10 +117,24 @@ describe('a merge request in the browser', () => {
     await added.hover();
     await added.locator('button.comment-button').click();
     await mia.waitForSelector('tr.diff-note-form textarea');
-    await mia.fill('tr.diff-note-form textarea', 'Should a discount ever exceed the **sum**?');
+    await mia.fill('tr.diff-note-form textarea', 'Should a discount ever exceed the **sum**?\n\n```suggestion\n    return max(sum(items) - discount, 0)\n```');
     await submit(mia, 'tr.diff-note-form button[type=submit]');
     await expect(mia.locator('tr.slot .thread strong').first().textContent()).resolves.toBe('sum');
+    await expect(mia.locator('tr.slot .suggestion-diff ins').textContent()).resolves.toContain('return max(sum(items) - discount, 0)');
     await review(mia, '02-changes-with-thread');
+
+    // Dana applies the suggestion from the Changes tab: a commit on her branch, the thread resolved.
+    await dana.goto(`${kiln.url}/root/shop/-/merge_requests/1/diffs`);
+    await submit(dana, 'role=button[name="Apply suggestion"]');
+    expect(new URL(dana.url()).pathname).toBe('/root/shop/-/merge_requests/1/diffs');
+    await expect(dana.locator('body').textContent()).resolves.toContain('Suggestion applied.');
+    await dana.waitForSelector('.thread.resolved .suggestion-bar .badge:has-text("Applied")');
+    await review(dana, '02b-suggestion-applied');
+    expect(problems).toEqual([]);
+    const applied = await fetch(`${kiln.url}/api/v4/projects/${project.id}/repository/files/totals.py/raw?ref=discounts`, { headers: { 'PRIVATE-TOKEN': kiln.rootToken } });
+    expect(await applied.text()).toBe('def total(items, discount=0):\n    return max(sum(items) - discount, 0)\n');
+    const [suggested] = (await apiCall(kiln, 'GET', `/projects/${project.id}/merge_requests/1/discussions`)).filter((discussion: { notes: Array<{ system: boolean }> }) => !discussion.notes[0].system);
+    expect(suggested.notes[0]).toMatchObject({ resolved: true, suggestions: [expect.objectContaining({ applied: true })] });
 
     // Approve, wait for the background check, merge with squash.
     await mia.goto(`${kiln.url}/root/shop/-/merge_requests/1`);
@@ -141,6 +156,8 @@ describe('a merge request in the browser', () => {
 
     const mr = await apiCall(kiln, 'GET', `/projects/${project.id}/merge_requests/1`);
     expect(mr).toMatchObject({ state: 'merged', merged_by: { username: 'mia' }, squash: true, upvotes: 1 });
+    const merged = await fetch(`${kiln.url}/api/v4/projects/${project.id}/repository/files/totals.py/raw?ref=main`, { headers: { 'PRIVATE-TOKEN': kiln.rootToken } });
+    expect(await merged.text()).toContain('return max(sum(items) - discount, 0)');
     const thread = (await apiCall(kiln, 'GET', `/projects/${project.id}/merge_requests/1/discussions`)).find((discussion: { notes: Array<{ system: boolean }> }) => !discussion.notes[0].system);
     expect((await apiCall(kiln, 'GET', `/projects/${project.id}/merge_requests/1/notes/${thread.notes[0].id}/award_emoji`)).map((award: { name: string }) => award.name)).toEqual(['rocket']);
     const issue = await apiCall(kiln, 'GET', `/projects/${project.id}/issues/1`);

@@ -1,6 +1,7 @@
 // python-gitlab 3.12 (Debian) and @gitbeaker/rest drive merge requests against a started `kiln serve`:
 // open, list with filters, read, change, approve and unapprove, versions, changes and commits,
-// participants, squash-merge, rebase; a real git then fetches the merge request's head ref and a
+// participants, squash-merge, rebase (python-gitlab with skip_ci, a conflicting one, and a second
+// user's approval too); a real git then fetches the merge request's head ref and a
 // fresh clone shows the merged history. On SQLite, and on a fresh PostgreSQL database when
 // KILN_TEST_DATABASE_URL names a server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +118,57 @@ out["fork_branches"] = [name in [b.name for b in fork.branches.list()] for name 
 print(json.dumps(out))
 `;
 
+// Rebase and a second user's approval through python-gitlab: mr.rebase(skip_ci=True) answers
+// rebase_in_progress, the merge request read with include_rebase_in_progress=true shows it finished
+// (or GitLab's merge_error when the branch conflicts); a reviewer approves, reads the approvals and
+// takes the approval back, and the author sees each step.
+const PYTHON_REBASE_APPROVE = `
+import json, os, time, gitlab
+gl = gitlab.Gitlab(os.environ["URL"], private_token=os.environ["TOKEN"])
+reviewer = gitlab.Gitlab(os.environ["URL"], private_token=os.environ["REVIEWER_TOKEN"])
+p = gl.projects.get(os.environ["PROJECT"])
+out = {}
+# The rebase ends, then the push it made records the new version (the sha) as any push does.
+def settled(iid, before):
+    for _ in range(200):
+        mr = p.mergerequests.get(iid, include_rebase_in_progress=True)
+        if not mr.rebase_in_progress and (mr.merge_error or mr.sha != before):
+            return mr
+        time.sleep(0.1)
+    return mr
+p.commits.create({"branch": "py-rebase", "start_branch": "main", "commit_message": "Rebase me", "actions": [{"action": "create", "file_path": "rebase.txt", "content": "r\\n"}]})
+p.commits.create({"branch": "py-clash", "start_branch": "main", "commit_message": "Clash", "actions": [{"action": "update", "file_path": "README.md", "content": "topic\\n"}]})
+main = p.commits.create({"branch": "main", "commit_message": "Main moves on", "actions": [{"action": "update", "file_path": "README.md", "content": "main\\n"}]})
+mr = p.mergerequests.create({"source_branch": "py-rebase", "target_branch": "main", "title": "Rebase through python-gitlab"})
+before = mr.sha
+out["rebase"] = mr.rebase(skip_ci=True)
+mr = settled(mr.iid, before)
+out["rebased"] = [mr.rebase_in_progress, mr.merge_error, mr.sha != before, p.commits.get(mr.sha).parent_ids == [main.id]]
+out["pipelines"] = len(p.pipelines.list(sha=mr.sha))
+clash = p.mergerequests.create({"source_branch": "py-clash", "target_branch": "main", "title": "Clashes with main"})
+clash.rebase()
+clash = settled(clash.iid, clash.sha)
+out["clash"] = [clash.rebase_in_progress, clash.merge_error, clash.has_conflicts if hasattr(clash, "has_conflicts") else None]
+theirs = reviewer.projects.get(os.environ["PROJECT"]).mergerequests.get(mr.iid)
+answer = theirs.approve(sha=theirs.sha)
+out["approve"] = [answer["approved"], [a["user"]["username"] for a in answer["approved_by"]], answer["user_has_approved"]]
+try:
+    theirs.approve()
+except gitlab.exceptions.GitlabError as err:
+    out["approve_again"] = err.response_code
+approvals = theirs.approvals.get()
+out["reviewer_view"] = [[a["user"]["username"] for a in approvals.approved_by], approvals.user_has_approved, approvals.user_can_approve]
+approvals = mr.approvals.get()
+out["author_view"] = [[a["user"]["username"] for a in approvals.approved_by], approvals.user_has_approved]
+theirs.unapprove()
+out["unapproved"] = [a["user"]["username"] for a in mr.approvals.get().approved_by]
+try:
+    theirs.unapprove()
+except gitlab.exceptions.GitlabMRApprovalError as err:
+    out["unapprove_again"] = err.response_code
+print(json.dumps(out))
+`;
+
 function suite(label: string, env: () => Record<string, string> | undefined) {
   describe(label, () => {
     let kiln: KilnProcess;
@@ -194,6 +246,24 @@ function suite(label: string, env: () => Record<string, string> | undefined) {
       const pull = await git(work, ['pull', '-q', '--ff-only', 'origin', 'main'], dir);
       expect(pull.code, pull.stderr).toBe(0);
       expect((await git(work, ['log', '-1', '--format=%s%n%P', 'origin/main'], dir)).stdout.split('\n')[0]).toBe("Merge branch 'gb-topic' into 'main'");
+    });
+
+    it('python-gitlab 3.12: mr.rebase(skip_ci=True) with include_rebase_in_progress and merge_error, and a second user\'s approve, approvals.get and unapprove', async () => {
+      const reviewer = await apiCall(kiln, 'POST', '/users', { username: 'py-reviewer', name: 'Py Reviewer', email: 'py-reviewer@example.com', password: 'py-reviewer-password-1' });
+      await apiCall(kiln, 'POST', `/projects/${project.id}/members`, { user_id: reviewer.id, access_level: 40 });
+      const { token } = await apiCall(kiln, 'POST', `/users/${reviewer.id}/personal_access_tokens`, { name: 'client', scopes: ['api'] });
+      const { stdout } = await runPython(PYTHON_REBASE_APPROVE, { URL: kiln.url, TOKEN: kiln.rootToken, REVIEWER_TOKEN: token, PROJECT: project.path_with_namespace });
+      const out = JSON.parse(stdout);
+      expect(out.rebase).toEqual({ rebase_in_progress: true });
+      expect(out.rebased).toEqual([false, null, true, true]);
+      expect(out.pipelines).toBe(0);
+      expect(out.clash.slice(0, 2)).toEqual([false, 'Rebase failed. Please rebase locally']);
+      expect(out.approve).toEqual([true, ['py-reviewer'], true]);
+      expect(out.approve_again).toBe(401);
+      expect(out.reviewer_view).toEqual([['py-reviewer'], true, false]);
+      expect(out.author_view).toEqual([['py-reviewer'], false]);
+      expect(out.unapproved).toEqual([]);
+      expect(out.unapprove_again).toBe(404);
     });
 
     it('python-gitlab 3.12: forks.create, forks.list, a merge request from the fork into the upstream, merged with the fork\'s branch deleted', async () => {

@@ -19,6 +19,8 @@ export interface RefMove {
   oldId: string;
   /** ZERO_OID to delete. */
   newId: string;
+  /** No pipeline for the move (the rebase API's skip_ci). */
+  skipCi?: boolean;
 }
 
 /** True when the ref moved; false when it was no longer at `oldId` (nothing changed). */
@@ -35,7 +37,7 @@ export async function moveRef(deps: Deps, move: RefMove): Promise<boolean> {
   if (deleting) after.delete(move.ref);
   else after.set(move.ref, move.newId);
   try {
-    await recordPushEvents(deps, { projectId: Number(move.project.id), authorId: move.user.id, repoPath: move.repoPath, before: pushedBefore, after });
+    await recordPushEvents(deps, { projectId: Number(move.project.id), authorId: move.user.id, repoPath: move.repoPath, before: pushedBefore, after, skipCi: move.skipCi });
   } catch (error) {
     // The ref has moved: what follows must not turn the merge into an error.
     deps.log.error({ err: error, project_id: move.project.id, ref: move.ref }, 'recording a merge push failed');
