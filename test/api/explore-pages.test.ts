@@ -5,13 +5,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { WebSession } from '../helpers/browser-session.js';
+import { countStatements, type StatementCounter } from '../helpers/statement-counter.js';
 
 let kiln: TestKiln;
 let owner: TestUser;
 let other: TestUser;
 const XSS = '<img src=x onerror=alert(1)>';
+let statements: StatementCounter;
 
 beforeAll(async () => {
+  statements = countStatements();
   kiln = await testKiln();
   owner = await kiln.createUser('owner');
   other = await kiln.createUser('other');
@@ -26,7 +29,10 @@ beforeAll(async () => {
   for (const user of [owner, other]) expect((await kiln.api('POST', `/projects/${internal.id}/star`, { token: user.token })).status).toBe(201);
   for (const title of ['one', 'two']) await kiln.api('POST', `/projects/${pub.body.id}/issues`, { token: owner.token, body: { title } });
 });
-afterAll(() => kiln.close());
+afterAll(async () => {
+  await kiln.close();
+  statements.restore();
+});
 
 async function signedIn(user: TestUser) {
   const web = new WebSession(kiln);
@@ -80,6 +86,12 @@ describe('GET /explore/projects', () => {
     expect(first.body).toContain('href="/explore/projects?name=bulk&amp;sort=name_asc&amp;page=2" rel="next"');
     const second = await kiln.request('GET', '/explore/projects?name=bulk&sort=name_asc&page=2');
     expect(listed(second.body, 'project')).toEqual(['other/bulk-20']);
+    statements.count = 0;
+    await kiln.request('GET', '/explore/projects?name=bulk&sort=name_asc');
+    const twenty = statements.count;
+    statements.count = 0;
+    await kiln.request('GET', '/explore/projects?name=bulk&sort=name_asc&page=2');
+    expect(statements.count).toBe(twenty);
   });
 });
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { WebSession } from '../helpers/browser-session.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
+import { countStatements, type StatementCounter } from '../helpers/statement-counter.js';
 
 let kiln: TestKiln;
 let owner: TestUser;
@@ -19,10 +20,12 @@ let outside: any;
 let secret: any;
 let board: any;
 let doing: any;
+let statements: StatementCounter;
 const XSS = '<img src=x onerror=alert(1)>';
 const BOARDS = '/groups/team/-/boards';
 
 beforeAll(async () => {
+  statements = countStatements();
   kiln = await testKiln();
   owner = await kiln.createUser('owner');
   reporter = await kiln.createUser('reporter');
@@ -42,7 +45,10 @@ beforeAll(async () => {
   outside = await kiln.apiAs(owner, 'POST', `/projects/${elsewhere.id}/issues`, { title: 'Not the group’s' });
   doing = await kiln.apiAs(owner, 'POST', `/groups/${group.id}/labels`, { name: 'Doing', color: '#428BCA' });
 });
-afterAll(() => kiln.close());
+afterAll(async () => {
+  await kiln.close();
+  statements.restore();
+});
 
 async function signedIn(user: TestUser) {
   const web = new WebSession(kiln);
@@ -119,4 +125,25 @@ describe('POST /groups/<group>/-/boards/:board/issues/:id/move', () => {
     expect((await issue(app)).state).toBe('opened');
     expect((await issue(outside)).state).toBe('opened');
   });
+});
+
+describe('the group board’s statements', () => {
+  it('reads a board of cards from many projects in as many statements as a board of one card', async () => {
+    const many = await kiln.createGroup(owner, 'many', { visibility: 'public' });
+    const web = await signedIn(owner);
+    const first = await kiln.createProject(owner, 'p0', { namespace_id: many.id, visibility: 'public' });
+    await kiln.apiAs(owner, 'POST', `/projects/${first.id}/issues`, { title: 'Only one' });
+    await web.get('/groups/many/-/boards');
+    statements.count = 0;
+    expect((await web.get('/groups/many/-/boards')).body.match(/class="board-card"/g)).toHaveLength(1);
+    const one = statements.count;
+    for (let i = 1; i < 6; i += 1) {
+      const project = await kiln.createProject(owner, `p${i}`, { namespace_id: many.id, visibility: 'public' });
+      await kiln.apiAs(owner, 'POST', `/projects/${project.id}/issues`, { title: `Issue ${i}` });
+      await kiln.apiAs(owner, 'POST', `/projects/${project.id}/issues`, { title: `Another ${i}` });
+    }
+    statements.count = 0;
+    expect((await web.get('/groups/many/-/boards')).body.match(/class="board-card"/g)).toHaveLength(11);
+    expect(statements.count).toBe(one);
+  }, 120_000);
 });
