@@ -30,6 +30,7 @@ import { namespacePagesFeature } from './namespace-pages/index.js';
 import { keysFeature } from './keys/index.js';
 import { sshFeature } from './ssh/index.js';
 import { adminFeature } from './admin/index.js';
+import { broadcastMessagesFeature } from './broadcast-messages/index.js';
 import { todosFeature } from './todos/index.js';
 import { releasesFeature } from './releases/index.js';
 import { uploadsFeature } from './uploads/index.js';
@@ -62,6 +63,7 @@ export const features: Feature[] = [
   keysFeature,
   sshFeature,
   adminFeature,
+  broadcastMessagesFeature,
   todosFeature,
   mergeRequestsFeature,
   commitStatusesFeature,

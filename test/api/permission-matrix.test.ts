@@ -385,6 +385,17 @@ const INSTANCE_PROBES: Probe[] = [
       return k.api('POST', `/projects/${w.project.id}/merge_requests/1/todo`, { token });
     },
   },
+  // Broadcast messages (issue 36): anyone reads them; only administrators write them.
+  { ability: 'read_instance (broadcast messages)', expect: 'yyyyyyyyn', request: (k, _w, token) => k.api('GET', '/broadcast_messages', { token }) },
+  {
+    ability: 'admin_all_resources (create a broadcast message)',
+    expect: 'nnnnnnnyn',
+    request: async (k, _w, token) => {
+      const made = await k.api('POST', '/broadcast_messages', { token, body: { message: 'probe', starts_at: '2999-01-01T00:00:00Z', ends_at: '2999-01-02T00:00:00Z' } });
+      if (made.status === 201) await k.api('DELETE', `/broadcast_messages/${made.body.id}`, { token: k.root.token });
+      return made;
+    },
+  },
   { ability: 'log_in (your SSH keys)', expect: 'nyyyyyyyn', request: (k, _w, token) => k.api('GET', '/user/keys', { token }) },
   // A user's public keys are public (GitLab's GET /users/:id/keys), as their profile is.
   { ability: 'read_users_list (a user\'s SSH keys)', expect: 'yyyyyyyyn', request: (k, _w, token) => k.api('GET', '/users/root/keys', { token }) },
@@ -397,7 +408,7 @@ const INSTANCE_PROBES: Probe[] = [
  */
 const ADMIN_PAGES = [
   '/admin', '/admin/users', '/admin/users/root', '/admin/projects', '/admin/groups', '/admin/emails', '/admin/repository_storages', '/admin/background_jobs',
-  '/admin/application_settings/general', '/admin/application_settings/network', '/admin/application_settings/preferences',
+  '/admin/application_settings/general', '/admin/application_settings/network', '/admin/application_settings/preferences', '/admin/broadcast_messages',
 ];
 
 const PAGE_PROBES: Array<{ ability: string; expect: string; path: string }> = ADMIN_PAGES.map((path) => ({ ability: `admin_all_resources (page ${path})`, expect: 'nnnnnnnyn', path }));

@@ -3,6 +3,7 @@
 import type { AuthUser, TokenLookup, TokenResolver } from './principal.js';
 import type { PrefetchedProject, SubjectFinders } from './subjects.js';
 import type { BrowserSessions } from './browser-sessions.js';
+import type { FastifyRequest } from 'fastify';
 
 /** Resolvers are registered by features (accounts registers PATs, oauth registers access tokens). */
 export interface AuthRegistry {
@@ -21,6 +22,12 @@ export interface AuthRegistry {
   sessions?: BrowserSessions;
   /** The signed-in user's pending to-do count for the pages' top bar (todos registers it). */
   todosCount?: (user: AuthUser) => Promise<number>;
+  /**
+   * The broadcast messages a page shows its visitor (broadcast-messages registers it): banners above
+   * the page, notifications below it. `level` is the visitor's access to the page's project or group,
+   * null on a page of neither. The markup is the feature's, escaped and sanitised there.
+   */
+  broadcastMessages?: (view: { request: FastifyRequest; user: AuthUser | null; level: number | null; csrfToken: string }) => Promise<{ banners: string; notifications: string } | null>;
 }
 
 export function newAuthRegistry(): AuthRegistry {

@@ -22,6 +22,7 @@ import type { ReleasesTables } from './tables/releases.js';
 import type { UploadsTables } from './tables/uploads.js';
 import type { BoardsTables } from './tables/boards.js';
 import type { SnippetsTables } from './tables/snippets.js';
+import type { BroadcastMessagesTables } from './tables/broadcast-messages.js';
 
 export interface DB
   extends AccountsTables,
@@ -46,4 +47,5 @@ export interface DB
     ReleasesTables,
     UploadsTables,
     BoardsTables,
-    SnippetsTables {}
+    SnippetsTables,
+    BroadcastMessagesTables {}

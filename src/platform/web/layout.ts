@@ -24,6 +24,8 @@ export interface LayoutInput extends PageFrame {
   todosCount?: number;
   /** The administrator acting as `user` (impersonation): every page says so and offers the way back. */
   impersonator?: { id: number; username: string } | null;
+  /** Broadcast messages: banners above the page, notifications below it. */
+  broadcasts?: { banners: Html; notifications: Html } | null;
 }
 
 function impersonationBanner(input: LayoutInput): Html {
@@ -95,6 +97,7 @@ ${(input.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)
 </head>
 <body${input.csrfToken ? html` hx-headers="${JSON.stringify({ 'X-CSRF-Token': input.csrfToken })}"` : ''}>
 ${impersonationBanner(input)}
+${input.broadcasts?.banners ?? ''}
 <header><a class="brand" href="/">Kiln</a>${topBar(input)}</header>
 <div class="${input.sidebar ? 'with-sidebar' : 'plain'}">
 ${input.sidebar ?? ''}
@@ -104,6 +107,7 @@ ${input.heading ?? html`<h1>${input.title}</h1>`}
 ${input.body}
 </main>
 </div>
+${input.broadcasts?.notifications ?? ''}
 </body>
 </html>`;
 }

@@ -8,8 +8,8 @@ import { namespacedRoute, type NamespacedMethod } from '../http/namespaced-route
 import { toApiError } from '../http/error-handler.js';
 import { encodeLocation } from '../http/location.js';
 import { NotFoundError, ForbiddenError } from '../errors.js';
-import { html, type Html } from './html.js';
-import { layout, type PageFrame } from './layout.js';
+import { html, raw, type Html } from './html.js';
+import { layout, type LayoutInput, type PageFrame } from './layout.js';
 import type { BrowserSessions, Session } from '../auth/browser-sessions.js';
 import type { PageOutcome } from './page.js';
 import type { GroupAccess, ProjectAccess, RouteAbility } from '../auth/subjects.js';
@@ -85,7 +85,7 @@ function formOf(body: unknown): Record<string, string | string[]> {
   return form;
 }
 
-export function renderPage(reply: FastifyReply, status: number, title: string, body: Html, session: Session | null, flash?: string | null, frame: PageFrame & { todosCount?: number } = {}): FastifyReply {
+export function renderPage(reply: FastifyReply, status: number, title: string, body: Html, session: Session | null, flash?: string | null, frame: PageFrame & Pick<LayoutInput, 'todosCount' | 'broadcasts'> = {}): FastifyReply {
   setPageSecurityHeaders(reply);
   return reply
     .code(status)
@@ -135,10 +135,13 @@ async function runPage(deps: Deps, spec: PageSpec, subject: DeclaredSubject | nu
   const params = (request.params ?? {}) as Record<string, string>;
   const principal: Principal | null = session.user ? { user: session.user as AuthUser, scopes: ['api'], via: 'session', tokenId: null } : null;
   let outcome: PageOutcome;
+  // The visitor's level on the page's project or group (broadcast messages aimed at some roles).
+  let subjectLevel: number | null;
   try {
     // The declared subject and its ability, before the handler (a 404 here is answered as the
     // handler's would be: anonymous visitors are asked to sign in).
     const access = subject === null ? null : await resolveSubject(deps.auth.subjects, subject, principal, match[subject.param] ?? params[subject.param]);
+    subjectLevel = access?.level ?? null;
     const context: PageContext = {
       request,
       reply,
@@ -186,8 +189,12 @@ async function runPage(deps: Deps, spec: PageSpec, subject: DeclaredSubject | nu
   }
   const flash = outcome.flash ?? session.flash;
   if (session.flash) await sessions.setFlash(reply, session, null);
-  const todosCount = session.user && deps.auth.todosCount ? await deps.auth.todosCount(session.user) : undefined;
-  return renderPage(reply, outcome.status ?? 200, outcome.title, outcome.body, session, flash, { sidebar: outcome.sidebar, heading: outcome.heading, scripts: outcome.scripts, todosCount });
+  const [todosCount, messages] = await Promise.all([
+    session.user && deps.auth.todosCount ? deps.auth.todosCount(session.user) : undefined,
+    deps.auth.broadcastMessages?.({ request, user: (session.user as AuthUser | null) ?? null, level: subjectLevel, csrfToken: session.csrfToken }) ?? null,
+  ]);
+  const broadcasts = messages && { banners: raw(messages.banners), notifications: raw(messages.notifications) };
+  return renderPage(reply, outcome.status ?? 200, outcome.title, outcome.body, session, flash, { sidebar: outcome.sidebar, heading: outcome.heading, scripts: outcome.scripts, todosCount, broadcasts });
 }
 
 export function pageRoute(app: FastifyInstance, deps: Deps, spec: PageSpec & { url: string }): void {
