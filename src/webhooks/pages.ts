@@ -8,7 +8,7 @@ import { namespacedPage, csrfField, type PageContext } from '../platform/web/pag
 import { page, redirect } from '../platform/web/page.js';
 import { html, type Html } from '../platform/web/html.js';
 import { toApiError } from '../platform/http/error-handler.js';
-import { FIRED_FLAGS, alertStatus } from './model.js';
+import { FIRED_FLAGS, alertStatus, type FiredFlag } from './model.js';
 import { hookFlags, type HookRow } from './entities.js';
 import { findHook, hooksQuery, recentLogsQuery } from './finder.js';
 import { createHook, deleteHook, updateHook, type HookOwner } from './save-hook.js';
@@ -26,7 +26,8 @@ const SLACK = /^(?<path>.+?)\/-\/settings\/integrations\/slack\/edit$/;
 const FLAG_LABELS: Record<string, string> = {
   push_events: 'Push events', tag_push_events: 'Tag push events', issues_events: 'Issues events', confidential_issues_events: 'Confidential issues events',
   note_events: 'Comments', confidential_note_events: 'Confidential comments', deployment_events: 'Deployment events', merge_requests_events: 'Merge request events', releases_events: 'Releases events', alert_events: 'Alert events',
-};
+  pipeline_events: 'Pipeline events', job_events: 'Job events',
+} satisfies Record<FiredFlag | 'alert_events', string>;
 
 /** The per-event channel field of each chat event flag. */
 const CHANNEL_OF: Record<string, string> = {

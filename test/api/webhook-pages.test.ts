@@ -79,6 +79,17 @@ describe('GET /:namespace/:project/-/hooks', () => {
       expect(received[2].body).toEqual(received[1].body);
     });
 
+    it('offers pipeline and job events in the form and saves them', async () => {
+      const form = await web.get('/owner/site/-/hooks');
+      expect(form.body).toMatch(/name="pipeline_events" value="1"\s*> Pipeline events/);
+      expect(form.body).toMatch(/name="job_events" value="1"\s*> Job events/);
+      expect(form.body).not.toContain('undefined');
+      const created = await web.post('/owner/site/-/hooks', { action: 'create', url: `${receiverUrl}/ci`, pipeline_events: '1', job_events: '1' });
+      expect(created.statusCode).toBe(303);
+      const hooks = (await kiln.api('GET', `/projects/${project.id}/hooks`, { token: owner.token })).body as any[];
+      expect(hooks.find((hook) => hook.url === `${receiverUrl}/ci`)).toMatchObject({ pipeline_events: true, job_events: true, push_events: false });
+    });
+
     it('shows GitLab\'s message for a blocked URL', async () => {
       await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { allow_local_requests_from_web_hooks_and_services: false } });
       try {
