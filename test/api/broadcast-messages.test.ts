@@ -198,6 +198,20 @@ describe('/admin/broadcast_messages', () => {
     expect(blank.body).toContain('id="starts_at-error">Starts at is invalid</p>');
   });
 
+  it('shows markup in every field as text: the list, its preview and the edit form', async () => {
+    const evil = '<script>alert(1)</script><img src=x onerror=alert(2)>';
+    const made = await create({ message: `Note ${evil} [x](javascript:alert(3)) <a href="javascript:alert(4)">y</a>`, target_path: `/x${evil}` });
+    expect(made.status).toBe(201);
+    for (const path of ['/admin/broadcast_messages', `/admin/broadcast_messages/${made.body.id}/edit`]) {
+      const body = (await admin.get(path)).body;
+      expect(body).not.toContain('<script>alert');
+      expect(body).not.toMatch(/<img[^>]*onerror/i);
+      expect(body).not.toMatch(/href="\s*javascript:/i);
+    }
+    expect((await admin.get('/admin/broadcast_messages')).body).toContain('<code>/x&lt;script&gt;alert(1)&lt;/script&gt;');
+    await remove(made.body.id);
+  });
+
   it('needs the CSRF token, and is a 404 to users who are not administrators', async () => {
     expect((await admin.post('/admin/broadcast_messages', { message: 'forged', authenticity_token: 'forged' })).statusCode).toBe(422);
     const other = await signedIn(user);
