@@ -58,3 +58,7 @@ export { lineMarkup, lineTable } from './pages/file-lines.js';
 // Issue 38 (wikis): a project's wiki repository, read at its HEAD and written one commit at a time.
 export { readableWiki, writableWiki, wikiHead, wikiCommit, wikiFiles, wikiBlob, wikiHistory, commitToWiki, WikiChangedError, type WikiFile } from './wiki-repository.js';
 export { gitlabTime } from './repository-api/git-objects.js';
+// Issue 38 (snippets kept in git): a snippet's repository, written as a commit of its whole files,
+// and git over HTTP for a repository whose owner decides who reads it.
+export { commitSnippetFiles, snippetRepository, SNIPPET_BRANCH } from './snippet-repository.js';
+export { serveReadOnlyGit, type ReadOnlyGitRepository } from './git-http/serve-git.js';

@@ -26,6 +26,7 @@ export function diskPathFor(container: Container): string {
   const hash = sha256Hex(String(container.id));
   const prefix = `${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}`;
   if (container.type === 'group') return `@groups/${prefix}.wiki.git`;
+  if (container.type === 'snippet') return `@snippets/${prefix}.git`;
   return container.type === 'project_wiki' ? `@hashed/${prefix}.wiki.git` : `@hashed/${prefix}.git`;
 }
 

@@ -1,5 +1,5 @@
-// Repositories whose project (or group) was deleted: removed from disk, then forgotten. Deleting a
-// project only deletes rows (accounts/create-project.ts); this daily job, owned by the feature that
+// Repositories whose project (or group, or snippet) was deleted: removed from disk, then forgotten.
+// Deleting a project or a snippet only deletes rows (accounts/create-project.ts); this daily job, owned by the feature that
 // owns the files, finds the repositories left without a container. Ids are never reused, so an orphan
 // can never belong to a later project. LFS objects no project links any more go in the same run
 // (lfs/prune-orphans.ts). Each step is idempotent: a crash between removing the
@@ -21,6 +21,7 @@ export async function pruneOrphanRepositories(deps: Deps): Promise<number> {
       eb.or([
         eb.and([eb('r.container_type', 'in', ['project', 'project_wiki']), eb.not(eb.exists(eb.selectFrom('projects as p').select('p.id').whereRef('p.id', '=', 'r.container_id')))]),
         eb.and([eb('r.container_type', '=', 'group'), eb.not(eb.exists(eb.selectFrom('namespaces as n').select('n.id').whereRef('n.id', '=', 'r.container_id')))]),
+        eb.and([eb('r.container_type', '=', 'snippet'), eb.not(eb.exists(eb.selectFrom('snippets as s').select('s.id').whereRef('s.id', '=', 'r.container_id')))]),
       ]),
     )
     .orderBy('r.id')

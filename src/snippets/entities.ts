@@ -1,7 +1,7 @@
 // Wire shape of a snippet (GitLab's Entities::Snippet and ProjectSnippet: the same fields), listed in
-// GitLab's order. Kiln keeps a snippet's files in its database, not in a repository of its own, so the
-// entity has no ssh_url_to_repo/http_url_to_repo (docs/snippets.md). A file's raw_url names the
-// branch `main`, as a snippet repository's only branch would be named.
+// GitLab's order. http_url_to_repo clones the snippet's repository (git-routes.ts); Kiln serves no
+// snippet over SSH, so there is no ssh_url_to_repo (docs/snippets.md). A file's raw_url names the
+// branch `main`, the snippet repository's only branch.
 import type { Deps } from '../platform/deps.js';
 import { isoTime } from '../platform/clock.js';
 import { projectWebUrl, userBasic } from '../accounts/api.js';
@@ -11,6 +11,11 @@ export const SNIPPET_REF = 'main';
 
 export function snippetWebUrl(baseUrl: string, snippet: { id: number | string }, projectPath: string | null): string {
   return projectPath === null ? `${baseUrl}/-/snippets/${Number(snippet.id)}` : `${projectWebUrl(baseUrl, projectPath)}/-/snippets/${Number(snippet.id)}`;
+}
+
+/** The snippet's repository over HTTP: `<base>/snippets/<id>.git` or `<project>/snippets/<id>.git`. */
+export function snippetRepoUrl(baseUrl: string, snippet: { id: number | string }, projectPath: string | null): string {
+  return projectPath === null ? `${baseUrl}/snippets/${Number(snippet.id)}.git` : `${projectWebUrl(baseUrl, projectPath)}/snippets/${Number(snippet.id)}.git`;
 }
 
 export function fileRawUrl(webUrl: string, path: string): string {
@@ -33,7 +38,8 @@ export async function presentSnippets(deps: Deps, snippets: SnippetRow[]) {
   const authors = new Map((authorIds.length ? await deps.db.selectFrom('users').selectAll().where('id', 'in', authorIds).execute() : []).map((user) => [Number(user.id), user]));
   const paths = await projectPaths(deps, snippets);
   return snippets.map((snippet) => {
-    const web = snippetWebUrl(baseUrl, snippet, snippet.project_id === null ? null : paths.get(Number(snippet.project_id)) ?? null);
+    const projectPath = snippet.project_id === null ? null : paths.get(Number(snippet.project_id)) ?? null;
+    const web = snippetWebUrl(baseUrl, snippet, projectPath);
     const own: SnippetFileRow[] = files.get(Number(snippet.id)) ?? [];
     const author = authors.get(Number(snippet.author_id));
     return {
@@ -47,6 +53,7 @@ export async function presentSnippets(deps: Deps, snippets: SnippetRow[]) {
       project_id: snippet.project_id === null ? null : Number(snippet.project_id),
       web_url: web,
       raw_url: `${web}/raw`,
+      http_url_to_repo: snippetRepoUrl(baseUrl, snippet, projectPath),
       file_name: own[0]?.path ?? null,
       files: own.map((file) => ({ path: file.path, raw_url: fileRawUrl(web, file.path) })),
       imported: false,

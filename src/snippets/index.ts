@@ -1,8 +1,10 @@
-// Snippets (issue 38): personal snippets and project snippets, their API and pages.
+// Snippets (issue 38): personal snippets and project snippets, their API and pages, each kept in a
+// git repository of its own that clones over HTTP.
 import type { Feature } from '../platform/feature.js';
 import { personalSnippetRoutes } from './personal-routes.js';
 import { projectSnippetRoutes } from './project-routes.js';
 import { snippetPages } from './pages.js';
+import { snippetGitRoutes } from './git-routes.js';
 
 export const snippetsFeature: Feature = {
   name: 'snippets',
@@ -10,5 +12,6 @@ export const snippetsFeature: Feature = {
     personalSnippetRoutes(app, deps);
     projectSnippetRoutes(app, deps);
     snippetPages(app, deps);
+    snippetGitRoutes(app, deps);
   },
 };

@@ -111,7 +111,7 @@ async function update(context: PageContext, place: Place): Promise<PageOutcome> 
   const path = `${place.root}/${snippet.id}`;
   const { values, error } = readSnippetForm(context.form);
   if (error) return formPage(context, place, `Edit ${snippet.title}`, path, path, values, error);
-  await updateSnippet(context.deps, snippet, { title: values.title, description: values.description, visibility: values.visibility, replace: values.files });
+  await updateSnippet(context.deps, snippet, { title: values.title, description: values.description, visibility: values.visibility, replace: values.files }, context.user.id);
   return redirect(path, 'The snippet was saved.');
 }
 

@@ -85,7 +85,7 @@ export function personalSnippetRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, actor }) => {
       const snippet = await readable(params.id, actor.user);
       if (!canUpdateSnippet(actor.user, snippet, null)) throw new ForbiddenError();
-      return presentSnippet(deps, await updateSnippet(deps, snippet, updateChanges(params)));
+      return presentSnippet(deps, await updateSnippet(deps, snippet, updateChanges(params), actor.user.id));
     },
   });
 

@@ -84,9 +84,9 @@ export function projectSnippetRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     method: 'PUT', url: '/projects/:id/snippets/:snippet_id', summary: "Change a project snippet's title, description, visibility or files", tags: TAGS,
     ability: READ, bodyLimit: BODY_LIMIT, params: { ...ONE, ...UPDATE_PARAMS },
-    handler: async ({ params, project }) => {
+    handler: async ({ params, project, actor }) => {
       const snippet = await writable(await project(), params.snippet_id);
-      return presentSnippet(deps, await updateSnippet(deps, snippet, updateChanges(params)));
+      return presentSnippet(deps, await updateSnippet(deps, snippet, updateChanges(params), actor.user.id));
     },
   });
 

@@ -1,13 +1,15 @@
 // Change a snippet (GitLab's Snippets::UpdateService): its title, description, visibility, and its
 // files, either with `files` actions or, for a snippet of one file, with `content` and `file_name`.
 // The files are rewritten in the same transaction as the row, after a lock on the row (a concurrent
-// update waits, then applies its actions to what the first one left).
+// update waits, then applies its actions to what the first one left); a change of the files is then
+// a commit of the snippet's repository.
 import type { Deps } from '../platform/deps.js';
 import { inTransaction } from '../platform/db/database.js';
 import { BadRequestError, NotFoundError } from '../platform/errors.js';
 import type { SnippetVisibility } from '../platform/db/tables/snippets.js';
 import type { SnippetRow } from './finder.js';
 import { applyActions, checkTotal, filePath, type FileAction, type SnippetFile } from './snippet-input.js';
+import { commitToRepository } from './create-snippet.js';
 
 export interface SnippetChanges {
   title?: string;
@@ -25,13 +27,15 @@ function oneFileChange(current: SnippetFile[], content: string | undefined, file
   return checkTotal([{ path: fileName ? filePath(fileName, 'file_name') : current[0].path, content: content ?? current[0].content }]);
 }
 
-export async function updateSnippet(deps: Deps, snippet: SnippetRow, changes: SnippetChanges): Promise<SnippetRow> {
+/** `editorId`: who changes it (its repository's commit names them). */
+export async function updateSnippet(deps: Deps, snippet: SnippetRow, changes: SnippetChanges, editorId: number): Promise<SnippetRow> {
   if (changes.files && (changes.content !== undefined || changes.fileName !== undefined)) throw new BadRequestError('content, file_name and files are mutually exclusive');
-  return inTransaction(deps.db, async (trx) => {
+  const filesChange = Boolean(changes.replace || changes.files || changes.content !== undefined || changes.fileName !== undefined);
+  const updated = await inTransaction(deps.db, async (trx) => {
     // Taking the row first serialises concurrent updates of one snippet (a no-op write is a row lock on both databases).
     const locked = await trx.updateTable('snippets').set({ updated_at: deps.clock.now() }).where('id', '=', snippet.id).returningAll().executeTakeFirst();
     if (!locked) throw new NotFoundError('Snippet');
-    if (changes.replace || changes.files || changes.content !== undefined || changes.fileName !== undefined) {
+    if (filesChange) {
       const rows = await trx.selectFrom('snippet_files').select(['path', 'content']).where('snippet_id', '=', snippet.id).orderBy('position').execute();
       const files = changes.replace ? checkTotal(changes.replace) : changes.files ? applyActions(rows, changes.files) : oneFileChange(rows, changes.content, changes.fileName);
       await trx.deleteFrom('snippet_files').where('snippet_id', '=', snippet.id).execute();
@@ -45,4 +49,6 @@ export async function updateSnippet(deps: Deps, snippet: SnippetRow, changes: Sn
     if (Object.keys(set).length === 0) return locked;
     return trx.updateTable('snippets').set(set).where('id', '=', snippet.id).returningAll().executeTakeFirstOrThrow();
   });
+  if (filesChange) await commitToRepository(deps, updated, 'Update snippet', editorId);
+  return updated;
 }

@@ -1,9 +1,14 @@
 // python-gitlab 3.12 (Debian) against a started `kiln serve`, as its functional suite drives snippets
 // (docs/clients.md): personal snippets — create, list, get, save after editing, content (raw),
 // user_agent_detail, delete — and project snippets the same way, with snippets_enabled set first;
-// and an update whose files carry no action, as clients that send the files as they read them do.
+// and an update whose files carry no action, as clients that send the files as they read them do;
+// a snippet of two files cloned with git from its http_url_to_repo.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startKilnProcess, type KilnProcess } from './helpers/server.js';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { apiCall, startKilnProcess, type KilnProcess } from './helpers/server.js';
 import { runPython } from './helpers/python.js';
 
 let kiln: KilnProcess;
@@ -94,5 +99,20 @@ describe('python-gitlab 3.12 snippets', () => {
     expect(out.p_saved).toEqual(['snip2', 'project one']);
     expect(out.p_deleted).toBe(0);
     expect(out.p_disabled).toBe(403);
+  });
+});
+
+describe('git', () => {
+  it('clones a snippet of two files from its http_url_to_repo', async () => {
+    const snippet = await apiCall(kiln, 'POST', '/snippets', { title: 'Two', visibility: 'private', files: [{ file_path: 'a.py', content: 'print(1)\n' }, { file_path: 'lib/b.txt', content: 'b\n' }] });
+    const dir = mkdtempSync(join(tmpdir(), 'kiln-snippet-clone-'));
+    try {
+      const remote = (snippet.http_url_to_repo as string).replace('http://', `http://root:${kiln.rootToken}@`);
+      execFileSync('git', ['clone', '-q', remote, join(dir, 'clone')], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' } });
+      expect(readFileSync(join(dir, 'clone', 'a.py'), 'utf8')).toBe('print(1)\n');
+      expect(readFileSync(join(dir, 'clone', 'lib', 'b.txt'), 'utf8')).toBe('b\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

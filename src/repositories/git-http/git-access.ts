@@ -95,6 +95,36 @@ function refuse(status: 403 | 404, message: string): GitAccessDecision {
   return { allowed: false, challenge: false, status, message };
 }
 
+/** A blocked or deactivated account's refusal, or null. */
+function accountRefusal(deps: Deps, user: AuthUser | null): Extract<GitAccessDecision, { allowed: false }> | null {
+  if (user && isBlockedState(user.state)) return { allowed: false, challenge: false, status: 403, message: GIT_MESSAGES.blocked };
+  if (user?.state === 'deactivated') return { allowed: false, challenge: false, status: 403, message: `${GIT_MESSAGES.deactivated} ${deps.config.baseUrl}` };
+  return null;
+}
+
+/**
+ * A fetch of a repository that is neither a project's nor a group wiki (a snippet's), whose owner
+ * decides who reads it: users only (deploy keys and tokens belong to projects), a token with a
+ * repository scope, an anonymous caller challenged where it may not read; no pushes.
+ */
+export async function decideReadOnlyGitAccess(
+  deps: Deps,
+  actor: GitActor,
+  pushing: boolean,
+  readable: (user: AuthUser | null) => Promise<boolean>,
+  pushRefusal: string,
+): Promise<{ allowed: true } | Extract<GitAccessDecision, { allowed: false }>> {
+  const user = userOf(actor);
+  const refusal = accountRefusal(deps, user);
+  if (refusal) return refusal;
+  if (actor.kind === 'deploy_key' || actor.kind === 'deploy_token') return { allowed: false, challenge: false, status: 404, message: GIT_MESSAGES.projectNotFound };
+  if (!(await readable(user))) return user ? { allowed: false, challenge: false, status: 404, message: GIT_MESSAGES.projectNotFound } : { allowed: false, challenge: true };
+  const scopes = actor.kind === 'user' ? actor.scopes : null;
+  if (scopes && !scopes.some((scope) => READ_SCOPES.has(scope))) return { allowed: false, challenge: false, status: 403, message: GIT_MESSAGES.authDownload };
+  if (pushing) return user ? { allowed: false, challenge: false, status: 403, message: pushRefusal } : { allowed: false, challenge: true };
+  return { allowed: true };
+}
+
 /** What a credential that is no user (a deploy key or token) may do on the target. */
 async function credentialAccess(deps: Deps, actor: Extract<GitActor, { kind: 'deploy_key' | 'deploy_token' }>, target: GitTarget): Promise<{ read: boolean; write: boolean }> {
   if (target.kind !== 'project' || !target.project) return { read: false, write: false };
@@ -112,8 +142,8 @@ async function credentialAccess(deps: Deps, actor: Extract<GitActor, { kind: 'de
  */
 export async function decideGitAccess(deps: Deps, path: string, actor: GitActor, pushing: boolean): Promise<GitAccessDecision> {
   const user = userOf(actor);
-  if (user && isBlockedState(user.state)) return refuse(403, GIT_MESSAGES.blocked);
-  if (user?.state === 'deactivated') return refuse(403, `${GIT_MESSAGES.deactivated} ${deps.config.baseUrl}`);
+  const refusal = accountRefusal(deps, user);
+  if (refusal) return refusal;
   const target = await findTarget(deps, path, user);
   if (actor.kind === 'deploy_key' || actor.kind === 'deploy_token') return decideForCredential(deps, actor, target, pushing);
   const readable = target !== null && (target.kind === 'group' ? canOnGroup(target.subject, 'read_group') : canOnProject(target.subject, 'read_project'));

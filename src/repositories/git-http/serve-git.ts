@@ -6,12 +6,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import { authenticateGit, parseBasic } from './authenticate.js';
-import { decideGitAccess, GIT_MESSAGES } from './git-access.js';
+import { decideGitAccess, decideReadOnlyGitAccess, GIT_MESSAGES, type GitActor } from './git-access.js';
+import type { AuthUser } from '../../platform/auth/principal.js';
 import { clearGitAuthFailures, gitAuthThrottle, recordGitAuthFailure } from './throttle.js';
 import { runHttpBackend, type CgiRequest } from './cgi.js';
 import { prepareGitService } from './git-service.js';
 
-export const GIT_URL = /^(?<path>.+?)\.git\/(?<action>info\/refs|git-upload-pack|git-receive-pack)$/;
+// A snippet's repository (`snippets/<id>.git`, `<project>/snippets/<id>.git`) is the snippets
+// feature's route (serveReadOnlyGit below), not a project's.
+export const GIT_URL = /^(?!(?:.+\/)?snippets\/\d+\.git\/)(?<path>.+?)\.git\/(?<action>info\/refs|git-upload-pack|git-receive-pack)$/;
 
 type Service = 'git-upload-pack' | 'git-receive-pack';
 
@@ -58,11 +61,8 @@ function requestedService(request: FastifyRequest, action: string): Service | nu
   return request.method === 'POST' ? (action as Service) : null;
 }
 
-export async function serveGit(deps: Deps, request: FastifyRequest, reply: FastifyReply, match: { path: string; action: string }): Promise<FastifyReply> {
-  const service = requestedService(request, match.action);
-  const path = cleanPath(match.path);
-  if (!service || !path) return text(reply, 404, '404 Not Found');
-
+/** The service asked for and who asks, or the reply already sent (a ban, failed credentials). */
+async function admit(deps: Deps, request: FastifyRequest, reply: FastifyReply, service: Service): Promise<{ actor: GitActor; pushing: boolean } | FastifyReply> {
   // Rack::Attack's blocklist answers a banned address before anything else (throttle.ts).
   const throttle = await gitAuthThrottle(deps, request.ip);
   if (throttle.banned) return text(reply, 403, 'Forbidden');
@@ -72,9 +72,48 @@ export async function serveGit(deps: Deps, request: FastifyRequest, reply: Fasti
   if (auth.status === 'denied') return challenge(reply);
   if (auth.status === 'token_required') return text(reply, 401, tokenRequiredMessage(deps.config.baseUrl));
   if (auth.status === 'blocked') return text(reply, 403, GIT_MESSAGES.blocked);
-  const { actor } = auth;
+  return { actor: auth.actor, pushing: service === 'git-receive-pack' };
+}
 
-  const pushing = service === 'git-receive-pack';
+function cgiRequest(request: FastifyRequest, action: string, service: Service, actor: GitActor): Omit<CgiRequest, 'projectRoot' | 'pathInfo' | 'env'> {
+  return {
+    method: request.method as 'GET' | 'POST',
+    queryString: action === 'info/refs' ? `service=${service}` : '',
+    remoteUser: actor.kind === 'user' ? actor.user.username : actor.kind === 'deploy_token' ? actor.username : null,
+    headers: request.headers,
+    body: request.method === 'POST' ? request.raw : null,
+  };
+}
+
+/** A repository whose owning feature decides who reads it and keeps it current (a snippet's). */
+export interface ReadOnlyGitRepository {
+  readable(user: AuthUser | null): Promise<boolean>;
+  /** Called once reading is allowed: the repository, brought up to date. */
+  open(): Promise<{ shardPath: string; diskPath: string }>;
+  /** What git prints to a push (none is taken). */
+  pushRefusal: string;
+}
+
+/** Git smart HTTP for a ReadOnlyGitRepository: the same credentials and throttle as projects, fetches only. */
+export async function serveReadOnlyGit(deps: Deps, request: FastifyRequest, reply: FastifyReply, action: string, repository: ReadOnlyGitRepository): Promise<FastifyReply> {
+  const service = requestedService(request, action);
+  if (!service) return text(reply, 404, '404 Not Found');
+  const admitted = await admit(deps, request, reply, service);
+  if (!('actor' in admitted)) return admitted;
+  const decision = await decideReadOnlyGitAccess(deps, admitted.actor, admitted.pushing, repository.readable, repository.pushRefusal);
+  if (!decision.allowed) return decision.challenge ? challenge(reply) : text(reply, decision.status, decision.message);
+  const { shardPath, diskPath } = await repository.open();
+  const nothing = async () => {};
+  return relay(request, reply, nothing, { ...cgiRequest(request, action, service, admitted.actor), projectRoot: shardPath, pathInfo: `/${diskPath}/${action}`, env: {} }, nothing);
+}
+
+export async function serveGit(deps: Deps, request: FastifyRequest, reply: FastifyReply, match: { path: string; action: string }): Promise<FastifyReply> {
+  const service = requestedService(request, match.action);
+  const path = cleanPath(match.path);
+  if (!service || !path) return text(reply, 404, '404 Not Found');
+  const admitted = await admit(deps, request, reply, service);
+  if (!('actor' in admitted)) return admitted;
+  const { actor, pushing } = admitted;
   const decision = await decideGitAccess(deps, path, actor, pushing);
   if (!decision.allowed) return decision.challenge ? challenge(reply) : text(reply, decision.status, decision.message);
 
@@ -83,13 +122,9 @@ export async function serveGit(deps: Deps, request: FastifyRequest, reply: Fasti
   if (!setup.ok) return text(reply, 403, setup.message);
   const prepared = setup.service;
   return relay(request, reply, prepared.release, {
+    ...cgiRequest(request, match.action, service, actor),
     projectRoot: prepared.shardPath,
     pathInfo: `/${prepared.diskPath}/${match.action}`,
-    method: request.method as 'GET' | 'POST',
-    queryString: match.action === 'info/refs' ? `service=${service}` : '',
-    remoteUser: actor.kind === 'user' ? actor.user.username : actor.kind === 'deploy_token' ? actor.username : null,
-    headers: request.headers,
-    body: request.method === 'POST' ? request.raw : null,
     env: prepared.env,
     channel: prepared.channel,
   }, prepared.finish);

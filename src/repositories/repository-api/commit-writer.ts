@@ -51,23 +51,33 @@ function identityEnv(prefix: 'AUTHOR' | 'COMMITTER', who: Identity, time: number
   return { [`GIT_${prefix}_NAME`]: who.name, [`GIT_${prefix}_EMAIL`]: who.email, [`GIT_${prefix}_DATE`]: `@${time} +0000` };
 }
 
-/** The new commit's id. */
-export async function writeCommit(repoPath: string, commit: NewCommit): Promise<string> {
+/** The tree of `base` (a tree id, or none: empty) with `changes` applied, written to the repository. */
+export async function writeTree(repoPath: string, base: string | null, changes: FileChanges): Promise<string> {
   const scratch = await mkdtemp(join(tmpdir(), 'kiln-index-'));
   try {
     const env = { GIT_INDEX_FILE: join(scratch, 'index') };
-    if (commit.parent) await gitBytes(repoPath, ['read-tree', commit.parent.tree], { env });
-    await gitBytes(repoPath, ['update-index', '-z', '--index-info'], { env, input: await indexRecords(repoPath, commit.changes) });
-    const tree = (await gitBytes(repoPath, ['write-tree'], { env })).toString().trim();
-    const parents = commit.parent ? ['-p', commit.parent.id] : [];
-    const output = await gitBytes(repoPath, ['commit-tree', tree, ...parents, '-F', '-'], {
-      input: commit.message,
-      env: { ...identityEnv('AUTHOR', commit.author, commit.time), ...identityEnv('COMMITTER', commit.committer, commit.time) },
-    });
-    return output.toString().trim();
+    if (base) await gitBytes(repoPath, ['read-tree', base], { env });
+    await gitBytes(repoPath, ['update-index', '-z', '--index-info'], { env, input: await indexRecords(repoPath, changes) });
+    return (await gitBytes(repoPath, ['write-tree'], { env })).toString().trim();
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** A commit object of `tree` on `parent` (or a root commit). */
+export async function commitTree(repoPath: string, tree: string, parent: string | null, commit: Pick<NewCommit, 'message' | 'author' | 'committer' | 'time'>): Promise<string> {
+  const parents = parent ? ['-p', parent] : [];
+  const output = await gitBytes(repoPath, ['commit-tree', tree, ...parents, '-F', '-'], {
+    input: commit.message,
+    env: { ...identityEnv('AUTHOR', commit.author, commit.time), ...identityEnv('COMMITTER', commit.committer, commit.time) },
+  });
+  return output.toString().trim();
+}
+
+/** The new commit's id. */
+export async function writeCommit(repoPath: string, commit: NewCommit): Promise<string> {
+  const tree = await writeTree(repoPath, commit.parent?.tree ?? null, commit.changes);
+  return commitTree(repoPath, tree, commit.parent?.id ?? null, commit);
 }
 
 /** An annotated tag object for `target` (a commit), as `git tag -a` would write it. */

@@ -2,10 +2,10 @@
 // repository storage moves (GitLab's REST API documentation).
 import type { Generated } from 'kysely';
 
-/** What a repository belongs to: a group (its wiki), a project (its code) or a project's wiki. */
-export type RepositoryContainerType = 'group' | 'project' | 'project_wiki';
+/** What a repository belongs to: a group (its wiki), a project (its code), a project's wiki or a snippet. */
+export type RepositoryContainerType = 'group' | 'project' | 'project_wiki' | 'snippet';
 
-/** A group's wiki repository, a project's repository or a project's wiki, on one shard of KILN_STORAGES. */
+/** A group's wiki repository, a project's repository, a project's wiki or a snippet's, on one shard of KILN_STORAGES. */
 export interface RepositoriesTable {
   id: Generated<number>;
   container_type: RepositoryContainerType;

@@ -1,0 +1,157 @@
+// Snippets kept in git repositories (issue 38): every create and every change of the files is a
+// commit on `main`; the real git clones `/snippets/<id>.git` and `/<project>/snippets/<id>.git` over
+// HTTP by the snippet's read rule (private: 404 to signed-in outsiders, a credentials challenge to
+// anonymous callers); a snippet written before repositories gets one on its first clone; no pushes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { gitCommands, listenOnLoopback } from '../helpers/git.js';
+import { ACCESS } from '../../src/platform/auth/access-levels.js';
+import { pruneOrphanRepositories } from '../../src/repositories/prune-orphans.js';
+
+let kiln: TestKiln;
+let work: string;
+let base: string;
+let alice: TestUser;
+let bob: TestUser;
+let guest: TestUser;
+let project: any;
+const { run: git, ok } = gitCommands(() => work);
+const two = [{ file_path: 'hello.py', content: 'print("hello")\n' }, { file_path: 'docs/readme.md', content: '# Read me\n' }];
+let clones = 0;
+
+const url = (path: string, user?: TestUser) => (user ? base.replace('http://', `http://${user.username}:${user.token}@`) : base) + `/${path}.git`;
+
+/** Clone into a new directory: the directory, or the failed git's outcome. */
+async function clone(path: string, user?: TestUser) {
+  const dir = join(work, `clone-${(clones += 1)}`);
+  const result = await git(['clone', '-q', url(path, user), dir]);
+  return { dir, ...result };
+}
+
+/** What the smart HTTP refs advertisement answers (its status tells 401 from 404). */
+async function advertise(path: string, user?: TestUser) {
+  const headers: Record<string, string> = user ? { authorization: `Basic ${Buffer.from(`${user.username}:${user.token}`).toString('base64')}` } : {};
+  const response = await fetch(`${base}/${path}.git/info/refs?service=git-upload-pack`, { headers });
+  return { status: response.status, body: await response.text() };
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'kiln-snippet-repos-'));
+  kiln = await testKiln({ storages: [{ name: 'default', path: join(work, 'storage'), weight: 100 }] });
+  base = await listenOnLoopback(kiln.app);
+  alice = await kiln.createUser('alice');
+  bob = await kiln.createUser('bob');
+  guest = await kiln.createUser('guest');
+  project = await kiln.createProject(alice, 'app', { visibility: 'private' });
+  await kiln.addMember(alice, 'projects', project.id, guest, ACCESS.guest);
+}, 120_000);
+afterAll(async () => {
+  await kiln?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('personal snippet repositories', () => {
+  it('clones a public snippet of two files anonymously; each change of the files is a commit by its editor', async () => {
+    const created = await kiln.api('POST', '/snippets', { token: alice.token, body: { title: 'Two', visibility: 'public', files: two } });
+    expect(created.body.http_url_to_repo).toBe(`${kiln.deps.config.baseUrl}/snippets/${created.body.id}.git`);
+    const first = await clone(`snippets/${created.body.id}`);
+    expect(first.code, first.stderr).toBe(0);
+    expect(readFileSync(join(first.dir, 'hello.py'), 'utf8')).toBe('print("hello")\n');
+    expect(readFileSync(join(first.dir, 'docs/readme.md'), 'utf8')).toBe('# Read me\n');
+    const me = (await kiln.api('GET', '/user', { token: alice.token })).body;
+    expect((await ok(['log', '--format=%an <%ae>|%s'], first.dir)).trim()).toBe(`${me.name} <${me.email}>|Create snippet`);
+
+    const put = await kiln.api('PUT', `/snippets/${created.body.id}`, {
+      token: alice.token, body: { files: [{ action: 'update', file_path: 'hello.py', content: 'print("bye")\n' }, { action: 'delete', file_path: 'docs/readme.md' }, { action: 'create', file_path: 'new.txt', content: 'new\n' }] },
+    });
+    expect(put.status).toBe(200);
+    // A change of the title alone is no commit.
+    expect((await kiln.api('PUT', `/snippets/${created.body.id}`, { token: alice.token, body: { title: 'Renamed' } })).status).toBe(200);
+    const pulled = await git(['pull', '-q', '--ff-only'], first.dir);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect((await ok(['ls-files'], first.dir)).trim().split('\n')).toEqual(['hello.py', 'new.txt']);
+    expect(readFileSync(join(first.dir, 'hello.py'), 'utf8')).toBe('print("bye")\n');
+    expect((await ok(['log', '--format=%s'], first.dir)).trim().split('\n')).toEqual(['Update snippet', 'Create snippet']);
+  });
+
+  it('keeps a private snippet to its author: 404 to another user, a credentials challenge to anonymous callers', async () => {
+    const hidden = (await kiln.api('POST', '/snippets', { token: alice.token, body: { title: 'Mine', visibility: 'private', files: two } })).body;
+    const path = `snippets/${hidden.id}`;
+    const mine = await clone(path, alice);
+    expect(mine.code, mine.stderr).toBe(0);
+    expect((await advertise(path, bob)).status).toBe(404);
+    expect((await advertise(path)).status).toBe(401);
+    const theirs = await clone(path, bob);
+    expect(theirs.code).not.toBe(0);
+    expect(theirs.stderr).toContain('could not be found');
+    expect((await advertise('snippets/999999', alice)).status).toBe(404);
+  });
+
+  it('takes no pushes', async () => {
+    const snippet = (await kiln.api('POST', '/snippets', { token: alice.token, body: { title: 'Push', visibility: 'private', files: two } })).body;
+    const local = await clone(`snippets/${snippet.id}`, alice);
+    writeFileSync(join(local.dir, 'hello.py'), 'changed\n');
+    await ok(['commit', '-q', '-am', 'local change'], local.dir);
+    const pushed = await git(['push', '-q', 'origin', 'main'], local.dir);
+    expect(pushed.code).not.toBe(0);
+    expect(pushed.stderr).toContain('not allowed to push');
+    expect((await kiln.request('GET', `/api/v4/snippets/${snippet.id}/raw`, { token: alice.token })).body).toBe('print("hello")\n');
+  });
+
+  it('gives a snippet written before repositories one on its first clone, of its files as they are', async () => {
+    const now = kiln.deps.clock.now();
+    const row = await kiln.deps.db.insertInto('snippets').values({
+      project_id: null, author_id: alice.id, title: 'Old', description: null, visibility: 'public', user_agent: null, ip_address: null, created_at: now, updated_at: now,
+    }).returningAll().executeTakeFirstOrThrow();
+    await kiln.deps.db.insertInto('snippet_files').values([{ snippet_id: row.id, position: 0, path: 'old.txt', content: 'from before\n' }]).execute();
+    const cloned = await clone(`snippets/${row.id}`);
+    expect(cloned.code, cloned.stderr).toBe(0);
+    expect(readFileSync(join(cloned.dir, 'old.txt'), 'utf8')).toBe('from before\n');
+    // A second clone finds it as it was: no further commit.
+    const again = await clone(`snippets/${row.id}`);
+    expect((await ok(['rev-list', '--count', 'HEAD'], again.dir)).trim()).toBe('1');
+  });
+
+  it('a deleted snippet\'s repository goes with the daily orphan pruning', async () => {
+    const snippet = (await kiln.api('POST', '/snippets', { token: alice.token, body: { title: 'Gone', files: two } })).body;
+    const row = await kiln.deps.db.selectFrom('repositories').selectAll().where('container_type', '=', 'snippet').where('container_id', '=', snippet.id).executeTakeFirstOrThrow();
+    expect(row.disk_path).toMatch(/^@snippets\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.git$/);
+    const path = join(work, 'storage', row.disk_path);
+    expect(existsSync(path)).toBe(true);
+    expect((await kiln.api('DELETE', `/snippets/${snippet.id}`, { token: alice.token })).status).toBe(204);
+    expect(await pruneOrphanRepositories(kiln.deps)).toBe(1);
+    expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe('project snippet repositories', () => {
+  it('clone at <project>/snippets/<id>.git for members; 404 to outsiders and at any other address', async () => {
+    const snippet = (await kiln.api('POST', `/projects/${project.id}/snippets`, { token: alice.token, body: { title: 'Team', visibility: 'private', files: two } })).body;
+    const path = `${project.path_with_namespace}/snippets/${snippet.id}`;
+    expect(snippet.http_url_to_repo).toBe(`${kiln.deps.config.baseUrl}/${path}.git`);
+    const member = await clone(path, guest);
+    expect(member.code, member.stderr).toBe(0);
+    expect((await ok(['ls-files'], member.dir)).trim().split('\n')).toEqual(['docs/readme.md', 'hello.py']);
+    expect((await advertise(path, bob)).status).toBe(404);
+    expect((await advertise(path)).status).toBe(401);
+    // Not as a personal snippet, nor under another project.
+    expect((await advertise(`snippets/${snippet.id}`, alice)).status).toBe(404);
+    const other = await kiln.createProject(alice, 'other', { visibility: 'private' });
+    expect((await advertise(`${other.path_with_namespace}/snippets/${snippet.id}`, alice)).status).toBe(404);
+    // The project's own repository is still served at its address.
+    expect((await advertise(project.path_with_namespace, alice)).status).toBe(200);
+  });
+
+  it('follows snippets_access_level: disabled, nobody clones', async () => {
+    const snippet = (await kiln.api('POST', `/projects/${project.id}/snippets`, { token: alice.token, body: { title: 'Closed', visibility: 'private', files: two } })).body;
+    const path = `${project.path_with_namespace}/snippets/${snippet.id}`;
+    expect((await advertise(path, guest)).status).toBe(200);
+    expect((await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: { snippets_access_level: 'disabled' } })).status).toBe(200);
+    expect((await advertise(path, guest)).status).toBe(404);
+    expect((await advertise(path, alice)).status).toBe(404);
+    expect((await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: { snippets_access_level: 'enabled' } })).status).toBe(200);
+  });
+});
