@@ -7,7 +7,7 @@ import { page, type PageOutcome } from '../platform/web/page.js';
 import { canOnInstance } from '../platform/auth/policies/policy.js';
 import type { NamespaceRow } from '../platform/auth/subjects.js';
 import { visibleGroupsQuery } from '../accounts/api.js';
-import { EXPLORE_TABS, filterForm, listStateOf, pageLinks, PER_PAGE, sectionTabs, signInFirst } from './shared.js';
+import { avatarOf, EXPLORE_TABS, filterForm, listStateOf, pageLinks, PER_PAGE, sectionTabs, signInFirst } from './shared.js';
 
 const ROOT = '/explore/groups';
 const SORTS = [
@@ -18,7 +18,7 @@ const SORTS = [
 ] as const;
 
 function groupItem(group: NamespaceRow): Html {
-  return html`<li data-group="${group.full_path}"><h3><a href="/groups/${group.full_path}">${group.name}</a> <span class="muted">${group.full_path}</span></h3>
+  return html`<li data-group="${group.full_path}"><h3>${avatarOf('group', group)} <a href="/groups/${group.full_path}">${group.name}</a> <span class="muted">${group.full_path}</span></h3>
 ${group.description ? html`<p class="wrap-anywhere">${group.description.length > 300 ? `${group.description.slice(0, 300)}…` : group.description}</p>` : ''}
 <p class="muted"><span class="badge visibility">${group.visibility}</span></p></li>`;
 }

@@ -10,7 +10,7 @@ import { localTime } from '../platform/web/local-time.js';
 import { canOnInstance } from '../platform/auth/policies/policy.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import { visibleProjectsQuery, type ProjectFilters } from '../accounts/api.js';
-import { EXPLORE_TABS, filterForm, listStateOf, pageLinks, PER_PAGE, sectionTabs, signInFirst, zoneOf } from './shared.js';
+import { avatarOf, EXPLORE_TABS, filterForm, listStateOf, pageLinks, PER_PAGE, sectionTabs, signInFirst, zoneOf } from './shared.js';
 import { TRENDING_DAYS, trendingProjects } from './trending.js';
 
 export type ProjectsTab = 'all' | 'starred' | 'trending';
@@ -50,7 +50,7 @@ async function listed(deps: Deps, context: PageContext, tab: ProjectsTab, search
 }
 
 function projectItem(project: ProjectRow, zone: string): Html {
-  return html`<li data-project="${project.full_path}"><h3><a href="/${project.full_path}">${project.name}</a> <span class="muted">${project.full_path}</span></h3>
+  return html`<li data-project="${project.full_path}"><h3>${avatarOf('project', project)} <a href="/${project.full_path}">${project.name}</a> <span class="muted">${project.full_path}</span></h3>
 ${project.description ? html`<p class="wrap-anywhere">${project.description.length > 300 ? `${project.description.slice(0, 300)}…` : project.description}</p>` : ''}
 <p class="muted"><span class="badge visibility">${project.visibility}</span> <span aria-label="${Number(project.star_count)} stars">★ ${Number(project.star_count)}</span> · Updated ${localTime(Number(project.last_activity_at), zone)}</p></li>`;
 }

@@ -5,6 +5,7 @@ import { html, type Html } from '../platform/web/html.js';
 import type { PageContext } from '../platform/web/page-route.js';
 import { redirect, type RedirectResult } from '../platform/web/page.js';
 import { readApplicationSettings } from '../application-settings/api.js';
+import { uploadedAvatarUrl } from '../accounts/api.js';
 
 export const PER_PAGE = 20;
 const MAX_PAGE = 1000;
@@ -66,3 +67,9 @@ export function sectionTabs(label: string, tabs: ReadonlyArray<readonly [string,
 
 /** The two halves of Explore. */
 export const EXPLORE_TABS = [['/explore/projects', 'Projects'], ['/explore/groups', 'Groups']] as const;
+
+/** A project's or group's uploaded avatar, else its initial (decorative: the name follows it). */
+export function avatarOf(model: 'project' | 'group', row: { id: number; name: string; avatar: string | null }): Html {
+  const url = uploadedAvatarUrl('', model, Number(row.id), row.avatar);
+  return url ? html`<img class="avatar" src="${url}" alt="" width="32" height="32">` : html`<span class="avatar" aria-hidden="true">${row.name.slice(0, 1).toUpperCase()}</span>`;
+}

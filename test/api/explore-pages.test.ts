@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { WebSession } from '../helpers/browser-session.js';
+import { multipart, TINY_PNG } from '../helpers/multipart.js';
 import { countStatements, type StatementCounter } from '../helpers/statement-counter.js';
 
 let kiln: TestKiln;
@@ -104,6 +105,12 @@ describe('GET /explore/groups', () => {
     expect(anonymous.body).not.toContain('<img src=x');
     expect(listed((await (await signedIn(other)).get('/explore/groups')).body, 'group').sort()).toEqual(['inside', 'open']);
     expect(listed((await (await signedIn(owner)).get('/explore/groups?sort=name_desc')).body, 'group')).toEqual(['secret', 'open', 'inside']);
+    expect(anonymous.body).toContain('<span class="avatar" aria-hidden="true">O</span>');
+    const inside = (await kiln.api('GET', '/groups/inside', { token: owner.token })).body;
+    const upload = await multipart({ avatar: { filename: 'logo.png', data: TINY_PNG } });
+    const put = await kiln.app.inject({ method: 'PUT', url: `/api/v4/groups/${inside.id}`, headers: { 'private-token': owner.token, 'content-type': upload.contentType }, payload: upload.payload });
+    expect(put.statusCode).toBe(200);
+    expect((await (await signedIn(other)).get('/explore/groups')).body).toContain(`<img class="avatar" src="/uploads/-/system/group/avatar/${inside.id}/logo.png" alt="" width="32" height="32">`);
     const none = await kiln.request('GET', '/explore/groups?name=zzz');
     expect(none.body).toContain('No groups you can see match “zzz”.');
   });
