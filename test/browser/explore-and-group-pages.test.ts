@@ -1,8 +1,8 @@
 // Explore, a group's settings, its issue board and its issues in Debian's Chromium against a started
 // `kiln serve` (issue 36): a visitor finds Explore from the sign-in page; an Owner saves the group's
-// settings (a refused path shown by its field) and moves an issue on the group board by keyboard; every
-// page axe-core clean (no serious or critical violations) at 1280 px and 390 px, light and dark, and
-// none scrolls sideways at 390 px.
+// settings (a refused path shown by its field) and moves issues on the group board by keyboard and by
+// pointer; every page axe-core clean (no serious or critical violations) at 1280 px and 390 px, light
+// and dark, and none scrolls sideways at 390 px.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, overflowsSideways, seriousViolations } from './helpers/browser.js';
@@ -11,6 +11,7 @@ import { apiCall, startKilnProcess, ROOT_PASSWORD, type KilnProcess } from '../c
 let kiln: KilnProcess;
 let browser: Browser;
 let issue: { id: number; iid: number; project_id: number };
+let notes: { id: number; iid: number; project_id: number };
 
 beforeAll(async () => {
   kiln = await startKilnProcess();
@@ -20,7 +21,7 @@ beforeAll(async () => {
   await apiCall(kiln, 'POST', `/projects/${project.id}/star`);
   await apiCall(kiln, 'POST', `/groups/${group.id}/labels`, { name: 'Doing', color: '#1f75cb' });
   issue = await apiCall(kiln, 'POST', `/projects/${project.id}/issues`, { title: 'Ship the storefront' });
-  await apiCall(kiln, 'POST', `/projects/${project.id}/issues`, { title: 'Write the notes', labels: 'Doing' });
+  notes = await apiCall(kiln, 'POST', `/projects/${project.id}/issues`, { title: 'Write the notes', labels: 'Doing' });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -99,6 +100,10 @@ describe('explore and the group pages in a browser', () => {
     await page.waitForSelector(`.board-list[data-list="closed"] ${card}`);
     expect(await page.textContent('#board [role=status]')).toBe('Moved acme/storefront#1 to Closed.');
     expect((await apiCall(kiln, 'GET', `/projects/${issue.project_id}/issues/${issue.iid}`)).state).toBe('closed');
+    // Pointer: a card of the Doing list dragged onto Open (grabbed by its title line).
+    await page.dragAndDrop(`#card-${notes.id}`, '.board-list[data-list="open"] h2', { sourcePosition: { x: 4, y: 4 } });
+    await page.waitForSelector(`.board-list[data-list="open"] #card-${notes.id}`);
+    expect((await apiCall(kiln, 'GET', `/projects/${notes.project_id}/issues/${notes.iid}`)).labels).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   }, 120_000);
