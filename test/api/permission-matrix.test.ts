@@ -418,7 +418,7 @@ const PAGE_PROBES: Array<{ ability: string; expect: string; path: string }> = AD
  * browser session of each role. Allowed is a 200 (for Explore: the group or project is listed);
  * refused a 403 or 404, or for visitors the sign-in page. The blocked user cannot sign in and browses
  * as a visitor, so what is public is open to it here. The CI pages declare the abilities of the API
- * routes that do the same (read_pipeline, create_pipeline).
+ * routes that do the same (read_pipeline, create_pipeline, download_code, admin_cicd_variables).
  */
 const PAGE_READ = { private: 'nnyyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyy' };
 const GROUP_PAGE_PROBES: Array<{ ability: string; expect: Expectation; path(world: World): string; listed?(world: World, body: string): boolean }> = [
@@ -430,6 +430,8 @@ const GROUP_PAGE_PROBES: Array<{ ability: string; expect: Expectation; path(worl
   { ability: 'read_pipeline (page: pipelines)', expect: { private: 'nnnyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyy' }, path: (w) => `/${w.project.path_with_namespace}/-/pipelines` },
   { ability: 'read_pipeline (page: jobs)', expect: { private: 'nnnyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyy' }, path: (w) => `/${w.project.path_with_namespace}/-/jobs` },
   { ability: 'create_pipeline (page: run pipeline)', expect: 'nnnnyyyyn', path: (w) => `/${w.project.path_with_namespace}/-/pipelines/new` },
+  { ability: 'download_code (page: CI lint)', expect: { private: 'nnnyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyy' }, path: (w) => `/${w.project.path_with_namespace}/-/ci/lint` },
+  { ability: 'admin_cicd_variables (page: CI/CD settings)', expect: 'nnnnnyyyn', path: (w) => `/${w.project.path_with_namespace}/-/settings/ci_cd` },
 ];
 
 function expected(probe: { expect: Expectation }, visibility: Visibility, role: Role): boolean {

@@ -1,7 +1,7 @@
 // The CI pages in Chromium: a pipeline made by a push, its jobs taken and finished by a runner over
 // GitLab's runner protocol; the pipelines list, the pipeline's stages and the job's log with colours
 // (classes, styled) and a collapsible section, the running job's log growing by htmx polling until the
-// job passes; at 1280 px light and 390 px dark, no serious or critical axe-core violations and no
+// job passes; Settings › CI/CD and the CI lint; at 1280 px light and 390 px dark, no serious or critical axe-core violations and no
 // sideways scrolling.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -131,10 +131,35 @@ describe('CI pages at 1280 px, light', () => {
   });
 });
 
+describe('CI/CD settings and CI lint at 1280 px, light', () => {
+  it('adds a masked variable, makes a trigger token, lints a configuration', async () => {
+    const { context, page } = await signedIn({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    await page.goto(`${kiln.url}/root/built`);
+    await Promise.all([page.waitForNavigation(), page.click('nav.sidebar a:has-text("CI/CD")')]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.fill('#variable-key', 'DEPLOY_TOKEN');
+    await page.fill('#variable-value', 'a-long-secret-value');
+    await page.check('#variable-masked');
+    await Promise.all([page.waitForNavigation(), page.click('button:has-text("Add variable")')]);
+    expect(await page.textContent('#ci-variables')).toContain('DEPLOY_TOKEN');
+    expect(await page.textContent('body')).not.toContain('a-long-secret-value');
+    await page.fill('#trigger-description', 'nightly');
+    await Promise.all([page.waitForNavigation(), page.click('button:has-text("Create pipeline trigger token")')]);
+    expect(await page.inputValue('#trigger-token')).toMatch(/^glptt-/);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto(`${kiln.url}/root/built/-/ci/lint`);
+    await page.fill('#ci-lint-content', CONFIG);
+    await Promise.all([page.waitForNavigation(), page.click('button:has-text("Validate")')]);
+    expect(await page.getAttribute('#ci-lint-result', 'data-valid')).toBe('true');
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('CI pages at 390 px, dark', () => {
   it('the list, the pipeline, a job and Run pipeline: no sideways scrolling, no serious axe violations', async () => {
     const { context, page } = await signedIn({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
-    for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/pipelines/${pipelineId}/builds`, `/-/jobs/${buildJob.id}`, `/-/jobs/${testJob.id}`, '/-/jobs', '/-/pipelines/new']) {
+    for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/pipelines/${pipelineId}/builds`, `/-/jobs/${buildJob.id}`, `/-/jobs/${testJob.id}`, '/-/jobs', '/-/pipelines/new', '/-/settings/ci_cd', '/-/ci/lint']) {
       await page.goto(`${kiln.url}/root/built${path}`);
       expect(await overflowsSideways(page), path).toBe(false);
       expect(await seriousViolations(page), path).toEqual([]);

@@ -1,6 +1,7 @@
 // The CI pages under a project's path (GitLab's Build menu): pipelines, a pipeline and its jobs, a
-// job with its log, the project's jobs. Each declares the ability the API's route for the same
-// thing declares (read_pipeline, create_pipeline, update_build).
+// job with its log, the project's jobs, the CI lint, and Settings › CI/CD. Each declares the ability
+// the API's route for the same thing declares (read_pipeline, create_pipeline, update_build,
+// download_code for the lint, admin_cicd_variables for the settings, whose sections ask for more).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import { namespacedPage } from '../../platform/web/page-route.js';
@@ -10,6 +11,8 @@ import {
   JOB_ACTION_PATTERN, JOB_ARTIFACTS_PATTERN, JOB_LOG_PATTERN, JOB_PATTERN, JOB_RAW_PATTERN, JOBS_PATTERN,
   jobAction, jobArtifacts, renderJob, renderJobLogFragment, renderJobs, sendRawLog,
 } from './job-page.js';
+import { CI_SETTINGS_PATTERN, handleCiSettings, renderCiSettings } from './settings-page.js';
+import { CI_LINT_PATTERN, renderCiLint } from './lint-page.js';
 
 export function ciPages(app: FastifyInstance, deps: Deps): void {
   const read = { project: 'read_pipeline' } as const;
@@ -25,5 +28,12 @@ export function ciPages(app: FastifyInstance, deps: Deps): void {
   namespacedPage(app, deps, { method: 'GET', pattern: NEW_PIPELINE_PATTERN, ability: create, handler: async (context) => renderNewPipeline(context, await context.project()) });
   namespacedPage(app, deps, { method: 'POST', pattern: PIPELINES_PATTERN, ability: create, handler: async (context) => createPipelineFromForm(context, await context.project()) });
   namespacedPage(app, deps, { method: 'POST', pattern: PIPELINE_ACTION_PATTERN, ability: update, handler: async (context) => pipelineAction(context, await context.project()) });
+  const settings = { project: 'admin_cicd_variables' } as const;
+  namespacedPage(app, deps, { method: 'GET', pattern: CI_SETTINGS_PATTERN, ability: settings, handler: async (context) => renderCiSettings(context, await context.project()) });
+  namespacedPage(app, deps, { method: 'POST', pattern: CI_SETTINGS_PATTERN, ability: settings, handler: async (context) => handleCiSettings(context, await context.project()) });
+  const lint = { project: 'download_code' } as const;
+  for (const method of ['GET', 'POST'] as const) {
+    namespacedPage(app, deps, { method, pattern: CI_LINT_PATTERN, ability: lint, auth: 'optional', handler: async (context) => renderCiLint(context, await context.project()) });
+  }
   namespacedPage(app, deps, { method: 'POST', pattern: JOB_ACTION_PATTERN, ability: update, handler: async (context) => jobAction(context, await context.project()) });
 }

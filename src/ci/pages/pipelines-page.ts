@@ -55,7 +55,7 @@ export async function renderPipelines(context: PageContext, access: ProjectAcces
     return text ? `${root}?${text}` : root;
   };
   const body = html`
-${canOnProject(access, 'create_pipeline') ? html`<div class="actions"><a class="button" href="${root}/new" id="run-pipeline">Run pipeline</a></div>` : ''}
+<div class="actions">${canOnProject(access, 'create_pipeline') ? html`<a class="button" href="${root}/new" id="run-pipeline">Run pipeline</a>` : ''}${canOnProject(access, 'download_code') ? html`<a class="button secondary" href="${projectBase(access)}/-/ci/lint">CI lint</a>` : ''}</div>
 <nav class="tabs" aria-label="Pipelines by scope">${TABS.map(([tab, label]) => html`<a href="${link({ scope: tab, page: 1 })}" class="${tab === scope ? 'active' : ''}" data-tab="${tab}"${tab === scope ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>
 <form method="get" action="${root}" class="filters" role="search" aria-label="Filter pipelines">
 ${scope === 'all' ? '' : html`<input type="hidden" name="scope" value="${scope}">`}

@@ -5,7 +5,7 @@ export const CI_STYLES = `
 .status-created,.status-waiting_for_resource,.status-preparing,.status-scheduled{background:#eee;color:#444}.status-manual{background:#fbe6c5;color:#6b3c00}
 .ci-badge{white-space:nowrap;font-weight:600}
 .ci-icon{position:relative;display:inline-flex;align-items:center;justify-content:center;width:1.5rem;height:1.5rem;margin:0 .15rem .15rem 0;border-radius:50%;font-size:.85rem;text-decoration:none;font-weight:700}
-td.stages{white-space:nowrap}.table-scroll{overflow-x:auto;position:relative}
+pre.commands{white-space:pre-wrap;overflow-wrap:anywhere}td.stages{white-space:nowrap}.table-scroll{overflow-x:auto;position:relative}
 form.filters{display:flex;flex-wrap:wrap;gap:.4rem .6rem;align-items:center;margin:0 0 1rem}form.filters select,form.filters input{width:auto;max-width:14rem}
 .pipeline-graph{display:flex;flex-wrap:wrap;gap:1rem}.pipeline-stage{flex:1 1 12rem;background:#fff;border:1px solid #e5e5e5;border-radius:4px;padding:0 .8rem .4rem}.pipeline-stage h2{font-size:1rem;margin:.6rem 0}
 .pipeline-job{overflow-wrap:anywhere}.pipeline-job form{margin-left:.3rem}

@@ -4,7 +4,7 @@ import type { GroupAccess, ProjectAccess } from '../auth/subjects.js';
 import { canOnGroup, canOnProject } from '../auth/policies/policy.js';
 import { html, type Html } from './html.js';
 
-export type ProjectSection = 'overview' | 'repository' | 'issues' | 'boards' | 'labels' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'pipelines' | 'jobs' | 'releases' | 'snippets' | 'wiki' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings' | 'deploy_keys' | 'deploy_tokens';
+export type ProjectSection = 'overview' | 'repository' | 'issues' | 'boards' | 'labels' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'pipelines' | 'jobs' | 'releases' | 'snippets' | 'wiki' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings' | 'deploy_keys' | 'deploy_tokens' | 'ci_cd_settings';
 
 function entry(href: string, label: string, current: boolean, count?: number): Html {
   return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${label}${count === undefined ? '' : html` <span class="badge" data-count="${count}">${count}</span>`}</a></li>`;
@@ -48,10 +48,11 @@ ${can('read_snippet') ? entry(`${base}/-/snippets`, 'Snippets', current === 'sni
 ${can('read_events') ? entry(`${base}/activity`, 'Activity', current === 'activity') : ''}
 ${can('read_project_member') ? entry(`${base}/-/project_members`, 'Members', current === 'members') : ''}
 ${
-  settings || can('send_test_alert') || can('read_error_tracking_settings') || can('admin_webhook')
+  settings || can('send_test_alert') || can('read_error_tracking_settings') || can('admin_webhook') || can('admin_cicd_variables')
     ? html`<li><span class="muted sidebar-heading">Settings</span><ul>
 ${settings ? entry(`${base}/edit`, 'General', current === 'settings') : ''}
 ${settings ? entry(`${base}/-/settings/repository`, 'Repository', current === 'repository_settings') : ''}
+${can('admin_cicd_variables') ? entry(`${base}/-/settings/ci_cd`, 'CI/CD', current === 'ci_cd_settings') : ''}
 ${settings ? entry(`${base}/-/deploy_keys`, 'Deploy keys', current === 'deploy_keys') : ''}
 ${settings ? entry(`${base}/-/deploy_tokens`, 'Deploy tokens', current === 'deploy_tokens') : ''}
 ${can('send_test_alert') ? entry(`${base}/-/settings/operations`, 'Operations', current === 'operations') : ''}
