@@ -1,7 +1,8 @@
 // The broadcast messages a page shows: those active now whose target path matches the page and whose
 // target roles (if any) include the visitor's on the page's project or group, less those the browser
 // dismissed (a cookie per message, kept until the message ends). Banners go above the page,
-// notifications below it; the message is the HTML rendered and sanitised when it was saved.
+// notifications below it; the message is the HTML rendered and sanitised when it was saved. With
+// htmx, Dismiss removes the message in place; without it, the form reloads the page.
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { readCookie } from '../platform/http/cookies.js';
@@ -39,7 +40,7 @@ function messageHtml(row: BroadcastMessageRow, path: string, csrfToken: string):
   const kind = row.broadcast_type === 'notification' ? 'notification' : 'banner';
   return html`<div class="broadcast-message broadcast-${kind} broadcast-theme-${row.theme}" data-broadcast-message="${id}">
   <div class="broadcast-text markdown">${raw(row.message_html)}</div>
-  ${dismissible ? html`<form method="post" action="${DISMISS_URL}/${id}/dismiss" class="inline"><input type="hidden" name="authenticity_token" value="${csrfToken}"><input type="hidden" name="return_to" value="${path}"><button type="submit" class="broadcast-dismiss" aria-label="Dismiss this message">Dismiss</button></form>` : ''}
+  ${dismissible ? html`<form method="post" action="${DISMISS_URL}/${id}/dismiss" class="inline" hx-post="${DISMISS_URL}/${id}/dismiss" hx-target="closest .broadcast-message" hx-swap="outerHTML"><input type="hidden" name="authenticity_token" value="${csrfToken}"><input type="hidden" name="return_to" value="${path}"><button type="submit" class="broadcast-dismiss" aria-label="Dismiss this message">Dismiss</button></form>` : ''}
 </div>`;
 }
 

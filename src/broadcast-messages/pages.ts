@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { html, raw, type Html } from '../platform/web/html.js';
 import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
-import { page, redirect, safeReturnTo, type PageOutcome } from '../platform/web/page.js';
+import { fragment, page, redirect, safeReturnTo, type PageOutcome } from '../platform/web/page.js';
 import { NotFoundError, ParamError, RecordNotFoundError, ValidationError } from '../platform/errors.js';
 import { setCookie } from '../platform/http/cookies.js';
 import { isoTime } from '../platform/clock.js';
@@ -222,6 +222,8 @@ async function dismiss(context: PageContext): Promise<PageOutcome> {
     const seconds = Math.max(1, Math.ceil((Number(row.ends_at) - context.deps.clock.now()) / 1000));
     setCookie(context.reply, dismissCookie(id), '1', { maxAgeSeconds: seconds, secure: context.deps.config.baseUrl.startsWith('https:') });
   }
+  // htmx swaps the message out for this empty answer.
+  if (context.request.headers['hx-request'] === 'true') return fragment(html``);
   return redirect(back);
 }
 

@@ -139,6 +139,13 @@ describe('the banner on every page', () => {
     const after = await kiln.app.inject({ method: 'GET', url: '/profile', headers: { cookie: `${session.cookie}; hide_broadcast_message_${made.body.id}=1` } });
     expect(after.body).not.toContain('Hide me');
     expect(after.body).toContain('Cannot hide me');
+    // With htmx the message is swapped out in place: an empty answer that sets the cookie.
+    const inPlace = await kiln.app.inject({
+      method: 'POST', url: `/-/broadcast_messages/${made.body.id}/dismiss`,
+      headers: { cookie: session.cookie, 'hx-request': 'true', 'x-csrf-token': /name="authenticity_token" value="([^"]+)"/.exec(before.body)![1]! },
+    });
+    expect([inPlace.statusCode, inPlace.body]).toEqual([200, '']);
+    expect(String(inPlace.headers['set-cookie'])).toContain(`hide_broadcast_message_${made.body.id}=1`);
     // A return address elsewhere is not followed.
     const offsite = await session.post(`/-/broadcast_messages/${made.body.id}/dismiss`, { return_to: '//evil.example/' }, { csrfFrom: '/profile' });
     expect(offsite.headers.location).toBe('/');

@@ -136,9 +136,13 @@ describe('broadcast messages', () => {
       expect(await overflowsSideways(visitor)).toBe(false);
       expect(await seriousViolations(visitor)).toEqual([]);
       await visitor.screenshot({ path: `test-results/broadcast-banner-${width}-${colorScheme}.png`, fullPage: true });
-      await Promise.all([visitor.waitForNavigation(), visitor.click('.broadcast-banners button:has-text("Dismiss")')]);
+      // htmx removes the banner in place; after a reload it stays dismissed (the cookie).
+      await visitor.click('.broadcast-banners button:has-text("Dismiss")');
+      await visitor.waitForSelector('.broadcast-banners .broadcast-message', { state: 'detached' });
       expect(visitor.url()).toBe(`${kiln.url}/users/sign_in`);
+      await visitor.reload();
       expect(await visitor.locator('.broadcast-banners').count()).toBe(0);
+      expect(await visitor.locator('.broadcast-notifications').count()).toBe(1);
       expect(alerted).toBe(false);
       await visitorContext.close();
     }
