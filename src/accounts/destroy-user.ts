@@ -22,7 +22,9 @@ export interface DestroyUserPayload {
 async function migrateToGhost(trx: Executor, userId: number, ghostId: number): Promise<void> {
   await trx.updateTable('issues').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
   await trx.updateTable('notes').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
-  await trx.updateTable('resource_label_events').set({ user_id: ghostId }).where('user_id', '=', userId).execute();
+  for (const table of ['resource_label_events', 'resource_state_events', 'resource_milestone_events'] as const) {
+    await trx.updateTable(table).set({ user_id: ghostId }).where('user_id', '=', userId).execute();
+  }
   // Snippets pass to the ghost user too (with hard_delete they go by cascade).
   await trx.updateTable('snippets').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
 }
@@ -31,7 +33,9 @@ async function deleteContributions(trx: Executor, userId: number): Promise<void>
   const authored = trx.selectFrom('issues').select('id').where('author_id', '=', userId);
   await trx.deleteFrom('notes').where('noteable_type', '=', 'Issue').where('noteable_id', 'in', authored).execute();
   await trx.deleteFrom('notes').where('author_id', '=', userId).execute();
-  await trx.deleteFrom('resource_label_events').where('user_id', '=', userId).execute();
+  for (const table of ['resource_label_events', 'resource_state_events', 'resource_milestone_events'] as const) {
+    await trx.deleteFrom(table).where('user_id', '=', userId).execute();
+  }
   await trx.deleteFrom('issues').where('author_id', '=', userId).execute();
 }
 

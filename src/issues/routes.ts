@@ -7,6 +7,7 @@ import { noteRoutes } from './note-routes.js';
 import { discussionRoutes } from './discussion-routes.js';
 import { labelEventRoutes } from './label-event-routes.js';
 import { issueNoteableKind } from './issue-noteable.js';
+import { issueLinkRoutes } from './links/issue-link-routes.js';
 import { awardEmojiRoutes } from './award-emoji/award-emoji-routes.js';
 
 export function issuesRoutes(app: FastifyInstance, deps: Deps): void {
@@ -16,4 +17,5 @@ export function issuesRoutes(app: FastifyInstance, deps: Deps): void {
   discussionRoutes(app, deps, issueNoteableKind);
   awardEmojiRoutes(app, deps, issueNoteableKind);
   labelEventRoutes(app, deps);
+  issueLinkRoutes(app, deps);
 }

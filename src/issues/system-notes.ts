@@ -11,7 +11,8 @@ import { changedTask } from './task-list.js';
 import { assigneeIdsOf, insertSystemNote, labelTitle, milestoneTitle, noteBody, usernameOf } from './system-notes-queries.js';
 import { MAY_REFERENCE, enqueueCrossReferences } from './cross-references.js';
 
-async function write(tx: Tx, deps: Deps, projectId: number, issueId: number, authorId: number, body: string): Promise<void> {
+/** One system note on an issue, in the transaction of the change it records. */
+export async function writeSystemNote(tx: Tx, deps: Deps, projectId: number, issueId: number, authorId: number, body: string): Promise<void> {
   await tx.all(insertSystemNote({ projectId, issueId, authorId, body, discussionId: randomBytes(20).toString('hex'), now: deps.clock.now() }));
 }
 
@@ -101,18 +102,18 @@ export function listenForSystemNotes(deps: Deps): void {
   domainEvents.on('issue.updated', async (tx, event) => {
     const actor = event.actorId;
     if (actor === null) return;
-    for (const body of await updateNotes(tx, event)) await write(tx, deps, event.projectId, event.issueId, actor, body);
+    for (const body of await updateNotes(tx, event)) await writeSystemNote(tx, deps, event.projectId, event.issueId, actor, body);
     if (event.changes.includes('description') || event.changes.includes('title')) await enqueueCrossReferences(tx, deps, { actorId: actor, source: 'Issue', id: event.issueId });
   });
   domainEvents.on('issue.reassigned', async (tx, event) => {
     const body = event.actorId === null ? null : await reassignNote(tx, event);
-    if (body) await write(tx, deps, event.projectId, event.issueId, event.actorId!, body);
+    if (body) await writeSystemNote(tx, deps, event.projectId, event.issueId, event.actorId!, body);
   });
   domainEvents.on('issue.closed', async (tx, event) => {
-    if (event.actorId !== null) await write(tx, deps, event.projectId, event.issueId, event.actorId, 'closed');
+    if (event.actorId !== null) await writeSystemNote(tx, deps, event.projectId, event.issueId, event.actorId, 'closed');
   });
   domainEvents.on('issue.reopened', async (tx, event) => {
-    if (event.actorId !== null) await write(tx, deps, event.projectId, event.issueId, event.actorId, 'reopened');
+    if (event.actorId !== null) await writeSystemNote(tx, deps, event.projectId, event.issueId, event.actorId, 'reopened');
   });
   domainEvents.on('issue.opened', async (tx, event) => {
     if (event.actorId !== null) await enqueueCrossReferences(tx, deps, { actorId: event.actorId, source: 'Issue', id: event.issueId });

@@ -19,6 +19,7 @@ import { updateIssue } from '../update-issue.js';
 import { descriptionVersion } from '../task-list.js';
 import { authorLink, confidentialBadge, kindOf, stateBadge, when } from './shared.js';
 import { linkedAlertOf } from './linked-alert.js';
+import { renderLinkedItems } from './linked-items.js';
 import { renderTimeline } from './timeline.js';
 import { renderSidebar, type SidebarInput } from './sidebar.js';
 import { sidebarData } from './sidebar-data.js';
@@ -58,13 +59,14 @@ export async function renderIssue(context: PageContext, access: ProjectAccess, e
   const mayUpdate = context.user ? canUpdateIssue(access, issue) : false;
   const base = `/${access.project.full_path}`;
   const self = `${base}/-/issues/${issue.iid}`;
-  const [users, description, timeline, alert, sidebar, awards] = await Promise.all([
+  const [users, description, timeline, alert, sidebar, awards, linked] = await Promise.all([
     usersById(deps.db, [issue.author_id]),
     renderDescription(context, access, issue, mayUpdate),
     renderTimeline(context, access, Number(issue.id), self),
     issue.issue_type === 'incident' ? linkedAlertOf(deps, issue.id) : Promise.resolve(undefined),
     sidebarInput(context, access, issue),
     awardBlock(context, access, { type: 'Issue', id: Number(issue.id) }, `${self}/award`),
+    renderLinkedItems(context, access, issue),
   ]);
   const kind = kindOf(issue.issue_type);
   const mayComment = context.user ? canOnProject(access, 'create_note') : false;
@@ -74,6 +76,7 @@ export async function renderIssue(context: PageContext, access: ProjectAccess, e
 ${alert ? html`<p class="linked-alert">Created from alert <a href="${base}/-/alert_management/${alert.iid}/details">^alert#${alert.iid}: ${alert.title}</a> <span class="badge">${STATUS_NAMES[alert.status] ?? ''}</span></p>` : ''}
 ${description}
 ${awards}
+${linked}
 ${mayUpdate ? html`<form method="post" action="${self}" class="actions">${csrfField(context)}<input type="hidden" name="state_event" value="${issue.state === 'opened' ? 'close' : 'reopen'}"><button type="submit" class="secondary">${issue.state === 'opened' ? `Close ${kind.singular.toLowerCase()}` : `Reopen ${kind.singular.toLowerCase()}`}</button></form>` : ''}
 <h2>Activity</h2>
 ${timeline}

@@ -43,6 +43,9 @@ export const PROJECT_ABILITIES = {
   read_confidential_issues: { min: ACCESS.reporter },
   update_issue: { min: ACCESS.reporter, feature: 'issues' },
   admin_issue: { min: ACCESS.reporter, feature: 'issues' },
+  // Linking issues (project_policy.rb admin_issue_link; IssueLinks::CreateService asks it of both
+  // issues: "You must have at least the Guest role in both projects").
+  admin_issue_link: { min: ACCESS.guest, feature: 'issues' },
   read_environment: { min: ACCESS.reporter },
   read_deployment: { min: ACCESS.reporter },
   read_notification_setting: { min: ACCESS.guest, ...PARTICIPATE },

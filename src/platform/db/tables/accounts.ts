@@ -205,8 +205,19 @@ export interface InternalIdsTable {
   last_value: number;
 }
 
+/** A user's status (GitLab's user_statuses): one row per user, gone when cleared. */
+export interface UserStatusesTable {
+  user_id: number;
+  emoji: string;
+  message: string | null;
+  availability: Generated<'not_set' | 'busy'>;
+  clear_status_at: number | null;
+  updated_at: number;
+}
+
 export interface AccountsTables {
   users: UsersTable;
+  user_statuses: UserStatusesTable;
   namespaces: NamespacesTable;
   projects: ProjectsTable;
   members: MembersTable;

@@ -106,6 +106,38 @@ export interface ResourceLabelEventsTable {
   created_at: number;
 }
 
+/** A link between two issues (GitLab's issue_links); "is blocked by" is kept as the reverse `blocks`. */
+export interface IssueLinksTable {
+  id: Generated<number>;
+  source_id: number;
+  target_id: number;
+  link_type: Generated<'relates_to' | 'blocks'>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A state change of an issue or a merge request (one of the two ids is set). */
+export interface ResourceStateEventsTable {
+  id: Generated<number>;
+  issue_id: number | null;
+  merge_request_id: number | null;
+  user_id: number | null;
+  state: 'opened' | 'closed' | 'reopened' | 'merged';
+  created_at: number;
+}
+
+/** A milestone set on or taken off an issue or a merge request, with its state then. */
+export interface ResourceMilestoneEventsTable {
+  id: Generated<number>;
+  issue_id: number | null;
+  merge_request_id: number | null;
+  milestone_id: number | null;
+  user_id: number | null;
+  action: 'add' | 'remove';
+  state: string;
+  created_at: number;
+}
+
 export interface IssuesTables {
   issues: IssuesTable;
   notes: NotesTable;
@@ -114,4 +146,7 @@ export interface IssuesTables {
   issue_assignees: IssueAssigneesTable;
   milestones: MilestonesTable;
   resource_label_events: ResourceLabelEventsTable;
+  issue_links: IssueLinksTable;
+  resource_state_events: ResourceStateEventsTable;
+  resource_milestone_events: ResourceMilestoneEventsTable;
 }
