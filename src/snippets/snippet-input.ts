@@ -53,6 +53,15 @@ export function checkTotal(files: SnippetFile[]): SnippetFile[] {
   const total = files.reduce((sum, file) => sum + file.content.length, 0);
   if (total > MAX_CONTENT) throw new BadRequestError(`Snippet content is too large: ${total} characters, the maximum is ${MAX_CONTENT}`);
   if (new Set(files.map((file) => file.path)).size !== files.length) throw new BadRequestError('Snippet files must have unique paths');
+  // A file's path may not be another file's directory: the snippet's repository could not hold both.
+  const paths = new Set(files.map((file) => file.path));
+  for (const file of files) {
+    const segments = file.path.split('/');
+    for (let depth = 1; depth < segments.length; depth += 1) {
+      const directory = segments.slice(0, depth).join('/');
+      if (paths.has(directory)) throw new BadRequestError(`A file with this name already exists as a directory of ${file.path}: ${directory}`);
+    }
+  }
   return files;
 }
 

@@ -188,6 +188,39 @@ describe('PUT /api/v4/snippets/:id', () => {
   });
 });
 
+describe('bad input to the snippet write routes', () => {
+  it('is a 400 naming the parameter, never a 500', async () => {
+    const snippet = await personal(alice, {});
+    const project = await kiln.createProject(alice, 'snippets-fuzz', { visibility: 'private' });
+    const bodies: Array<Record<string, unknown>> = [
+      { title: 42, files: two }, { title: ['a'], files: two }, { title: 'x', description: { a: 1 }, files: two },
+      { title: 'x', visibility: ['public'], files: two }, { title: 'x', files: { file_path: 'a' } }, { title: 'x', files: [null] },
+      { title: 'x', files: [{ file_path: 7, content: 'a' }] }, { title: 'x', files: [{ file_path: 'a', content: 7 }] },
+      { title: 'x', files: [{ file_path: 'a\u0000b', content: 'a' }] }, { title: 'x', files: [{ file_path: 'é/ü/😀.txt', content: 'ü😀' }] },
+      { title: 'x', files: [{ file_path: 'x'.repeat(300), content: 'a' }] }, { title: 'x', files: [{ file_path: '/abs', content: 'a' }] },
+      { title: 'x', files: [{ file_path: 'a', content: 'x' }, { file_path: 'a/b', content: 'y' }] },
+      { title: 'x', content: 'a', file_name: '../up' }, { title: 'x', content: 'a'.repeat(11 * 1024 * 1024) },
+      { title: 'x'.repeat(100_000), content: 'a' }, { title: 'x', files: Array.from({ length: 1000 }, () => ({})) },
+    ];
+    for (const body of bodies) {
+      for (const [method, path] of [['POST', '/snippets'], ['POST', `/projects/${project.id}/snippets`], ['PUT', `/snippets/${snippet.id}`]] as const) {
+        const sent = method === 'POST' && path !== '/snippets' ? { visibility: 'private', ...body } : body;
+        const answer = await kiln.api(method, path, { token: alice.token, body: sent });
+        const label = `${method} ${path} ${JSON.stringify(sent).slice(0, 80)}`;
+        expect([label, answer.status < 500]).toEqual([label, true]);
+        if (answer.status >= 400) expect([label, typeof (answer.body.error ?? answer.body.message)]).not.toEqual([label, 'undefined']);
+      }
+    }
+    for (const path of ['/snippets/abc', '/snippets/99999999999999999999', `/projects/${project.id}/snippets/abc`]) {
+      expect((await kiln.api('PUT', path, { token: alice.token, body: { title: 'x' } })).status).toBe(400);
+    }
+    const nested = await kiln.api('POST', '/snippets', { token: alice.token, body: { title: 'x', files: [{ file_path: 'a', content: 'x' }, { file_path: 'a/b', content: 'y' }] } });
+    expect(nested).toMatchObject({ status: 400, body: { message: '400 Bad request - A file with this name already exists as a directory of a/b: a' } });
+    // The unicode path sent without an action was a new file of the snippet.
+    expect((await kiln.request('GET', `/api/v4/snippets/${snippet.id}/files/main/${encodeURIComponent('é/ü/😀.txt')}/raw`, { token: alice.token })).body).toBe('ü😀');
+  });
+});
+
 describe('DELETE /api/v4/snippets/:id', () => {
   it('as the author answers 204 and the snippet is gone', async () => {
     const snippet = await personal(alice, {});
