@@ -21,6 +21,7 @@ li.task-list-item{list-style:none}li.task-list-item input{margin:0 .35rem 0 -1.3
 .issue-filters{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:flex-end;margin:.5rem 0}.issue-filters p{margin:.3rem 0;display:flex;flex-direction:column;gap:.15rem;max-width:100%}.issue-filters input,.issue-filters select{max-width:100%}
 .issue-ref{overflow-wrap:anywhere}.todo-body{flex:1 1 18rem;min-width:0;overflow-wrap:anywhere}.todo-body p{margin:.15rem 0}.todo-filters{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:center;margin:.6rem 0}
 @media (max-width:800px){.issue-layout{grid-template-columns:minmax(0,1fr)}}
+.wiki-content pre,.wiki-preview pre{white-space:pre-wrap;overflow-wrap:anywhere}.wiki-main{min-width:0;overflow-wrap:anywhere}.wiki-pages{list-style:none;padding:0}
 .board{display:flex;gap:1rem;overflow-x:auto;align-items:flex-start;padding-bottom:.5rem}.board-list{flex:0 0 17rem;max-width:85vw;background:#f4f4f8;border:1px solid #e5e5e5;border-radius:4px;padding:.5rem}
 .board-list h2{font-size:1rem;margin:.2rem 0 .5rem;display:flex;gap:.4rem;align-items:center}.board-list ul{list-style:none;margin:0;padding:0;min-height:2rem}
 .board-card{background:#fff;border:1px solid #ddd;border-radius:4px;padding:.5rem;margin:0 0 .5rem;overflow-wrap:anywhere}.board-card[draggable]{cursor:grab}.board-card .card-labels{margin:.3rem 0}
