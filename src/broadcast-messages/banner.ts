@@ -5,6 +5,7 @@
 // htmx, Dismiss removes the message in place; without it, the form reloads the page.
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../platform/deps.js';
+import type { AuthUser, Principal } from '../platform/auth/principal.js';
 import { readCookie } from '../platform/http/cookies.js';
 import { html, raw, type Html } from '../platform/web/html.js';
 import { accessLevelsOf, currentBroadcastMessages, type BroadcastMessageRow } from './messages.js';
@@ -44,11 +45,35 @@ function messageHtml(row: BroadcastMessageRow, path: string, csrfToken: string):
 </div>`;
 }
 
-export async function broadcastsFor(deps: Deps, view: { request: FastifyRequest; level: number | null; csrfToken: string }): Promise<{ banners: string; notifications: string } | null> {
+/**
+ * The visitor's level on the project or group a page shows when the page did not declare one: a
+ * project's or group's overview, whose kind is found only while it is answered (`/group/project`,
+ * `/group`, `/groups/group`). Read only when a role-targeted message is active.
+ */
+async function overviewLevel(deps: Deps, user: AuthUser | null, path: string): Promise<number | null> {
+  const finders = deps.auth.subjects;
+  if (!finders || path.includes('/-/')) return null;
+  let fullPath: string;
+  try {
+    fullPath = decodeURIComponent(path).replace(/^\/(groups\/)?/, '').replace(/\/$/, '');
+  } catch {
+    return null;
+  }
+  if (fullPath === '') return null;
+  const principal: Principal | null = user ? { user, scopes: ['api'], via: 'session', tokenId: null } : null;
+  const project = await finders.project(principal, fullPath, 'read_project').catch(() => null);
+  if (project) return project.level;
+  const group = await finders.group(principal, fullPath, 'read_group').catch(() => null);
+  return group?.level ?? null;
+}
+
+export async function broadcastsFor(deps: Deps, view: { request: FastifyRequest; user: AuthUser | null; level: number | null; csrfToken: string }): Promise<{ banners: string; notifications: string } | null> {
   const rows = await currentBroadcastMessages(deps, deps.clock.now());
   if (!rows.length) return null;
   const path = view.request.url.split('?')[0] ?? '/';
-  const shown = rows.filter((row) => shownTo(row, path, view.level, view.request));
+  const targeted = rows.some((row) => accessLevelsOf(row).length > 0 && matchesTargetPath(row.target_path, path));
+  const level = view.level ?? (targeted ? await overviewLevel(deps, view.user, path) : null);
+  const shown = rows.filter((row) => shownTo(row, path, level, view.request));
   if (!shown.length) return null;
   const banners = shown.filter((row) => row.broadcast_type !== 'notification');
   const notifications = shown.filter((row) => row.broadcast_type === 'notification');

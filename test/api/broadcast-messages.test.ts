@@ -117,6 +117,9 @@ describe('the banner on every page', () => {
     expect((await (await signedIn(developer)).get(path)).body).toContain('For developers');
     expect((await (await signedIn(user)).get(path)).body).not.toContain('For developers');
     expect((await kiln.request('GET', path)).body).not.toContain('For developers');
+    // The project's overview, whose kind is found while it is answered, too.
+    expect((await (await signedIn(developer)).get(`/${project.path_with_namespace}`)).body).toContain('For developers');
+    expect((await (await signedIn(user)).get(`/${project.path_with_namespace}`)).body).not.toContain('For developers');
     // Not on a page that belongs to no project or group.
     expect((await (await signedIn(developer)).get('/profile')).body).not.toContain('For developers');
     await remove(made.body.id);
