@@ -193,6 +193,28 @@ describe('a pipeline run by a runner', () => {
   });
 });
 
+describe('retrying and cancelling', () => {
+  beforeEach(() => {
+    received = [];
+  });
+
+  it('a retried job: Job Hooks for the new job created and queued; a cancelled pipeline: canceled hooks for its active jobs and itself', async () => {
+    const failed = await kiln.deps.db.selectFrom('ci_builds').select(['id', 'commit_id']).where('project_id', '=', w.project.id).where('status', '=', 'failed').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const retried = await api('POST', `/jobs/${failed.id}/retry`);
+    expect(retried.status).toBe(201);
+    await kiln.worker.drain();
+    expect(of('Job Hook').map((body) => [body.build_id, body.build_status])).toEqual([[retried.body.id, 'created'], [retried.body.id, 'pending']]);
+    expect(of('Pipeline Hook').map((body) => body.object_attributes.status)).toEqual(['pending']);
+    received = [];
+    expect((await api('POST', `/pipelines/${failed.commit_id}/cancel`)).status).toBe(200);
+    await kiln.worker.drain();
+    expect(jobMoves()).toEqual(['build:canceled']);
+    const [pipeline] = of('Pipeline Hook');
+    expect(pipeline.object_attributes).toMatchObject({ id: Number(failed.commit_id), status: 'canceled', detailed_status: 'canceled' });
+    expect(pipeline.builds.map((build: any) => [build.name, build.status])).toEqual([['build', 'canceled'], ['deploy', 'skipped'], ['production', 'skipped']]);
+  });
+});
+
 describe('playing a manual job', () => {
   beforeEach(() => {
     received = [];

@@ -59,6 +59,7 @@ export async function retryJob(deps: Deps, build: CiBuildRow, userId: number): P
   if (build.type !== 'Ci::Build' || !RETRYABLE.includes(build.status) || Number(build.retried) === 1) throw new StatusError(403, '403 Forbidden - Job is not retryable');
   return inTransaction(deps.db, async (trx) => {
     const copy = await cloneBuild(trx, deps, build, userId);
+    await jobStatusChanged(trx, deps, copy, 'created');
     // A retried job runs again even when its `when` waits for the stage before (GitLab enqueues it).
     const status = copy.when === 'manual' ? 'manual' : 'pending';
     await trx.updateTable('ci_builds').set({ status, ...(status === 'pending' ? { queued_at: deps.clock.now() } : {}) }).where('id', '=', copy.id).execute();

@@ -55,7 +55,11 @@ export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' 
     }
     await processPipeline(trx, deps, Number(build.commit_id));
     await publishJobStatus(trx, deps, updated, state);
-    if (copy) await publishJobStatus(trx, deps, copy, 'pending');
+    // The new attempt is created, then queued: a Job Hook for each, as GitLab sends them.
+    if (copy) {
+      await publishJobStatus(trx, deps, copy, 'created');
+      await publishJobStatus(trx, deps, copy, 'pending');
+    }
     return true;
   });
   return changed;
