@@ -11,6 +11,7 @@ import { findCommit, gitBytes, moveRef, revList, BRANCH_PREFIX, EMPTY_TREE } fro
 import { findMergeRequestById, fullProject } from './finder.js';
 import { branchHead, readRepository, targetCommitIn, testMerge } from './mr-repository.js';
 import { sourceProjectOf } from './source-branch-access.js';
+import { refreshSourceNow } from './refresh-merge-requests.js';
 
 export const REBASE_JOB = 'merge_requests.rebase';
 export const REBASE_FAILED = 'Rebase failed. Please rebase locally';
@@ -69,6 +70,8 @@ export async function rebaseJob(deps: Deps, payload: { mergeRequestId: number; u
   if (onto !== head) {
     const moved = await moveRef(deps, { project: source, user: toAuthUser(user), repoPath, ref: `${BRANCH_PREFIX}${mr.source_branch}`, oldId: head, newId: onto, skipCi: payload.skipCi === true });
     if (!moved) return void (await finish(REBASE_FAILED));
+    // In progress until the merge request shows the rebased head as its new version.
+    await refreshSourceNow(deps, Number(mr.id), user.id);
   }
   await finish(null);
 }

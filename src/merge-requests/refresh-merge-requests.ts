@@ -60,7 +60,7 @@ async function commitsNote(repoPath: string, ids: string[], compareUrl: string |
   return [count, `<ul>${items.join('')}</ul>`, ...(compareUrl ? [`[Compare with previous version](${compareUrl})`] : [])].join('\n\n');
 }
 
-async function refreshSource(deps: Deps, payload: RefreshPayload, mr: MergeRequestRow): Promise<void> {
+async function refreshSource(deps: Deps, payload: Pick<RefreshPayload, 'actorId'>, mr: MergeRequestRow): Promise<void> {
   const target = await fullProject(deps.db, Number(mr.target_project_id));
   if (!target) return;
   const version = await recordDiffVersion(deps, mr, target, { actorId: payload.actorId });
@@ -88,6 +88,22 @@ async function refreshSource(deps: Deps, payload: RefreshPayload, mr: MergeReque
     await scheduleMergeabilityCheck(trx, deps, Number(mr.id));
   });
   if (version.kind === 'recorded') await syncClosingIssues(deps, (await findMergeRequestById(deps.db, Number(mr.id)))!);
+}
+
+/**
+ * The refresh of one merge request's source at once, where the request that moved its branch answers
+ * only after the new version is recorded (applying a suggestion, the rebase job): what the reader
+ * sees next is the new head, and the push's job finds the version already made.
+ */
+export async function refreshSourceNow(deps: Deps, mergeRequestId: number, actorId: number | null): Promise<void> {
+  const mr = await findMergeRequestById(deps.db, mergeRequestId);
+  if (!mr || mr.state !== 'opened') return;
+  try {
+    await refreshSource(deps, { actorId }, mr);
+  } catch (error) {
+    // The branch has moved: the push's own job refreshes it again.
+    deps.log.error({ err: error, merge_request_id: mergeRequestId }, 'refreshing a merge request after its branch moved failed');
+  }
 }
 
 async function refreshTarget(deps: Deps, payload: RefreshPayload, mr: MergeRequestRow): Promise<void> {

@@ -99,6 +99,10 @@ describe('the merge request pages', { timeout: 90_000 }, () => {
     expect(applied.headers.location).toBe(`${wideSelf}/diffs?page=2&view=parallel#discussion_${thread.id}`);
     const file = await kiln.apiAs(w.developer, 'GET', `/projects/${w.project.id}/repository/files/files%2Ff24.txt?ref=wide`);
     expect(Buffer.from(file.content, 'base64').toString()).toBe('LINE OF 24\n');
+    // The page it lands on already shows the new version (no job has run since).
+    const after = (await developer.get(`${wideSelf}/diffs?page=2&view=parallel`)).body;
+    expect(after).toContain('LINE OF 24');
+    expect((await kiln.apiAs(w.developer, 'GET', `/projects/${w.project.id}/merge_requests/${wide.iid}`)).sha).toBe((await kiln.apiAs(w.developer, 'GET', `/projects/${w.project.id}/repository/branches/wide`)).commit.id);
     // Applying resolved the thread (GitLab); reopening it from page 2 comes back there too.
     const reopened = await developer.post(`${wideSelf}/discussions/${thread.id}/resolve`, { ...back, resolved: '0' }, { csrfFrom: wideSelf });
     expect(reopened.headers.location).toBe(`${wideSelf}/diffs?page=2&view=parallel#discussion_${thread.id}`);

@@ -129,6 +129,9 @@ describe('a merge request in the browser', () => {
     expect(new URL(dana.url()).pathname).toBe('/root/shop/-/merge_requests/1/diffs');
     await expect(dana.locator('body').textContent()).resolves.toContain('Suggestion applied.');
     await dana.waitForSelector('.thread.resolved .suggestion-bar .badge:has-text("Applied")');
+    // The page it lands on shows the new version already, the applied thread outdated by it.
+    await expect(dana.locator('tr.add', { hasText: 'return max(sum(items) - discount, 0)' }).count()).resolves.toBe(1);
+    await expect(dana.locator('.outdated-threads > summary').textContent()).resolves.toBe('1 outdated thread');
     await review(dana, '02b-suggestion-applied');
     expect(problems).toEqual([]);
     const applied = await fetch(`${kiln.url}/api/v4/projects/${project.id}/repository/files/totals.py/raw?ref=discounts`, { headers: { 'PRIVATE-TOKEN': kiln.rootToken } });

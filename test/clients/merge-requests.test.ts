@@ -128,11 +128,11 @@ gl = gitlab.Gitlab(os.environ["URL"], private_token=os.environ["TOKEN"])
 reviewer = gitlab.Gitlab(os.environ["URL"], private_token=os.environ["REVIEWER_TOKEN"])
 p = gl.projects.get(os.environ["PROJECT"])
 out = {}
-# The rebase ends, then the push it made records the new version (the sha) as any push does.
-def settled(iid, before):
+# The rebase is in progress until the merge request shows the rebased head as its sha.
+def settled(iid):
     for _ in range(200):
         mr = p.mergerequests.get(iid, include_rebase_in_progress=True)
-        if not mr.rebase_in_progress and (mr.merge_error or mr.sha != before):
+        if not mr.rebase_in_progress:
             return mr
         time.sleep(0.1)
     return mr
@@ -142,12 +142,12 @@ main = p.commits.create({"branch": "main", "commit_message": "Main moves on", "a
 mr = p.mergerequests.create({"source_branch": "py-rebase", "target_branch": "main", "title": "Rebase through python-gitlab"})
 before = mr.sha
 out["rebase"] = mr.rebase(skip_ci=True)
-mr = settled(mr.iid, before)
+mr = settled(mr.iid)
 out["rebased"] = [mr.rebase_in_progress, mr.merge_error, mr.sha != before, p.commits.get(mr.sha).parent_ids == [main.id]]
 out["pipelines"] = len(p.pipelines.list(sha=mr.sha))
 clash = p.mergerequests.create({"source_branch": "py-clash", "target_branch": "main", "title": "Clashes with main"})
 clash.rebase()
-clash = settled(clash.iid, clash.sha)
+clash = settled(clash.iid)
 out["clash"] = [clash.rebase_in_progress, clash.merge_error, clash.has_conflicts if hasattr(clash, "has_conflicts") else None]
 theirs = reviewer.projects.get(os.environ["PROJECT"]).mergerequests.get(mr.iid)
 answer = theirs.approve(sha=theirs.sha)

@@ -62,6 +62,7 @@ table.diff tr:hover .comment-button,table.diff .comment-button:focus{opacity:1}
 .state-merged{background:#e6dcf7;color:#4b2a8f}.merge-widget{background:#fff;border:1px solid #ddd;border-radius:4px;padding:.4rem 1rem;margin:1rem 0}.merge-widget .merged{font-weight:600}
 .mr-facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}.mr-facts dt{font-weight:600}.mr-facts dd{margin:0;overflow-wrap:anywhere}
 .thread{border-left:3px solid #ccc;padding-left:.6rem;margin:.8rem 0}.thread.resolved{border-color:#3aa76d}.thread-where{margin:.2rem 0;overflow-wrap:anywhere}.version-picker select{width:auto;max-width:100%}
+.thread .markdown pre,.suggestion-diff{white-space:pre-wrap;overflow-wrap:anywhere}
 @media (max-width:700px){.with-sidebar{display:block}.sidebar{width:auto;min-height:0;border-right:0;border-bottom:1px solid #ddd}.blame-table td.blame-commit{width:9rem;max-width:9rem}main{padding:0 .7rem}}
 @media (prefers-color-scheme: dark){
 :root{color-scheme:dark}

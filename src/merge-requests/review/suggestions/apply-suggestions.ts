@@ -15,6 +15,7 @@ import { commitFiles, RepositoryApiError } from '../../../repositories/api.js';
 import type { NoteRow } from '../../../issues/api.js';
 import type { MergeRequestRow } from '../../rows.js';
 import { latestDiffOf } from '../../finder.js';
+import { refreshSourceNow } from '../../refresh-merge-requests.js';
 import { branchHead, readRepository } from '../../mr-repository.js';
 import { isActive } from '../diff-threads.js';
 import { lockMergeRequest, noteAllResolved, setThreadResolved } from '../resolve-discussion.js';
@@ -140,6 +141,7 @@ export async function applySuggestions(deps: Deps, access: ProjectAccess, source
       for (const discussionId of new Set(placed.map((item) => item.note.discussion_id).filter((id) => id !== null))) changed = (await setThreadResolved(trx, first.mr, discussionId, { id: actor.id }, now)) || changed;
       if (changed) await noteAllResolved(trx, first.mr, actor.id, now);
     });
+    await refreshSourceNow(deps, Number(first.mr.id), actor.id);
     return commit.id;
   } catch (error) {
     if (error instanceof RepositoryApiError) throw new StatusError(error.status, error.message.startsWith('Could not update branch') ? FILE_CHANGED : error.message);
