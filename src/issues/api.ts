@@ -35,3 +35,5 @@ export { crossReferenceCommits } from './cross-references.js';
 export { awardBlock, noteAwardBlock, noteAwards, toggleAwardPost, toggleNoteAwardPost } from './award-emoji/award-bar.js';
 // "mentioned in" notes are shown only to readers of their source (the merge request pages).
 export { visibleNotes } from './cross-reference-visibility.js';
+// Issue 38: the state and milestone history routes, for merge requests too.
+export { resourceEventRoutes } from './resource-events/resource-event-routes.js';

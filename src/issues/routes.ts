@@ -8,6 +8,8 @@ import { discussionRoutes } from './discussion-routes.js';
 import { labelEventRoutes } from './label-event-routes.js';
 import { issueNoteableKind } from './issue-noteable.js';
 import { issueLinkRoutes } from './links/issue-link-routes.js';
+import { resourceEventRoutes } from './resource-events/resource-event-routes.js';
+import { findReadableIssue } from './finder.js';
 import { awardEmojiRoutes } from './award-emoji/award-emoji-routes.js';
 
 export function issuesRoutes(app: FastifyInstance, deps: Deps): void {
@@ -18,4 +20,5 @@ export function issuesRoutes(app: FastifyInstance, deps: Deps): void {
   awardEmojiRoutes(app, deps, issueNoteableKind);
   labelEventRoutes(app, deps);
   issueLinkRoutes(app, deps);
+  resourceEventRoutes(app, deps, { type: 'Issue', segment: 'issues', ability: 'read_issue', find: findReadableIssue });
 }
