@@ -134,7 +134,8 @@ export async function crossReferenceJob(deps: Deps, payload: CrossReferencePaylo
   let id = payload.id;
   if (payload.source === 'Note') {
     const note = await deps.db.selectFrom('notes').select(['noteable_type', 'noteable_id', 'body', 'commit_id', 'project_id', 'system']).where('id', '=', payload.id).executeTakeFirst();
-    if (!note || Number(note.system) === 1 || note.noteable_type === 'AlertManagement::Alert') return;
+    // Snippet comments mention no issues yet (a snippet is no cross-reference source in Kiln).
+    if (!note || Number(note.system) === 1 || note.noteable_type === 'AlertManagement::Alert' || note.noteable_type === 'Snippet') return;
     type = note.noteable_type;
     id = Number(note.noteable_id);
     text = note.body;

@@ -19,8 +19,8 @@ export interface NotePresenter {
 
 export interface NoteableKind<T extends Noteable = Noteable, K extends number | string = number> {
   /** `/projects/:id/<resource>/:<iidParam>/notes` */
-  resource: 'issues' | 'merge_requests' | 'repository/commits';
-  iidParam: 'issue_iid' | 'merge_request_iid' | 'commit_id';
+  resource: 'issues' | 'merge_requests' | 'repository/commits' | 'snippets';
+  iidParam: 'issue_iid' | 'merge_request_iid' | 'commit_id' | 'snippet_id';
   /** A commit is named by its sha, a string; issues and merge requests by their integer iid (the default). */
   keyType?: 'string';
   /** For route summaries: "an issue", "a merge request". */

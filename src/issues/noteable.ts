@@ -1,11 +1,11 @@
-// What a note is on (GitLab's Noteable): an issue, a merge request or a commit, later snippets. The
+// What a note is on (GitLab's Noteable): an issue, a merge request, a commit or a project snippet. The
 // notes machinery of this folder (creating, replying, finding, presenting, the notes and discussions
 // routes) works on any noteable; a kind of noteable says where it lives and what differs
 // (noteable-kind.ts). Notes are rows of `notes` keyed by (noteable_type, noteable_id).
 import type { Executor } from '../platform/db/database.js';
 import type { NoteType } from '../platform/db/tables/issues.js';
 
-export type NoteableType = 'Issue' | 'MergeRequest' | 'Commit';
+export type NoteableType = 'Issue' | 'MergeRequest' | 'Commit' | 'Snippet';
 
 export interface Noteable {
   type: NoteableType;
@@ -18,7 +18,7 @@ export interface Noteable {
 }
 
 /** Where each kind's row is, to move its updated_at when it is commented on (GitLab touches the noteable). */
-const TABLES = { Issue: 'issues', MergeRequest: 'merge_requests', Commit: null } as const;
+const TABLES = { Issue: 'issues', MergeRequest: 'merge_requests', Commit: null, Snippet: 'snippets' } as const;
 
 export async function touchNoteable(trx: Executor, noteable: Noteable, now: number): Promise<void> {
   const table = TABLES[noteable.type];

@@ -49,7 +49,7 @@ export interface DomainEventTypes {
   /** An open issue's due date arrived (a scheduled job, actor: the issue's author). */
   'issue.due': { issueId: number };
   /** A comment (or system note) on an issue or an alert. */
-  'note.created': { noteId: number; noteableType: 'Issue' | 'MergeRequest' | 'AlertManagement::Alert' | 'Commit'; noteableId: number; system: boolean };
+  'note.created': { noteId: number; noteableType: 'Issue' | 'MergeRequest' | 'AlertManagement::Alert' | 'Commit' | 'Snippet'; noteableId: number; system: boolean };
   /** A new alert (never a repeat counted on an open one). `actorId` is null: a monitoring tool sent it. */
   'alert.created': { alertId: number };
   /** One branch or tag changed by a push (git or the repository API); a null id: created or deleted. */

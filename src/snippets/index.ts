@@ -5,6 +5,8 @@ import { personalSnippetRoutes } from './personal-routes.js';
 import { projectSnippetRoutes } from './project-routes.js';
 import { snippetPages } from './pages.js';
 import { snippetGitRoutes } from './git-routes.js';
+import { discussionRoutes, noteRoutes } from '../issues/api.js';
+import { snippetNoteableKind } from './snippet-noteable.js';
 
 export const snippetsFeature: Feature = {
   name: 'snippets',
@@ -13,5 +15,7 @@ export const snippetsFeature: Feature = {
     projectSnippetRoutes(app, deps);
     snippetPages(app, deps);
     snippetGitRoutes(app, deps);
+    noteRoutes(app, deps, snippetNoteableKind);
+    discussionRoutes(app, deps, snippetNoteableKind);
   },
 };

@@ -311,6 +311,31 @@ describe('/api/v4/projects/:id/snippets', () => {
     expect((await kiln.api('GET', `/projects/${publicProject.id}/snippets/${open.id}`)).status).toBe(200);
   });
 
+  it('notes: members comment on a project snippet they read; others are 404; the author edits and deletes', async () => {
+    const snippet = (await create(reporter, privateProject)).body;
+    const notes = `/projects/${privateProject.id}/snippets/${snippet.id}/notes`;
+    const posted = await kiln.api('POST', notes, { token: guest.token, body: { body: 'Looks **good**' } });
+    expect(posted.status).toBe(201);
+    expect(posted.body).toMatchObject({ body: 'Looks **good**', author: { username: 'snippet-guest' }, noteable_type: 'Snippet', noteable_id: snippet.id, noteable_iid: null, system: false });
+    expect((await kiln.api('GET', notes, { token: maintainer.token })).body.map((note: any) => note.id)).toEqual([posted.body.id]);
+    expect((await kiln.api('GET', `${notes}/${posted.body.id}`, { token: reporter.token })).body.body).toBe('Looks **good**');
+    expect((await kiln.api('PUT', `${notes}/${posted.body.id}`, { token: guest.token, body: { body: 'edited' } })).body.body).toBe('edited');
+    expect((await kiln.api('PUT', `${notes}/${posted.body.id}`, { token: reporter.token, body: { body: 'not mine' } })).status).toBe(403);
+    expect((await kiln.api('GET', notes, { token: outsider.token })).status).toBe(404);
+    expect((await kiln.api('POST', notes, { token: outsider.token, body: { body: 'x' } })).status).toBe(404);
+    expect((await kiln.api('POST', notes, { token: guest.token, body: {} })).body).toEqual({ error: 'body is missing' });
+    expect((await kiln.api('GET', `/projects/${privateProject.id}/snippets/999999/notes`, { token: guest.token })).status).toBe(404);
+    const thread = await kiln.api('POST', `/projects/${privateProject.id}/snippets/${snippet.id}/discussions`, { token: maintainer.token, body: { body: 'A thread' } });
+    expect(thread.status).toBe(201);
+    const reply = await kiln.api('POST', `/projects/${privateProject.id}/snippets/${snippet.id}/discussions/${thread.body.id}/notes`, { token: guest.token, body: { body: 'A reply' } });
+    expect(reply.status).toBe(201);
+    expect((await kiln.api('GET', `/projects/${privateProject.id}/snippets/${snippet.id}/discussions`, { token: guest.token })).body.map((d: any) => d.notes.length)).toEqual([1, 2]);
+    expect((await kiln.api('DELETE', `${notes}/${posted.body.id}`, { token: guest.token })).status).toBe(204);
+    // Another project's snippet is not found under this one.
+    const other = (await create(owner, publicProject)).body;
+    expect((await kiln.api('GET', `/projects/${privateProject.id}/snippets/${other.id}/notes`, { token: owner.token })).status).toBe(404);
+  });
+
   it('user_agent_detail is for administrators', async () => {
     const snippet = (await create(owner, privateProject)).body;
     expect((await kiln.api('GET', `/projects/${privateProject.id}/snippets/${snippet.id}/user_agent_detail`, { token: owner.token })).status).toBe(403);

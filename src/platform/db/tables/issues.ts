@@ -24,7 +24,7 @@ export interface IssuesTable {
 export interface NotesTable {
   id: Generated<number>;
   project_id: number;
-  noteable_type: 'Issue' | 'AlertManagement::Alert' | 'MergeRequest' | 'Commit';
+  noteable_type: 'Issue' | 'AlertManagement::Alert' | 'MergeRequest' | 'Commit' | 'Snippet';
   noteable_id: number;
   author_id: number;
   body: string;
