@@ -215,6 +215,23 @@ describe('retrying and cancelling', () => {
   });
 });
 
+describe('commit statuses', () => {
+  beforeEach(() => {
+    received = [];
+  });
+
+  it('an external status moves the pipeline it joins: a Pipeline Hook listing its stage but only CI jobs in builds[], and no Job Hook', async () => {
+    const posted = await api('POST', `/statuses/${sha}`, { state: 'running', name: 'external-ci', ref: 'main' });
+    expect(posted.status, JSON.stringify(posted.body)).toBe(201);
+    await kiln.worker.drain();
+    expect(of('Job Hook')).toEqual([]);
+    const pipelines = of('Pipeline Hook');
+    expect(pipelines.map((body) => [body.object_attributes.id, body.object_attributes.status])).toEqual([[posted.body.pipeline_id, 'running']]);
+    expect(pipelines[0].object_attributes.stages).toContain('external');
+    expect(pipelines[0].builds.map((build: any) => build.name)).not.toContain('external-ci');
+  });
+});
+
 describe('playing a manual job', () => {
   beforeEach(() => {
     received = [];

@@ -114,7 +114,9 @@ export async function pipelineHookData(deps: Deps, input: { pipelineId: number; 
   if (!project) return null;
   const now = deps.clock.now();
   const attrs = projectAttrs(deps, project);
-  const builds = await deps.db.selectFrom('ci_builds').selectAll().where('commit_id', '=', pipeline.id).where('retried', '=', 0).orderBy('stage_idx').orderBy('id').execute();
+  const latest = await deps.db.selectFrom('ci_builds').selectAll().where('commit_id', '=', pipeline.id).where('retried', '=', 0).orderBy('stage_idx').orderBy('id').execute();
+  // builds[] lists CI jobs only (GitLab's latest_builds); the stages count commit statuses too.
+  const builds = latest.filter((build) => build.type === 'Ci::Build');
   const [facts, users, commit, mergeRequest] = await Promise.all([
     buildFacts(deps, Number(pipeline.project_id), builds),
     usersForHook(deps, [pipeline.user_id === null ? null : Number(pipeline.user_id)]),
@@ -137,12 +139,12 @@ export async function pipelineHookData(deps: Deps, input: { pipelineId: number; 
       source: pipeline.source,
       status,
       detailed_status: warnings ? 'passed with warnings' : (LABELS[status] ?? status),
-      stages: [...new Set(builds.map((build) => build.stage))],
+      stages: [...new Set(latest.map((build) => build.stage))],
       created_at: hookTime(pipeline.created_at),
       finished_at: hookTime(pipeline.finished_at),
-      duration: pipelineDuration(pipeline, builds),
+      duration: pipelineDuration(pipeline, latest),
       queued_duration: pipeline.started_at === null ? null : Math.round((Number(pipeline.started_at) - Number(pipeline.created_at)) / 1000),
-      protected_ref: builds.some((build) => Number(build.protected) === 1),
+      protected_ref: latest.some((build) => Number(build.protected) === 1),
       variables: variables.map((variable) => ({ key: variable.key, value: variable.value })),
       url: `${attrs.web_url}/-/pipelines/${pipeline.id}`,
     },
