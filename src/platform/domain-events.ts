@@ -81,6 +81,12 @@ export interface DomainEventTypes {
   'release.created': { releaseId: number };
   'release.updated': { releaseId: number };
   'release.deleted': { releaseId: number };
+  /**
+   * A wiki page was created, changed or deleted (the API or the pages): the page's file and the
+   * commit that made the change, and the commit its content is read at (the one before, for a
+   * deletion). Commits never change, so the payload built from them is the page as it was.
+   */
+  'wiki_page.changed': { slug: string; path: string; action: 'create' | 'update' | 'delete'; commit: string; readAt: string; message: string };
 }
 
 /** A project as it was at the event (millisecond timestamps; the owners' names and primary e-mails). */

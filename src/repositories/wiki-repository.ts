@@ -68,7 +68,7 @@ export class WikiChangedError extends Error {}
  * One commit of `changes` (a path → its new content, or null to delete it) on the wiki's HEAD branch,
  * authored and committed by `user`. WikiChangedError when the branch moved while this was written.
  */
-export async function commitToWiki(deps: Deps, repoPath: string, user: AuthUser, changes: Map<string, Buffer | null>, message: string): Promise<string> {
+export async function commitToWiki(deps: Deps, repoPath: string, user: AuthUser, changes: Map<string, Buffer | null>, message: string): Promise<{ id: string; parent: string | null }> {
   const head = await wikiHead(repoPath);
   const parent = head.commit ? (await readCommits(repoPath, [head.commit])).get(head.commit)! : null;
   const identity = await userIdentity(deps, user);
@@ -83,5 +83,5 @@ export async function commitToWiki(deps: Deps, repoPath: string, user: AuthUser,
   });
   const moved = await gitCall(repoPath, ['update-ref', `refs/heads/${head.branch}`, id, head.commit ?? ZERO_OID]);
   if (moved.code !== 0) throw new WikiChangedError('Someone else has edited the page the same time you have.');
-  return id;
+  return { id, parent: head.commit };
 }

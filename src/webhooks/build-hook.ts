@@ -10,6 +10,7 @@ import { deploymentHookData } from './payloads/deployment.js';
 import { systemHookData } from './payloads/system-events.js';
 import { releaseHookData } from './payloads/release.js';
 import { jobHookData, pipelineHookData } from './payloads/ci.js';
+import { wikiPageHookData } from './payloads/wiki-page.js';
 
 const RELEASE_ACTIONS = { 'release.created': 'create', 'release.updated': 'update', 'release.deleted': 'delete' } as const;
 
@@ -80,6 +81,10 @@ export async function buildHook(deps: Deps, event: DomainEvent<DomainEventKind>)
     case 'job.status_changed': {
       const data = await jobHookData(deps, { buildId: event.buildId, status: event.status });
       return data && { event: 'Job Hook', trigger: 'job_hooks', data };
+    }
+    case 'wiki_page.changed': {
+      const data = await wikiPageHookData(deps, event);
+      return data && { event: 'Wiki Page Hook', trigger: 'wiki_page_hooks', data };
     }
     case 'issue.due':
     case 'alert.created':

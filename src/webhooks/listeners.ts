@@ -74,7 +74,7 @@ interface Want {
 const JOB_HOOK_STATUSES = new Set(['created', 'pending', 'running', 'success', 'failed', 'canceled']);
 
 /** Events chat integrations never take: their listener skips reading the integrations. */
-const NOT_FOR_CHAT = new Set<string>(['pipeline.status_changed', 'job.status_changed']);
+const NOT_FOR_CHAT = new Set<string>(['pipeline.status_changed', 'job.status_changed', 'wiki_page.changed']);
 
 /** Which of the hook's flags an event needs; null when hooks never fire for it. System hooks take pushes and merge requests only (systemHooksWant). */
 function wantFor(event: DomainEvent, confidential: boolean): Want | null {
@@ -105,6 +105,8 @@ function wantFor(event: DomainEvent, confidential: boolean): Want | null {
       return { flag: 'pipeline_events' };
     case 'job.status_changed':
       return JOB_HOOK_STATUSES.has(event.status) ? { flag: 'job_events' } : null;
+    case 'wiki_page.changed':
+      return { flag: 'wiki_page_events' };
     case 'push': {
       if (event.ref.startsWith('refs/tags/')) return { flag: 'tag_push_events' };
       const branch = event.ref.replace(/^refs\/heads\//, '');
@@ -193,7 +195,7 @@ export function listenForHooks(deps: Deps): void {
     }
   };
   const mergeRequestKinds = ['merge_request.opened', 'merge_request.closed', 'merge_request.reopened', 'merge_request.updated', 'merge_request.merged', 'merge_request.approved', 'merge_request.unapproved'] as const;
-  for (const kind of ['issue.opened', 'issue.closed', 'issue.reopened', 'issue.updated', 'issue.reassigned', 'note.created', 'push', 'deployment.status_changed', 'release.created', 'release.updated', 'release.deleted', 'pipeline.status_changed', 'job.status_changed', ...mergeRequestKinds] as const) {
+  for (const kind of ['issue.opened', 'issue.closed', 'issue.reopened', 'issue.updated', 'issue.reassigned', 'note.created', 'push', 'deployment.status_changed', 'release.created', 'release.updated', 'release.deleted', 'pipeline.status_changed', 'job.status_changed', 'wiki_page.changed', ...mergeRequestKinds] as const) {
     deps.domainEvents.on(kind, onEvent as never);
   }
   // New alerts reach chat integrations only (webhooks have no alert events): one indexed read on the

@@ -9,12 +9,12 @@ import { DAY_MS } from '../platform/clock.js';
 
 /** The flags Kiln fires; each is also a column the listeners filter on. */
 export const FIRED_FLAGS = ['push_events', 'tag_push_events', 'issues_events', 'confidential_issues_events', 'note_events', 'confidential_note_events', 'deployment_events', 'merge_requests_events', 'releases_events',
-  'pipeline_events', 'job_events'] as const;
+  'pipeline_events', 'job_events', 'wiki_page_events'] as const;
 export type FiredFlag = (typeof FIRED_FLAGS)[number];
 
 /** Flags GitLab accepts on project and group hooks that Kiln stores and answers but never fires (no such events here). */
 export const STORED_FLAGS = [
-  'wiki_page_events', 'feature_flag_events',
+  'feature_flag_events',
   'emoji_events', 'resource_access_token_events', 'repository_update_events',
 ] as const;
 /** Group hooks only. */

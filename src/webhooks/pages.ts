@@ -26,7 +26,7 @@ const SLACK = /^(?<path>.+?)\/-\/settings\/integrations\/slack\/edit$/;
 const FLAG_LABELS: Record<string, string> = {
   push_events: 'Push events', tag_push_events: 'Tag push events', issues_events: 'Issues events', confidential_issues_events: 'Confidential issues events',
   note_events: 'Comments', confidential_note_events: 'Confidential comments', deployment_events: 'Deployment events', merge_requests_events: 'Merge request events', releases_events: 'Releases events', alert_events: 'Alert events',
-  pipeline_events: 'Pipeline events', job_events: 'Job events',
+  pipeline_events: 'Pipeline events', job_events: 'Job events', wiki_page_events: 'Wiki page events',
 } satisfies Record<FiredFlag | 'alert_events', string>;
 
 /** The per-event channel field of each chat event flag. */

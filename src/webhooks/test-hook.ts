@@ -8,6 +8,7 @@ import { readableRepository, runCommand } from '../repositories/api.js';
 import type { HookRow } from './entities.js';
 import { sendToHook, type SendOutcome } from './deliver-hook.js';
 import { buildHook } from './build-hook.js';
+import { newestWikiPage } from '../wikis/api.js';
 
 export const TEST_TRIGGERS = [
   'push_events', 'tag_push_events', 'issues_events', 'confidential_issues_events', 'note_events', 'confidential_note_events',
@@ -69,6 +70,10 @@ async function latestEvent(deps: Deps, projectId: number, actorId: number, trigg
     case 'job_events': {
       const build = await deps.db.selectFrom('ci_builds').select(['id', 'status']).where('project_id', '=', projectId).where('type', '=', 'Ci::Build').orderBy('id', 'desc').executeTakeFirst();
       return build ? { kind: 'job.status_changed', ...base, buildId: Number(build.id), status: build.status } : null;
+    }
+    case 'wiki_page_events': {
+      const page = await newestWikiPage(deps, projectId);
+      return page ? { kind: 'wiki_page.changed', ...base, slug: page.slug, path: page.path, action: 'create', commit: page.commit, readAt: page.commit, message: '' } : null;
     }
     default:
       return null;

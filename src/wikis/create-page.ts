@@ -8,6 +8,7 @@ import { commitToWiki, writableWiki } from '../repositories/api.js';
 import { fileOfPage, slugOfTitle, type WikiFormat } from './page-names.js';
 import { findPageRef, loadPage, wikiSnapshot, type WikiPage } from './finder.js';
 import { checkContent, commitMessage } from './page-rules.js';
+import { publishPageChange } from './publish-change.js';
 
 export interface NewPage {
   title: string;
@@ -25,7 +26,9 @@ export async function createPage(deps: Deps, user: AuthUser, projectId: number, 
   const repoPath = await writableWiki(deps, projectId);
   if (findPageRef(await wikiSnapshot(deps, projectId), slug.slug)) throw new StatusError(400, DUPLICATE_PAGE);
   const path = fileOfPage(slug.slug, input.format);
-  await commitToWiki(deps, repoPath, user, new Map([[path, Buffer.from(input.content, 'utf8')]]), commitMessage(user, 'created', slug.slug, input.message));
+  const message = commitMessage(user, 'created', slug.slug, input.message);
+  const commit = await commitToWiki(deps, repoPath, user, new Map([[path, Buffer.from(input.content, 'utf8')]]), message);
+  await publishPageChange(deps, projectId, user.id, { slug: slug.slug, path, action: 'create', commit: commit.id, readAt: commit.id, message });
   const snapshot = (await wikiSnapshot(deps, projectId))!;
   return loadPage(snapshot, findPageRef(snapshot, slug.slug)!);
 }

@@ -9,6 +9,7 @@ import { fileOfPage, slugOfRenamed, type WikiFormat } from './page-names.js';
 import { findPageRef, loadPage, wikiSnapshot, type WikiPage } from './finder.js';
 import { checkContent, commitMessage } from './page-rules.js';
 import { DUPLICATE_PAGE } from './create-page.js';
+import { publishPageChange } from './publish-change.js';
 
 export interface PageChanges {
   title?: string;
@@ -33,7 +34,9 @@ export async function updatePage(deps: Deps, user: AuthUser, projectId: number, 
   const files = new Map<string, Buffer | null>();
   if (path !== page.path) files.set(page.path, null);
   files.set(path, Buffer.from(content, 'utf8'));
-  await commitToWiki(deps, repoPath, user, files, commitMessage(user, 'updated', slug, changes.message));
+  const message = commitMessage(user, 'updated', slug, changes.message);
+  const commit = await commitToWiki(deps, repoPath, user, files, message);
+  await publishPageChange(deps, projectId, user.id, { slug, path, action: 'update', commit: commit.id, readAt: commit.id, message });
   const after = (await wikiSnapshot(deps, projectId))!;
   return loadPage(after, findPageRef(after, slug)!);
 }

@@ -24,6 +24,7 @@ export interface WebHooksTable {
   releases_events: Generated<number>;
   pipeline_events: Generated<number>;
   job_events: Generated<number>;
+  wiki_page_events: Generated<number>;
   alert_events: Generated<number>;
   repository_update_events: Generated<number>;
   push_events_branch_filter: string | null;
