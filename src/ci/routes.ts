@@ -9,7 +9,7 @@ import { NotFoundError, ParamError, StatusError } from '../platform/errors.js';
 import { ApiError } from '../platform/http/api-error.js';
 import { pipelineBasicEntity, pipelineEntity } from '../commit-statuses/api.js';
 import { usersById } from '../issues/api.js';
-import { inTransaction } from '../platform/db/database.js';
+import { deletePipeline } from './pipelines/delete-pipeline.js';
 import { parseCiConfig } from './config/parse-config.js';
 import { createdPipeline, presentCreatedPipeline } from './pipelines/present-created.js';
 import { runPipelineForRef } from './pipelines/run-pipeline.js';
@@ -192,11 +192,7 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, project }) => {
       const access = await project();
       const pipeline = await pipelineOf(Number(access.project.id), params.pipeline_id);
-      await inTransaction(deps.db, async (trx) => {
-        const builds = trx.selectFrom('ci_builds').select('id').where('commit_id', '=', pipeline.id);
-        await trx.updateTable('deployments').set({ deployable_id: null }).where('deployable_id', 'in', builds).execute();
-        await trx.deleteFrom('ci_pipelines').where('id', '=', pipeline.id).execute();
-      });
+      await deletePipeline(deps, Number(pipeline.id));
       return undefined;
     },
   });

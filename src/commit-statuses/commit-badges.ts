@@ -1,15 +1,18 @@
-// The latest pipeline of each commit of a page (the commit list, the commit page), in two queries
+// The latest pipeline of each commit of a page (the commit list, the commit page), in a few queries
 // whatever the number of commits: GitLab's commit list shows `commit.latest_pipeline`'s status icon,
-// linked to it; Kiln has no pipeline page, so the icon links to the newest status's target_url.
+// linked to it. A pipeline of Kiln's CI links to its pipeline page; one of statuses posted by an
+// external CI (source `external`, whose jobs the pipeline page does not list) to its newest status's
+// target_url.
 import type { Deps } from '../platform/deps.js';
 import type { CommitStatusBadge } from '../repositories/api.js';
+import { pipelinePath } from './entities.js';
 
 export async function commitBadges(deps: Deps, projectId: number, shas: string[]): Promise<Map<string, CommitStatusBadge>> {
   const found = new Map<string, CommitStatusBadge>();
   if (shas.length === 0) return found;
   const pipelines = await deps.db
     .selectFrom('ci_pipelines')
-    .select(['id', 'sha', 'status'])
+    .select(['id', 'sha', 'status', 'source'])
     .where('project_id', '=', projectId)
     .where('sha', 'in', [...new Set(shas)])
     .orderBy('id', 'desc')
@@ -18,6 +21,11 @@ export async function commitBadges(deps: Deps, projectId: number, shas: string[]
     if (!found.has(pipeline.sha)) found.set(pipeline.sha, { pipelineId: Number(pipeline.id), status: pipeline.status, targetUrl: null });
   }
   if (found.size === 0) return found;
+  const own = pipelines.filter((pipeline) => pipeline.source !== 'external' && found.get(pipeline.sha)?.pipelineId === Number(pipeline.id));
+  if (own.length) {
+    const project = await deps.db.selectFrom('projects').select('full_path').where('id', '=', projectId).executeTakeFirst();
+    for (const pipeline of own) if (project) found.get(pipeline.sha)!.targetUrl = pipelinePath(project.full_path, Number(pipeline.id));
+  }
   const builds = await deps.db
     .selectFrom('ci_builds')
     .select(['commit_id', 'target_url'])

@@ -112,6 +112,11 @@ describe('GET /:project/-/pipelines', () => {
     expect(response.body).toContain(`href="${base}/-/pipelines" aria-current="page">Pipelines</a>`);
   });
 
+  it("links a commit's CI status on the repository pages to its pipeline page", async () => {
+    const commits = await (await signedIn(w.reporter)).get(`${base}/-/commits/main`);
+    expect(commits.body).toContain(`href="${base}/-/pipelines/${pipelineId}"`);
+  });
+
   it('filters by tab and status', async () => {
     const web = await signedIn(w.reporter);
     expect((await web.get(`${base}/-/pipelines?scope=finished`)).body).not.toContain(`data-pipeline="${pipelineId}"`);
@@ -258,6 +263,24 @@ describe('actions', () => {
     const played = await developer.post(`${base}/-/jobs/${deploy.id}/play`, {}, { csrfFrom: `${base}/-/jobs/${deploy.id}` });
     expect(played.statusCode).toBe(303);
     expect((await kiln.api('GET', `/projects/${w.project.id}/jobs/${deploy.id}`, { token: w.developer.token })).body.status).toBe('pending');
+  });
+});
+
+describe('Delete pipeline', () => {
+  it('is offered to Owners only and deletes through the API service', async () => {
+    const made = await kiln.api('POST', `/projects/${w.project.id}/pipeline`, { token: w.developer.token, body: { ref: 'main' } });
+    expect(made.status).toBe(201);
+    const url = `${base}/-/pipelines/${made.body.id}`;
+    const developer = await signedIn(w.developer);
+    expect((await developer.get(url)).body).not.toContain(`action="${url}/delete"`);
+    expect((await developer.post(`${url}/delete`, {}, { csrfFrom: url })).statusCode).toBe(403);
+    const owner = await signedIn(w.owner);
+    expect((await owner.get(url)).body).toContain(`action="${url}/delete"`);
+    const deleted = await owner.post(`${url}/delete`, {}, { csrfFrom: url });
+    expect(deleted.statusCode).toBe(303);
+    expect(deleted.headers.location).toBe(`${base}/-/pipelines`);
+    expect((await kiln.api('GET', `/projects/${w.project.id}/pipelines/${made.body.id}`, { token: w.owner.token })).status).toBe(404);
+    expect((await owner.get(url)).statusCode).toBe(404);
   });
 });
 

@@ -1,8 +1,8 @@
 // The CI pages in Chromium: a pipeline made by a push, its jobs taken and finished by a runner over
 // GitLab's runner protocol; the pipelines list, the pipeline's stages and the job's log with colours
 // (classes, styled) and a collapsible section, the running job's log growing by htmx polling until the
-// job passes; Settings › CI/CD and the CI lint; at 1280 px light and 390 px dark, no serious or critical axe-core violations and no
-// sideways scrolling.
+// job passes; Settings › CI/CD and the CI lint; at 1280 and 390 px, light and dark, no serious or
+// critical axe-core violations and no sideways scrolling.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, overflowsSideways, seriousViolations, signedInAsRoot } from './helpers/browser.js';
@@ -172,5 +172,19 @@ describe('CI pages at 390 px, dark', () => {
     expect(await page.getAttribute('#job-panel', 'data-status')).toBe('pending');
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
+  });
+});
+
+describe('CI pages at 1280 px dark and 390 px light', () => {
+  it('no serious axe violations and no sideways scrolling in the other theme at each width', async () => {
+    for (const [width, colorScheme] of [[1280, 'dark'], [390, 'light']] as const) {
+      const { context, page } = await signedIn({ viewport: { width, height: 900 }, colorScheme });
+      for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/jobs/${buildJob.id}`, '/-/settings/ci_cd', '/-/ci/lint']) {
+        await page.goto(`${kiln.url}/root/built${path}`);
+        expect(await overflowsSideways(page), `${width} ${path}`).toBe(false);
+        expect(await seriousViolations(page), `${width} ${path}`).toEqual([]);
+      }
+      await context.close();
+    }
   });
 });

@@ -1,12 +1,13 @@
 // The CI pages under a project's path (GitLab's Build menu): pipelines, a pipeline and its jobs, a
 // job with its log, the project's jobs, the CI lint, and Settings › CI/CD. Each declares the ability
 // the API's route for the same thing declares (read_pipeline, create_pipeline, update_build,
-// download_code for the lint, admin_cicd_variables for the settings, whose sections ask for more).
+// destroy_pipeline, download_code for the lint, admin_cicd_variables for the settings, whose
+// sections ask for more).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import { namespacedPage } from '../../platform/web/page-route.js';
 import { createPipelineFromForm, NEW_PIPELINE_PATTERN, PIPELINES_PATTERN, renderNewPipeline, renderPipelines } from './pipelines-page.js';
-import { PIPELINE_ACTION_PATTERN, PIPELINE_JOBS_PATTERN, PIPELINE_PATTERN, pipelineAction, renderPipeline, renderPipelineJobs } from './pipeline-page.js';
+import { PIPELINE_ACTION_PATTERN, PIPELINE_DELETE_PATTERN, PIPELINE_JOBS_PATTERN, PIPELINE_PATTERN, pipelineAction, pipelineDelete, renderPipeline, renderPipelineJobs } from './pipeline-page.js';
 import {
   JOB_ACTION_PATTERN, JOB_ARTIFACTS_PATTERN, JOB_LOG_PATTERN, JOB_PATTERN, JOB_RAW_PATTERN, JOBS_PATTERN,
   jobAction, jobArtifacts, renderJob, renderJobLogFragment, renderJobs, sendRawLog,
@@ -28,6 +29,7 @@ export function ciPages(app: FastifyInstance, deps: Deps): void {
   namespacedPage(app, deps, { method: 'GET', pattern: NEW_PIPELINE_PATTERN, ability: create, handler: async (context) => renderNewPipeline(context, await context.project()) });
   namespacedPage(app, deps, { method: 'POST', pattern: PIPELINES_PATTERN, ability: create, handler: async (context) => createPipelineFromForm(context, await context.project()) });
   namespacedPage(app, deps, { method: 'POST', pattern: PIPELINE_ACTION_PATTERN, ability: update, handler: async (context) => pipelineAction(context, await context.project()) });
+  namespacedPage(app, deps, { method: 'POST', pattern: PIPELINE_DELETE_PATTERN, ability: { project: 'destroy_pipeline' }, handler: async (context) => pipelineDelete(context, await context.project()) });
   const settings = { project: 'admin_cicd_variables' } as const;
   namespacedPage(app, deps, { method: 'GET', pattern: CI_SETTINGS_PATTERN, ability: settings, handler: async (context) => renderCiSettings(context, await context.project()) });
   namespacedPage(app, deps, { method: 'POST', pattern: CI_SETTINGS_PATTERN, ability: settings, handler: async (context) => handleCiSettings(context, await context.project()) });

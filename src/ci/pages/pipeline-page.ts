@@ -5,7 +5,7 @@ import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { canOnProject } from '../../platform/auth/policies/policy.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { html, type Html } from '../../platform/web/html.js';
-import type { PageContext } from '../../platform/web/page-route.js';
+import { csrfField, type PageContext } from '../../platform/web/page-route.js';
 import { page, redirect, type PageOutcome } from '../../platform/web/page.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
 import { ACTIVE } from '../../commit-statuses/api.js';
@@ -15,12 +15,14 @@ import { readOptions } from '../pipelines/build-options.js';
 import { cancelPipeline, retryPipeline } from '../jobs/job-actions.js';
 import { assertMayUpdateRef } from '../jobs/protected-ref-access.js';
 import { queueSignal } from '../queue-signal.js';
+import { deletePipeline } from '../pipelines/delete-pipeline.js';
 import { ciBadge, ciIcon, durationBetween, formatDuration, moment, stagesOf } from './status.js';
-import { actionButton, commitLink, commitsOf, jobUrl, pipelineUrl, refLink, userLink, usersOf } from './shared.js';
+import { actionButton, commitLink, projectBase, commitsOf, jobUrl, pipelineUrl, refLink, userLink, usersOf } from './shared.js';
 
 export const PIPELINE_PATTERN = /^(?<path>.+?)\/-\/pipelines\/(?<id>\d{1,12})$/;
 export const PIPELINE_JOBS_PATTERN = /^(?<path>.+?)\/-\/pipelines\/(?<id>\d{1,12})\/builds$/;
 export const PIPELINE_ACTION_PATTERN = /^(?<path>.+?)\/-\/pipelines\/(?<id>\d{1,12})\/(?<action>retry|cancel)$/;
+export const PIPELINE_DELETE_PATTERN = /^(?<path>.+?)\/-\/pipelines\/(?<id>\d{1,12})\/delete$/;
 
 async function pipelineOf(context: PageContext, access: ProjectAccess): Promise<CiPipelineRow> {
   const pipeline = await findPipeline(context.deps.db, Number(access.project.id), Number(context.match.id));
@@ -54,6 +56,7 @@ async function frame(context: PageContext, access: ProjectAccess, tab: 'pipeline
   const mayUpdate = canOnProject(access, 'update_build');
   const retry = mayUpdate && jobs.some((job) => RETRYABLE.includes(job.status));
   const cancel = mayUpdate && jobs.some((job) => (ACTIVE as readonly string[]).includes(job.status) || job.status === 'manual' || job.status === 'scheduled' || job.status === 'created');
+  const remove = canOnProject(access, 'destroy_pipeline');
   const self = pipelineUrl(access, id);
   const body = html`
 <div class="pipeline-header" id="pipeline-header">
@@ -61,7 +64,9 @@ async function frame(context: PageContext, access: ProjectAccess, tab: 'pipeline
 <p class="wrap-anywhere">For ${refLink(access, pipeline.ref, Number(pipeline.tag) === 1)} · ${commitLink(access, pipeline, commits.get(pipeline.sha))}</p>
 <p class="muted">${jobs.length} ${jobs.length === 1 ? 'job' : 'jobs'}${pipeline.finished_at !== null && pipeline.started_at !== null ? html` · took ${formatDuration(durationBetween(pipeline.started_at, pipeline.finished_at))}` : ''} · source: ${pipeline.source}</p>
 ${pipeline.yaml_errors ? html`<div class="error" role="alert" id="yaml-errors">${pipeline.yaml_errors}</div>` : ''}
-${retry || cancel ? html`<div class="actions">${retry ? actionButton(context, `${self}/retry`, 'Retry') : ''}${cancel ? actionButton(context, `${self}/cancel`, 'Cancel pipeline', 'danger') : ''}</div>` : ''}
+${retry || cancel || remove ? html`<div class="actions">${retry ? actionButton(context, `${self}/retry`, 'Retry') : ''}${cancel ? actionButton(context, `${self}/cancel`, 'Cancel pipeline', 'danger') : ''}${
+  remove ? html`<form method="post" action="${self}/delete" class="inline" data-confirm="Delete pipeline #${id}? Its jobs, logs and artifacts are deleted too.">${csrfField(context)}<button type="submit" class="danger">Delete</button></form>` : ''
+}</div>` : ''}
 </div>
 <nav class="tabs" aria-label="Pipeline">
 <a href="${self}" class="${tab === 'pipeline' ? 'active' : ''}" data-tab="pipeline"${tab === 'pipeline' ? html` aria-current="page"` : ''}>Pipeline</a>
@@ -106,4 +111,11 @@ export async function pipelineAction(context: PageContext, access: ProjectAccess
   }
   await cancelPipeline(context.deps, id);
   return redirect(pipelineUrl(access, id), `Pipeline #${id} was canceled.`);
+}
+
+/** Delete (Owners): the API's service; back to the list. */
+export async function pipelineDelete(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
+  const pipeline = await pipelineOf(context, access);
+  await deletePipeline(context.deps, Number(pipeline.id));
+  return redirect(`${projectBase(access)}/-/pipelines`, `Pipeline #${Number(pipeline.id)} was deleted.`);
 }
