@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
 import { gitCommands, listenOnLoopback } from '../helpers/git.js';
+import { sshClient, sshKeygen, type SshKeyPair } from '../helpers/ssh.js';
 
 let kiln: TestKiln;
 let base: string;
@@ -17,6 +18,10 @@ let alice: TestUser;
 let reporter: TestUser;
 let guest: TestUser;
 let project: any;
+let sshPort: number;
+const ssh = sshClient(() => work, () => sshPort);
+let aliceKey: SshKeyPair;
+let guestKey: SshKeyPair;
 
 function url(user: TestUser, path: string): string {
   return `${base.replace('http://', `http://${encodeURIComponent(user.username)}:${encodeURIComponent(user.token)}@`)}/${path}`;
@@ -33,7 +38,11 @@ beforeAll(async () => {
   await kiln.addMember(alice, 'projects', project.id, reporter, ACCESS.reporter);
   await kiln.addMember(alice, 'projects', project.id, guest, ACCESS.guest);
   await kiln.api('POST', `/projects/${project.id}/wikis`, { token: alice.token, body: { title: 'home', content: 'Welcome' } });
-});
+  sshPort = (await kiln.listenSsh({ port: 0 })).port;
+  [aliceKey, guestKey] = await Promise.all([sshKeygen(work, 'alice', 'ed25519'), sshKeygen(work, 'guest', 'ed25519')]);
+  await kiln.apiAs(alice, 'POST', '/user/keys', { title: 'alice', key: aliceKey.publicKey });
+  await kiln.apiAs(guest, 'POST', '/user/keys', { title: 'guest', key: guestKey.publicKey });
+}, 120_000);
 
 afterAll(async () => {
   await kiln?.close();
@@ -56,7 +65,7 @@ describe('git clone and push of <project>.wiki.git', () => {
   });
 
   it('as a guest clones, but may not push', async () => {
-    const dir = join(work, 'guest');
+    const dir = join(work, 'guest-http');
     expect((await gitRun(['clone', url(guest, 'alice/handbook.wiki.git'), dir])).code).toBe(0);
     writeFileSync(join(dir, 'guest.md'), 'nope');
     await ok(['add', '.'], dir);
@@ -85,5 +94,25 @@ describe('git clone and push of <project>.wiki.git', () => {
   it('anonymously on a private project challenges for credentials', async () => {
     const response = await kiln.request('GET', '/alice/handbook.wiki.git/info/refs?service=git-upload-pack');
     expect(response.statusCode).toBe(401);
+  });
+
+  it('over SSH: the owner clones and pushes <project>.wiki.git, a guest may not push', async () => {
+    const dir = join(work, 'ssh-owner');
+    const cloned = await ssh.git(aliceKey, ['clone', '-q', ssh.url('alice/handbook.wiki.git'), dir]);
+    expect(cloned.code, cloned.stderr).toBe(0);
+    writeFileSync(join(dir, 'Over-SSH.md'), 'By ssh');
+    expect((await ssh.git(aliceKey, ['add', '.'], dir)).code).toBe(0);
+    expect((await ssh.git(aliceKey, ['commit', '-q', '-m', 'ssh page'], dir)).code).toBe(0);
+    const pushed = await ssh.git(aliceKey, ['push', '-q', 'origin', 'main'], dir);
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect((await kiln.api('GET', `/projects/${project.id}/wikis/Over-SSH`, { token: alice.token })).body.content).toBe('By ssh');
+    const guestDir = join(work, 'ssh-guest');
+    expect((await ssh.git(guestKey, ['clone', '-q', ssh.url('alice/handbook.wiki.git'), guestDir])).code).toBe(0);
+    writeFileSync(join(guestDir, 'nope.md'), 'nope');
+    await ssh.git(guestKey, ['add', '.'], guestDir);
+    await ssh.git(guestKey, ['commit', '-q', '-m', 'nope'], guestDir);
+    const refused = await ssh.git(guestKey, ['push', '-q', 'origin', 'main'], guestDir);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("You are not allowed to write to this project's wiki.");
   });
 });
