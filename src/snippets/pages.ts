@@ -19,6 +19,7 @@ import { deleteSnippet } from './delete-snippet.js';
 import { readSnippetForm, snippetForm, type SnippetFormValues } from './snippet-form.js';
 import { snippetArticle, snippetList, snippetPath } from './snippet-view.js';
 import { fileAt, requestDetail, sendRaw } from './snippet-params.js';
+import { postSnippetComment, snippetComments } from './snippet-comments.js';
 
 const PROJECT_ROOT = /^(?<path>.+?)\/-\/snippets/;
 const pattern = (rest: string) => new RegExp(`${PROJECT_ROOT.source}${rest}$`);
@@ -29,6 +30,7 @@ const EDIT = pattern('\\/(?<id>\\d+)\\/edit');
 const DELETE = pattern('\\/(?<id>\\d+)\\/delete');
 const RAW = pattern('\\/(?<id>\\d+)\\/raw');
 const RAW_FILE = pattern('\\/(?<id>\\d+)\\/raw\\/(?<ref>[^/]+)\\/(?<file>.+)');
+const NOTES = pattern('\\/(?<id>\\d+)\\/notes');
 
 const EMPTY_FORM: SnippetFormValues = { title: '', description: '', visibility: 'private', files: [] };
 
@@ -83,7 +85,9 @@ async function showPage(context: PageContext, place: Place): Promise<PageOutcome
   const snippet = await readable(context, place, Number(context.match.id ?? context.params.id));
   const presented = await presentSnippet(context.deps, snippet);
   const files = (await snippetFiles(context.deps.db, [Number(snippet.id)])).get(Number(snippet.id)) ?? [];
-  const body = await snippetArticle(context, presented, files, { editable: canUpdateSnippet(context.user ?? null, snippet, place.access), project: place.access });
+  const article = await snippetArticle(context, presented, files, { editable: canUpdateSnippet(context.user ?? null, snippet, place.access), project: place.access });
+  const comments = place.access ? await snippetComments(context, place.access, snippet, `${place.root}/${Number(snippet.id)}`) : '';
+  const body = html`${article}${comments}`;
   return page({ title: `${snippet.title} · Snippets`, heading: html`<h1>${snippet.title}</h1>`, body, ...place.frame() });
 }
 
@@ -159,6 +163,14 @@ export function snippetPages(app: FastifyInstance, deps: Deps): void {
   namespacedPage(app, deps, { method: 'GET', pattern: EDIT, ability: read, handler: async (context) => editPage(context, await projectPlace(context, 'read_snippet')) });
   namespacedPage(app, deps, { method: 'POST', pattern: ONE, ability: read, handler: async (context) => update(context, await projectPlace(context, 'read_snippet')) });
   namespacedPage(app, deps, { method: 'POST', pattern: DELETE, ability: read, handler: async (context) => remove(context, await projectPlace(context, 'read_snippet')) });
+  namespacedPage(app, deps, {
+    method: 'POST', pattern: NOTES, ability: read,
+    handler: async (context) => {
+      const place = await projectPlace(context, 'read_snippet');
+      const snippet = await readable(context, place, Number(context.match.id));
+      return postSnippetComment(context, place.access!, snippet, `${place.root}/${Number(snippet.id)}`);
+    },
+  });
   namespacedPage(app, deps, { method: 'GET', pattern: RAW, ability: read, auth: 'optional', handler: async (context) => rawFile(context, await projectPlace(context, 'read_snippet'), 'first') });
   namespacedPage(app, deps, { method: 'GET', pattern: RAW_FILE, ability: read, auth: 'optional', handler: async (context) => rawFile(context, await projectPlace(context, 'read_snippet'), 'named') });
 }

@@ -128,4 +128,23 @@ describe('project snippet pages', () => {
     expect((await asGuest.get(`${path}/raw`)).body).toBe('key: value\n');
     expect((await (await signedIn(bob)).get(path)).statusCode).toBe(404);
   });
+
+  it('shows a project snippet\'s comments and takes one from its form', async () => {
+    const snippet = (await kiln.api('POST', `/projects/${project.id}/snippets`, { token: alice.token, body: { title: 'Discussed', visibility: 'private', content: 'x' } })).body;
+    const path = `/${project.path_with_namespace}/-/snippets/${snippet.id}`;
+    await kiln.api('POST', `/projects/${project.id}/snippets/${snippet.id}/notes`, { token: alice.token, body: { body: `From the **API** ${XSS}` } });
+    const asGuest = await signedIn(guest);
+    const shown = await asGuest.get(path);
+    expect(shown.body).toContain('<strong>API</strong>');
+    expect(shown.body).not.toContain(XSS);
+    expect(shown.body).toContain(`action="${path}/notes"`);
+    const posted = await postForm(asGuest, `${path}/notes`, path, [['note', 'A *page* comment']]);
+    expect(posted.statusCode).toBe(303);
+    expect(posted.headers.location).toMatch(new RegExp(`^${path}#note_\\d+$`));
+    expect((await asGuest.get(path)).body).toContain('<em>page</em>');
+    const notes = (await kiln.api('GET', `/projects/${project.id}/snippets/${snippet.id}/notes`, { token: alice.token })).body;
+    expect(notes.map((note: any) => note.body)).toContain('A *page* comment');
+    const asBob = await signedIn(bob);
+    expect((await postForm(asBob, `${path}/notes`, '/-/snippets/new', [['note', 'nope']])).statusCode).toBe(404);
+  });
 });
