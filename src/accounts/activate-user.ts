@@ -5,7 +5,7 @@ import { ForbiddenError } from '../platform/errors.js';
 import type { UserRow } from './lookup.js';
 
 export async function activateUser(deps: Deps, user: UserRow): Promise<boolean> {
-  if (user.state === 'blocked') throw new ForbiddenError('A blocked user must be unblocked to be activated');
+  if (user.state === 'blocked' || user.state === 'banned') throw new ForbiddenError('A blocked user must be unblocked to be activated');
   const result = await deps.db
     .updateTable('users')
     .set({ state: 'active', updated_at: deps.clock.now() })

@@ -41,3 +41,5 @@ export { projectJson } from './entities.js';
 export { namespacesOf } from './finders.js';
 export { parseStored } from './stored-settings.js';
 export { PROJECT_LIST_PARAMS, projectFilters } from './project-list-params.js';
+// Issue 38: a user's status (emoji, message, availability), for their profile page.
+export { userStatusOf } from './user-status.js';

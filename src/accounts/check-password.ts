@@ -50,7 +50,7 @@ export async function checkPassword(deps: Deps, login: string, password: string,
     if (options.countFailures !== false) await recordFailedAttempt(deps, user.id);
     return { ok: false, reason: 'invalid', user };
   }
-  if (user.state === 'blocked') return { ok: false, reason: 'blocked', user };
+  if (user.state === 'blocked' || user.state === 'banned') return { ok: false, reason: 'blocked', user };
   if (user.state === 'blocked_pending_approval') return { ok: false, reason: 'pending', user };
   if (!(await primaryEmailConfirmed(deps, user))) return { ok: false, reason: 'unconfirmed', user };
   if (user.state === 'deactivated') {

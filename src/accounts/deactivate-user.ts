@@ -11,7 +11,7 @@ export const DORMANT_DAYS = 90;
 /** true when deactivated now; null when the user already was (GitLab answers 201 with an empty body). */
 export async function deactivateUser(deps: Deps, user: UserRow): Promise<true | null> {
   if (user.state === 'deactivated') return null;
-  if (user.state === 'blocked') throw new ApiError(403, { message: 'Error occurred. A blocked user cannot be deactivated' });
+  if (user.state === 'blocked' || user.state === 'banned') throw new ApiError(403, { message: 'Error occurred. A blocked user cannot be deactivated' });
   if (user.user_type !== 'human') throw new ApiError(403, { message: 'Internal users cannot be deactivated' });
   const threshold = new Date(deps.clock.now() - DORMANT_DAYS * DAY_MS).toISOString().slice(0, 10);
   if (user.last_activity_on !== null && user.last_activity_on > threshold) {

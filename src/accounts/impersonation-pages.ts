@@ -18,7 +18,7 @@ function refusal(context: PageContext, target: { id: number | string; state: str
   if (context.session.impersonator) return 'You are already impersonating a user; stop impersonating first';
   if (Number(target.id) === context.user.id) return 'You cannot impersonate yourself';
   if (target.user_type !== 'human') return 'You cannot impersonate an internal user';
-  if (target.state === 'blocked') return 'You cannot impersonate a blocked user';
+  if (target.state === 'blocked' || target.state === 'banned') return 'You cannot impersonate a blocked user';
   if (target.state !== 'active') return 'You cannot impersonate a user who cannot log in';
   return null;
 }

@@ -6,6 +6,7 @@ import { resolveTokenWithProject } from './resolve-token-with-project.js';
 import { findUserRow, subjectFinders } from './lookup.js';
 import { toAuthUser } from './user-entities.js';
 import { ensureRootUser } from './ensure-root.js';
+import { userStatusRoutes } from './user-status-routes.js';
 import { usersRoutes } from './users-routes.js';
 import { groupsRoutes } from './groups-routes.js';
 import { projectsRoutes } from './projects-routes.js';
@@ -48,6 +49,7 @@ export const accountsFeature: Feature = {
   },
   routes(app, deps) {
     usersRoutes(app, deps);
+    userStatusRoutes(app, deps);
     groupsRoutes(app, deps);
     projectsRoutes(app, deps);
     membersRoutes(app, deps);

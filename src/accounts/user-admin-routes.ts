@@ -1,5 +1,5 @@
 // Administrators managing users: deletion (to the ghost user, or hard), block and unblock, deactivate
-// and activate (GitLab's rules and messages), and who was active when.
+// and activate, ban and unban (GitLab's rules and messages), and who was active when.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
@@ -11,6 +11,7 @@ import { blockUser } from './block-user.js';
 import { unblockUser } from './unblock-user.js';
 import { deactivateUser } from './deactivate-user.js';
 import { activateUser } from './activate-user.js';
+import { banUser, unbanUser } from './ban-user.js';
 import { approveUser } from './approve-user.js';
 import { rejectUser } from './reject-user.js';
 import { scheduleUserDeletion } from './schedule-user-deletion.js';
@@ -36,6 +37,8 @@ export function userAdminRoutes(app: FastifyInstance, deps: Deps): void {
     unblock: (_actor, user) => unblockUser(deps, user),
     deactivate: (_actor, user) => deactivateUser(deps, user),
     activate: (_actor, user) => activateUser(deps, user),
+    ban: (_actor, user) => banUser(deps, user),
+    unban: (_actor, user) => unbanUser(deps, user),
   } satisfies Record<string, (actor: Parameters<typeof blockUser>[1], user: Parameters<typeof blockUser>[2]) => Promise<boolean | null>>;
   for (const [action, run] of Object.entries(actions)) {
     apiRoute(app, deps, {

@@ -9,7 +9,7 @@ import type { AuthUser } from '../../platform/auth/principal.js';
 import type { AwardEmojiTable, AwardableType } from '../../platform/db/tables/review.js';
 import { isUniqueViolation } from '../../platform/db/database.js';
 import { NotFoundError, RecordNotFoundError, StatusError } from '../../platform/errors.js';
-import { isEmojiName } from './emoji-names.js';
+import { isEmojiName } from '../../platform/emoji-names.js';
 
 export type AwardRow = Selectable<AwardEmojiTable>;
 

@@ -5,17 +5,17 @@ export interface AuthUser {
   username: string;
   name: string;
   /** Only `active` users act; `deactivated` ones are reactivated by signing in on the web again. */
-  state: 'active' | 'blocked' | 'blocked_pending_approval' | 'deactivated';
+  state: 'active' | 'blocked' | 'blocked_pending_approval' | 'deactivated' | 'banned';
   admin: boolean;
   otpRequired: boolean;
 }
 
 /**
- * GitLab's blocked states: blocked by an administrator, or signed up and awaiting an administrator's
- * approval (User::BLOCKED_STATES); both are refused everywhere a blocked user is.
+ * GitLab's blocked states: blocked or banned by an administrator, or signed up and awaiting an
+ * administrator's approval (User::BLOCKED_STATES); all are refused everywhere a blocked user is.
  */
 export function isBlockedState(state: AuthUser['state']): boolean {
-  return state === 'blocked' || state === 'blocked_pending_approval';
+  return state === 'blocked' || state === 'banned' || state === 'blocked_pending_approval';
 }
 
 export type CredentialKind = 'personal_access_token' | 'oauth' | 'session';

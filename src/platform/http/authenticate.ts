@@ -100,7 +100,8 @@ export async function applySudo(registry: AuthRegistry, principal: Principal | n
 }
 
 export function checkActive(principal: Principal): void {
-  if (principal.user.state === 'blocked') throw forbidden('Your account has been blocked.');
+  // A banned user is a blocked one to GitLab (User#blocked?), with the same answer.
+  if (principal.user.state === 'blocked' || principal.user.state === 'banned') throw forbidden('Your account has been blocked.');
   // GitLab's UserAccessDeniedReason for a sign-up that awaits approval.
   if (principal.user.state === 'blocked_pending_approval') throw forbidden('Your account is pending approval from your administrator and hence blocked.');
   // GitLab's UserAccessDeniedReason for a deactivated account.

@@ -42,9 +42,10 @@ export type Theme = 'light' | 'dark' | 'system';
 
 /**
  * GitLab's user states that Kiln has: `deactivated` users are reactivated by signing in again;
- * `blocked_pending_approval` ones signed up and wait for an administrator (docs/accounts.md).
+ * `blocked_pending_approval` ones signed up and wait for an administrator; `banned` is blocked by an
+ * administrator's ban (GitLab's Users::BanService), refused as a blocked user is (docs/accounts.md).
  */
-export type UserState = 'active' | 'blocked' | 'blocked_pending_approval' | 'deactivated';
+export type UserState = 'active' | 'blocked' | 'blocked_pending_approval' | 'deactivated' | 'banned';
 
 export type Visibility = 'private' | 'internal' | 'public';
 
