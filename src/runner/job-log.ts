@@ -47,6 +47,16 @@ export class JobLog {
     this.write(`${codes[colour]}${text}${colour === 'plain' ? '' : '\u001b[0;m'}\n`);
   }
 
+  /** GitLab Runner's collapsible section around a step: its marker, then its header line (green). */
+  sectionStart(name: string, header: string): void {
+    this.write(`section_start:${Math.floor(Date.now() / 1000)}:${name}\r\u001b[0K`);
+    this.say(header, 'green');
+  }
+
+  sectionEnd(name: string): void {
+    this.write(`section_end:${Math.floor(Date.now() / 1000)}:${name}\r\u001b[0K\n`);
+  }
+
   private mask(line: string): string {
     let masked = line;
     for (const value of this.masks) masked = masked.split(value).join('[MASKED]');

@@ -92,8 +92,9 @@ export async function runJob(client: RunnerClient, job: JobPayload, options: Run
     const step = (script: string, name: string, timeoutMs: number) =>
       runStep({ script, cwd: buildDir, env, scriptPath: join(tmpDir, `${name}.sh`), timeoutMs, cancel: cancel.signal, onOutput: (text) => log.write(text) });
 
-    log.say('Getting source from Git repository', 'green');
+    log.sectionStart('get_sources', 'Getting source from Git repository');
     const fetched = await step(fetchScript(job, repositoryUrl(job, options.cloneUrl)), 'get_sources', deadline - Date.now());
+    log.sectionEnd('get_sources');
     if (fetched.stopped || fetched.exitCode !== 0) result = ended(log, fetched, job, 'runner_system_failure');
     else result = await afterSources(client, job, log, step, buildDir, deadline);
   } catch (error) {
@@ -120,14 +121,16 @@ async function afterSources(client: RunnerClient, job: JobPayload, log: JobLog, 
   const [main, ...rest] = job.steps;
   let result: JobResult = { state: 'success' };
   if (main) {
-    log.say(`Executing "step_${main.name}" stage of the job script`, 'green');
+    log.sectionStart(`step_${main.name}`, `Executing "step_${main.name}" stage of the job script`);
     const outcome = await step(stepScript(main.script), `step_${main.name}`, deadline - Date.now());
+    log.sectionEnd(`step_${main.name}`);
     result = outcome.stopped === null && outcome.exitCode === 0 ? { state: 'success' } : ended(log, outcome, job, 'script_failure');
     if (outcome.stopped === 'canceled') return result;
   }
   for (const after of rest.filter((candidate) => candidate.name === 'after_script')) {
-    log.say('Running after_script', 'green');
+    log.sectionStart('after_script', 'Running after_script');
     const outcome = await step(stepScript(after.script), 'after_script', AFTER_SCRIPT_TIMEOUT_MS);
+    log.sectionEnd('after_script');
     if (outcome.stopped !== 'canceled' && outcome.exitCode !== 0) log.say(`WARNING: after_script failed, but job will continue unaffected: exit code ${outcome.exitCode ?? 'none'}`, 'red');
   }
   for (const artifact of job.artifacts ?? []) {

@@ -119,6 +119,11 @@ describe('kiln runner runs a pipeline pushed with git', () => {
     expect(Object.fromEntries(Object.entries(jobs).map(([name, job]) => [name, job.status]))).toEqual({ build: 'success', test: 'success', 'deploy-staging': 'success', production: 'manual' });
     const testLog = await trace(jobs.test.id);
     expect(testLog).toContain('Downloading artifacts for build');
+    // GitLab Runner's sections around the steps, which the job page folds.
+    // eslint-disable-next-line no-control-regex
+    expect(testLog).toMatch(/section_start:\d+:get_sources\r\u001b\[0K\u001b\[32;1mGetting source from Git repository/);
+    // eslint-disable-next-line no-control-regex
+    expect(testLog).toMatch(/section_start:\d+:step_script\r\u001b\[0K[^]*section_end:\d+:step_script\r\u001b\[0K/);
     expect(testLog).toContain(`$ grep built dist/app.txt`);
     expect(testLog).toContain(`built ${sha.slice(0, 8)}`);
     expect(testLog).toContain(`checked out ${sha}`);
