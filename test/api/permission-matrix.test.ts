@@ -198,6 +198,13 @@ const PROBES: Probe[] = [
     expect: 'nnnyyyyyn',
     request: (k, w, token, serial) => k.api('POST', `/projects/${w.project.id}/snippets`, { token, body: { title: `probe ${serial}`, visibility: 'private', content: 'x' } }),
   },
+  // Project wikis (issue 38; GitLab: read by Guests and readers of the project, written by Developers).
+  { ability: 'read_wiki', expect: READ, request: (k, w, token) => k.api('GET', `/projects/${w.project.id}/wikis`, { token }) },
+  {
+    ability: 'create_wiki',
+    expect: 'nnnnyyyyn',
+    request: (k, w, token, serial) => k.api('POST', `/projects/${w.project.id}/wikis`, { token, body: { title: `probe ${serial}`, content: 'x' } }),
+  },
   // Editing, moving and deleting projects and groups (issue 15). A refused transfer into a namespace is
   // GitLab's 400 "Failed to transfer project …": counted as refused here.
   { ability: 'admin_project', expect: 'nnnnnyyyn', request: (k, w, token, serial) => k.api('PUT', `/projects/${w.project.id}`, { token, body: { description: `probe ${serial}` } }) },
