@@ -4,6 +4,8 @@
 import type { Deps } from '../platform/deps.js';
 import { ApiError } from '../platform/http/api-error.js';
 import type { UserRow } from './lookup.js';
+import type { Principal } from '../platform/auth/principal.js';
+import { ForbiddenError } from '../platform/errors.js';
 
 async function transition(deps: Deps, user: UserRow, action: 'ban' | 'unban'): Promise<true> {
   const [from, to] = action === 'ban' ? (['active', 'banned'] as const) : (['banned', 'active'] as const);
@@ -15,7 +17,12 @@ async function transition(deps: Deps, user: UserRow, action: 'ban' | 'unban'): P
   return true;
 }
 
-export function banUser(deps: Deps, user: UserRow): Promise<true> {
+/**
+ * An administrator does not ban themself: as with a block (block-user.ts), the call would lock out the
+ * only caller able to undo it (a Kiln guard; the message follows the block's).
+ */
+export function banUser(deps: Deps, actor: Principal, user: UserRow): Promise<true> {
+  if (Number(user.id) === actor.user.id) throw new ForbiddenError('The API initiating user cannot be banned by the API');
   return transition(deps, user, 'ban');
 }
 

@@ -37,7 +37,7 @@ export function userAdminRoutes(app: FastifyInstance, deps: Deps): void {
     unblock: (_actor, user) => unblockUser(deps, user),
     deactivate: (_actor, user) => deactivateUser(deps, user),
     activate: (_actor, user) => activateUser(deps, user),
-    ban: (_actor, user) => banUser(deps, user),
+    ban: (actor, user) => banUser(deps, actor, user),
     unban: (_actor, user) => unbanUser(deps, user),
   } satisfies Record<string, (actor: Parameters<typeof blockUser>[1], user: Parameters<typeof blockUser>[2]) => Promise<boolean | null>>;
   for (const [action, run] of Object.entries(actions)) {

@@ -40,6 +40,11 @@ describe('POST /api/v4/users/:id/ban and /unban', () => {
     expect((await kiln.api('POST', `/users/${other.id}/activate`, { token: kiln.root.token })).status).toBe(403);
   });
 
+  it('an administrator cannot ban themself', async () => {
+    expect(await kiln.api('POST', `/users/${kiln.root.id}/ban`, { token: kiln.root.token })).toMatchObject({ status: 403, body: { message: '403 Forbidden - The API initiating user cannot be banned by the API' } });
+    expect((await kiln.api('GET', '/user', { token: kiln.root.token })).status).toBe(200);
+  });
+
   it('answers 404 for a missing user, 403 to a non-administrator, 400 for a bad id', async () => {
     expect(await kiln.api('POST', '/users/999999/ban', { token: kiln.root.token })).toMatchObject({ status: 404, body: { message: '404 User Not Found' } });
     expect((await kiln.api('POST', `/users/${kiln.root.id}/ban`, { token: alice.token })).status).toBe(403);
