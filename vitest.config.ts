@@ -5,9 +5,9 @@ import { defineConfig } from 'vitest/config';
 //
 // Files share their worker's module cache (`isolate: false`): importing Kiln's ~1,200 modules through
 // Vitest's module runner cost ~1.8 s per file, more than most files' tests, so a fresh module graph per
-// file was over half of `npm test`. Every file still gets its own database and its own Kiln (testKiln),
-// and Kiln keeps per-instance state on its Deps (what a module keeps is process-wide by design). The files that replace a module with
-// vi.mock run isolated, since a mocked module must not leak into the next file.
+// file was over half of `npm test`. Every file still gets its own database and its own Kiln (testKiln);
+// Kiln keeps per-instance state on its Deps, and what a module keeps is process-wide by design. The
+// files that replace a module with vi.mock run isolated: a mocked module must not leak into the next file.
 const databaseSuites = ['test/**/*.test.ts'];
 const mockingModules = ['test/api/repository-pages-hostile.test.ts', 'test/unit/git-threads.test.ts'];
 const excluded = ['test/clients/**', 'test/browser/**', 'node_modules/**'];
