@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 // Every suite runs on SQLite; when KILN_TEST_DATABASE_URL is set the database suites
@@ -6,17 +7,21 @@ import { defineConfig } from 'vitest/config';
 // Files share their worker's module cache (`isolate: false`): importing Kiln's ~1,200 modules through
 // Vitest's module runner cost ~1.8 s per file, more than most files' tests, so a fresh module graph per
 // file was over half of `npm test`. Every file still gets its own database and its own Kiln (testKiln);
-// Kiln keeps per-instance state on its Deps, and what a module keeps is process-wide by design. The
-// files that replace a module with vi.mock run isolated: a mocked module must not leak into the next file.
+// Kiln keeps per-instance state on its Deps, and what a module keeps is process-wide by design. Two
+// kinds of file run isolated: those that replace a module with vi.mock (a mocked module must not leak
+// into the next file, and one already imported by an earlier file would not be replaced), and those
+// that assert on process-wide state an earlier file has used (the Markdown worker pool's counters).
 const databaseSuites = ['test/**/*.test.ts'];
-const mockingModules = ['test/api/repository-pages-hostile.test.ts', 'test/unit/git-threads.test.ts'];
+const onProcessState = ['test/api/markdown-bounded.test.ts'];
+const testFiles = readdirSync('test', { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.test.ts')).map((file) => `test/${file}`);
+const isolatedFiles = [...testFiles.filter((file) => readFileSync(file, 'utf8').includes('vi.mock(')), ...onProcessState];
 const excluded = ['test/clients/**', 'test/browser/**', 'node_modules/**'];
 
 function suites(name: string, dialect: 'sqlite' | 'postgres', exclude: string[]) {
   const env = { KILN_TEST_DIALECT: dialect };
   return [
-    { extends: true as const, test: { name, include: databaseSuites, exclude: [...exclude, ...mockingModules], env, isolate: false } },
-    { extends: true as const, test: { name: `${name}-isolated`, include: mockingModules, exclude, env, isolate: true } },
+    { extends: true as const, test: { name, include: databaseSuites, exclude: [...exclude, ...isolatedFiles], env, isolate: false } },
+    { extends: true as const, test: { name: `${name}-isolated`, include: isolatedFiles, exclude, env, isolate: true } },
   ];
 }
 

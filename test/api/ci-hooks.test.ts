@@ -45,6 +45,9 @@ async function takeJob(): Promise<{ id: number; token: string }> {
   const response = await runnerCall('POST', '/jobs/request', { token: runnerToken, info: { name: 'gitlab-runner', version: '17.0.0', executor: 'shell' } });
   expect(response.statusCode).toBe(201);
   const job = response.json();
+  // Each delivery is a job of its own: the running one goes out before the job finishes, or the two
+  // could reach the receiver in either order.
+  await kiln.worker.drain();
   return { id: job.id, token: job.token };
 }
 

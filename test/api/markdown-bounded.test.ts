@@ -15,6 +15,12 @@ let project: any;
 const nestedQuotes = (lines: number) => `${'> '.repeat(100)}${'a\n'.repeat(lines)}`;
 
 /**
+ * The notice of a render the pool cut off: over its time budget, or (on a fast, quiet machine) over
+ * the worker's heap limit before the time ran out. Either way the text is bounded and shown escaped.
+ */
+const CUT_OFF = /<p class="markdown-notice" role="note">This text (took too long to render|could not be rendered) as Markdown, so it is shown as plain text\.<\/p>/;
+
+/**
  * POST /api/v4/markdown with the body already serialised, and its answer parsed after the probe: the
  * test is the client in the same process, and its own JSON work must not count against the server.
  */
@@ -54,7 +60,7 @@ describe('POST /api/v4/markdown', () => {
       expect(took).toBeLessThan(10_000);
       expect(result.status).toBe(201);
       const { html } = JSON.parse(result.text);
-      expect(html).toContain('<p class="markdown-notice" role="note">This text took too long to render as Markdown, so it is shown as plain text.</p>');
+      expect(html).toMatch(CUT_OFF);
       expect(html).toMatch(/<pre class="markdown-plain">&lt;script&gt;\d&lt;\/script&gt;\n&gt; &gt; /);
       expect(html).not.toContain('<blockquote>');
       expect(renderPoolStats()!.replaced).toBeGreaterThan(before);
@@ -70,7 +76,7 @@ describe('POST /api/v4/markdown', () => {
       const started = performance.now();
       const again = await kiln.api('POST', '/markdown', { token: owner.token, body: { text, gfm: true } });
       expect(performance.now() - started).toBeLessThan(1_000);
-      expect(again.body.html).toContain('took too long to render');
+      expect(again.body.html).toMatch(CUT_OFF);
       expect(renderPoolStats()!.replaced).toBe(replaced);
     });
 
@@ -116,7 +122,7 @@ describe('GET /:namespace/:project/-/issues/:iid', () => {
       const { result } = await whileLive(kiln, (attempt) => kiln.request('GET', paths[attempt]));
       const path = paths[0];
       expect(result.statusCode).toBe(200);
-      expect(result.body).toContain('took too long to render');
+      expect(result.body).toMatch(CUT_OFF);
       const started = performance.now();
       const again = await kiln.request('GET', path);
       expect(again.statusCode).toBe(200);

@@ -184,7 +184,8 @@ describe('Worker.start while the server answers requests', () => {
       await enqueue(kiln.deps.db, kiln.clock, 'test.paced', { n: 3, ms: 200 });
       await enqueue(kiln.deps.db, kiln.clock, 'test.paced', { n: 4, ms: 0 });
       while (starts.length < 5 && Date.now() < until + 5_000) await new Promise((resolve) => setTimeout(resolve, 5));
-      expect(starts[4] - starts[3]).toBeGreaterThanOrEqual(200);
+      // The 200 ms job's timer may fire a fraction of a millisecond early by performance.now()'s clock.
+      expect(starts[4] - starts[3]).toBeGreaterThanOrEqual(195);
       expect(starts[4] - starts[3]).toBeLessThan(600);
     } finally {
       clearInterval(requests);
