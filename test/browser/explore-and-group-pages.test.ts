@@ -5,7 +5,7 @@
 // and dark, and none scrolls sideways at 390 px.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, overflowsSideways, seriousViolations } from './helpers/browser.js';
+import { launchBrowser, overflowsSideways, seriousViolations, signInAsRoot } from './helpers/browser.js';
 import { apiCall, startKilnProcess, ROOT_PASSWORD, type KilnProcess } from '../clients/helpers/server.js';
 
 let kiln: KilnProcess;
@@ -29,12 +29,7 @@ afterAll(async () => {
   await kiln?.stop();
 });
 
-async function signIn(page: Page): Promise<void> {
-  await page.goto(`${kiln.url}/users/sign_in`);
-  await page.fill('#login', 'root');
-  await page.fill('#password', ROOT_PASSWORD);
-  await Promise.all([page.waitForNavigation(), page.click('button:has-text("Sign in")')]);
-}
+const signIn = (page: Page) => signInAsRoot(page, kiln.url, ROOT_PASSWORD);
 
 const VISITOR_PAGES = ['/explore/projects', '/explore/projects/starred', '/explore/projects/trending', '/explore/groups', '/explore/groups?name=nothing'];
 const OWNER_PAGES = ['/groups/acme/-/edit', '/groups/acme/-/boards', '/groups/acme/-/issues', '/explore/projects?name=nothing'];

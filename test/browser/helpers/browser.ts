@@ -33,9 +33,14 @@ export function overflowsSideways(page: Page): Promise<boolean> {
 export async function signedInAsRoot(browser: Browser, url: string, password: string, options: Parameters<Browser['newContext']>[0]): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext(options);
   const page = await context.newPage();
+  await signInAsRoot(page, url, password);
+  return { context, page };
+}
+
+/** Signs `page` in as root through the sign-in form. */
+export async function signInAsRoot(page: Page, url: string, password: string): Promise<void> {
   await page.goto(`${url}/users/sign_in`);
   await page.fill('#login', 'root');
   await page.fill('#password', password);
   await Promise.all([page.waitForNavigation(), page.click('button:has-text("Sign in")')]);
-  return { context, page };
 }
