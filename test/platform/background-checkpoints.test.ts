@@ -111,9 +111,10 @@ describe.skipIf(testDialect() !== 'sqlite')('background WAL checkpoints', () => 
       }
       expect(restarts).toBeGreaterThan(0);
       // Bounded: the restart size and what the stream appends before the next look (every 100 ms, later
-      // on a loaded machine) and while the quiet moment is arranged (without the restart: 100 MB after
-      // 15 s of such writes).
-      expect(largest).toBeLessThan(4 * WAL_RESTART_BYTES);
+      // on a loaded machine) and while the quiet moment is arranged. On CI's loaded machine the worker
+      // once lagged to just past the writer's backstop (64 MiB); without the restart the WAL only grows
+      // (100 MB after 15 s of such writes, and this loop may write ten restarts' worth).
+      expect(largest).toBeLessThan(6 * WAL_RESTART_BYTES);
       expect(errors).toEqual([]);
       const { rows } = await sql<{ n: number }>`select count(*) as n from filler`.execute(database.db);
       expect(Number(rows[0].n)).toBe(written);
