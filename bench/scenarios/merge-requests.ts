@@ -1,8 +1,9 @@
 // `npm run bench -- merge-requests` (issue 34): merge requests against their goals, on one repository
 // written with git fast-import.
 //
-// - Reads: a project's merge request list (20 merge requests) and one merge request, loaded like the
-//   other read targets against the node:http baselines.
+// - Reads: a project's merge request list (20 merge requests) and one merge request, loaded against
+//   the node:http baselines as diagnostics without a goal (issue 40: one token and one URL measure a
+//   cache's best case; the read goal is the realistic mix, which includes merge request lists).
 // - Mergeability of a merge request that changes 1,000 files (goal: under a second). Mergeability is
 //   worked out in the background (a job after the creation and after every push to either branch), so
 //   the time is what a client sees: from the answer to the request that made the answer stale (the
@@ -133,10 +134,11 @@ export const mergeRequestsScenario: BenchScenario = {
     for (let topic = 0; topic < LIST_MERGE_REQUESTS; topic += 1) last = (await open(server, projectId, `topic-${topic}`, `Topic ${topic}`)).iid;
     await untilChecked(server, projectId, last, settled, process.hrtime.bigint());
     const headers = { 'PRIVATE-TOKEN': server.rootToken };
-    const goals = { minRatio: 0.5, maxP99Ms: 20 };
+    // Diagnostics: reported beside their baselines, judged by no goal (see the header).
+    const diagnostic = {};
     return [
-      { name: `GET /api/v4/projects/:id/merge_requests (${LIST_MERGE_REQUESTS} per page)`, method: 'GET', path: `/api/v4/projects/${projectId}/merge_requests?per_page=${LIST_MERGE_REQUESTS}`, headers, targets: goals, connections: 10 },
-      { name: 'GET /api/v4/projects/:id/merge_requests/:iid', method: 'GET', path: `/api/v4/projects/${projectId}/merge_requests/${last}`, headers, targets: goals, connections: 10 },
+      { name: `GET /api/v4/projects/:id/merge_requests (${LIST_MERGE_REQUESTS} per page)`, method: 'GET', path: `/api/v4/projects/${projectId}/merge_requests?per_page=${LIST_MERGE_REQUESTS}`, headers, targets: diagnostic, connections: 10 },
+      { name: 'GET /api/v4/projects/:id/merge_requests/:iid', method: 'GET', path: `/api/v4/projects/${projectId}/merge_requests/${last}`, headers, targets: diagnostic, connections: 10 },
     ];
   },
 
