@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, overflowsSideways, seriousViolations } from './helpers/browser.js';
+import { launchBrowser, overflowsSideways, seriousViolations, signInAs } from './helpers/browser.js';
 import { apiCall, ROOT_PASSWORD, startKilnProcess, type KilnProcess } from '../clients/helpers/server.js';
 
 let kiln: KilnProcess;
@@ -20,10 +20,7 @@ afterAll(async () => {
 });
 
 async function signIn(page: Page): Promise<void> {
-  await page.goto(`${kiln.url}/users/sign_in`);
-  await page.fill('#login', 'root');
-  await page.fill('#password', ROOT_PASSWORD);
-  await Promise.all([page.waitForNavigation(), page.click('button:has-text("Sign in")')]);
+  await signInAs(page, kiln.url, 'root', ROOT_PASSWORD);
 }
 
 describe('/admin', () => {

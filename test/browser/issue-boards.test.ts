@@ -3,7 +3,7 @@
 // onto Closed), the labels and state following; axe-core clean at 1280 px light and 390 px dark.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, overflowsSideways, seriousViolations } from './helpers/browser.js';
+import { launchBrowser, overflowsSideways, seriousViolations, signInAs } from './helpers/browser.js';
 import { apiCall, startKilnProcess, ROOT_PASSWORD, type KilnProcess } from '../clients/helpers/server.js';
 
 let kiln: KilnProcess;
@@ -27,10 +27,7 @@ afterAll(async () => {
 });
 
 async function signIn(page: Page): Promise<void> {
-  await page.goto(`${kiln.url}/users/sign_in`);
-  await page.fill('#login', 'root');
-  await page.fill('#password', ROOT_PASSWORD);
-  await Promise.all([page.waitForNavigation(), page.click('button:has-text("Sign in")')]);
+  await signInAs(page, kiln.url, 'root', ROOT_PASSWORD);
 }
 
 async function issue() {

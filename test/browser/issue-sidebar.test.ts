@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './helpers/browser.js';
+import { launchBrowser, signInAs } from './helpers/browser.js';
 import { apiCall, startKilnProcess, ROOT_PASSWORD, type KilnProcess } from '../clients/helpers/server.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -47,10 +47,7 @@ async function violationsOf(page: Page): Promise<string[]> {
 }
 
 async function signIn(page: Page): Promise<void> {
-  await page.goto(`${kiln.url}/users/sign_in`);
-  await page.fill('#login', 'root');
-  await page.fill('#password', ROOT_PASSWORD);
-  await Promise.all([page.waitForNavigation(), page.click('button:has-text("Sign in")')]);
+  await signInAs(page, kiln.url, 'root', ROOT_PASSWORD);
 }
 
 async function issue() {

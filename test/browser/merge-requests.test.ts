@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './helpers/browser.js';
+import { launchBrowser, signInAs } from './helpers/browser.js';
 import { apiCall, startKilnProcess, type KilnProcess } from '../clients/helpers/server.js';
 import { gitCommands } from '../helpers/git.js';
 
@@ -61,10 +61,7 @@ async function review(page: Page, name: string) {
 }
 
 async function signIn(page: Page, username: string) {
-  await page.goto(`${kiln.url}/users/sign_in`);
-  await page.fill('#login', username);
-  await page.fill('#password', PASSWORD);
-  await Promise.all([page.waitForNavigation(), page.click('button:has-text("Sign in")')]);
+  await signInAs(page, kiln.url, username, PASSWORD);
 }
 
 async function submit(page: Page, selector: string) {

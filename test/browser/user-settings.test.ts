@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, overflowsSideways, seriousViolations } from './helpers/browser.js';
+import { launchBrowser, overflowsSideways, seriousViolations, signInAs } from './helpers/browser.js';
 import { apiCall, startKilnProcess, type KilnProcess } from '../clients/helpers/server.js';
 
 const PAGES = ['/profile', '/profile/password/edit', '/profile/preferences', '/profile/active_sessions'];
@@ -24,10 +24,7 @@ afterAll(async () => {
 });
 
 async function signIn(page: Page, password: string): Promise<void> {
-  await page.goto(`${kiln.url}/users/sign_in`);
-  await page.fill('#login', 'erin');
-  await page.fill('#password', password);
-  await Promise.all([page.waitForNavigation(), page.click('button:has-text("Sign in")')]);
+  await signInAs(page, kiln.url, 'erin', password);
 }
 
 const bodyBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);

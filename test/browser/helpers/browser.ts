@@ -39,8 +39,13 @@ export async function signedInAsRoot(browser: Browser, url: string, password: st
 
 /** Signs `page` in as root through the sign-in form. */
 export async function signInAsRoot(page: Page, url: string, password: string): Promise<void> {
+  await signInAs(page, url, 'root', password);
+}
+
+/** Signs `page` in as `login` through the sign-in form, waiting for the page it lands on. */
+export async function signInAs(page: Page, url: string, login: string, password: string): Promise<void> {
   await page.goto(`${url}/users/sign_in`);
-  await page.fill('#login', 'root');
+  await page.fill('#login', login);
   await page.fill('#password', password);
   await Promise.all([page.waitForNavigation(), page.click('button:has-text("Sign in")')]);
 }
