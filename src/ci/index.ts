@@ -14,6 +14,8 @@ import { repositoryHooks } from '../repositories/api.js';
 import { tokenDigest } from './tokens.js';
 import { deployableEntity, jobFacts } from './entities.js';
 import { PUSH_PIPELINE_JOB, pushPipelineJob } from './pipelines/push-pipeline.js';
+import { MERGE_REQUEST_PIPELINE_JOB, mergeRequestPipelineJob } from './pipelines/merge-request-pipeline.js';
+import { mergeRequestPipelinesRoutes } from './pipelines/merge-request-pipelines-routes.js';
 import { DROP_STUCK_JOBS_JOB, dropStuckJobsJob, scheduleStuckJobsCheck } from './jobs/drop-stuck-jobs.js';
 import { EXPIRE_ARTIFACTS_JOB, expireArtifactsJob } from './jobs/expire-artifacts.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
@@ -42,6 +44,12 @@ export const ciFeature: Feature = {
       if (event.after === null || event.skipCi) return;
       await enqueue(tx, deps.clock, PUSH_PIPELINE_JOB, { projectId: event.projectId, actorId: event.actorId, ref: event.ref, before: event.before, after: event.after });
     });
+    // A merge request opened, or its source branch pushed (an update with `oldrev`), runs its merge request pipeline.
+    deps.domainEvents.on('merge_request.opened', (tx, event) => enqueue(tx, deps.clock, MERGE_REQUEST_PIPELINE_JOB, { mergeRequestId: event.mergeRequestId, actorId: event.actorId }));
+    deps.domainEvents.on('merge_request.updated', async (tx, event) => {
+      if (event.oldrev === undefined) return;
+      await enqueue(tx, deps.clock, MERGE_REQUEST_PIPELINE_JOB, { mergeRequestId: event.mergeRequestId, actorId: event.actorId });
+    });
   },
   routes(app: FastifyInstance, deps: Deps) {
     ciRoutes(app, deps);
@@ -52,9 +60,10 @@ export const ciFeature: Feature = {
     pipelineSchedulesRoutes(app, deps);
     ciPages(app, deps);
     badgeRoutes(app, deps);
+    mergeRequestPipelinesRoutes(app, deps);
   },
   jobs: { [PUSH_PIPELINE_JOB]: pushPipelineJob, [DROP_STUCK_JOBS_JOB]: dropStuckJobsJob, [EXPIRE_ARTIFACTS_JOB]: expireArtifactsJob,
-    [SCHEDULER_JOB]: schedulerJob, [RUN_SCHEDULE_JOB]: runScheduleJob },
+    [SCHEDULER_JOB]: schedulerJob, [RUN_SCHEDULE_JOB]: runScheduleJob, [MERGE_REQUEST_PIPELINE_JOB]: mergeRequestPipelineJob },
   async onStart(deps) {
     await scheduleStuckJobsCheck(deps);
     await startScheduler(deps);

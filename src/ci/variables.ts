@@ -17,6 +17,8 @@ export interface PipelineFacts {
   beforeSha: string | null;
   source: string;
   commit?: CommitObject;
+  /** A merge request pipeline's source branch: its ref name (its ref is the merge request's ref). */
+  sourceBranch?: string;
 }
 
 export function pipelineVariables(deps: Deps, project: ProjectRow, facts: PipelineFacts): Record<string, string> {
@@ -47,9 +49,10 @@ export function pipelineVariables(deps: Deps, project: ProjectRow, facts: Pipeli
     CI_COMMIT_SHA: facts.sha,
     CI_COMMIT_SHORT_SHA: facts.sha.slice(0, 8),
     CI_COMMIT_BEFORE_SHA: facts.beforeSha ?? '0000000000000000000000000000000000000000',
-    CI_COMMIT_REF_NAME: facts.ref,
-    CI_COMMIT_REF_SLUG: ciSlug(facts.ref),
-    ...(facts.tag ? { CI_COMMIT_TAG: facts.ref } : { CI_COMMIT_BRANCH: facts.ref }),
+    CI_COMMIT_REF_NAME: facts.sourceBranch ?? facts.ref,
+    CI_COMMIT_REF_SLUG: ciSlug(facts.sourceBranch ?? facts.ref),
+    // A merge request pipeline has no CI_COMMIT_BRANCH (GitLab: branch pipelines only).
+    ...(facts.tag ? { CI_COMMIT_TAG: facts.ref } : facts.sourceBranch !== undefined ? {} : { CI_COMMIT_BRANCH: facts.ref }),
     ...(facts.commit
       ? {
           CI_COMMIT_MESSAGE: facts.commit.message,

@@ -17,6 +17,7 @@ import { jobStatusChanged } from './job-status-changed.js';
 import { expandVariables, pipelineVariables } from '../variables.js';
 import { isProtectedRef } from './protected-ref.js';
 import type { CiPipelineRow } from '../../commit-statuses/api.js';
+import type { MergeRequestPipelineFacts } from './merge-request-variables.js';
 
 export const CI_CONFIG_PATH = '.gitlab-ci.yml';
 const SKIP_CI = /\[(ci[ _-]skip|skip[ _-]ci)\]/i;
@@ -27,11 +28,18 @@ export interface CreatePipelineInput {
   tag: boolean;
   sha?: string;
   beforeSha?: string | null;
-  source: 'push' | 'web' | 'api' | 'trigger' | 'schedule';
+  source: 'push' | 'web' | 'api' | 'trigger' | 'schedule' | 'merge_request_event';
   userId: number | null;
   variables?: Array<{ key: string; value: string; variable_type?: string }>;
   /** The schedule that runs it (source `schedule`). */
   pipelineScheduleId?: number;
+  /** The merge request of a `merge_request_event` pipeline: `ref` is then its `refs/merge-requests/<iid>/head`. */
+  mergeRequest?: MergeRequestPipelineFacts;
+  /**
+   * Made by an event rather than asked for (default: a push): nothing to run is no pipeline instead of
+   * an error, and a file with errors makes a failed pipeline.
+   */
+  background?: boolean;
 }
 
 export class PipelineCreationError extends Error {
@@ -57,8 +65,9 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
   const repoPath = await readableRepository(deps, project);
   const revision = input.sha ?? (input.tag ? `refs/tags/${input.ref}` : `refs/heads/${input.ref}`);
   const commit: CommitObject | null = repoPath ? await findCommit(repoPath, revision) : null;
+  const background = input.background ?? input.source === 'push';
   const fail = (message: string) => {
-    if (input.source === 'push') return null;
+    if (background) return null;
     throw new PipelineCreationError([message]);
   };
   if (!repoPath || !commit) return fail(input.sha ? 'Commit not found' : 'Reference not found');
@@ -70,13 +79,14 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
     tag: input.tag,
     source: input.source,
     variables: {
-      ...pipelineVariables(deps, project, { ref: input.ref, tag: input.tag, sha: commit.id, beforeSha: input.beforeSha ?? null, source: input.source, commit }),
+      ...pipelineVariables(deps, project, { ref: input.ref, tag: input.tag, sha: commit.id, beforeSha: input.beforeSha ?? null, source: input.source, commit, sourceBranch: input.mergeRequest?.sourceBranch }),
+      ...(input.mergeRequest?.variables ?? {}),
       ...Object.fromEntries((input.variables ?? []).map((variable) => [variable.key, variable.value])),
     },
   };
-  const skip = input.source === 'push' && SKIP_CI.test(commit.message);
+  const skip = (input.source === 'push' || input.source === 'merge_request_event') && SKIP_CI.test(commit.message);
   const parsed = skip ? null : typeof content === 'string' ? parseCiConfig(content) : { errors: ['The parsed YAML is too big'], warnings: [], config: null, mergedYaml: null };
-  if (parsed && parsed.errors.length && input.source !== 'push' && input.source !== 'web') throw new PipelineCreationError(parsed.errors);
+  if (parsed && parsed.errors.length && !background && input.source !== 'web' && input.source !== 'merge_request_event') throw new PipelineCreationError(parsed.errors);
   const config = parsed?.config ?? null;
   let selected = config ? selectJobs(config, context) : [];
   if (config) {
@@ -98,7 +108,7 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
         status: pipelineStatus, user_id: input.userId, created_at: now, updated_at: now, started_at: null, finished_at: config ? null : now,
         yaml_errors: parsed && !config ? parsed.errors.join(', ') : null, failure_reason: parsed && !config ? 'config_error' : null,
         variables: input.variables?.length ? JSON.stringify(input.variables.map((variable) => ({ key: variable.key, value: variable.value, variable_type: variable.variable_type ?? 'env_var' }))) : null,
-        stages: JSON.stringify(stages), pipeline_schedule_id: input.pipelineScheduleId ?? null,
+        stages: JSON.stringify(stages), pipeline_schedule_id: input.pipelineScheduleId ?? null, merge_request_id: input.mergeRequest?.id ?? null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();

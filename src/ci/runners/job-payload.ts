@@ -10,6 +10,7 @@ import type { CiBuildRow, CiPipelineRow } from '../../commit-statuses/api.js';
 import { readOptions } from '../pipelines/build-options.js';
 import { ciSlug, pipelineVariables } from '../variables.js';
 import type { CiRunnerRow } from '../entities.js';
+import { mergeRequestPipelineFacts } from '../pipelines/merge-request-variables.js';
 import { settingsVariables, type JobVariable as Variable } from '../cicd-variables/job-variables.js';
 
 const DEFAULT_TIMEOUT = 3600;
@@ -39,9 +40,14 @@ export async function jobPayload(deps: Deps, input: { build: CiBuildRow; token: 
   const user = build.user_id === null ? undefined : await deps.db.selectFrom('users').select(['id', 'username', 'name', 'email']).where('id', '=', build.user_id).executeTakeFirst();
   const timeout = jobTimeout(options.timeout, runner.maximum_timeout);
   const environment = options.environment;
+  // A merge request pipeline: its CI_MERGE_REQUEST_* variables, and the source branch as its ref name.
+  const mergeRequest = pipeline.merge_request_id === null ? null : await mergeRequestPipelineFacts(deps, deps.db, Number(pipeline.merge_request_id));
 
   const variables: Variable[] = [
-    ...Object.entries(pipelineVariables(deps, project, { ref, tag, sha: pipeline.sha, beforeSha: pipeline.before_sha, source: pipeline.source, commit: commit ?? undefined })).map(([key, value]) => open(key, value)),
+    ...Object.entries({
+      ...pipelineVariables(deps, project, { ref, tag, sha: pipeline.sha, beforeSha: pipeline.before_sha, source: pipeline.source, commit: commit ?? undefined, sourceBranch: mergeRequest?.sourceBranch }),
+      ...(mergeRequest?.variables ?? {}),
+    }).map(([key, value]) => open(key, value)),
     open('CI_SERVER', 'yes'),
     open('CI_PIPELINE_ID', String(pipeline.id)),
     open('CI_PIPELINE_IID', String(pipeline.iid)),
@@ -105,7 +111,7 @@ export async function jobPayload(deps: Deps, input: { build: CiBuildRow; token: 
       sha: pipeline.sha,
       before_sha: pipeline.before_sha ?? '0000000000000000000000000000000000000000',
       ref_type: tag ? 'tag' : 'branch',
-      refspecs: [tag ? `+refs/tags/${ref}:refs/tags/${ref}` : `+refs/heads/${ref}:refs/remotes/origin/${ref}`],
+      refspecs: [tag ? `+refs/tags/${ref}:refs/tags/${ref}` : ref.startsWith('refs/') ? `+${ref}:${ref}` : `+refs/heads/${ref}:refs/remotes/origin/${ref}`],
       depth: GIT_DEPTH,
       repo_object_format: 'sha1',
     },

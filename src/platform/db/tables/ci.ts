@@ -25,6 +25,8 @@ export interface CiPipelinesTable {
   stages: string | null;
   /** The pipeline schedule that made it (source `schedule`). */
   pipeline_schedule_id: number | null;
+  /** The merge request of a `merge_request_event` pipeline. */
+  merge_request_id: Generated<number | null>;
 }
 
 export interface CiBuildsTable {
