@@ -37,6 +37,7 @@ import { uploadsFeature } from './uploads/index.js';
 import { snippetsFeature } from './snippets/index.js';
 import { exploreFeature } from './explore/index.js';
 import { wikisFeature } from './wikis/index.js';
+import { badgesFeature } from './badges/index.js';
 
 export const features: Feature[] = [
   accountsFeature,
@@ -75,6 +76,7 @@ export const features: Feature[] = [
   wikisFeature,
   uploadsFeature,
   snippetsFeature,
+  badgesFeature,
   boardsFeature,
   issuePagesFeature,
   mergeRequestPagesFeature,

@@ -23,6 +23,7 @@ import type { UploadsTables } from './tables/uploads.js';
 import type { BoardsTables } from './tables/boards.js';
 import type { SnippetsTables } from './tables/snippets.js';
 import type { BroadcastMessagesTables } from './tables/broadcast-messages.js';
+import type { BadgesTables } from './tables/badges.js';
 
 export interface DB
   extends AccountsTables,
@@ -48,4 +49,5 @@ export interface DB
     UploadsTables,
     BoardsTables,
     SnippetsTables,
-    BroadcastMessagesTables {}
+    BroadcastMessagesTables,
+    BadgesTables {}

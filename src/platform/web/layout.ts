@@ -129,7 +129,7 @@ main{max-width:980px;margin:1.5rem auto;padding:0 1.5rem;flex:1;min-width:0}
 .note{background:#fff;border:1px solid #e5e5e5;border-radius:4px;padding:.6rem 1rem;margin:.6rem 0}.note .meta{font-size:.88rem;color:#555}
 .state-open{background:#d9f2e3;color:#0d532a}.state-closed{background:#e1e6f7;color:#2b3d8a}.confidential{background:#fbe6c5;color:#6b3c00}
 .actions{display:flex;gap:.6rem;flex-wrap:wrap;align-items:center;margin:1rem 0}.awards{gap:.3rem}.award[aria-pressed=true]{border-width:2px;font-weight:700}.empty{padding:2rem;text-align:center;background:#fff;border:1px dashed #ccc;border-radius:4px}
-.pagination{display:flex;gap:1rem;margin:1rem 0}.diff-pages{flex-wrap:wrap;gap:.5rem;align-items:baseline}.clone{display:flex;gap:.4rem;align-items:center}.clone input{max-width:30rem}
+.pagination{display:flex;gap:1rem;margin:1rem 0}.diff-pages{flex-wrap:wrap;gap:.5rem;align-items:baseline}.clone{display:flex;gap:.4rem;align-items:center}.project-badges{display:flex;flex-wrap:wrap;gap:.3rem;list-style:none;padding:0;margin:.5rem 0}.clone input{max-width:30rem}
 .live-status{font-size:.85rem;color:#555}.sidebar-heading{display:block;padding:.6rem 1rem .2rem}
 .notification-row{display:flex;flex-wrap:wrap;gap:.6rem;align-items:center;padding:.45rem 0;border-bottom:1px solid #e5e5e5}.notification-row .source-name{flex:1 1 16rem;font-weight:600;overflow-wrap:anywhere}.notification-row select{width:auto}.notification-row details{flex-basis:100%}.notification-row fieldset label{display:inline-block;margin:.1rem 1rem .1rem 0;font-weight:400}
 fieldset{max-width:36rem;border:1px solid #ccc;border-radius:4px;margin:1rem 0}form.stacked fieldset label{display:inline;margin:0}fieldset p{margin:.3rem 0}

@@ -1,0 +1,10 @@
+// Project and group badges (issue 38): the badges API; the project page shows them (api.ts).
+import type { Feature } from '../platform/feature.js';
+import { badgeRoutes } from './routes.js';
+
+export const badgesFeature: Feature = {
+  name: 'badges',
+  routes(app, deps) {
+    badgeRoutes(app, deps);
+  },
+};
