@@ -23,7 +23,8 @@ export function commitStatusRoutes(app: FastifyInstance, deps: Deps): void {
       id: p.string.required(),
       sha: p.string.required(),
       state: p.string.required({ values: POSTED_STATES }),
-      ref: p.string.optional({ description: 'The branch or tag; by default the first branch holding the commit' }),
+      // 255: GitLab's ci_pipelines.ref column; longer would also exceed one git argument's size limit.
+      ref: p.string.optional({ max: 255, description: 'The branch or tag; by default the first branch holding the commit' }),
       name: p.string.optional({ description: 'The job; `context` is its other name (default: default)' }),
       context: p.string.optional(),
       target_url: p.string.optional(),

@@ -56,8 +56,10 @@ export function isForkTargetAt(principal: Principal, namespace: NamespaceRow, le
 
 async function targetNamespace(deps: Deps, principal: Principal, input: ForkInput): Promise<NamespaceRow> {
   const query = deps.db.selectFrom('namespaces').selectAll();
+  // The deprecated `namespace` may carry any run of digits: one no id can be is no namespace (an
+  // out-of-range bigint would fail the statement on PostgreSQL).
   const found = input.namespaceId !== undefined
-    ? await query.where('id', '=', input.namespaceId).executeTakeFirst()
+    ? Number.isSafeInteger(input.namespaceId) ? await query.where('id', '=', input.namespaceId).executeTakeFirst() : undefined
     : input.namespacePath !== undefined
       ? await query.where('full_path_lower', '=', input.namespacePath.toLowerCase()).executeTakeFirst()
       : await query.where('kind', '=', 'user').where('owner_id', '=', principal.user.id).executeTakeFirst();
