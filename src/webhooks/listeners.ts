@@ -17,6 +17,7 @@ import { branchMatches, executable, type FiredFlag } from './model.js';
 import { buildHook, type BuiltHook } from './build-hook.js';
 import { alertMessageOf, chatMessage, type AlertForChat, type ChatMessage } from './slack-messages.js';
 import { chatChannels } from './chat-channels.js';
+import { propertiesOf } from './slack-integration.js';
 
 export const JOB_DELIVER_HOOK = 'webhooks.deliver';
 export const JOB_DELIVER_EVENT = 'webhooks.deliver_event';
@@ -127,6 +128,14 @@ function chatWants(event: DomainEvent, confidential: boolean, integration: Liste
       return Number(confidential ? integration.confidential_issues_events : integration.issues_events) === 1;
     case 'note.created':
       return !event.system && Number(confidential ? integration.confidential_note_events : integration.note_events) === 1;
+    // GitLab's chat notifications skip a merge request's `update` (BaseChatNotification#get_message).
+    case 'merge_request.opened':
+    case 'merge_request.closed':
+    case 'merge_request.reopened':
+    case 'merge_request.merged':
+    case 'merge_request.approved':
+    case 'merge_request.unapproved':
+      return propertiesOf(integration).stored_flags.merge_requests_events ?? true;
     case 'push':
       return Number(event.ref.startsWith('refs/tags/') ? integration.tag_push_events : integration.push_events) === 1;
     case 'deployment.status_changed':

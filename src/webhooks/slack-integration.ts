@@ -19,7 +19,10 @@ export const CHAT_EVENT_FLAGS = {
 } as const;
 export type ChatEventFlag = keyof typeof CHAT_EVENT_FLAGS;
 
-/** Flags GitLab has that Kiln stores and answers but has no events for. */
+/**
+ * Flags that are no column, kept in the properties: merge_requests_events (read there by the listener,
+ * which has the properties anyway) and those GitLab has that Kiln stores and answers but has no events for.
+ */
 export const CHAT_STORED_FLAGS = { merge_requests_events: true, pipeline_events: true, wiki_page_events: true, incident_events: false, job_events: false, commit_events: false, vulnerability_events: false } as const;
 
 /** Per-event channels (blank: the default channel). */

@@ -8,6 +8,7 @@ import { pushHookData } from './payloads/push.js';
 import { deploymentHookData } from './payloads/deployment.js';
 import { projectForHook } from './payloads/common.js';
 import { projectWebUrl } from '../accounts/api.js';
+import { mergeRequestHookData, mergeRequestNoteHookData } from './payloads/merge-request.js';
 
 export interface ChatMessage {
   /** Which per-event channel field applies (issue_channel, alert_channel, …). */
@@ -19,6 +20,7 @@ export interface ChatMessage {
 /** Slack's escaping of &, < and > in text (they delimit links). */
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const link = (url: string, label: string) => `<${url}|${escape(label)}>`;
+const firstLine = (text: string) => text.split('\n')[0].trimEnd();
 const combinedName = (user: { name: string; username: string } | null | undefined) => (user ? `${escape(user.name)} (${escape(user.username)})` : 'Someone');
 const ALERT_STATUSES = ['Triggered', 'Acknowledged', 'Resolved', 'Ignored'];
 
@@ -42,7 +44,34 @@ export async function chatMessage(deps: Deps, event: DomainEvent): Promise<ChatM
         attachments: action === 'open' ? [{ title: escape(title), title_link: issue.url, text: escape(issue.description ?? ''), color: '#C95823' }] : [],
       };
     }
+    case 'merge_request.opened':
+    case 'merge_request.closed':
+    case 'merge_request.reopened':
+    case 'merge_request.merged':
+    case 'merge_request.approved':
+    case 'merge_request.unapproved': {
+      const data = await mergeRequestHookData(deps, event);
+      if (!data) return null;
+      const mr = data.object_attributes;
+      // GitLab's MergeMessage: the action for approvals, otherwise the state the event left (a reopened one is `opened`).
+      const done = mr.action === 'approved' || mr.action === 'unapproved' ? mr.action : mr.state;
+      const title = `!${mr.iid} *${firstLine(mr.title)}*`;
+      return {
+        channelField: 'merge_request_channel',
+        text: `${combinedName(data.user)} ${done} merge request ${link(mr.url, title)} in ${link(data.project.web_url, data.project.path_with_namespace)}`,
+        attachments: [],
+      };
+    }
     case 'note.created': {
+      if (event.noteableType === 'MergeRequest') {
+        const data = await mergeRequestNoteHookData(deps, { noteId: event.noteId });
+        if (!data) return null;
+        return {
+          channelField: 'note_channel',
+          text: `${combinedName(data.user)} ${link(data.object_attributes.url, `commented on merge request !${data.merge_request.iid}`)} in ${link(data.project.web_url, data.project.path_with_namespace)}: *${escape(firstLine(data.merge_request.title))}*`,
+          attachments: [{ text: escape(data.object_attributes.note), color: '#345' }],
+        };
+      }
       const built = await noteHookData(deps, { noteId: event.noteId, actorId: event.actorId });
       if (!built) return null;
       const { data } = built;
