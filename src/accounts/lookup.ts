@@ -66,7 +66,7 @@ export async function findGroup(deps: Deps, principal: Principal | null, idOrPat
   if (!group) throw new NotFoundError('Group');
   const user = principal?.user ?? null;
   const level = await groupAccessLevel(deps.reads, user, group, deps.clock.now());
-  const access: GroupAccess = { user, level, visibility: group.visibility, group };
+  const access: GroupAccess = { user, level, visibility: group.visibility, features: group, group };
   if (!canOnGroup(access, 'read_group')) throw new NotFoundError('Group');
   if (ability !== 'read_group') authorizeGroup(access, ability);
   return access;

@@ -56,7 +56,7 @@ export { forkRepository, type ForkRepositoryInput } from './fork-repository.js';
 // A file's lines as a numbered, highlighted table (snippet pages show their files so).
 export { lineMarkup, lineTable } from './pages/file-lines.js';
 // Issue 38 (wikis): a project's wiki repository, read at its HEAD and written one commit at a time.
-export { readableWiki, writableWiki, wikiHead, wikiCommit, wikiFiles, wikiBlob, wikiHistory, commitToWiki, WikiChangedError, type WikiFile } from './wiki-repository.js';
+export { readableWiki, writableWiki, wikiHead, wikiCommit, wikiFiles, wikiBlob, wikiHistory, commitToWiki, WikiChangedError, WikiReadOnlyError, whileWikiWritable, type WikiFile, type WikiOwner } from './wiki-repository.js';
 export { gitlabTime } from './repository-api/git-objects.js';
 // Issue 38 (snippets kept in git): a snippet's repository, written as a commit of its whole files,
 // and git over HTTP for a repository whose owner decides who reads it.

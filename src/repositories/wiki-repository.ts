@@ -1,5 +1,5 @@
-// A project's wiki repository (`<project>.wiki.git`, beside the project's: ensure-repository.ts), as the
-// wikis feature reads and writes it: created on the first write, read at its HEAD branch (whatever a
+// A wiki's repository — a project's (`<project>.wiki.git`, beside the project's: ensure-repository.ts)
+// or a group's (`<group>.wiki.git`) — as the wikis feature reads and writes it: created on the first write, read at its HEAD branch (whatever a
 // push made it), written by one commit per change whose branch moves only if nobody moved it meanwhile.
 import type { Deps } from '../platform/deps.js';
 import type { AuthUser } from '../platform/auth/principal.js';
@@ -12,6 +12,8 @@ import { filesOf, revList } from './repository-api/git-reads.js';
 import { readCommits } from './repository-api/object-reader.js';
 import type { CommitObject } from './repository-api/git-objects.js';
 import { ZERO_OID } from './repository-api/ref-names.js';
+import { beginPush, endPush } from './push-leases.js';
+import { GIT_MESSAGES } from './git-messages.js';
 
 export interface WikiFile {
   path: string;
@@ -19,14 +21,24 @@ export interface WikiFile {
   id: string;
 }
 
+/** Whose wiki: a project's or a group's (a bare number is a project's). */
+export interface WikiOwner {
+  type: 'project_wiki' | 'group';
+  id: number;
+}
+
+const ownerOf = (owner: number | WikiOwner): WikiOwner => (typeof owner === 'number' ? { type: 'project_wiki', id: owner } : owner);
+
 /** The wiki's repository path, or null while it has none (nothing was ever written). */
-export async function readableWiki(deps: Deps, projectId: number): Promise<string | null> {
-  const row = await findRepository(deps, 'project_wiki', projectId);
+export async function readableWiki(deps: Deps, owner: number | WikiOwner): Promise<string | null> {
+  const { type, id } = ownerOf(owner);
+  const row = await findRepository(deps, type, id);
   return row ? repositoryPath(deps.config.storages, row.shard, row.disk_path) : null;
 }
 
-export async function writableWiki(deps: Deps, projectId: number): Promise<string> {
-  return (await ensureRepository(deps, { type: 'project_wiki', id: projectId, defaultBranch: 'main' })).path;
+export async function writableWiki(deps: Deps, owner: number | WikiOwner): Promise<string> {
+  const { type, id } = ownerOf(owner);
+  return (await ensureRepository(deps, { type, id, defaultBranch: 'main' })).path;
 }
 
 /** The branch HEAD names and the commit it is at (null in an empty wiki). */
@@ -63,6 +75,28 @@ export async function wikiHistory(repoPath: string, commit: string, path: string
 }
 
 export class WikiChangedError extends Error {}
+
+/** The wiki is being moved to another storage (its group is read-only meanwhile). */
+export class WikiReadOnlyError extends Error {
+  constructor() {
+    super(GIT_MESSAGES.readOnly);
+  }
+}
+
+/**
+ * Run a write of the wiki. A group's wiki holds a push lease meanwhile, as a git push does, so a
+ * storage move that starts waits for it, and a wiki already being moved refuses the write.
+ */
+export async function whileWikiWritable<T>(deps: Deps, owner: WikiOwner, work: () => Promise<T>): Promise<T> {
+  if (owner.type !== 'group') return work();
+  const lease = await beginPush(deps, owner.id);
+  if (lease.readOnly) throw new WikiReadOnlyError();
+  try {
+    return await work();
+  } finally {
+    await endPush(deps, lease.leaseId);
+  }
+}
 
 /**
  * One commit of `changes` (a path → its new content, or null to delete it) on the wiki's HEAD branch,

@@ -4,7 +4,7 @@
 import type { Deps } from '../platform/deps.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { StatusError, ValidationError } from '../platform/errors.js';
-import { commitToWiki, writableWiki } from '../repositories/api.js';
+import { commitToWiki, whileWikiWritable, writableWiki, type WikiOwner } from '../repositories/api.js';
 import { fileOfPage, slugOfTitle, type WikiFormat } from './page-names.js';
 import { findPageRef, loadPage, wikiSnapshot, type WikiPage } from './finder.js';
 import { checkContent, commitMessage } from './page-rules.js';
@@ -19,16 +19,16 @@ export interface NewPage {
 
 export const DUPLICATE_PAGE = 'Duplicate page: A page with that title already exists';
 
-export async function createPage(deps: Deps, user: AuthUser, projectId: number, input: NewPage): Promise<WikiPage> {
+export async function createPage(deps: Deps, user: AuthUser, owner: WikiOwner, input: NewPage): Promise<WikiPage> {
   const slug = slugOfTitle(input.title);
   if (!slug.ok) throw new ValidationError({ [slug.field]: [slug.message] });
   checkContent(input.content);
-  const repoPath = await writableWiki(deps, projectId);
-  if (findPageRef(await wikiSnapshot(deps, projectId), slug.slug)) throw new StatusError(400, DUPLICATE_PAGE);
+  const repoPath = await writableWiki(deps, owner);
+  if (findPageRef(await wikiSnapshot(deps, owner), slug.slug)) throw new StatusError(400, DUPLICATE_PAGE);
   const path = fileOfPage(slug.slug, input.format);
   const message = commitMessage(user, 'created', slug.slug, input.message);
-  const commit = await commitToWiki(deps, repoPath, user, new Map([[path, Buffer.from(input.content, 'utf8')]]), message);
-  await publishPageChange(deps, projectId, user.id, { slug: slug.slug, path, action: 'create', commit: commit.id, readAt: commit.id, message });
-  const snapshot = (await wikiSnapshot(deps, projectId))!;
+  const commit = await whileWikiWritable(deps, owner, () => commitToWiki(deps, repoPath, user, new Map([[path, Buffer.from(input.content, 'utf8')]]), message));
+  await publishPageChange(deps, owner, user.id, { slug: slug.slug, path, action: 'create', commit: commit.id, readAt: commit.id, message });
+  const snapshot = (await wikiSnapshot(deps, owner))!;
   return loadPage(snapshot, findPageRef(snapshot, slug.slug)!);
 }

@@ -1,7 +1,7 @@
-// Reading a project's wiki: its pages at the HEAD branch (or at a version), one page by slug, a page's
+// Reading a project's or a group's wiki: its pages at the HEAD branch (or at a version), one page by slug, a page's
 // history. A wiki nobody wrote to has no repository and no pages.
 import type { Deps } from '../platform/deps.js';
-import { readableWiki, wikiBlob, wikiCommit, wikiFiles, wikiHead, wikiHistory, type CommitObject, type WikiFile } from '../repositories/api.js';
+import { readableWiki, wikiBlob, wikiCommit, wikiFiles, wikiHead, wikiHistory, type CommitObject, type WikiFile, type WikiOwner } from '../repositories/api.js';
 import { fileOfPage, pageOfFile, titleOfSlug, type WikiFormat } from './page-names.js';
 import { splitFrontMatter } from './front-matter.js';
 
@@ -29,8 +29,8 @@ export interface WikiSnapshot {
 }
 
 /** The wiki at its HEAD (or at `version`), or null when it has no commit there. */
-export async function wikiSnapshot(deps: Deps, projectId: number, version?: string): Promise<WikiSnapshot | null> {
-  const repoPath = await readableWiki(deps, projectId);
+export async function wikiSnapshot(deps: Deps, owner: WikiOwner, version?: string): Promise<WikiSnapshot | null> {
+  const repoPath = await readableWiki(deps, owner);
   if (!repoPath) return null;
   const commit = version === undefined ? (await wikiHead(repoPath)).commit : ((await wikiCommit(repoPath, version))?.id ?? null);
   if (!commit) return null;

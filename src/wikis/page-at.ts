@@ -1,7 +1,7 @@
 // A wiki page read at one commit, for what describes a change after it happened (the Wiki Page Hook):
 // commits never change, so what is read is the page as the change left it.
 import type { Deps } from '../platform/deps.js';
-import { readableWiki, wikiCommit, wikiFiles, wikiHead } from '../repositories/api.js';
+import { readableWiki, wikiCommit, wikiFiles, wikiHead, type WikiOwner } from '../repositories/api.js';
 import { loadPage, pagesOf } from './finder.js';
 import type { WikiFormat } from './page-names.js';
 
@@ -12,8 +12,8 @@ export interface WikiPageAt {
   content: string;
 }
 
-export async function wikiPageAt(deps: Deps, projectId: number, commit: string, path: string): Promise<WikiPageAt | null> {
-  const repoPath = await readableWiki(deps, projectId);
+export async function wikiPageAt(deps: Deps, owner: number | WikiOwner, commit: string, path: string): Promise<WikiPageAt | null> {
+  const repoPath = await readableWiki(deps, owner);
   const found = repoPath ? await wikiCommit(repoPath, commit) : null;
   if (!repoPath || !found) return null;
   const snapshot = { repoPath, commit: found.id, files: await wikiFiles(repoPath, found.id) };
@@ -24,8 +24,8 @@ export async function wikiPageAt(deps: Deps, projectId: number, commit: string, 
 }
 
 /** The first page of the wiki's HEAD and that commit, or null for a wiki without pages. */
-export async function newestWikiPage(deps: Deps, projectId: number): Promise<{ slug: string; path: string; commit: string } | null> {
-  const repoPath = await readableWiki(deps, projectId);
+export async function newestWikiPage(deps: Deps, owner: number | WikiOwner): Promise<{ slug: string; path: string; commit: string } | null> {
+  const repoPath = await readableWiki(deps, owner);
   const commit = repoPath ? (await wikiHead(repoPath)).commit : null;
   if (!repoPath || !commit) return null;
   const [first] = pagesOf({ repoPath, commit, files: await wikiFiles(repoPath, commit) });

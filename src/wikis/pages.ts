@@ -1,38 +1,42 @@
-// The wiki pages (GitLab's /<project>/-/wikis routes): the home page or the empty wiki's next step,
+// The wiki pages (GitLab's /<project>/-/wikis and /groups/<group>/-/wikis routes): the home page or the empty wiki's next step,
 // one page rendered with its links between pages, a file of the wiki served raw, the new and edit
 // forms with a preview, a page's history and the list of pages. The same abilities as the API decide
-// (read_wiki, create_wiki, admin_wiki, within wiki_access_level).
+// (read_wiki, create_wiki, admin_wiki, within wiki_access_level) of the project or group.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
-import type { ProjectAccess } from '../platform/auth/subjects.js';
-import { html } from '../platform/web/html.js';
-import { namespacedPage, type PageContext } from '../platform/web/page-route.js';
+import { html, type Html } from '../platform/web/html.js';
+import { namespacedPage as register, type PageContext } from '../platform/web/page-route.js';
 import { ANSWERED, page, redirect, type PageOutcome } from '../platform/web/page.js';
-import { projectSidebar } from '../platform/web/project-nav.js';
+import { groupSidebar, projectSidebar } from '../platform/web/project-nav.js';
 import { setRawHeaders } from '../platform/http/raw-headers.js';
-import { canOnProject } from '../platform/auth/policies/index.js';
 import { NotFoundError, StatusError, ValidationError } from '../platform/errors.js';
 import { servedAs } from '../uploads/api.js';
 import { WikiChangedError } from '../repositories/api.js';
 import { findAttachment, findPageRef, loadPage, pageHistory, pagesOf, wikiSnapshot, type WikiPage, type WikiSnapshot } from './finder.js';
 import { FORMATS, type WikiFormat } from './page-names.js';
-import { renderPage, wikiRoot } from './render-page.js';
+import { renderPage } from './render-page.js';
+import { groupWiki, projectWiki, type WikiScope } from './wiki-scope.js';
 import { createPage } from './create-page.js';
 import { updatePage } from './update-page.js';
 import { deletePage } from './delete-page.js';
 import { emptyWiki, historyTable, pageActions, pageArticle, pagesList, slugPath, wikiForm, wikiLayout, wikiSidebar, type WikiFormTarget, type WikiFormValues } from './page-views.js';
 
-const ROOT = /^(?<path>.+?)\/-\/wikis/;
-const pattern = (rest: string) => new RegExp(`${ROOT.source}${rest}$`);
-const HOME = pattern('\\/?');
-const PAGES = pattern('\\/pages');
-const NEW = pattern('\\/new');
-const PREVIEW = pattern('\\/preview_markdown');
 const SLUG = '\\/(?<slug>[^?]+?)';
-const ONE = pattern(SLUG);
-const EDIT = pattern(`${SLUG}\\/edit`);
-const HISTORY = pattern(`${SLUG}\\/history`);
-const DELETE = pattern(`${SLUG}\\/delete`);
+
+/** The page patterns under one root (a project's full path, or `groups/` and a group's). */
+function patterns(root: string) {
+  const pattern = (rest: string) => new RegExp(`${root}${rest}$`);
+  return {
+    HOME: pattern('\\/?'),
+    PAGES: pattern('\\/pages'),
+    NEW: pattern('\\/new'),
+    PREVIEW: pattern('\\/preview_markdown'),
+    ONE: pattern(SLUG),
+    EDIT: pattern(`${SLUG}\\/edit`),
+    HISTORY: pattern(`${SLUG}\\/history`),
+    DELETE: pattern(`${SLUG}\\/delete`),
+  };
+}
 
 const one = (value: string | string[] | undefined): string => (Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
 
@@ -44,21 +48,32 @@ function slugOf(context: PageContext): string {
   }
 }
 
-interface Wiki {
-  access: ProjectAccess;
-  root: string;
+interface Wiki extends WikiScope {
   snapshot: WikiSnapshot | null;
-  writable: boolean;
+  /** The project's or group's navigation. */
+  navigation: Html;
 }
 
+/** Whose wiki a page is about: the project or group the kit found and checked. */
+type Opener = (context: PageContext) => Promise<WikiScope>;
+
+const openers: Record<'project' | 'group', Opener> = {
+  project: async (context) => projectWiki(await context.project()),
+  group: async (context) => groupWiki(await context.group()),
+};
+
+// The opener of the route being served (set by `wikiPages` for each registration).
+const openerOf = new WeakMap<PageContext, Opener>();
+
 async function openWiki(context: PageContext, version?: string): Promise<Wiki> {
-  const access = await context.project();
-  const snapshot = await wikiSnapshot(context.deps, Number(access.project.id), version);
-  return { access, root: wikiRoot(access), snapshot, writable: canOnProject(access, 'create_wiki') };
+  const scope = await openerOf.get(context)!(context);
+  const snapshot = await wikiSnapshot(context.deps, scope.owner, version);
+  const navigation = scope.project ? projectSidebar(scope.project, 'wiki') : groupSidebar(scope.group!, 'wiki');
+  return { ...scope, snapshot, navigation };
 }
 
 function framed(wiki: Wiki, title: string, heading: string, main: ReturnType<typeof html>, current: string | null, status?: number): PageOutcome {
-  return page({ title: `${title} · Wiki`, heading: html`<h1>${heading}</h1>`, body: wikiLayout(main, wikiSidebar(wiki.root, pagesOf(wiki.snapshot), current)), sidebar: projectSidebar(wiki.access, 'wiki'), status });
+  return page({ title: `${title} · Wiki`, heading: html`<h1>${heading}</h1>`, body: wikiLayout(main, wikiSidebar(wiki.root, pagesOf(wiki.snapshot), current)), sidebar: wiki.navigation, status });
 }
 
 async function homePage(context: PageContext): Promise<PageOutcome> {
@@ -82,7 +97,7 @@ async function showPage(context: PageContext): Promise<PageOutcome> {
   const ref = findPageRef(wiki.snapshot, slug);
   if (wiki.snapshot && ref) {
     const shown = await loadPage(wiki.snapshot, ref);
-    const rendered = await renderPage(context.deps, wiki.access, shown);
+    const rendered = await renderPage(context.deps, wiki, shown);
     return framed(wiki, shown.title, shown.title, html`${pageActions(wiki.root, shown, wiki.writable)}${pageArticle(rendered, version ? wiki.snapshot.commit : null)}`, slug);
   }
   const file = await findAttachment(wiki.snapshot, slug);
@@ -111,7 +126,7 @@ function formTarget(wiki: Wiki, existing: WikiPage | null): FormTarget {
   const previewAction = `${wiki.root}/preview_markdown`;
   if (!existing) return { heading: 'New page', action: wiki.root, cancel: wiki.root, previewAction, slug: null, deleteAction: null };
   const self = slugPath(wiki.root, existing.slug);
-  return { heading: `Edit ${existing.title}`, action: self, cancel: self, previewAction, slug: existing.slug, deleteAction: canOnProject(wiki.access, 'admin_wiki') ? `${self}/delete` : null };
+  return { heading: `Edit ${existing.title}`, action: self, cancel: self, previewAction, slug: existing.slug, deleteAction: wiki.deletable ? `${self}/delete` : null };
 }
 
 function formPage(context: PageContext, wiki: Wiki, target: FormTarget, values: WikiFormValues, error: string | null, preview: string | null = null): PageOutcome {
@@ -144,11 +159,10 @@ async function save(context: PageContext, slug: string | null): Promise<PageOutc
   const values = formOf(context);
   const target = formTarget(wiki, existing);
   const { deps, user } = context;
-  const projectId = Number(wiki.access.project.id);
   try {
     const saved = existing
-      ? await updatePage(deps, user, projectId, existing, { title: values.title, content: values.content, format: values.format, message: values.message })
-      : await createPage(deps, user, projectId, values);
+      ? await updatePage(deps, user, wiki.owner, existing, { title: values.title, content: values.content, format: values.format, message: values.message })
+      : await createPage(deps, user, wiki.owner, values);
     return redirect(slugPath(wiki.root, saved.slug), existing ? 'The page was saved.' : 'The page was created.');
   } catch (error) {
     const message = refusal(error);
@@ -162,7 +176,7 @@ async function previewPage(context: PageContext): Promise<PageOutcome> {
   const values = formOf(context);
   const existingSlug = one(context.form.slug);
   const existing = existingSlug ? findPageRef(wiki.snapshot, existingSlug) : null;
-  const preview = await renderPage(context.deps, wiki.access, { slug: existing?.slug ?? values.title, format: values.format, content: values.content });
+  const preview = await renderPage(context.deps, wiki, { slug: existing?.slug ?? values.title, format: values.format, content: values.content });
   const target = existing && wiki.snapshot ? formTarget(wiki, await loadPage(wiki.snapshot, existing)) : formTarget(wiki, null);
   return formPage(context, wiki, target, values, null, preview);
 }
@@ -176,20 +190,35 @@ async function historyPage(context: PageContext): Promise<PageOutcome> {
 }
 
 export function wikiPages(app: FastifyInstance, deps: Deps): void {
-  const read = { project: 'read_wiki' } as const;
-  const write = { project: 'create_wiki' } as const;
-  namespacedPage(app, deps, { method: 'GET', pattern: HOME, ability: read, auth: 'optional', handler: homePage });
-  namespacedPage(app, deps, { method: 'GET', pattern: PAGES, ability: read, auth: 'optional', handler: listPage });
-  namespacedPage(app, deps, {
+  // A group's pages first: `groups/<group>/-/wikis` would otherwise be read as a project's path.
+  ownerPages(app, deps, 'group', patterns('^groups\\/(?<path>.+?)\\/-\\/wikis'));
+  ownerPages(app, deps, 'project', patterns('^(?<path>.+?)\\/-\\/wikis'));
+}
+
+function ownerPages(app: FastifyInstance, deps: Deps, kind: 'project' | 'group', { HOME, PAGES, NEW, PREVIEW, ONE, EDIT, HISTORY, DELETE }: ReturnType<typeof patterns>): void {
+  const read = kind === 'project' ? ({ project: 'read_wiki' } as const) : ({ group: 'read_wiki' } as const);
+  const write = kind === 'project' ? ({ project: 'create_wiki' } as const) : ({ group: 'create_wiki' } as const);
+  const admin = kind === 'project' ? ({ project: 'admin_wiki' } as const) : ({ group: 'admin_wiki' } as const);
+  const namespacedPage = (target: FastifyInstance, spec: Parameters<typeof register>[2]) =>
+    register(target, deps, {
+      ...spec,
+      handler: (context) => {
+        openerOf.set(context, openers[kind]);
+        return spec.handler(context);
+      },
+    });
+  namespacedPage(app, { method: 'GET', pattern: HOME, ability: read, auth: 'optional', handler: homePage });
+  namespacedPage(app, { method: 'GET', pattern: PAGES, ability: read, auth: 'optional', handler: listPage });
+  namespacedPage(app, {
     method: 'GET', pattern: NEW, ability: write,
     handler: async (context) => {
       const wiki = await writableWiki(context);
       return formPage(context, wiki, formTarget(wiki, null), { title: context.query.title ?? '', content: '', format: 'markdown', message: '' }, null);
     },
   });
-  namespacedPage(app, deps, { method: 'POST', pattern: HOME, ability: write, handler: (context) => save(context, null) });
-  namespacedPage(app, deps, { method: 'POST', pattern: PREVIEW, ability: write, handler: previewPage });
-  namespacedPage(app, deps, {
+  namespacedPage(app, { method: 'POST', pattern: HOME, ability: write, handler: (context) => save(context, null) });
+  namespacedPage(app, { method: 'POST', pattern: PREVIEW, ability: write, handler: previewPage });
+  namespacedPage(app, {
     method: 'GET', pattern: EDIT, ability: write,
     handler: async (context) => {
       const wiki = await writableWiki(context);
@@ -197,15 +226,15 @@ export function wikiPages(app: FastifyInstance, deps: Deps): void {
       return formPage(context, wiki, formTarget(wiki, existing), { title: existing.title, content: existing.content, format: existing.format, message: '' }, null);
     },
   });
-  namespacedPage(app, deps, { method: 'GET', pattern: HISTORY, ability: read, auth: 'optional', handler: historyPage });
-  namespacedPage(app, deps, {
-    method: 'POST', pattern: DELETE, ability: { project: 'admin_wiki' },
+  namespacedPage(app, { method: 'GET', pattern: HISTORY, ability: read, auth: 'optional', handler: historyPage });
+  namespacedPage(app, {
+    method: 'POST', pattern: DELETE, ability: admin,
     handler: async (context) => {
       const wiki = await writableWiki(context);
-      await deletePage(context.deps, context.user, Number(wiki.access.project.id), await existingPage(wiki, slugOf(context)));
+      await deletePage(context.deps, context.user, wiki.owner, await existingPage(wiki, slugOf(context)));
       return redirect(wiki.root, 'The page was deleted.');
     },
   });
-  namespacedPage(app, deps, { method: 'POST', pattern: ONE, ability: write, handler: (context) => save(context, slugOf(context)) });
-  namespacedPage(app, deps, { method: 'GET', pattern: ONE, ability: read, auth: 'optional', handler: showPage });
+  namespacedPage(app, { method: 'POST', pattern: ONE, ability: write, handler: (context) => save(context, slugOf(context)) });
+  namespacedPage(app, { method: 'GET', pattern: ONE, ability: read, auth: 'optional', handler: showPage });
 }

@@ -4,7 +4,10 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction } from '../platform/db/database.js';
 import type { DomainEventTypes } from '../platform/domain-events.js';
+import type { WikiOwner } from '../repositories/api.js';
 
-export async function publishPageChange(deps: Deps, projectId: number, actorId: number, change: DomainEventTypes['wiki_page.changed']): Promise<void> {
-  await inTransaction(deps.db, (trx) => deps.domainEvents.publish(trx, { kind: 'wiki_page.changed', projectId, actorId, ...change }));
+export async function publishPageChange(deps: Deps, owner: WikiOwner, actorId: number, change: DomainEventTypes['wiki_page.changed']): Promise<void> {
+  // A group's wiki belongs to no project: project events cannot name it.
+  if (owner.type !== 'project_wiki') return;
+  await inTransaction(deps.db, (trx) => deps.domainEvents.publish(trx, { kind: 'wiki_page.changed', projectId: owner.id, actorId, ...change }));
 }

@@ -4,7 +4,7 @@
 import type { Deps } from '../platform/deps.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { StatusError, ValidationError } from '../platform/errors.js';
-import { commitToWiki, writableWiki } from '../repositories/api.js';
+import { commitToWiki, whileWikiWritable, writableWiki, type WikiOwner } from '../repositories/api.js';
 import { fileOfPage, slugOfRenamed, type WikiFormat } from './page-names.js';
 import { findPageRef, loadPage, wikiSnapshot, type WikiPage } from './finder.js';
 import { checkContent, commitMessage } from './page-rules.js';
@@ -18,7 +18,7 @@ export interface PageChanges {
   message?: string;
 }
 
-export async function updatePage(deps: Deps, user: AuthUser, projectId: number, page: WikiPage, changes: PageChanges): Promise<WikiPage> {
+export async function updatePage(deps: Deps, user: AuthUser, owner: WikiOwner, page: WikiPage, changes: PageChanges): Promise<WikiPage> {
   let slug = page.slug;
   if (changes.title !== undefined && changes.title !== page.title) {
     const renamed = slugOfRenamed(page.slug, changes.title);
@@ -27,16 +27,16 @@ export async function updatePage(deps: Deps, user: AuthUser, projectId: number, 
   }
   const content = changes.content ?? page.content;
   checkContent(content);
-  const repoPath = await writableWiki(deps, projectId);
-  const snapshot = await wikiSnapshot(deps, projectId);
+  const repoPath = await writableWiki(deps, owner);
+  const snapshot = await wikiSnapshot(deps, owner);
   if (slug !== page.slug && findPageRef(snapshot, slug)) throw new StatusError(400, DUPLICATE_PAGE);
   const path = fileOfPage(slug, changes.format ?? page.format);
   const files = new Map<string, Buffer | null>();
   if (path !== page.path) files.set(page.path, null);
   files.set(path, Buffer.from(content, 'utf8'));
   const message = commitMessage(user, 'updated', slug, changes.message);
-  const commit = await commitToWiki(deps, repoPath, user, files, message);
-  await publishPageChange(deps, projectId, user.id, { slug, path, action: 'update', commit: commit.id, readAt: commit.id, message });
-  const after = (await wikiSnapshot(deps, projectId))!;
+  const commit = await whileWikiWritable(deps, owner, () => commitToWiki(deps, repoPath, user, files, message));
+  await publishPageChange(deps, owner, user.id, { slug, path, action: 'update', commit: commit.id, readAt: commit.id, message });
+  const after = (await wikiSnapshot(deps, owner))!;
   return loadPage(after, findPageRef(after, slug)!);
 }

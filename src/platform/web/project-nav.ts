@@ -65,7 +65,7 @@ ${can('admin_webhook') ? entry(`${base}/-/hooks`, 'Webhooks', current === 'webho
 </nav>`;
 }
 
-export type GroupSection = 'overview' | 'activity' | 'issues' | 'boards' | 'labels' | 'milestones' | 'members' | 'deploy_tokens' | 'settings';
+export type GroupSection = 'overview' | 'activity' | 'issues' | 'boards' | 'labels' | 'milestones' | 'members' | 'wiki' | 'deploy_tokens' | 'settings';
 
 export function groupSidebar(access: GroupAccess, current: GroupSection): Html {
   const base = `/groups/${access.group.full_path}`;
@@ -78,6 +78,7 @@ ${entry(`${base}/-/issues`, 'Issues', current === 'issues')}
 ${canOnGroup(access, 'read_issue_board') ? entry(`${base}/-/boards`, 'Boards', current === 'boards') : ''}
 ${canOnGroup(access, 'read_label') ? entry(`${base}/-/labels`, 'Labels', current === 'labels') : ''}
 ${canOnGroup(access, 'read_milestone') ? entry(`${base}/-/milestones`, 'Milestones', current === 'milestones') : ''}
+${canOnGroup(access, 'read_wiki') ? entry(`${base}/-/wikis`, 'Wiki', current === 'wiki') : ''}
 ${canOnGroup(access, 'read_group_member') ? entry(`${base}/-/group_members`, 'Members', current === 'members') : ''}
 ${canOnGroup(access, 'admin_group') ? entry(`${base}/-/edit`, 'General settings', current === 'settings') : ''}
 ${canOnGroup(access, 'admin_group') ? entry(`${base}/-/deploy_tokens`, 'Deploy tokens', current === 'deploy_tokens') : ''}

@@ -65,7 +65,7 @@ async function findTarget(deps: Deps, path: string, user: AuthUser | null): Prom
     const group = await deps.db.selectFrom('namespaces').selectAll().where('kind', '=', 'group').where('full_path_lower', '=', path.slice(0, -5).toLowerCase()).executeTakeFirst();
     if (group) {
       const level = await groupAccessLevel(deps.reads, user, group, now);
-      return { kind: 'group', id: Number(group.id), readOnly: group.read_only === 1, defaultBranch: 'main', project: null, subject: { user, level, visibility: group.visibility }, fullPath: `${group.full_path}.wiki` };
+      return { kind: 'group', id: Number(group.id), readOnly: group.read_only === 1, defaultBranch: 'main', project: null, subject: { user, level, visibility: group.visibility, features: group }, fullPath: `${group.full_path}.wiki` };
     }
   }
   // Always a full path (`123.wiki` names no project by id).

@@ -174,10 +174,13 @@ export const GROUP_ABILITIES = {
   // Group members are managed by Owners (GitLab's group_policy.rb); project members by Maintainers.
   admin_group_member: { min: ACCESS.owner },
   read_repository_storage_moves: { min: null },
-  // A group wiki's git repository: fetched by whoever reads the group, pushed by Developers (GitLab:
-  // download_wiki_code and create_wiki of the group policy).
-  download_wiki_code: { min: ACCESS.guest, ...READ },
-  create_wiki: { min: ACCESS.developer },
+  // The group's wiki (ee group_policy.rb): read and cloned by whoever reads the group, written (pages,
+  // attachments, pushes) and its pages deleted by Developers, all within the group's
+  // wiki_access_level (a stored group setting the policy reads, as a project's).
+  read_wiki: { min: ACCESS.guest, ...READ, feature: 'wiki' },
+  download_wiki_code: { min: ACCESS.guest, ...READ, feature: 'wiki' },
+  create_wiki: { min: ACCESS.developer, feature: 'wiki' },
+  admin_wiki: { min: ACCESS.developer, feature: 'wiki' },
   admin_group: { min: ACCESS.owner },
   remove_group: { min: ACCESS.owner },
   change_visibility_level: { min: ACCESS.owner },

@@ -12,13 +12,16 @@ export interface PolicySubject {
   /** Highest membership level (direct, inherited, personal namespace owner); admins count as owners. */
   level: number;
   visibility: string;
-  /** A project's feature access levels (a project row has them); a subject without them has every feature enabled. */
+  /**
+   * A project's feature access levels (a project row has them), or a group's (its row's stored
+   * settings: wiki_access_level); a subject without them has every feature enabled.
+   */
   features?: ProjectFeatureLevels;
 }
 
 export interface ProjectFeatureLevels {
-  issues_access_level: string;
-  repository_access_level: string;
+  issues_access_level?: string;
+  repository_access_level?: string;
   merge_requests_access_level?: string;
   forking_access_level?: string;
   snippets_access_level?: string;
@@ -82,7 +85,9 @@ export function canOnProject(subject: PolicySubject, ability: ProjectAbility): b
 }
 
 export function canOnGroup(subject: PolicySubject, ability: GroupAbility): boolean {
-  return allowedBy(GROUP_ABILITIES[ability], subject);
+  const rule: AbilityRule = GROUP_ABILITIES[ability];
+  if (rule.feature && !featureAllows(rule.feature, subject)) return false;
+  return allowedBy(rule, subject);
 }
 
 export function canOnInstance(user: AuthUser | null, ability: InstanceAbility): boolean {
