@@ -1,13 +1,15 @@
-// GitLab's protected-paths throttle (docs/security.md: 10 requests per minute per IP, on by default)
-// for the sign-in form, its two-factor step, the OAuth password grant and authorize POSTs.
+// GitLab's protected-paths throttle (docs/security.md: 10 requests per minute per IP, on by default;
+// the throttle_protected_paths_* application settings) for the sign-in form, its two-factor step,
+// the OAuth password grant and authorize POSTs.
 import type { Deps } from '../platform/deps.js';
-import { hit } from '../platform/rate-limit.js';
+import { protectedPathThrottle } from '../application-settings/api.js';
 import { html } from '../platform/web/html.js';
 import type { PageContext } from '../platform/web/page-route.js';
 import { page, type PageOutcome } from '../platform/web/page.js';
 
-export async function protectedPathHit(deps: Deps, path: string, ip: string) {
-  return hit(deps.db, deps.clock, `protected:${path}:${ip}`, { limit: deps.config.protectedPathsPerMinute, windowMs: 60_000 });
+export async function protectedPathHit(deps: Deps, path: string, ip: string): Promise<{ allowed: boolean; retryAfter: number }> {
+  const throttled = await protectedPathThrottle(deps, path, ip);
+  return throttled ? { allowed: false, retryAfter: throttled.hit.retryAfter } : { allowed: true, retryAfter: 0 };
 }
 
 /** A form page's throttle: the 429 page (with Retry-After) once `path` is over the limit, else null. */

@@ -3,3 +3,4 @@
 export { readApplicationSettings } from './read-settings.js';
 export type { ApplicationSettings } from './definitions.js';
 export { defaultVisibility, restrictedVisibilityProblem } from './visibility-rules.js';
+export { protectedPathThrottle } from './throttles.js';

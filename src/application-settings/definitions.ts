@@ -28,6 +28,20 @@ export interface SettingDefinition {
 }
 
 const atLeastZero = { value: 0, message: 'must be greater than or equal to 0' };
+const aboveZero = { value: 1, message: 'must be greater than 0' };
+
+/** A throttle's three settings (GitLab's `throttle_<name>_enabled`, `_requests_per_period`, `_period_in_seconds`). */
+function throttle<N extends string>(name: N, enabled: boolean, requests: number, period: number) {
+  return {
+    [`throttle_${name}_enabled`]: { kind: 'boolean', default: enabled },
+    [`throttle_${name}_requests_per_period`]: { kind: 'integer', default: requests, min: aboveZero },
+    [`throttle_${name}_period_in_seconds`]: { kind: 'integer', default: period, min: aboveZero },
+  } as Record<`throttle_${N}_enabled` | `throttle_${N}_requests_per_period` | `throttle_${N}_period_in_seconds`, SettingDefinition>;
+}
+
+/** The throttles GitLab's Rack::Attack applies, by their settings' middle name. */
+export const THROTTLES = ['unauthenticated_api', 'unauthenticated_web', 'authenticated_api', 'authenticated_web', 'protected_paths'] as const;
+export type ThrottleName = (typeof THROTTLES)[number];
 
 export const SETTINGS = {
   // Sign-up (docs/accounts.md). Kiln starts closed where GitLab starts open (docs/decisions.md).
@@ -72,13 +86,27 @@ export const SETTINGS = {
   ed25519_key_restriction: { kind: 'integer', default: 0, values: [-1, 0, 256] },
   ecdsa_sk_key_restriction: { kind: 'integer', default: 0, values: [-1, 0, 256] },
   ed25519_sk_key_restriction: { kind: 'integer', default: 0, values: [-1, 0, 256] },
+  // User and IP rate limits (doc/administration/settings/user_and_ip_rate_limits.md), applied by
+  // throttles.ts: off by default, as in GitLab; requests per period, the period in seconds.
+  ...throttle('unauthenticated_api', false, 3600, 3600),
+  ...throttle('unauthenticated_web', false, 3600, 3600),
+  ...throttle('authenticated_api', false, 7200, 3600),
+  ...throttle('authenticated_web', false, 7200, 3600),
+  // Protected paths (sign-in, OAuth password grant and consent). The requests' default is
+  // KILN_PROTECTED_PATHS_PER_MINUTE (10 unless set) until one is stored: read-settings.ts.
+  ...throttle('protected_paths', true, 10, 60),
 } satisfies Record<string, SettingDefinition>;
 
 export type SettingName = keyof typeof SETTINGS;
 export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
 
 /** The values as the reader hands them out, typed by kind. */
-export interface ApplicationSettings {
+/** A throttle's settings as the reader hands them out. */
+export type ThrottleSettings = { [N in ThrottleName as `throttle_${N}_enabled`]: boolean } & {
+  [N in ThrottleName as `throttle_${N}_requests_per_period` | `throttle_${N}_period_in_seconds`]: number;
+};
+
+export interface ApplicationSettings extends ThrottleSettings {
   signup_enabled: boolean;
   require_admin_approval_after_user_signup: boolean;
   send_user_confirmation_email: boolean;
@@ -127,6 +155,10 @@ export const LEGACY_NAMES: Readonly<Record<string, SettingName>> = {
   domain_whitelist: 'domain_allowlist',
   domain_blacklist: 'domain_denylist',
   domain_blacklist_enabled: 'domain_denylist_enabled',
+  // Before GitLab 14.3 the unauthenticated web throttle was the only unauthenticated one.
+  throttle_unauthenticated_enabled: 'throttle_unauthenticated_web_enabled',
+  throttle_unauthenticated_requests_per_period: 'throttle_unauthenticated_web_requests_per_period',
+  throttle_unauthenticated_period_in_seconds: 'throttle_unauthenticated_web_period_in_seconds',
 };
 
 /** A visibility given as a name or as GitLab's level number, or `null` when it is neither. */

@@ -27,7 +27,7 @@ export function applicationSettingsRoutes(app: FastifyInstance, deps: Deps): voi
   apiRoute(app, deps, {
     method: 'GET', url: '/application/settings', summary: 'The application settings (administrators)', tags: ['settings'],
     ability: { instance: 'admin_all_resources' },
-    handler: async () => applicationSettingEntity(await readStoredSettings(deps.db)),
+    handler: async () => applicationSettingEntity(await readStoredSettings(deps.db, deps.config)),
   });
 
   apiRoute(app, deps, {

@@ -9,8 +9,8 @@ import { html, type Html } from '../platform/web/html.js';
 import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
 import { page, redirect, type PageOutcome } from '../platform/web/page.js';
 import { NotFoundError, ParamError, ValidationError } from '../platform/errors.js';
-import { SETTINGS, VISIBILITIES, type ApplicationSettings, type SettingName } from './definitions.js';
-import { readApplicationSettings } from './read-settings.js';
+import { SETTINGS, VISIBILITIES, type ApplicationSettings, type SettingName, type ThrottleName } from './definitions.js';
+import { readStoredSettings } from './read-settings.js';
 import { parseSettingsInput } from './settings-input.js';
 import { updateApplicationSettings } from './update-settings.js';
 
@@ -101,9 +101,19 @@ const TABS: Array<{ tab: string; title: string; sections: Section[] }> = [
       {
         id: 'rate_limits',
         title: 'User and IP rate limits',
-        intro: 'Rate limits are set in the server configuration (docs/operations/configuration.md) and apply after a restart.',
-        fields: [],
-        facts: (deps) => [['Protected paths (sign-in, OAuth password grant and consent) per address per minute', String(deps.config.protectedPathsPerMinute)]],
+        intro: 'Requests over a limit are answered 429 with Retry-After. API requests are those under /api; web requests are the pages. Authenticated requests are counted per user, unauthenticated ones per client address.',
+        fields: [
+          ...throttleFields('unauthenticated_api', 'unauthenticated API request', 'per IP'),
+          ...throttleFields('unauthenticated_web', 'unauthenticated web request', 'per IP'),
+          ...throttleFields('authenticated_api', 'authenticated API request', 'per user'),
+          ...throttleFields('authenticated_web', 'authenticated web request', 'per user'),
+        ],
+      },
+      {
+        id: 'protected_paths',
+        title: 'Protected paths',
+        intro: 'The sign-in form and its two-factor step, the OAuth password grant and the OAuth consent, per client address.',
+        fields: throttleFields('protected_paths', 'protected paths request', 'per IP'),
       },
     ],
   },
@@ -126,6 +136,14 @@ const TABS: Array<{ tab: string; title: string; sections: Section[] }> = [
     ],
   },
 ];
+
+function throttleFields(name: ThrottleName, what: string, per: string): Field[] {
+  return [
+    { name: `throttle_${name}_enabled`, label: `Enable ${what} rate limit` },
+    { name: `throttle_${name}_requests_per_period`, label: `Maximum ${what}s per rate limit period ${per}` },
+    { name: `throttle_${name}_period_in_seconds`, label: `${capitalised(what)} rate limit period in seconds` },
+  ];
+}
 
 function hostOf(url: string): string {
   try {
@@ -226,7 +244,7 @@ function tabOf(context: PageContext) {
 
 async function renderTab(context: PageContext, failed?: { section: string; typed: Shown; errors: Errors }): Promise<PageOutcome> {
   const tab = tabOf(context);
-  const stored = shownOf(await readApplicationSettings(context.deps.db));
+  const stored = shownOf((await readStoredSettings(context.deps.db, context.deps.config)).values);
   return page({
     title: `${tab.title} settings`,
     status: failed ? 400 : 200,

@@ -15,6 +15,6 @@ export async function updateApplicationSettings(deps: Deps, change: SettingsChan
         .onConflict((conflict) => conflict.column('name').doUpdateSet({ value: JSON.stringify(value), updated_at: now }))
         .execute();
     }
-    return readStoredSettings(trx);
+    return readStoredSettings(trx, deps.config);
   });
 }

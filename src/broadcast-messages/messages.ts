@@ -6,6 +6,7 @@ import type { Deps } from '../platform/deps.js';
 import type { BroadcastMessagesTable } from '../platform/db/tables/broadcast-messages.js';
 import { ParamError, RecordNotFoundError, ValidationError } from '../platform/errors.js';
 import { renderGitlabMarkdown } from '../markdown/api.js';
+import { BROADCAST_TABLES, messagesEndingAfter } from './current-queries.js';
 
 export type BroadcastMessageRow = Selectable<BroadcastMessagesTable>;
 
@@ -140,9 +141,19 @@ export function broadcastMessagesQuery(deps: Deps) {
   return deps.db.selectFrom('broadcast_messages').selectAll().orderBy('id', 'desc');
 }
 
-/** The messages shown now, oldest first (BroadcastMessage.current). */
-export function currentBroadcastMessages(deps: Deps, now: number): Promise<BroadcastMessageRow[]> {
-  return deps.db.selectFrom('broadcast_messages').selectAll().where('ends_at', '>=', now).where('starts_at', '<=', now).orderBy('id', 'asc').limit(50).execute();
+const CURRENT_LIMIT = 50;
+const MINUTE_MS = 60_000;
+
+/**
+ * The messages shown now, oldest first (BroadcastMessage.current), through the row cache as GitLab
+ * caches them: the read names the start of the current minute rather than the instant, so it is the
+ * same read for a minute and kept until a message is written (on SQLite, by this process or another:
+ * platform/db/reads.ts; on PostgreSQL it is one statement, as every instance look-up there); the
+ * messages already ended or not yet started at `now` are dropped here.
+ */
+export async function currentBroadcastMessages(deps: Deps, now: number): Promise<readonly BroadcastMessageRow[]> {
+  const rows = await deps.reads.cached<BroadcastMessageRow>(messagesEndingAfter(now - (now % MINUTE_MS), CURRENT_LIMIT * 2), BROADCAST_TABLES);
+  return rows.filter((row) => isActive(row, now)).slice(0, CURRENT_LIMIT);
 }
 
 export function isActive(row: BroadcastMessageRow, now: number): boolean {

@@ -34,7 +34,7 @@ describe('/admin/application_settings', () => {
     const network = await admin.get('/admin/application_settings/network');
     expect(network.body).toContain('Allow requests to the local network from webhooks and integrations');
     expect(network.body).toContain('User and IP rate limits');
-    expect(network.body).toContain(`<dd>${kiln.deps.config.protectedPathsPerMinute}</dd>`);
+    expect(network.body).toMatch(new RegExp(`id="throttle_protected_paths_requests_per_period" name="throttle_protected_paths_requests_per_period" value="${kiln.deps.config.protectedPathsPerMinute}"`));
     const preferences = await admin.get('/admin/application_settings/preferences');
     expect(preferences.body).toContain('href="/admin/emails"');
     expect((await admin.get('/admin/application_settings/nonsense')).statusCode).toBe(404);

@@ -95,6 +95,25 @@ describe('the banner on every page', () => {
     for (const id of [active.body.id, scheduled.body.id, ended.body.id]) await remove(id);
   });
 
+  it('follows every write at once and the clock within the minute its read is kept for', async () => {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const bannerOf = async () => (await kiln.request('GET', '/users/sign_in')).body.match(/<div class="broadcast-text markdown">([\s\S]*?)<\/div>/)?.[1] ?? null;
+    const now = kiln.clock.now();
+    const soon = await create({ message: 'Starts soon', starts_at: iso(now + 10_000), ends_at: iso(now + 30_000) });
+    expect(await bannerOf()).toBeNull();
+    kiln.clock.advance(15_000);
+    expect(await bannerOf()).toContain('Starts soon');
+    expect((await kiln.api('PUT', `/broadcast_messages/${soon.body.id}`, { token: kiln.root.token, body: { message: 'Changed text' } })).status).toBe(200);
+    expect(await bannerOf()).toContain('Changed text');
+    kiln.clock.advance(20_000);
+    expect(await bannerOf()).toBeNull();
+    const other = await create({ message: 'Another one' });
+    expect(await bannerOf()).toContain('Another one');
+    await remove(other.body.id);
+    expect(await bannerOf()).toBeNull();
+    await remove(soon.body.id);
+  });
+
   it('shows a message only on the pages its target path matches', async () => {
     const made = await create({ message: 'Profile pages only', target_path: '/profile*' });
     const session = await signedIn(user);

@@ -4,6 +4,7 @@ import type { AuthUser, TokenLookup, TokenResolver } from './principal.js';
 import type { PrefetchedProject, SubjectFinders } from './subjects.js';
 import type { BrowserSessions } from './browser-sessions.js';
 import type { FastifyRequest } from 'fastify';
+import type { Throttled } from '../rate-limit.js';
 
 /** Resolvers are registered by features (accounts registers PATs, oauth registers access tokens). */
 export interface AuthRegistry {
@@ -27,6 +28,11 @@ export interface AuthRegistry {
    * the page, notifications below it. `level` is the visitor's access to the page's project or group,
    * null on a page of neither. The markup is the feature's, escaped and sanitised there.
    */
+  /**
+   * Counts an API or page request against the user and IP rate limits once its caller is known
+   * (application-settings registers it); what refused it, or null.
+   */
+  throttle?: (request: FastifyRequest, user: AuthUser | null, kind: 'api' | 'web') => Promise<Throttled | null>;
   broadcastMessages?: (view: { request: FastifyRequest; user: AuthUser | null; level: number | null; csrfToken: string }) => Promise<{ banners: string; notifications: string } | null>;
 }
 

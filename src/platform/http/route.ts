@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import type { Principal } from '../auth/principal.js';
 import type { GroupAccess, PrefetchedProject, ProjectAccess, RouteAbility } from '../auth/subjects.js';
 import { declaredSubject, groupOf, projectOf, resolveSubject, urlHasParam, type DeclaredSubject, type SubjectAccess } from '../auth/route-subject.js';
+import { sendThrottled } from '../rate-limit.js';
 import { applySudo, authenticate, authenticateForProject, checkActive, checkScopes } from './authenticate.js';
 import { canOnInstance } from '../auth/policies/policy.js';
 import type { GroupAbility, ProjectAbility } from '../auth/policies/abilities.js';
@@ -119,6 +120,9 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
     let { principal, project: prefetched } =
       subject?.kind === 'project' ? await authenticateForProject(deps.auth, request, input, String(input[subject.param])) : { principal: await authenticate(deps.auth, request, input), project: null as PrefetchedProject | null };
     const authenticated = principal;
+    // The user and IP rate limits, counted for the token's own user (or the address).
+    const throttled = deps.auth.throttle ? await deps.auth.throttle(request, authenticated?.user ?? null, 'api') : null;
+    if (throttled) return sendThrottled(reply, throttled);
     const sudo = (request.headers.sudo as string | undefined) ?? (typeof input.sudo === 'string' ? input.sudo : undefined);
     // The endpoint's scope is required of the token whether or not it acts through Sudo (GitLab
     // checks both: `sudo` to switch users, `api`/`read_api`… for the endpoint itself).

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import type { AuthUser } from '../auth/principal.js';
 import { safeEqual } from '../crypto.js';
+import { sendThrottled } from '../rate-limit.js';
 import { namespacedRoute, type NamespacedMethod } from '../http/namespaced-routes.js';
 import { toApiError } from '../http/error-handler.js';
 import { encodeLocation } from '../http/location.js';
@@ -105,6 +106,12 @@ function sessionsOf(deps: Deps): BrowserSessions {
 async function runPage(deps: Deps, spec: PageSpec, subject: DeclaredSubject | null, request: FastifyRequest, reply: FastifyReply, match: Record<string, string>): Promise<FastifyReply> {
   const sessions = sessionsOf(deps);
   let session = await sessions.load(request);
+  // The user and IP rate limits for web requests, per signed-in user or per address.
+  const throttled = deps.auth.throttle ? await deps.auth.throttle(request, session?.user ?? null, 'web') : null;
+  if (throttled) {
+    setPageSecurityHeaders(reply);
+    return sendThrottled(reply, throttled);
+  }
   if (!session?.user && spec.auth !== 'optional') {
     const returnTo = request.method === 'GET' ? request.url : '/';
     setPageSecurityHeaders(reply);
