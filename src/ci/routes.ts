@@ -10,7 +10,9 @@ import { ApiError } from '../platform/http/api-error.js';
 import { pipelineBasicEntity, pipelineEntity } from '../commit-statuses/api.js';
 import { usersById } from '../issues/api.js';
 import { deletePipeline } from './pipelines/delete-pipeline.js';
-import { parseCiConfig } from './config/parse-config.js';
+import { parseCiConfigWithIncludes } from './config/includes.js';
+import { includeContext } from './pipelines/include-reader.js';
+import { findCommit, readableRepository } from '../repositories/api.js';
 import { createdPipeline, presentCreatedPipeline } from './pipelines/present-created.js';
 import { runPipelineForRef } from './pipelines/run-pipeline.js';
 import { findBuild, findPipeline, jobsQuery, pipelinesQuery, JOB_SCOPES } from './finder.js';
@@ -31,8 +33,9 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
     ability: { instance: 'log_in' },
     params: { content: p.string.required(), include_merged_yaml: p.boolean.optional(), include_jobs: p.boolean.optional() },
     status: 200,
-    handler: async ({ params }) => {
-      const parsed = parseCiConfig(params.content);
+    handler: async ({ params, actor }) => {
+      // No project: `include:local` has none to read (GitLab's "does not have project!"), other projects' files as the caller.
+      const parsed = await parseCiConfigWithIncludes(params.content, includeContext(deps, null, null, actor.user.id), base);
       const valid = parsed.errors.length === 0;
       return {
         status: valid ? 'valid' : 'invalid',
@@ -49,14 +52,18 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
     ability: { project: 'download_code' }, auth: 'optional',
     params: { id: p.string.required(), content: p.string.required(), dry_run: p.boolean.optional(), include_jobs: p.boolean.optional(), ref: p.string.optional() },
     status: 200,
-    handler: async ({ params }) => {
-      const parsed = parseCiConfig(params.content);
+    handler: async ({ params, project, principal }) => {
+      const access = await project();
+      // Includes are read at the ref's commit (the default branch without one), as the caller.
+      const repoPath = await readableRepository(deps, access.project);
+      const commit = repoPath ? await findCommit(repoPath, params.ref ?? 'HEAD') : null;
+      const parsed = await parseCiConfigWithIncludes(params.content, includeContext(deps, access.project, commit?.id ?? null, principal?.user.id ?? null), base);
       return {
         valid: parsed.errors.length === 0,
         errors: parsed.errors,
         warnings: parsed.warnings,
         merged_yaml: parsed.mergedYaml,
-        includes: [],
+        includes: parsed.includes,
         ...(params.include_jobs
           ? {
               jobs: (parsed.config?.jobs ?? []).map((job) => ({

@@ -122,8 +122,7 @@ const RETRY_WHENS = [
 ];
 const ENVIRONMENT_NAME = /^[a-zA-Z0-9 \-_/${}.]+$/;
 
-type Hash = Record<string, unknown>;
-const isHash = (value: unknown): value is Hash => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isHash = (value: unknown): value is Hash => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isScalar = (value: unknown): value is string | number | boolean => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
@@ -148,7 +147,8 @@ function flattenScript(value: unknown, depth = 0): string[] | null {
   return lines;
 }
 
-function deepMerge(base: Hash, over: Hash): Hash {
+/** Hashes merged key by key (arrays and scalars of `over` replace), as Rails' deep_merge. */
+export function deepMerge(base: Hash, over: Hash): Hash {
   const merged: Hash = { ...base };
   for (const [key, value] of Object.entries(over)) merged[key] = isHash(value) && isHash(merged[key]) ? deepMerge(merged[key] as Hash, value) : value;
   return merged;
@@ -605,24 +605,39 @@ function checkReferences(jobs: CiJobDefinition[], stages: string[], errors: stri
   if (jobs.some((job) => visit(job.name))) errors.push('The pipeline has circular dependencies.');
 }
 
-export function parseCiConfig(content: string): ParsedCiConfig {
-  const result = (errors: string[], warnings: string[] = [], config: CiConfig | null = null, mergedYaml: string | null = null): ParsedCiConfig => ({ errors, warnings, config, mergedYaml });
-  if (content.trim() === '') return result(['Please provide content of .gitlab-ci.yml']);
-  if (Buffer.byteLength(content) > MAX_YAML_BYTES) return result(['The parsed YAML is too big']);
+export type Hash = Record<string, unknown>;
+
+/** A YAML document read with GitLab's limits: the hash at its top, or the error GitLab reports. */
+export function loadCiYaml(content: string): { hash: Hash } | { error: string } {
+  if (Buffer.byteLength(content) > MAX_YAML_BYTES) return { error: 'The parsed YAML is too big' };
   let raw: unknown;
   try {
     const document = parseDocument(content, { uniqueKeys: false, merge: true, strict: false, prettyErrors: false });
-    if (document.errors.length) return result([`(<unknown>): ${document.errors[0].message.split('\n')[0]}`]);
-    if (!isMap(document.contents)) return result(['Invalid configuration format']);
+    if (document.errors.length) return { error: `(<unknown>): ${document.errors[0].message.split('\n')[0]}` };
+    if (!isMap(document.contents)) return { error: 'Invalid configuration format' };
     raw = document.toJS({ maxAliasCount: MAX_ALIASES });
   } catch (error) {
-    return result([`(<unknown>): ${(error as Error).message.split('\n')[0]}`]);
+    return { error: `(<unknown>): ${(error as Error).message.split('\n')[0]}` };
   }
-  if (!isHash(raw)) return result(['Invalid configuration format']);
-  if (depthOf(raw, MAX_YAML_DEPTH) > MAX_YAML_DEPTH) return result(['The parsed YAML is too deep']);
+  if (!isHash(raw)) return { error: 'Invalid configuration format' };
+  if (depthOf(raw, MAX_YAML_DEPTH) > MAX_YAML_DEPTH) return { error: 'The parsed YAML is too deep' };
+  return { hash: raw };
+}
+
+/** A configuration without `include:` resolution (`include` is reported as needing a project). */
+export function parseCiConfig(content: string): ParsedCiConfig {
+  if (content.trim() === '') return { errors: ['Please provide content of .gitlab-ci.yml'], warnings: [], config: null, mergedYaml: null };
+  const loaded = loadCiYaml(content);
+  if ('error' in loaded) return { errors: [loaded.error], warnings: [], config: null, mergedYaml: null };
+  if (loaded.hash.include !== undefined) return { errors: ['include config needs a project to be resolved'], warnings: [], config: null, mergedYaml: null };
+  return parseCiHash(loaded.hash);
+}
+
+/** The configuration once its includes were merged in (includes.ts): checked and normalised. */
+export function parseCiHash(raw: Hash): ParsedCiConfig {
+  const result = (errors: string[], warnings: string[] = [], config: CiConfig | null = null, mergedYaml: string | null = null): ParsedCiConfig => ({ errors, warnings, config, mergedYaml });
   const errors: string[] = [];
   const warnings: string[] = [];
-  if (raw.include !== undefined) errors.push('include config is not supported by Kiln yet');
 
   const stagesValue = raw.stages ?? raw.types;
   let stages = DEFAULT_STAGES;

@@ -8,9 +8,11 @@ import type { Deps } from '../../platform/deps.js';
 import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { inTransaction } from '../../platform/db/database.js';
 import { nextInternalId } from '../../platform/db/internal-ids.js';
-import { findCommit, gitCall, readableRepository, type CommitObject } from '../../repositories/api.js';
+import { findCommit, readableRepository, type CommitObject } from '../../repositories/api.js';
 import { createJobDeployment } from '../../environments/api.js';
-import { parseCiConfig, MAX_YAML_BYTES } from '../config/parse-config.js';
+import { parseCiConfigWithIncludes } from '../config/includes.js';
+import { includeContext } from './include-reader.js';
+import { readYamlAt } from './read-yaml.js';
 import { selectJobs, workflowAllows, type PipelineContext } from './select-jobs.js';
 import { processPipeline } from './process-pipeline.js';
 import { jobStatusChanged } from './job-status-changed.js';
@@ -49,13 +51,8 @@ export class PipelineCreationError extends Error {
 }
 
 /** The configuration file's text at a commit, null when it has none; a file over the size limit is not read. */
-export async function readCiConfig(repoPath: string, sha: string): Promise<string | null | { tooBig: true }> {
-  const object = `${sha}:${CI_CONFIG_PATH}`;
-  const size = await gitCall(repoPath, ['cat-file', '-s', object]);
-  if (size.code !== 0) return null;
-  if (Number(size.stdout.toString().trim()) > MAX_YAML_BYTES) return { tooBig: true };
-  const outcome = await gitCall(repoPath, ['cat-file', 'blob', object]);
-  return outcome.code === 0 ? outcome.stdout.toString('utf8') : null;
+export function readCiConfig(repoPath: string, sha: string): Promise<string | null | { tooBig: true }> {
+  return readYamlAt(repoPath, sha, CI_CONFIG_PATH);
 }
 
 /** Creates the pipeline, or null when there is nothing to run (no file on a push, workflow rules, no jobs). */
@@ -85,7 +82,11 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
     },
   };
   const skip = (input.source === 'push' || input.source === 'merge_request_event') && SKIP_CI.test(commit.message);
-  const parsed = skip ? null : typeof content === 'string' ? parseCiConfig(content) : { errors: ['The parsed YAML is too big'], warnings: [], config: null, mergedYaml: null };
+  const parsed = skip
+    ? null
+    : typeof content === 'string'
+      ? await parseCiConfigWithIncludes(content, includeContext(deps, project, commit.id, input.userId, context.variables), deps.config.baseUrl)
+      : { errors: ['The parsed YAML is too big'], warnings: [], config: null, mergedYaml: null };
   if (parsed && parsed.errors.length && !background && input.source !== 'web' && input.source !== 'merge_request_event') throw new PipelineCreationError(parsed.errors);
   const config = parsed?.config ?? null;
   let selected = config ? selectJobs(config, context) : [];

@@ -1,0 +1,40 @@
+// What `include:` reads (config/includes.ts), as the pipeline's user: files of the pipeline's
+// project at its commit, and of other projects whose code that user may read (GitLab's
+// download_code on the included project; a project the user cannot see is "not found").
+import type { Deps } from '../../platform/deps.js';
+import type { ProjectRow } from '../../platform/auth/subjects.js';
+import { findProjectRow, toAuthUser, userCanOnProject } from '../../accounts/api.js';
+import { findCommit, readableRepository } from '../../repositories/api.js';
+import type { IncludeContext, IncludeProject, IncludeReader } from '../config/includes.js';
+import { readYamlAt } from './read-yaml.js';
+
+export function includeReader(deps: Deps, userId: number | null): IncludeReader {
+  const rows = new Map<number, ProjectRow>();
+  const repository = async (project: IncludeProject) => {
+    const row = rows.get(project.id) ?? (await findProjectRow(deps, project.id));
+    return row ? readableRepository(deps, row) : null;
+  };
+  return {
+    async read(project, sha, path) {
+      const repoPath = await repository(project);
+      return repoPath ? readYamlAt(repoPath, sha, path) : null;
+    },
+    async project(fullPath) {
+      const row = await findProjectRow(deps, fullPath);
+      if (!row) return null;
+      const user = userId === null ? undefined : await deps.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+      if (!user || user.state !== 'active' || !(await userCanOnProject(deps.reads, toAuthUser(user), row, 'download_code', deps.clock.now()))) return null;
+      rows.set(Number(row.id), row);
+      return { id: Number(row.id), fullPath: row.full_path };
+    },
+    async commit(project, ref) {
+      const repoPath = await repository(project);
+      return repoPath ? ((await findCommit(repoPath, ref))?.id ?? null) : null;
+    },
+  };
+}
+
+/** The include context of a project's commit, read as this user. */
+export function includeContext(deps: Deps, project: ProjectRow | null, sha: string | null, userId: number | null, variables: Record<string, string> = {}): IncludeContext {
+  return { reader: includeReader(deps, userId), project: project ? { id: Number(project.id), fullPath: project.full_path } : null, sha, variables };
+}

@@ -1,0 +1,14 @@
+// Reading a YAML file of a repository at a commit, bounded: `.gitlab-ci.yml` and the files it includes.
+import { gitCall } from '../../repositories/api.js';
+import { MAX_YAML_BYTES } from '../config/parse-config.js';
+
+/** A YAML file's text at a commit (`.gitlab-ci.yml`, an included file), null when there is none; over the size limit it is not read. */
+export async function readYamlAt(repoPath: string, sha: string, path: string): Promise<string | null | { tooBig: true }> {
+  const object = `${sha}:${path}`;
+  const size = await gitCall(repoPath, ['cat-file', '-s', object]);
+  if (size.code !== 0) return null;
+  if (Number(size.stdout.toString().trim()) > MAX_YAML_BYTES) return { tooBig: true };
+  const outcome = await gitCall(repoPath, ['cat-file', 'blob', object]);
+  return outcome.code === 0 ? outcome.stdout.toString('utf8') : null;
+}
+
