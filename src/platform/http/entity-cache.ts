@@ -18,8 +18,20 @@ const ENTITIES = cacheSlot('http.entities', () => new BoundedMap<string, string>
 export function cachedJson(caches: InstanceCaches, key: string, serialize: () => string): string {
   const entities = caches.of(ENTITIES);
   let json = entities.get(key);
-  if (json === undefined) entities.set(key, (json = serialize()));
+  if (json === undefined) entities.set(key, (json = flat(serialize())));
   return json;
+}
+
+/**
+ * `text` as one flat string. A serialiser builds its JSON by appending hundreds of pieces, which V8
+ * keeps as a tree of concatenations (a cons string); joining kept entities into a listing copies
+ * from that tree each time without flattening it, and a page of 20 projects spent ~10x the copy's
+ * CPU walking the trees (`[${json.join(',')}]`: ~340 µs against ~36 µs for 150 KB, measured).
+ * Reading a character flattens the string in place, once, when it is kept.
+ */
+function flat(text: string): string {
+  text.charCodeAt(0);
+  return text;
 }
 
 /** The kept JSON of the entity `key` names, if any. */
