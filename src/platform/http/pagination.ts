@@ -93,8 +93,21 @@ export async function boundedCount(db: Kysely<any>, reads: Reads, query: SelectQ
 }
 
 /**
- * Run an ordered query for one page and set the headers. The page and its bounded count are read
- * together, outside the query builder's per-query work. With `countInPage` they are one statement:
+ * The count of a page's query given the page's rows: a page that is not full is the last one, so the
+ * count is the rows before it and on it, read by no statement (a project's few issues, an empty list
+ * of merge requests: most listings clients ask for). A full page, or an empty one past the first
+ * (past the last page: how many there are is still told), reads the bounded count.
+ */
+function countAfter(db: Kysely<any>, reads: Reads, query: SelectQueryBuilder<any, any, any>, page: Page, rowsOnPage: number): Promise<number | null> | number | null {
+  if (rowsOnPage === page.perPage || (rowsOnPage === 0 && page.offset > 0)) return boundedCount(db, reads, query);
+  const count = page.offset + rowsOnPage;
+  return count > COUNT_LIMIT ? null : count;
+}
+
+/**
+ * Run an ordered query for one page and set the headers. The page is read first, outside the query
+ * builder's per-query work, and its bounded count only when the page does not tell it (`countAfter`).
+ * With `countInPage` they are one statement:
  * the page's rows carry the count (pagination-queries.ts, pageWithCountQuery, a column the rows keep),
  * and a page past the last, which has no row to carry it, reads the count on its own. For a listing
  * read on most requests (the caller's projects): a statement less, and on PostgreSQL a round trip.
@@ -116,7 +129,7 @@ export async function paginate<Row>(
     setPageHeaders(baseUrl, request, reply, page, counted !== null && counted > COUNT_LIMIT ? null : counted);
     return rows as Row[];
   }
-  const [count, rows] = await Promise.all([boundedCount(db, reads, query), reads.compiled(query.limit(pageSize(page.perPage)).offset(page.offset).compile())]);
-  setPageHeaders(baseUrl, request, reply, page, count);
+  const rows = await reads.compiled(query.limit(pageSize(page.perPage)).offset(page.offset).compile());
+  setPageHeaders(baseUrl, request, reply, page, await countAfter(db, reads, query, page, rows.length));
   return rows as Row[];
 }
