@@ -145,6 +145,46 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid/merge', () => {
     await setProject({ merge_method: 'merge' });
   });
 
+  it('with rebase_merge, a branch behind the target needs a rebase (406 until rebased), then gets its merge commit', async () => {
+    await setProject({ merge_method: 'rebase_merge' });
+    const behind = await mergeRequestFor('semi-behind', [create('semi-behind.txt', 'b\n')]);
+    await kiln.apiAs(w.owner, 'POST', `/projects/${w.project.id}/repository/commits`, { branch: 'main', commit_message: 'main moves on', actions: [create('moved-on.txt', 'm\n')] });
+    await kiln.worker.drain();
+    expect((await kiln.apiAs(w.reporter, 'GET', `/projects/${w.project.id}/merge_requests/${behind.iid}`)).detailed_merge_status).toBe('need_rebase');
+    expect(await merge(behind.iid)).toMatchObject({ status: 406, body: { message: 'Branch cannot be merged' } });
+    expect((await kiln.api('PUT', `/projects/${w.project.id}/merge_requests/${behind.iid}/rebase`, { token: w.developer.token })).status).toBe(202);
+    await kiln.worker.drain();
+    expect((await merge(behind.iid)).body.state).toBe('merged');
+    const history = cloneHistory();
+    expect(history.slice(0, 2)).toEqual([{ subject: "Merge branch 'semi-behind' into 'main'", parents: 2 }, { subject: 'main moves on', parents: 1 }]);
+    await setProject({ merge_method: 'merge' });
+  });
+
+  it('squashes with each merge method: ff puts the one squashed commit on main, rebase_merge merges it with a merge commit', async () => {
+    const squashedBranch = async (branch: string) => {
+      const mr = await mergeRequestFor(branch, [create(`${branch}-1.txt`, '1\n')]);
+      await branchWith(kiln, w.developer, w.project.id, branch, [create(`${branch}-2.txt`, '2\n')], `${branch}: more`);
+      await kiln.worker.drain();
+      return mr;
+    };
+    await setProject({ merge_method: 'ff' });
+    const fast = await squashedBranch('ff-squash');
+    const fastMerged = await merge(fast.iid, { squash: true, squash_commit_message: 'Fast and squashed' });
+    expect(fastMerged.body).toMatchObject({ state: 'merged', squash: true, merge_commit_sha: null });
+    expect(cloneHistory()[0]).toEqual({ subject: 'Fast and squashed', parents: 1 });
+    expect(execFileSync('git', ['--git-dir', repoPath, 'rev-parse', 'main']).toString().trim()).toBe(fastMerged.body.squash_commit_sha);
+
+    await setProject({ merge_method: 'rebase_merge' });
+    const semi = await squashedBranch('semi-squash');
+    const semiMerged = await merge(semi.iid, { squash: true, squash_commit_message: 'Semi and squashed' });
+    expect(semiMerged.body).toMatchObject({ state: 'merged', squash: true });
+    const history = execFileSync('git', ['--git-dir', repoPath, 'log', '-1', '--format=%s|%P', 'main']).toString().trim().split('|');
+    expect(history[0]).toBe("Merge branch 'semi-squash' into 'main'");
+    expect(history[1].split(' ')).toEqual([fastMerged.body.squash_commit_sha, semiMerged.body.squash_commit_sha]);
+    expect(cloneHistory()[0]).toEqual({ subject: "Merge branch 'semi-squash' into 'main'", parents: 2 });
+    await setProject({ merge_method: 'merge' });
+  });
+
   it('a conflicting merge request reports has_conflicts and is refused with 406', async () => {
     const mr = await mergeRequestFor('clash', [update('README.md', 'mine\n')]);
     await kiln.apiAs(w.owner, 'POST', `/projects/${w.project.id}/repository/commits`, { branch: 'main', commit_message: 'theirs', actions: [update('README.md', 'theirs\n')] });

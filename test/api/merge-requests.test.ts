@@ -154,6 +154,35 @@ describe('mergeability', () => {
   });
 });
 
+describe('system notes and time tracking fields', () => {
+  it('notes a changed title and description, a review request, an approval and its withdrawal, as GitLab words them', async () => {
+    await branchWith(kiln, w.developer, w.project.id, 'notes-topic', [create('notes.txt', 'n\n')]);
+    const mr = await openMergeRequest(kiln, w.developer, w.project.id, { source_branch: 'notes-topic', title: 'Tidy the cart', description: 'first' });
+    const base = `/projects/${w.project.id}/merge_requests/${mr.iid}`;
+    await kiln.apiAs(w.developer, 'PUT', base, { title: 'Tidy the basket' });
+    await kiln.apiAs(w.developer, 'PUT', base, { description: 'second' });
+    await kiln.apiAs(w.developer, 'PUT', base, { reviewer_ids: [w.maintainer.id] });
+    await kiln.apiAs(w.maintainer, 'POST', `${base}/approve`);
+    await kiln.apiAs(w.maintainer, 'POST', `${base}/unapprove`);
+    const notes = (await kiln.apiAs(w.reporter, 'GET', `${base}/notes?sort=asc`)).filter((note: any) => note.system);
+    expect(notes.map((note: any) => [note.author.username, note.body])).toEqual([
+      [w.developer.username, 'changed title from **Tidy the cart** to **Tidy the basket**'],
+      [w.developer.username, 'changed the description'],
+      [w.developer.username, `requested review from @${w.maintainer.username}`],
+      [w.maintainer.username, 'approved this merge request'],
+      [w.maintainer.username, 'unapproved this merge request'],
+    ]);
+    expect(notes.every((note: any) => note.noteable_type === 'MergeRequest' && note.noteable_iid === mr.iid)).toBe(true);
+  });
+
+  it('answers time_stats as GitLab returns them for a merge request without tracked time', async () => {
+    const [mr] = await kiln.apiAs(w.reporter, 'GET', `/projects/${w.project.id}/merge_requests?source_branch=notes-topic`);
+    expect(mr.time_stats).toEqual({ time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null });
+    const one = await kiln.apiAs(w.reporter, 'GET', `/projects/${w.project.id}/merge_requests/${mr.iid}`);
+    expect(one.time_stats).toEqual(mr.time_stats);
+  });
+});
+
 describe('DELETE /projects/:id/merge_requests/:merge_request_iid', () => {
   it('as a Maintainer is 403; as the Owner deletes it with its notes and refs', async () => {
     expect((await kiln.api('DELETE', `/projects/${w.project.id}/merge_requests/1`, { token: w.maintainer.token })).status).toBe(403);
