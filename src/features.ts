@@ -38,6 +38,7 @@ import { snippetsFeature } from './snippets/index.js';
 import { exploreFeature } from './explore/index.js';
 import { wikisFeature } from './wikis/index.js';
 import { badgesFeature } from './badges/index.js';
+import { topicsFeature } from './topics/index.js';
 
 export const features: Feature[] = [
   accountsFeature,
@@ -77,6 +78,7 @@ export const features: Feature[] = [
   uploadsFeature,
   snippetsFeature,
   badgesFeature,
+  topicsFeature,
   boardsFeature,
   issuePagesFeature,
   mergeRequestPagesFeature,

@@ -43,3 +43,8 @@ export { parseStored } from './stored-settings.js';
 export { PROJECT_LIST_PARAMS, projectFilters } from './project-list-params.js';
 // Issue 38: a user's status (emoji, message, availability), for their profile page.
 export { userStatusOf } from './user-status.js';
+// Issue 38 (topics): a topic's avatar is checked, kept and served as projects' and groups' are.
+export { avatarChange } from './avatar-change.js';
+export { storeAvatar } from './store-avatar.js';
+export { removeAvatar } from './remove-avatar.js';
+export { findAvatar, sendAvatar } from './avatars-finder.js';

@@ -16,6 +16,7 @@ import { releasePath } from './release-redirects.js';
 import { defaultVisibility, restrictedVisibilityProblem } from '../application-settings/api.js';
 import { publishProjectEvent } from './system-events.js';
 import { accountHooks } from './hooks.js';
+import { linkProjectTopics } from './project-topics.js';
 import { parseStored, settingChanges } from './stored-settings.js';
 import { PROJECT_SETTING_ALIASES, PROJECT_STORED_SETTINGS } from './settings-tables.js';
 import { cleanTopics, settingColumns, settingsProblems } from './project-settings.js';
@@ -93,7 +94,7 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
   const now = deps.clock.now();
   try {
     return await inTransaction(deps.db, async (trx) => {
-      const project = await trx
+      const inserted = await trx
         .insertInto('projects')
         .values({
           namespace_id: namespace.id,
@@ -114,6 +115,7 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      const project = inserted.topics === '[]' ? inserted : await linkProjectTopics(deps, trx, inserted);
       // A new project takes its path from any old project that still redirected there (GitLab's
       // Route#delete_conflicting_redirects).
       await releasePath(trx, fullPath);

@@ -15,6 +15,9 @@ export interface ProjectFilters {
   starred?: boolean;
   orderBy?: 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at' | 'star_count';
   sort?: 'asc' | 'desc';
+  /** Only projects listing every one of these topics (names, whatever the case). */
+  topics?: string[];
+  topicId?: number;
 }
 
 /**
@@ -36,6 +39,10 @@ export function visibleProjectsQuery(deps: Deps, user: AuthUser | null, filters:
     const pattern = containsPattern(filters.search.toLowerCase());
     query = query.where(nameOrPathLike(pattern));
   }
+  for (const name of filters.topics ?? []) {
+    query = query.where('id', 'in', deps.db.selectFrom('project_topics').innerJoin('topics', 'topics.id', 'project_topics.topic_id').select('project_topics.project_id').where('topics.name_lower', '=', name.toLowerCase()));
+  }
+  if (filters.topicId !== undefined) query = query.where('id', 'in', deps.db.selectFrom('project_topics').select('project_id').where('topic_id', '=', filters.topicId));
   if (filters.starred) query = query.where('id', 'in', deps.db.selectFrom('users_star_projects').select('project_id').where('user_id', '=', user?.id ?? 0));
   const column = filters.orderBy ?? 'id';
   return query.orderBy(column, filters.sort ?? 'desc').orderBy('id', filters.sort ?? 'desc');

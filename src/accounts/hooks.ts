@@ -4,6 +4,7 @@
 import type { Deps } from '../platform/deps.js';
 import type { UserRow } from './lookup.js';
 import type { ProjectAccess } from '../platform/auth/subjects.js';
+import type { Executor } from '../platform/db/database.js';
 
 export type ChangeDefaultBranchResult = 'changed' | 'empty' | 'missing_branch' | 'invalid_name';
 
@@ -16,6 +17,11 @@ export interface AccountHooks {
   isValidBranchName?: (name: string) => boolean;
   /** GitLab's ProjectStatistics of a project (`statistics=true`; repositories registers it). */
   projectStatistics?: (project: ProjectAccess['project']) => Promise<Record<string, number>>;
+  /**
+   * Links a project to the topics it lists (in the writing transaction), making those that do not
+   * exist; answers the names as the topics spell them (the topics feature registers it).
+   */
+  linkTopics?: (executor: Executor, projectId: number, names: string[]) => Promise<string[]>;
   /** Keeps the user's notification e-mail (the notifications feature registers it). */
   setNotificationEmail?: (user: UserRow, email: string) => Promise<void>;
 }

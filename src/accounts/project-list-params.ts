@@ -15,9 +15,11 @@ export const PROJECT_LIST_PARAMS = {
   order_by: p.string.optional({ values: ORDER_BY }),
   sort: p.string.optional({ values: ['asc', 'desc'] }),
   simple: p.boolean.optional(),
+  topic: p.strings.optional({ description: 'Projects listing every one of these topics (comma-separated names)' }),
+  topic_id: p.integer.optional({ description: 'Projects listing the topic of this id' }),
 };
 
-export function projectFilters(params: { search?: string; membership?: boolean; owned?: boolean; starred?: boolean; visibility?: string; order_by?: string; sort?: string }): ProjectFilters {
+export function projectFilters(params: { search?: string; membership?: boolean; owned?: boolean; starred?: boolean; visibility?: string; order_by?: string; sort?: string; topic?: string[]; topic_id?: number }): ProjectFilters {
   return {
     search: params.search,
     membership: params.membership,
@@ -26,5 +28,7 @@ export function projectFilters(params: { search?: string; membership?: boolean; 
     visibility: params.visibility,
     orderBy: params.order_by as ProjectFilters['orderBy'],
     sort: params.sort as ProjectFilters['sort'],
+    topics: params.topic?.map((name) => name.trim()).filter((name) => name !== ''),
+    topicId: params.topic_id,
   };
 }

@@ -20,6 +20,7 @@ import { recordRedirect } from './record-redirects.js';
 import { releasePath } from './release-redirects.js';
 import { removeAvatar } from './remove-avatar.js';
 import { storeAvatar } from './store-avatar.js';
+import { linkProjectTopics } from './project-topics.js';
 import { accountHooks } from './hooks.js';
 import { changesAnything, settingChanges } from './stored-settings.js';
 import { PROJECT_SETTING_ALIASES, PROJECT_STORED_SETTINGS } from './settings-tables.js';
@@ -103,7 +104,8 @@ export async function updateProject(deps: Deps, access: ProjectAccess, input: Up
         await recordRedirect(trx, { type: 'Project', id: Number(project.id) }, project.full_path, now);
         await releasePath(trx, newPath);
       }
-      const updated = await trx.updateTable('projects').set(changes).where('id', '=', project.id).returningAll().executeTakeFirstOrThrow();
+      let updated = await trx.updateTable('projects').set(changes).where('id', '=', project.id).returningAll().executeTakeFirstOrThrow();
+      if (input.topics !== undefined) updated = await linkProjectTopics(deps, trx, updated);
       // System hooks: project_rename when the path changed, project_update for any other saved edit (GitLab's UpdateService).
       const actorId = access.user?.id ?? null;
       if (newPath) await publishProjectMove(deps, trx, 'project.renamed', Number(project.id), actorId, project.full_path);

@@ -7,7 +7,7 @@ import type { Principal } from '../platform/auth/principal.js';
 import { authenticate } from '../platform/http/authenticate.js';
 import { NotFoundError } from '../platform/errors.js';
 import { findGroup, findProject } from './lookup.js';
-import { findAvatar } from './avatars-finder.js';
+import { findAvatar, sendAvatar } from './avatars-finder.js';
 
 async function callerOf(deps: Deps, request: FastifyRequest): Promise<Principal | null> {
   const fromToken = await authenticate(deps.auth, request, request.query as Record<string, unknown>).catch(() => null);
@@ -35,12 +35,7 @@ export function uploadsRoute(app: FastifyInstance, deps: Deps): void {
       }
       const avatar = await findAvatar(deps.db, model === 'project' ? 'Project' : 'Namespace', Number(id));
       if (!avatar || avatar.filename !== filename) return notFound();
-      return reply
-        .type(avatar.content_type)
-        .header('cache-control', 'private, max-age=60')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-        .send(Buffer.from(avatar.data));
+      return sendAvatar(reply, avatar, 'private, max-age=60');
     },
   );
 }

@@ -24,6 +24,7 @@ import type { BoardsTables } from './tables/boards.js';
 import type { SnippetsTables } from './tables/snippets.js';
 import type { BroadcastMessagesTables } from './tables/broadcast-messages.js';
 import type { BadgesTables } from './tables/badges.js';
+import type { TopicsTables } from './tables/topics.js';
 
 export interface DB
   extends AccountsTables,
@@ -50,4 +51,5 @@ export interface DB
     BoardsTables,
     SnippetsTables,
     BroadcastMessagesTables,
-    BadgesTables {}
+    BadgesTables,
+    TopicsTables {}

@@ -152,7 +152,7 @@ export interface EmailsTable {
 
 export interface AvatarsTable {
   id: Generated<number>;
-  model_type: 'Project' | 'Namespace';
+  model_type: 'Project' | 'Namespace' | 'Topic';
   model_id: number;
   filename: string;
   content_type: string;
