@@ -92,7 +92,9 @@ function milestoneCondition(milestone: string): RawBuilder<SqlBool> {
   const value = milestone.toLowerCase();
   if (value === NONE) return sql<SqlBool>`m.milestone_id is null`;
   if (value === ANY) return sql<SqlBool>`m.milestone_id is not null`;
-  return sql<SqlBool>`m.milestone_id in (select id from milestones where title = ${milestone})`;
+  // `is not null` first: negated (not[milestone]), a merge request without a milestone must count as
+  // true, as GitLab's without_particular_milestones keeps it, not as SQL's unknown `null in (…)`.
+  return sql<SqlBool>`(m.milestone_id is not null and m.milestone_id in (select id from milestones where title = ${milestone}))`;
 }
 
 /** Each negatable filter as conditions (all must hold). */
