@@ -7,8 +7,8 @@
 // row; the server time is the response time over loopback, one request at a time. The git processes
 // each page starts are counted in the server (bench/query-counter.ts): they must not grow with the
 // entries of a folder or the lines of a file. A page that sends part of itself later as fragments
-// (the blob page's highlighted chunks, loaded by htmx when they scroll into view) has its fragments
-// measured too, right after the page as a fast scroller would ask them: the first fragment's view,
+// (the blob page's highlighted chunks, loaded by htmx when they scroll into view; the tree page's
+// "last commit" column, loaded at once when nothing was kept for the commit) has its fragments measured too, right after the page as a fast scroller would ask them: the first fragment's view,
 // the slowest fragment's, and the median of their later views, each against the page's goal.
 // Then one more commit is pushed to `main` (through the commits API, which announces it as a push
 // does) and, once the job the push enqueued has run (its count in /-/metrics moves: the job is given
@@ -44,13 +44,13 @@ async function timedGet(server: BenchServer, path: string): Promise<{ ms: number
   return { ms, git: before === null || after === null ? null : after - before, body };
 }
 
-/** The fragments a page loads when they are revealed (htmx `hx-get` with `hx-trigger="revealed"`), in page order. */
-function revealedFragments(body: string): string[] {
-  return [...body.matchAll(/hx-get="([^"]+)" hx-trigger="revealed"/g)].map((match) => match[1].replace(/&amp;/g, '&'));
+/** The fragments a page loads after it (htmx `hx-get` triggered on `load`, or when `revealed`), in page order. */
+function laterFragments(body: string): string[] {
+  return [...body.matchAll(/hx-get="([^"]+)" hx-trigger="(?:revealed|load)"/g)].map((match) => match[1].replace(/&amp;/g, '&'));
 }
 
-/** Whether a fragment came highlighted, or plain (the highlighter's deadline passed, or it was busy). */
-const colours = (body: string) => (body.includes('hljs-') ? 'highlighted' : 'plain');
+/** Whether a fragment of a file's lines came highlighted, or plain (the highlighter's deadline passed, or it was busy); nothing for other fragments. */
+const colours = (body: string) => (body.includes('hljs-') ? ', highlighted' : body.includes('<tr id="L') ? ', plain' : '');
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 export const round = (value: number) => Math.round(value * 10) / 10;
@@ -90,7 +90,7 @@ export const repositoryPagesScenario: BenchScenario = {
     for (const page of pages) {
       const cold = await timedGet(server, page.path);
       // Fragments are asked at once after the page, before anything else: what is not ready yet is waited for.
-      const fragments = revealedFragments(cold.body);
+      const fragments = laterFragments(cold.body);
       const fragmentFirstViews: number[] = [];
       let firstFragment = '';
       for (const fragment of fragments) {
@@ -121,8 +121,8 @@ export const repositoryPagesScenario: BenchScenario = {
         const laterViews: number[] = [];
         for (let view = 0; view < LATER_VIEWS; view += 1) laterViews.push((await timedGet(server, fragments[view % fragments.length])).ms);
         const slowest = Math.max(...firstViews);
-        const named = `${page.name}, its ${fragments.length} fragments loaded when revealed`;
-        results.push({ name: `${named}: the first fragment's first view`, value: round(firstViews[0]), unit: `ms, ${colours(firstFragment)}`, target: `<${page.goalMs} ms`, pass: firstViews[0] < page.goalMs });
+        const named = `${page.name}, its ${fragments.length} ${fragments.length === 1 ? 'fragment' : 'fragments'} loaded after it`;
+        results.push({ name: `${named}: the first fragment's first view`, value: round(firstViews[0]), unit: `ms${colours(firstFragment)}`, target: `<${page.goalMs} ms`, pass: firstViews[0] < page.goalMs });
         results.push({ name: `${named}: the slowest fragment's first view`, value: round(slowest), unit: 'ms', target: `<${page.goalMs} ms`, pass: slowest < page.goalMs });
         results.push({ name: `${named}: median of ${LATER_VIEWS} later views`, value: round(median(laterViews)), unit: 'ms', target: `<${page.goalMs} ms`, pass: median(laterViews) < page.goalMs });
       }
@@ -180,10 +180,10 @@ async function afterPush(server: BenchServer, projectPath: string, base: string)
     results.push({ name: `${page.name}: first view after a push`, value: round(first.ms), unit: 'ms', target: `<${page.goalMs} ms`, pass: first.ms < page.goalMs });
     results.push({ name: `${page.name}: git processes, first view after a push`, value: first.git ?? -1, unit: 'processes', target: `≤${page.maxGit} a view`, pass: first.git !== null && first.git <= page.maxGit });
     // A later chunk of the blob page: the whole file's highlighting the job kept (or plain, when the highlighter gave up on it).
-    const [fragment] = revealedFragments(first.body);
+    const [fragment] = laterFragments(first.body);
     if (fragment) {
       const view = await timedGet(server, fragment);
-      results.push({ name: `${page.name}: its first fragment's first view after a push`, value: round(view.ms), unit: `ms, ${colours(view.body)}`, target: `<${page.goalMs} ms`, pass: view.ms < page.goalMs });
+      results.push({ name: `${page.name}: its first fragment's first view after a push`, value: round(view.ms), unit: `ms${colours(view.body)}`, target: `<${page.goalMs} ms`, pass: view.ms < page.goalMs });
     }
   }
   return results;

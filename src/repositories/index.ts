@@ -30,7 +30,7 @@ import { readableRepository } from './repository-api/project-repository.js';
 import { readCommits } from './repository-api/object-reader.js';
 import { commitTitle } from './record-push-events.js';
 import { enqueue } from '../platform/jobs/queue.js';
-import { PAGE_CACHES_JOB, pageCachesJob } from './page-caches-job.js';
+import { PAGE_CACHES_JOB, pageCachesJob, takePageCachesJob } from './page-caches-job.js';
 
 export const repositoriesFeature: Feature = {
   name: 'repositories',
@@ -48,9 +48,12 @@ export const repositoriesFeature: Feature = {
       return [...(await readCommits(repoPath, revisions)).values()].map((commit) => ({ id: commit.id, title: commitTitle(commit.message) ?? '' }));
     };
     // A branch or tag pushed: its tree pages' last commits and recent files' blame are computed in
-    // the background, so that the first view after the push reads them (page-caches-job.ts).
+    // the background, so that the first view after the push reads them (page-caches-job.ts). At most
+    // MAX_PAGE_CACHES_JOBS_PER_PUSH a push (its events share one transaction; branches come before
+    // tags): a push of a thousand old tags stays bounded, their pages computed on a first view.
     deps.domainEvents.on('push', async (tx, event) => {
       if (event.after === null || !/^refs\/(heads|tags)\//.test(event.ref)) return;
+      if (!takePageCachesJob(tx)) return;
       await enqueue(tx, deps.clock, PAGE_CACHES_JOB, { projectId: event.projectId, ref: event.ref, before: event.before, after: event.after });
     });
   },

@@ -12,6 +12,8 @@
 // - every other directory kept at the compared commit is carried over as it is (same answer then);
 // - the files the newest pushed commits changed get their blame, a few and not too big ones, and are
 //   highlighted once (kept by their blob, for the blob and blame pages of every node).
+// A push enqueues one job per branch or tag it changed, MAX_PAGE_CACHES_JOBS_PER_PUSH at most (a
+// mirror push of a thousand old tags stays bounded: the pages of the rest are computed on first view).
 // At-least-once: a repeated job finds the rows written and skips them.
 import type { Deps } from '../platform/deps.js';
 import { findProjectRow } from '../accounts/api.js';
@@ -35,6 +37,18 @@ const MAX_CARRIED = 500;
 /** Files blamed per push at most, and the largest one blamed (the blame page's first view is what is saved). */
 export const MAX_BLAMES = 5;
 const MAX_BLAME_BYTES = 1024 * 1024;
+
+/** Jobs one push enqueues at most (the first refs it changed, by name: branches before tags). */
+export const MAX_PAGE_CACHES_JOBS_PER_PUSH = 4;
+const jobsByPush = new WeakMap<object, number>();
+
+/** Whether the push of `tx` (the transaction its ref changes are announced in) may enqueue one more job; counts it. */
+export function takePageCachesJob(tx: object): boolean {
+  const taken = jobsByPush.get(tx) ?? 0;
+  if (taken >= MAX_PAGE_CACHES_JOBS_PER_PUSH) return false;
+  jobsByPush.set(tx, taken + 1);
+  return true;
+}
 
 export interface PageCachesPayload {
   projectId: number;

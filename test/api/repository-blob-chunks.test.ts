@@ -7,6 +7,7 @@ import { testKiln, type TestKiln } from '../helpers/kiln.js';
 import { WebSession } from '../helpers/browser-session.js';
 import { commit, create, repositoryWorld, type RepositoryWorld } from './repository-api-driver.js';
 import { lineMarkup, lineRows } from '../../src/repositories/pages/file-lines.js';
+import { AHEAD_LINES, CHUNK_LINES, highlightedChunk, isAheadChunk } from '../../src/repositories/pages/blob-chunks.js';
 
 const LINES = Array.from({ length: 250 }, (_, index) => (index === 97 ? '/* a comment from line 98' : index === 103 ? 'across the chunk edge to line 104 */' : `export const value${index + 1} = "<b>${index + 1}</b>";`));
 const TEXT = `${LINES.join('\n')}\n`;
@@ -60,6 +61,24 @@ describe('GET /:project/-/blob/:ref/:path of a long file', () => {
     expect(assembled).toEqual(rowsOf(lineRows(await lineMarkup('src/long.ts', TEXT), 0)));
     expect(assembled[100]).toContain('hljs-comment');
     expect(assembled[249]).toContain('hljs-string');
+  });
+
+  it('cuts the first chunks of a long file from its first lines highlighted ahead, coloured as in the whole file', async () => {
+    // A comment crosses the cut between the lines highlighted ahead and the rest.
+    const long = Array.from({ length: 2 * AHEAD_LINES + 50 }, (_, index) => (index === AHEAD_LINES - 2 ? '/* a comment across the' : index === AHEAD_LINES + 1 ? 'cut */' : `export const v${index} = "<i>${index}</i>";`));
+    const text = `${long.join('\n')}\n`;
+    // Nothing kept: the chunks within the lines ahead are cut from those, whatever the whole file's state.
+    const file = { path: 'src/ahead.ts', text, blobId: 'ahead-test', store: { read: async () => null, write: async () => undefined } };
+    const whole = await lineMarkup('src/ahead.ts', text);
+    let aheadChunks = 0;
+    for (let n = 1; isAheadChunk(n, long.length); n += 1) {
+      aheadChunks += 1;
+      const rows = rowsOf(String(await highlightedChunk(file, n)));
+      expect(rows, `chunk ${n}`).toEqual(rowsOf(lineRows(whole.slice(n * CHUNK_LINES, (n + 1) * CHUNK_LINES), n * CHUNK_LINES)));
+    }
+    expect(aheadChunks).toBe(AHEAD_LINES / CHUNK_LINES - 1);
+    expect(rowsOf(String(await highlightedChunk(file, AHEAD_LINES / CHUNK_LINES - 1))).at(-1)).toContain('hljs-comment');
+    expect(isAheadChunk(1, 2 * AHEAD_LINES)).toBe(false);
   });
 
   it.each(['3', '0', '-1', 'x', '1.5', '99999999'])('answers 404 for chunk %j', async (n) => {

@@ -76,11 +76,23 @@ function lastCommitsOf(body: string): Map<string, string> {
   return new Map([...body.matchAll(/data-entry="([^"]*)" data-last-commit="([0-9a-f]{40})"/g)].map((match) => [textOf(match[1]), match[2]]));
 }
 
+/** The follow-up request a tree page makes for its "last commit" column (none when the page has them). */
+const lastCommitsRequest = (body: string) => /hx-get="([^"]*\?last_commits=[0-9a-f]{40})" hx-trigger="load"/.exec(body)?.[1].replace(/&amp;/g, '&') ?? null;
+
+/** The last commit of every entry a tree page shows: in the page, or in its follow-up fragment. */
+async function shownLastCommits(path: string): Promise<Map<string, string>> {
+  const response = await web.get(path);
+  expect(response.statusCode).toBe(200);
+  const followUp = lastCommitsRequest(response.body);
+  if (!followUp) return lastCommitsOf(response.body);
+  const fragment = await web.get(followUp);
+  expect(fragment.statusCode).toBe(200);
+  return lastCommitsOf(fragment.body);
+}
+
 describe('GET /:project/-/tree/:ref/:path', () => {
   it('names, for every entry of the root, the commit `git log -1 -- <path>` names', async () => {
-    const response = await web.get('/owner/shop/-/tree/main');
-    expect(response.statusCode).toBe(200);
-    const found = lastCommitsOf(response.body);
+    const found = await shownLastCommits('/owner/shop/-/tree/main');
     const entries = (await ok(['ls-tree', '--name-only', 'main'], repo)).trim().split('\n').map((name) => name.replace(/^"|"$/g, ''));
     expect(found.size).toBe(entries.length);
     for (const [path, id] of found) expect(id, path).toBe(await lastCommit('main', path));
@@ -88,12 +100,33 @@ describe('GET /:project/-/tree/:ref/:path', () => {
 
   it('does the same in a folder, and at a branch with a slash in its name', async () => {
     for (const [ref, folder] of [['main', 'docs'], ['main', 'src'], ['feature/x', 'src'], ['feature/x', 'docs']]) {
-      const response = await web.get(`/owner/shop/-/tree/${ref}/${folder}`);
-      expect(response.statusCode).toBe(200);
-      const found = lastCommitsOf(response.body);
+      const found = await shownLastCommits(`/owner/shop/-/tree/${ref}/${folder}`);
       expect(found.size).toBeGreaterThan(0);
       for (const [path, id] of found) expect(id, `${ref}:${path}`).toBe(await lastCommit(ref, path));
     }
+  });
+
+  it('answers a folder never walked at once, its "last commit" column from a follow-up request, and in the page once kept', async () => {
+    const address = '/owner/shop/-/tree/feature/x/img';
+    const first = await web.get(address);
+    expect(first.statusCode).toBe(200);
+    // Every entry is listed at once; the column waits for the walk, and a reload (no JavaScript) shows it.
+    expect(first.body).toContain('data-entry="img/logo.png"');
+    expect(lastCommitsOf(first.body).size).toBe(0);
+    expect(first.body).toContain(`<a href="${address}">Reload the page</a>`);
+    // The folder's own last commit is shown at once.
+    expect(first.body).toContain(`/owner/shop/-/commit/${await lastCommit('feature/x', 'img')}`);
+    const followUp = lastCommitsRequest(first.body);
+    expect(followUp).toBe(`${address}?last_commits=${(await ok(['rev-parse', 'feature/x'], repo)).trim()}`);
+    const fragment = await web.get(followUp!);
+    expect(fragment.body).toMatch(/^<tbody id="tree-entries">/);
+    expect(fragment.body).not.toContain('<html');
+    expect(Object.fromEntries(lastCommitsOf(fragment.body))).toEqual({ 'img/logo.png': await lastCommit('feature/x', 'img/logo.png') });
+    const again = await web.get(address);
+    expect(lastCommitsRequest(again.body)).toBeNull();
+    expect(Object.fromEntries(lastCommitsOf(again.body))).toEqual({ 'img/logo.png': await lastCommit('feature/x', 'img/logo.png') });
+    // The fragment names a commit of the repository: anything else is 404.
+    for (const bad of ['main', '0'.repeat(40), '--output=x']) expect((await web.get(`${address}?last_commits=${encodeURIComponent(bad)}`)).statusCode).toBe(404);
   });
 
   it('escapes a hostile file name and renders the README with its links resolved in the repository', async () => {

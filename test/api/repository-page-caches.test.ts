@@ -12,7 +12,7 @@ import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { gitCommands, listenOnLoopback } from '../helpers/git.js';
 import { lastCommitsForTree, lastCommitsSince, linearSince } from '../../src/repositories/repository-api/last-commits.js';
 import { blameRanges, decodeBlame, decodeTree, encodeBlame, encodeTree } from '../../src/repositories/repository-api/page-caches.js';
-import { directoriesOf, MAX_DIRECTORIES, PAGE_CACHES_JOB } from '../../src/repositories/page-caches-job.js';
+import { directoriesOf, MAX_DIRECTORIES, MAX_PAGE_CACHES_JOBS_PER_PUSH, PAGE_CACHES_JOB } from '../../src/repositories/page-caches-job.js';
 import { highlightText } from '../../src/platform/web/highlight/highlighter.js';
 import type { StartedProcess } from '../helpers/process-starts.js';
 
@@ -76,10 +76,13 @@ async function expectKeptAnswersRight(commit: string) {
   }
 }
 
+/** The last commit of every entry the tree page shows: in the page when kept, else in the follow-up it asks for (which keeps it). */
 async function treePage(path: string): Promise<Map<string, string>> {
   const response = await kiln.request('GET', `/owner/cached/-/tree/main${path ? `/${path}` : ''}`);
   expect(response.statusCode).toBe(200);
-  return new Map([...response.body.matchAll(/data-entry="([^"]*)" data-last-commit="([0-9a-f]{40})"/g)].map((match) => [match[1], match[2]]));
+  const followUp = /hx-get="([^"]*\?last_commits=[0-9a-f]{40})" hx-trigger="load"/.exec(response.body)?.[1];
+  const body = followUp ? (await kiln.request('GET', followUp)).body : response.body;
+  return new Map([...body.matchAll(/data-entry="([^"]*)" data-last-commit="([0-9a-f]{40})"/g)].map((match) => [match[1], match[2]]));
 }
 
 async function expectTreePageRight(path: string) {
@@ -241,6 +244,17 @@ describe('the answers kept by commit', { timeout: 240_000 }, () => {
     await push(false, 'v0.0');
     expect((await keptRows(oldest, 'tree')).map((row) => row.path)).toEqual(['']);
     await expectKeptAnswersRight(oldest);
+  });
+
+  it(`a push of many tags queues ${MAX_PAGE_CACHES_JOBS_PER_PUSH} jobs, not one per tag`, async () => {
+    const queued = async () => (await kiln.deps.db.selectFrom('jobs').select('payload').where('kind', '=', PAGE_CACHES_JOB).orderBy('id').execute()).map((row) => (JSON.parse(row.payload) as { ref: string }).ref);
+    const before = (await queued()).length;
+    const commits = (await ok(['rev-list', 'main'], repo)).trim().split('\n');
+    for (let index = 0; index < 30; index += 1) await ok(['tag', `old-${String(index).padStart(2, '0')}`, commits[index % commits.length]], repo);
+    await ok(['push', '-q', remote, '--tags'], repo);
+    // The first tags by name have their job; the others' pages are computed when first viewed.
+    expect((await queued()).slice(before)).toEqual(Array.from({ length: MAX_PAGE_CACHES_JOBS_PER_PUSH }, (_, index) => `refs/tags/old-${String(index).padStart(2, '0')}`));
+    await kiln.worker.drain();
   });
 
   it(`a push changing more than ${MAX_DIRECTORIES} folders: the shallowest walked, the rest on their first view, the others carried`, async () => {

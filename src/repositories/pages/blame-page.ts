@@ -38,9 +38,14 @@ export async function renderBlame(context: PageContext, access: ProjectAccess) {
   if ('folder' in file) return redirect(repoUrl(base, 'tree', file.folder.ref, file.folder.path), null, 302);
   const { resolved, content } = file;
   if (isBinary(content) || content.length > MAX_SHOWN_BYTES) throw new NotFoundError('Blame');
-  const groups = content.length === 0 ? [] : await blameAt(context.deps, Number(access.project.id), resolved.repoPath, resolved.commit.id, resolved.path);
-  if (groups === null) throw new NotFoundError('Blame');
-  const [commits, markup] = await Promise.all([readCommits(resolved.repoPath, groups.map((group) => group.commitId)), storedLineMarkup(highlightStore(context.deps, Number(access.project.id), file.entry.id, resolved.path), resolved.path, content.toString('utf8'))]);
+  // Blame (a git process) and highlighting (the highlighter's thread) side by side: neither waits for the other.
+  const blamed = async () => {
+    const found = content.length === 0 ? [] : await blameAt(context.deps, Number(access.project.id), resolved.repoPath, resolved.commit.id, resolved.path);
+    return found && { groups: found, commits: await readCommits(resolved.repoPath, found.map((group) => group.commitId)) };
+  };
+  const [blame, markup] = await Promise.all([blamed(), storedLineMarkup(highlightStore(context.deps, Number(access.project.id), file.entry.id, resolved.path), resolved.path, content.toString('utf8'))]);
+  if (blame === null) throw new NotFoundError('Blame');
+  const { groups, commits } = blame;
   const times = [...commits.values()].map((commit) => commit.author.seconds);
   const newest = Math.max(...times);
   const oldest = Math.min(...times);

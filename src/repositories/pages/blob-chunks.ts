@@ -8,23 +8,49 @@
 // (page-caches.ts, keptHighlight: the push job highlights the files it blames, and the first node to
 // highlight a file keeps it for every node); when none is kept, it is started in the background once
 // the first chunk is highlighted (the highlighter takes one batch at a time: started before, the first
-// chunk would wait for the whole file) and kept when done.
+// chunk would wait for the whole file) and kept when done; the first few chunks come from a highlighting
+// of the file's first lines, done before the whole (AHEAD_LINES).
 import { escapeHtml, raw, type Html } from '../../platform/web/html.js';
 import { lineMarkup, lineRows, lineTable, linesOf, storedLineMarkup, type MarkupStore } from './file-lines.js';
 
 /** Lines a chunk (GitLab's viewer uses 70): the first is all the page waits to highlight. */
 export const CHUNK_LINES = 100;
 
-/** Whole-file highlightings under way, by file: a chunk asked meanwhile waits for it instead of starting another. */
+/**
+ * The chunks a first scroll reveals (1 … AHEAD_LINES / CHUNK_LINES - 1) of a file longer than
+ * 2 × AHEAD_LINES are cut from the highlighting of its first AHEAD_LINES (and a margin), done before
+ * the whole file's: a chunk asked at once does not wait for all of it (a tenth more to highlight).
+ */
+export const AHEAD_LINES = 500;
+/** Lines highlighted past AHEAD_LINES and not used: a construct read ahead across the cut (a lookahead) colours the last used lines as in the whole file. */
+const AHEAD_MARGIN = 20;
+
+/** Highlightings under way, by file and part (whole, ahead): a chunk asked meanwhile waits for it instead of starting another. */
 const underWay = new Map<string, Promise<string[]>>();
 
-function wholeMarkup(file: WholeFile): Promise<string[]> {
-  const key = file.blobId;
+function once(key: string, start: () => Promise<string[]>): Promise<string[]> {
   const running = underWay.get(key);
   if (running) return running;
-  const started = storedLineMarkup(file.store, file.path, file.text).finally(() => underWay.delete(key));
+  const started = start().finally(() => underWay.delete(key));
   underWay.set(key, started);
   return started;
+}
+
+function wholeMarkup(file: WholeFile): Promise<string[]> {
+  return once(`whole\0${file.blobId}`, () => storedLineMarkup(file.store, file.path, file.text));
+}
+
+/** The first AHEAD_LINES lines' markup (the highlighter keeps it by text: asked again, it is not highlighted again). */
+function aheadMarkup(file: WholeFile): Promise<string[]> {
+  return once(`ahead\0${file.blobId}`, async () => {
+    const lines = linesOf(file.text).slice(0, AHEAD_LINES + AHEAD_MARGIN);
+    return (await lineMarkup(file.path, `${lines.join('\n')}\n`)).slice(0, AHEAD_LINES);
+  });
+}
+
+/** Pure: whether chunk `n` of a file of `lineCount` lines comes from the lines highlighted ahead. */
+export function isAheadChunk(n: number, lineCount: number): boolean {
+  return lineCount > 2 * AHEAD_LINES && (n + 1) * CHUNK_LINES <= AHEAD_LINES;
 }
 
 /** Pure: how many chunks `lineCount` lines make. */
@@ -54,7 +80,8 @@ export async function chunkedLineTable(file: ChunkedFile): Promise<Html> {
   const kept = await file.store.read().catch(() => null);
   const whole = kept && kept.length === lines.length ? kept : null;
   const first = whole ? whole.slice(0, CHUNK_LINES) : await lineMarkup(file.path, `${lines.slice(0, CHUNK_LINES).join('\n')}\n`);
-  // The whole file's highlighting starts now, off the event loop, for the chunks to come.
+  // The highlighting of the chunks to come starts now, off the event loop: the first ones, then the whole file.
+  if (!whole && lines.length > 2 * AHEAD_LINES) void aheadMarkup(file).catch(() => undefined);
   if (!whole) void wholeMarkup(file).catch(() => undefined);
   let body = `<tbody>${lineRows(first, 0)}</tbody>`;
   for (let n = 1; n < chunkCount(lines.length); n += 1) {
@@ -68,6 +95,7 @@ export async function chunkedLineTable(file: ChunkedFile): Promise<Html> {
 export async function highlightedChunk(file: WholeFile, n: number): Promise<Html | null> {
   const lineCount = linesOf(file.text).length;
   if (!Number.isInteger(n) || n < 1 || n >= chunkCount(lineCount)) return null;
-  const markup = await wholeMarkup(file);
+  const kept = isAheadChunk(n, lineCount) ? await file.store.read().catch(() => null) : null;
+  const markup = isAheadChunk(n, lineCount) && kept?.length !== lineCount ? await aheadMarkup(file) : (kept ?? (await wholeMarkup(file)));
   return raw(`<tbody class="blob-chunk-highlighted" data-chunk="${n}">${lineRows(markup.slice(n * CHUNK_LINES, (n + 1) * CHUNK_LINES), n * CHUNK_LINES)}</tbody>`);
 }

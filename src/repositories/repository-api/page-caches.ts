@@ -201,14 +201,39 @@ export async function pruneKept(deps: Deps, projectId: number): Promise<void> {
     .execute();
 }
 
-/** The last commits of `directory`'s entries at `commit`: kept, or walked now and kept. */
+/** Walks under way in this process, by project, commit and directory: a request asking meanwhile joins it. */
+const walking = new Map<string, Promise<TreeLastCommits>>();
+/** Walks started ahead of their request at most (a crawler opening many cold trees at once): past it, the follow-up request walks. */
+export const MAX_WALKS_AHEAD = 4;
+
+function walkAndKeep(deps: Deps, projectId: number, repoPath: string, commit: string, directory: string, names: readonly string[]): Promise<TreeLastCommits> {
+  const key = keyOf(projectId, commit, directory);
+  const running = walking.get(key);
+  if (running) return running;
+  const started = (async () => {
+    const answer = await lastCommitsForTree(repoPath, commit, directory, names);
+    // An answer is right without its row: a failed write costs the next view a walk, not this one.
+    await keepTree(deps, projectId, commit, directory, answer).catch((error: unknown) => deps.log.warn({ err: error }, 'keeping last commits failed'));
+    return answer;
+  })().finally(() => walking.delete(key));
+  walking.set(key, started);
+  return started;
+}
+
+/** The last commits of `directory`'s entries at `commit`: kept, or joined while being walked, or walked now and kept. */
 export async function lastCommitsAt(deps: Deps, projectId: number, repoPath: string, commit: string, directory: string, names: readonly string[]): Promise<TreeLastCommits> {
   const kept = await keptTree(deps, projectId, commit, directory);
   if (kept) return kept;
-  const answer = await lastCommitsForTree(repoPath, commit, directory, names);
-  // A page's answer is right without its row: a failed write costs the next view a walk, not this one.
-  await keepTree(deps, projectId, commit, directory, answer).catch((error: unknown) => deps.log.warn({ err: error }, 'keeping last commits failed'));
-  return answer;
+  return walkAndKeep(deps, projectId, repoPath, commit, directory, names);
+}
+
+/**
+ * Starts the walk of lastCommitsAt without waiting for it (the tree page answers at once and its
+ * follow-up request joins the walk), unless MAX_WALKS_AHEAD are under way: then the follow-up walks.
+ */
+export function startLastCommits(deps: Deps, projectId: number, repoPath: string, commit: string, directory: string, names: readonly string[]): void {
+  if (walking.size >= MAX_WALKS_AHEAD && !walking.has(keyOf(projectId, commit, directory))) return;
+  walkAndKeep(deps, projectId, repoPath, commit, directory, names).catch((error: unknown) => deps.log.warn({ err: error }, 'walking last commits failed'));
 }
 
 /**
