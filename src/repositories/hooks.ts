@@ -6,6 +6,7 @@ import type { ProjectRow } from '../platform/auth/subjects.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import type { RefUpdate } from './protected-branches/branch-check.js';
 import type { Quarantine } from './protected-branches/check-push.js';
+import type { WikiOwner } from './wiki-repository.js';
 
 /** A commit's latest pipeline, as the commit list and the commit page show it. */
 export interface CommitStatusBadge {
@@ -40,6 +41,11 @@ export interface RepositoryHooks {
    * targets the user may merge into (GitLab's Project#branch_allows_collaboration?).
    */
   collaborationBranches?: (fork: ProjectRow, user: AuthUser) => Promise<string[]>;
+  /**
+   * A push moved a wiki's HEAD branch from `before` to `after` (null: it had no commit): wikis
+   * register what a page changed by a push means (its Wiki Page Hook).
+   */
+  wikiPushed?: (owner: WikiOwner, actorId: number, before: string | null, after: string) => Promise<void>;
 }
 
 const hooks = new WeakMap<object, RepositoryHooks>();

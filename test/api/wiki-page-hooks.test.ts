@@ -1,9 +1,14 @@
 // The Wiki Page Hook (issue 38): a page created, changed or deleted through the API or the pages is
 // sent to the project's hooks with wiki_page_events, through the webhooks' durable delivery, with
-// GitLab's payload (the page as the change left it; a deletion's content as it was); a hook's test.
+// GitLab's payload (the page as the change left it; a deletion's content as it was); a hook's test;
+// a git push to the wiki sends one for each page it changed on the HEAD branch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { startHookReceiver, type HookReceiver, type Received } from '../helpers/hook-receiver.js';
+import { gitCommands, listenOnLoopback } from '../helpers/git.js';
 
 let kiln: TestKiln;
 let alice: TestUser;
@@ -11,9 +16,12 @@ let project: any;
 let receiver: HookReceiver;
 let hookId: number;
 const received: Received[] = [];
+let work: string;
+const { ok } = gitCommands(() => work);
 
 beforeAll(async () => {
-  kiln = await testKiln();
+  work = mkdtempSync(join(tmpdir(), 'kiln-wiki-hooks-'));
+  kiln = await testKiln({ storages: [{ name: 'default', path: join(work, 'shards', 'default'), weight: 100 }] });
   receiver = await startHookReceiver((request) => received.push(request));
   alice = await kiln.createUser('alice');
   project = await kiln.createProject(alice, 'handbook');
@@ -27,6 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver?.close();
   await kiln?.close();
+  rmSync(work, { recursive: true, force: true });
 });
 
 describe('Wiki Page Hook', () => {
@@ -61,5 +70,34 @@ describe('Wiki Page Hook', () => {
     const tested = await kiln.api('POST', `/projects/${project.id}/hooks/${hookId}/test/wiki_page_events`, { token: alice.token });
     expect(tested.status).toBe(201);
     expect(received.map((request) => [request.headers['x-gitlab-event'], request.body.object_attributes.slug])).toEqual([['Wiki Page Hook', 'home']]);
+  });
+});
+
+describe('a git push to the wiki', () => {
+  it('sends a Wiki Page Hook for each page it added, changed or removed on the HEAD branch, none for other files or branches', async () => {
+    const base = await listenOnLoopback(kiln.app);
+    await kiln.api('POST', `/projects/${project.id}/wikis`, { token: alice.token, body: { title: 'Old Page', content: 'old' } });
+    await kiln.worker.drain();
+    received.length = 0;
+    const dir = join(work, 'pushed');
+    await ok(['clone', '-q', `${base.replace('http://', `http://alice:${alice.token}@`)}/alice/handbook.wiki.git`, dir]);
+    await ok(['config', 'user.name', 'Alice Pusher'], dir);
+    await ok(['config', 'user.email', 'alice@example.com'], dir);
+    writeFileSync(join(dir, 'Pushed.md'), '# Pushed');
+    writeFileSync(join(dir, 'home.md'), 'Hello again');
+    writeFileSync(join(dir, 'notes.txt'), 'not a page');
+    unlinkSync(join(dir, 'Old-Page.md'));
+    await ok(['add', '-A'], dir);
+    await ok(['commit', '-q', '-m', 'Pages from git'], dir);
+    await ok(['push', '-q', 'origin', 'HEAD'], dir);
+    await ok(['push', '-q', 'origin', 'HEAD:refs/heads/side'], dir);
+    await kiln.worker.drain();
+    const hooks = received.filter((request) => request.path === '/wiki').map((request) => request.body.object_attributes);
+    expect(hooks.map((hook) => [hook.slug, hook.action, hook.content, hook.message]).sort()).toEqual([
+      ['Old-Page', 'delete', 'old', 'Pages from git'],
+      ['Pushed', 'create', '# Pushed', 'Pages from git'],
+      ['home', 'update', 'Hello again', 'Pages from git'],
+    ]);
+    expect(received.filter((request) => request.path === '/wiki').every((request) => request.body.user.username === 'alice')).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 // What runs around a git service once access is decided, for HTTP (git http-backend) and SSH (git
 // upload-pack, receive-pack, upload-archive) alike: a push to a group wiki holds a lease that a starting
 // storage move waits for; the repository is created on first use; a push to a project gets the
-// pre-receive hook (protected branches) and, once it succeeded, its events.
+// pre-receive hook (protected branches) and, once it succeeded, its events; a push that moved a
+// wiki's HEAD branch is told to the wikis (repositoryHooks' wikiPushed).
 import type { Duplex } from 'node:stream';
 import type { Deps } from '../../platform/deps.js';
 import { ensureRepository } from '../ensure-repository.js';
@@ -10,6 +11,8 @@ import { listRefs } from '../git.js';
 import { beginPush, endPush } from '../push-leases.js';
 import { GIT_MESSAGES, type GitActor, type GitTarget } from './git-access.js';
 import { afterPush, pushHooks, type ProjectPush } from './push-hooks.js';
+import { repositoryHooks } from '../hooks.js';
+import { wikiHead } from '../wiki-repository.js';
 
 export interface PreparedGitService {
   /** The shard's directory and the repository's path below it (http-backend's GIT_PROJECT_ROOT and PATH_INFO). */
@@ -60,9 +63,15 @@ export async function prepareGitService(deps: Deps, target: GitTarget, actor: Gi
       push = { project: target.project, user, authorId: authorOf(actor), repoPath: repository.path, before: await listRefs(repository.path), onlyBranches: target.onlyBranches };
       hooks = await pushHooks(deps, push, (error) => onError(error, 'checking a push against protected branches failed'));
     }
+    const wikiPusher = receiving && (target.kind === 'project_wiki' || target.kind === 'group') ? authorOf(actor) : null;
+    const wikiBefore = wikiPusher !== null ? (await wikiHead(repository.path)).commit : null;
     const finish = async (exitCode: number) => {
       try {
         if (push && exitCode === 0) await afterPush(deps, push);
+        if (wikiPusher !== null && exitCode === 0 && target.kind !== 'project') {
+          const after = (await wikiHead(repository.path)).commit;
+          if (after && after !== wikiBefore) await repositoryHooks(deps).wikiPushed?.({ type: target.kind, id: target.id }, wikiPusher, wikiBefore, after);
+        }
       } catch (error) {
         onError(error, 'recording push events failed');
       } finally {
