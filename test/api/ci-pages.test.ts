@@ -141,7 +141,7 @@ describe('GET /:project/-/pipelines', () => {
 });
 
 describe('GET /:project/-/pipelines/:id', () => {
-  it('shows the header, the stages with their jobs and needs, escaped, and Cancel for Developers', async () => {
+  it('shows the header, the stages with their jobs and needs, escaped, and Cancel to Maintainers of the protected main', async () => {
     const response = await (await signedIn(w.developer)).get(`${base}/-/pipelines/${pipelineId}`);
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain(`Pipeline <strong>#${pipelineId}</strong>`);
@@ -150,8 +150,12 @@ describe('GET /:project/-/pipelines/:id', () => {
     expect(response.body).toContain('test &lt;img src=x onerror=alert(1)&gt;');
     expect(response.body).not.toContain('<img src=x');
     expect(response.body).toMatch(/Needs: <a href="[^"]+\/-\/jobs\/\d+">build<\/a>/);
-    expect(response.body).toContain(`action="${base}/-/pipelines/${pipelineId}/cancel"`);
-    expect(response.body).not.toContain(`action="${base}/-/pipelines/${pipelineId}/retry"`);
+    // A Developer may not push or merge to main, so the API would refuse them: no Cancel, no Run.
+    expect(response.body).not.toContain(`action="${base}/-/pipelines/${pipelineId}/cancel"`);
+    expect(response.body).not.toContain('/play"');
+    const maintainer = await (await signedIn(w.maintainer)).get(`${base}/-/pipelines/${pipelineId}`);
+    expect(maintainer.body).toContain(`action="${base}/-/pipelines/${pipelineId}/cancel"`);
+    expect(maintainer.body).not.toContain(`action="${base}/-/pipelines/${pipelineId}/retry"`);
   });
 
   it('has a Jobs tab and answers 404 for a pipeline of another project', async () => {
@@ -204,7 +208,9 @@ describe('GET /:project/-/jobs/:id', () => {
     expect(response.body).not.toContain('hx-trigger="every');
     expect(response.body).toContain('data-ci-status="success"');
     expect(response.body).toContain(`href="${base}/-/jobs/${buildJob.id}/artifacts/download"`);
-    expect(response.body).toContain(`action="${base}/-/jobs/${buildJob.id}/retry"`);
+    // Retry on the protected main: for those who may merge there (Maintainers), not this Developer.
+    expect(response.body).not.toContain(`action="${base}/-/jobs/${buildJob.id}/retry"`);
+    expect((await (await signedIn(w.maintainer)).get(`${base}/-/jobs/${buildJob.id}`)).body).toContain(`action="${base}/-/jobs/${buildJob.id}/retry"`);
     const browse = await web.get(`${base}/-/jobs/${buildJob.id}/artifacts/browse`);
     expect(browse.statusCode).toBe(200);
     expect(browse.body).toContain('<code>out/app.bin</code>');

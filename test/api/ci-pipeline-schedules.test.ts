@@ -98,6 +98,11 @@ describe('variables, editing and ownership', () => {
 
 describe('running schedules', () => {
   it('play runs a pipeline now as the caller, with source schedule and the variables', async () => {
+    // GitLab's protected_ref rule: on a main only Maintainers push and merge to, a Developer may not
+    // play it; once Developers may merge there, they may.
+    expect((await kiln.api('POST', schedules(`/${scheduleId}/play`), { token: w.developer.token })).status).toBe(403);
+    expect((await kiln.api('DELETE', `/projects/${w.project.id}/protected_branches/main`, { token: w.maintainer.token })).status).toBe(204);
+    expect((await kiln.api('POST', `/projects/${w.project.id}/protected_branches`, { token: w.maintainer.token, body: { name: 'main', push_access_level: 40, merge_access_level: 30 } })).status).toBe(201);
     const played = await kiln.api('POST', schedules(`/${scheduleId}/play`), { token: w.developer.token });
     expect(played).toMatchObject({ status: 201, body: { message: '201 Created' } });
     expect((await kiln.api('POST', schedules(`/${scheduleId}/play`), { token: w.reporter.token })).status).toBe(403);

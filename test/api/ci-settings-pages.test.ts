@@ -88,6 +88,48 @@ describe('variables', () => {
   });
 });
 
+describe('editing a variable', () => {
+  const editUrl = async (key: string) => {
+    const row = await kiln.deps.db.selectFrom('ci_variables').select('id').where('project_id', '=', w.project.id).where('key', '=', key).executeTakeFirstOrThrow();
+    return `${settings}/variables/${row.id}/edit`;
+  };
+  const stored = async () => (await kiln.api('GET', `/projects/${w.project.id}/variables/DEPLOY_TOKEN`, { token: w.maintainer.token })).body;
+
+  it('never shows a masked value; an empty value keeps it while the rest changes', async () => {
+    const url = await editUrl('DEPLOY_TOKEN');
+    const maintainer = await signedIn(w.maintainer);
+    expect((await maintainer.get(settings)).body).toContain(`href="${url}"`);
+    const form = await maintainer.get(url);
+    expect(form.statusCode).toBe(200);
+    expect(form.body).not.toContain('very-secret-value-123');
+    expect(form.body).toContain('id="variable-value-kept"');
+    const kept = await maintainer.post(url, { value: '', variable_type: 'file', environment_scope: 'production', description: 'for <deploys>', masked: 'true', expand: 'true' });
+    expect(kept.statusCode).toBe(303);
+    expect(kept.headers.location).toBe(`${settings}#variables`);
+    expect(await stored()).toMatchObject({ value: 'very-secret-value-123', variable_type: 'file', environment_scope: 'production', description: 'for <deploys>', protected: false, masked: true, raw: false });
+    const changed = await maintainer.post(url, { value: 'another-secret-4567', environment_scope: 'production', masked: 'true' });
+    expect(changed.statusCode).toBe(303);
+    expect(await stored()).toMatchObject({ value: 'another-secret-4567', variable_type: 'env_var', raw: true });
+    expect((await maintainer.get(url)).body).not.toContain('another-secret-4567');
+  });
+
+  it("answers GitLab's messages without echoing the value, and refuses Developers and other projects' variables", async () => {
+    const url = await editUrl('DEPLOY_TOKEN');
+    const maintainer = await signedIn(w.maintainer);
+    const refused = await maintainer.post(url, { value: 'short!', environment_scope: 'production', masked: 'true' });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('value is invalid');
+    expect(refused.body).not.toContain('short!');
+    const scope = await maintainer.post(url, { value: '', environment_scope: 'no|pipes', masked: 'true' });
+    expect(scope.statusCode).toBe(422);
+    expect(scope.body).toContain('environment_scope can contain only');
+    expect((await stored()).value).toBe('another-secret-4567');
+    expect((await (await signedIn(w.developer)).get(url)).statusCode).toBe(403);
+    const other = await kiln.createProject(w.maintainer, 'other-vars');
+    expect((await maintainer.get(`/${other.path_with_namespace}/-/settings/ci_cd/variables/${/variables\/(\d+)/.exec(url)![1]}/edit`)).statusCode).toBe(404);
+  });
+});
+
 describe('runners and triggers', () => {
   it('shows a new registration token once, in the commands, and a runner registers with it', async () => {
     const maintainer = await signedIn(w.maintainer);

@@ -14,11 +14,15 @@ type Visibility = (typeof VISIBILITIES)[number];
 /** One character per role, in ROLES order: `y` allowed, `n` refused. */
 type Expectation = string | Record<Visibility, string>;
 
+type RefName = 'main' | 'ci-pages';
+
 interface World {
   group: any;
   project: any;
   spareProjectMember: TestUser;
   spareGroupMember: TestUser;
+  /** A pipeline (and its pending job) of the protected `main` and of the unprotected `ci-pages`, made on first use. */
+  refPipelines?: Record<RefName, { pipeline: number; job: number }>;
 }
 
 interface Probe {
@@ -160,6 +164,18 @@ const PROBES: Probe[] = [
     ability: 'update_build',
     expect: 'nnnnyyyyn',
     request: async (k, w, token, serial) => k.api('POST', `/projects/${w.project.id}/pipelines/${await probePipeline(k, w, serial)}/cancel`, { token }),
+  },
+  {
+    // GitLab's protected_ref rule: on a `main` only Maintainers push and merge to, Developers lose
+    // update_build, and so does an administrator who is no member (ProtectedRefAccess#check_access).
+    ability: 'update_build (a protected ref)',
+    expect: 'nnnnnyynn',
+    request: async (k, w, token) => {
+      await ensureRefPipelines(k, w);
+      const made = await k.api('POST', `/projects/${w.project.id}/pipeline`, { token: tokens.get('owner'), body: { ref: 'main' } });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      return k.api('POST', `/projects/${w.project.id}/pipelines/${made.body.id}/cancel`, { token });
+    },
   },
   {
     ability: 'destroy_pipeline',
@@ -364,7 +380,31 @@ async function ensureCiFile(k: TestKiln, w: World): Promise<void> {
   expect(made.status).toBe(201);
 }
 
-/** A new pipeline (a posted commit status's), its id. */
+/**
+ * A `.gitlab-ci.yml` on the protected `main` too, and one pipeline of each ref, made by the project's
+ * Owner (an administrator who is no member may not push to a protected branch, as in GitLab).
+ */
+async function ensureRefPipelines(k: TestKiln, w: World): Promise<Record<RefName, { pipeline: number; job: number }>> {
+  if (w.refPipelines) return w.refPipelines;
+  await ensureCiFile(k, w);
+  expect((await k.api('GET', `/projects/${w.project.id}/protected_branches/main`, { token: k.root.token })).status).toBe(200);
+  const file = await k.api('POST', `/projects/${w.project.id}/repository/commits`, {
+    token: tokens.get('owner'), body: { branch: 'main', commit_message: 'ci', actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: 'job:\n  script: x\n' }] },
+  });
+  expect(file.status, JSON.stringify(file.body)).toBe(201);
+  // A branch of its own: the commit-status probes post to `ci`'s newest pipeline and cancel it.
+  expect((await k.api('POST', `/projects/${w.project.id}/repository/branches`, { token: tokens.get('owner'), body: { branch: 'ci-pages', ref: 'ci' } })).status).toBe(201);
+  const made: Partial<Record<RefName, { pipeline: number; job: number }>> = {};
+  for (const ref of ['main', 'ci-pages'] as const) {
+    const pipeline = await k.api('POST', `/projects/${w.project.id}/pipeline`, { token: tokens.get('owner'), body: { ref } });
+    expect(pipeline.status, JSON.stringify(pipeline.body)).toBe(201);
+    const jobs = await k.api('GET', `/projects/${w.project.id}/pipelines/${pipeline.body.id}/jobs`, { token: tokens.get('owner') });
+    made[ref] = { pipeline: pipeline.body.id, job: jobs.body[0].id };
+  }
+  w.refPipelines = made as Record<RefName, { pipeline: number; job: number }>;
+  return w.refPipelines;
+}
+
 /** A pipeline of the unprotected branch `ci` (on a protected one, only those who may push or merge there update it). */
 async function probePipeline(k: TestKiln, w: World, serial: number): Promise<number> {
   await ensureCiFile(k, w);
@@ -428,7 +468,7 @@ const PAGE_PROBES: Array<{ ability: string; expect: string; path: string }> = AD
  * routes that do the same (read_pipeline, create_pipeline, download_code, admin_cicd_variables).
  */
 const PAGE_READ = { private: 'nnyyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyy' };
-const GROUP_PAGE_PROBES: Array<{ ability: string; expect: Expectation; path(world: World): string; listed?(world: World, body: string): boolean }> = [
+const GROUP_PAGE_PROBES: Array<{ ability: string; expect: Expectation; path(world: World): string; listed?(world: World, body: string): boolean; prepare?(kiln: TestKiln, world: World): Promise<unknown> }> = [
   { ability: 'admin_group (page: group settings)', expect: 'nnnnnnyyn', path: (w) => `/groups/${w.group.full_path}/-/edit` },
   { ability: 'read_issue_board (page: group board)', expect: PAGE_READ, path: (w) => `/groups/${w.group.full_path}/-/boards` },
   { ability: 'read_group (page: group issues)', expect: PAGE_READ, path: (w) => `/groups/${w.group.full_path}/-/issues` },
@@ -438,6 +478,16 @@ const GROUP_PAGE_PROBES: Array<{ ability: string; expect: Expectation; path(worl
   { ability: 'read_pipeline (page: jobs)', expect: { private: 'nnnyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyy' }, path: (w) => `/${w.project.path_with_namespace}/-/jobs` },
   { ability: 'create_pipeline (page: run pipeline)', expect: 'nnnnyyyyn', path: (w) => `/${w.project.path_with_namespace}/-/pipelines/new` },
   { ability: 'download_code (page: CI lint)', expect: { private: 'nnnyyyyyn', internal: 'nyyyyyyyn', public: 'yyyyyyyyy' }, path: (w) => `/${w.project.path_with_namespace}/-/ci/lint` },
+  // The CI pages offer Cancel (and Retry, Play) only to whom the API's routes let do it: update_build,
+  // and on the protected `main` only to those who may push or merge there (`ci-pages` is not protected).
+  ...(['main', 'ci-pages'] as const).flatMap((ref) => {
+    const expect = ref === 'main' ? 'nnnnnyynn' : 'nnnnyyyyn';
+    const prepare = (k: TestKiln, w: World) => ensureRefPipelines(k, w);
+    return [
+      { ability: `update_build (page: Cancel on a pipeline of ${ref})`, expect, prepare, path: (w: World) => `/${w.project.path_with_namespace}/-/pipelines/${w.refPipelines![ref].pipeline}`, listed: (w: World, body: string) => body.includes(`/-/pipelines/${w.refPipelines![ref].pipeline}/cancel"`) },
+      { ability: `update_build (page: Cancel on a job of ${ref})`, expect, prepare, path: (w: World) => `/${w.project.path_with_namespace}/-/jobs/${w.refPipelines![ref].job}`, listed: (w: World, body: string) => body.includes(`/-/jobs/${w.refPipelines![ref].job}/cancel"`) },
+    ];
+  }),
   { ability: 'admin_cicd_variables (page: CI/CD settings)', expect: 'nnnnnyyyn', path: (w) => `/${w.project.path_with_namespace}/-/settings/ci_cd` },
 ];
 
@@ -557,6 +607,7 @@ describe('the permission matrix (role × visibility × ability → allowed), thr
           const allowed = expected(probe, visibility, role);
           it(`${probe.ability}: ${role} is ${allowed ? 'allowed' : 'refused'}`, async () => {
             const world = worlds.get(visibility)!;
+            await probe.prepare?.(kiln, world);
             const answer = await (await sessionOf(role)).get(probe.path(world));
             const signInAsked = answer.statusCode === 302 && (answer.headers.location ?? '').startsWith('/users/sign_in?return_to=');
             expect([200, 403, 404].includes(answer.statusCode) || signInAsked, `${answer.statusCode}`).toBe(true);

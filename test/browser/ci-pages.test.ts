@@ -1,7 +1,8 @@
 // The CI pages in Chromium: a pipeline made by a push, its jobs taken and finished by a runner over
 // GitLab's runner protocol; the pipelines list, the pipeline's stages and the job's log with colours
 // (classes, styled) and a collapsible section, the running job's log growing by htmx polling until the
-// job passes; Settings › CI/CD and the CI lint; at 1280 and 390 px, light and dark, no serious or
+// job passes; Settings › CI/CD (a masked variable added and edited), a pipeline schedule made and
+// opened for editing, and the CI lint; at 1280 and 390 px, light and dark, no serious or
 // critical axe-core violations and no sideways scrolling.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -14,6 +15,8 @@ let project: any;
 let pipelineId: number;
 let buildJob: { id: number; token: string };
 let testJob: { id: number; token: string };
+/** Made by the settings test: the masked variable's edit page and a schedule's. */
+const edits: string[] = [];
 
 const ESC = '\u001b';
 const CONFIG = `
@@ -143,6 +146,32 @@ describe('CI/CD settings and CI lint at 1280 px, light', () => {
     await Promise.all([page.waitForNavigation(), page.click('button:has-text("Add variable")')]);
     expect(await page.textContent('#ci-variables')).toContain('DEPLOY_TOKEN');
     expect(await page.textContent('body')).not.toContain('a-long-secret-value');
+    // Edit it: the masked value is not in the form; an empty value keeps it.
+    await Promise.all([page.waitForNavigation(), page.click('tr[data-variable="DEPLOY_TOKEN"] a:has-text("Edit")')]);
+    edits.push(new URL(page.url()).pathname);
+    expect(await page.inputValue('#variable-value')).toBe('');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.fill('#variable-scope', 'production');
+    await Promise.all([page.waitForNavigation(), page.click('button:has-text("Update variable")')]);
+    expect(await page.textContent('tr[data-variable="DEPLOY_TOKEN"]')).toContain('production');
+    const stored = await apiCall(kiln, 'GET', `/projects/${project.id}/variables/DEPLOY_TOKEN`);
+    expect(stored).toMatchObject({ value: 'a-long-secret-value', environment_scope: 'production', masked: true });
+    // A pipeline schedule with a variable, from the schedules page.
+    await page.goto(`${kiln.url}/root/built/-/pipeline_schedules`);
+    await Promise.all([page.waitForNavigation(), page.click('#new-schedule')]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.fill('#schedule-description', 'Nightly build');
+    await page.fill('#schedule-cron', '0 4 * * *');
+    await page.fill('#schedule-timezone', 'Europe/Berlin');
+    await page.fill('#new-variable-key', 'MODE');
+    await page.fill('#new-variable-value', 'full');
+    await Promise.all([page.waitForNavigation(), page.click('button:has-text("Create pipeline schedule")')]);
+    expect(await page.textContent('#ci-schedules')).toContain('Nightly build');
+    expect(await seriousViolations(page)).toEqual([]);
+    await Promise.all([page.waitForNavigation(), page.click('#ci-schedules a:has-text("Edit")')]);
+    edits.push(new URL(page.url()).pathname);
+    expect(await page.inputValue('#schedule-cron')).toBe('0 4 * * *');
+    await page.goto(`${kiln.url}/root/built/-/settings/ci_cd`);
     await page.fill('#trigger-description', 'nightly');
     await Promise.all([page.waitForNavigation(), page.click('button:has-text("Create pipeline trigger token")')]);
     expect(await page.inputValue('#trigger-token')).toMatch(/^glptt-/);
@@ -159,8 +188,8 @@ describe('CI/CD settings and CI lint at 1280 px, light', () => {
 describe('CI pages at 390 px, dark', () => {
   it('the list, the pipeline, a job and Run pipeline: no sideways scrolling, no serious axe violations', async () => {
     const { context, page } = await signedIn({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
-    for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/pipelines/${pipelineId}/builds`, `/-/jobs/${buildJob.id}`, `/-/jobs/${testJob.id}`, '/-/jobs', '/-/pipelines/new', '/-/settings/ci_cd', '/-/ci/lint']) {
-      await page.goto(`${kiln.url}/root/built${path}`);
+    for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/pipelines/${pipelineId}/builds`, `/-/jobs/${buildJob.id}`, `/-/jobs/${testJob.id}`, '/-/jobs', '/-/pipelines/new', '/-/settings/ci_cd', '/-/ci/lint', '/-/pipeline_schedules', '/-/pipeline_schedules/new', ...edits]) {
+      await page.goto(path.startsWith('/root/') ? `${kiln.url}${path}` : `${kiln.url}/root/built${path}`);
       expect(await overflowsSideways(page), path).toBe(false);
       expect(await seriousViolations(page), path).toEqual([]);
     }
@@ -179,8 +208,8 @@ describe('CI pages at 1280 px dark and 390 px light', () => {
   it('no serious axe violations and no sideways scrolling in the other theme at each width', async () => {
     for (const [width, colorScheme] of [[1280, 'dark'], [390, 'light']] as const) {
       const { context, page } = await signedIn({ viewport: { width, height: 900 }, colorScheme });
-      for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/jobs/${buildJob.id}`, '/-/settings/ci_cd', '/-/ci/lint']) {
-        await page.goto(`${kiln.url}/root/built${path}`);
+      for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/jobs/${buildJob.id}`, '/-/settings/ci_cd', '/-/ci/lint', '/-/pipeline_schedules', ...edits]) {
+        await page.goto(path.startsWith('/root/') ? `${kiln.url}${path}` : `${kiln.url}/root/built${path}`);
         expect(await overflowsSideways(page), `${width} ${path}`).toBe(false);
         expect(await seriousViolations(page), `${width} ${path}`).toEqual([]);
       }

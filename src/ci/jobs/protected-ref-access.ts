@@ -8,7 +8,7 @@ import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { StatusError } from '../../platform/errors.js';
 import { canCreateTag, canMergeToBranch } from '../../repositories/api.js';
 
-export async function mayUpdateRef(deps: Deps, project: ProjectRow, user: AuthUser, ref: { ref: string | null; tag: number | boolean }): Promise<boolean> {
+export async function mayUpdateRef(deps: Deps, project: ProjectRow, user: AuthUser | null, ref: { ref: string | null; tag: number | boolean }): Promise<boolean> {
   if (ref.ref === null) return true;
   return Number(ref.tag) === 1 || ref.tag === true ? canCreateTag(deps, project, user, ref.ref) : canMergeToBranch(deps, project, user, ref.ref);
 }

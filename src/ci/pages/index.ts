@@ -2,7 +2,8 @@
 // job with its log, the project's jobs, the CI lint, and Settings › CI/CD. Each declares the ability
 // the API's route for the same thing declares (read_pipeline, create_pipeline, update_build,
 // destroy_pipeline, download_code for the lint, admin_cicd_variables for the settings, whose
-// sections ask for more).
+// sections ask for more, read_pipeline_schedule and create_pipeline_schedule for the schedules, whose
+// edits and actions ask the schedule's policy).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import { namespacedPage } from '../../platform/web/page-route.js';
@@ -13,6 +14,8 @@ import {
   jobAction, jobArtifacts, renderJob, renderJobLogFragment, renderJobs, sendRawLog,
 } from './job-page.js';
 import { CI_SETTINGS_PATTERN, handleCiSettings, renderCiSettings } from './settings-page.js';
+import { renderVariableEdit, updateVariableFromForm, VARIABLE_EDIT_PATTERN } from './variable-edit-page.js';
+import { renderEditSchedule, renderNewSchedule, renderSchedules, saveSchedule, scheduleAction, SCHEDULE_ACTION_PATTERN, SCHEDULE_EDIT_PATTERN, SCHEDULE_NEW_PATTERN, SCHEDULES_PATTERN } from './schedules-page.js';
 import { CI_LINT_PATTERN, renderCiLint } from './lint-page.js';
 
 export function ciPages(app: FastifyInstance, deps: Deps): void {
@@ -33,6 +36,15 @@ export function ciPages(app: FastifyInstance, deps: Deps): void {
   const settings = { project: 'admin_cicd_variables' } as const;
   namespacedPage(app, deps, { method: 'GET', pattern: CI_SETTINGS_PATTERN, ability: settings, handler: async (context) => renderCiSettings(context, await context.project()) });
   namespacedPage(app, deps, { method: 'POST', pattern: CI_SETTINGS_PATTERN, ability: settings, handler: async (context) => handleCiSettings(context, await context.project()) });
+  namespacedPage(app, deps, { method: 'GET', pattern: VARIABLE_EDIT_PATTERN, ability: settings, handler: async (context) => renderVariableEdit(context, await context.project()) });
+  namespacedPage(app, deps, { method: 'POST', pattern: VARIABLE_EDIT_PATTERN, ability: settings, handler: async (context) => updateVariableFromForm(context, await context.project()) });
+  const schedules = { project: 'read_pipeline_schedule' } as const;
+  namespacedPage(app, deps, { method: 'GET', pattern: SCHEDULES_PATTERN, ability: schedules, handler: async (context) => renderSchedules(context, await context.project()) });
+  namespacedPage(app, deps, { method: 'GET', pattern: SCHEDULE_NEW_PATTERN, ability: { project: 'create_pipeline_schedule' }, handler: async (context) => renderNewSchedule(context, await context.project()) });
+  namespacedPage(app, deps, { method: 'POST', pattern: SCHEDULES_PATTERN, ability: { project: 'create_pipeline_schedule' }, handler: async (context) => saveSchedule(context, await context.project()) });
+  namespacedPage(app, deps, { method: 'GET', pattern: SCHEDULE_EDIT_PATTERN, ability: schedules, handler: async (context) => renderEditSchedule(context, await context.project()) });
+  namespacedPage(app, deps, { method: 'POST', pattern: SCHEDULE_EDIT_PATTERN, ability: schedules, handler: async (context) => saveSchedule(context, await context.project()) });
+  namespacedPage(app, deps, { method: 'POST', pattern: SCHEDULE_ACTION_PATTERN, ability: schedules, handler: async (context) => scheduleAction(context, await context.project()) });
   const lint = { project: 'download_code' } as const;
   for (const method of ['GET', 'POST'] as const) {
     namespacedPage(app, deps, { method, pattern: CI_LINT_PATTERN, ability: lint, auth: 'optional', handler: async (context) => renderCiLint(context, await context.project()) });

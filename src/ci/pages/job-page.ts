@@ -5,7 +5,6 @@
 // `…/raw` is the log as text. Also the project's jobs list (GitLab's Build › Jobs).
 import { unzipSync } from 'fflate';
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
-import { canOnProject } from '../../platform/auth/policies/policy.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { html, type Html } from '../../platform/web/html.js';
 import type { PageContext } from '../../platform/web/page-route.js';
@@ -22,7 +21,7 @@ import { queueSignal } from '../queue-signal.js';
 import { sendArchive } from '../runner-protocol-routes.js';
 import { jobLogBlock } from './job-log.js';
 import { ciBadge, durationBetween, formatDuration, moment } from './status.js';
-import { actionButton, commitLink, commitsOf, jobUrl, pipelineUrl, projectBase, refLink, userLink, usersOf } from './shared.js';
+import { actionButton, mayActOnJobsOf, commitLink, commitsOf, jobUrl, pipelineUrl, projectBase, refLink, userLink, usersOf } from './shared.js';
 
 export const JOBS_PATTERN = /^(?<path>.+?)\/-\/jobs$/;
 export const JOB_PATTERN = /^(?<path>.+?)\/-\/jobs\/(?<id>\d{1,12})$/;
@@ -62,7 +61,7 @@ async function jobPanel(context: PageContext, access: ProjectAccess, build: CiBu
   const { deps } = context;
   const self = jobUrl(access, build.id);
   const [trace, archive] = await Promise.all([readTrace(deps.db, Number(build.id)), artifactsOf(context, build)]);
-  const mayUpdate = canOnProject(access, 'update_build');
+  const mayUpdate = await mayActOnJobsOf(context, access, build);
   const latest = Number(build.retried) === 0;
   const active = ACTIVE_STATUSES.includes(build.status);
   const buttons = [

@@ -17,7 +17,7 @@ import { assertMayUpdateRef } from '../jobs/protected-ref-access.js';
 import { queueSignal } from '../queue-signal.js';
 import { deletePipeline } from '../pipelines/delete-pipeline.js';
 import { ciBadge, ciIcon, durationBetween, formatDuration, moment, stagesOf } from './status.js';
-import { actionButton, commitLink, projectBase, commitsOf, jobUrl, pipelineUrl, refLink, userLink, usersOf } from './shared.js';
+import { actionButton, mayActOnJobsOf, commitLink, projectBase, commitsOf, jobUrl, pipelineUrl, refLink, userLink, usersOf } from './shared.js';
 
 export const PIPELINE_PATTERN = /^(?<path>.+?)\/-\/pipelines\/(?<id>\d{1,12})$/;
 export const PIPELINE_JOBS_PATTERN = /^(?<path>.+?)\/-\/pipelines\/(?<id>\d{1,12})\/builds$/;
@@ -32,9 +32,9 @@ async function pipelineOf(context: PageContext, access: ProjectAccess): Promise<
 
 const RETRYABLE = ['failed', 'canceled'];
 
-function jobLine(context: PageContext, access: ProjectAccess, job: CiBuildRow, byName: Map<string, CiBuildRow>): Html {
+function jobLine(context: PageContext, access: ProjectAccess, job: CiBuildRow, byName: Map<string, CiBuildRow>, mayUpdate: boolean): Html {
   const needs = readOptions(job.options)?.needs ?? null;
-  const playable = job.status === 'manual' && canOnProject(access, 'update_build');
+  const playable = job.status === 'manual' && mayUpdate;
   return html`<li class="pipeline-job" data-job="${job.name}">${ciIcon(job.status, job.name)} <a href="${jobUrl(access, job.id)}">${job.name}</a>${
     Number(job.allow_failure) === 1 && job.status === 'failed' ? html` <span class="badge">allowed to fail</span>` : ''
   }${playable ? html` ${actionButton(context, `${jobUrl(access, job.id)}/play`, `Run ${job.name}`)}` : ''}${
@@ -47,13 +47,13 @@ function jobLine(context: PageContext, access: ProjectAccess, job: CiBuildRow, b
   }</li>`;
 }
 
-async function frame(context: PageContext, access: ProjectAccess, tab: 'pipeline' | 'jobs', content: (pipeline: CiPipelineRow, jobs: CiBuildRow[]) => Html): Promise<PageOutcome> {
+async function frame(context: PageContext, access: ProjectAccess, tab: 'pipeline' | 'jobs', content: (pipeline: CiPipelineRow, jobs: CiBuildRow[], mayUpdate: boolean) => Html): Promise<PageOutcome> {
   const { deps } = context;
   const pipeline = await pipelineOf(context, access);
   const id = Number(pipeline.id);
   const jobs = await jobsQuery(deps, Number(access.project.id), { pipelineId: id }).execute();
   const [commits, users] = await Promise.all([commitsOf(deps, access.project, [pipeline.sha]), usersOf(deps, [pipeline.user_id])]);
-  const mayUpdate = canOnProject(access, 'update_build');
+  const mayUpdate = await mayActOnJobsOf(context, access, pipeline);
   const retry = mayUpdate && jobs.some((job) => RETRYABLE.includes(job.status));
   const cancel = mayUpdate && jobs.some((job) => (ACTIVE as readonly string[]).includes(job.status) || job.status === 'manual' || job.status === 'scheduled' || job.status === 'created');
   const remove = canOnProject(access, 'destroy_pipeline');
@@ -72,19 +72,19 @@ ${retry || cancel || remove ? html`<div class="actions">${retry ? actionButton(c
 <a href="${self}" class="${tab === 'pipeline' ? 'active' : ''}" data-tab="pipeline"${tab === 'pipeline' ? html` aria-current="page"` : ''}>Pipeline</a>
 <a href="${self}/builds" class="${tab === 'jobs' ? 'active' : ''}" data-tab="jobs"${tab === 'jobs' ? html` aria-current="page"` : ''}>Jobs <span class="badge">${jobs.length}</span></a>
 </nav>
-${content(pipeline, jobs)}`;
+${content(pipeline, jobs, mayUpdate)}`;
   return page({ title: `Pipeline #${id} · ${access.project.name}`, heading: html`<h1>Pipeline #${id}</h1>`, body, sidebar: projectSidebar(access, 'pipelines') });
 }
 
 export function renderPipeline(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
-  return frame(context, access, 'pipeline', (_pipeline, jobs) => {
+  return frame(context, access, 'pipeline', (_pipeline, jobs, mayUpdate) => {
     const byName = new Map(jobs.map((job) => [job.name, job]));
     const stages = stagesOf(jobs);
     if (stages.length === 0) return html`<p class="empty">This pipeline has no jobs.</p>`;
     return html`<div class="pipeline-graph" id="pipeline-graph">${stages.map(
       (stage) => html`<section class="pipeline-stage" id="stage-${stage.index}" aria-labelledby="stage-${stage.index}-name"><h2 id="stage-${stage.index}-name">${ciIcon(stage.status, stage.name)} ${stage.name}</h2><ul class="plain">${jobs
         .filter((job) => job.stage_idx === stage.index)
-        .map((job) => jobLine(context, access, job, byName))}</ul></section>`,
+        .map((job) => jobLine(context, access, job, byName, mayUpdate))}</ul></section>`,
     )}</div>`;
   });
 }

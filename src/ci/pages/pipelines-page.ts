@@ -55,7 +55,7 @@ export async function renderPipelines(context: PageContext, access: ProjectAcces
     return text ? `${root}?${text}` : root;
   };
   const body = html`
-<div class="actions">${canOnProject(access, 'create_pipeline') ? html`<a class="button" href="${root}/new" id="run-pipeline">Run pipeline</a>` : ''}${canOnProject(access, 'download_code') ? html`<a class="button secondary" href="${projectBase(access)}/-/ci/lint">CI lint</a>` : ''}</div>
+<div class="actions">${canOnProject(access, 'create_pipeline') ? html`<a class="button" href="${root}/new" id="run-pipeline">Run pipeline</a>` : ''}${canOnProject(access, 'download_code') ? html`<a class="button secondary" href="${projectBase(access)}/-/ci/lint">CI lint</a>` : ''}${canOnProject(access, 'read_pipeline_schedule') ? html`<a class="button secondary" href="${projectBase(access)}/-/pipeline_schedules">Schedules</a>` : ''}</div>
 <nav class="tabs" aria-label="Pipelines by scope">${TABS.map(([tab, label]) => html`<a href="${link({ scope: tab, page: 1 })}" class="${tab === scope ? 'active' : ''}" data-tab="${tab}"${tab === scope ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>
 <form method="get" action="${root}" class="filters" role="search" aria-label="Filter pipelines">
 ${scope === 'all' ? '' : html`<input type="hidden" name="scope" value="${scope}">`}

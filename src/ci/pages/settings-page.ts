@@ -14,8 +14,9 @@ import { createVariable, deleteVariable, ownedBy, type VariableOwner } from '../
 import { resetRegistrationToken } from '../runners/register-runner.js';
 import { runnerStatus } from '../entities.js';
 import { createTrigger, findTrigger, projectTriggers } from '../triggers/trigger-store.js';
-import { projectSchedules } from '../schedules/schedule-store.js';
 import { moment } from './status.js';
+import { schedulesTable } from './schedules-page.js';
+import { errorLines, errorList, fieldOf, formValues, readVariableForm, variableFields } from './variable-form.js';
 import { projectBase, userLink, usersOf } from './shared.js';
 
 export const CI_SETTINGS_PATTERN = /^(?<path>.+?)\/-\/settings\/ci_cd$/;
@@ -28,8 +29,6 @@ interface Shown {
   variableForm?: Record<string, string>;
 }
 
-const fieldOf = (context: PageContext, name: string) => (typeof context.form[name] === 'string' ? (context.form[name] as string) : '');
-const checked = (context: PageContext, name: string) => context.form[name] === 'true' || context.form[name] === 'on';
 
 function variablesSection(context: PageContext, access: ProjectAccess, rows: Awaited<ReturnType<typeof readVariables>>, shown: Shown): Html {
   const self = `${projectBase(access)}/-/settings/ci_cd`;
@@ -41,23 +40,15 @@ ${
     ? html`<div class="table-scroll"><table id="ci-variables"><thead><tr><th>Key</th><th>Value</th><th>Type</th><th>Environments</th><th>Attributes</th><th><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${rows.map(
         (row) => html`<tr data-variable="${row.key}"><td class="wrap-anywhere"><code>${row.key}</code>${row.description ? html`<br><span class="muted">${row.description}</span>` : ''}</td><td class="wrap-anywhere">${
           Number(row.masked) === 1 ? html`<span class="muted masked-value">Masked</span>` : html`<code>${context.deps.box.open(row.value_sealed)}</code>`
-        }</td><td>${row.variable_type === 'file' ? 'File' : 'Variable'}</td><td><code>${row.environment_scope}</code></td><td>${[Number(row.protected) === 1 ? 'Protected' : null, Number(row.masked) === 1 ? 'Masked' : null, Number(row.raw) === 1 ? 'Raw' : null].filter(Boolean).join(', ')}</td><td><form method="post" action="${self}" class="inline">${csrfField(context)}<input type="hidden" name="action" value="remove_variable"><input type="hidden" name="variable_id" value="${Number(row.id)}"><button type="submit" class="danger">Remove <span class="visually-hidden">${row.key}</span></button></form></td></tr>`,
+        }</td><td>${row.variable_type === 'file' ? 'File' : 'Variable'}</td><td><code>${row.environment_scope}</code></td><td>${[Number(row.protected) === 1 ? 'Protected' : null, Number(row.masked) === 1 ? 'Masked' : null, Number(row.raw) === 1 ? 'Raw' : null].filter(Boolean).join(', ')}</td><td><a class="button secondary" href="${self}/variables/${Number(row.id)}/edit">Edit <span class="visually-hidden">${row.key}</span></a> <form method="post" action="${self}" class="inline">${csrfField(context)}<input type="hidden" name="action" value="remove_variable"><input type="hidden" name="variable_id" value="${Number(row.id)}"><button type="submit" class="danger">Remove <span class="visually-hidden">${row.key}</span></button></form></td></tr>`,
       )}</tbody></table></div>`
     : html`<p class="empty">There are no variables yet.</p>`
 }
 <h3>Add variable</h3>
-${shown.variableErrors?.length ? html`<div class="error" role="alert" id="variable-errors"><ul>${shown.variableErrors.map((error) => html`<li>${error}</li>`)}</ul></div>` : ''}
+${errorList('variable-errors', shown.variableErrors)}
 <form method="post" action="${self}" class="stacked" id="add-variable">${csrfField(context)}<input type="hidden" name="action" value="add_variable">
 <label for="variable-key">Key</label><input type="text" id="variable-key" name="key" required maxlength="255" value="${form.key ?? ''}">
-<label for="variable-value">Value</label><textarea id="variable-value" name="value">${form.value ?? ''}</textarea>
-<label for="variable-type">Type</label><select id="variable-type" name="variable_type"><option value="env_var">Variable</option><option value="file"${form.variable_type === 'file' ? html` selected` : ''}>File</option></select>
-<label for="variable-scope">Environment scope</label><input type="text" id="variable-scope" name="environment_scope" value="${form.environment_scope ?? '*'}">
-<label for="variable-description">Description (optional)</label><input type="text" id="variable-description" name="description" maxlength="255" value="${form.description ?? ''}">
-<fieldset><legend>Flags</legend>
-<p><input type="checkbox" id="variable-protected" name="protected" value="true"${form.protected ? html` checked` : ''}> <label for="variable-protected">Protect variable</label> <span class="muted">(only pipelines of protected branches and tags get it)</span></p>
-<p><input type="checkbox" id="variable-masked" name="masked" value="true"${form.masked ? html` checked` : ''}> <label for="variable-masked">Mask variable</label> <span class="muted">(hidden in job logs; at least 8 characters)</span></p>
-<p><input type="checkbox" id="variable-expand" name="expand" value="true"${!shown.variableForm || form.expand ? html` checked` : ''}> <label for="variable-expand">Expand variable reference</label> <span class="muted">(unchecked: <code>$</code> is taken literally)</span></p>
-</fieldset>
+${variableFields(form, { fresh: !shown.variableForm })}
 <p class="actions"><button type="submit">Add variable</button></p>
 </form></section>`;
 }
@@ -96,16 +87,9 @@ gitlab-runner register --url ${url} --registration-token ${token} --executor she
 }
 
 async function schedulesSection(context: PageContext, access: ProjectAccess): Promise<Html> {
-  const rows = await projectSchedules(context.deps.db, Number(access.project.id)).orderBy('id').limit(200).execute();
-  const owners = await usersOf(context.deps, rows.map((row) => row.owner_id));
   return html`<section aria-labelledby="schedules-heading" id="schedules"><h2 id="schedules-heading">Pipeline schedules</h2>
-${
-  rows.length
-    ? html`<div class="table-scroll"><table id="ci-schedules"><thead><tr><th>Description</th><th>Target</th><th>Interval</th><th>Next run</th><th>Owner</th></tr></thead><tbody>${rows.map(
-        (row) => html`<tr><td class="wrap-anywhere">${row.description}${Number(row.active) === 1 ? '' : html` <span class="badge">inactive</span>`}</td><td><code>${row.ref}</code></td><td><code>${row.cron}</code> <span class="muted">${row.cron_timezone}</span></td><td>${row.next_run_at === null ? '' : moment(Number(row.next_run_at))}</td><td>${userLink(row.owner_id === null ? undefined : owners.get(Number(row.owner_id)))}</td></tr>`,
-      )}</tbody></table></div>`
-    : html`<p class="empty">There are no pipeline schedules (<code class="wrap-anywhere">POST /api/v4/projects/:id/pipeline_schedules</code> makes one).</p>`
-}</section>`;
+<p><a href="${projectBase(access)}/-/pipeline_schedules">All pipeline schedules</a>${canOnProject(access, 'create_pipeline_schedule') ? html` · <a href="${projectBase(access)}/-/pipeline_schedules/new">New schedule</a>` : ''}</p>
+${await schedulesTable(context, access)}</section>`;
 }
 
 async function triggersSection(context: PageContext, access: ProjectAccess, shown: Shown): Promise<Html> {
@@ -154,18 +138,12 @@ export async function handleCiSettings(context: PageContext, access: ProjectAcce
   };
   switch (context.form.action) {
     case 'add_variable': {
-      const input = {
-        key: fieldOf(context, 'key').trim(), value: fieldOf(context, 'value'), variable_type: fieldOf(context, 'variable_type') === 'file' ? 'file' : 'env_var',
-        environment_scope: fieldOf(context, 'environment_scope').trim() || '*', description: fieldOf(context, 'description').trim() || undefined,
-        protected: checked(context, 'protected'), masked: checked(context, 'masked'), raw: !checked(context, 'expand'),
-      };
+      const input = readVariableForm(context);
       try {
         await createVariable(deps, owner, input);
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error;
-        const errors = Object.entries(error.fields).flatMap(([field, messages]) => messages.map((message) => `${field} ${message}`));
-        const form = { key: input.key, value: input.masked ? '' : input.value, variable_type: input.variable_type, environment_scope: input.environment_scope, description: input.description ?? '', ...(input.protected ? { protected: 'true' } : {}), ...(input.masked ? { masked: 'true' } : {}), ...(input.raw ? {} : { expand: 'true' }) };
-        return renderSettings(context, access, { variableErrors: errors, variableForm: form }, 422);
+        return renderSettings(context, access, { variableErrors: errorLines(error), variableForm: formValues(input) }, 422);
       }
       return redirect(`${self}#variables`, `Variable ${input.key} was added.`);
     }

@@ -7,6 +7,9 @@ import { csrfField, type PageContext } from '../../platform/web/page-route.js';
 import { readableRepository, readCommits, type CommitObject } from '../../repositories/api.js';
 import type { CiPipelineRow } from '../../commit-statuses/api.js';
 import { usersById } from '../../issues/api.js';
+import { canOnProject } from '../../platform/auth/policies/policy.js';
+import type { AuthUser } from '../../platform/auth/principal.js';
+import { mayUpdateRef } from '../jobs/protected-ref-access.js';
 
 export const projectBase = (access: ProjectAccess) => `/${access.project.full_path}`;
 export const pipelineUrl = (access: ProjectAccess, id: number | string) => `${projectBase(access)}/-/pipelines/${Number(id)}`;
@@ -33,6 +36,15 @@ export function commitLink(access: ProjectAccess, pipeline: CiPipelineRow, commi
 export function refLink(access: ProjectAccess, ref: string | null, tag: boolean): Html {
   if (ref === null) return html``;
   return html`<a class="ref-name" href="${projectBase(access)}/-/${tag ? 'tags' : 'tree'}/${ref}"><code>${ref}</code></a>`;
+}
+
+/**
+ * Whether the page offers Play, Retry and Cancel on a ref's jobs and pipelines: update_build, and on a
+ * protected ref the right to push or merge there (a tag: to create it), which the API's routes check
+ * before acting. So a Developer sees no button that would answer 403.
+ */
+export async function mayActOnJobsOf(context: PageContext, access: ProjectAccess, ref: { ref: string | null; tag: number | boolean }): Promise<boolean> {
+  return canOnProject(access, 'update_build') && (await mayUpdateRef(context.deps, access.project, (context.user as AuthUser | null) ?? null, ref));
 }
 
 /** A POST button (CSRF field included): retry, cancel, play. */

@@ -8,13 +8,12 @@ import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { apiRoute } from '../../platform/http/route.js';
 import { p } from '../../platform/http/params.js';
 import { ForbiddenError } from '../../platform/errors.js';
-import { enqueue } from '../../platform/jobs/queue.js';
 import { pipelineBasicEntity } from '../../commit-statuses/api.js';
 import { createSchedule, deleteSchedule, findSchedule, projectSchedules, takeOwnership, updateSchedule, type PipelineScheduleRow } from './schedule-store.js';
 import { createScheduleVariable, deleteScheduleVariable, findScheduleVariable, scheduleVariableEntity, updateScheduleVariable } from './schedule-variables.js';
 import { canAdminSchedule, canTakeOwnership, canUpdateSchedule } from './schedule-policy.js';
 import { presentSchedule, presentSchedules } from './schedule-entities.js';
-import { RUN_SCHEDULE_JOB } from './run-schedules.js';
+import { playSchedule } from './play-schedule.js';
 
 const TAGS = ['pipeline_schedules'];
 const VARIABLE_TYPES = ['env_var', 'file'] as const;
@@ -96,14 +95,12 @@ export function pipelineSchedulesRoutes(app: FastifyInstance, deps: Deps): void 
     },
   });
 
-  // GitLab runs it in the background, as the caller, and answers at once.
+  // GitLab runs it in the background, as the caller, and answers at once (403 on a protected ref the caller may not update).
   apiRoute(app, deps, {
     method: 'POST', url: `${base}/:pipeline_schedule_id/play`, summary: 'Run a pipeline schedule now', tags: TAGS, status: 201, ability: { project: 'create_pipeline' }, params: one,
     handler: async ({ params, project, actor }) => {
       const access = await project();
-      const row = await schedule(access, params.pipeline_schedule_id);
-      await enqueue(deps.db, deps.clock, RUN_SCHEDULE_JOB, { scheduleId: Number(row.id), userId: actor.user.id });
-      deps.pokeWorker();
+      await playSchedule(deps, access.project, actor.user, await schedule(access, params.pipeline_schedule_id));
       return { message: '201 Created' };
     },
   });
