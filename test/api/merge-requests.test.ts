@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
 import { repositoryWorld, type RepositoryWorld } from './repository-api-driver.js';
 import { branchWith, create, openMergeRequest, seedRepository, update } from './merge-requests-helpers.js';
+import { WebSession } from '../helpers/browser-session.js';
 
 let kiln: TestKiln;
 let w: RepositoryWorld;
@@ -151,6 +152,14 @@ describe('mergeability', () => {
     await kiln.worker.drain();
     const read = await kiln.apiAs(w.developer, 'GET', `/projects/${w.project.id}/merge_requests/${mr.iid}`);
     expect(read).toMatchObject({ merge_status: 'cannot_be_merged', has_conflicts: true, detailed_merge_status: 'conflict' });
+    // The merge widget names the conflicting files (the clean one is not among them).
+    await branchWith(kiln, w.developer, w.project.id, 'clash', [create('clean.txt', 'fine\n')]);
+    await kiln.worker.drain();
+    const web = new WebSession(kiln);
+    await web.signIn(w.reporter.username, w.reporter.password);
+    const widget = (await web.get(`/${w.project.path_with_namespace}/-/merge_requests/${mr.iid}/widget`)).body;
+    expect(widget).toContain('data-status="conflict"');
+    expect(widget).toContain('<div id="conflicts"><p>Conflicts in 1 file:</p><ul><li><code>README.md</code></li></ul></div>');
   });
 });
 

@@ -13,6 +13,8 @@ import { approvalsEntity } from '../approve-merge-request.js';
 import type { MergeRequestRow } from '../rows.js';
 import { when } from './time.js';
 import { ACTIVE } from '../../commit-statuses/api.js';
+import { latestDiffOf } from '../finder.js';
+import { branchHead, readRepository, testMerge } from '../mr-repository.js';
 
 type Entity = Awaited<ReturnType<typeof presentMergeRequest>>;
 type Approvals = Awaited<ReturnType<typeof approvalsEntity>>;
@@ -27,6 +29,24 @@ const BLOCKED: Record<string, string> = {
   ci_must_pass: 'Merge blocked: a successful pipeline (commit status) is required.',
   ci_still_running: 'Merge blocked: the pipeline is still running.',
 };
+
+/** The most conflicting files the widget names; past it, how many more. */
+const CONFLICTS_SHOWN = 20;
+
+/**
+ * The files that conflict, as GitLab lists them for resolution: the test merge of the target branch's
+ * head and the latest version's head, worked out again here (one `git merge-tree`, only for a merge
+ * request the check found conflicting), so nothing is stored that a push would make stale.
+ */
+async function conflictsPart(context: PageContext, mr: MergeRequestRow, target: ProjectRow): Promise<Html> {
+  const [repoPath, diff] = await Promise.all([readRepository(context.deps, target), latestDiffOf(context.deps.db, mr)]);
+  const start = await branchHead(repoPath, mr.target_branch);
+  if (repoPath === null || start === null || !diff?.head_commit_sha) return html``;
+  const { conflictedPaths } = await testMerge(repoPath, start, diff.head_commit_sha);
+  if (conflictedPaths.length === 0) return html``;
+  const more = conflictedPaths.length - CONFLICTS_SHOWN;
+  return html`<div id="conflicts"><p>Conflicts in ${conflictedPaths.length} file${conflictedPaths.length === 1 ? '' : 's'}:</p><ul>${conflictedPaths.slice(0, CONFLICTS_SHOWN).map((path) => html`<li><code>${path}</code></li>`)}${more > 0 ? html`<li>and ${more} more</li>` : ''}</ul></div>`;
+}
 
 function approvalsPart(context: PageContext, self: string, approvals: Approvals): Html {
   const names = approvals.approved_by.map((entry) => html`<a href="/${entry.user.username}">${entry.user.name}</a>`);
@@ -81,7 +101,8 @@ export async function mergeWidget(context: PageContext, access: ProjectAccess, m
   } else if (status === 'mergeable') {
     state = html`<p id="merge-state" data-status="mergeable">Ready to merge!</p>${entity.user.can_merge ? mergeForm(context, self, entity, target) : html`<p class="muted">Only those allowed to merge into <code>${mr.target_branch}</code> can merge this.</p>`}`;
   } else {
-    state = html`<p id="merge-state" data-status="${status}">${BLOCKED[status] ?? `Merge blocked (${status}).`}</p>${status === 'need_rebase' && entity.user.can_merge ? html`<form method="post" action="${self}/rebase" class="actions">${csrfField(context)}<button type="submit" class="secondary" id="rebase">Rebase source branch</button></form>` : ''}`;
+    const conflicts = status === 'conflict' ? await conflictsPart(context, mr, target) : html``;
+    state = html`<p id="merge-state" data-status="${status}">${BLOCKED[status] ?? `Merge blocked (${status}).`}</p>${conflicts}${status === 'need_rebase' && entity.user.can_merge ? html`<form method="post" action="${self}/rebase" class="actions">${csrfField(context)}<button type="submit" class="secondary" id="rebase">Rebase source branch</button></form>` : ''}`;
   }
   const error = mr.merge_error && mr.state === 'opened' ? html`<p class="error" role="alert">${mr.merge_error}</p>` : '';
   return html`<section class="merge-widget" id="merge-widget" aria-live="polite">${approvalsPart(context, self, approvals)}${error}${state}</section>`;
