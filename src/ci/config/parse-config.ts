@@ -12,6 +12,8 @@ const MAX_YAML_DEPTH = 100;
 const MAX_ALIASES = 100;
 const MAX_EXTENDS_DEPTH = 11;
 const MAX_NEEDS = 50;
+/** GitLab's limit of `rules:changes` and `rules:exists` entries. */
+const MAX_RULE_PATHS = 50;
 
 export const DEFAULT_STAGES = ['build', 'test', 'deploy'];
 export type JobWhen = 'on_success' | 'on_failure' | 'always' | 'manual' | 'delayed';
@@ -32,6 +34,8 @@ export interface CiService extends CiImage {
 export interface CiRule {
   if?: string;
   changes?: string[];
+  /** `changes:compare_to`: the ref whose commit the changes are counted from. */
+  compareTo?: string;
   exists?: string[];
   when?: JobWhen | 'never';
   allowFailure?: boolean;
@@ -41,6 +45,8 @@ export interface CiRule {
 export interface CiRefFilter {
   refs: string[];
   variables: string[];
+  /** `only:changes` / `except:changes` globs. */
+  changes?: string[];
 }
 export interface CiNeed {
   job: string;
@@ -261,8 +267,9 @@ function parseRefFilter(value: unknown, location: string, errors: string[]): CiR
         }
       }
     }
-    if (value.changes !== undefined && !isStringArray(value.changes)) errors.push(`${location} changes should be an array of strings`);
-    return { refs: isStringArray(refs) ? refs : [], variables: isStringArray(variables) ? variables : [] };
+    const changes = typeof value.changes === 'string' ? [value.changes] : value.changes;
+    if (changes !== undefined && !isStringArray(changes)) errors.push(`${location} changes should be an array of strings`);
+    return { refs: isStringArray(refs) ? refs : [], variables: isStringArray(variables) ? variables : [], ...(isStringArray(changes) ? { changes } : {}) };
   }
   errors.push(`${location} config should be an array of strings or a hash`);
   return null;
@@ -314,7 +321,13 @@ function parseRules(value: unknown, location: string, errors: string[]): CiRule[
       if (list === undefined) continue;
       const paths = typeof list === 'string' ? [list] : isHash(list) && list.paths !== undefined ? list.paths : list;
       if (!isStringArray(paths)) errors.push(`${at}:${key} config should be an array of strings`);
+      else if (paths.length > MAX_RULE_PATHS) errors.push(`${at}:${key} config has too many entries (maximum ${MAX_RULE_PATHS})`);
       else rule[key] = paths;
+      if (key === 'changes' && isHash(list) && list.compare_to !== undefined) {
+        if (typeof list.compare_to !== 'string') errors.push(`${at}:changes compare to should be a string`);
+        else rule.compareTo = list.compare_to;
+      }
+      if (key === 'exists' && isHash(list) && list.project !== undefined) errors.push(`${at}:exists project is not supported by Kiln`);
     }
     if (item.start_in !== undefined) rule.startIn = String(item.start_in);
     rules.push(rule);

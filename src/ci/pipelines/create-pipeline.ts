@@ -13,6 +13,7 @@ import { createJobDeployment } from '../../environments/api.js';
 import { parseCiConfigWithIncludes } from '../config/includes.js';
 import { includeContext } from './include-reader.js';
 import { readYamlAt } from './read-yaml.js';
+import { CompareToError, readRuleFiles } from './rule-files.js';
 import { selectJobs, workflowAllows, type PipelineContext } from './select-jobs.js';
 import { processPipeline } from './process-pipeline.js';
 import { jobStatusChanged } from './job-status-changed.js';
@@ -82,11 +83,23 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
     },
   };
   const skip = (input.source === 'push' || input.source === 'merge_request_event') && SKIP_CI.test(commit.message);
-  const parsed = skip
+  let parsed = skip
     ? null
     : typeof content === 'string'
       ? await parseCiConfigWithIncludes(content, includeContext(deps, project, commit.id, input.userId, context.variables), deps.config.baseUrl)
       : { errors: ['The parsed YAML is too big'], warnings: [], config: null, mergedYaml: null };
+  if (parsed?.config) {
+    // `rules:changes` and `rules:exists` read the diff and the tree once, when a rule asks.
+    try {
+      const files = await readRuleFiles(repoPath, parsed.config, {
+        sha: commit.id, beforeSha: input.beforeSha ?? null, tag: input.tag, source: input.source, diffBaseSha: input.mergeRequest?.variables.CI_MERGE_REQUEST_DIFF_BASE_SHA,
+      });
+      if (files) context.files = files;
+    } catch (error) {
+      if (!(error instanceof CompareToError)) throw error;
+      parsed = { ...parsed, errors: [error.message], config: null };
+    }
+  }
   if (parsed && parsed.errors.length && !background && input.source !== 'web' && input.source !== 'merge_request_event') throw new PipelineCreationError(parsed.errors);
   const config = parsed?.config ?? null;
   let selected = config ? selectJobs(config, context) : [];

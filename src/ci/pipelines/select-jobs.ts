@@ -5,6 +5,7 @@
 import { RE2JS } from 're2js';
 import type { CiConfig, CiJobDefinition, CiRefFilter, CiRule, JobWhen } from '../config/parse-config.js';
 import { evaluateExpression } from '../config/expressions.js';
+import { changesHold, existsHold, type RuleFiles } from './rule-files.js';
 
 export interface PipelineContext {
   ref: string;
@@ -12,6 +13,8 @@ export interface PipelineContext {
   source: string;
   /** Variables known before the pipeline exists (predefined, YAML and pipeline variables). */
   variables: Record<string, string>;
+  /** What `changes` and `exists` look at (without it, as in the lint, both hold). */
+  files?: RuleFiles;
 }
 
 /** `only`/`except` source keywords and the pipeline sources they stand for. */
@@ -39,12 +42,16 @@ function refMatches(pattern: string, context: PipelineContext): boolean {
 function filterMatches(filter: CiRefFilter, context: PipelineContext): boolean {
   const refs = filter.refs.length === 0 || filter.refs.some((pattern) => refMatches(pattern, context));
   const variables = filter.variables.length === 0 || filter.variables.some((expression) => evaluateExpression(expression, context.variables));
-  return refs && variables;
+  const changes = filter.changes === undefined || changesHold(filter.changes, undefined, context.files, context.variables);
+  return refs && variables && changes;
 }
 
-/** The first rule whose clauses hold, or null. `changes` hold (Kiln compares no diffs yet), `exists` too. */
-export function matchingRule(rules: CiRule[], variables: Record<string, string>): CiRule | null {
-  return rules.find((rule) => rule.if === undefined || evaluateExpression(rule.if, variables)) ?? null;
+/** The first rule whose clauses (`if`, `changes`, `exists`) all hold, or null. */
+export function matchingRule(rules: CiRule[], variables: Record<string, string>, files?: RuleFiles): CiRule | null {
+  return rules.find((rule) =>
+    (rule.if === undefined || evaluateExpression(rule.if, variables))
+    && (rule.changes === undefined || changesHold(rule.changes, rule.compareTo, files, variables))
+    && (rule.exists === undefined || existsHold(rule.exists, files, variables))) ?? null;
 }
 
 export interface SelectedJob {
@@ -57,7 +64,7 @@ export interface SelectedJob {
 /** Whether `workflow:rules` let the pipeline exist, and the variables their rule adds. */
 export function workflowAllows(config: CiConfig, context: PipelineContext): { allowed: boolean; variables: Record<string, string> } {
   if (!config.workflowRules) return { allowed: true, variables: {} };
-  const rule = matchingRule(config.workflowRules, { ...config.variables, ...context.variables });
+  const rule = matchingRule(config.workflowRules, { ...config.variables, ...context.variables }, context.files);
   if (!rule || rule.when === 'never') return { allowed: false, variables: {} };
   return { allowed: true, variables: rule.variables ?? {} };
 }
@@ -67,7 +74,7 @@ export function selectJobs(config: CiConfig, context: PipelineContext): Selected
   for (const definition of config.jobs) {
     const variables = { ...config.variables, ...definition.variables, ...context.variables };
     if (definition.rules) {
-      const rule = matchingRule(definition.rules, variables);
+      const rule = matchingRule(definition.rules, variables, context.files);
       if (!rule || rule.when === 'never') continue;
       const when = rule.when ?? definition.when;
       selected.push({
