@@ -91,15 +91,22 @@ export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, prepare
     }
   }
 
-  /** The tables a look-up reads are watched from its first use; after a schema change (a table rebuilt) again. */
-  function watch(tables: readonly CachedTable[]): void {
+  /**
+   * After a schema change (a table rebuilt, which drops its temporary triggers) the watched tables are
+   * watched again. Read only when `PRAGMA data_version` moved: Kiln changes the schema only by migrating
+   * before it serves, so a change while it runs is another process's commit, which moves data_version.
+   */
+  function rewatchAfterSchemaChange(): void {
     const schema = schemaVersion.get() as number;
-    if (schema !== watchedSchema) {
-      for (const table of generations.keys()) trigger(table);
-      // Whatever changed meanwhile, nothing read before is trusted.
-      everything();
-      watchedSchema = schemaVersion.get() as number;
-    }
+    if (schema === watchedSchema) return;
+    for (const table of generations.keys()) trigger(table);
+    // Whatever changed meanwhile, nothing read before is trusted.
+    everything();
+    watchedSchema = schemaVersion.get() as number;
+  }
+
+  /** The tables a look-up reads are watched from its first use. */
+  function watch(tables: readonly CachedTable[]): void {
     for (const table of tables) {
       if (generations.has(table)) continue;
       trigger(table);
@@ -128,12 +135,13 @@ export function sqliteReads(db: Kysely<DB>, connection: SQLite.Database, prepare
       const text = textOf(statement.strings);
       if (!caching || connection.inTransaction) return run<T>(text, statement.values);
       works.refuse(REFUSED);
-      watch(tables);
       const version = dataVersion.get() as number;
       if (version !== seenDataVersion) {
         seenDataVersion = version;
         everything();
+        rewatchAfterSchemaChange();
       }
+      watch(tables);
       const key = `${text}\u0001${valuesKey(statement.values)}`;
       const entry = entries.get(key);
       if (entry !== undefined && entry.tables.every((table, index) => generations.get(table) === entry.generations[index])) return Promise.resolve(entry.rows as readonly T[]);
