@@ -41,7 +41,7 @@ describe('go-gitlab 0.73', () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('creates a branch and a merge request, lists, reads, approves and merges it', async () => {
+  it('creates a branch and a merge request, lists, reads, edits, comments on a line, resolves the thread, approves and merges it', async () => {
     const goEnv = {
       HOME: work,
       GO111MODULE: 'off',
@@ -61,6 +61,12 @@ describe('go-gitlab 0.73', () => {
     expect(out.listed).toEqual([1]);
     expect(out.got).toEqual(['Go change', 'from go-gitlab', true, '!1', true]);
     expect(out.changes).toEqual(['go.txt']);
+    expect(out.updated).toEqual(['Go change, edited', ['go', 'reviewed']]);
+    expect(out.commits).toEqual(['Add go.txt']);
+    expect(out.versions).toEqual([1, true, 'collected']);
+    expect(out.note).toEqual(['Looks good', 'MergeRequest']);
+    expect(out.thread).toEqual(['DiffNote', 'go.txt', 1, true, false]);
+    expect(out.resolved).toBe(true);
     expect(out.approved).toEqual(['root']);
     expect(out.participants).toEqual(['root']);
     expect(out.merged).toEqual(['merged', 'root', true]);

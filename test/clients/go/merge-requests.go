@@ -65,6 +65,41 @@ func main() {
 	}
 	out["changes"] = paths
 
+	updated, _, err := client.MergeRequests.UpdateMergeRequest(project, mr.IID, &gitlab.UpdateMergeRequestOptions{Title: gitlab.String("Go change, edited"), AddLabels: &gitlab.Labels{"reviewed"}})
+	check("update merge request", err)
+	out["updated"] = []interface{}{updated.Title, []string(updated.Labels)}
+
+	commits, _, err := client.MergeRequests.GetMergeRequestCommits(project, mr.IID, nil)
+	check("commits", err)
+	titles := []string{}
+	for _, one := range commits {
+		titles = append(titles, one.Title)
+	}
+	out["commits"] = titles
+
+	versions, _, err := client.MergeRequests.GetMergeRequestDiffVersions(project, mr.IID, nil)
+	check("versions", err)
+	out["versions"] = []interface{}{len(versions), versions[0].HeadCommitSHA == commit.ID, versions[0].State}
+
+	note, _, err := client.Notes.CreateMergeRequestNote(project, mr.IID, &gitlab.CreateMergeRequestNoteOptions{Body: gitlab.String("Looks good")})
+	check("note", err)
+	out["note"] = []interface{}{note.Body, note.NoteableType}
+
+	// go-gitlab sends "line_range": null beside the position's fields.
+	thread, _, err := client.Discussions.CreateMergeRequestDiscussion(project, mr.IID, &gitlab.CreateMergeRequestDiscussionOptions{
+		Body: gitlab.String("Why go?"),
+		Position: &gitlab.NotePosition{
+			BaseSHA: got.DiffRefs.BaseSha, StartSHA: got.DiffRefs.StartSha, HeadSHA: got.DiffRefs.HeadSha,
+			PositionType: "text", NewPath: "go.txt", OldPath: "go.txt", NewLine: 1,
+		},
+	})
+	check("diff thread", err)
+	first := thread.Notes[0]
+	out["thread"] = []interface{}{string(first.Type), first.Position.NewPath, first.Position.NewLine, first.Resolvable, first.Resolved}
+	resolved, _, err := client.Discussions.ResolveMergeRequestDiscussion(project, mr.IID, thread.ID, &gitlab.ResolveMergeRequestDiscussionOptions{Resolved: gitlab.Bool(true)})
+	check("resolve", err)
+	out["resolved"] = resolved.Notes[0].Resolved
+
 	approved, _, err := client.MergeRequestApprovals.ApproveMergeRequest(project, mr.IID, &gitlab.ApproveMergeRequestOptions{SHA: gitlab.String(commit.ID)})
 	check("approve", err)
 	approvers := []string{}
