@@ -11,6 +11,7 @@ import { systemHookData } from './payloads/system-events.js';
 import { releaseHookData } from './payloads/release.js';
 import { jobHookData, pipelineHookData } from './payloads/ci.js';
 import { wikiPageHookData } from './payloads/wiki-page.js';
+import { snippetNoteHookData } from './payloads/snippet-note.js';
 
 const RELEASE_ACTIONS = { 'release.created': 'create', 'release.updated': 'update', 'release.deleted': 'delete' } as const;
 
@@ -44,6 +45,10 @@ export async function buildHook(deps: Deps, event: DomainEvent<DomainEventKind>)
     case 'note.created': {
       if (event.noteableType === 'MergeRequest') {
         const data = await mergeRequestNoteHookData(deps, { noteId: event.noteId });
+        return data && { event: 'Note Hook', trigger: 'note_hooks', data };
+      }
+      if (event.noteableType === 'Snippet') {
+        const data = await snippetNoteHookData(deps, { noteId: event.noteId });
         return data && { event: 'Note Hook', trigger: 'note_hooks', data };
       }
       const built = await noteHookData(deps, { noteId: event.noteId, actorId: event.actorId });

@@ -3,6 +3,7 @@
 // hook with `type: "Incident"`.
 import type { Deps } from '../../platform/deps.js';
 import type { DomainEvent } from '../../platform/domain-events.js';
+import { plainNoteAttrs } from './note-attrs.js';
 import { hookTime, labelAttrs, projectAttrs, projectForHook, repositoryAttrs, userAttrs, usersForHook, type ProjectHookRow } from './common.js';
 
 export type IssueRow = NonNullable<Awaited<ReturnType<typeof findIssue>>>;
@@ -193,33 +194,7 @@ export async function noteHookData(deps: Deps, input: { noteId: number; actorId:
       user: userAttrs(deps, users.get(Number(note.author_id))),
       project_id: Number(project.id),
       project: projectAttrs(deps, project),
-      object_attributes: {
-        attachment: null,
-        author_id: Number(note.author_id),
-        change_position: null,
-        commit_id: null,
-        created_at: hookTime(note.created_at),
-        discussion_id: note.discussion_id,
-        id: Number(note.id),
-        line_code: null,
-        note: note.body,
-        noteable_id: Number(note.noteable_id),
-        noteable_type: 'Issue',
-        original_position: null,
-        position: null,
-        project_id: Number(note.project_id),
-        resolved_at: null,
-        resolved_by_id: null,
-        resolved_by_push: null,
-        st_diff: null,
-        system: Number(note.system) === 1,
-        type: note.type ?? null,
-        updated_at: hookTime(note.updated_at),
-        updated_by_id: null,
-        description: note.body,
-        url: `${issueUrl}#note_${note.id}`,
-        action: 'create',
-      },
+      object_attributes: plainNoteAttrs(note, 'Issue', `${issueUrl}#note_${note.id}`),
       repository: repositoryAttrs(deps, project),
       issue: { ...attrs, labels: attrs.labels },
     },
