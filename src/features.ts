@@ -39,6 +39,7 @@ import { exploreFeature } from './explore/index.js';
 import { wikisFeature } from './wikis/index.js';
 import { badgesFeature } from './badges/index.js';
 import { topicsFeature } from './topics/index.js';
+import { customAttributesFeature } from './custom-attributes/index.js';
 
 export const features: Feature[] = [
   accountsFeature,
@@ -79,6 +80,7 @@ export const features: Feature[] = [
   snippetsFeature,
   badgesFeature,
   topicsFeature,
+  customAttributesFeature,
   boardsFeature,
   issuePagesFeature,
   mergeRequestPagesFeature,

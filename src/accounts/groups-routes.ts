@@ -5,6 +5,7 @@ import { p } from '../platform/http/params.js';
 import { createGroup } from './create-group.js';
 import { visibleGroupsQuery } from './finders.js';
 import { groupEntity } from './entities.js';
+import { customAttributeFilter, customAttributesOf, ownersWith, showsCustomAttributes } from './custom-attribute-filters.js';
 import { settingParams } from './stored-settings.js';
 import { GROUP_SETTING_ALIASES, GROUP_STORED_SETTINGS } from './settings-tables.js';
 
@@ -17,9 +18,13 @@ export function groupsRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'GET', url: '/groups', summary: 'List groups you can see (public ones without a token)', tags: ['groups'], paginated: true,
     ability: { instance: 'read_instance' }, auth: 'optional',
     params: { search: p.string.optional(), top_level_only: p.boolean.optional(), owned: p.boolean.optional(), all_available: p.boolean.optional() },
-    handler: async ({ params, principal, paginate }) => {
-      const rows = await paginate(visibleGroupsQuery(deps, principal?.user ?? null, { search: params.search, topLevelOnly: params.top_level_only, owned: params.owned }));
-      return rows.map((row) => groupEntity(base, row));
+    handler: async ({ params, principal, paginate, input }) => {
+      const viewer = principal?.user ?? null;
+      let query = visibleGroupsQuery(deps, viewer, { search: params.search, topLevelOnly: params.top_level_only, owned: params.owned });
+      for (const owners of ownersWith(deps.db, 'group_id', customAttributeFilter(input, viewer))) query = query.where('id', 'in', owners);
+      const rows = await paginate(query);
+      const attributes = showsCustomAttributes(input, viewer) ? await customAttributesOf(deps.db, 'group_id', rows.map((row) => Number(row.id))) : null;
+      return rows.map((row) => (attributes ? { ...groupEntity(base, row), custom_attributes: attributes.get(Number(row.id)) } : groupEntity(base, row)));
     },
   });
 
@@ -27,7 +32,11 @@ export function groupsRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'GET', url: '/groups/:id', summary: 'One group by id or URL-encoded path', tags: ['groups'],
     ability: { group: 'read_group' }, auth: 'optional',
     params: { id: p.string.required() },
-    handler: async ({ group }) => groupEntity(base, (await group()).group),
+    handler: async ({ group, input, principal }) => {
+      const { group: row } = await group();
+      if (!showsCustomAttributes(input, principal?.user ?? null)) return groupEntity(base, row);
+      return { ...groupEntity(base, row), custom_attributes: (await customAttributesOf(deps.db, 'group_id', [Number(row.id)])).get(Number(row.id)) };
+    },
   });
 
   apiRoute(app, deps, {

@@ -14,6 +14,7 @@ import type { Principal } from '../platform/auth/principal.js';
 import { namespaceOf, namespacesOf, projectsByIds, visibleProjectKeysQuery } from './finders.js';
 import { keptProjectJson, projectEntity, projectJson } from './entities.js';
 import { forkedFromJson } from './fork-network.js';
+import { customAttributeFilter, customAttributesOf, ownersWith, showsCustomAttributes } from './custom-attribute-filters.js';
 import { PROJECT_LIST_PARAMS, projectFilters } from './project-list-params.js';
 import { canOnProject } from '../platform/auth/policies/index.js';
 import { withMember } from '../platform/http/entity-cache.js';
@@ -27,9 +28,11 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     ability: { instance: 'read_instance' }, auth: 'optional',
     params: PROJECT_LIST_PARAMS,
     // The page's keys and count in one statement; the rows of the entities not kept only on a miss.
-    handler: async ({ params, principal, paginateWithCount }) => {
+    handler: async ({ params, principal, paginateWithCount, input }) => {
       const user = principal?.user ?? null;
-      const keys = await paginateWithCount(visibleProjectKeysQuery(deps, user, projectFilters(params)));
+      let query = visibleProjectKeysQuery(deps, user, projectFilters(params));
+      for (const owners of ownersWith(deps.db, 'project_id', customAttributeFilter(input, user))) query = query.where('id', 'in', owners);
+      const keys = await paginateWithCount(query);
       const forkedFrom = await forkedFromJson(deps, deps.config, user, keys);
       const jsons = keys.map((key) => keptProjectJson(deps.caches, key, forkedFrom.get(Number(key.id))));
       const missing = await projectsByIds(deps, keys.filter((_, index) => jsons[index] === undefined).map((key) => Number(key.id)));
@@ -38,6 +41,10 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
         const read = new Map(missing.map((row) => [Number(row.id), projectJson(deps.caches, deps.config, row, namespaces.get(Number(row.namespace_id))!, undefined, forkedFrom.get(Number(row.id)))]));
         // A project deleted between the two statements is left out, as a listing read after it would.
         keys.forEach((key, index) => (jsons[index] ??= read.get(Number(key.id))));
+      }
+      if (showsCustomAttributes(input, user)) {
+        const attributes = await customAttributesOf(deps.db, 'project_id', keys.map((key) => Number(key.id)));
+        keys.forEach((key, index) => (jsons[index] &&= withMember(jsons[index], 'custom_attributes', JSON.stringify(attributes.get(Number(key.id))))));
       }
       return JsonText.of(`[${jsons.filter((json) => json !== undefined).join(',')}]`);
     },
@@ -49,10 +56,13 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.string.required(), statistics: p.boolean.optional() },
     // Anonymous callers get no `permissions` (GitLab presents them only to a user); `statistics` only
     // those who may read them (Reporters and up).
-    handler: async ({ principal, project, params }) => {
+    handler: async ({ principal, project, params, input }) => {
       const access = await project();
       const forkedFrom = (await forkedFromJson(deps, deps.config, principal?.user ?? null, [access.project])).get(Number(access.project.id));
-      const json = projectJson(deps.caches, deps.config, access.project, access.namespace, principal ? access : undefined, forkedFrom);
+      let json = projectJson(deps.caches, deps.config, access.project, access.namespace, principal ? access : undefined, forkedFrom);
+      if (showsCustomAttributes(input, principal?.user ?? null)) {
+        json = withMember(json, 'custom_attributes', JSON.stringify((await customAttributesOf(deps.db, 'project_id', [Number(access.project.id)])).get(Number(access.project.id))));
+      }
       const statistics = accountHooks(deps).projectStatistics;
       if (!params.statistics || !statistics || !canOnProject(access, 'read_statistics')) return JsonText.of(json);
       return JsonText.of(withMember(json, 'statistics', JSON.stringify(await statistics(access.project))));

@@ -9,6 +9,7 @@ import { ForbiddenError } from '../platform/errors.js';
 import { canOnInstance } from '../platform/auth/policies/index.js';
 import { findUser } from './lookup.js';
 import { usersQuery } from './users-finder.js';
+import { customAttributeFilter, customAttributesOf, ownersWith, showsCustomAttributes } from './custom-attribute-filters.js';
 import { userBasic, userPrivate, userProfile } from './user-entities.js';
 import { GITLAB_COMPAT_VERSION, KILN_VERSION } from '../platform/version.js';
 
@@ -45,12 +46,18 @@ export function usersRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'GET', url: '/users', summary: 'List users', tags: ['users'], paginated: true, extraScopes: ['read_user'],
     ability: { instance: 'read_users_list' }, auth: 'optional',
     params: { username: p.string.optional(), search: p.string.optional(), active: p.boolean.optional(), blocked: p.boolean.optional() },
-    handler: async ({ params, principal, paginate }) => {
+    handler: async ({ params, principal, paginate, input }) => {
       // Anonymous callers may only look one user up by username, never list them all (lib/api/users.rb).
       if (!principal && !params.username) throw new ForbiddenError('Not authorized to access /api/v4/users');
       const viewer = principal?.user ?? null;
-      const rows = await paginate(usersQuery(deps, viewer, params));
-      return rows.map((row) => (canOnInstance(viewer, 'admin_all_resources') ? userPrivate(base, row) : userBasic(base, row)));
+      let query = usersQuery(deps, viewer, params);
+      for (const owners of ownersWith(deps.db, 'user_id', customAttributeFilter(input, viewer))) query = query.where('id', 'in', owners);
+      const rows = await paginate(query);
+      const attributes = showsCustomAttributes(input, viewer) ? await customAttributesOf(deps.db, 'user_id', rows.map((row) => Number(row.id))) : null;
+      return rows.map((row) => {
+        const entity = canOnInstance(viewer, 'admin_all_resources') ? userPrivate(base, row) : userBasic(base, row);
+        return attributes ? { ...entity, custom_attributes: attributes.get(Number(row.id)) } : entity;
+      });
     },
   });
 
@@ -58,9 +65,11 @@ export function usersRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'GET', url: '/users/:id', summary: 'One user by id or username', tags: ['users'], extraScopes: ['read_user'],
     ability: { instance: 'read_users_list' },
     params: { id: p.string.required() },
-    handler: async ({ params, actor }) => {
+    handler: async ({ params, actor, input }) => {
       const user = await findUser(deps, params.id);
-      return canOnInstance(actor.user, 'admin_all_resources') || actor.user.id === user.id ? userPrivate(base, user) : userProfile(base, user);
+      const entity = canOnInstance(actor.user, 'admin_all_resources') || actor.user.id === user.id ? userPrivate(base, user) : userProfile(base, user);
+      if (!showsCustomAttributes(input, actor.user)) return entity;
+      return { ...entity, custom_attributes: (await customAttributesOf(deps.db, 'user_id', [Number(user.id)])).get(Number(user.id)) };
     },
   });
 

@@ -25,6 +25,7 @@ import type { SnippetsTables } from './tables/snippets.js';
 import type { BroadcastMessagesTables } from './tables/broadcast-messages.js';
 import type { BadgesTables } from './tables/badges.js';
 import type { TopicsTables } from './tables/topics.js';
+import type { CustomAttributesTables } from './tables/custom-attributes.js';
 
 export interface DB
   extends AccountsTables,
@@ -52,4 +53,5 @@ export interface DB
     SnippetsTables,
     BroadcastMessagesTables,
     BadgesTables,
-    TopicsTables {}
+    TopicsTables,
+    CustomAttributesTables {}
