@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { gitCommands, listenOnLoopback } from '../helpers/git.js';
 import { WebSession } from '../helpers/browser-session.js';
+import { BLAME_PER_PAGE } from '../../src/repositories/pages/blame-page.js';
 
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>.txt';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -21,6 +22,7 @@ let stranger: TestUser;
 let work: string;
 let repo: string;
 let web: WebSession;
+let remote: string;
 const { ok } = gitCommands(() => work);
 
 function textOf(body: string): string {
@@ -62,7 +64,7 @@ beforeAll(async () => {
   for (let index = 0; index < 45; index += 1) await write('log.txt', `${index}\n`, `Log entry ${index}`);
   await ok(['tag', 'v1.0'], repo);
   await ok(['tag', '-a', 'v1.1', '-m', 'Release 1.1'], repo);
-  const remote = `${base.replace('http://', `http://owner:${owner.token}@`)}/owner/shop.git`;
+  remote = `${base.replace('http://', `http://owner:${owner.token}@`)}/owner/shop.git`;
   await ok(['push', '-q', remote, 'main', 'feature/x', '--tags'], repo);
   web = new WebSession(kiln);
   await web.signIn(owner.username, owner.password);
@@ -206,6 +208,50 @@ describe('GET /:project/-/blame/:ref/:path', () => {
     const last = await lastCommit('main', 'log.txt');
     expect(response.body).toContain(`href="/owner/shop/-/commit/${last}"`);
     expect(response.body).toContain('id="L1"');
+  });
+
+  it(`shows a long file ${BLAME_PER_PAGE} lines a page, each line beside the commit git blame names, and all of it when asked`, async () => {
+    // A branch of its own: a 2,500-line file, then a change of lines 2 and 1,500.
+    const lines = Array.from({ length: 2500 }, (_, index) => `line ${index + 1}`);
+    await ok(['checkout', '-q', '-b', 'long', 'main'], repo);
+    await write('long.txt', `${lines.join('\n')}\n`, 'Add a long file');
+    lines[1] = 'line 2, changed';
+    lines[1499] = 'line 1500, changed';
+    await write('long.txt', `${lines.join('\n')}\n`, 'Change two lines');
+    await ok(['checkout', '-q', 'main'], repo);
+    await ok(['push', '-q', remote, 'long'], repo);
+    const blamed = new Map<number, string>();
+    const porcelain = await ok(['blame', '--porcelain', 'long', '--', 'long.txt'], repo);
+    for (const match of porcelain.matchAll(/^([0-9a-f]{40}) \d+ (\d+) (\d+)$/gm)) for (let line = 0; line < Number(match[3]); line += 1) blamed.set(Number(match[2]) + line, match[1]);
+    /** Line number → commit, as the page shows them (a commit cell spans its run's rows). */
+    const shown = (body: string) => {
+      const found = new Map<number, string>();
+      let commit = '';
+      let left = 0;
+      for (const row of body.matchAll(/<tr id="L(\d+)"[^>]*>(.*?)<\/tr>/g)) {
+        const cell = /<td class="blame-commit" rowspan="(\d+)">.*?\/-\/commit\/([0-9a-f]{40})/.exec(row[2]);
+        if (cell) [left, commit] = [Number(cell[1]), cell[2]];
+        expect(left, `line ${row[1]} has a commit`).toBeGreaterThan(0);
+        found.set(Number(row[1]), commit);
+        left -= 1;
+      }
+      return found;
+    };
+    const base = '/owner/shop/-/blame/long/long.txt';
+    for (const [query, first, last] of [['', 1, 1000], ['?page=2', 1001, 2000], ['?page=3', 2001, 2500], ['?page=4', 1, 1000], ['?page=0', 1, 1000], ['?page=x', 1, 1000], ['?no_pagination=true', 1, 2500]] as const) {
+      const response = await web.get(`${base}${query}`);
+      expect(response.statusCode).toBe(200);
+      const found = shown(response.body);
+      expect([...found.keys()], query).toEqual(Array.from({ length: last - first + 1 }, (_, index) => first + index));
+      for (const [line, commit] of found) expect(commit, `line ${line}`).toBe(blamed.get(line));
+      const paged = query !== '?no_pagination=true';
+      expect(response.body.includes(`data-lines-per-page="${BLAME_PER_PAGE}"`), query).toBe(paged);
+      expect(response.body.includes(`href="${base}?no_pagination=true"`), query).toBe(paged);
+    }
+    const second = (await web.get(`${base}?page=2`)).body;
+    expect(second).toContain(`href="${base}?page=1" rel="prev"`);
+    expect(second).toContain(`href="${base}?page=3" rel="next"`);
+    expect(new Set(shown(second).values()).size).toBe(2);
   });
 });
 

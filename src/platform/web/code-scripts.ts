@@ -1,7 +1,8 @@
 // Behaviour of code on pages, appended to /-/assets/kiln.js (assets.ts). Progressive enhancement:
 // anchors and links work without it.
 // - Line numbers of a file (`table.blob`): a click selects the line (`#L10`), a shift-click a range
-//   (`#L10-20`, GitLab's form); the selection is shown when the page opens at such an address.
+//   (`#L10-20`, GitLab's form); the selection is shown when the page opens at such an address, and
+//   a line on another page of a paged table (`data-lines-per-page`: blame) opens that page.
 // - Line numbers of a diff (`table.diff`): a click marks the start of a range, a shift-click its end;
 //   the file's hidden `line_range_start` input then holds the first line's code, which the diff
 //   view's comment buttons send (repositories/diff-view/index.ts).
@@ -17,6 +18,11 @@ export const CODE_SCRIPT = `(function () {
     var from = Number(match[1]);
     var to = Number(match[2] || match[1]);
     if (to < from) { var swap = from; from = to; to = swap; }
+    var paged = document.querySelector('table[data-lines-per-page]');
+    if (paged && !document.getElementById('L' + from)) {
+      window.location.replace('?page=' + Math.ceil(from / Number(paged.getAttribute('data-lines-per-page'))) + window.location.hash);
+      return;
+    }
     var first = null;
     for (var number = from; number <= to && number - from < 10000; number += 1) {
       var row = document.getElementById('L' + number);

@@ -1,7 +1,9 @@
 // GET /<project>/-/blame/<ref>/<path> (GitLab's blame page): each run of lines beside the commit
 // that last changed them (author, title, how long ago, a bar coloured by age, from newest to oldest
 // commit of the file), and the lines highlighted (kept by the file's content, as on the blob page).
-// One `git blame --porcelain` and one object read.
+// One `git blame --porcelain` and one object read. A file of more than 1,000 lines is shown a page of
+// 1,000 lines at a time, as GitLab does (`?page=N`, `?no_pagination=true` for all of it): the blame
+// is of the whole file (kept by commit), the page's rows are what a view renders.
 // A blame at a commit never changes (the commit names the file's whole history): its runs of lines are
 // kept by project, commit and path (repository-api/page-caches.ts; a push to the default branch has
 // the files it changed blamed in the background), read only after the page's permission check and
@@ -32,6 +34,15 @@ export function ageBucket(seconds: number, newest: number, oldest: number): numb
   return Math.min(AGE_BUCKETS - 1, Math.floor(((newest - seconds) / (newest - oldest)) * AGE_BUCKETS));
 }
 
+/** Lines a blame page shows (GitLab's Projects::BlameService::PER_PAGE); `?no_pagination=true` shows them all. */
+export const BLAME_PER_PAGE = 1000;
+
+/** Pure: the page asked for, as GitLab reads it: 1 when absent, not a number, under 1 or past the last. */
+export function blamePage(value: string | undefined, lineCount: number): number {
+  const page = /^\d{1,9}$/.test(value ?? '') ? Number(value) : 1;
+  return page < 1 || (page - 1) * BLAME_PER_PAGE >= lineCount ? 1 : page;
+}
+
 export async function renderBlame(context: PageContext, access: ProjectAccess) {
   const file = await resolveFile(context.deps, access, context.match.rest);
   const base = `/${access.project.full_path}`;
@@ -50,24 +61,42 @@ export async function renderBlame(context: PageContext, access: ProjectAccess) {
   const newest = Math.max(...times);
   const oldest = Math.min(...times);
   const now = Math.floor(context.deps.clock.now() / 1000);
+  const lineCount = groups.reduce((sum, group) => sum + group.lines, 0);
+  const whole = context.query.no_pagination === 'true' || lineCount <= BLAME_PER_PAGE;
+  const pageNumber = whole ? 1 : blamePage(context.query.page, lineCount);
+  const from = whole ? 1 : (pageNumber - 1) * BLAME_PER_PAGE + 1;
+  const to = whole ? lineCount : Math.min(pageNumber * BLAME_PER_PAGE, lineCount);
   let rows = '';
-  let number = 0;
+  let end = 0;
   for (const group of groups) {
+    const start = end + 1;
+    end += group.lines;
+    if (end < from || start > to) continue;
+    // A run that begins on an earlier page starts this one's first row.
+    const first = Math.max(start, from);
+    const last = Math.min(end, to);
     const commit = commits.get(group.commitId);
-    for (let index = 0; index < group.lines; index += 1) {
-      number += 1;
+    for (let number = first; number <= last; number += 1) {
       const cell =
-        index === 0 && commit
-          ? `<td class="blame-commit" rowspan="${group.lines}"><span class="age age-${ageBucket(commit.author.seconds, newest, oldest)}" aria-hidden="true"></span><a href="${base}/-/commit/${commit.id}">${escapeHtml(commitTitle(commit))}</a><br><span class="muted">${escapeHtml(commit.author.name)} · <time title="${exactTime(commit.author.seconds)}">${timeAgo(commit.author.seconds, now)}</time> · <code>${commit.id.slice(0, 8)}</code></span></td>`
+        number === first && commit
+          ? `<td class="blame-commit" rowspan="${last - first + 1}"><span class="age age-${ageBucket(commit.author.seconds, newest, oldest)}" aria-hidden="true"></span><a href="${base}/-/commit/${commit.id}">${escapeHtml(commitTitle(commit))}</a><br><span class="muted">${escapeHtml(commit.author.name)} · <time title="${exactTime(commit.author.seconds)}">${timeAgo(commit.author.seconds, now)}</time> · <code>${commit.id.slice(0, 8)}</code></span></td>`
           : '';
-      rows += `<tr id="L${number}"${index === 0 ? ' class="blame-start"' : ''}>${cell}<td class="num"><a href="#L${number}" data-line-number="${number}">${number}</a></td><td class="line">${markup[number - 1] ?? ''}</td></tr>`;
+      rows += `<tr id="L${number}"${number === first ? ' class="blame-start"' : ''}>${cell}<td class="num"><a href="#L${number}" data-line-number="${number}">${number}</a></td><td class="line">${markup[number - 1] ?? ''}</td></tr>`;
     }
   }
+  const here = repoUrl(base, 'blame', resolved.ref, resolved.path);
+  const pages = Math.ceil(lineCount / BLAME_PER_PAGE);
+  const pagination = whole
+    ? ''
+    : html`<nav class="pagination" aria-label="Blame pages">${pageNumber > 1 ? html`<a href="${here}?page=${pageNumber - 1}" rel="prev">Previous</a>` : ''}<span>Lines ${from}–${to} of ${lineCount} (page ${pageNumber} of ${pages})</span>${pageNumber < pages ? html`<a href="${here}?page=${pageNumber + 1}" rel="next">Next</a>` : ''}<a href="${here}?no_pagination=true">Show full blame</a></nav>`;
+  // The table says how many lines a page holds: kiln.js opens the page of a line anchor past this one (`#L2500`).
+  const paged = whole ? '' : ` data-lines-per-page="${BLAME_PER_PAGE}"`;
   const body = html`
 ${refBar({ access, resolved, destination: 'blame', leaf: 'blame', actions: html`<span class="ref-actions"><a class="button small secondary" href="${repoUrl(base, 'blob', resolved.ref, resolved.path)}">Normal view</a> <a class="button small secondary" href="${repoUrl(base, 'commits', resolved.ref, resolved.path)}">History</a></span>` })}
 <section class="file-holder" aria-label="Blame of ${resolved.path}">
 <div class="file-header"><span class="file-title">${baseName(resolved.path)}</span><span class="muted">${groups.length} ${groups.length === 1 ? 'change' : 'changes'} by ${commits.size} ${commits.size === 1 ? 'commit' : 'commits'}</span></div>
-${content.length === 0 ? html`<p class="empty">This file is empty.</p>` : raw(`<div class="code-scroll"><table class="code blob blame-table" aria-label="Blame of ${escapeHtml(resolved.path)}"><tbody>${rows}</tbody></table></div>`)}
-</section>`;
+${content.length === 0 ? html`<p class="empty">This file is empty.</p>` : raw(`<div class="code-scroll"><table class="code blob blame-table"${paged} aria-label="Blame of ${escapeHtml(resolved.path)}"><tbody>${rows}</tbody></table></div>`)}
+</section>
+${pagination}`;
   return page({ title: `Blame · ${resolved.path} · ${resolved.ref} · ${access.project.name}`, heading: html`<h1>Blame <code>${baseName(resolved.path)}</code></h1>`, body, sidebar: projectSidebar(access, 'repository') });
 }
