@@ -3,7 +3,8 @@
 // 1,000-entry folder whose entries were last changed by 500 different commits, the blob page of a
 // 5,000-line TypeScript file (highlighted), the blame of that file (every commit changed a slice of
 // it: 500 commits in its blame), and the commit list. Each page is asked once cold (nothing cached:
-// the highlighter, the last-commit walk and the blame see it for the first time), then 20 times in a
+// the highlighter, the last-commit walk and the blame see it for the first time; the server has served
+// one page that reads no repository before, so its own first request is not counted), then 20 times in a
 // row; the server time is the response time over loopback, one request at a time. The git processes
 // each page starts are counted in the server (bench/query-counter.ts): they must not grow with the
 // entries of a folder or the lines of a file. A page that sends part of itself later as fragments

@@ -102,6 +102,8 @@ describe('the repository journey in Chromium', () => {
     // The tree of main: the hostile file is listed as text, the long history's last commit on top.
     await page.goto(`${base}/-/tree/main`);
     expect(await page.locator('#tree td:first-child a', { hasText: HOSTILE }).count()).toBe(1);
+    // Every entry's last commit: in the page when kept, else filled by the follow-up request htmx makes.
+    await page.waitForFunction(() => document.querySelector('#tree tr[data-entry]') && !document.querySelector('#tree tr[data-entry]:not([data-last-commit])'));
     await step(page, 'tree');
 
     // Switch to the branch with the switcher: the same folder at feature/login.
