@@ -1,10 +1,21 @@
 // `.gitlab-ci.yml` (GitLab's Gitlab::Ci::Config): the YAML read with alias and size limits, `extends`
 // and `default:` resolved, every job checked in GitLab's words (`jobs:<name> <attribute> <message>`),
 // and the result normalised into the job definitions a pipeline is created from. Keywords Kiln does not
-// act on yet (`cache`, `parallel`, `resource_group`, …) are accepted and kept in the definition.
+// act on yet (`parallel`, `resource_group`, …) are accepted and kept in the definition.
 import { parseDocument, isMap, stringify } from 'yaml';
 import { parseDuration } from './duration.js';
 import { ExpressionError, validateExpression } from './expressions.js';
+import { parseCaches, type CiCache } from './cache.js';
+
+/** A cache as the runner gets it: its key made (files, protection), GitLab's JobRequest::Cache. */
+export interface ResolvedCache {
+  key: string;
+  untracked: boolean;
+  paths: string[];
+  policy: string;
+  when: string;
+  fallback_keys: string[];
+}
 
 /** GitLab's `max_yaml_size_bytes` and `max_yaml_depth` defaults. */
 export const MAX_YAML_BYTES = 1024 * 1024;
@@ -98,7 +109,9 @@ export interface CiJobDefinition {
   retry: { max: number; when: string[] };
   interruptible: boolean;
   coverage: string | null;
-  cache: unknown;
+  /** `cache:` as written; the pipeline resolves `key:files` into `resolvedCache`. */
+  cache: CiCache[] | null;
+  resolvedCache?: ResolvedCache[];
   resourceGroup: string | null;
 }
 export interface CiConfig {
@@ -575,7 +588,7 @@ function parseJob(name: string, entry: Hash, defaults: Hash, stages: string[], e
     retry: parseRetry(fromDefault('retry'), location, errors),
     interruptible: interruptible === true,
     coverage,
-    cache: fromDefault('cache') ?? null,
+    cache: parseCaches(fromDefault('cache'), location, errors),
     resourceGroup: typeof entry.resource_group === 'string' ? entry.resource_group : null,
   };
 }

@@ -14,6 +14,8 @@ import { parseCiConfigWithIncludes } from '../config/includes.js';
 import { includeContext } from './include-reader.js';
 import { readYamlAt } from './read-yaml.js';
 import { CompareToError, readRuleFiles } from './rule-files.js';
+import { resolveCaches } from './cache-keys.js';
+import type { ResolvedCache } from '../config/parse-config.js';
 import { selectJobs, workflowAllows, type PipelineContext } from './select-jobs.js';
 import { processPipeline } from './process-pipeline.js';
 import { jobStatusChanged } from './job-status-changed.js';
@@ -112,6 +114,9 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
   const stages = config?.stages ?? [];
   const pipelineStatus = skip ? 'skipped' : config ? 'created' : 'failed';
   const protectedRef = await isProtectedRef(deps.db, projectId, input.ref, input.tag);
+  // Cache keys from files read git: before the transaction, not inside it.
+  const caches = new Map<string, ResolvedCache[]>();
+  for (const job of selected) if (job.definition.cache) caches.set(job.definition.name, await resolveCaches(repoPath, commit.id, job.definition.cache, protectedRef));
 
   return inTransaction(deps.db, async (trx) => {
     const iid = await nextInternalId(trx, projectId, 'ci_pipelines');
@@ -133,7 +138,7 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
       const environment = job.definition.environment
         ? { ...job.definition.environment, name: expandVariables(job.definition.environment.name, known), ...(job.definition.environment.url ? { url: expandVariables(job.definition.environment.url, known) } : {}) }
         : null;
-      const options = { ...job.definition, variables: { ...(config?.variables ?? {}), ...job.variables }, environment };
+      const options = { ...job.definition, variables: { ...(config?.variables ?? {}), ...job.variables }, environment, resolvedCache: caches.get(job.definition.name) ?? [] };
       const build = await trx
         .insertInto('ci_builds')
         .values({

@@ -124,7 +124,8 @@ export async function jobPayload(deps: Deps, input: { build: CiBuildRow; token: 
       variables: Object.entries(service.variables ?? {}).map(([key, value]) => open(key, value)),
     })),
     artifacts,
-    cache: [],
+    // GitLab Runner restores and saves these; `kiln runner` ignores them.
+    cache: options.resolvedCache ?? [],
     credentials: [],
     dependencies: await dependencies(deps, build, options, token),
     features: { trace_sections: true, failure_reasons: FAILURE_REASONS },
