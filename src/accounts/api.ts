@@ -48,3 +48,5 @@ export { avatarChange } from './avatar-change.js';
 export { storeAvatar } from './store-avatar.js';
 export { removeAvatar } from './remove-avatar.js';
 export { findAvatar, sendAvatar } from './avatars-finder.js';
+// Issue 36 (access requests): the project and group pages' "Request access" button.
+export { groupRequestAccessHtml, projectRequestAccessHtml } from './pages/members-page.js';

@@ -2,6 +2,7 @@
 // the member policy asked inside the transaction that writes (member-facts.ts).
 import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import type { Deps } from '../platform/deps.js';
+import type { DbTransaction } from '../platform/db/statements.js';
 import { ConflictError, NotFoundError } from '../platform/errors.js';
 import { authorizeMemberChange, validateAgainstInherited, type PolicySubject } from '../platform/auth/policies/index.js';
 import { directLevel, inheritedMembership, lockMemberSource } from './member-facts.js';
@@ -9,7 +10,8 @@ import { validateMemberLevel, type AddMemberInput, type MemberSource } from './m
 import { insertMember } from './insert-member.js';
 import { publishMemberEvent } from './system-events.js';
 
-export async function createMember(deps: Deps, actor: PolicySubject, source: MemberSource, input: AddMemberInput) {
+/** `within`: more writes of the same change, in its transaction once the member is written (an access request's approval). */
+export async function createMember(deps: Deps, actor: PolicySubject, source: MemberSource, input: AddMemberInput, within?: (trx: DbTransaction) => Promise<void>) {
   validateMemberLevel(input.accessLevel);
   try {
     return await inTransaction(deps.db, async (trx) => {
@@ -28,6 +30,9 @@ export async function createMember(deps: Deps, actor: PolicySubject, source: Mem
       validateAgainstInherited(input.accessLevel, await inheritedMembership(trx, source, input.userId, deps.clock.now()));
       const member = await insertMember(trx, deps.clock, source, input, actor.user?.id ?? null);
       await publishMemberEvent(deps, trx, 'member.added', source, input.userId, actor.user?.id ?? null);
+      await within?.(trx);
+      // A pending access request is answered by the membership.
+      await trx.deleteFrom('access_requests').where('source_type', '=', source.type).where('source_id', '=', source.id).where('user_id', '=', input.userId).execute();
       return { member, user };
     });
   } catch (error) {

@@ -15,6 +15,7 @@ import { publishProjectEvent } from './system-events.js';
 export async function deleteProjectRows(deps: Deps, executor: DbTransaction, projectId: number, actorId: number | null): Promise<void> {
   await publishProjectEvent(deps, executor, 'project.destroyed', projectId, actorId);
   await executor.deleteFrom('members').where('source_type', '=', 'Project').where('source_id', '=', projectId).execute();
+  await executor.deleteFrom('access_requests').where('source_type', '=', 'Project').where('source_id', '=', projectId).execute();
   await forgetRedirects(executor, { type: 'Project', id: projectId });
   await removeAvatar(executor, 'Project', projectId);
   // Its upstream counts one fork less; its forks stay, naming no upstream (GitLab's fork network).

@@ -17,6 +17,7 @@ async function destroyNamespace(deps: Deps, namespaceId: number, actorId: number
     const group = await trx.selectFrom('namespaces').selectAll().where('id', '=', namespaceId).executeTakeFirst();
     if (group) await deps.domainEvents.publish(trx, { kind: 'group.destroyed', actorId, group: groupSnapshot(group) });
     await trx.deleteFrom('members').where('source_type', '=', 'Namespace').where('source_id', '=', namespaceId).execute();
+    await trx.deleteFrom('access_requests').where('source_type', '=', 'Namespace').where('source_id', '=', namespaceId).execute();
     await forgetRedirects(trx, { type: 'Namespace', id: namespaceId });
     await removeAvatar(trx, 'Namespace', namespaceId);
     await trx.deleteFrom('namespaces').where('id', '=', namespaceId).execute();

@@ -10,6 +10,7 @@ import { userStatusRoutes } from './user-status-routes.js';
 import { usersRoutes } from './users-routes.js';
 import { groupsRoutes } from './groups-routes.js';
 import { projectsRoutes } from './projects-routes.js';
+import { accessRequestsRoutes } from './access-requests-routes.js';
 import { membersRoutes } from './members-routes.js';
 import { tokensRoutes } from './tokens-routes.js';
 import { accessTokensRoutes } from './access-tokens-routes.js';
@@ -53,6 +54,7 @@ export const accountsFeature: Feature = {
     groupsRoutes(app, deps);
     projectsRoutes(app, deps);
     membersRoutes(app, deps);
+    accessRequestsRoutes(app, deps);
     tokensRoutes(app, deps);
     accessTokensRoutes(app, deps);
     avatarRoute(app, deps);

@@ -6,7 +6,7 @@ import { page } from '../platform/web/page.js';
 import { groupSidebar } from '../platform/web/project-nav.js';
 import { canOnGroup } from '../platform/auth/policies/policy.js';
 import type { GroupAccess } from '../platform/auth/subjects.js';
-import { groupProjectsQuery, subgroupsQuery } from '../accounts/api.js';
+import { groupProjectsQuery, groupRequestAccessHtml, subgroupsQuery } from '../accounts/api.js';
 import { renderGitlabMarkdown } from '../markdown/api.js';
 
 export const GROUP_PATTERN = /^groups\/(?<path>(?:(?!\/-\/).)+?)\/?$/;
@@ -15,13 +15,14 @@ export async function renderGroup(context: PageContext, access: GroupAccess) {
   const { deps } = context;
   const { group } = access;
   const viewer = context.user ?? null;
-  const [subgroups, projects, description] = await Promise.all([
+  const [subgroups, projects, description, requestAccess] = await Promise.all([
     (await subgroupsQuery(deps, viewer, group, false, {})).limit(100).execute(),
     (await groupProjectsQuery(deps, viewer, group, { orderBy: 'name', sort: 'asc' })).limit(100).execute(),
     group.description ? renderGitlabMarkdown(deps, group.description) : Promise.resolve(''),
+    groupRequestAccessHtml(context, access),
   ]);
   const body = html`
-<p><span class="badge visibility">${group.visibility[0].toUpperCase() + group.visibility.slice(1)}</span> <span class="muted">Group ID: ${Number(group.id)}</span></p>
+<p><span class="badge visibility">${group.visibility[0].toUpperCase() + group.visibility.slice(1)}</span> <span class="muted">Group ID: ${Number(group.id)}</span> ${requestAccess}</p>
 ${description ? html`<div class="markdown description">${raw(description)}</div>` : ''}
 <div class="actions">
 ${canOnGroup(access, 'create_projects') ? html`<a class="button" href="/projects/new?namespace_id=${Number(group.id)}">New project</a>` : ''}

@@ -11,6 +11,7 @@ import { findReadme } from '../repositories/api.js';
 import { eventAccess, renderActivity } from '../events/api.js';
 import { projectBadgesHtml } from '../badges/api.js';
 import { forkedFromLine } from './forked-from.js';
+import { projectRequestAccessHtml } from '../accounts/api.js';
 
 export async function renderProjectOverview(context: PageContext, access: ProjectAccess) {
   const { deps } = context;
@@ -18,16 +19,17 @@ export async function renderProjectOverview(context: PageContext, access: Projec
   const base = `/${project.full_path}`;
   const cloneUrl = `${deps.config.baseUrl}/${project.full_path}.git`;
   const mayReadCode = canOnProject(access, 'download_code');
-  const [description, readme, activity, forkedFrom, badges] = await Promise.all([
+  const [description, readme, activity, forkedFrom, badges, requestAccess] = await Promise.all([
     project.description ? renderGitlabMarkdown(deps, project.description, { project: access }) : Promise.resolve(''),
     mayReadCode ? findReadme(deps, access) : Promise.resolve(null),
     canOnProject(access, 'read_events') ? renderActivity(deps, context.user ?? null, { project: Number(project.id), access: eventAccess(access) }, { limit: 10 }) : Promise.resolve(null),
     forkedFromLine(deps, context.user ?? null, project),
     projectBadgesHtml(deps, project),
+    projectRequestAccessHtml(context, access),
   ]);
   const readmeHtml = readme ? (readme.markdown ? raw(await renderGitlabMarkdown(deps, readme.text, { project: access, relativeLinks: readme.relativeLinks })) : html`<pre>${readme.text}</pre>`) : null;
   const body = html`${forkedFrom}
-<p class="project-meta"><span class="badge visibility">${project.visibility[0].toUpperCase() + project.visibility.slice(1)}</span> <span class="muted">Project ID: ${Number(project.id)}</span>${context.user && canOnProject(access, 'fork_project') ? html` <a class="button secondary" id="fork-project" href="${base}/-/forks/new">Fork</a> <span class="muted">Forks: ${Number(project.forks_count ?? 0)}</span>` : ''}</p>
+<p class="project-meta"><span class="badge visibility">${project.visibility[0].toUpperCase() + project.visibility.slice(1)}</span> <span class="muted">Project ID: ${Number(project.id)}</span>${context.user && canOnProject(access, 'fork_project') ? html` <a class="button secondary" id="fork-project" href="${base}/-/forks/new">Fork</a> <span class="muted">Forks: ${Number(project.forks_count ?? 0)}</span>` : ''} ${requestAccess}</p>
 ${description ? html`<div class="markdown description">${raw(description)}</div>` : ''}
 ${badges ?? ''}
 ${mayReadCode ? html`<div class="clone"><label for="clone-url">Clone with HTTP</label><input type="text" id="clone-url" value="${cloneUrl}" readonly><button type="button" class="secondary" data-copy="clone-url">Copy</button></div>` : ''}

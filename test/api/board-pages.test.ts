@@ -152,3 +152,38 @@ describe('POST /<project>/-/boards/:board/issues/:iid/move', () => {
     expect(await labelIds()).toEqual([]);
   });
 });
+
+describe('managing boards from the page', () => {
+  it('creates, renames and deletes boards (Reporters), keeping a refused name beside its field', async () => {
+    const web = await signedIn(reporter);
+    expect((await web.get(BOARDS)).body).toContain('id="new-board-name"');
+    const made = await web.post(BOARDS, { name: `Sprint ${XSS}` }, { csrfFrom: BOARDS });
+    expect(made.statusCode).toBe(303);
+    const location = String(made.headers.location);
+    expect(location).toMatch(/^\/team\/app\/-\/boards\/\d+$/);
+    const shown = await web.get(location);
+    expect(shown.body).toContain('Sprint &lt;img src=x onerror=alert(1)&gt;');
+    expect(shown.body).not.toContain(`Sprint ${XSS}`);
+    const id = Number(location.split('/').pop());
+    expect((await kiln.api('GET', `/projects/${project.id}/boards/${id}`, { token: owner.token })).body.name).toBe(`Sprint ${XSS}`);
+    const blank = await web.post(`${location}/edit`, { name: '  ' }, { csrfFrom: location });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.body).toContain('id="rename-board-name-error"');
+    expect(blank.body).toMatch(/id="rename-board-name" name="name" value=" {2}" required maxlength="255" aria-invalid="true"/);
+    expect((await web.post(`${location}/edit`, { name: 'Sprint 2' }, { csrfFrom: location })).statusCode).toBe(303);
+    expect((await kiln.api('GET', `/projects/${project.id}/boards/${id}`, { token: owner.token })).body.name).toBe('Sprint 2');
+    const deleted = await web.post(`${location}/delete`, {}, { csrfFrom: location });
+    expect(deleted.statusCode).toBe(303);
+    expect(deleted.headers.location).toBe(BOARDS);
+    expect((await kiln.api('GET', `/projects/${project.id}/boards/${id}`, { token: owner.token })).status).toBe(404);
+  });
+
+  it('refuses a Guest (403) and a forged form (422), and shows Guests no forms', async () => {
+    const web = await signedIn(guest);
+    expect((await web.get(BOARDS)).body).not.toContain('id="new-board-name"');
+    expect((await web.post(BOARDS, { name: 'Mine' }, { csrfFrom: BOARDS })).statusCode).toBe(403);
+    const reporterWeb = await signedIn(reporter);
+    const forged = await kiln.app.inject({ method: 'POST', url: BOARDS, headers: { cookie: reporterWeb.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'name=Forged' });
+    expect(forged.statusCode).toBe(422);
+  });
+});

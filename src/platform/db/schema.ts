@@ -26,6 +26,7 @@ import type { BroadcastMessagesTables } from './tables/broadcast-messages.js';
 import type { BadgesTables } from './tables/badges.js';
 import type { TopicsTables } from './tables/topics.js';
 import type { CustomAttributesTables } from './tables/custom-attributes.js';
+import type { AccessRequestsTables } from './tables/access-requests.js';
 
 export interface DB
   extends AccountsTables,
@@ -54,4 +55,5 @@ export interface DB
     BroadcastMessagesTables,
     BadgesTables,
     TopicsTables,
-    CustomAttributesTables {}
+    CustomAttributesTables,
+    AccessRequestsTables {}

@@ -79,15 +79,38 @@ async function addListForm(context: PageContext, scope: BoardScope, board: Board
   return html`<form method="post" action="${scope.root}/${board.id}/lists" class="add-list">${csrfField(context)}<label for="add-list-label">Add a list for the label</label> <select id="add-list-label" name="label_id">${free.map((label) => html`<option value="${label.id}">${label.title}</option>`)}</select> <button type="submit" class="small">Add list</button></form>`;
 }
 
-export async function renderBoard(context: PageContext, scope: BoardScope) {
+/** A refused board form: which one, what was typed and why. */
+export interface BoardFormFailure {
+  form: 'new' | 'rename';
+  name: string;
+  error: string;
+}
+
+function nameField(id: string, label: string, value: string, failure: BoardFormFailure | undefined, form: BoardFormFailure['form']): Html {
+  const failed = failure?.form === form;
+  return html`<label for="${id}">${label}</label> <input type="text" id="${id}" name="name" value="${failed ? failure.name : value}" required maxlength="255"${failed ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${failed ? html`<span class="field-error" id="${id}-error">Name ${failure.error}</span>` : ''}`;
+}
+
+/** New board, rename and delete this one, for those who administer boards. */
+function boardAdminForms(context: PageContext, scope: BoardScope, board: BoardRow, failure?: BoardFormFailure): Html {
+  const self = `${scope.root}/${board.id}`;
+  return html`<details class="board-admin"${failure ? html` open` : ''}><summary>Manage boards</summary>
+<form method="post" action="${scope.root}" class="actions">${csrfField(context)}${nameField('new-board-name', 'New board', '', failure, 'new')} <button type="submit" class="small">Create board</button></form>
+<form method="post" action="${self}/edit" class="actions">${csrfField(context)}${nameField('rename-board-name', 'Rename this board', board.name, failure, 'rename')} <button type="submit" class="small secondary">Rename</button></form>
+<form method="post" action="${self}/delete" class="actions" data-confirm="Delete the board ${board.name}? Its lists go with it; issues and labels stay.">${csrfField(context)}<button type="submit" class="small danger">Delete this board</button></form>
+</details>`;
+}
+
+export async function renderBoard(context: PageContext, scope: BoardScope, failure?: BoardFormFailure) {
   const board = await boardOf(context, scope);
   const [boards, lists] = await Promise.all([boardsQuery(context.deps, scope.parent).limit(100).execute(), listsOfBoard(context.deps, board)]);
   const switcher = boards.length > 1
     ? html`<nav class="tabs" aria-label="Boards">${boards.map((item) => html`<a href="${scope.root}/${item.id}"${Number(item.id) === Number(board.id) ? html` class="active" aria-current="page"` : ''}>${item.name}</a>`)}</nav>`
     : '';
   const body = html`${switcher}
+${scope.mayAdminBoards ? boardAdminForms(context, scope, board, failure) : ''}
 ${scope.mayAddList ? await addListForm(context, scope, board, lists) : ''}
 <p class="muted">Issues move between lists with the “Move to” form on each card, or by dragging a card onto another list. Moving into a label’s list swaps the labels; moving into Closed closes the issue.</p>
 ${await renderBoardSection(context, scope, board, lists)}`;
-  return page({ title: `${board.name} · Issue boards · ${scope.name}`, heading: html`<h1>${board.name}</h1>`, body, sidebar: scope.sidebar, scripts: [BOARD_SCRIPT] });
+  return page({ title: `${board.name} · Issue boards · ${scope.name}`, heading: html`<h1>${board.name}</h1>`, body, sidebar: scope.sidebar, scripts: [BOARD_SCRIPT], status: failure ? 400 : 200 });
 }

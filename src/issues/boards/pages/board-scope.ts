@@ -34,6 +34,8 @@ export interface BoardScope {
   sidebar: Html;
   mayMove: boolean;
   mayAddList: boolean;
+  /** Creating, renaming and deleting boards (admin_issue_board). */
+  mayAdminBoards: boolean;
   readable(state: 'opened' | 'closed'): IssueQuery;
   /** Whether the board shows this project's issues. */
   holds(project: ProjectRow): boolean;
@@ -52,6 +54,7 @@ export function projectBoardScope(context: PageContext, access: ProjectAccess): 
     sidebar: projectSidebar(access, 'boards'),
     mayMove: signedIn && canOnProject(access, 'admin_issue'),
     mayAddList: signedIn && canOnProject(access, 'admin_issue_board_list'),
+    mayAdminBoards: signedIn && canOnProject(access, 'admin_issue_board'),
     readable: (state) => projectIssuesQuery(context.deps, access.project.id, confidentialScope(access), { state, issueType: 'issue' }, context.user ?? null),
     holds: (project) => Number(project.id) === Number(access.project.id),
     cards: async () => (issue) => ({ href: `${base}/-/issues/${issue.iid}`, reference: `#${issue.iid}`, key: Number(issue.iid) }),
@@ -72,6 +75,7 @@ export async function groupBoardScope(deps: Deps, context: PageContext, access: 
     // The group's Reporters are Reporters of its projects; a move still asks the issue's own project.
     mayMove: signedIn && canOnGroup(access, 'admin_issue_board'),
     mayAddList: signedIn && canOnGroup(access, 'admin_issue_board_list'),
+    mayAdminBoards: signedIn && canOnGroup(access, 'admin_issue_board'),
     readable: (state) => readableIssuesQuery(deps, context.user ?? null, { groupIds }, { state, issueType: 'issue' }),
     holds: (project) => groupIds.includes(Number(project.namespace_id)),
     cards: async (rows) => {

@@ -90,6 +90,15 @@ export function canOnGroup(subject: PolicySubject, ability: GroupAbility): boole
   return allowedBy(rule, subject);
 }
 
+/**
+ * Whether the caller already belongs (a direct or inherited member, the owner of a personal
+ * namespace, or an administrator): GitLab's `guest | owner | admin | group_member`, who have no
+ * access to request.
+ */
+export function belongsTo(subject: PolicySubject): boolean {
+  return subject.level >= ACCESS.guest;
+}
+
 export function canOnInstance(user: AuthUser | null, ability: InstanceAbility): boolean {
   if (ability === 'read_instance' || ability === 'read_users_list') return !user || user.state === 'active';
   if (!user || user.state !== 'active') return false;
