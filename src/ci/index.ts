@@ -21,6 +21,7 @@ import { EXPIRE_ARTIFACTS_JOB, expireArtifactsJob } from './jobs/expire-artifact
 import { scheduleOnce } from '../platform/jobs/daily.js';
 import { pipelineSchedulesRoutes } from './schedules/schedules-routes.js';
 import { ciPages } from './pages/index.js';
+import { artifactRoutes } from './jobs/artifact-routes.js';
 import { badgeRoutes } from './badges/badge-routes.js';
 import { RUN_SCHEDULE_JOB, runScheduleJob, SCHEDULER_JOB, schedulerJob, startScheduler } from './schedules/run-schedules.js';
 
@@ -58,6 +59,7 @@ export const ciFeature: Feature = {
     variablesRoutes(app, deps);
     triggersRoutes(app, deps);
     pipelineSchedulesRoutes(app, deps);
+    artifactRoutes(app, deps);
     ciPages(app, deps);
     badgeRoutes(app, deps);
     mergeRequestPipelinesRoutes(app, deps);

@@ -213,8 +213,10 @@ describe('GET /:project/-/jobs/:id', () => {
     expect((await (await signedIn(w.maintainer)).get(`${base}/-/jobs/${buildJob.id}`)).body).toContain(`action="${base}/-/jobs/${buildJob.id}/retry"`);
     const browse = await web.get(`${base}/-/jobs/${buildJob.id}/artifacts/browse`);
     expect(browse.statusCode).toBe(200);
-    expect(browse.body).toContain('<code>out/app.bin</code>');
-    expect(browse.body).toContain('<code>out/&lt;b&gt;.txt</code>');
+    expect(browse.body).toContain(`href="${base}/-/jobs/${buildJob.id}/artifacts/browse/out">out/</a>`);
+    const out = await web.get(`${base}/-/jobs/${buildJob.id}/artifacts/browse/out`);
+    expect(out.body).toContain(`href="${base}/-/jobs/${buildJob.id}/artifacts/raw/out/app.bin" download>app.bin</a>`);
+    expect(out.body).toContain(`/artifacts/raw/out/%3Cb%3E.txt" download>&lt;b&gt;.txt</a>`);
     const download = await web.get(`${base}/-/jobs/${buildJob.id}/artifacts/download`);
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(archive)).toBe(true);

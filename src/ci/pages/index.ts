@@ -10,9 +10,10 @@ import { namespacedPage } from '../../platform/web/page-route.js';
 import { createPipelineFromForm, NEW_PIPELINE_PATTERN, PIPELINES_PATTERN, renderNewPipeline, renderPipelines } from './pipelines-page.js';
 import { PIPELINE_ACTION_PATTERN, PIPELINE_DELETE_PATTERN, PIPELINE_JOBS_PATTERN, PIPELINE_PATTERN, pipelineAction, pipelineDelete, renderPipeline, renderPipelineJobs } from './pipeline-page.js';
 import {
-  JOB_ACTION_PATTERN, JOB_ARTIFACTS_PATTERN, JOB_LOG_PATTERN, JOB_PATTERN, JOB_RAW_PATTERN, JOBS_PATTERN,
-  jobAction, jobArtifacts, renderJob, renderJobLogFragment, renderJobs, sendRawLog,
+  JOB_ACTION_PATTERN, JOB_LOG_PATTERN, JOB_PATTERN, JOB_RAW_PATTERN, JOBS_PATTERN,
+  jobAction, renderJob, renderJobLogFragment, renderJobs, sendRawLog,
 } from './job-page.js';
+import { JOB_ARTIFACTS_ACTION_PATTERN, JOB_ARTIFACTS_PATTERN, jobArtifacts, jobArtifactsAction } from './artifacts-page.js';
 import { CI_SETTINGS_PATTERN, handleCiSettings, renderCiSettings } from './settings-page.js';
 import { renderVariableEdit, updateVariableFromForm, VARIABLE_EDIT_PATTERN } from './variable-edit-page.js';
 import { renderEditSchedule, renderNewSchedule, renderSchedules, saveSchedule, scheduleAction, SCHEDULE_ACTION_PATTERN, SCHEDULE_EDIT_PATTERN, SCHEDULE_NEW_PATTERN, SCHEDULES_PATTERN } from './schedules-page.js';
@@ -49,5 +50,6 @@ export function ciPages(app: FastifyInstance, deps: Deps): void {
   for (const method of ['GET', 'POST'] as const) {
     namespacedPage(app, deps, { method, pattern: CI_LINT_PATTERN, ability: lint, auth: 'optional', handler: async (context) => renderCiLint(context, await context.project()) });
   }
+  namespacedPage(app, deps, { method: 'POST', pattern: JOB_ARTIFACTS_ACTION_PATTERN, ability: read, handler: async (context) => jobArtifactsAction(context, await context.project()) });
   namespacedPage(app, deps, { method: 'POST', pattern: JOB_ACTION_PATTERN, ability: update, handler: async (context) => jobAction(context, await context.project()) });
 }

@@ -3,9 +3,7 @@
 // and its log with colours and sections, refreshed while the job runs by htmx polling a fragment
 // of the same panel (a page without scripts shows the log as it was, and a reload shows more).
 // `…/raw` is the log as text. Also the project's jobs list (GitLab's Build › Jobs).
-import { unzipSync } from 'fflate';
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
-import { NotFoundError } from '../../platform/errors.js';
 import { html, type Html } from '../../platform/web/html.js';
 import type { PageContext } from '../../platform/web/page-route.js';
 import { ANSWERED, fragment, page, redirect, type PageOutcome } from '../../platform/web/page.js';
@@ -13,21 +11,20 @@ import { setPageSecurityHeaders } from '../../platform/web/page-route.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
 import type { CiBuildRow } from '../../commit-statuses/api.js';
 import type { CiStatus } from '../../platform/db/tables/ci.js';
-import { findBuild, jobsQuery, JOB_SCOPES } from '../finder.js';
+import { jobsQuery, JOB_SCOPES } from '../finder.js';
 import { readTrace } from '../jobs/trace.js';
 import { cancelJob, playJob, retryJob } from '../jobs/job-actions.js';
 import { assertMayUpdateRef } from '../jobs/protected-ref-access.js';
 import { queueSignal } from '../queue-signal.js';
-import { sendArchive } from '../runner-protocol-routes.js';
 import { jobLogBlock } from './job-log.js';
+import { artifactsBlock } from './artifacts-page.js';
 import { ciBadge, durationBetween, formatDuration, moment } from './status.js';
-import { actionButton, mayActOnJobsOf, commitLink, commitsOf, jobUrl, pipelineUrl, projectBase, refLink, userLink, usersOf } from './shared.js';
+import { actionButton, jobOf, mayActOnJobsOf, commitLink, commitsOf, jobUrl, pipelineUrl, projectBase, refLink, userLink, usersOf } from './shared.js';
 
 export const JOBS_PATTERN = /^(?<path>.+?)\/-\/jobs$/;
 export const JOB_PATTERN = /^(?<path>.+?)\/-\/jobs\/(?<id>\d{1,12})$/;
 export const JOB_LOG_PATTERN = /^(?<path>.+?)\/-\/jobs\/(?<id>\d{1,12})\/log$/;
 export const JOB_RAW_PATTERN = /^(?<path>.+?)\/-\/jobs\/(?<id>\d{1,12})\/raw$/;
-export const JOB_ARTIFACTS_PATTERN = /^(?<path>.+?)\/-\/jobs\/(?<id>\d{1,12})\/artifacts\/(?<what>download|browse)$/;
 export const JOB_ACTION_PATTERN = /^(?<path>.+?)\/-\/jobs\/(?<id>\d{1,12})\/(?<action>retry|cancel|play)$/;
 
 const ACTIVE_STATUSES: CiStatus[] = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running'];
@@ -40,13 +37,7 @@ const FAILURES: Record<string, string> = {
   missing_dependency_failure: 'missing dependency failure', unknown_failure: 'unknown failure', api_failure: 'API failure',
 };
 
-async function jobOf(context: PageContext, access: ProjectAccess): Promise<CiBuildRow> {
-  const build = await findBuild(context.deps.db, Number(access.project.id), Number(context.match.id));
-  if (!build || build.type !== 'Ci::Build') throw new NotFoundError('Job');
-  return build;
-}
-
-async function artifactsOf(context: PageContext, build: CiBuildRow) {
+export async function artifactsOf(context: PageContext, build: CiBuildRow) {
   const archive = await context.deps.db
     .selectFrom('ci_job_artifacts')
     .select(['size', 'expire_at', 'filename'])
@@ -75,7 +66,7 @@ async function jobPanel(context: PageContext, access: ProjectAccess, build: CiBu
     latest ? '' : html` <span class="badge">retried</span>`
   }${active ? html` <span class="live-status" aria-live="polite">The log refreshes while the job runs.</span>` : ''}</p>
 ${buttons.length ? html`<div class="actions">${buttons}</div>` : ''}
-${archive ? html`<p class="actions" id="job-artifacts">Artifacts (${Math.max(1, Math.round(Number(archive.size) / 1024))} KiB${archive.expire_at === null ? '' : html`, kept until ${moment(Number(archive.expire_at))}`}): <a class="button secondary" href="${self}/artifacts/download">Download</a> <a class="button secondary" href="${self}/artifacts/browse">Browse</a></p>` : ''}
+${archive ? artifactsBlock(context, access, build, archive, mayUpdate) : ''}
 <p class="muted"><a href="${self}/raw">Show complete raw</a></p>
 ${jobLogBlock(trace, `${self}/raw`)}
 </div>`;
@@ -114,29 +105,6 @@ export async function sendRawLog(context: PageContext, access: ProjectAccess): P
   setPageSecurityHeaders(context.reply);
   context.reply.code(200).type('text/plain; charset=utf-8').header('content-disposition', `inline; filename="job-${Number(build.id)}.log"`).send(trace);
   return ANSWERED;
-}
-
-export async function jobArtifacts(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
-  const build = await jobOf(context, access);
-  if (context.match.what === 'download') {
-    setPageSecurityHeaders(context.reply);
-    await sendArchive(context.deps, context.reply, Number(build.id));
-    return ANSWERED;
-  }
-  if (!(await artifactsOf(context, build))) throw new NotFoundError('Artifacts');
-  const row = await context.deps.db.selectFrom('ci_job_artifacts').select('data').where('build_id', '=', build.id).where('file_type', '=', 'archive').executeTakeFirstOrThrow();
-  // The entries' names and sizes only: nothing is inflated.
-  const entries: Array<{ name: string; size: number }> = [];
-  try {
-    unzipSync(Buffer.from(row.data), { filter: (file) => (entries.push({ name: file.name, size: file.originalSize }), false) });
-  } catch {
-    entries.length = 0;
-  }
-  const files = entries.filter((entry) => !entry.name.endsWith('/')).sort((a, b) => a.name.localeCompare(b.name));
-  const self = jobUrl(access, build.id);
-  const body = html`<p><a href="${self}">Back to the job</a> · <a class="button secondary" href="${self}/artifacts/download">Download artifacts archive</a></p>
-${files.length ? html`<table id="artifact-files"><thead><tr><th>File</th><th>Size</th></tr></thead><tbody>${files.map((file) => html`<tr><td class="wrap-anywhere"><code>${file.name}</code></td><td>${file.size} bytes</td></tr>`)}</tbody></table>` : html`<p class="empty">The archive lists no files.</p>`}`;
-  return page({ title: `Artifacts · ${build.name} · ${access.project.name}`, heading: html`<h1 class="wrap-anywhere">Artifacts of ${build.name} <span class="muted">#${Number(build.id)}</span></h1>`, body, sidebar: projectSidebar(access, 'jobs') });
 }
 
 /** Retry, cancel or play: the API's services, their refusals (a job that may not be retried) answered as the API's are. */

@@ -7,6 +7,9 @@ import { csrfField, type PageContext } from '../../platform/web/page-route.js';
 import { readableRepository, readCommits, type CommitObject } from '../../repositories/api.js';
 import type { CiPipelineRow } from '../../commit-statuses/api.js';
 import { usersById } from '../../issues/api.js';
+import { NotFoundError } from '../../platform/errors.js';
+import { findBuild } from '../finder.js';
+import type { CiBuildRow } from '../../commit-statuses/api.js';
 import { canOnProject } from '../../platform/auth/policies/policy.js';
 import type { AuthUser } from '../../platform/auth/principal.js';
 import { mayUpdateRef } from '../jobs/protected-ref-access.js';
@@ -62,4 +65,11 @@ export function latestJobs(deps: Deps, pipelineIds: number[]) {
     .orderBy('stage_idx')
     .orderBy('id')
     .execute();
+}
+
+/** A job of the page's project (not a commit status), or the 404 page. */
+export async function jobOf(context: PageContext, access: ProjectAccess): Promise<CiBuildRow> {
+  const build = await findBuild(context.deps.db, Number(access.project.id), Number(context.match.id));
+  if (!build || build.type !== 'Ci::Build') throw new NotFoundError('Job');
+  return build;
 }
