@@ -53,8 +53,13 @@ export function mergeRequestReference(target: ProjectRow, iid: number, from: Ref
   return `${target.full_path}!${iid}`;
 }
 
+/** GitLab's IssuableTimeStats. Spent time is not tracked (no timelogs): none is ever spent. */
+export function timeStatsEntity(mr: Pick<MergeRequestRow, 'time_estimate'>) {
+  return { time_estimate: Number(mr.time_estimate), total_time_spent: 0, human_time_estimate: humanDuration(Number(mr.time_estimate)), human_total_time_spent: null };
+}
+
 /** Seconds as GitLab's human durations (`3h 30m`), null for none (Gitlab::TimeTrackingFormatter). */
-function humanDuration(seconds: number): string | null {
+export function humanDuration(seconds: number): string | null {
   if (seconds <= 0) return null;
   const units: Array<[string, number]> = [['mo', 4 * 5 * 8 * 3600], ['w', 5 * 8 * 3600], ['d', 8 * 3600], ['h', 3600], ['m', 60], ['s', 1]];
   const parts: string[] = [];
@@ -138,7 +143,7 @@ export function mergeRequestBasicEntity(baseUrl: string, mr: MergeRequestRow, li
     reference,
     references: { short: `!${mr.iid}`, relative: reference, full: `${target.full_path}!${mr.iid}` },
     web_url: mergeRequestWebUrl(baseUrl, target, mr.iid),
-    time_stats: { time_estimate: Number(mr.time_estimate), total_time_spent: 0, human_time_estimate: humanDuration(Number(mr.time_estimate)), human_total_time_spent: null },
+    time_stats: timeStatsEntity(mr),
     squash: Number(mr.squash) === 1,
     squash_on_merge: squashOnMerge(mr, target),
     task_completion_status: taskCompletionStatus(mr.description),

@@ -163,7 +163,7 @@ describe('mergeability', () => {
   });
 });
 
-describe('system notes and time tracking fields', () => {
+describe('system notes and time tracking', () => {
   it('notes a changed title and description, a review request, an approval and its withdrawal, as GitLab words them', async () => {
     await branchWith(kiln, w.developer, w.project.id, 'notes-topic', [create('notes.txt', 'n\n')]);
     const mr = await openMergeRequest(kiln, w.developer, w.project.id, { source_branch: 'notes-topic', title: 'Tidy the cart', description: 'first' });
@@ -189,6 +189,25 @@ describe('system notes and time tracking fields', () => {
     expect(mr.time_stats).toEqual({ time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null });
     const one = await kiln.apiAs(w.reporter, 'GET', `/projects/${w.project.id}/merge_requests/${mr.iid}`);
     expect(one.time_stats).toEqual(mr.time_stats);
+  });
+
+  it('sets and resets the time estimate in GitLab\'s units (1w = 5d, 1d = 8h, a bare number is hours), with system notes', async () => {
+    const [mr] = await kiln.apiAs(w.reporter, 'GET', `/projects/${w.project.id}/merge_requests?source_branch=notes-topic`);
+    const base = `/projects/${w.project.id}/merge_requests/${mr.iid}`;
+    const estimate = (duration: unknown, user = w.developer) => kiln.api('POST', `${base}/time_estimate`, { token: user.token, body: { duration } });
+    expect(await estimate('1w 2d 3h 30m')).toMatchObject({ status: 200, body: { time_estimate: (40 + 16 + 3.5) * 3600, total_time_spent: 0, human_time_estimate: '1w 2d 3h 30m', human_total_time_spent: null } });
+    expect((await estimate('3')).body).toMatchObject({ time_estimate: 3 * 3600, human_time_estimate: '3h' });
+    expect((await kiln.apiAs(w.reporter, 'GET', `${base}/time_stats`))).toMatchObject({ time_estimate: 3 * 3600, human_time_estimate: '3h' });
+    expect((await kiln.apiAs(w.reporter, 'GET', base)).time_stats.human_time_estimate).toBe('3h');
+    for (const bad of ['soon', '-1h', '3 parsecs', '']) {
+      expect(await estimate(bad), bad).toMatchObject({ status: 400 });
+    }
+    expect((await estimate('soon')).body).toEqual({ message: { time_estimate: ['must have a valid format and be greater than or equal to zero.'] } });
+    expect((await kiln.api('POST', `${base}/time_estimate`, { token: w.developer.token, body: {} })).body).toEqual({ error: 'duration is missing' });
+    expect((await estimate('1h', w.reporter)).status).toBe(403);
+    expect(await kiln.api('POST', `${base}/reset_time_estimate`, { token: w.developer.token })).toMatchObject({ status: 200, body: { time_estimate: 0, human_time_estimate: null } });
+    const notes = (await kiln.apiAs(w.reporter, 'GET', `${base}/notes?sort=asc`)).filter((note: any) => note.system).map((note: any) => note.body);
+    expect(notes.slice(-3)).toEqual(['changed time estimate to 1w 2d 3h 30m', 'changed time estimate to 3h', 'removed time estimate']);
   });
 });
 
