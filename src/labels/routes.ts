@@ -6,8 +6,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute, type RouteContext } from '../platform/http/route.js';
 import { p, rejectTogether, requireOneOf } from '../platform/http/params.js';
-import { ParamError } from '../platform/errors.js';
-import { projectLabelEntity } from './entities.js';
+import { ParamError, StatusError } from '../platform/errors.js';
+import { findGroup } from '../accounts/api.js';
+import { promoteLabel } from './promote-label.js';
+import { labelEntity, projectLabelEntity } from './entities.js';
 import { availableLabelsQuery, findLabel } from './finder.js';
 import { createLabel } from './create-label.js';
 import { updateLabel } from './update-label.js';
@@ -78,6 +80,22 @@ export function projectLabelsRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.string.required(), name: p.string.optional(), label_id: p.integer.optional(), ...projectUpdateParams },
     handler: (ctx) => update(ctx, exactlyOneKey(ctx.input, ctx.params.label_id, ctx.params.name)),
   });
+
+  // Promotion needs admin_label on the project's group too (404 when the caller cannot read it, 403 without it).
+  for (const url of ['/projects/:id/labels/:name/promote', '/projects/:id/labels/promote']) {
+    apiRoute(app, deps, {
+      method: 'PUT', url, summary: 'Promote a project label (by id or title) to a label of the project\'s group', tags: TAGS,
+      ability: { project: 'admin_label' },
+      params: { id: p.string.required(), name: p.string.required() },
+      handler: async ({ params, project, principal }) => {
+        const access = await project();
+        if (access.namespace.kind !== 'group') throw new StatusError(400, 'Failed to promote project label to group label');
+        const { group } = await findGroup(deps, principal, Number(access.namespace.id), 'admin_label');
+        const label = await findLabel(deps, { project: access.project }, params.name, { includeAncestorGroups: false });
+        return labelEntity(await promoteLabel(deps, group, label));
+      },
+    });
+  }
 
   apiRoute(app, deps, {
     method: 'DELETE', url: '/projects/:id/labels/:name', summary: 'Delete a project label (by id or title)', tags: TAGS,

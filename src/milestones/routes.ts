@@ -9,6 +9,9 @@ import { p, requireOneOf } from '../platform/http/params.js';
 import { milestoneEntity, type MilestoneParentPath, type MilestoneRow } from './entities.js';
 import { findMilestone, milestonesQuery, type MilestoneParent } from './finder.js';
 import { parentPaths } from './parent-paths.js';
+import { promoteMilestone } from './promote-milestone.js';
+import { ForbiddenError } from '../platform/errors.js';
+import { findGroup } from '../accounts/api.js';
 import { createMilestone } from './create-milestone.js';
 import { updateMilestone } from './update-milestone.js';
 import { deleteMilestone } from './delete-milestone.js';
@@ -97,6 +100,23 @@ function kindRoutes(app: FastifyInstance, deps: Deps, kind: Kind): void {
       return present(updated, path);
     },
   });
+
+  if (kind === 'project') {
+    // Needs admin_milestone on the project's group too (404 when the caller cannot read it, 403 without
+    // it). GitLab answers the status alone: 200.
+    apiRoute(app, deps, {
+      method: 'POST', url: `${base}/:milestone_id/promote`, summary: "Promote a project milestone to a milestone of the project's group", tags: TAGS, ability: admin, status: 200,
+      params: { id: p.string.required(), milestone_id: p.integer.required() },
+      handler: async (ctx) => {
+        const access = await ctx.project();
+        // A personal project has no group to promote to: GitLab's authorize! on a nil group.
+        if (access.namespace.kind !== 'group') throw new ForbiddenError();
+        const { group } = await findGroup(deps, ctx.principal, Number(access.namespace.id), 'admin_milestone');
+        await promoteMilestone(deps, group, await findMilestone(deps.db, { project: access.project }, ctx.params.milestone_id));
+        return 200;
+      },
+    });
+  }
 
   apiRoute(app, deps, {
     method: 'DELETE', url: `${base}/:milestone_id`, summary: `Delete a ${kind} milestone`, tags: TAGS, ability: admin,
