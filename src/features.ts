@@ -40,6 +40,7 @@ import { wikisFeature } from './wikis/index.js';
 import { badgesFeature } from './badges/index.js';
 import { topicsFeature } from './topics/index.js';
 import { customAttributesFeature } from './custom-attributes/index.js';
+import { templatesFeature } from './templates/index.js';
 
 export const features: Feature[] = [
   accountsFeature,
@@ -81,6 +82,7 @@ export const features: Feature[] = [
   badgesFeature,
   topicsFeature,
   customAttributesFeature,
+  templatesFeature,
   boardsFeature,
   issuePagesFeature,
   mergeRequestPagesFeature,
