@@ -4,7 +4,8 @@ import type { Executor } from '../platform/db/database.js';
 import type { Deps } from '../platform/deps.js';
 import type { Config } from '../config.js';
 import { SETTING_NAMES, SETTINGS, type ApplicationSettings, type SettingDefinition, type SettingName } from './definitions.js';
-import { SETTINGS_TABLES, storedSettingRows } from './settings-queries.js';
+import { storedSettingRows } from './settings-queries.js';
+import { cacheSlot } from '../platform/instance-caches.js';
 
 export interface StoredSettings {
   values: ApplicationSettings;
@@ -55,17 +56,37 @@ export async function readApplicationSettings(db: Executor): Promise<Application
 }
 
 /**
- * The settings with the configuration's defaults, through the row cache: for what reads them on
- * every request (the throttles). On SQLite a write of any setting, by this process or another,
- * makes the next read fetch them again; on PostgreSQL each read is one statement (platform/db/reads.ts).
+ * How long a node keeps the settings it read for the per-request throttles before reading them again.
+ * GitLab keeps ApplicationSetting.current in process memory the same way (application_settings_cache_seconds,
+ * 60 s by default); Kiln keeps them shorter. A change made through this node (the API, the admin pages)
+ * is seen at once (`forgetCurrentSettings`); one made through another node within this time.
  */
-export async function currentSettings(deps: Pick<Deps, 'reads' | 'config'>): Promise<ApplicationSettings> {
-  const rows = await deps.reads.cached<SettingRow>(storedSettingRows(), SETTINGS_TABLES);
-  // A cache hit hands out the same frozen rows: fold them once.
-  let folded = FOLDED.get(rows);
-  if (!folded) FOLDED.set(rows, (folded = Object.freeze(settingsOf(rows, deps.config).values)));
-  return folded;
+export const CURRENT_SETTINGS_KEEP_MS = 5_000;
+
+interface KeptSettings {
+  settings: ApplicationSettings | null;
+  /** performance.now() when read: a real interval, whatever the app's clock says. */
+  readAt: number;
 }
 
-// Keyed by the row cache's rows (per app by construction), and by the config through them: one app, one config.
-const FOLDED = new WeakMap<readonly SettingRow[], ApplicationSettings>();
+const KEPT = cacheSlot<KeptSettings>('application-settings.current', () => ({ settings: null, readAt: 0 }));
+
+/**
+ * The settings with the configuration's defaults, for what reads them on every request (the
+ * throttles): kept per app for CURRENT_SETTINGS_KEEP_MS, so a request makes no statement for them
+ * (on PostgreSQL a request's look-ups are one round trip: platform/db/reads.ts).
+ */
+export async function currentSettings(deps: Pick<Deps, 'reads' | 'config' | 'caches'>): Promise<ApplicationSettings> {
+  const kept = deps.caches.of(KEPT);
+  const now = performance.now();
+  if (kept.settings && now - kept.readAt < CURRENT_SETTINGS_KEEP_MS) return kept.settings;
+  const rows = await deps.reads.all<SettingRow>(storedSettingRows());
+  kept.settings = Object.freeze(settingsOf(rows, deps.config).values);
+  kept.readAt = now;
+  return kept.settings;
+}
+
+/** After this node changed a setting: the next request reads them again. */
+export function forgetCurrentSettings(deps: Pick<Deps, 'caches'>): void {
+  deps.caches.of(KEPT).settings = null;
+}

@@ -3,11 +3,11 @@
 import type { Deps } from '../platform/deps.js';
 import { inTransaction } from '../platform/db/database.js';
 import type { SettingsChange } from './settings-input.js';
-import { readStoredSettings, type StoredSettings } from './read-settings.js';
+import { forgetCurrentSettings, readStoredSettings, type StoredSettings } from './read-settings.js';
 
 export async function updateApplicationSettings(deps: Deps, change: SettingsChange): Promise<StoredSettings> {
   const now = deps.clock.now();
-  return inTransaction(deps.db, async (trx) => {
+  const stored = await inTransaction(deps.db, async (trx) => {
     for (const [name, value] of Object.entries(change)) {
       await trx
         .insertInto('application_settings')
@@ -17,4 +17,6 @@ export async function updateApplicationSettings(deps: Deps, change: SettingsChan
     }
     return readStoredSettings(trx, deps.config);
   });
+  forgetCurrentSettings(deps);
+  return stored;
 }
