@@ -2,10 +2,11 @@
 // GitLab's runner protocol; the pipelines list, the pipeline's stages and the job's log with colours
 // (classes, styled) and a collapsible section, the running job's log growing by htmx polling until the
 // job passes; Settings › CI/CD (a masked variable added and edited), a pipeline schedule made and
-// opened for editing, and the CI lint; at 1280 and 390 px, light and dark, no serious or
+// opened for editing, a job's artifacts browsed, and the CI lint; at 1280 and 390 px, light and dark, no serious or
 // critical axe-core violations and no sideways scrolling.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { zipSync } from 'fflate';
 import { launchBrowser, overflowsSideways, seriousViolations, signedInAsRoot } from './helpers/browser.js';
 import { apiCall, startKilnProcess, ROOT_PASSWORD, type KilnProcess } from '../clients/helpers/server.js';
 
@@ -80,6 +81,10 @@ beforeAll(async () => {
   runnerToken = (await runner('POST', '/runners', { token: registration.token, description: 'browser runner' })).body.token;
   buildJob = await nextJob();
   await appendLog(buildJob, BUILD_LOG);
+  const form = new FormData();
+  form.append('file', new Blob([zipSync({ 'out/app.bin': new TextEncoder().encode('binary'), 'out/reports/a-rather-long-report-name-that-has-to-wrap-on-a-phone.html': new TextEncoder().encode('<p>report</p>') })]), 'artifacts.zip');
+  const uploaded = await fetch(`${kiln.url}/api/v4/jobs/${buildJob.id}/artifacts?artifact_type=archive&artifact_format=zip`, { method: 'POST', headers: { 'job-token': buildJob.token }, body: form });
+  expect(uploaded.status).toBe(201);
   expect((await runner('PUT', `/jobs/${buildJob.id}`, { token: buildJob.token, state: 'success' })).status).toBe(200);
   testJob = await nextJob();
   await appendLog(testJob, `${ESC}[32;1m$ make test${ESC}[0;m\n`);
@@ -116,6 +121,11 @@ describe('CI pages at 1280 px, light', () => {
     expect(await section.textContent()).toContain('Using Shell executor...');
     await page.click('details.log-section > summary');
     expect(await isOpen()).toBe(false);
+    expect(await seriousViolations(page)).toEqual([]);
+    // Its artifacts, browsed a directory at a time.
+    await Promise.all([page.waitForNavigation(), page.click('#job-artifacts a:has-text("Browse")')]);
+    await Promise.all([page.waitForNavigation(), page.click('#artifact-files a:has-text("out/")')]);
+    expect(await page.textContent('#artifact-files')).toContain('app.bin');
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });
@@ -188,7 +198,7 @@ describe('CI/CD settings and CI lint at 1280 px, light', () => {
 describe('CI pages at 390 px, dark', () => {
   it('the list, the pipeline, a job and Run pipeline: no sideways scrolling, no serious axe violations', async () => {
     const { context, page } = await signedIn({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
-    for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/pipelines/${pipelineId}/builds`, `/-/jobs/${buildJob.id}`, `/-/jobs/${testJob.id}`, '/-/jobs', '/-/pipelines/new', '/-/settings/ci_cd', '/-/ci/lint', '/-/pipeline_schedules', '/-/pipeline_schedules/new', ...edits]) {
+    for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/pipelines/${pipelineId}/builds`, `/-/jobs/${buildJob.id}`, `/-/jobs/${testJob.id}`, '/-/jobs', '/-/pipelines/new', '/-/settings/ci_cd', '/-/ci/lint', '/-/pipeline_schedules', '/-/pipeline_schedules/new', `/-/jobs/${buildJob.id}/artifacts/browse`, `/-/jobs/${buildJob.id}/artifacts/browse/out/reports`, ...edits]) {
       await page.goto(path.startsWith('/root/') ? `${kiln.url}${path}` : `${kiln.url}/root/built${path}`);
       expect(await overflowsSideways(page), path).toBe(false);
       expect(await seriousViolations(page), path).toEqual([]);
@@ -208,7 +218,7 @@ describe('CI pages at 1280 px dark and 390 px light', () => {
   it('no serious axe violations and no sideways scrolling in the other theme at each width', async () => {
     for (const [width, colorScheme] of [[1280, 'dark'], [390, 'light']] as const) {
       const { context, page } = await signedIn({ viewport: { width, height: 900 }, colorScheme });
-      for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/jobs/${buildJob.id}`, '/-/settings/ci_cd', '/-/ci/lint', '/-/pipeline_schedules', ...edits]) {
+      for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/jobs/${buildJob.id}`, '/-/settings/ci_cd', '/-/ci/lint', '/-/pipeline_schedules', `/-/jobs/${buildJob.id}/artifacts/browse/out`, ...edits]) {
         await page.goto(path.startsWith('/root/') ? `${kiln.url}${path}` : `${kiln.url}/root/built${path}`);
         expect(await overflowsSideways(page), `${width} ${path}`).toBe(false);
         expect(await seriousViolations(page), `${width} ${path}`).toEqual([]);
