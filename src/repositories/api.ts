@@ -33,7 +33,7 @@ export { commitTitle } from './record-push-events.js';
 export { matchesBranch } from './protected-branches/ref-matcher.js';
 // Issue 37 (git over SSH): the access decision and the service setup git over HTTP uses, the address
 // throttle of failed authentication, and the repository path check.
-export { decideGitAccess, GIT_MESSAGES, type GitActor, type GitTarget } from './git-http/git-access.js';
+export { decideGitAccess, decideReadOnlyGitAccess, GIT_MESSAGES, type GitActor, type GitTarget } from './git-http/git-access.js';
 export { prepareGitService, type PreparedGitService } from './git-http/git-service.js';
 export { clearGitAuthFailures, gitAuthThrottle, recordGitAuthFailure } from './git-http/throttle.js';
 export { cleanPath } from './git-http/serve-git.js';

@@ -7,6 +7,7 @@ import type { AuthUser } from '../platform/auth/principal.js';
 import type { RefUpdate } from './protected-branches/branch-check.js';
 import type { Quarantine } from './protected-branches/check-push.js';
 import type { WikiOwner } from './wiki-repository.js';
+import type { ReadOnlyGitRepository } from './git-http/read-only-repository.js';
 
 /** A commit's latest pipeline, as the commit list and the commit page show it. */
 export interface CommitStatusBadge {
@@ -46,6 +47,12 @@ export interface RepositoryHooks {
    * register what a page changed by a push means (its Wiki Page Hook).
    */
   wikiPushed?: (owner: WikiOwner, actorId: number, before: string | null, after: string) => Promise<void>;
+  /**
+   * A repository at `path` (as git over SSH names it, without `.git`) that is no project's or group's
+   * and whose owner decides who reads it, or null: snippets register theirs (`snippets/<id>`,
+   * `<project>/snippets/<id>`).
+   */
+  readOnlyRepository?: (path: string) => ReadOnlyGitRepository | null;
 }
 
 const hooks = new WeakMap<object, RepositoryHooks>();

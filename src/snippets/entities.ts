@@ -1,6 +1,6 @@
 // Wire shape of a snippet (GitLab's Entities::Snippet and ProjectSnippet: the same fields), listed in
-// GitLab's order. http_url_to_repo clones the snippet's repository (git-routes.ts); Kiln serves no
-// snippet over SSH, so there is no ssh_url_to_repo (docs/snippets.md). A file's raw_url names the
+// GitLab's order. ssh_url_to_repo and http_url_to_repo clone the snippet's repository (git-routes.ts;
+// docs/snippets.md). A file's raw_url names the
 // branch `main`, the snippet repository's only branch.
 import type { Deps } from '../platform/deps.js';
 import { isoTime } from '../platform/clock.js';
@@ -53,6 +53,7 @@ export async function presentSnippets(deps: Deps, snippets: SnippetRow[]) {
       project_id: snippet.project_id === null ? null : Number(snippet.project_id),
       web_url: web,
       raw_url: `${web}/raw`,
+      ssh_url_to_repo: `${deps.config.sshUrlPrefix}${projectPath === null ? '' : `${projectPath}/`}snippets/${Number(snippet.id)}.git`,
       http_url_to_repo: snippetRepoUrl(baseUrl, snippet, projectPath),
       file_name: own[0]?.path ?? null,
       files: own.map((file) => ({ path: file.path, raw_url: fileRawUrl(web, file.path) })),

@@ -1,5 +1,6 @@
-// A snippet's repository over git smart HTTP at GitLab's URLs: `/snippets/<id>.git` for a personal
-// snippet and `/<project>/snippets/<id>.git` for a project's. Who may clone is who may read the
+// A snippet's repository over git at GitLab's URLs: `/snippets/<id>.git` for a personal snippet and
+// `/<project>/snippets/<id>.git` for a project's, over smart HTTP here and over SSH (the same paths,
+// through repositories' readOnlyRepository hook, registered in index.ts). Who may clone is who may read the
 // snippet (snippet-policy.ts; a project snippet within the project's snippets feature): anyone else
 // is told the repository is not found, an anonymous caller is asked for credentials first. Before
 // the fetch the repository is brought up to date with the snippet's files (snippet-repository.ts).
@@ -11,7 +12,7 @@ import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { namespacedRoute } from '../platform/http/namespaced-routes.js';
 import { canOnProject } from '../platform/auth/policies/index.js';
 import { findProjectRow, projectAccess } from '../accounts/api.js';
-import { serveReadOnlyGit, snippetRepository } from '../repositories/api.js';
+import { serveReadOnlyGit, snippetRepository, type ReadOnlyGitRepository } from '../repositories/api.js';
 import { findAnySnippet, type SnippetRow } from './finder.js';
 import { canReadSnippet } from './snippet-policy.js';
 import { syncSnippetRepository } from './snippet-repository.js';
@@ -38,6 +39,28 @@ async function readableSnippet(deps: Deps, id: number, projectPath: string | und
   return canReadSnippet(user, snippet, access) ? snippet : null;
 }
 
+/** The snippet `id` (of the project at `projectPath`, or a personal one) as a repository git reads. */
+function snippetGitRepository(deps: Deps, id: number, projectPath: string | undefined): ReadOnlyGitRepository {
+  let found: SnippetRow | null = null;
+  return {
+    readable: async (user) => (found = await readableSnippet(deps, id, projectPath, user)) !== null,
+    open: async () => {
+      await syncSnippetRepository(deps, id, 'Snippet files', Number(found!.author_id));
+      const { shardPath, diskPath } = await snippetRepository(deps, id);
+      return { shardPath, diskPath };
+    },
+    pushRefusal: PUSH_REFUSAL,
+  };
+}
+
+const SNIPPET_SSH_PATH = /^(?:(?<project>.+)\/)?snippets\/(?<id>\d{1,15})$/;
+
+/** The snippet repository an SSH command names (`snippets/<id>`, `<project>/snippets/<id>`), or null. */
+export function snippetSshRepository(deps: Deps, path: string): ReadOnlyGitRepository | null {
+  const match = SNIPPET_SSH_PATH.exec(path);
+  return match?.groups ? snippetGitRepository(deps, Number(match.groups.id), match.groups.project) : null;
+}
+
 export function snippetGitRoutes(app: FastifyInstance, deps: Deps): void {
   namespacedRoute(app, {
     method: ['GET', 'POST'],
@@ -45,18 +68,6 @@ export function snippetGitRoutes(app: FastifyInstance, deps: Deps): void {
     // Git's own protocol (HTTP Basic with its 401 challenge); the snippet's read rule is asked once
     // the credentials are known (serveReadOnlyGit).
     ability: { credential: 'git_http' },
-    handler: (request, reply, groups) => {
-      const id = Number(groups.id);
-      let found: SnippetRow | null = null;
-      return serveReadOnlyGit(deps, request, reply, groups.action, {
-        readable: async (user) => (found = await readableSnippet(deps, id, groups.project, user)) !== null,
-        open: async () => {
-          await syncSnippetRepository(deps, id, 'Snippet files', Number(found!.author_id));
-          const { shardPath, diskPath } = await snippetRepository(deps, id);
-          return { shardPath, diskPath };
-        },
-        pushRefusal: PUSH_REFUSAL,
-      });
-    },
+    handler: (request, reply, groups) => serveReadOnlyGit(deps, request, reply, groups.action, snippetGitRepository(deps, Number(groups.id), groups.project)),
   });
 }

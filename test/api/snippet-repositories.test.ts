@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { gitCommands, listenOnLoopback } from '../helpers/git.js';
+import { sshClient, sshKeygen } from '../helpers/ssh.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
 import { pruneOrphanRepositories } from '../../src/repositories/prune-orphans.js';
 
@@ -153,5 +154,34 @@ describe('project snippet repositories', () => {
     expect((await advertise(path, guest)).status).toBe(404);
     expect((await advertise(path, alice)).status).toBe(404);
     expect((await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: { snippets_access_level: 'enabled' } })).status).toBe(200);
+  });
+});
+
+describe('snippet repositories over SSH', () => {
+  it('clone at ssh_url_to_repo for whoever reads the snippet; others are told it is not found; no pushes', async () => {
+    const sshPort = (await kiln.listenSsh({ port: 0 })).port;
+    const ssh = sshClient(() => work, () => sshPort);
+    const [guestKey, bobKey] = await Promise.all([sshKeygen(work, 'guest', 'ed25519'), sshKeygen(work, 'bob', 'ed25519')]);
+    await kiln.apiAs(guest, 'POST', '/user/keys', { title: 'guest', key: guestKey.publicKey });
+    await kiln.apiAs(bob, 'POST', '/user/keys', { title: 'bob', key: bobKey.publicKey });
+    const snippet = (await kiln.api('POST', `/projects/${project.id}/snippets`, { token: alice.token, body: { title: 'Over SSH', visibility: 'private', files: two } })).body;
+    const path = `${project.path_with_namespace}/snippets/${snippet.id}.git`;
+    expect(snippet.ssh_url_to_repo).toBe(`${kiln.deps.config.sshUrlPrefix}${path}`);
+    const dir = join(work, 'ssh-snippet');
+    const cloned = await ssh.git(guestKey, ['clone', '-q', ssh.url(path), dir]);
+    expect(cloned.code, cloned.stderr).toBe(0);
+    expect((await ok(['ls-files'], dir)).trim().split('\n')).toEqual(['docs/readme.md', 'hello.py']);
+    writeFileSync(join(dir, 'hello.py'), 'print("changed")\n');
+    expect((await ssh.git(guestKey, ['commit', '-q', '-am', 'change'], dir)).code).toBe(0);
+    const pushed = await ssh.git(guestKey, ['push', '-q', 'origin', 'main'], dir);
+    expect(pushed.code).not.toBe(0);
+    expect(pushed.stderr).toContain("You are not allowed to push to this snippet's repository");
+    const outsider = await ssh.git(bobKey, ['clone', '-q', ssh.url(path), join(work, 'ssh-bob')]);
+    expect(outsider.code).not.toBe(0);
+    expect(outsider.stderr).toContain('could not be found');
+    const personal = (await kiln.api('POST', '/snippets', { token: bob.token, body: { title: 'Mine', visibility: 'public', files: two } })).body;
+    expect(personal.ssh_url_to_repo).toBe(`${kiln.deps.config.sshUrlPrefix}snippets/${personal.id}.git`);
+    const mine = await ssh.git(guestKey, ['clone', '-q', ssh.url(`snippets/${personal.id}.git`), join(work, 'ssh-public')]);
+    expect(mine.code, mine.stderr).toBe(0);
   });
 });

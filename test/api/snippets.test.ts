@@ -37,7 +37,7 @@ describe('POST /api/v4/snippets', () => {
       id: expect.any(Number), title: 'Two files', description: 'Both', visibility: 'internal',
       author: expect.objectContaining({ id: alice.id, username: 'alice' }),
       created_at: '2026-11-22T08:00:00.000Z', updated_at: '2026-11-22T08:00:00.000Z', project_id: null,
-      web_url: web, raw_url: `${web}/raw`, http_url_to_repo: `${kiln.deps.config.baseUrl}/snippets/${created.body.id}.git`, file_name: 'hello.py',
+      web_url: web, raw_url: `${web}/raw`, ssh_url_to_repo: `${kiln.deps.config.sshUrlPrefix}snippets/${created.body.id}.git`, http_url_to_repo: `${kiln.deps.config.baseUrl}/snippets/${created.body.id}.git`, file_name: 'hello.py',
       files: [{ path: 'hello.py', raw_url: `${web}/raw/main/hello.py` }, { path: 'docs/readme.md', raw_url: `${web}/raw/main/docs/readme.md` }],
       imported: false, imported_from: 'none',
     });
@@ -263,6 +263,7 @@ describe('/api/v4/projects/:id/snippets', () => {
     expect(created.body).toMatchObject({
       project_id: privateProject.id, web_url: web, raw_url: `${web}/raw`, files: [{ raw_url: `${web}/raw/main/hello.py` }, {}],
       http_url_to_repo: `${kiln.deps.config.baseUrl}/${privateProject.path_with_namespace}/snippets/${created.body.id}.git`,
+      ssh_url_to_repo: `${kiln.deps.config.sshUrlPrefix}${privateProject.path_with_namespace}/snippets/${created.body.id}.git`,
     });
     expect((await create(guest, privateProject)).status).toBe(403);
     expect((await create(outsider, privateProject)).status).toBe(404);

@@ -7,7 +7,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import { authenticateGit, parseBasic } from './authenticate.js';
 import { decideGitAccess, decideReadOnlyGitAccess, GIT_MESSAGES, type GitActor } from './git-access.js';
-import type { AuthUser } from '../../platform/auth/principal.js';
+import type { ReadOnlyGitRepository } from './read-only-repository.js';
+
+export type { ReadOnlyGitRepository };
 import { clearGitAuthFailures, gitAuthThrottle, recordGitAuthFailure } from './throttle.js';
 import { runHttpBackend, type CgiRequest } from './cgi.js';
 import { prepareGitService } from './git-service.js';
@@ -83,15 +85,6 @@ function cgiRequest(request: FastifyRequest, action: string, service: Service, a
     headers: request.headers,
     body: request.method === 'POST' ? request.raw : null,
   };
-}
-
-/** A repository whose owning feature decides who reads it and keeps it current (a snippet's). */
-export interface ReadOnlyGitRepository {
-  readable(user: AuthUser | null): Promise<boolean>;
-  /** Called once reading is allowed: the repository, brought up to date. */
-  open(): Promise<{ shardPath: string; diskPath: string }>;
-  /** What git prints to a push (none is taken). */
-  pushRefusal: string;
 }
 
 /** Git smart HTTP for a ReadOnlyGitRepository: the same credentials and throttle as projects, fetches only. */

@@ -5,7 +5,8 @@
 // A push's pre-receive hook reaches Kiln on file descriptor 3, as under git http-backend.
 import { spawn } from 'node:child_process';
 import type { Duplex } from 'node:stream';
-import { cleanPath, decideGitAccess, GIT_ENV, GIT_MESSAGES, prepareGitService, type PreparedGitService } from '../../repositories/api.js';
+import { join } from 'node:path';
+import { cleanPath, decideGitAccess, decideReadOnlyGitAccess, GIT_ENV, GIT_MESSAGES, prepareGitService, repositoryHooks, type GitActor, type PreparedGitService, type ReadOnlyGitRepository } from '../../repositories/api.js';
 import { infoBlock } from '../console.js';
 import { actorOf, currentIdentity, keyRefusal } from '../identity.js';
 import { repositoryPathOf } from '../parse-command.js';
@@ -68,6 +69,8 @@ export async function serveGitCommand(context: CommandContext, words: string[]):
   if (!path) return refuse(context, GIT_MESSAGES.projectNotFound);
   const actor = actorOf(identity);
   const pushing = service === 'git-receive-pack';
+  const readOnly = repositoryHooks(deps).readOnlyRepository?.(path);
+  if (readOnly) return serveReadOnly(context, service, actor, pushing, readOnly);
   const decision = await decideGitAccess(deps, path, actor, pushing);
   if (!decision.allowed) return refuse(context, decision.challenge ? GIT_MESSAGES.projectNotFound : decision.message);
   const { target } = decision;
@@ -78,4 +81,13 @@ export async function serveGitCommand(context: CommandContext, words: string[]):
   const setup = await prepareGitService(deps, target, actor, pushing, (error, what) => deps.log.error({ err: error }, what));
   if (!setup.ok) return refuse(context, setup.message);
   return runGit(context, service, setup.service);
+}
+
+/** A repository whose owner decides who reads it (a snippet's): fetched by its readers, never pushed. */
+async function serveReadOnly(context: CommandContext, service: string, actor: GitActor, pushing: boolean, repository: ReadOnlyGitRepository): Promise<number> {
+  const decision = await decideReadOnlyGitAccess(context.deps, actor, pushing, repository.readable, repository.pushRefusal);
+  if (!decision.allowed) return refuse(context, decision.challenge ? GIT_MESSAGES.projectNotFound : decision.message);
+  const { shardPath, diskPath } = await repository.open();
+  const nothing = async () => {};
+  return runGit(context, service, { shardPath, diskPath, repoPath: join(shardPath, diskPath), env: {}, finish: nothing, release: nothing });
 }
