@@ -1,4 +1,5 @@
-// Deleting a project removes its repository from disk: the daily orphan job (repositories/prune-orphans.ts).
+// Deleting a project removes its repository and its wiki's from disk, deleting a group its wiki's: the
+// daily orphan job (repositories/prune-orphans.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,6 +45,23 @@ describe('repositories of deleted projects', () => {
     expect(existsSync(join(stays.path, 'HEAD'))).toBe(true);
     expect(await findRepository(kiln.deps, 'project', kept.id)).toBeDefined();
     expect(await pruneOrphanRepositories(kiln.deps)).toBe(0);
+  });
+
+  it("remove a deleted project's wiki repository beside its code, and a deleted group's wiki", async () => {
+    const project = await kiln.createProject(alice, 'wiki-doomed');
+    const group = await kiln.createGroup(alice, 'wiki-group');
+    expect((await kiln.api('POST', `/projects/${project.id}/wikis`, { token: alice.token, body: { title: 'home', content: 'x' } })).status).toBe(201);
+    expect((await kiln.api('POST', `/groups/${group.id}/wikis`, { token: alice.token, body: { title: 'home', content: 'y' } })).status).toBe(201);
+    const wiki = (await findRepository(kiln.deps, 'project_wiki', project.id))!;
+    const groupWiki = (await findRepository(kiln.deps, 'group', group.id))!;
+    expect(await pruneOrphanRepositories(kiln.deps)).toBe(0);
+    expect((await kiln.api('DELETE', `/projects/${project.id}`, { token: alice.token })).status).toBe(202);
+    expect(await pruneOrphanRepositories(kiln.deps)).toBe(1);
+    expect(await findRepository(kiln.deps, 'project_wiki', project.id)).toBeUndefined();
+    expect(existsSync(join(twoShards(work).find((shard) => shard.name === wiki.shard)!.path, wiki.disk_path))).toBe(false);
+    await kiln.deps.db.deleteFrom('namespaces').where('id', '=', group.id).execute();
+    expect(await pruneOrphanRepositories(kiln.deps)).toBe(1);
+    expect(existsSync(join(twoShards(work).find((shard) => shard.name === groupWiki.shard)!.path, groupWiki.disk_path))).toBe(false);
   });
 
   it('finishes the job when the directory is already gone (a crash between the two steps)', async () => {
