@@ -16,6 +16,8 @@ import { deployableEntity, jobFacts } from './entities.js';
 import { PUSH_PIPELINE_JOB, pushPipelineJob } from './pipelines/push-pipeline.js';
 import { MERGE_REQUEST_PIPELINE_JOB, mergeRequestPipelineJob } from './pipelines/merge-request-pipeline.js';
 import { mergeRequestPipelinesRoutes } from './pipelines/merge-request-pipelines-routes.js';
+import { jobTokenScopeRoutes } from './job-token-scope/scope-routes.js';
+import { jobTokenReaches } from './job-token-scope/scope-store.js';
 import { DROP_STUCK_JOBS_JOB, dropStuckJobsJob, scheduleStuckJobsCheck } from './jobs/drop-stuck-jobs.js';
 import { EXPIRE_ARTIFACTS_JOB, expireArtifactsJob } from './jobs/expire-artifacts.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
@@ -33,6 +35,12 @@ export const ciFeature: Feature = {
       const build = await deps.db.selectFrom('ci_builds').select(['user_id', 'status']).where('token_digest', '=', tokenDigest(token)).executeTakeFirst();
       return build && build.status === 'running' && build.user_id !== null ? Number(build.user_id) : null;
     };
+    repositoryHooks(deps).jobTokenProject = async (token) => {
+      const build = await deps.db.selectFrom('ci_builds').select(['project_id', 'status']).where('token_digest', '=', tokenDigest(token)).executeTakeFirst();
+      return build && build.status === 'running' ? Number(build.project_id) : null;
+    };
+    // The job token scope: another project's code only where it allows this job's project.
+    repositoryHooks(deps).jobTokenReaches = (jobProjectId, targetProjectId) => jobTokenReaches(deps.db, jobProjectId, targetProjectId);
     // A deployment's `deployable`: the job that made it, in the specification's shape.
     environmentHooks(deps).deployables = async (project, buildIds) => {
       const builds = await deps.db.selectFrom('ci_builds').selectAll().where('project_id', '=', project.id).where('id', 'in', buildIds).execute();
@@ -63,6 +71,7 @@ export const ciFeature: Feature = {
     ciPages(app, deps);
     badgeRoutes(app, deps);
     mergeRequestPipelinesRoutes(app, deps);
+    jobTokenScopeRoutes(app, deps);
   },
   jobs: { [PUSH_PIPELINE_JOB]: pushPipelineJob, [DROP_STUCK_JOBS_JOB]: dropStuckJobsJob, [EXPIRE_ARTIFACTS_JOB]: expireArtifactsJob,
     [SCHEDULER_JOB]: schedulerJob, [RUN_SCHEDULE_JOB]: runScheduleJob, [MERGE_REQUEST_PIPELINE_JOB]: mergeRequestPipelineJob },

@@ -36,6 +36,10 @@ export interface RepositoryHooks {
    * registers who the running job acts as (its user's id), null when the token is no running job's.
    */
   jobTokenUser?: (token: string) => Promise<number | null>;
+  /** The project of the running job a CI job token belongs to (null: none), for the job token scope. */
+  jobTokenProject?: (token: string) => Promise<number | null>;
+  /** Whether a job of `jobProjectId` may reach `targetProjectId` with its token (the target's job token scope). */
+  jobTokenReaches?: (jobProjectId: number, targetProjectId: number) => Promise<boolean>;
   /**
    * The branches of a fork that a user who may not push to it may push to all the same: merge
    * requests register the source branches of open merge requests with `allow_collaboration` into

@@ -74,7 +74,9 @@ async function byJobToken(deps: Deps, token: string): Promise<GitAuth> {
   const userId = (await repositoryHooks(deps).jobTokenUser?.(token)) ?? null;
   const user = userId === null ? undefined : await findUserRow(deps, userId);
   if (!user || user.state !== 'active') return { status: 'denied' };
-  return { status: 'ok', actor: { kind: 'user', user: toAuthUser(user), scopes: ['read_repository'] } };
+  const jobProjectId = (await repositoryHooks(deps).jobTokenProject?.(token)) ?? null;
+  if (jobProjectId === null) return { status: 'denied' };
+  return { status: 'ok', actor: { kind: 'user', user: toAuthUser(user), scopes: ['read_repository'], jobProjectId } };
 }
 
 /** An LFS token (lfs/lfs-token.ts) with the user name it was issued to: a user's, or a deploy key's. */

@@ -25,7 +25,7 @@ const WRITE_SCOPES = new Set(['api', 'write_repository']);
 export type GitActor =
   | { kind: 'anonymous' }
   /** `scopes`: the token's, or null for an account password or an SSH key (which carry every ability). */
-  | { kind: 'user'; user: AuthUser; scopes: string[] | null }
+  | { kind: 'user'; user: AuthUser; scopes: string[] | null; jobProjectId?: number }
   /** A deploy key; `userId` is its creator, who push events name. */
   | { kind: 'deploy_key'; keyId: number; userId: number | null }
   /** A deploy token of a project or of a group (then every project below it). */
@@ -146,7 +146,11 @@ export async function decideGitAccess(deps: Deps, path: string, actor: GitActor,
   if (refusal) return refusal;
   const target = await findTarget(deps, path, user);
   if (actor.kind === 'deploy_key' || actor.kind === 'deploy_token') return decideForCredential(deps, actor, target, pushing);
-  const readable = target !== null && (target.kind === 'group' ? canOnGroup(target.subject, 'read_group') : canOnProject(target.subject, 'read_project'));
+  let readable = target !== null && (target.kind === 'group' ? canOnGroup(target.subject, 'read_group') : canOnProject(target.subject, 'read_project'));
+  // A CI job token reaches another project only where that project's job token scope allows it.
+  if (readable && actor.kind === 'user' && actor.jobProjectId !== undefined && target?.kind === 'project' && target.project) {
+    readable = (await repositoryHooks(deps).jobTokenReaches?.(actor.jobProjectId, Number(target.project.id))) ?? false;
+  }
   if (!target || !readable) return user ? refuse(404, GIT_MESSAGES.projectNotFound) : { allowed: false, challenge: true };
   const scopes = actor.kind === 'user' ? actor.scopes : null;
   if (scopes && !scopes.some((scope) => READ_SCOPES.has(scope))) return refuse(403, GIT_MESSAGES.authDownload);

@@ -29,6 +29,21 @@ export interface CiPipelinesTable {
   merge_request_id: Generated<number | null>;
 }
 
+/** A project's job token settings (no row: the inbound limit is on). */
+export interface CiJobTokenSettingsTable {
+  project_id: number;
+  inbound_enabled: number;
+  updated_at: number;
+}
+
+/** `target_project_id`'s job tokens may reach `source_project_id` (its inbound allowlist). */
+export interface CiJobTokenProjectScopeLinksTable {
+  source_project_id: number;
+  target_project_id: number;
+  added_by_id: number | null;
+  created_at: number;
+}
+
 export interface CiBuildsTable {
   id: Generated<number>;
   project_id: number;
@@ -128,6 +143,8 @@ export interface CiJobArtifactsTable {
 
 export interface CiTables {
   ci_pipelines: CiPipelinesTable;
+  ci_job_token_settings: CiJobTokenSettingsTable;
+  ci_job_token_project_scope_links: CiJobTokenProjectScopeLinksTable;
   ci_builds: CiBuildsTable;
   ci_runners: CiRunnersTable;
   ci_runner_projects: CiRunnerProjectsTable;
