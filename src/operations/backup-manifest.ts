@@ -69,8 +69,8 @@ export function lfsBackupPath(directory: string, oid: string): string {
   return lfsObjectPath(join(directory, LFS_DIRECTORY), oid);
 }
 
-/** Kiln's repository paths (repositories/ensure-repository.ts, diskPathFor): project repositories and group wikis. */
-const DISK_PATH = /^@(hashed|groups)\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}(\.wiki)?\.git$/;
+/** Kiln's repository paths (repositories/ensure-repository.ts, diskPathFor): projects and their wikis, group wikis, snippets. */
+const DISK_PATH = /^@(hashed|groups|snippets)\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}(\.wiki)?\.git$/;
 const REPOSITORY_KEYS = new Set(['shard', 'disk_path', 'head', 'empty']);
 
 /** The bundle of a repository in the backup directory. */
