@@ -1,7 +1,8 @@
 // The wiki pages in Debian's Chromium against a started `kiln serve` (issue 38): from the project's
 // sidebar to the empty wiki, its first page written with a Markdown preview swapped in place (htmx),
 // saved, read with its link to another page followed; every wiki page axe-core clean (no serious or
-// critical violations) at 1280 px and 390 px, light and dark, none scrolling sideways at 390 px.
+// critical violations) at 1280 px and 390 px, light and dark, none scrolling sideways at 390 px; a
+// group's wiki pages too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, overflowsSideways, seriousViolations, signedInAsRoot } from './helpers/browser.js';
@@ -61,6 +62,9 @@ describe('the wiki in a browser', () => {
     await apiCall(kiln, 'POST', `/projects/${project.id}/wikis`, { title: 'guides/A rather long page title that has to wrap on a phone', content: '## Steps\n\n1. One\n2. Two\n\n```\ncode block that is quite long and should scroll inside its own box rather than the page\n```' });
     const root = `/${project.path_with_namespace}/-/wikis`;
     const paths = [`${root}/home`, `${root}/home/edit`, `${root}/new`, `${root}/home/history`, `${root}/pages`, `${root}/guides/A-rather-long-page-title-that-has-to-wrap-on-a-phone`];
+    const group = await apiCall(kiln, 'POST', '/groups', { name: 'Team', path: 'team', visibility: 'public' });
+    await apiCall(kiln, 'POST', `/groups/${group.id}/wikis`, { title: 'home', content: '# Team\n\nSee [the rules](rules).' });
+    paths.push('/groups/team/-/wikis/home', '/groups/team/-/wikis/home/edit', '/groups/team/-/wikis/pages');
     const found: Array<[string, number, string[], boolean]> = [];
     for (const look of LOOKS) {
       const { context, page } = await signedInAsRoot(browser, kiln.url, ROOT_PASSWORD, { viewport: { width: look.width, height: look.height }, colorScheme: look.colorScheme });
