@@ -137,7 +137,9 @@ export async function renderTree(context: PageContext, access: ProjectAccess) {
     ({ body: tbody, commits } = await filledBody(context, access, resolved, entries));
     latestId = kept.latest;
   } else {
-    startLastCommits(context.deps, projectId, repoPath, commit.id, path, entries.map((entry) => baseName(entry.path)));
+    // The walk starts once this page is on its way: git's log and the page share a core otherwise.
+    const names = entries.map((entry) => baseName(entry.path));
+    setImmediate(() => startLastCommits(context.deps, projectId, repoPath, commit.id, path, names));
     // The folder's own last commit: the commit itself at the root, else one `rev-list -1`.
     latestId = path === '' ? commit.id : await lastCommitFor(repoPath, commit.id, path);
     commits = latestId ? await readCommits(repoPath, [latestId]) : new Map();
