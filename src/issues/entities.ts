@@ -8,6 +8,7 @@ import type { ProjectRow } from '../platform/auth/subjects.js';
 import { type UserRow, userBasic, projectWebUrl } from '../accounts/api.js';
 import { labelBasicEntity, type IssueLabel, type LabelRow } from '../labels/api.js';
 import { isResolvable } from './noteable.js';
+import { timeStatsEntity } from '../time-tracking/api.js';
 
 export type IssueRow = Selectable<IssuesTable>;
 export type NoteRow = Selectable<NotesTable>;
@@ -26,6 +27,8 @@ export interface IssueLinks {
   subscribed?: boolean;
   /** Thumbs up and down awarded (award-emoji/award-emoji.ts voteCounts). */
   votes?: { upvotes: number; downvotes: number };
+  /** Seconds spent in all (the sum of its timelogs). */
+  timeSpent?: number;
 }
 
 export function issueEntity(baseUrl: string, issue: IssueRow, project: ProjectRow, links: IssueLinks) {
@@ -62,7 +65,7 @@ export function issueEntity(baseUrl: string, issue: IssueRow, project: ProjectRo
     discussion_locked: issue.discussion_locked === null ? null : Number(issue.discussion_locked) === 1,
     issue_type: issue.issue_type,
     web_url: webUrl,
-    time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+    time_stats: timeStatsEntity(Number(issue.time_estimate ?? 0), links.timeSpent ?? 0),
     task_completion_status: { count: 0, completed_count: 0 },
     has_tasks: false,
     references: { short: `#${issue.iid}`, relative: `#${issue.iid}`, full: `${project.full_path}#${issue.iid}` },

@@ -1,5 +1,5 @@
 // What an issue entity shows besides its row, for a page of issues in one statement: its assignees,
-// labels, user notes, thumbs up and down, and the users it names (author, closer, assignees).
+// labels, user notes, thumbs up and down, time spent, and the users it names (author, closer, assignees).
 // Why one raw statement: read through the query builder these were five or six statements per page,
 // each ~10 µs of building and compiling beside its few µs in the database, and on PostgreSQL as many
 // round trips (docs/performance.md). Each value is a correlated subquery of one issue, read by the
@@ -20,6 +20,8 @@ export interface IssueLinksRow {
   notes: number | string;
   upvotes: number | string;
   downvotes: number | string;
+  /** Seconds spent in all (the sum of its timelogs; null or text by driver). */
+  time_spent: number | string | null;
 }
 
 function text(dialect: Dialect): string[] {
@@ -38,7 +40,8 @@ function text(dialect: Dialect): string[] {
      select i.author_id union select i.closed_by_id union select a.user_id from issue_assignees a where a.issue_id = i.id)) as users,
   ${count(`notes n where n.noteable_type = 'Issue' and n.noteable_id = i.id and n.system = 0`)} as notes,
   ${count(`award_emoji e where e.awardable_type = 'Issue' and e.awardable_id = i.id and e.name = \u0000`)} as upvotes,
-  ${count(`award_emoji e where e.awardable_type = 'Issue' and e.awardable_id = i.id and e.name = \u0000`)} as downvotes
+  ${count(`award_emoji e where e.awardable_type = 'Issue' and e.awardable_id = i.id and e.name = \u0000`)} as downvotes,
+  (select sum(t.time_spent) from timelogs t where t.issue_id = i.id) as time_spent
 from issues i where i.id in (${ids})`.split('\u0000');
 }
 

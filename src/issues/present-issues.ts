@@ -93,6 +93,7 @@ export async function presentIssues(deps: Deps, rows: IssueWithAssignees[], opti
       withLabelsDetails: options.withLabelsDetails,
       subscribed: subscribed.has(Number(row.id)),
       votes: { upvotes: Number(links?.upvotes ?? 0), downvotes: Number(links?.downvotes ?? 0) },
+      timeSpent: Number(links?.time_spent ?? 0),
     });
   });
 }

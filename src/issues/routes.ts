@@ -11,6 +11,7 @@ import { issueLinkRoutes } from './links/issue-link-routes.js';
 import { resourceEventRoutes } from './resource-events/resource-event-routes.js';
 import { findReadableIssue } from './finder.js';
 import { awardEmojiRoutes } from './award-emoji/award-emoji-routes.js';
+import { issueTimeTrackingRoutes } from './time-tracking.js';
 
 export function issuesRoutes(app: FastifyInstance, deps: Deps): void {
   issueListRoutes(app, deps);
@@ -20,5 +21,6 @@ export function issuesRoutes(app: FastifyInstance, deps: Deps): void {
   awardEmojiRoutes(app, deps, issueNoteableKind);
   labelEventRoutes(app, deps);
   issueLinkRoutes(app, deps);
+  issueTimeTrackingRoutes(app, deps);
   resourceEventRoutes(app, deps, { type: 'Issue', segment: 'issues', ability: 'read_issue', find: findReadableIssue });
 }

@@ -7,6 +7,7 @@ import type { MergeRequestDiffRow, MergeRequestRow } from './rows.js';
 import { projectWebUrl, userBasic, type UserRow } from '../accounts/api.js';
 import { labelBasicEntity, type LabelRow } from '../labels/api.js';
 import { isDraftTitle } from './draft.js';
+import { timeStatsEntity } from '../time-tracking/api.js';
 import { taskCompletionStatus } from './task-completion.js';
 import { detailedMergeStatus, publicMergeStatus, type MergeFacts } from './merge-status.js';
 import { pipelineBasicEntity, pipelineEntity, type HeadPipeline } from '../commit-statuses/api.js';
@@ -28,6 +29,8 @@ export interface MergeRequestLinks {
   /** Thumbs up and down awarded (the issues feature's voteCounts). */
   votes?: { upvotes: number; downvotes: number };
   latestDiff: MergeRequestDiffRow | null;
+  /** Seconds spent in all (the sum of its timelogs). */
+  timeSpent?: number;
   facts: MergeFacts;
   /** The head pipeline (commit-statuses' head-pipelines.ts) and the path of the project it ran in. */
   headPipeline?: (HeadPipeline & { projectPath: string }) | null;
@@ -51,26 +54,6 @@ export function mergeRequestReference(target: ProjectRow, iid: number, from: Ref
   if (from && from.projectId === Number(target.id)) return `!${iid}`;
   if (from && from.namespaceId === Number(target.namespace_id)) return `${target.path}!${iid}`;
   return `${target.full_path}!${iid}`;
-}
-
-/** GitLab's IssuableTimeStats. Spent time is not tracked (no timelogs): none is ever spent. */
-export function timeStatsEntity(mr: Pick<MergeRequestRow, 'time_estimate'>) {
-  return { time_estimate: Number(mr.time_estimate), total_time_spent: 0, human_time_estimate: humanDuration(Number(mr.time_estimate)), human_total_time_spent: null };
-}
-
-/** Seconds as GitLab's human durations (`3h 30m`), null for none (Gitlab::TimeTrackingFormatter). */
-export function humanDuration(seconds: number): string | null {
-  if (seconds <= 0) return null;
-  const units: Array<[string, number]> = [['mo', 4 * 5 * 8 * 3600], ['w', 5 * 8 * 3600], ['d', 8 * 3600], ['h', 3600], ['m', 60], ['s', 1]];
-  const parts: string[] = [];
-  let rest = seconds;
-  for (const [unit, size] of units) {
-    if (rest >= size) {
-      parts.push(`${Math.floor(rest / size)}${unit}`);
-      rest %= size;
-    }
-  }
-  return parts.join(' ');
 }
 
 /** The merge request's own view of whether the source branch goes after merging (merge_params). */
@@ -143,7 +126,7 @@ export function mergeRequestBasicEntity(baseUrl: string, mr: MergeRequestRow, li
     reference,
     references: { short: `!${mr.iid}`, relative: reference, full: `${target.full_path}!${mr.iid}` },
     web_url: mergeRequestWebUrl(baseUrl, target, mr.iid),
-    time_stats: timeStatsEntity(mr),
+    time_stats: timeStatsEntity(Number(mr.time_estimate), links.timeSpent ?? 0),
     squash: Number(mr.squash) === 1,
     squash_on_merge: squashOnMerge(mr, target),
     task_completion_status: taskCompletionStatus(mr.description),

@@ -185,6 +185,7 @@ export function pageFactsQuery(db: Executor, ids: number[]) {
       eb.selectFrom('merge_request_approvals as a').select(eb.fn.countAll<number>().as('n')).whereRef('a.merge_request_id', '=', 'm.id').as('approvals_count'),
       eb.selectFrom('award_emoji as e').select(eb.fn.countAll<number>().as('n')).whereRef('e.awardable_id', '=', 'm.id').where('e.awardable_type', '=', 'MergeRequest').where('e.name', '=', UPVOTE).as('upvotes'),
       eb.selectFrom('award_emoji as e').select(eb.fn.countAll<number>().as('n')).whereRef('e.awardable_id', '=', 'm.id').where('e.awardable_type', '=', 'MergeRequest').where('e.name', '=', DOWNVOTE).as('downvotes'),
+      eb.selectFrom('timelogs as t').select((t) => t.fn.sum<number | string | null>('t.time_spent').as('s')).whereRef('t.merge_request_id', '=', 'm.id').as('time_spent'),
     ])
     .where('m.id', 'in', ids)
     .execute();

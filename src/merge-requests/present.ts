@@ -72,7 +72,7 @@ export async function loadLinks(deps: Deps, rows: MergeRequestRow[], options: { 
   const diffOf = (mr: MergeRequestRow): MergeRequestDiffRow | null => {
     const row = factsOf.get(Number(mr.id));
     if (!row || row.id === null || mr.latest_merge_request_diff_id === null) return null;
-    const { mr_id: _, notes_count: _n, approvals_count: _a, upvotes: _u, downvotes: _d, ...diff } = row;
+    const { mr_id: _, notes_count: _n, approvals_count: _a, upvotes: _u, downvotes: _d, time_spent: _t, ...diff } = row;
     return diff as MergeRequestDiffRow;
   };
   const pipelines = await headPipelines(db, rows.flatMap((row) => {
@@ -111,6 +111,7 @@ export async function loadLinks(deps: Deps, rows: MergeRequestRow[], options: { 
         notesCount: Number(factsOf.get(id)?.notes_count ?? 0),
         votes: { upvotes: Number(factsOf.get(id)?.upvotes ?? 0), downvotes: Number(factsOf.get(id)?.downvotes ?? 0) },
         latestDiff: diffOf(mr),
+        timeSpent: Number(factsOf.get(id)?.time_spent ?? 0),
         facts,
         headPipeline: head ? { ...head, projectPath: projectsById.get(Number(head.pipeline.project_id))?.full_path ?? target.full_path } : null,
         allowCollaboration: collaborating.has(id),

@@ -27,6 +27,7 @@ import type { BadgesTables } from './tables/badges.js';
 import type { TopicsTables } from './tables/topics.js';
 import type { CustomAttributesTables } from './tables/custom-attributes.js';
 import type { AccessRequestsTables } from './tables/access-requests.js';
+import type { TimelogsTables } from './tables/timelogs.js';
 
 export interface DB
   extends AccountsTables,
@@ -56,4 +57,5 @@ export interface DB
     BadgesTables,
     TopicsTables,
     CustomAttributesTables,
-    AccessRequestsTables {}
+    AccessRequestsTables,
+    TimelogsTables {}

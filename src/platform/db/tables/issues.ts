@@ -17,6 +17,8 @@ export interface IssuesTable {
   due_date: Generated<string | null>;
   /** 0/1, or null when never set (GitLab's API shows null). */
   discussion_locked: Generated<number | null>;
+  /** Seconds (GitLab's time tracking), 0 for none. */
+  time_estimate: Generated<number>;
   created_at: number;
   updated_at: number;
 }
