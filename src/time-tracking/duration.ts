@@ -51,6 +51,12 @@ export function humanDuration(seconds: number): string | null {
   return parts.join(' ');
 }
 
+/** A change of spent time as hooks show it: `1h 30m`, `-30m`, null for none. */
+export function humanTimeChange(seconds: number): string | null {
+  const human = humanDuration(Math.abs(seconds));
+  return human === null || seconds > 0 ? human : `-${human}`;
+}
+
 /** GitLab's IssuableTimeStats entity. */
 export function timeStatsEntity(timeEstimate: number, totalTimeSpent: number) {
   return {

@@ -13,6 +13,7 @@ import { humanDuration } from './duration.js';
 export interface TimeTrackable {
   id: number;
   timeEstimate: number;
+  updatedAt: number;
 }
 
 /** One noteable kind as time tracking sees it; each feature gives its own. */
@@ -20,16 +21,18 @@ export interface TimeTrackingKind<T extends TimeTrackable = TimeTrackable> {
   table: 'issues' | 'merge_requests';
   column: 'issue_id' | 'merge_request_id';
   systemNote(trx: DbTransaction, deps: Deps, item: T, authorId: number, body: string, now: number): Promise<void>;
-  /** After the change is committed (hooks): the item before, and the time fields before and after. */
-  changed?(deps: Deps, actorId: number, item: T, change: TimeChange): Promise<void>;
+  /** Publishes the kind's update event (its hook), in the transaction of the change. */
+  publish(trx: DbTransaction, deps: Deps, item: T, actorId: number, change: TimeChange): Promise<void>;
 }
 
-/** The time fields of a change, as GitLab's hook payloads show them. */
+/**
+ * The fields a change made, as the update events carry them (GitLab's hooks list them in `changes`):
+ * `time_estimate`, or `total_time_spent` and `time_change` (seconds added; previous 0), and `updated_at`.
+ */
 export interface TimeChange {
-  timeEstimate: [number, number];
-  totalTimeSpent: [number, number];
-  /** Seconds added (negative: subtracted); 0 for an estimate change. */
-  timeChange: number;
+  changes: string[];
+  previous: Record<string, number>;
+  current: Record<string, number>;
 }
 
 export async function totalTimeSpent(db: Executor, column: TimeTrackingKind['column'], id: number): Promise<number> {
@@ -47,12 +50,11 @@ async function touch(trx: DbTransaction, kind: TimeTrackingKind, id: number, now
 export async function setTimeEstimate<T extends TimeTrackable>(deps: Deps, kind: TimeTrackingKind<T>, actorId: number, item: T, seconds: number): Promise<number> {
   if (item.timeEstimate === seconds) return seconds;
   const now = deps.clock.now();
-  const spent = await inTransaction(deps.db, async (trx) => {
+  await inTransaction(deps.db, async (trx) => {
     await touch(trx, kind, item.id, now, seconds);
     await kind.systemNote(trx, deps, item, actorId, seconds === 0 ? 'removed time estimate' : `changed time estimate to ${humanDuration(seconds)}`, now);
-    return totalTimeSpent(trx, kind.column, item.id);
+    await kind.publish(trx, deps, item, actorId, { changes: ['time_estimate'], previous: { time_estimate: item.timeEstimate, updated_at: item.updatedAt }, current: { time_estimate: seconds, updated_at: now } });
   });
-  await kind.changed?.(deps, actorId, item, { timeEstimate: [item.timeEstimate, seconds], totalTimeSpent: [spent, spent], timeChange: 0 });
   return seconds;
 }
 
@@ -69,7 +71,7 @@ export async function spendTime<T extends TimeTrackable>(
     const before = await totalTimeSpent(trx, kind.column, item.id);
     const seconds = spend === 'reset' ? -before : spend.seconds;
     if (spend !== 'reset' && seconds < 0 && -seconds > before) throw new ValidationError({ base: ['Time to subtract exceeds the total time spent'] });
-    if (seconds === 0 && spend === 'reset' && before === 0) return { before, after: before, written: false };
+    if (seconds === 0 && spend === 'reset' && before === 0) return { before, after: before };
     await trx.insertInto('timelogs').values({
       user_id: actorId,
       issue_id: kind.column === 'issue_id' ? item.id : null,
@@ -81,10 +83,12 @@ export async function spendTime<T extends TimeTrackable>(
     }).execute();
     const body = spend === 'reset' ? 'removed time spent' : `${seconds < 0 ? 'subtracted' : 'added'} ${humanDuration(Math.abs(seconds))} of time spent`;
     await kind.systemNote(trx, deps, item, actorId, body, now);
-    return { before, after: before + seconds, written: true };
+    await kind.publish(trx, deps, item, actorId, {
+      changes: ['total_time_spent', 'time_change'],
+      previous: { total_time_spent: before, time_change: 0, updated_at: item.updatedAt },
+      current: { total_time_spent: before + seconds, time_change: seconds, updated_at: now },
+    });
+    return { before, after: before + seconds };
   });
-  if (result.written) {
-    await kind.changed?.(deps, actorId, item, { timeEstimate: [item.timeEstimate, item.timeEstimate], totalTimeSpent: [result.before, result.after], timeChange: result.after - result.before });
-  }
   return result.after;
 }

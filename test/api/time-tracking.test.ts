@@ -1,19 +1,26 @@
 // Time tracking of issues and merge requests (issue 34): estimates and spent time through GitLab's
-// TimeTrackingEndpoints, summed from timelogs into time_stats and the entities, with system notes,
-// on SQLite and PostgreSQL.
+// TimeTrackingEndpoints, summed from timelogs into time_stats and the entities, with system notes and
+// the Issue Hook / Merge Request Hook `changes`, on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
 import { repositoryWorld, type RepositoryWorld } from './repository-api-driver.js';
 import { branchWith, create, openMergeRequest, seedRepository } from './merge-requests-helpers.js';
+import { startHookReceiver, type HookReceiver, type Received } from '../helpers/hook-receiver.js';
 
 let kiln: TestKiln;
 let w: RepositoryWorld;
 let issueBase: string;
 let mrBase: string;
+let receiver: HookReceiver;
+const received: Received[] = [];
 
 beforeAll(async () => {
+  receiver = await startHookReceiver((request) => received.push(request));
   kiln = await testKiln();
   w = await repositoryWorld(kiln);
+  expect((await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { allow_local_requests_from_web_hooks_and_services: true } })).status).toBe(200);
+  const hook = await kiln.api('POST', `/projects/${w.project.id}/hooks`, { token: w.maintainer.token, body: { url: `${receiver.url}/hook`, push_events: false, issues_events: true, merge_requests_events: true } });
+  expect(hook.status).toBe(201);
   await seedRepository(kiln, w.owner, w.project.id);
   await branchWith(kiln, w.developer, w.project.id, 'feature', [create('feature.txt', 'one\n')]);
   const issue = await kiln.apiAs(w.developer, 'POST', `/projects/${w.project.id}/issues`, { title: 'Tracked' });
@@ -24,6 +31,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await kiln?.close();
+  await receiver?.close();
 });
 
 const systemNotes = async (base: string) =>
@@ -76,5 +84,36 @@ describe('time tracking of a confidential issue', () => {
   it('is 404 to a Guest who may not see it', async () => {
     const issue = await kiln.apiAs(w.developer, 'POST', `/projects/${w.project.id}/issues`, { title: 'Secret', confidential: true });
     expect((await kiln.api('GET', `/projects/${w.project.id}/issues/${issue.iid}/time_stats`, { token: w.guest.token })).status).toBe(404);
+  });
+});
+
+describe.each([
+  ['Issue Hook', () => issueBase, 'issue'],
+  ['Merge Request Hook', () => mrBase, 'merge_request'],
+])('the %s of a time tracking change', (event, baseOf, kind) => {
+  const deliveries = () => received.filter((r) => r.headers['x-gitlab-event'] === event && r.body.object_kind === kind);
+
+  it('carries time_estimate, total_time_spent and time_change in changes and object_attributes', async () => {
+    const base = baseOf();
+    await kiln.api('POST', `${base}/reset_spent_time`, { token: w.developer.token });
+    await kiln.api('POST', `${base}/reset_time_estimate`, { token: w.developer.token });
+    await kiln.worker.drain();
+    received.length = 0;
+    expect((await kiln.api('POST', `${base}/time_estimate`, { token: w.developer.token, body: { duration: '3h' } })).status).toBe(200);
+    await kiln.worker.drain();
+    const [estimated] = deliveries();
+    expect(estimated.body.object_attributes).toMatchObject({ action: 'update', time_estimate: 10800, human_time_estimate: '3h', total_time_spent: 0, time_change: 0 });
+    expect(estimated.body.changes.time_estimate).toEqual({ previous: 0, current: 10800 });
+
+    received.length = 0;
+    expect((await kiln.api('POST', `${base}/add_spent_time`, { token: w.developer.token, body: { duration: '1h30m' } })).status).toBe(201);
+    expect((await kiln.api('POST', `${base}/add_spent_time`, { token: w.developer.token, body: { duration: '-30m' } })).status).toBe(201);
+    await kiln.worker.drain();
+    const [added, subtracted] = deliveries();
+    expect(added.body.changes).toMatchObject({ total_time_spent: { previous: 0, current: 5400 }, time_change: { previous: 0, current: 5400 } });
+    expect(added.body.object_attributes).toMatchObject({ time_change: 5400, human_time_change: '1h 30m' });
+    expect(subtracted.body.changes).toMatchObject({ total_time_spent: { previous: 5400, current: 3600 }, time_change: { previous: 0, current: -1800 } });
+    expect(subtracted.body.object_attributes).toMatchObject({ time_estimate: 10800, total_time_spent: 3600, human_total_time_spent: '1h', time_change: -1800, human_time_change: '-30m' });
+    expect(subtracted.body.changes.time_estimate).toBeUndefined();
   });
 });

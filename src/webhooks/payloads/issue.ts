@@ -4,6 +4,7 @@
 import type { Deps } from '../../platform/deps.js';
 import type { DomainEvent } from '../../platform/domain-events.js';
 import { plainNoteAttrs } from './note-attrs.js';
+import { humanDuration, humanTimeChange, totalTimeSpent } from '../../time-tracking/api.js';
 import { hookTime, labelAttrs, projectAttrs, projectForHook, repositoryAttrs, userAttrs, usersForHook, type ProjectHookRow } from './common.js';
 
 export type IssueRow = NonNullable<Awaited<ReturnType<typeof findIssue>>>;
@@ -33,8 +34,8 @@ async function assigneeIds(deps: Deps, issueId: number): Promise<number[]> {
 export type IssueAction = 'open' | 'close' | 'reopen' | 'update';
 
 /** Issue#hook_attrs with its labels and assignees. */
-async function issueAttrs(deps: Deps, project: ProjectHookRow, issue: IssueRow) {
-  const [labels, assignees] = await Promise.all([labelsWhere(deps, { issueId: Number(issue.id) }), assigneeIds(deps, Number(issue.id))]);
+async function issueAttrs(deps: Deps, project: ProjectHookRow, issue: IssueRow, timeChange = 0) {
+  const [labels, assignees, spent] = await Promise.all([labelsWhere(deps, { issueId: Number(issue.id) }), assigneeIds(deps, Number(issue.id)), totalTimeSpent(deps.db, 'issue_id', Number(issue.id))]);
   const attrs = {
     author_id: Number(issue.author_id),
     closed_at: hookTime(issue.closed_at),
@@ -53,17 +54,17 @@ async function issueAttrs(deps: Deps, project: ProjectHookRow, issue: IssueRow) 
     project_id: Number(issue.project_id),
     relative_position: null,
     state_id: issue.state === 'closed' ? 2 : 1,
-    time_estimate: 0,
+    time_estimate: Number(issue.time_estimate),
     title: issue.title,
     updated_at: hookTime(issue.updated_at),
     updated_by_id: null,
     type: issue.issue_type === 'incident' ? 'Incident' : 'Issue',
     url: `${deps.config.baseUrl}/${project.full_path}/-/${issue.issue_type === 'incident' ? 'issues/incident' : 'issues'}/${issue.iid}`,
-    total_time_spent: 0,
-    time_change: 0,
-    human_total_time_spent: null,
-    human_time_change: null,
-    human_time_estimate: null,
+    total_time_spent: spent,
+    time_change: timeChange,
+    human_total_time_spent: humanDuration(spent),
+    human_time_change: humanTimeChange(timeChange),
+    human_time_estimate: humanDuration(Number(issue.time_estimate)),
     assignee_ids: assignees,
     assignee_id: assignees[0] ?? null,
     labels,
@@ -92,7 +93,7 @@ export function issueChangeSet(event: DomainEvent): IssueChangeSet {
 }
 
 /** The fields GitLab's hooks report in `changes` (IssueBuilder's safe hook attributes and relations Kiln has). */
-const REPORTED = new Set(['confidential', 'description', 'discussion_locked', 'due_date', 'milestone_id', 'title', 'labels', 'assignees']);
+const REPORTED = new Set(['confidential', 'description', 'discussion_locked', 'due_date', 'milestone_id', 'title', 'labels', 'assignees', 'time_estimate', 'total_time_spent', 'time_change']);
 
 /** A stored column value as hooks show it. */
 function hookValue(field: string, value: unknown): unknown {
@@ -151,7 +152,7 @@ export async function issueHookData(deps: Deps, input: { issueId: number; actorI
   if (!issue) return null;
   const project = await projectForHook(deps, Number(issue.project_id));
   if (!project) return null;
-  const { attrs, labels, assignees } = await issueAttrs(deps, project, issue);
+  const { attrs, labels, assignees } = await issueAttrs(deps, project, issue, Number(input.changes?.current.time_change ?? 0));
   // The payload is built when the job runs; the state is the one the event made, even if it changed since.
   const state = input.action === 'close' ? 'closed' : input.action === 'open' || input.action === 'reopen' ? 'opened' : issue.state;
   attrs.state = state;

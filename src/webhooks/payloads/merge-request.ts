@@ -5,6 +5,7 @@
 import type { Deps } from '../../platform/deps.js';
 import type { DomainEvent } from '../../platform/domain-events.js';
 import { mergeRequestHookFacts, type MergeRequestHookFacts } from '../../merge-requests/api.js';
+import { humanDuration, humanTimeChange, totalTimeSpent } from '../../time-tracking/api.js';
 import { findCommit, readableRepository } from '../../repositories/api.js';
 import { hookTime, labelAttrs, projectAttrs, projectForHook, repositoryAttrs, userAttrs, usersForHook, type ProjectHookRow, type UserHookRow } from './common.js';
 
@@ -39,7 +40,8 @@ async function lastCommit(deps: Deps, project: ProjectHookRow, facts: MergeReque
 }
 
 /** MergeRequest#hook_attrs for the merge request as the event left it. */
-async function mergeRequestAttrs(deps: Deps, facts: MergeRequestHookFacts, target: ProjectHookRow, source: ProjectHookRow | undefined) {
+async function mergeRequestAttrs(deps: Deps, facts: MergeRequestHookFacts, target: ProjectHookRow, source: ProjectHookRow | undefined, timeChange = 0) {
+  const spent = await totalTimeSpent(deps.db, 'merge_request_id', Number(facts.mr.id));
   const { mr } = facts;
   const labels = facts.labels.map(labelAttrs);
   const flag = (value: number | null) => (value === null ? null : Number(value) === 1);
@@ -75,17 +77,17 @@ async function mergeRequestAttrs(deps: Deps, facts: MergeRequestHookFacts, targe
     blocking_discussions_resolved: facts.blockingDiscussionsResolved,
     detailed_merge_status: facts.detailedMergeStatus,
     first_contribution: false,
-    human_time_change: null,
-    human_time_estimate: null,
-    human_total_time_spent: null,
+    human_time_change: humanTimeChange(timeChange),
+    human_time_estimate: humanDuration(Number(mr.time_estimate)),
+    human_total_time_spent: humanDuration(spent),
     labels,
     last_commit: await lastCommit(deps, target, facts),
     reviewer_ids: facts.reviewerIds,
     source: source ? projectAttrs(deps, source) : null,
     state: mr.state,
     target: projectAttrs(deps, target),
-    time_change: 0,
-    total_time_spent: 0,
+    time_change: timeChange,
+    total_time_spent: spent,
     url: facts.url,
     work_in_progress: facts.draft,
   };
@@ -142,7 +144,8 @@ export async function mergeRequestHookData(deps: Deps, event: DomainEvent) {
     facts.mr.source_project_id === null ? undefined : projectForHook(deps, Number(facts.mr.source_project_id)),
   ]);
   if (!target) return null;
-  const attrs = await mergeRequestAttrs(deps, facts, target, source);
+  const timeChange = event.kind === 'merge_request.updated' ? Number(event.current.time_change ?? 0) : 0;
+  const attrs = await mergeRequestAttrs(deps, facts, target, source, timeChange);
   const users = await usersForHook(deps, [event.actorId ?? Number(facts.mr.author_id), ...facts.assigneeIds, ...facts.reviewerIds]);
   const present = (list: number[]) => list.map((id) => userAttrs(deps, users.get(id))).filter((user): user is NonNullable<ReturnType<typeof userAttrs>> => user !== null);
   const oldrev = event.kind === 'merge_request.updated' && event.oldrev ? { oldrev: event.oldrev } : {};
