@@ -30,12 +30,32 @@ function domainMatches(patterns: string[], domain: string): boolean {
   });
 }
 
-/** GitLab's RestrictedSignup: a listed domain passes; with an allowlist nothing else does; then the denylist. */
+/**
+ * GitLab's RestrictedSignup: a listed domain passes; with an allowlist nothing else does; then the
+ * denylist; then, while enabled, the email_restrictions pattern refuses the addresses it matches.
+ */
 export function signUpDomainProblem(settings: ApplicationSettings, email: string): string | null {
+  if (settings.email_restrictions_enabled && settings.email_restrictions !== '' && restricted(settings.email_restrictions, email)) {
+    return 'is not allowed. Try again with a different email address, or contact your GitLab admin.';
+  }
   const domain = email.slice(email.lastIndexOf('@') + 1);
   if (settings.domain_allowlist.length > 0) return domainMatches(settings.domain_allowlist, domain) ? null : 'domain is not authorized for sign-up.';
   if (settings.domain_denylist_enabled && domainMatches(settings.domain_denylist, domain)) return 'is not from an allowed domain.';
   return null;
+}
+
+/** A stored pattern that no longer compiles refuses nothing (it was checked when it was saved). */
+function restricted(pattern: string, email: string): boolean {
+  try {
+    return new RegExp(pattern).test(email);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a new account must confirm its address: the legacy switch, or email_confirmation_setting `hard`. */
+export function confirmationRequired(settings: Pick<ApplicationSettings, 'send_user_confirmation_email' | 'email_confirmation_setting'>): boolean {
+  return settings.send_user_confirmation_email || settings.email_confirmation_setting === 'hard';
 }
 
 export async function signUp(deps: Deps, input: SignUpInput): Promise<SignUpOutcome> {
@@ -46,7 +66,7 @@ export async function signUp(deps: Deps, input: SignUpInput): Promise<SignUpOutc
   const domainProblem = signUpDomainProblem(settings, email);
   if (domainProblem) throw new ValidationError({ email: [domainProblem] });
   const approval = settings.require_admin_approval_after_user_signup;
-  const confirm = settings.send_user_confirmation_email;
+  const confirm = confirmationRequired(settings);
   const token = randomBytes(20).toString('hex');
   try {
     const user = await createUser(deps, { ...input, email }, {

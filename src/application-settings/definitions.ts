@@ -8,13 +8,17 @@ export const VISIBILITIES = ['private', 'internal', 'public'] as const;
 /** GitLab's numeric visibility levels, which the settings API also accepts for visibilities. */
 const VISIBILITY_LEVELS: Record<string, Visibility> = { '0': 'private', '10': 'internal', '20': 'public' };
 
-export type SettingKind = 'boolean' | 'integer' | 'text' | 'url' | 'visibility' | 'visibilities' | 'hosts';
+export type SettingKind = 'boolean' | 'integer' | 'text' | 'url' | 'visibility' | 'visibilities' | 'hosts' | 'choice' | 'hostname' | 'regexp';
 
 export interface SettingDefinition {
   kind: SettingKind;
   default: unknown;
   /** Accepted integers (Grape's `values`, "does not have a valid value"). */
   values?: readonly number[];
+  /** A `choice`'s accepted strings (Grape's `values`, "does not have a valid value"). */
+  choices?: readonly string[];
+  /** Choices GitLab has and Kiln does not behave as: refused with this 400 message. */
+  refusedChoices?: Readonly<Record<string, string>>;
   /** Smallest accepted integer, with Rails' numericality message. */
   min?: { value: number; message: string };
   /** Largest accepted integer, with Rails' numericality message. */
@@ -86,6 +90,23 @@ export const SETTINGS = {
   ed25519_key_restriction: { kind: 'integer', default: 0, values: [-1, 0, 256] },
   ecdsa_sk_key_restriction: { kind: 'integer', default: 0, values: [-1, 0, 256] },
   ed25519_sk_key_restriction: { kind: 'integer', default: 0, values: [-1, 0, 256] },
+  // E-mail (admin › Settings › Preferences › Email). Delivery itself is server configuration.
+  // html_emails_enabled and email_author_in_body shape every message (src/email/queue-emails.ts);
+  // email_confirmation_setting `hard` is the confirmation sign-up asks for (src/accounts/sign-up.ts);
+  // email_restrictions refuse sign-up addresses. Kiln has no private commit e-mails and sends no
+  // deactivation mail: commit_email_hostname and user_deactivation_emails_enabled are stored only.
+  html_emails_enabled: { kind: 'boolean', default: true },
+  email_author_in_body: { kind: 'boolean', default: false },
+  // `null` reads as users.noreply.<host> (read-settings.ts), as GitLab's default_commit_email_hostname.
+  commit_email_hostname: { kind: 'hostname', default: null },
+  // `soft` (sign in unconfirmed for three days) is GitLab's; an unconfirmed account here cannot sign in.
+  email_confirmation_setting: {
+    kind: 'choice', default: 'off', choices: ['off', 'soft', 'hard'],
+    refusedChoices: { soft: 'soft is not supported by this server (an unconfirmed account cannot sign in): use off or hard' },
+  },
+  user_deactivation_emails_enabled: { kind: 'boolean', default: true },
+  email_restrictions_enabled: { kind: 'boolean', default: false },
+  email_restrictions: { kind: 'regexp', default: '' },
   // User and IP rate limits (doc/administration/settings/user_and_ip_rate_limits.md), applied by
   // throttles.ts: off by default, as in GitLab; requests per period, the period in seconds.
   ...throttle('unauthenticated_api', false, 3600, 3600),
@@ -142,6 +163,14 @@ export interface ApplicationSettings extends ThrottleSettings {
   ed25519_key_restriction: number;
   ecdsa_sk_key_restriction: number;
   ed25519_sk_key_restriction: number;
+  html_emails_enabled: boolean;
+  email_author_in_body: boolean;
+  /** `null` only where the server's configuration was not at hand (readApplicationSettings). */
+  commit_email_hostname: string | null;
+  email_confirmation_setting: 'off' | 'soft' | 'hard';
+  user_deactivation_emails_enabled: boolean;
+  email_restrictions_enabled: boolean;
+  email_restrictions: string;
 }
 
 /**

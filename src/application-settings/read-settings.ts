@@ -21,14 +21,24 @@ interface SettingRow {
   updated_at: number | string;
 }
 
-/** Defaults the server's configuration gives (KILN_PROTECTED_PATHS_PER_MINUTE), when it is known. */
-function configDefaults(config: Pick<Config, 'protectedPathsPerMinute'> | undefined): Partial<Record<SettingName, unknown>> {
-  return config ? { throttle_protected_paths_requests_per_period: config.protectedPathsPerMinute } : {};
+/** The configuration a reader may be given: what defaults come from. */
+type ConfigDefaults = Pick<Config, 'protectedPathsPerMinute'> & Partial<Pick<Config, 'baseUrl'>>;
+
+/**
+ * Defaults the server's configuration gives, when it is known: KILN_PROTECTED_PATHS_PER_MINUTE, and
+ * GitLab's default commit e-mail host, users.noreply.<the instance's host>.
+ */
+function configDefaults(config: ConfigDefaults | undefined): Partial<Record<SettingName, unknown>> {
+  if (!config) return {};
+  const defaults: Partial<Record<SettingName, unknown>> = { throttle_protected_paths_requests_per_period: config.protectedPathsPerMinute };
+  if (config.baseUrl) defaults.commit_email_hostname = `users.noreply.${new URL(config.baseUrl).hostname}`;
+  return defaults;
 }
 
-function settingsOf(rows: readonly SettingRow[], config?: Pick<Config, 'protectedPathsPerMinute'>): StoredSettings {
+function settingsOf(rows: readonly SettingRow[], config?: ConfigDefaults): StoredSettings {
   const values = Object.fromEntries(SETTING_NAMES.map((name) => [name, structuredClone(SETTINGS[name].default)])) as Record<SettingName, unknown>;
-  Object.assign(values, configDefaults(config));
+  const fromConfig = configDefaults(config);
+  Object.assign(values, fromConfig);
   let createdAt: number | null = null;
   let updatedAt: number | null = null;
   for (const row of rows) {
@@ -42,11 +52,13 @@ function settingsOf(rows: readonly SettingRow[], config?: Pick<Config, 'protecte
       /* keep the default */
     }
   }
+  // A setting stored blank (commit_email_hostname: '') reads as the configuration's default, as GitLab's `super.presence || default`.
+  for (const [name, value] of Object.entries(fromConfig)) if (values[name as SettingName] === null) values[name as SettingName] = value;
   return { values: values as unknown as ApplicationSettings, createdAt, updatedAt };
 }
 
 /** `config`: the server's configuration, for the defaults it gives (the API's and the pages' view). */
-export async function readStoredSettings(db: Executor, config?: Pick<Config, 'protectedPathsPerMinute'>): Promise<StoredSettings> {
+export async function readStoredSettings(db: Executor, config?: ConfigDefaults): Promise<StoredSettings> {
   return settingsOf(await db.selectFrom('application_settings').selectAll().execute(), config);
 }
 

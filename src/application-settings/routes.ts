@@ -8,7 +8,7 @@ import { readStoredSettings } from './read-settings.js';
 import { parseSettingsInput } from './settings-input.js';
 import { updateApplicationSettings } from './update-settings.js';
 import { applicationSettingEntity } from './entities.js';
-import { SETTING_NAMES, SETTINGS, type SettingName } from './definitions.js';
+import { SETTING_NAMES, SETTINGS, type SettingDefinition, type SettingName } from './definitions.js';
 import { p, type ParamRule } from '../platform/http/params.js';
 
 /** The settings as declared parameters. */
@@ -19,6 +19,7 @@ const DOCUMENTED = Object.fromEntries(
     if (kind === 'integer') return [name, p.integer.optional()];
     if (kind === 'visibilities' || kind === 'hosts') return [name, p.strings.optional()];
     if (kind === 'visibility') return [name, p.string.optional({ values: ['private', 'internal', 'public'] })];
+    if (kind === 'choice') return [name, p.string.optional({ values: (SETTINGS[name] as SettingDefinition).choices })];
     return [name, p.string.optional()];
   }),
 );

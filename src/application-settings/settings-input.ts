@@ -23,6 +23,8 @@ function ruleFor(definition: SettingDefinition): ParamRule {
     // `outbound_local_requests_allowlist_raw`).
     case 'hosts':
       return p.json.optional();
+    case 'choice':
+      return p.string.optional({ values: definition.choices });
     default:
       return p.string.optional({ max: 1_000_000 });
   }
@@ -87,6 +89,14 @@ function checkValue(name: SettingName, definition: SettingDefinition, value: unk
       return checkUrl(value as string);
     case 'text':
       return { value: value === '' ? null : value };
+    case 'choice': {
+      const refusal = definition.refusedChoices?.[value as string];
+      return refusal ? { errors: [refusal] } : { value };
+    }
+    case 'hostname':
+      return checkHostname(value as string);
+    case 'regexp':
+      return checkRegexp(value as string);
     default:
       return { value };
   }
@@ -116,6 +126,26 @@ function checkHosts(value: unknown): Checked {
   if (entries.some((entry) => /[^\x00-\x7f]/.test(entry))) return { errors: ['unicode domains should use IDNA encoding'] };
   if (entries.some((entry) => /[<>]/.test(entry))) return { errors: ['entries cannot contain HTML tags'] };
   return { value: [...new Set(entries)] };
+}
+
+/** GitLab's `format: { with: /\A[^@]+\z/ }` on commit_email_hostname; blank returns to the default. */
+function checkHostname(value: string): Checked {
+  const text = value.trim();
+  if (text === '') return { value: null };
+  return /^[^@\s]+$/.test(text) ? { value: text } : { errors: ['is invalid'] };
+}
+
+/**
+ * GitLab's UntrustedRegexpValidator (RE2). Kiln tests addresses with JavaScript's engine, so a pattern
+ * is accepted when it compiles there: the refusal names the setting and the engine's complaint.
+ */
+function checkRegexp(value: string): Checked {
+  try {
+    new RegExp(value);
+  } catch (error) {
+    return { errors: [`not valid regular expression syntax: ${(error as Error).message}`] };
+  }
+  return { value };
 }
 
 /** GitLab's AddressableUrlValidator (http and https), blank allowed. */

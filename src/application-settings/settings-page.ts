@@ -124,8 +124,16 @@ const TABS: Array<{ tab: string; title: string; sections: Section[] }> = [
       {
         id: 'email',
         title: 'Email',
-        intro: 'Outgoing mail is set in the server configuration (docs/operations/configuration.md). The e-mail log lists every message and its delivery.',
-        fields: [],
+        intro: 'How messages are written and which addresses may sign up. Where outgoing mail goes is set in the server configuration (docs/operations/configuration.md). The e-mail log lists every message and its delivery.',
+        fields: [
+          { name: 'html_emails_enabled', label: 'Enable HTML emails', hint: 'Send each message as HTML and plain text; unticked, plain text only.' },
+          { name: 'email_author_in_body', label: 'Include author name in email notification email body', hint: 'Starts a notification quoting a description or comment with its author\'s name, for mail servers that replace the sender\'s name.' },
+          { name: 'commit_email_hostname', label: 'Custom hostname (for private commit emails)', hint: 'Stored for API clients; this server has no private commit e-mail addresses. Empty restores the default.' },
+          { name: 'email_confirmation_setting', label: 'Email confirmation settings', hint: 'Hard: a new account must follow a mailed link before it can sign in. Soft is not supported by this server.' },
+          { name: 'user_deactivation_emails_enabled', label: 'Enable user deactivation emails', hint: 'Stored for API clients; this server sends no deactivation e-mail.' },
+          { name: 'email_restrictions_enabled', label: 'Enable email restrictions for sign ups' },
+          { name: 'email_restrictions', label: 'Email restrictions for sign-ups', hint: 'A regular expression: a sign-up whose e-mail address matches it is refused, while restrictions are enabled.' },
+        ],
         link: ['/admin/emails', 'Open the e-mail log'],
         facts: (deps) => [
           ['Delivery', deps.config.smtpUrl ? `SMTP server ${hostOf(deps.config.smtpUrl)}` : 'Written as .eml files under the data directory (no SMTP server configured)'],
@@ -185,6 +193,12 @@ function keyRestrictionLabel(value: number): string {
   return `Must be ${value} bits or more`;
 }
 
+/** A select of `[value, text]` options, the shown value selected. */
+function selectHtml(field: Field, options: Array<[string, string]>, value: string | string[], aria: Html, hintHtml: Html | string, errors: Errors): Html {
+  const { name, label } = field;
+  return html`<label for="${name}">${label}</label><select id="${name}" name="${name}"${aria}>${options.map(([option, text]) => html`<option value="${option}"${option === value ? html` selected` : ''}>${text}</option>`)}</select>${hintHtml}${errorOf(errors, name, label)}`;
+}
+
 function fieldHtml(field: Field, shown: Shown, errors: Errors): Html {
   const { name, label, hint } = field;
   const definition = SETTINGS[name];
@@ -195,7 +209,7 @@ function fieldHtml(field: Field, shown: Shown, errors: Errors): Html {
     case 'boolean':
       return html`<p class="setting"><input type="checkbox" id="${name}" name="${name}" value="1"${value ? html` checked` : ''}${aria}> <label for="${name}">${label}</label> ${hintHtml}</p>${errorOf(errors, name, label)}`;
     case 'visibility':
-      return html`<label for="${name}">${label}</label><select id="${name}" name="${name}"${aria}>${VISIBILITIES.map((level) => html`<option value="${level}"${level === value ? html` selected` : ''}>${capitalised(level)}</option>`)}</select>${hintHtml}${errorOf(errors, name, label)}`;
+      return selectHtml(field, VISIBILITIES.map((level) => [level, capitalised(level)]), value, aria, hintHtml, errors);
     case 'visibilities': {
       const chosen = Array.isArray(value) ? value : [value];
       // A group takes no aria-invalid; its error is tied by aria-describedby.
@@ -204,9 +218,12 @@ function fieldHtml(field: Field, shown: Shown, errors: Errors): Html {
     }
     case 'integer':
       if ('values' in definition && definition.values) {
-        return html`<label for="${name}">${label}</label><select id="${name}" name="${name}"${aria}>${definition.values.map((option) => html`<option value="${option}"${String(option) === value ? html` selected` : ''}>${keyRestrictionLabel(option)}</option>`)}</select>${hintHtml}${errorOf(errors, name, label)}`;
+        return selectHtml(field, definition.values.map((option) => [String(option), keyRestrictionLabel(option)]), value, aria, hintHtml, errors);
       }
       return html`<label for="${name}">${label}</label><input type="number" id="${name}" name="${name}" value="${value}" inputmode="numeric"${aria}>${hintHtml}${errorOf(errors, name, label)}`;
+    case 'choice':
+      return selectHtml(field, (definition.choices ?? []).map((option) => [option, capitalised(option)]), value, aria, hintHtml, errors);
+    case 'regexp':
     case 'hosts':
       return html`<label for="${name}">${label}</label><textarea id="${name}" name="${name}" rows="4"${aria}>${value}</textarea>${hintHtml}${errorOf(errors, name, label)}`;
     default:

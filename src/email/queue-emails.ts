@@ -3,6 +3,7 @@
 import type { Deps } from '../platform/deps.js';
 import type { DbTransaction } from '../platform/db/database.js';
 import { enqueue } from '../platform/jobs/queue.js';
+import { readApplicationSettings } from '../application-settings/api.js';
 
 export const JOB_DELIVER_EMAILS = 'email.deliver';
 
@@ -16,6 +17,7 @@ export interface OutgoingEmail {
   messageId: string;
   headers: Record<string, string>;
   text: string;
+  /** Dropped when html_emails_enabled is off: the message is then sent as plain text only. */
   html: string;
 }
 
@@ -23,6 +25,9 @@ export interface OutgoingEmail {
 export async function queueEmails(deps: Deps, trx: DbTransaction, emails: OutgoingEmail[], causeJobId: number | null = null): Promise<number[]> {
   if (emails.length === 0) return [];
   const now = deps.clock.now();
+  // Read in the caller's transaction: the setting as it is when the message is composed, as GitLab's
+  // mailer reads it when it renders.
+  const { html_emails_enabled: withHtml } = await readApplicationSettings(trx);
   const rows = await trx
     .insertInto('email_outbox')
     .values(emails.map((email) => ({
@@ -33,7 +38,7 @@ export async function queueEmails(deps: Deps, trx: DbTransaction, emails: Outgoi
       message_id: email.messageId,
       headers: JSON.stringify(email.headers),
       text_body: email.text,
-      html_body: email.html,
+      html_body: withHtml ? email.html : '',
       state: 'queued' as const,
       last_error: null,
       file: null,

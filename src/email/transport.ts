@@ -15,6 +15,7 @@ export interface Envelope {
   messageId: string;
   headers: Record<string, string>;
   text: string;
+  /** Empty: a plain-text message (html_emails_enabled off when it was queued). */
   html: string;
 }
 
@@ -61,7 +62,7 @@ function message(envelope: Envelope) {
     messageId: envelope.messageId,
     headers: envelope.headers,
     text: envelope.text,
-    html: envelope.html,
+    ...(envelope.html === '' ? {} : { html: envelope.html }),
   };
 }
 

@@ -26,6 +26,8 @@ export interface IssueMessageInput {
   /** Rendered Markdown of the description (new issue, new mention) or the comment (new note). */
   bodyHtml: string | null;
   assigneeNames: string[];
+  /** email_author_in_body: the actor's name above the quoted description or comment. */
+  authorInBody: boolean;
   /** Unique per event: the id of the job composing it. */
   eventKey: string;
 }
@@ -77,6 +79,7 @@ export function issueMessage(deps: Deps, input: IssueMessageInput, recipient: Re
     headline: headline(input),
     details: describes && input.assigneeNames.length ? [`Assignees: ${input.assigneeNames.join(', ')}`] : [],
     markdown: describes ? context.issue.description : input.action === 'new_note' ? (input.note?.body ?? null) : null,
+    quotedAuthor: input.authorInBody ? (input.actor?.name ?? null) : null,
     bodyHtml: input.bodyHtml,
     unsubscribe: unsubscribeUrl(deps, Number(recipient.user.id), Number(context.issue.id)),
   }, recipient);

@@ -28,6 +28,8 @@ export interface MergeRequestMessageInput {
   /** push_to_merge_request: `<short sha> - <title>` of the new commits, at most 20 (GitLab's email lists as many). */
   commits: string[];
   commitsTotal: number;
+  /** email_author_in_body: the actor's name above the quoted description or comment. */
+  authorInBody: boolean;
   /** Unique per event: the id of the job composing it. */
   eventKey: string;
 }
@@ -113,6 +115,7 @@ export function mergeRequestMessage(deps: Deps, input: MergeRequestMessageInput,
     headline: headline(input),
     details: details(input),
     markdown: describes ? mergeRequest.description : input.action === 'new_note' ? (input.note?.body ?? null) : null,
+    quotedAuthor: input.authorInBody ? input.actorName : null,
     bodyHtml: input.bodyHtml,
     unsubscribe: unsubscribeUrl(deps, Number(recipient.user.id), Number(mergeRequest.id), 'MergeRequest'),
   }, recipient);

@@ -6,6 +6,7 @@ import type { ClaimedJob } from '../platform/jobs/queue.js';
 import { inTransaction } from '../platform/db/database.js';
 import { composedBy, queueEmails } from '../email/api.js';
 import { renderGitlabMarkdown } from '../markdown/api.js';
+import { readApplicationSettings } from '../application-settings/api.js';
 import { loadIssueContext, userIdsByUsername, type IssueContext, type NoteRow } from './issue-context.js';
 import { issueRecipients, type Recipient } from './recipients.js';
 import { issueMessage } from './issue-email.js';
@@ -50,7 +51,8 @@ export async function notifyIssueEvent(deps: Deps, payload: IssueNotificationPay
   const assigneeNames = context.assigneeIds.map((id) => people.find((person) => Number(person.id) === id)?.name).filter((name): name is string => name !== undefined);
   const markdown = payload.action === 'new_issue' || payload.action === 'new_mention' ? context.issue.description : payload.action === 'new_note' ? note!.body : null;
   const bodyHtml = markdown ? await renderGitlabMarkdown(deps, markdown) : null;
-  const input = { action: payload.action, context, actor, note, bodyHtml, assigneeNames, eventKey: String(job.id) };
+  const { email_author_in_body: authorInBody } = await readApplicationSettings(deps.db);
+  const input = { action: payload.action, context, actor, note, bodyHtml, assigneeNames, authorInBody, eventKey: String(job.id) };
   const messages = recipients.map((recipient) => issueMessage(deps, input, recipient));
   await inTransaction(deps.db, (trx) => queueEmails(deps, trx, messages, job.id));
   deps.pokeWorker();

@@ -7,6 +7,7 @@ import type { ClaimedJob } from '../platform/jobs/queue.js';
 import { inTransaction } from '../platform/db/database.js';
 import { composedBy, queueEmails } from '../email/api.js';
 import { renderGitlabMarkdown } from '../markdown/api.js';
+import { readApplicationSettings } from '../application-settings/api.js';
 import { readableRepository, readCommits, revList, commitTitle } from '../repositories/api.js';
 import { userIdsByUsername, type NoteRow } from './issue-context.js';
 import { loadMergeRequestContext, type MergeRequestContext } from './merge-request-context.js';
@@ -85,6 +86,7 @@ export async function notifyMergeRequestEvent(deps: Deps, payload: MergeRequestN
     previousReviewerIds,
     commits: pushed.lines,
     commitsTotal: pushed.total,
+    authorInBody: (await readApplicationSettings(deps.db)).email_author_in_body,
     eventKey: String(job.id),
   };
   const messages = recipients.map((recipient) => mergeRequestMessage(deps, input, recipient));

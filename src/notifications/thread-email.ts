@@ -48,6 +48,11 @@ export interface ThreadMessage {
   headline: string;
   /** Plain-text lines after the link, and their HTML (escaped by the template). */
   details: string[];
+  /**
+   * The name written above the quoted description or comment (email_author_in_body: the From name
+   * alone may be replaced by a mail server), or `null`.
+   */
+  quotedAuthor: string | null;
   /** Rendered Markdown of the description or comment; its source is `markdown`. */
   markdown: string | null;
   bodyHtml: string | null;
@@ -58,12 +63,13 @@ export interface ThreadMessage {
 function textBody(message: ThreadMessage, footer: string): string {
   const lines = [message.headline, '', message.url];
   if (message.details.length) lines.push('', ...message.details);
-  if (message.markdown) lines.push('', message.markdown);
+  if (message.markdown) lines.push('', ...(message.quotedAuthor ? [`${message.quotedAuthor} wrote:`] : []), message.markdown);
   return `${lines.join('\n')}\n\n-- \n${footer}\n`;
 }
 
 function htmlBody(message: ThreadMessage, footer: Html): string {
-  const content = message.bodyHtml === null ? html`` : html`<div class="md">${raw(message.bodyHtml)}</div>`;
+  const author = message.quotedAuthor ? html`<p class="author">${message.quotedAuthor} wrote:</p>` : html``;
+  const content = message.bodyHtml === null ? html`` : html`${author}<div class="md">${raw(message.bodyHtml)}</div>`;
   const details = message.details.map((line) => html`<p>${line}</p>`);
   return html`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${message.title}</title></head>
