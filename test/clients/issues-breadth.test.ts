@@ -1,6 +1,6 @@
 // python-gitlab 3.12 and @gitbeaker/rest against a started Kiln: labels (project and group), milestones,
 // issues with labels, assignees, milestone and due date, GET /issues, discussions with replies, label
-// events and deleting issues — create → read → update → list with filters → delete, as users call them.
+// events, time tracking and deleting issues — create → read → update → list with filters → delete, as users call them.
 // On SQLite, and on a fresh PostgreSQL database as well when KILN_TEST_DATABASE_URL names a server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gitlab } from '@gitbeaker/rest';
@@ -188,6 +188,40 @@ print(json.dumps(out))
       expect(out.note).toBe('Plain, edited');
       expect(out.listed).toEqual([false, true]);
       expect(out.notes_left).toEqual(['Thread start']);
+    });
+
+    it('tracks time: issue.time_estimate, add_spent_time (and a subtraction), time_stats, reset_spent_time, reset_time_estimate', async () => {
+      const { stdout } = await runPython(`
+import gitlab, json
+gl = gitlab.Gitlab("${kiln.url}", private_token="${alice.token}")
+p = gl.projects.get("team/app")
+issue = p.issues.create({"title": "Timed"})
+out = {}
+out["estimate"] = issue.time_estimate("1d")
+out["spent"] = issue.add_spent_time("1h")
+out["more"] = issue.add_spent_time("1h30m")
+out["less"] = issue.add_spent_time("-30m")
+# time_stats() answers the attribute a fetched issue carries; a lazy one asks GET …/time_stats.
+out["stats"] = p.issues.get(issue.iid, lazy=True).time_stats()
+out["entity"] = p.issues.get(issue.iid).attributes["time_stats"]
+try:
+    issue.add_spent_time("soon")
+except gitlab.exceptions.GitlabTimeTrackingError as e:
+    out["bad"] = e.response_code
+out["reset"] = issue.reset_spent_time()
+out["unestimated"] = issue.reset_time_estimate()
+print(json.dumps(out))
+`);
+      const out = JSON.parse(stdout);
+      expect(out.estimate).toMatchObject({ time_estimate: 8 * 3600, human_time_estimate: '1d' });
+      expect(out.spent).toMatchObject({ total_time_spent: 3600, human_total_time_spent: '1h' });
+      expect(out.more.human_total_time_spent).toBe('2h 30m');
+      expect(out.less.human_total_time_spent).toBe('2h');
+      expect(out.stats).toEqual({ time_estimate: 8 * 3600, total_time_spent: 7200, human_time_estimate: '1d', human_total_time_spent: '2h' });
+      expect(out.entity).toEqual(out.stats);
+      expect(out.bad).toBe(400);
+      expect(out.reset).toMatchObject({ total_time_spent: 0, human_total_time_spent: null });
+      expect(out.unestimated).toEqual({ time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null });
     });
   });
 
