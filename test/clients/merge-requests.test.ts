@@ -76,6 +76,10 @@ except gitlab.exceptions.GitlabMRApprovalError as err:
     out["unapprove_none"] = err.response_code
 approvals = mr.approvals.get()
 out["approvals"] = [approvals.approved_by, approvals.user_can_approve, approvals.approvals_left]
+# Time tracking (a lazy merge request asks GET …/time_stats; a fetched one answers its attribute).
+out["mr_spent"] = mr.add_spent_time("45m")["human_total_time_spent"]
+out["mr_stats"] = p.mergerequests.get(mr.iid, lazy=True).time_stats()["total_time_spent"]
+out["mr_reset"] = mr.reset_spent_time()["total_time_spent"]
 mr.merge(merge_commit_message="Merged by python-gitlab", should_remove_source_branch=True)
 mr = p.mergerequests.get(mr.iid)
 out["merged"] = [mr.state, mr.squash_commit_sha is not None, mr.merge_commit_sha is not None]
@@ -187,7 +191,7 @@ function suite(label: string, env: () => Record<string, string> | undefined) {
       rmSync(work, { recursive: true, force: true });
     });
 
-    it('python-gitlab 3.12: project.mergerequests create, list, get, save, diffs, changes, commits, participants, notes, a diff thread with a position, closes_issues, approve, merge closing the issue', async () => {
+    it('python-gitlab 3.12: project.mergerequests create, list, get, save, diffs, changes, commits, participants, notes, a diff thread with a position, closes_issues, approve, time tracking, merge closing the issue', async () => {
       const { stdout } = await runPython(PYTHON, { URL: kiln.url, TOKEN: kiln.rootToken, PROJECT: project.path_with_namespace });
       const out = JSON.parse(stdout);
       expect(out.created).toEqual([1, 'opened', true, ['client', 'py'], { count: 1, completed_count: 0 }, '!1']);
@@ -207,6 +211,7 @@ function suite(label: string, env: () => Record<string, string> | undefined) {
       expect(out.approve_own).toBe(401);
       expect(out.unapprove_none).toBe(404);
       expect(out.approvals).toEqual([[], false, 0]);
+      expect([out.mr_spent, out.mr_stats, out.mr_reset]).toEqual(['45m', 2700, 0]);
       expect(out.merged).toEqual(['merged', true, true]);
       expect(out.merge_again).toBe(405);
       expect(out.issue_state).toBe('closed');
