@@ -106,11 +106,14 @@ describe('kill -9 during a burst of events', () => {
       const project = await apiCall(kiln, 'POST', '/projects', { name: 'burst', path: 'burst' });
       await apiCall(kiln, 'POST', `/projects/${project.id}/hooks`, { url: `${receiverUrl}/burst`, issues_events: true, push_events: false });
       const posts: Array<Promise<unknown>> = [];
+      let acknowledged = 0;
       for (let i = 0; i < 60; i += 1) {
-        posts.push(apiCall(kiln, 'POST', `/projects/${project.id}/issues`, { title: `burst ${i}` }).catch(() => null));
+        posts.push(apiCall(kiln, 'POST', `/projects/${project.id}/issues`, { title: `burst ${i}` }).then(() => (acknowledged += 1), () => null));
         if (i === 40) await new Promise((resolve) => setTimeout(resolve, 30));
       }
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      // Killed mid-burst, once a few issues were acknowledged: a count, not a time (on a loaded
+      // machine a fixed 150 ms once passed before the first issue was committed).
+      expect(await waitFor(() => acknowledged >= 5, 30_000)).toBe(true);
       await kiln.kill9();
       await Promise.all(posts);
       const rootToken = kiln.rootToken;
