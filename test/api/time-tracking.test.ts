@@ -117,3 +117,16 @@ describe.each([
     expect(subtracted.body.changes.time_estimate).toBeUndefined();
   });
 });
+
+describe('deleting what has time spent', () => {
+  it('deletes an issue and a merge request with their timelogs', async () => {
+    const issue = await kiln.apiAs(w.developer, 'POST', `/projects/${w.project.id}/issues`, { title: 'Short-lived' });
+    await branchWith(kiln, w.developer, w.project.id, 'short-lived', [create('short.txt', 'one\n')]);
+    const mr = await openMergeRequest(kiln, w.developer, w.project.id, { source_branch: 'short-lived', title: 'Short-lived' });
+    for (const base of [`/projects/${w.project.id}/issues/${issue.iid}`, `/projects/${w.project.id}/merge_requests/${mr.iid}`]) {
+      expect((await kiln.api('POST', `${base}/add_spent_time`, { token: w.developer.token, body: { duration: '1h' } })).status).toBe(201);
+      expect((await kiln.api('DELETE', base, { token: w.owner.token })).status).toBe(204);
+      expect((await kiln.api('GET', `${base}/time_stats`, { token: w.owner.token })).status).toBe(404);
+    }
+  });
+});
