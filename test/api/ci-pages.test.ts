@@ -24,7 +24,7 @@ stages: [build, test, deploy]
 build:
   stage: build
   script: make
-  artifacts: { paths: [out/] }
+  artifacts: { paths: [out/], expose_as: 'Build <output>' }
 "${XSS_JOB}":
   stage: test
   script: make test
@@ -158,6 +158,28 @@ describe('GET /:project/-/pipelines/:id', () => {
     expect(maintainer.body).not.toContain(`action="${base}/-/pipelines/${pipelineId}/retry"`);
   });
 
+  it('draws the needs graph when grouped by job dependencies, each job a link naming what it needs', async () => {
+    const web = await signedIn(w.reporter);
+    const staged = await web.get(`${base}/-/pipelines/${pipelineId}`);
+    expect(staged.body).toContain(`Group jobs by: <a href="${base}/-/pipelines/${pipelineId}" class="active" aria-current="page">Stage</a>`);
+    expect(staged.body).not.toContain('<svg');
+    const graph = await web.get(`${base}/-/pipelines/${pipelineId}?group_by=dependencies`);
+    expect(graph.statusCode).toBe(200);
+    expect(graph.body).toContain(`href="${base}/-/pipelines/${pipelineId}?group_by=dependencies" class="active" aria-current="page">Job dependencies</a>`);
+    expect(graph.body).not.toContain('id="pipeline-graph"');
+    expect(graph.body).not.toContain('<img src=x');
+    expect(graph.body).not.toMatch(/ style=/);
+    // One line, from build to the job that needs it; deploy (no needs) waits for the stages before it.
+    expect(graph.body.match(/class="needs-edge"/g)).toHaveLength(1);
+    expect(graph.body).toContain('data-from="build" data-to="test &lt;img src=x onerror=alert(1)&gt;"');
+    expect(graph.body).toMatch(/aria-label="test &lt;img src=x onerror=alert\(1\)&gt;: (pending|created), needs build"/);
+    expect(graph.body).toContain('aria-label="build: running, needs no other job"');
+    expect(graph.body).toMatch(/aria-label="deploy: (manual|created), runs after the earlier stages"/);
+    const column = (job: string) => Number(new RegExp(`data-job="${job}"[^>]*><title>[^<]*</title><rect x="(\\d+)"`).exec(graph.body)?.[1]);
+    expect(column('build')).toBeLessThan(column('test &lt;img src=x onerror=alert\\(1\\)&gt;'));
+    expect(column('deploy')).toBeGreaterThan(column('test &lt;img src=x onerror=alert\\(1\\)&gt;'));
+  });
+
   it('has a Jobs tab and answers 404 for a pipeline of another project', async () => {
     const jobs = await (await signedIn(w.reporter)).get(`${base}/-/pipelines/${pipelineId}/builds`);
     expect(jobs.statusCode).toBe(200);
@@ -217,6 +239,9 @@ describe('GET /:project/-/jobs/:id', () => {
     const out = await web.get(`${base}/-/jobs/${buildJob.id}/artifacts/browse/out`);
     expect(out.body).toContain(`href="${base}/-/jobs/${buildJob.id}/artifacts/raw/out/app.bin" download>app.bin</a>`);
     expect(out.body).toContain(`/artifacts/raw/out/%3Cb%3E.txt" download>&lt;b&gt;.txt</a>`);
+    // artifacts:expose_as: GitLab's "View exposed artifact", to the directory its single path names.
+    const pipelinePage = await web.get(`${base}/-/pipelines/${pipelineId}`);
+    expect(pipelinePage.body).toContain(`<summary>View exposed artifact</summary><ul class="plain"><li><a href="${base}/-/jobs/${buildJob.id}/artifacts/browse/out" class="exposed-artifact">Build &lt;output&gt;</a>`);
     const download = await web.get(`${base}/-/jobs/${buildJob.id}/artifacts/download`);
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(archive)).toBe(true);

@@ -25,6 +25,7 @@ stages: [build, test, deploy]
 build:
   stage: build
   script: make
+  artifacts: { paths: [out/reports/], expose_as: 'Test reports' }
 test-with-a-rather-long-job-name-that-has-to-wrap-on-a-phone:
   stage: test
   script: make test
@@ -109,6 +110,13 @@ describe('CI pages at 1280 px, light', () => {
     await Promise.all([page.waitForNavigation(), page.click(`tr[data-pipeline="${pipelineId}"] a:has-text("#${pipelineId}")`)]);
     expect(await page.textContent('#pipeline-graph')).toContain('Needs: build');
     expect(await seriousViolations(page)).toEqual([]);
+    // Grouped by job dependencies: the drawn graph, a line from build to the job that needs it.
+    await Promise.all([page.waitForNavigation(), page.click('#group-by a:has-text("Job dependencies")')]);
+    expect(await page.locator('#needs-graph .needs-edge[data-from="build"]').count()).toBe(1);
+    expect(await page.getAttribute('#needs-graph .needs-node[data-job="build"]', 'aria-label')).toMatch(/^build: \w+, needs no other job$/);
+    expect(await page.getAttribute('#exposed-artifacts a.exposed-artifact', 'href')).toBe(`/root/built/-/jobs/${buildJob.id}/artifacts/browse/out/reports`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await Promise.all([page.waitForNavigation(), page.click('#group-by a:has-text("Stage")')]);
 
     await Promise.all([page.waitForNavigation(), page.click('.pipeline-job[data-job="build"] a:has-text("build")')]);
     const green = await page.locator('#job-log .ansi-green-fg').first();
@@ -198,7 +206,7 @@ describe('CI/CD settings and CI lint at 1280 px, light', () => {
 describe('CI pages at 390 px, dark', () => {
   it('the list, the pipeline, a job and Run pipeline: no sideways scrolling, no serious axe violations', async () => {
     const { context, page } = await signedIn({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
-    for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/pipelines/${pipelineId}/builds`, `/-/jobs/${buildJob.id}`, `/-/jobs/${testJob.id}`, '/-/jobs', '/-/pipelines/new', '/-/settings/ci_cd', '/-/ci/lint', '/-/pipeline_schedules', '/-/pipeline_schedules/new', `/-/jobs/${buildJob.id}/artifacts/browse`, `/-/jobs/${buildJob.id}/artifacts/browse/out/reports`, ...edits]) {
+    for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/pipelines/${pipelineId}?group_by=dependencies`, `/-/pipelines/${pipelineId}/builds`, `/-/jobs/${buildJob.id}`, `/-/jobs/${testJob.id}`, '/-/jobs', '/-/pipelines/new', '/-/settings/ci_cd', '/-/ci/lint', '/-/pipeline_schedules', '/-/pipeline_schedules/new', `/-/jobs/${buildJob.id}/artifacts/browse`, `/-/jobs/${buildJob.id}/artifacts/browse/out/reports`, ...edits]) {
       await page.goto(path.startsWith('/root/') ? `${kiln.url}${path}` : `${kiln.url}/root/built${path}`);
       expect(await overflowsSideways(page), path).toBe(false);
       expect(await seriousViolations(page), path).toEqual([]);
@@ -218,7 +226,7 @@ describe('CI pages at 1280 px dark and 390 px light', () => {
   it('no serious axe violations and no sideways scrolling in the other theme at each width', async () => {
     for (const [width, colorScheme] of [[1280, 'dark'], [390, 'light']] as const) {
       const { context, page } = await signedIn({ viewport: { width, height: 900 }, colorScheme });
-      for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/jobs/${buildJob.id}`, '/-/settings/ci_cd', '/-/ci/lint', '/-/pipeline_schedules', `/-/jobs/${buildJob.id}/artifacts/browse/out`, ...edits]) {
+      for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/pipelines/${pipelineId}?group_by=dependencies`, `/-/jobs/${buildJob.id}`, '/-/settings/ci_cd', '/-/ci/lint', '/-/pipeline_schedules', `/-/jobs/${buildJob.id}/artifacts/browse/out`, ...edits]) {
         await page.goto(path.startsWith('/root/') ? `${kiln.url}${path}` : `${kiln.url}/root/built${path}`);
         expect(await overflowsSideways(page), `${width} ${path}`).toBe(false);
         expect(await seriousViolations(page), `${width} ${path}`).toEqual([]);

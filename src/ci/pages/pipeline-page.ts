@@ -1,6 +1,7 @@
 // One pipeline (GitLab's pipeline page): its status, who triggered it, the ref and commit; the
-// Pipeline tab with its stages, each a list of its jobs and what they `need`, and the Jobs tab (GitLab's
-// `…/pipelines/:id/builds`); retry and cancel through the services the API's routes use.
+// Pipeline tab with its jobs grouped by stage (each a list of its jobs and what they `need`) or by job
+// dependencies (`?group_by=dependencies`: the drawn `needs` graph), its exposed artifacts, and the Jobs
+// tab (GitLab's `…/pipelines/:id/builds`); retry and cancel through the services the API's routes use.
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { canOnProject } from '../../platform/auth/policies/policy.js';
 import { NotFoundError } from '../../platform/errors.js';
@@ -17,6 +18,8 @@ import { assertMayUpdateRef } from '../jobs/protected-ref-access.js';
 import { queueSignal } from '../queue-signal.js';
 import { deletePipeline } from '../pipelines/delete-pipeline.js';
 import { ciBadge, ciIcon, durationBetween, formatDuration, moment, stagesOf } from './status.js';
+import { needsGraph } from './needs-graph.js';
+import { exposedArtifacts, exposedArtifactsBlock } from './exposed-artifacts.js';
 import { actionButton, mayActOnJobsOf, commitLink, projectBase, commitsOf, jobUrl, pipelineUrl, refLink, userLink, usersOf } from './shared.js';
 
 export const PIPELINE_PATTERN = /^(?<path>.+?)\/-\/pipelines\/(?<id>\d{1,12})$/;
@@ -47,7 +50,7 @@ function jobLine(context: PageContext, access: ProjectAccess, job: CiBuildRow, b
   }</li>`;
 }
 
-async function frame(context: PageContext, access: ProjectAccess, tab: 'pipeline' | 'jobs', content: (pipeline: CiPipelineRow, jobs: CiBuildRow[], mayUpdate: boolean) => Html): Promise<PageOutcome> {
+async function frame(context: PageContext, access: ProjectAccess, tab: 'pipeline' | 'jobs', content: (pipeline: CiPipelineRow, jobs: CiBuildRow[], mayUpdate: boolean) => Html | Promise<Html>): Promise<PageOutcome> {
   const { deps } = context;
   const pipeline = await pipelineOf(context, access);
   const id = Number(pipeline.id);
@@ -72,16 +75,29 @@ ${retry || cancel || remove ? html`<div class="actions">${retry ? actionButton(c
 <a href="${self}" class="${tab === 'pipeline' ? 'active' : ''}" data-tab="pipeline"${tab === 'pipeline' ? html` aria-current="page"` : ''}>Pipeline</a>
 <a href="${self}/builds" class="${tab === 'jobs' ? 'active' : ''}" data-tab="jobs"${tab === 'jobs' ? html` aria-current="page"` : ''}>Jobs <span class="badge">${jobs.length}</span></a>
 </nav>
-${content(pipeline, jobs, mayUpdate)}`;
+${await content(pipeline, jobs, mayUpdate)}`;
   return page({ title: `Pipeline #${id} · ${access.project.name}`, heading: html`<h1>Pipeline #${id}</h1>`, body, sidebar: projectSidebar(access, 'pipelines') });
 }
 
+/** GitLab's "Group jobs by: Stage | Job dependencies", as links (the chosen one is the current page). */
+function groupByToggle(self: string, byNeeds: boolean): Html {
+  const choice = (href: string, label: string, current: boolean) => html`<a href="${href}" class="${current ? 'active' : ''}"${current ? html` aria-current="page"` : ''}>${label}</a>`;
+  return html`<p class="group-by" id="group-by">Group jobs by: ${choice(self, 'Stage', !byNeeds)} | ${choice(`${self}?group_by=dependencies`, 'Job dependencies', byNeeds)}</p>`;
+}
+
 export function renderPipeline(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
-  return frame(context, access, 'pipeline', (_pipeline, jobs, mayUpdate) => {
+  const byNeeds = context.query.group_by === 'dependencies';
+  return frame(context, access, 'pipeline', async (pipeline, jobs, mayUpdate) => {
     const byName = new Map(jobs.map((job) => [job.name, job]));
     const stages = stagesOf(jobs);
     if (stages.length === 0) return html`<p class="empty">This pipeline has no jobs.</p>`;
-    return html`<div class="pipeline-graph" id="pipeline-graph">${stages.map(
+    const exposed = exposedArtifactsBlock(await exposedArtifacts(context.deps, access, jobs));
+    const toggle = groupByToggle(pipelineUrl(access, Number(pipeline.id)), byNeeds);
+    if (byNeeds) {
+      const graphJobs = jobs.map((job) => ({ id: job.id, name: job.name, stage_idx: job.stage_idx, status: job.status, needs: readOptions(job.options)?.needs?.map((need) => need.job) ?? null }));
+      return html`${exposed}${toggle}${needsGraph(access, graphJobs)}`;
+    }
+    return html`${exposed}${toggle}<div class="pipeline-graph" id="pipeline-graph">${stages.map(
       (stage) => html`<section class="pipeline-stage" id="stage-${stage.index}" aria-labelledby="stage-${stage.index}-name"><h2 id="stage-${stage.index}-name">${ciIcon(stage.status, stage.name)} ${stage.name}</h2><ul class="plain">${jobs
         .filter((job) => job.stage_idx === stage.index)
         .map((job) => jobLine(context, access, job, byName, mayUpdate))}</ul></section>`,

@@ -8,6 +8,10 @@ export const CI_STYLES = `
 pre.commands{white-space:pre-wrap;overflow-wrap:anywhere}td.stages{white-space:nowrap}.table-scroll{overflow-x:auto;position:relative}
 form.filters{display:flex;flex-wrap:wrap;gap:.4rem .6rem;align-items:center;margin:0 0 1rem}form.filters select,form.filters input{width:auto;max-width:14rem}
 .pipeline-graph{display:flex;flex-wrap:wrap;gap:1rem}.pipeline-stage{flex:1 1 12rem;background:#fff;border:1px solid #e5e5e5;border-radius:4px;padding:0 .8rem .4rem}.pipeline-stage h2{font-size:1rem;margin:.6rem 0}
+.group-by a.active{font-weight:700}.exposed-artifacts{margin:0 0 1rem}.exposed-artifacts li{overflow-wrap:anywhere}
+.needs-graph-scroll{overflow-x:auto;max-width:100%;border:1px solid #e5e5e5;border-radius:4px;background:#fafafa}.needs-graph{display:block}
+.needs-graph rect{fill:#fff;stroke:#8c8c8c}.needs-graph text{fill:#1f1f1f;font-family:inherit}.needs-edge{stroke:#6e6e6e}.needs-graph circle{fill:#737373}
+.needs-node:focus rect,.needs-node:hover rect{stroke:#0b57d0;stroke-width:3}.needs-node.status-success circle{fill:#1a7f37}.needs-node.status-failed circle{fill:#c91c00}.needs-node.status-running circle,.needs-node.status-pending circle{fill:#0b57d0}.needs-node.status-manual circle{fill:#9e5400}
 .pipeline-job{overflow-wrap:anywhere}.pipeline-job form{margin-left:.3rem}
 .variable-row{display:flex;flex-wrap:wrap;gap:.4rem;margin:.3rem 0}.variable-row select{width:auto}.variable-row input{flex:1 1 10rem;width:auto}
 .job-log{font:13px/1.45 ui-monospace,monospace;white-space:pre-wrap;overflow-wrap:anywhere;background:#fbfbfb;color:#1f1f1f;border:1px solid #d0d0d0;border-radius:4px;padding:.6rem .8rem;max-height:80vh;overflow:auto}
@@ -21,6 +25,8 @@ form.filters{display:flex;flex-wrap:wrap;gap:.4rem .6rem;align-items:center;marg
 @media (prefers-color-scheme: dark){
 .status-created,.status-waiting_for_resource,.status-preparing,.status-scheduled{background:#2d333b;color:#d0d7de}.status-manual{background:#4a2c00;color:#ffd28a}
 .pipeline-stage{background:#161a21;border-color:#30363d}
+.needs-graph-scroll{background:#0d1117;border-color:#30363d}.needs-graph rect{fill:#161a21;stroke:#8b949e}.needs-graph text{fill:#e6edf3}.needs-edge{stroke:#9ea7b3}.needs-graph circle{fill:#9ea7b3}
+.needs-node:focus rect,.needs-node:hover rect{stroke:#79c0ff}.needs-node.status-success circle{fill:#3fb950}.needs-node.status-failed circle{fill:#f85149}.needs-node.status-running circle,.needs-node.status-pending circle{fill:#58a6ff}.needs-node.status-manual circle{fill:#d29922}
 .job-log{background:#0d1117;color:#e6edf3;border-color:#30363d}.log-section>summary:hover{background:#1c2028}.log-duration{background:#2d333b;color:#e6edf3}
 .ansi-black-fg,.ansi-bright-black-fg{color:#9ea7b3}.ansi-white-fg{color:#e6edf3}.ansi-bright-white-fg{color:#fff}
 .ansi-red-fg{color:#ff7b72}.ansi-green-fg{color:#7ee787}.ansi-yellow-fg{color:#e3b341}.ansi-blue-fg{color:#79c0ff}.ansi-magenta-fg{color:#d2a8ff}.ansi-cyan-fg{color:#76e3ea}
