@@ -155,14 +155,16 @@ describe('sign-up under the e-mail settings', () => {
     expect((await signUp('tagged', 'tagged+x@example.com')).statusCode).toBe(303);
   });
 
-  it('email_confirmation_setting hard mails a confirmation link and keeps the account waiting', async () => {
+  it('email_confirmation_setting hard mails a confirmation link (as plain text with HTML e-mail off) and keeps the account waiting', async () => {
     await delivered();
-    expect((await put({ email_confirmation_setting: 'hard', send_user_confirmation_email: false })).status).toBe(200);
+    expect((await put({ email_confirmation_setting: 'hard', send_user_confirmation_email: false, html_emails_enabled: false })).status).toBe(200);
     const answer = await signUp('confirmer', 'confirmer@example.com');
     expect(answer.statusCode).toBe(303);
     expect(answer.headers.location).not.toBe('/');
     const mail = (await delivered()).find((candidate) => candidate.rcptTos.includes('confirmer@example.com'));
     expect(mail?.text).toMatch(/\/users\/confirmation\?confirmation_token=[0-9a-f]+/);
+    expect(mail?.contentType).toBe('text/plain');
+    expect((await put({ html_emails_enabled: true })).status).toBe(200);
     expect((await new WebSession(kiln).get('/users/sign_in')).body).toContain('/users/confirmation/new');
   });
 });
