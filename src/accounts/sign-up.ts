@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../platform/deps.js';
 import { sha256Hex } from '../platform/crypto.js';
+import { untrustedRegexpMatches } from '../platform/patterns/untrusted-regexp.js';
 import { inTransaction } from '../platform/db/database.js';
 import { ConflictError, ForbiddenError, ValidationError } from '../platform/errors.js';
 import { readApplicationSettings, type ApplicationSettings } from '../application-settings/api.js';
@@ -35,7 +36,7 @@ function domainMatches(patterns: string[], domain: string): boolean {
  * denylist; then, while enabled, the email_restrictions pattern refuses the addresses it matches.
  */
 export function signUpDomainProblem(settings: ApplicationSettings, email: string): string | null {
-  if (settings.email_restrictions_enabled && settings.email_restrictions !== '' && restricted(settings.email_restrictions, email)) {
+  if (settings.email_restrictions_enabled && settings.email_restrictions !== '' && untrustedRegexpMatches(settings.email_restrictions, email)) {
     return 'is not allowed. Try again with a different email address, or contact your GitLab admin.';
   }
   const domain = email.slice(email.lastIndexOf('@') + 1);
@@ -45,14 +46,6 @@ export function signUpDomainProblem(settings: ApplicationSettings, email: string
 }
 
 /** A stored pattern that no longer compiles refuses nothing (it was checked when it was saved). */
-function restricted(pattern: string, email: string): boolean {
-  try {
-    return new RegExp(pattern).test(email);
-  } catch {
-    return false;
-  }
-}
-
 /** Whether a new account must confirm its address: the legacy switch, or email_confirmation_setting `hard`. */
 export function confirmationRequired(settings: Pick<ApplicationSettings, 'send_user_confirmation_email' | 'email_confirmation_setting'>): boolean {
   return settings.send_user_confirmation_email || settings.email_confirmation_setting === 'hard';

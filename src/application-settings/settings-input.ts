@@ -5,6 +5,7 @@ import { ParamError, ValidationError } from '../platform/errors.js';
 import { p, parseParams, rejectTogether, type ParamRule, type ParamSchema } from '../platform/http/params.js';
 import { LEGACY_NAMES, SETTING_NAMES, SETTINGS, visibilityOf, type SettingDefinition, type SettingName } from './definitions.js';
 import { UNSUPPORTED_SETTINGS } from './unsupported.js';
+import { untrustedRegexp, UntrustedRegexpError } from '../platform/patterns/untrusted-regexp.js';
 
 const MAX_ALLOWLIST_ENTRIES = 1000;
 const MAX_HOST_LENGTH = 255;
@@ -135,15 +136,13 @@ function checkHostname(value: string): Checked {
   return /^[^@\s]+$/.test(text) ? { value: text } : { errors: ['is invalid'] };
 }
 
-/**
- * GitLab's UntrustedRegexpValidator (RE2). Kiln tests addresses with JavaScript's engine, so a pattern
- * is accepted when it compiles there: the refusal names the setting and the engine's complaint.
- */
+/** GitLab's UntrustedRegexpValidator: the pattern must be RE2 syntax (it is matched by RE2, in linear time). */
 function checkRegexp(value: string): Checked {
   try {
-    new RegExp(value);
+    untrustedRegexp(value);
   } catch (error) {
-    return { errors: [`not valid regular expression syntax: ${(error as Error).message}`] };
+    if (error instanceof UntrustedRegexpError) return { errors: [`not valid RE2 syntax: ${error.message}`] };
+    throw error;
   }
   return { value };
 }
