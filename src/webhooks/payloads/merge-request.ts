@@ -8,6 +8,7 @@ import { mergeRequestHookFacts, type MergeRequestHookFacts } from '../../merge-r
 import { humanDuration, humanTimeChange, totalTimeSpent } from '../../time-tracking/api.js';
 import { findCommit, readableRepository } from '../../repositories/api.js';
 import { hookTime, labelAttrs, projectAttrs, projectForHook, repositoryAttrs, userAttrs, usersForHook, type ProjectHookRow, type UserHookRow } from './common.js';
+import { plainNoteAttrs } from './note-attrs.js';
 
 export type MergeRequestAction = 'open' | 'close' | 'reopen' | 'update' | 'merge' | 'approved' | 'unapproved';
 
@@ -192,31 +193,14 @@ export async function mergeRequestNoteHookData(deps: Deps, input: { noteId: numb
     project_id: Number(found.target.id),
     project: projectAttrs(deps, found.target),
     object_attributes: {
-      attachment: null,
-      author_id: Number(note.author_id),
-      change_position: null,
+      // A merge request's note is a plain note's attributes and, for a diff note, its position.
+      ...plainNoteAttrs(note, 'MergeRequest', `${found.attrs.url}#note_${note.id}`),
       commit_id: note.commit_id ?? null,
-      created_at: hookTime(note.created_at),
-      discussion_id: note.discussion_id,
-      id: Number(note.id),
       line_code: note.line_code ?? null,
-      note: note.body,
-      noteable_id: Number(note.noteable_id),
-      noteable_type: 'MergeRequest',
       original_position: json(note.original_position ?? null),
       position: json(note.position ?? null),
-      project_id: Number(note.project_id),
       resolved_at: hookTime(note.resolved_at ?? null),
       resolved_by_id: note.resolved_by_id === null || note.resolved_by_id === undefined ? null : Number(note.resolved_by_id),
-      resolved_by_push: null,
-      st_diff: null,
-      system: Number(note.system) === 1,
-      type: note.type ?? null,
-      updated_at: hookTime(note.updated_at),
-      updated_by_id: null,
-      description: note.body,
-      url: `${found.attrs.url}#note_${note.id}`,
-      action: 'create',
     },
     repository: repositoryAttrs(deps, found.target),
     merge_request: found.attrs,
