@@ -4,6 +4,7 @@
 // GitLab's messages for missing files, refused projects, unknown refs and include loops.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
+import { WebSession } from '../helpers/browser-session.js';
 import { repositoryWorld, commit, create, update, type RepositoryWorld } from './repository-api-driver.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
 
@@ -62,6 +63,19 @@ describe('include', () => {
     expect(build.tag_list).toEqual(['linux']);
     const options = await kiln.deps.db.selectFrom('ci_builds').select('options').where('id', '=', build.id).executeTakeFirstOrThrow();
     expect(JSON.parse(options.options!)).toMatchObject({ script: ['overridden'], variables: { OWN: '1' } });
+  });
+
+  it('are read by the lint page as by the lint API: the included jobs listed, a missing file refused', async () => {
+    const web = new WebSession(kiln);
+    await web.signIn(w.maintainer.username, w.maintainer.password);
+    const page = `/${w.project.path_with_namespace}/-/ci/lint`;
+    const valid = await web.post(page, { content: ROOT.replace('SHARED', shared.path_with_namespace) });
+    expect(valid.statusCode).toBe(200);
+    expect(valid.body).toContain('Syntax is correct.');
+    expect(valid.body).toContain('<code>nested-job</code>');
+    const missing = await web.post(page, { content: 'include: nope.yml\njob:\n  script: x' });
+    expect(missing.body).toContain('Syntax is incorrect.');
+    expect(missing.body).toContain('Local file `nope.yml` does not exist!');
   });
 
   it('lists what the project lint included, with their blob and raw URLs', async () => {

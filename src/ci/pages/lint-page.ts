@@ -6,15 +6,26 @@ import { html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
 import { page, type PageOutcome } from '../../platform/web/page.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
-import { parseCiConfig, MAX_YAML_BYTES } from '../config/parse-config.js';
+import { MAX_YAML_BYTES } from '../config/parse-config.js';
+import { parseCiConfigWithIncludes } from '../config/includes.js';
+import { includeContext } from '../pipelines/include-reader.js';
+import { findCommit, readableRepository } from '../../repositories/api.js';
 import { projectBase } from './shared.js';
 
 export const CI_LINT_PATTERN = /^(?<path>.+?)\/-\/ci\/lint$/;
 
-export function renderCiLint(context: PageContext, access: ProjectAccess): PageOutcome {
+/** As POST /projects/:id/ci/lint checks it: includes read at the default branch's head, as the viewer. */
+async function lint(context: PageContext, access: ProjectAccess, content: string) {
+  const { deps } = context;
+  const repoPath = await readableRepository(deps, access.project);
+  const commit = repoPath ? await findCommit(repoPath, 'HEAD') : null;
+  return parseCiConfigWithIncludes(content, includeContext(deps, access.project, commit?.id ?? null, context.user?.id ?? null), deps.config.baseUrl);
+}
+
+export async function renderCiLint(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
   const posted = context.request.method === 'POST';
   const content = typeof context.form.content === 'string' ? context.form.content.slice(0, MAX_YAML_BYTES + 1) : '';
-  const parsed = posted ? parseCiConfig(content) : null;
+  const parsed = posted ? await lint(context, access, content) : null;
   const valid = parsed !== null && parsed.errors.length === 0;
   const jobs = parsed?.config?.jobs ?? [];
   const body = html`<form method="post" action="${projectBase(access)}/-/ci/lint" class="stacked" id="ci-lint">${csrfField(context)}
