@@ -2,42 +2,27 @@
 // project's own: a fork (whose objects are hard links to its upstream's), a project wiki
 // (`….wiki.git`), a snippet (`@snippets/…`) and a group wiki (`@groups/…`). Each clones from the
 // restored instance with the commits it had.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { gitCommands } from '../helpers/git.js';
 import { apiCall, startKilnProcess, type KilnProcess } from '../clients/helpers/server.js';
 import { childDatabaseEnv, runKiln } from '../platform/process-helpers.js';
-import { createScratchDatabase, type ScratchDatabase } from './helpers.js';
+import { backupWorkspace } from './helpers.js';
 
 describe('kiln admin backup and restore of forks, wikis and snippets', () => {
-  let work: string;
-  let testDb: TestDatabase;
-  let scratch: ScratchDatabase | null = null;
-  const git = gitCommands(() => work);
-
-  beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), 'kiln-backup-kinds-'));
-    testDb = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await testDb.database.close();
-    await testDb.drop();
-    await scratch?.drop();
-    rmSync(work, { recursive: true, force: true });
-  });
+  const space = backupWorkspace('kiln-backup-kinds-');
+  const git = gitCommands(() => space.work);
 
   it('restores each one, cloneable with its history', { timeout: 240_000 }, async () => {
-    const env = childDatabaseEnv(testDb);
-    const source: KilnProcess = await startKilnProcess({ dataDir: testDb.dataDir, env });
+    const env = childDatabaseEnv(space.testDb);
+    const source: KilnProcess = await startKilnProcess({ dataDir: space.testDb.dataDir, env });
     let restoredNode: KilnProcess | null = null;
     try {
       const auth = `root:${source.rootToken}`;
       const urlOf = (node: KilnProcess, path: string) => `http://${auth}@127.0.0.1:${node.port}/${path}`;
       const project = await apiCall(source, 'POST', '/projects', { name: 'upstream', initialize_with_readme: false });
-      const checkout = join(work, 'checkout');
+      const checkout = join(space.work, 'checkout');
       await git.ok(['init', '-q', '-b', 'main', 'checkout']);
       writeFileSync(join(checkout, 'file.txt'), 'upstream\n');
       await git.ok(['add', 'file.txt'], checkout);
@@ -56,24 +41,20 @@ describe('kiln admin backup and restore of forks, wikis and snippets', () => {
       const group = await apiCall(source, 'POST', '/groups', { name: 'wiki-group', path: 'wiki-group' });
       await apiCall(source, 'POST', `/groups/${group.id}/wikis`, { title: 'Home', content: 'the group wiki, backed up' });
 
-      const backupDir = join(work, 'backup');
-      const backup = await runKiln(['admin', 'backup', backupDir], { KILN_DATA_DIR: testDb.dataDir, ...env });
+      const backupDir = join(space.work, 'backup');
+      const backup = await runKiln(['admin', 'backup', backupDir], { KILN_DATA_DIR: space.testDb.dataDir, ...env });
       expect({ code: backup.code, stderr: backup.stderr }).toEqual({ code: 0, stderr: '' });
       await source.stop();
 
-      const restoredDir = join(work, 'restored');
-      let restoreEnv: Record<string, string> = {};
-      if (testDialect() === 'postgres') {
-        scratch = await createScratchDatabase(testDb.schema!);
-        restoreEnv = { KILN_DATABASE_URL: scratch.url };
-      }
+      const restoredDir = join(space.work, 'restored');
+      const restoreEnv = await space.restoreEnv();
       const restored = await runKiln(['admin', 'restore', backupDir], { KILN_DATA_DIR: restoredDir, ...restoreEnv });
       expect({ code: restored.code, stderr: restored.stderr }).toEqual({ code: 0, stderr: '' });
       expect(restored.stdout).toMatch(/and 5 repositories from /);
       restoredNode = await startKilnProcess({ dataDir: restoredDir, env: restoreEnv, rootToken: source.rootToken });
 
       const cloned = async (path: string, name: string) => {
-        const into = join(work, name);
+        const into = join(space.work, name);
         await git.ok(['clone', '-q', urlOf(restoredNode!, path), into]);
         await git.ok(['fsck', '--no-progress'], into);
         return into;

@@ -2,42 +2,28 @@
 // `kiln admin restore` into a new data dir (and, on PostgreSQL, a new database): every write
 // acknowledged before the backup began is there, the repository clones with every commit pushed
 // before it, OAuth tokens and signing keys still hold, and LFS objects and uploads are there.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
+import { testDialect } from '../helpers/database.js';
 import { gitCommands } from '../helpers/git.js';
 import { apiCall, startKilnProcess, type KilnProcess } from '../clients/helpers/server.js';
 import { childDatabaseEnv, runKiln } from '../platform/process-helpers.js';
-import { createScratchDatabase, type ScratchDatabase } from './helpers.js';
+import { backupWorkspace, createScratchDatabase } from './helpers.js';
 
 const ROOT_PASSWORD = 'root-password-for-clients';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('kiln admin backup and kiln admin restore', () => {
-  let work: string;
-  let testDb: TestDatabase;
-  let scratch: ScratchDatabase | null = null;
-  const git = gitCommands(() => work);
-
-  beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), 'kiln-backup-'));
-    testDb = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await testDb.database.close();
-    await testDb.drop();
-    await scratch?.drop();
-    rmSync(work, { recursive: true, force: true });
-  });
+  const space = backupWorkspace('kiln-backup-');
+  const git = gitCommands(() => space.work);
 
   describe('of an instance taking writes', () => {
     it('restores every write acknowledged before the backup began, a cloneable repository and valid OAuth tokens', { timeout: 240_000 }, async () => {
-      const env = childDatabaseEnv(testDb);
-      const source: KilnProcess = await startKilnProcess({ dataDir: testDb.dataDir, env });
-      const backupDir = join(work, 'backup');
+      const env = childDatabaseEnv(space.testDb);
+      const source: KilnProcess = await startKilnProcess({ dataDir: space.testDb.dataDir, env });
+      const backupDir = join(space.work, 'backup');
       let stopWriting = false;
       const acknowledged: Array<{ title: string; at: number }> = [];
       const pushed: Array<{ sha: string; at: number }> = [];
@@ -46,7 +32,7 @@ describe('kiln admin backup and kiln admin restore', () => {
         const project = await apiCall(source, 'POST', '/projects', { name: 'backed-up', initialize_with_readme: false });
         const remote = `http://root:${source.rootToken}@127.0.0.1:${source.port}/root/backed-up.git`;
         await git.ok(['init', '-q', 'checkout']);
-        const checkout = join(work, 'checkout');
+        const checkout = join(space.work, 'checkout');
         const commitAndPush = async (message: string) => {
           writeFileSync(join(checkout, 'file.txt'), `${message}\n`);
           await git.ok(['add', 'file.txt'], checkout);
@@ -98,7 +84,7 @@ describe('kiln admin backup and kiln admin restore', () => {
         for (const deadline = Date.now() + 30_000; acknowledged.length <= 10 && Date.now() < deadline; ) await sleep(50);
 
         const startedAt = Date.now();
-        const backup = await runKiln(['admin', 'backup', backupDir], { KILN_DATA_DIR: testDb.dataDir, ...env });
+        const backup = await runKiln(['admin', 'backup', backupDir], { KILN_DATA_DIR: space.testDb.dataDir, ...env });
         const finishedAt = Date.now();
         await sleep(300);
         stopWriting = true;
@@ -116,12 +102,8 @@ describe('kiln admin backup and kiln admin restore', () => {
         await source.stop();
 
         // Restore into a new data dir (and database), as on a new machine.
-        const restoredDir = join(work, 'restored');
-        let restoreEnv: Record<string, string> = {};
-        if (testDialect() === 'postgres') {
-          scratch = await createScratchDatabase(testDb.schema!);
-          restoreEnv = { KILN_DATABASE_URL: scratch.url };
-        }
+        const restoredDir = join(space.work, 'restored');
+        const restoreEnv = await space.restoreEnv();
         const restored = await runKiln(['admin', 'restore', backupDir], { KILN_DATA_DIR: restoredDir, ...restoreEnv });
         expect({ code: restored.code, stderr: restored.stderr }).toEqual({ code: 0, stderr: '' });
         expect(restored.stdout).toMatch(/^restored .*secrets\.json and 1 repository from /m);
@@ -136,7 +118,7 @@ describe('kiln admin backup and kiln admin restore', () => {
         }
         expect(before.filter((title) => !titles.has(title))).toEqual([]);
 
-        const clone = join(work, 'clone');
+        const clone = join(space.work, 'clone');
         await git.ok(['clone', '-q', `http://root:${source.rootToken}@127.0.0.1:${restoredNode.port}/root/backed-up.git`, clone]);
         await git.ok(['fsck', '--no-progress'], clone);
         await git.ok(['merge-base', '--is-ancestor', lastPushBefore.sha, 'origin/main'], clone);
@@ -162,24 +144,24 @@ describe('kiln admin backup and kiln admin restore', () => {
 
   describe.skipIf(testDialect() !== 'postgres')('on PostgreSQL with --skip-database (the operator dumps the database)', () => {
     it('copies secrets.json and the repositories, says the database is not in the backup, and restores only onto this instance\'s database', { timeout: 60_000 }, async () => {
-      const env = childDatabaseEnv(testDb);
-      const target = join(work, 'files-only');
-      const backup = await runKiln(['admin', 'backup', '--skip-database', target], { KILN_DATA_DIR: testDb.dataDir, ...env });
+      const env = childDatabaseEnv(space.testDb);
+      const target = join(space.work, 'files-only');
+      const backup = await runKiln(['admin', 'backup', '--skip-database', target], { KILN_DATA_DIR: space.testDb.dataDir, ...env });
       expect({ code: backup.code, stderr: backup.stderr }).toEqual({ code: 0, stderr: '' });
       expect(backup.stdout).toContain('the database is NOT in this backup');
       expect(readdirSync(target).sort()).toEqual(['backup.json', 'lfs-objects', 'repositories', 'secrets.json', 'uploads']);
 
-      const empty = await createScratchDatabase(testDb.schema!);
+      const empty = await createScratchDatabase(space.testDb.schema!);
       try {
-        const refused = await runKiln(['admin', 'restore', target], { KILN_DATA_DIR: join(work, 'files-only-a'), KILN_DATABASE_URL: empty.url });
+        const refused = await runKiln(['admin', 'restore', target], { KILN_DATA_DIR: join(space.work, 'files-only-a'), KILN_DATABASE_URL: empty.url });
         expect(refused.code).toBe(2);
         expect(refused.stderr).toContain('this backup holds no database (made with --skip-database): restore your PostgreSQL dump into');
-        expect(existsSync(join(work, 'files-only-a'))).toBe(false);
+        expect(existsSync(join(space.work, 'files-only-a'))).toBe(false);
       } finally {
         await empty.drop();
       }
       // Onto the database it came from (as if the operator had restored their dump there).
-      const restored = await runKiln(['admin', 'restore', target], { KILN_DATA_DIR: join(work, 'files-only-b'), ...env, KILN_STORAGES: JSON.stringify({ default: { path: join(work, 'files-only-b-shard') } }) });
+      const restored = await runKiln(['admin', 'restore', target], { KILN_DATA_DIR: join(space.work, 'files-only-b'), ...env, KILN_STORAGES: JSON.stringify({ default: { path: join(space.work, 'files-only-b-shard') } }) });
       expect({ code: restored.code, stderr: restored.stderr }).toEqual({ code: 0, stderr: '' });
       expect(restored.stdout).toContain('restored nothing of the database (restored by you), secrets.json and 1 repository');
     });
@@ -188,40 +170,40 @@ describe('kiln admin backup and kiln admin restore', () => {
 
   describe('refusals, before anything is written', () => {
     it('--skip-database on SQLite', async () => {
-      const result = await runKiln(['admin', 'backup', '--skip-database', join(work, 'never')], { KILN_DATA_DIR: testDb.dataDir });
+      const result = await runKiln(['admin', 'backup', '--skip-database', join(space.work, 'never')], { KILN_DATA_DIR: space.testDb.dataDir });
       expect(result).toMatchObject({ code: 2, stderr: 'kiln: admin backup: --skip-database is for PostgreSQL (KILN_DATABASE_URL); a SQLite database is always in the backup\n' });
-      expect(existsSync(join(work, 'never'))).toBe(false);
+      expect(existsSync(join(space.work, 'never'))).toBe(false);
     });
 
     it('backup into a directory that is not empty', async () => {
-      const target = join(work, 'not-empty');
+      const target = join(space.work, 'not-empty');
       mkdirSync(target, { recursive: true });
       writeFileSync(join(target, 'keep.txt'), 'mine');
-      const result = await runKiln(['admin', 'backup', target], { KILN_DATA_DIR: testDb.dataDir, ...childDatabaseEnv(testDb) });
+      const result = await runKiln(['admin', 'backup', target], { KILN_DATA_DIR: space.testDb.dataDir, ...childDatabaseEnv(space.testDb) });
       expect(result).toMatchObject({ code: 2, stderr: `kiln: admin backup: ${target} is not empty: back up into a new directory\n` });
       expect(readdirSync(target)).toEqual(['keep.txt']);
     });
 
     it('backup of a data dir that is not Kiln\'s', async () => {
-      const dataDir = join(work, 'nothing-here');
-      const result = await runKiln(['admin', 'backup', join(work, 'b2')], { KILN_DATA_DIR: dataDir, ...childDatabaseEnv(testDb) });
+      const dataDir = join(space.work, 'nothing-here');
+      const result = await runKiln(['admin', 'backup', join(space.work, 'b2')], { KILN_DATA_DIR: dataDir, ...childDatabaseEnv(space.testDb) });
       expect(result).toMatchObject({ code: 2, stderr: `kiln: configuration error: KILN_DATA_DIR ${dataDir} has no secrets.json: is it Kiln's data dir?\n` });
       expect(existsSync(dataDir)).toBe(false);
-      expect(existsSync(join(work, 'b2'))).toBe(false);
+      expect(existsSync(join(space.work, 'b2'))).toBe(false);
     });
 
     it('restore of a directory that is no backup, or into a data dir that is not empty', async () => {
-      const notBackup = join(work, 'not-a-backup');
+      const notBackup = join(space.work, 'not-a-backup');
       mkdirSync(notBackup, { recursive: true });
-      const noManifest = await runKiln(['admin', 'restore', notBackup], { KILN_DATA_DIR: join(work, 'fresh') });
+      const noManifest = await runKiln(['admin', 'restore', notBackup], { KILN_DATA_DIR: join(space.work, 'fresh') });
       expect(noManifest).toMatchObject({ code: 2, stderr: `kiln: admin restore: ${notBackup} is not a Kiln backup (it has no backup.json; an interrupted backup has none)\n` });
-      expect(existsSync(join(work, 'fresh'))).toBe(false);
+      expect(existsSync(join(space.work, 'fresh'))).toBe(false);
       const sqlite = testDialect() === 'sqlite';
       if (sqlite) writeFileSync(join(notBackup, 'kiln.sqlite3'), '');
       writeFileSync(join(notBackup, 'secrets.json'), '{}');
       writeFileSync(join(notBackup, 'backup.json'), JSON.stringify({ format: 2, database: testDialect(), database_file: sqlite ? 'kiln.sqlite3' : null, migrations: [], secrets_fingerprint: 'x', repositories: [] }));
-      const notEmpty = await runKiln(['admin', 'restore', notBackup], { KILN_DATA_DIR: testDb.dataDir, ...childDatabaseEnv(testDb) });
-      expect(notEmpty).toMatchObject({ code: 2, stderr: `kiln: configuration error: KILN_DATA_DIR ${testDb.dataDir} is not empty: restore into a new data dir\n` });
+      const notEmpty = await runKiln(['admin', 'restore', notBackup], { KILN_DATA_DIR: space.testDb.dataDir, ...childDatabaseEnv(space.testDb) });
+      expect(notEmpty).toMatchObject({ code: 2, stderr: `kiln: configuration error: KILN_DATA_DIR ${space.testDb.dataDir} is not empty: restore into a new data dir\n` });
     });
   });
 });

@@ -2,8 +2,13 @@
 // PostgreSQL database (for restores, which need an empty one).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { MAIN, type CliResult } from '../platform/process-helpers.js';
+import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 
 /** `node dist/src/main.js …args` with only the given environment (plus PATH), `input` on its standard input. */
 export function runKilnWithInput(args: string[], env: Record<string, string> = {}, input = ''): Promise<CliResult> {
@@ -44,6 +49,46 @@ export async function createScratchDatabase(schema: string): Promise<ScratchData
       await client.connect();
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();
+    },
+  };
+}
+
+export interface BackupWorkspace {
+  /** A folder of the test's own for checkouts, backups and restored data dirs. */
+  readonly work: string;
+  /** The database (and data dir) of the instance backed up. */
+  readonly testDb: TestDatabase;
+  /** The environment a restore needs for its database: on PostgreSQL a new empty one (dropped after the tests). */
+  restoreEnv(): Promise<Record<string, string>>;
+}
+
+/** A backup test's folder and database, made before its tests and removed after them. */
+export function backupWorkspace(prefix: string): BackupWorkspace {
+  let work = '';
+  let testDb: TestDatabase | undefined;
+  const scratches: ScratchDatabase[] = [];
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), prefix));
+    testDb = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await testDb?.database.close();
+    await testDb?.drop();
+    for (const scratch of scratches) await scratch.drop();
+    rmSync(work, { recursive: true, force: true });
+  });
+  return {
+    get work() {
+      return work;
+    },
+    get testDb() {
+      return testDb!;
+    },
+    async restoreEnv(): Promise<Record<string, string>> {
+      if (testDialect() !== 'postgres') return {};
+      const scratch = await createScratchDatabase(testDb!.schema!);
+      scratches.push(scratch);
+      return { KILN_DATABASE_URL: scratch.url };
     },
   };
 }
