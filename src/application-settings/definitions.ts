@@ -71,6 +71,9 @@ export const SETTINGS = {
   // Markdown uploads (src/uploads), in MiB: GitLab's default is 100. Kiln reads an upload whole into
   // memory, so 100 is also the most it accepts.
   max_attachment_size: { kind: 'integer', default: 100, min: { value: 1, message: 'must be greater than 0' }, max: { value: 100, message: 'must be less than or equal to 100' } },
+  // The bytes of a snippet's files together that a push to its repository may bring (src/snippets);
+  // GitLab's default, 50 MiB.
+  snippet_size_limit: { kind: 'integer', default: 52_428_800, min: { value: 1, message: 'must be greater than 0' } },
   session_expire_delay: { kind: 'integer', default: 10_080, min: atLeastZero, fixed: 'is not supported by this server (sessions last one week)' },
   allow_local_requests_from_web_hooks_and_services: { kind: 'boolean', default: false },
   allow_local_requests_from_system_hooks: { kind: 'boolean', default: true },
@@ -147,6 +150,7 @@ export interface ApplicationSettings extends ThrottleSettings {
   default_projects_limit: number;
   default_branch_protection: number;
   max_attachment_size: number;
+  snippet_size_limit: number;
   session_expire_delay: number;
   allow_local_requests_from_web_hooks_and_services: boolean;
   allow_local_requests_from_system_hooks: boolean;

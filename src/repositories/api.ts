@@ -33,8 +33,9 @@ export { commitTitle } from './record-push-events.js';
 export { matchesBranch } from './protected-branches/ref-matcher.js';
 // Issue 37 (git over SSH): the access decision and the service setup git over HTTP uses, the address
 // throttle of failed authentication, and the repository path check.
-export { decideGitAccess, decideReadOnlyGitAccess, GIT_MESSAGES, type GitActor, type GitTarget } from './git-http/git-access.js';
+export { decideGitAccess, decideOwnedGitAccess, GIT_MESSAGES, type GitActor, type GitTarget } from './git-http/git-access.js';
 export { prepareGitService, type PreparedGitService } from './git-http/git-service.js';
+export { prepareOwnedGitService } from './git-http/owned-service.js';
 export { clearGitAuthFailures, gitAuthThrottle, recordGitAuthFailure } from './git-http/throttle.js';
 export { cleanPath } from './git-http/serve-git.js';
 export { GIT_ENV } from './git.js';
@@ -61,4 +62,5 @@ export { gitlabTime } from './repository-api/git-objects.js';
 // Issue 38 (snippets kept in git): a snippet's repository, written as a commit of its whole files,
 // and git over HTTP for a repository whose owner decides who reads it.
 export { commitSnippetFiles, snippetRepository, SNIPPET_BRANCH } from './snippet-repository.js';
-export { serveReadOnlyGit, type ReadOnlyGitRepository } from './git-http/serve-git.js';
+export { checkSnippetPush, snippetBranchFiles, type SnippetLimits } from './snippet-push.js';
+export { serveOwnedGit, type OwnedGitRepository } from './git-http/serve-git.js';

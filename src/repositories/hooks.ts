@@ -7,7 +7,7 @@ import type { AuthUser } from '../platform/auth/principal.js';
 import type { RefUpdate } from './protected-branches/branch-check.js';
 import type { Quarantine } from './protected-branches/check-push.js';
 import type { WikiOwner } from './wiki-repository.js';
-import type { ReadOnlyGitRepository } from './git-http/read-only-repository.js';
+import type { OwnedGitRepository } from './git-http/owned-repository.js';
 
 /** A commit's latest pipeline, as the commit list and the commit page show it. */
 export interface CommitStatusBadge {
@@ -53,10 +53,10 @@ export interface RepositoryHooks {
   wikiPushed?: (owner: WikiOwner, actorId: number, before: string | null, after: string) => Promise<void>;
   /**
    * A repository at `path` (as git over SSH names it, without `.git`) that is no project's or group's
-   * and whose owner decides who reads it, or null: snippets register theirs (`snippets/<id>`,
+   * and whose owner decides who reads and pushes to it, or null: snippets register theirs (`snippets/<id>`,
    * `<project>/snippets/<id>`).
    */
-  readOnlyRepository?: (path: string) => ReadOnlyGitRepository | null;
+  ownedRepository?: (path: string) => OwnedGitRepository | null;
 }
 
 const hooks = new WeakMap<object, RepositoryHooks>();

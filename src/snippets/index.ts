@@ -12,8 +12,8 @@ import { snippetNoteableKind } from './snippet-noteable.js';
 export const snippetsFeature: Feature = {
   name: 'snippets',
   setup(deps) {
-    // git over SSH reaches a snippet's repository at the paths HTTP serves.
-    repositoryHooks(deps).readOnlyRepository = (path) => snippetSshRepository(deps, path);
+    // git over SSH reaches (and pushes to) a snippet's repository at the paths HTTP serves.
+    repositoryHooks(deps).ownedRepository = (path) => snippetSshRepository(deps, path);
   },
   routes(app, deps) {
     personalSnippetRoutes(app, deps);

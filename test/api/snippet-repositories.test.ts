@@ -1,7 +1,9 @@
 // Snippets kept in git repositories (issue 38): every create and every change of the files is a
 // commit on `main`; the real git clones `/snippets/<id>.git` and `/<project>/snippets/<id>.git` over
 // HTTP by the snippet's read rule (private: 404 to signed-in outsiders, a credentials challenge to
-// anonymous callers); a snippet written before repositories gets one on its first clone; no pushes.
+// anonymous callers); a snippet written before repositories gets one on its first clone; whoever may
+// change the snippet pushes to `main` over HTTP and SSH within GitLab's rules, and the snippet's files
+// follow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,16 +93,84 @@ describe('personal snippet repositories', () => {
     expect((await advertise('snippets/999999', alice)).status).toBe(404);
   });
 
-  it('takes no pushes', async () => {
-    const snippet = (await kiln.api('POST', '/snippets', { token: alice.token, body: { title: 'Push', visibility: 'private', files: two } })).body;
+  it('takes a push to main from whoever may change the snippet; its files as the API lists them follow', async () => {
+    const snippet = (await kiln.api('POST', '/snippets', { token: alice.token, body: { title: 'Push', visibility: 'public', files: two } })).body;
     const local = await clone(`snippets/${snippet.id}`, alice);
-    writeFileSync(join(local.dir, 'hello.py'), 'changed\n');
-    await ok(['commit', '-q', '-am', 'local change'], local.dir);
+    writeFileSync(join(local.dir, 'hello.py'), 'print("pushed")\n');
+    writeFileSync(join(local.dir, 'added.txt'), 'added\n');
+    await ok(['rm', '-q', 'docs/readme.md'], local.dir);
+    await ok(['add', '-A'], local.dir);
+    await ok(['commit', '-q', '-m', 'local change'], local.dir);
     const pushed = await git(['push', '-q', 'origin', 'main'], local.dir);
-    expect(pushed.code).not.toBe(0);
-    expect(pushed.stderr).toContain('not allowed to push');
-    expect((await kiln.request('GET', `/api/v4/snippets/${snippet.id}/raw`, { token: alice.token })).body).toBe('print("hello")\n');
-  });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const shown = (await kiln.api('GET', `/snippets/${snippet.id}`, { token: alice.token })).body;
+    expect(shown.file_name).toBe('hello.py');
+    expect(shown.files.map((file: any) => file.path)).toEqual(['hello.py', 'added.txt']);
+    expect(shown.title).toBe('Push');
+    expect((await kiln.request('GET', `/api/v4/snippets/${snippet.id}/raw`, { token: alice.token })).body).toBe('print("pushed")\n');
+    // A later clone (which brings the repository up to date with the files) keeps the pushed commit.
+    const again = await clone(`snippets/${snippet.id}`, alice);
+    expect((await ok(['log', '--format=%s'], again.dir)).trim().split('\n')).toEqual(['local change', 'Create snippet']);
+    // An API change after the push is a commit on top of it.
+    await kiln.api('PUT', `/snippets/${snippet.id}`, { token: alice.token, body: { files: [{ action: 'update', file_path: 'added.txt', content: 'by the API\n' }] } });
+    expect((await git(['pull', '-q', '--ff-only'], local.dir)).code).toBe(0);
+    expect(readFileSync(join(local.dir, 'added.txt'), 'utf8')).toBe('by the API\n');
+
+    // A reader who may not change it is refused with GitLab's words, and nothing changes.
+    const theirs = await clone(`snippets/${snippet.id}`, bob);
+    writeFileSync(join(theirs.dir, 'hello.py'), 'bob was here\n');
+    await ok(['commit', '-q', '-am', 'bob'], theirs.dir);
+    const refused = await git(['push', '-q', 'origin', 'main'], theirs.dir);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('You are not allowed to update this snippet.');
+    expect((await kiln.request('GET', `/api/v4/snippets/${snippet.id}/raw`, { token: alice.token })).body).toBe('print("pushed")\n');
+  }, 120_000);
+
+  it('refuses other branches, tags, deleting main, more than 10 files, no file, and more than snippet_size_limit', async () => {
+    const snippet = (await kiln.api('POST', '/snippets', { token: alice.token, body: { title: 'Rules', visibility: 'private', files: two } })).body;
+    const local = await clone(`snippets/${snippet.id}`, alice);
+    const refusal = async (args: string[]) => {
+      const result = await git(args, local.dir);
+      expect(result.code, result.stderr).not.toBe(0);
+      return result.stderr;
+    };
+    expect(await refusal(['push', '-q', 'origin', 'main:feature'])).toContain('You can not create or delete branches.');
+    await ok(['tag', 'v1'], local.dir);
+    expect(await refusal(['push', '-q', 'origin', 'v1'])).toContain('You can not create or delete branches.');
+    expect(await refusal(['push', '-q', 'origin', ':main'])).toContain('You can not create or delete branches.');
+
+    for (let index = 0; index < 9; index += 1) writeFileSync(join(local.dir, `file-${index}.txt`), `${index}\n`);
+    await ok(['add', '-A'], local.dir);
+    await ok(['commit', '-q', '-m', 'eleven files'], local.dir);
+    expect(await refusal(['push', '-q', 'origin', 'main'])).toContain('The repository can contain at most 10 file(s).');
+    await ok(['reset', '-q', '--hard', 'origin/main'], local.dir);
+
+    await ok(['rm', '-q', '-r', '.'], local.dir);
+    await ok(['commit', '-q', '-m', 'nothing'], local.dir);
+    expect(await refusal(['push', '-q', 'origin', 'main'])).toContain('The repository must contain at least 1 file.');
+    await ok(['reset', '-q', '--hard', 'origin/main'], local.dir);
+
+    const admin = kiln.root;
+    expect((await kiln.api('PUT', '/application/settings', { token: admin.token, body: { snippet_size_limit: 40 } })).status).toBe(200);
+    try {
+      writeFileSync(join(local.dir, 'hello.py'), 'x'.repeat(41));
+      await ok(['commit', '-q', '-am', 'too large'], local.dir);
+      expect(await refusal(['push', '-q', 'origin', 'main'])).toContain('Your push to this repository would cause it to exceed the size limit of 40 Bytes so it has been rejected.');
+    } finally {
+      await kiln.api('PUT', '/application/settings', { token: admin.token, body: { snippet_size_limit: 52428800 } });
+    }
+    // Kiln keeps the files as text: a binary file is refused, naming it.
+    await ok(['reset', '-q', '--hard', 'origin/main'], local.dir);
+    writeFileSync(join(local.dir, 'image.bin'), Buffer.from([0, 1, 2, 255]));
+    await ok(['add', '-A'], local.dir);
+    await ok(['commit', '-q', '-m', 'binary'], local.dir);
+    expect(await refusal(['push', '-q', 'origin', 'main'])).toContain('image.bin');
+
+    const files = (await kiln.api('GET', `/snippets/${snippet.id}`, { token: alice.token })).body.files.map((file: any) => file.path);
+    expect(files).toEqual(['hello.py', 'docs/readme.md']);
+    const remote = await git(['ls-remote', 'origin'], local.dir);
+    expect(remote.stdout.trim().split('\n').map((line) => line.split('\t')[1])).toEqual(['HEAD', 'refs/heads/main']);
+  }, 120_000);
 
   it('gives a snippet written before repositories one on its first clone, of its files as they are', async () => {
     const now = kiln.deps.clock.now();
@@ -158,7 +228,7 @@ describe('project snippet repositories', () => {
 });
 
 describe('snippet repositories over SSH', () => {
-  it('clone at ssh_url_to_repo for whoever reads the snippet; others are told it is not found; no pushes', async () => {
+  it('clone at ssh_url_to_repo for whoever reads the snippet; others are told it is not found; its author pushes', async () => {
     const sshPort = (await kiln.listenSsh({ port: 0 })).port;
     const ssh = sshClient(() => work, () => sshPort);
     const [guestKey, bobKey] = await Promise.all([sshKeygen(work, 'guest', 'ed25519'), sshKeygen(work, 'bob', 'ed25519')]);
@@ -173,9 +243,18 @@ describe('snippet repositories over SSH', () => {
     expect((await ok(['ls-files'], dir)).trim().split('\n')).toEqual(['docs/readme.md', 'hello.py']);
     writeFileSync(join(dir, 'hello.py'), 'print("changed")\n');
     expect((await ssh.git(guestKey, ['commit', '-q', '-am', 'change'], dir)).code).toBe(0);
+    // A Guest reads the project's snippet but may not change it.
     const pushed = await ssh.git(guestKey, ['push', '-q', 'origin', 'main'], dir);
     expect(pushed.code).not.toBe(0);
-    expect(pushed.stderr).toContain("You are not allowed to push to this snippet's repository");
+    expect(pushed.stderr).toContain('You are not allowed to update this snippet.');
+    // Its author pushes, within the same rules as over HTTP.
+    const aliceKey = await sshKeygen(work, 'alice', 'ed25519');
+    await kiln.apiAs(alice, 'POST', '/user/keys', { title: 'alice', key: aliceKey.publicKey });
+    const branch = await ssh.git(aliceKey, ['push', '-q', 'origin', 'main:other'], dir);
+    expect(branch.stderr).toContain('You can not create or delete branches.');
+    const accepted = await ssh.git(aliceKey, ['push', '-q', 'origin', 'main'], dir);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect((await kiln.request('GET', `/api/v4/projects/${project.id}/snippets/${snippet.id}/raw`, { token: alice.token })).body).toBe('print("changed")\n');
     const outsider = await ssh.git(bobKey, ['clone', '-q', ssh.url(path), join(work, 'ssh-bob')]);
     expect(outsider.code).not.toBe(0);
     expect(outsider.stderr).toContain('could not be found');
@@ -183,5 +262,5 @@ describe('snippet repositories over SSH', () => {
     expect(personal.ssh_url_to_repo).toBe(`${kiln.deps.config.sshUrlPrefix}snippets/${personal.id}.git`);
     const mine = await ssh.git(guestKey, ['clone', '-q', ssh.url(`snippets/${personal.id}.git`), join(work, 'ssh-public')]);
     expect(mine.code, mine.stderr).toBe(0);
-  });
+  }, 120_000);
 });

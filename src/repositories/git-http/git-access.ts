@@ -14,6 +14,7 @@ import { groupAccessLevel, projectAccess, findProjectRow } from '../../accounts/
 import { deployKeyOnProject } from '../../keys/api.js';
 import { repositoryHooks } from '../hooks.js';
 import { GIT_MESSAGES } from '../git-messages.js';
+import type { OwnedGitRepository } from './owned-repository.js';
 
 export { GIT_MESSAGES };
 
@@ -91,7 +92,7 @@ function abilitiesOf(target: GitTarget): { download: boolean; push: boolean; dow
   return { download: canOnProject(target.subject, 'download_code'), push: canOnProject(target.subject, 'push_code'), downloadMessage: GIT_MESSAGES.download, pushMessage: GIT_MESSAGES.pushCode };
 }
 
-function refuse(status: 403 | 404, message: string): GitAccessDecision {
+function refuse(status: 403 | 404, message: string): Extract<GitAccessDecision, { allowed: false }> {
   return { allowed: false, challenge: false, status, message };
 }
 
@@ -103,26 +104,28 @@ function accountRefusal(deps: Deps, user: AuthUser | null): Extract<GitAccessDec
 }
 
 /**
- * A fetch of a repository that is neither a project's nor a group wiki (a snippet's), whose owner
- * decides who reads it: users only (deploy keys and tokens belong to projects), a token with a
- * repository scope, an anonymous caller challenged where it may not read; no pushes.
+ * A fetch of or a push to a repository that is neither a project's nor a group wiki (a snippet's),
+ * whose owner decides who reads and writes it (GitLab's GitAccessSnippet): users only (deploy keys
+ * and tokens belong to projects), a token with a repository scope (a push: a writing one), an
+ * anonymous caller challenged where it may not read or pushes.
  */
-export async function decideReadOnlyGitAccess(
+export async function decideOwnedGitAccess(
   deps: Deps,
   actor: GitActor,
   pushing: boolean,
-  readable: (user: AuthUser | null) => Promise<boolean>,
-  pushRefusal: string,
+  repository: Pick<OwnedGitRepository, 'readable' | 'writable' | 'pushRefusal'>,
 ): Promise<{ allowed: true } | Extract<GitAccessDecision, { allowed: false }>> {
   const user = userOf(actor);
   const refusal = accountRefusal(deps, user);
   if (refusal) return refusal;
-  if (actor.kind === 'deploy_key' || actor.kind === 'deploy_token') return { allowed: false, challenge: false, status: 404, message: GIT_MESSAGES.projectNotFound };
-  if (!(await readable(user))) return user ? { allowed: false, challenge: false, status: 404, message: GIT_MESSAGES.projectNotFound } : { allowed: false, challenge: true };
+  if (actor.kind === 'deploy_key' || actor.kind === 'deploy_token') return refuse(404, GIT_MESSAGES.projectNotFound);
+  if (!(await repository.readable(user))) return user ? refuse(404, GIT_MESSAGES.projectNotFound) : { allowed: false, challenge: true };
   const scopes = actor.kind === 'user' ? actor.scopes : null;
-  if (scopes && !scopes.some((scope) => READ_SCOPES.has(scope))) return { allowed: false, challenge: false, status: 403, message: GIT_MESSAGES.authDownload };
-  if (pushing) return user ? { allowed: false, challenge: false, status: 403, message: pushRefusal } : { allowed: false, challenge: true };
-  return { allowed: true };
+  if (scopes && !scopes.some((scope) => READ_SCOPES.has(scope))) return refuse(403, GIT_MESSAGES.authDownload);
+  if (!pushing) return { allowed: true };
+  if (!user) return { allowed: false, challenge: true };
+  if (scopes && !scopes.some((scope) => WRITE_SCOPES.has(scope))) return refuse(403, GIT_MESSAGES.authUpload);
+  return (await repository.writable(user)) ? { allowed: true } : refuse(403, repository.pushRefusal);
 }
 
 /** What a credential that is no user (a deploy key or token) may do on the target. */

@@ -6,16 +6,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import { authenticateGit, parseBasic } from './authenticate.js';
-import { decideGitAccess, decideReadOnlyGitAccess, GIT_MESSAGES, type GitActor } from './git-access.js';
-import type { ReadOnlyGitRepository } from './read-only-repository.js';
+import { decideGitAccess, decideOwnedGitAccess, GIT_MESSAGES, type GitActor } from './git-access.js';
+import type { OwnedGitRepository } from './owned-repository.js';
 
-export type { ReadOnlyGitRepository };
+export type { OwnedGitRepository };
 import { clearGitAuthFailures, gitAuthThrottle, recordGitAuthFailure } from './throttle.js';
 import { runHttpBackend, type CgiRequest } from './cgi.js';
 import { prepareGitService } from './git-service.js';
+import { prepareOwnedGitService } from './owned-service.js';
 
 // A snippet's repository (`snippets/<id>.git`, `<project>/snippets/<id>.git`) is the snippets
-// feature's route (serveReadOnlyGit below), not a project's.
+// feature's route (serveOwnedGit below), not a project's.
 export const GIT_URL = /^(?!(?:.+\/)?snippets\/\d+\.git\/)(?<path>.+?)\.git\/(?<action>info\/refs|git-upload-pack|git-receive-pack)$/;
 
 type Service = 'git-upload-pack' | 'git-receive-pack';
@@ -87,17 +88,23 @@ function cgiRequest(request: FastifyRequest, action: string, service: Service, a
   };
 }
 
-/** Git smart HTTP for a ReadOnlyGitRepository: the same credentials and throttle as projects, fetches only. */
-export async function serveReadOnlyGit(deps: Deps, request: FastifyRequest, reply: FastifyReply, action: string, repository: ReadOnlyGitRepository): Promise<FastifyReply> {
+/** Git smart HTTP for an OwnedGitRepository: the same credentials and throttle as projects; its owner decides. */
+export async function serveOwnedGit(deps: Deps, request: FastifyRequest, reply: FastifyReply, action: string, repository: OwnedGitRepository): Promise<FastifyReply> {
   const service = requestedService(request, action);
   if (!service) return text(reply, 404, '404 Not Found');
   const admitted = await admit(deps, request, reply, service);
   if (!('actor' in admitted)) return admitted;
-  const decision = await decideReadOnlyGitAccess(deps, admitted.actor, admitted.pushing, repository.readable, repository.pushRefusal);
+  const decision = await decideOwnedGitAccess(deps, admitted.actor, admitted.pushing, repository);
   if (!decision.allowed) return decision.challenge ? challenge(reply) : text(reply, decision.status, decision.message);
-  const { shardPath, diskPath } = await repository.open();
-  const nothing = async () => {};
-  return relay(request, reply, nothing, { ...cgiRequest(request, action, service, admitted.actor), projectRoot: shardPath, pathInfo: `/${diskPath}/${action}`, env: {} }, nothing);
+  const receiving = admitted.pushing && action === 'git-receive-pack';
+  const prepared = await prepareOwnedGitService(deps, repository, admitted.actor, receiving, (error, what) => request.log.error({ err: error }, what));
+  return relay(request, reply, prepared.release, {
+    ...cgiRequest(request, action, service, admitted.actor),
+    projectRoot: prepared.shardPath,
+    pathInfo: `/${prepared.diskPath}/${action}`,
+    env: prepared.env,
+    channel: prepared.channel,
+  }, prepared.finish);
 }
 
 export async function serveGit(deps: Deps, request: FastifyRequest, reply: FastifyReply, match: { path: string; action: string }): Promise<FastifyReply> {

@@ -5,8 +5,7 @@
 // A push's pre-receive hook reaches Kiln on file descriptor 3, as under git http-backend.
 import { spawn } from 'node:child_process';
 import type { Duplex } from 'node:stream';
-import { join } from 'node:path';
-import { cleanPath, decideGitAccess, decideReadOnlyGitAccess, GIT_ENV, GIT_MESSAGES, prepareGitService, repositoryHooks, type GitActor, type PreparedGitService, type ReadOnlyGitRepository } from '../../repositories/api.js';
+import { cleanPath, decideGitAccess, decideOwnedGitAccess, GIT_ENV, GIT_MESSAGES, prepareGitService, prepareOwnedGitService, repositoryHooks, type GitActor, type PreparedGitService, type OwnedGitRepository } from '../../repositories/api.js';
 import { infoBlock } from '../console.js';
 import { actorOf, currentIdentity, keyRefusal } from '../identity.js';
 import { repositoryPathOf } from '../parse-command.js';
@@ -69,8 +68,8 @@ export async function serveGitCommand(context: CommandContext, words: string[]):
   if (!path) return refuse(context, GIT_MESSAGES.projectNotFound);
   const actor = actorOf(identity);
   const pushing = service === 'git-receive-pack';
-  const readOnly = repositoryHooks(deps).readOnlyRepository?.(path);
-  if (readOnly) return serveReadOnly(context, service, actor, pushing, readOnly);
+  const owned = repositoryHooks(deps).ownedRepository?.(path);
+  if (owned) return serveOwned(context, service, actor, pushing, owned);
   const decision = await decideGitAccess(deps, path, actor, pushing);
   if (!decision.allowed) return refuse(context, decision.challenge ? GIT_MESSAGES.projectNotFound : decision.message);
   const { target } = decision;
@@ -83,11 +82,10 @@ export async function serveGitCommand(context: CommandContext, words: string[]):
   return runGit(context, service, setup.service);
 }
 
-/** A repository whose owner decides who reads it (a snippet's): fetched by its readers, never pushed. */
-async function serveReadOnly(context: CommandContext, service: string, actor: GitActor, pushing: boolean, repository: ReadOnlyGitRepository): Promise<number> {
-  const decision = await decideReadOnlyGitAccess(context.deps, actor, pushing, repository.readable, repository.pushRefusal);
+/** A repository whose owner decides who reads and pushes (a snippet's). */
+async function serveOwned(context: CommandContext, service: string, actor: GitActor, pushing: boolean, repository: OwnedGitRepository): Promise<number> {
+  const decision = await decideOwnedGitAccess(context.deps, actor, pushing, repository);
   if (!decision.allowed) return refuse(context, decision.challenge ? GIT_MESSAGES.projectNotFound : decision.message);
-  const { shardPath, diskPath } = await repository.open();
-  const nothing = async () => {};
-  return runGit(context, service, { shardPath, diskPath, repoPath: join(shardPath, diskPath), env: {}, finish: nothing, release: nothing });
+  const prepared = await prepareOwnedGitService(context.deps, repository, actor, pushing, (error, what) => context.deps.log.error({ err: error }, what));
+  return runGit(context, service, prepared);
 }
