@@ -16,7 +16,7 @@ export { updateUser } from './update-user.js';
 export { lockProject } from './lock-project.js';
 export { createPersonalAccessToken, PAT_SCOPES } from './create-personal-access-token.js';
 // Hooks other features register at setup for accounts' actions to call (hooks.ts).
-export { accountHooks } from './hooks.js';
+export { accountHooks, type InitialFiles, type NewProjectTemplates } from './hooks.js';
 // Issue 15 (namespaces, search): the namespace and project entities, and literal LIKE patterns.
 export { namespaceEntity, projectEntity, projectSimpleEntity } from './entities.js';
 export { containsPattern } from './like-pattern.js';

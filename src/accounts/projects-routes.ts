@@ -89,8 +89,8 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       description: params.description,
       defaultBranch: params.default_branch,
     });
-    const initialize = accountHooks(deps).initializeWithReadme;
-    if (params.initialize_with_readme && initialize) await initialize(await findProject(deps, actor, String(project.id)));
+    const initialize = accountHooks(deps).initializeRepository;
+    if (params.initialize_with_readme && initialize) await initialize(await findProject(deps, actor, String(project.id)), { readme: true, files: [] });
     return projectEntity(deps.config, project, await namespaceOf(deps, project));
   };
 

@@ -20,7 +20,7 @@ import { PRUNE_ORPHANS_JOB, pruneOrphansJob } from './prune-orphans.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
 import { accountHooks } from '../accounts/api.js';
 import { changeHead } from './change-head.js';
-import { initializeWithReadme } from './repository-api/initialize-with-readme.js';
+import { initializeRepository } from './repository-api/initialize-repository.js';
 import { isValidRefName } from './repository-api/ref-names.js';
 import { projectStatistics } from './project-statistics.js';
 import { checkLfsPointers } from './lfs/push-check.js';
@@ -37,7 +37,7 @@ export const repositoriesFeature: Feature = {
   setup(deps) {
     // A project's default branch is its repository's HEAD (PUT /projects/:id default_branch).
     accountHooks(deps).changeDefaultBranch = (projectId, branch) => changeHead(deps, projectId, branch);
-    accountHooks(deps).initializeWithReadme = (access) => initializeWithReadme(deps, access);
+    accountHooks(deps).initializeRepository = (access, initial) => initializeRepository(deps, access, initial);
     accountHooks(deps).isValidBranchName = isValidRefName;
     repositoryHooks(deps).checkPushedObjects = (project, repoPath, quarantine, updates) => checkLfsPointers(deps, project, repoPath, quarantine, updates);
     accountHooks(deps).projectStatistics = async (project) => ({ ...(await projectStatistics(deps, project)) });

@@ -1,9 +1,25 @@
-// Templates (issue 38): the license templates of the SPDX License List.
+// Templates (issue 38): license templates from the SPDX License List, gitignores from GitHub's
+// collection, and Kiln's own Dockerfile and .gitlab-ci.yml templates; the new-project form offers the
+// licenses and gitignores (through accounts' hook, accounts not knowing this feature).
 import type { Feature } from '../platform/feature.js';
+import { accountHooks } from '../accounts/api.js';
 import { templateRoutes } from './routes.js';
+import { fillLicense, findLicense, listedLicenses } from './licenses.js';
+import { FILE_TEMPLATES } from './file-templates.js';
 
 export const templatesFeature: Feature = {
   name: 'templates',
+  setup(deps) {
+    accountHooks(deps).fileTemplates = {
+      licenses: () => listedLicenses(false).map(({ key, name }) => ({ key, name })),
+      gitignores: () => FILE_TEMPLATES.gitignores.list(),
+      license(key, values) {
+        const license = findLicense(key);
+        return license && fillLicense(license.text, { year: new Date(deps.clock.now()).getUTCFullYear(), ...values });
+      },
+      gitignore: async (key) => (await FILE_TEMPLATES.gitignores.find(key))?.content,
+    };
+  },
   routes(app, deps) {
     templateRoutes(app, deps);
   },

@@ -1,9 +1,9 @@
-// License templates (doc/api/templates/licenses.md, project_templates.md; lib/api/templates.rb,
-// project_templates.rb): `/templates/licenses` for anyone, `/projects/:id/templates/licenses` for the
-// project's readers. A license asked for by key has `[year]`, `[fullname]` (the `fullname`
-// parameter, else the caller's name) and `[project]` (the `project` parameter) filled in. Gitignore,
-// Dockerfile and .gitlab-ci.yml templates need a maintained collection Kiln does not have: those
-// types are 404, as an unknown template.
+// Templates (doc/api/templates/*.md, project_templates.md; lib/api/templates.rb, project_templates.rb):
+// `/templates/licenses`, `/templates/gitignores`, `/templates/dockerfiles` and
+// `/templates/gitlab_ci_ymls` for anyone, `/projects/:id/templates/:type` for the project's readers. A
+// license asked for by key has `[year]`, `[fullname]` (the `fullname` parameter, else the caller's name)
+// and `[project]` (the `project` parameter) filled in; the other kinds are files answered as they are.
+// The project's own description templates (`issues`, `merge_requests`) are not served yet.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute, type RouteContext } from '../platform/http/route.js';
@@ -12,14 +12,16 @@ import { NotFoundError } from '../platform/errors.js';
 import { pageArray } from '../repositories/api.js';
 import { fillLicense, findLicense, listedLicenses } from './licenses.js';
 import { licenseEntity, templateListEntity } from './entities.js';
+import { FILE_TEMPLATES, FILE_TEMPLATE_TYPES, type FileTemplateType } from './file-templates.js';
 
 const TAGS = ['templates'];
+const PROJECT_TYPES = [...FILE_TEMPLATE_TYPES, 'licenses'] as const;
 
-function filled(deps: Deps, ctx: RouteContext<any>, key: string, project: string | undefined, fullname: string | undefined) {
+function filled(deps: Deps, ctx: RouteContext<any>, key: string, project: string | undefined, fullname: string | undefined, missing = 'License') {
   const license = findLicense(key);
-  if (!license) throw new NotFoundError('License');
+  if (!license) throw new NotFoundError(missing);
   const year = new Date(deps.clock.now()).getUTCFullYear();
-  return licenseEntity(license, fillLicense(license.text, { year, fullname: fullname ?? ctx.principal?.user?.name ?? '', project }));
+  return licenseEntity(license, fillLicense(license.text, { year, fullname: fullname || ctx.principal?.user?.name || '', project: project || undefined }));
 }
 
 export function templateRoutes(app: FastifyInstance, deps: Deps): void {
@@ -37,23 +39,52 @@ export function templateRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async (ctx) => filled(deps, ctx, ctx.params.name, ctx.params.project, ctx.params.fullname),
   });
 
+  for (const type of FILE_TEMPLATE_TYPES) {
+    const collection = FILE_TEMPLATES[type];
+    apiRoute(app, deps, {
+      method: 'GET', url: `/templates/${type}`, summary: `The ${collection.singular} templates (key and name)`, tags: TAGS, paginated: true,
+      ability: { instance: 'read_instance' }, auth: 'optional',
+      params: {},
+      handler: async (ctx) => pageArray(ctx, await collection.list()),
+    });
+    apiRoute(app, deps, {
+      method: 'GET', url: `/templates/${type}/:name`, summary: `One ${collection.singular} template (name and content)`, tags: TAGS,
+      ability: { instance: 'read_instance' }, auth: 'optional',
+      params: { name: p.string.required() },
+      handler: async (ctx) => {
+        const template = await collection.find(ctx.params.name);
+        if (!template) throw new NotFoundError(collection.singular);
+        return template;
+      },
+    });
+  }
+
   apiRoute(app, deps, {
-    method: 'GET', url: '/projects/:id/templates/licenses', summary: 'License templates for a project', tags: TAGS, paginated: true,
+    method: 'GET', url: '/projects/:id/templates/:type', summary: 'The templates of one kind a project can use', tags: TAGS, paginated: true,
     ability: { project: 'read_project' }, auth: 'optional',
-    params: { id: p.string.required() },
+    params: { id: p.string.required(), type: p.string.required({ values: PROJECT_TYPES }) },
     handler: async (ctx) => {
       await ctx.project();
-      return pageArray(ctx, listedLicenses(false)).map(templateListEntity);
+      const type = ctx.params.type;
+      if (type === 'licenses') return pageArray(ctx, listedLicenses(false)).map(templateListEntity);
+      return pageArray(ctx, await FILE_TEMPLATES[type as FileTemplateType].list());
     },
   });
 
   apiRoute(app, deps, {
-    method: 'GET', url: '/projects/:id/templates/licenses/:name', summary: "One license template, filled for the project's use", tags: TAGS,
+    method: 'GET', url: '/projects/:id/templates/:type/:name', summary: "One template, filled for the project's use (licenses)", tags: TAGS,
     ability: { project: 'read_project' }, auth: 'optional',
-    params: { id: p.string.required(), name: p.string.required(), project: p.string.optional(), fullname: p.string.optional(), source_template_project_id: p.integer.optional() },
+    params: {
+      id: p.string.required(), type: p.string.required({ values: PROJECT_TYPES }), name: p.string.required(),
+      project: p.string.optional(), fullname: p.string.optional(), source_template_project_id: p.integer.optional(),
+    },
     handler: async (ctx) => {
       await ctx.project();
-      return filled(deps, ctx, ctx.params.name, ctx.params.project, ctx.params.fullname);
+      const { type, name } = ctx.params;
+      if (type === 'licenses') return filled(deps, ctx, name, ctx.params.project, ctx.params.fullname, 'Template');
+      const template = await FILE_TEMPLATES[type as FileTemplateType].find(name);
+      if (!template) throw new NotFoundError('Template');
+      return template;
     },
   });
 }

@@ -48,6 +48,29 @@ describe('POST /groups/new and /projects/new', () => {
     expect((await web.get('/groups/platform')).body).toContain('Platform &lt;Team&gt;');
   });
 
+  it('adds a LICENSE filled for the project and a .gitignore chosen on the form to the first commit', async () => {
+    const web = await signedIn(owner);
+    const form = await web.get('/projects/new');
+    expect(form.body).toContain('<option value="mit">MIT License</option>');
+    expect(form.body).toContain('<option value="Node">Node</option>');
+    const groupId = /<option value="(\d+)">platform<\/option>/.exec(form.body)![1];
+    const created = await web.post('/projects/new', { name: 'Licensed', path: '', namespace_id: groupId, visibility: 'internal', initialize_with_readme: '1', license_template: 'mit', gitignore_template: 'Node' });
+    expect(created.statusCode).toBe(303);
+    const tree = await kiln.api('GET', '/projects/platform%2Flicensed/repository/tree', { token: owner.token });
+    expect(tree.body.map((entry: any) => entry.path).sort()).toEqual(['.gitignore', 'LICENSE', 'README.md']);
+    const name = (await kiln.api('GET', '/user', { token: owner.token })).body.name;
+    const license = await kiln.api('GET', '/projects/platform%2Flicensed/repository/files/LICENSE/raw', { token: owner.token, query: { ref: 'main' } });
+    expect(license.body).toContain(`Copyright (c) ${new Date().getUTCFullYear()} ${name}`);
+    expect((await kiln.api('GET', '/projects/platform%2Flicensed/repository/commits', { token: owner.token })).body).toHaveLength(1);
+    // Without the README, the license alone makes the first commit; an unknown template makes no project.
+    expect((await web.post('/projects/new', { name: 'Bare', path: '', namespace_id: groupId, visibility: 'internal', license_template: 'apache-2.0' })).statusCode).toBe(303);
+    expect((await kiln.api('GET', '/projects/platform%2Fbare/repository/tree', { token: owner.token })).body.map((entry: any) => entry.path)).toEqual(['LICENSE']);
+    const unknown = await web.post('/projects/new', { name: 'Odd', path: '', namespace_id: groupId, visibility: 'internal', gitignore_template: 'NoSuch' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain('Gitignore_template is not known');
+    expect((await kiln.api('GET', '/projects/platform%2Fodd', { token: owner.token })).status).toBe(404);
+  }, 60_000);
+
   it('shows a taken path as an error with the form filled in', async () => {
     const web = await signedIn(owner);
     const response = await web.post('/groups/new', { name: 'Again', path: 'platform', visibility: 'private' });

@@ -54,3 +54,60 @@ describe('GET /projects/:id/templates/licenses', () => {
     expect((await kiln.api('GET', `/projects/${project.id}/templates/licenses`, { token: bob.token })).status).toBe(404);
   });
 });
+
+describe('GET /templates/gitignores, dockerfiles, gitlab_ci_ymls', () => {
+  it("lists GitHub's gitignores (languages, then Global) as key and name, and answers one's content", async () => {
+    const list = await kiln.api('GET', '/templates/gitignores?per_page=100');
+    expect(list.status).toBe(200);
+    expect(Number(list.headers['x-total'])).toBeGreaterThan(150);
+    expect(list.body[0]).toEqual({ key: 'Actionscript', name: 'Actionscript' });
+    const all = (await kiln.api('GET', '/templates/gitignores?per_page=100&page=2')).body.map((entry: any) => entry.key);
+    expect(all).toContain('Vim');
+    const node = await kiln.api('GET', '/templates/gitignores/Node');
+    expect(node.status).toBe(200);
+    expect(Object.keys(node.body).sort()).toEqual(['content', 'name']);
+    expect(node.body).toMatchObject({ name: 'Node', content: expect.stringContaining('node_modules/') });
+    expect((await kiln.api('GET', '/templates/gitignores/C%2B%2B')).body.name).toBe('C++');
+    expect((await kiln.api('GET', '/templates/gitignores/Vim')).body.content).toContain('.sw');
+    expect(await kiln.api('GET', '/templates/gitignores/NoSuchThing')).toMatchObject({ status: 404, body: { message: '404 gitignore Not Found' } });
+  });
+
+  it("answers Kiln's own Dockerfile and .gitlab-ci.yml templates with GitLab's entities", async () => {
+    const dockerfiles = await kiln.api('GET', '/templates/dockerfiles');
+    expect(dockerfiles.body).toContainEqual({ key: 'Node', name: 'Node' });
+    const node = await kiln.api('GET', '/templates/dockerfiles/Node');
+    expect(node.body).toMatchObject({ name: 'Node', content: expect.stringMatching(/^# A starting point from Kiln[\s\S]*FROM node:/) });
+    expect(await kiln.api('GET', '/templates/dockerfiles/Nope')).toMatchObject({ status: 404, body: { message: '404 dockerfile Not Found' } });
+    const ymls = await kiln.api('GET', '/templates/gitlab_ci_ymls');
+    expect(ymls.body.map((entry: any) => entry.key)).toEqual(['Bash', 'Go', 'Node', 'Python', 'Rust']);
+    const python = await kiln.api('GET', '/templates/gitlab_ci_ymls/Python');
+    expect(python.body.content).toContain('stages:');
+    expect(await kiln.api('GET', '/templates/gitlab_ci_ymls/Nope')).toMatchObject({ status: 404, body: { message: '404 gitlab_ci_yml Not Found' } });
+  });
+
+  it('every Kiln .gitlab-ci.yml template is a configuration Kiln runs (the CI lint accepts it)', async () => {
+    const ymls = (await kiln.api('GET', '/templates/gitlab_ci_ymls')).body;
+    for (const { key } of ymls) {
+      const content = (await kiln.api('GET', `/templates/gitlab_ci_ymls/${key}`)).body.content;
+      const lint = await kiln.api('POST', `/projects/${project.id}/ci/lint`, { token: alice.token, body: { content } });
+      expect([key, lint.status, lint.body.valid, lint.body.errors]).toEqual([key, 200, true, []]);
+    }
+  });
+});
+
+describe('GET /projects/:id/templates/:type', () => {
+  it('lists and answers every kind for the project; 400 for an unknown kind, 404 Template for an unknown name', async () => {
+    for (const type of ['gitignores', 'dockerfiles', 'gitlab_ci_ymls']) {
+      const list = await kiln.api('GET', `/projects/${project.id}/templates/${type}?per_page=3`, { token: alice.token });
+      expect(list.status).toBe(200);
+      expect(Object.keys(list.body[0]).sort()).toEqual(['key', 'name']);
+      const one = await kiln.api('GET', `/projects/${project.id}/templates/${type}/${encodeURIComponent(list.body[0].key)}`, { token: alice.token });
+      expect(one.body).toMatchObject({ name: list.body[0].key, content: expect.any(String) });
+    }
+    const wrong = await kiln.api('GET', `/projects/${project.id}/templates/widgets`, { token: alice.token });
+    expect(wrong.status).toBe(400);
+    expect(JSON.stringify(wrong.body)).toContain('type');
+    expect(await kiln.api('GET', `/projects/${project.id}/templates/gitignores/Nope`, { token: alice.token })).toMatchObject({ status: 404, body: { message: '404 Template Not Found' } });
+    expect((await kiln.api('GET', `/projects/${project.id}/templates/gitignores`, { token: bob.token })).status).toBe(404);
+  });
+});
