@@ -14,6 +14,7 @@ import { WorkScope } from './work-scope.js';
 import { BoundedMap } from '../bounded-map.js';
 import { startBackgroundCheckpoints } from './background-checkpoints.js';
 import { withCompiledRows } from './row-statement.js';
+import { preparingClient, StatementNames } from './prepared-statements.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -61,11 +62,8 @@ export function openPostgres(options: PostgresOptions): Database {
     options: options.schema ? `-c search_path=${options.schema}` : undefined,
     // The pool's timeout bounds the wait for a free connection; each new connection has its own, shorter.
     connectionTimeoutMillis: Math.max(POOL_WAIT_MS, connectTimeoutMs),
-    Client: class extends pg.Client {
-      constructor(config?: pg.ClientConfig) {
-        super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
-      }
-    },
+    // Statements run again are named, so each connection plans them once (prepared-statements.ts).
+    Client: preparingClient(new StatementNames(), connectTimeoutMs),
     // A server that vanished without closing the socket (a failover, a cut network) is noticed.
     keepAlive: true,
     application_name: options.applicationName ?? 'kiln',

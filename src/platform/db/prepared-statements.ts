@@ -1,0 +1,70 @@
+// PostgreSQL plans a statement sent unnamed anew on every run. Kiln's hot statements are few texts run
+// thousands of times (the token with its project and the namespace chain, an issue's links), and on the
+// realistic mix planning them cost as much of the server's CPU as running them (EXPLAIN ANALYZE: the
+// token-with-project statement ~0.6 ms to plan, ~0.5 ms to run; docs/performance.md). A named
+// statement is parsed and planned once per connection; after five runs PostgreSQL keeps a generic plan
+// when it is no worse than the custom ones (plan_cache_mode), so the later runs skip planning.
+//
+// Each connection keeps the statements it prepared (server memory per statement), so only texts run
+// again are named, and at most NAMED_TEXTS_MAX of them per process: a text that varies with its input
+// (an `in ($1, …, $n)` of each length) takes a name only while names are left; the rest run unnamed.
+import pg from 'pg';
+
+/** How many statement texts a process names; beyond them statements run unnamed, as before. */
+export const NAMED_TEXTS_MAX = 300;
+
+/** Texts run once that are remembered, waiting for a second run. */
+const SEEN_ONCE_MAX = 10_000;
+
+/** Texts that are not planned (transaction control) or may change what a named statement means (DDL). */
+const NOT_NAMED = /^\s*(?:begin|commit|rollback|savepoint|release|set|create|alter|drop|truncate|listen|notify|prepare|deallocate)\b/i;
+
+/** Names for statement texts: a text gets one the second time it runs. */
+export class StatementNames {
+  readonly #names = new Map<string, string>();
+  readonly #seenOnce = new Set<string>();
+  readonly #max: number;
+
+  constructor(max = NAMED_TEXTS_MAX) {
+    this.#max = max;
+  }
+
+  /** The name of `text`, or undefined to run it unnamed. */
+  nameOf(text: string): string | undefined {
+    const name = this.#names.get(text);
+    if (name !== undefined || this.#names.size >= this.#max) return name;
+    if (!this.#seenOnce.has(text)) {
+      // Bounded like the names: texts run once are forgotten in bulk, and no longer kept once every name is given.
+      if (this.#seenOnce.size >= SEEN_ONCE_MAX) this.#seenOnce.clear();
+      if (!NOT_NAMED.test(text)) this.#seenOnce.add(text);
+      return undefined;
+    }
+    this.#seenOnce.delete(text);
+    const named = `kiln_${this.#names.size + 1}`;
+    this.#names.set(text, named);
+    if (this.#names.size >= this.#max) this.#seenOnce.clear();
+    return named;
+  }
+}
+
+/**
+ * A node-postgres client that sends the statements of `names` as named (prepared) statements. Only
+ * `query(text, values)` with values is named: that is how Kysely runs every statement, and a text
+ * without values goes by the simple protocol, which allows several statements in one text (migrations).
+ */
+export function preparingClient(names: StatementNames, connectTimeoutMs: number): typeof pg.Client {
+  return class PreparingClient extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
+    }
+
+    // One signature for node-postgres's overloads: only the (text, values) form is changed.
+    override query(config: any, values?: any, callback?: any): any {
+      if (typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
+        const name = names.nameOf(config);
+        if (name !== undefined) return super.query({ name, text: config, values });
+      }
+      return super.query(config, values, callback);
+    }
+  };
+}
