@@ -31,6 +31,7 @@ export function pipelineVariables(deps: Deps, project: ProjectRow, facts: Pipeli
     GITLAB_CI: 'true',
     CI_SERVER_URL: base.replace(/\/$/, ''),
     CI_SERVER_HOST: url.hostname,
+    CI_SERVER_FQDN: url.host,
     CI_SERVER_PORT: url.port || (url.protocol === 'https:' ? '443' : '80'),
     CI_SERVER_PROTOCOL: url.protocol.replace(':', ''),
     CI_SERVER_NAME: 'GitLab',

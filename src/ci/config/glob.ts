@@ -72,3 +72,13 @@ export function fnmatch(pattern: string, path: string): boolean {
 
 /** Whether the pattern has glob characters (an exact path is looked up, not matched). */
 export const isGlob = (pattern: string) => /[*?[{\\]/.test(pattern);
+
+/**
+ * A `local` include's wildcard (GitLab's search_files_by_wildcard_path): `**` is anything, `*` anything
+ * but `/`, everything else literal, the whole path matched.
+ */
+export function localWildcard(pattern: string): (path: string) => boolean {
+  const source = pattern.split('**').map((part) => part.split('*').map((text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('[^/]*?')).join('.*?');
+  const compiled = RE2JS.compile(`^${source}$`);
+  return (path) => compiled.matcher(path).matches();
+}

@@ -6,6 +6,9 @@
 // none: Kiln ships no CI templates. Bounded as GitLab bounds it: 150 files in all (a cycle ends
 // there), and the files together at most MAX_TOTAL_YAML_BYTES. Errors are GitLab's words.
 import { evaluateExpression } from './expressions.js';
+import { interpolateInputs } from './inputs.js';
+import { expandVariables } from '../variables.js';
+import { localWildcard } from './glob.js';
 import { deepMerge, isHash, loadCiYaml, parseCiHash, MAX_YAML_BYTES, type Hash, type ParsedCiConfig } from './parse-config.js';
 
 export const MAX_INCLUDES = 150;
@@ -25,6 +28,8 @@ export interface IncludeReader {
   project(fullPath: string): Promise<IncludeProject | null>;
   /** The commit a ref names in a project (`HEAD`: its default branch); null when none. */
   commit(project: IncludeProject, ref: string): Promise<string | null>;
+  /** The paths of a commit's files (bounded), for `local` wildcards. */
+  files(project: IncludeProject, sha: string): Promise<string[]>;
 }
 
 export interface IncludeContext {
@@ -38,7 +43,7 @@ export interface IncludeContext {
 
 /** GitLab's `includes` of the project lint (Context#includes). */
 export interface IncludeMetadata {
-  type: 'local' | 'file' | 'remote' | 'template';
+  type: 'local' | 'file' | 'remote' | 'template' | 'component';
   location: string;
   blob: string | null;
   raw: string | null;
@@ -108,6 +113,43 @@ function blobUrls(state: State, project: IncludeProject, sha: string, path: stri
   return { blob: `${base}/-/blob/${sha}/${path}`, raw: `${base}/-/raw/${sha}/${path}` };
 }
 
+/** The host (and port) components are addressed by: GitLab's CI_SERVER_FQDN. */
+const serverFqdn = (baseUrl: string) => new URL(baseUrl).host;
+const COMPONENT_TEMPLATES = (name: string) => [`templates/${name}.yml`, `templates/${name}/template.yml`];
+
+/**
+ * `component: <fqdn>/<project path>/<name>@<version>`, a project's own component (GitLab's
+ * InstancePath): `templates/<name>.yml` or `templates/<name>/template.yml` of the project at a tag,
+ * branch or commit, read as the pipeline's user. Kiln has no CI/CD catalog, so `~latest` and
+ * partial versions are GitLab's answer for a project that is not a catalog resource.
+ */
+async function fetchComponent(address: unknown, context: IncludeContext, state: State, base: Pick<IncludeMetadata, 'context_project' | 'context_sha'>): Promise<Fetched> {
+  if (typeof address !== 'string') throw new IncludeError(`Included file \`${JSON.stringify(address)}\` needs to be a string`);
+  if (!context.project) throw new IncludeError('Unable to use components outside of a project context');
+  const failed = (reason: string) => new IncludeError(`Component '${address}' - ${reason}`);
+  const prefix = `${serverFqdn(state.baseUrl)}/`;
+  if (!address.includes('@') || !address.startsWith(prefix)) throw failed('the component path is not supported');
+  const [fullPath, version] = [address.slice(prefix.length, address.indexOf('@')), address.slice(address.indexOf('@') + 1)];
+  const slash = fullPath.lastIndexOf('/');
+  const project = slash > 0 && !fullPath.startsWith('/') ? await context.reader.project(fullPath.slice(0, slash)) : null;
+  if (!project) throw failed("project does not exist or you don't have sufficient permissions");
+  if (version === '~latest') throw failed('The ~latest version reference is not supported for non-catalog resources. Use a tag, branch, or commit SHA instead.');
+  if (/^\d+(\.\d+)?$/.test(version)) throw failed('The partial semantic version reference is not supported for non-catalog resources. Use a tag, branch, or commit SHA instead.');
+  const sha = await context.reader.commit(project, version);
+  const name = fullPath.slice(slash + 1);
+  for (const path of sha && name ? COMPONENT_TEMPLATES(name) : []) {
+    const text = await context.reader.read(project, sha!, path);
+    if (text === null) continue;
+    if (typeof text !== 'string') throw new IncludeError(`\`${address}\`: The parsed YAML is too big`);
+    if (text.trim() === '') break;
+    return {
+      text, context: { ...context, project, sha: sha! },
+      metadata: { type: 'component', location: address, blob: blobUrls(state, project, sha!, path).blob, raw: null, extra: {}, ...base },
+    };
+  }
+  throw failed('content not found');
+}
+
 async function fetchFile(entry: Hash, context: IncludeContext, state: State): Promise<Fetched> {
   const kinds = FILE_SUBKEYS.filter((key) => (key === 'project' ? entry.project !== undefined && entry.file !== undefined : entry[key] !== undefined));
   if (kinds.length === 0) {
@@ -153,9 +195,34 @@ async function fetchFile(entry: Hash, context: IncludeContext, state: State): Pr
       // Kiln ships no CI/CD templates: every name is unknown, as an unknown one is to GitLab.
       throw new IncludeError(`Included file \`${location}\` is empty or does not exist!`);
     }
+    case 'component':
+      return fetchComponent(entry.component, context, state, base);
     default:
       throw new IncludeError(`\`${kinds[0]}\` includes are not supported by Kiln`);
   }
+}
+
+/** GitLab's VariablesExpander: `$VAR` in an include's locations, from the pipeline's variables. */
+function expandLocations(entry: Hash, context: IncludeContext, state: State): Hash {
+  const variables = { CI_SERVER_FQDN: serverFqdn(state.baseUrl), ...context.variables };
+  const expanded: Hash = { ...entry };
+  for (const key of ['local', 'file', 'project', 'ref', 'component', 'remote', 'template']) {
+    const value = entry[key];
+    if (typeof value === 'string') expanded[key] = expandVariables(value, variables);
+    else if (Array.isArray(value)) expanded[key] = value.map((item) => (typeof item === 'string' ? expandVariables(item, variables) : item));
+  }
+  return expanded;
+}
+
+/** `local: configs/*.yml`: every file of the commit the pattern matches, in path order (GitLab's LocationExpander). */
+async function expandWildcards(entries: Hash[], context: IncludeContext): Promise<Hash[]> {
+  if (!entries.some((entry) => typeof entry.local === 'string' && entry.local.includes('*'))) return entries;
+  const paths = context.project && context.sha ? await context.reader.files(context.project, context.sha) : [];
+  return entries.flatMap((entry) => {
+    if (typeof entry.local !== 'string' || !entry.local.includes('*')) return [entry];
+    const matches = localWildcard(stripSlashes(entry.local));
+    return paths.filter(matches).map((path) => ({ local: path }));
+  });
 }
 
 async function expand(hash: Hash, context: IncludeContext, state: State): Promise<Hash> {
@@ -164,8 +231,8 @@ async function expand(hash: Hash, context: IncludeContext, state: State): Promis
     return rest;
   }
   let merged: Hash = {};
-  for (const entry of normalize(hash.include)) {
-    if (!rulesAllow(entry, context.variables)) continue;
+  const allowed = normalize(hash.include).filter((entry) => rulesAllow(entry, context.variables));
+  for (const entry of await expandWildcards(allowed.map((item) => expandLocations(item, context, state)), context)) {
     if (state.count >= MAX_INCLUDES) throw new IncludeError(`Maximum of ${MAX_INCLUDES} nested includes are allowed!`);
     state.count += 1;
     const file = await fetchFile(entry, context, state);
@@ -174,7 +241,9 @@ async function expand(hash: Hash, context: IncludeContext, state: State): Promis
     state.includes.push(file.metadata);
     const loaded = loadCiYaml(file.text);
     if ('error' in loaded) throw new IncludeError(`\`${file.metadata.location}\`: ${loaded.error}`);
-    merged = deepMerge(merged, await expand(loaded.hash, file.context, state));
+    const interpolated = interpolateInputs(loaded, entry.inputs, context.variables);
+    if ('error' in interpolated) throw new IncludeError(`\`${file.metadata.location}\`: ${interpolated.error}`);
+    merged = deepMerge(merged, await expand(interpolated.hash, file.context, state));
   }
   const { include: _, ...own } = hash;
   return deepMerge(merged, own);
@@ -197,7 +266,10 @@ export async function parseCiConfigWithIncludes(content: string, context: Includ
   if (content.trim() === '') return failed('Please provide content of .gitlab-ci.yml');
   const loaded = loadCiYaml(content);
   if ('error' in loaded) return failed(loaded.error);
-  const resolved = await resolveIncludes(loaded.hash, context, baseUrl);
+  // The pipeline's own file may declare inputs too: they take their defaults.
+  const interpolated = interpolateInputs(loaded, undefined, context.variables);
+  if ('error' in interpolated) return failed(interpolated.error);
+  const resolved = await resolveIncludes(interpolated.hash, context, baseUrl);
   if ('error' in resolved) return failed(resolved.error, resolved.includes);
   return { ...parseCiHash(resolved.hash), includes: resolved.includes };
 }

@@ -2,7 +2,7 @@
 // and `default:` resolved, every job checked in GitLab's words (`jobs:<name> <attribute> <message>`),
 // and the result normalised into the job definitions a pipeline is created from. Keywords Kiln does not
 // act on yet (`parallel`, `resource_group`, …) are accepted and kept in the definition.
-import { parseDocument, isMap, stringify } from 'yaml';
+import { parseAllDocuments, parseDocument, isMap, stringify, type Document } from 'yaml';
 import { parseDuration } from './duration.js';
 import { ExpressionError, validateExpression } from './expressions.js';
 import { parseCaches, type CiCache } from './cache.js';
@@ -634,17 +634,29 @@ function checkReferences(jobs: CiJobDefinition[], stages: string[], errors: stri
 export type Hash = Record<string, unknown>;
 
 /** A YAML document read with GitLab's limits: the hash at its top, or the error GitLab reports. */
-export function loadCiYaml(content: string): { hash: Hash } | { error: string } {
+export function loadCiYaml(content: string): { hash: Hash; header?: Hash } | { error: string } {
   if (Buffer.byteLength(content) > MAX_YAML_BYTES) return { error: 'The parsed YAML is too big' };
-  let raw: unknown;
   try {
-    const document = parseDocument(content, { uniqueKeys: false, merge: true, strict: false, prettyErrors: false });
-    if (document.errors.length) return { error: `(<unknown>): ${document.errors[0].message.split('\n')[0]}` };
-    if (!isMap(document.contents)) return { error: 'Invalid configuration format' };
-    raw = document.toJS({ maxAliasCount: MAX_ALIASES });
+    // A `spec:` header document before the configuration (GitLab's Yaml::Documents): both are read.
+    const documents = content.includes('---') ? parseAllDocuments(content, YAML_OPTIONS) : null;
+    if (Array.isArray(documents) && documents.length === 2 && isMap(documents[0].contents) && documents[0].contents.has('spec')) {
+      const header = documentHash(documents[0]);
+      if ('error' in header) return header;
+      const body = documentHash(documents[1]);
+      return 'error' in body ? body : { hash: body.hash, header: header.hash };
+    }
+    return documentHash(parseDocument(content, YAML_OPTIONS));
   } catch (error) {
     return { error: `(<unknown>): ${(error as Error).message.split('\n')[0]}` };
   }
+}
+
+const YAML_OPTIONS = { uniqueKeys: false, merge: true, strict: false, prettyErrors: false } as const;
+
+function documentHash(document: Document): { hash: Hash } | { error: string } {
+  if (document.errors.length) return { error: `(<unknown>): ${document.errors[0].message.split('\n')[0]}` };
+  if (!isMap(document.contents)) return { error: 'Invalid configuration format' };
+  const raw = document.toJS({ maxAliasCount: MAX_ALIASES });
   if (!isHash(raw)) return { error: 'Invalid configuration format' };
   if (depthOf(raw, MAX_YAML_DEPTH) > MAX_YAML_DEPTH) return { error: 'The parsed YAML is too deep' };
   return { hash: raw };

@@ -6,7 +6,10 @@ import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { findProjectRow, toAuthUser, userCanOnProject } from '../../accounts/api.js';
 import { findCommit, readableRepository } from '../../repositories/api.js';
 import type { IncludeContext, IncludeProject, IncludeReader } from '../config/includes.js';
-import { readYamlAt } from './read-yaml.js';
+import { readYamlAt, treePaths } from './read-yaml.js';
+
+/** A tree of more files than this is not searched for `local` wildcards (none match). */
+const MAX_WILDCARD_TREE = 100_000;
 
 export function includeReader(deps: Deps, userId: number | null): IncludeReader {
   const rows = new Map<number, ProjectRow>();
@@ -26,6 +29,10 @@ export function includeReader(deps: Deps, userId: number | null): IncludeReader 
       if (!user || user.state !== 'active' || !(await userCanOnProject(deps.reads, toAuthUser(user), row, 'download_code', deps.clock.now()))) return null;
       rows.set(Number(row.id), row);
       return { id: Number(row.id), fullPath: row.full_path };
+    },
+    async files(project, sha) {
+      const repoPath = await repository(project);
+      return (repoPath ? await treePaths(repoPath, sha, MAX_WILDCARD_TREE) : null) ?? [];
     },
     async commit(project, ref) {
       const repoPath = await repository(project);

@@ -12,3 +12,11 @@ export async function readYamlAt(repoPath: string, sha: string, path: string): P
   return outcome.code === 0 ? outcome.stdout.toString('utf8') : null;
 }
 
+
+/** The paths of a commit's files, null over `max` (then not used) or when the commit is not there. */
+export async function treePaths(repoPath: string, sha: string, max: number): Promise<string[] | null> {
+  const listing = await gitCall(repoPath, ['ls-tree', '-r', '--name-only', '-z', sha]);
+  if (listing.code !== 0) return null;
+  const paths = listing.stdout.toString('utf8').split('\0').filter((path) => path !== '');
+  return paths.length > max ? null : paths;
+}

@@ -10,6 +10,7 @@ import type { CiConfig, CiRule } from '../config/parse-config.js';
 import { fnmatch, isGlob } from '../config/glob.js';
 import { expandVariables } from '../variables.js';
 import { findCommit, gitCall, ZERO_OID } from '../../repositories/api.js';
+import { treePaths } from './read-yaml.js';
 
 const MAX_PATTERN_COMPARISONS = 10_000;
 const MAX_TREE_PATHS = 100_000;
@@ -81,9 +82,9 @@ export async function readRuleFiles(repoPath: string, config: CiConfig, facts: {
   }
   let tree: string[] | null = null;
   if (wantsExists) {
-    const listing = await gitCall(repoPath, ['ls-tree', '-r', '--name-only', '-z', facts.sha]);
-    const paths = listing.code === 0 ? listing.stdout.toString('utf8').split('\0').filter((path) => path !== '') : [];
-    tree = paths.length > MAX_TREE_PATHS ? null : paths;
+    // A tree too big is not read (null: `exists` holds); a missing commit has no files.
+    const paths = await treePaths(repoPath, facts.sha, MAX_TREE_PATHS);
+    tree = paths === null ? ((await findCommit(repoPath, facts.sha)) ? null : []) : paths;
   }
   return { modified, since, tree };
 }
