@@ -23,6 +23,8 @@ import { EXPIRE_ARTIFACTS_JOB, expireArtifactsJob } from './jobs/expire-artifact
 import { scheduleOnce } from '../platform/jobs/daily.js';
 import { pipelineSchedulesRoutes } from './schedules/schedules-routes.js';
 import { ciPages } from './pages/index.js';
+import { mergeRequestExposedArtifacts } from './pages/exposed-artifacts.js';
+import { mergeRequestHooks } from '../merge-requests/api.js';
 import { artifactRoutes } from './jobs/artifact-routes.js';
 import { badgeRoutes } from './badges/badge-routes.js';
 import { RUN_SCHEDULE_JOB, runScheduleJob, SCHEDULER_JOB, schedulerJob, startScheduler } from './schedules/run-schedules.js';
@@ -40,6 +42,8 @@ export const ciFeature: Feature = {
       return build && build.status === 'running' ? Number(build.project_id) : null;
     };
     // The job token scope: another project's code only where it allows this job's project.
+    const mrHooks = mergeRequestHooks(deps);
+    mrHooks.widgetSections = [...(mrHooks.widgetSections ?? []), (context, input) => mergeRequestExposedArtifacts(context, input)];
     repositoryHooks(deps).jobTokenReaches = (jobProjectId, targetProjectId) => jobTokenReaches(deps.db, jobProjectId, targetProjectId);
     // A deployment's `deployable`: the job that made it, in the specification's shape.
     environmentHooks(deps).deployables = async (project, buildIds) => {

@@ -1,6 +1,6 @@
 // What other features may use of merge requests. Everything else in this folder is internal.
 // Hooks other features register at setup for merge requests to call (hooks.ts).
-export { mergeRequestHooks, type MergeRequestHooks } from './hooks.js';
+export { mergeRequestHooks, type MergeRequestHooks, type WidgetSection } from './hooks.js';
 // Webhooks (Merge Request Hook, Note Hook on merge requests): the facts a payload shows.
 export { mergeRequestHookFacts, type MergeRequestHookFacts } from './hook-facts.js';
 // Search (scope merge_requests): the listings' queries and the entity of a page.

@@ -5,6 +5,7 @@ import type { Deps } from '../platform/deps.js';
 import type { Executor } from '../platform/db/database.js';
 import type { Html } from '../platform/web/html.js';
 import type { PageContext } from '../platform/web/page-route.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
 
 export interface MergeRequestHooks {
   /**
@@ -28,7 +29,14 @@ export interface MergeRequestHooks {
   subscribed?: (user: { id: number; username: string }, mr: { id: number; description: string | null; participantIds: number[] }) => Promise<boolean>;
   /** The page's "Add a to do" / "Mark as done" button for its reader (the todos feature registers it); `self` is the merge request's page. */
   todoButton?: (context: PageContext, mr: { id: number; projectId: number }, self: string) => Promise<Html>;
+  /**
+   * Sections other features add to the merge widget, shown in registration order (CI adds the head
+   * pipeline's "View exposed artifact" links); each answers empty markup when it has nothing to show.
+   */
+  widgetSections?: WidgetSection[];
 }
+
+export type WidgetSection = (context: PageContext, input: { access: ProjectAccess; mergeRequestId: number; headPipeline: { id: number; projectId: number } | null }) => Promise<Html>;
 
 // Keyed by the instance's event bus rather than by `deps` itself: a copy of deps that reads through
 // an event's transaction (webhooks build payloads so) shares it and finds the same hooks.

@@ -145,7 +145,7 @@ describe('component', () => {
 });
 
 describe('a pushed pipeline', () => {
-  it('runs the jobs of wildcard, input and component includes', async () => {
+  it('runs the jobs of wildcard, input and component includes', { timeout: 90_000 }, async () => {
     const ci = `include:\n  - local: configs/*.yml\n  - local: templates/deploy.yml\n    inputs: { environment: staging }\n  - component: $CI_SERVER_FQDN/${components.path_with_namespace}/scan@v1.0.0\n`;
     await commit(kiln, w.maintainer.token, w.project.id, { branch: 'main', commit_message: 'CI', actions: [create('.gitlab-ci.yml', ci)] });
     await kiln.worker.drain();

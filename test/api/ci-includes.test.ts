@@ -93,7 +93,7 @@ describe('include', () => {
     expect(body.includes[2].extra).toEqual({ project: shared.path_with_namespace, ref: 'main' });
   });
 
-  it("answers GitLab's messages", async () => {
+  it("answers GitLab's messages", { timeout: 60_000 }, async () => {
     const errors = async (content: string) => (await lint(content)).errors;
     expect(await errors('include: nope.yml\njob:\n  script: x')).toEqual(['Local file `nope.yml` does not exist!']);
     expect(await errors('include: notes.txt\njob:\n  script: x')).toEqual(['Included file `notes.txt` does not have YAML extension!']);

@@ -249,6 +249,23 @@ describe('GET /:project/-/jobs/:id', () => {
   });
 });
 
+describe('the merge widget', () => {
+  it("shows the head pipeline's exposed artifacts (CI's widget section), to those who may read pipelines", async () => {
+    // main (whose pipeline's build exposes its artifacts) into a branch that went its own way.
+    await commit(kiln, w.maintainer.token, w.project.id, { branch: 'before-ci', start_branch: 'main', commit_message: 'elsewhere', actions: [create('elsewhere.txt')] });
+    const created = await kiln.api('POST', `/projects/${w.project.id}/merge_requests`, { token: w.maintainer.token, body: { source_branch: 'main', target_branch: 'before-ci', title: 'Exposed' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const mr = created.body;
+    await kiln.worker.drain();
+    expect((await kiln.api('GET', `/projects/${w.project.id}/merge_requests/${mr.iid}`, { token: w.maintainer.token })).body.head_pipeline).toMatchObject({ id: pipelineId });
+    const page = await (await signedIn(w.developer)).get(`${base}/-/merge_requests/${mr.iid}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toMatch(new RegExp(`id="merge-widget"[^]*<summary>View exposed artifact</summary><ul class="plain"><li><a href="${base}/-/jobs/${buildJob.id}/artifacts/browse/out" class="exposed-artifact">Build &lt;output&gt;</a>`));
+    const widget = await (await signedIn(w.developer)).get(`${base}/-/merge_requests/${mr.iid}/widget`);
+    expect(widget.body).toContain('View exposed artifact');
+  });
+});
+
 describe('actions', () => {
   it('refuses Reporters (403) and forms without a CSRF token (422)', async () => {
     const reporter = await signedIn(w.reporter);

@@ -1,13 +1,17 @@
 // GitLab's "View exposed artifact" links (artifacts:expose_as, Ci::FindExposedArtifactsService): each
 // job of a pipeline whose artifacts declare `expose_as` and whose archive is still there gets a link
 // named by `expose_as`: to the file when its single path names one, else to the archive's browser
-// (at the directory its single path names, or at the top). At most ten, as GitLab shows.
+// (at the directory its single path names, or at the top). At most ten, as GitLab shows. The pipeline
+// page shows them, and the merge widget for the merge request's head pipeline.
 import type { Deps } from '../../platform/deps.js';
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { html, type Html } from '../../platform/web/html.js';
 import type { CiBuildRow } from '../../commit-statuses/api.js';
 import { readOptions } from '../pipelines/build-options.js';
 import { jobUrl } from './shared.js';
+import { jobsQuery } from '../finder.js';
+import { canOnProject } from '../../platform/auth/policies/policy.js';
+import type { PageContext } from '../../platform/web/page-route.js';
 
 const MAX_EXPOSED = 10;
 
@@ -51,4 +55,16 @@ export function exposedArtifactsBlock(exposed: ExposedArtifact[]): Html {
   return html`<details class="exposed-artifacts" id="exposed-artifacts"><summary>${exposed.length === 1 ? 'View exposed artifact' : `View ${exposed.length} exposed artifacts`}</summary><ul class="plain">${exposed.map(
     (entry) => html`<li><a href="${entry.url}" class="exposed-artifact">${entry.text}</a> <span class="muted">in <a href="${entry.jobUrl}">${entry.jobName}</a></span></li>`,
   )}</ul></details>`;
+}
+
+/**
+ * The merge widget's section (registered as a merge request hook): the exposed artifacts of the merge
+ * request's head pipeline, for those who may read its pipelines. A head pipeline of another project
+ * (a fork's) is left out: its links would need the viewer's access there.
+ */
+export async function mergeRequestExposedArtifacts(context: PageContext, input: { access: ProjectAccess; headPipeline: { id: number; projectId: number } | null }): Promise<Html> {
+  const { access, headPipeline } = input;
+  if (!headPipeline || headPipeline.projectId !== Number(access.project.id) || !canOnProject(access, 'read_pipeline')) return html``;
+  const jobs = await jobsQuery(context.deps, headPipeline.projectId, { pipelineId: headPipeline.id }).execute();
+  return exposedArtifactsBlock(await exposedArtifacts(context.deps, access, jobs));
 }

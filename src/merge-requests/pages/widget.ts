@@ -4,7 +4,8 @@
 // target branch a Merge button with the squash and delete-source-branch options — while the pipeline
 // still runs, "Set to auto-merge" with the same options (merge when it succeeds), and once set, who
 // set it and "Cancel auto-merge". While the background check runs the widget asks again with htmx
-// until it has an answer.
+// until it has an answer. Other features add their sections through mergeRequestHooks (CI: exposed
+// artifacts), so merge requests import none of them.
 import type { ProjectAccess, ProjectRow } from '../../platform/auth/subjects.js';
 import { html, type Html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
@@ -14,6 +15,7 @@ import type { MergeRequestRow } from '../rows.js';
 import { when } from './time.js';
 import { ACTIVE } from '../../commit-statuses/api.js';
 import { latestDiffOf } from '../finder.js';
+import { mergeRequestHooks } from '../hooks.js';
 import { branchHead, readRepository, testMerge } from '../mr-repository.js';
 
 type Entity = Awaited<ReturnType<typeof presentMergeRequest>>;
@@ -105,5 +107,7 @@ export async function mergeWidget(context: PageContext, access: ProjectAccess, m
     state = html`<p id="merge-state" data-status="${status}">${BLOCKED[status] ?? `Merge blocked (${status}).`}</p>${conflicts}${status === 'need_rebase' && entity.user.can_merge ? html`<form method="post" action="${self}/rebase" class="actions">${csrfField(context)}<button type="submit" class="secondary" id="rebase">Rebase source branch</button></form>` : ''}`;
   }
   const error = mr.merge_error && mr.state === 'opened' ? html`<p class="error" role="alert">${mr.merge_error}</p>` : '';
-  return html`<section class="merge-widget" id="merge-widget" aria-live="polite">${approvalsPart(context, self, approvals)}${error}${state}</section>`;
+  const head = entity.head_pipeline ? { id: Number(entity.head_pipeline.id), projectId: Number(entity.head_pipeline.project_id) } : null;
+  const sections = await Promise.all((mergeRequestHooks(context.deps).widgetSections ?? []).map((section) => section(context, { access, mergeRequestId: Number(mr.id), headPipeline: head })));
+  return html`<section class="merge-widget" id="merge-widget" aria-live="polite">${approvalsPart(context, self, approvals)}${sections}${error}${state}</section>`;
 }
