@@ -41,6 +41,9 @@ export interface Config {
   jobRetentionDays: number;
   /** How long a runner's `POST /jobs/request` waits for a job when it has seen the queue's last value (long polling). */
   ciLongPollMs: number;
+  /** `kiln serve` runs a `kiln runner` child as an instance runner (KILN_BUILTIN_RUNNER), with this many lanes. */
+  builtinRunner: boolean;
+  builtinRunnerConcurrent: number;
   /** Addresses and CIDR ranges that may read /-/metrics (GitLab's monitoring whitelist); others get 404. */
   monitoringAllowlist: string[];
   /**
@@ -293,6 +296,8 @@ export function loadConfig(env: Env = process.env): Config {
     jobLeaseMs: integer(env, 'KILN_JOB_LEASE_MS', 5 * 60_000, 100, 24 * 3_600_000),
     jobRetentionDays: integer(env, 'KILN_JOB_RETENTION_DAYS', 7, 1, 36_500),
     ciLongPollMs: integer(env, 'KILN_CI_LONG_POLL_MS', 50_000, 0, 120_000),
+    builtinRunner: boolean(env, 'KILN_BUILTIN_RUNNER', false),
+    builtinRunnerConcurrent: integer(env, 'KILN_BUILTIN_RUNNER_CONCURRENT', 1, 1, 64),
     monitoringAllowlist: parseAllowlist(env, 'KILN_MONITORING_ALLOWLIST', DEFAULT_MONITORING_ALLOWLIST),
     trustedProxies: parseAllowlist(env, 'KILN_TRUSTED_PROXIES', ''),
     runWorker: boolean(env, 'KILN_RUN_WORKER', true),

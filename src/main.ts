@@ -5,6 +5,7 @@
 // help, --version and configuration errors answer at once.
 import { loadConfig, ConfigError, withoutPassword, type Config } from './config.js';
 import { GITLAB_COMPAT_VERSION, KILN_VERSION } from './platform/version.js';
+import type { Kiln } from './bootstrap.js';
 import { UsageError, checkDatabaseReachable, checkDirectories, checkListenAddress, checkSshListenAddress, startBanner, wantsText } from './operations/api.js';
 
 const ADMIN_COMMANDS = ['create-user', 'create-token', 'reset-password', 'backup', 'restore'];
@@ -79,6 +80,7 @@ async function serve(config: Config): Promise<void> {
     kiln.deps.log.warn({ port: config.sshPort }, `git over SSH is off: port ${config.sshPort} is in use on ${config.host} (set KILN_SSH_PORT to another port, or to off)`);
   }
   if (config.runWorker) kiln.worker.start();
+  const runner = config.builtinRunner ? await startBuiltinRunner(kiln, config) : null;
   const { warmHighlighter } = await import('./platform/web/highlight/highlighter.js');
   warmHighlighter();
   // Before the banner: a supervisor that stops Kiln as soon as it says it is up gets a graceful stop.
@@ -87,6 +89,8 @@ async function serve(config: Config): Promise<void> {
     // A keep-alive connection becomes idle once its in-flight response is sent; close those as they
     // appear so shutdown does not wait for the keep-alive timeout.
     const sweep = setInterval(() => kiln.app.server.closeIdleConnections(), 100);
+    // The runner first, while the server still answers its jobs' last reports.
+    await runner?.stop();
     await kiln.close();
     clearInterval(sweep);
     process.exit(0);
@@ -99,6 +103,16 @@ async function serve(config: Config): Promise<void> {
   } else {
     kiln.deps.log.info({ url: config.baseUrl, initial_root_password: banner.passwordFile ?? undefined }, banner.sentence);
   }
+}
+
+/** KILN_BUILTIN_RUNNER: a `kiln runner` child that reaches this server on loopback. */
+async function startBuiltinRunner(kiln: Kiln, config: Config) {
+  const address = kiln.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const { startBuiltinRunner: start } = await import('./ci/runners/builtin-runner.js');
+  return start(kiln.deps, { url, dataDir: config.dataDir, concurrent: config.builtinRunnerConcurrent });
 }
 
 async function worker(config: Config): Promise<void> {

@@ -17,7 +17,8 @@ export const RUNNER_HELP = `Usage: kiln runner --url URL --token TOKEN [--concur
 Runs CI jobs for a Kiln (or GitLab) server with the shell executor (bash). A job runs in a fresh
 directory under --builds-dir (default ${join(tmpdir(), 'kiln-runner', 'builds')}), N jobs at a time
 (--concurrent, default 1). --clone-url replaces the scheme, host and port of the git URL the server
-gives when the runner reaches the server by another address. SIGINT/SIGTERM stop asking for jobs;
+gives when the runner reaches the server by another address. The token may come from the
+KILN_RUNNER_TOKEN environment variable instead of --token. SIGINT/SIGTERM stop asking for jobs;
 running jobs finish first (a second signal exits at once).`;
 
 export class RunnerUsageError extends Error {}
@@ -89,7 +90,8 @@ export async function runnerCommand(argv: string[], env: Record<string, string |
   const found = flags(argv, []);
   allowedFlags(found, ['url', 'token', 'concurrent', 'builds-dir', 'clone-url']);
   const server = url(found, 'url');
-  const token = text(found, 'token');
+  // From the environment, the token stays out of the process list (`kiln serve` starts its built-in runner so).
+  const token = text(found, 'token') ?? (env.KILN_RUNNER_TOKEN || undefined);
   if (!server || !token) throw new RunnerUsageError('runner: --url and --token are required (kiln runner --help)');
   const concurrent = text(found, 'concurrent') === undefined ? 1 : Number(text(found, 'concurrent'));
   if (!Number.isInteger(concurrent) || concurrent < 1 || concurrent > 64) throw new RunnerUsageError(`runner: --concurrent ${text(found, 'concurrent')} is not a number from 1 to 64`);
@@ -103,6 +105,16 @@ export async function runnerCommand(argv: string[], env: Record<string, string |
   });
   out(`kiln runner: asking ${server} for jobs (${concurrent} at a time, builds in ${buildsDir})`);
   await new Promise<void>((done) => {
+    // Started by `kiln serve` with an IPC channel: the channel closing means the server stopped (or
+    // died), and the runner goes with it, killing its running jobs.
+    if (process.channel) {
+      // Output goes to the server's pipes, which a dead server closed: a write must not crash the runner.
+      process.stdout.on('error', () => undefined);
+      process.once('disconnect', () => {
+        out('kiln runner: the server went away; stopping the running jobs');
+        void runner.abort().then(() => process.exit(0));
+      });
+    }
     const stop = () => {
       process.once('SIGINT', () => process.exit(1));
       process.once('SIGTERM', () => process.exit(1));

@@ -24,6 +24,11 @@ export interface RunJobOptions {
   keepAliveMs: number;
   /** The environment the job's shell starts from (the runner's own, minus what the job sets). */
   baseEnv: Record<string, string>;
+  /**
+   * Aborted when the runner itself must stop now (`kiln serve` stopping its built-in runner): the
+   * running step's process group is killed and the job reported failed (`runner_system_failure`).
+   */
+  interrupt?: AbortSignal;
 }
 
 function repositoryUrl(job: JobPayload, cloneUrl: string | undefined): string {
@@ -79,6 +84,9 @@ export async function runJob(client: RunnerClient, job: JobPayload, options: Run
       cancel.abort();
     },
   });
+  const onInterrupt = () => cancel.abort();
+  if (options.interrupt?.aborted) cancel.abort();
+  else options.interrupt?.addEventListener('abort', onInterrupt, { once: true });
   const deadline = Date.now() + job.runner_info.timeout * 1000;
   log.start();
   let result: JobResult;
@@ -102,10 +110,16 @@ export async function runJob(client: RunnerClient, job: JobPayload, options: Run
     log.say(`ERROR: Job failed (system failure): ${error instanceof Error ? error.message : String(error)}`, 'red');
     result = { state: 'failed', failureReason: 'runner_system_failure' };
   }
+  options.interrupt?.removeEventListener('abort', onInterrupt);
+  if (options.interrupt?.aborted && goneAs === null) {
+    log.say('ERROR: Job failed (system failure): the runner was stopped', 'red');
+    result = { state: 'failed', failureReason: 'runner_system_failure' };
+  }
   await log.close();
   await rm(jobDir, { recursive: true, force: true }).catch(() => undefined);
   if (goneAs !== null) return null;
-  await report(client, job, result);
+  // A runner that is stopping now tries once: the server may be going down with it.
+  await report(client, job, result, options.interrupt?.aborted ? 1 : 5);
   return result;
 }
 
@@ -161,8 +175,8 @@ function ended(log: JobLog, outcome: StepOutcome, job: JobPayload, reason: 'scri
 }
 
 /** `PUT /jobs/:id` with the end, tried a few times: the server may be restarting. */
-async function report(client: RunnerClient, job: JobPayload, result: JobResult): Promise<void> {
-  for (let attempt = 0; attempt < 5; attempt += 1) {
+async function report(client: RunnerClient, job: JobPayload, result: JobResult, attempts: number): Promise<void> {
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
     try {
       await client.updateJob(job, result);
       return;

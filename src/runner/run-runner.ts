@@ -1,10 +1,11 @@
 // The runner's loop: `concurrent` lanes, each asking `POST /jobs/request` (long polling with the
 // X-GitLab-Last-Update value the server gave last) and running the job it gets, as GitLab Runner's
-// `concurrent` setting does. Stopping ends the polls at once and waits for the running jobs.
+// `concurrent` setting does. Stopping ends the polls at once and waits for the running jobs;
+// aborting also kills them.
 import { RunnerClient, type JobResult } from './protocol-client.js';
 import { runJob, type RunJobOptions } from './run-job.js';
 
-export interface RunnerOptions extends Omit<RunJobOptions, 'traceIntervalMs' | 'keepAliveMs'> {
+export interface RunnerOptions extends Omit<RunJobOptions, 'traceIntervalMs' | 'keepAliveMs' | 'interrupt'> {
   url: string;
   token: string;
   concurrent: number;
@@ -18,6 +19,8 @@ export interface RunnerOptions extends Omit<RunJobOptions, 'traceIntervalMs' | '
 export interface RunningRunner {
   /** Stops asking for jobs and resolves when the running ones ended. */
   stop(): Promise<void>;
+  /** Stops asking for jobs and kills the running ones (reported failed, `runner_system_failure`). */
+  abort(): Promise<void>;
 }
 
 /** After a failed request the lane waits this long before asking again (the server may be restarting). */
@@ -27,7 +30,8 @@ export async function startRunner(options: RunnerOptions): Promise<RunningRunner
   const client = new RunnerClient(options.url, options.token, options.concurrent);
   await client.verify();
   const stopping = new AbortController();
-  const jobOptions: RunJobOptions = { ...options, traceIntervalMs: options.traceIntervalMs ?? 3000, keepAliveMs: options.keepAliveMs ?? 30_000 };
+  const interrupting = new AbortController();
+  const jobOptions: RunJobOptions = { ...options, traceIntervalMs: options.traceIntervalMs ?? 3000, keepAliveMs: options.keepAliveMs ?? 30_000, interrupt: interrupting.signal };
 
   async function lane(): Promise<void> {
     let lastUpdate: string | undefined;
@@ -58,6 +62,11 @@ export async function startRunner(options: RunnerOptions): Promise<RunningRunner
   return {
     async stop() {
       stopping.abort();
+      await Promise.all(lanes);
+    },
+    async abort() {
+      stopping.abort();
+      interrupting.abort();
       await Promise.all(lanes);
     },
   };
