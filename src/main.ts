@@ -111,7 +111,7 @@ async function startBuiltinRunner(kiln: Kiln, config: Config) {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const { startBuiltinRunner: start } = await import('./ci/runners/builtin-runner.js');
+  const { startBuiltinRunner: start } = await import('./ci/index.js');
   return start(kiln.deps, { url, dataDir: config.dataDir, concurrent: config.builtinRunnerConcurrent });
 }
 

@@ -29,6 +29,9 @@ import { artifactRoutes } from './jobs/artifact-routes.js';
 import { badgeRoutes } from './badges/badge-routes.js';
 import { RUN_SCHEDULE_JOB, runScheduleJob, SCHEDULER_JOB, schedulerJob, startScheduler } from './schedules/run-schedules.js';
 
+/** `kiln serve`'s built-in runner (KILN_BUILTIN_RUNNER), started by the command once the server listens. */
+export { startBuiltinRunner } from './runners/builtin-runner.js';
+
 export const ciFeature: Feature = {
   name: 'ci',
   setup(deps: Deps) {
