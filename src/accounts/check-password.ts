@@ -5,6 +5,8 @@ import type { Deps } from '../platform/deps.js';
 import type { UserRow } from './lookup.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { failedAttemptsAfterFailure, lockedUntilAfterFailure } from './check-password-queries.js';
+import { currentSettings } from '../application-settings/api.js';
+import { unconfirmedKeptOut } from './confirmation-period.js';
 
 export const MAX_FAILED_ATTEMPTS = 10;
 export const LOCK_MS = 10 * 60_000;
@@ -52,7 +54,7 @@ export async function checkPassword(deps: Deps, login: string, password: string,
   }
   if (user.state === 'blocked' || user.state === 'banned') return { ok: false, reason: 'blocked', user };
   if (user.state === 'blocked_pending_approval') return { ok: false, reason: 'pending', user };
-  if (!(await primaryEmailConfirmed(deps, user))) return { ok: false, reason: 'unconfirmed', user };
+  if (await keptOutUnconfirmed(deps, user, now)) return { ok: false, reason: 'unconfirmed', user };
   if (user.state === 'deactivated') {
     if (!options.reactivate) return { ok: false, reason: 'blocked', user };
     await deps.db.updateTable('users').set({ state: 'active', updated_at: now }).where('id', '=', user.id).where('state', '=', 'deactivated').execute();
@@ -63,11 +65,16 @@ export async function checkPassword(deps: Deps, login: string, password: string,
   return { ok: true, user };
 }
 
-/** Devise's confirmable: a sign-up's primary address must be confirmed before the account is used. */
-async function primaryEmailConfirmed(deps: Deps, user: UserRow): Promise<boolean> {
+/**
+ * Devise's confirmable as email_confirmation_setting shapes it (confirmation-period.ts): an
+ * unconfirmed primary address keeps the account out under `hard`, and under `soft` once the grace
+ * period is over. The settings are read only for an unconfirmed address.
+ */
+async function keptOutUnconfirmed(deps: Deps, user: UserRow, now: number): Promise<boolean> {
   const row = await deps.db.selectFrom('emails').select('confirmed_at').where('user_id', '=', user.id).where('email_lower', '=', user.email_lower).executeTakeFirst();
   // Accounts made before addresses were recorded have no row: they were never asked to confirm.
-  return !row || row.confirmed_at !== null;
+  if (!row || row.confirmed_at !== null) return false;
+  return unconfirmedKeptOut(await currentSettings(deps), Number(user.created_at), now);
 }
 
 /** One atomic increment; the attempt that reaches the maximum sets the lock. */

@@ -13,6 +13,8 @@ import { toAuthUser } from './user-entities.js';
 import type { BrowserSessions, Session } from '../platform/auth/browser-sessions.js';
 import { readCookie, setCookie } from '../platform/http/cookies.js';
 import { anonymousSession, isAnonymousCookie, newAnonymousCookie, setAnonymousFlash } from './anonymous-sessions.js';
+import { currentSettings } from '../application-settings/api.js';
+import { confirmationMode, unconfirmedKeptOut } from './confirmation-period.js';
 
 export const SESSION_COOKIE = '_kiln_session';
 // GitLab's default session_expire_delay: one week.
@@ -29,7 +31,10 @@ function secureCookies(deps: Deps): boolean {
   return deps.config.baseUrl.startsWith('https:');
 }
 
-/** The request's session, or null when it has none (or an expired one). Blocked users are signed out. */
+/**
+ * The request's session, or null when it has none (or an expired one). Blocked users are signed out,
+ * and so is an unconfirmed one whose grace period ran out (Devise checks on every request too).
+ */
 export async function loadSession(deps: Deps, request: FastifyRequest): Promise<Session | null> {
   const cookie = readCookie(request, SESSION_COOKIE);
   if (!cookie) return null;
@@ -39,19 +44,30 @@ export async function loadSession(deps: Deps, request: FastifyRequest): Promise<
     .selectFrom('web_sessions as s')
     .leftJoin('users as u', 'u.id', 's.user_id')
     .leftJoin('users as i', 'i.id', 's.impersonator_id')
+    // The primary address, for its confirmation (the banner of email_confirmation_setting `soft`).
+    .leftJoin('emails as e', (join) => join.onRef('e.user_id', '=', 's.user_id').onRef('e.email_lower', '=', 'u.email_lower'))
     .select(['s.id_digest', 's.user_id', 's.pending_user_id', 's.csrf_token', 's.flash', 's.expires_at', 's.last_seen_at', 's.impersonator_id'])
-    .select(['u.username', 'u.name', 'u.state', 'u.admin', 'u.otp_required', 'u.theme', 'i.username as impersonator_username'])
+    .select(['u.username', 'u.name', 'u.state', 'u.admin', 'u.otp_required', 'u.theme', 'u.email', 'u.created_at', 'i.username as impersonator_username'])
+    .select(['e.id as email_id', 'e.confirmed_at'])
     .where('s.id_digest', '=', sha256Hex(cookie))
     .executeTakeFirst();
   if (!row || Number(row.expires_at) <= now) return null;
   if (now - Number(row.last_seen_at) > TOUCH_INTERVAL_MS) {
     await deps.db.updateTable('web_sessions').set({ last_seen_at: now, expires_at: now + LIFETIME_MS }).where('id_digest', '=', row.id_digest).execute();
   }
-  const user = row.user_id !== null && row.username !== null && row.state === 'active'
+  // Accounts made before addresses were recorded have no row: they were never asked to confirm.
+  const settings = row.email_id !== null && row.confirmed_at === null ? await currentSettings(deps) : null;
+  const keptOut = settings !== null && unconfirmedKeptOut(settings, Number(row.created_at), now);
+  // Only `soft` asks a signed-in user to confirm (under `off` nothing waits on it).
+  const asked = settings !== null && confirmationMode(settings) === 'soft';
+  const user = row.user_id !== null && row.username !== null && row.state === 'active' && !keptOut
     ? toAuthUser({ id: row.user_id, username: row.username, name: row.name!, state: row.state, admin: row.admin!, otp_required: row.otp_required! } as Parameters<typeof toAuthUser>[0])
     : null;
   const impersonator = user && row.impersonator_id !== null ? { id: Number(row.impersonator_id), username: row.impersonator_username ?? '' } : null;
-  return { idDigest: row.id_digest, stored: true, user, pendingUserId: row.pending_user_id === null ? null : Number(row.pending_user_id), csrfToken: row.csrf_token, flash: row.flash, theme: user ? row.theme ?? 'system' : 'system', impersonator };
+  return {
+    idDigest: row.id_digest, stored: true, user, pendingUserId: row.pending_user_id === null ? null : Number(row.pending_user_id), csrfToken: row.csrf_token, flash: row.flash,
+    theme: user ? row.theme ?? 'system' : 'system', impersonator, unconfirmedEmail: user && asked ? row.email : null,
+  };
 }
 
 async function dropStoredSession(deps: Deps, request: FastifyRequest): Promise<void> {

@@ -12,7 +12,7 @@ import { endSession } from './sessions.js';
 import { completeSignIn } from './complete-sign-in.js';
 import { publishFailedLogin } from './system-events.js';
 import { readApplicationSettings, type ApplicationSettings } from '../application-settings/api.js';
-import { confirmationRequired } from './sign-up.js';
+import { confirmationMode } from './confirmation-period.js';
 
 // What a sign-up that is not usable yet is told, once its password was right (Devise's and GitLab's
 // messages); every other failure gets the one sentence that reveals nothing.
@@ -40,7 +40,7 @@ function signInForm(context: PageContext, returnTo: string, settings: SignUpSett
         <p><button type="submit">Sign in</button></p>
       </form>
       <p><a href="/users/password/new">Forgot your password?</a></p>
-      ${confirmationRequired(settings) ? html`<p><a href="/users/confirmation/new">Didn't receive a confirmation e-mail?</a></p>` : ''}
+      ${confirmationMode(settings) !== 'off' ? html`<p><a href="/users/confirmation/new">Didn't receive a confirmation e-mail?</a></p>` : ''}
       ${settings.signup_enabled ? html`<p>Don't have an account yet? <a href="/users/sign_up">Register now</a></p>` : ''}
       <p><a href="/explore">Explore projects and groups</a></p>`,
   });

@@ -114,7 +114,8 @@ export function signUpPages(app: FastifyInstance, deps: Deps): void {
       const refused = await throttledForm(context, 'sign_up');
       if (refused) return refused;
       await resendSignUpConfirmation(deps, formText(context.form, 'email'));
-      return redirect('/users/sign_in', CONFIRMATION_RESENT);
+      // The banner's button (email_confirmation_setting `soft`) is pressed signed in.
+      return redirect(context.user ? '/' : '/users/sign_in', CONFIRMATION_RESENT);
     },
   });
 }

@@ -1,7 +1,8 @@
 // A visitor makes their own account (GitLab's RegistrationsController and the sign-up restrictions
 // of docs/accounts.md): only while `signup_enabled`; the address's domain must pass the allow and
 // deny lists; the account then waits for an administrator (`require_admin_approval_after_user_signup`)
-// and/or for its address to be confirmed (`send_user_confirmation_email`), or is usable at once.
+// and/or for its address to be confirmed (email_confirmation_setting `hard`), or is usable at once
+// (under `soft` for a grace period before the mailed link must be followed: confirmation-period.ts).
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../platform/deps.js';
 import { sha256Hex } from '../platform/crypto.js';
@@ -12,6 +13,7 @@ import { readApplicationSettings, type ApplicationSettings } from '../applicatio
 import { createUser, takenAsFieldError, validateUserFields } from './create-user.js';
 import { confirmationMessage, notifyAdminsOfSignUp, queueAccountMail } from './sign-up-emails.js';
 import type { UserRow } from './lookup.js';
+import { confirmationMode } from './confirmation-period.js';
 
 export interface SignUpInput {
   name: string;
@@ -45,11 +47,6 @@ export function signUpDomainProblem(settings: ApplicationSettings, email: string
   return null;
 }
 
-/** A stored pattern that no longer compiles refuses nothing (it was checked when it was saved). */
-/** Whether a new account must confirm its address: the legacy switch, or email_confirmation_setting `hard`. */
-export function confirmationRequired(settings: Pick<ApplicationSettings, 'send_user_confirmation_email' | 'email_confirmation_setting'>): boolean {
-  return settings.send_user_confirmation_email || settings.email_confirmation_setting === 'hard';
-}
 
 export async function signUp(deps: Deps, input: SignUpInput): Promise<SignUpOutcome> {
   const settings = await readApplicationSettings(deps.db);
@@ -59,7 +56,10 @@ export async function signUp(deps: Deps, input: SignUpInput): Promise<SignUpOutc
   const domainProblem = signUpDomainProblem(settings, email);
   if (domainProblem) throw new ValidationError({ email: [domainProblem] });
   const approval = settings.require_admin_approval_after_user_signup;
-  const confirm = confirmationRequired(settings);
+  // `hard` waits for the link; `soft` mails it too but lets the account in for its grace period.
+  const mode = confirmationMode(settings);
+  const confirm = mode !== 'off';
+  const waits = approval || mode === 'hard';
   const token = randomBytes(20).toString('hex');
   try {
     const user = await createUser(deps, { ...input, email }, {
@@ -73,10 +73,10 @@ export async function signUp(deps: Deps, input: SignUpInput): Promise<SignUpOutc
       },
     });
     deps.pokeWorker();
-    return approval || confirm ? { kind: 'waiting', approval } : { kind: 'active', user };
+    return waits ? { kind: 'waiting', approval } : { kind: 'active', user };
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
-    if (error.detail === 'Email has already been taken' && (approval || confirm)) {
+    if (error.detail === 'Email has already been taken' && waits) {
       // The same answer as a new sign-up, so the form does not tell who has an account here; the
       // address's owner learns of the attempt instead (OWASP's advice for registration forms).
       await inTransaction(deps.db, (trx) => queueAccountMail(deps, trx, [{

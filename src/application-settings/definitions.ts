@@ -95,18 +95,15 @@ export const SETTINGS = {
   ed25519_sk_key_restriction: { kind: 'integer', default: 0, values: [-1, 0, 256] },
   // E-mail (admin › Settings › Preferences › Email). Delivery itself is server configuration.
   // html_emails_enabled and email_author_in_body shape every message (src/email/queue-emails.ts);
-  // email_confirmation_setting `hard` is the confirmation sign-up asks for (src/accounts/sign-up.ts);
+  // email_confirmation_setting is the confirmation sign-up asks for (src/accounts/confirmation-period.ts);
   // email_restrictions refuse sign-up addresses. Kiln has no private commit e-mails and sends no
   // deactivation mail: commit_email_hostname and user_deactivation_emails_enabled are stored only.
   html_emails_enabled: { kind: 'boolean', default: true },
   email_author_in_body: { kind: 'boolean', default: false },
   // `null` reads as users.noreply.<host> (read-settings.ts), as GitLab's default_commit_email_hostname.
   commit_email_hostname: { kind: 'hostname', default: null },
-  // `soft` (sign in unconfirmed for three days) is GitLab's; an unconfirmed account here cannot sign in.
-  email_confirmation_setting: {
-    kind: 'choice', default: 'off', choices: ['off', 'soft', 'hard'],
-    refusedChoices: { soft: 'soft is not supported by this server (an unconfirmed account cannot sign in): use off or hard' },
-  },
+  // `hard`: no sign-in before the address is confirmed; `soft`: for three days after sign-up, then as `hard`.
+  email_confirmation_setting: { kind: 'choice', default: 'off', choices: ['off', 'soft', 'hard'] },
   user_deactivation_emails_enabled: { kind: 'boolean', default: true },
   email_restrictions_enabled: { kind: 'boolean', default: false },
   email_restrictions: { kind: 'regexp', default: '' },

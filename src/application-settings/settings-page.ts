@@ -129,7 +129,7 @@ const TABS: Array<{ tab: string; title: string; sections: Section[] }> = [
           { name: 'html_emails_enabled', label: 'Enable HTML emails', hint: 'Send each message as HTML and plain text; unticked, plain text only.' },
           { name: 'email_author_in_body', label: 'Include author name in email notification email body', hint: 'Starts a notification quoting a description or comment with its author\'s name, for mail servers that replace the sender\'s name.' },
           { name: 'commit_email_hostname', label: 'Custom hostname (for private commit emails)', hint: 'Stored for API clients; this server has no private commit e-mail addresses. Empty restores the default.' },
-          { name: 'email_confirmation_setting', label: 'Email confirmation settings', hint: 'Hard: a new account must follow a mailed link before it can sign in. Soft is not supported by this server.' },
+          { name: 'email_confirmation_setting', label: 'Email confirmation settings', hint: 'Hard: a new account must follow a mailed link before it can sign in. Soft: it can sign in for three days after sign-up, asked to confirm on every page, then as hard.' },
           { name: 'user_deactivation_emails_enabled', label: 'Enable user deactivation emails', hint: 'Stored for API clients; this server sends no deactivation e-mail.' },
           { name: 'email_restrictions_enabled', label: 'Enable email restrictions for sign ups' },
           { name: 'email_restrictions', label: 'Email restrictions for sign-ups', hint: 'A regular expression: a sign-up whose e-mail address matches it is refused, while restrictions are enabled.' },

@@ -1,7 +1,8 @@
 // The e-mail application settings (admin › Settings › Preferences › Email; issue 36) against a real
 // SMTP server: GitLab's names, defaults and validations on PUT /application/settings and in the admin
 // page's e-mail section; html_emails_enabled and email_author_in_body shaping the notification mail a
-// mail client receives; email_restrictions and email_confirmation_setting acting on sign-up.
+// mail client receives; email_restrictions and email_confirmation_setting acting on sign-up (`soft`'s
+// grace period, banner and resend included).
 import { afterAll, beforeAll, describe as describeAll, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { WebSession } from '../helpers/browser-session.js';
@@ -81,7 +82,6 @@ describe('the e-mail settings on the API', () => {
       [{ email_restrictions: '([a-z', email_author_in_body: true }, 'email_restrictions'],
       // RE2 has no look-arounds (a backtracking engine's catastrophic patterns cannot be written in it).
       [{ email_restrictions: '^(?!admin)', email_author_in_body: true }, 'email_restrictions'],
-      [{ email_confirmation_setting: 'soft', email_author_in_body: true }, 'email_confirmation_setting'],
     ];
     for (const [body, name] of fields) {
       const answer = await put(body);
@@ -169,5 +169,82 @@ describe('sign-up under the e-mail settings', () => {
     expect(mail?.contentType).toBe('text/plain');
     expect((await put({ html_emails_enabled: true })).status).toBe(200);
     expect((await new WebSession(kiln).get('/users/sign_in')).body).toContain('/users/confirmation/new');
+  });
+});
+
+describe('email_confirmation_setting soft', () => {
+  const day = 24 * 3600_000;
+  const linkIn = (mail: ReceivedMail | undefined) => /\/users\/confirmation\?confirmation_token=[0-9a-f]+/.exec(mail?.text ?? '')?.[0];
+  const passwordGrant = (username: string, password: string) => kiln.app.inject({
+    method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ grant_type: 'password', username, password }).toString(),
+  });
+  const mailTo = async (address: string) => (await delivered()).filter((candidate) => candidate.rcptTos.includes(address));
+
+  it('is accepted by the API and the admin page', async () => {
+    expect((await put({ email_confirmation_setting: 'soft' })).body.email_confirmation_setting).toBe('soft');
+    const page = await admin.get('/admin/application_settings/preferences');
+    expect(page.body).toContain('<option value="soft" selected>Soft</option>');
+    const saved = await admin.post('/admin/application_settings/preferences', { section: 'email', html_emails_enabled: '1', email_confirmation_setting: 'hard', email_restrictions: '', commit_email_hostname: '' });
+    expect(saved.statusCode).toBe(303);
+    expect((await kiln.api('GET', '/application/settings', { token: kiln.root.token })).body.email_confirmation_setting).toBe('hard');
+  });
+
+  it('signs a new account in unconfirmed with a banner and a resend button, for three days, then asks for the link as hard does', async () => {
+    await delivered();
+    expect((await put({ signup_enabled: true, require_admin_approval_after_user_signup: false, send_user_confirmation_email: false, email_confirmation_setting: 'soft' })).status).toBe(200);
+    const web = new WebSession(kiln);
+    const signedUp = await web.post('/users', { name: 'Soft Person', username: 'softie', email: 'softie@example.com', password: 'softie-password-1' }, { csrfFrom: '/users/sign_up' });
+    expect(signedUp.statusCode).toBe(303);
+    expect(signedUp.headers.location).toBe('/');
+    expect(linkIn((await mailTo('softie@example.com'))[0])).toBeDefined();
+
+    const home = await web.get('/');
+    expect(home.statusCode).toBe(200);
+    expect(home.body).toMatch(/<div class="confirmation-banner" role="region" aria-label="Email confirmation">\s*<span>Confirm your email address <strong>softie@example.com<\/strong>/);
+    const resent = await web.post('/users/confirmation', { email: 'softie@example.com' }, { csrfFrom: '/' });
+    expect(resent.statusCode).toBe(303);
+    expect(resent.headers.location).toBe('/');
+    expect(linkIn((await mailTo('softie@example.com'))[0])).toBeDefined();
+    // Confirmed users and `off` show no banner.
+    expect((await admin.get('/')).body).not.toContain('confirmation-banner');
+
+    // Signed out, the account signs in again within the grace period (the web form and the password grant).
+    const again = new WebSession(kiln);
+    kiln.clock.advance(2 * day);
+    await again.signIn('softie', 'softie-password-1');
+    expect((await again.get('/')).body).toContain('confirmation-banner');
+    const grant = await passwordGrant('softie', 'softie-password-1');
+    expect(grant.statusCode).toBe(200);
+
+    // Three days after sign-up: the held session is signed out, and signing in says what hard says.
+    kiln.clock.advance(day);
+    const expired = await again.get('/dashboard/todos');
+    expect(expired.statusCode).toBe(302);
+    expect(expired.headers.location).toMatch(/^\/users\/sign_in/);
+    const refused = await new WebSession(kiln).post('/users/sign_in', { login: 'softie', password: 'softie-password-1' }, { csrfFrom: '/users/sign_in' });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.body).toContain('You have to confirm your email address before continuing.');
+    expect((await passwordGrant('softie', 'softie-password-1')).statusCode).toBe(400);
+
+    // A new link (the earlier ones ran out with the three days) confirms the address: in again, no banner.
+    kiln.clock.advance(61_000);
+    expect((await new WebSession(kiln).post('/users/confirmation', { email: 'softie@example.com' }, { csrfFrom: '/users/confirmation/new' })).statusCode).toBe(303);
+    const link = linkIn((await mailTo('softie@example.com'))[0]);
+    expect((await new WebSession(kiln).get(link!)).headers.location).toBe('/users/sign_in');
+    const confirmed = new WebSession(kiln);
+    await confirmed.signIn('softie', 'softie-password-1');
+    expect((await confirmed.get('/')).body).not.toContain('confirmation-banner');
+  });
+
+  it('off lets an account that signed up unconfirmed in, without a banner', async () => {
+    expect((await put({ email_confirmation_setting: 'hard' })).status).toBe(200);
+    const signedUp = await new WebSession(kiln).post('/users', { name: 'Late Person', username: 'late', email: 'late@example.com', password: 'late-password-1' }, { csrfFrom: '/users/sign_up' });
+    expect(signedUp.headers.location).toBe('/users/sign_in');
+    expect((await new WebSession(kiln).post('/users/sign_in', { login: 'late', password: 'late-password-1' }, { csrfFrom: '/users/sign_in' })).statusCode).toBe(401);
+    expect((await put({ email_confirmation_setting: 'off' })).status).toBe(200);
+    const web = new WebSession(kiln);
+    await web.signIn('late', 'late-password-1');
+    expect((await web.get('/')).body).not.toContain('confirmation-banner');
   });
 });

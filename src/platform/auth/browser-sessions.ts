@@ -17,6 +17,8 @@ export interface Session {
   theme?: 'light' | 'dark' | 'system';
   /** The administrator acting as `user` (impersonation), shown in every page's banner. */
   impersonator?: { id: number; username: string } | null;
+  /** The signed-in user's primary address while it awaits confirmation (email_confirmation_setting `soft`): a banner asks for it. */
+  unconfirmedEmail?: string | null;
 }
 
 export interface BrowserSessions {

@@ -24,6 +24,8 @@ export interface LayoutInput extends PageFrame {
   todosCount?: number;
   /** The administrator acting as `user` (impersonation): every page says so and offers the way back. */
   impersonator?: { id: number; username: string } | null;
+  /** The signed-in user's primary address awaiting confirmation (email_confirmation_setting `soft`). */
+  unconfirmedEmail?: string | null;
   /** Broadcast messages: banners above the page, notifications below it. */
   broadcasts?: { banners: Html; notifications: Html } | null;
 }
@@ -33,6 +35,15 @@ function impersonationBanner(input: LayoutInput): Html {
   return html`<div class="impersonation-banner" role="region" aria-label="Impersonation">
   <span>You are now impersonating <strong>${input.user.username}</strong></span>
   <form method="post" action="/admin/impersonation" class="inline"><input type="hidden" name="authenticity_token" value="${input.csrfToken ?? ''}"><button type="submit" class="secondary">Stop impersonating</button></form>
+</div>`;
+}
+
+/** Under `soft` an unconfirmed account works for a grace period: every page asks for the mailed link. */
+function confirmationBanner(input: LayoutInput): Html {
+  if (!input.unconfirmedEmail || !input.user) return html``;
+  return html`<div class="confirmation-banner" role="region" aria-label="Email confirmation">
+  <span>Confirm your email address <strong>${input.unconfirmedEmail}</strong> with the link we sent to it: an unconfirmed account can be used for three days after sign-up only.</span>
+  <form method="post" action="/users/confirmation" class="inline"><input type="hidden" name="authenticity_token" value="${input.csrfToken ?? ''}"><input type="hidden" name="email" value="${input.unconfirmedEmail}"><button type="submit" class="secondary">Resend confirmation e-mail</button></form>
 </div>`;
 }
 
@@ -97,6 +108,7 @@ ${(input.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)
 </head>
 <body${input.csrfToken ? html` hx-headers="${JSON.stringify({ 'X-CSRF-Token': input.csrfToken })}"` : ''}>
 ${impersonationBanner(input)}
+${confirmationBanner(input)}
 ${input.broadcasts?.banners ?? ''}
 <header><a class="brand" href="/">Kiln</a>${topBar(input)}</header>
 <div class="${input.sidebar ? 'with-sidebar' : 'plain'}">
