@@ -23,9 +23,9 @@ export interface RateLimitHit {
 export async function hit(executor: Executor, clock: Clock, key: string, rule: RateLimitRule): Promise<RateLimitHit> {
   const now = clock.now();
   const windowStart = now - (now % rule.windowMs);
-  const { rows } = await countHit(key, windowStart).execute(executor);
-  const count = Number(rows[0].count);
   const resetAt = windowStart + rule.windowMs;
+  const { rows } = await countHit(key, windowStart, resetAt).execute(executor);
+  const count = Number(rows[0].count);
   return { allowed: count <= rule.limit, retryAfter: Math.ceil((resetAt - now) / 1000), count, resetAt };
 }
 

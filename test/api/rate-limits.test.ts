@@ -3,7 +3,7 @@
 // (per user when authenticated, per address otherwise) and answered as Rack::Attack answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
-import { WebSession } from '../helpers/browser-session.js';
+import { WebSession, csrfTokenOf } from '../helpers/browser-session.js';
 
 let kiln: TestKiln;
 let alice: TestUser;
@@ -123,6 +123,31 @@ describe('the protected paths throttle', () => {
     expect(statuses.slice(0, 2)).not.toContain(429);
     expect((await put({ throttle_protected_paths_enabled: false })).status).toBe(200);
     expect((await visitor.post('/users/sign_in', { login: alice.username, password: 'wrong-password' }, { csrfFrom: '/users/sign_in' })).statusCode).not.toBe(429);
+  });
+});
+
+describe('a protected path under both throttles', () => {
+  it('counts an anonymous sign-in POST against the unauthenticated web throttle as well, as GitLab does', async () => {
+    // GitLab's Rack::Attack rules (lib/gitlab/rack_attack/request.rb): throttle_unauthenticated_web?
+    // takes every unauthenticated web request, protected paths included, and the protected-paths
+    // throttle counts the POST too. The web throttle is checked first, so a refused request is not
+    // counted by the second.
+    kiln.clock.advance(60_000);
+    expect((await put({
+      throttle_protected_paths_enabled: true, throttle_protected_paths_requests_per_period: 10, throttle_protected_paths_period_in_seconds: 60,
+      throttle_unauthenticated_web_enabled: true, throttle_unauthenticated_web_requests_per_period: 3, throttle_unauthenticated_web_period_in_seconds: 60,
+    })).status).toBe(200);
+    const counted = async (key: string) => Number((await kiln.deps.db.selectFrom('rate_limits').select('count').where('key', '=', key).executeTakeFirst())?.count ?? 0);
+    const visitor = new WebSession(kiln);
+    const authenticity_token = csrfTokenOf((await visitor.get('/users/sign_in')).body);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await visitor.post('/users/sign_in', { login: alice.username, password: 'wrong-password', authenticity_token })).statusCode);
+    // The form's page and two sign-ins are the web throttle's three; the next sign-ins are refused by
+    // it, before the protected-paths throttle (which counted the two it saw) is asked.
+    expect(statuses).toEqual([401, 401, 429, 429]);
+    expect(await counted('throttle_unauthenticated_web:ip:127.0.0.1')).toBe(5);
+    expect(await counted('protected:sign_in:127.0.0.1')).toBe(2);
+    expect((await put({ throttle_unauthenticated_web_enabled: false })).status).toBe(200);
   });
 });
 

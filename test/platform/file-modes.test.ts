@@ -20,7 +20,7 @@ async function startAndStop(dataDir: string) {
   // SQLite in the data directory, whatever database the other suites use.
   const config = { ...loadConfig({ KILN_DATA_DIR: dataDir, KILN_BASE_URL: BASE_URL, KILN_LOG_LEVEL: 'silent' }), databaseUrl: null, initialRootPassword: null };
   const kiln = await startKiln(config, { log: pino({ level: 'silent' }) });
-  await kiln.deps.db.insertInto('rate_limits').values({ key: `file-modes-${(starts += 1)}`, window_start: 0, count: 1 }).execute();
+  await kiln.deps.db.insertInto('rate_limits').values({ key: `file-modes-${(starts += 1)}`, window_start: 0, count: 1, expires_at: 0 }).execute();
   const files = { wal: modeOf(join(dataDir, 'kiln.sqlite3-wal')), shm: modeOf(join(dataDir, 'kiln.sqlite3-shm')) };
   await kiln.close();
   return files;

@@ -8,7 +8,8 @@ import { backoffMs, claimNext, enqueue, markDone } from '../../src/platform/jobs
 import { Worker, type JobHandler } from '../../src/platform/jobs/worker.js';
 import { BUSY_REQUESTS, requestActivity } from '../../src/platform/jobs/pacing.js';
 import { startKiln, type Kiln } from '../../src/bootstrap.js';
-import { HOUSEKEEPING_JOB, HOUSEKEEPING_INTERVAL_MS } from '../../src/platform/jobs/housekeeping.js';
+import { HOUSEKEEPING_JOB, HOUSEKEEPING_INTERVAL_MS, pruneRateLimits } from '../../src/platform/jobs/housekeeping.js';
+import { hit } from '../../src/platform/rate-limit.js';
 
 let kiln: TestKiln;
 
@@ -245,7 +246,7 @@ describe('two workers on two nodes', () => {
 });
 
 describe('platform.housekeeping', () => {
-  it('is scheduled on start, prunes old done jobs and stale rate-limit rows, keeps dead jobs, and re-schedules itself', async () => {
+  it('is scheduled on start, prunes old done jobs and expired rate-limit rows, keeps dead jobs, and re-schedules itself', async () => {
     const now = kiln.clock.now();
     const day = 24 * 3600_000;
     const old = now - 8 * day;
@@ -256,8 +257,8 @@ describe('platform.housekeeping', () => {
       { ...base, kind: 'test.old-dead', state: 'dead', updated_at: old },
     ]).execute();
     await kiln.deps.db.insertInto('rate_limits').values([
-      { key: 'stale', window_start: now - 2 * day, count: 3 },
-      { key: 'fresh', window_start: now - 60_000, count: 1 },
+      { key: 'stale', window_start: now - 2 * day, count: 3, expires_at: now - 2 * day + 60_000 },
+      { key: 'fresh', window_start: now - 60_000, count: 1, expires_at: now + 10 * 60_000 },
     ]).execute();
     const scheduled = await jobsOf(HOUSEKEEPING_JOB);
     expect(scheduled).toHaveLength(1);
@@ -272,5 +273,29 @@ describe('platform.housekeeping', () => {
     const after = await jobsOf(HOUSEKEEPING_JOB);
     expect(after.map((job) => job.state)).toEqual(['done', 'queued']);
     expect(Number(after[1].run_at)).toBe(kiln.clock.now() + HOUSEKEEPING_INTERVAL_MS);
+  });
+
+  it('prunes rate-limit rows once their own window has ended, however long it is, in bounded batches', async () => {
+    await kiln.deps.db.deleteFrom('rate_limits').execute();
+    const day = 24 * 3600_000;
+    const clock = kiln.clock;
+    // A throttle period of a week (an administrator's setting): its window outlives a day; the one
+    // this clock is in started more than a day ago and ends more than a day later.
+    const long = await hit(kiln.deps.db, clock, 'long-period', { limit: 100, windowMs: 7 * day });
+    expect(long.resetAt - clock.now()).toBeGreaterThan(day + 300_000);
+    await hit(kiln.deps.db, clock, 'one-minute', { limit: 10, windowMs: 60_000 });
+    clock.advance(day);
+    for (let i = 0; i < 25; i += 1) await hit(kiln.deps.db, clock, `burst-${i}`, { limit: 10, windowMs: 60_000 });
+    await hit(kiln.deps.db, clock, 'current', { limit: 10, windowMs: 60_000 });
+    clock.advance(120_000);
+    await hit(kiln.deps.db, clock, 'current', { limit: 10, windowMs: 60_000 });
+    const keys = async () => (await kiln.deps.db.selectFrom('rate_limits').select('key').orderBy('key').execute()).map((row) => row.key);
+    // 26 rows have expired; two statements of ten take twenty, the next run the rest.
+    expect(await pruneRateLimits(kiln.deps.db, clock.now(), { batch: 10, batches: 2 })).toBe(20);
+    expect(await keys()).toHaveLength(8);
+    expect(await pruneRateLimits(kiln.deps.db, clock.now(), { batch: 10, batches: 2 })).toBe(6);
+    expect(await keys()).toEqual(['current', 'long-period']);
+    // The long window still counts where it left off.
+    expect((await hit(kiln.deps.db, clock, 'long-period', { limit: 100, windowMs: 7 * day })).count).toBe(2);
   });
 });

@@ -1,4 +1,4 @@
-// Housekeeping: prunes finished jobs and stale rate-limit windows so both tables stay small (every
+// Housekeeping: prunes finished jobs and expired rate-limit windows so both tables stay small (every
 // query on them must stay index-served, docs/architecture.md "Data"), and credentials that can no longer
 // be used: expired browser sessions, expired OAuth authorization codes, revoked OAuth tokens and
 // expired ones without a refresh token. Dead jobs are kept: they are the visible record of work that
@@ -13,8 +13,13 @@ import { DAY_MS } from '../clock.js';
 
 export const HOUSEKEEPING_JOB = 'platform.housekeeping';
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
-/** Rate-limit windows are minutes long; a row untouched for a day is certainly stale. */
-const RATE_LIMIT_KEEP_MS = DAY_MS;
+/**
+ * Expired rate-limit rows go in statements of this many (each one short, through the expires_at
+ * index), at most RATE_LIMIT_PRUNE_BATCHES a run: a flood of one-off addresses is cleared over the
+ * following runs rather than by one long delete holding the table.
+ */
+export const RATE_LIMIT_PRUNE_BATCH = 1000;
+const RATE_LIMIT_PRUNE_BATCHES = 50;
 /**
  * Codes live 10 minutes; a used or expired one is kept a day so that its reuse still revokes what it
  * issued (RFC 9700 §4.2.4) well past its life, then it would only be an unknown code (invalid_grant).
@@ -41,9 +46,21 @@ export async function pruneHousekeeping(deps: Deps): Promise<HousekeepingResult>
     .where('state', '=', 'done')
     .where('updated_at', '<', now - deps.config.jobRetentionDays * DAY_MS)
     .executeTakeFirst();
-  const limits = await deps.db.deleteFrom('rate_limits').where('window_start', '<', now - RATE_LIMIT_KEEP_MS).executeTakeFirst();
+  const rateLimitsPruned = await pruneRateLimits(deps.db, now);
   const credentials = await pruneCredentials(deps, now);
-  return { jobsPruned: Number(jobs.numDeletedRows), rateLimitsPruned: Number(limits.numDeletedRows), ...credentials };
+  return { jobsPruned: Number(jobs.numDeletedRows), rateLimitsPruned, ...credentials };
+}
+
+/** Rate-limit rows whose window (or ban) has ended, bounded per run; how many went. */
+export async function pruneRateLimits(db: Executor, now: number, bounds = { batch: RATE_LIMIT_PRUNE_BATCH, batches: RATE_LIMIT_PRUNE_BATCHES }): Promise<number> {
+  let pruned = 0;
+  for (let round = 0; round < bounds.batches; round += 1) {
+    const expired = db.selectFrom('rate_limits').select('key').where('expires_at', '<=', now).limit(bounds.batch);
+    const deleted = Number((await db.deleteFrom('rate_limits').where('key', 'in', expired).executeTakeFirst()).numDeletedRows);
+    pruned += deleted;
+    if (deleted < bounds.batch) break;
+  }
+  return pruned;
 }
 
 async function pruneCredentials(deps: Deps, now: number): Promise<Pick<HousekeepingResult, 'sessionsPruned' | 'grantsPruned' | 'tokensPruned'>> {

@@ -37,8 +37,8 @@ export async function recordGitAuthFailure(deps: Deps, ip: string): Promise<void
   const now = deps.clock.now();
   await deps.db
     .insertInto('rate_limits')
-    .values({ key: banKey(ip), window_start: now, count: 1 })
-    .onConflict((conflict) => conflict.column('key').doUpdateSet((eb) => ({ window_start: eb.ref('excluded.window_start'), count: 1 })))
+    .values({ key: banKey(ip), window_start: now, count: 1, expires_at: now + GIT_AUTH_BAN_MS })
+    .onConflict((conflict) => conflict.column('key').doUpdateSet((eb) => ({ window_start: eb.ref('excluded.window_start'), count: 1, expires_at: eb.ref('excluded.expires_at') })))
     .execute();
   await deps.db.deleteFrom('rate_limits').where('key', '=', countKey(ip)).execute();
 }

@@ -19,6 +19,8 @@ export interface RateLimitsTable {
   key: string;
   window_start: number;
   count: number;
+  /** When the row stops mattering (the window's end, a ban's end): housekeeping prunes it after. */
+  expires_at: number;
 }
 
 export interface PlatformTables {
