@@ -95,3 +95,43 @@ describe('rules:changes and rules:exists', () => {
     expect((await api('POST', '/pipeline', { ref: 'main' })).body).toEqual({ message: { base: ['rules:changes:compare_to is not a valid ref'] } });
   });
 });
+
+describe('rules:exists with project and ref', () => {
+  it("looks at another project's files at a ref, as the pipeline's user, with GitLab's errors", { timeout: 90_000 }, async () => {
+    const { ACCESS } = await import('../../src/platform/auth/access-levels.js');
+    const other = await kiln.createProject(w.owner, 'exists-other', { namespace_id: w.group.id, visibility: 'private' });
+    await kiln.addMember(w.owner, 'projects', other.id, w.maintainer, ACCESS.reporter);
+    await commit(kiln, w.owner.token, other.id, { branch: 'main', commit_message: 'one', actions: [create('deploy/chart.yaml', 'x\n')] });
+    await commit(kiln, w.owner.token, other.id, { branch: 'next', start_branch: 'main', commit_message: 'two', actions: [create('next.txt', 'x\n')] });
+    const secret = await kiln.createProject(w.stranger, 'exists-secret', { visibility: 'private' });
+    const ci = (project: string, ref = '') => `
+chart:
+  script: c
+  rules:
+    - exists:
+        paths: ['deploy/*.yaml']
+        project: ${project}
+next:
+  script: n
+  rules:
+    - exists:
+        paths: [next.txt]
+        project: $OTHER_PROJECT${ref}
+variables: { OTHER_PROJECT: ${other.path_with_namespace} }
+`;
+    await commit(kiln, w.maintainer.token, w.project.id, { branch: 'main', commit_message: 'exists project', actions: [update('.gitlab-ci.yml', ci(other.path_with_namespace))] });
+    // The file's variables are expanded as in `if`; without a ref, the project's default branch (no next.txt).
+    expect(await latestJobs()).toEqual(['chart']);
+    await commit(kiln, w.maintainer.token, w.project.id, { branch: 'main', commit_message: 'with ref', actions: [update('.gitlab-ci.yml', ci(other.path_with_namespace).replace('$OTHER_PROJECT', other.path_with_namespace).replace('        project: ' + other.path_with_namespace + '\nvariables', '        project: ' + other.path_with_namespace + '\n        ref: next\nvariables'))] });
+    expect(await latestJobs()).toEqual(['chart', 'next']);
+    const failed = async (content: string, message: string) => {
+      await commit(kiln, w.maintainer.token, w.project.id, { branch: 'main', commit_message: 'refused', actions: [update('.gitlab-ci.yml', content)] });
+      await kiln.worker.drain();
+      const latest = (await api('GET', '/pipelines')).body[0];
+      expect((await api('GET', `/pipelines/${latest.id}`)).body).toMatchObject({ status: 'failed', yaml_errors: message });
+    };
+    await failed(ci('nobody/nothing'), 'rules:exists:project `nobody/nothing` is not a valid project path');
+    await failed(ci(secret.path_with_namespace).replace('$OTHER_PROJECT', other.path_with_namespace), `rules:exists:project access denied to project \`${secret.path_with_namespace}\``);
+    await failed('job:\n  script: x\n  rules:\n    - exists:\n        paths: [a]\n        project: ' + other.path_with_namespace + '\n        ref: gone\n', `rules:exists:ref \`gone\` is not a valid ref in project \`${other.path_with_namespace}\``);
+  });
+});

@@ -48,6 +48,9 @@ export interface CiRule {
   /** `changes:compare_to`: the ref whose commit the changes are counted from. */
   compareTo?: string;
   exists?: string[];
+  /** `exists:project` and `exists:ref`: the files looked at are that project's, at that ref (default: its default branch). */
+  existsProject?: string;
+  existsRef?: string;
   when?: JobWhen | 'never';
   allowFailure?: boolean;
   variables?: Record<string, string>;
@@ -340,7 +343,14 @@ function parseRules(value: unknown, location: string, errors: string[]): CiRule[
         if (typeof list.compare_to !== 'string') errors.push(`${at}:changes compare to should be a string`);
         else rule.compareTo = list.compare_to;
       }
-      if (key === 'exists' && isHash(list) && list.project !== undefined) errors.push(`${at}:exists project is not supported by Kiln`);
+      if (key === 'exists' && isHash(list)) {
+        for (const [field, name] of [['project', 'existsProject'], ['ref', 'existsRef']] as const) {
+          if (list[field] === undefined) continue;
+          if (typeof list[field] !== 'string') errors.push(`${at}:exists ${field} should be a string`);
+          else rule[name] = list[field];
+        }
+        if (rule.existsRef !== undefined && rule.existsProject === undefined) errors.push(`${at}:exists ref requires project`);
+      }
     }
     if (item.start_in !== undefined) rule.startIn = String(item.start_in);
     rules.push(rule);

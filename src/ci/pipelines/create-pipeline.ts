@@ -13,7 +13,8 @@ import { createJobDeployment } from '../../environments/api.js';
 import { parseCiConfigWithIncludes } from '../config/includes.js';
 import { includeContext } from './include-reader.js';
 import { readYamlAt } from './read-yaml.js';
-import { CompareToError, readRuleFiles } from './rule-files.js';
+import { RuleClauseError, readRuleFiles } from './rule-files.js';
+import { otherProjectTree } from './include-reader.js';
 import { resolveCaches } from './cache-keys.js';
 import type { ResolvedCache } from '../config/parse-config.js';
 import { selectJobs, workflowAllows, type PipelineContext } from './select-jobs.js';
@@ -95,10 +96,11 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
     try {
       const files = await readRuleFiles(repoPath, parsed.config, {
         sha: commit.id, beforeSha: input.beforeSha ?? null, tag: input.tag, source: input.source, diffBaseSha: input.mergeRequest?.variables.CI_MERGE_REQUEST_DIFF_BASE_SHA,
-      });
+        variables: context.variables,
+      }, otherProjectTree(deps, input.userId));
       if (files) context.files = files;
     } catch (error) {
-      if (!(error instanceof CompareToError)) throw error;
+      if (!(error instanceof RuleClauseError)) throw error;
       parsed = { ...parsed, errors: [error.message], config: null };
     }
   }

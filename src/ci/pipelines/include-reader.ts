@@ -7,6 +7,7 @@ import { findProjectRow, toAuthUser, userCanOnProject } from '../../accounts/api
 import { findCommit, readableRepository } from '../../repositories/api.js';
 import type { IncludeContext, IncludeProject, IncludeReader } from '../config/includes.js';
 import { readYamlAt, treePaths } from './read-yaml.js';
+import { RuleClauseError, type OtherProjectTree } from './rule-files.js';
 
 /** A tree of more files than this is not searched for `local` wildcards (none match). */
 const MAX_WILDCARD_TREE = 100_000;
@@ -38,6 +39,23 @@ export function includeReader(deps: Deps, userId: number | null): IncludeReader 
       const repoPath = await repository(project);
       return repoPath ? ((await findCommit(repoPath, ref))?.id ?? null) : null;
     },
+  };
+}
+
+/** `rules:exists:project`: another project's files at a ref, as the pipeline's user (GitLab's messages when it cannot). */
+export function otherProjectTree(deps: Deps, userId: number | null): OtherProjectTree {
+  const reader = includeReader(deps, userId);
+  return async (projectPath, ref) => {
+    const row = await findProjectRow(deps, projectPath);
+    if (!row) throw new RuleClauseError(`rules:exists:project \`${projectPath}\` is not a valid project path`);
+    const project = await reader.project(row.full_path);
+    if (!project) throw new RuleClauseError(`rules:exists:project access denied to project \`${row.full_path}\``);
+    const sha = await reader.commit(project, ref ?? 'HEAD');
+    if (!sha) {
+      if (ref === undefined) return [];
+      throw new RuleClauseError(`rules:exists:ref \`${ref}\` is not a valid ref in project \`${row.full_path}\``);
+    }
+    return reader.files(project, sha);
   };
 }
 

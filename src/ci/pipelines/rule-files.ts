@@ -23,9 +23,21 @@ export interface RuleFiles {
   since: Map<string, string[]>;
   /** The commit's files; null: not read, so `exists` holds. */
   tree: string[] | null;
+  /** `exists:project`'s files, by otherTreeKey (the project and ref with variables expanded). */
+  otherTrees: Map<string, string[]>;
 }
 
-export class CompareToError extends Error {}
+/** A rule clause that cannot be evaluated (GitLab's Rules::Rule::Clause::ParseError): the pipeline fails with it. */
+export class RuleClauseError extends Error {}
+
+/**
+ * The files of another project at a ref (default: its default branch) as the pipeline's user, for
+ * `exists:project`; throws RuleClauseError with GitLab's message for a project the user cannot read
+ * or a ref that names no commit.
+ */
+export type OtherProjectTree = (projectPath: string, ref: string | undefined) => Promise<string[]>;
+
+const otherTreeKey = (rule: CiRule, variables: Record<string, string>) => JSON.stringify([expandVariables(rule.existsProject ?? '', variables), rule.existsRef === undefined ? null : expandVariables(rule.existsRef, variables)]);
 
 /** `changes` globs (variables expanded) against the changed paths. */
 export function changesHold(globs: string[], compareTo: string | undefined, files: RuleFiles | undefined, variables: Record<string, string>): boolean {
@@ -37,10 +49,12 @@ export function changesHold(globs: string[], compareTo: string | undefined, file
 }
 
 /** `exists` globs (variables expanded) against the commit's files, bounded. */
-export function existsHold(globs: string[], files: RuleFiles | undefined, variables: Record<string, string>): boolean {
-  if (!files || files.tree === null) return true;
+export function existsHold(rule: CiRule, files: RuleFiles | undefined, variables: Record<string, string>): boolean {
+  const globs = rule.exists ?? [];
+  if (rule.existsProject !== undefined && globs.length === 0) return false;
+  const tree = !files ? null : rule.existsProject !== undefined ? (files.otherTrees.get(otherTreeKey(rule, variables)) ?? []) : files.tree;
+  if (tree === null) return true;
   const patterns = globs.map((glob) => expandVariables(glob, variables).replace(/^\/+/, ''));
-  const tree = files.tree;
   if (patterns.some((pattern) => !isGlob(pattern) && tree.includes(pattern))) return true;
   let comparisons = 0;
   return patterns.filter(isGlob).some((pattern) => tree.some((path) => {
@@ -63,11 +77,17 @@ async function diffNames(repoPath: string, range: string[]): Promise<string[] | 
  * The files the configuration's rules need, null when none asks. A `compare_to` that names no commit
  * is GitLab's `rules:changes:compare_to is not a valid ref` (CompareToError).
  */
-export async function readRuleFiles(repoPath: string, config: CiConfig, facts: { sha: string; beforeSha: string | null; tag: boolean; source: string; diffBaseSha?: string }): Promise<RuleFiles | null> {
+export async function readRuleFiles(
+  repoPath: string,
+  config: CiConfig,
+  facts: { sha: string; beforeSha: string | null; tag: boolean; source: string; diffBaseSha?: string; variables?: Record<string, string> },
+  otherProjectTree?: OtherProjectTree,
+): Promise<RuleFiles | null> {
   const rules = rulesOf(config);
   const wantsChanges = rules.some((rule) => rule.changes !== undefined) || config.jobs.some((job) => job.only?.changes !== undefined || job.except?.changes !== undefined);
-  const wantsExists = rules.some((rule) => rule.exists !== undefined);
-  if (!wantsChanges && !wantsExists) return null;
+  const wantsExists = rules.some((rule) => rule.exists !== undefined && rule.existsProject === undefined);
+  const wantsOther = rules.some((rule) => rule.existsProject !== undefined);
+  if (!wantsChanges && !wantsExists && !wantsOther) return null;
   let modified: string[] | null = null;
   if (wantsChanges) {
     if (facts.source === 'merge_request_event' && facts.diffBaseSha) modified = await diffNames(repoPath, [facts.diffBaseSha, facts.sha]);
@@ -77,7 +97,7 @@ export async function readRuleFiles(repoPath: string, config: CiConfig, facts: {
   for (const ref of new Set(rules.map((rule) => rule.compareTo).filter((ref): ref is string => ref !== undefined))) {
     const commit = /[\s\0]/.test(ref) ? null : await findCommit(repoPath, ref);
     const paths = commit ? await diffNames(repoPath, [commit.id, facts.sha]) : null;
-    if (!paths) throw new CompareToError('rules:changes:compare_to is not a valid ref');
+    if (!paths) throw new RuleClauseError('rules:changes:compare_to is not a valid ref');
     since.set(ref, paths);
   }
   let tree: string[] | null = null;
@@ -86,5 +106,18 @@ export async function readRuleFiles(repoPath: string, config: CiConfig, facts: {
     const paths = await treePaths(repoPath, facts.sha, MAX_TREE_PATHS);
     tree = paths === null ? ((await findCommit(repoPath, facts.sha)) ? null : []) : paths;
   }
-  return { modified, since, tree };
+  // Another project's files, read once per project and ref, expanded with the variables the rule is
+  // evaluated with (select-jobs.ts: the file's, the job's, then the pipeline's).
+  const otherTrees = new Map<string, string[]>();
+  const pipeline = facts.variables ?? {};
+  const scoped = [
+    ...(config.workflowRules ?? []).map((rule) => ({ rule, variables: { ...config.variables, ...pipeline } })),
+    ...config.jobs.flatMap((job) => (job.rules ?? []).map((rule) => ({ rule, variables: { ...config.variables, ...job.variables, ...pipeline } }))),
+  ];
+  for (const { rule, variables } of scoped) {
+    if (rule.existsProject === undefined || !rule.exists?.length || !otherProjectTree) continue;
+    const key = otherTreeKey(rule, variables);
+    if (!otherTrees.has(key)) otherTrees.set(key, await otherProjectTree(expandVariables(rule.existsProject, variables), rule.existsRef === undefined ? undefined : expandVariables(rule.existsRef, variables)));
+  }
+  return { modified, since, tree, otherTrees };
 }

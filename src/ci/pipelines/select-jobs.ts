@@ -51,7 +51,7 @@ export function matchingRule(rules: CiRule[], variables: Record<string, string>,
   return rules.find((rule) =>
     (rule.if === undefined || evaluateExpression(rule.if, variables))
     && (rule.changes === undefined || changesHold(rule.changes, rule.compareTo, files, variables))
-    && (rule.exists === undefined || existsHold(rule.exists, files, variables))) ?? null;
+    && (rule.exists === undefined || existsHold(rule, files, variables))) ?? null;
 }
 
 export interface SelectedJob {
