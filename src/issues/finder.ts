@@ -5,6 +5,7 @@ import { RecordNotFoundError } from '../platform/errors.js';
 import { canOnProject, canReadIssue, type PolicySubject } from '../platform/auth/policies/index.js';
 import type { IssueRow } from './entities.js';
 import type { ConfidentialScope } from './issues-queries.js';
+import { ASSIGNEE_IDS_COLUMN, issueWithAssigneesOf } from './issue-lookup-queries.js';
 
 /**
  * Which confidential issues a one-project listing shows: all of them to callers holding
@@ -42,8 +43,10 @@ export type PolicyIssue = IssueRow & { assigneeIds: number[] };
  * IssuesFinder does: a different answer would tell strangers which iids are confidential.
  */
 export async function findReadableIssue(deps: Deps, access: PolicySubject & { project: { id: number } }, iid: number): Promise<PolicyIssue> {
-  const issue = await findIssue(deps.db, access.project.id, iid);
-  const facts: PolicyIssue = { ...issue, assigneeIds: await assigneeIdsOf(deps.db, Number(issue.id)) };
+  const [row] = await deps.reads.all<IssueRow & { [ASSIGNEE_IDS_COLUMN]: string }>(issueWithAssigneesOf(deps.dialect, Number(access.project.id), iid));
+  if (!row) throw new RecordNotFoundError();
+  const { [ASSIGNEE_IDS_COLUMN]: assignees, ...issue } = row;
+  const facts: PolicyIssue = Object.assign(issue, { assigneeIds: (JSON.parse(assignees) as Array<number | string>).map(Number) });
   if (!canReadIssue(access, facts)) throw new RecordNotFoundError();
   return facts;
 }

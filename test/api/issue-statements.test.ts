@@ -1,0 +1,83 @@
+// What reading issues costs in statements (docs/performance.md, issue 40): one issue is the token with
+// its project, the issue with its assignees (issues/issue-lookup-queries.ts), its links
+// (issue-presentation-queries.ts) and the caller's subscription facts (notifications/subscribed-issues-
+// queries.ts); a page of issues the token, the page, the links and the subscription facts. Neither
+// grows with assignees, labels, comments or subscriptions. Counted at the drivers (test/helpers/
+// statement-counter.ts) for a request that finds nothing in the row cache; on PostgreSQL each
+// statement is a round trip.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { countStatements, type StatementCounter } from '../helpers/statement-counter.js';
+import { ACCESS } from '../../src/platform/auth/access-levels.js';
+
+let kiln: TestKiln;
+let owner: TestUser;
+let reader: TestUser;
+let projectId = 0;
+let busyIid = 0;
+let confidentialIid = 0;
+let statements: StatementCounter;
+
+beforeAll(async () => {
+  // Before the app starts.
+  statements = countStatements();
+  kiln = await testKiln();
+  owner = await kiln.createUser('stmt-issue-owner');
+  reader = await kiln.createUser('stmt-issue-reader');
+  const project = await kiln.createProject(owner, 'stmt-issues', { visibility: 'private' });
+  projectId = project.id;
+  await kiln.addMember(owner, 'projects', projectId, reader, ACCESS.guest);
+  const base = `/projects/${projectId}/issues`;
+  const busy = await kiln.apiAs(owner, 'POST', base, { title: 'Busy', labels: 'a,b', assignee_ids: [owner.id, reader.id], description: 'Ask @stmt-issue-reader' });
+  busyIid = busy.iid;
+  await kiln.apiAs(reader, 'POST', `${base}/${busy.iid}/notes`, { body: 'Mine' });
+  await kiln.apiAs(owner, 'POST', `${base}/${busy.iid}/notes`, { body: 'cc @stmt-issue-reader' });
+  await kiln.apiAs(reader, 'POST', `${base}/${busy.iid}/award_emoji`, { name: 'thumbsup' });
+  // An explicit unsubscription wins over being an assignee, a commenter and mentioned.
+  await kiln.apiAs(reader, 'POST', `${base}/${busy.iid}/unsubscribe`);
+  for (let i = 0; i < 4; i += 1) await kiln.apiAs(owner, 'POST', base, { title: `Plain ${i}` });
+  confidentialIid = (await kiln.apiAs(owner, 'POST', base, { title: 'Secret', confidential: true })).iid;
+}, 120_000);
+afterAll(async () => {
+  statements.restore();
+  await kiln.close();
+});
+
+/** A write to the tables the look-ups read: the next request reads them all again. */
+async function invalidate(): Promise<void> {
+  await kiln.deps.db.updateTable('users').set({ updated_at: kiln.clock.now() }).where('id', '=', reader.id).execute();
+  await kiln.deps.db.updateTable('projects').set({ updated_at: kiln.clock.now() }).where('id', '=', projectId).execute();
+}
+
+async function statementsOf(user: TestUser, path: string): Promise<{ count: number; status: number; body: any }> {
+  await kiln.api('GET', path, { token: user.token });
+  await invalidate();
+  statements.count = 0;
+  statements.log = [];
+  const { status, body } = await kiln.api('GET', path, { token: user.token });
+  return { count: statements.count, status, body };
+}
+
+describe('statements per issue read', () => {
+  it('one issue with assignees, labels, comments and an unsubscription is four statements', async () => {
+    const read = await statementsOf(reader, `/projects/${projectId}/issues/${busyIid}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ title: 'Busy', user_notes_count: 2, upvotes: 1, subscribed: false, labels: ['a', 'b'] });
+    expect(read.body.assignees.map((user: any) => user.id)).toEqual([owner.id, reader.id].sort((a, b) => a - b));
+    expect(read.count, statements.log?.join('\n---\n')).toBe(4);
+  });
+
+  it('an issue the caller may not read is 404 after the same first two statements', async () => {
+    const read = await statementsOf(reader, `/projects/${projectId}/issues/${confidentialIid}`);
+    expect(read.status).toBe(404);
+    expect(read.count, statements.log?.join('\n---\n')).toBe(2);
+  });
+
+  it('a page of issues is four statements, whatever the issues carry', async () => {
+    const read = await statementsOf(reader, `/projects/${projectId}/issues`);
+    expect(read.status).toBe(200);
+    expect(read.body.map((issue: any) => issue.title)).toEqual(['Plain 3', 'Plain 2', 'Plain 1', 'Plain 0', 'Busy']);
+    expect(read.body.find((issue: any) => issue.iid === busyIid)).toMatchObject({ subscribed: false, assignees: [expect.anything(), expect.anything()] });
+    expect(read.count, statements.log?.join('\n---\n')).toBe(4);
+  });
+});
