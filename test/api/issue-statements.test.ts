@@ -7,7 +7,7 @@
 // statement is a round trip.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
-import { countStatements, type StatementCounter } from '../helpers/statement-counter.js';
+import { countStatements, invalidateLookups, type StatementCounter } from '../helpers/statement-counter.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
 
 let kiln: TestKiln;
@@ -43,15 +43,9 @@ afterAll(async () => {
   await kiln.close();
 });
 
-/** A write to the tables the look-ups read: the next request reads them all again. */
-async function invalidate(): Promise<void> {
-  await kiln.deps.db.updateTable('users').set({ updated_at: kiln.clock.now() }).where('id', '=', reader.id).execute();
-  await kiln.deps.db.updateTable('projects').set({ updated_at: kiln.clock.now() }).where('id', '=', projectId).execute();
-}
-
 async function statementsOf(user: TestUser, path: string): Promise<{ count: number; status: number; body: any }> {
   await kiln.api('GET', path, { token: user.token });
-  await invalidate();
+  await invalidateLookups(kiln, reader.id, projectId);
   statements.count = 0;
   statements.log = [];
   const { status, body } = await kiln.api('GET', path, { token: user.token });

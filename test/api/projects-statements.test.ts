@@ -8,7 +8,7 @@
 // data_version and schema_version pragmas) are left out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
-import { countStatements, type StatementCounter } from '../helpers/statement-counter.js';
+import { countStatements, invalidateLookups, type StatementCounter } from '../helpers/statement-counter.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
 
 let kiln: TestKiln;
@@ -37,16 +37,10 @@ afterAll(async () => {
   await kiln.close();
 });
 
-/** A write to the tables the reads depend on: the next request reads them all again. */
-async function invalidate(): Promise<void> {
-  await kiln.deps.db.updateTable('users').set({ updated_at: kiln.clock.now() }).where('id', '=', reader.id).execute();
-  await kiln.deps.db.updateTable('projects').set({ updated_at: kiln.clock.now() }).where('id', '=', projectId).execute();
-}
-
 /** Statements run while answering, after a request that may write the token's last use. */
 async function statementsOf(path: string, token?: string): Promise<{ count: number; status: number }> {
   await kiln.api('GET', path, { token });
-  await invalidate();
+  await invalidateLookups(kiln, reader.id, projectId);
   statements.count = 0;
   const { status } = await kiln.api('GET', path, { token });
   return { count: statements.count, status };
@@ -68,12 +62,12 @@ describe('statements per uncached read', () => {
   });
 
   it('a page of GET /projects whose entities are kept is two statements: the token, and the page with its count', async () => {
-    // Newest first, five a page: the third page is service-15 to service-11, which invalidate() leaves alone.
+    // Newest first, five a page: the third page is service-15 to service-11, which invalidateLookups leaves alone.
     expect(await statementsOf('/projects?per_page=5&page=3', reader.token)).toEqual({ count: 2, status: 200 });
   });
 
   it('a project changed since its entity was kept adds its row and its namespace', async () => {
-    // invalidate() updates service-10: on the fourth page of five, and on the first of twenty.
+    // invalidateLookups updates service-10: on the fourth page of five, and on the first of twenty.
     expect(await statementsOf('/projects?per_page=5&page=4', reader.token)).toEqual({ count: 4, status: 200 });
     expect(await statementsOf('/projects?per_page=20', reader.token)).toEqual({ count: 4, status: 200 });
   });
@@ -105,7 +99,7 @@ describe('statements per read with the row cache off (KILN_READ_CACHE=false)', (
     const owner = await uncached.createUser('off-owner');
     const project = await uncached.createProject(owner, 'off-service');
     await uncached.api('GET', `/projects/${project.id}`, { token: owner.token });
-    // A write to what the read depends on, as invalidate() does: nothing remembered may answer it.
+    // A write to what the read depends on, as invalidateLookups does: nothing remembered may answer it.
     await uncached.deps.db.updateTable('projects').set({ updated_at: uncached.clock.now() }).where('id', '=', project.id).execute();
     statements.count = 0;
     const { status } = await uncached.api('GET', `/projects/${project.id}`, { token: owner.token });

@@ -3,6 +3,7 @@
 // and restore the drivers after. SQLite's cache checks (data_version, schema_version) are left out.
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import type { TestKiln } from './kiln.js';
 
 export interface StatementCounter {
   count: number;
@@ -34,4 +35,13 @@ export function countStatements(): StatementCounter {
   for (const method of ['all', 'get', 'run', 'iterate']) wrap(statementPrototype, method);
   wrap(pg.Client.prototype as unknown as Record<string, unknown>, 'query');
   return counter;
+}
+
+/**
+ * A write to the user's and the project's rows, which the token and project look-ups read: the next
+ * request finds nothing in the row cache and reads them all again.
+ */
+export async function invalidateLookups(kiln: TestKiln, userId: number, projectId: number): Promise<void> {
+  await kiln.deps.db.updateTable('users').set({ updated_at: kiln.clock.now() }).where('id', '=', userId).execute();
+  await kiln.deps.db.updateTable('projects').set({ updated_at: kiln.clock.now() }).where('id', '=', projectId).execute();
 }
