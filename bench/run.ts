@@ -72,6 +72,20 @@ function pinSelf(): void {
   }
 }
 
+/**
+ * CPU time of process `pid` and of its children it has waited for (its git processes), in ms, from
+ * /proc (utime + stime + cutime + cstime, in clock ticks of 10 ms); null where there is no /proc.
+ */
+function processCpuMs(pid: number | undefined): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 /** A server child on `core` (0 unless it is a scenario's second node). */
 function spawnPinned(args: string[], env: Record<string, string>, core = 0): ChildProcess {
   const command = PIN ? 'taskset' : process.execPath;
@@ -337,7 +351,7 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
     const url = `http://127.0.0.1:${port}`;
     server = await startChild([...PROFILE, '--import', pathToFileURL(QUERY_COUNTER).href, MAIN, 'serve'], { ...env, KILN_PORT: String(port), KILN_HOST: '127.0.0.1', BENCH_QUERY_COUNT_FILE: countFile, ...(scenario.background ? { BENCH_QUERY_COUNT_READS: '1' } : {}) }, `${url}/-/readiness`);
     const started = server;
-    const benchServer: BenchServer = { url, rootToken, gitProcesses: async () => (await readCounts(started, countFile))?.gitProcesses ?? null };
+    const benchServer: BenchServer = { url, rootToken, gitProcesses: async () => (await readCounts(started, countFile))?.gitProcesses ?? null, cpuMs: () => processCpuMs(started.pid) };
     if (scenario.background) background = await scenario.background(benchServer, seeded);
     let targetIndex = 0;
     for (const target of await scenario.targets(benchServer, seeded)) {

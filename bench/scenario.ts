@@ -8,6 +8,8 @@ export interface BenchServer {
   rootToken: string;
   /** How many git processes the server has started so far (bench/query-counter.ts); null when unknown. */
   gitProcesses?(): Promise<number | null>;
+  /** The server's CPU time so far, its finished git processes' included, in ms (10 ms steps); null when unknown. */
+  cpuMs?(): number | null;
 }
 
 export interface BenchTarget {

@@ -5,7 +5,7 @@ import { fullTitle, gitlabTime, parseCommitObject, parseSignature, parseTagObjec
 import { isHexBranchName, isValidRefName } from '../../src/repositories/repository-api/ref-names.js';
 import { cleanRepositoryPath, isValidFilePath, parseLsTree } from '../../src/repositories/repository-api/tree-entries.js';
 import { fileDiffs, parseNumstat, parseRawDiff, splitPatches } from '../../src/repositories/repository-api/diffs.js';
-import { parseBlame } from '../../src/repositories/repository-api/blame.js';
+import { parseBlame, parseBlameRuns } from '../../src/repositories/repository-api/blame.js';
 import { cleanActionPath, planActions } from '../../src/repositories/repository-api/file-actions.js';
 import { compareVersions, matchesSearch } from '../../src/repositories/repository-api/ref-filters.js';
 import { archiveExtension, archivePathspecs, archivePrefix } from '../../src/repositories/repository-api/archive.js';
@@ -157,6 +157,19 @@ describe('ls-tree, diff and blame output', () => {
       { commitId: B, lines: ['three'] },
       { commitId: A, lines: ['four'] },
     ]);
+  });
+
+  it('reads the same runs of lines without their content, whatever the content holds', () => {
+    const output = [
+      `${A} 1 1 2`, 'author A', 'summary \tnot content', 'filename f', '\tone', `${A} 2 2`, '\t', `${B} 3 3 1`, 'author B', 'filename f', `\t\t${B} 9 9 1`, `${A} 4 4 1`, '\tfour', '',
+    ].join('\n');
+    expect(parseBlameRuns(output)).toEqual(parseBlame(output).map((group) => ({ commitId: group.commitId, lines: group.lines.length })));
+    expect(parseBlameRuns(output)).toEqual([
+      { commitId: A, lines: 2 },
+      { commitId: B, lines: 1 },
+      { commitId: A, lines: 1 },
+    ]);
+    expect(parseBlameRuns('')).toEqual([]);
   });
 });
 

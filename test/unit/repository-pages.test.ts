@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { splitRef } from '../../src/repositories/pages/resolve-ref.js';
 import { resolveRelative } from '../../src/markdown/relative-links.js';
 import { matchScore } from '../../src/repositories/pages/find-file-page.js';
-import { ageBucket } from '../../src/repositories/pages/blame-page.js';
+import { ageBucket, shownMarkup } from '../../src/repositories/pages/blame-page.js';
+import { lineMarkup } from '../../src/repositories/pages/file-lines.js';
 import { timeAgo } from '../../src/repositories/pages/time.js';
 import { parseNameOnlyLog } from '../../src/repositories/repository-api/last-commits.js';
 
@@ -81,5 +82,29 @@ describe('ageBucket and timeAgo', () => {
 describe('parseNameOnlyLog', () => {
   it('reads each commit with the paths it changed', () => {
     expect(parseNameOnlyLog(`\x01${A}\0\0\x01${B}\0\nd/a\0d\0`)).toEqual([{ id: A, paths: [] }, { id: B, paths: ['d/a', 'd'] }]);
+  });
+});
+
+describe('the blame page\'s highlighted lines', () => {
+  // A TypeScript file whose later lines depend on what came before (a template literal and a block comment across lines).
+  const text = `${Array.from({ length: 1500 }, (_, line) => (line % 7 === 0 ? 'const s = `start' : line % 7 === 3 ? 'end`; /* open' : line % 7 === 5 ? 'close */ export const x = 1;' : `let v${line} = "${line}";`)).join('\n')}\n`;
+
+  it('highlights only the lines up to the last one shown when nothing is kept, as the whole file colours them, and keeps nothing', async () => {
+    const writes: string[][] = [];
+    const store = { read: async () => null, write: async (lines: string[]) => void writes.push(lines) };
+    const whole = await lineMarkup('big.ts', text);
+    expect(whole[0]).toContain('hljs-');
+    const shown = await shownMarkup(store, 'big.ts', text, 1000);
+    expect(shown).toEqual(whole.slice(0, 1000));
+    expect(writes).toEqual([]);
+  });
+
+  it('uses the whole file\'s kept lines, and highlights and keeps the whole file when the page shows its end', async () => {
+    const whole = await lineMarkup('big.ts', text);
+    const kept = whole.map((line) => `${line}<!-- kept -->`);
+    expect(await shownMarkup({ read: async () => kept, write: async () => undefined }, 'big.ts', text, 1000)).toEqual(kept);
+    const writes: string[][] = [];
+    expect(await shownMarkup({ read: async () => null, write: async (lines) => void writes.push(lines) }, 'big.ts', text, 1500)).toEqual(whole);
+    expect(writes).toEqual([whole]);
   });
 });

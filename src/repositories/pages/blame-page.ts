@@ -20,7 +20,7 @@ import { readCommits } from '../repository-api/object-reader.js';
 import { baseName } from '../repository-api/tree-entries.js';
 import { resolveFile } from './resolve-file.js';
 import { refBar } from './ref-bar.js';
-import { storedLineMarkup } from './file-lines.js';
+import { lineMarkup, linesOf, storedLineMarkup, type MarkupStore } from './file-lines.js';
 import { MAX_SHOWN_BYTES } from './file-kinds.js';
 import { timeAgo, exactTime } from './time.js';
 import { commitTitle } from './shared.js';
@@ -43,6 +43,23 @@ export function blamePage(value: string | undefined, lineCount: number): number 
   return page < 1 || (page - 1) * BLAME_PER_PAGE >= lineCount ? 1 : page;
 }
 
+/** Lines highlighted past the last one shown and not used: a construct read ahead across the cut colours the last lines as in the whole file. */
+const SHOWN_MARGIN = 20;
+
+/**
+ * The markup of lines 1 … `to`: the whole file's when it is kept (the blob page or the push job
+ * highlighted it), else a highlighting of those lines alone (highlight.js reads left to right, so
+ * they come out as in the whole file), not kept. A cold blame of the first 1,000 lines of a 5,000-line
+ * file then highlights a fifth of it beside git's blame on the same core, not all of it.
+ */
+export async function shownMarkup(store: MarkupStore, path: string, text: string, to: number): Promise<string[]> {
+  const lines = linesOf(text);
+  if (to + SHOWN_MARGIN >= lines.length) return storedLineMarkup(store, path, text);
+  const kept = await store.read().catch(() => null);
+  if (kept && kept.length === lines.length) return kept;
+  return (await lineMarkup(path, `${lines.slice(0, to + SHOWN_MARGIN).join('\n')}\n`)).slice(0, to);
+}
+
 export async function renderBlame(context: PageContext, access: ProjectAccess) {
   const file = await resolveFile(context.deps, access, context.match.rest);
   const base = `/${access.project.full_path}`;
@@ -54,18 +71,20 @@ export async function renderBlame(context: PageContext, access: ProjectAccess) {
     const found = content.length === 0 ? [] : await blameAt(context.deps, Number(access.project.id), resolved.repoPath, resolved.commit.id, resolved.path);
     return found && { groups: found, commits: await readCommits(resolved.repoPath, found.map((group) => group.commitId)) };
   };
-  const [blame, markup] = await Promise.all([blamed(), storedLineMarkup(highlightStore(context.deps, Number(access.project.id), file.entry.id, resolved.path), resolved.path, content.toString('utf8'))]);
+  // The page's lines are the blob's (blame names the same lines): which page is shown is known before git answers.
+  const text = content.toString('utf8');
+  const lineCount = linesOf(text).length;
+  const whole = context.query.no_pagination === 'true' || lineCount <= BLAME_PER_PAGE;
+  const pageNumber = whole ? 1 : blamePage(context.query.page, lineCount);
+  const from = whole ? 1 : (pageNumber - 1) * BLAME_PER_PAGE + 1;
+  const to = whole ? lineCount : Math.min(pageNumber * BLAME_PER_PAGE, lineCount);
+  const [blame, markup] = await Promise.all([blamed(), shownMarkup(highlightStore(context.deps, Number(access.project.id), file.entry.id, resolved.path), resolved.path, text, to)]);
   if (blame === null) throw new NotFoundError('Blame');
   const { groups, commits } = blame;
   const times = [...commits.values()].map((commit) => commit.author.seconds);
   const newest = Math.max(...times);
   const oldest = Math.min(...times);
   const now = Math.floor(context.deps.clock.now() / 1000);
-  const lineCount = groups.reduce((sum, group) => sum + group.lines, 0);
-  const whole = context.query.no_pagination === 'true' || lineCount <= BLAME_PER_PAGE;
-  const pageNumber = whole ? 1 : blamePage(context.query.page, lineCount);
-  const from = whole ? 1 : (pageNumber - 1) * BLAME_PER_PAGE + 1;
-  const to = whole ? lineCount : Math.min(pageNumber * BLAME_PER_PAGE, lineCount);
   let rows = '';
   let end = 0;
   for (const group of groups) {

@@ -10,7 +10,7 @@ import type { Deps } from '../../platform/deps.js';
 import { BoundedMap } from '../../platform/bounded-map.js';
 import { lastCommitsForTree, type TreeLastCommits } from './last-commits.js';
 import { blamePorcelain, lastCommitFor } from './git-reads.js';
-import { parseBlame } from './blame.js';
+import { parseBlameRuns } from './blame.js';
 
 /** Rows a project keeps; past it the oldest go (the default branch's recent heads are the newest). */
 export const KEPT_ROWS_PER_PROJECT = 1000;
@@ -248,7 +248,7 @@ export async function lastCommitOfFile(deps: Deps, projectId: number, repoPath: 
 
 /** Pure: the porcelain blame as runs of lines by commit. */
 export function blameRanges(porcelain: string): BlameRange[] {
-  return parseBlame(porcelain).map((group) => ({ commitId: group.commitId, lines: group.lines.length }));
+  return parseBlameRuns(porcelain);
 }
 
 /** The blame of `path` at `commit` as runs of lines: kept, or blamed now and kept; null when git has none. */
