@@ -31,6 +31,7 @@ import { readCommits } from './repository-api/object-reader.js';
 import { commitTitle } from './record-push-events.js';
 import { enqueue } from '../platform/jobs/queue.js';
 import { PAGE_CACHES_JOB, pageCachesJob, takePageCachesJob } from './page-caches-job.js';
+import { defaultBranchRef } from './push-queries.js';
 
 export const repositoriesFeature: Feature = {
   name: 'repositories',
@@ -50,10 +51,11 @@ export const repositoriesFeature: Feature = {
     // A branch or tag pushed: its tree pages' last commits and recent files' blame are computed in
     // the background, so that the first view after the push reads them (page-caches-job.ts). At most
     // MAX_PAGE_CACHES_JOBS_PER_PUSH a push (its events share one transaction; branches come before
-    // tags): a push of a thousand old tags stays bounded, their pages computed on a first view.
+    // tags), one of them kept for the default branch: a push of a thousand old tags stays bounded,
+    // their pages computed on a first view, and the default branch's job is always among them.
     deps.domainEvents.on('push', async (tx, event) => {
       if (event.after === null || !/^refs\/(heads|tags)\//.test(event.ref)) return;
-      if (!takePageCachesJob(tx)) return;
+      if (!(await takePageCachesJob(tx, event.ref, () => defaultBranchRef(tx, event.projectId)))) return;
       await enqueue(tx, deps.clock, PAGE_CACHES_JOB, { projectId: event.projectId, ref: event.ref, before: event.before, after: event.after });
     });
   },

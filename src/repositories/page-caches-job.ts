@@ -12,8 +12,9 @@
 // - every other directory kept at the compared commit is carried over as it is (same answer then);
 // - the files the newest pushed commits changed get their blame, a few and not too big ones, and are
 //   highlighted once (kept by their blob, for the blob and blame pages of every node).
-// A push enqueues one job per branch or tag it changed, MAX_PAGE_CACHES_JOBS_PER_PUSH at most (a
-// mirror push of a thousand old tags stays bounded: the pages of the rest are computed on first view).
+// A push enqueues one job per branch or tag it changed, MAX_PAGE_CACHES_JOBS_PER_PUSH at most, one of
+// them kept for the default branch (a mirror push of a thousand old tags stays bounded: the pages of
+// the rest are computed on first view).
 // At-least-once: a repeated job finds the rows written and skips them.
 import type { Deps } from '../platform/deps.js';
 import { findProjectRow } from '../accounts/api.js';
@@ -38,15 +39,38 @@ const MAX_CARRIED = 500;
 export const MAX_BLAMES = 5;
 const MAX_BLAME_BYTES = 1024 * 1024;
 
-/** Jobs one push enqueues at most (the first refs it changed, by name: branches before tags). */
+/**
+ * Jobs one push enqueues at most: the first refs it changed, by name (branches before tags), one of
+ * them kept for the default branch. A mirror push of many branches would otherwise leave the default
+ * branch, whose pages are the most viewed, to its first view when five branches sort before it.
+ */
 export const MAX_PAGE_CACHES_JOBS_PER_PUSH = 4;
-const jobsByPush = new WeakMap<object, number>();
 
-/** Whether the push of `tx` (the transaction its ref changes are announced in) may enqueue one more job; counts it. */
-export function takePageCachesJob(tx: object): boolean {
-  const taken = jobsByPush.get(tx) ?? 0;
-  if (taken >= MAX_PAGE_CACHES_JOBS_PER_PUSH) return false;
-  jobsByPush.set(tx, taken + 1);
+interface PushJobs {
+  taken: number;
+  defaultTaken: boolean;
+  /** The project's default branch as a ref, asked once a push (the first branch event asks it). */
+  defaultRef: Promise<string | null> | null;
+}
+
+const jobsByPush = new WeakMap<object, PushJobs>();
+
+/**
+ * Whether the push of `tx` (the transaction its ref changes are announced in) may enqueue a job for
+ * `ref`; counts it. `defaultRef` names the default branch (`refs/heads/…`), asked at most once a push.
+ */
+export async function takePageCachesJob(tx: object, ref: string, defaultRef: () => Promise<string | null>): Promise<boolean> {
+  let jobs = jobsByPush.get(tx);
+  if (!jobs) {
+    jobs = { taken: 0, defaultTaken: false, defaultRef: null };
+    jobsByPush.set(tx, jobs);
+  }
+  const isDefault = ref.startsWith('refs/heads/') && ref === (await (jobs.defaultRef ??= defaultRef()));
+  if (isDefault) {
+    if (jobs.defaultTaken) return false;
+    jobs.defaultTaken = true;
+  } else if (jobs.taken >= MAX_PAGE_CACHES_JOBS_PER_PUSH - (jobs.defaultTaken ? 0 : 1)) return false;
+  jobs.taken += 1;
   return true;
 }
 

@@ -246,14 +246,29 @@ describe('the answers kept by commit', { timeout: 240_000 }, () => {
     await expectKeptAnswersRight(oldest);
   });
 
-  it(`a push of many tags queues ${MAX_PAGE_CACHES_JOBS_PER_PUSH} jobs, not one per tag`, async () => {
-    const queued = async () => (await kiln.deps.db.selectFrom('jobs').select('payload').where('kind', '=', PAGE_CACHES_JOB).orderBy('id').execute()).map((row) => (JSON.parse(row.payload) as { ref: string }).ref);
-    const before = (await queued()).length;
+  const queuedRefs = async () => (await kiln.deps.db.selectFrom('jobs').select('payload').where('kind', '=', PAGE_CACHES_JOB).orderBy('id').execute()).map((row) => (JSON.parse(row.payload) as { ref: string }).ref);
+
+  it(`a push of many tags queues ${MAX_PAGE_CACHES_JOBS_PER_PUSH - 1} jobs, not one per tag (the last is kept for the default branch)`, async () => {
+    const before = (await queuedRefs()).length;
     const commits = (await ok(['rev-list', 'main'], repo)).trim().split('\n');
     for (let index = 0; index < 30; index += 1) await ok(['tag', `old-${String(index).padStart(2, '0')}`, commits[index % commits.length]], repo);
     await ok(['push', '-q', remote, '--tags'], repo);
     // The first tags by name have their job; the others' pages are computed when first viewed.
-    expect((await queued()).slice(before)).toEqual(Array.from({ length: MAX_PAGE_CACHES_JOBS_PER_PUSH }, (_, index) => `refs/tags/old-${String(index).padStart(2, '0')}`));
+    expect((await queuedRefs()).slice(before)).toEqual(Array.from({ length: MAX_PAGE_CACHES_JOBS_PER_PUSH - 1 }, (_, index) => `refs/tags/old-${String(index).padStart(2, '0')}`));
+    await kiln.worker.drain();
+  });
+
+  it(`a mirror-style push of more than ${MAX_PAGE_CACHES_JOBS_PER_PUSH} branches that sort before the default branch still queues the default branch's job`, async () => {
+    const before = (await queuedRefs()).length;
+    await write('mirror.txt', 'mirrored\n', 'A commit every pushed branch holds');
+    // Six branches whose names sort before `main`, and main itself, in one push.
+    const branches = ['a-1', 'a-2', 'a-3', 'a-4', 'b-1', 'b-2'];
+    for (const branch of branches) await ok(['branch', '-f', branch, 'main'], repo);
+    await ok(['push', '-q', remote, 'main', ...branches], repo);
+    const queued = (await queuedRefs()).slice(before);
+    expect(queued).toHaveLength(MAX_PAGE_CACHES_JOBS_PER_PUSH);
+    expect(queued).toContain('refs/heads/main');
+    expect(queued.filter((ref) => ref !== 'refs/heads/main')).toEqual(['refs/heads/a-1', 'refs/heads/a-2', 'refs/heads/a-3']);
     await kiln.worker.drain();
   });
 
