@@ -18,6 +18,7 @@ import { MERGE_REQUEST_PIPELINE_JOB, mergeRequestPipelineJob } from './pipelines
 import { mergeRequestPipelinesRoutes } from './pipelines/merge-request-pipelines-routes.js';
 import { jobTokenScopeRoutes } from './job-token-scope/scope-routes.js';
 import { jobTokenReaches } from './job-token-scope/scope-store.js';
+import { resolveJobToken } from './job-token-scope/job-token-auth.js';
 import { DROP_STUCK_JOBS_JOB, dropStuckJobsJob, scheduleStuckJobsCheck } from './jobs/drop-stuck-jobs.js';
 import { EXPIRE_ARTIFACTS_JOB, expireArtifactsJob } from './jobs/expire-artifacts.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
@@ -48,6 +49,9 @@ export const ciFeature: Feature = {
     const mrHooks = mergeRequestHooks(deps);
     mrHooks.widgetSections = [...(mrHooks.widgetSections ?? []), (context, input) => mergeRequestExposedArtifacts(context, input)];
     repositoryHooks(deps).jobTokenReaches = (jobProjectId, targetProjectId) => jobTokenReaches(deps.db, jobProjectId, targetProjectId);
+    // CI_JOB_TOKEN on the API routes that take it, within the same scope.
+    deps.auth.jobToken = (token) => resolveJobToken(deps, token);
+    deps.auth.jobTokenReaches = (jobProjectId, targetProjectId) => jobTokenReaches(deps.db, jobProjectId, targetProjectId);
     // A deployment's `deployable`: the job that made it, in the specification's shape.
     environmentHooks(deps).deployables = async (project, buildIds) => {
       const builds = await deps.db.selectFrom('ci_builds').selectAll().where('project_id', '=', project.id).where('id', 'in', buildIds).execute();

@@ -245,7 +245,7 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   apiRoute(app, deps, {
-    method: 'GET', url: '/projects/:id/jobs/:job_id/artifacts', summary: "A job's artifacts archive", tags: TAGS,
+    method: 'GET', url: '/projects/:id/jobs/:job_id/artifacts', summary: "A job's artifacts archive", tags: TAGS, jobToken: true,
     ability: { project: 'read_pipeline' }, auth: 'optional', params: oneJob,
     handler: async ({ params, project, reply }) => {
       const access = await project();

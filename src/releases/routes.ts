@@ -24,7 +24,7 @@ const ORDER = {
 
 export function releaseRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
-    method: 'GET', url: '/projects/:id/releases', summary: "List a project's releases, latest first", tags: TAGS, paginated: true,
+    method: 'GET', url: '/projects/:id/releases', summary: "List a project's releases, latest first", tags: TAGS, jobToken: true, paginated: true,
     ability: { project: 'read_release' }, auth: 'optional',
     params: { id: p.string.required(), ...ORDER, include_html_description: p.boolean.optional() },
     handler: async ({ params, project, paginate }) => {
@@ -52,7 +52,7 @@ export function releaseRoutes(app: FastifyInstance, deps: Deps): void {
   }
 
   apiRoute(app, deps, {
-    method: 'GET', url: '/projects/:id/releases/:tag_name', summary: 'One release by its tag', tags: TAGS,
+    method: 'GET', url: '/projects/:id/releases/:tag_name', summary: 'One release by its tag', tags: TAGS, jobToken: true,
     ability: { project: 'read_release' }, auth: 'optional',
     params: { id: p.string.required(), tag_name: p.string.required(), include_html_description: p.boolean.optional() },
     handler: async ({ params, project }) => {
@@ -62,7 +62,7 @@ export function releaseRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   apiRoute(app, deps, {
-    method: 'POST', url: '/projects/:id/releases', summary: 'Make a release of an existing tag, or of a new tag made from ref', tags: TAGS,
+    method: 'POST', url: '/projects/:id/releases', summary: 'Make a release of an existing tag, or of a new tag made from ref', tags: TAGS, jobToken: true,
     ability: { project: 'create_release' },
     params: {
       id: p.string.required(),
@@ -89,7 +89,7 @@ export function releaseRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   apiRoute(app, deps, {
-    method: 'PUT', url: '/projects/:id/releases/:tag_name', summary: "Change a release's name, notes, date or milestones", tags: TAGS,
+    method: 'PUT', url: '/projects/:id/releases/:tag_name', summary: "Change a release's name, notes, date or milestones", tags: TAGS, jobToken: true,
     ability: { project: 'update_release' },
     params: {
       id: p.string.required(), tag_name: p.string.required(), name: p.string.optional(), description: p.string.optional(),
@@ -107,7 +107,7 @@ export function releaseRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   apiRoute(app, deps, {
-    method: 'DELETE', url: '/projects/:id/releases/:tag_name', summary: 'Delete a release (the tag stays)', tags: TAGS, status: 200,
+    method: 'DELETE', url: '/projects/:id/releases/:tag_name', summary: 'Delete a release (the tag stays)', tags: TAGS, jobToken: true, status: 200,
     ability: { project: 'destroy_release' },
     params: { id: p.string.required(), tag_name: p.string.required() },
     handler: async ({ params, project }) => {

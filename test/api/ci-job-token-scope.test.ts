@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
 import { repositoryWorld, commit, create, type RepositoryWorld } from './repository-api-driver.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
+import { claimRunningJob } from '../ci/running-job.js';
 
 let kiln: TestKiln;
 let w: RepositoryWorld;
@@ -18,12 +19,7 @@ beforeAll(async () => {
   other = await kiln.createProject(w.owner, 'other', { namespace_id: w.group.id, visibility: 'private' });
   await kiln.addMember(w.owner, 'projects', other.id, w.maintainer, ACCESS.maintainer);
   await commit(kiln, w.owner.token, other.id, { branch: 'main', commit_message: 'x', actions: [create('README.md', 'x\n')] });
-  const runner = await kiln.api('POST', '/user/runners', { token: w.maintainer.token, body: { runner_type: 'project_type', project_id: w.project.id, run_untagged: true } });
-  await commit(kiln, w.maintainer.token, w.project.id, { branch: 'main', commit_message: 'CI', actions: [create('.gitlab-ci.yml', 'job:\n  script: make\n')] });
-  await kiln.worker.drain();
-  const job = await kiln.request('POST', '/api/v4/jobs/request', { body: { token: runner.body.token } });
-  expect(job.statusCode).toBe(201);
-  jobToken = job.json().token;
+  jobToken = (await claimRunningJob(kiln, w.maintainer, w.project.id)).token;
 }, 120_000);
 
 afterAll(async () => {

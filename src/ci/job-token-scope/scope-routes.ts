@@ -1,5 +1,6 @@
 // GitLab's API::Ci::JobTokenScope (Maintainers): whether the project limits which projects' CI/CD job
-// tokens may reach it, and its allowlist of those projects.
+// tokens may reach it, and its allowlists of those projects and of groups (whose projects, subgroups'
+// included, may reach it).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import { apiRoute } from '../../platform/http/route.js';
@@ -9,6 +10,7 @@ import { NotFoundError } from '../../platform/errors.js';
 import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { findProjectRow, namespacesOf, projectSimpleEntity, userCanOnProject } from '../../accounts/api.js';
 import { addToAllowlist, allowlistQuery, inboundEnabled, removeFromAllowlist, setInboundEnabled } from './scope-store.js';
+import { groupsAllowlistRoutes } from './groups-allowlist-routes.js';
 
 const TAGS = ['ci'];
 const ability = { project: 'admin_project' } as const;
@@ -60,6 +62,8 @@ export function jobTokenScopeRoutes(app: FastifyInstance, deps: Deps): void {
       return { source_project_id: Number(source.id), target_project_id: Number(row.id) };
     },
   });
+
+  groupsAllowlistRoutes(app, deps);
 
   apiRoute(app, deps, {
     method: 'DELETE', url: '/projects/:id/job_token_scope/allowlist/:target_project_id', summary: 'Remove a project from the allowlist', tags: TAGS, ability,

@@ -1,6 +1,8 @@
 // The job token's inbound scope of a project (GitLab's Ci::JobToken::Scope, inbound direction): the
-// limit (on without a settings row) and the allowlist of projects whose jobs' tokens may reach it.
+// limit (on without a settings row) and the allowlists of projects, and of groups, whose jobs'
+// tokens may reach it.
 import type { Executor } from '../../platform/db/database.js';
+import { groupAndAncestorIds } from '../../labels/api.js';
 
 export async function inboundEnabled(db: Executor, projectId: number): Promise<boolean> {
   const row = await db.selectFrom('ci_job_token_settings').select('inbound_enabled').where('project_id', '=', projectId).executeTakeFirst();
@@ -32,10 +34,39 @@ export async function removeFromAllowlist(db: Executor, projectId: number, targe
   return Number(removed.numDeletedRows) > 0;
 }
 
-/** Whether a job of `jobProjectId` may reach `targetProjectId` with its token: its own project, a target without the limit, or one that allows it. */
+export function groupsAllowlistQuery(db: Executor, projectId: number) {
+  return db.selectFrom('ci_job_token_group_scope_links as l').innerJoin('namespaces as n', 'n.id', 'l.target_group_id')
+    .selectAll('n').where('l.source_project_id', '=', projectId).orderBy('l.target_group_id');
+}
+
+/** Adds `groupId` to `projectId`'s group allowlist; false when it was there already. */
+export async function addGroupToAllowlist(db: Executor, projectId: number, groupId: number, userId: number, now: number): Promise<boolean> {
+  const added = await db.insertInto('ci_job_token_group_scope_links')
+    .values({ source_project_id: projectId, target_group_id: groupId, added_by_id: userId, created_at: now })
+    .onConflict((oc) => oc.columns(['source_project_id', 'target_group_id']).doNothing())
+    .executeTakeFirst();
+  return Number(added.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function removeGroupFromAllowlist(db: Executor, projectId: number, groupId: number): Promise<boolean> {
+  const removed = await db.deleteFrom('ci_job_token_group_scope_links').where('source_project_id', '=', projectId).where('target_group_id', '=', groupId).executeTakeFirst();
+  return Number(removed.numDeletedRows) > 0;
+}
+
+/**
+ * Whether a job of `jobProjectId` may reach `targetProjectId` with its token: its own project, a
+ * target without the limit, one that allows the job's project, or one that allows a group the job's
+ * project is in (directly or through a subgroup).
+ */
 export async function jobTokenReaches(db: Executor, jobProjectId: number, targetProjectId: number): Promise<boolean> {
   if (jobProjectId === targetProjectId || !(await inboundEnabled(db, targetProjectId))) return true;
   const link = await db.selectFrom('ci_job_token_project_scope_links').select('target_project_id')
     .where('source_project_id', '=', targetProjectId).where('target_project_id', '=', jobProjectId).executeTakeFirst();
-  return link !== undefined;
+  if (link) return true;
+  const groups = await db.selectFrom('ci_job_token_group_scope_links').select('target_group_id').where('source_project_id', '=', targetProjectId).execute();
+  if (groups.length === 0) return false;
+  const jobProject = await db.selectFrom('projects').select('namespace_id').where('id', '=', jobProjectId).executeTakeFirst();
+  if (!jobProject) return false;
+  const ancestors = new Set(await groupAndAncestorIds(db, Number(jobProject.namespace_id)));
+  return groups.some((group) => ancestors.has(Number(group.target_group_id)));
 }

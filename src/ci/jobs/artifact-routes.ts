@@ -66,7 +66,7 @@ export function artifactRoutes(app: FastifyInstance, deps: Deps): void {
   };
 
   apiRoute(app, deps, {
-    method: 'GET', url: '/projects/:id/jobs/:job_id/artifacts/*', summary: "A file of a job's artifacts archive", tags: TAGS, ability: read, auth: 'optional',
+    method: 'GET', url: '/projects/:id/jobs/:job_id/artifacts/*', summary: "A file of a job's artifacts archive", tags: TAGS, jobToken: true, ability: read, auth: 'optional',
     params: { id: p.string.required(), job_id: p.integer.required() },
     handler: async ({ params, project, request, reply }) => {
       const access = await project();
@@ -76,7 +76,7 @@ export function artifactRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   apiRoute(app, deps, {
-    method: 'GET', url: '/projects/:id/jobs/artifacts/:ref_name/download', summary: "The artifacts archive of a ref's newest successful job of a name", tags: TAGS, ability: read, auth: 'optional',
+    method: 'GET', url: '/projects/:id/jobs/artifacts/:ref_name/download', summary: "The artifacts archive of a ref's newest successful job of a name", tags: TAGS, jobToken: true, ability: read, auth: 'optional',
     params: { id: p.string.required(), ref_name: p.string.required(), job: p.string.required() },
     handler: async ({ params, project, reply }) => {
       const access = await project();
@@ -86,7 +86,7 @@ export function artifactRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   apiRoute(app, deps, {
-    method: 'GET', url: '/projects/:id/jobs/artifacts/:ref_name/raw/*', summary: "A file of the artifacts of a ref's newest successful job of a name", tags: TAGS, ability: read, auth: 'optional',
+    method: 'GET', url: '/projects/:id/jobs/artifacts/:ref_name/raw/*', summary: "A file of the artifacts of a ref's newest successful job of a name", tags: TAGS, jobToken: true, ability: read, auth: 'optional',
     params: { id: p.string.required(), ref_name: p.string.required(), job: p.string.required() },
     handler: async ({ params, project, request, reply }) => {
       const access = await project();

@@ -18,7 +18,7 @@ export function isBlockedState(state: AuthUser['state']): boolean {
   return state === 'blocked' || state === 'banned' || state === 'blocked_pending_approval';
 }
 
-export type CredentialKind = 'personal_access_token' | 'oauth' | 'session';
+export type CredentialKind = 'personal_access_token' | 'oauth' | 'session' | 'ci_job_token';
 
 export interface Principal {
   user: AuthUser;
@@ -27,6 +27,11 @@ export interface Principal {
   tokenId: number | null;
   /** The real caller when Sudo switched `user` to someone else. */
   sudoFrom?: AuthUser;
+  /**
+   * A running CI job's token (`ci_job_token`): `user` is the job's user, and only the projects the
+   * job's project may reach (the targets' job token scopes) are open to it.
+   */
+  job?: { id: number; projectId: number; projectPath: string };
 }
 
 /** The result of looking a token string up. `null` means "not a token of mine": try the next resolver. */

@@ -17,6 +17,10 @@ export interface AuthRegistry {
    */
   personalAccessTokenWithProject?: (token: string, idOrPath: string) => Promise<{ lookup: TokenLookup; project: PrefetchedProject | null }>;
   findUserForSudo?: (idOrUsername: string) => Promise<AuthUser | null>;
+  /** A CI job token (`JOB-TOKEN`, `job_token`) on the routes that take one: a running job's principal (ci registers it). */
+  jobToken?: TokenResolver;
+  /** Whether a job of `jobProjectId` may reach `targetProjectId` with its token: the target's job token scope (ci registers it). */
+  jobTokenReaches?: (jobProjectId: number, targetProjectId: number) => Promise<boolean>;
   /** Project and group look-ups with their ability check (accounts registers them). */
   subjects?: SubjectFinders;
   /** Browser sessions of the pages (accounts registers them). */

@@ -34,8 +34,13 @@ function raiseFor(result: TokenLookup): Principal | null {
   return result.principal;
 }
 
+export interface AuthenticateOptions {
+  /** The route takes CI job tokens (`JOB-TOKEN` or `job_token`). */
+  jobToken?: boolean;
+}
+
 /** Resolve the caller; `null` when the request carries no credentials at all. Throws on bad ones. */
-export async function authenticate(registry: AuthRegistry, request: FastifyRequest, params: Record<string, unknown>): Promise<Principal | null> {
+export async function authenticate(registry: AuthRegistry, request: FastifyRequest, params: Record<string, unknown>, options: AuthenticateOptions = {}): Promise<Principal | null> {
   const oauthToken = firstString(params.access_token, bearerOf(request), params.bearer_token);
   if (oauthToken) {
     const principal = raiseFor(await lookup(registry.oauth, oauthToken));
@@ -44,6 +49,13 @@ export async function authenticate(registry: AuthRegistry, request: FastifyReque
   const patToken = firstString(params.private_token, request.headers['private-token'], oauthToken);
   if (patToken) {
     const principal = raiseFor(await lookup(registry.personalAccessToken, patToken));
+    if (principal) return principal;
+    throw unauthorized();
+  }
+  const jobToken = options.jobToken ? firstString(params.job_token, request.headers['job-token']) : undefined;
+  if (jobToken) {
+    // A job that ended (or never was) is 401, as GitLab's job token authentication answers.
+    const principal = registry.jobToken ? raiseFor(await registry.jobToken(jobToken)) : null;
     if (principal) return principal;
     throw unauthorized();
   }
@@ -60,13 +72,14 @@ export async function authenticateForProject(
   request: FastifyRequest,
   params: Record<string, unknown>,
   idOrPath: string,
+  options: AuthenticateOptions = {},
 ): Promise<{ principal: Principal | null; project: PrefetchedProject | null }> {
   const oauthToken = firstString(params.access_token, bearerOf(request), params.bearer_token);
   const patToken = oauthToken ? undefined : firstString(params.private_token, request.headers['private-token']);
-  if (!patToken || !registry.personalAccessTokenWithProject) return { principal: await authenticate(registry, request, params), project: null };
+  if (!patToken || !registry.personalAccessTokenWithProject) return { principal: await authenticate(registry, request, params, options), project: null };
   const { lookup: found, project } = await registry.personalAccessTokenWithProject(patToken, idOrPath);
   // Not a token of that look-up: the other resolvers may know it (or answer 401).
-  if (!found) return { principal: await authenticate(registry, request, params), project: null };
+  if (!found) return { principal: await authenticate(registry, request, params, options), project: null };
   return { principal: raiseFor(found), project };
 }
 

@@ -56,6 +56,12 @@ export interface ApiRouteSpec<S extends ParamSchema> {
   auth?: 'required' | 'optional';
   /** Scopes admitted besides `api`/`read_api`, e.g. `read_user` on the events endpoints. */
   extraScopes?: string[];
+  /**
+   * CI job tokens (`JOB-TOKEN`, `job_token`) are accepted, as on GitLab's `job_token_allowed`
+   * endpoints: the running job's user acts, on the declared project only when the job's project may
+   * reach it (403 otherwise), and not once the job ended (401).
+   */
+  jobToken?: boolean;
   paginated?: boolean;
   /** Success status; a handler returning `undefined` answers 204 with no body. */
   status?: number;
@@ -117,8 +123,9 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
   async function handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const input = mergedParams(request);
     // A route that names a project reads it with the caller's token, in one statement.
+    const options = { jobToken: spec.jobToken === true };
     let { principal, project: prefetched } =
-      subject?.kind === 'project' ? await authenticateForProject(deps.auth, request, input, String(input[subject.param])) : { principal: await authenticate(deps.auth, request, input), project: null as PrefetchedProject | null };
+      subject?.kind === 'project' ? await authenticateForProject(deps.auth, request, input, String(input[subject.param]), options) : { principal: await authenticate(deps.auth, request, input, options), project: null as PrefetchedProject | null };
     const authenticated = principal;
     // The user and IP rate limits, counted for the token's own user (or the address).
     const throttled = deps.auth.throttle ? await deps.auth.throttle(request, authenticated?.user ?? null, 'api') : null;
@@ -140,6 +147,7 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
     const params = parseParams(input, schema);
     // The declared subject and its ability, before the handler.
     const access = subject === null ? null : await resolveSubject(deps.auth.subjects, subject, principal, String(input[subject.param]), prefetched ?? undefined);
+    if (principal?.job && access && 'project' in access) await checkJobTokenReach(deps, principal.job, access.project);
     const context = new ApiRouteContext(request, reply, deps, params, input, principal, subject, access);
     const body = await spec.handler(context);
     // The handler answered itself (GitLab's not_modified!: a 304 without a body).
@@ -155,6 +163,12 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
     }
     return body;
   }
+}
+
+/** A job token reaches its own project and those whose job token scope allows its project (GitLab's message otherwise). */
+async function checkJobTokenReach(deps: Deps, job: NonNullable<Principal['job']>, target: ProjectAccess['project']): Promise<void> {
+  if (deps.auth.jobTokenReaches && (await deps.auth.jobTokenReaches(job.projectId, Number(target.id)))) return;
+  throw new ForbiddenError(`Authentication by CI/CD job token not allowed from ${job.projectPath} to ${target.path}.`);
 }
 
 declare module 'fastify' {

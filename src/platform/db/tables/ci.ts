@@ -44,6 +44,14 @@ export interface CiJobTokenProjectScopeLinksTable {
   created_at: number;
 }
 
+/** The job tokens of projects in `target_group_id` (and its subgroups) may reach `source_project_id`. */
+export interface CiJobTokenGroupScopeLinksTable {
+  source_project_id: number;
+  target_group_id: number;
+  added_by_id: number | null;
+  created_at: number;
+}
+
 export interface CiBuildsTable {
   id: Generated<number>;
   project_id: number;
@@ -145,6 +153,7 @@ export interface CiTables {
   ci_pipelines: CiPipelinesTable;
   ci_job_token_settings: CiJobTokenSettingsTable;
   ci_job_token_project_scope_links: CiJobTokenProjectScopeLinksTable;
+  ci_job_token_group_scope_links: CiJobTokenGroupScopeLinksTable;
   ci_builds: CiBuildsTable;
   ci_runners: CiRunnersTable;
   ci_runner_projects: CiRunnerProjectsTable;
