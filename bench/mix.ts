@@ -99,6 +99,8 @@ export interface MixContext {
   durationS: number;
   /** The server's CPU time so far, in µs (bench/query-counter.ts), or null where it cannot be read. */
   cpuMicros(): Promise<number | null>;
+  /** The database server's CPU time for this database so far, in µs (PostgreSQL on this machine, bench/database-cpu.ts), or null. */
+  databaseCpuMicros?(): number | null;
   /** Statements and round trips of the requests `run` makes, in a counting pass (bench/query-counter.ts), or null. */
   countStatements?: (run: () => Promise<unknown>) => Promise<{ statements: number; roundTrips: number; requests: number } | null>;
   /** Start a second node on the same database; answers its URL and how to stop it. */
@@ -120,12 +122,16 @@ export async function measureMix(mix: BenchMix, context: MixContext): Promise<Ro
   const baseRuns: MixLoad[] = [];
   let cpu = 0;
   let cpuKnown = true;
+  let databaseCpu: number | null = context.databaseCpuMicros ? 0 : null;
   for (let round = 0; round < 2; round += 1) {
     const before = await context.cpuMicros();
+    const databaseBefore = context.databaseCpuMicros?.() ?? null;
     kilnRuns.push(await loadMix(context.kilnUrl, '', mix.requests, connections, context.durationS / 2, round + 1));
     const after = await context.cpuMicros();
+    const databaseAfter = context.databaseCpuMicros?.() ?? null;
     if (before === null || after === null) cpuKnown = false;
     else cpu += after - before;
+    databaseCpu = databaseCpu === null || databaseBefore === null || databaseAfter === null ? null : databaseCpu + databaseAfter - databaseBefore;
     baseRuns.push(await loadMix(context.baselineUrl, prefix, mix.requests, connections, context.durationS / 2, round + 1));
   }
   // After the measured rounds, a second of the mix with the counting wrappers on: statements and round trips per request.
@@ -144,6 +150,7 @@ export async function measureMix(mix: BenchMix, context: MixContext): Promise<Ro
     pass &&= kiln.p99 < mix.targets.maxP99Ms;
   }
   const notes = [`${new Set(mix.requests.map((request) => request.token)).size} tokens, ${kinds.join('/')}`, `${percent(kiln.status4xx, kiln.requests).toFixed(1)} % 404 (baseline ${percent(base.status4xx, base.requests).toFixed(1)} %)`, `${connections} conn.`];
+  if (databaseCpu !== null && kiln.requests > 0) notes.push(`PostgreSQL backends ${(databaseCpu / kiln.requests).toFixed(0)} µs CPU a request`);
   if (probed.unexpected.length) notes.push(`probe: ${[...new Set(probed.unexpected)].slice(0, 3).join(', ')}`);
   if (kiln.errors || kiln.status5xx) notes.push(`${kiln.status5xx} 5xx, ${kiln.errors} errors`);
   const rows: Row[] = [

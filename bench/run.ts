@@ -17,6 +17,7 @@ import { loadConfig } from '../src/config.js';
 import { startKiln } from '../src/bootstrap.js';
 import type { BenchScenario, BenchServer, BenchTarget } from './scenario.js';
 import { measureMix } from './mix.js';
+import { databaseCpuMicros } from './database-cpu.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url)); // dist/bench/
 const ROOT = join(HERE, '..', '..');
@@ -351,7 +352,14 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
     const url = `http://127.0.0.1:${port}`;
     server = await startChild([...PROFILE, '--import', pathToFileURL(QUERY_COUNTER).href, MAIN, 'serve'], { ...env, KILN_PORT: String(port), KILN_HOST: '127.0.0.1', BENCH_QUERY_COUNT_FILE: countFile, ...(scenario.background ? { BENCH_QUERY_COUNT_READS: '1' } : {}) }, `${url}/-/readiness`);
     const started = server;
-    const benchServer: BenchServer = { url, rootToken, gitProcesses: async () => (await readCounts(started, countFile))?.gitProcesses ?? null, cpuMs: () => processCpuMs(started.pid) };
+    const benchServer: BenchServer = {
+      url,
+      rootToken,
+      gitProcesses: async () => (await readCounts(started, countFile))?.gitProcesses ?? null,
+      databaseUrl: postgres?.url,
+      running: () => started.exitCode === null && started.signalCode === null,
+      cpuMs: () => processCpuMs(started.pid),
+    };
     if (scenario.background) background = await scenario.background(benchServer, seeded);
     let targetIndex = 0;
     for (const target of await scenario.targets(benchServer, seeded)) {
@@ -429,6 +437,7 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
             warmupS: WARMUP_S,
             durationS: DURATION_S,
             cpuMicros: async () => (await readCounts(first, countFile))?.cpuMicros ?? null,
+            databaseCpuMicros: postgres ? () => databaseCpuMicros(new URL(postgres!.url).pathname.slice(1)) : undefined,
             countStatements: (run) => countingPass(first, countFile, run),
             secondNode: scenario.nodes === 2 ? () => startSecondNode(serverEnv) : undefined,
           })),

@@ -10,6 +10,10 @@ export interface BenchServer {
   gitProcesses?(): Promise<number | null>;
   /** The server's CPU time so far, its finished git processes' included, in ms (10 ms steps); null when unknown. */
   cpuMs?(): number | null;
+  /** The scenario's PostgreSQL database (scenarios with `database: 'postgres'`). */
+  databaseUrl?: string;
+  /** Whether the server process still runs (it has not exited or crashed). */
+  running?(): boolean;
 }
 
 export interface BenchTarget {
