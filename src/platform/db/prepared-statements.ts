@@ -62,9 +62,26 @@ export function preparingClient(names: StatementNames, connectTimeoutMs: number)
     override query(config: any, values?: any, callback?: any): any {
       if (typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
         const name = names.nameOf(config);
-        if (name !== undefined) return super.query({ name, text: config, values });
+        if (name !== undefined) return this.#named(name, config, values);
       }
       return super.query(config, values, callback);
+    }
+
+    async #named(name: string, text: string, values: unknown[]): Promise<pg.QueryResult> {
+      try {
+        return await super.query({ name, text, values });
+      } catch (error) {
+        // A table changed under a prepared `select *` (another node migrated during a rolling upgrade):
+        // PostgreSQL refuses the statement until it is prepared again, which an unnamed one never needs.
+        if (!String((error as Error).message).includes('cached plan must not change result type')) throw error;
+        // Inside a transaction the DEALLOCATE fails too (the transaction is aborted): the statement then
+        // fails once there, and is prepared again at its next run outside one.
+        await super.query(`deallocate ${name}`).catch(() => {
+          throw error;
+        });
+        delete (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[name];
+        return super.query({ name, text, values });
+      }
     }
   };
 }
