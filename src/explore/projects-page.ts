@@ -1,7 +1,7 @@
 // Explore › Projects (GitLab's /explore/projects): the projects the reader may see — public ones for
 // anonymous visitors, internal ones too once signed in, and their own private ones — in three tabs:
-// All (sortable), Most starred, and Trending (the most active of the last 30 days). Each tab can be
-// filtered by name and pages by 20.
+// All (sortable), Most starred, and Trending (the most active of the last 30 days), beside Topics
+// (topics-page.ts). Each tab can be filtered by name and pages by 20.
 import type { Deps } from '../platform/deps.js';
 import { html, type Html } from '../platform/web/html.js';
 import type { PageContext } from '../platform/web/page-route.js';
@@ -17,7 +17,7 @@ export type ProjectsTab = 'all' | 'starred' | 'trending';
 
 const ROOT = '/explore/projects';
 const TAB_URLS: Record<ProjectsTab, string> = { all: ROOT, starred: `${ROOT}/starred`, trending: `${ROOT}/trending` };
-const TABS = [[TAB_URLS.all, 'All'], [TAB_URLS.starred, 'Most starred'], [TAB_URLS.trending, 'Trending']] as const;
+export const TABS = [[TAB_URLS.all, 'All'], [TAB_URLS.starred, 'Most starred'], [TAB_URLS.trending, 'Trending'], [`${ROOT}/topics`, 'Topics']] as const;
 
 /** GitLab's sort names for the All tab, and the order each means. */
 const SORTS = [
@@ -49,7 +49,7 @@ async function listed(deps: Deps, context: PageContext, tab: ProjectsTab, search
   return { rows: rows.slice(0, PER_PAGE), hasNext: rows.length > PER_PAGE };
 }
 
-function projectItem(project: ProjectRow, zone: string): Html {
+export function projectItem(project: ProjectRow, zone: string): Html {
   return html`<li data-project="${project.full_path}"><h3>${avatarOf('project', project)} <a href="/${project.full_path}">${project.name}</a> <span class="muted">${project.full_path}</span></h3>
 ${project.description ? html`<p class="wrap-anywhere">${project.description.length > 300 ? `${project.description.slice(0, 300)}…` : project.description}</p>` : ''}
 <p class="muted"><span class="badge visibility">${project.visibility}</span> <span aria-label="${Number(project.star_count)} stars">★ ${Number(project.star_count)}</span> · Updated ${localTime(Number(project.last_activity_at), zone)}</p></li>`;

@@ -131,6 +131,31 @@ describe('GET /explore/groups', () => {
   });
 });
 
+describe('GET /explore/projects/topics', () => {
+  it('lists topics (most public projects first), filters by name, and shows a topic with the projects the reader may see', async () => {
+    await kiln.api('PUT', '/projects/open%2Fpub-app', { token: owner.token, body: { topics: ['shop', 'web'] } });
+    await kiln.api('PUT', `/projects/${owner.username}%2Fpriv-app`, { token: owner.token, body: { topics: ['shop'] } });
+    const shop = (await kiln.api('GET', '/topics?search=shop')).body[0];
+    await kiln.api('PUT', `/topics/${shop.id}`, { token: kiln.root.token, body: { title: 'Shops', description: `Selling **things** ${XSS}` } });
+    const list = await kiln.request('GET', '/explore/projects/topics');
+    expect(list.statusCode).toBe(200);
+    expect([...list.body.matchAll(/data-topic="([^"]+)"/g)].map((match) => match[1])).toEqual(['shop', 'web']);
+    expect(list.body).toContain('<a href="/explore/projects/topics/shop">Shops</a>');
+    expect(list.body).toContain('2 projects');
+    expect((await kiln.request('GET', '/explore/projects')).body).toContain('href="/explore/projects/topics">Topics</a>');
+    const filtered = await kiln.request('GET', '/explore/projects/topics?name=we');
+    expect([...filtered.body.matchAll(/data-topic="([^"]+)"/g)].map((match) => match[1])).toEqual(['web']);
+    const anonymous = await kiln.request('GET', '/explore/projects/topics/Shop');
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.body).toContain('<strong>things</strong>');
+    expect(anonymous.body).not.toContain('<img src=x');
+    expect(listed(anonymous.body, 'project')).toEqual(['open/pub-app']);
+    const web = await signedIn(owner);
+    expect(listed((await web.get('/explore/projects/topics/shop')).body, 'project').sort()).toEqual(['open/pub-app', `${owner.username}/priv-app`]);
+    expect((await web.get('/explore/projects/topics/nothing-here')).statusCode).toBe(404);
+  });
+});
+
 describe('with the Public level restricted', () => {
   it('asks anonymous visitors to sign in, and still lists for signed-in users', async () => {
     const restricted = await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { restricted_visibility_levels: ['public'] } });

@@ -17,7 +17,7 @@ beforeAll(async () => {
   kiln = await startKilnProcess();
   const group = await apiCall(kiln, 'POST', '/groups', { name: 'Acme', path: 'acme', visibility: 'public', description: 'Tools for the **shop**' });
   await apiCall(kiln, 'POST', '/groups', { name: 'Taken', path: 'taken' });
-  const project = await apiCall(kiln, 'POST', '/projects', { name: 'Storefront', path: 'storefront', namespace_id: group.id, visibility: 'public', description: 'The shop front' });
+  const project = await apiCall(kiln, 'POST', '/projects', { name: 'Storefront', path: 'storefront', namespace_id: group.id, visibility: 'public', description: 'The shop front', topics: ['shop'] });
   await apiCall(kiln, 'POST', `/projects/${project.id}/star`);
   await apiCall(kiln, 'POST', `/groups/${group.id}/labels`, { name: 'Doing', color: '#1f75cb' });
   issue = await apiCall(kiln, 'POST', `/projects/${project.id}/issues`, { title: 'Ship the storefront' });
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 const signIn = (page: Page) => signInAsRoot(page, kiln.url, ROOT_PASSWORD);
 
-const VISITOR_PAGES = ['/explore/projects', '/explore/projects/starred', '/explore/projects/trending', '/explore/groups', '/explore/groups?name=nothing'];
+const VISITOR_PAGES = ['/explore/projects', '/explore/projects/starred', '/explore/projects/trending', '/explore/projects/topics', '/explore/projects/topics/shop', '/explore/groups', '/explore/groups?name=nothing'];
 const OWNER_PAGES = ['/groups/acme/-/edit', '/groups/acme/-/boards', '/groups/acme/-/issues', '/explore/projects?name=nothing'];
 const LOOKS = [
   { width: 1280, height: 900, colorScheme: 'light' },
