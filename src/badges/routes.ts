@@ -8,10 +8,10 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute, type RouteContext } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import type { GroupAbility, ProjectAbility } from '../platform/auth/policies/abilities.js';
-import { groupProjectsQuery } from '../accounts/api.js';
 import { badgesQuery, findBadge, findOwnBadge, type BadgeSource } from './finder.js';
 import { badgeEntity, basicBadgeEntity } from './entities.js';
-import { PlaceholderValues } from './placeholders.js';
+import type { PlaceholderValues } from './placeholders.js';
+import { placeholderValuesFor } from './source-values.js';
 import { createBadge } from './create-badge.js';
 import { updateBadge } from './update-badge.js';
 import { deleteBadge } from './delete-badge.js';
@@ -41,13 +41,8 @@ function kindRoutes(app: FastifyInstance, deps: Deps, kind: Kind): void {
 
   // The source named by the path and the values its badges are rendered with.
   const sourceOf = async (ctx: RouteContext<any>): Promise<{ source: BadgeSource; values: PlaceholderValues | null }> => {
-    if (kind.plural === 'projects') {
-      const access = await ctx.project();
-      return { source: { project: access.project }, values: new PlaceholderValues(deps, access.project) };
-    }
-    const access = await ctx.group();
-    const first = await (await groupProjectsQuery(deps, ctx.principal?.user ?? null, access.group, {})).limit(1).executeTakeFirst();
-    return { source: { group: access.group }, values: first ? new PlaceholderValues(deps, first) : null };
+    const source: BadgeSource = kind.plural === 'projects' ? { project: (await ctx.project()).project } : { group: (await ctx.group()).group };
+    return { source, values: await placeholderValuesFor(deps, source, ctx.principal?.user ?? null) };
   };
 
   apiRoute(app, deps, {

@@ -4,7 +4,7 @@ import type { GroupAccess, ProjectAccess } from '../auth/subjects.js';
 import { canOnGroup, canOnProject } from '../auth/policies/policy.js';
 import { html, type Html } from './html.js';
 
-export type ProjectSection = 'overview' | 'repository' | 'issues' | 'boards' | 'labels' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'pipelines' | 'jobs' | 'releases' | 'snippets' | 'wiki' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings' | 'deploy_keys' | 'deploy_tokens' | 'ci_cd_settings';
+export type ProjectSection = 'overview' | 'repository' | 'issues' | 'boards' | 'labels' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'pipelines' | 'jobs' | 'releases' | 'snippets' | 'wiki' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings' | 'deploy_keys' | 'deploy_tokens' | 'ci_cd_settings' | 'badges';
 
 function entry(href: string, label: string, current: boolean, count?: number): Html {
   return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${label}${count === undefined ? '' : html` <span class="badge" data-count="${count}">${count}</span>`}</a></li>`;
@@ -55,6 +55,7 @@ ${settings ? entry(`${base}/-/settings/repository`, 'Repository', current === 'r
 ${can('admin_cicd_variables') ? entry(`${base}/-/settings/ci_cd`, 'CI/CD', current === 'ci_cd_settings') : ''}
 ${settings ? entry(`${base}/-/deploy_keys`, 'Deploy keys', current === 'deploy_keys') : ''}
 ${settings ? entry(`${base}/-/deploy_tokens`, 'Deploy tokens', current === 'deploy_tokens') : ''}
+${settings ? entry(`${base}/-/settings/badges`, 'Badges', current === 'badges') : ''}
 ${can('send_test_alert') ? entry(`${base}/-/settings/operations`, 'Operations', current === 'operations') : ''}
 ${can('read_error_tracking_settings') ? entry(`${base}/-/settings/error_tracking`, 'Error tracking', current === 'error_tracking') : ''}
 ${can('admin_webhook') ? entry(`${base}/-/hooks`, 'Webhooks', current === 'webhooks') : ''}
@@ -65,7 +66,7 @@ ${can('admin_webhook') ? entry(`${base}/-/hooks`, 'Webhooks', current === 'webho
 </nav>`;
 }
 
-export type GroupSection = 'overview' | 'activity' | 'issues' | 'boards' | 'labels' | 'milestones' | 'members' | 'wiki' | 'deploy_tokens' | 'settings';
+export type GroupSection = 'overview' | 'activity' | 'issues' | 'boards' | 'labels' | 'milestones' | 'members' | 'wiki' | 'deploy_tokens' | 'settings' | 'badges';
 
 export function groupSidebar(access: GroupAccess, current: GroupSection): Html {
   const base = `/groups/${access.group.full_path}`;
@@ -82,6 +83,7 @@ ${canOnGroup(access, 'read_wiki') ? entry(`${base}/-/wikis`, 'Wiki', current ===
 ${canOnGroup(access, 'read_group_member') ? entry(`${base}/-/group_members`, 'Members', current === 'members') : ''}
 ${canOnGroup(access, 'admin_group') ? entry(`${base}/-/edit`, 'General settings', current === 'settings') : ''}
 ${canOnGroup(access, 'admin_group') ? entry(`${base}/-/deploy_tokens`, 'Deploy tokens', current === 'deploy_tokens') : ''}
+${canOnGroup(access, 'admin_group') ? entry(`${base}/-/settings/badges`, 'Badges', current === 'badges') : ''}
 </ul>
 </nav>`;
 }
