@@ -14,7 +14,7 @@ import { registerOperations } from './platform/operations.js';
 import { registerNamespacedDispatcher } from './platform/http/namespaced-routes.js';
 import { openApiRegistry } from './platform/http/openapi.js';
 import { recordRoutes } from './platform/http/route-inventory.js';
-import { etagOf, noneMatch } from './platform/http/etag.js';
+import { etagOfAnswer, noneMatch } from './platform/http/etag.js';
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -63,7 +63,7 @@ export async function buildApp(deps: Deps, features: Feature[]): Promise<Fastify
       reply.header('cache-control', reply.getHeader('cache-control') ?? 'max-age=0, private, must-revalidate');
       // A repeated read: 304 when the answer is what the caller already has (http/etag.ts).
       if (request.method === 'GET' && reply.statusCode === 200 && typeof payload === 'string') {
-        const etag = etagOf(payload);
+        const etag = etagOfAnswer(reply, payload);
         reply.header('etag', etag);
         if (noneMatch(request.headers['if-none-match'], etag)) {
           reply.code(304);

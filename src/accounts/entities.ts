@@ -223,7 +223,8 @@ export interface ProjectJsonKey {
   namespace_version: number;
 }
 
-function projectJsonKey(key: ProjectJsonKey): string {
+/** The key a Project entity is kept under; with the upstream shown beside it, what identifies its JSON. */
+export function projectJsonKey(key: ProjectJsonKey): string {
   return `project:${key.id}:${key.version}:${key.namespace_id}:${key.namespace_version}`;
 }
 

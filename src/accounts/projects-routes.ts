@@ -12,7 +12,7 @@ import { findProject, findUser } from './lookup.js';
 import { toAuthUser } from './user-entities.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { namespaceOf, namespacesOf, projectsByIds, visibleProjectKeysQuery } from './finders.js';
-import { keptProjectJson, projectEntity, projectJson } from './entities.js';
+import { keptProjectJson, projectEntity, projectJson, projectJsonKey } from './entities.js';
 import { forkedFromJson } from './fork-network.js';
 import { customAttributeFilter, customAttributesOf, ownersWith, showsCustomAttributes } from './custom-attribute-filters.js';
 import { PROJECT_LIST_PARAMS, projectFilters } from './project-list-params.js';
@@ -35,18 +35,32 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       const keys = await paginateWithCount(query);
       const forkedFrom = await forkedFromJson(deps, deps.config, user, keys);
       const jsons = keys.map((key) => keptProjectJson(deps.caches, key, forkedFrom.get(Number(key.id))));
+      // What identifies each entity's JSON: the key it is kept under and the upstream shown with it.
+      const shown = keys.map((key) => `${projectJsonKey(key)}|${forkedFrom.get(Number(key.id)) ?? ''}`);
+      let digestJson = showsCustomAttributes(input, user);
       const missing = await projectsByIds(deps, keys.filter((_, index) => jsons[index] === undefined).map((key) => Number(key.id)));
       if (missing.length) {
         const namespaces = await namespacesOf(deps, missing);
-        const read = new Map(missing.map((row) => [Number(row.id), projectJson(deps.caches, deps.config, row, namespaces.get(Number(row.namespace_id))!, undefined, forkedFrom.get(Number(row.id)))]));
+        const read = new Map(missing.map((row) => [Number(row.id), { row, namespace: namespaces.get(Number(row.namespace_id))! }]));
+        keys.forEach((key, index) => {
+          const found = jsons[index] === undefined ? read.get(Number(key.id)) : undefined;
+          if (!found) return;
+          const upstream = forkedFrom.get(Number(key.id));
+          jsons[index] = projectJson(deps.caches, deps.config, found.row, found.namespace, undefined, upstream);
+          // Read now, maybe at a newer version than the page's key; a row without one is not kept.
+          digestJson ||= found.row.version == null || found.namespace.version == null;
+          shown[index] = `${projectJsonKey({ id: found.row.id, version: found.row.version, namespace_id: found.namespace.id, namespace_version: found.namespace.version })}|${upstream ?? ''}`;
+        });
         // A project deleted between the two statements is left out, as a listing read after it would.
-        keys.forEach((key, index) => (jsons[index] ??= read.get(Number(key.id))));
       }
+      // The page's ETag digests what identifies its entities, not its JSON (http/etag.ts); with custom
+      // attributes, which no version names, the JSON is digested.
+      const identity = digestJson ? undefined : `projects\n${shown.filter((_, index) => jsons[index] !== undefined).join('\n')}`;
       if (showsCustomAttributes(input, user)) {
         const attributes = await customAttributesOf(deps.db, 'project_id', keys.map((key) => Number(key.id)));
         keys.forEach((key, index) => (jsons[index] &&= withMember(jsons[index], 'custom_attributes', JSON.stringify(attributes.get(Number(key.id))))));
       }
-      return JsonText.of(`[${jsons.filter((json) => json !== undefined).join(',')}]`);
+      return JsonText.of(`[${jsons.filter((json) => json !== undefined).join(',')}]`, identity);
     },
   });
 

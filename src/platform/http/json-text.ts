@@ -2,17 +2,20 @@
 // so a cache hit skips serialisation, which was the largest remaining step of a cached GET.
 export class JsonText {
   readonly text: string;
+  /** What identifies the text (http/etag.ts): answers with the same identity have the same text. */
+  readonly identity: string | undefined;
 
   /** `value` serialised, or taken as the JSON text itself when `serialised`. */
-  constructor(value: unknown, serialised = false) {
+  constructor(value: unknown, serialised = false, identity?: string) {
     this.text = serialised ? (value as string) : JSON.stringify(value);
+    this.identity = identity;
   }
 
   /**
    * A body that is already JSON text, e.g. written by an entity's compiled serialiser (http/entity.ts):
    * sent without parsing or serialising it again.
    */
-  static of(text: string): JsonText {
-    return new JsonText(text, true);
+  static of(text: string, identity?: string): JsonText {
+    return new JsonText(text, true, identity);
   }
 }

@@ -16,6 +16,7 @@ import { mergedParams, parseParams, type ParamSchema, type Parsed } from './para
 import { paginate } from './pagination.js';
 import { openApiRegistry } from './openapi.js';
 import { JsonText } from './json-text.js';
+import { identifyAnswer } from './etag.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -159,6 +160,7 @@ export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps
     reply.code(spec.status ?? (spec.method === 'POST' ? 201 : 200));
     if (body instanceof JsonText) {
       reply.type('application/json');
+      if (body.identity !== undefined) identifyAnswer(reply, body.identity);
       return body.text;
     }
     return body;
