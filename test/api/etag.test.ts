@@ -68,7 +68,7 @@ describe('GET /api/v4/projects?membership=true with If-None-Match', () => {
 
   it('keeps one ETag for one page, answers 304 to it, and a new one after a project on the page changes', async () => {
     const lister = await kiln.createUser('etag-lister');
-    const mine = [];
+    const mine: Array<{ id: number }> = [];
     for (const name of ['etag-a', 'etag-b']) mine.push(await kiln.createProject(lister, name));
     // First read (entities serialised now) and second (kept): the same page, the same ETag.
     const first = await page(lister);
