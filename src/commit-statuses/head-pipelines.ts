@@ -9,6 +9,8 @@ export interface HeadPipelineWanted {
   /** The caller's key (the merge request id). */
   key: number;
   projectId: number;
+  /** Another project whose pipelines for the merge request count too (a fork's merge request run in its target). */
+  alsoProjectId?: number;
   sha: string;
   /** Refs whose pipelines count: the source branch and `refs/merge-requests/<iid>/head|merge`. */
   refs: string[];
@@ -35,12 +37,13 @@ export async function headPipelines(db: Executor, wanted: HeadPipelineWanted[]):
         .where('b.coverage', 'is not', null)
         .as('average_coverage'),
     )
-    .where('p.project_id', 'in', [...new Set(wanted.map((want) => want.projectId))])
+    .where('p.project_id', 'in', [...new Set(wanted.flatMap((want) => (want.alsoProjectId === undefined ? [want.projectId] : [want.projectId, want.alsoProjectId])))])
     .where('p.sha', 'in', [...new Set(wanted.map((want) => want.sha))])
     .orderBy('p.id', 'desc')
     .execute();
   for (const want of wanted) {
-    const row = rows.find((candidate) => Number(candidate.project_id) === want.projectId && candidate.sha === want.sha && candidate.ref !== null && want.refs.includes(candidate.ref));
+    const row = rows.find((candidate) => (Number(candidate.project_id) === want.projectId || Number(candidate.project_id) === want.alsoProjectId)
+      && candidate.sha === want.sha && candidate.ref !== null && want.refs.includes(candidate.ref));
     if (!row) continue;
     const { average_coverage: coverage, ...pipeline } = row;
     found.set(want.key, { pipeline, coverage: coverage === null ? null : Number(coverage) });

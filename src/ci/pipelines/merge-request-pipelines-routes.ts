@@ -33,9 +33,8 @@ export function mergeRequestPipelinesRoutes(app: FastifyInstance, deps: Deps): v
     handler: async ({ params: input, project, actor }) => {
       const access = await project();
       const mr = await findMergeRequest(deps.db, Number(access.project.id), input.merge_request_iid);
-      // GitLab's not_allowed!: the caller may not run pipelines here, or the merge request cannot have one.
-      const allowed = await project('create_pipeline').then(() => true, () => false);
-      if (!allowed) throw new StatusError(405, '405 Method Not Allowed');
+      // GitLab's not_allowed! (MergeRequestPipelineRefused): the caller may run pipelines neither in the
+      // target project nor in the source project, or the merge request cannot have one.
       const pipeline = await createdPipeline(async () => {
         try {
           const created = await createMergeRequestPipeline(deps, { mergeRequestId: Number(mr.id), userId: actor.user.id, background: false });
