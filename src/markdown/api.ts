@@ -10,3 +10,5 @@ export { referencedProjectPath } from './project-paths.js';
 export { proseOnly } from './prose-only.js';
 // Repositories answer the commits a Markdown text names (commit references).
 export { markdownHooks, type ReferencedCommit } from './hooks.js';
+// Markup files (blobs, READMEs, wiki pages) by their format: Markdown and AsciiDoc.
+export { markupOf, renderMarkup, type MarkupFormat } from './markup.js';

@@ -56,23 +56,32 @@ export interface BoundedRenderSettings {
   workers: number;
 }
 
-let pool: WorkerPool<RenderTask, RenderAnswer> | null = null;
+const pools = new Map<'markdown' | 'asciidoc', WorkerPool<RenderTask, RenderAnswer>>();
 
-/** The process's pool, made on first use with the first caller's size (a pure function runs there: one pool serves every app). */
-function renderPool(settings: BoundedRenderSettings): WorkerPool<RenderTask, RenderAnswer> {
-  pool ??= new WorkerPool<RenderTask, RenderAnswer>({
-    module: new URL('./render-worker.js', import.meta.url),
-    size: Math.max(1, Math.min(settings.workers, availableParallelism())),
-    maxQueue: MAX_QUEUE,
-    maxWaitMs: MAX_WAIT_MS,
-    maxHeapMb: WORKER_HEAP_MB,
-  });
+/**
+ * The process's pool for a format, made on first use with the first caller's size (a pure function
+ * runs there: one pool serves every app). AsciiDoc has a pool of its own, of one worker: its
+ * processor is large and slow to load, and AsciiDoc files are few.
+ */
+function renderPool(settings: BoundedRenderSettings, format: 'markdown' | 'asciidoc' = 'markdown'): WorkerPool<RenderTask, RenderAnswer> {
+  let pool = pools.get(format);
+  if (!pool) {
+    pool = new WorkerPool<RenderTask, RenderAnswer>({
+      module: new URL(format === 'asciidoc' ? './render-asciidoc-worker.js' : './render-worker.js', import.meta.url),
+      size: format === 'asciidoc' ? 1 : Math.max(1, Math.min(settings.workers, availableParallelism())),
+      maxQueue: MAX_QUEUE,
+      maxWaitMs: MAX_WAIT_MS,
+      maxHeapMb: WORKER_HEAP_MB,
+    });
+    pools.set(format, pool);
+  }
   return pool;
 }
 
-/** The pool's counters (tests and diagnostics); null before the first render. */
-export function renderPoolStats(): (ReturnType<WorkerPool<RenderTask, RenderAnswer>['stats']> & { replaced: number }) | null {
-  return pool && { ...pool.stats(), replaced: pool.replaced };
+/** The Markdown pool's counters (tests and diagnostics); null before the first render. */
+export function renderPoolStats() {
+  const pool = pools.get('markdown');
+  return pool ? { ...pool.stats(), replaced: pool.replaced } : null;
 }
 
 /** HTML by digest, least recently used out first, bounded by total length. */
@@ -112,7 +121,7 @@ function digestOf(text: string, options: RenderOptions): string {
     crossProject: [...(options.references.crossProject ?? [])].sort(([a], [b]) => (a < b ? -1 : 1)),
   };
   return createHash('sha256')
-    .update(JSON.stringify([RENDERER_VERSION, Boolean(options.gfm), options.baseUrl ?? null, references ?? null, options.relativeLinks ?? null, options.uploadsBase ?? null]))
+    .update(JSON.stringify([RENDERER_VERSION, options.format ?? 'markdown', Boolean(options.gfm), options.baseUrl ?? null, references ?? null, options.relativeLinks ?? null, options.uploadsBase ?? null]))
     .update('\0')
     .update(text)
     .digest('base64url');
@@ -125,7 +134,7 @@ export async function renderBounded(text: string, options: RenderOptions, settin
   const key = digestOf(text, options);
   const kept = rendered.get(key);
   if (kept !== undefined) return kept;
-  const outcome = await renderPool(settings).run({ text, options }, settings.budgetMs);
+  const outcome = await renderPool(settings, options.format).run({ text, options }, settings.budgetMs);
   if (!outcome.ok) {
     const html = plainTextFallback(text, outcome.reason);
     // A full queue passes; a text over budget or failing would be so again.

@@ -50,6 +50,8 @@ export interface References {
 }
 
 export interface RenderOptions {
+  /** The markup language of the text: Markdown (the default) or AsciiDoc (render-asciidoc.ts, which reads the link options only). */
+  format?: 'markdown' | 'asciidoc';
   /** GitLab Flavored Markdown (the `full` pipeline): autolinks and references. */
   gfm?: boolean;
   references?: References;

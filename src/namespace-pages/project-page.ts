@@ -6,7 +6,7 @@ import { page } from '../platform/web/page.js';
 import { projectSidebar } from '../platform/web/project-nav.js';
 import { canOnProject } from '../platform/auth/policies/policy.js';
 import type { ProjectAccess } from '../platform/auth/subjects.js';
-import { renderGitlabMarkdown } from '../markdown/api.js';
+import { renderGitlabMarkdown, renderMarkup } from '../markdown/api.js';
 import { findReadme } from '../repositories/api.js';
 import { eventAccess, renderActivity } from '../events/api.js';
 import { projectBadgesHtml } from '../badges/api.js';
@@ -27,7 +27,7 @@ export async function renderProjectOverview(context: PageContext, access: Projec
     projectBadgesHtml(deps, project),
     projectRequestAccessHtml(context, access),
   ]);
-  const readmeHtml = readme ? (readme.markdown ? raw(await renderGitlabMarkdown(deps, readme.text, { project: access, relativeLinks: readme.relativeLinks })) : html`<pre>${readme.text}</pre>`) : null;
+  const readmeHtml = readme ? (readme.format ? raw(await renderMarkup(deps, readme.format, readme.text, { project: access, relativeLinks: readme.relativeLinks })) : html`<pre>${readme.text}</pre>`) : null;
   const body = html`${forkedFrom}
 <p class="project-meta"><span class="badge visibility">${project.visibility[0].toUpperCase() + project.visibility.slice(1)}</span> <span class="muted">Project ID: ${Number(project.id)}</span>${context.user && canOnProject(access, 'fork_project') ? html` <a class="button secondary" id="fork-project" href="${base}/-/forks/new">Fork</a> <span class="muted">Forks: ${Number(project.forks_count ?? 0)}</span>` : ''} ${requestAccess}</p>
 ${description ? html`<div class="markdown description">${raw(description)}</div>` : ''}

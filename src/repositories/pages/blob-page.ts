@@ -11,7 +11,7 @@ import { NotFoundError } from '../../platform/errors.js';
 import { csrfField } from '../../platform/web/page-route.js';
 import { canOnProject } from '../../platform/auth/policies/policy.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
-import { renderGitlabMarkdown } from '../../markdown/api.js';
+import { markupOf, renderMarkup } from '../../markdown/api.js';
 import { isBinary } from '../repository-api/files-finder.js';
 import { highlightStore, lastCommitOfFile } from '../repository-api/page-caches.js';
 import { readCommits } from '../repository-api/object-reader.js';
@@ -23,7 +23,7 @@ import { timeElement } from './time.js';
 import { commitTitle } from './shared.js';
 import { linesOf } from './file-lines.js';
 import { chunkedLineTable, highlightedChunk, type WholeFile } from './blob-chunks.js';
-import { humanSize, imageType, MARKDOWN_FILE, MAX_SHOWN_BYTES, SHOWN_BYTES } from './file-kinds.js';
+import { humanSize, imageType, MAX_SHOWN_BYTES, SHOWN_BYTES } from './file-kinds.js';
 import { relativeLinksFor, repoUrl } from './urls.js';
 import { readLfsObjectWhole, servedLfsObject, type LfsPointer } from '../lfs/pointer.js';
 
@@ -43,8 +43,9 @@ async function contentOf(context: PageContext, access: ProjectAccess, file: Reso
     return html`<p class="empty">This file is larger than 1 MiB (${humanSize(content.length)}). <a href="?expanded=true">Load it anyway</a> or ${download}.</p>`;
   }
   const text = content.toString('utf8');
-  if (MARKDOWN_FILE.test(path) && context.query.plain !== '1') {
-    return html`<div class="markdown markdown-file">${raw(await renderGitlabMarkdown(context.deps, text, { project: access, relativeLinks: relativeLinksFor(base, resolved.ref, path) }))}</div>`;
+  const markup = markupOf(path);
+  if (markup && context.query.plain !== '1') {
+    return html`<div class="markdown markdown-file">${raw(await renderMarkup(context.deps, markup, text, { project: access, relativeLinks: relativeLinksFor(base, resolved.ref, path) }))}</div>`;
   }
   return chunkedLineTable({ ...wholeFile(context, access, file, lfs), label: `Contents of ${path}`, chunkUrl: (n) => `${repoUrl(base, 'blob', resolved.commit.id, path)}?chunk=${n}` });
 }
@@ -70,7 +71,7 @@ function actionsOf(context: PageContext, access: ProjectAccess, file: ResolvedFi
   const { resolved } = file;
   const base = `/${access.project.full_path}`;
   const path = resolved.path;
-  const markdown = MARKDOWN_FILE.test(path);
+  const markdown = markupOf(path) !== null;
   const mayEdit = resolved.kind === 'branch' && canOnProject(access, 'push_code');
   // A file stored with Git LFS is changed with git-lfs, not in the browser (GitLab's rule too).
   const editable = mayEdit && !lfs && !isBinary(file.content) && file.content.length <= MAX_SHOWN_BYTES;

@@ -17,8 +17,6 @@ const IMAGE_TYPES: Record<string, string> = {
   svg: 'image/svg+xml',
 };
 
-export const MARKDOWN_FILE = /\.(md|markdown|mdown|mkd)$/i;
-
 function extension(path: string): string {
   const name = path.slice(path.lastIndexOf('/') + 1);
   const dot = name.lastIndexOf('.');
