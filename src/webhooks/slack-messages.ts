@@ -5,6 +5,7 @@ import type { DomainEvent } from '../platform/domain-events.js';
 import { severityName, titleCase } from '../alerts/api.js';
 import { issueHookData, noteHookData } from './payloads/issue.js';
 import { pushHookData } from './payloads/push.js';
+import { snippetNoteHookData } from './payloads/snippet-note.js';
 import { deploymentHookData } from './payloads/deployment.js';
 import { projectForHook } from './payloads/common.js';
 import { projectWebUrl } from '../accounts/api.js';
@@ -69,6 +70,16 @@ export async function chatMessage(deps: Deps, event: DomainEvent): Promise<ChatM
         return {
           channelField: 'note_channel',
           text: `${combinedName(data.user)} ${link(data.object_attributes.url, `commented on merge request !${data.merge_request.iid}`)} in ${link(data.project.web_url, data.project.path_with_namespace)}: *${escape(firstLine(data.merge_request.title))}*`,
+          attachments: [{ text: escape(data.object_attributes.note), color: '#345' }],
+        };
+      }
+      if (event.noteableType === 'Snippet') {
+        // GitLab's NoteMessage for a snippet: "commented on snippet $<id>", the snippet's title.
+        const data = await snippetNoteHookData(deps, { noteId: event.noteId });
+        if (!data) return null;
+        return {
+          channelField: 'note_channel',
+          text: `${combinedName(data.user)} ${link(data.object_attributes.url, `commented on snippet $${data.snippet.id}`)} in ${link(data.project.web_url, data.project.path_with_namespace)}: *${escape(firstLine(data.snippet.title))}*`,
           attachments: [{ text: escape(data.object_attributes.note), color: '#345' }],
         };
       }

@@ -133,6 +133,19 @@ describe('Slack messages', () => {
       attachments: [{ text: 'On it', color: '#345' }],
     }]);
   });
+
+  it("posts a comment on a project snippet as GitLab's snippet note message", async () => {
+    await kiln.api('PUT', slack(), { token: maintainer.token, body: { note_events: true } });
+    const snippet = (await kiln.api('POST', `/projects/${project.id}/snippets`, { token: developer.token, body: { title: 'Fix <it>', visibility: 'private', files: [{ file_path: 'a.txt', content: 'a' }] } })).body;
+    const note = (await kiln.api('POST', `/projects/${project.id}/snippets/${snippet.id}/notes`, { token: maintainer.token, body: { body: 'Looks good' } })).body;
+    await kiln.worker.drain();
+    expect(received.map((r) => r.body)).toEqual([{
+      text: `User maintainer (maintainer) <http://kiln.test/owner/shop/-/snippets/${snippet.id}#note_${note.id}|commented on snippet $${snippet.id}> in <http://kiln.test/owner/shop|owner/shop>: *Fix &lt;it&gt;*`,
+      channel: 'general',
+      username: 'kiln',
+      attachments: [{ text: 'Looks good', color: '#345' }],
+    }]);
+  });
 });
 
 describe('a webhook on a local address', () => {
