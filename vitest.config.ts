@@ -7,12 +7,15 @@ import { defineConfig } from 'vitest/config';
 // Files share their worker's module cache (`isolate: false`): importing Kiln's ~1,200 modules through
 // Vitest's module runner cost ~1.8 s per file, more than most files' tests, so a fresh module graph per
 // file was over half of `npm test`. Every file still gets its own database and its own Kiln (testKiln);
-// Kiln keeps per-instance state on its Deps, and what a module keeps is process-wide by design. Two
+// Kiln keeps per-instance state on its Deps, and what a module keeps is process-wide by design. Three
 // kinds of file run isolated: those that replace a module with vi.mock (a mocked module must not leak
-// into the next file, and one already imported by an earlier file would not be replaced), and those
-// that assert on process-wide state an earlier file has used (the Markdown worker pool's counters).
+// into the next file, and one already imported by an earlier file would not be replaced), those that
+// assert on process-wide state an earlier file has used (the Markdown worker pool's counters), and
+// those that leave such state behind (asciidoc.test.ts loads Asciidoctor, whose Opal runtime adds
+// methods to built-in prototypes and so breaks ESLint in the lint tests after it; Kiln itself loads
+// Asciidoctor only on its own worker thread, a realm of its own).
 const databaseSuites = ['test/**/*.test.ts'];
-const onProcessState = ['test/api/markdown-bounded.test.ts'];
+const onProcessState = ['test/api/markdown-bounded.test.ts', 'test/api/asciidoc.test.ts'];
 const testFiles = readdirSync('test', { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.test.ts')).map((file) => `test/${file}`);
 const isolatedFiles = [...testFiles.filter((file) => readFileSync(file, 'utf8').includes('vi.mock(')), ...onProcessState];
 const excluded = ['test/clients/**', 'test/browser/**', 'node_modules/**'];
