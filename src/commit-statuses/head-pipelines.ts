@@ -1,5 +1,5 @@
 // The head pipeline of merge requests (GitLab 16's MergeRequest#head_pipeline): the newest pipeline
-// of the source project for the diff head sha, run for the source branch or for the merge request's
+// of the source project (and, for a fork's merge request, of its target) for the diff head sha, run for the source branch or for the merge request's
 // own refs. Read for a page of merge requests in one query; nothing is stored on the merge request,
 // so a status posted for the head shows at once and a push that moves the head leaves it behind.
 import type { Executor } from '../platform/db/database.js';
@@ -8,9 +8,8 @@ import type { CiPipelineRow } from './rows.js';
 export interface HeadPipelineWanted {
   /** The caller's key (the merge request id). */
   key: number;
-  projectId: number;
-  /** Another project whose pipelines for the merge request count too (a fork's merge request run in its target). */
-  alsoProjectId?: number;
+  /** Projects whose pipelines count: the source project, and a fork's target (its pipelines may run there). */
+  projectIds: number[];
   sha: string;
   /** Refs whose pipelines count: the source branch and `refs/merge-requests/<iid>/head|merge`. */
   refs: string[];
@@ -37,13 +36,12 @@ export async function headPipelines(db: Executor, wanted: HeadPipelineWanted[]):
         .where('b.coverage', 'is not', null)
         .as('average_coverage'),
     )
-    .where('p.project_id', 'in', [...new Set(wanted.flatMap((want) => (want.alsoProjectId === undefined ? [want.projectId] : [want.projectId, want.alsoProjectId])))])
+    .where('p.project_id', 'in', [...new Set(wanted.flatMap((want) => want.projectIds))])
     .where('p.sha', 'in', [...new Set(wanted.map((want) => want.sha))])
     .orderBy('p.id', 'desc')
     .execute();
   for (const want of wanted) {
-    const row = rows.find((candidate) => (Number(candidate.project_id) === want.projectId || Number(candidate.project_id) === want.alsoProjectId)
-      && candidate.sha === want.sha && candidate.ref !== null && want.refs.includes(candidate.ref));
+    const row = rows.find((candidate) => want.projectIds.includes(Number(candidate.project_id)) && candidate.sha === want.sha && candidate.ref !== null && want.refs.includes(candidate.ref));
     if (!row) continue;
     const { average_coverage: coverage, ...pipeline } = row;
     found.set(want.key, { pipeline, coverage: coverage === null ? null : Number(coverage) });

@@ -78,8 +78,8 @@ export async function loadLinks(deps: Deps, rows: MergeRequestRow[], options: { 
   const pipelines = await headPipelines(db, rows.flatMap((row) => {
     const head = diffOf(row)?.head_commit_sha;
     if (!head || row.source_project_id === null) return [];
-    const fork = Number(row.source_project_id) !== Number(row.target_project_id);
-    return [{ key: Number(row.id), projectId: Number(row.source_project_id), ...(fork ? { alsoProjectId: Number(row.target_project_id) } : {}), sha: head, refs: [row.source_branch, `refs/merge-requests/${row.iid}/head`, `refs/merge-requests/${row.iid}/merge`] }];
+    const projectIds = [...new Set([Number(row.source_project_id), Number(row.target_project_id)])];
+    return [{ key: Number(row.id), projectIds, sha: head, refs: [row.source_branch, `refs/merge-requests/${row.iid}/head`, `refs/merge-requests/${row.iid}/merge`] }];
   }));
   const users: Users = new Map(people.map((row) => [Number(row.id), { id: Number(row.id), username: row.username, name: row.name, state: row.state }]));
   const pipelineUserIds = [...pipelines.values()].map((head) => head.pipeline.user_id).filter((id) => id !== null && !users.has(Number(id)));
