@@ -17,6 +17,7 @@
 //   the job runs, a rename's old path is nowhere else, and GitLab builds these payloads at the moment
 //   of the event (later edits must not leak into an earlier event's payload). Publish a destroy event
 //   BEFORE deleting the rows, so the snapshot can still be read. They name no project (`projectId`).
+// - Group events (GroupEventTypes: a group's wiki) carry `groupId` instead of `projectId`, and ids only.
 // - A new kind: add it to DomainEventTypes with its ids (a system event: SystemEventTypes with its
 //   snapshot; webhooks' payloads/system-events.ts will not compile until it has a payload). Listeners
 //   ignore kinds they don't know.
@@ -86,7 +87,20 @@ export interface DomainEventTypes {
    * commit that made the change, and the commit its content is read at (the one before, for a
    * deletion). Commits never change, so the payload built from them is the page as it was.
    */
-  'wiki_page.changed': { slug: string; path: string; action: 'create' | 'update' | 'delete'; commit: string; readAt: string; message: string };
+  'wiki_page.changed': WikiPageChange;
+}
+
+/** A wiki page's change: the page's file, the commit that made it, the commit its content is read at. */
+export interface WikiPageChange { slug: string; path: string; action: 'create' | 'update' | 'delete'; commit: string; readAt: string; message: string }
+
+/**
+ * Each group event kind with what it carries (besides `groupId` and `actorId`): what happens in a
+ * group outside its projects, told to the group's and its ancestors' group hooks (GitLab's
+ * Group#execute_hooks). Ids only, as project events.
+ */
+export interface GroupEventTypes {
+  /** A page of the group's wiki changed (the API, the pages or a git push): as 'wiki_page.changed'. */
+  'group_wiki_page.changed': WikiPageChange;
 }
 
 /** A project as it was at the event (millisecond timestamps; the owners' names and primary e-mails). */
@@ -161,7 +175,8 @@ export interface SystemEventTypes {
 
 export type ProjectEventKind = keyof DomainEventTypes;
 export type SystemEventKind = keyof SystemEventTypes;
-export type DomainEventKind = ProjectEventKind | SystemEventKind;
+export type GroupEventKind = keyof GroupEventTypes;
+export type DomainEventKind = ProjectEventKind | SystemEventKind | GroupEventKind;
 
 export type ProjectEvent<K extends ProjectEventKind = ProjectEventKind> = K extends ProjectEventKind
   ? { kind: K; projectId: number; actorId: number | null } & DomainEventTypes[K]
@@ -169,6 +184,10 @@ export type ProjectEvent<K extends ProjectEventKind = ProjectEventKind> = K exte
 
 export type SystemEvent<K extends SystemEventKind = SystemEventKind> = K extends SystemEventKind
   ? { kind: K; actorId: number | null } & SystemEventTypes[K]
+  : never;
+
+export type GroupEvent<K extends GroupEventKind = GroupEventKind> = K extends GroupEventKind
+  ? { kind: K; groupId: number; actorId: number | null } & GroupEventTypes[K]
   : never;
 
 /**
@@ -179,7 +198,9 @@ export type DomainEvent<K extends DomainEventKind = ProjectEventKind> = K extend
   ? ProjectEvent<K>
   : K extends SystemEventKind
     ? SystemEvent<K>
-    : never;
+    : K extends GroupEventKind
+      ? GroupEvent<K>
+      : never;
 
 export type DomainEventListener<K extends DomainEventKind> = (tx: EventTx, event: DomainEvent<K>) => Promise<unknown>;
 

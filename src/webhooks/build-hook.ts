@@ -10,7 +10,7 @@ import { deploymentHookData } from './payloads/deployment.js';
 import { systemHookData } from './payloads/system-events.js';
 import { releaseHookData } from './payloads/release.js';
 import { jobHookData, pipelineHookData } from './payloads/ci.js';
-import { wikiPageHookData } from './payloads/wiki-page.js';
+import { groupWikiPageHookData, wikiPageHookData } from './payloads/wiki-page.js';
 import { snippetNoteHookData } from './payloads/snippet-note.js';
 
 const RELEASE_ACTIONS = { 'release.created': 'create', 'release.updated': 'update', 'release.deleted': 'delete' } as const;
@@ -89,6 +89,10 @@ export async function buildHook(deps: Deps, event: DomainEvent<DomainEventKind>)
     }
     case 'wiki_page.changed': {
       const data = await wikiPageHookData(deps, event);
+      return data && { event: 'Wiki Page Hook', trigger: 'wiki_page_hooks', data };
+    }
+    case 'group_wiki_page.changed': {
+      const data = await groupWikiPageHookData(deps, event);
       return data && { event: 'Wiki Page Hook', trigger: 'wiki_page_hooks', data };
     }
     case 'issue.due':

@@ -35,6 +35,9 @@ export function listeningHooks(dialect: Dialect, projectId: number, flag: FiredF
   return q(strings, ...Array<number>(strings.length - 1).fill(projectId));
 }
 
+/** The listening hooks as one text: a JSON array of [LISTENING_COLUMNS] arrays. */
+const hooksAggregate = (dialect: Dialect) => (dialect === 'postgres' ? `coalesce(json_agg(json_build_array(${LISTENING_COLUMNS})), '[]')::text` : `json_group_array(json_array(${LISTENING_COLUMNS}))`);
+
 /** Where the project's id is bound in a `listeningHooksText`. */
 const PROJECT_ID = '\u0000';
 
@@ -44,7 +47,7 @@ function listeningHooksText(dialect: Dialect, flag: FiredFlag, groups: boolean, 
   const sources = [`${from('web_hooks_project')} where project_id = ${PROJECT_ID} and type = 'ProjectHook' and ${flag} = 1`];
   if (groups) sources.push(`${from('web_hooks_group')} where group_id in (select id from ancestors) and type = 'GroupHook' and ${flag} = 1`);
   if (system) sources.push(`select ${LISTENING_COLUMNS} from web_hooks where type = 'SystemHook' and ${flag} = 1`);
-  const aggregate = dialect === 'postgres' ? `coalesce(json_agg(json_build_array(${LISTENING_COLUMNS})), '[]')::text` : `json_group_array(json_array(${LISTENING_COLUMNS}))`;
+  const aggregate = hooksAggregate(dialect);
   const ancestors = `with recursive ancestors(id) as (
       select namespaces.id from projects join namespaces on namespaces.id = projects.namespace_id
         where projects.id = ${PROJECT_ID} and namespaces.kind = 'group'
@@ -55,6 +58,25 @@ function listeningHooksText(dialect: Dialect, flag: FiredFlag, groups: boolean, 
 }
 
 const listeningTemplates = new Map<string, TemplateStringsArray>();
+
+/** The group hooks with `flag` on of the group and its ancestors, as a `listeningHooks` row (an event of the group itself: its wiki). */
+export function listeningGroupHooks(dialect: Dialect, groupId: number, flag: FiredFlag): Statement {
+  const key = `${dialect} ${flag} group`;
+  let strings = listeningTemplates.get(key);
+  if (strings === undefined) {
+    const index = dialect === 'sqlite' ? ' indexed by web_hooks_group' : '';
+    const aggregate = hooksAggregate(dialect);
+    strings = templateOf([`with recursive ancestors(id) as (
+        select id from namespaces where id = `, ` and kind = 'group'
+        union all
+        select namespaces.parent_id from namespaces join ancestors on namespaces.id = ancestors.id where namespaces.parent_id is not null
+      )
+      select ${aggregate} as hooks from (select ${LISTENING_COLUMNS} from web_hooks${index}
+        where group_id in (select id from ancestors) and type = 'GroupHook' and ${flag} = 1) as listening`]);
+    listeningTemplates.set(key, strings);
+  }
+  return q(strings, groupId);
+}
 
 /** The hooks of a `listeningHooks` row. */
 export function listeningHooksOf(row: { hooks: string } | undefined): ListeningHook[] {

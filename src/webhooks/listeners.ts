@@ -10,9 +10,9 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { DB } from '../platform/db/schema.js';
-import type { DomainEvent, DomainEventKind, EventTx } from '../platform/domain-events.js';
+import type { DomainEvent, DomainEventKind, EventTx, GroupEvent } from '../platform/domain-events.js';
 import { enqueue } from '../platform/jobs/queue.js';
-import { activeChatIntegrations, alertForChat, issueConfidential, listeningHooks, listeningHooksOf, type ListeningHook, type ListeningIntegration } from './hooks-queries.js';
+import { activeChatIntegrations, alertForChat, issueConfidential, listeningGroupHooks, listeningHooks, listeningHooksOf, type ListeningHook, type ListeningIntegration } from './hooks-queries.js';
 import { branchMatches, executable, type FiredFlag } from './model.js';
 import { buildHook, type BuiltHook } from './build-hook.js';
 import { alertMessageOf, chatMessage, type AlertForChat, type ChatMessage } from './slack-messages.js';
@@ -36,7 +36,8 @@ export interface DeliveryPayload {
 /** The job of one event for every hook that wanted it when it happened; each delivery's key is derived (deliveryKey). */
 export interface EventDeliveryPayload {
   hookIds: number[];
-  event: DomainEvent;
+  /** A project event, or a group's (its wiki). */
+  event: DomainEvent | GroupEvent;
   eventUuid: string;
   /** The payload as the event's transaction saw it; absent in jobs queued before it was built there (built when they run). */
   built?: BuiltHook | null;
@@ -161,6 +162,20 @@ async function confidentialityOf(tx: EventTx, event: DomainEvent): Promise<boole
   return Number(row?.confidential ?? 0) === 1;
 }
 
+/** One delivery job of the event to the hooks that may be sent to now, its payload built in the event's transaction. */
+async function enqueueDelivery(deps: Deps, tx: EventTx, event: DomainEvent | GroupEvent, hooks: ListeningHook[]): Promise<void> {
+  const now = deps.clock.now();
+  const hookIds = hooks.filter((hook) => executable(hook, now)).map((hook) => hook.id).sort((a, b) => a - b);
+  if (hookIds.length === 0) return;
+  const atEvent = depsInTransaction(deps, tx);
+  const built = atEvent ? await buildHook(atEvent, event) : undefined;
+  // null: what the event names is gone already (deleted in the same transaction), nothing to send.
+  if (built === null) return;
+  const payload: EventDeliveryPayload = { hookIds, event, eventUuid: randomUUID(), ...(built ? { built } : {}) };
+  // No retries of a receiver's failure (GitLab sends once); the attempts cover a worker that died.
+  await enqueue(tx, deps.clock, JOB_DELIVER_EVENT, { ...payload }, { maxAttempts: 3 });
+}
+
 export function listenForHooks(deps: Deps): void {
   const onEvent = async (tx: EventTx, event: DomainEvent) => {
     // Notes on alerts make no Note Hook (GitLab's note hooks name issues, merge requests, commits, snippets).
@@ -170,21 +185,7 @@ export function listenForHooks(deps: Deps): void {
     if (want) {
       const groups = deps.config.tier !== 'free';
       const [row] = await tx.all<{ hooks: string }>(listeningHooks(deps.dialect, event.projectId, want.flag, groups, systemHooksWant(event)));
-      const now = deps.clock.now();
-      const hookIds = listeningHooksOf(row)
-        .filter((hook) => (want.matches?.(hook) ?? true) && executable(hook, now))
-        .map((hook) => hook.id)
-        .sort((a, b) => a - b);
-      if (hookIds.length > 0) {
-        const atEvent = depsInTransaction(deps, tx);
-        const built = atEvent ? await buildHook(atEvent, event) : undefined;
-        // null: what the event names is gone already (deleted in the same transaction), nothing to send.
-        if (built !== null) {
-          const payload: EventDeliveryPayload = { hookIds, event, eventUuid: randomUUID(), ...(built ? { built } : {}) };
-          // No retries of a receiver's failure (GitLab sends once); the attempts cover a worker that died.
-          await enqueue(tx, deps.clock, JOB_DELIVER_EVENT, { ...payload }, { maxAttempts: 3 });
-        }
-      }
+      await enqueueDelivery(deps, tx, event, listeningHooksOf(row).filter((hook) => want.matches?.(hook) ?? true));
     }
     if (NOT_FOR_CHAT.has(event.kind)) return;
     const integrations = await tx.all<ListeningIntegration>(activeChatIntegrations(event.projectId));
@@ -207,6 +208,13 @@ export function listenForHooks(deps: Deps): void {
   for (const kind of ['issue.opened', 'issue.closed', 'issue.reopened', 'issue.updated', 'issue.reassigned', 'note.created', 'push', 'deployment.status_changed', 'release.created', 'release.updated', 'release.deleted', 'pipeline.status_changed', 'job.status_changed', 'wiki_page.changed', ...mergeRequestKinds] as const) {
     deps.domainEvents.on(kind, onEvent as never);
   }
+  // A group wiki's page goes to the group's hooks and its ancestors' (GitLab's EE Group#execute_hooks),
+  // group hooks being a paid tier's as for project events; there are no chat integrations of groups.
+  deps.domainEvents.on('group_wiki_page.changed', async (tx, event) => {
+    if (deps.config.tier === 'free') return;
+    const [row] = await tx.all<{ hooks: string }>(listeningGroupHooks(deps.dialect, event.groupId, 'wiki_page_events'));
+    await enqueueDelivery(deps, tx, event, listeningHooksOf(row));
+  });
   // New alerts reach chat integrations only (webhooks have no alert events): one indexed read on the
   // hot path, and the alert's row only when an integration wants it (its message built here too).
   deps.domainEvents.on('alert.created', async (tx, event) => {
