@@ -26,6 +26,7 @@ export { confirmedEmailsOf } from './emails-finder.js';
 export { groupProjectsQuery, subgroupsQuery } from './group-listings.js';
 export { visibleGroupsQuery } from './finders.js';
 export { noteActivity } from './record-activity.js';
+export { unconfirmedRefusal } from './unconfirmed-tokens.js';
 // Issue 37 (SSH): gitlab-shell's 2fa_recovery_codes and personal_access_token commands.
 export { regenerateRecoveryCodes } from './regenerate-recovery-codes.js';
 export { scopesAvailableTo } from './create-personal-access-token.js';

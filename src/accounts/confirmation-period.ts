@@ -25,3 +25,12 @@ export function unconfirmedKeptOut(settings: ConfirmationSettings, createdAt: nu
   if (mode === 'hard') return true;
   return now - createdAt >= UNCONFIRMED_ACCESS_MS;
 }
+
+/**
+ * What a token of a kept-out account answers (GitLab's UserAccessDeniedReason for an unconfirmed user,
+ * which its API gives as a 403 on any token: GlobalPolicy's `inactive` prevents access_api).
+ */
+export function unconfirmedTokenMessage(baseUrl: string): string {
+  return 'Your primary email address is not confirmed. Please check your inbox for the confirmation instructions. '
+    + `In case the link is expired, you can request a new confirmation email at ${baseUrl}/users/confirmation/new`;
+}

@@ -25,7 +25,7 @@ export interface TokenWithProjectRow {
 }
 
 /** The tables the statement reads (the row cache, platform/db/reads.ts). */
-export const TOKEN_WITH_PROJECT_TABLES: readonly CachedTable[] = ['personal_access_tokens', 'users', 'projects', 'namespaces', 'members'];
+export const TOKEN_WITH_PROJECT_TABLES: readonly CachedTable[] = ['personal_access_tokens', 'users', 'emails', 'projects', 'namespaces', 'members'];
 
 /** The columns of a table, in order. */
 export function tableColumns(dialect: Dialect, table: 'projects' | 'namespaces'): Statement {
@@ -54,12 +54,14 @@ function template(match: string, projectColumns: readonly string[], namespaceCol
   const columns = [...projectColumns.map((column) => `p.${column} as p_${column}`), ...namespaceColumns.map((column) => `ns.${column} as ns_${column}`)].join(', ');
   const text = `
     ${namespaceChainText(`projects p join namespaces n on n.id = p.namespace_id where ${match}`)}
-    select u.id, u.username, u.name, u.state, u.admin, u.otp_required, u.last_activity_on, t.id as token_id, t.scopes, t.expires_at, t.revoked, t.last_used_at,
+    select u.id, u.username, u.name, u.state, u.admin, u.otp_required, u.last_activity_on, u.created_at,
+      case when e.id is not null and e.confirmed_at is null then 1 else 0 end as address_unconfirmed, t.id as token_id, t.scopes, t.expires_at, t.revoked, t.last_used_at,
       ${columns},
       ${projectMemberLevelText('t.user_id', 'p.id')} as project_level,
       ${chainLevelText('t.user_id')} as group_level
     from personal_access_tokens t
       join users u on u.id = t.user_id
+      left join emails e on e.user_id = u.id and e.email_lower = u.email_lower
       left join projects p on ${match}
       left join namespaces ns on ns.id = p.namespace_id
     where t.token_digest = ?`;

@@ -5,7 +5,7 @@ import type { Deps } from '../platform/deps.js';
 import type { UsersTable } from '../platform/db/tables/accounts.js';
 import type { TokenLookup } from '../platform/auth/principal.js';
 import { sha256Hex } from '../platform/crypto.js';
-import { noteActivity, toAuthUser } from '../accounts/api.js';
+import { noteActivity, toAuthUser, unconfirmedRefusal } from '../accounts/api.js';
 import { splitScopes } from './scopes.js';
 import { ACCESS_TOKEN_TABLES, accessTokenWithUser } from './resolve-token-queries.js';
 
@@ -19,6 +19,8 @@ export interface AccessTokenRow extends UserRow {
   revoked_at: number | null;
   token_created_at: number;
   application_uid: string | null;
+  /** 1 when the user's primary address is recorded unconfirmed (accounts' unconfirmed-tokens.ts). */
+  address_unconfirmed: number;
 }
 
 /** Every OAuth-authenticated request starts here: a look-up of the row cache (platform/db/README.md). */
@@ -44,6 +46,9 @@ export async function resolveOAuthToken(deps: Deps, token: string): Promise<Toke
   if (!row) return null;
   const state = tokenState(row, deps.clock.now());
   if (state !== 'ok') return { status: state };
+  // An account kept out for its unconfirmed address: the API's 403, git's challenge.
+  const refused = await unconfirmedRefusal(deps, row, deps.clock.now());
+  if (refused) return refused;
   // The day the user was last seen (GET /user/activities), as a personal access token's use records it.
   await noteActivity(deps, row, deps.clock.now());
   return { status: 'ok', principal: { user: toAuthUser(row), scopes: splitScopes(row.scopes), via: 'oauth', tokenId: Number(row.token_id) } };

@@ -34,7 +34,10 @@ export interface Principal {
   job?: { id: number; projectId: number; projectPath: string };
 }
 
-/** The result of looking a token string up. `null` means "not a token of mine": try the next resolver. */
-export type TokenLookup = { status: 'ok'; principal: Principal } | { status: 'expired' } | { status: 'revoked' } | null;
+/**
+ * The result of looking a token string up. `null` means "not a token of mine": try the next resolver.
+ * `refused`: a live token whose user may not use it now (the API's 403 with `reason`).
+ */
+export type TokenLookup = { status: 'ok'; principal: Principal } | { status: 'expired' } | { status: 'revoked' } | { status: 'refused'; reason: string } | null;
 
 export type TokenResolver = (token: string) => Promise<TokenLookup>;

@@ -31,6 +31,7 @@ function raiseFor(result: TokenLookup): Principal | null {
   if (!result) return null;
   if (result.status === 'expired') throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
   if (result.status === 'revoked') throw invalidToken('Token was revoked. You have to re-authorize from the user.');
+  if (result.status === 'refused') throw forbidden(result.reason);
   return result.principal;
 }
 
