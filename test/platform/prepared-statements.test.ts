@@ -19,6 +19,18 @@ describe('StatementNames', () => {
     expect(names.nameOf('select * from projects where id = $1')).toBeUndefined();
   });
 
+  it('renames a text with a name never given before, which it then keeps', () => {
+    const names = new StatementNames();
+    const text = 'select * from users where id = $1';
+    names.nameOf(text);
+    const first = names.nameOf(text);
+    names.nameOf('select $1');
+    const other = names.nameOf('select $1');
+    const renamed = names.renamed(text);
+    expect(new Set([first, other, renamed]).size).toBe(3);
+    expect(names.nameOf(text)).toBe(renamed);
+  });
+
   it('never names transaction control or DDL', () => {
     const names = new StatementNames();
     for (const text of ['begin', 'commit', 'savepoint sp1', 'alter table t add column c int', 'create index i on t (c)']) {
@@ -70,9 +82,13 @@ describe.skipIf(testDialect() !== 'postgres')('named statements on PostgreSQL', 
     const read = () => sql<Record<string, unknown>>`select * from named_probe where id = ${1}`.execute(database.db);
     await read();
     await read();
+    const named = async () => (await prepared()).filter((text) => text.includes('select * from named_probe')).length;
+    expect(await named()).toBe(1);
     await sql`alter table named_probe add column body text`.execute(database.db);
     expect((await read()).rows).toEqual([{ id: 1, title: 'one', body: null }]);
     expect((await read()).rows).toEqual([{ id: 1, title: 'one', body: null }]);
+    // Prepared again under a new name, the later run used it (no third statement).
+    expect(await named()).toBe(2);
   });
 
   it('a connection the server ended is replaced and prepares its statements again', async () => {

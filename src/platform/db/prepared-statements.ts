@@ -24,6 +24,8 @@ export class StatementNames {
   readonly #names = new Map<string, string>();
   readonly #seenOnce = new Set<string>();
   readonly #max: number;
+  /** Names given so far, renamed texts included: every name is new. */
+  #given = 0;
 
   constructor(max = NAMED_TEXTS_MAX) {
     this.#max = max;
@@ -40,9 +42,16 @@ export class StatementNames {
       return undefined;
     }
     this.#seenOnce.delete(text);
-    const named = `kiln_${this.#names.size + 1}`;
-    this.#names.set(text, named);
+    const named = this.renamed(text);
     if (this.#names.size >= this.#max) this.#seenOnce.clear();
+    return named;
+  }
+
+  /** A new name for `text`, which no connection has prepared yet. */
+  renamed(text: string): string {
+    this.#given += 1;
+    const named = `kiln_${this.#given}`;
+    this.#names.set(text, named);
     return named;
   }
 }
@@ -74,13 +83,10 @@ export function preparingClient(names: StatementNames, connectTimeoutMs: number)
         // A table changed under a prepared `select *` (another node migrated during a rolling upgrade):
         // PostgreSQL refuses the statement until it is prepared again, which an unnamed one never needs.
         if (!String((error as Error).message).includes('cached plan must not change result type')) throw error;
-        // Inside a transaction the DEALLOCATE fails too (the transaction is aborted): the statement then
-        // fails once there, and is prepared again at its next run outside one.
-        await super.query(`deallocate ${name}`).catch(() => {
-          throw error;
-        });
-        delete (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[name];
-        return super.query({ name, text, values });
+        // The text takes a new name, prepared afresh on each connection at its next run (the old
+        // statement stays unused until its connection ends). Inside a transaction the retry fails too
+        // (the transaction is aborted): the statement then fails once there, as an unnamed one would not.
+        return super.query({ name: names.renamed(text), text, values });
       }
     }
   };
