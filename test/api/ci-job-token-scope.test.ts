@@ -4,9 +4,9 @@
 // the limit is off; the job's own project always.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
-import { repositoryWorld, commit, create, type RepositoryWorld } from './repository-api-driver.js';
+import { repositoryWorld, type RepositoryWorld } from './repository-api-driver.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
-import { claimRunningJob } from '../ci/running-job.js';
+import { jobTokenWorld } from '../ci/running-job.js';
 
 let kiln: TestKiln;
 let w: RepositoryWorld;
@@ -16,10 +16,9 @@ let jobToken: string;
 beforeAll(async () => {
   kiln = await testKiln({ ciLongPollMs: 0 });
   w = await repositoryWorld(kiln);
-  other = await kiln.createProject(w.owner, 'other', { namespace_id: w.group.id, visibility: 'private' });
-  await kiln.addMember(w.owner, 'projects', other.id, w.maintainer, ACCESS.maintainer);
-  await commit(kiln, w.owner.token, other.id, { branch: 'main', commit_message: 'x', actions: [create('README.md', 'x\n')] });
-  jobToken = (await claimRunningJob(kiln, w.maintainer, w.project.id)).token;
+  let job: { token: string };
+  ({ other, job } = await jobTokenWorld(kiln, w));
+  jobToken = job.token;
 }, 120_000);
 
 afterAll(async () => {

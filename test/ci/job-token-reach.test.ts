@@ -6,9 +6,9 @@
 // allowlist is managed as GitLab's /projects/:id/job_token_scope/groups_allowlist.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
-import { repositoryWorld, commit, create, type RepositoryWorld } from '../api/repository-api-driver.js';
+import { repositoryWorld, type RepositoryWorld } from '../api/repository-api-driver.js';
 import { multipart } from '../helpers/multipart.js';
-import { claimRunningJob } from './running-job.js';
+import { jobTokenWorld } from './running-job.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
 
 let kiln: TestKiln;
@@ -20,15 +20,12 @@ let job: { id: number; token: string };
 beforeAll(async () => {
   kiln = await testKiln({ ciLongPollMs: 0 });
   w = await repositoryWorld(kiln);
-  other = await kiln.createProject(w.owner, 'other', { namespace_id: w.group.id, visibility: 'private' });
-  await kiln.addMember(w.owner, 'projects', other.id, w.maintainer, ACCESS.maintainer);
-  await commit(kiln, w.owner.token, other.id, { branch: 'main', commit_message: 'x', actions: [create('README.md', 'x\n')] });
+  ({ other, job } = await jobTokenWorld(kiln, w));
   elsewhere = await kiln.createGroup(w.owner, 'elsewhere', { visibility: 'private' });
   // The maintainer of `other` who manages its scope can see both groups; a developer of it cannot manage it.
   await kiln.addMember(w.owner, 'groups', elsewhere.id, w.maintainer, ACCESS.reporter);
   await kiln.addMember(w.owner, 'groups', w.group.id, w.maintainer, ACCESS.reporter);
   await kiln.addMember(w.owner, 'projects', other.id, w.developer, ACCESS.developer);
-  job = await claimRunningJob(kiln, w.maintainer, w.project.id);
   // The job uploads an archive, as a runner does.
   const { payload, contentType } = await multipart({ file: { filename: 'artifacts.zip', data: Buffer.from('PK-not-really-a-zip') } });
   const uploaded = await kiln.app.inject({ method: 'POST', url: `/api/v4/jobs/${job.id}/artifacts`, headers: { 'job-token': job.token, 'content-type': contentType }, payload });
