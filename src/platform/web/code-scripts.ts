@@ -30,7 +30,14 @@ export const CODE_SCRIPT = `(function () {
       row.classList.add('selected');
       first = first || row;
     }
-    if (first && first.scrollIntoView) first.scrollIntoView({ block: 'center' });
+    if (!first || !first.scrollIntoView) return;
+    first.scrollIntoView({ block: 'center' });
+    // Images still loading (avatars in the blame column) move rows after this scroll: once the page
+    // has loaded, centre the line again.
+    if (document.readyState !== 'complete') {
+      var selected = first;
+      window.addEventListener('load', function () { selected.scrollIntoView({ block: 'center' }); }, { once: true });
+    }
   }
   var blobAnchor = null;
   var diffAnchor = null;
