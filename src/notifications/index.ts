@@ -1,5 +1,5 @@
 // Notification settings at global, group and project level, and the e-mail they decide: recipients
-// of issue, merge request and alert notifications, subscriptions to issues and merge requests, the unsubscribe link.
+// of issue, merge request, snippet comment and alert notifications, subscriptions to issues and merge requests, the unsubscribe link.
 import type { Feature } from '../platform/feature.js';
 import { notificationsRoutes } from './routes.js';
 import { notificationPages } from './pages.js';
@@ -11,6 +11,7 @@ import { JOB_NOTIFY_ALERT, notifyNewAlert } from './notify-new-alert.js';
 import { JOB_NOTIFY_MERGE_REQUEST, notifyMergeRequestEvent } from './notify-merge-request-event.js';
 import { ISSUES_DUE_JOB, issuesDueJob } from './issues-due.js';
 import { JOB_NOTIFY_PIPELINE, notifyPipeline } from './notify-pipeline.js';
+import { JOB_NOTIFY_SNIPPET_NOTE, notifySnippetNote } from './notify-snippet-note.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
 import { accountHooks } from '../accounts/api.js';
 import { issueHooks } from '../issues/api.js';
@@ -32,7 +33,7 @@ export const notificationsFeature: Feature = {
     subscriptionRoutes(app, deps);
     unsubscribePages(app, deps);
   },
-  jobs: { [JOB_NOTIFY_ISSUE]: notifyIssueEvent, [JOB_NOTIFY_MERGE_REQUEST]: notifyMergeRequestEvent, [JOB_NOTIFY_ALERT]: notifyNewAlert, [ISSUES_DUE_JOB]: issuesDueJob, [JOB_NOTIFY_PIPELINE]: notifyPipeline },
+  jobs: { [JOB_NOTIFY_ISSUE]: notifyIssueEvent, [JOB_NOTIFY_MERGE_REQUEST]: notifyMergeRequestEvent, [JOB_NOTIFY_ALERT]: notifyNewAlert, [ISSUES_DUE_JOB]: issuesDueJob, [JOB_NOTIFY_PIPELINE]: notifyPipeline, [JOB_NOTIFY_SNIPPET_NOTE]: notifySnippetNote },
   async onStart(deps) {
     await scheduleOnce(deps, ISSUES_DUE_JOB, deps.clock.now(), { orRunning: true });
   },

@@ -13,8 +13,8 @@ export type NoteRow = Selectable<NotesTable>;
 
 /** What recipients are built from, for an issue or a merge request (merge-request-context.ts). */
 export interface ThreadContext {
-  /** The subscribable: subscriptions name it by type and id. */
-  type: 'Issue' | 'MergeRequest';
+  /** The subscribable: subscriptions name it by type and id (a snippet has none: GitLab's are not Subscribable). */
+  type: 'Issue' | 'MergeRequest' | 'Snippet';
   id: number;
   /** The text whose mentions a new issue or merge request mails. */
   description: string | null;
@@ -59,7 +59,7 @@ export async function assigneeIdsOf(deps: Deps, issueId: number): Promise<number
 }
 
 /** The authors of an issue's or merge request's comments and the users its description or comments mention. */
-export async function discussionPeople(deps: Deps, type: 'Issue' | 'MergeRequest', id: number, description: string | null): Promise<number[]> {
+export async function discussionPeople(deps: Deps, type: ThreadContext['type'], id: number, description: string | null): Promise<number[]> {
   const notes = await deps.db.selectFrom('notes').select(['author_id', 'body']).where('noteable_type', '=', type).where('noteable_id', '=', id).where('system', '=', 0).execute();
   const mentioned = await userIdsByUsername(deps, [...new Set([description, ...notes.map((note) => note.body)].flatMap((text) => mentionedUsernames(text)))]);
   return [...notes.map((note) => Number(note.author_id)), ...mentioned];

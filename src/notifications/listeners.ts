@@ -10,6 +10,7 @@ import type { IssueAction } from './recipient-rules.js';
 import { addedMentions } from './new-mentions.js';
 import { JOB_NOTIFY_MERGE_REQUEST, type MergeRequestNotificationPayload } from './notify-merge-request-event.js';
 import { JOB_NOTIFY_PIPELINE } from './notify-pipeline.js';
+import { JOB_NOTIFY_SNIPPET_NOTE, type SnippetNoteNotificationPayload } from './notify-snippet-note.js';
 
 const ISSUE_ACTIONS: Partial<Record<DomainEventKind, IssueAction>> = {
   'issue.opened': 'new_issue',
@@ -39,6 +40,10 @@ export function listenForNotifications(deps: Deps): void {
     if (event.system) return;
     if (event.noteableType === 'Issue') await issueJob(tx, { action: 'new_note', issueId: event.noteableId, actorId: event.actorId, noteId: event.noteId });
     if (event.noteableType === 'MergeRequest') await mergeRequestJob(tx, { action: 'new_note', mergeRequestId: event.noteableId, actorId: event.actorId, noteId: event.noteId });
+    if (event.noteableType === 'Snippet') {
+      const payload: SnippetNoteNotificationPayload = { snippetId: event.noteableId, noteId: event.noteId, actorId: event.actorId };
+      await enqueue(tx, clock, JOB_NOTIFY_SNIPPET_NOTE, { ...payload });
+    }
   });
   listenForMergeRequests(deps);
   // A pipeline that ended as success or failed mails its user (notify-pipeline.ts decides whether).

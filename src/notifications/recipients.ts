@@ -79,6 +79,7 @@ export async function settingsFor(deps: Deps, userIds: number[], context: Pick<T
 
 /** Explicit subscriptions to the issue or merge request: user → subscribed. */
 async function subscriptionsOf(deps: Deps, context: ThreadContext): Promise<Map<number, boolean>> {
+  if (context.type === 'Snippet') return new Map();
   const rows = await deps.db.selectFrom('subscriptions').select(['user_id', 'subscribed']).where('subscribable_type', '=', context.type).where('subscribable_id', '=', context.id).execute();
   return new Map(rows.map((row) => [Number(row.user_id), row.subscribed === 1]));
 }

@@ -1,2 +1,5 @@
-// What other features may use of snippets: a snippet's page address (a Note Hook on a snippet links it).
+// What other features may use of snippets: a snippet's page address (a Note Hook on a snippet links it),
+// and who reads one (a comment's e-mail goes only to them).
 export { snippetWebUrl } from './entities.js';
+export { canReadSnippet } from './snippet-policy.js';
+export type { SnippetRow } from './finder.js';

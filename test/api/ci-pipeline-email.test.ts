@@ -4,7 +4,7 @@
 // the pipeline's user is mailed, and the levels decide as GitLab's NotificationRecipient does.
 import { afterAll, beforeAll, beforeEach, describe as describeAll, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
-import { SMTP_SERVER_AVAILABLE, SmtpTestServer, header, type ReceivedMail } from '../helpers/smtp-server.js';
+import { SMTP_SERVER_AVAILABLE, SmtpTestServer, header, mailReader, type ReceivedMail } from '../helpers/smtp-server.js';
 import { commit, create, update } from './repository-api-driver.js';
 import { finishJob } from '../../src/ci/jobs/runner-updates.js';
 
@@ -12,23 +12,15 @@ const describe = describeAll.skipIf(!SMTP_SERVER_AVAILABLE);
 
 let kiln: TestKiln;
 let smtp: SmtpTestServer;
+let delivered: () => Promise<ReceivedMail[]>;
 let project: any;
 let owner: TestUser;
 let pusher: TestUser;
 let watcher: TestUser;
-let forgotten = 0;
 let pushes = 0;
 const DEVELOPER = 30;
 const MAINTAINER = 40;
 
-async function delivered(): Promise<ReceivedMail[]> {
-  await kiln.worker.drain();
-  const sent = await kiln.deps.db.selectFrom('email_outbox').select('id').where('state', '=', 'sent').execute();
-  const mails = [...(await smtp.waitFor(sent.length - forgotten))];
-  forgotten += smtp.messages.length;
-  smtp.clear();
-  return mails;
-}
 
 /** A push by `pusher` whose one job then ends as `outcome`, as a runner would finish it; the pipeline. */
 async function pipelineThat(outcome: 'success' | 'failed', by: TestUser = pusher) {
@@ -45,6 +37,7 @@ beforeAll(async () => {
   if (!SMTP_SERVER_AVAILABLE) return;
   smtp = await SmtpTestServer.start();
   kiln = await testKiln({ smtpUrl: smtp.url, emailFrom: 'Kiln <kiln@kiln.test>' });
+  delivered = mailReader(kiln, smtp);
   owner = await kiln.createUser('owner');
   pusher = await kiln.createUser('pusher');
   watcher = await kiln.createUser('watcher');

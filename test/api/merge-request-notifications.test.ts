@@ -3,7 +3,7 @@
 // NotificationRecipient#notifiable?) and the messages' subject, threading and X-GitLab-* headers.
 import { afterAll, beforeAll, beforeEach, describe as describeAll, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
-import { SMTP_SERVER_AVAILABLE, SmtpTestServer, header, type ReceivedMail } from '../helpers/smtp-server.js';
+import { SMTP_SERVER_AVAILABLE, SmtpTestServer, header, mailReader, type ReceivedMail } from '../helpers/smtp-server.js';
 import { branchWith, create, seedRepository } from './merge-requests-helpers.js';
 
 // Without Debian's python3-aiosmtpd (a fresh machine, not CI) there is no real SMTP server to test against.
@@ -11,22 +11,14 @@ const describe = describeAll.skipIf(!SMTP_SERVER_AVAILABLE);
 
 let kiln: TestKiln;
 let smtp: SmtpTestServer;
+let delivered: () => Promise<ReceivedMail[]>;
 let project: any;
 let mr: any;
 const users: Record<string, TestUser> = {};
 const GUEST = 10;
 const DEVELOPER = 30;
 const MAINTAINER = 40;
-let forgotten = 0;
 
-async function delivered(): Promise<ReceivedMail[]> {
-  await kiln.worker.drain();
-  const sent = await kiln.deps.db.selectFrom('email_outbox').select('id').where('state', '=', 'sent').execute();
-  const mails = [...(await smtp.waitFor(sent.length - forgotten))];
-  forgotten += smtp.messages.length;
-  smtp.clear();
-  return mails;
-}
 
 const who = (mails: ReceivedMail[]) => mails.flatMap((mail) => mail.rcptTos.map((address) => address.replace(/@example\.com$/, ''))).sort();
 const mailTo = (mails: ReceivedMail[], name: string) => mails.find((mail) => mail.rcptTos.includes(`${name}@example.com`))!;
@@ -37,6 +29,7 @@ beforeAll(async () => {
   if (!SMTP_SERVER_AVAILABLE) return;
   smtp = await SmtpTestServer.start();
   kiln = await testKiln({ smtpUrl: smtp.url, emailFrom: 'Kiln <kiln@kiln.test>' });
+  delivered = mailReader(kiln, smtp);
   const names = ['owner', 'author', 'assignee', 'other', 'reviewer', 'watcher', 'guestwatcher', 'customnew', 'customclose', 'mentionlevel', 'disabled', 'outsider'];
   for (const name of names) users[name] = await kiln.createUser(name);
   project = await kiln.createProject(users.owner, 'app');

@@ -4,6 +4,7 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
+import type { TestKiln } from './kiln.js';
 
 /**
  * Whether the suite can start the real server here. CI installs python3-aiosmtpd and must run these
@@ -137,3 +138,23 @@ export class SmtpTestServer {
     await this.down();
   }
 }
+
+/**
+ * What a Kiln's jobs mail, read in turns: each call runs the due jobs (notification, then delivery)
+ * and returns the messages that arrived since the previous call, once the server has recorded every
+ * one the outbox marks sent (it records a message from its output, which can come after the reply).
+ */
+export function mailReader(kiln: TestKiln, smtp: SmtpTestServer): () => Promise<ReceivedMail[]> {
+  let forgotten = 0;
+  return async () => {
+    await kiln.worker.drain();
+    const sent = await kiln.deps.db.selectFrom('email_outbox').select('id').where('state', '=', 'sent').execute();
+    const mails = [...(await smtp.waitFor(sent.length - forgotten))];
+    forgotten += smtp.messages.length;
+    smtp.clear();
+    return mails;
+  };
+}
+
+/** The local parts of the messages' recipients at example.com, sorted. */
+export const recipientNames = (mails: ReceivedMail[]): string[] => mails.flatMap((mail) => mail.rcptTos.map((address) => address.replace(/@example\.com$/, ''))).sort();
