@@ -10,6 +10,7 @@ const ADMIN_PAGES = [
   ['/admin/emails', 'E-mails', 'The outgoing mail and its delivery state.'],
   ['/admin/repository_storages', 'Repository storage', 'The repository shards and moves between them.'],
   ['/admin/application_settings/general', 'Settings', 'Sign-up, visibility defaults, outbound requests, rate limits and e-mail.'],
+  ['/admin/hooks', 'System hooks', 'Webhooks that receive the events of the whole instance; add, edit, test or delete them.'],
   ['/admin/broadcast_messages', 'Messages', 'Broadcast messages shown as a banner or notification to everyone.'],
   ['/admin/background_jobs', 'Background jobs', 'Queued, running and dead jobs; retry or discard them.'],
 ] as const;

@@ -10,6 +10,7 @@ import { listenForSystemHooks } from './system-listeners.js';
 import { hooksRoutes } from './routes.js';
 import { slackRoutes } from './slack-routes.js';
 import { webhookPages } from './pages.js';
+import { systemHookPages } from './system-hooks-page.js';
 import { deliverChat } from './deliver-chat.js';
 import { JOB_PRUNE_HOOK_LOGS, pruneHookLogs } from './prune-logs.js';
 
@@ -23,6 +24,7 @@ export const webhooksFeature: Feature = {
     hooksRoutes(app, deps);
     slackRoutes(app, deps);
     webhookPages(app, deps);
+    systemHookPages(app, deps);
   },
   jobs: {
     [JOB_DELIVER_EVENT]: deliverEventJob,

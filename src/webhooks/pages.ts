@@ -5,11 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { namespacedPage, csrfField, type PageContext } from '../platform/web/page-route.js';
+import { actionFailure, formField, hookForm, hookFormInput, type HookFormKind } from './hook-form.js';
 import { page, redirect } from '../platform/web/page.js';
-import { html, type Html } from '../platform/web/html.js';
-import { toApiError } from '../platform/http/error-handler.js';
+import { html } from '../platform/web/html.js';
 import { FIRED_FLAGS, alertStatus, type FiredFlag } from './model.js';
-import { hookFlags, type HookRow } from './entities.js';
+import { hookFlags } from './entities.js';
 import { findHook, hooksQuery, recentLogsQuery } from './finder.js';
 import { createHook, deleteHook, updateHook, type HookOwner } from './save-hook.js';
 import { testOutcomeMessage, testProjectHook } from './test-hook.js';
@@ -35,47 +35,8 @@ const CHANNEL_OF: Record<string, string> = {
   confidential_note_events: 'confidential_note_channel', tag_push_events: 'tag_push_channel', deployment_events: 'deployment_channel', alert_events: 'alert_channel',
 };
 
-const field = (form: Record<string, string | string[]>, name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
 const owner = (access: ProjectAccess): HookOwner => ({ type: 'ProjectHook', projectId: Number(access.project.id) });
-
-/** A failed action's message (422 url blocked, 400 …) shown as the flash instead of an error page. */
-function failure(error: unknown): string {
-  const apiError = toApiError(error);
-  if (!apiError || apiError.status >= 500) throw error;
-  const body = apiError.body as { message?: unknown; error?: unknown };
-  const message = body.message ?? body.error;
-  if (typeof message === 'string') return message;
-  return Object.entries(message as Record<string, string[]>).map(([name, messages]) => `${name === 'url' ? 'URL' : name} ${messages.join(', ')}`).join('; ');
-}
-
-function hookForm(context: PageContext, hook: HookRow | null, action: string): Html {
-  const flags = hook ? hookFlags(hook) : { push_events: true };
-  return html`<form method="post" class="stack">
-    ${csrfField(context)}<input type="hidden" name="action" value="${hook ? 'update' : 'create'}">${hook ? html`<input type="hidden" name="hook_id" value="${hook.id}">` : ''}
-    <label>URL <input type="url" name="url" required value="${hook?.url ?? ''}"></label>
-    <label>Name <input name="name" value="${hook?.name ?? ''}"></label>
-    <label>Secret token <input name="token" autocomplete="off" placeholder="${hook?.token ? 'Unchanged' : ''}"></label>
-    <fieldset><legend>Trigger</legend>
-      ${FIRED_FLAGS.map((flag) => html`<label><input type="checkbox" name="${flag}" value="1" ${flags[flag] ? html`checked` : ''}> ${FLAG_LABELS[flag]}</label>
-      ${flag === 'push_events' ? html`<label>Branch filter (wildcards such as <code>release/*</code>) <input name="push_events_branch_filter" value="${hook?.push_events_branch_filter ?? ''}"></label>` : ''}`)}
-    </fieldset>
-    <label><input type="checkbox" name="enable_ssl_verification" value="1" ${!hook || hook.enable_ssl_verification === 1 ? html`checked` : ''}> Enable SSL verification</label>
-    <button type="submit">${action}</button>
-  </form>`;
-}
-
-function formInput(form: Record<string, string | string[]>) {
-  const flags = Object.fromEntries(FIRED_FLAGS.map((flag) => [flag, field(form, flag) === '1']));
-  const token = field(form, 'token');
-  return {
-    url: field(form, 'url'),
-    name: field(form, 'name'),
-    token: token === '' ? undefined : token,
-    enableSslVerification: field(form, 'enable_ssl_verification') === '1',
-    flags,
-    branchFilter: field(form, 'push_events_branch_filter'),
-  };
-}
+const PROJECT_FORM: HookFormKind = { type: 'ProjectHook', flags: FIRED_FLAGS, labels: FLAG_LABELS, branchFilter: true };
 
 async function renderHooks(context: PageContext, access: ProjectAccess) {
   const { deps } = context;
@@ -96,39 +57,39 @@ async function renderHooks(context: PageContext, access: ProjectAccess) {
   return page({
     title: 'Webhooks',
     body: html`<p>Webhooks send a POST request to a URL when an event happens in this project.</p>
-      <h2>Add new webhook</h2>${hookForm(context, null, 'Add webhook')}
+      <h2>Add new webhook</h2>${hookForm(context, PROJECT_FORM, null, 'Add webhook')}
       <h2>Project hooks (${hooks.length})</h2>${hooks.length ? html`<ul class="hooks">${rows}</ul>` : html`<p>No webhooks enabled. Select trigger events above.</p>`}`,
   });
 }
 
 async function handleHooksPost(context: PageContext, access: ProjectAccess, back: string) {
   const { deps, form } = context;
-  const hookId = Number(field(form, 'hook_id'));
+  const hookId = Number(formField(form, 'hook_id'));
   try {
-    switch (field(form, 'action')) {
+    switch (formField(form, 'action')) {
       case 'create':
-        await createHook(deps, owner(access), formInput(form));
+        await createHook(deps, owner(access), hookFormInput(form, PROJECT_FORM));
         return redirect(back, 'Webhook created');
       case 'update':
-        await updateHook(deps, await findHook(deps, owner(access), hookId), formInput(form));
+        await updateHook(deps, await findHook(deps, owner(access), hookId), hookFormInput(form, PROJECT_FORM));
         return redirect(back, 'Webhook updated');
       case 'delete':
         await deleteHook(deps, await findHook(deps, owner(access), hookId));
         return redirect(back, 'Webhook deleted');
       case 'test': {
         const hook = await findHook(deps, owner(access), hookId);
-        return redirect(back, testOutcomeMessage(await testProjectHook(deps, hook, Number(access.project.id), context.user.id, field(form, 'trigger'))).message);
+        return redirect(back, testOutcomeMessage(await testProjectHook(deps, hook, Number(access.project.id), context.user.id, formField(form, 'trigger'))).message);
       }
       case 'resend': {
         const hook = await findHook(deps, owner(access), hookId);
-        const outcome = await resendLog(deps, hook, Number(field(form, 'log_id')));
+        const outcome = await resendLog(deps, hook, Number(formField(form, 'log_id')));
         return redirect(`/${access.project.full_path}/-/hooks/${hookId}/edit`, outcome ? testOutcomeMessage(outcome).message : 'Not found');
       }
       default:
         return redirect(back, 'Unknown action');
     }
   } catch (error) {
-    return redirect(back, failure(error));
+    return redirect(back, actionFailure(error));
   }
 }
 
@@ -139,7 +100,7 @@ async function renderHookEdit(context: PageContext, access: ProjectAccess) {
   const base = `/${access.project.full_path}/-/hooks/${hook.id}`;
   return page({
     title: 'Edit webhook',
-    body: html`${hookForm(context, hook, 'Save changes')}
+    body: html`${hookForm(context, PROJECT_FORM, hook, 'Save changes')}
       <h2>Recent events</h2>
       <p>GitLab events trigger webhooks. Use the request details of a webhook to help troubleshoot problems. Events are kept 7 days.</p>
       ${logs.length === 0 ? html`<p>No recent events.</p>` : html`<table><thead><tr><th>Status</th><th>Trigger</th><th>Elapsed time</th><th>Request time</th><th></th></tr></thead><tbody>
@@ -192,22 +153,22 @@ async function handleSlackPost(context: PageContext, access: ProjectAccess) {
   const { deps, form } = context;
   const back = `/${access.project.full_path}/-/settings/integrations/slack/edit`;
   try {
-    if (field(form, 'action') === 'delete') {
+    if (formField(form, 'action') === 'delete') {
       await deleteSlack(deps, Number(access.project.id));
       return redirect(back, 'Slack notifications settings reset.');
     }
-    const webhook = field(form, 'webhook');
+    const webhook = formField(form, 'webhook');
     await saveSlack(deps, Number(access.project.id), {
       webhook: webhook === '' ? undefined : webhook,
-      username: field(form, 'username'),
-      channel: field(form, 'channel'),
-      active: field(form, 'active') === '1',
-      flags: Object.fromEntries(Object.keys(CHAT_EVENT_FLAGS).map((flag) => [flag, field(form, flag) === '1'])),
-      channels: Object.fromEntries(CHANNEL_FIELDS.filter((name) => typeof form[name] === 'string').map((name) => [name, field(form, name)])),
+      username: formField(form, 'username'),
+      channel: formField(form, 'channel'),
+      active: formField(form, 'active') === '1',
+      flags: Object.fromEntries(Object.keys(CHAT_EVENT_FLAGS).map((flag) => [flag, formField(form, flag) === '1'])),
+      channels: Object.fromEntries(CHANNEL_FIELDS.filter((name) => typeof form[name] === 'string').map((name) => [name, formField(form, name)])),
     });
     return redirect(back, 'Slack notifications settings saved and active.');
   } catch (error) {
-    return redirect(back, failure(error));
+    return redirect(back, actionFailure(error));
   }
 }
 

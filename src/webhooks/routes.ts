@@ -1,7 +1,6 @@
 // REST surface of hooks (lib/api/project_hooks.rb, group_hooks, system_hooks.rb): parse, ability,
 // one action or finder, entity. Project hooks need admin_webhook (Maintainers), group hooks the group's
 // admin_webhook (Owners) on the premium tier and up, system hooks an administrator.
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
@@ -11,8 +10,8 @@ import { hookEntity, hookLogEntity } from './entities.js';
 import { hookInput, hookParams } from './hook-input.js';
 import { createHook, deleteHook, updateHook, type HookOwner } from './save-hook.js';
 import { findHook, hooksQuery, recentLogsQuery, firstProjectOfGroup } from './finder.js';
-import { SYSTEM_HOOK_TEST_DATA, TEST_TRIGGERS, testOutcomeMessage, testProjectHook } from './test-hook.js';
-import { resendLog, sendToHook } from './deliver-hook.js';
+import { SYSTEM_HOOK_TEST_DATA, TEST_TRIGGERS, testOutcomeMessage, testProjectHook, testSystemHook } from './test-hook.js';
+import { resendLog } from './deliver-hook.js';
 
 const TAGS = ['hooks'];
 
@@ -137,7 +136,7 @@ export function hooksRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.integer.required() },
     handler: async ({ params }) => {
       const hook = await findHook(deps, system, params.id);
-      await sendToHook(deps, { hook, event: 'System Hook', trigger: 'system_hooks', data: SYSTEM_HOOK_TEST_DATA, eventUuid: randomUUID(), idempotencyKey: randomUUID() });
+      await testSystemHook(deps, hook);
       return SYSTEM_HOOK_TEST_DATA;
     },
   });

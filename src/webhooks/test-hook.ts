@@ -98,3 +98,8 @@ export function testOutcomeMessage(outcome: SendOutcome): { ok: boolean; message
 
 /** The system hook test of lib/api/system_hooks.rb: a fixed sample project_create event, answered back. */
 export const SYSTEM_HOOK_TEST_DATA = { event_name: 'project_create', name: 'Ruby', path: 'ruby', project_id: 1, owner_name: 'Someone', owner_email: 'example@gitlabhq.com' };
+
+/** Send a system hook the sample event now (the API's test and the admin page's Test button). */
+export function testSystemHook(deps: Deps, hook: HookRow): Promise<SendOutcome> {
+  return sendToHook(deps, { hook, event: 'System Hook', trigger: 'system_hooks', data: SYSTEM_HOOK_TEST_DATA, eventUuid: randomUUID(), idempotencyKey: randomUUID() });
+}

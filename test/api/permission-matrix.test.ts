@@ -454,7 +454,7 @@ const INSTANCE_PROBES: Probe[] = [
  * or a redirect to the sign-in page; the blocked user cannot sign in and is a visitor.
  */
 const ADMIN_PAGES = [
-  '/admin', '/admin/users', '/admin/users/root', '/admin/projects', '/admin/groups', '/admin/emails', '/admin/repository_storages', '/admin/background_jobs',
+  '/admin', '/admin/users', '/admin/users/root', '/admin/projects', '/admin/groups', '/admin/emails', '/admin/repository_storages', '/admin/background_jobs', '/admin/hooks',
   '/admin/application_settings/general', '/admin/application_settings/network', '/admin/application_settings/preferences', '/admin/broadcast_messages',
 ];
 

@@ -157,6 +157,7 @@ button,.button{display:inline-block;padding:.4rem .9rem;border:1px solid #1f75cb
 button.secondary{background:#fff;color:#1f75cb}button.danger{background:#dd2b0e;border-color:#dd2b0e}
 button.link{background:none;border:none;color:inherit;padding:0;text-decoration:underline}
 form.inline{display:inline}
+form.stack label{display:block;margin:.5rem 0}form.stack label>input:not([type=checkbox]){display:block;width:100%;max-width:40rem;box-sizing:border-box}
 table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid #e5e5e5;vertical-align:top}
 code,pre{font-family:ui-monospace,monospace;background:#f0f0f0;padding:.1rem .3rem;border-radius:3px}pre{padding:.8rem;overflow:auto}
 .tabs{display:flex;gap:1rem;border-bottom:1px solid #ddd;margin-bottom:1rem}.tabs a{padding:.4rem 0;text-decoration:none;color:#555}.tabs a.active{border-bottom:2px solid #1f75cb;color:#1f1f1f}
