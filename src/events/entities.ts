@@ -5,7 +5,8 @@ import { isoTime } from '../platform/clock.js';
 import { userBasic } from '../accounts/api.js';
 import type { PushData } from '../platform/events/vocabulary.js';
 import { actionName } from './vocabulary.js';
-import { isNoteEvent, type EventRow, type NoteWithAuthor } from './finder.js';
+import { EVENT_TARGET_TYPES } from '../platform/events/vocabulary.js';
+import { isNoteEvent, type EventRow, type NoteWithAuthor, type WikiPageOfEvent } from './finder.js';
 
 export function parsePushData(raw: string | null): PushData | null {
   if (raw === null) return null;
@@ -50,7 +51,13 @@ function noteEntity(baseUrl: string, note: NoteWithAuthor) {
 
 const orNull = (value: number | string | null) => (value === null ? null : Number(value));
 
-export function eventEntity(baseUrl: string, row: EventRow, notes: Map<number, NoteWithAuthor>, options: { projectEvent?: boolean } = {}) {
+/** GitLab's WikiPageBasic of a wiki event's page: null once the page is gone. */
+function wikiPageOf(row: EventRow, pages: Map<number, WikiPageOfEvent> | undefined) {
+  const page = row.target_id === null ? undefined : pages?.get(Number(row.target_id));
+  return page && Number(page.removed) === 0 ? { format: page.format, slug: page.slug, title: page.title } : null;
+}
+
+export function eventEntity(baseUrl: string, row: EventRow, notes: Map<number, NoteWithAuthor>, options: { projectEvent?: boolean; wikiPages?: Map<number, WikiPageOfEvent> } = {}) {
   const pushData = row.action === 'pushed' ? parsePushData(row.push_data) : null;
   const note = isNoteEvent(row) && row.target_id !== null ? notes.get(Number(row.target_id)) : undefined;
   const author = userBasic(baseUrl, { id: row.author_id, username: row.username, name: row.name, state: row.state });
@@ -68,6 +75,7 @@ export function eventEntity(baseUrl: string, row: EventRow, notes: Map<number, N
     created_at: isoTime(row.created_at),
     ...(note ? { note: noteEntity(baseUrl, note) } : {}),
     author,
+    ...(row.target_type === EVENT_TARGET_TYPES.wiki ? { wiki_page: wikiPageOf(row, options.wikiPages) } : {}),
     ...(pushData ? { push_data: pushDataEntity(pushData) } : {}),
     author_username: row.username,
     ...(options.projectEvent ? { data: null } : {}),

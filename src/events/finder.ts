@@ -5,7 +5,7 @@ import type { Deps } from '../platform/deps.js';
 import { DAY_MS } from '../platform/clock.js';
 import { EVENT_TARGET_TYPES, NOTE_TARGET_TYPES, type EventAction } from '../platform/events/vocabulary.js';
 import { groupMemberships, memberRestriction, membershipsOf, visibleEventSql, type EventAccess, type MemberGroups, type Viewer } from './visibility.js';
-import { inProjects, limitedAccessSql, literal, memberEventsSql, noEvents } from './visibility-queries.js';
+import { inProjects, limitedAccessSql, literal, memberEventsSql, noEvents, wikiEventsReadableSql } from './visibility-queries.js';
 
 export interface EventFilters {
   action?: EventAction;
@@ -94,6 +94,8 @@ export async function listEvents(deps: Deps, viewer: Viewer, subject: EventSubje
       const projects = deps.db.selectFrom('projects').select('projects.id').where('projects.namespace_id', 'in', subject.namespaces.length ? subject.namespaces : [-1]);
       q = q.where('e.project_id', 'in', projects).where(visibleEventSql(viewer, groups));
     }
+    // Across projects the wiki's own access level is asked in SQL (one project's route knows it: `access`).
+    if (!viewer?.admin && ('author' in subject || 'namespaces' in subject || 'memberOf' in subject)) q = q.where(wikiEventsReadableSql(deps.dialect, groups?.all ?? []));
     if ('project' in subject) {
       q = q.where('e.project_id', '=', subject.project);
       const hidden = limitedAccessSql(viewer?.id ?? null, subject.access);
@@ -126,6 +128,7 @@ function mergedPage(deps: Deps, member: MemberGroups, viewer: Viewer, filters: E
     let query = applyFilters(deps.db.selectFrom('events as e').select('e.id').where('e.project_id', '=', projectId), filters);
     const hidden = memberRestriction(viewer, member, projectId);
     if (hidden) query = query.where(hidden);
+    if (!viewer?.admin) query = query.where(wikiEventsReadableSql(deps.dialect, member.all));
     return (await query.orderBy('e.id', direction).limit(literal(depth)).execute()).map((row) => Number(row.id));
   };
   return async (offset, limit) => {
@@ -163,4 +166,17 @@ export async function notesForEvents(deps: Deps, rows: EventRow[]): Promise<Map<
   if (ids.length === 0) return new Map();
   const notes = await notesQuery(deps, ids).execute();
   return new Map(notes.map((note) => [Number(note.id), note]));
+}
+
+export interface WikiPageOfEvent { format: string; slug: string; title: string; removed: number }
+
+/**
+ * The wiki pages that a page of wiki events points at (their meta records, wiki_page_meta), in one query:
+ * the page as it is now, as GitLab's Event#wiki_page finds it; a deleted page is none.
+ */
+export async function wikiPagesForEvents(deps: Deps, rows: EventRow[]): Promise<Map<number, WikiPageOfEvent>> {
+  const ids = [...new Set(rows.filter((row) => row.target_type === EVENT_TARGET_TYPES.wiki && row.target_id !== null).map((row) => Number(row.target_id)))];
+  if (ids.length === 0) return new Map();
+  const pages = await deps.db.selectFrom('wiki_page_meta').select(['id', 'format', 'slug', 'title', 'removed']).where('id', 'in', ids).execute();
+  return new Map(pages.map((page) => [Number(page.id), page]));
 }

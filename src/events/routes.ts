@@ -10,7 +10,7 @@ import { countEvents } from './count-cache.js';
 import { findUser } from '../accounts/api.js';
 import { EVENT_ACTIONS } from '../platform/events/vocabulary.js';
 import { TARGET_TYPE_FILTERS } from './vocabulary.js';
-import { listEvents, notesForEvents, type EventFilters, type EventSubject } from './finder.js';
+import { listEvents, notesForEvents, wikiPagesForEvents, type EventFilters, type EventSubject } from './finder.js';
 import { eventEntity } from './entities.js';
 import { eventAccess, type Viewer } from './visibility.js';
 
@@ -43,11 +43,11 @@ export function eventsRoutes(app: FastifyInstance, deps: Deps): void {
     const filters = filtersOf(ctx.params);
     const listing = await listEvents(deps, viewer, subject, filters);
     const rows = await listing.page(page.offset, page.perPage);
-    const notes = await notesForEvents(deps, rows);
+    const [notes, wikiPages] = await Promise.all([notesForEvents(deps, rows), wikiPagesForEvents(deps, rows)]);
     // X-Total has its own cache with its own expiry (count-cache.ts).
     const count = await countEvents(deps, listing.countKey, listing.matching);
     setPageHeaders(base, ctx.request, ctx.reply, page, count);
-    return rows.map((row) => eventEntity(base, row, notes, { projectEvent }));
+    return rows.map((row) => eventEntity(base, row, notes, { projectEvent, wikiPages }));
   }
 
   apiRoute(app, deps, {

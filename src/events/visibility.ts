@@ -6,6 +6,7 @@
 //   - pushes need download_code (in a private project: Reporter and above);
 //   - an event on a confidential issue, or a comment on one, needs read_confidential_issues or
 //     authorship of the issue (issue-policy.ts);
+//   - a wiki page's event needs read_wiki, within the wiki's own access level (visibility-queries.ts);
 //   - administrators see every event of an existing project.
 // The viewer's memberships are read once per request (one small query) and inlined as integer
 // literals, so the events query is a plain index range scan with cheap per-row checks.
@@ -31,7 +32,7 @@ export interface Membership {
 }
 
 export function eventAccess(subject: PolicySubject): EventAccess {
-  return { code: canOnProject(subject, 'download_code'), confidential: canOnProject(subject, 'read_confidential_issues') };
+  return { code: canOnProject(subject, 'download_code'), confidential: canOnProject(subject, 'read_confidential_issues'), wiki: canOnProject(subject, 'read_wiki') };
 }
 
 /**
@@ -71,16 +72,18 @@ export async function membershipsOf(executor: Executor, userId: number, nowMs: n
   }]));
 }
 
+const sameAccess = (a: EventAccess, b: EventAccess) => a.code === b.code && a.confidential === b.confidential && a.wiki === b.wiki;
+
 export function groupMemberships(viewer: Viewer, memberships: Map<number, Membership>): MemberGroups {
   const groups: MemberGroups = { all: [], full: [], limited: [] };
   for (const [id, membership] of memberships) {
     groups.all.push(id);
     const access = eventAccess({ user: viewer, level: membership.level, visibility: membership.visibility });
-    if (access.code && access.confidential) {
+    if (access.code && access.confidential && access.wiki) {
       groups.full.push(id);
       continue;
     }
-    let entry = groups.limited.find((group) => group.access.code === access.code && group.access.confidential === access.confidential);
+    let entry = groups.limited.find((group) => sameAccess(group.access, access));
     if (!entry) groups.limited.push((entry = { access, ids: [] }));
     entry.ids.push(id);
   }
@@ -100,7 +103,7 @@ function openProjects(viewer: Viewer): OpenProjects[] {
     const nonMember: PolicySubject = { user: viewer, level: ACCESS.none, visibility };
     if (!canOnProject(nonMember, 'read_events')) continue;
     const access = eventAccess(nonMember);
-    const same = open.find((entry) => entry.access.code === access.code && entry.access.confidential === access.confidential);
+    const same = open.find((entry) => sameAccess(entry.access, access));
     if (same) same.visibilities.push(visibility);
     else open.push({ visibilities: [visibility], access });
   }

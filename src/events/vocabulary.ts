@@ -24,7 +24,9 @@ export function actionName(event: { action: string; target_type: string | null; 
     case 'destroyed': return 'destroyed';
     case 'commented': return 'commented on';
     case 'approved': return 'approved';
-    case 'created': return event.target_type === null ? 'created' : 'opened';
+    // A wiki page's events read as what happened to the page (GitLab's created_wiki_page?, updated_wiki_page?).
+    case 'created': return event.target_type === null || event.target_type === EVENT_TARGET_TYPES.wiki ? 'created' : 'opened';
+    case 'updated': return event.target_type === EVENT_TARGET_TYPES.wiki ? 'updated' : 'opened';
     default: return 'opened';
   }
 }

@@ -91,7 +91,16 @@ export interface DomainEventTypes {
 }
 
 /** A wiki page's change: the page's file, the commit that made it, the commit its content is read at. */
-export interface WikiPageChange { slug: string; path: string; action: 'create' | 'update' | 'delete'; commit: string; readAt: string; message: string }
+export interface WikiPageChange {
+  slug: string;
+  path: string;
+  action: 'create' | 'update' | 'delete';
+  commit: string;
+  readAt: string;
+  message: string;
+  /** The slug before a rename (an update that moved the page). */
+  previousSlug?: string;
+}
 
 /**
  * Each group event kind with what it carries (besides `groupId` and `actorId`): what happens in a

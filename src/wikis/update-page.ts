@@ -36,7 +36,7 @@ export async function updatePage(deps: Deps, user: AuthUser, owner: WikiOwner, p
   files.set(path, Buffer.from(content, 'utf8'));
   const message = commitMessage(user, 'updated', slug, changes.message);
   const commit = await whileWikiWritable(deps, owner, () => commitToWiki(deps, repoPath, user, files, message));
-  await publishPageChange(deps, owner, user.id, { slug, path, action: 'update', commit: commit.id, readAt: commit.id, message });
+  await publishPageChange(deps, owner, user.id, { slug, path, action: 'update', commit: commit.id, readAt: commit.id, message, ...(slug !== page.slug ? { previousSlug: page.slug } : {}) });
   const after = (await wikiSnapshot(deps, owner))!;
   return loadPage(after, findPageRef(after, slug)!);
 }

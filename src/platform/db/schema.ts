@@ -28,6 +28,7 @@ import type { TopicsTables } from './tables/topics.js';
 import type { CustomAttributesTables } from './tables/custom-attributes.js';
 import type { AccessRequestsTables } from './tables/access-requests.js';
 import type { TimelogsTables } from './tables/timelogs.js';
+import type { WikisTables } from './tables/wikis.js';
 
 export interface DB
   extends AccountsTables,
@@ -58,4 +59,5 @@ export interface DB
     TopicsTables,
     CustomAttributesTables,
     AccessRequestsTables,
-    TimelogsTables {}
+    TimelogsTables,
+    WikisTables {}

@@ -11,6 +11,7 @@ export const EVENT_TARGET_TYPES = {
   project: 'Project',
   snippet: 'Snippet',
   user: 'User',
+  wiki: 'WikiPage::Meta',
 } as const;
 /**
  * A comment's event names the note's class, as GitLab's do: a plain comment `Note`, a note of a
