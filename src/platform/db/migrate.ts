@@ -20,6 +20,12 @@ class FolderProvider implements MigrationProvider {
   }
 }
 
+/** Whether `error` is PostgreSQL's "schema … does not exist" about a schema other than `own`. */
+function droppedMeanwhile(error: unknown, own: string | undefined): boolean {
+  const dropped = /^schema "(.+)" does not exist$/.exec(String((error as Error | undefined)?.message ?? ''));
+  return dropped !== null && dropped[1] !== own;
+}
+
 const ADVISORY_LOCK_KEY = 74_105_108; // "Kil"
 
 /**
@@ -48,7 +54,14 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     // sees another schema's kysely_migration table in the same database, skips creating its own,
     // and fails (several installs or test schemas in one database).
     const migrator = new Migrator({ db, provider: new FolderProvider(), allowUnorderedMigrations: true, migrationTableSchema: schema });
-    const { error, results } = await migrator.migrateToLatest();
+    let { error, results } = await migrator.migrateToLatest();
+    // Kysely's Migrator looks for its tables by listing every table of every schema in the database,
+    // asking has_schema_privilege(name) of each schema it saw: a schema that another install (or test)
+    // drops meanwhile fails that listing. Nothing was applied then; ask again, a little later each time.
+    for (let attempt = 1; attempt <= 10 && droppedMeanwhile(error, schema); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      ({ error, results } = await migrator.migrateToLatest());
+    }
     const failed = results?.find((result) => result.status === 'Error');
     if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
     return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
