@@ -4,7 +4,7 @@
 // hostile texts are rendered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
-import { whileLive } from '../helpers/liveness-probe.js';
+import { LIVENESS_ATTEMPTS, whileLive } from '../helpers/liveness-probe.js';
 import { renderPoolStats } from '../../src/markdown/bounded-render.js';
 
 let kiln: TestKiln;
@@ -40,7 +40,7 @@ describe('POST /api/v4/markdown', () => {
   // Signed in: large bodies from anonymous callers may be refused before they are read.
   describe('as a signed-in user', () => {
     it('answers the 80 KB reproduction while /-/liveness keeps answering within 100 ms', async () => {
-      const payloads = [0, 1, 2].map((attempt) => JSON.stringify({ text: `${attempt}\n${nestedQuotes(40_000)}`, gfm: true }));
+      const payloads = LIVENESS_ATTEMPTS.map((attempt) => JSON.stringify({ text: `${attempt}\n${nestedQuotes(40_000)}`, gfm: true }));
       const { result } = await whileLive(kiln, (attempt) => postMarkdown(payloads[attempt]));
       expect(result.status).toBe(201);
       expect(JSON.parse(result.text).html).toMatch(/^(<p>\d<\/p>\n<blockquote>|<p class="markdown-notice")/);
@@ -48,7 +48,7 @@ describe('POST /api/v4/markdown', () => {
 
     it('shows a text over its time budget as escaped text with a notice, and replaces the stuck worker', async () => {
       const before = renderPoolStats()?.replaced ?? 0;
-      const payloads = [0, 1, 2].map((attempt) => JSON.stringify({ text: `<script>${attempt}</script>\n${nestedQuotes(300_000)}`, gfm: true }));
+      const payloads = LIVENESS_ATTEMPTS.map((attempt) => JSON.stringify({ text: `<script>${attempt}</script>\n${nestedQuotes(300_000)}`, gfm: true }));
       let took = 0;
       const { result } = await whileLive(kiln, async (attempt) => {
         const started = performance.now();
@@ -103,7 +103,7 @@ describe('POST /api/v4/markdown', () => {
     });
 
     it('keeps a long run of dots after an @ from holding the event loop (trailing dots were trimmed by a quadratic pattern)', async () => {
-      const payloads = [0, 1, 2].map((attempt) => JSON.stringify({ text: `${attempt} @${'.'.repeat(200_000)}x and @mdb-owner.`, gfm: true }));
+      const payloads = LIVENESS_ATTEMPTS.map((attempt) => JSON.stringify({ text: `${attempt} @${'.'.repeat(200_000)}x and @mdb-owner.`, gfm: true }));
       const { result } = await whileLive(kiln, (attempt) => postMarkdown(payloads[attempt]));
       expect(result.status).toBe(201);
       expect(JSON.parse(result.text).html).toContain('>@mdb-owner</a>.');
@@ -115,7 +115,7 @@ describe('GET /:namespace/:project/-/issues/:iid', () => {
   describe('as an anonymous visitor, for an issue whose description is hostile Markdown', () => {
     it('answers within the budget while /-/liveness keeps answering, and the next view from the kept HTML', async () => {
       const paths: string[] = [];
-      for (const attempt of [0, 1, 2]) {
+      for (const attempt of LIVENESS_ATTEMPTS) {
         const issue = await kiln.apiAs(owner, 'POST', `/projects/${project.id}/issues`, { title: 'Planted', description: `${attempt}\n${nestedQuotes(300_000)}` });
         paths.push(`/${owner.username}/planted/-/issues/${issue.iid}`);
       }

@@ -10,7 +10,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
-import { LIVENESS_BUDGET_MS, whileLive } from '../helpers/liveness-probe.js';
+import { LIVENESS_ATTEMPTS, LIVENESS_BUDGET_MS, whileLive } from '../helpers/liveness-probe.js';
 
 let kiln: TestKiln;
 let owner: TestUser;
@@ -27,7 +27,7 @@ afterAll(() => kiln.close());
 
 /** The bodies are built before the probe starts: building them is the test's work, not the server's. */
 function variants(build: (attempt: number) => InjectOptions): InjectOptions[] {
-  return [0, 1, 2].map(build);
+  return LIVENESS_ATTEMPTS.map(build);
 }
 
 const BUDGET_MS = LIVENESS_BUDGET_MS;

@@ -76,8 +76,13 @@ describe('parseForm', () => {
     for (const shape of [arrays, hashes]) {
       const small = shape(pairs);
       const large = shape(4 * pairs);
-      const ratio = fastestRun(() => parseForm(large)) / fastestRun(() => parseForm(small));
-      expect(ratio).toBeLessThan(8);
+      // Measured again when over: another worker on a shared core inflates one measurement now and
+      // then (8.1 seen), a quadratic parser is over every time.
+      const ratios: number[] = [];
+      for (let attempt = 0; attempt < 3 && !ratios.some((ratio) => ratio < 8); attempt += 1) {
+        ratios.push(fastestRun(() => parseForm(large)) / fastestRun(() => parseForm(small)));
+      }
+      expect(Math.min(...ratios)).toBeLessThan(8);
     }
   });
 });
