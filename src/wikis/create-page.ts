@@ -28,7 +28,9 @@ export async function createPage(deps: Deps, user: AuthUser, owner: WikiOwner, i
   const path = fileOfPage(slug.slug, input.format);
   const message = commitMessage(user, 'created', slug.slug, input.message);
   const commit = await whileWikiWritable(deps, owner, () => commitToWiki(deps, repoPath, user, new Map([[path, Buffer.from(input.content, 'utf8')]]), message));
-  await publishPageChange(deps, owner, user.id, { slug: slug.slug, path, action: 'create', commit: commit.id, readAt: commit.id, message });
-  const snapshot = (await wikiSnapshot(deps, owner))!;
-  return loadPage(snapshot, findPageRef(snapshot, slug.slug)!);
+  // The page as this commit left it: what the event is titled by, and what the caller gets back.
+  const snapshot = (await wikiSnapshot(deps, owner, commit.id))!;
+  const created = await loadPage(snapshot, findPageRef(snapshot, slug.slug)!);
+  await publishPageChange(deps, owner, user.id, { slug: slug.slug, path, action: 'create', commit: commit.id, readAt: commit.id, message }, created);
+  return created;
 }

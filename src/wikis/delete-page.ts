@@ -12,5 +12,5 @@ export async function deletePage(deps: Deps, user: AuthUser, owner: WikiOwner, p
   const said = commitMessage(user, 'deleted', page.slug, message);
   const commit = await whileWikiWritable(deps, owner, () => commitToWiki(deps, repoPath, user, new Map([[page.path, null]]), said));
   // The page is read where it still was: the commit the deletion followed.
-  await publishPageChange(deps, owner, user.id, { slug: page.slug, path: page.path, action: 'delete', commit: commit.id, readAt: commit.parent ?? page.version, message: said });
+  await publishPageChange(deps, owner, user.id, { slug: page.slug, path: page.path, action: 'delete', commit: commit.id, readAt: commit.parent ?? page.version, message: said }, page);
 }

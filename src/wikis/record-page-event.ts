@@ -13,18 +13,20 @@ const ACTIONS = { create: 'created', update: 'updated', delete: 'destroyed' } as
 /** The meta record of the page, made or moved to `change.slug` (its title and format as the change left them). */
 async function pageMeta(deps: Deps, trx: Executor, projectId: number, change: WikiPageChange, page: { title: string; format: string }): Promise<number> {
   const now = deps.clock.now();
-  const removed = change.action === 'delete' ? 1 : 0;
-  const find = (slug: string) => trx.selectFrom('wiki_page_meta').select('id').where('project_id', '=', projectId).where('slug', '=', slug).executeTakeFirst();
-  const found = (await find(change.slug)) ?? (change.previousSlug ? await find(change.previousSlug) : undefined);
-  if (found) {
-    await trx.updateTable('wiki_page_meta').set({ slug: change.slug, title: page.title, format: page.format, removed, updated_at: now }).where('id', '=', found.id).execute();
-    return Number(found.id);
+  const described = { title: page.title, format: page.format, removed: change.action === 'delete' ? 1 : 0, updated_at: now };
+  // A rename moves the old slug's record along, unless the new slug has one of its own already.
+  if (change.previousSlug) {
+    const moved = await trx.updateTable('wiki_page_meta').set({ slug: change.slug, ...described })
+      .where('project_id', '=', projectId).where('slug', '=', change.previousSlug)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('wiki_page_meta as taken').select('taken.id').where('taken.project_id', '=', projectId).where('taken.slug', '=', change.slug))))
+      .returning('id').executeTakeFirst();
+    if (moved) return Number(moved.id);
   }
-  await trx.insertInto('wiki_page_meta')
-    .values({ project_id: projectId, slug: change.slug, title: page.title, format: page.format, removed, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.columns(['project_id', 'slug']).doNothing())
-    .execute();
-  return Number((await find(change.slug))!.id);
+  const kept = await trx.insertInto('wiki_page_meta')
+    .values({ project_id: projectId, slug: change.slug, created_at: now, ...described })
+    .onConflict((oc) => oc.columns(['project_id', 'slug']).doUpdateSet(described))
+    .returning('id').executeTakeFirstOrThrow();
+  return Number(kept.id);
 }
 
 export async function recordPageEvent(deps: Deps, trx: Executor, projectId: number, actorId: number, change: WikiPageChange, page: { title: string; format: string }): Promise<void> {

@@ -36,7 +36,9 @@ export async function updatePage(deps: Deps, user: AuthUser, owner: WikiOwner, p
   files.set(path, Buffer.from(content, 'utf8'));
   const message = commitMessage(user, 'updated', slug, changes.message);
   const commit = await whileWikiWritable(deps, owner, () => commitToWiki(deps, repoPath, user, files, message));
-  await publishPageChange(deps, owner, user.id, { slug, path, action: 'update', commit: commit.id, readAt: commit.id, message, ...(slug !== page.slug ? { previousSlug: page.slug } : {}) });
-  const after = (await wikiSnapshot(deps, owner))!;
-  return loadPage(after, findPageRef(after, slug)!);
+  // The page as this commit left it: what the event is titled by, and what the caller gets back.
+  const after = (await wikiSnapshot(deps, owner, commit.id))!;
+  const updated = await loadPage(after, findPageRef(after, slug)!);
+  await publishPageChange(deps, owner, user.id, { slug, path, action: 'update', commit: commit.id, readAt: commit.id, message, ...(slug !== page.slug ? { previousSlug: page.slug } : {}) }, updated);
+  return updated;
 }

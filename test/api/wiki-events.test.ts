@@ -98,4 +98,19 @@ describe('wiki page events', () => {
     expect(titles(await wikiEvents(`/projects/${quiet.id}/events`, bob.token))).toEqual(['Secret Plans']);
     expect(titles(await wikiEvents(`/users/${alice.id}/events`, bob.token))).toContain('Secret Plans');
   });
+
+  it('names an API change by the page its commit left, front matter title first', async () => {
+    const runbooks = await kiln.createProject(alice, 'runbooks', { visibility: 'public' });
+    const runbook = `/projects/${runbooks.id}/wikis`;
+    await kiln.api('POST', runbook, { token: alice.token, body: { title: 'Runbook', content: '---\ntitle: On-call Runbook\n---\nSteps', format: 'asciidoc' } });
+    expect((await kiln.api('PUT', `${runbook}/Runbook`, { token: alice.token, body: { content: '---\ntitle: Incident Runbook\n---\nSteps' } })).status).toBe(200);
+    expect((await kiln.api('DELETE', `${runbook}/Runbook`, { token: alice.token })).status).toBe(204);
+    const events = await wikiEvents(`/projects/${runbooks.id}/events`);
+    expect(events.map((event) => [event.action_name, event.target_title])).toEqual([
+      ['destroyed', 'Incident Runbook'],
+      ['updated', 'Incident Runbook'],
+      ['created', 'On-call Runbook'],
+    ]);
+    expect(new Set(events.map((event) => event.target_id)).size).toBe(1);
+  });
 });
