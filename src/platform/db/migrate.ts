@@ -26,6 +26,13 @@ function droppedMeanwhile(error: unknown, own: string | undefined): boolean {
   return dropped !== null && dropped[1] !== own;
 }
 
+/** PostgreSQL's own account of a failed statement (the server routine that refused it, and where): a failure outside any one migration names no migration. */
+function serverDetail(error: unknown): string {
+  const fields = error as { routine?: string; where?: string; schema?: string } | undefined;
+  const said = [fields?.routine && `routine ${fields.routine}`, fields?.schema && `schema ${fields.schema}`, fields?.where && `where ${fields.where}`].filter(Boolean);
+  return said.length > 0 ? ` (${said.join('; ')})` : '';
+}
+
 const ADVISORY_LOCK_KEY = 74_105_108; // "Kil"
 
 /**
@@ -63,7 +70,7 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
       ({ error, results } = await migrator.migrateToLatest());
     }
     const failed = results?.find((result) => result.status === 'Error');
-    if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    if (error || failed) throw new Error(`migration ${failed?.migrationName ?? '(outside any migration)'} failed: ${String(error)}${serverDetail(error)}`);
     return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
   };
   if (database.dialect === 'sqlite') return withSqliteMigrationLock(database.file, () => run(database.db));
