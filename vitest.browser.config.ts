@@ -1,11 +1,14 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Pages in a real browser: Playwright-core driving Debian's Chromium, headless, never downloading one.
+// Each file starts its own Kiln and browser, so files run side by side, one per core (on two cores:
+// 266 s against 506 s of per-file time, one after another).
 export default defineConfig({
   test: {
     include: ['test/browser/**/*.test.ts'],
     pool: 'forks',
-    fileParallelism: false,
+    maxWorkers: availableParallelism(),
     testTimeout: 60_000,
     hookTimeout: 150_000,
   },
