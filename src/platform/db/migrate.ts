@@ -1,6 +1,6 @@
 // Migrations live in ./migrations, named by date, frozen once landed, and never import application code.
 // On PostgreSQL they run under an advisory lock so several nodes starting together do not race.
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -20,10 +20,18 @@ class FolderProvider implements MigrationProvider {
   }
 }
 
-/** Whether `error` is PostgreSQL's "schema … does not exist" about a schema other than `own`. */
-function droppedMeanwhile(error: unknown, own: string | undefined): boolean {
-  const dropped = /^schema "(.+)" does not exist$/.exec(String((error as Error | undefined)?.message ?? ''));
-  return dropped !== null && dropped[1] !== own;
+/**
+ * Whether a run failed in Kysely's listing of every schema's tables (before any migration: no results)
+ * because another install in the database dropped or changed its own tables meanwhile. The listing
+ * asks has_schema_privilege(schema) and pg_get_serial_sequence(table, column) of every row its catalog
+ * scan saw, and both look the names up again: "schema … does not exist", "relation … does not exist",
+ * or "column … of relation … does not exist" for a table dropped in between. Nothing was applied then.
+ * Not a race when it is this install's own schema that is gone.
+ */
+function listingRaced(outcome: MigrationResultSet, own: string | undefined): boolean {
+  if (outcome.results !== undefined || !outcome.error) return false;
+  const message = String((outcome.error as Error).message ?? '');
+  return message !== `schema "${own}" does not exist` && /^(schema|relation|column) "[^"]+" (of relation "[^"]+" )?does not exist$/.test(message);
 }
 
 /** PostgreSQL's own account of a failed statement (the server routine that refused it, and where): a failure outside any one migration names no migration. */
@@ -61,14 +69,12 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     // sees another schema's kysely_migration table in the same database, skips creating its own,
     // and fails (several installs or test schemas in one database).
     const migrator = new Migrator({ db, provider: new FolderProvider(), allowUnorderedMigrations: true, migrationTableSchema: schema });
-    let { error, results } = await migrator.migrateToLatest();
-    // Kysely's Migrator looks for its tables by listing every table of every schema in the database,
-    // asking has_schema_privilege(name) of each schema it saw: a schema that another install (or test)
-    // drops meanwhile fails that listing. Nothing was applied then; ask again, a little later each time.
-    for (let attempt = 1; attempt <= 10 && droppedMeanwhile(error, schema); attempt += 1) {
+    let outcome = await migrator.migrateToLatest();
+    for (let attempt = 1; attempt <= 10 && listingRaced(outcome, schema); attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-      ({ error, results } = await migrator.migrateToLatest());
+      outcome = await migrator.migrateToLatest();
     }
+    const { error, results } = outcome;
     const failed = results?.find((result) => result.status === 'Error');
     if (error || failed) throw new Error(`migration ${failed?.migrationName ?? '(outside any migration)'} failed: ${String(error)}${serverDetail(error)}`);
     return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
