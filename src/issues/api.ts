@@ -11,7 +11,7 @@ export { milestoneIssuesQuery } from './issues-queries.js';
 export { confidentialScope, findReadableIssue } from './finder.js';
 export { presentIssue, presentIssues } from './present-issues.js';
 // Hooks other features register at setup for issues to call (hooks.ts).
-export { issueHooks } from './hooks.js';
+export { issueHooks, NO_ISSUABLE_TEMPLATES, type IssuableTemplateRequest, type IssuableTemplates } from './hooks.js';
 // Issue 34 (merge request review): the notes machinery for any noteable — its routes, given a kind
 // (noteable-kind.ts), creating, replying, finding and presenting notes and discussions.
 export { noteRoutes } from './note-routes.js';

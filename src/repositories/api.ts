@@ -7,6 +7,8 @@ export { initBare } from './git.js';
 export { readableRepository } from './repository-api/project-repository.js';
 // Issue 16 (project overview page): the default branch's README.
 export { findReadme, type Readme } from './repository-api/readme-finder.js';
+// A folder of the default branch read as configuration (description templates).
+export { defaultBranchFolder, type FolderFile } from './repository-api/default-branch-folder.js';
 // Issue 15 (commit search): commits by id and GitLab's CommitDetail entity.
 export { readCommits } from './repository-api/object-reader.js';
 export { commitDetailEntity } from './repository-api/entities.js';

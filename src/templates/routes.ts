@@ -3,7 +3,8 @@
 // `/templates/gitlab_ci_ymls` for anyone, `/projects/:id/templates/:type` for the project's readers. A
 // license asked for by key has `[year]`, `[fullname]` (the `fullname` parameter, else the caller's name)
 // and `[project]` (the `project` parameter) filled in; the other kinds are files answered as they are.
-// The project's own description templates (`issues`, `merge_requests`) are not served yet.
+// A project's own description templates (`issues`, `merge_requests`: Markdown files of its repository,
+// description-templates.ts) are for those who may read its code.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute, type RouteContext } from '../platform/http/route.js';
@@ -13,9 +14,10 @@ import { pageArray } from '../repositories/api.js';
 import { fillLicense, findLicense, listedLicenses } from './licenses.js';
 import { licenseEntity, templateListEntity } from './entities.js';
 import { FILE_TEMPLATES, FILE_TEMPLATE_TYPES, type FileTemplateType } from './file-templates.js';
+import { DESCRIPTION_TEMPLATE_TYPES, findDescriptionTemplate, isDescriptionTemplateType, listDescriptionTemplates } from './description-templates.js';
 
 const TAGS = ['templates'];
-const PROJECT_TYPES = [...FILE_TEMPLATE_TYPES, 'licenses'] as const;
+const PROJECT_TYPES = [...FILE_TEMPLATE_TYPES, 'licenses', ...DESCRIPTION_TEMPLATE_TYPES] as const;
 
 function filled(deps: Deps, ctx: RouteContext<any>, key: string, project: string | undefined, fullname: string | undefined, missing = 'License') {
   const license = findLicense(key);
@@ -64,8 +66,9 @@ export function templateRoutes(app: FastifyInstance, deps: Deps): void {
     ability: { project: 'read_project' }, auth: 'optional',
     params: { id: p.string.required(), type: p.string.required({ values: PROJECT_TYPES }) },
     handler: async (ctx) => {
-      await ctx.project();
       const type = ctx.params.type;
+      if (isDescriptionTemplateType(type)) return pageArray(ctx, await listDescriptionTemplates(deps, await ctx.project('download_code'), type));
+      await ctx.project();
       if (type === 'licenses') return pageArray(ctx, listedLicenses(false)).map(templateListEntity);
       return pageArray(ctx, await FILE_TEMPLATES[type as FileTemplateType].list());
     },
@@ -79,12 +82,20 @@ export function templateRoutes(app: FastifyInstance, deps: Deps): void {
       project: p.string.optional(), fullname: p.string.optional(), source_template_project_id: p.integer.optional(),
     },
     handler: async (ctx) => {
-      await ctx.project();
       const { type, name } = ctx.params;
-      if (type === 'licenses') return filled(deps, ctx, name, ctx.params.project, ctx.params.fullname, 'Template');
-      const template = await FILE_TEMPLATES[type as FileTemplateType].find(name);
+      const template = isDescriptionTemplateType(type)
+        ? await findDescriptionTemplate(deps, await ctx.project('download_code'), type, name)
+        : await fileTemplate(ctx, type, name);
       if (!template) throw new NotFoundError('Template');
       return template;
     },
   });
+
+  /** A license (filled) or a file template of the project's kinds, for a reader of the project. */
+  async function fileTemplate(ctx: RouteContext<any>, type: string, name: string) {
+    await ctx.project();
+    const { project, fullname } = ctx.params as { project?: string; fullname?: string };
+    if (type === 'licenses') return filled(deps, ctx, name, project, fullname, 'Template');
+    return FILE_TEMPLATES[type as FileTemplateType].find(name);
+  }
 }

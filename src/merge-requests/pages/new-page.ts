@@ -5,6 +5,9 @@
 // its upstream (new-target.ts): the target's branches are offered, the comparison runs in the fork's
 // repository (the upstream's head fetched into it), and collaboration may be allowed. Opened through
 // createMergeRequest, the service of POST /projects/:id/merge_requests, with its errors shown here.
+// The target project's description templates are offered (the templates feature's picker, through
+// issues' hook): `issuable_template` fills the description with one, and a `Default` template fills
+// it when the commits left it empty (GitLab's BuildService takes the default for a blank description).
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { html, type Html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
@@ -20,6 +23,7 @@ import { formMetadata, metadataFields, metadataValuesOf, NO_METADATA, type Metad
 import { mergeRequestCommits } from './commits.js';
 import { mergeRequestSidebar, mergeRequestsRoot, str } from './shared.js';
 import { attachControl } from '../../uploads/api.js';
+import { issueHooks, NO_ISSUABLE_TEMPLATES } from '../../issues/api.js';
 
 export const NEW_MERGE_REQUEST_PATTERN = /^(?<path>.+?)\/-\/merge_requests\/new$/;
 const COMMITS_SHOWN = 100;
@@ -99,8 +103,14 @@ async function renderNew(context: PageContext, access: ProjectAccess, chosen: Ch
   const ids = await revList(repoPath, { revisions: [sourceHead, `^${targetHead}`], maxCount: COMMITS_SHOWN });
   const commitMap = await readCommits(repoPath, ids);
   const commits = ids.flatMap((id) => (commitMap.has(id) ? [commitMap.get(id)!] : []));
-  const draft = posted ?? defaults(source, commits, Number(sourceRow.remove_source_branch_after_merge) === 1);
+  const built = defaults(source, commits, Number(sourceRow.remove_source_branch_after_merge) === 1);
+  const asked = context.query.issuable_template;
   const targetId: Record<string, string> = crossProject ? { 'merge_request[target_project_id]': String(target.id) } : {};
+  const templates = await (issueHooks(deps).issuableTemplates?.(targets.chosen, 'merge_requests', {
+    asked: posted || typeof asked !== 'string' ? undefined : asked, fresh: !posted && !built.description,
+    action: `${root}/new`, hidden: { 'merge_request[source_branch]': source, 'merge_request[target_branch]': targetBranch, ...targetId }, textarea: 'mr-description',
+  }) ?? NO_ISSUABLE_TEMPLATES);
+  const draft = posted ?? (templates.content === undefined ? built : { ...built, description: templates.content });
   const named = (project: { full_path: string }, branch: string) => (crossProject ? `${project.full_path}:${branch}` : branch);
   const mode = diffModeOf(context.query);
   const here = `${root}/new?${new URLSearchParams({ 'merge_request[source_branch]': source, 'merge_request[target_branch]': targetBranch, ...targetId }).toString()}`;
@@ -116,6 +126,7 @@ ${csrfField(context)}
 <input type="hidden" name="source_branch" value="${source}"><input type="hidden" name="target_branch" value="${targetBranch}">${crossProject ? html`<input type="hidden" name="target_project_id" value="${target.id}">` : ''}
 <label for="mr-title">Title</label><input type="text" id="mr-title" name="title" value="${draft.title}" required maxlength="255">
 <p><input type="checkbox" id="mr-draft" name="draft" value="1"${draft.draft ? html` checked` : ''}> <label for="mr-draft">Mark as draft</label></p>
+${templates.control}
 <label for="mr-description">Description</label><textarea id="mr-description" name="description">${draft.description}</textarea>
 <p class="muted">Markdown is supported. <code>Closes #1</code> closes issue 1 when this merges into the default branch.</p>${attachControl(access.project.full_path)}
 ${await metadataFields(deps, targets.chosen, draft.metadata)}
@@ -126,6 +137,7 @@ ${squashFixed ? html`<p class="muted">Squashing is ${target.squash_option === 'a
 </fieldset>
 <p class="actions"><button type="submit">Create merge request</button></p>
 </form>
+${templates.form}
 <h2>Commits <span class="badge">${commits.length}</span></h2>
 ${mergeRequestCommits(base, commits)}
 <h2>Changes</h2>

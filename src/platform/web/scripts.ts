@@ -5,6 +5,8 @@
 // - `[data-sync]` inputs copy their value into the field their attribute names (a colour picker);
 // - `[data-attach]` links ("Attach a file", uploads/attach-control.ts) pick a file, and files dropped
 //   on their form's text area are uploaded to the URL they name; the answer's Markdown goes in at the cursor;
+// - `select[data-template-for]` (a description template, templates/template-picker.ts) fills the text
+//   area it names from its own form's page, asking before replacing text the author typed;
 // - `[data-live]` regions refresh themselves from their own page every few seconds (the alert list
 //   updating as alerts arrive), keeping the rest of the page and where the reader is.
 export const SCRIPT = `(function () {
@@ -68,6 +70,35 @@ export const SCRIPT = `(function () {
     if (!link || !event.dataTransfer || !event.dataTransfer.files.length) return;
     event.preventDefault();
     attach(link, event.dataTransfer.files[0]);
+  });
+  // Description templates: the page the select's GET form would load carries the filled text area;
+  // its text replaces the description in place. "Typed" is anything but what a template put there.
+  document.querySelectorAll('select[data-template-for]').forEach(function (select) {
+    var area = document.getElementById(select.getAttribute('data-template-for'));
+    var form = select.form;
+    if (!area || !form || !window.fetch || !window.DOMParser || !window.FormData) return;
+    document.querySelectorAll('[form="' + form.id + '"][data-template-apply]').forEach(function (button) { button.style.display = 'none'; });
+    var filled = select.value ? area.value : '';
+    var previous = select.value;
+    select.addEventListener('change', function () {
+      var typed = area.value.trim() !== '' && area.value !== filled;
+      if (typed && !window.confirm('Applying a template will replace the existing description. Any changes you have made will be lost.')) {
+        select.value = previous;
+        return;
+      }
+      var query = new URLSearchParams(new FormData(form)).toString();
+      select.setAttribute('aria-busy', 'true');
+      fetch(form.action + '?' + query, { credentials: 'same-origin', headers: { accept: 'text/html' } })
+        .then(function (response) { return response.ok ? response.text() : null; })
+        .then(function (text) {
+          var fresh = text && new DOMParser().parseFromString(text, 'text/html').getElementById(area.id);
+          if (!fresh) return form.submit();
+          area.value = filled = fresh.value;
+          previous = select.value;
+          select.removeAttribute('aria-busy');
+        })
+        .catch(function () { form.submit(); });
+    });
   });
   var regions = document.querySelectorAll('[data-live]');
   if (!regions.length || !window.fetch || !window.DOMParser) return;
