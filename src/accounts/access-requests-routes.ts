@@ -19,8 +19,8 @@ async function targetOf<S extends ParamSchema>(kind: 'groups' | 'projects', cont
 }
 
 /** GitLab's AccessRequester entity. */
-function accessRequesterEntity(baseUrl: string, row: { id: number; username: string; name: string; state: string; requested_at: number }) {
-  return { ...userBasic(baseUrl, row as Parameters<typeof userBasic>[1]), requested_at: isoTime(Number(row.requested_at)) };
+function accessRequesterEntity(baseUrl: string, row: Parameters<typeof userBasic>[1] & { requested_at: number }) {
+  return { ...userBasic(baseUrl, row), requested_at: isoTime(Number(row.requested_at)) };
 }
 
 export function accessRequestsRoutes(app: FastifyInstance, deps: Deps): void {
@@ -46,7 +46,7 @@ export function accessRequestsRoutes(app: FastifyInstance, deps: Deps): void {
         const target = await targetOf(kind, context);
         const row = await requestAccess(deps, target);
         const user = target.access.user!;
-        const stored = await deps.db.selectFrom('users').select(['id', 'username', 'name', 'state']).where('id', '=', user.id).executeTakeFirstOrThrow();
+        const stored = await deps.db.selectFrom('users').select(['id', 'username', 'name', 'state', 'avatar']).where('id', '=', user.id).executeTakeFirstOrThrow();
         return accessRequesterEntity(base, { ...stored, id: Number(stored.id), requested_at: Number(row.requested_at) });
       },
     });

@@ -67,7 +67,7 @@ export function accessRequestsQuery(deps: Deps, source: MemberSource) {
   return deps.db
     .selectFrom('access_requests as r')
     .innerJoin('users as u', 'u.id', 'r.user_id')
-    .select(['u.id', 'u.username', 'u.name', 'u.state', 'r.requested_at'])
+    .select(['u.id', 'u.username', 'u.name', 'u.state', 'u.avatar', 'r.requested_at'])
     .where('r.source_type', '=', source.type)
     .where('r.source_id', '=', source.id)
     .orderBy('r.requested_at', 'asc')

@@ -29,9 +29,9 @@ export function allMembersQuery(deps: Deps, source: MemberSource, namespaceId: n
   let query = deps.db
     .selectFrom(rows.as('a'))
     .innerJoin('users as u', 'u.id', 'a.user_id')
-    .select(['u.id', 'u.username', 'u.name', 'u.state'])
+    .select(['u.id', 'u.username', 'u.name', 'u.state', 'u.avatar'])
     .select((eb) => [eb.fn.max('a.access_level').as('access_level'), eb.fn.max('a.expires_at').as('expires_at'), eb.fn.min('a.created_at').as('created_at')])
-    .groupBy(['u.id', 'u.username', 'u.name', 'u.state'])
+    .groupBy(['u.id', 'u.username', 'u.name', 'u.state', 'u.avatar'])
     .orderBy('u.id');
   if (filters.userIds?.length) query = query.where('u.id', 'in', filters.userIds);
   if (filters.search) {

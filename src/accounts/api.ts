@@ -8,7 +8,7 @@ export { memberGroupsWithLevels } from './member-group-levels-queries.js';
 export { visibleProjectsQuery } from './finders.js';
 export type { ProjectFilters } from './finders.js';
 export { groupWebUrl, projectWebUrl, uploadedAvatarUrl } from './entities.js';
-export { avatarUrl, toAuthUser, userBasic, userPrivate, userProfile, userWebUrl } from './user-entities.js';
+export { avatarUrl, type AvatarOwner, type UserLike, toAuthUser, userBasic, userPrivate, userProfile, userWebUrl } from './user-entities.js';
 export { checkPassword, findUserByLogin } from './check-password.js';
 export { protectedPathHit } from './sign-in-rate-limit.js';
 export { createUser, validateUserFields } from './create-user.js';

@@ -18,7 +18,7 @@ export const AVATAR_TYPES: Readonly<Record<string, string>> = {
   webp: 'image/webp',
 };
 
-export type AvatarModel = 'Project' | 'Namespace' | 'Topic';
+export type AvatarModel = 'Project' | 'Namespace' | 'Topic' | 'User';
 
 /** A file to store, or `null` to remove the avatar (python-gitlab and gitbeaker send `avatar=""`). Anything else is the model's 400. */
 export function avatarChange(value: unknown): UploadedFile | null {

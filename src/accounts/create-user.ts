@@ -8,6 +8,8 @@ import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwo
 import { pathProblems } from './paths.js';
 import type { UserRow } from './lookup.js';
 import { publishUserEvent } from './system-events.js';
+import type { UploadedFile } from '../platform/http/multipart.js';
+import { changeUserAvatar } from './change-user-avatar.js';
 
 export interface CreateUserInput {
   username: string;
@@ -22,6 +24,8 @@ export interface CreateUserInput {
   public_email?: string;
   private_profile?: boolean;
   pronouns?: string;
+  /** A checked avatar file (avatar-change.ts), or null for none. */
+  avatar?: UploadedFile | null;
 }
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
@@ -112,6 +116,7 @@ export async function createUser(deps: Deps, input: CreateUserInput, options: Cr
         ? { confirmed_at: null, confirmation_digest: options.confirmationDigest, confirmation_sent_at: now }
         : { confirmed_at: now, confirmation_digest: null, confirmation_sent_at: null };
       await trx.insertInto('emails').values({ user_id: user.id, email: input.email, email_lower: input.email.toLowerCase(), ...confirmation, created_at: now, updated_at: now }).execute();
+      if (input.avatar) user.avatar = await changeUserAvatar(trx, Number(user.id), input.avatar, now);
       await publishUserEvent(deps, trx, 'user.created', Number(user.id), null);
       await options.afterCreate?.(trx, user);
       return user;

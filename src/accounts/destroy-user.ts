@@ -11,6 +11,7 @@ import { destroyGroupTree } from './destroy-group.js';
 import { forgetRedirects } from './forget-redirects.js';
 import { soloOwnedGroupIds } from './schedule-user-deletion.js';
 import { publishUserEvent } from './system-events.js';
+import { removeAvatar } from './remove-avatar.js';
 
 export interface DestroyUserPayload {
   userId: number;
@@ -63,6 +64,7 @@ export async function destroyUser(deps: Deps, payload: DestroyUserPayload): Prom
     }
     // System hooks' user_destroy, while the user can still be read.
     await publishUserEvent(deps, trx, 'user.destroyed', userId, actorId);
+    await removeAvatar(trx, 'User', userId);
     await trx.deleteFrom('users').where('id', '=', userId).execute();
   });
   deps.log.info({ userId, hardDelete: payload.hardDelete }, 'user deleted');

@@ -17,7 +17,7 @@ export function projectWebUrl(baseUrl: string, fullPath: string): string {
 }
 
 /** Where an uploaded avatar is served (GitLab's `/uploads/-/system/<model>/avatar/<id>/<file>`), or null. */
-export function uploadedAvatarUrl(baseUrl: string, model: 'project' | 'group', id: number, filename: string | null): string | null {
+export function uploadedAvatarUrl(baseUrl: string, model: 'project' | 'group' | 'user', id: number, filename: string | null): string | null {
   return filename === null ? null : `${baseUrl}/uploads/-/system/${model}/avatar/${id}/${encodeURIComponent(filename)}`;
 }
 

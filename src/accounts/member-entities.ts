@@ -3,7 +3,7 @@ import { isoTime } from '../platform/clock.js';
 import { userBasic } from './user-entities.js';
 import type { UserRow } from './lookup.js';
 
-export function memberEntity(baseUrl: string, row: { id: number; username: string; name: string; state: UserRow['state']; access_level: number; expires_at: string | null; created_at: number }) {
+export function memberEntity(baseUrl: string, row: { id: number; username: string; name: string; state: UserRow['state']; avatar: string | null; access_level: number; expires_at: string | null; created_at: number }) {
   return {
     ...userBasic(baseUrl, row),
     access_level: row.access_level,

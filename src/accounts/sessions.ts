@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { randomToken, sha256Hex } from '../platform/crypto.js';
 import type { AuthUser } from '../platform/auth/principal.js';
-import { toAuthUser } from './user-entities.js';
+import { avatarUrl, toAuthUser } from './user-entities.js';
 import type { BrowserSessions, Session } from '../platform/auth/browser-sessions.js';
 import { readCookie, setCookie } from '../platform/http/cookies.js';
 import { anonymousSession, isAnonymousCookie, newAnonymousCookie, setAnonymousFlash } from './anonymous-sessions.js';
@@ -47,7 +47,7 @@ export async function loadSession(deps: Deps, request: FastifyRequest): Promise<
     // The primary address, for its confirmation (the banner of email_confirmation_setting `soft`).
     .leftJoin('emails as e', (join) => join.onRef('e.user_id', '=', 's.user_id').onRef('e.email_lower', '=', 'u.email_lower'))
     .select(['s.id_digest', 's.user_id', 's.pending_user_id', 's.csrf_token', 's.flash', 's.expires_at', 's.last_seen_at', 's.impersonator_id'])
-    .select(['u.username', 'u.name', 'u.state', 'u.admin', 'u.otp_required', 'u.theme', 'u.email', 'u.created_at', 'i.username as impersonator_username'])
+    .select(['u.username', 'u.name', 'u.state', 'u.admin', 'u.otp_required', 'u.theme', 'u.email', 'u.created_at', 'u.avatar', 'i.username as impersonator_username'])
     .select(['e.id as email_id', 'e.confirmed_at'])
     .where('s.id_digest', '=', sha256Hex(cookie))
     .executeTakeFirst();
@@ -67,6 +67,7 @@ export async function loadSession(deps: Deps, request: FastifyRequest): Promise<
   return {
     idDigest: row.id_digest, stored: true, user, pendingUserId: row.pending_user_id === null ? null : Number(row.pending_user_id), csrfToken: row.csrf_token, flash: row.flash,
     theme: user ? row.theme ?? 'system' : 'system', impersonator, unconfirmedEmail: user && asked ? row.email : null,
+    avatarUrl: user ? avatarUrl('', { id: user.id, username: user.username, avatar: row.avatar }) : null,
   };
 }
 
@@ -105,12 +106,14 @@ export async function startSession(deps: Deps, request: FastifyRequest, reply: F
   useCookie(deps, request, reply, value);
   let user: AuthUser | null = null;
   let theme: Session['theme'] = 'system';
+  let avatar: string | null = null;
   if (fields.userId) {
     const row = await deps.db.selectFrom('users').selectAll().where('id', '=', fields.userId).executeTakeFirstOrThrow();
     user = toAuthUser(row);
     theme = row.theme;
+    avatar = avatarUrl('', row);
   }
-  return { idDigest: sha256Hex(value), stored: true, user, pendingUserId: fields.pendingUserId ?? null, csrfToken, flash: null, theme, impersonator: fields.impersonator ?? null };
+  return { idDigest: sha256Hex(value), stored: true, user, pendingUserId: fields.pendingUserId ?? null, csrfToken, flash: null, theme, avatarUrl: avatar, impersonator: fields.impersonator ?? null };
 }
 
 export async function endSession(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {

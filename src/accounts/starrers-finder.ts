@@ -6,7 +6,7 @@ export function starrersQuery(deps: Deps, projectId: number, search: string | un
   let query = deps.db
     .selectFrom('users_star_projects as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['u.id', 'u.username', 'u.name', 'u.state', 's.created_at as starred_at', 's.id as star_id'])
+    .select(['u.id', 'u.username', 'u.name', 'u.state', 'u.avatar', 's.created_at as starred_at', 's.id as star_id'])
     .where('s.project_id', '=', projectId);
   if (search) {
     const pattern = containsPattern(search.toLowerCase());

@@ -5,6 +5,7 @@ import { confirmedEmailsOf } from './emails-finder.js';
 import { hashPassword } from './passwords.js';
 import { validateUserFields, type CreateUserInput } from './create-user.js';
 import type { UserRow } from './lookup.js';
+import { changeUserAvatar } from './change-user-avatar.js';
 
 export type UpdateUserInput = Partial<Omit<CreateUserInput, 'username'>>;
 
@@ -38,6 +39,7 @@ export async function updateUser(deps: Deps, userId: number, input: UpdateUserIn
         if (other) await trx.updateTable('emails').set({ confirmed_at: now, confirmation_digest: null, updated_at: now }).where('email_lower', '=', input.email.toLowerCase()).where('confirmed_at', 'is', null).execute();
         else await trx.insertInto('emails').values({ user_id: userId, email: input.email, email_lower: input.email.toLowerCase(), confirmed_at: now, confirmation_digest: null, confirmation_sent_at: null, created_at: now, updated_at: now }).execute();
       }
+      if (input.avatar !== undefined) changes.avatar = await changeUserAvatar(trx, userId, input.avatar, now);
       const row = await trx.updateTable('users').set(changes).where('id', '=', userId).returningAll().executeTakeFirst();
       if (!row) throw new NotFoundError('User');
       return row;

@@ -2,9 +2,18 @@
 import { isoTime } from '../platform/clock.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import type { UserRow } from './lookup.js';
+import { uploadedAvatarUrl } from './entities.js';
 
-export function avatarUrl(baseUrl: string, username: string): string {
-  return `${baseUrl}/-/avatars/${encodeURIComponent(username)}.svg`;
+/** What a user's avatar URL is built from: callers select `avatar` with the user, never a query per user. */
+export type AvatarOwner = Pick<UserRow, 'id' | 'username' | 'avatar'>;
+
+/**
+ * The one place a user's avatar URL is made (entities, OpenID's `picture`, webhook payloads, pages):
+ * the uploaded file when there is one, else the generated SVG (avatar-route.ts). Pages pass `''` as
+ * the base for a path on this host.
+ */
+export function avatarUrl(baseUrl: string, user: AvatarOwner): string {
+  return uploadedAvatarUrl(baseUrl, 'user', Number(user.id), user.avatar) ?? `${baseUrl}/-/avatars/${encodeURIComponent(user.username)}.svg`;
 }
 
 export function userWebUrl(baseUrl: string, username: string): string {
@@ -15,7 +24,8 @@ export function toAuthUser(row: Pick<UserRow, 'id' | 'username' | 'name' | 'stat
   return { id: Number(row.id), username: row.username, name: row.name, state: row.state, admin: row.admin === 1, otpRequired: row.otp_required === 1 };
 }
 
-type UserLike = Pick<UserRow, 'id' | 'username' | 'name' | 'state'>;
+/** What UserBasic is built from: select these columns (`avatar` included) with the user. */
+export type UserLike = Pick<UserRow, 'id' | 'username' | 'name' | 'state' | 'avatar'>;
 
 export function userBasic(baseUrl: string, user: UserLike) {
   return {
@@ -23,7 +33,7 @@ export function userBasic(baseUrl: string, user: UserLike) {
     username: user.username,
     name: user.name,
     state: user.state,
-    avatar_url: avatarUrl(baseUrl, user.username),
+    avatar_url: avatarUrl(baseUrl, user),
     web_url: userWebUrl(baseUrl, user.username),
   };
 }
@@ -80,6 +90,6 @@ export function emailEntity(email: { id: number; email: string; confirmed_at: nu
 }
 
 /** GitLab's UserStarsProject (GET /projects/:id/starrers). */
-export function starrerEntity(baseUrl: string, row: Pick<UserRow, 'id' | 'username' | 'name' | 'state'> & { starred_at: number }) {
+export function starrerEntity(baseUrl: string, row: UserLike & { starred_at: number }) {
   return { starred_since: isoTime(row.starred_at), user: userBasic(baseUrl, row) };
 }

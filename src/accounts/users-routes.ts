@@ -1,16 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
+import { inTransaction } from '../platform/db/database.js';
 import { p } from '../platform/http/params.js';
 import { createUser } from './create-user.js';
 import { updateUser } from './update-user.js';
 import { checkNotificationEmail, setNotificationEmail } from './set-notification-email.js';
-import { ForbiddenError } from '../platform/errors.js';
+import { ForbiddenError, ParamError } from '../platform/errors.js';
 import { canOnInstance } from '../platform/auth/policies/index.js';
 import { findUser } from './lookup.js';
 import { usersQuery } from './users-finder.js';
 import { customAttributeFilter, customAttributesOf, ownersWith, showsCustomAttributes } from './custom-attribute-filters.js';
-import { userBasic, userPrivate, userProfile } from './user-entities.js';
+import { avatarUrl, userBasic, userPrivate, userProfile } from './user-entities.js';
+import { avatarChange } from './avatar-change.js';
+import { changeUserAvatar } from './change-user-avatar.js';
 import { GITLAB_COMPAT_VERSION, KILN_VERSION } from '../platform/version.js';
 
 const profileFields = {
@@ -25,7 +28,13 @@ const profileFields = {
   public_email: p.string.optional(),
   private_profile: p.boolean.optional(),
   pronouns: p.string.optional(),
+  avatar: p.json.optional({ description: 'An image file (multipart/form-data); empty to remove the avatar' }),
 };
+
+/** The `avatar` parameter checked (type and size as GitLab's AvatarUploader), or undefined when absent. */
+function avatarParam(input: Record<string, unknown>) {
+  return input.avatar === undefined ? undefined : avatarChange(input.avatar);
+}
 
 export function usersRoutes(app: FastifyInstance, deps: Deps): void {
   const base = deps.config.baseUrl;
@@ -77,20 +86,35 @@ export function usersRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'POST', url: '/users', summary: 'Create a user (administrators)', tags: ['users'],
     ability: { instance: 'admin_all_resources' },
     params: { ...profileFields, username: p.string.required(), name: p.string.required(), email: p.string.required() },
-    handler: async ({ params }) => userPrivate(base, await createUser(deps, params)),
+    handler: async ({ params, input }) => userPrivate(base, await createUser(deps, { ...params, avatar: avatarParam(input) })),
   });
 
   apiRoute(app, deps, {
     method: 'PUT', url: '/users/:id', summary: 'Change a user (administrators)', tags: ['users'],
     ability: { instance: 'admin_all_resources' },
     params: { id: p.integer.required(), ...profileFields, notification_email: p.string.optional({ description: 'One of the user\'s confirmed addresses' }) },
-    handler: async ({ params }) => {
-      const { id, notification_email: notificationEmail, ...changes } = params;
+    handler: async ({ params, input }) => {
+      const { id, notification_email: notificationEmail, ...fields } = params;
+      const changes = { ...fields, avatar: avatarParam(input) };
       // Checked before anything is stored, so a refused address changes nothing.
       if (notificationEmail) await checkNotificationEmail(deps, id, notificationEmail, changes.email);
       const user = await updateUser(deps, id, changes);
       if (notificationEmail !== undefined) await setNotificationEmail(deps, user, notificationEmail);
       return userPrivate(base, user);
+    },
+  });
+
+  // GitLab 17's PUT /user/avatar: the caller's own avatar, answered as Entities::Avatar.
+  apiRoute(app, deps, {
+    method: 'PUT', url: '/user/avatar', summary: "Set the authenticated user's avatar", tags: ['users'],
+    ability: { instance: 'log_in' },
+    params: { avatar: p.json.optional({ description: 'An image file (multipart/form-data)' }) },
+    handler: async ({ actor, input }) => {
+      if (input.avatar === undefined) throw new ParamError('avatar is missing');
+      const file = avatarChange(input.avatar);
+      if (!file) throw new ParamError('avatar is invalid');
+      const filename = await inTransaction(deps.db, (trx) => changeUserAvatar(trx, actor.user.id, file, deps.clock.now()));
+      return { avatar_url: avatarUrl(base, { id: actor.user.id, username: actor.user.username, avatar: filename }) };
     },
   });
 }

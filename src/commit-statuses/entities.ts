@@ -4,7 +4,7 @@ import { isoTime } from '../platform/clock.js';
 import { userBasic, type UserRow } from '../accounts/api.js';
 import type { CiBuildRow, CiPipelineRow } from './rows.js';
 
-type UserLike = Pick<UserRow, 'id' | 'username' | 'name' | 'state'>;
+type UserLike = Pick<UserRow, 'id' | 'username' | 'name' | 'state' | 'avatar'>;
 
 export function commitStatusEntity(baseUrl: string, build: CiBuildRow, sha: string, author: UserLike | undefined) {
   return {

@@ -49,7 +49,7 @@ export async function deploymentRelations(db: Executor, deployments: DeploymentR
   const userIds = [...new Set(deployments.map((d) => d.user_id).filter((id): id is number => id !== null).map(Number))];
   const envIds = [...new Set(deployments.map((d) => Number(d.environment_id)))];
   const [users, environments] = await Promise.all([
-    userIds.length ? db.selectFrom('users').select(['id', 'username', 'name', 'state']).where('id', 'in', userIds).execute() : [],
+    userIds.length ? db.selectFrom('users').select(['id', 'username', 'name', 'state', 'avatar']).where('id', 'in', userIds).execute() : [],
     envIds.length ? db.selectFrom('environments').selectAll().where('id', 'in', envIds).execute() : [],
   ]);
   return {

@@ -7,7 +7,7 @@ import { type UserRow, userBasic } from '../accounts/api.js';
 
 export type EnvironmentRow = Selectable<EnvironmentsTable>;
 export type DeploymentRow = Selectable<DeploymentsTable>;
-export type DeploymentUser = Pick<UserRow, 'id' | 'username' | 'name' | 'state'>;
+export type DeploymentUser = Pick<UserRow, 'id' | 'username' | 'name' | 'state' | 'avatar'>;
 
 /** GitLab's EnvironmentBasic (`environment` inside a deployment). */
 export function environmentBasic(env: EnvironmentRow) {

@@ -58,20 +58,20 @@ export async function findEnvironmentWithLastDeployment(db: Executor, projectId:
     .select([
       'd.id as d_id', 'd.iid as d_iid', 'd.ref as d_ref', 'd.sha as d_sha', 'd.tag as d_tag', 'd.status as d_status', 'd.user_id as d_user_id',
       'd.created_at as d_created_at', 'd.updated_at as d_updated_at', 'd.finished_at as d_finished_at', 'd.deployable_id as d_deployable_id',
-      'u.username as u_username', 'u.name as u_name', 'u.state as u_state',
+      'u.username as u_username', 'u.name as u_name', 'u.state as u_state', 'u.avatar as u_avatar',
     ])
     .where('e.project_id', '=', projectId)
     .where('e.id', '=', environmentId)
     .executeTakeFirst();
   if (!row) throw new RecordNotFoundError();
-  const { d_id, d_iid, d_ref, d_sha, d_tag, d_status, d_user_id, d_created_at, d_updated_at, d_finished_at, d_deployable_id, u_username, u_name, u_state, ...env } = row;
+  const { d_id, d_iid, d_ref, d_sha, d_tag, d_status, d_user_id, d_created_at, d_updated_at, d_finished_at, d_deployable_id, u_username, u_name, u_state, u_avatar, ...env } = row;
   if (d_id === null) return { env, last: null };
   const deployment: DeploymentRow = {
     id: d_id, project_id: env.project_id, environment_id: env.id, iid: d_iid as number, ref: d_ref as string, sha: d_sha as string, tag: d_tag as number,
     status: d_status as DeploymentRow['status'], user_id: d_user_id, created_at: d_created_at as number, updated_at: d_updated_at as number, finished_at: d_finished_at,
     deployable_id: d_deployable_id === null ? null : Number(d_deployable_id),
   };
-  const user = d_user_id !== null && u_username !== null ? { id: d_user_id, username: u_username, name: u_name as string, state: u_state as DeploymentUser['state'] } : null;
+  const user = d_user_id !== null && u_username !== null ? { id: d_user_id, username: u_username, name: u_name as string, state: u_state as DeploymentUser['state'], avatar: u_avatar } : null;
   return { env, last: { deployment, user } };
 }
 
@@ -84,14 +84,14 @@ export async function lastSuccessfulDeployment(db: Executor, environmentId: numb
     .selectFrom('deployments as d')
     .leftJoin('users as u', 'u.id', 'd.user_id')
     .selectAll('d')
-    .select(['u.username as user_username', 'u.name as user_name', 'u.state as user_state'])
+    .select(['u.username as user_username', 'u.name as user_name', 'u.state as user_state', 'u.avatar as user_avatar'])
     .where('d.environment_id', '=', environmentId)
     .where('d.status', '=', 'success')
     .orderBy('d.id', 'desc')
     .limit(1)
     .executeTakeFirst();
   if (!row) return null;
-  const { user_username, user_name, user_state, ...deployment } = row;
-  const user = deployment.user_id !== null && user_username !== null ? { id: deployment.user_id, username: user_username, name: user_name as string, state: user_state as DeploymentUser['state'] } : null;
+  const { user_username, user_name, user_state, user_avatar, ...deployment } = row;
+  const user = deployment.user_id !== null && user_username !== null ? { id: deployment.user_id, username: user_username, name: user_name as string, state: user_state as DeploymentUser['state'], avatar: user_avatar } : null;
   return { deployment, user };
 }

@@ -36,7 +36,7 @@ function noteEntity(baseUrl: string, note: NoteWithAuthor) {
     type: note.type ?? null,
     body: note.body,
     attachment: null,
-    author: userBasic(baseUrl, { id: note.author_id, username: note.username, name: note.name, state: note.state }),
+    author: userBasic(baseUrl, { id: note.author_id, username: note.username, name: note.name, state: note.state, avatar: note.avatar }),
     created_at: isoTime(note.created_at),
     updated_at: isoTime(note.updated_at),
     system: Number(note.system) === 1,
@@ -60,7 +60,7 @@ function wikiPageOf(row: EventRow, pages: Map<number, WikiPageOfEvent> | undefin
 export function eventEntity(baseUrl: string, row: EventRow, notes: Map<number, NoteWithAuthor>, options: { projectEvent?: boolean; wikiPages?: Map<number, WikiPageOfEvent> } = {}) {
   const pushData = row.action === 'pushed' ? parsePushData(row.push_data) : null;
   const note = isNoteEvent(row) && row.target_id !== null ? notes.get(Number(row.target_id)) : undefined;
-  const author = userBasic(baseUrl, { id: row.author_id, username: row.username, name: row.name, state: row.state });
+  const author = userBasic(baseUrl, { id: row.author_id, username: row.username, name: row.name, state: row.state, avatar: row.avatar });
   return {
     id: Number(row.id),
     title: null,

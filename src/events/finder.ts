@@ -47,7 +47,7 @@ function selectRows(deps: Deps) {
     .innerJoin('users as u', 'u.id', 'e.author_id')
     .select([
       'e.id', 'e.project_id', 'e.author_id', 'e.action', 'e.target_type', 'e.target_id', 'e.target_iid', 'e.target_title',
-      'e.push_data', 'e.created_at', 'u.username', 'u.name', 'u.state',
+      'e.push_data', 'e.created_at', 'u.username', 'u.name', 'u.state', 'u.avatar',
     ]);
 }
 
@@ -148,7 +148,7 @@ function notesQuery(deps: Deps, ids: number[]) {
     .leftJoin('merge_requests as m', (join) => join.onRef('m.id', '=', 'n.noteable_id').on('n.noteable_type', '=', 'MergeRequest'))
     .select((eb) => [
       'n.id', 'n.body', 'n.author_id', 'n.system', 'n.noteable_id', 'n.noteable_type', 'n.type', 'n.created_at', 'n.updated_at',
-      'u.username', 'u.name', 'u.state', eb.fn.coalesce('i.iid', 'm.iid').as('noteable_iid'),
+      'u.username', 'u.name', 'u.state', 'u.avatar', eb.fn.coalesce('i.iid', 'm.iid').as('noteable_iid'),
     ])
     .where('n.id', 'in', ids);
 }

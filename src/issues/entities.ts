@@ -12,7 +12,7 @@ import { timeStatsEntity } from '../time-tracking/api.js';
 
 export type IssueRow = Selectable<IssuesTable>;
 export type NoteRow = Selectable<NotesTable>;
-export type Users = Map<number, Pick<UserRow, 'id' | 'username' | 'name' | 'state'>>;
+export type Users = Map<number, Pick<UserRow, 'id' | 'username' | 'name' | 'state' | 'avatar'>>;
 
 /** What an issue entity shows besides the issue row. */
 export interface IssueLinks {
@@ -163,6 +163,6 @@ export function labelEventEntity(baseUrl: string, event: { id: number; user_id: 
 export async function usersById(db: import('../platform/db/database.js').Executor, ids: Array<number | null>): Promise<Users> {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null).map(Number))];
   if (wanted.length === 0) return new Map();
-  const rows = await db.selectFrom('users').select(['id', 'username', 'name', 'state']).where('id', 'in', wanted).execute();
+  const rows = await db.selectFrom('users').select(['id', 'username', 'name', 'state', 'avatar']).where('id', 'in', wanted).execute();
   return new Map(rows.map((row) => [Number(row.id), row]));
 }

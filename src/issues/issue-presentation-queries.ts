@@ -39,7 +39,7 @@ function text(dialect: Dialect): string[] {
   (select ${array('a.user_id', 'a.user_id')} from issue_assignees a where a.issue_id = i.id) as assignees,
   (select ${array('l.title, l.id', 'l.id', 'l.title', 'l.color', 'l.description', 'l.archived')}
      from label_links ll join labels l on l.id = ll.label_id where ll.issue_id = i.id) as labels,
-  (select ${array('u.id', 'u.id', 'u.username', 'u.name', 'u.state')} from users u where u.id in (
+  (select ${array('u.id', 'u.id', 'u.username', 'u.name', 'u.state', 'u.avatar')} from users u where u.id in (
      select i.author_id union select i.closed_by_id union select a.user_id from issue_assignees a where a.issue_id = i.id)) as users,
   ${count(`notes n where n.noteable_type = 'Issue' and n.noteable_id = i.id and n.system = 0`)} as notes,
   ${count(`award_emoji e where e.awardable_type = 'Issue' and e.awardable_id = i.id and e.name = \u0000`)} as upvotes,

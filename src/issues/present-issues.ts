@@ -59,7 +59,7 @@ async function linksOf(deps: Deps, ids: number[]): Promise<{ byIssue: Map<number
   if (ids.length === 0) return { byIssue, users };
   for (const row of await deps.reads.all<IssueLinksRow>(issueLinksOf(deps.dialect, ids, UPVOTE, DOWNVOTE))) {
     byIssue.set(Number(row.id), row);
-    for (const [id, username, name, state] of JSON.parse(row.users) as Array<[number, string, string, UserState]>) users.set(Number(id), { id: Number(id), username, name, state });
+    for (const [id, username, name, state, avatar] of JSON.parse(row.users) as Array<[number, string, string, UserState, string | null]>) users.set(Number(id), { id: Number(id), username, name, state, avatar });
   }
   return { byIssue, users };
 }

@@ -13,7 +13,7 @@ import { detailedMergeStatus, publicMergeStatus, type MergeFacts } from './merge
 import { pipelineBasicEntity, pipelineEntity, type HeadPipeline } from '../commit-statuses/api.js';
 
 export type { MergeRequestDiffRow, MergeRequestRow };
-export type Users = Map<number, Pick<UserRow, 'id' | 'username' | 'name' | 'state'>>;
+export type Users = Map<number, Pick<UserRow, 'id' | 'username' | 'name' | 'state' | 'avatar'>>;
 
 /** How a merge request is referred to from where it is listed (IssuableReferences.relative). */
 export type ReferenceFrom = { projectId: number; namespaceId: number } | null;

@@ -200,16 +200,16 @@ export function pagePeopleQuery(db: Executor, ids: number[], userIds: number[]) 
   const assignees = db
     .selectFrom('merge_request_assignees as r')
     .innerJoin('users as u', 'u.id', 'r.user_id')
-    .select([sql<string>`${sql.lit('assignee')}`.as('kind'), 'r.merge_request_id', 'r.created_at as added_at', 'u.id', 'u.username', 'u.name', 'u.state'])
+    .select([sql<string>`${sql.lit('assignee')}`.as('kind'), 'r.merge_request_id', 'r.created_at as added_at', 'u.id', 'u.username', 'u.name', 'u.state', 'u.avatar'])
     .where('r.merge_request_id', 'in', ids);
   const reviewers = db
     .selectFrom('merge_request_reviewers as r')
     .innerJoin('users as u', 'u.id', 'r.user_id')
-    .select([sql<string>`${sql.lit('reviewer')}`.as('kind'), 'r.merge_request_id', 'r.created_at as added_at', 'u.id', 'u.username', 'u.name', 'u.state'])
+    .select([sql<string>`${sql.lit('reviewer')}`.as('kind'), 'r.merge_request_id', 'r.created_at as added_at', 'u.id', 'u.username', 'u.name', 'u.state', 'u.avatar'])
     .where('r.merge_request_id', 'in', ids);
   const named = db
     .selectFrom('users as u')
-    .select([sql<string>`${sql.lit('user')}`.as('kind'), sql<number>`0`.as('merge_request_id'), 'u.created_at as added_at', 'u.id', 'u.username', 'u.name', 'u.state'])
+    .select([sql<string>`${sql.lit('user')}`.as('kind'), sql<number>`0`.as('merge_request_id'), 'u.created_at as added_at', 'u.id', 'u.username', 'u.name', 'u.state', 'u.avatar'])
     .where('u.id', 'in', userIds.length ? userIds : [0]);
   return assignees.unionAll(reviewers).unionAll(named).execute();
 }

@@ -81,7 +81,7 @@ export async function loadLinks(deps: Deps, rows: MergeRequestRow[], options: { 
     const projectIds = [...new Set([Number(row.source_project_id), Number(row.target_project_id)])];
     return [{ key: Number(row.id), projectIds, sha: head, refs: [row.source_branch, `refs/merge-requests/${row.iid}/head`, `refs/merge-requests/${row.iid}/merge`] }];
   }));
-  const users: Users = new Map(people.map((row) => [Number(row.id), { id: Number(row.id), username: row.username, name: row.name, state: row.state }]));
+  const users: Users = new Map(people.map((row) => [Number(row.id), { id: Number(row.id), username: row.username, name: row.name, state: row.state, avatar: row.avatar }]));
   const pipelineUserIds = [...pipelines.values()].map((head) => head.pipeline.user_id).filter((id) => id !== null && !users.has(Number(id)));
   const [pipelineUsers, milestones, collaborating] = await Promise.all([
     usersById(deps.db, pipelineUserIds),

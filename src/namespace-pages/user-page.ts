@@ -3,7 +3,7 @@
 import { html } from '../platform/web/html.js';
 import type { PageContext } from '../platform/web/page-route.js';
 import { page } from '../platform/web/page.js';
-import { isWebAddress, userStatusOf, type UserRow } from '../accounts/api.js';
+import { avatarUrl, isWebAddress, userStatusOf, type UserRow } from '../accounts/api.js';
 import { emojiCharacter } from '../platform/emoji-names.js';
 import { renderActivity } from '../events/api.js';
 
@@ -23,5 +23,5 @@ ${isWebAddress(user.website_url) ? html`<p><a href="${user.website_url}" rel="no
 ${user.public_email ? html`<p>${user.public_email}</p>` : ''}
 <h2>Activity</h2>
 ${activity ? activity.list : html`<p class="empty">This user has a private profile.</p>`}`;
-  return page({ title: user.name, heading: html`<h1>${user.name}</h1>`, body });
+  return page({ title: user.name, heading: html`<h1><img class="profile-avatar" src="${avatarUrl('', user)}" alt="" width="64" height="64"> ${user.name}</h1>`, body });
 }

@@ -14,6 +14,6 @@ export function userClaims(deps: Deps, user: UserRow, scopes: string[]) {
     email_verified: email !== null,
     website: user.website_url,
     profile: userWebUrl(base, user.username),
-    picture: avatarUrl(base, user.username),
+    picture: avatarUrl(base, user),
   };
 }

@@ -3,21 +3,19 @@
 // may request access, the avatar; and deleting the group (remove_group), confirmed by typing its path.
 // Every change goes through the API's own actions (updateGroup, scheduleGroupDeletion), so the rules
 // and messages are PUT and DELETE /groups/:id's; each refusal is shown next to its field.
-import { html, type Html } from '../../platform/web/html.js';
+import { html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
 import { page, redirect, type PageOutcome } from '../../platform/web/page.js';
 import { groupSidebar } from '../../platform/web/project-nav.js';
 import type { GroupAccess } from '../../platform/auth/subjects.js';
 import type { Principal } from '../../platform/auth/principal.js';
-import { isUploadedFile, type UploadedFile } from '../../platform/http/multipart.js';
 import type { Visibility } from '../../platform/db/tables/accounts.js';
 import { updateGroup } from '../update-group.js';
 import { scheduleGroupDeletion } from '../schedule-group-deletion.js';
-import { avatarChange } from '../avatar-change.js';
 import { uploadedAvatarUrl } from '../entities.js';
 import { parseStored } from '../stored-settings.js';
 import { describedBy, fieldError, submitForm, type FieldErrors } from '../settings/shared.js';
-import { field, visibilityOf, visibilityRadios } from './form-helpers.js';
+import { avatarField, avatarFromForm, field, visibilityOf, visibilityRadios } from './form-helpers.js';
 import { readApplicationSettings } from '../../application-settings/api.js';
 import { canOnGroup, canOnInstance } from '../../platform/auth/policies/policy.js';
 
@@ -34,14 +32,6 @@ interface Values {
 function valuesOf(access: GroupAccess): Values {
   const { group } = access;
   return { name: group.name, path: group.path, description: group.description ?? '', visibility: group.visibility, request_access_enabled: parseStored(group.settings).request_access_enabled !== false };
-}
-
-function avatarField(access: GroupAccess, errors: FieldErrors): Html {
-  const current = uploadedAvatarUrl('', 'group', Number(access.group.id), access.group.avatar);
-  return html`<fieldset><legend>Group avatar</legend>
-${current ? html`<p><img src="${current}" alt="The current avatar" width="64" height="64"> <input type="checkbox" id="remove-avatar" name="remove_avatar" value="1"> <label for="remove-avatar">Remove the avatar</label></p>` : ''}
-<p><label for="group-avatar">Upload a new avatar</label> <input type="file" id="group-avatar" name="avatar" accept="image/*"${describedBy(errors, 'avatar')}></p>
-<p class="muted">An image (PNG, JPEG, GIF, WebP and the like) up to 200 KiB.</p>${fieldError(errors, 'avatar', 'Avatar')}</fieldset>`;
 }
 
 export async function renderGroupSettings(context: PageContext, access: GroupAccess, values: Values = valuesOf(access), errors: FieldErrors = {}, deleteError?: string): Promise<PageOutcome> {
@@ -61,7 +51,7 @@ ${csrfField(context)}<input type="hidden" name="action" value="update">
 <label for="group-description">Group description (optional)</label><textarea id="group-description" name="description"${describedBy(errors, 'description')}>${values.description}</textarea>${fieldError(errors, 'description', 'Description')}
 ${canOnGroup(access, 'change_visibility_level') ? html`${visibilityRadios(values.visibility, restricted)}${fieldError(errors, 'visibility_level', 'Visibility level')}` : ''}
 <fieldset><legend>Membership</legend><p><input type="checkbox" id="request-access" name="request_access_enabled" value="1"${values.request_access_enabled ? html` checked` : ''}> <label for="request-access">Let users request access</label> <span class="muted">Users who are not members can ask to join the group.</span></p></fieldset>
-${avatarField(access, errors)}
+${avatarField({ legend: 'Group avatar', id: 'group-avatar', current: uploadedAvatarUrl('', 'group', Number(group.id), group.avatar), removable: true, errors })}
 <p><button type="submit">Save changes</button></p>
 </form>
 ${
@@ -83,13 +73,6 @@ function principalOf(context: PageContext): Principal {
   return { user: context.user, scopes: ['api'], via: 'session', tokenId: null };
 }
 
-/** The avatar the form sends: a new file, `null` to remove it, or nothing to keep it. */
-function avatarOf(context: PageContext): UploadedFile | null | undefined {
-  const upload = (context.request.body as Record<string, unknown> | undefined)?.avatar;
-  if (isUploadedFile(upload) && upload.filename.trim() !== '') return avatarChange(upload);
-  return field(context.form, 'remove_avatar') === '1' ? null : undefined;
-}
-
 export async function handleGroupSettings(context: PageContext, access: GroupAccess): Promise<PageOutcome> {
   const { deps, form } = context;
   const { group } = access;
@@ -109,7 +92,7 @@ export async function handleGroupSettings(context: PageContext, access: GroupAcc
         path: values.path !== group.path ? values.path : undefined,
         description: values.description !== (group.description ?? '') ? values.description : undefined,
         visibility,
-        avatar: avatarOf(context),
+        avatar: avatarFromForm(context),
         stored: { request_access_enabled: values.request_access_enabled },
       });
     },

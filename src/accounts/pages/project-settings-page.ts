@@ -1,6 +1,6 @@
-// A project's general settings at `/<project>/edit` (GitLab's Settings › General): name, description
-// and visibility for Maintainers (renaming and visibility ask their own abilities in the action), and
-// deleting the project, with a confirmation, for Owners (remove_project).
+// A project's general settings at `/<project>/edit` (GitLab's Settings › General): name, description,
+// visibility and avatar for Maintainers (renaming and visibility ask their own abilities in the
+// action), and deleting the project, with a confirmation, for Owners (remove_project).
 import { html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
 import { page, redirect, type PageOutcome } from '../../platform/web/page.js';
@@ -10,22 +10,25 @@ import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { ForbiddenError } from '../../platform/errors.js';
 import { updateProject } from '../update-project.js';
 import { deleteProject } from '../delete-project.js';
-import { field, validationMessage, visibilityOf, visibilityRadios } from './form-helpers.js';
+import { uploadedAvatarUrl } from '../entities.js';
+import { fieldErrorsOf, type FieldErrors } from '../settings/shared.js';
+import { avatarField, avatarFromForm, field, validationMessage, visibilityOf, visibilityRadios } from './form-helpers.js';
 
 export const PROJECT_EDIT_PATTERN = /^(?<path>(?:(?!\/-\/).)+?)\/edit$/;
 
-export function renderProjectSettings(context: PageContext, access: ProjectAccess, values: Record<string, string> = {}, error?: string, status = 200) {
+export function renderProjectSettings(context: PageContext, access: ProjectAccess, values: Record<string, string> = {}, error?: string, status = 200, errors: FieldErrors = {}) {
   const { project } = access;
   const self = `/${project.full_path}/edit`;
   const mayChangeVisibility = canOnProject(access, 'change_visibility_level');
   const body = html`
 ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 <h2>Naming, description, visibility</h2>
-<form method="post" action="${self}" class="stacked" id="project-settings">
+<form method="post" action="${self}" class="stacked" id="project-settings" enctype="multipart/form-data">
 ${csrfField(context)}<input type="hidden" name="action" value="update">
 <label for="project-name">Project name</label><input type="text" id="project-name" name="name" value="${values.name ?? project.name}" required maxlength="255"${canOnProject(access, 'rename_project') ? '' : html` readonly`}>
 <label for="project-description">Project description (optional)</label><textarea id="project-description" name="description">${values.description ?? project.description}</textarea>
 ${mayChangeVisibility ? visibilityRadios(values.visibility ?? project.visibility) : ''}
+${avatarField({ legend: 'Project avatar', id: 'project-avatar', current: uploadedAvatarUrl('', 'project', Number(project.id), project.avatar), removable: true, errors })}
 <button type="submit">Save changes</button>
 </form>
 ${
@@ -57,11 +60,12 @@ export async function handleProjectSettings(context: PageContext, access: Projec
       name: values.name.trim() !== project.name ? values.name : undefined,
       settings: { description: values.description !== project.description ? values.description : undefined },
       visibility: values.visibility && visibilityOf(values.visibility) !== project.visibility ? visibilityOf(values.visibility) : undefined,
+      avatar: avatarFromForm(context),
     });
     return redirect(`/${project.full_path}/edit`, `Project '${values.name.trim() || project.name}' was successfully updated.`);
   } catch (error) {
     const message = validationMessage(error);
-    if (message) return renderProjectSettings(context, access, values, message, 400);
+    if (message) return renderProjectSettings(context, access, values, message, 400, fieldErrorsOf(error) ?? {});
     throw error;
   }
 }

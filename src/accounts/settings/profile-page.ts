@@ -1,4 +1,5 @@
-// /profile: the signed-in user edits their name, public e-mail, bio, location, website and pronouns.
+// /profile: the signed-in user edits their name, public e-mail, bio, location, website, pronouns and
+// avatar (uploaded, or removed for the generated one).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import { html } from '../../platform/web/html.js';
@@ -7,6 +8,10 @@ import { page, redirect, type PageOutcome } from '../../platform/web/page.js';
 import { confirmedEmailsOf } from '../emails-finder.js';
 import { updateProfile, type ProfileInput } from '../update-profile.js';
 import { currentUserRow, describedBy, fieldError, formText, settingsTabs, submitForm, type FieldErrors } from './shared.js';
+import { inTransaction } from '../../platform/db/database.js';
+import { avatarField, avatarFromForm } from '../pages/form-helpers.js';
+import { avatarUrl } from '../user-entities.js';
+import { changeUserAvatar } from '../change-user-avatar.js';
 
 const SIGNED_IN = { instance: 'log_in' } as const;
 const TEXT_FIELDS = [
@@ -17,15 +22,16 @@ const TEXT_FIELDS = [
 ] as const;
 
 async function profileForm(context: PageContext, values: ProfileInput, errors: FieldErrors = {}): Promise<PageOutcome> {
-  const emails = await confirmedEmailsOf(context.deps, context.user.id);
+  const [emails, user] = await Promise.all([confirmedEmailsOf(context.deps, context.user.id), currentUserRow(context.deps, context.user.id)]);
   const failed = Object.keys(errors).length > 0;
   return page({
     title: 'Edit profile',
     status: failed ? 400 : 200,
     body: html`${settingsTabs('/profile')}
       ${failed ? html`<p class="error" role="alert">The profile was not saved: correct the fields marked below.</p>` : ''}
-      <form method="post" action="/profile" class="stacked">
+      <form method="post" action="/profile" class="stacked" enctype="multipart/form-data">
         ${csrfField(context)}
+        ${avatarField({ legend: 'Public avatar', id: 'user-avatar', current: avatarUrl('', user), removable: user.avatar !== null, errors })}
         ${TEXT_FIELDS.map(([name, label, autocomplete]) => html`
           <label for="${name}">${label}</label>
           <input type="${name === 'website_url' ? 'url' : 'text'}" id="${name}" name="${name}" value="${values[name]}" autocomplete="${autocomplete}"${describedBy(errors, name)}>
@@ -60,7 +66,13 @@ export function profilePages(app: FastifyInstance, deps: Deps): void {
         name: formText(context.form, 'name'), public_email: formText(context.form, 'public_email'), bio: formText(context.form, 'bio'),
         location: formText(context.form, 'location'), website_url: formText(context.form, 'website_url'), pronouns: formText(context.form, 'pronouns'),
       };
-      return submitForm(() => updateProfile(deps, context.user.id, input), (errors) => profileForm(context, input, errors), () => redirect('/profile', 'Profile was successfully updated.'));
+      const save = async () => {
+        // The file is checked first, so a refused one saves nothing.
+        const avatar = avatarFromForm(context);
+        await updateProfile(deps, context.user.id, input);
+        if (avatar !== undefined) await inTransaction(deps.db, (trx) => changeUserAvatar(trx, context.user.id, avatar, deps.clock.now()));
+      };
+      return submitForm(save, (errors) => profileForm(context, input, errors), () => redirect('/profile', 'Profile was successfully updated.'));
     },
   });
 }

@@ -15,6 +15,8 @@ export interface Session {
   flash: string | null;
   /** The signed-in user's chosen colours (`system`: the browser's preference; anonymous visitors too). */
   theme?: 'light' | 'dark' | 'system';
+  /** The signed-in user's avatar, a path on this host (the uploaded file or the generated SVG). */
+  avatarUrl?: string | null;
   /** The administrator acting as `user` (impersonation), shown in every page's banner. */
   impersonator?: { id: number; username: string } | null;
   /** The signed-in user's primary address while it awaits confirmation (email_confirmation_setting `soft`): a banner asks for it. */

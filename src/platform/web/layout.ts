@@ -20,6 +20,8 @@ export interface LayoutInput extends PageFrame {
   flash?: string | null;
   /** The signed-in user's theme; `system` (and every anonymous visitor) follows the browser. */
   theme?: 'light' | 'dark' | 'system';
+  /** The signed-in user's avatar (a path on this host), shown beside their name in the top bar. */
+  avatarUrl?: string | null;
   /** The signed-in user's pending to-dos (the top bar's count; 100 stands for "99+"). */
   todosCount?: number;
   /** The administrator acting as `user` (impersonation): every page says so and offers the way back. */
@@ -64,7 +66,7 @@ function topBar(input: LayoutInput): Html {
     <a href="/groups/new">New group</a>
     ${search}
     ${canOnInstance(user, 'admin_all_resources') ? html`<a href="/admin">Admin</a>` : ''}
-    <details class="user-menu"><summary>${user.name} (@${user.username})</summary>
+    <details class="user-menu"><summary>${input.avatarUrl ? html`<img class="user-avatar" src="${input.avatarUrl}" alt="" width="24" height="24">` : ''}${user.name} (@${user.username})</summary>
       <ul>
         <li><a href="/${user.username}">Your profile</a></li>
         <li><a href="/profile">Edit profile</a></li>
@@ -133,7 +135,7 @@ main{max-width:980px;margin:1.5rem auto;padding:0 1.5rem;flex:1;min-width:0}
 .with-sidebar{display:flex;align-items:flex-start}.sidebar{width:220px;flex:none;background:#f0f0f5;min-height:calc(100vh - 3rem);padding:1rem 0;border-right:1px solid #ddd}
 .sidebar .context{display:block;padding:.2rem 1rem .8rem;font-weight:700;color:#1f1f1f;text-decoration:none;overflow-wrap:anywhere}
 .sidebar ul{list-style:none;margin:0;padding:0}.sidebar li a{display:block;padding:.3rem 1rem;color:#333;text-decoration:none}.sidebar li a[aria-current=page]{background:#dcdcf0;font-weight:600}.sidebar li li a{padding-left:2rem;font-size:.92rem}
-.user-menu{position:relative}.user-menu summary{cursor:pointer;opacity:.9}.user-menu ul{position:absolute;right:0;z-index:5;list-style:none;margin:.3rem 0 0;padding:.4rem 0;background:#fff;border:1px solid #ccc;border-radius:4px;min-width:14rem}
+.user-menu{position:relative}.user-menu summary{cursor:pointer;opacity:.9}.profile-avatar{border-radius:50%;object-fit:cover;vertical-align:middle;margin-right:.4rem}.user-menu .user-avatar{width:24px;height:24px;border-radius:50%;object-fit:cover;vertical-align:middle;margin-right:.35rem}.user-menu ul{position:absolute;right:0;z-index:5;list-style:none;margin:.3rem 0 0;padding:.4rem 0;background:#fff;border:1px solid #ccc;border-radius:4px;min-width:14rem}
 .user-menu li a,.user-menu li button.link{display:block;padding:.3rem .8rem;color:#1f1f1f;text-decoration:none}
 .top-search input{padding:.25rem .5rem;border-radius:4px;border:1px solid #555;min-width:12rem}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}

@@ -91,7 +91,7 @@ export function renderPage(reply: FastifyReply, status: number, title: string, b
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
-    .send(layout({ title, body, user: session?.user ?? null, csrfToken: session?.csrfToken ?? null, flash, theme: session?.theme, impersonator: session?.impersonator, unconfirmedEmail: session?.unconfirmedEmail, ...frame }).value);
+    .send(layout({ title, body, user: session?.user ?? null, csrfToken: session?.csrfToken ?? null, flash, theme: session?.theme, avatarUrl: session?.avatarUrl, impersonator: session?.impersonator, unconfirmedEmail: session?.unconfirmedEmail, ...frame }).value);
 }
 
 function renderNotFound(reply: FastifyReply, session: Session): FastifyReply {

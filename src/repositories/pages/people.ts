@@ -3,10 +3,13 @@
 import type { Deps } from '../../platform/deps.js';
 import { html, type Html } from '../../platform/web/html.js';
 import type { Signature } from '../repository-api/git-objects.js';
+import { avatarUrl } from '../../accounts/api.js';
 
 export interface KnownAuthor {
+  id: number;
   username: string;
   name: string;
+  avatar: string | null;
 }
 
 export type AuthorDirectory = ReadonlyMap<string, KnownAuthor>;
@@ -15,13 +18,13 @@ export type AuthorDirectory = ReadonlyMap<string, KnownAuthor>;
 export async function findAuthors(deps: Deps, signatures: readonly Signature[]): Promise<AuthorDirectory> {
   const emails = [...new Set(signatures.map((signature) => signature.email.toLowerCase()).filter((email) => email !== ''))].slice(0, 500);
   if (emails.length === 0) return new Map();
-  const rows = await deps.db.selectFrom('users').select(['username', 'name', 'email_lower']).where('email_lower', 'in', emails).execute();
-  return new Map(rows.map((row) => [row.email_lower, { username: row.username, name: row.name }]));
+  const rows = await deps.db.selectFrom('users').select(['id', 'username', 'name', 'avatar', 'email_lower']).where('email_lower', 'in', emails).execute();
+  return new Map(rows.map((row) => [row.email_lower, { id: Number(row.id), username: row.username, name: row.name, avatar: row.avatar }]));
 }
 
 export function avatarOf(authors: AuthorDirectory, signature: Signature): Html {
   const user = authors.get(signature.email.toLowerCase());
-  if (user) return html`<img class="avatar" src="/-/avatars/${encodeURIComponent(user.username)}.svg" alt="" width="32" height="32">`;
+  if (user) return html`<img class="avatar" src="${avatarUrl('', user)}" alt="" width="32" height="32">`;
   const initial = [...signature.name.trim()][0]?.toUpperCase() ?? '?';
   return html`<span class="avatar" aria-hidden="true">${initial}</span>`;
 }

@@ -60,26 +60,26 @@ export function pushRepositoryAttrs(deps: Deps, project: ProjectHookRow) {
   return { ...repositoryAttrs(deps, project), git_http_url: http, git_ssh_url: ssh, visibility_level: visibilityLevel(project.visibility) };
 }
 
-export type UserHookRow = { id: number; name: string; username: string; email: string };
+export type UserHookRow = { id: number; name: string; username: string; email: string; avatar: string | null };
 
 export async function usersForHook(deps: Deps, ids: Array<number | null>): Promise<Map<number, UserHookRow>> {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null).map(Number))];
   if (wanted.length === 0) return new Map();
-  const rows = await deps.db.selectFrom('users').select(['id', 'name', 'username', 'email']).where('id', 'in', wanted).execute();
+  const rows = await deps.db.selectFrom('users').select(['id', 'name', 'username', 'email', 'avatar']).where('id', 'in', wanted).execute();
   return new Map(rows.map((row) => [Number(row.id), { ...row, id: Number(row.id) }]));
 }
 
 /** GitLab's User#hook_attrs (the e-mail is the public one; Kiln answers the primary address as GitLab's `[REDACTED]` is for others' hooks only). */
 export function userAttrs(deps: Deps, user: UserHookRow | undefined) {
   if (!user) return null;
-  return { id: user.id, name: user.name, username: user.username, avatar_url: avatarUrl(deps.config.baseUrl, user.username), email: user.email };
+  return { id: user.id, name: user.name, username: user.username, avatar_url: avatarUrl(deps.config.baseUrl, user), email: user.email };
 }
 
 export const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
 /** GitLab's hook timestamps: `2026-11-22 08:00:00 UTC`. */
 export const hookTime = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'));
 
-export const avatarOf = (deps: Deps, username: string) => avatarUrl(deps.config.baseUrl, username);
+export const avatarOf = (deps: Deps, user: UserHookRow) => avatarUrl(deps.config.baseUrl, user);
 
 /** The label columns a hook shows. */
 export interface LabelHookRow {

@@ -85,7 +85,7 @@ export async function pushHookData(deps: Deps, input: PushInput) {
     user_name: user?.name ?? null,
     user_username: user?.username ?? null,
     user_email: user?.email ?? null,
-    user_avatar: user ? avatarOf(deps, user.username) : null,
+    user_avatar: user ? avatarOf(deps, user) : null,
     project_id: Number(project.id),
     project: attrs,
     commits,

@@ -31,6 +31,8 @@ export interface UsersTable {
   time_zone: Generated<string>;
   /** GitLab's password_expires_at: set, the user must choose a new password at the next sign-in. */
   password_expires_at: number | null;
+  /** The uploaded avatar's file name (its bytes in `avatars`, model_type 'User'); null: the generated SVG. */
+  avatar: string | null;
   /** SHA-256 of the token of the last password reset link sent, until it is used or replaced. */
   reset_password_digest: string | null;
   reset_password_sent_at: number | null;
@@ -152,7 +154,7 @@ export interface EmailsTable {
 
 export interface AvatarsTable {
   id: Generated<number>;
-  model_type: 'Project' | 'Namespace' | 'Topic';
+  model_type: 'Project' | 'Namespace' | 'Topic' | 'User';
   model_id: number;
   filename: string;
   content_type: string;
