@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { multipart, TINY_PNG } from '../helpers/multipart.js';
+import { registerApp, tokensFor } from './oauth-driver.js';
+import { userAttrs, usersForHook } from '../../src/webhooks/payloads/common.js';
 
 let kiln: TestKiln;
 let alice: TestUser;
@@ -51,6 +53,16 @@ describe('PUT /api/v4/user/avatar', () => {
     expect(listed[0].author.avatar_url).toBe(url);
     // Others keep the generated one.
     expect((await kiln.api('GET', '/user', { token: bob.token })).body.avatar_url).toBe('http://kiln.test/-/avatars/bob.svg');
+  });
+
+  it('is the OpenID picture claim and the webhook payloads\' user avatar', async () => {
+    const url = (await kiln.api('GET', '/user', { token: alice.token })).body.avatar_url;
+    expect(url).toMatch(/^http:\/\/kiln\.test\/uploads\/-\/system\/user\/avatar\//);
+    const tokens = await tokensFor(kiln, alice, await registerApp(kiln), { scope: 'openid' });
+    const claims = JSON.parse((await kiln.request('GET', '/oauth/userinfo', { headers: { authorization: `Bearer ${tokens.access_token}` } })).body);
+    expect(claims.picture).toBe(url);
+    const hookUsers = await usersForHook(kiln.deps, [alice.id, bob.id]);
+    expect([userAttrs(kiln.deps, hookUsers.get(alice.id))?.avatar_url, userAttrs(kiln.deps, hookUsers.get(bob.id))?.avatar_url]).toEqual([url, 'http://kiln.test/-/avatars/bob.svg']);
   });
 
   it('refuses a wrong type, a file too large, or no file, naming avatar, and anonymous callers', async () => {
