@@ -1,4 +1,3 @@
 // What other features may use of wikis: a page as it was at a commit (the Wiki Page Hook's payload),
-// the newest page (a hook's test) and the address of a page (the activity lists link it).
+// and the newest page (a hook's test).
 export { wikiPageAt, newestWikiPage } from './page-at.js';
-export { slugPath as wikiPagePath } from './page-views.js';

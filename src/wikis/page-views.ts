@@ -2,6 +2,7 @@
 // Markdown preview that works without JavaScript and in place with htmx), a page's history and the
 // empty wiki's next step. Every text a user wrote is escaped (html``); rendered Markdown comes from
 // the one sanitising renderer.
+import { encodePathSegments } from '../platform/web/url-paths.js';
 import type { PageContext } from '../platform/web/page-route.js';
 import { csrfField } from '../platform/web/page-route.js';
 import { html, raw, type Html } from '../platform/web/html.js';
@@ -19,7 +20,7 @@ export interface WikiFormValues {
 
 /** A slug as a path of the pages: each segment encoded, the slashes kept. */
 export function slugPath(root: string, slug: string): string {
-  return `${root}/${slug.split('/').map(encodeURIComponent).join('/')}`;
+  return `${root}/${encodePathSegments(slug)}`;
 }
 
 export function wikiSidebar(root: string, pages: WikiPageRef[], current: string | null): Html {

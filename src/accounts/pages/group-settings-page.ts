@@ -15,7 +15,8 @@ import { scheduleGroupDeletion } from '../schedule-group-deletion.js';
 import { uploadedAvatarUrl } from '../entities.js';
 import { parseStored } from '../stored-settings.js';
 import { describedBy, fieldError, submitForm, type FieldErrors } from '../settings/shared.js';
-import { avatarField, avatarFromForm, field, visibilityOf, visibilityRadios } from './form-helpers.js';
+import { field, visibilityOf, visibilityRadios } from './form-helpers.js';
+import { avatarField, avatarFromForm } from '../settings/avatar-field.js';
 import { readApplicationSettings } from '../../application-settings/api.js';
 import { canOnGroup, canOnInstance } from '../../platform/auth/policies/policy.js';
 

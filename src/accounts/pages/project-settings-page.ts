@@ -12,7 +12,8 @@ import { updateProject } from '../update-project.js';
 import { deleteProject } from '../delete-project.js';
 import { uploadedAvatarUrl } from '../entities.js';
 import { fieldErrorsOf, type FieldErrors } from '../settings/shared.js';
-import { avatarField, avatarFromForm, field, validationMessage, visibilityOf, visibilityRadios } from './form-helpers.js';
+import { field, validationMessage, visibilityOf, visibilityRadios } from './form-helpers.js';
+import { avatarField, avatarFromForm } from '../settings/avatar-field.js';
 
 export const PROJECT_EDIT_PATTERN = /^(?<path>(?:(?!\/-\/).)+?)\/edit$/;
 

@@ -9,7 +9,7 @@ import { confirmedEmailsOf } from '../emails-finder.js';
 import { updateProfile, type ProfileInput } from '../update-profile.js';
 import { currentUserRow, describedBy, fieldError, formText, settingsTabs, submitForm, type FieldErrors } from './shared.js';
 import { inTransaction } from '../../platform/db/database.js';
-import { avatarField, avatarFromForm } from '../pages/form-helpers.js';
+import { avatarField, avatarFromForm } from './avatar-field.js';
 import { avatarUrl } from '../user-entities.js';
 import { changeUserAvatar } from '../change-user-avatar.js';
 

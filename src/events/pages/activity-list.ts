@@ -7,7 +7,7 @@ import { html, type Html } from '../../platform/web/html.js';
 import { parsePushData } from '../entities.js';
 import { actionName } from '../vocabulary.js';
 import { EVENT_TARGET_TYPES } from '../../platform/events/vocabulary.js';
-import { wikiPagePath } from '../../wikis/api.js';
+import { encodePathSegments } from '../../platform/web/url-paths.js';
 import { isNoteEvent, listEvents, wikiPagesForEvents, type EventFilters, type EventRow, type EventSubject, type WikiPageOfEvent } from '../finder.js';
 import type { Viewer } from '../visibility.js';
 
@@ -49,7 +49,7 @@ function targetOf(row: EventRow, projectPath: string | undefined, wikiPages: Map
   if (row.target_type === EVENT_TARGET_TYPES.wiki) {
     // The page as it is now (its slug may have moved on by a rename); a deleted page is named, not linked.
     const wikiPage = row.target_id === null ? undefined : wikiPages.get(Number(row.target_id));
-    if (wikiPage && !wikiPage.removed && projectPath) return html` wiki page <a href="${wikiPagePath(`/${projectPath}/-/wikis`, wikiPage.slug)}">${wikiPage.title}</a>`;
+    if (wikiPage && !wikiPage.removed && projectPath) return html` wiki page <a href="/${projectPath}/-/wikis/${encodePathSegments(wikiPage.slug)}">${wikiPage.title}</a>`;
     return html` wiki page <span class="target">${row.target_title ?? ''}</span>`;
   }
   if (isNoteEvent(row)) return html` a comment${row.target_title ? html` on <span class="target">${row.target_title}</span>` : ''}`;
