@@ -107,6 +107,11 @@ export const SETTINGS = {
   user_deactivation_emails_enabled: { kind: 'boolean', default: true },
   email_restrictions_enabled: { kind: 'boolean', default: false },
   email_restrictions: { kind: 'regexp', default: '' },
+  // Repository housekeeping (doc/administration/housekeeping.md), run by repositories/housekeeping:
+  // every `housekeeping_optimize_repository_period` pushes to a project's repository it is optimised.
+  // GitLab 15.8 folded the three periods before it into this one (INERT_SETTINGS below).
+  housekeeping_enabled: { kind: 'boolean', default: true },
+  housekeeping_optimize_repository_period: { kind: 'integer', default: 10, min: aboveZero },
   // User and IP rate limits (doc/administration/settings/user_and_ip_rate_limits.md), applied by
   // throttles.ts: off by default, as in GitLab; requests per period, the period in seconds.
   ...throttle('unauthenticated_api', false, 3600, 3600),
@@ -172,6 +177,8 @@ export interface ApplicationSettings extends ThrottleSettings {
   user_deactivation_emails_enabled: boolean;
   email_restrictions_enabled: boolean;
   email_restrictions: string;
+  housekeeping_enabled: boolean;
+  housekeeping_optimize_repository_period: number;
 }
 
 /**
@@ -189,6 +196,18 @@ export const LEGACY_NAMES: Readonly<Record<string, SettingName>> = {
   throttle_unauthenticated_enabled: 'throttle_unauthenticated_web_enabled',
   throttle_unauthenticated_requests_per_period: 'throttle_unauthenticated_web_requests_per_period',
   throttle_unauthenticated_period_in_seconds: 'throttle_unauthenticated_web_period_in_seconds',
+  // Deprecated in GitLab 15.8 for housekeeping_optimize_repository_period, which it sets.
+  housekeeping_incremental_repack_period: 'housekeeping_optimize_repository_period',
+};
+
+/**
+ * Settings GitLab still accepts and no longer acts on, each with the kind it checks: deprecated in
+ * GitLab 15.8, returned as the optimize period (the periods) or true (bitmaps), whatever was sent.
+ */
+export const INERT_SETTINGS: Readonly<Record<string, SettingDefinition>> = {
+  housekeeping_full_repack_period: { kind: 'integer', default: null, min: aboveZero },
+  housekeeping_gc_period: { kind: 'integer', default: null, min: aboveZero },
+  housekeeping_bitmaps_enabled: { kind: 'boolean', default: true },
 };
 
 /** A visibility given as a name or as GitLab's level number, or `null` when it is neither. */

@@ -14,5 +14,10 @@ export function applicationSettingEntity(settings: StoredSettings) {
     signin_enabled: values.password_authentication_enabled_for_web,
     password_authentication_enabled: values.password_authentication_enabled_for_web,
     allow_local_requests_from_hooks_and_services: values.allow_local_requests_from_web_hooks_and_services,
+    // GitLab 15.8's deprecated housekeeping settings, as its entity still exposes them.
+    housekeeping_bitmaps_enabled: true,
+    housekeeping_full_repack_period: values.housekeeping_optimize_repository_period,
+    housekeeping_gc_period: values.housekeeping_optimize_repository_period,
+    housekeeping_incremental_repack_period: values.housekeeping_optimize_repository_period,
   };
 }

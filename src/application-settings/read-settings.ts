@@ -1,6 +1,7 @@
 // The current application settings: the stored rows over the defaults. A stored value that no longer
 // fits its definition (a setting whose meaning changed) falls back to the default rather than failing.
 import type { Executor } from '../platform/db/database.js';
+import type { Tx } from '../platform/db/statements.js';
 import type { Deps } from '../platform/deps.js';
 import type { Config } from '../config.js';
 import { SETTING_NAMES, SETTINGS, type ApplicationSettings, type SettingDefinition, type SettingName } from './definitions.js';
@@ -65,6 +66,11 @@ export async function readStoredSettings(db: Executor, config?: ConfigDefaults):
 /** The settings as other features read them (webhooks: allow_local_requests_from_web_hooks_and_services). */
 export async function readApplicationSettings(db: Executor): Promise<ApplicationSettings> {
   return (await readStoredSettings(db)).values;
+}
+
+/** The settings read in the caller's transaction (a domain event's handler: repositories' housekeeping). */
+export async function readSettingsIn(tx: Tx): Promise<ApplicationSettings> {
+  return settingsOf(await tx.all<SettingRow>(storedSettingRows())).values;
 }
 
 /**

@@ -3,7 +3,7 @@
 // sent is either returned for storing or refused with a 400 naming it.
 import { ParamError, ValidationError } from '../platform/errors.js';
 import { p, parseParams, rejectTogether, type ParamRule, type ParamSchema } from '../platform/http/params.js';
-import { LEGACY_NAMES, SETTING_NAMES, SETTINGS, visibilityOf, type SettingDefinition, type SettingName } from './definitions.js';
+import { INERT_SETTINGS, LEGACY_NAMES, SETTING_NAMES, SETTINGS, visibilityOf, type SettingDefinition, type SettingName } from './definitions.js';
 import { UNSUPPORTED_SETTINGS } from './unsupported.js';
 import { untrustedRegexp, UntrustedRegexpError } from '../platform/patterns/untrusted-regexp.js';
 
@@ -31,10 +31,14 @@ function ruleFor(definition: SettingDefinition): ParamRule {
   }
 }
 
-const SCHEMA: ParamSchema = Object.fromEntries(SETTING_NAMES.map((name) => [name, ruleFor(SETTINGS[name])]));
+const SCHEMA: ParamSchema = Object.fromEntries([
+  ...SETTING_NAMES.map((name) => [name, ruleFor(SETTINGS[name])]),
+  ...Object.entries(INERT_SETTINGS).map(([name, definition]) => [name, ruleFor(definition)]),
+]);
+const INERT_NAMES = Object.keys(INERT_SETTINGS);
 
 /** Grape's at_least_one_of message over every settable name. */
-const AT_LEAST_ONE = `${[...SETTING_NAMES, ...Object.keys(LEGACY_NAMES)].join(', ')} are missing, at least one parameter must be provided`;
+const AT_LEAST_ONE = `${[...SETTING_NAMES, ...Object.keys(LEGACY_NAMES), ...INERT_NAMES].join(', ')} are missing, at least one parameter must be provided`;
 
 export type SettingsChange = Partial<Record<SettingName, unknown>>;
 
@@ -45,7 +49,7 @@ export function parseSettingsInput(raw: Record<string, unknown>): SettingsChange
   const input = { ...raw };
   // The legacy name wins over the current one, as lib/api/settings.rb renames it after declaring both.
   for (const [legacy, current] of Object.entries(LEGACY_NAMES)) if (input[legacy] !== undefined) input[current] = input[legacy];
-  if (!SETTING_NAMES.some((name) => input[name] !== undefined)) throw new ParamError(AT_LEAST_ONE);
+  if (![...SETTING_NAMES, ...INERT_NAMES].some((name) => input[name] !== undefined)) throw new ParamError(AT_LEAST_ONE);
   const parsed = parseParams(input, SCHEMA) as Record<string, unknown>;
   // Grape's `given require_two_factor_authentication: true { requires :two_factor_grace_period }`.
   if (parsed.require_two_factor_authentication === true && parsed.two_factor_grace_period === undefined) throw new ParamError('two_factor_grace_period is missing');
@@ -60,6 +64,12 @@ export function parseSettingsInput(raw: Record<string, unknown>): SettingsChange
     } else {
       change[name] = checked.value;
     }
+  }
+  // Checked as GitLab checks them, then dropped: nothing reads them (INERT_SETTINGS).
+  for (const name of INERT_NAMES) {
+    if (parsed[name] === undefined) continue;
+    const checked = checkValue(name as SettingName, INERT_SETTINGS[name], parsed[name]);
+    if ('errors' in checked) errors[name] = checked.errors;
   }
   if (Object.keys(errors).length) throw new ValidationError(errors);
   return change;

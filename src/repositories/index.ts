@@ -32,6 +32,10 @@ import { commitTitle } from './record-push-events.js';
 import { enqueue } from '../platform/jobs/queue.js';
 import { PAGE_CACHES_JOB, pageCachesJob, takePageCachesJob } from './page-caches-job.js';
 import { defaultBranchRef } from './push-queries.js';
+import { countPush } from './housekeeping/count-pushes.js';
+import { HOUSEKEEPING_JOB } from './housekeeping/schedule.js';
+import { housekeepingJob } from './housekeeping/housekeeping-job.js';
+import { housekeepingRoutes } from './housekeeping/routes.js';
 
 export const repositoriesFeature: Feature = {
   name: 'repositories',
@@ -53,6 +57,8 @@ export const repositoriesFeature: Feature = {
     // MAX_PAGE_CACHES_JOBS_PER_PUSH a push (its events share one transaction; branches come before
     // tags), one of them kept for the default branch: a push of a thousand old tags stays bounded,
     // their pages computed on a first view, and the default branch's job is always among them.
+    // Every push counts towards the repository's next housekeeping (housekeeping/count-pushes.ts).
+    deps.domainEvents.on('push', (tx, event) => countPush(deps, tx, event.projectId));
     deps.domainEvents.on('push', async (tx, event) => {
       if (event.after === null || !/^refs\/(heads|tags)\//.test(event.ref)) return;
       if (!(await takePageCachesJob(tx, event.ref, () => defaultBranchRef(tx, event.projectId)))) return;
@@ -66,6 +72,7 @@ export const repositoriesFeature: Feature = {
     commitCommentRoutes(app, deps);
     repositoryApiRoutes(app, deps);
     commitSignatureRoutes(app, deps);
+    housekeepingRoutes(app, deps);
     namespacedRoute(app, {
       method: ['GET', 'POST'],
       pattern: GIT_URL,
@@ -85,6 +92,7 @@ export const repositoriesFeature: Feature = {
     [BULK_JOB]: runBulkStorageMovesJob,
     [PRUNE_ORPHANS_JOB]: pruneOrphansJob,
     [PAGE_CACHES_JOB]: pageCachesJob,
+    [HOUSEKEEPING_JOB]: housekeepingJob,
   },
   async onStart(deps) {
     await recoverStorageMoves(deps);

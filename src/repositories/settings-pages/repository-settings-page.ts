@@ -2,6 +2,8 @@
 // Repository): its protected branches and protected tags, each listed with its access levels, a form
 // to protect a name or wildcard and a button to unprotect. The forms call the same services as the
 // API (protected-branches/, its tag-*.ts for tags), so the rules and their messages are the API's.
+import { runManualHousekeeping } from '../housekeeping/manual.js';
+import { LEASE_TAKEN_MESSAGE } from '../housekeeping/lease.js';
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { html, type Html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
@@ -22,6 +24,7 @@ export const PROTECT_BRANCH_PATTERN = /^(?<path>.+?)\/-\/protected_branches$/;
 export const UNPROTECT_BRANCH_PATTERN = /^(?<path>.+?)\/-\/protected_branches\/delete$/;
 export const PROTECT_TAG_PATTERN = /^(?<path>.+?)\/-\/protected_tags$/;
 export const UNPROTECT_TAG_PATTERN = /^(?<path>.+?)\/-\/protected_tags\/delete$/;
+export const HOUSEKEEPING_PATTERN = /^(?<path>.+?)\/-\/housekeeping$/;
 
 /** The levels a form offers, in GitLab's order; the administrators' level is the API's alone. */
 const FORM_LEVELS = [PROTECTED_REF_LEVELS.maintainer, PROTECTED_REF_LEVELS.developer, PROTECTED_REF_LEVELS.noOne];
@@ -85,6 +88,12 @@ ${tagRules.map((rule) => html`<tr data-protected-tag="${rule.tag.name}"><td><cod
 <section aria-labelledby="deploy-credentials-heading">
 <h2 id="deploy-credentials-heading">Deploy keys and tokens</h2>
 <p class="muted">Give a server or a CI machine access to this repository without a person's account: <a href="${base}/-/deploy_keys">deploy keys</a> over SSH, <a href="${base}/-/deploy_tokens">deploy tokens</a> over HTTPS.</p>
+</section>
+<section aria-labelledby="housekeeping-heading">
+<h2 id="housekeeping-heading">Housekeeping</h2>
+<p class="muted">Kiln packs the repository's objects every few pushes on its own. Run it now after a large import or a history rewrite; pruning also removes objects no branch or tag reaches any more (older than 30 minutes).</p>
+<form class="inline" method="post" action="${base}/-/housekeeping">${csrfField(context)}<button type="submit">Run housekeeping</button></form>
+<form class="inline" method="post" action="${base}/-/housekeeping" data-confirm="Prune the objects no branch or tag reaches? They cannot be recovered afterwards.">${csrfField(context)}<input type="hidden" name="prune" value="true"><button type="submit" class="danger">Prune unreachable objects</button></form>
 </section>`;
   return page({ title: `Repository settings · ${access.project.name}`, heading: html`<h1>Repository settings</h1>`, body, sidebar: projectSidebar(access, 'repository_settings') });
 }
@@ -138,4 +147,11 @@ export async function protectTagFromForm(context: PageContext, access: ProjectAc
 export async function unprotectTagFromForm(context: PageContext, access: ProjectAccess) {
   const name = field(context.form, 'name');
   return settle(access, `Tag ${name} is no longer protected.`, () => unprotectTag(context.deps, Number(access.project.id), name));
+}
+
+/** GitLab's ProjectsController#housekeeping: a full gc, or with `prune` also the unreachable objects (housekeeping/tasks.ts). */
+export async function housekeepingFromForm(context: PageContext, access: ProjectAccess) {
+  const task = context.form.prune === 'true' ? 'prune' : 'eager';
+  const queued = await runManualHousekeeping(context.deps, access.project, task);
+  return redirect(settingsUrl(access), queued === null ? LEASE_TAKEN_MESSAGE : 'Housekeeping successfully started');
 }

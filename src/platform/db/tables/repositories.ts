@@ -13,6 +13,10 @@ export interface RepositoriesTable {
   shard: string;
   /** Relative to the shard's path; derived from the container id, never from user input. */
   disk_path: string;
+  /** Pushes since the last housekeeping that reset it (repositories/housekeeping). */
+  pushes_since_gc: Generated<number>;
+  /** While a housekeeping run is queued or running: when its lease ends. */
+  housekeeping_leased_until: number | null;
   created_at: number;
   updated_at: number;
 }
