@@ -6,8 +6,7 @@
 // - Line numbers of a diff (`table.diff`): a click marks the start of a range, a shift-click its end;
 //   the file's hidden `line_range_start` input then holds the first line's code, which the diff
 //   view's comment buttons send (repositories/diff-view/index.ts).
-// - Keys, as GitLab's: `y` turns the address into the permalink (`[data-permalink]`: the same page at
-//   the commit's SHA), `t` opens "find file" (`[data-find-file]`).
+// The keys of these pages (`y` permalink, `t` find file) are the keyboard shortcuts' (shortcuts/script.ts).
 export const CODE_SCRIPT = `(function () {
   'use strict';
   function rowsOf(table) { return Array.prototype.slice.call(table.querySelectorAll('tr[id^="L"]')); }
@@ -80,17 +79,5 @@ export const CODE_SCRIPT = `(function () {
   window.addEventListener('hashchange', markBlobLines);
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', markBlobLines);
   else markBlobLines();
-  document.addEventListener('keydown', function (event) {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    var target = event.target;
-    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
-    if (event.key === 'y') {
-      var permalink = document.querySelector('[data-permalink]');
-      if (permalink) history.replaceState(null, '', permalink.getAttribute('data-permalink') + window.location.hash);
-    } else if (event.key === 't') {
-      var finder = document.querySelector('[data-find-file]');
-      if (finder) window.location.href = finder.getAttribute('data-find-file');
-    }
-  });
 })();
 `;

@@ -2,6 +2,7 @@
 import type { AuthUser } from '../auth/principal.js';
 import { canOnInstance } from '../auth/policies/policy.js';
 import { html, type Html } from './html.js';
+import { SHORTCUTS_DIALOG, shortcutsButton } from './shortcuts/dialog.js';
 
 /** What a page may add around its body: a sidebar (a project's or group's), its own heading, scripts. */
 export interface PageFrame {
@@ -52,16 +53,16 @@ function confirmationBanner(input: LayoutInput): Html {
 function topBar(input: LayoutInput): Html {
   // A visitor's search looks through Explore (GitLab's `name` filter): the landing page needs a sign-in.
   const [action, field] = input.user ? ['/', 'search'] : ['/explore/projects', 'name'];
-  const search = html`<form class="top-search" method="get" action="${action}" role="search"><label class="visually-hidden" for="top-search">Search projects</label><input id="top-search" type="search" name="${field}" placeholder="Search projects"></form>`;
-  if (!input.user) return html`<nav class="top-nav" aria-label="Main"><a href="/explore">Explore</a>${search}<a href="/users/sign_in">Sign in</a></nav>`;
+  const search = html`<form class="top-search" method="get" action="${action}" role="search"><label class="visually-hidden" for="top-search">Search projects</label><input id="top-search" type="search" name="${field}" placeholder="Search projects" data-shortcut="s /" data-shortcut-label="Focus the search box"></form>`;
+  if (!input.user) return html`<nav class="top-nav" aria-label="Main"><a href="/explore">Explore</a>${search}${shortcutsButton()}<a href="/users/sign_in">Sign in</a></nav>`;
   const user = input.user;
   return html`<nav class="top-nav" aria-label="Main">
-    <a href="/">Projects</a>
-    <a href="/dashboard/activity">Activity</a>
+    <a href="/" data-shortcut="P" data-shortcut-label="Go to your projects">Projects</a>
+    <a href="/dashboard/activity" data-shortcut="A" data-shortcut-label="Go to your activity">Activity</a>
     <a href="/explore">Explore</a>
-    <a href="/dashboard/issues">Issues</a>
-    <a href="/dashboard/merge_requests">Merge requests</a>
-    ${input.todosCount === undefined ? '' : html`<a href="/dashboard/todos">To-Do List <span id="todos-count" class="todos-count">${input.todosCount >= 100 ? '99+' : String(input.todosCount)}</span></a>`}
+    <a href="/dashboard/issues" data-shortcut="I" data-shortcut-label="Go to the issues assigned to you">Issues</a>
+    <a href="/dashboard/merge_requests" data-shortcut="M" data-shortcut-label="Go to the merge requests assigned to you">Merge requests</a>
+    ${input.todosCount === undefined ? '' : html`<a href="/dashboard/todos" data-shortcut="T" data-shortcut-label="Go to your To-Do List">To-Do List <span id="todos-count" class="todos-count">${input.todosCount >= 100 ? '99+' : String(input.todosCount)}</span></a>`}
     <a href="/projects/new">New project</a>
     <a href="/groups/new">New group</a>
     ${search}
@@ -79,6 +80,7 @@ function topBar(input: LayoutInput): Html {
         <li><a href="/profile/gpg_keys">GPG Keys</a></li>
         <li><a href="/profile/applications">Applications</a></li>
         <li><a href="/profile/two_factor_auth">Two-factor authentication</a></li>
+        <li>${shortcutsButton()}</li>
         <li><form method="post" action="/users/sign_out" class="inline">
           <input type="hidden" name="authenticity_token" value="${input.csrfToken ?? ''}">
           <button type="submit" class="link">Sign out</button>
@@ -122,6 +124,7 @@ ${input.body}
 </main>
 </div>
 ${input.broadcasts?.notifications ?? ''}
+${SHORTCUTS_DIALOG}
 </body>
 </html>`;
 }

@@ -6,8 +6,9 @@ import { html, type Html } from './html.js';
 
 export type ProjectSection = 'overview' | 'repository' | 'issues' | 'boards' | 'labels' | 'merge_requests' | 'milestones' | 'incidents' | 'alerts' | 'environments' | 'pipelines' | 'jobs' | 'releases' | 'snippets' | 'wiki' | 'activity' | 'members' | 'settings' | 'operations' | 'error_tracking' | 'webhooks' | 'repository_settings' | 'deploy_keys' | 'deploy_tokens' | 'ci_cd_settings' | 'badges';
 
-function entry(href: string, label: string, current: boolean, count?: number): Html {
-  return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}>${label}${count === undefined ? '' : html` <span class="badge" data-count="${count}">${count}</span>`}</a></li>`;
+/** A sidebar link; `keys` its keyboard shortcut (GitLab's `g` sequences, shortcuts/script.ts). */
+function entry(href: string, label: string, current: boolean, count?: number, keys?: string): Html {
+  return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}${keys ? html` data-shortcut="${keys}"` : ''}>${label}${count === undefined ? '' : html` <span class="badge" data-count="${count}">${count}</span>`}</a></li>`;
 }
 
 /** Counts a page read anyway, shown beside their entries (the merge request pages pass the open count). */
@@ -19,33 +20,34 @@ export function projectSidebar(access: ProjectAccess, current: ProjectSection, c
   const base = `/${access.project.full_path}`;
   const can = (ability: Parameters<typeof canOnProject>[1]) => canOnProject(access, ability);
   const settings = can('admin_project');
-  return html`<nav class="sidebar" aria-label="Project">
+  // `t` finds a file of the default branch from any page of the project (a repository page offers its own ref's).
+  return html`<nav class="sidebar" aria-label="Project" data-shortcut-group="This project"${can('download_code') ? html` data-find-file="${base}/-/find_file/${access.project.default_branch}"` : ''}>
 <a class="context" href="${base}">${access.project.name}</a>
 <ul>
-${entry(base, 'Overview', current === 'overview')}
-${can('download_code') ? html`${entry(`${base}/-/tree/${access.project.default_branch}`, 'Repository', current === 'repository')}<li><ul>
-${entry(`${base}/-/commits/${access.project.default_branch}`, 'Commits', false)}
+${entry(base, 'Overview', current === 'overview', undefined, 'g,o')}
+${can('download_code') ? html`${entry(`${base}/-/tree/${access.project.default_branch}`, 'Repository', current === 'repository', undefined, 'g,f')}<li><ul>
+${entry(`${base}/-/commits/${access.project.default_branch}`, 'Commits', false, undefined, 'g,c')}
 ${entry(`${base}/-/branches`, 'Branches', false)}
 ${entry(`${base}/-/tags`, 'Tags', false)}
 ${entry(`${base}/-/graphs/${access.project.default_branch}`, 'Contributors', false)}
 ${entry(`${base}/-/compare`, 'Compare', false)}
 </ul></li>` : ''}
-${can('read_issue') ? entry(`${base}/-/issues`, 'Issues', current === 'issues') : ''}
-${can('read_issue_board') ? entry(`${base}/-/boards`, 'Boards', current === 'boards') : ''}
-${can('read_merge_request') ? entry(`${base}/-/merge_requests`, 'Merge requests', current === 'merge_requests', counts.mergeRequests) : ''}
+${can('read_issue') ? entry(`${base}/-/issues`, 'Issues', current === 'issues', undefined, 'g,i') : ''}
+${can('read_issue_board') ? entry(`${base}/-/boards`, 'Boards', current === 'boards', undefined, 'g,b') : ''}
+${can('read_merge_request') ? entry(`${base}/-/merge_requests`, 'Merge requests', current === 'merge_requests', counts.mergeRequests, 'g,m') : ''}
 ${can('read_issue') ? entry(`${base}/-/incidents`, 'Incidents', current === 'incidents') : ''}
 ${can('read_label') ? entry(`${base}/-/labels`, 'Labels', current === 'labels') : ''}
 ${can('read_milestone') ? entry(`${base}/-/milestones`, 'Milestones', current === 'milestones') : ''}
 ${can('read_alert_management_alert') ? entry(`${base}/-/alert_management`, 'Alerts', current === 'alerts') : ''}
 ${can('read_pipeline') ? html`<li><span class="muted sidebar-heading">Build</span><ul>
-${entry(`${base}/-/pipelines`, 'Pipelines', current === 'pipelines')}
-${entry(`${base}/-/jobs`, 'Jobs', current === 'jobs')}
+${entry(`${base}/-/pipelines`, 'Pipelines', current === 'pipelines', undefined, 'g,p')}
+${entry(`${base}/-/jobs`, 'Jobs', current === 'jobs', undefined, 'g,j')}
 </ul></li>` : ''}
-${can('read_environment') ? entry(`${base}/-/environments`, 'Environments', current === 'environments') : ''}
-${can('read_release') ? entry(`${base}/-/releases`, 'Releases', current === 'releases') : ''}
-${can('read_wiki') ? entry(`${base}/-/wikis`, 'Wiki', current === 'wiki') : ''}
-${can('read_snippet') ? entry(`${base}/-/snippets`, 'Snippets', current === 'snippets') : ''}
-${can('read_events') ? entry(`${base}/activity`, 'Activity', current === 'activity') : ''}
+${can('read_environment') ? entry(`${base}/-/environments`, 'Environments', current === 'environments', undefined, 'g,e') : ''}
+${can('read_release') ? entry(`${base}/-/releases`, 'Releases', current === 'releases', undefined, 'g,r') : ''}
+${can('read_wiki') ? entry(`${base}/-/wikis`, 'Wiki', current === 'wiki', undefined, 'g,w') : ''}
+${can('read_snippet') ? entry(`${base}/-/snippets`, 'Snippets', current === 'snippets', undefined, 'g,s') : ''}
+${can('read_events') ? entry(`${base}/activity`, 'Activity', current === 'activity', undefined, 'g,v') : ''}
 ${can('read_project_member') ? entry(`${base}/-/project_members`, 'Members', current === 'members') : ''}
 ${
   settings || can('send_test_alert') || can('read_error_tracking_settings') || can('admin_webhook') || can('admin_cicd_variables')
