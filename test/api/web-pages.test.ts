@@ -114,7 +114,7 @@ describe('GET /:namespace/:project', () => {
     expect(response.body).toContain('value="http://kiln.test/team/shop.git"');
     expect(response.body).toContain('data-copy="clone-url"');
     expect(response.body).toContain('<title>shop · Kiln</title>');
-    expect(response.body).toContain('href="/team/shop/-/issues" data-shortcut="g,i">Issues');
+    expect(response.body).toContain('href="/team/shop/-/issues">Issues');
     expect(response.body).toContain('The repository has no README yet');
     // Reporters hold no settings: no link to pages that would answer 403.
     expect(response.body).not.toContain('href="/team/shop/edit"');

@@ -57,12 +57,12 @@ function topBar(input: LayoutInput): Html {
   if (!input.user) return html`<nav class="top-nav" aria-label="Main"><a href="/explore">Explore</a>${search}${shortcutsButton()}<a href="/users/sign_in">Sign in</a></nav>`;
   const user = input.user;
   return html`<nav class="top-nav" aria-label="Main">
-    <a href="/" data-shortcut="P" data-shortcut-label="Go to your projects">Projects</a>
-    <a href="/dashboard/activity" data-shortcut="A" data-shortcut-label="Go to your activity">Activity</a>
+    <a data-shortcut="P" data-shortcut-label="Go to your projects" href="/">Projects</a>
+    <a data-shortcut="A" data-shortcut-label="Go to your activity" href="/dashboard/activity">Activity</a>
     <a href="/explore">Explore</a>
-    <a href="/dashboard/issues" data-shortcut="I" data-shortcut-label="Go to the issues assigned to you">Issues</a>
-    <a href="/dashboard/merge_requests" data-shortcut="M" data-shortcut-label="Go to the merge requests assigned to you">Merge requests</a>
-    ${input.todosCount === undefined ? '' : html`<a href="/dashboard/todos" data-shortcut="T" data-shortcut-label="Go to your To-Do List">To-Do List <span id="todos-count" class="todos-count">${input.todosCount >= 100 ? '99+' : String(input.todosCount)}</span></a>`}
+    <a data-shortcut="I" data-shortcut-label="Go to the issues assigned to you" href="/dashboard/issues">Issues</a>
+    <a data-shortcut="M" data-shortcut-label="Go to the merge requests assigned to you" href="/dashboard/merge_requests">Merge requests</a>
+    ${input.todosCount === undefined ? '' : html`<a data-shortcut="T" data-shortcut-label="Go to your To-Do List" href="/dashboard/todos">To-Do List <span id="todos-count" class="todos-count">${input.todosCount >= 100 ? '99+' : String(input.todosCount)}</span></a>`}
     <a href="/projects/new">New project</a>
     <a href="/groups/new">New group</a>
     ${search}

@@ -8,7 +8,8 @@ export type ProjectSection = 'overview' | 'repository' | 'issues' | 'boards' | '
 
 /** A sidebar link; `keys` its keyboard shortcut (GitLab's `g` sequences, shortcuts/script.ts). */
 function entry(href: string, label: string, current: boolean, count?: number, keys?: string): Html {
-  return html`<li><a href="${href}"${current ? html` aria-current="page"` : ''}${keys ? html` data-shortcut="${keys}"` : ''}>${label}${count === undefined ? '' : html` <span class="badge" data-count="${count}">${count}</span>`}</a></li>`;
+  // The shortcut first: `href="…" aria-current="page">Label` stays as pages and their tests read it.
+  return html`<li><a${keys ? html` data-shortcut="${keys}"` : ''} href="${href}"${current ? html` aria-current="page"` : ''}>${label}${count === undefined ? '' : html` <span class="badge" data-count="${count}">${count}</span>`}</a></li>`;
 }
 
 /** Counts a page read anyway, shown beside their entries (the merge request pages pass the open count). */
