@@ -70,7 +70,7 @@ export async function checkPassword(deps: Deps, login: string, password: string,
  * unconfirmed primary address keeps the account out under `hard`, and under `soft` once the grace
  * period is over. The settings are read only for an unconfirmed address.
  */
-async function keptOutUnconfirmed(deps: Deps, user: UserRow, now: number): Promise<boolean> {
+export async function keptOutUnconfirmed(deps: Deps, user: UserRow, now: number): Promise<boolean> {
   const row = await deps.db.selectFrom('emails').select('confirmed_at').where('user_id', '=', user.id).where('email_lower', '=', user.email_lower).executeTakeFirst();
   // Accounts made before addresses were recorded have no row: they were never asked to confirm.
   if (!row || row.confirmed_at !== null) return false;

@@ -3,7 +3,7 @@
 // (GitLab's Key.auth scope). Whether the key may still be used (expiry, the restriction settings) is
 // asked again by every command, as GitAccess#check_valid_actor! does.
 import type { Deps } from '../platform/deps.js';
-import { findUserRow, toAuthUser, type UserRow } from '../accounts/api.js';
+import { findUserRow, keptOutUnconfirmed, toAuthUser, unconfirmedTokenMessage, type UserRow } from '../accounts/api.js';
 import { checkKeyRestriction, findKeyBySha256, keyTypeOf, keyUseMessage, type KeyRow } from '../keys/api.js';
 import { readApplicationSettings } from '../application-settings/api.js';
 import type { GitActor } from '../repositories/api.js';
@@ -28,6 +28,16 @@ export async function currentIdentity(deps: Deps, identity: SshIdentity): Promis
 export function actorOf(identity: SshIdentity): GitActor {
   if (identity.kind === 'deploy_key') return { kind: 'deploy_key', keyId: Number(identity.key.id), userId: identity.key.user_id === null ? null : Number(identity.key.user_id) };
   return { kind: 'user', user: toAuthUser(identity.user), scopes: null };
+}
+
+/**
+ * Why the key's account may not use git now, or null: one kept out for its unconfirmed primary address
+ * (GitLab's GlobalPolicy `inactive` prevents access_git; GitAccess answers UserAccessDeniedReason's
+ * message). Blocked and deactivated accounts are refused by the git access decision itself.
+ */
+export async function accountRefusal(deps: Deps, identity: SshIdentity): Promise<string | null> {
+  if (identity.kind !== 'user' || !(await keptOutUnconfirmed(deps, identity.user, deps.clock.now()))) return null;
+  return unconfirmedTokenMessage(deps.config.baseUrl);
 }
 
 /** Why the key may not be used now (`Your SSH key has expired.`), or null. */

@@ -229,3 +229,29 @@ describe('other commands', () => {
     expect(yes.stdout).toContain('Two-factor authentication is not enabled for this user');
   });
 });
+
+describe('an account kept out for its unconfirmed primary address', () => {
+  it('may not use git over SSH while kept out (GitLab\'s message), and may again once the address is confirmed', async () => {
+    const unconfirmed = () => kiln.deps.db.updateTable('emails').set({ confirmed_at: null }).where('user_id', '=', bob.id).execute();
+    const confirmed = () => kiln.deps.db.updateTable('emails').set({ confirmed_at: kiln.clock.now() }).where('user_id', '=', bob.id).execute();
+    const setting = async (value: string) => expect((await kiln.api('PUT', '/application/settings', { token: kiln.root.token, body: { email_confirmation_setting: value } })).status).toBe(200);
+    await unconfirmed();
+    await setting('hard');
+    try {
+      const clone = await client.git(bobKey, ['clone', '-q', client.url('team/app.git'), join(work, 'unconfirmed-clone')]);
+      expect(clone.code).not.toBe(0);
+      expect(clone.stderr).toContain(`Your primary email address is not confirmed. Please check your inbox for the confirmation instructions. In case the link is expired, you can request a new confirmation email at ${kiln.config.baseUrl}/users/confirmation/new`);
+      const lfs = await client.ssh(bobKey, ['git-lfs-authenticate', 'team/app.git', 'download']);
+      expect(lfs.stderr).toContain('Your primary email address is not confirmed.');
+      // Off, an unconfirmed address keeps nobody out.
+      await setting('off');
+      expect((await client.git(bobKey, ['clone', '-q', client.url('team/app.git'), join(work, 'unconfirmed-allowed')])).code).toBe(0);
+      await setting('hard');
+      await confirmed();
+      expect((await client.git(bobKey, ['clone', '-q', client.url('team/app.git'), join(work, 'confirmed-clone')])).code).toBe(0);
+    } finally {
+      await confirmed();
+      await setting('off');
+    }
+  });
+});

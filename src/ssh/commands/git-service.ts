@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import type { Duplex } from 'node:stream';
 import { cleanPath, decideGitAccess, decideOwnedGitAccess, GIT_ENV, GIT_MESSAGES, prepareGitService, prepareOwnedGitService, repositoryHooks, type GitActor, type PreparedGitService, type OwnedGitRepository } from '../../repositories/api.js';
 import { infoBlock } from '../console.js';
-import { actorOf, currentIdentity, keyRefusal } from '../identity.js';
+import { accountRefusal, actorOf, currentIdentity, keyRefusal } from '../identity.js';
 import { repositoryPathOf } from '../parse-command.js';
 import { refuse, type CommandContext } from '../command-context.js';
 import { pipePaced } from '../paced-pipe.js';
@@ -63,6 +63,8 @@ export async function serveGitCommand(context: CommandContext, words: string[]):
   if (!identity) return refuse(context, 'Could not find the given key');
   const keyProblem = await keyRefusal(deps, identity.key);
   if (keyProblem) return refuse(context, keyProblem);
+  const accountProblem = await accountRefusal(deps, identity);
+  if (accountProblem) return refuse(context, accountProblem);
   const typed = repositoryPathOf(argument);
   const path = cleanPath(typed);
   if (!path) return refuse(context, GIT_MESSAGES.projectNotFound);

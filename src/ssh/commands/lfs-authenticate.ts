@@ -2,7 +2,7 @@
 // SSH to learn where the repository's LFS API is and which Authorization header to send there. The
 // same access decision as git-upload-pack (download) or git-receive-pack (upload), then one JSON line.
 import { cleanPath, decideGitAccess, GIT_MESSAGES, lfsSshAuthentication } from '../../repositories/api.js';
-import { actorOf, currentIdentity, keyRefusal } from '../identity.js';
+import { accountRefusal, actorOf, currentIdentity, keyRefusal } from '../identity.js';
 import { repositoryPathOf } from '../parse-command.js';
 import { refuse, type CommandContext } from '../command-context.js';
 
@@ -14,6 +14,8 @@ export async function lfsAuthenticateCommand(context: CommandContext, words: str
   if (!identity) return refuse(context, 'Could not find the given key');
   const keyProblem = await keyRefusal(deps, identity.key);
   if (keyProblem) return refuse(context, keyProblem);
+  const accountProblem = await accountRefusal(deps, identity);
+  if (accountProblem) return refuse(context, accountProblem);
   const path = cleanPath(repositoryPathOf(words[1]));
   if (!path) return refuse(context, GIT_MESSAGES.projectNotFound);
   const actor = actorOf(identity);
