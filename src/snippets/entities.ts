@@ -2,6 +2,7 @@
 // GitLab's order. ssh_url_to_repo and http_url_to_repo clone the snippet's repository (git-routes.ts;
 // docs/snippets.md). A file's raw_url names the
 // branch `main`, the snippet repository's only branch.
+import { encodePathSegments } from '../platform/web/url-paths.js';
 import type { Deps } from '../platform/deps.js';
 import { isoTime } from '../platform/clock.js';
 import { projectWebUrl, userBasic } from '../accounts/api.js';
@@ -19,7 +20,7 @@ export function snippetRepoUrl(baseUrl: string, snippet: { id: number | string }
 }
 
 export function fileRawUrl(webUrl: string, path: string): string {
-  return `${webUrl}/raw/${SNIPPET_REF}/${path.split('/').map(encodeURIComponent).join('/')}`;
+  return `${webUrl}/raw/${SNIPPET_REF}/${encodePathSegments(path)}`;
 }
 
 /** The project paths of project snippets, by project id. */

@@ -3,6 +3,7 @@
 // from the zip's central directory without inflating anything), one file's download (`…/raw/*path`,
 // streamed out of the zip as the API's `…/artifacts/*artifact_path`), Keep (update_build, on a
 // protected ref only for those who may push or merge there) and Delete (admin_build, Maintainers).
+import { encodePathSegments as encodePath } from '../../platform/web/url-paths.js';
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { canOnProject } from '../../platform/auth/policies/policy.js';
 import { ForbiddenError, NotFoundError } from '../../platform/errors.js';
@@ -43,7 +44,6 @@ function directoryListing(entries: Array<{ name: string; size: number }>, direct
   return { directories: [...directories].sort(), files: files.sort((a, b) => a.name.localeCompare(b.name)) };
 }
 
-const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 async function browse(context: PageContext, access: ProjectAccess, build: CiBuildRow): Promise<PageOutcome> {
   const raw = context.match.file ?? '';

@@ -3,6 +3,7 @@
 // named by `expose_as`: to the file when its single path names one, else to the archive's browser
 // (at the directory its single path names, or at the top). At most ten, as GitLab shows. The pipeline
 // page shows them, and the merge widget for the merge request's head pipeline.
+import { encodePathSegments } from '../../platform/web/url-paths.js';
 import type { Deps } from '../../platform/deps.js';
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { html, type Html } from '../../platform/web/html.js';
@@ -25,7 +26,7 @@ export interface ExposedArtifact {
 function artifactUrl(base: string, paths: string[]): string {
   const only = paths.length === 1 ? paths[0].replace(/^\.\//, '') : null;
   if (only === null || /[*?[]/.test(only) || only.split('/').includes('..')) return `${base}/artifacts/browse`;
-  const encoded = only.replace(/\/+$/, '').split('/').map(encodeURIComponent).join('/');
+  const encoded = encodePathSegments(only.replace(/\/+$/, ''));
   return only.endsWith('/') ? `${base}/artifacts/browse/${encoded}` : `${base}/artifacts/raw/${encoded}`;
 }
 

@@ -2,6 +2,7 @@
 // links that fetch 20 more lines, or all of them, from the new side's file (GitLab's "expand up",
 // "expand down", "show all"), swapped in by htmx in place of the row. Without JavaScript the links
 // lead to the file at that line.
+import { encodePathSegments as encodePath } from '../../platform/web/url-paths.js';
 import { html, type Html } from '../../platform/web/html.js';
 import type { DiffMode } from './options.js';
 import { spanningRow } from './render-rows.js';
@@ -23,9 +24,6 @@ export interface ExpanderContext {
   idPrefix: string;
 }
 
-function encodePath(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
-}
 
 export function expandUrl(context: ExpanderContext, gap: Gap, since: number, to: number | null): string {
   const query = new URLSearchParams({

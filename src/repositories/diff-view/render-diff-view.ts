@@ -1,5 +1,6 @@
 // The diff view: every changed file with its header and its hunks, highlighted, inline or side by
 // side, within GitLab's limits (diff-limits.ts). index.ts documents it for the pages that use it.
+import { encodePathSegments as encodePath } from '../../platform/web/url-paths.js';
 import { createHash } from 'node:crypto';
 import { html, escapeHtml, type Html } from '../../platform/web/html.js';
 import { highlightTexts, type Highlighted } from '../../platform/web/highlight/highlighter.js';
@@ -14,9 +15,6 @@ function pathHash(path: string): string {
   return createHash('sha1').update(path).digest('hex');
 }
 
-function encodePath(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
-}
 
 function isBinaryPatch(file: FileDiff): boolean {
   return file.diff.startsWith('Binary files ');

@@ -1,10 +1,9 @@
 // Addresses of the repository's pages that the finders also give (a README's links): a ref or a
 // path keeps its slashes (`feature/x`, `src/app.ts`); each segment is percent-encoded, so names
 // with `#`, `?` or spaces stay one address.
+import { encodePathSegments } from '../../platform/web/url-paths.js';
 
-export function refPath(name: string): string {
-  return name.split('/').map(encodeURIComponent).join('/');
-}
+export const refPath: (name: string) => string = encodePathSegments;
 
 /** Where a Markdown file's relative links and images lead (markdown/relative-links.ts). */
 export function relativeLinksFor(base: string, ref: string, filePath: string): { blobBase: string; rawBase: string; directory: string } {

@@ -7,6 +7,7 @@
 // `group` in place of `project` (the group_id/group_name/group_path of GitLab's group member events,
 // and its full_path), so a receiver written for project wikis reads the same `wiki` and
 // `object_attributes` (docs/wikis.md).
+import { encodePathSegments } from '../../platform/web/url-paths.js';
 import type { Deps } from '../../platform/deps.js';
 import type { DomainEvent, GroupEvent, WikiPageChange } from '../../platform/domain-events.js';
 import { wikiPageAt } from '../../wikis/api.js';
@@ -18,7 +19,7 @@ async function wikiParts(deps: Deps, owner: WikiOwner, event: WikiPageChange & {
   const page = await wikiPageAt(deps, owner, event.readAt, event.path);
   if (!page) return null;
   const users = await usersForHook(deps, [event.actorId]);
-  const pageUrl = `${wikiWeb}/${page.slug.split('/').map(encodeURIComponent).join('/')}`;
+  const pageUrl = `${wikiWeb}/${encodePathSegments(page.slug)}`;
   return {
     user: userAttrs(deps, event.actorId === null ? undefined : users.get(event.actorId)),
     wiki: { web_url: `${wikiWeb}/home`, git_ssh_url: repo.ssh, git_http_url: repo.http, path_with_namespace: repo.path, default_branch: 'main' },
