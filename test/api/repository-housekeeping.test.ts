@@ -64,6 +64,7 @@ describe('POST /projects/:id/housekeeping', () => {
   it('queues a full gc that packs the loose objects, refuses a second one while it holds the lease, then allows it again', async () => {
     const project = await projectWithCommits('kept', 3);
     expect((await objects(project)).loose).toBeGreaterThan(0);
+    expect((await repositoryRow(project)).pushes_since_gc).toBe(3);
     const started = await kiln.api('POST', `/projects/${project.id}/housekeeping`, { token: owner.token });
     expect(started.status).toBe(201);
     expect(typeof started.body).toBe('string');
@@ -71,7 +72,9 @@ describe('POST /projects/:id/housekeeping', () => {
     expect([again.status, again.body]).toEqual([409, { message: LEASE_TAKEN_MESSAGE }]);
     await kiln.worker.drain();
     expect(await objects(project)).toEqual({ loose: 0, packs: 1 });
+    // The lease given back, and the full gc started the push count again.
     expect((await repositoryRow(project)).housekeeping_leased_until).toBeNull();
+    expect((await repositoryRow(project)).pushes_since_gc).toBe(0);
     // The history is whole after it.
     expect((await kiln.api('GET', `/projects/${project.id}/repository/commits`, { token: owner.token })).body).toHaveLength(3);
     expect((await kiln.api('POST', `/projects/${project.id}/housekeeping`, { token: owner.token, body: { task: 'prune' } })).status).toBe(201);

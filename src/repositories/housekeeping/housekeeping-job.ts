@@ -1,5 +1,5 @@
 // The housekeeping job: the task's git commands in the project's repository (tasks.ts), then the
-// lease given back. A full gc (the twentieth period's, or one asked for) starts the count again.
+// lease given back (with the count started again after a full gc: the twentieth period's, or one asked for).
 import type { Deps } from '../../platform/deps.js';
 import { findProjectRow } from '../../accounts/api.js';
 import { readableRepository } from '../repository-api/project-repository.js';
@@ -9,15 +9,14 @@ import type { HousekeepingPayload } from './schedule.js';
 import { gitCommandsOf } from './tasks.js';
 
 export async function housekeepingJob(deps: Deps, payload: HousekeepingPayload): Promise<void> {
+  let gcRan = false;
   try {
     const project = await findProjectRow(deps, payload.projectId);
     const repoPath = project ? await readableRepository(deps, project) : null;
     if (!repoPath) return;
     for (const args of gitCommandsOf(payload.task)) await git(repoPath, args);
-    if (payload.task === 'gc' || payload.task === 'eager' || payload.task === 'prune') {
-      await deps.db.updateTable('repositories').set({ pushes_since_gc: 0 }).where('container_type', '=', 'project').where('container_id', '=', payload.projectId).execute();
-    }
+    gcRan = payload.task === 'gc' || payload.task === 'eager' || payload.task === 'prune';
   } finally {
-    await releaseHousekeepingLease(deps, payload.projectId);
+    await releaseHousekeepingLease(deps, payload.projectId, { resetPushes: gcRan });
   }
 }

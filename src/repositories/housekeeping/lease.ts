@@ -16,6 +16,12 @@ export function takeHousekeepingLease(tx: Tx, projectId: number, now: number): P
   return takeLease(tx, projectId, now, now + HOUSEKEEPING_LEASE_MS);
 }
 
-export async function releaseHousekeepingLease(deps: Deps, projectId: number): Promise<void> {
-  await deps.db.updateTable('repositories').set({ housekeeping_leased_until: null }).where('container_type', '=', 'project').where('container_id', '=', projectId).execute();
+/** Gives the lease back; `resetPushes` after a full gc, which starts the count again, in the same statement. */
+export async function releaseHousekeepingLease(deps: Deps, projectId: number, options: { resetPushes: boolean }): Promise<void> {
+  await deps.db
+    .updateTable('repositories')
+    .set({ housekeeping_leased_until: null, ...(options.resetPushes ? { pushes_since_gc: 0 } : {}) })
+    .where('container_type', '=', 'project')
+    .where('container_id', '=', projectId)
+    .execute();
 }
