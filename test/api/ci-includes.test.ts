@@ -1,6 +1,7 @@
 // `include:` (issue 39): local files of the pipeline's commit and files of other projects the
 // pipeline's user may read, nested and deep-merged as GitLab merges them (the including file wins),
-// listed by the project lint; remote files refused (no outbound fetch), templates unknown, and
+// listed by the project lint; Kiln's own templates by their key (GitLab's names unknown), remote
+// files refused (no outbound fetch), and
 // GitLab's messages for missing files, refused projects, unknown refs and include loops.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
@@ -91,6 +92,21 @@ describe('include', () => {
     ]);
     expect(body.includes[0].blob).toMatch(new RegExp(`^${project}/-/blob/[0-9a-f]{40}/ci/build.yml$`));
     expect(body.includes[2].extra).toEqual({ project: shared.path_with_namespace, ref: 'main' });
+  });
+
+  it("reads Kiln's own templates by the key GET /templates/gitlab_ci_ymls lists, the including file winning", { timeout: 60_000 }, async () => {
+    const listed = (await kiln.api('GET', '/templates/gitlab_ci_ymls', { token: w.maintainer.token })).body as Array<{ key: string }>;
+    expect(listed.map((template) => template.key)).toContain('Go');
+    const body = await lint('include:\n  template: Go.gitlab-ci.yml\nbuild:\n  script: make\n');
+    expect(body.errors).toEqual([]);
+    expect(body.valid).toBe(true);
+    // The template's test and build jobs, its build's script replaced by the including file's.
+    expect(body.merged_yaml).toContain('go vet ./...');
+    expect(body.merged_yaml).toContain('script: make');
+    expect(body.merged_yaml).not.toContain('go build -o bin/app');
+    expect(body.includes).toEqual([{ type: 'template', location: 'Go.gitlab-ci.yml', blob: null, raw: null, extra: {}, context_project: w.project.path_with_namespace, context_sha: expect.stringMatching(/^[0-9a-f]{40}$/) }]);
+    // Keys are case-sensitive, as GitLab's template names are.
+    expect((await lint('include:\n  template: go.gitlab-ci.yml\njob:\n  script: x')).errors).toEqual(['Included file `go.gitlab-ci.yml` is empty or does not exist!']);
   });
 
   it("answers GitLab's messages", { timeout: 60_000 }, async () => {

@@ -2,13 +2,14 @@
 // and deep-merged in order, the including file's own keys last (they win), each included file's
 // own includes first, in the context of the project and commit it came from. `local` reads the
 // pipeline's project at its commit, `project`/`file`/`ref` another project the pipeline's user may
-// read the code of. `remote` is refused: Kiln fetches nothing from other servers. `template` finds
-// none: Kiln ships no CI templates. Bounded as GitLab bounds it: 150 files in all (a cycle ends
+// read the code of. `remote` is refused: Kiln fetches nothing from other servers. `template` reads
+// Kiln's own templates (those `GET /templates/gitlab_ci_ymls` lists), not GitLab's. Bounded as GitLab bounds it: 150 files in all (a cycle ends
 // there), and the files together at most MAX_TOTAL_YAML_BYTES. Errors are GitLab's words.
 import { evaluateExpression } from './expressions.js';
 import { interpolateInputs } from './inputs.js';
 import { expandVariables } from '../variables.js';
 import { localWildcard } from './glob.js';
+import { ciYmlTemplate } from '../../templates/api.js';
 import { deepMerge, isHash, loadCiYaml, parseCiHash, MAX_YAML_BYTES, type Hash, type ParsedCiConfig } from './parse-config.js';
 
 export const MAX_INCLUDES = 150;
@@ -192,8 +193,13 @@ async function fetchFile(entry: Hash, context: IncludeContext, state: State): Pr
     case 'template': {
       const location = checkExtension(entry.template);
       if (!location.endsWith(TEMPLATE_SUFFIX)) throw new IncludeError(`Template file \`${location}\` is not a valid location!`);
-      // Kiln ships no CI/CD templates: every name is unknown, as an unknown one is to GitLab.
-      throw new IncludeError(`Included file \`${location}\` is empty or does not exist!`);
+      // Kiln's own templates, by the key they are listed under (`Go.gitlab-ci.yml` is `Go`); GitLab's
+      // names Kiln does not ship (`Auto-DevOps`, `Jobs/Build`) are unknown, as an unknown one is to GitLab.
+      const text = ciYmlTemplate(location.slice(0, -TEMPLATE_SUFFIX.length));
+      if (text === undefined) throw new IncludeError(`Included file \`${location}\` is empty or does not exist!`);
+      // A template is read in the including file's context; it has no blob, and no raw address to
+      // read it at (GitLab's points into its own source tree).
+      return { text, context, metadata: { type: 'template', location, blob: null, raw: null, extra: {}, ...base } };
     }
     case 'component':
       return fetchComponent(entry.component, context, state, base);
