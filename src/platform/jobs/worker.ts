@@ -6,6 +6,7 @@ import { claimNext, markDone, markFailed, type ClaimedJob } from './queue.js';
 import { BackgroundPacer, BUSY_WINDOW_MS, requestActivity } from './pacing.js';
 import type { Deps } from '../deps.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { registerWorker, unregisterWorker } from './worker-registry.js';
 
 /** While the database is away the worker asks again this often (and says so once, not every time). */
 export const UNAVAILABLE_RETRY_MS = 250;
@@ -72,6 +73,7 @@ export class Worker {
   start(): void {
     if (this.running) return;
     this.running = true;
+    registerWorker(this.deps, this.id, this.deps.clock.now());
     this.loop = (async () => {
       while (this.running) {
         let worked = false;
@@ -133,6 +135,7 @@ export class Worker {
   /** Graceful stop: finish the job in hand, claim no more. */
   async stop(): Promise<void> {
     this.running = false;
+    unregisterWorker(this.deps, this.id);
     this.wake?.();
     this.endPause?.();
     await this.loop;
