@@ -1,8 +1,9 @@
 // Merge and squash commit messages (GitLab's MergeRequest#default_merge_commit_message,
 // #default_squash_commit_message and Gitlab::MergeRequests::MessageGenerator): the project's
-// templates with their `%{…}` variables, or GitLab's defaults. A line that is only an empty variable
-// is dropped, with the blank line before it when a blank line or the end follows; unknown
-// variables stay as written; CRLF becomes LF.
+// templates with their `%{…}` variables, or GitLab's defaults; and a new merge request's description
+// template, where only the variables a merge request not yet created has are filled. A line that is
+// only an empty variable is dropped, with the blank line before it when a blank line or the end
+// follows; unknown variables stay as written; CRLF becomes LF in commit messages.
 import type { CommitObject } from '../repositories/api.js';
 
 export interface MessageFacts {
@@ -58,8 +59,27 @@ function variables(facts: MessageFacts): Record<string, string> {
 }
 
 export function renderTemplate(template: string, facts: MessageFacts): string {
-  const values = variables(facts);
-  const lines = template.replace(/\r\n/g, '\n').split('\n');
+  return substitute(template.replace(/\r\n/g, '\n'), variables(facts));
+}
+
+/** The variables a new merge request's description template is filled with; GitLab's others are emptied there. */
+const NEW_MERGE_REQUEST_VARIABLES = ['source_branch', 'target_branch', 'first_commit', 'first_multiline_commit', 'co_authored_by', 'all_commits'];
+
+/** What a merge request being created has: its branches, the title it would get and the commits it would bring. */
+export type NewMergeRequestFacts = Pick<MessageFacts, 'sourceBranch' | 'targetBranch' | 'title' | 'commits' | 'coAuthorExcept'>;
+
+/**
+ * A description template filled for a new merge request (GitLab's MessageGenerator#new_mr_description):
+ * NEW_MERGE_REQUEST_VARIABLES from the branches and commits, every other of GitLab's variables empty
+ * (a merge request not yet created has no reference, url or approvals), line ends kept.
+ */
+export function newMergeRequestDescription(template: string, facts: NewMergeRequestFacts): string {
+  const all = variables({ ...facts, description: null, reference: '', iid: 0, sourceProjectId: null, url: '', mergedBy: { name: '', email: '' }, approvedBy: [], reviewedBy: [], issues: '' });
+  return substitute(template, Object.fromEntries(Object.keys(all).map((name) => [name, NEW_MERGE_REQUEST_VARIABLES.includes(name) ? all[name] : ''])));
+}
+
+function substitute(template: string, values: Record<string, string>): string {
+  const lines = template.split('\n');
   const out: string[] = [];
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index];

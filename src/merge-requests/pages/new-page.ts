@@ -15,6 +15,7 @@ import { page, redirect, type PageOutcome } from '../../platform/web/page.js';
 import { NotFoundError, StatusError } from '../../platform/errors.js';
 import { BRANCH_PREFIX, diffBetween, diffModeOf, mergeBase, readCommits, renderDiffView, repositoryRefs, revList, type CommitObject } from '../../repositories/api.js';
 import { createMergeRequest } from '../create-merge-request.js';
+import { newMergeRequestDescription } from '../commit-messages.js';
 import { draftTitle, isDraftTitle } from '../draft.js';
 import { fullProject } from '../finder.js';
 import { readRepository, targetCommitIn } from '../mr-repository.js';
@@ -110,7 +111,11 @@ async function renderNew(context: PageContext, access: ProjectAccess, chosen: Ch
     asked: posted || typeof asked !== 'string' ? undefined : asked, fresh: !posted && !built.description,
     action: `${root}/new`, hidden: { 'merge_request[source_branch]': source, 'merge_request[target_branch]': targetBranch, ...targetId }, textarea: 'mr-description',
   }) ?? NO_ISSUABLE_TEMPLATES);
-  const draft = posted ?? (templates.content === undefined ? built : { ...built, description: templates.content });
+  // The template's %{…} variables are filled here, so the picker's in-place fill (which loads this page) gets them too.
+  // `co_authored_by` leaves out the creator's own commits, as a merge leaves out the merger's.
+  const creatorEmail = async () => (context.user ? (await deps.db.selectFrom('users').select('email').where('id', '=', context.user.id).executeTakeFirst())?.email ?? '' : '');
+  const description = templates.content === undefined ? undefined : newMergeRequestDescription(templates.content, { sourceBranch: source, targetBranch, title: built.title, commits, coAuthorExcept: await creatorEmail() });
+  const draft = posted ?? (description === undefined ? built : { ...built, description });
   const named = (project: { full_path: string }, branch: string) => (crossProject ? `${project.full_path}:${branch}` : branch);
   const mode = diffModeOf(context.query);
   const here = `${root}/new?${new URLSearchParams({ 'merge_request[source_branch]': source, 'merge_request[target_branch]': targetBranch, ...targetId }).toString()}`;
