@@ -118,9 +118,15 @@ export function runnerProtocolRoutes(app: FastifyInstance, deps: Deps): void {
     // end), then looks for a job as Workhorse hands the request on to Rails: answering 204 with the new
     // value instead would make the runner send that value back and wait again with the job pending.
     if (typeof input.last_update === 'string' && input.last_update === signal.value) {
+      // A runner that gave up waiting (its connection closed) must not be handed a job nobody would
+      // run. The response tells: the request's own 'close' has already fired once its body was read.
       const aborted = new AbortController();
-      request.raw.once('close', () => aborted.abort());
+      const gone = () => {
+        if (!reply.raw.writableFinished) aborted.abort();
+      };
+      reply.raw.once('close', gone);
       await signal.wait(deps.config.ciLongPollMs, aborted.signal);
+      reply.raw.off('close', gone);
       if (aborted.signal.aborted) return noJob();
     }
     const before = signal.value;

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
 import { repositoryWorld, commit, create, type RepositoryWorld } from '../api/repository-api-driver.js';
+import { listenOnLoopback } from '../helpers/git.js';
 
 let kiln: TestKiln;
 
@@ -68,6 +69,32 @@ describe('POST /jobs/request', () => {
     expect(Object.values(jobs).every((job: any) => job.status === 'success')).toBe(true);
     expect((await kiln.apiAs(w.maintainer, 'GET', `/projects/${w.project.id}/pipelines/${pipelineId}`)).status).toBe('success');
   }, 120_000);
+  it('hands no job to a runner that gave up its long poll (its connection closed)', async () => {
+    const w = await repositoryWorld(kiln);
+    const token = await runnerFor(w);
+    const base = await listenOnLoopback(kiln.app);
+    const first = await requestJob(token);
+    expect(first.statusCode).toBe(204);
+    // The runner waits on the current queue value over a real connection, then goes away.
+    const gaveUp = new AbortController();
+    const polling = fetch(`${base}/api/v4/jobs/request`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, last_update: first.headers['x-gitlab-last-update'] }),
+      signal: gaveUp.signal,
+    }).then((response) => response.status, (error: Error) => error.name);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    gaveUp.abort();
+    expect(await polling).toBe('AbortError');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The job queued next wakes the waiting requests: none may take it for the runner that left.
+    const pipelineId = await pipelineOf(w, 'only:\n  script: echo 1\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await jobsOf(w, pipelineId)).only.status).toBe('pending');
+    const answer = await requestJob(token);
+    expect(answer.statusCode).toBe(201);
+    expect(answer.json().job_info.name).toBe('only');
+  });
 });
 
 describe('running jobs whose runner stopped sending updates', () => {
