@@ -78,10 +78,17 @@ describe('GET /templates/gitignores, dockerfiles, gitlab_ci_ymls', () => {
     const node = await kiln.api('GET', '/templates/dockerfiles/Node');
     expect(node.body).toMatchObject({ name: 'Node', content: expect.stringMatching(/^# A starting point from Kiln[\s\S]*FROM node:/) });
     expect(await kiln.api('GET', '/templates/dockerfiles/Nope')).toMatchObject({ status: 404, body: { message: '404 dockerfile Not Found' } });
-    const ymls = await kiln.api('GET', '/templates/gitlab_ci_ymls');
-    expect(ymls.body.map((entry: any) => entry.key)).toEqual(['Bash', 'Go', 'Node', 'Python', 'Rust']);
+    // More than one default page (20), as GitLab's: python-gitlab's suite lists them to test its paging.
+    const firstPage = await kiln.api('GET', '/templates/gitlab_ci_ymls');
+    expect(firstPage.body).toHaveLength(20);
+    expect(firstPage.headers['x-total']).toBe('22');
+    const ymls = await kiln.api('GET', '/templates/gitlab_ci_ymls?per_page=100');
+    expect(ymls.body.map((entry: any) => entry.key)).toEqual(['Bash', 'C++', 'Clojure', 'Crystal', 'Dart', 'Django', 'dotNET', 'Elixir', 'Go', 'Gradle', 'Haskell', 'Julia', 'LaTeX', 'Maven', 'Nodejs', 'PHP', 'Python', 'Ruby', 'Rust', 'Scala', 'Swift', 'Terraform']);
     const python = await kiln.api('GET', '/templates/gitlab_ci_ymls/Python');
     expect(python.body.content).toContain('stages:');
+    // GitLab's key for Node.js, which python-gitlab's suite reads.
+    expect((await kiln.api('GET', '/templates/gitlab_ci_ymls/Nodejs')).body.content).toContain('npm ci');
+    expect((await kiln.api('GET', '/templates/gitlab_ci_ymls/C%2B%2B')).body.content).toContain('image: gcc:14\n');
     expect(await kiln.api('GET', '/templates/gitlab_ci_ymls/Nope')).toMatchObject({ status: 404, body: { message: '404 gitlab_ci_yml Not Found' } });
   });
 
