@@ -17,6 +17,8 @@ export interface MessageFacts {
   sourceProjectId: number | null;
   url: string;
   mergedBy: { name: string; email: string };
+  /** The merge request's author (`merge_request_author`). */
+  author: { name: string; email: string };
   approvedBy: Array<{ name: string; email: string }>;
   reviewedBy: Array<{ name: string; email: string }>;
   /** `Closes #1 and #2`, empty without closing issues. */
@@ -45,6 +47,7 @@ function variables(facts: MessageFacts): Record<string, string> {
     source_project_id: facts.sourceProjectId === null ? '' : String(facts.sourceProjectId),
     url: facts.url,
     merged_by: `${facts.mergedBy.name} <${facts.mergedBy.email}>`,
+    merge_request_author: `${facts.author.name} <${facts.author.email}>`,
     approved_by: facts.approvedBy.map((user) => `Approved-by: ${user.name} <${user.email}>`).join('\n'),
     reviewed_by: facts.reviewedBy.map((user) => `Reviewed-by: ${user.name} <${user.email}>`).join('\n'),
     issues: facts.issues,
@@ -74,7 +77,7 @@ export type NewMergeRequestFacts = Pick<MessageFacts, 'sourceBranch' | 'targetBr
  * (a merge request not yet created has no reference, url or approvals), line ends kept.
  */
 export function newMergeRequestDescription(template: string, facts: NewMergeRequestFacts): string {
-  const all = variables({ ...facts, description: null, reference: '', iid: 0, sourceProjectId: null, url: '', mergedBy: { name: '', email: '' }, approvedBy: [], reviewedBy: [], issues: '' });
+  const all = variables({ ...facts, description: null, reference: '', iid: 0, sourceProjectId: null, url: '', mergedBy: { name: '', email: '' }, author: { name: '', email: '' }, approvedBy: [], reviewedBy: [], issues: '' });
   return substitute(template, Object.fromEntries(Object.keys(all).map((name) => [name, NEW_MERGE_REQUEST_VARIABLES.includes(name) ? all[name] : ''])));
 }
 

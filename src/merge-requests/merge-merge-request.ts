@@ -137,7 +137,7 @@ async function performMerge(deps: Deps, actor: AuthUser, mr: MergeRequestRow, ta
   const facts: MessageFacts = {
     sourceBranch: mr.source_branch, targetBranch: mr.target_branch, title: mr.title, description: mr.description,
     reference: `${target.full_path}!${mr.iid}`, iid: mr.iid, sourceProjectId: mr.source_project_id, url: mergeRequestWebUrl(deps.config.baseUrl, target, mr.iid),
-    mergedBy: merger, approvedBy: [], reviewedBy: [], issues: '', commits, coAuthorExcept: merger.email,
+    mergedBy: merger, author, approvedBy: [], reviewedBy: [], issues: '', commits, coAuthorExcept: merger.email,
   };
   facts.issues = await closingSentence(deps, mr, target);
   const approvals = await deps.db.selectFrom('merge_request_approvals as a').innerJoin('users as u', 'u.id', 'a.user_id').select(['u.name', 'u.email']).where('a.merge_request_id', '=', Number(mr.id)).orderBy('a.id').execute();

@@ -169,7 +169,7 @@ describe('the new merge request page', () => {
 });
 
 describe("a new merge request's template variables", () => {
-  it('fills the six GitLab fills for a merge request not yet created, empties its others, keeps unknown ones', async () => {
+  it('fills the six GitLab fills for a merge request not yet created, empties its others, keeps unknown ones', { timeout: 60_000 }, async () => {
     const vars = await kiln.createProject(alice, 'vars', { visibility: 'public' });
     const template = 'From %{source_branch} into %{target_branch}.\n\n%{first_commit}\n\n%{first_multiline_commit}\n\n%{title}\n\n%{co_authored_by}\n\nAll:\n%{all_commits}\n%{unknown}\n';
     await commit(kiln, alice.token, vars.id, { branch: 'main', commit_message: 'template', actions: [create('.gitlab/merge_request_templates/Default.md', template)] });

@@ -144,6 +144,22 @@ describe('merging obeys the settings set through the API', () => {
     await put({ merge_method: 'merge' });
   });
 
+  it("merge_commit_template: GitLab's variables name the merge request's author and the merger", { timeout: 60_000 }, async () => {
+    expect((await put({ merge_commit_template: '%{title}\n\nBy %{merge_request_author}, merged by %{merged_by}' })).status).toBe(200);
+    await branchWith(kiln, w.developer, w.project.id, 'templated', [create('templated.txt', 'one\n')]);
+    const mr = await openMergeRequest(kiln, w.developer, w.project.id, { source_branch: 'templated', title: 'Templated change' });
+    await kiln.worker.drain();
+    const merged = await kiln.api('PUT', `/projects/${w.project.id}/merge_requests/${mr.iid}/merge`, { token: w.maintainer.token, body: {} });
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    const person = async (id: number) => {
+      const user = await kiln.deps.db.selectFrom('users').select(['name', 'email']).where('id', '=', id).executeTakeFirstOrThrow();
+      return `${user.name} <${user.email}>`;
+    };
+    const commit = await kiln.apiAs(w.reporter, 'GET', `/projects/${w.project.id}/repository/commits/${merged.body.merge_commit_sha}`);
+    expect(commit.message).toBe(`Templated change\n\nBy ${await person(w.developer.id)}, merged by ${await person(w.maintainer.id)}\n`);
+    await put({ merge_commit_template: null });
+  });
+
   it('squash_option always squashes, default_on turns squash on for new merge requests', async () => {
     expect((await put({ squash_option: 'default_on' })).status).toBe(200);
     await branchWith(kiln, w.developer, w.project.id, 'squashy', [create('squashy.txt', 'one\n')]);
