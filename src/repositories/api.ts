@@ -66,3 +66,10 @@ export { gitlabTime } from './repository-api/git-objects.js';
 export { commitSnippetFiles, snippetRepository, SNIPPET_BRANCH } from './snippet-repository.js';
 export { checkSnippetPush, snippetBranchFiles, type SnippetLimits } from './snippet-push.js';
 export { serveOwnedGit, type OwnedGitRepository } from './git-http/serve-git.js';
+// Issue 38 (snippet repository storage moves): the moves machinery of group wikis, for snippets.
+export { SNIPPET_MOVES, type MoveRow } from './move-kinds.js';
+export { scheduleStorageMove } from './schedule-storage-move.js';
+export { scheduleBulkStorageMoves } from './schedule-bulk-storage-moves.js';
+export { listMovesQuery, findMove, moveRows } from './finder.js';
+export { basicStorageMoveEntity } from './entities.js';
+export { shardNames } from './shards.js';

@@ -1,34 +1,42 @@
-// Reads of storage moves, newest first (GitLab orders them by created_at DESC), with their group; and
-// how many repositories each shard holds.
+// Reads of storage moves of either kind, newest first (GitLab orders them by created_at DESC), the
+// groups of group moves; and how many repositories each shard holds.
 import type { Deps } from '../platform/deps.js';
 import { RecordNotFoundError } from '../platform/errors.js';
-
-function movesWithGroup(deps: Deps) {
-  return deps.db
-    .selectFrom('group_repository_storage_moves as m')
-    .innerJoin('namespaces as n', 'n.id', 'm.group_id')
-    .select(['m.id', 'm.group_id', 'm.state', 'm.source_storage_name', 'm.destination_storage_name', 'm.error_message', 'm.created_at', 'm.updated_at', 'n.name as group_name', 'n.full_path as group_full_path']);
-}
-
-export type MoveWithGroup = Awaited<ReturnType<ReturnType<typeof movesWithGroup>['executeTakeFirstOrThrow']>>;
+import { normalise, selectMoves, type MoveKind, type MoveRow } from './move-kinds.js';
 
 export interface MoveFilter {
-  groupId?: number;
+  /** Only the moves of this group or snippet. */
+  containerId?: number;
 }
 
-export function listMovesQuery(deps: Deps, filter: MoveFilter = {}) {
-  let query = movesWithGroup(deps);
-  if (filter.groupId !== undefined) query = query.where('m.group_id', '=', filter.groupId);
-  return query.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc');
+export function listMovesQuery(deps: Deps, kind: MoveKind, filter: MoveFilter = {}) {
+  let query = selectMoves(deps.db, kind);
+  if (filter.containerId !== undefined) query = query.where(kind.column as 'group_id', '=', filter.containerId);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc');
 }
 
-/** One move; through its group when one is given (a move of another group is "404 Not found"). */
-export async function findMove(deps: Deps, id: number, groupId?: number): Promise<MoveWithGroup> {
-  let query = movesWithGroup(deps).where('m.id', '=', id);
-  if (groupId !== undefined) query = query.where('m.group_id', '=', groupId);
+/** A page of moves as rows (what ctx.paginate or a limit gives back). */
+export function moveRows(rows: Parameters<typeof normalise>[0][]): MoveRow[] {
+  return rows.map(normalise);
+}
+
+/** One move; through its container when one is given (a move of another one is "404 Not found"). */
+export async function findMove(deps: Deps, kind: MoveKind, id: number, containerId?: number): Promise<MoveRow> {
+  let query = selectMoves(deps.db, kind).where('id', '=', id);
+  if (containerId !== undefined) query = query.where(kind.column as 'group_id', '=', containerId);
   const move = await query.executeTakeFirst();
   if (!move) throw new RecordNotFoundError();
-  return move;
+  return normalise(move);
+}
+
+export type MoveWithGroup = MoveRow & { group_name: string; group_full_path: string };
+
+/** Group moves with their group's name and path (one query for the page). */
+export async function withGroups(deps: Deps, moves: MoveRow[]): Promise<MoveWithGroup[]> {
+  const ids = [...new Set(moves.map((move) => move.container_id))];
+  const groups = ids.length ? await deps.db.selectFrom('namespaces').select(['id', 'name', 'full_path']).where('id', 'in', ids).execute() : [];
+  const byId = new Map(groups.map((group) => [Number(group.id), group]));
+  return moves.map((move) => ({ ...move, group_name: byId.get(move.container_id)?.name ?? '', group_full_path: byId.get(move.container_id)?.full_path ?? '' }));
 }
 
 /** How many repositories each shard holds (shards without any are absent). */

@@ -1,4 +1,4 @@
-// Repositories: storage shards, git smart HTTP, and group repository storage moves with their worker.
+// Repositories: storage shards, git smart HTTP, and group and snippet repository storage moves with their worker.
 import type { Feature } from '../platform/feature.js';
 import { namespacedRoute } from '../platform/http/namespaced-routes.js';
 import { storageMoveRoutes } from './routes.js';
@@ -9,9 +9,9 @@ import { repositoryApiRoutes } from './repository-api/routes.js';
 import { commitSignatureRoutes } from './commit-signatures/routes.js';
 import { GIT_URL, serveGit } from './git-http/serve-git.js';
 import { lfsRoutes } from './lfs/routes.js';
-import { MOVE_JOB } from './schedule-storage-move.js';
-import { BULK_JOB, runBulkStorageMovesJob } from './schedule-bulk-storage-moves.js';
-import { runStorageMoveJob } from './run-storage-move.js';
+import { bulkStorageMovesJob } from './schedule-bulk-storage-moves.js';
+import { storageMoveJob } from './run-storage-move.js';
+import { MOVE_KINDS } from './move-kinds.js';
 import { recoverStorageMoves } from './recover-moves.js';
 import { storagePages } from './pages.js';
 import { repositoryPages } from './pages/index.js';
@@ -88,8 +88,7 @@ export const repositoriesFeature: Feature = {
     repositoryPages(app, deps);
   },
   jobs: {
-    [MOVE_JOB]: runStorageMoveJob,
-    [BULK_JOB]: runBulkStorageMovesJob,
+    ...Object.fromEntries(MOVE_KINDS.flatMap((kind) => [[kind.moveJob, storageMoveJob(kind)], [kind.bulkJob, bulkStorageMovesJob(kind)]])),
     [PRUNE_ORPHANS_JOB]: pruneOrphansJob,
     [PAGE_CACHES_JOB]: pageCachesJob,
     [HOUSEKEEPING_JOB]: housekeepingJob,

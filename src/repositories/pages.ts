@@ -6,7 +6,8 @@ import { isoTime } from '../platform/clock.js';
 import { html } from '../platform/web/html.js';
 import { pageRoute } from '../platform/web/page-route.js';
 import { page } from '../platform/web/page.js';
-import { listMovesQuery, repositoryCountsByShard } from './finder.js';
+import { listMovesQuery, moveRows, repositoryCountsByShard, withGroups } from './finder.js';
+import { GROUP_MOVES } from './move-kinds.js';
 import { humanState } from './move-states.js';
 
 const MOVES_SHOWN = 100;
@@ -17,7 +18,7 @@ export function storagePages(app: FastifyInstance, deps: Deps): void {
     url: '/admin/repository_storages',
     ability: { instance: 'admin_all_resources' },
     handler: async () => {
-      const [counts, moves] = await Promise.all([repositoryCountsByShard(deps), listMovesQuery(deps).limit(MOVES_SHOWN).execute()]);
+      const [counts, moves] = await Promise.all([repositoryCountsByShard(deps), listMovesQuery(deps, GROUP_MOVES).limit(MOVES_SHOWN).execute().then((rows) => withGroups(deps, moveRows(rows)))]);
       const countOf = (name: string) => counts.get(name) ?? 0;
       return page({
         title: 'Repository storage',

@@ -1,17 +1,15 @@
-// Start-up recovery, so no group stays read-only for ever: release the move jobs of workers that died
-// on this host, and give every unfinished move whose job is gone (dead after its retries, or deleted)
-// a new one. The move job itself resumes from the recorded state.
+// Start-up recovery, so no group or snippet stays read-only for ever: release the move jobs of
+// workers that died on this host, and give every unfinished move whose job is gone (dead after its
+// retries, or deleted) a new one. The move job itself resumes from the recorded state.
 import type { Deps } from '../platform/deps.js';
 import { enqueue } from '../platform/jobs/queue.js';
 import { inTransaction } from '../platform/db/database.js';
 import { UNFINISHED_STATES } from './move-states.js';
 import { releaseJobsOfDeadWorkers } from './move-lease.js';
-import { MOVE_JOB } from './schedule-storage-move.js';
-import { BULK_JOB } from './schedule-bulk-storage-moves.js';
+import { MOVE_KINDS, selectMoves, type MoveKind } from './move-kinds.js';
 
-export async function recoverStorageMoves(deps: Deps): Promise<void> {
-  const released = await releaseJobsOfDeadWorkers(deps, [MOVE_JOB, BULK_JOB]);
-  const unfinished = await deps.db.selectFrom('group_repository_storage_moves').select('id').where('state', 'in', [...UNFINISHED_STATES]).execute();
+async function requeueUnfinished(deps: Deps, kind: MoveKind): Promise<number> {
+  const unfinished = await selectMoves(deps.db, kind).where('state', 'in', [...UNFINISHED_STATES]).execute();
   let requeued = 0;
   for (const move of unfinished) {
     const payload = JSON.stringify({ move_id: Number(move.id) });
@@ -19,14 +17,21 @@ export async function recoverStorageMoves(deps: Deps): Promise<void> {
       const live = await trx
         .selectFrom('jobs')
         .select('id')
-        .where('kind', '=', MOVE_JOB)
+        .where('kind', '=', kind.moveJob)
         .where('payload', '=', payload)
         .where('state', 'in', ['queued', 'running'])
         .executeTakeFirst();
       if (live) return;
-      await enqueue(trx, deps.clock, MOVE_JOB, { move_id: Number(move.id) });
+      await enqueue(trx, deps.clock, kind.moveJob, { move_id: Number(move.id) });
       requeued += 1;
     });
   }
+  return requeued;
+}
+
+export async function recoverStorageMoves(deps: Deps): Promise<void> {
+  const released = await releaseJobsOfDeadWorkers(deps, MOVE_KINDS.flatMap((kind) => [kind.moveJob, kind.bulkJob]));
+  let requeued = 0;
+  for (const kind of MOVE_KINDS) requeued += await requeueUnfinished(deps, kind);
   if (released || requeued) deps.log.info({ released, requeued }, 'recovered interrupted repository storage moves');
 }

@@ -5,18 +5,21 @@ import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import { findGroup } from '../accounts/api.js';
-import { listMovesQuery, findMove } from './finder.js';
+import { listMovesQuery, findMove, moveRows, withGroups } from './finder.js';
 import { storageMoveEntity } from './entities.js';
 import { scheduleStorageMove } from './schedule-storage-move.js';
 import { scheduleBulkStorageMoves } from './schedule-bulk-storage-moves.js';
 import { shardNames } from './shards.js';
+import { GROUP_MOVES } from './move-kinds.js';
+import type { MoveRow } from './move-kinds.js';
 
 const tags = ['group_repository_storage_moves'];
 // Checked before the group is looked up, as GitLab's `authenticated_as_admin!`: 403, never 404, for others.
 const ADMIN = { instance: 'admin_all_resources' } as const;
 
 export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
-  const present = (move: Parameters<typeof storageMoveEntity>[1]) => storageMoveEntity(deps.config.baseUrl, move);
+  const present = async (moves: MoveRow[]) => (await withGroups(deps, moves)).map((move) => storageMoveEntity(deps.config.baseUrl, move));
+  const presentOne = async (move: MoveRow) => (await present([move]))[0];
   const storageNames = shardNames(deps.config.storages);
 
   apiRoute(app, deps, {
@@ -27,7 +30,7 @@ export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
     ability: ADMIN,
     paginated: true,
     handler: async (ctx) => {
-      return (await ctx.paginate(listMovesQuery(deps))).map(present);
+      return present(moveRows(await ctx.paginate(listMovesQuery(deps, GROUP_MOVES))));
     },
   });
 
@@ -39,7 +42,7 @@ export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
     ability: ADMIN,
     params: { repository_storage_id: p.integer.required() },
     handler: async (ctx) => {
-      return present(await findMove(deps, ctx.params.repository_storage_id));
+      return presentOne(await findMove(deps, GROUP_MOVES, ctx.params.repository_storage_id));
     },
   });
 
@@ -55,7 +58,7 @@ export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
       destination_storage_name: p.string.optional({ values: storageNames }),
     },
     handler: async (ctx) => {
-      await scheduleBulkStorageMoves(deps, { sourceStorageName: ctx.params.source_storage_name, destinationStorageName: ctx.params.destination_storage_name });
+      await scheduleBulkStorageMoves(deps, GROUP_MOVES, { sourceStorageName: ctx.params.source_storage_name, destinationStorageName: ctx.params.destination_storage_name });
       // GitLab's `accepted!` helper (GitLab's REST API documentation).
       return { message: '202 Accepted' };
     },
@@ -71,7 +74,7 @@ export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
     params: { group_id: p.string.required() },
     handler: async (ctx) => {
       const { group } = await findGroup(deps, ctx.actor, ctx.params.group_id);
-      return (await ctx.paginate(listMovesQuery(deps, { groupId: Number(group.id) }))).map(present);
+      return present(moveRows(await ctx.paginate(listMovesQuery(deps, GROUP_MOVES, { containerId: Number(group.id) }))));
     },
   });
 
@@ -84,7 +87,7 @@ export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
     params: { group_id: p.string.required(), repository_storage_id: p.integer.required() },
     handler: async (ctx) => {
       const { group } = await findGroup(deps, ctx.actor, ctx.params.group_id);
-      return present(await findMove(deps, ctx.params.repository_storage_id, Number(group.id)));
+      return presentOne(await findMove(deps, GROUP_MOVES, ctx.params.repository_storage_id, Number(group.id)));
     },
   });
 
@@ -98,8 +101,7 @@ export function storageMoveRoutes(app: FastifyInstance, deps: Deps): void {
     params: { group_id: p.string.required(), destination_storage_name: p.string.optional() },
     handler: async (ctx) => {
       const { group } = await findGroup(deps, ctx.actor, ctx.params.group_id);
-      const move = await scheduleStorageMove(deps, { group, destinationStorageName: ctx.params.destination_storage_name });
-      return present(await findMove(deps, Number(move.id)));
+      return presentOne(await scheduleStorageMove(deps, { kind: GROUP_MOVES, containerId: Number(group.id), destinationStorageName: ctx.params.destination_storage_name }));
     },
   });
 }

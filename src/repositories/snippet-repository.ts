@@ -11,6 +11,7 @@ import { gitCall, listRefs } from './git.js';
 import { cleanIdentity, commitTree, writeTree, type Identity } from './repository-api/commit-writer.js';
 import type { FileChanges } from './repository-api/file-actions.js';
 import { ZERO_OID } from './repository-api/ref-names.js';
+import { whileWritable } from './push-leases.js';
 
 export const SNIPPET_BRANCH = 'main';
 const REF = `refs/heads/${SNIPPET_BRANCH}`;
@@ -32,8 +33,16 @@ export async function snippetRepository(deps: Deps, snippetId: number): Promise<
   return { path, shardPath: shard.path, diskPath: row.disk_path };
 }
 
-/** Commit `files` as the snippet's whole tree on `main`; the new commit, or null when main has them already. */
+/**
+ * Commit `files` as the snippet's whole tree on `main`; the new commit, or null when main has them
+ * already — or when a storage move holds the repository: the database keeps the files, and the next
+ * write or clone after the move commits them (holding a push lease meanwhile, as a push does).
+ */
 export async function commitSnippetFiles(deps: Deps, snippetId: number, commit: SnippetFilesCommit): Promise<string | null> {
+  return whileWritable(deps, { type: 'snippet', id: snippetId }, () => commitNow(deps, snippetId, commit), () => null);
+}
+
+async function commitNow(deps: Deps, snippetId: number, commit: SnippetFilesCommit): Promise<string | null> {
   const { path } = await snippetRepository(deps, snippetId);
   const changes: FileChanges = new Map(commit.files.map((file) => [file.path, { mode: '100644', content: Buffer.from(file.content) }]));
   const tree = await writeTree(path, null, changes);

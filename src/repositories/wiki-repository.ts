@@ -12,7 +12,7 @@ import { filesOf, revList } from './repository-api/git-reads.js';
 import { readCommits } from './repository-api/object-reader.js';
 import type { CommitObject } from './repository-api/git-objects.js';
 import { ZERO_OID } from './repository-api/ref-names.js';
-import { beginPush, endPush } from './push-leases.js';
+import { whileWritable } from './push-leases.js';
 import { GIT_MESSAGES } from './git-messages.js';
 
 export interface WikiFile {
@@ -89,13 +89,9 @@ export class WikiReadOnlyError extends Error {
  */
 export async function whileWikiWritable<T>(deps: Deps, owner: WikiOwner, work: () => Promise<T>): Promise<T> {
   if (owner.type !== 'group') return work();
-  const lease = await beginPush(deps, owner.id);
-  if (lease.readOnly) throw new WikiReadOnlyError();
-  try {
-    return await work();
-  } finally {
-    await endPush(deps, lease.leaseId);
-  }
+  return whileWritable(deps, { type: 'group', id: owner.id }, work, () => {
+    throw new WikiReadOnlyError();
+  });
 }
 
 /**

@@ -50,6 +50,8 @@ function snippetGitRepository(deps: Deps, id: number, projectPath: string | unde
     readable: async (user) => (found = await readableSnippet(deps, id, projectPath, user)) !== null,
     writable: async (user) => found !== null && canUpdateSnippet(user, found.snippet, found.access),
     pushRefusal: PUSH_REFUSAL,
+    // A storage move holds the snippet read-only (storage-move-routes.ts): its pushes are refused.
+    container: { type: 'snippet', id },
     open: async (pushing) => {
       const authorId = Number(found!.snippet.author_id);
       if (pushing) turn = await beginSnippetPush(deps, id, authorId);

@@ -8,6 +8,7 @@ import { snippetGitRoutes, snippetSshRepository } from './git-routes.js';
 import { repositoryHooks } from '../repositories/api.js';
 import { discussionRoutes, noteRoutes } from '../issues/api.js';
 import { snippetNoteableKind } from './snippet-noteable.js';
+import { snippetStorageMoveRoutes } from './storage-move-routes.js';
 
 export const snippetsFeature: Feature = {
   name: 'snippets',
@@ -20,6 +21,7 @@ export const snippetsFeature: Feature = {
     projectSnippetRoutes(app, deps);
     snippetPages(app, deps);
     snippetGitRoutes(app, deps);
+    snippetStorageMoveRoutes(app, deps);
     noteRoutes(app, deps, snippetNoteableKind);
     discussionRoutes(app, deps, snippetNoteableKind);
   },

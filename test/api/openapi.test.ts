@@ -34,7 +34,7 @@ describe('GET /api/v4/openapi.json', () => {
       expect(doc.paths[path], path).toBeDefined();
       expect(doc.paths[path][route.method.toLowerCase()], `${route.method} ${path}`).toBeDefined();
     }
-    for (const path of ['/projects', '/projects/{id}', '/groups/{id}/members', '/projects/{id}/issues/{issue_iid}/notes', '/user', '/version', '/personal_access_tokens/self']) {
+    for (const path of ['/projects', '/projects/{id}', '/groups/{id}/members', '/projects/{id}/issues/{issue_iid}/notes', '/user', '/version', '/personal_access_tokens/self', '/snippet_repository_storage_moves/{repository_storage_move_id}', '/snippets/{id}/repository_storage_moves/{repository_storage_move_id}']) {
       expect(Object.keys(doc.paths)).toContain(path);
     }
   });

@@ -189,7 +189,7 @@ describe('pushes in flight when a move starts', () => {
   it('the move waits for them before copying', async () => {
     const { group } = await groupWithWiki('in-flight');
     // A push that passed its read-only check just before the move was scheduled (push-leases.ts).
-    const lease = await beginPush(kiln.deps, group.id);
+    const lease = await beginPush(kiln.deps, { type: 'group', id: group.id });
     expect(lease.readOnly).toBe(false);
     const move = await schedule(group.id);
     const running = kiln.worker.runOnce();
@@ -204,7 +204,7 @@ describe('pushes in flight when a move starts', () => {
   it('a push that takes its lease after the move was scheduled is refused', async () => {
     const { group } = await groupWithWiki('late-push');
     await schedule(group.id);
-    const lease = await beginPush(kiln.deps, group.id);
+    const lease = await beginPush(kiln.deps, { type: 'group', id: group.id });
     expect(lease.readOnly).toBe(true);
     expect(await kiln.deps.db.selectFrom('repository_push_leases').select('id').where('container_id', '=', group.id).execute()).toEqual([]);
     await kiln.worker.drain();
@@ -212,7 +212,7 @@ describe('pushes in flight when a move starts', () => {
 
   it('a push lease left by a crashed node expires and no longer holds moves', async () => {
     const { group } = await groupWithWiki('stale-push');
-    await beginPush(kiln.deps, group.id);
+    await beginPush(kiln.deps, { type: 'group', id: group.id });
     kiln.clock.advance(11 * 60_000);
     const move = await schedule(group.id);
     await kiln.worker.drain();

@@ -7,19 +7,11 @@ import { join } from 'node:path';
 import { Gitlab } from '@gitbeaker/rest';
 import { apiCall, startKilnProcess, type KilnProcess } from './helpers/server.js';
 import { runPython } from './helpers/python.js';
+import { waitFor } from './helpers/wait.js';
 
 let kiln: KilnProcess;
 let shards: string;
 const groups: any[] = [];
-
-async function waitFor(predicate: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (await predicate()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function allFinished(): Promise<boolean> {
   const moves = await apiCall(kiln, 'GET', '/group_repository_storage_moves?per_page=100');

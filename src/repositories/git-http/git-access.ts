@@ -15,6 +15,7 @@ import { deployKeyOnProject } from '../../keys/api.js';
 import { repositoryHooks } from '../hooks.js';
 import { GIT_MESSAGES } from '../git-messages.js';
 import type { OwnedGitRepository } from './owned-repository.js';
+import { isReadOnly } from '../move-kinds.js';
 
 export { GIT_MESSAGES };
 
@@ -113,7 +114,7 @@ export async function decideOwnedGitAccess(
   deps: Deps,
   actor: GitActor,
   pushing: boolean,
-  repository: Pick<OwnedGitRepository, 'readable' | 'writable' | 'pushRefusal'>,
+  repository: Pick<OwnedGitRepository, 'readable' | 'writable' | 'pushRefusal' | 'container'>,
 ): Promise<{ allowed: true } | Extract<GitAccessDecision, { allowed: false }>> {
   const user = userOf(actor);
   const refusal = accountRefusal(deps, user);
@@ -125,7 +126,10 @@ export async function decideOwnedGitAccess(
   if (!pushing) return { allowed: true };
   if (!user) return { allowed: false, challenge: true };
   if (scopes && !scopes.some((scope) => WRITE_SCOPES.has(scope))) return refuse(403, GIT_MESSAGES.authUpload);
-  return (await repository.writable(user)) ? { allowed: true } : refuse(403, repository.pushRefusal);
+  if (!(await repository.writable(user))) return refuse(403, repository.pushRefusal);
+  // Told early (the refs advertisement), as for a group's wiki; the push's lease decides for good.
+  if (repository.container && (await isReadOnly(deps.db, repository.container, repository.container.id))) return refuse(403, GIT_MESSAGES.readOnly);
+  return { allowed: true };
 }
 
 /** What a credential that is no user (a deploy key or token) may do on the target. */

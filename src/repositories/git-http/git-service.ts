@@ -44,7 +44,7 @@ function authorOf(actor: GitActor): number | null {
 export async function prepareGitService(deps: Deps, target: GitTarget, actor: GitActor, receiving: boolean, onError: (error: unknown, what: string) => void): Promise<GitServiceSetup> {
   let leaseId: number | null = null;
   if (receiving && target.kind === 'group') {
-    const lease = await beginPush(deps, target.id);
+    const lease = await beginPush(deps, { type: 'group', id: target.id });
     if (lease.readOnly) return { ok: false, message: GIT_MESSAGES.readOnly };
     leaseId = lease.leaseId;
   }

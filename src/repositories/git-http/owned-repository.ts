@@ -4,6 +4,7 @@
 import type { AuthUser } from '../../platform/auth/principal.js';
 import type { RefUpdate } from '../protected-branches/branch-check.js';
 import type { Quarantine } from '../protected-branches/check-push.js';
+import type { MovableContainer } from '../push-leases.js';
 
 export interface OwnedGitRepository {
   readable(user: AuthUser | null): Promise<boolean>;
@@ -11,6 +12,8 @@ export interface OwnedGitRepository {
   writable(user: AuthUser): Promise<boolean>;
   /** What git prints to a push by a reader who may not write. */
   pushRefusal: string;
+  /** What a storage move may hold read-only (a push then refused with GitLab's read-only message). */
+  container?: MovableContainer;
   /**
    * Called once the request is allowed: the repository, brought up to date. `pushing`: the caller
    * holds whatever keeps the owner's own writes away until `pushed` or `abandoned` is called.

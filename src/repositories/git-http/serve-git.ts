@@ -97,7 +97,9 @@ export async function serveOwnedGit(deps: Deps, request: FastifyRequest, reply: 
   const decision = await decideOwnedGitAccess(deps, admitted.actor, admitted.pushing, repository);
   if (!decision.allowed) return decision.challenge ? challenge(reply) : text(reply, decision.status, decision.message);
   const receiving = admitted.pushing && action === 'git-receive-pack';
-  const prepared = await prepareOwnedGitService(deps, repository, admitted.actor, receiving, (error, what) => request.log.error({ err: error }, what));
+  const setup = await prepareOwnedGitService(deps, repository, admitted.actor, receiving, (error, what) => request.log.error({ err: error }, what));
+  if (!setup.ok) return text(reply, 403, setup.message);
+  const prepared = setup.service;
   return relay(request, reply, prepared.release, {
     ...cgiRequest(request, action, service, admitted.actor),
     projectRoot: prepared.shardPath,

@@ -88,6 +88,7 @@ export async function serveGitCommand(context: CommandContext, words: string[]):
 async function serveOwned(context: CommandContext, service: string, actor: GitActor, pushing: boolean, repository: OwnedGitRepository): Promise<number> {
   const decision = await decideOwnedGitAccess(context.deps, actor, pushing, repository);
   if (!decision.allowed) return refuse(context, decision.challenge ? GIT_MESSAGES.projectNotFound : decision.message);
-  const prepared = await prepareOwnedGitService(context.deps, repository, actor, pushing, (error, what) => context.deps.log.error({ err: error }, what));
-  return runGit(context, service, prepared);
+  const setup = await prepareOwnedGitService(context.deps, repository, actor, pushing, (error, what) => context.deps.log.error({ err: error }, what));
+  if (!setup.ok) return refuse(context, setup.message);
+  return runGit(context, service, setup.service);
 }

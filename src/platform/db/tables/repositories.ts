@@ -1,5 +1,5 @@
 // Tables of the repositories feature: where each container's bare repository lives, and group
-// repository storage moves (GitLab's REST API documentation).
+// and snippet repository storage moves (GitLab's REST API documentation).
 import type { Generated } from 'kysely';
 
 /** What a repository belongs to: a group (its wiki), a project (its code), a project's wiki or a snippet. */
@@ -23,22 +23,30 @@ export interface RepositoriesTable {
 
 export interface RepositoryPushLeasesTable {
   id: Generated<number>;
-  container_type: 'group' | 'project';
+  container_type: 'group' | 'project' | 'snippet';
   container_id: number;
   expires_at: number;
 }
 
 export type MoveState = 'initial' | 'scheduled' | 'started' | 'finished' | 'failed' | 'replicated' | 'cleanup_failed';
 
-export interface GroupRepositoryStorageMovesTable {
+/** What a storage move of any kind records (repositories/move-kinds.ts), beside its container's id. */
+export interface StorageMoveColumns {
   id: Generated<number>;
-  group_id: number;
   state: MoveState;
   source_storage_name: string;
   destination_storage_name: string;
   error_message: string | null;
   created_at: number;
   updated_at: number;
+}
+
+export interface GroupRepositoryStorageMovesTable extends StorageMoveColumns {
+  group_id: number;
+}
+
+export interface SnippetRepositoryStorageMovesTable extends StorageMoveColumns {
+  snippet_id: number;
 }
 
 /** A protected branch rule of a project: a branch name or a wildcard (`release/*`). */
@@ -87,6 +95,7 @@ export interface CommitNoteablesTable {
 export interface RepositoriesTables {
   repositories: RepositoriesTable;
   group_repository_storage_moves: GroupRepositoryStorageMovesTable;
+  snippet_repository_storage_moves: SnippetRepositoryStorageMovesTable;
   repository_push_leases: RepositoryPushLeasesTable;
   protected_branches: ProtectedBranchesTable;
   protected_branch_access_levels: ProtectedBranchAccessLevelsTable;

@@ -14,6 +14,8 @@ export interface SnippetsTable {
   /** The creating request's User-Agent and address (GitLab's user_agent_details, shown to administrators). */
   user_agent: string | null;
   ip_address: string | null;
+  /** Set while a storage move copies the snippet's repository: pushes are refused (GitLab's repository_read_only). */
+  repository_read_only: Generated<number>;
   created_at: number;
   updated_at: number;
 }
