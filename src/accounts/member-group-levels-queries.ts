@@ -10,9 +10,9 @@ import { levelOn } from './access.js';
 
 /**
  * The groups `user` is a live member of, or is below one they are a member of, by full path (at most
- * `limit`), with the level groupAccessLevel would answer for each (administrators: Owner).
+ * `limit`, after `offset`), with the level groupAccessLevel would answer for each (administrators: Owner).
  */
-export async function memberGroupsWithLevels(executor: Executor, user: AuthUser, nowMs: number, limit: number): Promise<Array<{ group: NamespaceRow; level: number }>> {
+export async function memberGroupsWithLevels(executor: Executor, user: AuthUser, nowMs: number, limit: number, offset = 0): Promise<Array<{ group: NamespaceRow; level: number }>> {
   const rows = await executor
     .selectFrom('namespaces')
     .innerJoin(sql<{ id: number; level: number }>`(${memberGroupLevelsSql(user.id, nowMs)})`.as('levels'), 'levels.id', 'namespaces.id')
@@ -21,6 +21,7 @@ export async function memberGroupsWithLevels(executor: Executor, user: AuthUser,
     .where('namespaces.kind', '=', 'group')
     .orderBy('namespaces.full_path')
     .limit(limit)
+    .offset(offset)
     .execute();
   return rows.map(({ level, ...group }) => ({ group: group as NamespaceRow, level: levelOn(user, group as NamespaceRow, Number(level)) }));
 }

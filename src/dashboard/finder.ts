@@ -1,11 +1,18 @@
-// What the dashboard pages read besides the issue and merge request listings: the projects a page of
-// records belongs to (for their references and links), and the reader's time zone.
+// What the dashboard pages read besides the issue and merge request listings: the projects and groups
+// a page of records belongs to (for their references and links), and the reader's time zone.
 import type { Deps } from '../platform/deps.js';
 
 /** Full paths of projects by id. */
 export async function projectPaths(deps: Deps, ids: number[]): Promise<Map<number, string>> {
   const unique = [...new Set(ids)];
   const rows = unique.length ? await deps.db.selectFrom('projects').select(['id', 'full_path']).where('id', 'in', unique).execute() : [];
+  return new Map(rows.map((row) => [Number(row.id), row.full_path]));
+}
+
+/** Full paths of groups by id. */
+export async function groupPaths(deps: Deps, ids: number[]): Promise<Map<number, string>> {
+  const unique = [...new Set(ids)];
+  const rows = unique.length ? await deps.db.selectFrom('namespaces').select(['id', 'full_path']).where('id', 'in', unique).execute() : [];
   return new Map(rows.map((row) => [Number(row.id), row.full_path]));
 }
 

@@ -12,8 +12,7 @@ import { localTime } from '../platform/web/local-time.js';
 import { readableIssuesQuery, usersById } from '../issues/api.js';
 import { readableMergeRequestsQuery } from '../merge-requests/api.js';
 import { projectPaths, timeZoneOf } from './finder.js';
-
-const PER_PAGE = 20;
+import { PER_PAGE, pageNumberOf, pagination } from './pagination.js';
 
 interface Row {
   id: number;
@@ -69,13 +68,25 @@ function badge(state: string): Html {
   return html`<span class="badge state-${state === 'opened' ? 'open' : state === 'merged' ? 'merged' : 'closed'}">${label}</span>`;
 }
 
+/**
+ * GitLab's own links to these lists filter by username (its Shift+R goes to
+ * `/dashboard/merge_requests?reviewer_username=<you>`): naming the reader there picks the scope.
+ */
+const SCOPE_BY_USERNAME = [['assignee_username', 'assigned_to_me'], ['reviewer_username', 'reviews_for_me'], ['author_username', 'created_by_me']] as const;
+
+function scopeOf(kind: Kind, query: Record<string, string>, username: string): string {
+  if (kind.scopes.some(([name]) => name === query.scope)) return query.scope;
+  const named = SCOPE_BY_USERNAME.find(([parameter, scope]) => query[parameter]?.toLowerCase() === username.toLowerCase() && kind.scopes.some(([name]) => name === scope));
+  return named ? named[1] : kind.scopes[0][0];
+}
+
 function yourWorkPage(app: FastifyInstance, deps: Deps, kind: Kind): void {
   pageRoute(app, deps, {
     method: 'GET', url: kind.url, ability: { instance: 'log_in' },
     handler: async ({ user, query }) => {
-      const scope = kind.scopes.some(([name]) => name === query.scope) ? query.scope : kind.scopes[0][0];
+      const scope = scopeOf(kind, query, user.username);
       const state = kind.states.some(([name]) => name === query.state) ? query.state : 'opened';
-      const pageNumber = Math.max(1, Math.min(1000, Number.parseInt(query.page ?? '1', 10) || 1));
+      const pageNumber = pageNumberOf(query);
       const link = (changes: { scope?: string; state?: string; page?: number }) => {
         const params = new URLSearchParams({ scope: changes.scope ?? scope, state: changes.state ?? state });
         const number = changes.page ?? 1;
@@ -99,7 +110,7 @@ ${shown.length
       return html`<tr><td><a href="/${path}/-/${kind.segment}/${row.iid}">${row.title}</a> <span class="muted">${path}${kind.sigil}${row.iid}</span></td><td class="wide-only">${author ? html`<a href="/${author.username}">${author.name}</a>` : html`<span class="muted">a deleted user</span>`}</td><td class="wide-only">${localTime(row.created_at, zone)}</td><td>${badge(row.state)}</td></tr>`;
     })}</tbody></table>`
   : html`<p class="empty">No ${state === 'all' ? '' : `${kind.states.find(([name]) => name === state)![1].toLowerCase()} `}${kind.noun} ${scopeName}. ${kind === ISSUES ? 'Issues appear here when someone assigns one to you or you open one in a project.' : 'Merge requests appear here when someone assigns one to you, asks for your review, or you open one.'}</p>`}
-<nav class="pagination" aria-label="Pages">${pageNumber > 1 ? html`<a href="${link({ page: pageNumber - 1 })}" rel="prev">Previous</a>` : ''}${rows.length > PER_PAGE ? html`<a href="${link({ page: pageNumber + 1 })}" rel="next">Next</a>` : ''}</nav>`;
+${pagination(pageNumber, rows.length > PER_PAGE, (number) => link({ page: number }))}`;
       return page({ title: kind.title, body });
     },
   });

@@ -139,6 +139,8 @@ export function snippetPages(app: FastifyInstance, deps: Deps): void {
   const anyone = { instance: 'read_instance' } as const;
   const mine = personalPlace();
   pageRoute(app, deps, { method: 'GET', url: '/-/snippets', ability: signedIn, handler: (context) => listPage(context, mine) });
+  // GitLab's "Your snippets" (Dashboard › Snippets, Shift+S) is /dashboard/snippets: the same list.
+  pageRoute(app, deps, { method: 'GET', url: '/dashboard/snippets', ability: signedIn, handler: (context) => listPage(context, mine) });
   pageRoute(app, deps, { method: 'GET', url: '/-/snippets/new', ability: signedIn, handler: async (context) => formPage(context, mine, 'New snippet', mine.root, mine.root, EMPTY_FORM, null) });
   pageRoute(app, deps, { method: 'POST', url: '/-/snippets', ability: signedIn, handler: (context) => create(context, mine) });
   pageRoute(app, deps, { method: 'GET', url: '/-/snippets/:id', ability: anyone, auth: 'optional', handler: (context) => showPage(context, mine) });

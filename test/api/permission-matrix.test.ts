@@ -489,7 +489,19 @@ const GROUP_PAGE_PROBES: Array<{ ability: string; expect: Expectation; path(worl
     ];
   }),
   { ability: 'admin_cicd_variables (page: CI/CD settings)', expect: 'nnnnnyyyn', path: (w) => `/${w.project.path_with_namespace}/-/settings/ci_cd` },
+  // The dashboard lists the reader's own groups and their milestones: membership, whatever the
+  // visibility, and not what an administrator could read (GitLab's Dashboard controllers).
+  { ability: 'membership (page: your groups)', expect: 'nnyyyyynn', path: () => '/dashboard/groups', listed: (w, body) => body.includes(`data-group="${w.group.full_path}"`) },
+  {
+    ability: 'membership (page: your milestones)', expect: 'nnyyyyynn', prepare: ensureGroupMilestone, path: () => '/dashboard/milestones',
+    listed: (w, body) => body.includes(`href="/groups/${w.group.full_path}/-/milestones/`),
+  },
 ];
+
+async function ensureGroupMilestone(k: TestKiln, w: World): Promise<void> {
+  const listed = await k.api('GET', `/groups/${w.group.id}/milestones`, { token: k.root.token });
+  if (listed.body.length === 0) expect((await k.api('POST', `/groups/${w.group.id}/milestones`, { token: k.root.token, body: { title: 'matrix' } })).status).toBe(201);
+}
 
 function expected(probe: { expect: Expectation }, visibility: Visibility, role: Role): boolean {
   const row = typeof probe.expect === 'string' ? probe.expect : probe.expect[visibility];

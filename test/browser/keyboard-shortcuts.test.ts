@@ -1,8 +1,10 @@
 // Keyboard shortcuts (issue 36) in Debian's Chromium against a started `kiln serve`: `?` opens the list
 // of the page's shortcuts in a modal <dialog> (focus inside it, Escape closes it), `/` and `s` focus the
 // search box, `g` then `i` goes to the project's issues, Shift+I to the issues assigned to you, `t` to
-// "find file"; nothing fires while typing in a text area or with Ctrl; the user menu's entry opens the
-// dialog too; axe-core clean with the dialog open at 1280 px light and 390 px dark.
+// "find file"; Shift+G, Shift+L, Shift+S and Shift+R to the dashboard's groups, milestones, snippets and
+// review requests, `i` to a new issue; nothing fires while typing in a text area or with Ctrl; the user
+// menu's entry opens the dialog too; axe-core clean with the dialog open at 1280 px light and 390 px
+// dark, and the new dashboard pages at 1280 and 390 px in both themes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, overflowsSideways, seriousViolations, signedInAsRoot } from './helpers/browser.js';
@@ -17,6 +19,12 @@ beforeAll(async () => {
   kiln = await startKilnProcess();
   const project = await apiCall(kiln, 'POST', '/projects', { name: 'Shop', path: 'shop', initialize_with_readme: true });
   await apiCall(kiln, 'POST', `/projects/${project.id}/issues`, { title: 'Checkout is slow' });
+  // What the dashboard pages of Shift+G, Shift+L and Shift+S list: a group, milestones, a snippet.
+  const group = await apiCall(kiln, 'POST', '/groups', { name: 'Crew', path: 'crew' });
+  await apiCall(kiln, 'POST', `/groups/${group.id}/milestones`, { title: 'Crew launch' });
+  const milestone = await apiCall(kiln, 'POST', `/projects/${project.id}/milestones`, { title: 'Launch', due_date: '2027-01-10' });
+  await apiCall(kiln, 'POST', `/projects/${project.id}/issues`, { title: 'Ship it', milestone_id: milestone.id });
+  await apiCall(kiln, 'POST', '/snippets', { title: 'Deploy notes', visibility: 'private', files: [{ file_path: 'notes.md', content: '# Deploy' }] });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -114,6 +122,41 @@ describe('keyboard shortcuts in a browser', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await page.click('#keyboard-shortcuts button:has-text("Close")');
     expect(await dialogOpen(page)).toBe(false);
+    await context.close();
+  });
+
+  it('Shift+G, Shift+L, Shift+S and Shift+R go to your groups, milestones, snippets and review requests; i to a new issue', async () => {
+    const { context, page } = await signedInAsRoot(browser, kiln.url, ROOT_PASSWORD, { viewport: { width: 1280, height: 900 } });
+    await page.goto(`${kiln.url}/`);
+    await page.keyboard.press('?');
+    const listed = await rows(page);
+    for (const row of ['Shift + g Go to your groups', 'Shift + l Go to your milestones', 'Shift + s Go to your snippets', 'Shift + r Go to the merge requests waiting for your review']) expect(listed).toContain(row);
+    await page.keyboard.press('Escape');
+    await Promise.all([page.waitForURL(`${kiln.url}/dashboard/groups`), page.keyboard.press('Shift+G')]);
+    expect(await page.textContent('#your-groups')).toContain('Crew');
+    await Promise.all([page.waitForURL(`${kiln.url}/dashboard/milestones`), page.keyboard.press('Shift+L')]);
+    expect(await page.textContent('#your-milestones')).toContain('0 of 1 issues closed');
+    await Promise.all([page.waitForURL(`${kiln.url}/dashboard/snippets`), page.keyboard.press('Shift+S')]);
+    expect(await page.textContent('main')).toContain('Deploy notes');
+    await Promise.all([page.waitForURL(`${kiln.url}/dashboard/merge_requests?reviewer_username=root`), page.keyboard.press('Shift+R')]);
+    expect(await page.textContent('nav.tabs [aria-current="page"]')).toBe('Review requests for you');
+    await page.goto(`${kiln.url}${PROJECT}/-/merge_requests`);
+    await Promise.all([page.waitForURL(`${kiln.url}${PROJECT}/-/issues/new`), page.keyboard.press('i')]);
+    await context.close();
+  });
+
+  it.each([
+    { width: 1280, colorScheme: 'light' as const },
+    { width: 1280, colorScheme: 'dark' as const },
+    { width: 390, colorScheme: 'light' as const },
+    { width: 390, colorScheme: 'dark' as const },
+  ])('the groups, milestones and snippets pages are axe-clean and within the screen at $width px ($colorScheme)', async ({ width, colorScheme }) => {
+    const { context, page } = await signedInAsRoot(browser, kiln.url, ROOT_PASSWORD, { viewport: { width, height: 844 }, colorScheme });
+    for (const path of ['/dashboard/groups', '/dashboard/milestones', '/dashboard/milestones?state=closed', '/dashboard/snippets']) {
+      await page.goto(`${kiln.url}${path}`);
+      expect(await seriousViolations(page), path).toEqual([]);
+      expect(await overflowsSideways(page), path).toBe(false);
+    }
     await context.close();
   });
 

@@ -12,3 +12,6 @@ export const ACCESS = {
 export type AccessLevel = (typeof ACCESS)[keyof typeof ACCESS];
 
 export const VALID_MEMBER_LEVELS = [10, 20, 30, 40, 50];
+
+/** The role a member level is shown as (GitLab's Gitlab::Access.options_with_owner). */
+export const ROLE_NAMES: Readonly<Record<number, string>> = { 10: 'Guest', 20: 'Reporter', 30: 'Developer', 40: 'Maintainer', 50: 'Owner' };

@@ -70,6 +70,10 @@ function topBar(input: LayoutInput): Html {
     <details class="user-menu"><summary>${input.avatarUrl ? html`<img class="user-avatar" src="${input.avatarUrl}" alt="" width="24" height="24">` : ''}${user.name} (@${user.username})</summary>
       <ul>
         <li><a href="/${user.username}">Your profile</a></li>
+        <li><a data-shortcut="G" data-shortcut-label="Go to your groups" href="/dashboard/groups">Your groups</a></li>
+        <li><a data-shortcut="L" data-shortcut-label="Go to your milestones" href="/dashboard/milestones">Your milestones</a></li>
+        <li><a data-shortcut="S" data-shortcut-label="Go to your snippets" href="/dashboard/snippets">Your snippets</a></li>
+        <li><a data-shortcut="R" data-shortcut-label="Go to the merge requests waiting for your review" href="/dashboard/merge_requests?reviewer_username=${user.username}">Review requests</a></li>
         <li><a href="/profile">Edit profile</a></li>
         <li><a href="/profile/password/edit">Password</a></li>
         <li><a href="/profile/preferences">Preferences</a></li>

@@ -21,8 +21,9 @@ export function projectSidebar(access: ProjectAccess, current: ProjectSection, c
   const base = `/${access.project.full_path}`;
   const can = (ability: Parameters<typeof canOnProject>[1]) => canOnProject(access, ability);
   const settings = can('admin_project');
-  // `t` finds a file of the default branch from any page of the project (a repository page offers its own ref's).
-  return html`<nav class="sidebar" aria-label="Project" data-shortcut-group="This project"${can('download_code') ? html` data-find-file="${base}/-/find_file/${access.project.default_branch}"` : ''}>
+  // `t` finds a file of the default branch from any page of the project (a repository page offers its
+  // own ref's); `i` opens a new issue there, for those who may create one (GitLab's .shortcuts-new-issue).
+  return html`<nav class="sidebar" aria-label="Project" data-shortcut-group="This project"${can('download_code') ? html` data-find-file="${base}/-/find_file/${access.project.default_branch}"` : ''}${can('create_issue') ? html` data-new-issue="${base}/-/issues/new"` : ''}>
 <a class="context" href="${base}">${access.project.name}</a>
 <ul>
 ${entry(base, 'Overview', current === 'overview', undefined, 'g,o')}

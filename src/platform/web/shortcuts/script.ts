@@ -4,8 +4,8 @@
 //   press it, separated by spaces; a two-key sequence is written `g,i` (the second key within a
 //   second of the first); an upper-case letter is that letter with Shift (`P`: Shift+P).
 //   `data-shortcut-label` names what it does, else the element's first text ("Go to Issues").
-// - `[data-find-file]` (`t`; the page's own in <main> before the project sidebar's) and
-//   `[data-permalink]` (`y`: the address becomes the same page at the commit's SHA) on repository pages.
+// - `[data-find-file]` (`t`; the page's own in <main> before the project sidebar's), `[data-new-issue]`
+//   (`i`: the project's new issue form) and `[data-permalink]` (`y`: the address becomes the same page at the commit's SHA) on repository pages.
 // - `?` opens the list of this page's shortcuts in the layout's <dialog id="keyboard-shortcuts">
 //   (shortcuts/dialog.ts), as does the "Keyboard shortcuts" menu entry; the browser traps focus in
 //   it and closes it with Escape.
@@ -39,6 +39,8 @@ export const SHORTCUT_SCRIPT = `(function () {
     });
     var finder = document.querySelector('main [data-find-file]') || document.querySelector('[data-find-file]');
     if (finder) list.push({ keys: ['t'], label: 'Find a file', group: group(finder, true), run: function () { window.location.href = finder.getAttribute('data-find-file'); } });
+    var newIssue = document.querySelector('[data-new-issue]');
+    if (newIssue) list.push({ keys: ['i'], label: 'New issue', group: group(newIssue, true), run: function () { window.location.href = newIssue.getAttribute('data-new-issue'); } });
     var permalink = document.querySelector('[data-permalink]');
     if (permalink) list.push({ keys: ['y'], label: 'Go to the permalink of this page (its commit)', group: group(permalink, true), run: function () { history.replaceState(null, '', permalink.getAttribute('data-permalink') + window.location.hash); } });
     return list;
