@@ -1,7 +1,7 @@
 // Merge request listings (doc/api/merge_requests.md; lib/api/merge_requests.rb): a project's, a
 // group's (its projects and its subgroups' projects), the caller's (GET /merge_requests:
-// created_by_me by default), and those whose versions had a commit as head. Every listing filters
-// what the caller may read in SQL before paging.
+// created_by_me by default), a milestone's, and those whose versions had a commit as head. Every
+// listing filters what the caller may read in SQL before paging.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute, type RouteContext } from '../platform/http/route.js';
@@ -9,6 +9,7 @@ import { p, rejectTogether } from '../platform/http/params.js';
 import { ParamError } from '../platform/errors.js';
 import { unauthorized } from '../platform/http/api-error.js';
 import { groupAndDescendantIds } from '../labels/api.js';
+import { findMilestone } from '../milestones/api.js';
 import { presentMergeRequests } from './present.js';
 import { ANY, mergeRequestsWithHeadQuery, NONE, projectMergeRequestsQuery, readableMergeRequestsQuery, type MergeRequestFilters, type NegatableFilters, type OrderBy } from './merge-requests-queries.js';
 
@@ -174,6 +175,35 @@ export function mergeRequestListRoutes(app: FastifyInstance, deps: Deps): void {
       const groupIds = await groupAndDescendantIds(deps.db, Number(access.group.id));
       const rows = await ctx.paginate(readableMergeRequestsQuery(deps, ctx.principal?.user ?? null, { groupIds }, filtersOf(ctx as FilterContext, 'all')));
       return presentMergeRequests(deps, rows, { from: null, withLabelsDetails: ctx.params.with_labels_details, view: ctx.params.view });
+    },
+  });
+
+  // A milestone's merge requests, every state (lib/api/milestone_responses.rb): GitLab answers them
+  // for a group milestone from the group's projects and its subgroups' projects.
+  apiRoute(app, deps, {
+    method: 'GET', url: '/projects/:id/milestones/:milestone_id/merge_requests', summary: "A project milestone's merge requests", tags: ['milestones'], paginated: true,
+    ability: { project: 'read_milestone' },
+    params: { id: p.string.required(), milestone_id: p.integer.required() },
+    handler: async (ctx) => {
+      const access = await ctx.project();
+      const milestone = await findMilestone(deps.db, { project: access.project }, ctx.params.milestone_id);
+      const rows = await ctx.paginate(readableMergeRequestsQuery(deps, ctx.principal?.user ?? null, { everywhere: true }, { state: 'all', scope: 'all' })
+        .where('m.target_project_id', '=', Number(access.project.id)).where('m.milestone_id', '=', Number(milestone.id)));
+      return presentMergeRequests(deps, rows, { from: { projectId: Number(access.project.id), namespaceId: Number(access.project.namespace_id) } });
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'GET', url: '/groups/:id/milestones/:milestone_id/merge_requests', summary: "A group milestone's merge requests", tags: ['milestones'], paginated: true,
+    ability: { group: 'read_milestone' },
+    params: { id: p.string.required(), milestone_id: p.integer.required() },
+    handler: async (ctx) => {
+      const access = await ctx.group();
+      const milestone = await findMilestone(deps.db, { group: access.group }, ctx.params.milestone_id);
+      const groupIds = await groupAndDescendantIds(deps.db, Number(access.group.id));
+      const rows = await ctx.paginate(readableMergeRequestsQuery(deps, ctx.principal?.user ?? null, { groupIds }, { state: 'all', scope: 'all' })
+        .where('m.milestone_id', '=', Number(milestone.id)));
+      return presentMergeRequests(deps, rows, { from: null });
     },
   });
 

@@ -1,6 +1,7 @@
 // Project and group milestones (doc/api/milestones.md, group_milestones.md): GitLab's paths, parameters,
 // entity, errors ("Failed to create milestone {…}"), state events, and the activity events they record.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { branchWith, create, openMergeRequest, seedRepository } from './merge-requests-helpers.js';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
 
@@ -156,6 +157,28 @@ describe('GET /api/v4/projects/:id/milestones/:milestone_id/issues', () => {
     expect(asGuest.body.map((issue: any) => issue.title)).toEqual(['open one']);
     expect(asGuest.headers['x-total']).toBe('1');
   });
+});
+
+describe('GET /api/v4/{projects,groups}/:id/milestones/:milestone_id/merge_requests', () => {
+  it("lists the milestone's merge requests of every state, for the project and for its group's milestone", async () => {
+    await seedRepository(kiln, owner, project.id);
+    await branchWith(kiln, owner, project.id, 'planned', [create('planned.txt', 'one\n')]);
+    await branchWith(kiln, owner, project.id, 'unplanned', [create('unplanned.txt', 'two\n')]);
+    const { body: milestone } = await kiln.api('POST', path(), { token: reporter.token, body: { title: 'with-mrs' } });
+    const { body: [groupMilestone] } = await kiln.api('GET', `/groups/${group.id}/milestones?title=Q1`, { token: owner.token });
+    const planned = await openMergeRequest(kiln, owner, project.id, { source_branch: 'planned', title: 'Planned', milestone_id: milestone.id });
+    await openMergeRequest(kiln, owner, project.id, { source_branch: 'unplanned', title: 'Group planned', milestone_id: groupMilestone.id });
+    await kiln.api('PUT', `/projects/${project.id}/merge_requests/${planned.iid}`, { token: owner.token, body: { state_event: 'close' } });
+    const listed = await kiln.api('GET', `${path()}/${milestone.id}/merge_requests`, { token: reporter.token });
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((mr: any) => [mr.title, mr.state, mr.milestone.id])).toEqual([['Planned', 'closed', milestone.id]]);
+    const ofGroup = await kiln.api('GET', `/groups/${group.id}/milestones/${groupMilestone.id}/merge_requests`, { token: owner.token });
+    expect(ofGroup.body.map((mr: any) => mr.title)).toEqual(['Group planned']);
+    // A guest reads the private project's milestones but not its merge requests.
+    expect((await kiln.api('GET', `${path()}/${milestone.id}/merge_requests`, { token: guest.token })).body).toEqual([]);
+    expect((await kiln.api('GET', `${path()}/999999/merge_requests`, { token: owner.token })).status).toBe(404);
+    expect((await kiln.api('GET', `${path()}/${milestone.id}/merge_requests`, { token: stranger.token })).status).toBe(404);
+  }, 60_000); // three commits and two merge requests: slow on a loaded machine
 });
 
 describe('/api/v4/groups/:id/milestones', () => {
