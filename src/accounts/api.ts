@@ -7,7 +7,8 @@ export { groupAccessLevel, levelOn, projectAccess, today, userCanOnProject } fro
 export { memberGroupsWithLevels } from './member-group-levels-queries.js';
 export { visibleProjectsQuery } from './finders.js';
 export type { ProjectFilters } from './finders.js';
-export { groupWebUrl, projectWebUrl, uploadedAvatarUrl } from './entities.js';
+export { groupWebUrl, projectWebUrl } from './entities.js';
+export { uploadedAvatarUrl } from './avatar-urls.js';
 export { avatarUrl, type AvatarOwner, type UserLike, toAuthUser, userBasic, userPrivate, userProfile, userWebUrl } from './user-entities.js';
 export { checkPassword, findUserByLogin, keptOutUnconfirmed } from './check-password.js';
 export { unconfirmedTokenMessage } from './confirmation-period.js';

@@ -6,6 +6,7 @@ import { cachedJson, keptJson, withMember } from '../platform/http/entity-cache.
 import type { InstanceCaches } from '../platform/instance-caches.js';
 import type { NamespaceRow, ProjectRow } from './access.js';
 import { shownSchemas, shownSettings, type AliasTable, type SettingsTable } from './stored-settings.js';
+import { avatarUrl, uploadedAvatarUrl } from './avatar-urls.js';
 import { GROUP_SETTING_ALIASES, GROUP_STORED_SETTINGS, PROJECT_SETTING_ALIASES, PROJECT_STORED_SETTINGS } from './settings-tables.js';
 
 export function groupWebUrl(baseUrl: string, fullPath: string): string {
@@ -17,9 +18,6 @@ export function projectWebUrl(baseUrl: string, fullPath: string): string {
 }
 
 /** Where an uploaded avatar is served (GitLab's `/uploads/-/system/<model>/avatar/<id>/<file>`), or null. */
-export function uploadedAvatarUrl(baseUrl: string, model: 'project' | 'group' | 'user', id: number, filename: string | null): string | null {
-  return filename === null ? null : `${baseUrl}/uploads/-/system/${model}/avatar/${id}/${encodeURIComponent(filename)}`;
-}
 
 function topicsOf(project: ProjectRow): string[] {
   try {
@@ -44,7 +42,10 @@ export const NAMESPACE_ENTITY = defineEntity<NamespaceSource>()({
   kind: field.string(({ namespace }) => namespace.kind),
   full_path: field.string(({ namespace }) => namespace.full_path),
   parent_id: field.nullableInteger(({ namespace }) => (namespace.parent_id === null ? null : Number(namespace.parent_id))),
-  avatar_url: field.nullableString(({ baseUrl, namespace }) => (namespace.kind === 'group' ? uploadedAvatarUrl(baseUrl, 'group', Number(namespace.id), namespace.avatar) : null)),
+  // A user's namespace shows its owner's avatar (the row keeps the user's file name: change-user-avatar.ts).
+  avatar_url: field.nullableString(({ baseUrl, namespace }) => (namespace.kind === 'group'
+    ? uploadedAvatarUrl(baseUrl, 'group', Number(namespace.id), namespace.avatar)
+    : avatarUrl(baseUrl, { id: Number(namespace.owner_id), username: namespace.path, avatar: namespace.avatar }))),
   web_url: field.string(({ baseUrl, namespace }) => (namespace.kind === 'group' ? groupWebUrl(baseUrl, namespace.full_path) : `${baseUrl}/${namespace.full_path}`)),
 });
 

@@ -2,19 +2,9 @@
 import { isoTime } from '../platform/clock.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import type { UserRow } from './lookup.js';
-import { uploadedAvatarUrl } from './entities.js';
+import { avatarUrl, type AvatarOwner } from './avatar-urls.js';
 
-/** What a user's avatar URL is built from: callers select `avatar` with the user, never a query per user. */
-export type AvatarOwner = Pick<UserRow, 'id' | 'username' | 'avatar'>;
-
-/**
- * The one place a user's avatar URL is made (entities, OpenID's `picture`, webhook payloads, pages):
- * the uploaded file when there is one, else the generated SVG (avatar-route.ts). Pages pass `''` as
- * the base for a path on this host.
- */
-export function avatarUrl(baseUrl: string, user: AvatarOwner): string {
-  return uploadedAvatarUrl(baseUrl, 'user', Number(user.id), user.avatar) ?? `${baseUrl}/-/avatars/${encodeURIComponent(user.username)}.svg`;
-}
+export { avatarUrl, type AvatarOwner };
 
 export function userWebUrl(baseUrl: string, username: string): string {
   return `${baseUrl}/${username}`;

@@ -38,7 +38,7 @@ describe('GET /api/v4/namespaces', () => {
       expect(status).toBe(200);
       expect(body.map((namespace: any) => namespace.full_path)).toEqual(['alice', 'team', 'team/sub', 'other-team']);
       expect(headers['x-total']).toBe('4');
-      expect(body[0]).toEqual({ id: aliceNamespace.id, name: expect.any(String), path: 'alice', kind: 'user', full_path: 'alice', parent_id: null, avatar_url: null, web_url: 'http://kiln.test/alice' });
+      expect(body[0]).toEqual({ id: aliceNamespace.id, name: expect.any(String), path: 'alice', kind: 'user', full_path: 'alice', parent_id: null, avatar_url: 'http://kiln.test/-/avatars/alice.svg', web_url: 'http://kiln.test/alice' });
     });
 
     it('shows members_count_with_descendants only on groups the caller administers', async () => {

@@ -78,6 +78,29 @@ describe('PUT /api/v4/user/avatar', () => {
   });
 });
 
+describe('a user namespace\'s avatar_url (GitLab\'s Namespace delegates it to its owner)', () => {
+  it('is the owner\'s avatar in GET /namespaces, /namespaces/:id and a project\'s namespace, and follows its removal', async () => {
+    const dana = await kiln.createUser('dana');
+    const project = await kiln.createProject(dana, 'dana-project');
+    const namespaceOf = async () => ((await kiln.api('GET', '/namespaces', { token: dana.token, query: { search: 'dana' } })).body as any[]).find((namespace) => namespace.kind === 'user');
+    const generated = 'http://kiln.test/-/avatars/dana.svg';
+    expect((await namespaceOf()).avatar_url).toBe(generated);
+    await send('PUT', '/user/avatar', dana.token, { avatar: { filename: 'dana.png', data: TINY_PNG } });
+    const url = `http://kiln.test/uploads/-/system/user/avatar/${dana.id}/dana.png`;
+    const namespace = await namespaceOf();
+    expect(namespace.avatar_url).toBe(url);
+    expect((await kiln.api('GET', `/namespaces/${namespace.id}`, { token: dana.token })).body.avatar_url).toBe(url);
+    expect((await kiln.api('GET', '/namespaces/dana', { token: kiln.root.token })).body.avatar_url).toBe(url);
+    expect((await kiln.api('GET', `/projects/${project.id}`, { token: dana.token })).body.namespace.avatar_url).toBe(url);
+    // A group keeps its own (none here), whatever its owner's avatar.
+    await kiln.createGroup(dana, 'danas-group');
+    expect((await kiln.api('GET', '/namespaces/danas-group', { token: dana.token })).body.avatar_url).toBeNull();
+    await kiln.api('PUT', `/users/${dana.id}`, { token: kiln.root.token, body: { avatar: '' } });
+    expect((await namespaceOf()).avatar_url).toBe(generated);
+    expect((await kiln.api('GET', `/projects/${project.id}`, { token: dana.token })).body.namespace.avatar_url).toBe(generated);
+  });
+});
+
 describe('avatar on PUT and POST /api/v4/users (administrators)', () => {
   it('lets an administrator set and remove another user\'s avatar, and refuses everyone else', async () => {
     expect((await send('PUT', `/users/${bob.id}`, alice.token, { avatar: { filename: 'b.png', data: TINY_PNG } })).status).toBe(403);

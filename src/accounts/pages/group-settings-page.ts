@@ -12,7 +12,7 @@ import type { Principal } from '../../platform/auth/principal.js';
 import type { Visibility } from '../../platform/db/tables/accounts.js';
 import { updateGroup } from '../update-group.js';
 import { scheduleGroupDeletion } from '../schedule-group-deletion.js';
-import { uploadedAvatarUrl } from '../entities.js';
+import { uploadedAvatarUrl } from '../avatar-urls.js';
 import { parseStored } from '../stored-settings.js';
 import { describedBy, fieldError, submitForm, type FieldErrors } from '../settings/shared.js';
 import { field, visibilityOf, visibilityRadios } from './form-helpers.js';

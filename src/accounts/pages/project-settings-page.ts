@@ -10,7 +10,7 @@ import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { ForbiddenError } from '../../platform/errors.js';
 import { updateProject } from '../update-project.js';
 import { deleteProject } from '../delete-project.js';
-import { uploadedAvatarUrl } from '../entities.js';
+import { uploadedAvatarUrl } from '../avatar-urls.js';
 import { fieldErrorsOf, type FieldErrors } from '../settings/shared.js';
 import { field, validationMessage, visibilityOf, visibilityRadios } from './form-helpers.js';
 import { avatarField, avatarFromForm } from '../settings/avatar-field.js';
