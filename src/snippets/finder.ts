@@ -58,11 +58,18 @@ export function publicSnippetsQuery(deps: Deps, dates?: SnippetDates) {
 }
 
 /**
- * GET /snippets/all: every snippet for an administrator; for others the personal snippets they may
- * read (public, internal, their own) and the project snippets they wrote.
+ * GET /snippets/all: every snippet for an administrator (those on one shard with `repositoryStorage`);
+ * for others the personal snippets they may read (public, internal, their own) and the project
+ * snippets they wrote.
  */
-export function allSnippetsQuery(deps: Deps, user: AuthUser, dates?: SnippetDates) {
+export function allSnippetsQuery(deps: Deps, user: AuthUser, dates?: SnippetDates, repositoryStorage?: string) {
   const query = newestFirst(deps, dates);
+  // GitLab's `repository_storage` filter, for administrators (who find the snippets a shard holds
+  // before moving them): the snippets whose repository is on that shard.
+  if (user.admin && repositoryStorage) {
+    return query.where((eb) => eb.exists(eb.selectFrom('repositories as r').select('r.id')
+      .where('r.container_type', '=', 'snippet').whereRef('r.container_id', '=', 'snippets.id').where('r.shard', '=', repositoryStorage)));
+  }
   if (user.admin) return query;
   return query.where((eb) => eb.or([
     eb('author_id', '=', user.id),

@@ -42,7 +42,7 @@ export function personalSnippetRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     method: 'GET', url: '/snippets/all', summary: 'Every snippet the caller may read (all of them for administrators)', tags: TAGS, paginated: true,
     ability: { instance: 'log_in' }, params: { ...LIST_PARAMS, repository_storage: p.string.optional() },
-    handler: async ({ params, actor, paginate }) => presentSnippets(deps, await paginate(allSnippetsQuery(deps, actor.user, listDates(params)))),
+    handler: async ({ params, actor, paginate }) => presentSnippets(deps, await paginate(allSnippetsQuery(deps, actor.user, listDates(params), params.repository_storage))),
   });
 
   apiRoute(app, deps, {

@@ -166,6 +166,15 @@ describe('the snippet repository storage moves API', { timeout: 60_000 }, () => 
       const moves = (await kiln.api('GET', `/snippets/${made.id}/repository_storage_moves`, { token: admin.token })).body;
       expect(moves[0]).toMatchObject({ state: 'finished', source_storage_name: 'default', destination_storage_name: 'storage2', snippet: { id: made.id, project_id: made.project_id } });
     }
+    // GET /snippets/all?repository_storage= finds an administrator the snippets a shard holds.
+    const stayed = await snippet('Stays on default');
+    const onShard = async (shard: string, user = admin) => (await kiln.api('GET', '/snippets/all', { token: user.token, query: { repository_storage: shard, per_page: 100 } })).body.map((found: any) => found.id);
+    expect(await onShard('storage2')).toEqual(expect.arrayContaining([own.id, ofProject.id]));
+    expect(await onShard('storage2')).not.toContain(stayed.id);
+    expect(await onShard('default')).toEqual(expect.arrayContaining([stayed.id]));
+    expect(await onShard('default')).not.toContain(own.id);
+    // Others' lists are not filtered by it.
+    expect(await onShard('default', alice)).toEqual(expect.arrayContaining([own.id, stayed.id]));
     // Group wikis on the shard are not moved by the snippets' bulk move.
     expect(await kiln.deps.db.selectFrom('group_repository_storage_moves').select('id').execute()).toEqual([]);
   });
