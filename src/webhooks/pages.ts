@@ -10,7 +10,8 @@ import { page, redirect } from '../platform/web/page.js';
 import { html } from '../platform/web/html.js';
 import { FIRED_FLAGS, alertStatus, type FiredFlag } from './model.js';
 import { hookFlags } from './entities.js';
-import { findHook, hooksQuery, recentLogsQuery } from './finder.js';
+import { findHook, hooksQuery } from './finder.js';
+import { hookLogPage, recentEvents } from './hook-logs-view.js';
 import { createHook, deleteHook, updateHook, type HookOwner } from './save-hook.js';
 import { testOutcomeMessage, testProjectHook } from './test-hook.js';
 import { resendLog } from './deliver-hook.js';
@@ -96,33 +97,14 @@ async function handleHooksPost(context: PageContext, access: ProjectAccess, back
 async function renderHookEdit(context: PageContext, access: ProjectAccess) {
   const { deps } = context;
   const hook = await findHook(deps, owner(access), Number(context.match.id));
-  const logs = await recentLogsQuery(deps, Number(hook.id)).limit(20).execute();
-  const base = `/${access.project.full_path}/-/hooks/${hook.id}`;
-  return page({
-    title: 'Edit webhook',
-    body: html`${hookForm(context, PROJECT_FORM, hook, 'Save changes')}
-      <h2>Recent events</h2>
-      <p>GitLab events trigger webhooks. Use the request details of a webhook to help troubleshoot problems. Events are kept 7 days.</p>
-      ${logs.length === 0 ? html`<p>No recent events.</p>` : html`<table><thead><tr><th>Status</th><th>Trigger</th><th>Elapsed time</th><th>Request time</th><th></th></tr></thead><tbody>
-        ${logs.map((log) => html`<tr><td>${log.response_status}</td><td>${log.trigger}</td><td>${Number(log.execution_duration).toFixed(2)} sec</td><td>${new Date(Number(log.created_at)).toISOString()}</td><td><a href="${base}/hook_logs/${log.id}">View details</a></td></tr>`)}
-      </tbody></table>`}`,
-  });
+  const events = await recentEvents(deps, hook, `/${access.project.full_path}/-/hooks/${hook.id}`);
+  return page({ title: 'Edit webhook', body: html`${hookForm(context, PROJECT_FORM, hook, 'Save changes')}
+      ${events}` });
 }
 
 async function renderHookLog(context: PageContext, access: ProjectAccess) {
-  const { deps } = context;
-  const hook = await findHook(deps, owner(access), Number(context.match.id));
-  const log = await recentLogsQuery(deps, Number(hook.id)).where('id', '=', Number(context.match.log)).executeTakeFirst();
-  if (!log) return page({ title: 'Request details', status: 404, body: html`<p>This event is no longer kept.</p>` });
-  const pretty = (text: string) => JSON.stringify(JSON.parse(text), null, 2);
-  return page({
-    title: 'Request details',
-    body: html`<form method="post" action="/${access.project.full_path}/-/hooks">${csrfField(context)}<input type="hidden" name="action" value="resend"><input type="hidden" name="hook_id" value="${hook.id}"><input type="hidden" name="log_id" value="${log.id}"><button type="submit">Resend Request</button></form>
-      <dl><dt>Response status</dt><dd>${log.response_status}</dd><dt>Trigger</dt><dd>${log.trigger}</dd><dt>Elapsed time</dt><dd>${Number(log.execution_duration).toFixed(2)} sec</dd><dt>Request time</dt><dd>${new Date(Number(log.created_at)).toISOString()}</dd>
-      ${log.internal_error_message ? html`<dt>Error</dt><dd class="error">${log.internal_error_message}</dd>` : ''}</dl>
-      <h2>Request</h2><h3>Headers</h3><pre>${pretty(log.request_headers)}</pre><h3>Content</h3><pre>${pretty(log.request_data)}</pre>
-      <h2>Response</h2><h3>Headers</h3><pre>${pretty(log.response_headers)}</pre><h3>Content</h3><pre>${log.response_body}</pre>`,
-  });
+  const hook = await findHook(context.deps, owner(access), Number(context.match.id));
+  return hookLogPage(context, hook, Number(context.match.log), `/${access.project.full_path}/-/hooks`);
 }
 
 async function renderSlack(context: PageContext, access: ProjectAccess) {

@@ -9,6 +9,8 @@ import type { HookRow } from './entities.js';
 import { sendToHook, type SendOutcome } from './deliver-hook.js';
 import { buildHook } from './build-hook.js';
 import { newestWikiPage } from '../wikis/api.js';
+import { PUSH_SAMPLE, REPOSITORY_UPDATE_SAMPLE } from './payloads/system-test-samples.js';
+import { firstMergeRequestOfMemberProjects } from './system-test-queries.js';
 
 export const TEST_TRIGGERS = [
   'push_events', 'tag_push_events', 'issues_events', 'confidential_issues_events', 'note_events', 'confidential_note_events',
@@ -99,7 +101,31 @@ export function testOutcomeMessage(outcome: SendOutcome): { ok: boolean; message
 /** The system hook test of lib/api/system_hooks.rb: a fixed sample project_create event, answered back. */
 export const SYSTEM_HOOK_TEST_DATA = { event_name: 'project_create', name: 'Ruby', path: 'ruby', project_id: 1, owner_name: 'Someone', owner_email: 'example@gitlabhq.com' };
 
-/** Send a system hook the sample event now (the API's test and the admin page's Test button). */
+/** Send a system hook the sample event now (the API's POST /hooks/:id). */
 export function testSystemHook(deps: Deps, hook: HookRow): Promise<SendOutcome> {
   return sendToHook(deps, { hook, event: 'System Hook', trigger: 'system_hooks', data: SYSTEM_HOOK_TEST_DATA, eventUuid: randomUUID(), idempotencyKey: randomUUID() });
+}
+
+/** The events the admin page tests a system hook with (GitLab's TestHooks::SystemService), each logged under its hook trigger. */
+export const SYSTEM_TEST_TRIGGERS = {
+  push_events: 'push_hooks', tag_push_events: 'tag_push_hooks', merge_requests_events: 'merge_request_hooks', repository_update_events: 'repository_update_hooks',
+} as const;
+export type SystemTestTrigger = keyof typeof SYSTEM_TEST_TRIGGERS;
+
+async function systemTestData(deps: Deps, actorId: number, trigger: SystemTestTrigger): Promise<unknown> {
+  if (trigger === 'push_events' || trigger === 'tag_push_events') return PUSH_SAMPLE;
+  if (trigger === 'repository_update_events') return REPOSITORY_UPDATE_SAMPLE;
+  const mergeRequestId = await firstMergeRequestOfMemberProjects(deps, actorId);
+  // GitLab sends the merge request's hook data as it stands (to_hook_data): no change, and no action.
+  const built = mergeRequestId === null ? null : await buildHook(deps, { kind: 'merge_request.updated', projectId: 0, actorId, mergeRequestId, changes: [], previous: {}, current: {} });
+  if (!built) throw new ApiError(422, { message: 'Ensure one of your projects has merge requests.' });
+  const data = built.data as { object_attributes: Record<string, unknown> };
+  delete data.object_attributes.action;
+  return data;
+}
+
+/** The admin page's Test of a system hook with one of its triggers; 422 when there is nothing to build it from. */
+export async function testSystemHookWith(deps: Deps, hook: HookRow, actorId: number, trigger: SystemTestTrigger): Promise<SendOutcome> {
+  const data = await systemTestData(deps, actorId, trigger);
+  return sendToHook(deps, { hook, event: 'System Hook', trigger: SYSTEM_TEST_TRIGGERS[trigger], data, eventUuid: randomUUID(), idempotencyKey: randomUUID() });
 }

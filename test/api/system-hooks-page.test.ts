@@ -41,7 +41,7 @@ describe('GET /admin/hooks', () => {
       expect(list.body).not.toContain('push_events_branch_filter');
     });
 
-    it('adds a hook through the form, lists it without its secret, and Test sends the sample event to it', async () => {
+    it('adds a hook through the form, lists it without its secret, and Test sends it a push by default', async () => {
       const created = await admin.post('/admin/hooks', { action: 'create', url: `${receiverUrl}/system`, token: 'sekrit-token', push_events: '1', merge_requests_events: '1' });
       expect(created.statusCode).toBe(303);
       const [hook] = await systemHooks();
@@ -59,7 +59,7 @@ describe('GET /admin/hooks', () => {
       expect(received).toHaveLength(1);
       expect(received[0].headers['x-gitlab-event']).toBe('System Hook');
       expect(received[0].headers['x-gitlab-token']).toBe('sekrit-token');
-      expect(received[0].body).toMatchObject({ event_name: 'project_create', owner_email: 'example@gitlabhq.com' });
+      expect(received[0].body).toMatchObject({ object_kind: 'push', event_name: 'push', ref: 'refs/heads/main' });
     });
 
     it('edits a hook: the form shows its settings but not its secret, which an empty field keeps', async () => {

@@ -1,5 +1,6 @@
 // The admin area's system hooks page in Chromium (issue 36): reached from the admin dashboard, a hook
-// added through the form and tested against a loopback receiver, the list and the edit form axe-clean
+// added through the form and tested against a loopback receiver (a push, then a repository update),
+// the list, the edit form with its recent events and a delivery's page axe-clean
 // at 1280 px and at 390 px, light and dark, without sideways scrolling.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
@@ -46,7 +47,10 @@ describe('/admin/hooks', () => {
     expect(await page.textContent('.flash')).toContain('Hook executed successfully: HTTP 200');
     expect(received).toHaveLength(1);
     expect(received[0].headers['x-gitlab-event']).toBe('System Hook');
-    expect(received[0].body).toMatchObject({ event_name: 'project_create' });
+    expect(received[0].body).toMatchObject({ object_kind: 'push' }); // the first trigger offered: push events
+    await page.selectOption('#system-hooks select[name="trigger"]', 'repository_update_events');
+    await Promise.all([page.waitForNavigation(), page.click('#system-hooks button:has-text("Test")')]);
+    expect(received[1].body).toMatchObject({ event_name: 'repository_update' });
     await context.close();
   });
 
@@ -64,7 +68,11 @@ describe('/admin/hooks', () => {
         await Promise.all([page.waitForNavigation(), page.click('#system-hooks a:has-text("Edit")')]);
         expect(await page.textContent('h1')).toBe('Edit system hook');
         expect(await page.inputValue('input[name="url"]')).toBe(receiverUrl);
+        expect(await page.textContent('#recent-events')).toContain('repository_update_hooks');
         expect(await overflowsSideways(page)).toBe(false);
+        expect(await seriousViolations(page)).toEqual([]);
+        await Promise.all([page.waitForNavigation(), page.click('#recent-events a:has-text("View details")')]);
+        expect(await page.textContent('h1')).toBe('Request details');
         expect(await seriousViolations(page)).toEqual([]);
         await context.close();
       }
