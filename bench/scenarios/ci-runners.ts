@@ -1,0 +1,264 @@
+// `npm run bench -- ci-runners` (issue 39, "How it is shown"): the runner protocol under many runners,
+// over loopback, with runners that send what GitLab Runner sends (bench/runner-load.ts).
+//
+// - 50 idle runners, each with its own token, long-polling `POST /jobs/request` with the
+//   `last_update` of their previous 204 and no job queued: the server's CPU time (/proc, its
+//   utime + stime) over 25 s, as a share of one core, less the same server's share over 5 s with no
+//   runner just before (its own idle work is not the runners' cost; both are reported). The long poll is cut to 10 s here (Kiln's default is 50 s, as Workhorse's) and a runner
+//   asks again at once after a 204 (GitLab Runner waits check_interval, 3 s): five times as many
+//   polls end as in a default setup, so the cost of a poll ending shows.
+// - 1,000 queued jobs (ten pipelines of 100 jobs, made through the API from one .gitlab-ci.yml)
+//   handed to 10 runners asking at once, each asking again as soon as it is answered, until all are
+//   told 204: jobs per second from the first request to the last answer; every job handed exactly
+//   once (no id twice, 1,000 in all, none left pending).
+// - A 5 MB job log appended with `PATCH /jobs/:id/trace` in 128 KiB chunks back to back (GitLab
+//   Runner sends what it has every 3 s: back to back is harsher), while five viewers poll the job
+//   page's log fragment every 2 s (as its htmx does) and the raw log is read every second: the p99
+//   of ordinary requests (a project, a page of its issues, 100 a second from 4 clients) against the
+//   same requests with no log traffic just before, in the same run.
+import type { BenchScenario, BenchServer } from '../scenario.js';
+import type { Deps } from '../../src/platform/deps.js';
+import type { Principal } from '../../src/platform/auth/principal.js';
+import { toAuthUser } from '../../src/accounts/user-entities.js';
+import { createProject } from '../../src/accounts/create-project.js';
+import { createRunner } from '../../src/ci/runners/register-runner.js';
+import { insertIssues } from '../seed-issues.js';
+import { BenchRunner, appendLog, drainQueue, jobLog, pollIdle, type HandedJob } from '../runner-load.js';
+
+const IDLE_RUNNERS = 50;
+const DRAIN_RUNNERS = 10;
+const PIPELINES = 10;
+const JOBS_PER_PIPELINE = 100;
+const JOBS = PIPELINES * JOBS_PER_PIPELINE;
+const LONG_POLL_MS = 10_000;
+const QUIET_S = 5;
+const POLLING_S = Number(process.env.BENCH_CI_POLLING_S ?? 25);
+const LOG_BYTES = 5 * 1024 * 1024;
+const LOG_CHUNK = 128 * 1024;
+const LOG_PHASE_S = 8;
+const VIEWERS = 5;
+/** The ordinary requests: 4 clients, each one request every 40 ms (100 a second in all). */
+const CLIENTS = 4;
+const CLIENT_EVERY_MS = 40;
+/** BENCH_CI_PARTS=idle,queue,log: the parts to run (e.g. one alone under BENCH_CPU_PROF_DIR); the log part needs the queue's jobs. */
+const PARTS = new Set((process.env.BENCH_CI_PARTS ?? 'idle,queue,log').split(','));
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+async function api(server: BenchServer, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown; total: number | null }> {
+  const response = await fetch(`${server.url}/api/v4${path}`, {
+    method,
+    headers: { 'private-token': server.rootToken, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  const total = response.headers.get('x-total');
+  return { status: response.status, json: text ? (JSON.parse(text) as unknown) : null, total: total === null ? null : Number(total) };
+}
+
+async function seedCi(deps: Deps): Promise<Record<string, unknown>> {
+  const rootRow = await deps.db.selectFrom('users').selectAll().where('username_lower', '=', 'root').executeTakeFirstOrThrow();
+  const root: Principal = { user: toAuthUser(rootRow), scopes: ['api'], via: 'personal_access_token', tokenId: null };
+  const project = await createProject(deps, root, { name: 'ci-bench', visibility: 'public' });
+  await insertIssues(deps, { projectIds: [Number(project.id)], count: 50, authorIds: [root.user.id], title: (n) => `Issue ${n}: the build is red` });
+  const tokens: string[] = [];
+  for (let i = 0; i < IDLE_RUNNERS + DRAIN_RUNNERS; i += 1) {
+    tokens.push((await createRunner(deps, { runnerType: 'instance_type' }, { description: `bench runner ${i}` }, { creatorId: root.user.id, registration: 'authenticated_user' })).token);
+  }
+  return { projectId: Number(project.id), projectPath: `${rootRow.username}/${project.path}`, tokens };
+}
+
+/** The server's CPU over `seconds`, as a percentage of one core (/proc's 10 ms ticks). */
+async function cpuShare(server: BenchServer, seconds: number): Promise<number> {
+  const before = server.cpuMs?.();
+  const started = Date.now();
+  await sleep(seconds * 1000);
+  const after = server.cpuMs?.();
+  if (before === null || before === undefined || after === null || after === undefined) throw new Error('the server CPU time is not readable (/proc)');
+  return ((after - before) / (Date.now() - started)) * 100;
+}
+
+/** Ordinary API requests at a steady pace until `until` resolves: their latencies in ms. */
+async function ordinaryLoad(server: BenchServer, projectId: number, until: Promise<unknown>): Promise<{ latencies: number[]; failures: number }> {
+  let done = false;
+  void until.finally(() => (done = true));
+  const latencies: number[] = [];
+  let failures = 0;
+  const paths = [`/api/v4/projects/${projectId}`, `/api/v4/projects/${projectId}/issues?per_page=20`];
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, client) => {
+      await sleep((client * CLIENT_EVERY_MS) / CLIENTS);
+      for (let n = client; !done; n += 1) {
+        const started = performance.now();
+        const response = await fetch(`${server.url}${paths[n % paths.length]}`, { headers: { 'private-token': server.rootToken } });
+        await response.arrayBuffer();
+        const ms = performance.now() - started;
+        if (response.status === 200) latencies.push(ms);
+        else failures += 1;
+        await sleep(Math.max(0, CLIENT_EVERY_MS - ms));
+      }
+    }),
+  );
+  return { latencies, failures };
+}
+
+/** Five viewers of the job's page polling its log fragment every 2 s, and the raw log read every second, until `until`. */
+async function viewLog(server: BenchServer, jobPath: () => string, until: Promise<unknown>): Promise<{ views: number[]; raws: number[] }> {
+  let done = false;
+  void until.finally(() => (done = true));
+  const views: number[] = [];
+  const raws: number[] = [];
+  const timed = async (path: string, headers: Record<string, string>, into: number[]) => {
+    const started = performance.now();
+    const response = await fetch(`${server.url}${path}`, { headers });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
+    into.push(performance.now() - started);
+  };
+  const viewer = async (index: number) => {
+    await sleep((index * 2000) / VIEWERS);
+    await timed(jobPath(), {}, views);
+    while (!done) {
+      await sleep(2000);
+      if (!done) await timed(`${jobPath()}/log`, { 'hx-request': 'true' }, views);
+    }
+  };
+  const raw = async () => {
+    while (!done) {
+      await sleep(1000);
+      if (!done) await timed(`${jobPath()}/raw`, {}, raws);
+    }
+  };
+  await Promise.all([...Array.from({ length: VIEWERS }, (_, index) => viewer(index)), raw()]);
+  return { views, raws };
+}
+
+/** Ten pipelines of 100 jobs on main (the push of the .gitlab-ci.yml makes the first): the pending count. */
+async function queueJobs(server: BenchServer, projectId: number): Promise<number> {
+  const config = Array.from({ length: JOBS_PER_PIPELINE }, (_, i) => `job-${i}:\n  script: echo ${i}\n`).join('');
+  const committed = await api(server, 'POST', `/projects/${projectId}/repository/commits`, { branch: 'main', commit_message: 'CI', actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: config }] });
+  if (committed.status !== 201) throw new Error(`the commit answered ${committed.status}`);
+  // The push's pipeline is made by a background job: wait for it, so that it is not made during the run.
+  const deadline = Date.now() + 20_000;
+  let pipelines = 0;
+  while (Date.now() < deadline && (pipelines = (await api(server, 'GET', `/projects/${projectId}/pipelines?per_page=1`)).total ?? 0) < 1) await sleep(100);
+  for (let i = pipelines; i < PIPELINES; i += 1) {
+    const created = await api(server, 'POST', `/projects/${projectId}/pipeline?ref=main`);
+    if (created.status !== 201) throw new Error(`POST /pipeline answered ${created.status}`);
+  }
+  return (await api(server, 'GET', `/projects/${projectId}/jobs?scope=pending&per_page=1`)).total ?? 0;
+}
+
+type Row = { name: string; value: number; unit: string; baseline?: number; target: string; pass: boolean };
+
+/** 50 idle runners long-polling: the server's CPU as a share of one core, beside its CPU with no runner. */
+async function idleRunners(server: BenchServer, tokens: string[]): Promise<Row> {
+  // After the server's start has settled (its worker threads load after it first answers).
+  await sleep(3000);
+  const quiet = await cpuShare(server, QUIET_S);
+  const polling = pollIdle(tokens.map((token) => new BenchRunner(server.url, token)));
+  await sleep(2000);
+  const pollsBefore = polling.polls();
+  const busy = await cpuShare(server, POLLING_S);
+  const polls = polling.polls() - pollsBefore;
+  await polling.stop();
+  // The runners' cost is what the server spends above its own idle work (the background worker's
+  // polls, timers): the same process, measured just before, with no runner connected.
+  const cost = busy - quiet;
+  return {
+    name: `${tokens.length} idle runners long-polling jobs/request (own tokens, last_update; ${LONG_POLL_MS / 1000} s long poll, no pause between polls; ${polls} polls ended in ${POLLING_S} s): server CPU ${round(busy, 2)} % with them, ${round(quiet, 2)} % with no runner`,
+    value: round(cost, 2),
+    unit: '% of one core',
+    target: '<2 % of one core above no runner',
+    pass: cost < 2,
+  };
+}
+
+/** 1,000 queued jobs drained by 10 runners asking at once: jobs per second, each job handed once. */
+async function handOut(server: BenchServer, projectId: number, tokens: string[]): Promise<{ row: Row; handed: HandedJob[] }> {
+  const pending = await queueJobs(server, projectId);
+  const runners = tokens.map((token) => new BenchRunner(server.url, token));
+  const cpuBefore = server.cpuMs?.() ?? null;
+  const started = performance.now();
+  const handed = await drainQueue(runners);
+  const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = server.cpuMs?.() ?? null;
+  const unique = new Set(handed.map((job) => job.id)).size;
+  const left = (await api(server, 'GET', `/projects/${projectId}/jobs?scope=pending&per_page=1`)).total;
+  const perSecond = handed.length / seconds;
+  const cpuPerJob = cpuBefore === null || cpuAfter === null || handed.length === 0 ? '' : `, server CPU ${round((cpuAfter - cpuBefore) / handed.length, 2)} ms a job`;
+  return {
+    handed,
+    row: {
+      name: `${JOBS.toLocaleString('en-US')} queued jobs handed to ${tokens.length} runners asking at once (${pending} pending before, ${handed.length} handed, ${unique} distinct, ${left} left; ${round(seconds, 2)} s${cpuPerJob})`,
+      value: Math.round(perSecond),
+      unit: 'jobs/s',
+      target: '≥200 jobs/s, each job once',
+      pass: perSecond >= 200 && pending === JOBS && handed.length === JOBS && unique === JOBS && left === 0,
+    },
+  };
+}
+
+/** The p99 of ordinary requests while 5 MB logs are appended to running jobs and viewed, against the same with no log traffic. */
+async function logStream(server: BenchServer, seeded: Record<string, unknown>, jobs: HandedJob[]): Promise<Row> {
+  const projectId = seeded.projectId as number;
+  const quietLoad = await ordinaryLoad(server, projectId, sleep(LOG_PHASE_S * 1000));
+  let current = jobs[0];
+  const jobPath = () => `/${seeded.projectPath as string}/-/jobs/${current.id}`;
+  const log = jobLog(LOG_BYTES);
+  let logs = 0;
+  const started = performance.now();
+  const streaming = (async () => {
+    do {
+      current = jobs[logs];
+      await appendLog(server.url, current, log, LOG_CHUNK);
+      logs += 1;
+    } while (performance.now() - started < LOG_PHASE_S * 1000);
+  })();
+  const [loaded, viewed] = await Promise.all([ordinaryLoad(server, projectId, streaming), viewLog(server, jobPath, streaming), streaming]);
+  const seconds = (performance.now() - started) / 1000;
+  const quietP99 = percentile(quietLoad.latencies, 99);
+  const loadedP99 = percentile(loaded.latencies, 99);
+  return {
+    name: `p99 of GET a project / its issues (${(CLIENTS * 1000) / CLIENT_EVERY_MS} req/s) while ${logs} × 5 MB logs are appended in 128 KiB chunks (${round((logs * LOG_BYTES) / 1048576 / seconds, 2)} MB/s) and viewed (page/fragment p50 ${round(percentile(viewed.views, 50))} ms, max ${round(Math.max(...viewed.views))} ms; raw log p50 ${round(percentile(viewed.raws, 50))} ms), against no log traffic (p99 ${round(quietP99)} ms)`,
+    value: round(loadedP99),
+    unit: 'ms',
+    baseline: round(quietP99),
+    target: 'p99 ≤3× quiet and <50 ms',
+    pass: loaded.failures === 0 && quietLoad.failures === 0 && loadedP99 <= 3 * quietP99 && loadedP99 < 50,
+  };
+}
+
+export function ciRunnersScenario(name: string, database: 'sqlite' | 'postgres'): BenchScenario {
+  return {
+    name,
+    database,
+    env: () => ({ KILN_CI_LONG_POLL_MS: String(LONG_POLL_MS) }),
+    seed: seedCi,
+    async targets() {
+      return [];
+    },
+    async custom(server, seeded) {
+      const tokens = seeded.tokens as string[];
+      const rows: Row[] = [];
+      if (PARTS.has('idle')) rows.push(await idleRunners(server, tokens.slice(0, IDLE_RUNNERS)));
+      if (!PARTS.has('queue')) return rows;
+      const { row, handed } = await handOut(server, seeded.projectId as number, tokens.slice(IDLE_RUNNERS));
+      rows.push(row);
+      if (PARTS.has('log')) rows.push(await logStream(server, seeded, handed));
+      return rows;
+    },
+  };
+}
+
+export const scenario = ciRunnersScenario('ci-runners', 'sqlite');
+
+export default scenario;
