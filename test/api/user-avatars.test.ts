@@ -5,6 +5,7 @@ import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { multipart, TINY_PNG } from '../helpers/multipart.js';
 import { registerApp, tokensFor } from './oauth-driver.js';
 import { userAttrs, usersForHook } from '../../src/webhooks/payloads/common.js';
+import { up } from '../../src/platform/db/migrations/20261230T0710-user-namespace-avatars.js';
 
 let kiln: TestKiln;
 let alice: TestUser;
@@ -98,6 +99,21 @@ describe('a user namespace\'s avatar_url (GitLab\'s Namespace delegates it to it
     await kiln.api('PUT', `/users/${dana.id}`, { token: kiln.root.token, body: { avatar: '' } });
     expect((await namespaceOf()).avatar_url).toBe(generated);
     expect((await kiln.api('GET', `/projects/${project.id}`, { token: dana.token })).body.namespace.avatar_url).toBe(generated);
+  });
+});
+
+describe('the migration that copies users\' avatars onto their namespaces', () => {
+  it('gives a namespace its owner\'s file name as an avatar change before it would have, and leaves groups alone', async () => {
+    const erin = await kiln.createUser('erin');
+    const group = await kiln.createGroup(erin, 'erins-group');
+    // The state before the migration: the user's row names a file, the namespace's none.
+    await kiln.deps.db.updateTable('users').set({ avatar: 'old.png' }).where('id', '=', erin.id).execute();
+    await kiln.deps.db.updateTable('namespaces').set({ avatar: null }).where('kind', '=', 'user').where('owner_id', '=', erin.id).execute();
+    const namespaceAvatar = async () => ((await kiln.api('GET', '/namespaces/erin', { token: erin.token })).body.avatar_url);
+    expect(await namespaceAvatar()).toBe('http://kiln.test/-/avatars/erin.svg');
+    await up(kiln.deps.db);
+    expect(await namespaceAvatar()).toBe(`http://kiln.test/uploads/-/system/user/avatar/${erin.id}/old.png`);
+    expect((await kiln.api('GET', `/namespaces/${group.id}`, { token: erin.token })).body.avatar_url).toBeNull();
   });
 });
 
