@@ -133,4 +133,11 @@ describe('deploy tokens over git HTTP', () => {
     await kiln.deps.db.updateTable('deploy_tokens').set({ expires_at: null, revoked: 1 }).where('id', '=', token.id).execute();
     expect((await git(['ls-remote', remote(token.username, token.token, 'team/app')])).code).not.toBe(0);
   });
+
+  it('accepts an expiry date in the past, as GitLab does (no validation on it): the token is born expired', async () => {
+    // python-gitlab's functional suite creates its deploy tokens with expires_at 2021-09-09 and 2022-01-01.
+    const token = await kiln.apiAs(alice, 'POST', `/projects/${project.id}/deploy_tokens`, { name: 'stale', scopes: ['read_repository'], expires_at: '2022-01-01' });
+    expect(token).toMatchObject({ name: 'stale', expires_at: '2022-01-01T00:00:00.000Z', expired: true });
+    expect((await git(['ls-remote', remote(token.username, token.token, 'team/app')])).code).not.toBe(0);
+  });
 });
