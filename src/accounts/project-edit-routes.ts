@@ -16,7 +16,8 @@ import { avatarChange } from './avatar-change.js';
 import { UNSUPPORTED_PROJECT_PARAMS } from './unsupported-params.js';
 import { namespaceOf } from './finders.js';
 import { projectUsersQuery } from './project-users-queries.js';
-import { projectEntity } from './entities.js';
+import { projectGroupsQuery } from './project-groups-queries.js';
+import { groupEntity, projectEntity } from './entities.js';
 import { starrerEntity, userBasic } from './user-entities.js';
 import { starrersQuery } from './starrers-finder.js';
 
@@ -36,6 +37,9 @@ function requireOne(input: Record<string, unknown>, names: string[]): void {
   if (names.some((name) => input[name] !== undefined)) return;
   throw new ParamError(`${names.join(', ')} are missing, at least one parameter must be provided`);
 }
+
+/** GitLab's Gitlab::Access.all_values: the levels a group may be given on a shared project. */
+const SHARED_ACCESS_LEVELS = [10, 15, 20, 30, 40, 50];
 
 export function projectEditRoutes(app: FastifyInstance, deps: Deps): void {
   const base = deps.config.baseUrl;
@@ -105,6 +109,26 @@ export function projectEditRoutes(app: FastifyInstance, deps: Deps): void {
       if (skipUsers.some((id) => !Number.isSafeInteger(id))) throw new ParamError('skip_users is invalid');
       const rows = await paginate(projectUsersQuery(deps, access.project, { search: params.search, skipUsers }));
       return rows.map((row) => userBasic(base, row));
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'GET', url: '/projects/:id/groups', summary: "The project's group and the groups above it", tags: ['projects'], paginated: true,
+    ability: { project: 'read_project' }, auth: 'optional',
+    params: {
+      id: p.string.required(), search: p.string.optional(), skip_groups: p.integers.optional(),
+      // Accepted as GitLab takes them; Kiln shares no project with a group, so they add nothing.
+      with_shared: p.boolean.optional(), shared_visible_only: p.boolean.optional(), shared_min_access_level: p.integer.optional(),
+    },
+    handler: async ({ params, project, paginate }) => {
+      const access = await project();
+      if (params.shared_min_access_level !== undefined && !SHARED_ACCESS_LEVELS.includes(params.shared_min_access_level)) throw new ParamError('shared_min_access_level does not have a valid value');
+      const rows = await paginate(projectGroupsQuery(deps, access.project, { search: params.search, skipGroups: params.skip_groups ?? [] }));
+      // GitLab's PublicGroupDetails.
+      return rows.map((row) => {
+        const { id, web_url, name, avatar_url, full_name, full_path } = groupEntity(base, row);
+        return { id, web_url, name, avatar_url, full_name, full_path };
+      });
     },
   });
 }

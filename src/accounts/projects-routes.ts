@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { SelectQueryBuilder } from 'kysely';
 import { JsonText } from '../platform/http/json-text.js';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
@@ -10,7 +11,7 @@ import { deleteProject } from './delete-project.js';
 import { accountHooks } from './hooks.js';
 import { findProject, findUser } from './lookup.js';
 import { toAuthUser } from './user-entities.js';
-import type { Principal } from '../platform/auth/principal.js';
+import type { AuthUser, Principal } from '../platform/auth/principal.js';
 import { namespaceOf, namespacesOf, projectsByIds, visibleProjectKeysQuery } from './finders.js';
 import { keptProjectJson, projectEntity, projectJson, projectJsonKey } from './entities.js';
 import { forkedFromJson } from './fork-network.js';
@@ -30,37 +31,20 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     // The page's keys and count in one statement; the rows of the entities not kept only on a miss.
     handler: async ({ params, principal, paginateWithCount, input }) => {
       const user = principal?.user ?? null;
-      let query = visibleProjectKeysQuery(deps, user, projectFilters(params));
-      for (const owners of ownersWith(deps.db, 'project_id', customAttributeFilter(input, user))) query = query.where('id', 'in', owners);
-      const keys = await paginateWithCount(query);
-      const forkedFrom = await forkedFromJson(deps, deps.config, user, keys);
-      const jsons = keys.map((key) => keptProjectJson(deps.caches, key, forkedFrom.get(Number(key.id))));
-      // What identifies each entity's JSON: the key it is kept under and the upstream shown with it.
-      const shown = keys.map((key) => `${projectJsonKey(key)}|${forkedFrom.get(Number(key.id)) ?? ''}`);
-      let digestJson = showsCustomAttributes(input, user);
-      const missing = await projectsByIds(deps, keys.filter((_, index) => jsons[index] === undefined).map((key) => Number(key.id)));
-      if (missing.length) {
-        const namespaces = await namespacesOf(deps, missing);
-        const read = new Map(missing.map((row) => [Number(row.id), { row, namespace: namespaces.get(Number(row.namespace_id))! }]));
-        keys.forEach((key, index) => {
-          const found = jsons[index] === undefined ? read.get(Number(key.id)) : undefined;
-          if (!found) return;
-          const upstream = forkedFrom.get(Number(key.id));
-          jsons[index] = projectJson(deps.caches, deps.config, found.row, found.namespace, undefined, upstream);
-          // Read now, maybe at a newer version than the page's key; a row without one is not kept.
-          digestJson ||= found.row.version == null || found.namespace.version == null;
-          shown[index] = `${projectJsonKey({ id: found.row.id, version: found.row.version, namespace_id: found.namespace.id, namespace_version: found.namespace.version })}|${upstream ?? ''}`;
-        });
-        // A project deleted between the two statements is left out, as a listing read after it would.
-      }
-      // The page's ETag digests what identifies its entities, not its JSON (http/etag.ts); with custom
-      // attributes, which no version names, the JSON is digested.
-      const identity = digestJson ? undefined : `projects\n${shown.filter((_, index) => jsons[index] !== undefined).join('\n')}`;
-      if (showsCustomAttributes(input, user)) {
-        const attributes = await customAttributesOf(deps.db, 'project_id', keys.map((key) => Number(key.id)));
-        keys.forEach((key, index) => (jsons[index] &&= withMember(jsons[index], 'custom_attributes', JSON.stringify(attributes.get(Number(key.id))))));
-      }
-      return JsonText.of(`[${jsons.filter((json) => json !== undefined).join(',')}]`, identity);
+      return projectListAnswer(deps, user, input, visibleProjectKeysQuery(deps, user, projectFilters(params)), paginateWithCount);
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'GET', url: '/users/:user_id/projects', summary: "The projects in a user's personal namespace that you can see (id or username)", tags: ['projects', 'users'], paginated: true,
+    ability: { instance: 'read_instance' }, auth: 'optional',
+    params: { ...PROJECT_LIST_PARAMS, user_id: p.string.required() },
+    handler: async ({ params, principal, paginateWithCount, input }) => {
+      const user = principal?.user ?? null;
+      const owner = await findUser(deps, params.user_id);
+      const namespace = await deps.db.selectFrom('namespaces').select('id').where('kind', '=', 'user').where('owner_id', '=', Number(owner.id)).executeTakeFirst();
+      const query = visibleProjectKeysQuery(deps, user, projectFilters(params)).where('namespace_id', '=', namespace ? Number(namespace.id) : 0);
+      return projectListAnswer(deps, user, input, query, paginateWithCount);
     },
   });
 
@@ -134,4 +118,42 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       return { message: '202 Accepted' };
     },
   });
+}
+
+/**
+ * A page of project entities for `query` (visibleProjectKeysQuery, maybe narrowed): the page's keys and
+ * count in one statement, the rows of the entities not kept only on a miss. GET /projects and GET
+ * /users/:id/projects answer with it.
+ */
+async function projectListAnswer(deps: Deps, user: AuthUser | null, input: Record<string, unknown>, query: ReturnType<typeof visibleProjectKeysQuery>, paginateWithCount: <Row>(query: SelectQueryBuilder<any, any, Row>) => Promise<Row[]>): Promise<JsonText> {
+  for (const owners of ownersWith(deps.db, 'project_id', customAttributeFilter(input, user))) query = query.where('id', 'in', owners);
+  const keys = await paginateWithCount(query);
+  const forkedFrom = await forkedFromJson(deps, deps.config, user, keys);
+  const jsons = keys.map((key) => keptProjectJson(deps.caches, key, forkedFrom.get(Number(key.id))));
+  // What identifies each entity's JSON: the key it is kept under and the upstream shown with it.
+  const shown = keys.map((key) => `${projectJsonKey(key)}|${forkedFrom.get(Number(key.id)) ?? ''}`);
+  let digestJson = showsCustomAttributes(input, user);
+  const missing = await projectsByIds(deps, keys.filter((_, index) => jsons[index] === undefined).map((key) => Number(key.id)));
+  if (missing.length) {
+    const namespaces = await namespacesOf(deps, missing);
+    const read = new Map(missing.map((row) => [Number(row.id), { row, namespace: namespaces.get(Number(row.namespace_id))! }]));
+    keys.forEach((key, index) => {
+      const found = jsons[index] === undefined ? read.get(Number(key.id)) : undefined;
+      if (!found) return;
+      const upstream = forkedFrom.get(Number(key.id));
+      jsons[index] = projectJson(deps.caches, deps.config, found.row, found.namespace, undefined, upstream);
+      // Read now, maybe at a newer version than the page's key; a row without one is not kept.
+      digestJson ||= found.row.version == null || found.namespace.version == null;
+      shown[index] = `${projectJsonKey({ id: found.row.id, version: found.row.version, namespace_id: found.namespace.id, namespace_version: found.namespace.version })}|${upstream ?? ''}`;
+    });
+    // A project deleted between the two statements is left out, as a listing read after it would.
+  }
+  // The page's ETag digests what identifies its entities, not its JSON (http/etag.ts); with custom
+  // attributes, which no version names, the JSON is digested.
+  const identity = digestJson ? undefined : `projects\n${shown.filter((_, index) => jsons[index] !== undefined).join('\n')}`;
+  if (showsCustomAttributes(input, user)) {
+    const attributes = await customAttributesOf(deps.db, 'project_id', keys.map((key) => Number(key.id)));
+    keys.forEach((key, index) => (jsons[index] &&= withMember(jsons[index], 'custom_attributes', JSON.stringify(attributes.get(Number(key.id))))));
+  }
+  return JsonText.of(`[${jsons.filter((json) => json !== undefined).join(',')}]`, identity);
 }
