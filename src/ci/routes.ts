@@ -22,6 +22,8 @@ import { readTrace } from './jobs/trace.js';
 import { queueSignal } from './queue-signal.js';
 import { sendArchive } from './runner-protocol-routes.js';
 import { assertMayUpdateRef } from './jobs/protected-ref-access.js';
+import { eraseJob } from './jobs/erase-job.js';
+import { canOnProject } from '../platform/auth/policies/policy.js';
 
 const TAGS = ['ci'];
 
@@ -274,4 +276,17 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
       },
     });
   }
+
+  apiRoute(app, deps, {
+    method: 'POST', url: '/projects/:id/jobs/:job_id/erase', summary: "Erase a job's log and artifacts", tags: TAGS, status: 201,
+    ability: { project: 'update_build' }, params: oneJob,
+    handler: async ({ params, project, actor }) => {
+      const access = await project();
+      const build = await jobOf(Number(access.project.id), params.job_id);
+      // GitLab's erase_build: a Maintainer, or the Developer whose job it is, on a ref they may update.
+      if (build.type !== 'Ci::Build' || (!canOnProject(access, 'admin_build') && Number(build.user_id) !== actor.user.id)) throw new StatusError(403, '403 Forbidden');
+      await assertMayUpdateRef(deps, access.project, actor.user, build);
+      return (await presentJobs(deps, access.project, [await eraseJob(deps, build)]))[0];
+    },
+  });
 }

@@ -1,6 +1,6 @@
 // python-gitlab 3.12 (Debian) against a started `kiln serve`: its runner objects (legacy registration
-// with gl.runners.create, verify, list, save) and its job objects (list, get, trace, retry, cancel),
-// with the runner's side of the protocol spoken here with fetch, as GitLab Runner would (issue 39).
+// with gl.runners.create, verify, list, save) and its job objects (list, get, trace, retry, cancel,
+// erase), with the runner's side of the protocol spoken here with fetch, as GitLab Runner would (issue 39).
 // python-gitlab 3.12 has no gl.user.runners (POST /user/runners came later to it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, startKilnProcess, type KilnProcess } from './helpers/server.js';
@@ -70,6 +70,13 @@ out["canceled"] = canceled["status"]
 new_job.refresh()
 out["refreshed"] = new_job.status
 out["scoped"] = [j.id for j in p.jobs.list(scope=["canceled"])]
+job.erase()
+job.refresh()
+out["erased"] = [job.erased_at is not None, job.trace().decode()]
+try:
+    job.erase()
+except gitlab.exceptions.GitlabJobEraseError as err:
+    out["erase_again"] = [err.response_code, err.error_message]
 try:
     p.jobs.get(999999)
 except gitlab.exceptions.GitlabGetError as err:
@@ -131,6 +138,8 @@ describe('python-gitlab 3.12 runners and jobs', () => {
     expect(out.refreshed).toBe('canceled');
     expect(out.scoped).toHaveLength(1);
     expect(out.scoped[0]).not.toBe(job.id);
+    expect(out.erased).toEqual([true, '']);
+    expect(out.erase_again).toEqual([403, '403 Forbidden - Job is not erasable!']);
     expect(out.missing).toBe(404);
   });
 });
