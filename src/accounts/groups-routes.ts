@@ -17,10 +17,11 @@ export function groupsRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     method: 'GET', url: '/groups', summary: 'List groups you can see (public ones without a token)', tags: ['groups'], paginated: true,
     ability: { instance: 'read_instance' }, auth: 'optional',
-    params: { search: p.string.optional(), top_level_only: p.boolean.optional(), owned: p.boolean.optional(), all_available: p.boolean.optional() },
+    params: { search: p.string.optional(), top_level_only: p.boolean.optional(), owned: p.boolean.optional(), all_available: p.boolean.optional(), skip_groups: p.integers.optional() },
     handler: async ({ params, principal, paginate, input }) => {
       const viewer = principal?.user ?? null;
       let query = visibleGroupsQuery(deps, viewer, { search: params.search, topLevelOnly: params.top_level_only, owned: params.owned });
+      if (params.skip_groups?.length) query = query.where('id', 'not in', params.skip_groups);
       for (const owners of ownersWith(deps.db, 'group_id', customAttributeFilter(input, viewer))) query = query.where('id', 'in', owners);
       const rows = await paginate(query);
       const attributes = showsCustomAttributes(input, viewer) ? await customAttributesOf(deps.db, 'group_id', rows.map((row) => Number(row.id))) : null;

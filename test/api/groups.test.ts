@@ -197,3 +197,16 @@ describe('projects in groups', () => {
     expect(listed).toContain(project.id);
   });
 });
+
+describe('GET /api/v4/groups', () => {
+  it('leaves out skip_groups, sent comma-separated (python-gitlab) or as repeated keys', async () => {
+    const kept = await kiln.createGroup(owner, 'skip-kept', { visibility: 'public' });
+    const one = await kiln.createGroup(owner, 'skip-one', { visibility: 'public' });
+    const two = await kiln.createGroup(owner, 'skip-two', { visibility: 'public' });
+    const ids = async (query: string) => ((await kiln.api('GET', `/groups?search=skip-${query}`, { token: owner.token })).body as Array<{ id: number }>).map((group) => group.id);
+    expect(await ids('')).toEqual([kept.id, one.id, two.id]);
+    expect(await ids(`&skip_groups=${one.id},${two.id}`)).toEqual([kept.id]);
+    expect(await ids(`&skip_groups[]=${two.id}`)).toEqual([kept.id, one.id]);
+    expect((await kiln.api('GET', '/groups?skip_groups=one', { token: owner.token })).status).toBe(400);
+  });
+});
