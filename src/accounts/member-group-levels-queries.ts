@@ -7,18 +7,25 @@ import type { NamespaceRow } from '../platform/auth/subjects.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { memberGroupLevelsSql } from '../platform/auth/membership-queries.js';
 import { levelOn } from './access.js';
+import { containsPattern } from './like-pattern.js';
 
 /**
  * The groups `user` is a live member of, or is below one they are a member of, by full path (at most
- * `limit`, after `offset`), with the level groupAccessLevel would answer for each (administrators: Owner).
+ * `limit`, after `offset`), with the level groupAccessLevel would answer for each (administrators: Owner);
+ * with `search`, only those whose name or full path contains it.
  */
-export async function memberGroupsWithLevels(executor: Executor, user: AuthUser, nowMs: number, limit: number, offset = 0): Promise<Array<{ group: NamespaceRow; level: number }>> {
-  const rows = await executor
+export async function memberGroupsWithLevels(executor: Executor, user: AuthUser, nowMs: number, limit: number, offset = 0, search?: string): Promise<Array<{ group: NamespaceRow; level: number }>> {
+  let query = executor
     .selectFrom('namespaces')
     .innerJoin(sql<{ id: number; level: number }>`(${memberGroupLevelsSql(user.id, nowMs)})`.as('levels'), 'levels.id', 'namespaces.id')
     .selectAll('namespaces')
     .select('levels.level')
-    .where('namespaces.kind', '=', 'group')
+    .where('namespaces.kind', '=', 'group');
+  if (search) {
+    const pattern = containsPattern(search.toLowerCase());
+    query = query.where(sql<boolean>`(lower(namespaces.name) like ${pattern} escape '\\' or namespaces.full_path_lower like ${pattern} escape '\\')`);
+  }
+  const rows = await query
     .orderBy('namespaces.full_path')
     .limit(limit)
     .offset(offset)

@@ -46,6 +46,16 @@ describe('GET /dashboard/groups', () => {
     expect(page.body).not.toContain('data-group="elsewhere"');
   });
 
+  it("filters by a name or path the group's contains, keeping what was typed", async () => {
+    const web = await signedIn(ana);
+    const page = await web.get('/dashboard/groups?filter=SUB');
+    expect(page.body).toContain('data-group="team/sub"');
+    expect(page.body).not.toContain('data-group="team"');
+    expect(page.body).toContain('name="filter" value="SUB"');
+    const none = await web.get(`/dashboard/groups?filter=${encodeURIComponent('<b>none</b>')}`);
+    expect(none.body).toContain('None of your groups matches "&lt;b&gt;none&lt;/b&gt;".');
+  });
+
   it('explains how to get a group when the reader has none, and asks visitors to sign in', async () => {
     const page = await (await signedIn(stranger)).get('/dashboard/groups');
     expect(page.body).toContain('You are not a member of any group yet.');

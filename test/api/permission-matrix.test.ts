@@ -491,7 +491,8 @@ const GROUP_PAGE_PROBES: Array<{ ability: string; expect: Expectation; path(worl
   { ability: 'admin_cicd_variables (page: CI/CD settings)', expect: 'nnnnnyyyn', path: (w) => `/${w.project.path_with_namespace}/-/settings/ci_cd` },
   // The dashboard lists the reader's own groups and their milestones: membership, whatever the
   // visibility, and not what an administrator could read (GitLab's Dashboard controllers).
-  { ability: 'membership (page: your groups)', expect: 'nnyyyyynn', path: () => '/dashboard/groups', listed: (w, body) => body.includes(`data-group="${w.group.full_path}"`) },
+  // Filtered by the group's path: the matrix's users are members of more groups than a page holds.
+  { ability: 'membership (page: your groups)', expect: 'nnyyyyynn', path: (w) => `/dashboard/groups?filter=${encodeURIComponent(w.group.full_path)}`, listed: (w, body) => body.includes(`data-group="${w.group.full_path}"`) },
   {
     ability: 'membership (page: your milestones)', expect: 'nnyyyyynn', prepare: ensureGroupMilestone, path: () => '/dashboard/milestones',
     listed: (w, body) => body.includes(`href="/groups/${w.group.full_path}/-/milestones/`),
