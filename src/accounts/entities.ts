@@ -17,8 +17,6 @@ export function projectWebUrl(baseUrl: string, fullPath: string): string {
   return `${baseUrl}/${fullPath}`;
 }
 
-/** Where an uploaded avatar is served (GitLab's `/uploads/-/system/<model>/avatar/<id>/<file>`), or null. */
-
 function topicsOf(project: ProjectRow): string[] {
   try {
     const topics: unknown = JSON.parse(project.topics);

@@ -8,6 +8,7 @@ import type { AuthUser } from '../platform/auth/principal.js';
 import { memberGroupLevelsSql } from '../platform/auth/membership-queries.js';
 import { levelOn } from './access.js';
 import { containsPattern } from './like-pattern.js';
+import { nameOrPathLike } from './finders-queries.js';
 
 /**
  * The groups `user` is a live member of, or is below one they are a member of, by full path (at most
@@ -21,10 +22,8 @@ export async function memberGroupsWithLevels(executor: Executor, user: AuthUser,
     .selectAll('namespaces')
     .select('levels.level')
     .where('namespaces.kind', '=', 'group');
-  if (search) {
-    const pattern = containsPattern(search.toLowerCase());
-    query = query.where(sql<boolean>`(lower(namespaces.name) like ${pattern} escape '\\' or namespaces.full_path_lower like ${pattern} escape '\\')`);
-  }
+  // The levels subquery has no name or path column: the namespace's are meant unqualified.
+  if (search) query = query.where(nameOrPathLike(containsPattern(search.toLowerCase())));
   const rows = await query
     .orderBy('namespaces.full_path')
     .limit(limit)

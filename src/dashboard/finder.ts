@@ -2,19 +2,15 @@
 // a page of records belongs to (for their references and links), and the reader's time zone.
 import type { Deps } from '../platform/deps.js';
 
-/** Full paths of projects by id. */
-export async function projectPaths(deps: Deps, ids: number[]): Promise<Map<number, string>> {
+/** Full paths by id of projects or of groups (namespaces). */
+async function fullPaths(deps: Deps, table: 'projects' | 'namespaces', ids: number[]): Promise<Map<number, string>> {
   const unique = [...new Set(ids)];
-  const rows = unique.length ? await deps.db.selectFrom('projects').select(['id', 'full_path']).where('id', 'in', unique).execute() : [];
+  const rows = unique.length ? await deps.db.selectFrom(table).select(['id', 'full_path']).where('id', 'in', unique).execute() : [];
   return new Map(rows.map((row) => [Number(row.id), row.full_path]));
 }
 
-/** Full paths of groups by id. */
-export async function groupPaths(deps: Deps, ids: number[]): Promise<Map<number, string>> {
-  const unique = [...new Set(ids)];
-  const rows = unique.length ? await deps.db.selectFrom('namespaces').select(['id', 'full_path']).where('id', 'in', unique).execute() : [];
-  return new Map(rows.map((row) => [Number(row.id), row.full_path]));
-}
+export const projectPaths = (deps: Deps, ids: number[]) => fullPaths(deps, 'projects', ids);
+export const groupPaths = (deps: Deps, ids: number[]) => fullPaths(deps, 'namespaces', ids);
 
 /** The time zone the user reads times in (their preference). */
 export async function timeZoneOf(deps: Deps, userId: number): Promise<string> {

@@ -6,9 +6,7 @@ import type { Deps } from '../platform/deps.js';
 import { enqueue } from '../platform/jobs/queue.js';
 import { inTransaction } from '../platform/db/database.js';
 import { scheduleStorageMove } from './schedule-storage-move.js';
-import { GROUP_MOVES, type MoveKind } from './move-kinds.js';
-
-export const BULK_JOB = GROUP_MOVES.bulkJob;
+import type { MoveKind } from './move-kinds.js';
 
 export interface BulkMoveInput {
   sourceStorageName: string;
