@@ -42,8 +42,8 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, principal, paginateWithCount, input }) => {
       const user = principal?.user ?? null;
       const owner = await findUser(deps, params.user_id);
-      const namespace = await deps.db.selectFrom('namespaces').select('id').where('kind', '=', 'user').where('owner_id', '=', Number(owner.id)).executeTakeFirst();
-      const query = visibleProjectKeysQuery(deps, user, projectFilters(params)).where('namespace_id', '=', namespace ? Number(namespace.id) : 0);
+      const personal = deps.db.selectFrom('namespaces').select('id').where('kind', '=', 'user').where('owner_id', '=', Number(owner.id));
+      const query = visibleProjectKeysQuery(deps, user, projectFilters(params)).where('namespace_id', 'in', personal);
       return projectListAnswer(deps, user, input, query, paginateWithCount);
     },
   });

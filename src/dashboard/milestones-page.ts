@@ -27,10 +27,13 @@ export function milestonesPageRoutes(app: FastifyInstance, deps: Deps): void {
       const state: State = TABS.find(([name]) => name === query.state)?.[0] ?? 'active';
       const number = pageNumberOf(query);
       const link = (changes: { state?: State; page?: number }) => `/dashboard/milestones?state=${changes.state ?? state}${(changes.page ?? 1) > 1 ? `&page=${changes.page}` : ''}`;
-      const [counts, rows] = await Promise.all([
-        Promise.all(TABS.map(async ([name]) => Number((await memberMilestonesQuery(deps, user, name).clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0))),
+      const [byState, rows] = await Promise.all([
+        memberMilestonesQuery(deps, user, 'all').clearSelect().select(['state', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('state').execute(),
         orderedMilestones(memberMilestonesQuery(deps, user, state)).limit(PER_PAGE + 1).offset((number - 1) * PER_PAGE).execute(),
       ]);
+      // The three tabs' counts from one statement: open and closed by state, all their sum.
+      const countOf = (name: State) => byState.filter((row) => name === 'all' || row.state === name).reduce((sum, row) => sum + Number(row.n), 0);
+      const counts = TABS.map(([name]) => countOf(name));
       const shown = rows.slice(0, PER_PAGE);
       const [projects, groups, progress] = await Promise.all([
         projectPaths(deps, shown.filter((row) => row.project_id !== null).map((row) => Number(row.project_id))),

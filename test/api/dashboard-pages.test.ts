@@ -85,6 +85,7 @@ describe('GET /dashboard/milestones', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toMatch(/data-tab="active" aria-current="page">Open <span class="badge">2<\/span>/);
     expect(page.body).toContain('data-tab="closed">Closed <span class="badge">1</span>');
+    expect(page.body).toContain('data-tab="all">All <span class="badge">3</span>');
     expect(page.body).toContain(`<a href="/groups/team/-/milestones/${groupMilestone.body.iid}">Launch &lt;img src=x onerror=alert(1)&gt;</a> <span class="muted">team</span>`);
     expect(page.body).toContain(`<a href="/team/app/-/milestones/${projectMilestone.body.iid}">Beta</a> <span class="muted">team/app</span>`);
     // A guest reads one closed and one open issue on it; the confidential one is not theirs to count.

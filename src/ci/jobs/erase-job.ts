@@ -9,13 +9,15 @@ import type { CiBuildRow } from '../../commit-statuses/api.js';
 
 const COMPLETE: CiStatus[] = ['success', 'failed', 'canceled', 'skipped'];
 
+const NOT_ERASABLE = '403 Forbidden - Job is not erasable!';
+
 export async function eraseJob(deps: Deps, build: CiBuildRow): Promise<CiBuildRow> {
+  if (!COMPLETE.includes(build.status)) throw new StatusError(403, NOT_ERASABLE);
   return inTransaction(deps.db, async (trx) => {
-    const trace = await trx.selectFrom('ci_build_traces').select('build_id').where('build_id', '=', build.id).executeTakeFirst();
-    const artifact = await trx.selectFrom('ci_job_artifacts').select('build_id').where('build_id', '=', build.id).executeTakeFirst();
-    if (!COMPLETE.includes(build.status) || (!trace && !artifact)) throw new StatusError(403, '403 Forbidden - Job is not erasable!');
-    await trx.deleteFrom('ci_job_artifacts').where('build_id', '=', build.id).execute();
-    await trx.deleteFrom('ci_build_traces').where('build_id', '=', build.id).execute();
+    const artifacts = await trx.deleteFrom('ci_job_artifacts').where('build_id', '=', build.id).executeTakeFirst();
+    const traces = await trx.deleteFrom('ci_build_traces').where('build_id', '=', build.id).executeTakeFirst();
+    // Nothing was there to erase (erased already): refused, and the transaction has changed nothing.
+    if (Number(artifacts.numDeletedRows) + Number(traces.numDeletedRows) === 0) throw new StatusError(403, NOT_ERASABLE);
     const now = deps.clock.now();
     return trx.updateTable('ci_builds').set({ erased_at: now, trace_size: 0, artifacts_expire_at: null, updated_at: now }).where('id', '=', build.id).returningAll().executeTakeFirstOrThrow();
   });
