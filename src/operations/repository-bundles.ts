@@ -5,7 +5,7 @@
 // downloaded an archive; a directory that was a symlink was restored as one (issue 33).
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { git, initBare, listRefs, runCommand } from '../repositories/api.js';
+import { git, initBare, listRefs, runCommand, writeCommitGraph } from '../repositories/api.js';
 
 export interface BundledRepository {
   /** The branch HEAD names (`refs/heads/main`), or null when HEAD is not a branch. */
@@ -57,4 +57,7 @@ export async function restoreBundle(bundle: string | null, destination: string, 
   if (bundle === null) return;
   await git(destination, ['bundle', 'verify', '--quiet', bundle]);
   await git(destination, ['-c', 'transfer.fsckObjects=true', 'fetch', '--quiet', '--no-write-fetch-head', bundle, '+refs/*:refs/*']);
+  // A bundle carries no commit-graph: written now, the restored repository's history pages walk as
+  // fast as before from their first view, not from its next push.
+  await writeCommitGraph(destination);
 }

@@ -41,6 +41,7 @@ export { prepareOwnedGitService } from './git-http/owned-service.js';
 export { clearGitAuthFailures, gitAuthThrottle, recordGitAuthFailure } from './git-http/throttle.js';
 export { cleanPath } from './git-http/serve-git.js';
 export { GIT_ENV } from './git.js';
+export { writeCommitGraph } from './housekeeping/commit-graph.js';
 // Issue 37 (Git LFS): what `git-lfs-authenticate` over SSH answers.
 export { lfsSshAuthentication } from './lfs/ssh-authentication.js';
 // Issue 37 (LFS objects in backups): where an object's file is, and storing one with its oid checked.

@@ -36,6 +36,7 @@ import { countPush } from './housekeeping/count-pushes.js';
 import { HOUSEKEEPING_JOB } from './housekeeping/schedule.js';
 import { housekeepingJob } from './housekeeping/housekeeping-job.js';
 import { housekeepingRoutes } from './housekeeping/routes.js';
+import { COMMIT_GRAPH_JOB, commitGraphJob, queueCommitGraphAfterPush } from './housekeeping/commit-graph-job.js';
 
 export const repositoriesFeature: Feature = {
   name: 'repositories',
@@ -57,8 +58,11 @@ export const repositoriesFeature: Feature = {
     // MAX_PAGE_CACHES_JOBS_PER_PUSH a push (its events share one transaction; branches come before
     // tags), one of them kept for the default branch: a push of a thousand old tags stays bounded,
     // their pages computed on a first view, and the default branch's job is always among them.
-    // Every push counts towards the repository's next housekeeping (housekeeping/count-pushes.ts).
+    // Every push counts towards the repository's next housekeeping (housekeeping/count-pushes.ts),
+    // and brings its commit-graph up to the new refs in the background (housekeeping/commit-graph-job.ts),
+    // queued before the page-cache jobs so that their walks use it.
     deps.domainEvents.on('push', (tx, event) => countPush(deps, tx, event.projectId));
+    deps.domainEvents.on('push', (tx, event) => queueCommitGraphAfterPush(deps, tx, event.projectId));
     deps.domainEvents.on('push', async (tx, event) => {
       if (event.after === null || !/^refs\/(heads|tags)\//.test(event.ref)) return;
       if (!(await takePageCachesJob(tx, event.ref, () => defaultBranchRef(tx, event.projectId)))) return;
@@ -92,6 +96,7 @@ export const repositoriesFeature: Feature = {
     [PRUNE_ORPHANS_JOB]: pruneOrphansJob,
     [PAGE_CACHES_JOB]: pageCachesJob,
     [HOUSEKEEPING_JOB]: housekeepingJob,
+    [COMMIT_GRAPH_JOB]: commitGraphJob,
   },
   async onStart(deps) {
     await recoverStorageMoves(deps);

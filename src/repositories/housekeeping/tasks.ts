@@ -10,7 +10,8 @@
 // `eager` is the full `gc`; `prune` also drops unreachable objects older than 30 minutes instead of
 // git's two weeks (a push's objects are in its quarantine until its refs move, so a push in flight
 // never loses any). Forks own their objects (fork-repository.ts), so nothing here reaches another
-// repository.
+// repository. Every task ends with the commit-graph written (housekeeping-job.ts, commit-graph.ts):
+// `gc` does not write its own (it would write one without Bloom filters where none were yet).
 export const HOUSEKEEPING_TASKS = ['incremental_repack', 'full_repack', 'gc', 'eager', 'prune'] as const;
 export type HousekeepingTask = (typeof HOUSEKEEPING_TASKS)[number];
 
@@ -29,7 +30,7 @@ export function taskAfterPushes(pushes: number, period: number): HousekeepingTas
   return 'incremental_repack';
 }
 
-/** The git commands of `task`, in order, each run in the bare repository. */
+/** The git commands of `task`, in order, each run in the bare repository (the commit-graph's write follows them). */
 export function gitCommandsOf(task: HousekeepingTask): string[][] {
   switch (task) {
     case 'incremental_repack':
@@ -37,12 +38,19 @@ export function gitCommandsOf(task: HousekeepingTask): string[][] {
       return [['repack', '-d', '-q']];
     case 'full_repack':
       // Every object into one pack with a bitmap; unreachable ones are loosened, not dropped (-A), so
-      // they stay for git's grace period. Refs packed, and the commit graph that speeds up history walks.
-      return [['repack', '-A', '-d', '-q', '--write-bitmap-index'], ['pack-refs', '--all'], ['commit-graph', 'write', '--reachable']];
+      // they stay for git's grace period. Refs packed.
+      return [['repack', '-A', '-d', '-q', '--write-bitmap-index'], ['pack-refs', '--all']];
     case 'gc':
     case 'eager':
-      return [['gc', '--quiet']];
+      return [['-c', 'gc.writeCommitGraph=false', 'gc', '--quiet']];
     case 'prune':
-      return [['gc', '--quiet', '--prune=30.minutes.ago']];
+      return [['-c', 'gc.writeCommitGraph=false', 'gc', '--quiet', '--prune=30.minutes.ago']];
   }
 }
+
+/**
+ * Whether the commit-graph is written anew as one layer after `task`: after a full repack or a gc,
+ * which may have dropped unreachable commits its layers name, and which run seldom enough to merge the
+ * layers the pushes since added. After an incremental repack a new layer is enough.
+ */
+export const replacesCommitGraph = (task: HousekeepingTask): boolean => task !== 'incremental_repack';
