@@ -18,7 +18,7 @@ import { runPipelineForRef } from './pipelines/run-pipeline.js';
 import { findBuild, findPipeline, jobsQuery, pipelinesQuery, JOB_SCOPES } from './finder.js';
 import { presentJobs } from './entities.js';
 import { cancelJob, cancelPipeline, playJob, retryJob, retryPipeline } from './jobs/job-actions.js';
-import { readTrace } from './jobs/trace.js';
+import { traceStream } from './jobs/trace.js';
 import { queueSignal } from './queue-signal.js';
 import { sendArchive } from './runner-protocol-routes.js';
 import { assertMayUpdateRef } from './jobs/protected-ref-access.js';
@@ -240,9 +240,9 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, project, reply }) => {
       const access = await project();
       const build = await jobOf(Number(access.project.id), params.job_id);
-      const trace = await readTrace(deps.db, Number(build.id));
       reply.header('content-type', 'text/plain; charset=utf-8').header('content-disposition', `infile; filename="${build.id}.log"`);
-      return reply.send(trace);
+      // Chunk by chunk: a long log is never whole in memory.
+      return reply.send(traceStream(deps.db, Number(build.id)));
     },
   });
 

@@ -144,6 +144,13 @@ describe('CI pages at 1280 px, light', () => {
     expect(await page.getAttribute('#job-panel', 'data-status')).toBe('running');
     await appendLog(testJob, `${ESC}[33mok 1 - the tests pass${ESC}[0m\n`);
     await page.waitForSelector('#job-log .ansi-yellow-fg:has-text("ok 1 - the tests pass")');
+    // A section opened by one poll's lines grows with the next poll's, and gets its duration when it ends.
+    await appendLog(testJob, `section_start:1700000100:coverage\r${ESC}[0KCoverage\n${ESC}[36mlines 91%\n`);
+    await page.waitForSelector('details.log-section[data-section="coverage"] .ansi-cyan-fg:has-text("lines 91%")');
+    await appendLog(testJob, `branches 80%\nsection_end:1700000107:coverage\r${ESC}[0K\n${ESC}[0mdone\n`);
+    await page.waitForSelector('details.log-section[data-section="coverage"] .log-duration:has-text("00:07")');
+    expect(await page.locator('details.log-section[data-section="coverage"] .ansi-cyan-fg:has-text("branches 80%")').count()).toBe(1);
+    expect(await page.locator('#job-log').evaluate((node) => node.textContent)).toBe('$ make test\nok 1 - the tests pass\nCoverage00:07lines 91%\nbranches 80%\ndone\n');
     expect((await runner('PUT', `/jobs/${testJob.id}`, { token: testJob.token, state: 'success' })).status).toBe(200);
     await page.waitForSelector('#job-panel[data-status="success"]');
     expect(await page.locator('#job-panel[hx-get]').count()).toBe(0);

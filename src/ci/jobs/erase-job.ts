@@ -6,6 +6,7 @@ import { inTransaction } from '../../platform/db/database.js';
 import { StatusError } from '../../platform/errors.js';
 import type { CiStatus } from '../../platform/db/tables/ci.js';
 import type { CiBuildRow } from '../../commit-statuses/api.js';
+import { deleteTrace } from './trace.js';
 
 const COMPLETE: CiStatus[] = ['success', 'failed', 'canceled', 'skipped'];
 
@@ -15,9 +16,9 @@ export async function eraseJob(deps: Deps, build: CiBuildRow): Promise<CiBuildRo
   if (!COMPLETE.includes(build.status)) throw new StatusError(403, NOT_ERASABLE);
   return inTransaction(deps.db, async (trx) => {
     const artifacts = await trx.deleteFrom('ci_job_artifacts').where('build_id', '=', build.id).executeTakeFirst();
-    const traces = await trx.deleteFrom('ci_build_traces').where('build_id', '=', build.id).executeTakeFirst();
+    const traceChunks = await deleteTrace(trx, Number(build.id));
     // Nothing was there to erase (erased already): refused, and the transaction has changed nothing.
-    if (Number(artifacts.numDeletedRows) + Number(traces.numDeletedRows) === 0) throw new StatusError(403, NOT_ERASABLE);
+    if (Number(artifacts.numDeletedRows) + traceChunks === 0) throw new StatusError(403, NOT_ERASABLE);
     const now = deps.clock.now();
     return trx.updateTable('ci_builds').set({ erased_at: now, trace_size: 0, artifacts_expire_at: null, updated_at: now }).where('id', '=', build.id).returningAll().executeTakeFirstOrThrow();
   });

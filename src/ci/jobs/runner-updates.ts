@@ -10,7 +10,8 @@ import { syncDeployment } from '../pipelines/sync-deployment.js';
 import { publishJobStatus } from '../pipelines/job-status-changed.js';
 import { readOptions } from '../pipelines/build-options.js';
 import { parseDuration } from '../config/duration.js';
-import { appendMasked, maskedValuesOf } from '../cicd-variables/mask-trace.js';
+import { maskedValuesOf } from '../cicd-variables/mask-trace.js';
+import { appendTraceChunks } from './trace.js';
 
 /** GitLab's `ci_jobs_trace_size_limit` is 100 MB; Kiln keeps logs in the database and stops at 16 MiB. */
 export const TRACE_LIMIT = 16 * 1024 * 1024;
@@ -77,7 +78,8 @@ export async function appendTrace(deps: Deps, buildId: number, start: number, da
   return inTransaction(deps.db, async (trx) => {
     const end = start + data.length;
     if (end > TRACE_LIMIT) return { ok: false, reason: 'too_large' };
-    // The guarded update takes the row: two appends at once are applied one after the other.
+    // The guarded update takes the row: two appends at once are applied one after the other, and
+    // the one that finds the length moved answers 416. Only then are the log's last chunks touched.
     const moved = await trx
       .updateTable('ci_builds')
       .set({ trace_size: end, updated_at: deps.clock.now() })
@@ -90,10 +92,7 @@ export async function appendTrace(deps: Deps, buildId: number, start: number, da
       const row = await trx.selectFrom('ci_builds').select(['status', 'trace_size']).where('id', '=', buildId).executeTakeFirstOrThrow();
       return row.status !== 'running' ? { ok: false, reason: 'not_running' } : { ok: false, reason: 'range', size: Number(row.trace_size) };
     }
-    const current = await trx.selectFrom('ci_build_traces').select('data').where('build_id', '=', buildId).executeTakeFirst();
-    const stored = appendMasked(current ? Buffer.from(current.data) : Buffer.alloc(0), data, await maskedValuesOf(trx, deps.box, buildId));
-    if (current) await trx.updateTable('ci_build_traces').set({ data: stored }).where('build_id', '=', buildId).execute();
-    else await trx.insertInto('ci_build_traces').values({ build_id: buildId, data: stored }).execute();
+    await appendTraceChunks(trx, buildId, data, await maskedValuesOf(trx, deps.box, buildId));
     return { ok: true, size: end };
   });
 }

@@ -1,7 +1,8 @@
 // One job (GitLab's job page): its status, pipeline, stage, ref, commit, runner and timings, retry,
 // cancel and play through the services the API's routes use, its artifacts (download and browse),
-// and its log with colours and sections, refreshed while the job runs by htmx polling a fragment
-// of the same panel (a page without scripts shows the log as it was, and a reload shows more).
+// and its log with colours and sections, grown while the job runs by htmx polling a fragment of the
+// panel that carries the log's state: only the new lines are rendered and appended (job-log.ts). A
+// page without scripts shows the log as it was, and a reload shows more.
 // `…/raw` is the log as text. Also the project's jobs list (GitLab's Build › Jobs).
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
 import { html, type Html } from '../../platform/web/html.js';
@@ -12,11 +13,11 @@ import { projectSidebar } from '../../platform/web/project-nav.js';
 import type { CiBuildRow } from '../../commit-statuses/api.js';
 import type { CiStatus } from '../../platform/db/tables/ci.js';
 import { jobsQuery, JOB_SCOPES } from '../finder.js';
-import { readTrace } from '../jobs/trace.js';
+import { readTraceFrom, readTraceTail, traceStream } from '../jobs/trace.js';
 import { cancelJob, playJob, retryJob } from '../jobs/job-actions.js';
 import { assertMayUpdateRef } from '../jobs/protected-ref-access.js';
 import { queueSignal } from '../queue-signal.js';
-import { jobLogBlock } from './job-log.js';
+import { completeLinesEnd, decodeLogState, encodeLogState, jobLogBlock, jobLogIncrement, MAX_SHOWN, renderJobLog, renderLogText, type LogState } from './job-log.js';
 import { artifactsBlock } from './artifacts-page.js';
 import { ciBadge, durationBetween, formatDuration, moment } from './status.js';
 import { actionButton, jobOf, mayActOnJobsOf, commitLink, commitsOf, jobUrl, pipelineUrl, projectBase, refLink, userLink, usersOf } from './shared.js';
@@ -47,11 +48,37 @@ export async function artifactsOf(context: PageContext, build: CiBuildRow) {
   return archive && (archive.expire_at === null || Number(archive.expire_at) > context.deps.clock.now()) ? archive : null;
 }
 
-/** The live part of the page: status, actions, artifacts and log; polled as a fragment while the job is active. */
-async function jobPanel(context: PageContext, access: ProjectAccess, build: CiBuildRow): Promise<Html> {
-  const { deps } = context;
+/** The job's log rendered whole (its last MAX_SHOWN bytes), with the state its next poll continues from. */
+async function wholeLog(context: PageContext, access: ProjectAccess, build: CiBuildRow, running: boolean, outOfBand = false): Promise<{ block: Html; state: LogState | null }> {
+  const tail = await readTraceTail(context.deps.db, Number(build.id), MAX_SHOWN);
+  const rendered = tail.size === 0 ? null : renderJobLog(tail.data, { offset: tail.start, running });
+  return { block: jobLogBlock(rendered, tail.size, `${jobUrl(access, build.id)}/raw`, outOfBand), state: rendered?.state ?? null };
+}
+
+/**
+ * What a poll adds to the log on the page: only the bytes after the state's offset, rendered from
+ * its colours and open sections, as out-of-band appends; the whole block again when there is no
+ * state, it does not fit the log (erased, or a forged offset) or too much came since.
+ */
+async function logSince(context: PageContext, access: ProjectAccess, build: CiBuildRow, running: boolean, token: string | undefined): Promise<{ swaps: Html; state: LogState | null }> {
+  const from = decodeLogState(token);
+  const slice = from && from.offset > 0 ? await readTraceFrom(context.deps.db, Number(build.id), from.offset, MAX_SHOWN) : null;
+  // The state's offset must end a line of this log (every render of a running job stops after one).
+  if (!from || !slice || slice.data[from.offset - slice.start - 1] !== 0x0a) {
+    const whole = await wholeLog(context, access, build, running, true);
+    return { swaps: whole.block, state: whole.state };
+  }
+  const fresh = slice.data.subarray(from.offset - slice.start);
+  const end = running ? completeLinesEnd(fresh, 0) : fresh.length;
+  if (end === 0) return { swaps: html``, state: from };
+  const increment = renderLogText(fresh.subarray(0, end).toString('utf8'), from.offset, from);
+  return { swaps: jobLogIncrement(increment), state: increment.state };
+}
+
+/** The live part of the page: status, actions and artifacts; polled as a fragment while the job is active, with the log's state. */
+async function jobPanel(context: PageContext, access: ProjectAccess, build: CiBuildRow, log: LogState | null): Promise<Html> {
   const self = jobUrl(access, build.id);
-  const [trace, archive] = await Promise.all([readTrace(deps.db, Number(build.id)), artifactsOf(context, build)]);
+  const archive = await artifactsOf(context, build);
   const mayUpdate = await mayActOnJobsOf(context, access, build);
   const latest = Number(build.retried) === 0;
   const active = ACTIVE_STATUSES.includes(build.status);
@@ -60,7 +87,8 @@ async function jobPanel(context: PageContext, access: ProjectAccess, build: CiBu
     mayUpdate && latest && RETRYABLE.includes(build.status) ? actionButton(context, `${self}/retry`, 'Retry') : null,
     mayUpdate && CANCELABLE.includes(build.status) ? actionButton(context, `${self}/cancel`, 'Cancel', 'danger') : null,
   ].filter((button): button is Html => button !== null);
-  const poll = active ? html` hx-get="${self}/log" hx-trigger="every 2s" hx-swap="outerHTML"` : '';
+  const pollUrl = log ? `${self}/log?state=${encodeLogState(log)}` : `${self}/log`;
+  const poll = active ? html` hx-get="${pollUrl}" hx-trigger="every 2s" hx-swap="outerHTML"` : '';
   return html`<div id="job-panel" data-status="${build.status}"${poll}>
 <p>${ciBadge(build.status)}${build.status === 'failed' && build.failure_reason ? html` <span class="muted" id="failure-reason">${FAILURES[build.failure_reason] ?? build.failure_reason}</span>` : ''}${
     latest ? '' : html` <span class="badge">retried</span>`
@@ -68,13 +96,13 @@ async function jobPanel(context: PageContext, access: ProjectAccess, build: CiBu
 ${buttons.length ? html`<div class="actions">${buttons}</div>` : ''}
 ${archive ? artifactsBlock(context, access, build, archive, mayUpdate) : ''}
 <p class="muted"><a href="${self}/raw">Show complete raw</a></p>
-${jobLogBlock(trace, `${self}/raw`)}
 </div>`;
 }
 
 export async function renderJob(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
   const { deps } = context;
   const build = await jobOf(context, access);
+  const log = await wholeLog(context, access, build, ACTIVE_STATUSES.includes(build.status));
   const pipeline = await deps.db.selectFrom('ci_pipelines').selectAll().where('id', '=', build.commit_id).executeTakeFirstOrThrow();
   const [commits, users, runner] = await Promise.all([
     commitsOf(deps, access.project, [pipeline.sha]),
@@ -91,19 +119,22 @@ ${build.started_at !== null ? html`<dt>Duration</dt><dd>${formatDuration(duratio
 ${runner ? html`<dt>Runner</dt><dd>#${Number(runner.id)} ${runner.description}</dd>` : ''}
 ${build.coverage !== null ? html`<dt>Coverage</dt><dd>${Number(build.coverage)}%</dd>` : ''}
 </dl>
-${await jobPanel(context, access, build)}`;
+${await jobPanel(context, access, build, log.state)}
+${log.block}`;
   return page({ title: `${build.name} (#${Number(build.id)}) · Jobs · ${access.project.name}`, heading: html`<h1 class="wrap-anywhere">${build.name} <span class="muted">#${Number(build.id)}</span></h1>`, body, sidebar: projectSidebar(access, 'jobs') });
 }
 
+/** The poll: the panel again, and the log's new lines as out-of-band swaps. */
 export async function renderJobLogFragment(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
-  return fragment(await jobPanel(context, access, await jobOf(context, access)));
+  const build = await jobOf(context, access);
+  const log = await logSince(context, access, build, ACTIVE_STATUSES.includes(build.status), context.query.state);
+  return fragment(html`${await jobPanel(context, access, build, log.state)}${log.swaps}`);
 }
 
 export async function sendRawLog(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
   const build = await jobOf(context, access);
-  const trace = await readTrace(context.deps.db, Number(build.id));
   setPageSecurityHeaders(context.reply);
-  context.reply.code(200).type('text/plain; charset=utf-8').header('content-disposition', `inline; filename="job-${Number(build.id)}.log"`).send(trace);
+  context.reply.code(200).type('text/plain; charset=utf-8').header('content-disposition', `inline; filename="job-${Number(build.id)}.log"`).send(traceStream(context.deps.db, Number(build.id)));
   return ANSWERED;
 }
 

@@ -15,7 +15,7 @@ form.filters{display:flex;flex-wrap:wrap;gap:.4rem .6rem;align-items:center;marg
 .pipeline-job{overflow-wrap:anywhere}.pipeline-job form{margin-left:.3rem}
 .variable-row{display:flex;flex-wrap:wrap;gap:.4rem;margin:.3rem 0}.variable-row select{width:auto}.variable-row input{flex:1 1 10rem;width:auto}
 .job-log{font:13px/1.45 ui-monospace,monospace;white-space:pre-wrap;overflow-wrap:anywhere;background:#fbfbfb;color:#1f1f1f;border:1px solid #d0d0d0;border-radius:4px;padding:.6rem .8rem;max-height:80vh;overflow:auto}
-.log-section>summary{cursor:pointer;list-style-position:outside;margin-left:1rem}.log-section>summary:hover{background:#eef0f5}.log-duration{float:right;margin-left:1rem;padding:0 .4rem;border-radius:8px;background:#e8e8e8;color:#333}
+.log-section>summary{cursor:pointer;list-style-position:outside;margin-left:1rem}.log-section>summary:hover{background:#eef0f5}.log-duration:empty{display:none}.log-duration{float:right;margin-left:1rem;padding:0 .4rem;border-radius:8px;background:#e8e8e8;color:#333}
 .ansi-bold{font-weight:700}.ansi-faint{opacity:.75}.ansi-italic{font-style:italic}.ansi-underline{text-decoration:underline}
 .ansi-black-fg,.ansi-bright-black-fg,.ansi-white-fg{color:#595959}.ansi-bright-white-fg{color:#3d3d3d}
 .ansi-red-fg{color:#b3261e}.ansi-green-fg{color:#1a7f37}.ansi-yellow-fg{color:#7a5c00}.ansi-blue-fg{color:#0b57d0}.ansi-magenta-fg{color:#8e24aa}.ansi-cyan-fg{color:#00707a}

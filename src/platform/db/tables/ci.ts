@@ -131,8 +131,10 @@ export interface CiRegistrationTokensTable {
   created_at: number;
 }
 
-export interface CiBuildTracesTable {
+/** A job's log in fixed 128 KiB pieces (GitLab's ci_build_trace_chunks): every chunk but the last is full. */
+export interface CiBuildTraceChunksTable {
   build_id: number;
+  chunk_index: number;
   data: Buffer;
 }
 
@@ -158,6 +160,6 @@ export interface CiTables {
   ci_runners: CiRunnersTable;
   ci_runner_projects: CiRunnerProjectsTable;
   ci_registration_tokens: CiRegistrationTokensTable;
-  ci_build_traces: CiBuildTracesTable;
+  ci_build_trace_chunks: CiBuildTraceChunksTable;
   ci_job_artifacts: CiJobArtifactsTable;
 }
