@@ -47,3 +47,8 @@ export async function mayEnableDeployKey(deps: Deps, user: AuthUser, key: KeyRow
   }
   return false;
 }
+
+/** The projects a deploy key is enabled on, as its links (GitLab's DeployKey#deploy_keys_projects), oldest first. */
+export function deployKeyLinks(deps: Deps, keyId: number) {
+  return deps.db.selectFrom('deploy_keys_projects').selectAll().where('deploy_key_id', '=', keyId).orderBy('id').execute();
+}

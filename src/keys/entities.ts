@@ -52,6 +52,21 @@ export function deployKeysProjectEntity(row: KeyRow, link: Pick<DeployKeysProjec
   return { ...deployKeyEntity(row), can_push: Number(link.can_push) === 1 };
 }
 
+/**
+ * A deploy key's link to a project as GitLab's fingerprint look-up shows it (DeployKeyWithUser exposes
+ * the `deploy_keys_projects` records whole: every column).
+ */
+export function deployKeysProjectRecord(link: DeployKeysProjectRow) {
+  return {
+    id: Number(link.id),
+    deploy_key_id: Number(link.deploy_key_id),
+    project_id: Number(link.project_id),
+    created_at: isoTime(link.created_at),
+    updated_at: isoTime(link.updated_at),
+    can_push: Number(link.can_push) === 1,
+  };
+}
+
 export type DeployTokenRow = Selectable<DeployTokensTable>;
 
 /** GitLab's DeployToken entity; `expired` as of `now`. */

@@ -8,7 +8,8 @@ import { p } from '../platform/http/params.js';
 import { NotFoundError, ParamError } from '../platform/errors.js';
 import { ApiError } from '../platform/http/api-error.js';
 import { findUser, userPrivate } from '../accounts/api.js';
-import { sshKeyEntity, type KeyRow } from './entities.js';
+import { deployKeyEntity, deployKeysProjectRecord, sshKeyEntity, type KeyRow } from './entities.js';
+import { deployKeyLinks } from './deploy-keys-finder.js';
 import type { KeyUsageType } from '../platform/db/tables/keys.js';
 import { createKey } from './create-key.js';
 import { deleteKey } from './delete-key.js';
@@ -143,6 +144,13 @@ export function keysRoutes(app: FastifyInstance, deps: Deps): void {
     },
   });
 
+  /** GitLab's DeployKeyWithUser: the key as it was given (not the publishable one), its creator and the projects it is enabled on. */
+  const deployKeyWithUser = async (row: KeyRow) => {
+    const user = row.user_id === null ? null : await findUser(deps, Number(row.user_id));
+    const links = await deployKeyLinks(deps, Number(row.id));
+    return { ...deployKeyEntity(row), user: user && userPrivate(deps.config.baseUrl, user), deploy_keys_projects: links.map(deployKeysProjectRecord) };
+  };
+
   apiRoute(app, deps, {
     method: 'GET', url: '/keys', summary: 'An SSH key and its owner, by MD5 or SHA256 fingerprint (administrators)', tags: ['keys'],
     ability: { instance: 'admin_all_resources' },
@@ -150,7 +158,7 @@ export function keysRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params }) => {
       const row = await byFingerprint(deps, params.fingerprint);
       if (!row) throw new NotFoundError('Key');
-      return withUser(row);
+      return row.type === 'DeployKey' ? deployKeyWithUser(row) : withUser(row);
     },
   });
 }

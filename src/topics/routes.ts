@@ -37,9 +37,12 @@ export function topicRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     method: 'POST', url: '/topics', summary: 'Make a topic (administrators)', tags: TAGS,
     ability: ADMIN,
-    params: { name: p.string.required(), title: p.string.required(), description: p.string.optional(), avatar: AVATAR },
+    // `title` is GitLab 15's (required there); the GitLab 14.3 that Kiln reports had none, and
+    // python-gitlab sends none to it: absent, the topic is titled by its name, as the topics a
+    // project's listing makes are (link-topics.ts).
+    params: { name: p.string.required(), title: p.string.optional(), description: p.string.optional(), avatar: AVATAR },
     handler: async ({ params }) => present(await createTopic(deps, {
-      name: params.name, title: params.title, description: params.description ?? null, avatar: params.avatar === undefined ? null : avatarChange(params.avatar),
+      name: params.name, title: params.title ?? params.name, description: params.description ?? null, avatar: params.avatar === undefined ? null : avatarChange(params.avatar),
     })),
   });
 

@@ -162,6 +162,22 @@ describe('GET /keys/:id and /keys?fingerprint= (administrators)', () => {
     expect((await kiln.api('GET', '/keys', { token: kiln.root.token, query: { fingerprint: md5 } })).body.id).toBe(created.id);
   });
 
+  it("finds a deploy key as GitLab's DeployKeyWithUser: its text as given, its creator and the projects it is enabled on", async () => {
+    const project = await kiln.createProject(alice, 'deployed');
+    const line = ed25519();
+    const created = await kiln.apiAs(alice, 'POST', `/projects/${project.id}/deploy_keys`, { title: 'deployer', key: line, can_push: true });
+    const found = await kiln.api('GET', '/keys', { token: kiln.root.token, query: { fingerprint: `SHA256:${sha256Of(line)}` } });
+    expect(found.status).toBe(200);
+    expect(found.body).toMatchObject({ id: created.id, title: 'deployer', key: line, fingerprint: created.fingerprint, fingerprint_sha256: `SHA256:${sha256Of(line)}`, user: { username: 'alice' } });
+    expect(found.body.deploy_keys_projects).toEqual([{ id: expect.any(Number), deploy_key_id: created.id, project_id: project.id, can_push: true, created_at: expect.any(String), updated_at: expect.any(String) }]);
+    // A user's key has no such list, and its text is the publishable one.
+    const own = ed25519();
+    await kiln.apiAs(alice, 'POST', '/user/keys', { title: 'own', key: own });
+    const user = (await kiln.api('GET', '/keys', { token: kiln.root.token, query: { fingerprint: `SHA256:${sha256Of(own)}` } })).body;
+    expect(user.deploy_keys_projects).toBeUndefined();
+    expect(user.key).not.toBe(own);
+  });
+
   it('answers GitLab\'s 400 for a malformed fingerprint, 404 for an unknown one, 403 to non-administrators', async () => {
     expect((await kiln.api('GET', '/keys', { token: kiln.root.token, query: { fingerprint: 'nope' } })).body).toEqual({ message: 'Failed to return the key' });
     expect((await kiln.api('GET', '/keys', { token: kiln.root.token, query: { fingerprint: `SHA256:${'A'.repeat(43)}` } })).body).toEqual({ message: '404 Key Not Found' });
