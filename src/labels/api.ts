@@ -7,3 +7,5 @@ export { groupAndAncestorIds, groupAndDescendantIds } from './labels-queries.js'
 export { labelsByIds } from './finder.js';
 export { availableLabelsQuery } from './finder.js';
 export { colourDot, labelChip } from './label-chip.js';
+// Issues 36 and 38: who subscribed to labels, for notifications' recipients.
+export { labelSubscriberIds } from './subscriptions.js';

@@ -28,12 +28,12 @@ function countsOf(counts: IssueCounts | undefined) {
   return counts ? { open_issues_count: counts.opened, closed_issues_count: counts.closed, open_merge_requests_count: 0 } : {};
 }
 
-/** A label as a group's listing shows it (GroupLabel). */
-export function labelEntity(label: LabelRow, counts?: IssueCounts) {
-  return { ...labelBasicEntity(label), ...countsOf(counts), subscribed: false };
+/** A label as a group's listing shows it (GroupLabel); `subscribed`: the caller's (subscriptions.ts). */
+export function labelEntity(label: LabelRow, subscribed: boolean, counts?: IssueCounts) {
+  return { ...labelBasicEntity(label), ...countsOf(counts), subscribed };
 }
 
 /** A label as a project's listing shows it (ProjectLabel): its priority there, and whose it is. */
-export function projectLabelEntity(label: LabelRow, counts?: IssueCounts) {
-  return { ...labelEntity(label, counts), priority: label.project_id === null ? null : label.priority, is_project_label: label.project_id !== null };
+export function projectLabelEntity(label: LabelRow, subscribed: boolean, counts?: IssueCounts) {
+  return { ...labelEntity(label, subscribed, counts), priority: label.project_id === null ? null : label.priority, is_project_label: label.project_id !== null };
 }

@@ -13,6 +13,8 @@ import { deleteLabel } from './delete-label.js';
 import { groupAndDescendantIds, labelIssueCounts } from './labels-queries.js';
 import { createParams, listParams, updateParams } from './label-params.js';
 import { exactlyOneKey } from './routes.js';
+import { subscribedLabelIds } from './subscriptions.js';
+import type { LabelRow } from './entities.js';
 
 const TAGS = ['labels'];
 const UPDATE_FIELDS = ['new_name', 'color', 'description', 'archived'];
@@ -32,10 +34,12 @@ export function groupLabelsRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await group();
       const scope = { includeAncestorGroups: params.include_ancestor_groups, includeDescendantGroups: params.include_descendant_groups, onlyGroupLabels: params.only_group_labels, search: params.search };
       const rows = await paginate(await availableLabelsQuery(deps, { group: access.group }, scope));
+      const ids = rows.map((row) => Number(row.id));
       const counts = params.with_counts
-        ? await labelIssueCounts(deps.db, rows.map((row) => Number(row.id)), { groupIds: await groupAndDescendantIds(deps.db, Number(access.group.id)) }, principal?.user ?? null, deps.clock.now())
+        ? await labelIssueCounts(deps.db, ids, { groupIds: await groupAndDescendantIds(deps.db, Number(access.group.id)) }, principal?.user ?? null, deps.clock.now())
         : null;
-      return rows.map((row) => labelEntity(row, counts?.get(Number(row.id))));
+      const subscribed = await subscribedLabelIds(deps.db, principal?.user?.id, ids, { projectId: null });
+      return rows.map((row) => labelEntity(row, subscribed.has(Number(row.id)), counts?.get(Number(row.id))));
     },
   });
 
@@ -43,10 +47,10 @@ export function groupLabelsRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'GET', url: '/groups/:id/labels/:name', summary: 'One group label by id or title', tags: TAGS,
     ability: { group: 'read_label' },
     params: { id: p.string.required(), name: p.string.required(), ...scopeParams },
-    handler: async ({ params, group }) => {
+    handler: async ({ params, group, principal }) => {
       const access = await group();
       const scope = { includeAncestorGroups: params.include_ancestor_groups, includeDescendantGroups: params.include_descendant_groups, onlyGroupLabels: params.only_group_labels };
-      return labelEntity(await findLabel(deps, { group: access.group }, params.name, scope));
+      return presentGroupLabel(deps, principal?.user?.id, await findLabel(deps, { group: access.group }, params.name, scope));
     },
   });
 
@@ -56,15 +60,15 @@ export function groupLabelsRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.string.required(), ...createParams },
     handler: async ({ params, group }) => {
       const access = await group();
-      return labelEntity(await createLabel(deps, { group: access.group }, { title: params.name, color: params.color, description: params.description, archived: params.archived }));
+      return labelEntity(await createLabel(deps, { group: access.group }, { title: params.name, color: params.color, description: params.description, archived: params.archived }), false);
     },
   });
 
-  const update = async ({ params, input, group }: RouteContext<typeof putParams>, key: string | number) => {
+  const update = async ({ params, input, group, principal }: RouteContext<typeof putParams>, key: string | number) => {
     requireOneOf(input, UPDATE_FIELDS);
     const access = await group();
     const label = await findLabel(deps, { group: access.group }, key, { includeAncestorGroups: false });
-    return labelEntity(await updateLabel(deps, label, { newName: params.new_name, color: params.color, description: params.description, archived: params.archived }));
+    return presentGroupLabel(deps, principal?.user?.id, await updateLabel(deps, label, { newName: params.new_name, color: params.color, description: params.description, archived: params.archived }));
   };
 
   apiRoute(app, deps, {
@@ -93,4 +97,9 @@ export function groupLabelsRoutes(app: FastifyInstance, deps: Deps): void {
       },
     });
   }
+}
+
+/** A group's label with the caller's subscription to the whole label. */
+export async function presentGroupLabel(deps: Deps, userId: number | undefined, label: LabelRow) {
+  return labelEntity(label, (await subscribedLabelIds(deps.db, userId, [Number(label.id)], { projectId: null })).size > 0);
 }

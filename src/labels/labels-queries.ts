@@ -60,3 +60,13 @@ export function titleOrDescriptionContains(text: string) {
   const pattern = containsPattern(text);
   return sql<boolean>`(${lowerLike('title', pattern)} or ${lowerLike('description', pattern)})`;
 }
+
+/**
+ * Promotion: the subscriptions to the `old` labels whose user already has one to `target` in the same
+ * scope (a project, or none) go, so that moving the others keeps one row per user, label and scope.
+ */
+export async function deleteSubscriptionsDuplicatedOn(db: Executor, old: number[], target: number): Promise<void> {
+  await sql`delete from label_subscriptions where label_id in (${sql.join(old)}) and exists (
+    select 1 from label_subscriptions kept where kept.label_id = ${target} and kept.user_id = label_subscriptions.user_id
+      and coalesce(kept.project_id, 0) = coalesce(label_subscriptions.project_id, 0))`.execute(db);
+}

@@ -1,11 +1,13 @@
 // Promotes a project label to a group label (GitLab's Labels::PromoteService): the label of that title
 // in the project's group (made with the label's colour and description when there is none) takes the
 // place of every label of that title in the group's projects, on their issues, merge requests, board
-// lists and label history, and those project labels are deleted. One transaction.
+// lists, label history and subscriptions (each still holding in its project), and those project
+// labels are deleted. One transaction.
 import type { Deps } from '../platform/deps.js';
 import type { NamespaceRow } from '../platform/auth/subjects.js';
 import { inTransaction } from '../platform/db/database.js';
 import type { LabelRow } from './entities.js';
+import { deleteSubscriptionsDuplicatedOn } from './labels-queries.js';
 
 export async function promoteLabel(deps: Deps, group: NamespaceRow, label: LabelRow): Promise<LabelRow> {
   const now = deps.clock.now();
@@ -25,6 +27,9 @@ export async function promoteLabel(deps: Deps, group: NamespaceRow, label: Label
     await trx.deleteFrom('board_lists').where('label_id', 'in', old).where('board_id', 'in', trx.selectFrom('board_lists').select('board_id').where('label_id', '=', target)).execute();
     await trx.updateTable('board_lists').set({ label_id: target }).where('label_id', 'in', old).execute();
     await trx.updateTable('resource_label_events').set({ label_id: target }).where('label_id', 'in', old).execute();
+    // A subscriber the group label already has in the same scope keeps that one subscription.
+    await deleteSubscriptionsDuplicatedOn(trx, old, target);
+    await trx.updateTable('label_subscriptions').set({ label_id: target }).where('label_id', 'in', old).execute();
     await trx.deleteFrom('labels').where('id', 'in', old).execute();
     return groupLabel;
   });

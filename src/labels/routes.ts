@@ -9,13 +9,14 @@ import { p, rejectTogether, requireOneOf } from '../platform/http/params.js';
 import { ParamError, StatusError } from '../platform/errors.js';
 import { findGroup } from '../accounts/api.js';
 import { promoteLabel } from './promote-label.js';
-import { labelEntity, projectLabelEntity } from './entities.js';
+import { labelEntity, projectLabelEntity, type LabelRow } from './entities.js';
 import { availableLabelsQuery, findLabel } from './finder.js';
 import { createLabel } from './create-label.js';
 import { updateLabel } from './update-label.js';
 import { deleteLabel } from './delete-label.js';
 import { labelIssueCounts } from './labels-queries.js';
 import { createParams, listParams, priorityOf, updateParams } from './label-params.js';
+import { subscribedLabelIds } from './subscriptions.js';
 
 const TAGS = ['labels'];
 const UPDATE_FIELDS = ['new_name', 'color', 'description', 'priority', 'archived'];
@@ -29,8 +30,10 @@ export function projectLabelsRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async ({ params, project, paginate, principal }) => {
       const access = await project();
       const rows = await paginate(await availableLabelsQuery(deps, { project: access.project }, { includeAncestorGroups: params.include_ancestor_groups, search: params.search }));
-      const counts = params.with_counts ? await labelIssueCounts(deps.db, rows.map((row) => Number(row.id)), { projectId: Number(access.project.id) }, principal?.user ?? null, deps.clock.now()) : null;
-      return rows.map((row) => projectLabelEntity(row, counts?.get(Number(row.id))));
+      const ids = rows.map((row) => Number(row.id));
+      const counts = params.with_counts ? await labelIssueCounts(deps.db, ids, { projectId: Number(access.project.id) }, principal?.user ?? null, deps.clock.now()) : null;
+      const subscribed = await subscribedLabelIds(deps.db, principal?.user?.id, ids, { projectId: Number(access.project.id) });
+      return rows.map((row) => projectLabelEntity(row, subscribed.has(Number(row.id)), counts?.get(Number(row.id))));
     },
   });
 
@@ -38,9 +41,9 @@ export function projectLabelsRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'GET', url: '/projects/:id/labels/:name', summary: 'One label by id or title', tags: TAGS,
     ability: { project: 'read_label' },
     params: { id: p.string.required(), name: p.string.required(), include_ancestor_groups: p.boolean.optional({ default: true }) },
-    handler: async ({ params, project }) => {
+    handler: async ({ params, project, principal }) => {
       const access = await project();
-      return projectLabelEntity(await findLabel(deps, { project: access.project }, params.name, { includeAncestorGroups: params.include_ancestor_groups }));
+      return presentProjectLabel(deps, access.project, principal?.user?.id, await findLabel(deps, { project: access.project }, params.name, { includeAncestorGroups: params.include_ancestor_groups }));
     },
   });
 
@@ -53,18 +56,18 @@ export function projectLabelsRoutes(app: FastifyInstance, deps: Deps): void {
       const label = await createLabel(deps, { project: access.project }, {
         title: params.name, color: params.color, description: params.description, priority: priorityOf(input, params.priority), archived: params.archived,
       });
-      return projectLabelEntity(label);
+      return projectLabelEntity(label, false);
     },
   });
 
-  const update = async ({ params, input, project }: RouteContext<typeof projectUpdateParams & { id: any; name: any; label_id: any }>, key: string | number) => {
+  const update = async ({ params, input, project, principal }: RouteContext<typeof projectUpdateParams & { id: any; name: any; label_id: any }>, key: string | number) => {
     requireOneOf(input, UPDATE_FIELDS);
     const access = await project();
     const label = await findLabel(deps, { project: access.project }, key, { includeAncestorGroups: false });
     const updated = await updateLabel(deps, label, {
       newName: params.new_name, color: params.color, description: params.description, priority: priorityOf(input, params.priority), archived: params.archived,
     });
-    return projectLabelEntity(updated);
+    return presentProjectLabel(deps, access.project, principal?.user?.id, updated);
   };
 
   apiRoute(app, deps, {
@@ -92,7 +95,8 @@ export function projectLabelsRoutes(app: FastifyInstance, deps: Deps): void {
         if (access.namespace.kind !== 'group') throw new StatusError(400, 'Failed to promote project label to group label');
         const { group } = await findGroup(deps, principal, Number(access.namespace.id), 'admin_label');
         const label = await findLabel(deps, { project: access.project }, params.name, { includeAncestorGroups: false });
-        return labelEntity(await promoteLabel(deps, group, label));
+        const promoted = await promoteLabel(deps, group, label);
+        return labelEntity(promoted, (await subscribedLabelIds(deps.db, principal?.user?.id, [Number(promoted.id)], { projectId: null })).size > 0);
       },
     });
   }
@@ -119,6 +123,12 @@ export function projectLabelsRoutes(app: FastifyInstance, deps: Deps): void {
       return undefined;
     },
   });
+}
+
+/** A project's label (its own or an inherited group label) with the caller's subscription in that project. */
+export async function presentProjectLabel(deps: Deps, project: { id: number }, userId: number | undefined, label: LabelRow) {
+  const subscribed = await subscribedLabelIds(deps.db, userId, [Number(label.id)], { projectId: Number(project.id) });
+  return projectLabelEntity(label, subscribed.size > 0);
 }
 
 /** Grape's exactly_one_of :label_id, :name. */

@@ -27,6 +27,8 @@ export interface ThreadContext {
   reviewerIds: number[];
   /** Author, assignees (and reviewers), authors of comments, users mentioned in the description or a comment. */
   participantIds: number[];
+  /** The labels it carries (their subscribers hear of a new issue or merge request). */
+  labelIds: number[];
   /** read_issue or read_merge_request on this one (confidentiality included). */
   readable(subject: PolicySubject): boolean;
 }
@@ -71,12 +73,14 @@ export async function loadIssueContext(deps: Deps, issueId: number): Promise<Iss
   const project = await deps.db.selectFrom('projects').selectAll().where('id', '=', issue.project_id).executeTakeFirst();
   if (!project) return null;
   const namespace = await deps.db.selectFrom('namespaces').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
-  const [groupIds, assigneeIds, discussion] = await Promise.all([
+  const [groupIds, assigneeIds, discussion, labels] = await Promise.all([
     groupChain(deps, namespace),
     assigneeIdsOf(deps, Number(issue.id)),
     discussionPeople(deps, 'Issue', Number(issue.id), issue.description),
+    deps.db.selectFrom('label_links').select('label_id').where('issue_id', '=', Number(issue.id)).execute(),
   ]);
+  const labelIds = labels.map((row) => Number(row.label_id));
   const participantIds = [...new Set([Number(issue.author_id), ...assigneeIds, ...discussion])];
   const readable = (subject: PolicySubject) => canReadIssue(subject, { ...issue, assigneeIds });
-  return { type: 'Issue', id: Number(issue.id), description: issue.description, issue, project, namespace, groupIds, assigneeIds, reviewerIds: [], participantIds, readable };
+  return { type: 'Issue', id: Number(issue.id), description: issue.description, issue, project, namespace, groupIds, assigneeIds, reviewerIds: [], participantIds, labelIds, readable };
 }

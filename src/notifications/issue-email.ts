@@ -8,7 +8,7 @@ import type { IssueAction } from './recipient-rules.js';
 import type { IssueContext, NoteRow } from './issue-context.js';
 import type { Recipient } from './recipients.js';
 import { unsubscribeUrl } from './unsubscribe-link.js';
-import { mailHost, threadEmail } from './thread-email.js';
+import { labelsAddedHeadline, mailHost, threadEmail } from './thread-email.js';
 
 export { fromHeader, listId, mailHost } from './thread-email.js';
 
@@ -30,6 +30,13 @@ export interface IssueMessageInput {
   authorInBody: boolean;
   /** Unique per event: the id of the job composing it. */
   eventKey: string;
+  /** relabel_issue: the names of the labels added. */
+  labelNames?: string[];
+}
+
+/** Where a relabeling's recipient manages label subscriptions (GitLab's labels page, subscribed ones). */
+export function subscribedLabelsUrl(deps: Deps, project: { full_path: string }): string {
+  return `${deps.config.baseUrl}/${project.full_path}/-/labels?subscribed=true`;
 }
 
 export function issueUrl(deps: Deps, context: IssueContext): string {
@@ -54,6 +61,8 @@ function headline(input: IssueMessageInput): string {
       return `${who} commented on issue #${issue.iid}:`;
     case 'new_mention':
       return 'You have been mentioned in an issue.';
+    case 'relabel_issue':
+      return labelsAddedHeadline(input.labelNames ?? []);
   }
 }
 
@@ -82,5 +91,6 @@ export function issueMessage(deps: Deps, input: IssueMessageInput, recipient: Re
     quotedAuthor: input.authorInBody ? (input.actor?.name ?? null) : null,
     bodyHtml: input.bodyHtml,
     unsubscribe: unsubscribeUrl(deps, Number(recipient.user.id), Number(context.issue.id)),
+    ...(input.action === 'relabel_issue' ? { labelsUrl: subscribedLabelsUrl(deps, context.project) } : {}),
   }, recipient);
 }

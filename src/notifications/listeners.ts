@@ -8,6 +8,7 @@ import { JOB_NOTIFY_ALERT } from './notify-new-alert.js';
 import { alertEmailSetting } from './notification-queries.js';
 import type { IssueAction } from './recipient-rules.js';
 import { addedMentions } from './new-mentions.js';
+import { addedLabelIds } from './added-labels.js';
 import { JOB_NOTIFY_MERGE_REQUEST, type MergeRequestNotificationPayload } from './notify-merge-request-event.js';
 import { JOB_NOTIFY_PIPELINE } from './notify-pipeline.js';
 import { JOB_NOTIFY_SNIPPET_NOTE, type SnippetNoteNotificationPayload } from './notify-snippet-note.js';
@@ -34,6 +35,9 @@ export function listenForNotifications(deps: Deps): void {
     // Only an edit that mentions someone new mails (GitLab's new_mentions_in_issue); other edits send none.
     const mentioned = addedMentions(event);
     if (mentioned.length > 0) await issueJob(tx, { action: 'new_mention', issueId: event.issueId, actorId: event.actorId, mentionedUsernames: mentioned });
+    // Labels added: their subscribers hear of it (GitLab's relabeled_issue); removals send nothing.
+    const added = event.changes.includes('labels') ? addedLabelIds(event.previous, event.current) : [];
+    if (added.length > 0) await issueJob(tx, { action: 'relabel_issue', issueId: event.issueId, actorId: event.actorId, addedLabelIds: added });
   });
   domainEvents.on('note.created', async (tx, event) => {
     // System notes send no mail (GitLab mails only a few kinds of them, none that Kiln writes).
@@ -95,5 +99,7 @@ function listenForMergeRequests(deps: Deps): void {
     if (event.changes.includes('draft')) await job(tx, { ...base, action: 'draft_status_change' });
     const mentioned = addedMentions(event);
     if (mentioned.length > 0) await job(tx, { ...base, action: 'new_mention', mentionedUsernames: mentioned });
+    const added = event.changes.includes('labels') ? addedLabelIds(event.previous, event.current) : [];
+    if (added.length > 0) await job(tx, { ...base, action: 'relabel_merge_request', addedLabelIds: added });
   });
 }

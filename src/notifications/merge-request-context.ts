@@ -25,11 +25,12 @@ export async function loadMergeRequestContext(deps: Deps, mergeRequestId: number
   const project = await deps.db.selectFrom('projects').selectAll().where('id', '=', mergeRequest.target_project_id).executeTakeFirst();
   if (!project) return null;
   const namespace = await deps.db.selectFrom('namespaces').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
-  const [groupIds, assigneeIds, reviewerIds, discussion] = await Promise.all([
+  const [groupIds, assigneeIds, reviewerIds, discussion, labels] = await Promise.all([
     groupChain(deps, namespace),
     userIdsOf(deps, 'merge_request_assignees', mergeRequestId),
     userIdsOf(deps, 'merge_request_reviewers', mergeRequestId),
     discussionPeople(deps, 'MergeRequest', mergeRequestId, mergeRequest.description),
+    deps.db.selectFrom('merge_request_label_links').select('label_id').where('merge_request_id', '=', mergeRequestId).execute(),
   ]);
   const participantIds = [...new Set([Number(mergeRequest.author_id), ...assigneeIds, ...reviewerIds, ...discussion])];
   return {
@@ -43,6 +44,7 @@ export async function loadMergeRequestContext(deps: Deps, mergeRequestId: number
     assigneeIds,
     reviewerIds,
     participantIds,
+    labelIds: labels.map((row) => Number(row.label_id)),
     readable: (subject: PolicySubject) => canOnProject(subject, 'read_merge_request'),
   };
 }

@@ -8,7 +8,8 @@ import type { MergeRequestAction } from './recipient-rules.js';
 import type { NoteRow } from './issue-context.js';
 import type { MergeRequestContext } from './merge-request-context.js';
 import type { Recipient } from './recipients.js';
-import { mailHost, threadEmail } from './thread-email.js';
+import { labelsAddedHeadline, mailHost, threadEmail } from './thread-email.js';
+import { subscribedLabelsUrl } from './issue-email.js';
 import { unsubscribeUrl } from './unsubscribe-link.js';
 
 /** A merge request event, or `new_mention`: an edit of its title or description mentioned the recipient. */
@@ -32,6 +33,8 @@ export interface MergeRequestMessageInput {
   authorInBody: boolean;
   /** Unique per event: the id of the job composing it. */
   eventKey: string;
+  /** relabel_merge_request: the names of the labels added. */
+  labelNames?: string[];
 }
 
 export function mergeRequestUrl(deps: Deps, context: MergeRequestContext): string {
@@ -76,6 +79,8 @@ function headline(input: MergeRequestMessageInput): string {
       return `${who} commented on merge request ${ref}:`;
     case 'new_mention':
       return `You have been mentioned in Merge Request ${ref}`;
+    case 'relabel_merge_request':
+      return labelsAddedHeadline(input.labelNames ?? []);
   }
 }
 
@@ -118,5 +123,6 @@ export function mergeRequestMessage(deps: Deps, input: MergeRequestMessageInput,
     quotedAuthor: input.authorInBody ? input.actorName : null,
     bodyHtml: input.bodyHtml,
     unsubscribe: unsubscribeUrl(deps, Number(recipient.user.id), Number(mergeRequest.id), 'MergeRequest'),
+    ...(input.action === 'relabel_merge_request' ? { labelsUrl: subscribedLabelsUrl(deps, context.project) } : {}),
   }, recipient);
 }

@@ -10,6 +10,7 @@ import { readApplicationSettings } from '../application-settings/api.js';
 import { loadIssueContext, userIdsByUsername, type IssueContext, type NoteRow } from './issue-context.js';
 import { issueRecipients, type Recipient } from './recipients.js';
 import { issueMessage } from './issue-email.js';
+import { addedLabelNames } from './added-labels.js';
 import type { IssueMail } from './issue-email.js';
 
 export const JOB_NOTIFY_ISSUE = 'notifications.issue';
@@ -22,6 +23,8 @@ export interface IssueNotificationPayload {
   previousAssigneeIds?: number[];
   /** new_mention: the usernames the edit added (new-mentions.ts). */
   mentionedUsernames?: string[];
+  /** relabel_issue: the labels the edit added. */
+  addedLabelIds?: number[];
 }
 
 /**
@@ -30,7 +33,7 @@ export interface IssueNotificationPayload {
  */
 async function recipientsOf(deps: Deps, payload: IssueNotificationPayload, context: IssueContext, note: NoteRow | undefined): Promise<Recipient[]> {
   if (payload.action !== 'new_mention') {
-    return issueRecipients(deps, { action: payload.action, actorId: payload.actorId, context, note, previousAssigneeIds: payload.previousAssigneeIds });
+    return issueRecipients(deps, { action: payload.action, actorId: payload.actorId, context, note, previousAssigneeIds: payload.previousAssigneeIds, addedLabelIds: payload.addedLabelIds });
   }
   const mentionedIds = await userIdsByUsername(deps, payload.mentionedUsernames ?? []);
   if (mentionedIds.length === 0) return [];
@@ -52,7 +55,8 @@ export async function notifyIssueEvent(deps: Deps, payload: IssueNotificationPay
   const markdown = payload.action === 'new_issue' || payload.action === 'new_mention' ? context.issue.description : payload.action === 'new_note' ? note!.body : null;
   const bodyHtml = markdown ? await renderGitlabMarkdown(deps, markdown) : null;
   const { email_author_in_body: authorInBody } = await readApplicationSettings(deps.db);
-  const input = { action: payload.action, context, actor, note, bodyHtml, assigneeNames, authorInBody, eventKey: String(job.id) };
+  const labelNames = await addedLabelNames(deps, payload.addedLabelIds);
+  const input = { action: payload.action, context, actor, note, bodyHtml, assigneeNames, authorInBody, eventKey: String(job.id), labelNames };
   const messages = recipients.map((recipient) => issueMessage(deps, input, recipient));
   await inTransaction(deps.db, (trx) => queueEmails(deps, trx, messages, job.id));
   deps.pokeWorker();

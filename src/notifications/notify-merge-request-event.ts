@@ -13,6 +13,7 @@ import { userIdsByUsername, type NoteRow } from './issue-context.js';
 import { loadMergeRequestContext, type MergeRequestContext } from './merge-request-context.js';
 import { issueRecipients, type Recipient } from './recipients.js';
 import { mergeRequestMessage, type MergeRequestMail } from './merge-request-email.js';
+import { addedLabelNames } from './added-labels.js';
 
 export const JOB_NOTIFY_MERGE_REQUEST = 'notifications.merge_request';
 
@@ -27,13 +28,15 @@ export interface MergeRequestNotificationPayload {
   mentionedUsernames?: string[];
   /** push_to_merge_request: the source head before the push. */
   oldrev?: string | null;
+  /** relabel_merge_request: the labels the edit added. */
+  addedLabelIds?: number[];
 }
 
 /** GitLab's push_to_merge_request e-mail lists this many of the new commits. */
 const LISTED_COMMITS = 20;
 
 async function recipientsOf(deps: Deps, payload: MergeRequestNotificationPayload, context: MergeRequestContext, note: NoteRow | undefined): Promise<Recipient[]> {
-  const base = { actorId: payload.actorId, context, previousAssigneeIds: payload.previousAssigneeIds, previousReviewerIds: payload.previousReviewerIds };
+  const base = { actorId: payload.actorId, context, previousAssigneeIds: payload.previousAssigneeIds, previousReviewerIds: payload.previousReviewerIds, addedLabelIds: payload.addedLabelIds };
   if (payload.action !== 'new_mention') return issueRecipients(deps, { ...base, action: payload.action, note });
   // As for issues: whom a new merge request would mail, the editor acting, among the newly mentioned only.
   const mentionedIds = await userIdsByUsername(deps, payload.mentionedUsernames ?? []);
@@ -88,6 +91,7 @@ export async function notifyMergeRequestEvent(deps: Deps, payload: MergeRequestN
     commitsTotal: pushed.total,
     authorInBody: (await readApplicationSettings(deps.db)).email_author_in_body,
     eventKey: String(job.id),
+    labelNames: await addedLabelNames(deps, payload.addedLabelIds),
   };
   const messages = recipients.map((recipient) => mergeRequestMessage(deps, input, recipient));
   await inTransaction(deps.db, (trx) => queueEmails(deps, trx, messages, job.id));

@@ -10,17 +10,21 @@ export type RecipientType = 'participating' | 'mention' | 'watch' | 'custom' | '
 /** GitLab's NotificationReason, shown in X-GitLab-NotificationReason; null: no particular reason. */
 export type NotificationReason = 'assigned' | 'review_requested' | 'mentioned' | 'subscribed' | null;
 
-/** The issue events Kiln produces, by their custom-notification names (NotificationSetting.email_events). */
-export type IssueAction = 'new_issue' | 'close_issue' | 'reopen_issue' | 'reassign_issue' | 'issue_due' | 'new_note';
+/**
+ * The issue events Kiln produces, by their custom-notification names (NotificationSetting.email_events),
+ * and `relabel_issue` (GitLab's relabeled_issue, which has no switch: it goes to the labels' subscribers only).
+ */
+export type IssueAction = 'new_issue' | 'close_issue' | 'reopen_issue' | 'reassign_issue' | 'issue_due' | 'new_note' | 'relabel_issue';
 
 /**
  * The merge request events Kiln produces: the custom-notification names, and GitLab's actions that
- * have none (`change_reviewer_merge_request`, `approve`, `unapprove`, `draft_status_change`: a custom
+ * have none (`relabel_merge_request`, only for label subscribers as for issues;
+ * `change_reviewer_merge_request`, `approve`, `unapprove`, `draft_status_change`: a custom
  * level sends them to participants and mentions only, as NotificationRecipient#suitable_notification_level? does).
  */
 export type MergeRequestAction = 'new_merge_request' | 'close_merge_request' | 'reopen_merge_request' | 'merge_merge_request'
   | 'reassign_merge_request' | 'change_reviewer_merge_request' | 'push_to_merge_request' | 'approve_merge_request' | 'unapprove_merge_request'
-  | 'draft_status_change';
+  | 'draft_status_change' | 'relabel_merge_request';
 
 export type NotificationAction = IssueAction | MergeRequestAction;
 

@@ -12,6 +12,7 @@ import { GLOBAL_SOURCE, defaultSetting } from './finder.js';
 import { effectiveSetting, notifiable, reasonRank, type NotificationAction, type NotificationReason, type RecipientType } from './recipient-rules.js';
 import { userIdsByUsername, type ThreadContext, type NoteRow } from './issue-context.js';
 import { mentionedUsernames } from './mentions.js';
+import { labelSubscriberIds } from '../labels/api.js';
 
 type UserRow = Selectable<UsersTable>;
 
@@ -32,7 +33,12 @@ export interface RecipientsInput {
   previousReviewerIds?: number[];
   /** The users counted as mentioned, when the caller knows them (the new mentions of an edit); else read from the text. */
   mentionedIds?: number[];
+  /** relabel_issue, relabel_merge_request: the labels the change added. */
+  addedLabelIds?: number[];
 }
+
+const RELABEL: readonly NotificationAction[] = ['relabel_issue', 'relabel_merge_request'];
+const NEW: readonly NotificationAction[] = ['new_issue', 'new_merge_request'];
 
 interface Candidate {
   userId: number;
@@ -110,10 +116,25 @@ export function deliverable(address: string): boolean {
   return !/\.invalid$/i.test(address.trim());
 }
 
-function candidatesOf(input: RecipientsInput, pool: number[], settings: Map<number, NotificationSettingRow>, subscriptions: Map<number, boolean>, mentioned: number[]): Candidate[] {
+/**
+ * Who subscribed to the labels this notification is about, in the thread's project: those the
+ * change added (GitLab's relabeled_resource_email), or those a new issue or merge request carries
+ * (the builder's add_labels_subscribers).
+ */
+async function labelSubscribersOf(deps: Deps, input: RecipientsInput): Promise<number[]> {
+  const labelIds = RELABEL.includes(input.action) ? (input.addedLabelIds ?? []) : NEW.includes(input.action) ? input.context.labelIds : [];
+  return labelSubscriberIds(deps.db, labelIds, Number(input.context.project.id));
+}
+
+function candidatesOf(input: RecipientsInput, pool: number[], settings: Map<number, NotificationSettingRow>, subscriptions: Map<number, boolean>, mentioned: number[], labelSubscribers: number[]): Candidate[] {
   const { action, context } = input;
   const list: Candidate[] = [];
   const add = (ids: number[], type: RecipientType, reason: NotificationReason) => ids.forEach((userId) => list.push({ userId, type, reason }));
+  // A relabeling mails the added labels' subscribers and nobody else; GitLab's mailer names no reason.
+  if (RELABEL.includes(action)) {
+    add(labelSubscribers, 'subscription', null);
+    return list;
+  }
   add(context.participantIds, 'participating', null);
   if (action === 'new_note') add(mentioned, 'mention', 'mentioned');
   // Watchers and custom levels come from the project's people (builder/base.rb project_watchers).
@@ -133,6 +154,7 @@ function candidatesOf(input: RecipientsInput, pool: number[], settings: Map<numb
     add(mentioned, 'mention', 'mentioned');
     add(context.assigneeIds, 'participating', 'assigned');
     add(context.reviewerIds, 'participating', 'review_requested');
+    add(labelSubscribers, 'subscription', 'subscribed');
   }
   return list;
 }
@@ -140,14 +162,15 @@ function candidatesOf(input: RecipientsInput, pool: number[], settings: Map<numb
 export async function issueRecipients(deps: Deps, input: RecipientsInput): Promise<Recipient[]> {
   const { context } = input;
   const mentionText = input.action === 'new_note' ? input.note?.body : input.action === 'new_issue' || input.action === 'new_merge_request' ? context.description : null;
-  const [{ ids: pool, levels }, subscriptions, mentioned] = await Promise.all([
+  const [{ ids: pool, levels }, subscriptions, mentioned, labelSubscribers] = await Promise.all([
     watcherPool(deps, context),
     subscriptionsOf(deps, context),
     input.mentionedIds ?? userIdsByUsername(deps, mentionedUsernames(mentionText)),
+    labelSubscribersOf(deps, input),
   ]);
-  const everyone = [...new Set([...pool, ...context.participantIds, ...context.assigneeIds, ...context.reviewerIds, ...(input.previousAssigneeIds ?? []), ...(input.previousReviewerIds ?? []), ...subscriptions.keys(), ...mentioned])];
+  const everyone = [...new Set([...pool, ...context.participantIds, ...context.assigneeIds, ...context.reviewerIds, ...(input.previousAssigneeIds ?? []), ...(input.previousReviewerIds ?? []), ...subscriptions.keys(), ...mentioned, ...labelSubscribers])];
   const settings = await settingsFor(deps, everyone, context);
-  const candidates = candidatesOf(input, pool, settings, subscriptions, mentioned);
+  const candidates = candidatesOf(input, pool, settings, subscriptions, mentioned, labelSubscribers);
   const ids = [...new Set(candidates.map((candidate) => candidate.userId))];
   const users = ids.length ? await deps.db.selectFrom('users').selectAll().where('id', 'in', ids).execute() : [];
   const byId = new Map(users.map((user) => [Number(user.id), user]));

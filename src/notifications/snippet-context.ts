@@ -28,6 +28,7 @@ export async function loadSnippetContext(deps: Deps, snippetId: number): Promise
     assigneeIds: [],
     reviewerIds: [],
     participantIds: [...new Set([Number(snippet.author_id), ...discussion])],
+    labelIds: [],
     readable: (subject) => canReadSnippet(subject.user, snippet, { ...subject, project, namespace }),
     snippet,
   };

@@ -58,6 +58,22 @@ export interface ThreadMessage {
   bodyHtml: string | null;
   /** The signed link that unsubscribes the recipient from this thread, if it has one. */
   unsubscribe: string | null;
+  /**
+   * A relabeling's: the project's labels page showing the subscribed ones, where the recipient
+   * unsubscribes instead (GitLab's @labels_url, which also leaves out List-Unsubscribe).
+   */
+  labelsUrl?: string;
+}
+
+/** Rails' to_sentence: `a`, `a and b`, `a, b, and c`. */
+function toSentence(words: string[]): string {
+  if (words.length <= 2) return words.join(' and ');
+  return `${words.slice(0, -1).join(', ')}, and ${words[words.length - 1]}`;
+}
+
+/** The line of GitLab's relabeled_issue_email and relabeled_merge_request_email. */
+export function labelsAddedHeadline(names: string[]): string {
+  return `${names.length === 1 ? 'Label' : 'Labels'} added: ${toSentence(names)}`;
 }
 
 function textBody(message: ThreadMessage, footer: string): string {
@@ -85,9 +101,14 @@ export function threadEmail(deps: Deps, message: ThreadMessage, recipient: Recip
   const first = message.messageId === message.root;
   const why = recipient.reason ? REASON_TEXT[recipient.reason] : `of your account on ${host}`;
   const settings = `${deps.config.baseUrl}/profile/notifications`;
-  const unsubscribe = message.unsubscribe;
-  const textFooter = [`View it on Kiln: ${message.url}`, `You're receiving this email because ${why}.`, ...(unsubscribe ? [`Unsubscribe from this thread: ${unsubscribe}`] : []), `Manage all notifications: ${settings}`].join('\n');
-  const unsubscribeHtml = unsubscribe ? html`<a href="${unsubscribe}">Unsubscribe</a> from this thread · ` : html``;
+  const labelsUrl = message.labelsUrl;
+  const unsubscribe = labelsUrl ? null : message.unsubscribe;
+  const textFooter = [
+    `View it on Kiln: ${message.url}`, `You're receiving this email because ${why}.`,
+    ...(unsubscribe ? [`Unsubscribe from this thread: ${unsubscribe}`] : []), ...(labelsUrl ? [`Manage label subscriptions: ${labelsUrl}`] : []),
+    `Manage all notifications: ${settings}`,
+  ].join('\n');
+  const unsubscribeHtml = unsubscribe ? html`<a href="${unsubscribe}">Unsubscribe</a> from this thread · ` : labelsUrl ? html`<a href="${labelsUrl}">Manage label subscriptions</a> · ` : html``;
   const htmlFooter = html`<a href="${message.url}">View it on Kiln</a>. You're receiving this email because ${why}. ${unsubscribeHtml}<a href="${settings}">Manage all notifications</a>`;
   const headers: Record<string, string> = {
     'X-GitLab-Project': message.project.name,

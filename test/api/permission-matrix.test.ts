@@ -349,6 +349,25 @@ const PROBES: Probe[] = [
       return k.api('POST', `/projects/${w.project.id}/boards/${board.body.id}/lists`, { token, body: { label_id: label.body.id } });
     },
   },
+  // Label subscriptions (issues 36 and 38): whoever may read the labels, signed in as the labels API wants.
+  {
+    ability: 'read_label (subscribe to a project label)',
+    expect: PARTICIPATE,
+    request: async (k, w, token, serial) => {
+      const label = await k.api('POST', `/projects/${w.project.id}/labels`, { token: k.root.token, body: { name: `watched-${serial}`, color: '#FF0000' } });
+      expect(label.status).toBe(201);
+      return k.api('POST', `/projects/${w.project.id}/labels/${label.body.id}/subscribe`, { token });
+    },
+  },
+  {
+    ability: 'read_label (subscribe to a group label)',
+    expect: PARTICIPATE,
+    request: async (k, w, token, serial) => {
+      const label = await k.api('POST', `/groups/${w.group.id}/labels`, { token: k.root.token, body: { name: `watched-${serial}`, color: '#FF0000' } });
+      expect(label.status).toBe(201);
+      return k.api('POST', `/groups/${w.group.id}/labels/${encodeURIComponent(label.body.name)}/subscribe`, { token });
+    },
+  },
 ];
 
 /** The merge request probes need `main`, two branches and merge request !1, which the administrator makes once. */

@@ -46,7 +46,15 @@ label.color = "teal"
 label.save()
 out["saved"] = [label.name, label.color]
 out["got"] = p.labels.get("py bug").description
+# Subscriptions by name (python-gitlab's SubscribableMixin posts to …/labels/<name>/subscribe).
+watched = p.labels.get("py bug")
+watched.subscribe()
+out["subscribed"] = [watched.subscribed, p.labels.get("py bug").subscribed]
+watched.unsubscribe()
+out["unsubscribed"] = [watched.subscribed, p.labels.get("py bug").subscribed]
 gl_label = g.labels.create({"name": "py-group", "color": "navy"})
+g.labels.get("py-group").subscribe()
+out["group_subscribed"] = [g.labels.get("py-group").subscribed, p.labels.get("py-group").subscribed]
 out["group_listed"] = [l.name for l in g.labels.list(get_all=True)]
 out["project_sees_group"] = sorted(l.name for l in p.labels.list(get_all=True))
 gl_label.description = "shared"
@@ -65,6 +73,9 @@ print(json.dumps(out))
       expect(out.created).toEqual(['py-bug', '#FF0000', 'Broken', 2, true]);
       expect(out.saved).toEqual(['py bug', '#008080']);
       expect(out.got).toBe('Broken');
+      expect(out.subscribed).toEqual([true, true]);
+      expect(out.unsubscribed).toEqual([false, false]);
+      expect(out.group_subscribed).toEqual([true, true]);
       expect(out.group_listed).toEqual(['py-group']);
       expect(out.project_sees_group).toEqual(['py bug', 'py-group']);
       expect(out.group_saved).toBe('shared');

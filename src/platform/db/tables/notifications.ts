@@ -44,6 +44,18 @@ export interface SubscriptionsTable {
   updated_at: number;
 }
 
+/**
+ * A user's subscription to a label (GitLab's subscriptions of type Label): rows exist only while
+ * subscribed. `project_id` null: the label everywhere; set: only in that project.
+ */
+export interface LabelSubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  label_id: number;
+  project_id: number | null;
+  created_at: number;
+}
+
 export type EmailState = 'queued' | 'sent' | 'dead';
 
 /** The outbox: one composed message to one recipient, and its delivery. */
@@ -72,5 +84,6 @@ export interface EmailOutboxTable {
 export interface NotificationsTables {
   notification_settings: NotificationSettingsTable;
   subscriptions: SubscriptionsTable;
+  label_subscriptions: LabelSubscriptionsTable;
   email_outbox: EmailOutboxTable;
 }
