@@ -12,10 +12,11 @@ import { nameOrPathLike } from './finders-queries.js';
 
 /**
  * The groups `user` is a live member of, or is below one they are a member of, by full path (at most
- * `limit`, after `offset`), with the level groupAccessLevel would answer for each (administrators: Owner);
+ * `limit`, after `offset`), with the level groupAccessLevel would answer for each (administrators: Owner)
+ * and `memberLevel`, the role the membership itself gives (what "Your groups" shows, an administrator's too);
  * with `search`, only those whose name or full path contains it.
  */
-export async function memberGroupsWithLevels(executor: Executor, user: AuthUser, nowMs: number, limit: number, offset = 0, search?: string): Promise<Array<{ group: NamespaceRow; level: number }>> {
+export async function memberGroupsWithLevels(executor: Executor, user: AuthUser, nowMs: number, limit: number, offset = 0, search?: string): Promise<Array<{ group: NamespaceRow; level: number; memberLevel: number }>> {
   let query = executor
     .selectFrom('namespaces')
     .innerJoin(sql<{ id: number; level: number }>`(${memberGroupLevelsSql(user.id, nowMs)})`.as('levels'), 'levels.id', 'namespaces.id')
@@ -29,5 +30,5 @@ export async function memberGroupsWithLevels(executor: Executor, user: AuthUser,
     .limit(limit)
     .offset(offset)
     .execute();
-  return rows.map(({ level, ...group }) => ({ group: group as NamespaceRow, level: levelOn(user, group as NamespaceRow, Number(level)) }));
+  return rows.map(({ level, ...group }) => ({ group: group as NamespaceRow, level: levelOn(user, group as NamespaceRow, Number(level)), memberLevel: Number(level) }));
 }

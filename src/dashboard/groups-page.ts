@@ -29,7 +29,8 @@ export function groupsPageRoutes(app: FastifyInstance, deps: Deps): void {
           ? html`<p class="empty">None of your groups matches "${filter}". <a href="/dashboard/groups">Show all your groups</a>.</p>`
           : shown.length
           ? html`<table id="your-groups"><thead><tr><th>Group</th><th class="wide-only">Visibility</th><th>Your role</th></tr></thead><tbody>${shown.map(
-              ({ group, level }) => html`<tr data-group="${group.full_path}"><td><a href="/groups/${group.full_path}">${group.name}</a> <span class="muted">${group.full_path}</span></td><td class="wide-only">${group.visibility}</td><td>${ROLE_NAMES[level] ?? ''}</td></tr>`,
+              // The membership's role, not the access an administrator has everywhere (GitLab shows an admin's real role).
+              ({ group, memberLevel }) => html`<tr data-group="${group.full_path}"><td><a href="/groups/${group.full_path}">${group.name}</a> <span class="muted">${group.full_path}</span></td><td class="wide-only">${group.visibility}</td><td>${ROLE_NAMES[memberLevel] ?? ''}</td></tr>`,
             )}</tbody></table>`
           : number > 1
             ? html`<p class="empty">No more groups. <a href="/dashboard/groups">Back to the first page</a>.</p>`

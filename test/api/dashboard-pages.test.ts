@@ -46,6 +46,17 @@ describe('GET /dashboard/groups', () => {
     expect(page.body).not.toContain('data-group="elsewhere"');
   });
 
+  it('shows an administrator the role their membership gives, not Owner, and not the groups they only administer', async () => {
+    const admin = await kiln.createUser('boss', { admin: true });
+    await kiln.addMember(owner, 'groups', group.id, admin, 30);
+    await kiln.createGroup(owner, 'unjoined', { visibility: 'private' });
+    const page = await (await signedIn(admin)).get('/dashboard/groups');
+    expect(page.body).toMatch(/data-group="team">.*?<td>Developer<\/td><\/tr>/);
+    expect(page.body).toMatch(/data-group="team\/sub">.*?<td>Developer<\/td><\/tr>/);
+    expect(page.body).not.toContain('<td>Owner</td>');
+    expect(page.body).not.toContain('data-group="unjoined"');
+  });
+
   it("filters by a name or path the group's contains, keeping what was typed", async () => {
     const web = await signedIn(ana);
     const page = await web.get('/dashboard/groups?filter=SUB');
