@@ -135,10 +135,9 @@ export function runnerProtocolRoutes(app: FastifyInstance, deps: Deps): void {
       reply.header('x-gitlab-last-update', before);
       return reply.code(204).send();
     }
-    const pipeline = await deps.db.selectFrom('ci_pipelines').selectAll().where('id', '=', claimed.build.commit_id).executeTakeFirstOrThrow();
     const project = await findProjectRow(deps, Number(claimed.build.project_id));
     if (!project) throw forbidden();
-    return reply.code(201).send(await jobPayload(deps, { build: claimed.build, token: claimed.token, pipeline, project, runner }));
+    return reply.code(201).send(await jobPayload(deps, { ...claimed, project, runner }));
   });
 
   app.put(`${prefix}/jobs/:job_id`, JOB, async (request, reply) => {

@@ -5,7 +5,11 @@
 // sends (issue 39), never what it sends.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
-import { repositoryWorld, commit, create, type RepositoryWorld } from '../api/repository-api-driver.js';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repositoryWorld, commit, create, update, type RepositoryWorld } from '../api/repository-api-driver.js';
+import { findProjectRow } from '../../src/accounts/api.js';
+import { readableRepository } from '../../src/repositories/api.js';
 
 let kiln: TestKiln;
 let w: RepositoryWorld;
@@ -232,5 +236,28 @@ describe('the job payload', () => {
       name: 'chosen', stage: 'deploy', startedAt: testStarted, queuedAt: testStarted, variables: fileVars,
       rest: { ...plain(['deploy']), dependencies: [{ id: lint.id, name: 'lint', token: chosen.token }] },
     }));
+  });
+
+  // The commit is read once for the pipeline's jobs; whether the repository is there is asked each time.
+  it("reads the pipeline's commit once, and gives no commit when the repository is gone", async () => {
+    const made = await commit(kiln, w.maintainer.token, w.project.id, { branch: 'main', commit_message: 'Three jobs', actions: [update('.gitlab-ci.yml', 'a:\n  script: [a]\nb:\n  script: [b]\nc:\n  script: [c]\n')] });
+    await kiln.worker.drain();
+    const message = async () => (await take()).variables.find((variable: any) => variable.key === 'CI_COMMIT_MESSAGE')?.value;
+    expect(await message()).toBe('Three jobs');
+    const repository = (await readableRepository(kiln.deps, (await findProjectRow(kiln.deps, w.project.id))!))!;
+    const object = join(repository, 'objects', made.id.slice(0, 2), made.id.slice(2));
+    const bytes = readFileSync(object);
+    rmSync(object);
+    try {
+      expect(await message()).toBe('Three jobs');
+    } finally {
+      writeFileSync(object, bytes);
+    }
+    renameSync(join(repository, 'HEAD'), join(repository, 'HEAD.away'));
+    try {
+      expect(await message()).toBeUndefined();
+    } finally {
+      renameSync(join(repository, 'HEAD.away'), join(repository, 'HEAD'));
+    }
   });
 });

@@ -1,12 +1,13 @@
 // The server side under many runners and runners that go away (issue 39): a tagged runner finds its
 // job behind many older jobs it cannot take; two runners asking at once for 50 jobs get each exactly
-// once; a running job whose runner stopped sending updates fails with `runner_system_failure` after
-// its timeout (a background job), while jobs with a recent log or keep-alive go on, and the pipeline
-// finishes.
+// once, and on PostgreSQL a runner is not held up by another's claim of the oldest job; a running
+// job whose runner stopped sending updates fails with `runner_system_failure` after its timeout (a
+// background job), while jobs with a recent log or keep-alive go on, and the pipeline finishes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
 import { repositoryWorld, commit, create, type RepositoryWorld } from '../api/repository-api-driver.js';
 import { listenOnLoopback } from '../helpers/git.js';
+import { testDialect } from '../helpers/database.js';
 
 let kiln: TestKiln;
 
@@ -69,6 +70,22 @@ describe('POST /jobs/request', () => {
     expect(Object.values(jobs).every((job: any) => job.status === 'success')).toBe(true);
     expect((await kiln.apiAs(w.maintainer, 'GET', `/projects/${w.project.id}/pipelines/${pipelineId}`)).status).toBe('success');
   }, 120_000);
+  // Another runner's claim in flight holds the oldest job's row until its transaction ends. On
+  // PostgreSQL the next runner takes the next job instead of waiting for that claim to end (SQLite
+  // runs one writer at a time: no row is held apart from the others there).
+  it.skipIf(testDialect() !== 'postgres')('hands the next job at once while another claim holds the oldest', async () => {
+    const w = await repositoryWorld(kiln);
+    const pipelineId = await pipelineOf(w, 'first:\n  script: echo 1\nsecond:\n  script: echo 2\n');
+    const token = await runnerFor(w);
+    const { first } = await jobsOf(w, pipelineId);
+    const answer = await kiln.deps.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('ci_builds').select('id').where('id', '=', first.id).forUpdate().execute();
+      return Promise.race([requestJob(token), new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5_000))]);
+    });
+    expect(answer === 'waited' ? answer : answer.json().job_info.name).toBe('second');
+    expect((await requestJob(token)).json().job_info.name).toBe('first');
+  });
+
   it('hands no job to a runner that gave up its long poll (its connection closed)', async () => {
     const w = await repositoryWorld(kiln);
     const token = await runnerFor(w);

@@ -8,7 +8,7 @@
 import type { Deps } from '../../platform/deps.js';
 import type { DbTransaction as Transaction } from '../../platform/db/database.js';
 import type { CiStatus } from '../../platform/db/tables/ci.js';
-import { ACTIVE, COMPLETED, compositeStatus } from '../../commit-statuses/api.js';
+import { ACTIVE, COMPLETED, compositeStatus, type CiPipelineRow } from '../../commit-statuses/api.js';
 import { parseDuration } from '../config/duration.js';
 import { jobStatusChanged } from './job-status-changed.js';
 import type { BuildOptions } from './build-options.js';
@@ -53,10 +53,11 @@ function nextStatus(when: string, previous: CiStatus, dag: boolean): CiStatus | 
  * Holds the pipeline's row until the transaction ends, so transactions that change jobs of one pipeline
  * compute its status one after another. Without it two jobs finishing at once on PostgreSQL each read
  * the other as still running, and the pipeline stayed `running` after its last job passed. A no-op
- * update takes the row lock on both databases (SQLite's write transaction already excludes others).
+ * update takes the row lock on both databases (SQLite's write transaction already excludes others);
+ * it answers the row as held.
  */
-async function lockPipeline(trx: Trx, pipelineId: number): Promise<void> {
-  await trx.updateTable('ci_pipelines').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', pipelineId).execute();
+async function lockPipeline(trx: Trx, pipelineId: number): Promise<CiPipelineRow> {
+  return trx.updateTable('ci_pipelines').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', pipelineId).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function processPipeline(trx: Trx, deps: Deps, pipelineId: number): Promise<CiStatus> {
@@ -105,17 +106,35 @@ export async function processPipeline(trx: Trx, deps: Deps, pipelineId: number):
   return updatePipelineStatus(trx, deps, pipelineId, builds);
 }
 
+/**
+ * A job moved `pending → running` (a runner took it). It moves no other job: a job waiting for it
+ * waits for it to complete, and a pending job was not complete before either. A running latest job
+ * makes the pipeline's composite `running` whatever its other jobs are, so they need not be read: the
+ * pipeline is held as processPipeline holds it and set `running`. A job no longer among the latest
+ * (retried) does not count in the composite: then the pipeline is processed as after any move.
+ * Answers the pipeline's row after the move.
+ */
+export async function jobStarted(trx: Trx, deps: Deps, job: { commit_id: number | string; retried: number | string }): Promise<CiPipelineRow> {
+  const pipelineId = Number(job.commit_id);
+  if (Number(job.retried) !== 1) return savePipelineStatus(trx, deps, await lockPipeline(trx, pipelineId), 'running');
+  await processPipeline(trx, deps, pipelineId);
+  return trx.selectFrom('ci_pipelines').selectAll().where('id', '=', pipelineId).executeTakeFirstOrThrow();
+}
+
 /** The pipeline's status from its latest jobs; published when it changed. */
 export async function updatePipelineStatus(trx: Trx, deps: Deps, pipelineId: number, builds?: Array<{ status: CiStatus; allow_failure: number }>): Promise<CiStatus> {
-  const now = deps.clock.now();
   if (!builds) await lockPipeline(trx, pipelineId);
   const latest = builds ?? (await trx.selectFrom('ci_builds').select(['status', 'allow_failure']).where('commit_id', '=', pipelineId).where('retried', '=', 0).execute());
   const pipeline = await trx.selectFrom('ci_pipelines').selectAll().where('id', '=', pipelineId).executeTakeFirstOrThrow();
-  if (pipeline.yaml_errors !== null) return pipeline.status;
-  const status = latest.length === 0 ? 'skipped' : compositeStatus(latest);
-  if (status === pipeline.status) return status;
+  return (await savePipelineStatus(trx, deps, pipeline, latest.length === 0 ? 'skipped' : compositeStatus(latest))).status;
+}
+
+/** `status` saved as the held pipeline's (a pipeline whose YAML failed keeps its own), published when it changed: the row after. */
+async function savePipelineStatus(trx: Trx, deps: Deps, pipeline: CiPipelineRow, status: CiStatus): Promise<CiPipelineRow> {
+  if (pipeline.yaml_errors !== null || status === pipeline.status) return pipeline;
+  const now = deps.clock.now();
   const active = ACTIVE.includes(status) || status === 'manual';
-  await trx
+  const saved = await trx
     .updateTable('ci_pipelines')
     .set({
       status,
@@ -123,8 +142,9 @@ export async function updatePipelineStatus(trx: Trx, deps: Deps, pipelineId: num
       ...(pipeline.started_at === null && (status === 'running' || status === 'success' || status === 'failed') ? { started_at: now } : {}),
       finished_at: active ? null : now,
     })
-    .where('id', '=', pipelineId)
-    .execute();
-  await deps.domainEvents.publish(trx, { kind: 'pipeline.status_changed', projectId: Number(pipeline.project_id), actorId: pipeline.user_id === null ? null : Number(pipeline.user_id), pipelineId, sha: pipeline.sha, ref: pipeline.ref, status });
-  return status;
+    .where('id', '=', pipeline.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await deps.domainEvents.publish(trx, { kind: 'pipeline.status_changed', projectId: Number(pipeline.project_id), actorId: pipeline.user_id === null ? null : Number(pipeline.user_id), pipelineId: Number(pipeline.id), sha: pipeline.sha, ref: pipeline.ref, status });
+  return saved;
 }

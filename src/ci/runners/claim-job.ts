@@ -1,26 +1,36 @@
 // Handing a pending job to a runner (GitLab's Ci::RegisterJobService): the oldest pending jobs the
 // runner may take — its scope (every project for an instance runner, the group's subtree for a group
 // runner, its assigned projects for a project runner), its tags (a job's tags must all be the
-// runner's; an untagged job needs `run_untagged`) and `ref_protected` — are tried in id order, and the
-// first one moved `pending → running` by a guarded UPDATE is its: two runners asking at once never get
-// the same job. The job gets its token then (stored as a digest) and the pipeline is processed in the
-// same transaction. Tags are compared here, not in SQL (they are a JSON list): the pending jobs are
-// read a page at a time past the ones the runner cannot take, so a tagged runner is not starved behind
-// older jobs it cannot take. What SQL can tell (untagged or not) is filtered there.
+// runner's; an untagged job needs `run_untagged`) and `ref_protected` — are read a page at a time
+// (ids and tags only), and the first of them still pending is moved `pending → running` by one
+// guarded UPDATE: two runners asking at once never get the same job. On PostgreSQL the UPDATE picks
+// its row with SKIP LOCKED, so runners asking at once take different jobs instead of queueing behind
+// the one claiming the oldest; SQLite runs one writer at a time, so the statement is atomic there.
+// The job gets its token then (stored as a digest) and the pipeline becomes `running` in the same
+// transaction. Tags are compared here, not in SQL (they are a JSON list): the pending jobs are read
+// past the ones the runner cannot take, so a tagged runner is not starved behind older jobs it
+// cannot take. What SQL can tell (untagged or not) is filtered there.
 import type { Deps } from '../../platform/deps.js';
 import { inTransaction } from '../../platform/db/database.js';
-import type { CiBuildRow } from '../../commit-statuses/api.js';
+import type { CiBuildRow, CiPipelineRow } from '../../commit-statuses/api.js';
 import type { CiRunnerRow } from '../entities.js';
 import { newToken, tokenDigest } from '../tokens.js';
-import { processPipeline } from '../pipelines/process-pipeline.js';
+import { jobStarted } from '../pipelines/process-pipeline.js';
 import { jobStatusChanged } from '../pipelines/job-status-changed.js';
+
+/** The job a runner took, its token, and its pipeline after the move. */
+export interface Claimed {
+  build: CiBuildRow;
+  token: string;
+  pipeline: CiPipelineRow;
+}
 
 const CANDIDATES = 45;
 /** Pages of pending jobs looked at per request at most: 45 × 100 = 4,500 jobs the runner cannot take. */
 const MAX_PAGES = 100;
 
 async function scopedQuery(deps: Deps, runner: CiRunnerRow) {
-  let query = deps.db.selectFrom('ci_builds').selectAll().where('status', '=', 'pending').where('type', '=', 'Ci::Build');
+  let query = deps.db.selectFrom('ci_builds').select(['id', 'tag_list']).where('status', '=', 'pending').where('type', '=', 'Ci::Build');
   if (runner.runner_type === 'project_type') {
     query = query.where('project_id', 'in', deps.db.selectFrom('ci_runner_projects').select('project_id').where('runner_id', '=', runner.id));
   } else if (runner.runner_type === 'group_type') {
@@ -43,20 +53,21 @@ async function scopedQuery(deps: Deps, runner: CiRunnerRow) {
   return query.orderBy('id').limit(CANDIDATES);
 }
 
-function runnerMayTake(runner: CiRunnerRow, build: CiBuildRow): boolean {
+function runnerMayTake(runner: CiRunnerRow, build: { tag_list: string | null }): boolean {
   const wanted = build.tag_list ? (JSON.parse(build.tag_list) as string[]) : [];
   if (wanted.length === 0) return Number(runner.run_untagged) === 1;
   const offered = new Set(JSON.parse(runner.tag_list) as string[]);
   return wanted.every((tag) => offered.has(tag));
 }
 
-export async function claimJob(deps: Deps, runner: CiRunnerRow): Promise<{ build: CiBuildRow; token: string } | null> {
+export async function claimJob(deps: Deps, runner: CiRunnerRow): Promise<Claimed | null> {
   const query = await scopedQuery(deps, runner);
   if (!query) return null;
   let after = 0;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const candidates = await query.where('id', '>', after).execute();
-    const claimed = await claimFirst(deps, runner, candidates);
+    const takeable = candidates.filter((candidate) => runnerMayTake(runner, candidate)).map((candidate) => Number(candidate.id));
+    const claimed = takeable.length > 0 ? await claimFirst(deps, runner, takeable) : null;
     if (claimed) return claimed;
     if (candidates.length < CANDIDATES) return null;
     after = Number(candidates[candidates.length - 1].id);
@@ -64,25 +75,22 @@ export async function claimJob(deps: Deps, runner: CiRunnerRow): Promise<{ build
   return null;
 }
 
-async function claimFirst(deps: Deps, runner: CiRunnerRow, candidates: CiBuildRow[]): Promise<{ build: CiBuildRow; token: string } | null> {
-  for (const candidate of candidates) {
-    if (!runnerMayTake(runner, candidate)) continue;
-    const token = newToken('glcbt-');
-    const claimed = await inTransaction(deps.db, async (trx) => {
-      const now = deps.clock.now();
-      const build = await trx
-        .updateTable('ci_builds')
-        .set({ status: 'running', runner_id: runner.id, started_at: now, updated_at: now, token_digest: tokenDigest(token) })
-        .where('id', '=', candidate.id)
-        .where('status', '=', 'pending')
-        .returningAll()
-        .executeTakeFirst();
-      if (!build) return null;
-      await processPipeline(trx, deps, Number(build.commit_id));
-      await jobStatusChanged(trx, deps, build, 'running');
-      return build;
-    });
-    if (claimed) return { build: claimed, token };
-  }
-  return null;
+/** The first of `ids` still pending (and, on PostgreSQL, not being claimed by another runner) moved to running for `runner`. */
+async function claimFirst(deps: Deps, runner: CiRunnerRow, ids: number[]): Promise<Claimed | null> {
+  const token = newToken('glcbt-');
+  return inTransaction(deps.db, async (trx) => {
+    const now = deps.clock.now();
+    const first = trx.selectFrom('ci_builds').select('id').where('id', 'in', ids).where('status', '=', 'pending').orderBy('id').limit(1);
+    const build = await trx
+      .updateTable('ci_builds')
+      .set({ status: 'running', runner_id: runner.id, started_at: now, updated_at: now, token_digest: tokenDigest(token) })
+      .where('id', '=', deps.dialect === 'postgres' ? first.forUpdate().skipLocked() : first)
+      .where('status', '=', 'pending')
+      .returningAll()
+      .executeTakeFirst();
+    if (!build) return null;
+    const pipeline = await jobStarted(trx, deps, build);
+    await jobStatusChanged(trx, deps, build, 'running');
+    return { build, token, pipeline };
+  });
 }

@@ -4,7 +4,6 @@
 // and services as written, artifacts to upload and the dependencies whose artifacts to download.
 import type { Deps } from '../../platform/deps.js';
 import type { ProjectRow } from '../../platform/auth/subjects.js';
-import { findCommit, readableRepository } from '../../repositories/api.js';
 import { projectWebUrl } from '../../accounts/api.js';
 import type { CiBuildRow, CiPipelineRow } from '../../commit-statuses/api.js';
 import { readOptions } from '../pipelines/build-options.js';
@@ -12,6 +11,7 @@ import { ciSlug, pipelineVariables } from '../variables.js';
 import type { CiRunnerRow } from '../entities.js';
 import { mergeRequestPipelineFacts } from '../pipelines/merge-request-variables.js';
 import { settingsVariables, type JobVariable as Variable } from '../cicd-variables/job-variables.js';
+import { pipelineCommit } from './pipeline-commit.js';
 
 const DEFAULT_TIMEOUT = 3600;
 
@@ -33,8 +33,7 @@ export async function jobPayload(deps: Deps, input: { build: CiBuildRow; token: 
   url.username = 'gitlab-ci-token';
   url.password = token;
   const repoUrl = url.toString();
-  const repoPath = await readableRepository(deps, project);
-  const commit = repoPath ? await findCommit(repoPath, pipeline.sha) : null;
+  const commit = await pipelineCommit(deps, project, pipeline.sha);
   const tag = Number(pipeline.tag) === 1;
   const ref = pipeline.ref ?? '';
   const user = build.user_id === null ? undefined : await deps.db.selectFrom('users').select(['id', 'username', 'name', 'email']).where('id', '=', build.user_id).executeTakeFirst();
@@ -132,29 +131,27 @@ export async function jobPayload(deps: Deps, input: { build: CiBuildRow; token: 
   };
 }
 
-/** The jobs whose artifacts the runner downloads: `dependencies:`, else `needs` with artifacts, else every earlier stage. */
+/**
+ * The jobs whose artifacts the runner downloads: `dependencies:`, else `needs` with artifacts, else
+ * every earlier stage; each with its unexpired archive, in one statement that reads only those jobs.
+ */
 async function dependencies(deps: Deps, build: CiBuildRow, options: NonNullable<ReturnType<typeof readOptions>>, token: string) {
-  const earlier = await deps.db
-    .selectFrom('ci_builds')
-    .select(['id', 'name', 'stage_idx'])
-    .where('commit_id', '=', build.commit_id)
-    .where('retried', '=', 0)
-    .where('type', '=', 'Ci::Build')
-    .where('id', '!=', build.id)
-    .execute();
   const names = options.dependencies ?? options.needs?.filter((need) => need.artifacts).map((need) => need.job) ?? null;
-  const chosen = names ? earlier.filter((row) => names.includes(row.name)) : earlier.filter((row) => row.stage_idx < build.stage_idx);
-  if (chosen.length === 0) return [];
-  const archives = await deps.db
-    .selectFrom('ci_job_artifacts')
-    .select(['build_id', 'filename', 'size'])
-    .where('build_id', 'in', chosen.map((row) => row.id))
-    .where('file_type', '=', 'archive')
-    .where((eb) => eb.or([eb('expire_at', 'is', null), eb('expire_at', '>', deps.clock.now())]))
-    .execute();
-  return chosen.map((row) => {
-    const archive = archives.find((candidate) => Number(candidate.build_id) === Number(row.id));
-    return { id: Number(row.id), name: row.name, token, ...(archive ? { artifacts_file: { filename: archive.filename, size: Number(archive.size) } } : {}) };
-  });
+  if (names?.length === 0) return [];
+  const now = deps.clock.now();
+  let query = deps.db
+    .selectFrom('ci_builds as b')
+    .leftJoin('ci_job_artifacts as a', (join) =>
+      join.onRef('a.build_id', '=', 'b.id').on('a.file_type', '=', 'archive').on((eb) => eb.or([eb('a.expire_at', 'is', null), eb('a.expire_at', '>', now)])),
+    )
+    .select(['b.id', 'b.name', 'a.filename', 'a.size'])
+    .where('b.commit_id', '=', build.commit_id)
+    .where('b.retried', '=', 0)
+    .where('b.type', '=', 'Ci::Build')
+    .where('b.id', '!=', build.id);
+  query = names ? query.where('b.name', 'in', names) : query.where('b.stage_idx', '<', build.stage_idx);
+  const chosen = await query.orderBy('b.id').execute();
+  return chosen.map((row) => ({
+    id: Number(row.id), name: row.name, token, ...(row.filename !== null ? { artifacts_file: { filename: row.filename, size: Number(row.size) } } : {}),
+  }));
 }
-
