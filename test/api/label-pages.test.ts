@@ -110,3 +110,58 @@ describe('group label pages', () => {
     expect((await (await signedIn(reporter)).get('/groups/team/-/labels/new')).statusCode).toBe(404);
   });
 });
+
+describe('subscribing from the label pages', () => {
+  const labelOf = async (name: string, path = `/projects/${project.id}/labels`, token = guest.token) =>
+    (await kiln.api('GET', path, { token })).body.find((label: any) => label.name === name);
+
+  it('a Guest subscribes to a project label and to an inherited group label in this project, and unsubscribes', async () => {
+    await kiln.api('POST', `/projects/${project.id}/labels`, { token: owner.token, body: { name: `watch ${XSS}`, color: '#abcdef' } });
+    const own = await labelOf(`watch ${XSS}`);
+    const inherited = await labelOf('team-wide');
+    const web = await signedIn(guest);
+    const list = await web.get('/team/app/-/labels');
+    expect(list.body).toContain(`action="/team/app/-/labels/${own.id}/subscribe"`);
+    expect(list.body).toContain(`Subscribe<span class="visually-hidden"> to watch &lt;img src=x onerror=alert(1)&gt;</span>`);
+    expect(list.body).toContain(`action="/team/app/-/labels/${inherited.id}/subscribe"`);
+    for (const id of [own.id, inherited.id]) {
+      const done = await web.post(`/team/app/-/labels/${id}/subscribe`, {}, { csrfFrom: '/team/app/-/labels' });
+      expect(done.statusCode).toBe(303);
+      expect(done.headers.location).toBe('/team/app/-/labels');
+    }
+    expect([(await labelOf(`watch ${XSS}`)).subscribed, (await labelOf('team-wide')).subscribed]).toEqual([true, true]);
+    const after = await web.get('/team/app/-/labels');
+    expect(after.body).toContain(`action="/team/app/-/labels/${own.id}/unsubscribe"`);
+    expect(after.body).toContain('Subscribed to the label team-wide.');
+    // Only the subscribed ones with ?subscribed=true (the relabeled e-mail's link).
+    const filtered = await web.get('/team/app/-/labels?subscribed=true');
+    expect(filtered.body).toContain('The labels you are subscribed to here.');
+    expect(filtered.body).not.toContain('>feature<');
+    expect((await web.post(`/team/app/-/labels/${own.id}/unsubscribe`, {}, { csrfFrom: '/team/app/-/labels' })).statusCode).toBe(303);
+    expect((await labelOf(`watch ${XSS}`)).subscribed).toBe(false);
+    // Pressed twice: nothing changes, no error.
+    expect((await web.post(`/team/app/-/labels/${own.id}/unsubscribe`, {}, { csrfFrom: '/team/app/-/labels' })).statusCode).toBe(303);
+  });
+
+  it('a group member subscribes to the whole group label from the group page', async () => {
+    const web = await signedIn(owner);
+    const label = await labelOf('team-wide', `/groups/${group.id}/labels`, owner.token);
+    expect((await web.get('/groups/team/-/labels')).body).toContain(`action="/groups/team/-/labels/${label.id}/subscribe"`);
+    expect((await web.post(`/groups/team/-/labels/${label.id}/subscribe`, {}, { csrfFrom: '/groups/team/-/labels' })).headers.location).toBe('/groups/team/-/labels');
+    expect((await labelOf('team-wide', `/groups/${group.id}/labels`, owner.token)).subscribed).toBe(true);
+    expect((await labelOf('team-wide', `/projects/${project.id}/labels`, owner.token)).subscribed).toBe(true);
+  });
+
+  it('refuse forged forms (422), labels the page does not see (404), strangers (404) and visitors', async () => {
+    const label = await labelOf('team-wide');
+    const web = await signedIn(guest);
+    expect((await web.post(`/team/app/-/labels/${label.id}/subscribe`, { authenticity_token: 'forged' })).statusCode).toBe(422);
+    const elsewhere = (await kiln.api('POST', '/projects', { token: owner.token, body: { name: 'solo', path: 'solo' } })).body;
+    const hidden = (await kiln.api('POST', `/projects/${elsewhere.id}/labels`, { token: owner.token, body: { name: 'hidden', color: '#000000' } })).body;
+    expect((await web.post(`/team/app/-/labels/${hidden.id}/subscribe`, {}, { csrfFrom: '/team/app/-/labels' })).statusCode).toBe(404);
+    expect((await (await signedIn(stranger)).post(`/team/app/-/labels/${label.id}/subscribe`, {}, { csrfFrom: '/' })).statusCode).toBe(404);
+    const visitor = await kiln.request('POST', `/team/app/-/labels/${label.id}/subscribe`);
+    expect(visitor.statusCode).toBe(302);
+    expect(visitor.headers.location).toMatch(/^\/users\/sign_in/);
+  });
+});

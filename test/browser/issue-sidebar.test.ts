@@ -117,7 +117,7 @@ describe('the issue sidebar in a browser', () => {
 });
 
 describe('the label and milestone pages in a browser', () => {
-  it('create a label with the colour picker; label and milestone pages axe-clean at 1280 px light and 390 px dark', async () => {
+  it('create a label with the colour picker, subscribe to it and unsubscribe; label and milestone pages axe-clean at 1280 px light and 390 px dark', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await signIn(page);
     await page.goto(`${kiln.url}/acme/planner/-/labels/new`);
@@ -128,6 +128,14 @@ describe('the label and milestone pages in a browser', () => {
     await Promise.all([page.waitForURL(`${kiln.url}/acme/planner/-/labels`), page.click('button:has-text("Create label")')]);
     expect(await page.textContent('table.labels')).toContain('documentation');
     expect(await violationsOf(page)).toEqual([]);
+    // Subscribe and Unsubscribe with the row's button (a form POST, back on the list).
+    const row = 'table.labels tr:has-text("documentation")';
+    await Promise.all([page.waitForURL(`${kiln.url}/acme/planner/-/labels`), page.click(`${row} button:has-text("Subscribe")`)]);
+    expect(await page.textContent(`${row} form button`)).toContain('Unsubscribe');
+    expect((await apiCall(kiln, 'GET', `/projects/${project.id}/labels/documentation`)).subscribed).toBe(true);
+    expect(await violationsOf(page)).toEqual([]);
+    await Promise.all([page.waitForURL(`${kiln.url}/acme/planner/-/labels`), page.click(`${row} button:has-text("Unsubscribe")`)]);
+    expect((await apiCall(kiln, 'GET', `/projects/${project.id}/labels/documentation`)).subscribed).toBe(false);
     await page.close();
     const dark = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
     const small = await dark.newPage();

@@ -8,6 +8,7 @@ import {
   handleDeleteLabel, handleLabelForm, renderEditLabel, renderNewLabel,
 } from './form-page.js';
 import { groupLabelParent, projectLabelParent } from './shared.js';
+import { GROUP_LABEL_SUBSCRIPTION_PATTERN, PROJECT_LABEL_SUBSCRIPTION_PATTERN, handleLabelSubscription } from './subscription-page.js';
 
 export const labelPagesFeature: Feature = {
   name: 'label-pages',
@@ -26,5 +27,7 @@ export const labelPagesFeature: Feature = {
     namespacedPage(app, deps, { method: 'POST', pattern: GROUP_EDIT_LABEL_PATTERN, ability: group, handler: async (context) => handleLabelForm(context, groupLabelParent(await context.group())) });
     namespacedPage(app, deps, { method: 'POST', pattern: PROJECT_DELETE_LABEL_PATTERN, ability: project, handler: async (context) => handleDeleteLabel(context, projectLabelParent(await context.project())) });
     namespacedPage(app, deps, { method: 'POST', pattern: GROUP_DELETE_LABEL_PATTERN, ability: group, handler: async (context) => handleDeleteLabel(context, groupLabelParent(await context.group())) });
+    namespacedPage(app, deps, { method: 'POST', pattern: PROJECT_LABEL_SUBSCRIPTION_PATTERN, ability: project, handler: async (context) => handleLabelSubscription(context, projectLabelParent(await context.project())) });
+    namespacedPage(app, deps, { method: 'POST', pattern: GROUP_LABEL_SUBSCRIPTION_PATTERN, ability: group, handler: async (context) => handleLabelSubscription(context, groupLabelParent(await context.group())) });
   },
 };
