@@ -6,7 +6,7 @@ import { isoTime } from '../platform/clock.js';
 import type { IssuesTable, NotesTable } from '../platform/db/tables/issues.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import { type UserRow, userBasic, projectWebUrl } from '../accounts/api.js';
-import { labelBasicEntity, type IssueLabel, type LabelRow } from '../labels/api.js';
+import { labelBasicEntity, type IssueLabel } from '../labels/api.js';
 import { isResolvable } from './noteable.js';
 import { timeStatsEntity } from '../time-tracking/api.js';
 
@@ -143,19 +143,6 @@ export function discussionEntity(baseUrl: string, discussionId: string, notes: N
     id: discussionId,
     individual_note: notes.length === 1 && notes[0].type === null,
     notes: notes.map((note) => noteEntity(baseUrl, note, users, noteableIid, extras)),
-  };
-}
-
-export function labelEventEntity(baseUrl: string, event: { id: number; user_id: number | null; created_at: number; issue_id: number; action: string }, label: LabelRow | undefined, users: Users) {
-  const user = event.user_id === null ? undefined : users.get(Number(event.user_id));
-  return {
-    id: Number(event.id),
-    user: user ? userBasic(baseUrl, user) : null,
-    created_at: isoTime(event.created_at),
-    resource_type: 'Issue',
-    resource_id: Number(event.issue_id),
-    label: label ? labelBasicEntity(label) : null,
-    action: event.action,
   };
 }
 

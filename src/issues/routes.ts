@@ -5,7 +5,6 @@ import { issueRoutes } from './issue-routes.js';
 import { issueListRoutes } from './list-routes.js';
 import { noteRoutes } from './note-routes.js';
 import { discussionRoutes } from './discussion-routes.js';
-import { labelEventRoutes } from './label-event-routes.js';
 import { issueNoteableKind } from './issue-noteable.js';
 import { issueLinkRoutes } from './links/issue-link-routes.js';
 import { resourceEventRoutes } from './resource-events/resource-event-routes.js';
@@ -19,7 +18,6 @@ export function issuesRoutes(app: FastifyInstance, deps: Deps): void {
   noteRoutes(app, deps, issueNoteableKind);
   discussionRoutes(app, deps, issueNoteableKind);
   awardEmojiRoutes(app, deps, issueNoteableKind);
-  labelEventRoutes(app, deps);
   issueLinkRoutes(app, deps);
   issueTimeTrackingRoutes(app, deps);
   resourceEventRoutes(app, deps, { type: 'Issue', segment: 'issues', ability: 'read_issue', find: findReadableIssue });

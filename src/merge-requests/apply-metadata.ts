@@ -5,8 +5,12 @@ import type { ProjectRow } from '../platform/auth/subjects.js';
 import { findOrCreateLabels } from '../labels/api.js';
 import type { MergeRequestMetadata } from './mr-params.js';
 
-/** `labels` replace (or keep the current set), `add_labels` join, `remove_labels` leave. True when they changed. */
-export async function applyLabels(trx: Executor, project: ProjectRow, mrId: number, metadata: MergeRequestMetadata, now: number): Promise<boolean> {
+/**
+ * `labels` replace (or keep the current set), `add_labels` join, `remove_labels` leave. True when they
+ * changed. Each label added or removed is recorded for the label events API (resource_label_events),
+ * in title order as GitLab's ResourceEvents::ChangeLabelsService records them.
+ */
+export async function applyLabels(trx: Executor, project: ProjectRow, mrId: number, actorId: number, metadata: MergeRequestMetadata, now: number): Promise<boolean> {
   if (metadata.labels === undefined && metadata.addLabels === undefined && metadata.removeLabels === undefined) return false;
   const create = { create: metadata.createLabels, now };
   const current = (await trx.selectFrom('merge_request_label_links').select('label_id').where('merge_request_id', '=', mrId).execute()).map((row) => Number(row.label_id));
@@ -23,7 +27,12 @@ export async function applyLabels(trx: Executor, project: ProjectRow, mrId: numb
   if (added.length) {
     await trx.insertInto('merge_request_label_links').values(added.map((labelId) => ({ merge_request_id: mrId, label_id: labelId, created_at: now }))).onConflict((conflict) => conflict.doNothing()).execute();
   }
-  return added.length > 0 || dropped.length > 0;
+  if (added.length === 0 && dropped.length === 0) return false;
+  const titles = new Map((await trx.selectFrom('labels').select(['id', 'title']).where('id', 'in', [...added, ...dropped]).execute()).map((label) => [Number(label.id), label.title]));
+  const byTitle = (a: number, b: number) => ((titles.get(a) ?? '') < (titles.get(b) ?? '') ? -1 : (titles.get(a) ?? '') > (titles.get(b) ?? '') ? 1 : a - b);
+  const events = [...added.sort(byTitle).map((id) => ({ id, action: 'add' as const })), ...dropped.sort(byTitle).map((id) => ({ id, action: 'remove' as const }))];
+  await trx.insertInto('resource_label_events').values(events.map((event) => ({ merge_request_id: mrId, label_id: event.id, user_id: actorId, action: event.action, created_at: now }))).execute();
+  return true;
 }
 
 /** Replace the users of one of the two lists; the previous ones when they changed, null otherwise. */

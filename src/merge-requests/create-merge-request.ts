@@ -91,7 +91,7 @@ export async function createMergeRequest(deps: Deps, input: CreateMergeRequestIn
         .returningAll()
         .executeTakeFirstOrThrow();
       if (input.metadata) {
-        await applyLabels(trx, input.target, Number(mr.id), input.metadata, now);
+        await applyLabels(trx, input.target, Number(mr.id), input.authorId, input.metadata, now);
         await applyUsers(trx, 'merge_request_assignees', Number(mr.id), input.metadata.assigneeIds, now);
         await applyUsers(trx, 'merge_request_reviewers', Number(mr.id), input.metadata.reviewerIds, now);
       }

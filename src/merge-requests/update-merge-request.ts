@@ -111,7 +111,7 @@ export async function updateMergeRequest(deps: Deps, actorId: number, mr: MergeR
       const labelsBefore = input.metadata ? await labelIds() : [];
       let labelsChanged = false;
       if (input.metadata) {
-        labelsChanged = await applyLabels(trx, target, id, input.metadata, now);
+        labelsChanged = await applyLabels(trx, target, id, actorId, input.metadata, now);
         reassigned = await applyUsers(trx, 'merge_request_assignees', id, input.metadata.assigneeIds, now);
         rereviewed = await applyUsers(trx, 'merge_request_reviewers', id, input.metadata.reviewerIds, now);
         if (reassigned) previous.assignees = reassigned;

@@ -1,7 +1,7 @@
-// The state and milestone history of issues and merge requests (doc/api/resource_state_events.md,
-// doc/api/resource_milestone_events.md): closing and reopening, merging, a milestone set, replaced
-// and taken off, each recorded with who, when and the state then, listed and read one by one by
-// whoever reads the issue or merge request.
+// The state, milestone and label history of issues and merge requests (doc/api/resource_state_events.md,
+// doc/api/resource_milestone_events.md, resource_label_events.md): closing and reopening, merging, a
+// milestone set, replaced and taken off, labels added and removed, each recorded with who, when and
+// the state then, listed and read one by one by whoever reads the issue or merge request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
@@ -84,5 +84,33 @@ describe('GET /api/v4/projects/:id/merge_requests/:merge_request_iid/resource_st
     expect(milestones.body.map((event: any) => [event.action, event.milestone.title, event.state])).toEqual([['add', 'v1', 'opened']]);
     // A guest of a private project does not read its merge requests.
     expect((await kiln.api('GET', `${mrs}/resource_state_events`, { token: guest.token })).status).toBe(403);
+  });
+});
+
+describe('GET /api/v4/projects/:id/merge_requests/:merge_request_iid/resource_label_events', () => {
+  it('records each label added and removed, at creation and by updates, in title order, and reads one', async () => {
+    await branchWith(kiln, owner, project.id, 'labelled', [create('labelled.txt', 'x\n')]);
+    const mr = await openMergeRequest(kiln, owner, project.id, { source_branch: 'labelled', labels: 'zeta,alpha' });
+    const mrs = `/projects/${project.id}/merge_requests/${mr.iid}`;
+    await kiln.api('PUT', mrs, { token: owner.token, body: { add_labels: 'beta', remove_labels: 'zeta' } });
+    // Labels as they were change nothing and record nothing.
+    await kiln.api('PUT', mrs, { token: owner.token, body: { labels: 'alpha,beta' } });
+    const { status, body } = await kiln.api('GET', `${mrs}/resource_label_events`, { token: owner.token });
+    expect(status).toBe(200);
+    expect(body.map((event: any) => [event.action, event.label.name, event.resource_type, event.resource_id])).toEqual([
+      ['add', 'alpha', 'MergeRequest', mr.id], ['add', 'zeta', 'MergeRequest', mr.id], ['add', 'beta', 'MergeRequest', mr.id], ['remove', 'zeta', 'MergeRequest', mr.id],
+    ]);
+    expect(body[0]).toMatchObject({ user: { username: 'owner' }, label: { name: 'alpha', color: expect.any(String) } });
+    const one = await kiln.api('GET', `${mrs}/resource_label_events/${body[3].id}`, { token: owner.token });
+    expect(one).toMatchObject({ status: 200, body: body[3] });
+    expect((await kiln.api('GET', `${mrs}/resource_label_events/99999`, { token: owner.token })).body).toEqual({ message: '404 ResourceLabelEvent Not Found' });
+    // An issue's label event is not one of the merge request's, nor the other way round.
+    const issue = (await kiln.api('POST', issues(), { token: owner.token, body: { title: 'Labelled', labels: 'alpha' } })).body;
+    const issueEvents = (await kiln.api('GET', `${issues()}/${issue.iid}/resource_label_events`, { token: owner.token })).body;
+    expect(issueEvents.map((event: any) => [event.action, event.label.name, event.resource_type, event.resource_id])).toEqual([['add', 'alpha', 'Issue', issue.id]]);
+    expect((await kiln.api('GET', `${mrs}/resource_label_events/${issueEvents[0].id}`, { token: owner.token })).status).toBe(404);
+    expect((await kiln.api('GET', `${issues()}/${issue.iid}/resource_label_events/${body[0].id}`, { token: owner.token })).status).toBe(404);
+    // A guest of a private project does not read its merge requests.
+    expect((await kiln.api('GET', `${mrs}/resource_label_events`, { token: guest.token })).status).toBe(403);
   });
 });

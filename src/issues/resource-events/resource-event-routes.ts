@@ -1,6 +1,7 @@
-// The state and milestone history of issues and merge requests (doc/api/resource_state_events.md,
-// doc/api/resource_milestone_events.md; lib/api/resource_state_events.rb, resource_milestone_events.rb):
-// list and get, for whoever reads the issue or merge request (signed in).
+// The state, milestone and label history of issues and merge requests (doc/api/resource_state_events.md,
+// resource_milestone_events.md, resource_label_events.md; lib/api/resource_state_events.rb,
+// resource_milestone_events.rb, resource_label_events.rb): list and get, for whoever reads the issue
+// or merge request (signed in). A label event names a label deleted since as null, as GitLab does.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
@@ -11,7 +12,8 @@ import { isoTime } from '../../platform/clock.js';
 import { userBasic } from '../../accounts/api.js';
 import { usersById, type Users } from '../entities.js';
 import type { Eventable } from './resource-events-queries.js';
-import { findMilestoneEvent, findStateEvent, milestoneEventsQuery, milestonesByIds, stateEventsQuery } from './resource-events-finder.js';
+import { labelBasicEntity, labelsByIds } from '../../labels/api.js';
+import { findLabelEvent, findMilestoneEvent, findStateEvent, labelEventsQuery, milestoneEventsQuery, milestonesByIds, stateEventsQuery } from './resource-events-finder.js';
 
 /** Which records have a history: issues or merge requests, found as the caller may read them. */
 export interface EventableKind {
@@ -58,6 +60,14 @@ export function resourceEventRoutes(app: FastifyInstance, deps: Deps, kind: Even
       state: event.state,
     }));
   };
+  const presentLabels = async (events: Array<EventRow & { label_id: number | null; action: string }>) => {
+    const labelIds = [...new Set(events.map((event) => event.label_id).filter((id): id is number => id !== null).map(Number))];
+    const [users, labels] = await Promise.all([usersById(deps.db, events.map((event) => event.user_id)), labelsByIds(deps, labelIds)]);
+    return events.map((event) => {
+      const label = event.label_id === null ? undefined : labels.find((row) => Number(row.id) === Number(event.label_id));
+      return { ...common(baseUrl, kind, event, users), label: label ? labelBasicEntity(label) : null, action: event.action };
+    });
+  };
   const ability = { project: kind.ability };
   const params = { id: p.string.required(), eventable_id: p.integer.required() };
   const one = { ...params, event_id: p.integer.required() };
@@ -81,5 +91,15 @@ export function resourceEventRoutes(app: FastifyInstance, deps: Deps, kind: Even
   apiRoute(app, deps, {
     method: 'GET', url: `${milestones}/:event_id`, summary: `One milestone event of ${name}`, tags: ['resource_milestone_events'], ability, params: one,
     handler: async ({ params, project }) => (await presentMilestones([await findMilestoneEvent(deps, await eventable(await project(), params.eventable_id), params.event_id)]))[0],
+  });
+
+  const labels = `/projects/:id/${kind.segment}/:eventable_id/resource_label_events`;
+  apiRoute(app, deps, {
+    method: 'GET', url: labels, summary: `The label history of ${name}`, tags: ['resource_label_events'], paginated: true, ability, params,
+    handler: async ({ params, project, paginate }) => presentLabels(await paginate(labelEventsQuery(deps, await eventable(await project(), params.eventable_id)))),
+  });
+  apiRoute(app, deps, {
+    method: 'GET', url: `${labels}/:event_id`, summary: `One label event of ${name}`, tags: ['resource_label_events'], ability, params: one,
+    handler: async ({ params, project }) => (await presentLabels([await findLabelEvent(deps, await eventable(await project(), params.eventable_id), params.event_id)]))[0],
   });
 }

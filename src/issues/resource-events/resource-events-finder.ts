@@ -1,11 +1,11 @@
-// The state and milestone history of one issue or merge request, oldest first, and the milestones
-// those events name as GitLab presents them.
+// The state, milestone and label history of one issue or merge request, oldest first, and the
+// milestones those events name as GitLab presents them.
 import type { Deps } from '../../platform/deps.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { milestoneEntity, type MilestoneParentPath } from '../../milestones/api.js';
 import type { Eventable } from './resource-events-queries.js';
 
-export type EventTable = 'resource_state_events' | 'resource_milestone_events';
+export type EventTable = 'resource_state_events' | 'resource_milestone_events' | 'resource_label_events';
 
 const column = (eventable: Eventable) => (eventable.type === 'Issue' ? 'issue_id' : 'merge_request_id');
 
@@ -17,6 +17,10 @@ export function milestoneEventsQuery(deps: Deps, eventable: Eventable) {
   return deps.db.selectFrom('resource_milestone_events').selectAll().where(column(eventable), '=', eventable.id).orderBy('id');
 }
 
+export function labelEventsQuery(deps: Deps, eventable: Eventable) {
+  return deps.db.selectFrom('resource_label_events').selectAll().where(column(eventable), '=', eventable.id).orderBy('id');
+}
+
 export async function findStateEvent(deps: Deps, eventable: Eventable, eventId: number) {
   const event = await stateEventsQuery(deps, eventable).where('id', '=', eventId).executeTakeFirst();
   if (!event) throw new NotFoundError('ResourceStateEvent');
@@ -26,6 +30,12 @@ export async function findStateEvent(deps: Deps, eventable: Eventable, eventId: 
 export async function findMilestoneEvent(deps: Deps, eventable: Eventable, eventId: number) {
   const event = await milestoneEventsQuery(deps, eventable).where('id', '=', eventId).executeTakeFirst();
   if (!event) throw new NotFoundError('ResourceMilestoneEvent');
+  return event;
+}
+
+export async function findLabelEvent(deps: Deps, eventable: Eventable, eventId: number) {
+  const event = await labelEventsQuery(deps, eventable).where('id', '=', eventId).executeTakeFirst();
+  if (!event) throw new NotFoundError('ResourceLabelEvent');
   return event;
 }
 

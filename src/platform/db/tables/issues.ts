@@ -101,7 +101,9 @@ export interface MilestonesTable {
 
 export interface ResourceLabelEventsTable {
   id: Generated<number>;
-  issue_id: number;
+  /** The issue or the merge request the label was added to or removed from (one of the two). */
+  issue_id: number | null;
+  merge_request_id: number | null;
   label_id: number | null;
   user_id: number | null;
   action: 'add' | 'remove';
