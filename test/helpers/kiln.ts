@@ -57,7 +57,7 @@ export interface TestKiln extends Kiln {
 
 export async function testKiln(overrides: Partial<Config> = {}, options: { features?: Feature[] } = {}): Promise<TestKiln> {
   // The database is opened here, not by startKiln: it takes the config's read cache setting from here.
-  const testDb = await createTestDatabase({ readCache: overrides.readCache });
+  const testDb = await createTestDatabase({ readCache: overrides.readCache, migrated: true });
   const config: Config = {
     ...loadConfig({ KILN_DATA_DIR: testDb.dataDir, KILN_BASE_URL: BASE_URL, KILN_LOG_LEVEL: 'silent' }),
     initialRootPassword: 'root-password-1',
