@@ -228,6 +228,7 @@ async function logStream(server: BenchServer, seeded: Record<string, unknown>, j
   const jobPath = () => `/${seeded.projectPath as string}/-/jobs/${current.id}`;
   const log = jobLog(LOG_BYTES);
   let logs = 0;
+  const cpuBefore = server.cpuMs?.() ?? null;
   const started = performance.now();
   const streaming = (async () => {
     do {
@@ -238,10 +239,14 @@ async function logStream(server: BenchServer, seeded: Record<string, unknown>, j
   })();
   const [loaded, viewed] = await Promise.all([ordinaryLoad(server, projectId, streaming), viewLog(server, jobPath, streaming), streaming]);
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = server.cpuMs?.() ?? null;
+  // The server's CPU for the log traffic (appends, views, raw reads and the ordinary requests), per MB
+  // of log: what a loaded machine's latencies hide.
+  const cpuPerMb = cpuBefore === null || cpuAfter === null ? '' : `; server CPU ${Math.round((cpuAfter - cpuBefore) / ((logs * LOG_BYTES) / 1048576))} ms per MB of log`;
   const quietP99 = percentile(quietLoad.latencies, 99);
   const loadedP99 = percentile(loaded.latencies, 99);
   return {
-    name: `p99 of GET a project / its issues (${(CLIENTS * 1000) / CLIENT_EVERY_MS} req/s) while ${logs} × 5 MB logs are appended in 128 KiB chunks (${round((logs * LOG_BYTES) / 1048576 / seconds, 2)} MB/s) and viewed (page/fragment p50 ${round(percentile(viewed.views, 50))} ms, max ${round(Math.max(...viewed.views))} ms; raw log p50 ${round(percentile(viewed.raws, 50))} ms), against no log traffic (p99 ${round(quietP99)} ms)`,
+    name: `p99 of GET a project / its issues (${(CLIENTS * 1000) / CLIENT_EVERY_MS} req/s) while ${logs} × 5 MB logs are appended in 128 KiB chunks (${round((logs * LOG_BYTES) / 1048576 / seconds, 2)} MB/s) and viewed (page/fragment p50 ${round(percentile(viewed.views, 50))} ms, max ${round(Math.max(...viewed.views))} ms; raw log p50 ${round(percentile(viewed.raws, 50))} ms), against no log traffic (p99 ${round(quietP99)} ms)${cpuPerMb}`,
     value: round(loadedP99),
     unit: 'ms',
     baseline: round(quietP99),

@@ -51,7 +51,9 @@ export type Parsed<S extends ParamSchema> = {
 
 /** The merged parameter bag of a request. Body keys override the query, path keys override both. */
 export function mergedParams(request: FastifyRequest): Record<string, unknown> {
-  const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+  // A raw body (a job log's bytes, read as a Buffer) holds no parameters: spread, each byte would
+  // become a key, a million of them for a 1 MiB log append.
+  const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) && !(request.body instanceof Uint8Array) ? (request.body as Record<string, unknown>) : {};
   return { ...(request.query as Record<string, unknown>), ...body, ...(request.params as Record<string, unknown>) };
 }
 
