@@ -253,6 +253,32 @@ describe('GET /:project/-/blame/:ref/:path', () => {
     expect(second).toContain(`href="${base}?page=3" rel="next"`);
     expect(new Set(shown(second).values()).size).toBe(2);
   });
+
+  it('sends the lines past a page\'s first chunk plain, named, and swaps in each chunk\'s highlighted lines when it is asked for', async () => {
+    // A file of its own: a file viewed before has its whole highlighting kept, and is shown all highlighted.
+    await ok(['checkout', '-q', '-b', 'longer', 'main'], repo);
+    await write('long.txt', `${Array.from({ length: 2500 }, (_, index) => `line ${index + 1}`).join('\n')}\n\n`, 'Add a long file, one line longer');
+    await ok(['checkout', '-q', 'main'], repo);
+    await ok(['push', '-q', remote, 'longer'], repo);
+    const base = '/owner/shop/-/blame/longer/long.txt';
+    const commit = (await ok(['rev-parse', 'longer'], repo)).trim();
+    const body = (await web.get(`${base}?page=2`)).body;
+    // Page 2's first chunk (lines 1001-1100) comes highlighted with it; line 1101 starts the next chunk, plain and named.
+    expect(body).not.toContain('id="LC1100"');
+    // Each plain chunk is a section of its own that asks for its lines when it comes into view; the run of
+    // lines crossing into it shows its commit again there.
+    expect(body).toContain(`</tbody><tbody hx-get="/owner/shop/-/blame/${commit}/long.txt?chunk=11" hx-trigger="intersect once" hx-swap="none"><tr id="L1101" class="blame-start"><td class="blame-commit" rowspan="100">`);
+    expect(body).toContain('<td class="line"><span id="LC1101">line 1101</span></td>');
+    expect(body).toContain('<td class="line"><span id="LC1102">line 1102</span></td>');
+    const chunk = await web.get(`/owner/shop/-/blame/${commit}/long.txt?chunk=11`);
+    // Asked for again, the same lines, now from the whole file's kept highlighting.
+    expect((await web.get(`/owner/shop/-/blame/${commit}/long.txt?chunk=11`)).body).toBe(chunk.body);
+    expect(chunk.statusCode).toBe(200);
+    const swapped = [...chunk.body.matchAll(/<span id="LC(\d+)" hx-swap-oob="true">(.*?)<\/span>/g)];
+    expect(swapped.map((match) => Number(match[1]))).toEqual(Array.from({ length: 100 }, (_, index) => 1101 + index));
+    expect(swapped[0][2]).toBe('line 1101');
+    for (const bad of ['0', '26', '-1', 'x', '1e3']) expect((await web.get(`/owner/shop/-/blame/${commit}/long.txt?chunk=${bad}`)).statusCode, bad).toBe(404);
+  });
 });
 
 describe('GET /:project/-/commits/:ref/:path', () => {

@@ -1,7 +1,8 @@
 // The blame page of a long file in Chromium (issue 35): it shows 1,000 lines a page, and an address
 // naming a line of another page (`#L2500`) opens that page (kiln.js reads the table's
 // data-lines-per-page), selects the line and scrolls to it; the page with its pager is
-// axe-clean at 1280 and 390 px, light and dark, and does not scroll sideways at 390 px.
+// axe-clean at 1280 and 390 px, light and dark, and does not scroll sideways at 390 px. On a first
+// view, the lines past the first chunk come plain and are highlighted as they scroll into view.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, overflowsSideways, seriousViolations, signedInAsRoot } from './helpers/browser.js';
@@ -15,13 +16,16 @@ let browser: Browser;
 const blame = '/root/blamed/-/blame/main/src/long.ts';
 
 beforeAll(async () => {
-  kiln = await startKilnProcess();
+  // No worker: the push job would highlight and keep every pushed file before its first view, and the
+  // first-view test wants one that no one has highlighted yet.
+  kiln = await startKilnProcess({ env: { KILN_RUN_WORKER: 'false' } });
   const project = await apiCall(kiln, 'POST', '/projects', { name: 'Blamed', path: 'blamed' });
   const lines = Array.from({ length: LINES }, (_, index) => line(index, 0));
   await apiCall(kiln, 'POST', `/projects/${project.id}/repository/commits`, { branch: 'main', commit_message: 'Add the long file', actions: [{ action: 'create', file_path: 'src/long.ts', content: `${lines.join('\n')}\n` }] });
   // Line 2500 changed by a later commit: its row names that commit.
   lines[2499] = line(2499, 1);
   await apiCall(kiln, 'POST', `/projects/${project.id}/repository/commits`, { branch: 'main', commit_message: 'Change line 2500', actions: [{ action: 'update', file_path: 'src/long.ts', content: `${lines.join('\n')}\n` }] });
+  await apiCall(kiln, 'POST', `/projects/${project.id}/repository/commits`, { branch: 'side', start_branch: 'main', commit_message: 'Add a side file', actions: [{ action: 'create', file_path: 'src/side.ts', content: `${Array.from({ length: 600 }, (_, index) => line(index, 2)).join('\n')}\n` }] });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -56,6 +60,18 @@ describe('the blame page of a long file in Chromium', () => {
     expect(await page.locator('tr.selected').count()).toBe(3);
     expect(new URL(page.url()).search).toBe('?page=3');
     await page.screenshot({ path: 'test-results/repository-blame-anchor.png' });
+    await context.close();
+  });
+
+  it('on a first view, highlights the lines past the first chunk as they scroll into view', async () => {
+    const { context, page } = await signedInAsRoot(browser, kiln.url, ROOT_PASSWORD, { viewport: { width: 1280, height: 800 } });
+    await page.goto(`${kiln.url}/root/blamed/-/blame/side/src/side.ts`);
+    // The first chunk comes highlighted; line 450 comes plain, until it is scrolled to.
+    expect(await page.locator('#L50 td.line .hljs-keyword').count()).toBeGreaterThan(0);
+    expect(await page.locator('#LC450').innerText()).toBe(line(449, 2));
+    await page.locator('#L450').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#L450 td.line .hljs-keyword');
+    expect(await page.locator('#L450 td.line').innerText()).toBe(line(449, 2));
     await context.close();
   });
 

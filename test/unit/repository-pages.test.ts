@@ -7,6 +7,8 @@ import { resolveRelative } from '../../src/markdown/relative-links.js';
 import { matchScore } from '../../src/repositories/pages/find-file-page.js';
 import { ageBucket, shownMarkup } from '../../src/repositories/pages/blame-page.js';
 import { lineMarkup } from '../../src/repositories/pages/file-lines.js';
+import { CHUNK_LINES, chunkMarkup } from '../../src/repositories/pages/blob-chunks.js';
+import { escapeHtml } from '../../src/platform/web/html.js';
 import { timeAgo } from '../../src/repositories/pages/time.js';
 import { parseNameOnlyLog } from '../../src/repositories/repository-api/last-commits.js';
 
@@ -89,22 +91,35 @@ describe('the blame page\'s highlighted lines', () => {
   // A TypeScript file whose later lines depend on what came before (a template literal and a block comment across lines).
   const text = `${Array.from({ length: 1500 }, (_, line) => (line % 7 === 0 ? 'const s = `start' : line % 7 === 3 ? 'end`; /* open' : line % 7 === 5 ? 'close */ export const x = 1;' : `let v${line} = "${line}";`)).join('\n')}\n`;
 
-  it('highlights only the lines up to the last one shown when nothing is kept, as the whole file colours them, and keeps nothing', async () => {
+  /** The file as the blame page names it, with a store the test reads back. */
+  function file(kept: string[] | null, name = `big-${Math.random()}`) {
     const writes: string[][] = [];
-    const store = { read: async () => null, write: async (lines: string[]) => void writes.push(lines) };
+    return { writes, file: { path: 'big.ts', text, blobId: name, store: { read: async () => kept, write: async (lines: string[]) => void writes.push(lines) } } };
+  }
+
+  it('cold, highlights the page\'s first chunk as the whole file colours it and sends the rest plain; a later chunk is cut from the whole file\'s highlighting, which is kept', async () => {
     const whole = await lineMarkup('big.ts', text);
     expect(whole[0]).toContain('hljs-');
-    const shown = await shownMarkup(store, 'big.ts', text, 1000);
-    expect(shown).toEqual(whole.slice(0, 1000));
-    expect(writes).toEqual([]);
+    const cold = file(null);
+    const shown = await shownMarkup(cold.file, 1, 1000);
+    expect(shown.plainFrom).toBe(CHUNK_LINES + 1);
+    expect(shown.markup.slice(0, CHUNK_LINES)).toEqual(whole.slice(0, CHUNK_LINES));
+    expect(shown.markup.slice(CHUNK_LINES)).toEqual(text.split('\n').slice(CHUNK_LINES, 1000).map((line) => escapeHtml(line)));
+    expect(cold.writes).toEqual([]);
+    expect(await chunkMarkup(cold.file, 6)).toEqual(whole.slice(600, 700));
+    expect(cold.writes).toEqual([whole]);
+    // Page 2 highlights up to the end of its own first chunk.
+    const second = await shownMarkup(file(null).file, 1001, 1500);
+    expect(second.plainFrom).toBe(1001 + CHUNK_LINES);
+    expect(second.markup.slice(1000, 1000 + CHUNK_LINES)).toEqual(whole.slice(1000, 1000 + CHUNK_LINES));
   });
 
-  it('uses the whole file\'s kept lines, and highlights and keeps the whole file when the page shows its end', async () => {
+  it('uses the whole file\'s kept lines, and highlights and keeps the whole file when the page\'s first chunk reaches its end', async () => {
     const whole = await lineMarkup('big.ts', text);
     const kept = whole.map((line) => `${line}<!-- kept -->`);
-    expect(await shownMarkup({ read: async () => kept, write: async () => undefined }, 'big.ts', text, 1000)).toEqual(kept);
-    const writes: string[][] = [];
-    expect(await shownMarkup({ read: async () => null, write: async (lines) => void writes.push(lines) }, 'big.ts', text, 1500)).toEqual(whole);
-    expect(writes).toEqual([whole]);
+    expect(await shownMarkup(file(kept).file, 1, 1000)).toEqual({ markup: kept, plainFrom: 1001 });
+    const last = file(null);
+    expect(await shownMarkup(last.file, 1401, 1500)).toEqual({ markup: whole, plainFrom: 1501 });
+    expect(last.writes).toEqual([whole]);
   });
 });

@@ -10,7 +10,9 @@
 // the first chunk is highlighted (the highlighter takes one batch at a time: started before, the first
 // chunk would wait for the whole file) and kept when done; the first few chunks come from a highlighting
 // of the file's first lines, done before the whole (AHEAD_LINES).
+import type { Deps } from '../../platform/deps.js';
 import { escapeHtml, raw, type Html } from '../../platform/web/html.js';
+import { highlightStore } from '../repository-api/page-caches.js';
 import { lineMarkup, lineRows, lineTable, linesOf, storedLineMarkup, type MarkupStore } from './file-lines.js';
 
 /** Lines a chunk (GitLab's viewer uses 70): the first is all the page waits to highlight. */
@@ -67,6 +69,11 @@ export interface WholeFile {
   store: MarkupStore;
 }
 
+/** A project's file as the chunked views name it: by its content's id (the blob's, or the LFS object's), its highlighting kept by that id. */
+export function projectFile(deps: Deps, projectId: number, path: string, contentId: string, text: string): WholeFile {
+  return { path, text, blobId: `${projectId}\0${path}\0${contentId}`, store: highlightStore(deps, projectId, contentId, path) };
+}
+
 export interface ChunkedFile extends WholeFile {
   label: string;
   /** The address of chunk `n` (1 is the second chunk), at the commit, so every chunk is of the same file. */
@@ -82,7 +89,7 @@ export async function chunkedLineTable(file: ChunkedFile): Promise<Html> {
   const first = whole ? whole.slice(0, CHUNK_LINES) : await lineMarkup(file.path, `${lines.slice(0, CHUNK_LINES).join('\n')}\n`);
   // The highlighting of the chunks to come starts now, off the event loop: the first ones, then the whole file.
   if (!whole && lines.length > 2 * AHEAD_LINES) void aheadMarkup(file).catch(() => undefined);
-  if (!whole) void wholeMarkup(file).catch(() => undefined);
+  if (!whole) highlightInBackground(file);
   let body = `<tbody>${lineRows(first, 0)}</tbody>`;
   for (let n = 1; n < chunkCount(lines.length); n += 1) {
     const plain = lines.slice(n * CHUNK_LINES, (n + 1) * CHUNK_LINES).map((line) => escapeHtml(line));
@@ -91,11 +98,22 @@ export async function chunkedLineTable(file: ChunkedFile): Promise<Html> {
   return raw(`<div class="code-scroll"><table class="code blob" aria-label="${escapeHtml(file.label)}">${body}</table></div>`);
 }
 
-/** Chunk `n` highlighted (the fragment that replaces it), or null when the file has no such chunk. */
-export async function highlightedChunk(file: WholeFile, n: number): Promise<Html | null> {
+/** The highlighted lines of chunk `n` (1 is the second), or null when the file has no such chunk. */
+export async function chunkMarkup(file: WholeFile, n: number): Promise<string[] | null> {
   const lineCount = linesOf(file.text).length;
   if (!Number.isInteger(n) || n < 1 || n >= chunkCount(lineCount)) return null;
   const kept = isAheadChunk(n, lineCount) ? await file.store.read().catch(() => null) : null;
   const markup = isAheadChunk(n, lineCount) && kept?.length !== lineCount ? await aheadMarkup(file) : (kept ?? (await wholeMarkup(file)));
-  return raw(`<tbody class="blob-chunk-highlighted" data-chunk="${n}">${lineRows(markup.slice(n * CHUNK_LINES, (n + 1) * CHUNK_LINES), n * CHUNK_LINES)}</tbody>`);
+  return markup.slice(n * CHUNK_LINES, (n + 1) * CHUNK_LINES);
+}
+
+/** Chunk `n` highlighted (the fragment that replaces it), or null when the file has no such chunk. */
+export async function highlightedChunk(file: WholeFile, n: number): Promise<Html | null> {
+  const markup = await chunkMarkup(file, n);
+  return markup && raw(`<tbody class="blob-chunk-highlighted" data-chunk="${n}">${lineRows(markup, n * CHUNK_LINES)}</tbody>`);
+}
+
+/** Starts highlighting the whole file off the event loop, kept when done (for the chunks to come and the next view). */
+export function highlightInBackground(file: WholeFile): void {
+  void wholeMarkup(file).catch(() => undefined);
 }

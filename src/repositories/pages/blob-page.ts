@@ -13,7 +13,7 @@ import { canOnProject } from '../../platform/auth/policies/policy.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
 import { markupOf, renderMarkup } from '../../markdown/api.js';
 import { isBinary } from '../repository-api/files-finder.js';
-import { highlightStore, lastCommitOfFile } from '../repository-api/page-caches.js';
+import { lastCommitOfFile } from '../repository-api/page-caches.js';
 import { readCommits } from '../repository-api/object-reader.js';
 import { baseName } from '../repository-api/tree-entries.js';
 import { resolveFile, type ResolvedFile } from './resolve-file.js';
@@ -22,7 +22,7 @@ import { authorName, avatarOf, findAuthors } from './people.js';
 import { timeElement } from './time.js';
 import { commitTitle } from './shared.js';
 import { linesOf } from './file-lines.js';
-import { chunkedLineTable, highlightedChunk, type WholeFile } from './blob-chunks.js';
+import { chunkedLineTable, highlightedChunk, projectFile, type WholeFile } from './blob-chunks.js';
 import { humanSize, imageType, MAX_SHOWN_BYTES, SHOWN_BYTES } from './file-kinds.js';
 import { relativeLinksFor, repoUrl } from './urls.js';
 import { readLfsObjectWhole, servedLfsObject, type LfsPointer } from '../lfs/pointer.js';
@@ -52,10 +52,7 @@ async function contentOf(context: PageContext, access: ProjectAccess, file: Reso
 
 /** The shown text, named by its content (the LFS object's id for a file stored with Git LFS, the blob's otherwise), its highlighting kept by that name. */
 function wholeFile(context: PageContext, access: ProjectAccess, file: ResolvedFile, lfs: LfsPointer | null): WholeFile {
-  const path = file.resolved.path;
-  const id = lfs ? lfs.oid : file.entry.id;
-  const projectId = Number(access.project.id);
-  return { path, text: file.content.toString('utf8'), blobId: `${projectId}\0${path}\0${id}`, store: highlightStore(context.deps, projectId, id, path) };
+  return projectFile(context.deps, Number(access.project.id), file.resolved.path, lfs ? lfs.oid : file.entry.id, file.content.toString('utf8'));
 }
 
 /** `?chunk=N`: the highlighted lines of a long file's chunk N, the fragment its placeholder is replaced with. */
