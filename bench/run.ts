@@ -331,7 +331,9 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
   try {
     if (scenario.database === 'postgres') postgres = await freshPostgres(scenario.name);
     const database: Record<string, string> = postgres ? { KILN_DATABASE_URL: postgres.url } : {};
-    const env = { KILN_DATA_DIR: dataDir, KILN_INITIAL_ROOT_PASSWORD: 'bench-root-password', KILN_INITIAL_ROOT_TOKEN: rootToken, KILN_LOG_LEVEL: 'warn', ...passed, ...database, ...scenario.env?.(dataDir) };
+    // No SSH server unless the scenario asks for one (on a port of its own): the default port 2222 is
+    // another Kiln's on a machine running one (a test suite's `kiln serve`, say).
+    const env = { KILN_DATA_DIR: dataDir, KILN_INITIAL_ROOT_PASSWORD: 'bench-root-password', KILN_INITIAL_ROOT_TOKEN: rootToken, KILN_LOG_LEVEL: 'warn', KILN_SSH_PORT: 'off', ...passed, ...database, ...scenario.env?.(dataDir) };
     // Seed in-process straight into the data dir's database, then close it before the server opens it.
     let seeded: Record<string, unknown> = {};
     if (scenario.seed) {
