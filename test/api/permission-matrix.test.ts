@@ -508,6 +508,11 @@ const GROUP_PAGE_PROBES: Array<{ ability: string; expect: Expectation; path(worl
     ];
   }),
   { ability: 'admin_cicd_variables (page: CI/CD settings)', expect: 'nnnnnyyyn', path: (w) => `/${w.project.path_with_namespace}/-/settings/ci_cd` },
+  // Labels: the list for whoever reads the project or group, the forms for Reporters and up (admin_label).
+  { ability: 'read_label (page: project labels)', expect: PAGE_READ, path: (w) => `/${w.project.path_with_namespace}/-/labels` },
+  { ability: 'read_label (page: group labels)', expect: PAGE_READ, path: (w) => `/groups/${w.group.full_path}/-/labels` },
+  { ability: 'admin_label (page: new project label)', expect: 'nnnyyyyyn', path: (w) => `/${w.project.path_with_namespace}/-/labels/new` },
+  { ability: 'admin_label (page: new group label)', expect: 'nnnyyyyyn', path: (w) => `/groups/${w.group.full_path}/-/labels/new` },
   // The dashboard lists the reader's own groups and their milestones: membership, whatever the
   // visibility, and not what an administrator could read (GitLab's Dashboard controllers).
   // Filtered by the group's path: the matrix's users are members of more groups than a page holds.
