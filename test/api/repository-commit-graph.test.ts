@@ -1,16 +1,17 @@
 // The commit-graph with changed-path Bloom filters (issue 35; src/repositories/housekeeping/commit-graph.ts):
 // written after every push by a background job (not in the push's request), as a new layer for the
-// pushed commits, replacing a graph that has no filters, and rewritten whole by housekeeping. Git's
+// pushed commits, replacing a graph that has no filters, and rewritten whole by housekeeping; a lock
+// left by a writer that died does not stop it once stale. Git's
 // own trace of a path-limited `git log` says whether every commit it walked had a filter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { gitCommands, listenOnLoopback } from '../helpers/git.js';
 import { repositoryPath } from '../../src/repositories/shards.js';
-import { hasBloomChunks, hasCommitGraphWithBloomFilters } from '../../src/repositories/housekeeping/commit-graph.js';
+import { hasBloomChunks, hasCommitGraphWithBloomFilters, STALE_LOCK_MS, writeCommitGraph } from '../../src/repositories/housekeeping/commit-graph.js';
 import { COMMIT_GRAPH_JOB } from '../../src/repositories/housekeeping/commit-graph-job.js';
 import { bundleRepository, restoreBundle } from '../../src/operations/repository-bundles.js';
 
@@ -151,6 +152,25 @@ describe('the commit-graph after a push', { timeout: 120_000 }, () => {
     expect(existsSync(join(gitDir, 'objects', 'info', 'commit-graph'))).toBe(false);
     expect(await bloomStatistics(gitDir)).toMatchObject({ filter_not_present: 0 });
     expect(filtered(await bloomStatistics(gitDir))).toBe(3);
+  });
+
+  it('removes a lock left by a writer that died once it is stale, and leaves a live writer\'s', async () => {
+    const { project, clone, remote } = await projectWithClone('locked', 3);
+    await ok(['push', '-q', remote, 'main'], clone);
+    await kiln.worker.drain();
+    const gitDir = await gitDirOf(project);
+    await commit(clone, 3);
+    await ok(['push', '-q', remote, 'main'], clone);
+    const lock = join(gitDir, 'objects', 'info', 'commit-graphs', 'commit-graph-chain.lock');
+    writeFileSync(lock, '');
+    // A fresh lock is a live writer's: git refuses, and the lock stays.
+    await expect(writeCommitGraph(gitDir)).rejects.toThrow();
+    expect(existsSync(lock)).toBe(true);
+    const past = new Date(Date.now() - STALE_LOCK_MS - 60_000);
+    utimesSync(lock, past, past);
+    await writeCommitGraph(gitDir);
+    expect(existsSync(lock)).toBe(false);
+    expect(chainLayers(gitDir)).toBe(2);
   });
 
   it('is written by a restore from a backup, whose bundle carries none', async () => {

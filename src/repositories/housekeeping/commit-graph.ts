@@ -12,7 +12,7 @@
 // costs what the push brought. A graph without the filters (written before Kiln wrote them, or by
 // a `git gc` that ran on its own) is replaced whole, since a new layer's filters would cover only
 // the new commits. Once the filters exist git keeps writing them, whoever writes next.
-import { open } from 'node:fs/promises';
+import { open, stat, unlink } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '../git.js';
@@ -73,13 +73,31 @@ export async function hasCommitGraphWithBloomFilters(repoPath: string): Promise<
   return true;
 }
 
+/** A lock this old is a writer's that died (a kill, a crash): a write takes seconds, even on a large history. */
+export const STALE_LOCK_MS = 60 * 60_000;
+
+/**
+ * Removes the commit-graph's lock files left by a writer that died: git never removes another
+ * process's lock, so without this every later write, and the job of every later push, would fail
+ * on it until someone removed it by hand. A lock younger than STALE_LOCK_MS is a live writer's.
+ */
+async function removeStaleLocks(repoPath: string): Promise<void> {
+  const info = join(repoPath, 'objects', 'info');
+  for (const lock of [join(info, 'commit-graph.lock'), join(info, 'commit-graphs', 'commit-graph-chain.lock')]) {
+    const found = await stat(lock).catch(() => null);
+    if (found && Date.now() - found.mtimeMs > STALE_LOCK_MS) await unlink(lock).catch(() => undefined);
+  }
+}
+
 /**
  * Brings the commit-graph up to the repository's refs: a new layer for the commits since the last
  * write, or the whole chain rewritten as one layer when `replace` is asked (after a repack or a gc,
  * which may have dropped commits the layers name) or when the graph lacks Bloom filters. Two writers
- * at once: git's lock makes the second fail, and its job is retried.
+ * at once: git's lock makes the second fail, and its job is retried; a lock left by a writer that
+ * died is removed once stale.
  */
 export async function writeCommitGraph(repoPath: string, options: { replace?: boolean } = {}): Promise<void> {
+  await removeStaleLocks(repoPath);
   const replace = options.replace === true || !(await hasCommitGraphWithBloomFilters(repoPath));
   await git(repoPath, ['commit-graph', 'write', '--reachable', '--changed-paths', replace ? '--split=replace' : '--split']);
 }
