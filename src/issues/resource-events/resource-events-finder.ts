@@ -5,8 +5,6 @@ import { NotFoundError } from '../../platform/errors.js';
 import { milestoneEntity, type MilestoneParentPath } from '../../milestones/api.js';
 import type { Eventable } from './resource-events-queries.js';
 
-export type EventTable = 'resource_state_events' | 'resource_milestone_events' | 'resource_label_events';
-
 const column = (eventable: Eventable) => (eventable.type === 'Issue' ? 'issue_id' : 'merge_request_id');
 
 export function stateEventsQuery(deps: Deps, eventable: Eventable) {
