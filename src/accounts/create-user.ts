@@ -10,6 +10,7 @@ import type { UserRow } from './lookup.js';
 import { publishUserEvent } from './system-events.js';
 import type { UploadedFile } from '../platform/http/multipart.js';
 import { changeUserAvatar } from './change-user-avatar.js';
+import { assignIdentity } from './identities.js';
 
 export interface CreateUserInput {
   username: string;
@@ -26,6 +27,9 @@ export interface CreateUserInput {
   pronouns?: string;
   /** A checked avatar file (avatar-change.ts), or null for none. */
   avatar?: UploadedFile | null;
+  /** An external identity (identities.ts): both or neither. */
+  provider?: string;
+  extern_uid?: string;
 }
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
@@ -117,6 +121,7 @@ export async function createUser(deps: Deps, input: CreateUserInput, options: Cr
         : { confirmed_at: now, confirmation_digest: null, confirmation_sent_at: null };
       await trx.insertInto('emails').values({ user_id: user.id, email: input.email, email_lower: input.email.toLowerCase(), ...confirmation, created_at: now, updated_at: now }).execute();
       if (input.avatar) user.avatar = await changeUserAvatar(trx, Number(user.id), input.avatar, now);
+      await assignIdentity(trx, Number(user.id), input, now);
       await publishUserEvent(deps, trx, 'user.created', Number(user.id), null);
       await options.afterCreate?.(trx, user);
       return user;

@@ -6,6 +6,7 @@ import { hashPassword } from './passwords.js';
 import { validateUserFields, type CreateUserInput } from './create-user.js';
 import type { UserRow } from './lookup.js';
 import { changeUserAvatar } from './change-user-avatar.js';
+import { assignIdentity } from './identities.js';
 
 export type UpdateUserInput = Partial<Omit<CreateUserInput, 'username'>>;
 
@@ -42,6 +43,7 @@ export async function updateUser(deps: Deps, userId: number, input: UpdateUserIn
       if (input.avatar !== undefined) changes.avatar = await changeUserAvatar(trx, userId, input.avatar, now);
       const row = await trx.updateTable('users').set(changes).where('id', '=', userId).returningAll().executeTakeFirst();
       if (!row) throw new NotFoundError('User');
+      await assignIdentity(trx, userId, input, now);
       return row;
     });
   } catch (error) {

@@ -17,6 +17,7 @@ import { rejectUser } from './reject-user.js';
 import { scheduleUserDeletion } from './schedule-user-deletion.js';
 import { userActivity } from './user-entities.js';
 import { userActivitiesQuery } from './user-activities-finder.js';
+import { deleteIdentity } from './identities.js';
 
 /** What Grape renders for a `break` out of an endpoint: 201 with a JSON null. */
 const NOTHING = new JsonText(null);
@@ -28,6 +29,16 @@ export function userAdminRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.integer.required(), hard_delete: p.boolean.optional({ description: "Delete the user's contributions and the groups only they own" }) },
     handler: async ({ params, actor }) => {
       await scheduleUserDeletion(deps, actor, await findUser(deps, params.id), params.hard_delete ?? false);
+      return undefined;
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'DELETE', url: '/users/:id/identities/:provider', summary: "Remove a user's external identity at a provider (administrators)", tags: ['users'],
+    ability: { instance: 'admin_all_resources' },
+    params: { id: p.integer.required(), provider: p.string.required() },
+    handler: async ({ params }) => {
+      await deleteIdentity(deps.db, Number((await findUser(deps, params.id)).id), params.provider);
       return undefined;
     },
   });

@@ -3,6 +3,7 @@ import { isoTime } from '../platform/clock.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import type { UserRow } from './lookup.js';
 import { avatarUrl, type AvatarOwner } from './avatar-urls.js';
+import type { IdentityEntity } from './identities.js';
 
 export { avatarUrl, type AvatarOwner };
 
@@ -47,8 +48,11 @@ export function userProfile(baseUrl: string, user: UserRow) {
   };
 }
 
-/** What the user themself (or an administrator) sees: GitLab's UserPublic / UserWithAdmin. */
-export function userPrivate(baseUrl: string, user: UserRow) {
+/**
+ * What the user themself (or an administrator) sees: GitLab's UserPublic / UserWithAdmin. The user's
+ * external identities are loaded by the caller (identitiesOf, one query for a page of users).
+ */
+export function userPrivate(baseUrl: string, user: UserRow, identities: IdentityEntity[] = []) {
   return {
     ...userProfile(baseUrl, user),
     last_sign_in_at: null,
@@ -58,7 +62,7 @@ export function userPrivate(baseUrl: string, user: UserRow) {
     color_scheme_id: 1,
     projects_limit: 100000,
     current_sign_in_at: null,
-    identities: [],
+    identities,
     can_create_group: true,
     can_create_project: true,
     two_factor_enabled: user.otp_required === 1,

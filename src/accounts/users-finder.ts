@@ -12,6 +12,9 @@ export interface UserFilters {
   search?: string;
   active?: boolean;
   blocked?: boolean;
+  /** With `provider`: the user with that external identity. */
+  extern_uid?: string;
+  provider?: string;
 }
 
 // GitLab's Gitlab::SQL::Pattern::MIN_CHARS_FOR_PARTIAL_MATCHING.
@@ -22,6 +25,9 @@ export function usersQuery(deps: Deps, viewer: AuthUser | null, filters: UserFil
   if (filters.username) query = query.where('username_lower', '=', filters.username.toLowerCase());
   if (filters.active) query = query.where('state', '=', 'active');
   if (filters.blocked) query = query.where('state', '=', 'blocked');
+  if (filters.extern_uid && filters.provider) {
+    query = query.where('id', 'in', deps.db.selectFrom('identities').select('user_id').where('provider', '=', filters.provider).where('extern_uid', '=', filters.extern_uid));
+  }
   if (filters.search === undefined || filters.search === '') return query.orderBy('id', 'desc');
   const term = filters.search.replace(/^@/, '').trim().toLowerCase();
   if (term === '') return query.where(noUsers());

@@ -2,19 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
 import { inTransaction } from '../platform/db/database.js';
-import { p } from '../platform/http/params.js';
+import { p, requireAllOrNone } from '../platform/http/params.js';
 import { createUser } from './create-user.js';
 import { updateUser } from './update-user.js';
 import { checkNotificationEmail, setNotificationEmail } from './set-notification-email.js';
 import { ForbiddenError, ParamError } from '../platform/errors.js';
 import { canOnInstance } from '../platform/auth/policies/index.js';
-import { findUser } from './lookup.js';
+import { findUser, type UserRow } from './lookup.js';
 import { usersQuery } from './users-finder.js';
 import { customAttributeFilter, customAttributesOf, ownersWith, showsCustomAttributes } from './custom-attribute-filters.js';
 import { avatarUrl, userBasic, userPrivate, userProfile } from './user-entities.js';
 import { avatarChange } from './avatar-change.js';
 import { changeUserAvatar } from './change-user-avatar.js';
 import { GITLAB_COMPAT_VERSION, KILN_VERSION } from '../platform/version.js';
+import { identitiesOf } from './identities.js';
 
 const profileFields = {
   name: p.string.optional(),
@@ -29,7 +30,11 @@ const profileFields = {
   private_profile: p.boolean.optional(),
   pronouns: p.string.optional(),
   avatar: p.json.optional({ description: 'An image file (multipart/form-data); empty to remove the avatar' }),
+  provider: p.string.optional({ description: 'An external authentication provider; with extern_uid' }),
+  extern_uid: p.string.optional({ description: "The user's id at that provider; with provider" }),
 };
+
+const IDENTITY_PARAMS = ['extern_uid', 'provider'];
 
 /** The `avatar` parameter checked (type and size as GitLab's AvatarUploader), or undefined when absent. */
 function avatarParam(input: Record<string, unknown>) {
@@ -38,6 +43,7 @@ function avatarParam(input: Record<string, unknown>) {
 
 export function usersRoutes(app: FastifyInstance, deps: Deps): void {
   const base = deps.config.baseUrl;
+  const withIdentities = async (user: UserRow) => userPrivate(base, user, (await identitiesOf(deps.db, [Number(user.id)])).get(Number(user.id)));
 
   apiRoute(app, deps, {
     method: 'GET', url: '/version', summary: 'Version of the GitLab API this server speaks', tags: ['metadata'],
@@ -48,23 +54,31 @@ export function usersRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     method: 'GET', url: '/user', summary: 'The authenticated user', tags: ['users'], extraScopes: ['read_user'],
     ability: { instance: 'log_in' },
-    handler: async ({ actor }) => userPrivate(base, await findUser(deps, actor.user.id)),
+    handler: async ({ actor }) => withIdentities(await findUser(deps, actor.user.id)),
   });
 
   apiRoute(app, deps, {
     method: 'GET', url: '/users', summary: 'List users', tags: ['users'], paginated: true, extraScopes: ['read_user'],
     ability: { instance: 'read_users_list' }, auth: 'optional',
-    params: { username: p.string.optional(), search: p.string.optional(), active: p.boolean.optional(), blocked: p.boolean.optional() },
+    params: {
+      username: p.string.optional(), search: p.string.optional(), active: p.boolean.optional(), blocked: p.boolean.optional(),
+      extern_uid: p.string.optional({ description: 'With provider: the user with that external identity (administrators)' }), provider: p.string.optional(),
+    },
     handler: async ({ params, principal, paginate, input }) => {
+      requireAllOrNone(input, IDENTITY_PARAMS);
+      const viewer = principal?.user ?? null;
+      // Looking users up by external identity is for administrators only (lib/api/users.rb).
+      if (params.extern_uid && !canOnInstance(viewer, 'admin_all_resources')) throw new ForbiddenError();
       // Anonymous callers may only look one user up by username, never list them all (lib/api/users.rb).
       if (!principal && !params.username) throw new ForbiddenError('Not authorized to access /api/v4/users');
-      const viewer = principal?.user ?? null;
       let query = usersQuery(deps, viewer, params);
       for (const owners of ownersWith(deps.db, 'user_id', customAttributeFilter(input, viewer))) query = query.where('id', 'in', owners);
       const rows = await paginate(query);
-      const attributes = showsCustomAttributes(input, viewer) ? await customAttributesOf(deps.db, 'user_id', rows.map((row) => Number(row.id))) : null;
+      const ids = rows.map((row) => Number(row.id));
+      const attributes = showsCustomAttributes(input, viewer) ? await customAttributesOf(deps.db, 'user_id', ids) : null;
+      const identities = canOnInstance(viewer, 'admin_all_resources') ? await identitiesOf(deps.db, ids) : null;
       return rows.map((row) => {
-        const entity = canOnInstance(viewer, 'admin_all_resources') ? userPrivate(base, row) : userBasic(base, row);
+        const entity = identities ? userPrivate(base, row, identities.get(Number(row.id))) : userBasic(base, row);
         return attributes ? { ...entity, custom_attributes: attributes.get(Number(row.id)) } : entity;
       });
     },
@@ -76,7 +90,7 @@ export function usersRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.string.required() },
     handler: async ({ params, actor, input }) => {
       const user = await findUser(deps, params.id);
-      const entity = canOnInstance(actor.user, 'admin_all_resources') || actor.user.id === user.id ? userPrivate(base, user) : userProfile(base, user);
+      const entity = canOnInstance(actor.user, 'admin_all_resources') || actor.user.id === user.id ? await withIdentities(user) : userProfile(base, user);
       if (!showsCustomAttributes(input, actor.user)) return entity;
       return { ...entity, custom_attributes: (await customAttributesOf(deps.db, 'user_id', [Number(user.id)])).get(Number(user.id)) };
     },
@@ -86,7 +100,10 @@ export function usersRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'POST', url: '/users', summary: 'Create a user (administrators)', tags: ['users'],
     ability: { instance: 'admin_all_resources' },
     params: { ...profileFields, username: p.string.required(), name: p.string.required(), email: p.string.required() },
-    handler: async ({ params, input }) => userPrivate(base, await createUser(deps, { ...params, avatar: avatarParam(input) })),
+    handler: async ({ params, input }) => {
+      requireAllOrNone(input, IDENTITY_PARAMS);
+      return withIdentities(await createUser(deps, { ...params, avatar: avatarParam(input) }));
+    },
   });
 
   apiRoute(app, deps, {
@@ -94,13 +111,14 @@ export function usersRoutes(app: FastifyInstance, deps: Deps): void {
     ability: { instance: 'admin_all_resources' },
     params: { id: p.integer.required(), ...profileFields, notification_email: p.string.optional({ description: 'One of the user\'s confirmed addresses' }) },
     handler: async ({ params, input }) => {
+      requireAllOrNone(input, IDENTITY_PARAMS);
       const { id, notification_email: notificationEmail, ...fields } = params;
       const changes = { ...fields, avatar: avatarParam(input) };
       // Checked before anything is stored, so a refused address changes nothing.
       if (notificationEmail) await checkNotificationEmail(deps, id, notificationEmail, changes.email);
       const user = await updateUser(deps, id, changes);
       if (notificationEmail !== undefined) await setNotificationEmail(deps, user, notificationEmail);
-      return userPrivate(base, user);
+      return withIdentities(user);
     },
   });
 

@@ -29,6 +29,7 @@ import type { CustomAttributesTables } from './tables/custom-attributes.js';
 import type { AccessRequestsTables } from './tables/access-requests.js';
 import type { TimelogsTables } from './tables/timelogs.js';
 import type { WikisTables } from './tables/wikis.js';
+import type { IdentitiesTables } from './tables/identities.js';
 
 export interface DB
   extends AccountsTables,
@@ -60,4 +61,5 @@ export interface DB
     CustomAttributesTables,
     AccessRequestsTables,
     TimelogsTables,
-    WikisTables {}
+    WikisTables,
+    IdentitiesTables {}

@@ -201,3 +201,10 @@ export function requireOneOf(input: Record<string, unknown>, names: string[]): v
   if (names.some((name) => input[name] !== undefined)) return;
   throw new ParamError(`${names.join(', ')} are missing, at least one parameter must be provided`);
 }
+
+/** Grape's all_or_none_of, in its words. */
+export function requireAllOrNone(input: Record<string, unknown>, names: string[]): void {
+  const given = names.filter((name) => input[name] !== undefined && input[name] !== null && input[name] !== '');
+  if (given.length === 0 || given.length === names.length) return;
+  throw new ParamError(`${names.join(', ')} provide all or none of parameters`);
+}
