@@ -89,23 +89,7 @@ export async function keepHead(repoPath: string, iid: number, headSha: string): 
   await gitBytes(repoPath, ['update-ref', '--stdin'], { input: `update refs/merge-requests/${iid}/head ${headSha}\nupdate refs/keep-around/${headSha} ${headSha}\n` });
 }
 
-export interface TestMerge {
-  /** `git merge-tree` found conflicts (exit 1). */
-  conflict: boolean;
-  /** The merged tree when there was no conflict. */
-  tree: string | null;
-  /** Conflicted paths (at most what git lists), for merge_error and the pages. */
-  conflictedPaths: string[];
-}
-
-/** The three-way merge of two commits without a work tree (git merge-tree --write-tree, git ≥ 2.38). */
-export async function testMerge(repoPath: string, ours: string, theirs: string): Promise<TestMerge> {
-  const outcome = await gitCall(repoPath, ['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', ours, theirs]);
-  if (outcome.code !== 0 && outcome.code !== 1) throw new Error(`git merge-tree failed: ${outcome.stderr.trim()}`);
-  const fields = outcome.stdout.toString().split('\0');
-  if (outcome.code === 1) return { conflict: true, tree: null, conflictedPaths: [...new Set(fields.slice(1).filter((path) => path !== ''))] };
-  return { conflict: false, tree: fields[0].trim(), conflictedPaths: [] };
-}
+export { testMerge, type TestMerge } from '../repositories/api.js';
 
 /** Remove a merge request's refs (a deleted merge request); keep-around refs stay for other versions. */
 export async function dropMergeRequestRefs(repoPath: string, iid: number): Promise<void> {

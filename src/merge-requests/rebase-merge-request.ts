@@ -1,15 +1,13 @@
 // The rebase endpoint's work (GitLab's MergeRequests::RebaseService), as a job: each non-merge commit
 // of the source branch that the target lacks is replayed onto the target's head without a work tree
 // (in the fork's repository for a merge request from a fork) and the source branch is moved to the
-// result with a compare-and-swap. git 2.39 has no
-// `merge-tree --merge-base`, so each replay merges through a throwaway root commit holding the
-// picked commit's parent tree: `merge-tree --write-tree` then takes it as the merge base.
+// result with a compare-and-swap; each pick is the repository's applyChange (three-way.ts).
 import type { Deps } from '../platform/deps.js';
 import { enqueue } from '../platform/jobs/queue.js';
 import { toAuthUser } from '../accounts/api.js';
-import { findCommit, gitBytes, moveRef, revList, BRANCH_PREFIX, EMPTY_TREE } from '../repositories/api.js';
+import { applyChange, findCommit, gitBytes, moveRef, revList, BRANCH_PREFIX, EMPTY_TREE } from '../repositories/api.js';
 import { findMergeRequestById, fullProject } from './finder.js';
-import { branchHead, readRepository, targetCommitIn, testMerge } from './mr-repository.js';
+import { branchHead, readRepository, targetCommitIn } from './mr-repository.js';
 import { sourceProjectOf } from './source-branch-access.js';
 import { refreshSourceNow } from './refresh-merge-requests.js';
 
@@ -28,17 +26,6 @@ export async function scheduleRebase(deps: Deps, mergeRequestId: number, userId:
 
 async function commitTree(repoPath: string, tree: string, parents: string[], message: string, env: Record<string, string>): Promise<string> {
   return (await gitBytes(repoPath, ['commit-tree', tree, ...parents.flatMap((parent) => ['-p', parent]), '-F', '-'], { input: message, env })).toString().trim();
-}
-
-/** The tree of `picked` replayed onto `onto`, or null on a conflict. */
-async function replay(repoPath: string, onto: string, picked: { tree: string; parentTree: string }): Promise<string | null> {
-  const env = { GIT_AUTHOR_NAME: 'Kiln', GIT_AUTHOR_EMAIL: 'kiln@localhost', GIT_AUTHOR_DATE: '@0 +0000', GIT_COMMITTER_NAME: 'Kiln', GIT_COMMITTER_EMAIL: 'kiln@localhost', GIT_COMMITTER_DATE: '@0 +0000' };
-  const ontoTree = (await findCommit(repoPath, onto))!.tree;
-  const base = await commitTree(repoPath, picked.parentTree, [], 'base\n', env);
-  const ours = await commitTree(repoPath, ontoTree, [base], 'ours\n', env);
-  const theirs = await commitTree(repoPath, picked.tree, [base], 'theirs\n', env);
-  const merged = await testMerge(repoPath, ours, theirs);
-  return merged.conflict ? null : merged.tree;
 }
 
 export async function rebaseJob(deps: Deps, payload: { mergeRequestId: number; userId: number; jid: string; skipCi?: boolean }): Promise<void> {
@@ -62,7 +49,7 @@ export async function rebaseJob(deps: Deps, payload: { mergeRequestId: number; u
   for (const id of ids) {
     const commit = (await findCommit(repoPath, id))!;
     const parentTree = commit.parents[0] ? (await findCommit(repoPath, commit.parents[0]))!.tree : EMPTY_TREE;
-    const tree = await replay(repoPath, onto, { tree: commit.tree, parentTree });
+    const tree = await applyChange(repoPath, onto, { before: parentTree, after: commit.tree });
     if (tree === null) return void (await finish(REBASE_FAILED));
     const author = { GIT_AUTHOR_NAME: commit.author.name, GIT_AUTHOR_EMAIL: commit.author.email, GIT_AUTHOR_DATE: `@${commit.author.seconds} ${commit.author.offset}` };
     onto = await commitTree(repoPath, tree, [onto], commit.message, { ...author, ...committer });

@@ -31,6 +31,7 @@ export { canCreateTag } from './protected-branches/can-create-tag.js';
 export { renderDiffView, renderDiffFileBody, diffModeOf, parsePatch, lineCode, type DiffViewOptions, type DiffComments, type DiffLinePosition, type DiffMode } from './diff-view/index.js';
 export { pageArray } from './repository-api/list-page.js';
 export { moveRef, type RefMove } from './repository-api/move-ref.js';
+export { applyChange, testMerge, type TestMerge } from './repository-api/three-way.js';
 export { commitTitle } from './record-push-events.js';
 export { matchesBranch } from './protected-branches/ref-matcher.js';
 // Issue 37 (git over SSH): the access decision and the service setup git over HTTP uses, the address

@@ -2,6 +2,7 @@
 import type { Feature } from '../platform/feature.js';
 import { namespacedRoute } from '../platform/http/namespaced-routes.js';
 import { storageMoveRoutes } from './routes.js';
+import { projectStorageRoutes } from './project-storage-routes.js';
 import { protectedBranchesRoutes } from './protected-branches/routes.js';
 import { protectedTagsRoutes } from './protected-branches/tag-routes.js';
 import { commitCommentRoutes } from './commit-comments/routes.js';
@@ -71,6 +72,7 @@ export const repositoriesFeature: Feature = {
   },
   routes(app, deps) {
     storageMoveRoutes(app, deps);
+    projectStorageRoutes(app, deps);
     protectedBranchesRoutes(app, deps);
     protectedTagsRoutes(app, deps);
     commitCommentRoutes(app, deps);

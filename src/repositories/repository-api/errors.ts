@@ -5,6 +5,8 @@ export class RepositoryApiError extends Error {
   constructor(
     message: string,
     readonly status = 400,
+    /** GitLab's `error_code` beside the message, where it gives one (a cherry-pick's `conflict` or `empty`). */
+    readonly errorCode?: string,
   ) {
     super(message);
   }

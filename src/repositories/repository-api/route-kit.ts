@@ -14,7 +14,7 @@ export function repositoryRoute<S extends ParamSchema>(app: FastifyInstance, dep
       try {
         return await spec.handler(context);
       } catch (error) {
-        if (error instanceof RepositoryApiError) throw new ApiError(error.status, { message: error.message });
+        if (error instanceof RepositoryApiError) throw new ApiError(error.status, error.errorCode ? { message: error.message, error_code: error.errorCode } : { message: error.message });
         throw error;
       }
     },

@@ -7,6 +7,7 @@ import { branchRoutes } from './branch-routes.js';
 import { tagRoutes } from './tag-routes.js';
 import { fileRoutes } from './file-routes.js';
 import { commitRoutes } from './commit-routes.js';
+import { pickRoutes } from './pick-routes.js';
 import { repositoryRoutes } from './repository-routes.js';
 
 export function repositoryApiRoutes(app: FastifyInstance, deps: Deps): void {
@@ -14,5 +15,6 @@ export function repositoryApiRoutes(app: FastifyInstance, deps: Deps): void {
   tagRoutes(app, deps);
   fileRoutes(app, deps);
   commitRoutes(app, deps);
+  pickRoutes(app, deps);
   repositoryRoutes(app, deps);
 }
