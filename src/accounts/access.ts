@@ -16,8 +16,8 @@ export async function groupAccessLevel(reads: Reads, user: AuthUser | null, grou
   if (!user) return ACCESS.none;
   if (user.admin) return ACCESS.owner;
   if (group.kind === 'user') return group.owner_id === user.id ? ACCESS.owner : ACCESS.none;
-  const rows = await reads.cached<{ level: number | null }>(groupLevelStatement(group.id, user.id, nowMs), LEVEL_TABLES);
-  return Number(rows[0]?.level ?? 0);
+  const rows = await reads.cached<{ level: number | null; shared_level: number | null }>(groupLevelStatement(group.id, user.id, nowMs), LEVEL_TABLES);
+  return memberLevelOf(rows[0]?.level ?? null, rows[0]?.shared_level ?? null);
 }
 
 /**
@@ -28,9 +28,9 @@ export async function groupAccessLevel(reads: Reads, user: AuthUser | null, grou
  */
 export async function projectAccess(reads: Reads, user: AuthUser | null, project: ProjectRow, nowMs: number): Promise<{ level: number; namespace: NamespaceRow }> {
   const userId = user?.id ?? 0;
-  const rows = await reads.cached<NamespaceRow & { project_level: number | null; group_level: number | null }>(projectAccessStatement(project, userId, nowMs), LEVEL_TABLES);
-  const { project_level: projectLevel, group_level: groupLevel, ...namespace } = rows[0];
-  return { level: levelOn(user, namespace as NamespaceRow, memberLevelOf(projectLevel, groupLevel)), namespace: namespace as NamespaceRow };
+  const rows = await reads.cached<NamespaceRow & { project_level: number | null; group_level: number | null; shared_level: number | null }>(projectAccessStatement(project, userId, nowMs), LEVEL_TABLES);
+  const { project_level: projectLevel, group_level: groupLevel, shared_level: sharedLevel, ...namespace } = rows[0];
+  return { level: levelOn(user, namespace as NamespaceRow, memberLevelOf(projectLevel, groupLevel, sharedLevel)), namespace: namespace as NamespaceRow };
 }
 
 /** Whether `user` may do `ability` on `project` now: for work done on a user's behalf outside a request. */
@@ -39,9 +39,9 @@ export async function userCanOnProject(reads: Reads, user: AuthUser, project: Pr
   return canOnProject({ user, level, visibility: project.visibility, features: project }, ability);
 }
 
-/** The higher of the project's own membership and the namespace chain's (null: none). */
-export function memberLevelOf(projectLevel: number | null, groupLevel: number | null): number {
-  return Math.max(Number(projectLevel ?? 0), Number(groupLevel ?? 0));
+/** The highest of the levels a user holds one way or another: membership, inherited, invited (null: none). */
+export function memberLevelOf(...levels: Array<number | null>): number {
+  return Math.max(0, ...levels.map((level) => Number(level ?? 0)));
 }
 
 /** The level on a project in `namespace` of a user with `memberLevel` there: administrators and personal owners own it. */

@@ -5,6 +5,7 @@ import { p } from '../platform/http/params.js';
 import { createGroup } from './create-group.js';
 import { visibleGroupsQuery } from './finders.js';
 import { groupEntity } from './entities.js';
+import { groupDetailEntity } from './group-detail.js';
 import { customAttributeFilter, customAttributesOf, ownersWith, showsCustomAttributes } from './custom-attribute-filters.js';
 import { settingParams } from './stored-settings.js';
 import { GROUP_SETTING_ALIASES, GROUP_STORED_SETTINGS } from './settings-tables.js';
@@ -35,8 +36,9 @@ export function groupsRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.string.required() },
     handler: async ({ group, input, principal }) => {
       const { group: row } = await group();
-      if (!showsCustomAttributes(input, principal?.user ?? null)) return groupEntity(base, row);
-      return { ...groupEntity(base, row), custom_attributes: (await customAttributesOf(deps.db, 'group_id', [Number(row.id)])).get(Number(row.id)) };
+      const detail = await groupDetailEntity(deps, principal?.user ?? null, row);
+      if (!showsCustomAttributes(input, principal?.user ?? null)) return detail;
+      return { ...detail, custom_attributes: (await customAttributesOf(deps.db, 'group_id', [Number(row.id)])).get(Number(row.id)) };
     },
   });
 

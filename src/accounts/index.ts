@@ -11,6 +11,7 @@ import { usersRoutes } from './users-routes.js';
 import { groupsRoutes } from './groups-routes.js';
 import { projectsRoutes } from './projects-routes.js';
 import { accessRequestsRoutes } from './access-requests-routes.js';
+import { sharingRoutes } from './sharing-routes.js';
 import { membersRoutes } from './members-routes.js';
 import { tokensRoutes } from './tokens-routes.js';
 import { accessTokensRoutes } from './access-tokens-routes.js';
@@ -54,6 +55,7 @@ export const accountsFeature: Feature = {
     groupsRoutes(app, deps);
     projectsRoutes(app, deps);
     membersRoutes(app, deps);
+    sharingRoutes(app, deps);
     accessRequestsRoutes(app, deps);
     tokensRoutes(app, deps);
     accessTokensRoutes(app, deps);

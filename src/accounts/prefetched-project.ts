@@ -23,7 +23,7 @@ function readerOf(statements: TokenWithProjectStatements): PrefetchedReader {
   // from it are built once too, and frozen like it (callers share them).
   const built = new WeakMap<Row, PrefetchedProject | null>();
   const build = (row: Row): PrefetchedProject | null =>
-    row.p_id === null ? null : { project: projectOf(row), namespace: namespaceOf(row), memberLevel: memberLevelOf(row.project_level, row.group_level) };
+    row.p_id === null ? null : { project: projectOf(row), namespace: namespaceOf(row), memberLevel: memberLevelOf(row.project_level, row.group_level, row.shared_level) };
   return {
     statements,
     build(row) {

@@ -15,6 +15,7 @@ import type { AuthUser, Principal } from '../platform/auth/principal.js';
 import { namespaceOf, namespacesOf, projectsByIds, visibleProjectKeysQuery } from './finders.js';
 import { keptProjectJson, projectEntity, projectJson, projectJsonKey } from './entities.js';
 import { forkedFromJson } from './fork-network.js';
+import { sharedWithGroups } from './group-links.js';
 import { customAttributeFilter, customAttributesOf, ownersWith, showsCustomAttributes } from './custom-attribute-filters.js';
 import { PROJECT_LIST_PARAMS, projectFilters } from './project-list-params.js';
 import { canOnProject } from '../platform/auth/policies/index.js';
@@ -58,6 +59,8 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await project();
       const forkedFrom = (await forkedFromJson(deps, deps.config, principal?.user ?? null, [access.project])).get(Number(access.project.id));
       let json = projectJson(deps.caches, deps.config, access.project, access.namespace, principal ? access : undefined, forkedFrom);
+      // Not in the kept entity: the links and the invited groups' names change without the project's version.
+      json = withMember(json, 'shared_with_groups', JSON.stringify(await sharedWithGroups(deps, principal?.user ?? null, { projectId: Number(access.project.id) })));
       if (showsCustomAttributes(input, principal?.user ?? null)) {
         json = withMember(json, 'custom_attributes', JSON.stringify((await customAttributesOf(deps.db, 'project_id', [Number(access.project.id)])).get(Number(access.project.id))));
       }

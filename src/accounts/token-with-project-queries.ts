@@ -8,7 +8,7 @@
 import { q, templateOf, type Statement } from '../platform/db/statements.js';
 import type { CachedTable } from '../platform/db/reads.js';
 import type { Dialect } from '../platform/db/database.js';
-import { chainLevelText, namespaceChainText, projectMemberLevelText } from '../platform/auth/membership-queries.js';
+import { chainLevelText, invitedGroupsText, invitedLevelText, namespaceChainText, projectMemberLevelText } from '../platform/auth/membership-queries.js';
 
 export interface TokenWithProjectRow {
   token_id: number;
@@ -22,10 +22,11 @@ export interface TokenWithProjectRow {
   ns_id: number | null;
   project_level: number | null;
   group_level: number | null;
+  shared_level: number | null;
 }
 
 /** The tables the statement reads (the row cache, platform/db/reads.ts). */
-export const TOKEN_WITH_PROJECT_TABLES: readonly CachedTable[] = ['personal_access_tokens', 'users', 'emails', 'projects', 'namespaces', 'members'];
+export const TOKEN_WITH_PROJECT_TABLES: readonly CachedTable[] = ['personal_access_tokens', 'users', 'emails', 'projects', 'namespaces', 'members', 'group_group_links', 'project_group_links'];
 
 /** The columns of a table, in order. */
 export function tableColumns(dialect: Dialect, table: 'projects' | 'namespaces'): Statement {
@@ -48,17 +49,19 @@ export interface TokenWithProjectStatements {
  * project. Two statements, not one with `p.id = ? or p.full_path_lower = ?`: SQLite runs that as
  * a lookup by each index, in both places it matches the project (~1.4 µs of the statement's ~15).
  * The membership levels are platform/auth/membership-queries.ts's. Placeholders, in order: the project
- * (the chain), today (project members), today (group members), the project (the join), the token's digest.
+ * (the chain), today (group links), the project (project links), today (project links), today (project
+ * members), today (group members), today (invited members), the project (the join), the token's digest.
  */
 function template(match: string, projectColumns: readonly string[], namespaceColumns: readonly string[]): TemplateStringsArray {
   const columns = [...projectColumns.map((column) => `p.${column} as p_${column}`), ...namespaceColumns.map((column) => `ns.${column} as ns_${column}`)].join(', ');
   const text = `
-    ${namespaceChainText(`projects p join namespaces n on n.id = p.namespace_id where ${match}`)}
+    ${namespaceChainText(`projects p join namespaces n on n.id = p.namespace_id where ${match}`)}${invitedGroupsText(`(select p.id from projects p where ${match})`)}
     select u.id, u.username, u.name, u.state, u.admin, u.otp_required, u.last_activity_on, u.created_at,
       case when e.id is not null and e.confirmed_at is null then 1 else 0 end as address_unconfirmed, t.id as token_id, t.scopes, t.expires_at, t.revoked, t.last_used_at,
       ${columns},
       ${projectMemberLevelText('t.user_id', 'p.id')} as project_level,
-      ${chainLevelText('t.user_id')} as group_level
+      ${chainLevelText('t.user_id')} as group_level,
+      ${invitedLevelText('t.user_id')} as shared_level
     from personal_access_tokens t
       join users u on u.id = t.user_id
       left join emails e on e.user_id = u.id and e.email_lower = u.email_lower
@@ -66,7 +69,7 @@ function template(match: string, projectColumns: readonly string[], namespaceCol
       left join namespaces ns on ns.id = p.namespace_id
     where t.token_digest = ?`;
   const parts = text.split('?');
-  if (parts.length !== 6) throw new Error('token-with-project: the statement has five placeholders');
+  if (parts.length !== 10) throw new Error('token-with-project: the statement has nine placeholders');
   return templateOf(parts);
 }
 
@@ -83,6 +86,6 @@ export function tokenWithProjectStatements(projectColumns: readonly string[], na
  * full path (lower case; '' matches nothing). The project columns are null when no project matches.
  */
 export function tokenWithProject(statements: TokenWithProjectStatements, digest: string, projectId: number, fullPathLower: string, today: string): Statement {
-  if (projectId === 0 && fullPathLower !== '') return { strings: statements.byPath, values: [fullPathLower, today, today, fullPathLower, digest] };
-  return { strings: statements.byId, values: [projectId, today, today, projectId, digest] };
+  if (projectId === 0 && fullPathLower !== '') return { strings: statements.byPath, values: [fullPathLower, today, fullPathLower, today, today, today, today, fullPathLower, digest] };
+  return { strings: statements.byId, values: [projectId, today, projectId, today, today, today, today, projectId, digest] };
 }

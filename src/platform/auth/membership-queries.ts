@@ -5,7 +5,11 @@
 // A membership counts while it is unexpired (GitLab's `members.expires_at`, compared with today's date);
 // a project is reached directly, through its namespace or any ancestor group (the namespace chain), or
 // by owning the personal namespace it is in, which counts as Owner; a group through itself or any
-// ancestor. The rules are written once below as SQL text; the hot statements of every request (the
+// ancestor. Sharing (GitLab's group links) adds the members of an invited group, direct or through a
+// group above it, at the lower of their level there and the link's: a group shared with a group
+// (group_group_links) reaches the shared group, its subgroups and their projects; a project shared
+// with a group (project_group_links) the project. A link counts while unexpired, as a membership does,
+// and links do not chain: the members of a group shared with the invited group are not invited. The rules are written once below as SQL text; the hot statements of every request (the
 // access checks, the token read with its project) are put together from the same text, as templates
 // made once, so that they stay one statement each (docs/performance.md).
 import { sql, type RawBuilder } from 'kysely';
@@ -48,6 +52,42 @@ export function projectMemberLevelText(user: string, project: string): string {
           and ${LIVE_MEMBERSHIP})`;
 }
 
+/** A link `l` (group_group_links or project_group_links) unexpired on the day bound at its one placeholder. */
+export const LIVE_LINK = '(l.expires_at is null or l.expires_at >= ?)';
+
+/** The lower of a member's level and a link's (SQLite's two-argument min is PostgreSQL's least). */
+function cappedText(level: string, cap: string): string {
+  return `case when ${level} < ${cap} then ${level} else ${cap} end`;
+}
+
+/**
+ * The CTE `invited(id, parent_id, cap)`, following `chain` in the same WITH: the groups invited to a
+ * group of the chain (group_group_links) and, with `project` (an expression of its id), to the project
+ * (project_group_links), then every group above each (their members are the invited group's too), each
+ * with its link's level as the cap. Placeholders: today (group links), then `project`'s and today.
+ */
+export function invitedGroupsText(project?: string): string {
+  const projectLinks = project === undefined ? '' : `
+      union all
+      select n.id, n.parent_id, l.group_access from project_group_links l join namespaces n on n.id = l.group_id
+        where l.project_id = ${project} and ${LIVE_LINK}`;
+  return `, invited(id, parent_id, cap) as (
+      select n.id, n.parent_id, l.group_access from chain c
+        join group_group_links l on l.shared_group_id = +c.id
+        join namespaces n on n.id = l.shared_with_group_id
+        where ${LIVE_LINK}${projectLinks}
+      union all
+      select n.id, n.parent_id, i.cap from namespaces n join invited i on n.id = i.parent_id
+    )`;
+}
+
+/** The highest live level of `user` as a member of an `invited` group, capped by its link. Placeholders: `user`'s, today. */
+export function invitedLevelText(user: string): string {
+  return `(select max(${cappedText('m.access_level', 'i.cap')}) from invited i
+        join members m on m.user_id = ${user} and m.source_type = 'Namespace' and m.source_id = +i.id
+        where ${LIVE_MEMBERSHIP})`;
+}
+
 /** A template (for `q` statements and Kysely's `sql` alike) from text whose placeholders are `?`. */
 export function templateOfText(text: string): TemplateStringsArray {
   return templateOf(text.split('?'));
@@ -60,59 +100,91 @@ function live(day: string): RawBuilder<boolean> {
   return sql<boolean>(LIVE, day);
 }
 
-/** Ids of the projects where the user is a member with at least `level` (direct, inherited or personal owner). */
+const LIVE_LINK_TEMPLATE = templateOfText(LIVE_LINK);
+
+function liveLink(day: string): RawBuilder<boolean> {
+  return sql<boolean>(LIVE_LINK_TEMPLATE, day);
+}
+
+const CAPPED = sql.raw(cappedText('g.level', 'l.group_access'));
+
+/**
+ * The CTEs of a user's groups: `member_groups(id, level)`, the groups the user is a live member of and
+ * every group below them, and `shared_groups(id, level)`, the groups shared with one of those (live
+ * links) and every group below them, at the lower of the member's level and the link's. A group may
+ * appear more than once (one row per way it is reached): take the max.
+ */
+function userGroupsCtes(userId: number, day: string) {
+  return sql`with recursive member_groups(id, level) as (
+      select source_id, access_level from members m
+        where source_type = 'Namespace' and user_id = ${userId} and ${live(day)}
+      union all
+      select n.id, g.level from namespaces n join member_groups g on n.parent_id = g.id
+    ), shared_groups(id, level) as (
+      select l.shared_group_id, ${CAPPED} from member_groups g
+        join group_group_links l on l.shared_with_group_id = g.id
+        where ${liveLink(day)}
+      union all
+      select n.id, s.level from namespaces n join shared_groups s on n.parent_id = s.id
+    )`;
+}
+
+/** Ids of the projects where the user has at least `level`: a member (direct or inherited), the personal owner, or invited through a group. */
 export function memberProjectIdsSql(userId: number, level: number, nowMs: number): RawBuilder<{ id: number }> {
   const day = today(nowMs);
   return sql<{ id: number }>`
-    with recursive member_namespaces(id) as (
-      select source_id from members m
-        where source_type = 'Namespace' and user_id = ${userId} and access_level >= ${level} and ${live(day)}
-      union
-      select id from namespaces where kind = 'user' and owner_id = ${userId}
-      union
-      select n.id from namespaces n join member_namespaces m on n.parent_id = m.id
-    )
-    select id from projects where namespace_id in (select id from member_namespaces)
+    ${userGroupsCtes(userId, day)}
+    select id from projects where namespace_id in (
+      select id from member_groups where level >= ${level}
+      union all
+      select id from shared_groups where level >= ${level}
+      union all
+      select id from namespaces where kind = 'user' and owner_id = ${userId})
     union
     select source_id from members m
-      where source_type = 'Project' and user_id = ${userId} and access_level >= ${level} and ${live(day)}`;
+      where source_type = 'Project' and user_id = ${userId} and access_level >= ${level} and ${live(day)}
+    union
+    select l.project_id from member_groups g join project_group_links l on l.group_id = g.id
+      where ${liveLink(day)} and ${CAPPED} >= ${level}`;
 }
 
-/** Ids of the groups the user is an unexpired member of, and of every group below them. */
+/** Ids of the groups the user reaches: a live member of it or of a group above it, or invited (memberGroupLevelsSql). */
 export function memberGroupIdsSql(userId: number, nowMs: number): RawBuilder<{ id: number }> {
   return sql<{ id: number }>`
-    with recursive member_groups(id) as (
-      select source_id from members m
-        where source_type = 'Namespace' and user_id = ${userId} and ${live(today(nowMs))}
-      union
-      select n.id from namespaces n join member_groups m on n.parent_id = m.id
-    ) select id from member_groups`;
+    ${userGroupsCtes(userId, today(nowMs))}
+    select id from member_groups union select id from shared_groups`;
 }
 
 /**
- * The groups the user reaches (memberGroupIdsSql) with the highest live level reaching each: its own
- * membership or one of a group above it. One statement for a whole list of groups, where
- * groupAccessLevel answers one group at a time.
+ * The groups the user reaches with the highest live level reaching each: its own membership, one of a
+ * group above it, or an invitation of a group they are in. One statement for a whole list of groups,
+ * where groupAccessLevel answers one group at a time.
  */
 export function memberGroupLevelsSql(userId: number, nowMs: number): RawBuilder<{ id: number; level: number }> {
   return sql<{ id: number; level: number }>`
-    with recursive member_groups(id, level) as (
-      select source_id, access_level from members m
-        where source_type = 'Namespace' and user_id = ${userId} and ${live(today(nowMs))}
-      union all
-      select n.id, g.level from namespaces n join member_groups g on n.parent_id = g.id
-    ) select id, max(level) as level from member_groups group by id`;
+    ${userGroupsCtes(userId, today(nowMs))}
+    select id, max(level) as level from (
+      select id, level from member_groups union all select id, level from shared_groups
+    ) reached group by id`;
 }
 
 /**
- * The user's live memberships (projects and groups, each with its level) and the personal namespace they
- * own, at Owner: where the events' visibility starts (events/visibility.ts), in one round trip
- * (members_user_source, namespaces_owner).
+ * The user's live memberships (projects and groups, each with its level), the groups and projects
+ * shared with a group they are in (at the capped level), and the personal namespace they own, at
+ * Owner: where the events' visibility starts (events/visibility.ts, which adds the groups below), in
+ * one round trip (members_user_source, namespaces_owner).
  */
 export function directMembershipsSql(userId: number, nowMs: number) {
+  const day = today(nowMs);
   return sql<{ source_type: 'Namespace' | 'Project' | 'Personal'; source_id: number; access_level: number }>`
+    ${userGroupsCtes(userId, day)}
     select source_type, source_id, access_level from members m
-      where user_id = ${userId} and ${live(today(nowMs))}
+      where user_id = ${userId} and ${live(day)}
+    union all
+    select 'Namespace', id, level from shared_groups
+    union all
+    select 'Project', l.project_id, ${CAPPED} from member_groups g join project_group_links l on l.group_id = g.id
+      where ${liveLink(day)}
     union all
     select 'Personal', id, ${ACCESS.owner} from namespaces where owner_id = ${userId} and kind = 'user'`;
 }
@@ -131,8 +203,9 @@ export function descendantGroupLevelsSql(groups: Array<{ id: number; level: numb
 
 const CHAIN_FROM_NAMESPACE = namespaceChainText('namespaces n where n.id = ?');
 
-// Placeholders: the namespace (chain), the project, today, today, the namespace (personal owner).
-const PROJECT_TEAM_LEVELS = templateOfText(`${CHAIN_FROM_NAMESPACE}
+// Placeholders: the namespace (chain), today (group links), the project, today (project links), the
+// project, today, today, today (invited members), the namespace (personal owner).
+const PROJECT_TEAM_LEVELS = templateOfText(`${CHAIN_FROM_NAMESPACE}${invitedGroupsText('?')}
     select user_id, max(level) as level from (
       select m.user_id, m.access_level as level from members m
         where m.source_type = 'Project' and m.source_id = ? and ${LIVE_MEMBERSHIP}
@@ -140,17 +213,21 @@ const PROJECT_TEAM_LEVELS = templateOfText(`${CHAIN_FROM_NAMESPACE}
       select m.user_id, m.access_level from chain c join members m on m.source_type = 'Namespace' and m.source_id = c.id
         where ${LIVE_MEMBERSHIP}
       union all
+      select m.user_id, ${cappedText('m.access_level', 'i.cap')} from invited i join members m on m.source_type = 'Namespace' and m.source_id = i.id
+        where ${LIVE_MEMBERSHIP}
+      union all
       select owner_id, ${ACCESS.owner} from namespaces where id = ? and kind = 'user' and owner_id is not null
     ) team group by user_id`);
 
 /**
  * The users on a project's team (GitLab's `project.team`) with each one's effective level there: a live
- * membership of the project, of its namespace or of a group above it, or owning the personal namespace
- * it is in (Owner). The project's access check reads the same rules for one user (projectAccessText).
+ * membership of the project, of its namespace or of a group above it, of a group the project or one of
+ * those groups is shared with (capped by the link), or owning the personal namespace it is in (Owner).
+ * The project's access check reads the same rules for one user (accounts/access-queries.ts).
  */
 export function projectTeamLevelsSql(projectId: number, namespaceId: number, nowMs: number): RawBuilder<{ user_id: number; level: number }> {
   const day = today(nowMs);
-  return sql<{ user_id: number; level: number }>(PROJECT_TEAM_LEVELS, namespaceId, projectId, day, day, namespaceId);
+  return sql<{ user_id: number; level: number }>(PROJECT_TEAM_LEVELS, namespaceId, day, projectId, day, projectId, day, day, day, namespaceId);
 }
 
 /** Ids of the users on a project's team (projectTeamLevelsSql). */
@@ -158,11 +235,19 @@ export function projectTeamUserIdsSql(projectId: number, namespaceId: number, no
   return sql<{ user_id: number }>`select user_id from (${projectTeamLevelsSql(projectId, namespaceId, nowMs)}) team`;
 }
 
-const GROUP_USERS = templateOfText(`${CHAIN_FROM_NAMESPACE}
+// Placeholders: the group (chain), today (group links), today, today.
+const GROUP_USERS = templateOfText(`${CHAIN_FROM_NAMESPACE}${invitedGroupsText()}
     select m.user_id from chain c join members m on m.source_type = 'Namespace' and m.source_id = c.id
+      where ${LIVE_MEMBERSHIP}
+    union
+    select m.user_id from invited i join members m on m.source_type = 'Namespace' and m.source_id = i.id
       where ${LIVE_MEMBERSHIP}`);
 
-/** Ids of the users with a live membership of the group or of a group above it (GitLab's `users_with_parents`). */
+/**
+ * Ids of the users with a live membership of the group or of a group above it (GitLab's
+ * `users_with_parents`), or of a group invited to one of them.
+ */
 export function groupUserIdsSql(groupId: number, nowMs: number): RawBuilder<{ user_id: number }> {
-  return sql<{ user_id: number }>(GROUP_USERS, groupId, today(nowMs));
+  const day = today(nowMs);
+  return sql<{ user_id: number }>(GROUP_USERS, groupId, day, day, day);
 }

@@ -174,6 +174,26 @@ export interface MembersTable {
   updated_at: number;
 }
 
+/** A group shared with a group (GitLab's group_group_links): the invited group's members reach the shared one. */
+export interface GroupGroupLinksTable {
+  id: Generated<number>;
+  shared_group_id: number;
+  shared_with_group_id: number;
+  group_access: number;
+  expires_at: string | null;
+  created_at: number;
+}
+
+/** A project shared with a group (GitLab's project_group_links). */
+export interface ProjectGroupLinksTable {
+  id: Generated<number>;
+  project_id: number;
+  group_id: number;
+  group_access: number;
+  expires_at: string | null;
+  created_at: number;
+}
+
 export interface PersonalAccessTokensTable {
   id: Generated<number>;
   user_id: number;
@@ -224,6 +244,8 @@ export interface AccountsTables {
   namespaces: NamespacesTable;
   projects: ProjectsTable;
   members: MembersTable;
+  group_group_links: GroupGroupLinksTable;
+  project_group_links: ProjectGroupLinksTable;
   personal_access_tokens: PersonalAccessTokensTable;
   internal_ids: InternalIdsTable;
   users_star_projects: UsersStarProjectsTable;
