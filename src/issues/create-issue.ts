@@ -3,6 +3,7 @@ import { inTransaction, isUniqueViolation, type Executor } from '../platform/db/
 import { nextInternalId } from '../platform/db/internal-ids.js';
 import { ValidationError } from '../platform/errors.js';
 import { recordEvent } from '../platform/events/record-event.js';
+import { requestDetailColumns, type RequestDetail } from '../platform/http/user-agent-detail.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import type { IssueRow } from './entities.js';
 import { applyAssignees, applyLabels, metadataColumns, type IssueMetadata } from './issue-metadata.js';
@@ -20,6 +21,8 @@ export interface CreateIssueInput {
   /** Owners and administrators only (set_issue_created_at, set_issue_iid), checked by the caller. */
   createdAt?: number;
   iid?: number;
+  /** The creating request, kept for administrators (user_agent_detail); none for an alert's incident. */
+  request?: RequestDetail;
 }
 
 /** An explicit iid moves the project's counter past it, so later issues never collide with it. */
@@ -66,6 +69,7 @@ export async function createIssue(deps: Deps, input: CreateIssueInput, executor:
           closed_by_id: null,
           closed_at: null,
           ...metadataColumns(input.metadata),
+          ...requestDetailColumns(input.request ?? {}),
           created_at: createdAt,
           updated_at: createdAt,
         })

@@ -12,6 +12,7 @@ import { presentIssue } from './present-issues.js';
 import { createIssue } from './create-issue.js';
 import { updateIssue } from './update-issue.js';
 import { destroyIssue } from './destroy-issue.js';
+import { requestDetail, userAgentDetail } from '../platform/http/user-agent-detail.js';
 import { confidentialOf, issueParams, metadataOf, PAID_ISSUE_PARAMS, refuseUnsupported, timeOf } from './issue-params.js';
 
 const TAGS = ['issues'];
@@ -42,7 +43,7 @@ export function issueRoutes(app: FastifyInstance, deps: Deps): void {
       merge_request_to_resolve_discussions_of: p.integer.optional(),
       discussion_to_resolve: p.string.optional(),
     },
-    handler: async ({ params, input, actor, project }) => {
+    handler: async ({ params, input, actor, project, request }) => {
       // Kiln has no merge requests: a discussion of one to resolve cannot exist.
       refuseUnsupported(input, [...PAID_ISSUE_PARAMS, 'merge_request_to_resolve_discussions_of', 'discussion_to_resolve']);
       const access = await project();
@@ -58,8 +59,22 @@ export function issueRoutes(app: FastifyInstance, deps: Deps): void {
         metadata: await metadataOf(deps, access, input, params, null),
         createdAt,
         iid: canOnProject(access, 'set_issue_iid') ? params.iid : undefined,
+        request: requestDetail(request),
       });
       return presentIssue(deps, issue, access.project, { viewer: actor.user });
+    },
+  });
+
+  apiRoute(app, deps, {
+    method: 'GET', url: '/projects/:id/issues/:issue_iid/user_agent_detail', summary: 'The user agent and address that created an issue (administrators)', tags: TAGS,
+    ability: { project: 'read_issue' },
+    params: { id: p.string.required(), issue_iid: p.integer.required() },
+    handler: async ({ params, project, actor }) => {
+      if (!actor.user.admin) throw new ForbiddenError();
+      const issue = await findReadableIssue(deps, await project(), params.issue_iid);
+      // GitLab keeps no detail for an issue made without a request (an alert's incident).
+      if (issue.user_agent === null && issue.ip_address === null) throw new NotFoundError('UserAgentDetail');
+      return userAgentDetail(issue);
     },
   });
 

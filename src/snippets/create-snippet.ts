@@ -7,6 +7,7 @@ import type { SnippetVisibility } from '../platform/db/tables/snippets.js';
 import type { SnippetRow } from './finder.js';
 import type { SnippetFile } from './snippet-input.js';
 import { syncSnippetRepository } from './snippet-repository.js';
+import { requestDetailColumns } from '../platform/http/user-agent-detail.js';
 
 export interface NewSnippet {
   projectId: number | null;
@@ -14,6 +15,7 @@ export interface NewSnippet {
   description?: string;
   visibility: SnippetVisibility;
   files: SnippetFile[];
+  /** The creating request, kept for administrators (user_agent_detail). */
   userAgent?: string;
   ipAddress?: string;
 }
@@ -23,7 +25,7 @@ export async function createSnippet(deps: Deps, author: AuthUser, input: NewSnip
   const created = await inTransaction(deps.db, async (trx) => {
     const snippet = await trx.insertInto('snippets').values({
       project_id: input.projectId, author_id: author.id, title: input.title, description: input.description ?? null, visibility: input.visibility,
-      user_agent: input.userAgent?.slice(0, 1024) ?? null, ip_address: input.ipAddress ?? null, created_at: now, updated_at: now,
+      ...requestDetailColumns(input), created_at: now, updated_at: now,
     }).returningAll().executeTakeFirstOrThrow();
     await trx.insertInto('snippet_files').values(input.files.map((file, position) => ({ snippet_id: snippet.id, position, path: file.path, content: file.content }))).execute();
     return snippet;

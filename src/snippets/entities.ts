@@ -67,8 +67,3 @@ export async function presentSnippets(deps: Deps, snippets: SnippetRow[]) {
 export async function presentSnippet(deps: Deps, snippet: SnippetRow) {
   return (await presentSnippets(deps, [snippet]))[0];
 }
-
-/** GitLab's UserAgentDetail entity (administrators only). */
-export function userAgentDetail(snippet: SnippetRow) {
-  return { user_agent: snippet.user_agent ?? '', ip_address: snippet.ip_address ?? '', akismet_submitted: false };
-}

@@ -18,8 +18,9 @@ import { updateSnippet } from './update-snippet.js';
 import { deleteSnippet } from './delete-snippet.js';
 import { readSnippetForm, snippetForm, type SnippetFormValues } from './snippet-form.js';
 import { snippetArticle, snippetList, snippetPath } from './snippet-view.js';
-import { fileAt, requestDetail, sendRaw } from './snippet-params.js';
+import { fileAt, sendRaw } from './snippet-params.js';
 import { postSnippetComment, snippetComments } from './snippet-comments.js';
+import { requestDetail } from '../platform/http/user-agent-detail.js';
 
 const PROJECT_ROOT = /^(?<path>.+?)\/-\/snippets/;
 const pattern = (rest: string) => new RegExp(`${PROJECT_ROOT.source}${rest}$`);

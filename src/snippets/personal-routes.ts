@@ -8,13 +8,14 @@ import { p } from '../platform/http/params.js';
 import { ForbiddenError, NotFoundError } from '../platform/errors.js';
 import type { SnippetVisibility } from '../platform/db/tables/snippets.js';
 import { allSnippetsQuery, authoredSnippetsQuery, findPersonalSnippet, publicSnippetsQuery, snippetFiles } from './finder.js';
-import { presentSnippet, presentSnippets, userAgentDetail } from './entities.js';
+import { presentSnippet, presentSnippets } from './entities.js';
 import { canReadSnippet, canUpdateSnippet } from './snippet-policy.js';
 import { createSnippet } from './create-snippet.js';
 import { updateSnippet } from './update-snippet.js';
 import { deleteSnippet } from './delete-snippet.js';
 import { filesToCreate } from './snippet-input.js';
-import { createParams, fileAt, LIST_PARAMS, listDates, requestDetail, sendRaw, UPDATE_PARAMS, updateChanges } from './snippet-params.js';
+import { createParams, fileAt, LIST_PARAMS, listDates, sendRaw, UPDATE_PARAMS, updateChanges } from './snippet-params.js';
+import { requestDetail, userAgentDetail } from '../platform/http/user-agent-detail.js';
 
 const TAGS = ['snippets'];
 const ONE = { id: p.integer.required() };

@@ -1,5 +1,5 @@
 // Parameters shared by the personal and project snippet routes, and what they become.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { p, type Parsed } from '../platform/http/params.js';
 import { ParamError } from '../platform/errors.js';
 import { setRawHeaders } from '../platform/http/raw-headers.js';
@@ -54,11 +54,6 @@ export function updateChanges(params: Parsed<typeof UPDATE_PARAMS>): SnippetChan
     title: params.title, description: params.description, visibility: params.visibility as SnippetVisibility | undefined,
     files: params.files === undefined ? undefined : fileActions(params.files), content: params.content, fileName: params.file_name,
   };
-}
-
-export function requestDetail(request: FastifyRequest) {
-  const agent = request.headers['user-agent'];
-  return { userAgent: typeof agent === 'string' ? agent : undefined, ipAddress: request.ip };
 }
 
 /** A file's text as GitLab's raw endpoints send it: plain text, never rendered. */

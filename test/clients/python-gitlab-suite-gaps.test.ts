@@ -43,4 +43,14 @@ out["after_delete"] = [item["provider"] for item in gl.users.get(user.id).identi
 `);
     expect(out).toEqual({ after_save: ['test_provider'], found: ['py-ident'], after_delete: [] });
   });
+
+  it("reads an issue's user_agent_detail as an administrator (test_create_issue)", async () => {
+    const out = await python(`
+project = gl.projects.create({"name": "py-issues"})
+issue = project.issues.create({"title": "my issue 1"})
+detail = issue.user_agent_detail()
+out["detail"] = [isinstance(detail, dict), detail["user_agent"].startswith("python-gitlab/"), detail["akismet_submitted"]]
+`);
+    expect(out.detail).toEqual([true, true, false]);
+  });
 });

@@ -10,6 +10,7 @@ import { ValidationError } from '../../platform/errors.js';
 import { createIssue } from '../create-issue.js';
 import { attachControl } from '../../uploads/api.js';
 import { issueHooks, NO_ISSUABLE_TEMPLATES } from '../hooks.js';
+import { requestDetail } from '../../platform/http/user-agent-detail.js';
 
 export const NEW_ISSUE_PATTERN = /^(?<path>.+?)\/-\/issues\/new$/;
 
@@ -53,6 +54,7 @@ export async function handleNewIssue(context: PageContext, access: ProjectAccess
       issueType: values.issue_type as 'issue' | 'incident',
       confidential: values.confidential === '1',
       project: access.project,
+      request: requestDetail(context.request),
     });
     return redirect(`/${access.project.full_path}/-/issues/${issue.iid}`, `${values.issue_type === 'incident' ? 'Incident' : 'Issue'} created.`);
   } catch (error) {

@@ -19,6 +19,9 @@ export interface IssuesTable {
   discussion_locked: Generated<number | null>;
   /** Seconds (GitLab's time tracking), 0 for none. */
   time_estimate: Generated<number>;
+  /** The creating request's User-Agent and address (GitLab's user_agent_details, shown to administrators). */
+  user_agent: Generated<string | null>;
+  ip_address: Generated<string | null>;
   created_at: number;
   updated_at: number;
 }
