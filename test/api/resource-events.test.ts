@@ -87,6 +87,24 @@ describe('GET /api/v4/projects/:id/merge_requests/:merge_request_iid/resource_st
   });
 });
 
+describe('a milestone given at creation', () => {
+  it("records the issue's add event, with the creator and the state opened (python-gitlab's test_issue_milestones)", async () => {
+    const issue = (await kiln.api('POST', issues(), { token: owner.token, body: { title: 'Planned', milestone_id: v1.id } })).body;
+    const { body } = await kiln.api('GET', `${issues()}/${issue.iid}/resource_milestone_events`, { token: guest.token });
+    expect(body.map((event: any) => [event.action, event.milestone.id, event.state, event.user.username])).toEqual([['add', v1.id, 'opened', 'owner']]);
+    const plain = (await kiln.api('POST', issues(), { token: owner.token, body: { title: 'Unplanned' } })).body;
+    expect((await kiln.api('GET', `${issues()}/${plain.iid}/resource_milestone_events`, { token: guest.token })).body).toEqual([]);
+  });
+
+  it("records the merge request's add event", async () => {
+    if ((await kiln.api('GET', `/projects/${project.id}/repository/branches/main`, { token: owner.token })).status !== 200) await seedRepository(kiln, owner, project.id);
+    await branchWith(kiln, owner, project.id, 'planned', [create('planned.txt', 'x\n')]);
+    const mr = await openMergeRequest(kiln, owner, project.id, { source_branch: 'planned', milestone_id: v2.id });
+    const { body } = await kiln.api('GET', `/projects/${project.id}/merge_requests/${mr.iid}/resource_milestone_events`, { token: owner.token });
+    expect(body.map((event: any) => [event.action, event.milestone.id, event.state])).toEqual([['add', v2.id, 'opened']]);
+  });
+});
+
 describe('GET /api/v4/projects/:id/merge_requests/:merge_request_iid/resource_label_events', () => {
   it('records each label added and removed, at creation and by updates, in title order, and reads one', async () => {
     await branchWith(kiln, owner, project.id, 'labelled', [create('labelled.txt', 'x\n')]);

@@ -53,4 +53,17 @@ out["detail"] = [isinstance(detail, dict), detail["user_agent"].startswith("pyth
 `);
     expect(out.detail).toEqual([true, true, false]);
   });
+
+  it('lists the milestone event of an issue created with a milestone (test_issue_milestones)', async () => {
+    const out = await python(`
+project = gl.projects.create({"name": "py-milestones"})
+milestone = project.milestones.create({"title": "v1"})
+issue = project.issues.create({"title": "my issue 1", "milestone_id": milestone.id})
+events = issue.resourcemilestoneevents.list()
+one = issue.resourcemilestoneevents.get(events[0].id)
+out["events"] = [[e.action, e.milestone["id"] == milestone.id] for e in events]
+out["one"] = type(one).__name__
+`);
+    expect(out).toEqual({ events: [['add', true]], one: 'ProjectIssueResourceMilestoneEvent' });
+  });
 });

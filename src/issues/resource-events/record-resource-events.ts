@@ -2,10 +2,11 @@
 // ChangeStateService and ChangeMilestoneService), recorded by domain event listeners in the
 // transaction of the change, so a close by a commit or a merge request is recorded as one through the
 // API or a page. A milestone replaced by another records `add` of the new one; one taken off records
-// `remove` of the old one; each with the issuable's state then.
+// `remove` of the old one; each with the issuable's state then. One created with a milestone records
+// its `add` too (GitLab's Issuable::CommonSystemNotesService at creation).
 import type { Deps } from '../../platform/deps.js';
 import type { Tx } from '../../platform/db/statements.js';
-import { insertMilestoneEvent, insertStateEvent, stateOf, type Eventable } from './resource-events-queries.js';
+import { insertMilestoneEvent, insertStateEvent, milestoneAndStateOf, stateOf, type Eventable } from './resource-events-queries.js';
 
 const idOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
@@ -19,6 +20,12 @@ async function milestoneChanged(tx: Tx, deps: Deps, eventable: Eventable, actorI
   await tx.all(insertMilestoneEvent(eventable, actorId, milestoneId, after === null ? 'remove' : 'add', row?.state ?? 'opened', deps.clock.now()));
 }
 
+async function createdWithMilestone(tx: Tx, deps: Deps, eventable: Eventable, actorId: number | null): Promise<void> {
+  const [row] = await tx.all<{ milestone_id: number | null; state: string }>(milestoneAndStateOf(eventable));
+  if (row?.milestone_id === null || row?.milestone_id === undefined) return;
+  await tx.all(insertMilestoneEvent(eventable, actorId, Number(row.milestone_id), 'add', row.state, deps.clock.now()));
+}
+
 export function listenForResourceEvents(deps: Deps): void {
   const { domainEvents } = deps;
   const record = async (tx: Tx, eventable: Eventable, actorId: number | null, state: string) => {
@@ -26,6 +33,8 @@ export function listenForResourceEvents(deps: Deps): void {
   };
   const issue = (id: number): Eventable => ({ type: 'Issue', id });
   const mergeRequest = (id: number): Eventable => ({ type: 'MergeRequest', id });
+  domainEvents.on('issue.opened', (tx, event) => createdWithMilestone(tx, deps, issue(event.issueId), event.actorId));
+  domainEvents.on('merge_request.opened', (tx, event) => createdWithMilestone(tx, deps, mergeRequest(event.mergeRequestId), event.actorId));
   domainEvents.on('issue.closed', (tx, event) => record(tx, issue(event.issueId), event.actorId, 'closed'));
   domainEvents.on('issue.reopened', (tx, event) => record(tx, issue(event.issueId), event.actorId, 'reopened'));
   domainEvents.on('issue.updated', (tx, event) => milestoneChanged(tx, deps, issue(event.issueId), event.actorId, event));

@@ -21,3 +21,10 @@ export function insertMilestoneEvent(eventable: Eventable, userId: number | null
 export function stateOf(eventable: Eventable): Statement {
   return eventable.type === 'Issue' ? q`select state from issues where id = ${eventable.id}` : q`select state from merge_requests where id = ${eventable.id}`;
 }
+
+/** The issuable's milestone and state, for the `add` event of one created with a milestone. */
+export function milestoneAndStateOf(eventable: Eventable): Statement {
+  return eventable.type === 'Issue'
+    ? q`select milestone_id, state from issues where id = ${eventable.id}`
+    : q`select milestone_id, state from merge_requests where id = ${eventable.id}`;
+}
