@@ -44,7 +44,7 @@ export async function destroyUser(deps: Deps, payload: DestroyUserPayload): Prom
   const userId = Number(payload.userId);
   const actorId = payload.deletedById === undefined ? null : Number(payload.deletedById);
   const user = await deps.db.selectFrom('users').select(['id', 'user_type']).where('id', '=', userId).executeTakeFirst();
-  if (!user || user.user_type !== 'human') return;
+  if (!user || user.user_type === 'ghost') return;
   if (payload.hardDelete) {
     for (const groupId of await soloOwnedGroupIds(deps.db, userId)) await destroyGroupTree(deps, groupId, actorId);
   }

@@ -1,6 +1,8 @@
 // DELETE /users/:id (GitLab's API and User#delete_async): the user is blocked at once and a job
 // deletes them. A user who is the only Owner of a group is kept (409) unless `hard_delete` also
-// deletes those groups; internal users (the ghost) are never deleted.
+// deletes those groups. The ghost user is never deleted; every other user is, project bots (the users
+// behind project and group access tokens) included, as GitLab's UserPolicy lets an administrator
+// (`destroy_user` for any user but the ghost).
 import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { inTransaction } from '../platform/db/database.js';
@@ -37,7 +39,7 @@ export async function soloOwnedGroupIds(executor: Executor, userId: number): Pro
 }
 
 export async function scheduleUserDeletion(deps: Deps, actor: Principal, user: UserRow, hardDelete: boolean): Promise<void> {
-  if (user.user_type !== 'human') throw new ForbiddenError();
+  if (user.user_type === 'ghost') throw new ForbiddenError();
   if (!hardDelete && (await soloOwnedGroupIds(deps.db, Number(user.id))).length > 0) {
     throw new ConflictError('User cannot be removed while is the sole-owner of a group');
   }

@@ -68,6 +68,16 @@ describe('DELETE /api/v4/users/:id', () => {
       expect((await kiln.api('GET', `/groups/${group.id}`, { token: kiln.root.token })).status).toBe(404);
     });
 
+    it("deletes a project access token's bot user (hard_delete, as python-gitlab's suite resets), its token with it", async () => {
+      const project = await kiln.createProject(alice, 'bot-home');
+      const token = (await kiln.api('POST', `/projects/${project.id}/access_tokens`, { token: alice.token, body: { name: 'ci', scopes: ['api'], access_level: 30 } })).body;
+      expect((await kiln.api('DELETE', `/users/${token.user_id}`, { token: kiln.root.token, query: { hard_delete: 'true' } })).status).toBe(204);
+      await kiln.worker.drain();
+      expect((await kiln.api('GET', `/users/${token.user_id}`, { token: kiln.root.token })).status).toBe(404);
+      expect((await kiln.api('GET', '/user', { token: token.token })).status).toBe(401);
+      expect((await kiln.api('GET', `/projects/${project.id}/access_tokens`, { token: alice.token })).body).toEqual([]);
+    });
+
     it('of an unknown user answers 404', async () => {
       expect(await kiln.api('DELETE', '/users/999999', { token: kiln.root.token })).toMatchObject({ status: 404, body: { message: '404 User Not Found' } });
     });
