@@ -20,6 +20,7 @@ import { projectEditRoutes } from './project-edit-routes.js';
 import { groupEditRoutes } from './group-edit-routes.js';
 import { userAdminRoutes } from './user-admin-routes.js';
 import { emailsRoutes } from './emails-routes.js';
+import { membershipsRoutes } from './memberships-routes.js';
 import { uploadsRoute } from './uploads-route.js';
 import { DESTROY_GROUP_JOB } from './schedule-group-deletion.js';
 import { destroyGroupJob } from './destroy-group.js';
@@ -64,6 +65,7 @@ export const accountsFeature: Feature = {
     groupEditRoutes(app, deps);
     userAdminRoutes(app, deps);
     emailsRoutes(app, deps);
+    membershipsRoutes(app, deps);
     uploadsRoute(app, deps);
     signInRoutes(app, deps);
     twoFactorPages(app, deps);

@@ -132,6 +132,14 @@ describe('lint endpoints', () => {
     expect((await api('POST', '/ci/lint', { content: CONFIG }, w.stranger.token)).status).toBe(404);
     expect((await kiln.api('POST', '/ci/lint', { body: { content: CONFIG } })).status).toBe(401);
   });
+
+  it('reads keys written as Ruby symbols as GitLab does (python-gitlab’s lint fixture), a quoted one as a string', async () => {
+    const symbols = await kiln.api('POST', '/ci/lint', { token: w.developer.token, body: { content: '---\n:test_job:\n  :script: echo 1\n' } });
+    expect(symbols.body).toMatchObject({ status: 'valid', errors: [], valid: true });
+    const quoted = await kiln.api('POST', '/ci/lint', { token: w.developer.token, body: { content: 'job:\n  ":script": echo 1\n' } });
+    expect(quoted.body.valid).toBe(false);
+    expect(quoted.body.errors[0]).toContain(':script');
+  });
 });
 
 describe('pipelines', () => {

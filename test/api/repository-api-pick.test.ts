@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
+import { WebSession } from '../helpers/browser-session.js';
 import { commit, create, repositoryWorld, update, type RepositoryWorld } from './repository-api-driver.js';
 
 let kiln: TestKiln;
@@ -130,5 +131,33 @@ describe('GET /projects/:id/storage and /projects/:id/snapshot', () => {
       expect((await kiln.api('GET', `/projects/${world.project.id}/${path}`, { token: world.owner.token })).status).toBe(403);
       expect((await kiln.api('GET', `/projects/${world.project.id}/${path}`, {})).status).toBe(401);
     }
+  });
+});
+
+describe('the commit page’s Revert and Cherry-pick', () => {
+  it('offers both to whoever may push, and a revert lands on the chosen branch with GitLab’s notice', async () => {
+    const target = await commit(kiln, world.owner.token, world.project.id, { branch: 'main', commit_message: 'Add d', actions: [create('d.txt', 'd\n')] });
+    const web = new WebSession(kiln);
+    await web.signIn(world.maintainer.username, world.maintainer.password);
+    const page = `/${world.project.path_with_namespace}/-/commit/${target.id}`;
+    const body = (await web.get(page)).body;
+    expect(body).toContain(`action="${page}/revert"`);
+    expect(body).toContain(`action="${page}/cherry_pick"`);
+    const reverted = await web.post(`${page}/revert`, { start_branch: 'main' }, { csrfFrom: page });
+    expect(reverted.statusCode).toBe(303);
+    expect(reverted.headers.location).toBe(`/${world.project.path_with_namespace}/-/commits/main`);
+    expect((await web.get(reverted.headers.location as string)).body).toContain('The commit has been successfully reverted.');
+    expect(await file('d.txt', 'main')).toBeNull();
+    const again = await web.post(`${page}/revert`, { start_branch: 'main' }, { csrfFrom: page });
+    expect(again.headers.location).toBe(page);
+    expect((await web.get(page)).body).toContain('Sorry, we cannot revert this commit automatically.');
+  });
+
+  it('offers neither to a Reporter and refuses the post', async () => {
+    const web = new WebSession(kiln);
+    await web.signIn(world.reporter.username, world.reporter.password);
+    const page = `/${world.project.path_with_namespace}/-/commit/${feature.id}`;
+    expect((await web.get(page)).body).not.toContain('/cherry_pick"');
+    expect((await web.post(`${page}/cherry_pick`, { start_branch: 'main' }, { csrfFrom: page })).statusCode).toBe(403);
   });
 });

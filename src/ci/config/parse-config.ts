@@ -2,7 +2,7 @@
 // and `default:` resolved, every job checked in GitLab's words (`jobs:<name> <attribute> <message>`),
 // and the result normalised into the job definitions a pipeline is created from. Keywords Kiln does not
 // act on yet (`parallel`, `resource_group`, …) are accepted and kept in the definition.
-import { parseAllDocuments, parseDocument, isMap, stringify, type Document } from 'yaml';
+import { parseAllDocuments, parseDocument, isMap, isScalar as isYamlScalar, stringify, visit, Scalar, type Document } from 'yaml';
 import { parseDuration } from './duration.js';
 import { ExpressionError, validateExpression } from './expressions.js';
 import { parseCaches, type CiCache } from './cache.js';
@@ -666,10 +666,25 @@ const YAML_OPTIONS = { uniqueKeys: false, merge: true, strict: false, prettyErro
 function documentHash(document: Document): { hash: Hash } | { error: string } {
   if (document.errors.length) return { error: `(<unknown>): ${document.errors[0].message.split('\n')[0]}` };
   if (!isMap(document.contents)) return { error: 'Invalid configuration format' };
+  unsymbolizeKeys(document);
   const raw = document.toJS({ maxAliasCount: MAX_ALIASES });
   if (!isHash(raw)) return { error: 'Invalid configuration format' };
   if (depthOf(raw, MAX_YAML_DEPTH) > MAX_YAML_DEPTH) return { error: 'The parsed YAML is too deep' };
   return { hash: raw };
+}
+
+/**
+ * A plain key written as a Ruby symbol (`:script:`) is the key itself: GitLab's YAML loader permits
+ * symbols and then symbolizes every key, so `:script` and `script` are one key there
+ * (python-gitlab's own lint fixture is written so). A quoted `":script"` stays a string.
+ */
+function unsymbolizeKeys(document: Document): void {
+  visit(document, {
+    Pair(_key, pair) {
+      const key = pair.key;
+      if (isYamlScalar(key) && key.type === Scalar.PLAIN && typeof key.value === 'string' && /^:[^\s:]/.test(key.value)) key.value = key.value.slice(1);
+    },
+  });
 }
 
 /** A configuration without `include:` resolution (`include` is reported as needing a project). */

@@ -23,6 +23,7 @@ import { GRAPHS_PATTERN, renderGraphs } from './graphs-page.js';
 import type { ProjectAbility } from '../../platform/auth/policies/abilities.js';
 import { CREATE_FILE_PATTERN, DELETE_FILE_PATTERN, EDIT_FILE_PATTERN, NEW_FILE_PATTERN, UPDATE_FILE_PATTERN, createFile, deleteFile, renderEditFile, renderNewFile, updateFile } from './edit-file-pages.js';
 import { COMMIT_COMMENTS_PATTERN, commentOnCommitFromForm } from './commit-notes-section.js';
+import { PICK_PATTERN, pickFromForm } from './commit-pick-forms.js';
 import { NEW_DIR_PATTERN, UPLOAD_PATTERN, createDir, renderNewDir, renderUpload, uploadFile } from './upload-pages.js';
 
 type Render = (context: PageContext, access: ProjectAccess) => Promise<PageOutcome>;
@@ -71,6 +72,7 @@ export function repositoryPages(app: FastifyInstance, deps: Deps): void {
     ['GET', NEW_DIR_PATTERN, 'push_code', renderNewDir],
     ['POST', NEW_DIR_PATTERN, 'push_code', createDir],
     ['POST', COMMIT_COMMENTS_PATTERN, 'create_note', commentOnCommitFromForm],
+    ['POST', PICK_PATTERN, 'push_code', pickFromForm],
   ];
   for (const [method, pattern, ability, render] of writes) namespacedPage(app, deps, { method, pattern, ability: { project: ability }, handler: async (context) => render(context, await context.project()) });
 }

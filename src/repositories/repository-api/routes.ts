@@ -8,6 +8,7 @@ import { tagRoutes } from './tag-routes.js';
 import { fileRoutes } from './file-routes.js';
 import { commitRoutes } from './commit-routes.js';
 import { pickRoutes } from './pick-routes.js';
+import { languagesRoutes } from './languages.js';
 import { repositoryRoutes } from './repository-routes.js';
 
 export function repositoryApiRoutes(app: FastifyInstance, deps: Deps): void {
@@ -16,5 +17,6 @@ export function repositoryApiRoutes(app: FastifyInstance, deps: Deps): void {
   fileRoutes(app, deps);
   commitRoutes(app, deps);
   pickRoutes(app, deps);
+  languagesRoutes(app, deps);
   repositoryRoutes(app, deps);
 }
