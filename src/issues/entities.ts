@@ -117,7 +117,7 @@ export function noteEntity(baseUrl: string, note: NoteRow, users: Users, noteabl
     system: Number(note.system) === 1,
     noteable_id: Number(note.noteable_id),
     noteable_type: note.noteable_type,
-    project_id: Number(note.project_id),
+    project_id: note.project_id === null ? null : Number(note.project_id),
     ...(diffNote && note.noteable_type === 'MergeRequest' ? { commit_id: note.commit_id } : {}),
     ...(diffNote ? { position: positionOf(note.position) } : {}),
     resolvable,

@@ -12,6 +12,7 @@ import { JOB_NOTIFY_MERGE_REQUEST, notifyMergeRequestEvent } from './notify-merg
 import { ISSUES_DUE_JOB, issuesDueJob } from './issues-due.js';
 import { JOB_NOTIFY_PIPELINE, notifyPipeline } from './notify-pipeline.js';
 import { JOB_NOTIFY_SNIPPET_NOTE, notifySnippetNote } from './notify-snippet-note.js';
+import { JOB_NOTIFY_PERSONAL_SNIPPET_NOTE, notifyPersonalSnippetNote } from './notify-personal-snippet-note.js';
 import { scheduleOnce } from '../platform/jobs/daily.js';
 import { accountHooks } from '../accounts/api.js';
 import { issueHooks } from '../issues/api.js';
@@ -33,7 +34,7 @@ export const notificationsFeature: Feature = {
     subscriptionRoutes(app, deps);
     unsubscribePages(app, deps);
   },
-  jobs: { [JOB_NOTIFY_ISSUE]: notifyIssueEvent, [JOB_NOTIFY_MERGE_REQUEST]: notifyMergeRequestEvent, [JOB_NOTIFY_ALERT]: notifyNewAlert, [ISSUES_DUE_JOB]: issuesDueJob, [JOB_NOTIFY_PIPELINE]: notifyPipeline, [JOB_NOTIFY_SNIPPET_NOTE]: notifySnippetNote },
+  jobs: { [JOB_NOTIFY_ISSUE]: notifyIssueEvent, [JOB_NOTIFY_MERGE_REQUEST]: notifyMergeRequestEvent, [JOB_NOTIFY_ALERT]: notifyNewAlert, [ISSUES_DUE_JOB]: issuesDueJob, [JOB_NOTIFY_PIPELINE]: notifyPipeline, [JOB_NOTIFY_SNIPPET_NOTE]: notifySnippetNote, [JOB_NOTIFY_PERSONAL_SNIPPET_NOTE]: notifyPersonalSnippetNote },
   async onStart(deps) {
     await scheduleOnce(deps, ISSUES_DUE_JOB, deps.clock.now(), { orRunning: true });
   },

@@ -12,6 +12,7 @@ import { addedLabelIds } from './added-labels.js';
 import { JOB_NOTIFY_MERGE_REQUEST, type MergeRequestNotificationPayload } from './notify-merge-request-event.js';
 import { JOB_NOTIFY_PIPELINE } from './notify-pipeline.js';
 import { JOB_NOTIFY_SNIPPET_NOTE, type SnippetNoteNotificationPayload } from './notify-snippet-note.js';
+import { JOB_NOTIFY_PERSONAL_SNIPPET_NOTE, type PersonalSnippetNoteNotificationPayload } from './notify-personal-snippet-note.js';
 
 const ISSUE_ACTIONS: Partial<Record<DomainEventKind, IssueAction>> = {
   'issue.opened': 'new_issue',
@@ -48,6 +49,10 @@ export function listenForNotifications(deps: Deps): void {
       const payload: SnippetNoteNotificationPayload = { snippetId: event.noteableId, noteId: event.noteId, actorId: event.actorId };
       await enqueue(tx, clock, JOB_NOTIFY_SNIPPET_NOTE, { ...payload });
     }
+  });
+  domainEvents.on('personal_snippet_note.created', async (tx, event) => {
+    const payload: PersonalSnippetNoteNotificationPayload = { snippetId: event.snippetId, noteId: event.noteId, actorId: event.actorId };
+    await enqueue(tx, clock, JOB_NOTIFY_PERSONAL_SNIPPET_NOTE, { ...payload });
   });
   listenForMergeRequests(deps);
   // A pipeline that ended as success or failed mails its user (notify-pipeline.ts decides whether).

@@ -65,18 +65,22 @@ async function watcherPool(deps: Deps, context: ThreadContext): Promise<{ ids: n
   return { ids: [...new Set([...levels.keys(), ...settings.map((row) => Number(row.user_id))])], levels };
 }
 
-/** Each user's setting as it applies to this project (recipient-rules.ts effectiveSetting). */
-export async function settingsFor(deps: Deps, userIds: number[], context: Pick<ThreadContext, 'project' | 'groupIds'>): Promise<Map<number, NotificationSettingRow>> {
+/**
+ * Each user's setting as it applies to this project (recipient-rules.ts effectiveSetting); with no
+ * project and no groups (a personal snippet) the global one.
+ */
+export async function settingsFor(deps: Deps, userIds: number[], context: { project: Pick<ThreadContext['project'], 'id'> | null; groupIds: number[] }): Promise<Map<number, NotificationSettingRow>> {
+  const projectId = context.project === null ? null : Number(context.project.id);
   const rows = userIds.length
     ? await deps.db.selectFrom('notification_settings').selectAll().where('user_id', 'in', userIds).where((eb) => eb.or([
         eb('source_type', '=', 'Global'),
-        eb.and([eb('source_type', '=', 'Project'), eb('source_id', '=', Number(context.project.id))]),
+        ...(projectId === null ? [] : [eb.and([eb('source_type', '=', 'Project'), eb('source_id', '=', projectId)])]),
         ...(context.groupIds.length ? [eb.and([eb('source_type', '=', 'Namespace'), eb('source_id', 'in', context.groupIds)])] : []),
       ])).execute()
     : [];
   const bySource = new Map(rows.map((row) => [`${row.user_id}:${row.source_type}:${row.source_id}`, row]));
   return new Map(userIds.map((userId) => {
-    const project = bySource.get(`${userId}:Project:${context.project.id}`);
+    const project = projectId === null ? undefined : bySource.get(`${userId}:Project:${projectId}`);
     const groups = context.groupIds.map((groupId) => bySource.get(`${userId}:Namespace:${groupId}`));
     const global = bySource.get(`${userId}:Global:0`) ?? defaultSetting(userId, GLOBAL_SOURCE);
     return [userId, effectiveSetting(project, groups, global)];

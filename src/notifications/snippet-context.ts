@@ -10,7 +10,7 @@ export interface SnippetContext extends ThreadContext {
   snippet: SnippetRow;
 }
 
-/** A project snippet's context; null when it is gone or personal (Kiln has no comments on personal snippets). */
+/** A project snippet's context; null when it is gone or personal (notify-personal-snippet-note.ts mails those). */
 export async function loadSnippetContext(deps: Deps, snippetId: number): Promise<SnippetContext | null> {
   const snippet = await deps.db.selectFrom('snippets').selectAll().where('id', '=', snippetId).executeTakeFirst();
   if (!snippet || snippet.project_id === null) return null;

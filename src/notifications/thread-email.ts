@@ -34,7 +34,8 @@ const REASON_TEXT: Record<Exclude<NotificationReason, null>, string> = {
 };
 
 export interface ThreadMessage {
-  project: { id: number; name: string; full_path: string };
+  /** Null for a personal snippet's thread: no project headers, no List-Id, no project in the subject. */
+  project: { id: number; name: string; full_path: string } | null;
   /** `#3` or `!3`. */
   reference: string;
   title: string;
@@ -90,7 +91,7 @@ function htmlBody(message: ThreadMessage, footer: Html): string {
   return html`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${message.title}</title></head>
 <body style="font-family: sans-serif; color: #333">
-<p>${message.headline} <a href="${message.url}">${message.project.full_path}${message.reference}</a></p>
+<p>${message.headline} <a href="${message.url}">${message.project?.full_path ?? ''}${message.reference}</a></p>
 ${details}${content}
 <div style="color: #666; font-size: small; border-top: 1px solid #ddd; margin-top: 2em; padding-top: .5em">${footer}</div>
 </body></html>`.value;
@@ -110,12 +111,11 @@ export function threadEmail(deps: Deps, message: ThreadMessage, recipient: Recip
   ].join('\n');
   const unsubscribeHtml = unsubscribe ? html`<a href="${unsubscribe}">Unsubscribe</a> from this thread · ` : labelsUrl ? html`<a href="${labelsUrl}">Manage label subscriptions</a> · ` : html``;
   const htmlFooter = html`<a href="${message.url}">View it on Kiln</a>. You're receiving this email because ${why}. ${unsubscribeHtml}<a href="${settings}">Manage all notifications</a>`;
+  const project = message.project;
   const headers: Record<string, string> = {
-    'X-GitLab-Project': message.project.name,
-    'X-GitLab-Project-Id': String(message.project.id),
-    'X-GitLab-Project-Path': message.project.full_path,
+    ...(project ? { 'X-GitLab-Project': project.name, 'X-GitLab-Project-Id': String(project.id), 'X-GitLab-Project-Path': project.full_path } : {}),
     ...message.modelHeaders,
-    'List-Id': listId(deps, message.project),
+    ...(project ? { 'List-Id': listId(deps, project) } : {}),
     'Auto-Submitted': 'auto-generated',
     'X-Auto-Response-Suppress': 'All',
   };
@@ -132,7 +132,7 @@ export function threadEmail(deps: Deps, message: ThreadMessage, recipient: Recip
     from: fromHeader(deps, message.actorName),
     to: recipient.address,
     userId: Number(recipient.user.id),
-    subject: `${first ? '' : 'Re: '}${message.project.name} | ${message.title} (${message.reference})`,
+    subject: `${first ? '' : 'Re: '}${project ? `${project.name} | ` : ''}${message.title} (${message.reference})`,
     messageId: message.messageId,
     headers,
     text: textBody(message, textFooter),

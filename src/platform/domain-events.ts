@@ -18,6 +18,7 @@
 //   of the event (later edits must not leak into an earlier event's payload). Publish a destroy event
 //   BEFORE deleting the rows, so the snapshot can still be read. They name no project (`projectId`).
 // - Group events (GroupEventTypes: a group's wiki) carry `groupId` instead of `projectId`, and ids only.
+// - Personal events (PersonalEventTypes: a personal snippet's comments) carry neither, ids only.
 // - A new kind: add it to DomainEventTypes with its ids (a system event: SystemEventTypes with its
 //   snapshot; webhooks' payloads/system-events.ts will not compile until it has a payload). Listeners
 //   ignore kinds they don't know.
@@ -112,6 +113,15 @@ export interface GroupEventTypes {
   'group_wiki_page.changed': WikiPageChange;
 }
 
+/**
+ * Each personal event kind with what it carries (besides `actorId`): what happens outside any project
+ * and group, on something a user owns (a personal snippet). Ids only, as project events.
+ */
+export interface PersonalEventTypes {
+  /** A comment on a personal snippet: mailed to the snippet's participants; no hook or activity event. */
+  'personal_snippet_note.created': { noteId: number; snippetId: number };
+}
+
 /** A project as it was at the event (millisecond timestamps; the owners' names and primary e-mails). */
 export interface ProjectSnapshot {
   id: number;
@@ -185,7 +195,8 @@ export interface SystemEventTypes {
 export type ProjectEventKind = keyof DomainEventTypes;
 export type SystemEventKind = keyof SystemEventTypes;
 export type GroupEventKind = keyof GroupEventTypes;
-export type DomainEventKind = ProjectEventKind | SystemEventKind | GroupEventKind;
+export type PersonalEventKind = keyof PersonalEventTypes;
+export type DomainEventKind = ProjectEventKind | SystemEventKind | GroupEventKind | PersonalEventKind;
 
 export type ProjectEvent<K extends ProjectEventKind = ProjectEventKind> = K extends ProjectEventKind
   ? { kind: K; projectId: number; actorId: number | null } & DomainEventTypes[K]
@@ -199,6 +210,10 @@ export type GroupEvent<K extends GroupEventKind = GroupEventKind> = K extends Gr
   ? { kind: K; groupId: number; actorId: number | null } & GroupEventTypes[K]
   : never;
 
+export type PersonalEvent<K extends PersonalEventKind = PersonalEventKind> = K extends PersonalEventKind
+  ? { kind: K; actorId: number | null } & PersonalEventTypes[K]
+  : never;
+
 /**
  * An event of the given kinds. Without an argument it is a project event (what the project
  * listeners handle); `DomainEvent<DomainEventKind>` is any event.
@@ -209,7 +224,9 @@ export type DomainEvent<K extends DomainEventKind = ProjectEventKind> = K extend
     ? SystemEvent<K>
     : K extends GroupEventKind
       ? GroupEvent<K>
-      : never;
+      : K extends PersonalEventKind
+        ? PersonalEvent<K>
+        : never;
 
 export type DomainEventListener<K extends DomainEventKind> = (tx: EventTx, event: DomainEvent<K>) => Promise<unknown>;
 

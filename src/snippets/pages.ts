@@ -19,7 +19,8 @@ import { deleteSnippet } from './delete-snippet.js';
 import { readSnippetForm, snippetForm, type SnippetFormValues } from './snippet-form.js';
 import { snippetArticle, snippetList, snippetPath } from './snippet-view.js';
 import { fileAt, sendRaw } from './snippet-params.js';
-import { postSnippetComment, snippetComments } from './snippet-comments.js';
+import { postSnippetComment, projectCommentRules, snippetComments } from './snippet-comments.js';
+import { personalCommentRules, personalSnippetCommentPages } from './personal-snippet-comment-pages.js';
 import { requestDetail } from '../platform/http/user-agent-detail.js';
 
 const PROJECT_ROOT = /^(?<path>.+?)\/-\/snippets/;
@@ -87,7 +88,8 @@ async function showPage(context: PageContext, place: Place): Promise<PageOutcome
   const presented = await presentSnippet(context.deps, snippet);
   const files = (await snippetFiles(context.deps.db, [Number(snippet.id)])).get(Number(snippet.id)) ?? [];
   const article = await snippetArticle(context, presented, files, { editable: canUpdateSnippet(context.user ?? null, snippet, place.access), project: place.access });
-  const comments = place.access ? await snippetComments(context, place.access, snippet, `${place.root}/${Number(snippet.id)}`) : '';
+  const rules = place.access ? projectCommentRules(context, place.access) : personalCommentRules(context, snippet);
+  const comments = await snippetComments(context, snippet, `${place.root}/${Number(snippet.id)}`, rules);
   const body = html`${article}${comments}`;
   return page({ title: `${snippet.title} · Snippets`, heading: html`<h1>${snippet.title}</h1>`, body, ...place.frame() });
 }
@@ -150,6 +152,7 @@ export function snippetPages(app: FastifyInstance, deps: Deps): void {
   pageRoute(app, deps, { method: 'POST', url: '/-/snippets/:id/delete', ability: signedIn, handler: (context) => remove(context, mine) });
   pageRoute(app, deps, { method: 'GET', url: '/-/snippets/:id/raw', ability: anyone, auth: 'optional', handler: (context) => rawFile(context, mine, 'first') });
   pageRoute(app, deps, { method: 'GET', url: '/-/snippets/:id/raw/:ref/*', ability: anyone, auth: 'optional', handler: (context) => rawFile(context, mine, 'named') });
+  personalSnippetCommentPages(app, deps);
 
   const read = { project: 'read_snippet' } as const;
   const make = { project: 'create_snippet' } as const;

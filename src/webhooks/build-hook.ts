@@ -95,6 +95,8 @@ export async function buildHook(deps: Deps, event: DomainEvent<DomainEventKind>)
       const data = await groupWikiPageHookData(deps, event);
       return data && { event: 'Wiki Page Hook', trigger: 'wiki_page_hooks', data };
     }
+    // A personal snippet's comment has no project, so no project hook (GitLab's personal snippets run none).
+    case 'personal_snippet_note.created':
     case 'issue.due':
     case 'alert.created':
       return null;

@@ -28,7 +28,8 @@ export interface IssuesTable {
 
 export interface NotesTable {
   id: Generated<number>;
-  project_id: number;
+  /** Null for a comment on a personal snippet (GitLab's notes of a PersonalSnippet have no project). */
+  project_id: number | null;
   noteable_type: 'Issue' | 'AlertManagement::Alert' | 'MergeRequest' | 'Commit' | 'Snippet';
   noteable_id: number;
   author_id: number;
