@@ -1,11 +1,17 @@
-// GET /:kind/:id/members/all (GitLab's MembersFinder with inherited members): the live members of a
-// project or group and of every group above it, a personal project's owner as Owner, each user once
-// with the highest access level any of these memberships gives.
+// GET /:kind/:id/members/all (GitLab's MembersFinder with inherited and invited members): the live
+// members of a project or group and of every group above it, a personal project's owner as Owner, the
+// members of the groups it (or a group above it) is shared with at the link's level at most, each user
+// once with the highest access level any of these gives (platform/auth/membership-queries.ts).
 import { sql } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import { today } from './access.js';
+import { INVITED_MEMBERS, invitedGroupsText, templateOfText } from '../platform/auth/membership-queries.js';
 import type { MemberSource } from './member-source.js';
 import { containsPattern } from './like-pattern.js';
+
+const INVITED_GROUP = templateOfText(invitedGroupsText());
+const INVITED_PROJECT = templateOfText(invitedGroupsText('?'));
+const INVITED = templateOfText(INVITED_MEMBERS);
 
 /** `namespaceId`: the project's namespace, or the group itself (its own members come from the chain). */
 export function allMembersQuery(deps: Deps, source: MemberSource, namespaceId: number, filters: { search?: string; userIds?: number[] } = {}) {
@@ -14,17 +20,23 @@ export function allMembersQuery(deps: Deps, source: MemberSource, namespaceId: n
     ? sql`select user_id, access_level, expires_at, created_at from members
         where source_type = 'Project' and source_id = ${source.id} and (expires_at is null or expires_at >= ${live}) union all`
     : sql``;
+  // The groups invited to the chain's groups, and with a project to the project (placeholders: today, then the project and today).
+  const invited = source.type === 'Project'
+    ? sql(INVITED_PROJECT, live, source.id, live)
+    : sql(INVITED_GROUP, live);
   const rows = sql<{ user_id: number; access_level: number; expires_at: string | null; created_at: number }>`(
     with recursive chain(id, parent_id, owner_id, created_at) as (
       select id, parent_id, owner_id, created_at from namespaces where id = ${namespaceId}
       union all
       select n.id, n.parent_id, n.owner_id, n.created_at from namespaces n join chain c on n.id = c.parent_id
-    )
+    )${invited}
     ${direct}
     select m.user_id, m.access_level, m.expires_at, m.created_at from chain c join members m on m.source_type = 'Namespace' and m.source_id = c.id
       where m.expires_at is null or m.expires_at >= ${live}
     union all
     select owner_id, 50, null, created_at from chain where owner_id is not null
+    union all
+    ${sql(INVITED, live)}
   )`;
   let query = deps.db
     .selectFrom(rows.as('a'))

@@ -114,6 +114,7 @@ export function groupEditRoutes(app: FastifyInstance, deps: Deps): void {
       starred: p.boolean.optional(),
       with_issues_enabled: p.boolean.optional(),
       include_subgroups: p.boolean.optional(),
+      with_shared: p.boolean.optional({ description: 'Include the projects shared with the group (default true)' }),
     },
     handler: async ({ params, principal, group, paginate }) => {
       const access = await group();
@@ -126,6 +127,7 @@ export function groupEditRoutes(app: FastifyInstance, deps: Deps): void {
         starred: params.starred,
         withIssuesEnabled: params.with_issues_enabled,
         includeSubgroups: params.include_subgroups,
+        withShared: params.with_shared,
       });
       const rows = await paginate(query);
       const namespaces = await namespacesOf(deps, rows);

@@ -14,7 +14,7 @@ import { starProject } from './star-project.js';
 import { unstarProject } from './unstar-project.js';
 import { avatarChange } from './avatar-change.js';
 import { UNSUPPORTED_PROJECT_PARAMS } from './unsupported-params.js';
-import { namespaceOf } from './finders.js';
+import { namespaceOf, visibleGroupsQuery } from './finders.js';
 import { projectUsersQuery } from './project-users-queries.js';
 import { projectGroupsQuery } from './project-groups-queries.js';
 import { groupEntity, projectEntity } from './entities.js';
@@ -117,13 +117,15 @@ export function projectEditRoutes(app: FastifyInstance, deps: Deps): void {
     ability: { project: 'read_project' }, auth: 'optional',
     params: {
       id: p.string.required(), search: p.string.optional(), skip_groups: p.integers.optional(),
-      // Accepted as GitLab takes them; Kiln shares no project with a group, so they add nothing.
       with_shared: p.boolean.optional(), shared_visible_only: p.boolean.optional(), shared_min_access_level: p.integer.optional(),
     },
-    handler: async ({ params, project, paginate }) => {
+    handler: async ({ params, project, paginate, principal }) => {
       const access = await project();
       if (params.shared_min_access_level !== undefined && !SHARED_ACCESS_LEVELS.includes(params.shared_min_access_level)) throw new ParamError('shared_min_access_level does not have a valid value');
-      const rows = await paginate(projectGroupsQuery(deps, access.project, { search: params.search, skipGroups: params.skip_groups ?? [] }));
+      const shared = params.with_shared
+        ? { minAccessLevel: params.shared_min_access_level, visible: params.shared_visible_only ? visibleGroupsQuery(deps, principal?.user ?? null, {}).clearSelect().clearOrderBy().select('id') : undefined }
+        : undefined;
+      const rows = await paginate(projectGroupsQuery(deps, access.project, { search: params.search, skipGroups: params.skip_groups ?? [], shared }));
       // GitLab's PublicGroupDetails.
       return rows.map((row) => {
         const { id, web_url, name, avatar_url, full_name, full_path } = groupEntity(base, row);

@@ -38,7 +38,7 @@ describe('GET /projects/:id/groups', () => {
     expect(response.headers['x-total']).toBe('2');
   });
 
-  it('filters by search and skip_groups, takes with_shared (Kiln shares no project with a group) and refuses a wrong level', async () => {
+  it('filters by search and skip_groups, takes with_shared (the project is shared with no group) and refuses a wrong level', async () => {
     expect((await groups(project.id, '?search=tea')).body.map((group: any) => group.id)).toEqual([team.id]);
     expect((await groups(project.id, `?skip_groups=${team.id}`)).body.map((group: any) => group.id)).toEqual([top.id]);
     expect((await groups(project.id, `?skip_groups[]=${team.id}&skip_groups[]=${top.id}`)).body).toEqual([]);

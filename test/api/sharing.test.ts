@@ -122,6 +122,19 @@ describe('access through a shared group', () => {
     expect((await kiln.api('GET', '/search?scope=projects&search=lib', { token: stranger.token })).body).toEqual([]);
   });
 
+  it('the invited members are on the project\'s team (users, members/all) and see its events', async () => {
+    const users = (await kiln.api('GET', `/projects/${app.id}/users`, { token: owner.token })).body.map((row: { id: number }) => row.id);
+    expect(users).toEqual(expect.arrayContaining([maint.id, elder.id]));
+    const all = (await kiln.api('GET', `/projects/${lib.id}/members/all`, { token: owner.token })).body;
+    expect(all.map((row: { id: number; access_level: number }) => [row.id, row.access_level])).toEqual(expect.arrayContaining([[maint.id, 30], [elder.id, 20]]));
+    const groupAll = (await kiln.api('GET', `/groups/${sub.id}/members/all/${maint.id}`, { token: owner.token })).body;
+    expect(groupAll).toMatchObject({ id: maint.id, access_level: 30 });
+    await kiln.apiAs(owner, 'POST', `/projects/${app.id}/issues`, { title: 'Shared work' });
+    const events = (await kiln.api('GET', `/users/${owner.id}/events`, { token: maint.token })).body.map((row: { project_id: number }) => row.project_id);
+    expect(events).toContain(app.id);
+    expect((await kiln.api('GET', `/users/${owner.id}/events`, { token: stranger.token })).body.map((row: { project_id: number }) => row.project_id)).not.toContain(app.id);
+  });
+
   it('does not chain: a group shared with the shared group is not reached by the invited members', async () => {
     await kiln.apiAs(owner, 'POST', `/groups/${third.id}/share`, { group_id: shared.id, group_access: ACCESS.maintainer });
     expect((await kiln.api('GET', `/groups/${third.id}`, { token: maint.token })).status).toBe(404);
@@ -179,6 +192,16 @@ describe('POST /api/v4/projects/:id/share', () => {
     expect(detail.shared_with_groups).toEqual([{ group_id: team.id, group_name: 'team', group_full_path: 'org/team', group_access_level: 20, expires_at: null }]);
   });
 
+  it('GET /groups/:id/projects lists it unless with_shared=false; GET /projects/:id/groups with with_shared', async () => {
+    const listed = async (query: string) => (await kiln.api('GET', `/groups/${team.id}/projects${query}`, { token: maint.token })).body.map((row: { id: number }) => row.id);
+    expect(await listed('')).toEqual([solo.id]);
+    expect(await listed('?with_shared=false')).toEqual([]);
+    const groups = async (query: string) => (await kiln.api('GET', `/projects/${solo.id}/groups${query}`, { token: owner.token })).body.map((row: { id: number }) => row.id);
+    expect(await groups('')).toEqual([]);
+    expect(await groups('?with_shared=true')).toEqual([team.id]);
+    expect(await groups('?with_shared=true&shared_min_access_level=30')).toEqual([]);
+  });
+
   it('as the owner: 409 for the same group again', async () => {
     expect(await kiln.api('POST', `/projects/${solo.id}/share`, { token: owner.token, body: { group_id: team.id, group_access: 30 } }))
       .toMatchObject({ status: 409, body: { message: 'Group already shared with this group' } });
@@ -196,6 +219,7 @@ describe('DELETE /api/v4/projects/:id/share/:group_id', () => {
   it('as the owner: 204, and the access is gone; then 404', async () => {
     expect((await kiln.api('DELETE', `/projects/${solo.id}/share/${team.id}`, { token: owner.token })).status).toBe(204);
     expect(await level(maint, solo.id)).toBe(404);
+    expect((await kiln.api('GET', `/projects/${solo.id}/members/all`, { token: owner.token })).body.map((row: { id: number }) => row.id)).toEqual([owner.id]);
     expect(await kiln.api('DELETE', `/projects/${solo.id}/share/${team.id}`, { token: owner.token }))
       .toMatchObject({ status: 404, body: { message: '404 Group Link Not Found' } });
   });

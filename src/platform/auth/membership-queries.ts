@@ -88,6 +88,14 @@ export function invitedLevelText(user: string): string {
         where ${LIVE_MEMBERSHIP})`;
 }
 
+/**
+ * The live members of the `invited` groups, each at its level capped by its link, as the rows of a
+ * members listing (`user_id`, `access_level`, `expires_at`, `created_at`). Placeholder: today.
+ */
+export const INVITED_MEMBERS = `select m.user_id, ${cappedText('m.access_level', 'i.cap')} as access_level, m.expires_at, m.created_at
+      from invited i join members m on m.source_type = 'Namespace' and m.source_id = i.id
+      where ${LIVE_MEMBERSHIP}`;
+
 /** A template (for `q` statements and Kysely's `sql` alike) from text whose placeholders are `?`. */
 export function templateOfText(text: string): TemplateStringsArray {
   return templateOf(text.split('?'));
