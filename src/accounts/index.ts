@@ -37,6 +37,7 @@ import { adminUsersPages } from './admin-users-pages.js';
 import { adminUserPage } from './admin-user-page.js';
 import { impersonationPages } from './impersonation-pages.js';
 import { adminNamespacesPages } from './admin-namespaces-pages.js';
+import { projectImportRoutes } from './project-import-routes.js';
 
 export const accountsFeature: Feature = {
   name: 'accounts',
@@ -55,6 +56,7 @@ export const accountsFeature: Feature = {
     userStatusRoutes(app, deps);
     groupsRoutes(app, deps);
     projectsRoutes(app, deps);
+    projectImportRoutes(app, deps);
     membersRoutes(app, deps);
     sharingRoutes(app, deps);
     accessRequestsRoutes(app, deps);

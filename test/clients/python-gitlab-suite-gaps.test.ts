@@ -66,4 +66,14 @@ out["one"] = type(one).__name__
 `);
     expect(out).toEqual({ events: [['add', true]], one: 'ProjectIssueResourceMilestoneEvent' });
   });
+
+  it('is refused a remote import with a 400 naming the blocked URL (test_project_remote_import)', async () => {
+    const out = await python(`
+try:
+    gl.projects.remote_import("ftp://whatever.com/url", "remote-project", "remote-project", "root")
+except gitlab.exceptions.GitlabImportError as err:
+    out["refused"] = [err.response_code, err.error_message]
+`);
+    expect(out.refused).toEqual([400, 'File url is blocked: Only allowed schemes are https']);
+  });
 });
