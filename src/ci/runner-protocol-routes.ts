@@ -12,7 +12,7 @@ import { isUploadedFile } from '../platform/http/multipart.js';
 import { findProjectRow } from '../accounts/api.js';
 import { presentedToken, tokenDigest } from './tokens.js';
 import { createRunner, parseTagList, registrationScope, type RunnerAttributes } from './runners/register-runner.js';
-import { claimJob } from './runners/claim-job.js';
+import { claimedPipeline, claimJob } from './runners/claim-job.js';
 import { jobPayload } from './runners/job-payload.js';
 import { queueSignal } from './queue-signal.js';
 import { ARTIFACT_LIMIT, appendTrace, finishJob, touchJob } from './jobs/runner-updates.js';
@@ -135,9 +135,13 @@ export function runnerProtocolRoutes(app: FastifyInstance, deps: Deps): void {
       reply.header('x-gitlab-last-update', before);
       return reply.code(204).send();
     }
-    const project = await findProjectRow(deps, Number(claimed.build.project_id));
+    // The pipeline's row, when the claim left it as it was, and the project are read at once (one round trip).
+    const [project, pipeline] = await Promise.all([
+      findProjectRow(deps, Number(claimed.build.project_id)),
+      claimedPipeline(deps, claimed),
+    ]);
     if (!project) throw forbidden();
-    return reply.code(201).send(await jobPayload(deps, { ...claimed, project, runner }));
+    return reply.code(201).send(await jobPayload(deps, { ...claimed, pipeline, project, runner }));
   });
 
   app.put(`${prefix}/jobs/:job_id`, JOB, async (request, reply) => {

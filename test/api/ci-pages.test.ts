@@ -8,7 +8,7 @@ import { zipSync } from 'fflate';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { WebSession } from '../helpers/browser-session.js';
 import { repositoryWorld, commit, create, type RepositoryWorld } from './repository-api-driver.js';
-import { renderJobLog } from '../../src/ci/pages/job-log.js';
+import { renderJobLog, renderLogText } from '../../src/ci/pages/job-log.js';
 
 let kiln: TestKiln;
 let w: RepositoryWorld;
@@ -74,8 +74,8 @@ afterAll(async () => {
 });
 
 describe('the job log', () => {
-  it('turns colours into classes, sections into details, and escapes the text', () => {
-    const markup = renderJobLog(Buffer.from(LOG)).html.value;
+  it('turns colours into classes, sections into details, and escapes the text', async () => {
+    const markup = (await renderJobLog(Buffer.from(LOG))).html.value;
     expect(markup).toContain('<details class="log-section" data-section="prepare_script" open><summary><span class="ansi-cyan-fg ansi-bold">Preparing environment</span><span class="log-duration">01:05</span></summary>Running on runner-1\n</details>');
     expect(markup).toContain('<span class="ansi-green-fg ansi-bold">$ make</span>');
     expect(markup).toContain('&lt;script&gt;alert(&quot;log&quot;)&lt;/script&gt;');
@@ -83,18 +83,80 @@ describe('the job log', () => {
     expect(markup).not.toContain('section_');
   });
 
-  it('keeps collapsed sections closed, drops an end without a start, and shows what a carriage return leaves', () => {
-    const markup = renderJobLog(Buffer.from(`section_start:1:a[collapsed=true]\r${ESC}[0KHead\ninside\nsection_end:2:a\r${ESC}[0K\nsection_end:3:b\r${ESC}[0K\n10%\r50%\r100%\n`)).html.value;
+  it('keeps collapsed sections closed, drops an end without a start, and shows what a carriage return leaves', async () => {
+    const markup = (await renderJobLog(Buffer.from(`section_start:1:a[collapsed=true]\r${ESC}[0KHead\ninside\nsection_end:2:a\r${ESC}[0K\nsection_end:3:b\r${ESC}[0K\n10%\r50%\r100%\n`))).html.value;
     expect(markup).toContain('<details class="log-section" data-section="a"><summary>Head<span class="log-duration">00:01</span></summary>inside\n</details>');
     expect(markup).toContain('100%\n');
     expect(markup).not.toContain('10%');
   });
 
-  it('renders only the end of a long log', () => {
+  it('renders only the end of a long log', async () => {
     const long = Buffer.from(`${'x'.repeat(100)}\n`.repeat(10_000));
-    const rendered = renderJobLog(long);
+    const rendered = await renderJobLog(long);
     expect(rendered.truncated).toBeGreaterThan(0);
     expect(rendered.html.value.length).toBeLessThanOrEqual(512 * 1024);
+  });
+
+  // A log as GitLab Runner writes it: sections (one collapsed, one left open at the end), colours set
+  // on one line and kept over the next, a progress bar of carriage returns, HTML to escape.
+  const bigLog = () => {
+    const lines: string[] = [];
+    for (let n = 0; n < 6000; n += 1) {
+      if (n % 700 === 0) lines.push(`section_start:${1_700_000_000 + n}:step_${n}${n % 1400 === 0 ? '[collapsed=true]' : ''}\r${ESC}[0K${ESC}[32;1mStep ${n}${ESC}[0;m`);
+      else if (n % 700 === 699) lines.push(`section_end:${1_700_000_000 + n}:step_${n - 699}\r${ESC}[0K`);
+      else if (n % 97 === 0) lines.push(`${ESC}[0;31mred from here <b>${n}</b>`);
+      else if (n % 97 === 1) lines.push(`still red ${n}${ESC}[0m`);
+      else lines.push(`10%\r50%\r${ESC}[0;33m[${n}]${ESC}[0;m compiling module-${n % 13} ... ok`);
+    }
+    return `${lines.join('\n')}\nsection_start:1700009999:open_one\r${ESC}[0Kstill open\nlast line\n`;
+  };
+  // Two spans of one style side by side are one run of text on the page: pieces cut between them.
+  const merged = (markup: string) => {
+    let previous = '';
+    let current = markup;
+    while (current !== previous) {
+      previous = current;
+      current = current.replace(/<span class="([^"]*)">([^<]*)<\/span><span class="\1">/g, '<span class="$1">$2');
+    }
+    return current;
+  };
+
+  it('renders a long log in pieces, giving other work turns, as it renders it in one pass', async () => {
+    const log = bigLog();
+    expect(log.length).toBeGreaterThan(8 * 32 * 1024);
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      if (!spinning) return;
+      turns += 1;
+      setImmediate(spin);
+    };
+    setImmediate(spin);
+    const sliced = await renderLogText(log, 0, null);
+    spinning = false;
+    // Without pieces the render holds the event loop from start to end: nothing else runs.
+    expect(turns).toBeGreaterThan(4);
+    const whole = await renderLogText(log, 0, null, Number.POSITIVE_INFINITY);
+    expect(sliced.state).toEqual(whole.state);
+    expect(sliced.closed).toEqual(whole.closed);
+    expect(sliced.appends.map((piece) => piece.section)).toEqual(whole.appends.map((piece) => piece.section));
+    expect(sliced.appends.map((piece) => merged(piece.markup))).toEqual(whole.appends.map((piece) => merged(piece.markup)));
+    expect(whole.appends[0].markup).toContain('<span class="ansi-red-fg">red from here &lt;b&gt;97&lt;/b&gt;\nstill red 98</span>');
+  });
+
+  it('catches up from a state as far behind as a page can be as a render of the whole gives it', async () => {
+    const log = Buffer.from(bigLog());
+    const half = log.lastIndexOf(0x0a, log.length / 2) + 1;
+    const first = await renderLogText(log.subarray(0, half).toString('utf8'), 0, null, Number.POSITIVE_INFINITY);
+    const rest = await renderLogText(log.subarray(half).toString('utf8'), half, first.state);
+    const whole = await renderLogText(log.toString('utf8'), 0, null, Number.POSITIVE_INFINITY);
+    expect(rest.state).toEqual(whole.state);
+    // What the page shows after the catch-up: the open section's body grown by its append, the rest appended to the log.
+    const shown = merged([...first.appends, ...rest.appends].map((piece) => piece.markup).join(''));
+    // Durations aside (a section closed by the catch-up gets its duration by id, as `closed` says).
+    const text = (markup: string) => merged(markup).replace(/<span class="log-duration"[^>]*>[^<]*<\/span>/g, '').replace(/<[^>]+>/g, '');
+    expect(rest.closed.length).toBeGreaterThan(0);
+    expect(text(shown)).toEqual(text(whole.appends.map((piece) => piece.markup).join('')));
   });
 });
 

@@ -86,6 +86,21 @@ describe('POST /jobs/request', () => {
     expect((await requestJob(token)).json().job_info.name).toBe('first');
   });
 
+  // The claim sets the pipeline `running` only while it is not: a running pipeline's row is not held,
+  // so claims of its jobs do not queue behind whatever holds it (another claim, a job finishing).
+  it.skipIf(testDialect() !== 'postgres')('hands a job of a running pipeline while another transaction holds the pipeline', async () => {
+    const w = await repositoryWorld(kiln);
+    const pipelineId = await pipelineOf(w, 'first:\n  script: echo 1\nsecond:\n  script: echo 2\n');
+    const token = await runnerFor(w);
+    expect((await requestJob(token)).json().job_info.name).toBe('first');
+    const answer = await kiln.deps.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('ci_pipelines').select('id').where('id', '=', pipelineId).forUpdate().execute();
+      return Promise.race([requestJob(token), new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5_000))]);
+    });
+    expect(answer === 'waited' ? answer : answer.json().job_info.name).toBe('second');
+    expect((await kiln.apiAs(w.maintainer, 'GET', `/projects/${w.project.id}/pipelines/${pipelineId}`)).status).toBe('running');
+  });
+
   it('hands no job to a runner that gave up its long poll (its connection closed)', async () => {
     const w = await repositoryWorld(kiln);
     const token = await runnerFor(w);

@@ -12,10 +12,18 @@
 // While the job runs, a render stops after the log's last newline: a line is rendered once complete, so
 // no escape sequence or section marker is ever cut, and no masked secret (one line, never a newline)
 // can still change in what was rendered.
+//
+// A render yields to the event loop after every RENDER_SLICE characters, cut after a newline (ansi_up
+// keeps the colours from one piece to the next): a viewer far behind gets up to MAX_SHOWN rendered
+// again, one ~30 ms pass of ansi_up that held every other request of the process (issue 39); in
+// pieces, other requests are answered between them.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AnsiUp } from 'ansi_up';
 import { html, raw, type Html } from '../../platform/web/html.js';
 
 export const MAX_SHOWN = 512 * 1024;
+/** Characters of log rendered between two turns of the event loop (~2 ms of ansi_up). */
+export const RENDER_SLICE = 32 * 1024;
 
 // eslint-disable-next-line no-control-regex
 const MARKER = /section_(start|end):(\d{1,12}):([A-Za-z0-9_.-]{1,100})(\[[^\]\r\n]{0,200}\])?\r?\x1b\[0K/g;
@@ -99,13 +107,40 @@ function durationOf(seconds: number): string {
 export const sectionBodyId = (section: number) => `log-section-${section}`;
 export const sectionDurationId = (section: number) => `log-section-${section}-duration`;
 
-/** Renders `text`, the stored log's bytes from `offset`, continuing `from` (the end of the previous render). */
-export function renderLogText(text: string, offset: number, from: LogState | null): LogIncrement {
+/** `text` in pieces of about `slice` characters, each ending after a newline (or at the end of `text`). */
+function* piecesOf(text: string, slice: number): Generator<string> {
+  let at = 0;
+  while (text.length - at > slice) {
+    const newline = text.indexOf('\n', at + slice - 1);
+    if (newline === -1) break;
+    yield text.slice(at, newline + 1);
+    at = newline + 1;
+  }
+  if (at < text.length) yield text.slice(at);
+}
+
+/**
+ * Renders `text`, the stored log's bytes from `offset`, continuing `from` (the end of the previous
+ * render), giving the event loop a turn after every `slice` characters.
+ */
+export async function renderLogText(text: string, offset: number, from: LogState | null, slice = RENDER_SLICE): Promise<LogIncrement> {
   const ansi = new AnsiUp();
   ansi.use_classes = true;
   ansi.escape_html = true;
   Object.assign(ansi as unknown as AnsiInternals, from?.style ?? PLAIN);
-  const convert = (chunk: string) => withoutInlineStyles(ansi.ansi_to_html(overwritten(chunk)));
+  let sinceTurn = 0;
+  const convert = async (chunk: string) => {
+    let markup = '';
+    for (const piece of piecesOf(chunk, slice)) {
+      if (sinceTurn >= slice) {
+        sinceTurn = 0;
+        await nextTurn();
+      }
+      markup += withoutInlineStyles(ansi.ansi_to_html(overwritten(piece)));
+      sinceTurn += piece.length;
+    }
+    return markup;
+  };
   // The root collects rendered markup; each open section collects its own until its end marker.
   const stack: Frame[] = (from?.sections ?? []).map((section) => ({ ...section, header: '', body: '', inherited: true }));
   const appends: LogIncrement['appends'] = [];
@@ -146,13 +181,13 @@ export function renderLogText(text: string, offset: number, from: LogState | nul
   for (const match of text.matchAll(MARKER)) {
     const before = text.slice(at, match.index);
     at = match.index + match[0].length;
-    append(convert(before));
+    append(await convert(before));
     const [, kind, time, name, options] = match;
     if (kind === 'start') {
       // The header is the rest of the marker's line.
       const newline = text.indexOf('\n', at);
       const headerEnd = newline === -1 ? text.length : newline;
-      const header = convert(text.slice(at, headerEnd));
+      const header = await convert(text.slice(at, headerEnd));
       const id = byteOffsetOf(match.index);
       at = newline === -1 ? text.length : newline + 1;
       stack.push({ id, name, startedAt: Number(time), collapsed: /collapsed=true/.test(options ?? ''), header, body: '', inherited: false });
@@ -166,7 +201,7 @@ export function renderLogText(text: string, offset: number, from: LogState | nul
       if (text[at] === '\n') at += 1;
     }
   }
-  append(convert(text.slice(at)));
+  append(await convert(text.slice(at)));
   const internals = ansi as unknown as AnsiInternals;
   const state: LogState = {
     offset: offset + Buffer.byteLength(text),
@@ -202,10 +237,10 @@ export function completeLinesEnd(data: Buffer, from: number): number {
 }
 
 /** The log's last MAX_SHOWN bytes, from a line's start, as HTML; `offset` is where `data` starts in the log. */
-export function renderJobLog(data: Buffer, options: { offset?: number; running?: boolean } = {}): RenderedLog {
+export async function renderJobLog(data: Buffer, options: { offset?: number; running?: boolean; slice?: number } = {}): Promise<RenderedLog> {
   const [start, end] = shownRange(data, options.running ?? false);
   const base = (options.offset ?? 0) + start;
-  const rendered = renderLogText(data.subarray(start, end).toString('utf8'), base, null);
+  const rendered = await renderLogText(data.subarray(start, end).toString('utf8'), base, null, options.slice);
   return { html: raw(rendered.appends.map((piece) => piece.markup).join('')), truncated: base, state: rendered.state };
 }
 

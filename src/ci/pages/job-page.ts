@@ -51,7 +51,7 @@ export async function artifactsOf(context: PageContext, build: CiBuildRow) {
 /** The job's log rendered whole (its last MAX_SHOWN bytes), with the state its next poll continues from. */
 async function wholeLog(context: PageContext, access: ProjectAccess, build: CiBuildRow, running: boolean, outOfBand = false): Promise<{ block: Html; state: LogState | null }> {
   const tail = await readTraceTail(context.deps.db, Number(build.id), MAX_SHOWN);
-  const rendered = tail.size === 0 ? null : renderJobLog(tail.data, { offset: tail.start, running });
+  const rendered = tail.size === 0 ? null : await renderJobLog(tail.data, { offset: tail.start, running });
   return { block: jobLogBlock(rendered, tail.size, `${jobUrl(access, build.id)}/raw`, outOfBand), state: rendered?.state ?? null };
 }
 
@@ -71,7 +71,7 @@ async function logSince(context: PageContext, access: ProjectAccess, build: CiBu
   const fresh = slice.data.subarray(from.offset - slice.start);
   const end = running ? completeLinesEnd(fresh, 0) : fresh.length;
   if (end === 0) return { swaps: html``, state: from };
-  const increment = renderLogText(fresh.subarray(0, end).toString('utf8'), from.offset, from);
+  const increment = await renderLogText(fresh.subarray(0, end).toString('utf8'), from.offset, from);
   return { swaps: jobLogIncrement(increment), state: increment.state };
 }
 

@@ -11,10 +11,12 @@ export interface MovedJob {
   id: number | string;
   project_id: number | string;
   user_id: number | string | null;
+  /** The job's `environment:` name when the caller has its row: null means it made no deployment, so none is looked for. */
+  environment?: string | null;
 }
 
 export async function jobStatusChanged(trx: Transaction, deps: Deps, build: MovedJob, status: CiStatus): Promise<void> {
-  if (status !== 'created') await syncDeployment(trx, deps, Number(build.id), status);
+  if (status !== 'created' && build.environment !== null) await syncDeployment(trx, deps, Number(build.id), status);
   await publishJobStatus(trx, deps, build, status);
 }
 

@@ -109,16 +109,33 @@ export async function processPipeline(trx: Trx, deps: Deps, pipelineId: number):
 /**
  * A job moved `pending → running` (a runner took it). It moves no other job: a job waiting for it
  * waits for it to complete, and a pending job was not complete before either. A running latest job
- * makes the pipeline's composite `running` whatever its other jobs are, so they need not be read: the
- * pipeline is held as processPipeline holds it and set `running`. A job no longer among the latest
- * (retried) does not count in the composite: then the pipeline is processed as after any move.
- * Answers the pipeline's row after the move.
+ * makes the pipeline's composite `running` whatever its other jobs are, so they need not be read: one
+ * guarded update sets the pipeline `running` unless it already is. That update holds the row only when
+ * it changes it (the pipeline's first job to start): the next 99 claims of a 100-job pipeline match no
+ * row and take no lock, so runners claiming jobs of one pipeline at once no longer queue on its row
+ * (issue 39). A transaction that changes the pipeline's row at that moment is still waited for (the
+ * row is re-read after its lock), and one computing the composite then sees a job started or pending,
+ * which is `running` either way. A job no longer among the latest (retried) does not count in the
+ * composite: then the pipeline is processed as after any move. Answers the pipeline's row when it
+ * changed, null when it was already running.
  */
-export async function jobStarted(trx: Trx, deps: Deps, job: { commit_id: number | string; retried: number | string }): Promise<CiPipelineRow> {
+export async function jobStarted(trx: Trx, deps: Deps, job: { commit_id: number | string; retried: number | string }): Promise<CiPipelineRow | null> {
   const pipelineId = Number(job.commit_id);
-  if (Number(job.retried) !== 1) return savePipelineStatus(trx, deps, await lockPipeline(trx, pipelineId), 'running');
-  await processPipeline(trx, deps, pipelineId);
-  return trx.selectFrom('ci_pipelines').selectAll().where('id', '=', pipelineId).executeTakeFirstOrThrow();
+  if (Number(job.retried) === 1) {
+    await processPipeline(trx, deps, pipelineId);
+    return trx.selectFrom('ci_pipelines').selectAll().where('id', '=', pipelineId).executeTakeFirstOrThrow();
+  }
+  const now = deps.clock.now();
+  const saved = await trx
+    .updateTable('ci_pipelines')
+    .set((eb) => ({ status: 'running', updated_at: now, started_at: eb.fn.coalesce('started_at', eb.val(now)), finished_at: null }))
+    .where('id', '=', pipelineId)
+    .where('status', '!=', 'running')
+    .where('yaml_errors', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+  if (saved) await publishPipelineStatus(deps, trx, saved);
+  return saved ?? null;
 }
 
 /** The pipeline's status from its latest jobs; published when it changed. */
@@ -145,6 +162,10 @@ async function savePipelineStatus(trx: Trx, deps: Deps, pipeline: CiPipelineRow,
     .where('id', '=', pipeline.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  await deps.domainEvents.publish(trx, { kind: 'pipeline.status_changed', projectId: Number(pipeline.project_id), actorId: pipeline.user_id === null ? null : Number(pipeline.user_id), pipelineId: Number(pipeline.id), sha: pipeline.sha, ref: pipeline.ref, status });
+  await publishPipelineStatus(deps, trx, saved);
   return saved;
+}
+
+function publishPipelineStatus(deps: Deps, trx: Trx, pipeline: CiPipelineRow): Promise<void> {
+  return deps.domainEvents.publish(trx, { kind: 'pipeline.status_changed', projectId: Number(pipeline.project_id), actorId: pipeline.user_id === null ? null : Number(pipeline.user_id), pipelineId: Number(pipeline.id), sha: pipeline.sha, ref: pipeline.ref, status: pipeline.status });
 }

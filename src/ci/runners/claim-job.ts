@@ -9,7 +9,9 @@
 // The job gets its token then (stored as a digest) and the pipeline becomes `running` in the same
 // transaction. Tags are compared here, not in SQL (they are a JSON list): the pending jobs are read
 // past the ones the runner cannot take, so a tagged runner is not starved behind older jobs it
-// cannot take. What SQL can tell (untagged or not) is filtered there.
+// cannot take. What SQL can tell (untagged or not) is filtered there. A runner without tags takes
+// untagged jobs only, which SQL tells exactly: its claim is the one UPDATE, with the oldest job it may
+// take chosen inside it, and no list read first (one statement and one round trip fewer a job).
 import type { Deps } from '../../platform/deps.js';
 import { inTransaction } from '../../platform/db/database.js';
 import type { CiBuildRow, CiPipelineRow } from '../../commit-statuses/api.js';
@@ -18,19 +20,20 @@ import { newToken, tokenDigest } from '../tokens.js';
 import { jobStarted } from '../pipelines/process-pipeline.js';
 import { jobStatusChanged } from '../pipelines/job-status-changed.js';
 
-/** The job a runner took, its token, and its pipeline after the move. */
+/** The job a runner took, its token, and its pipeline when the claim changed it (null: read it, it was running already). */
 export interface Claimed {
   build: CiBuildRow;
   token: string;
-  pipeline: CiPipelineRow;
+  pipeline: CiPipelineRow | null;
 }
 
 const CANDIDATES = 45;
 /** Pages of pending jobs looked at per request at most: 45 × 100 = 4,500 jobs the runner cannot take. */
 const MAX_PAGES = 100;
 
+/** The pending jobs in the runner's scope (null: its group is gone), with what SQL can tell of their tags. */
 async function scopedQuery(deps: Deps, runner: CiRunnerRow) {
-  let query = deps.db.selectFrom('ci_builds').select(['id', 'tag_list']).where('status', '=', 'pending').where('type', '=', 'Ci::Build');
+  let query = deps.db.selectFrom('ci_builds').where('status', '=', 'pending').where('type', '=', 'Ci::Build');
   if (runner.runner_type === 'project_type') {
     query = query.where('project_id', 'in', deps.db.selectFrom('ci_runner_projects').select('project_id').where('runner_id', '=', runner.id));
   } else if (runner.runner_type === 'group_type') {
@@ -50,8 +53,10 @@ async function scopedQuery(deps: Deps, runner: CiRunnerRow) {
   // A runner without tags takes untagged jobs only; one that may not run untagged jobs, tagged ones only.
   if ((JSON.parse(runner.tag_list) as string[]).length === 0) query = query.where((eb) => eb.or([eb('tag_list', 'is', null), eb('tag_list', '=', '[]')]));
   if (Number(runner.run_untagged) !== 1) query = query.where('tag_list', 'is not', null).where('tag_list', '!=', '[]');
-  return query.orderBy('id').limit(CANDIDATES);
+  return query;
 }
+
+type PendingJobs = NonNullable<Awaited<ReturnType<typeof scopedQuery>>>;
 
 function runnerMayTake(runner: CiRunnerRow, build: { tag_list: string | null }): boolean {
   const wanted = build.tag_list ? (JSON.parse(build.tag_list) as string[]) : [];
@@ -63,11 +68,13 @@ function runnerMayTake(runner: CiRunnerRow, build: { tag_list: string | null }):
 export async function claimJob(deps: Deps, runner: CiRunnerRow): Promise<Claimed | null> {
   const query = await scopedQuery(deps, runner);
   if (!query) return null;
+  // Untagged jobs only: the query is exact, the oldest pending one is claimed in the UPDATE itself.
+  if ((JSON.parse(runner.tag_list) as string[]).length === 0) return claimFirst(deps, runner, query);
   let after = 0;
   for (let page = 0; page < MAX_PAGES; page += 1) {
-    const candidates = await query.where('id', '>', after).execute();
+    const candidates = await query.select(['id', 'tag_list']).where('id', '>', after).orderBy('id').limit(CANDIDATES).execute();
     const takeable = candidates.filter((candidate) => runnerMayTake(runner, candidate)).map((candidate) => Number(candidate.id));
-    const claimed = takeable.length > 0 ? await claimFirst(deps, runner, takeable) : null;
+    const claimed = takeable.length > 0 ? await claimFirst(deps, runner, query.where('id', 'in', takeable)) : null;
     if (claimed) return claimed;
     if (candidates.length < CANDIDATES) return null;
     after = Number(candidates[candidates.length - 1].id);
@@ -75,12 +82,17 @@ export async function claimJob(deps: Deps, runner: CiRunnerRow): Promise<Claimed
   return null;
 }
 
-/** The first of `ids` still pending (and, on PostgreSQL, not being claimed by another runner) moved to running for `runner`. */
-async function claimFirst(deps: Deps, runner: CiRunnerRow, ids: number[]): Promise<Claimed | null> {
+/** The claimed job's pipeline: the row the claim saved, or read when the claim left it as it was. */
+export async function claimedPipeline(deps: Deps, claimed: Claimed): Promise<CiPipelineRow> {
+  return claimed.pipeline ?? deps.db.selectFrom('ci_pipelines').selectAll().where('id', '=', claimed.build.commit_id).executeTakeFirstOrThrow();
+}
+
+/** The oldest of `jobs` still pending (and, on PostgreSQL, not being claimed by another runner) moved to running for `runner`. */
+async function claimFirst(deps: Deps, runner: CiRunnerRow, jobs: PendingJobs): Promise<Claimed | null> {
   const token = newToken('glcbt-');
   return inTransaction(deps.db, async (trx) => {
     const now = deps.clock.now();
-    const first = trx.selectFrom('ci_builds').select('id').where('id', 'in', ids).where('status', '=', 'pending').orderBy('id').limit(1);
+    const first = jobs.select('id').orderBy('id').limit(1);
     const build = await trx
       .updateTable('ci_builds')
       .set({ status: 'running', runner_id: runner.id, started_at: now, updated_at: now, token_digest: tokenDigest(token) })
