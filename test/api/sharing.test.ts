@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
+import { WebSession } from '../helpers/browser-session.js';
 
 // Sharing with a group (GitLab's group_group_links and project_group_links): the routes, and what the
 // invited group's members may then do (platform/auth/membership-queries.ts).
@@ -222,6 +223,39 @@ describe('DELETE /api/v4/projects/:id/share/:group_id', () => {
     expect((await kiln.api('GET', `/projects/${solo.id}/members/all`, { token: owner.token })).body.map((row: { id: number }) => row.id)).toEqual([owner.id]);
     expect(await kiln.api('DELETE', `/projects/${solo.id}/share/${team.id}`, { token: owner.token }))
       .toMatchObject({ status: 404, body: { message: '404 Group Link Not Found' } });
+  });
+});
+
+describe('the members pages', () => {
+  it('invite a group and remove it, with CSRF, for those who may share', async () => {
+    const web = new WebSession(kiln);
+    await web.signIn(owner.username, owner.password);
+    const page = `/owner/solo/-/project_members`;
+    expect((await web.get(page)).body).toContain('id="invite-group"');
+    const forged = await kiln.app.inject({ method: 'POST', url: page, headers: { cookie: web.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=share&group_path=org%2Fteam&group_access=20' });
+    expect(forged.statusCode).toBe(422);
+    const unknown = await web.post(page, { action: 'share', group_path: 'nowhere', group_access: '20', expires_at: '' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain('No group has that path.');
+    expect((await web.post(page, { action: 'share', group_path: 'org/team', group_access: '20', expires_at: '' })).statusCode).toBe(303);
+    expect((await web.get(page)).body).toContain('data-group="org/team"');
+    expect(await level(maint, solo.id)).toBe(ACCESS.reporter);
+    const again = await web.post(page, { action: 'share', group_path: 'org/team', group_access: '20', expires_at: '' });
+    expect(again.statusCode).toBe(400);
+    expect(again.body).toContain('Group already shared with this group');
+    expect((await web.post(page, { action: 'unshare', group_id: String(team.id) })).statusCode).toBe(303);
+    expect((await web.get(page)).body).not.toContain('data-group="org/team"');
+    expect(await level(maint, solo.id)).toBe(404);
+
+    const groupPage = '/groups/shared/-/group_members';
+    expect((await web.post(groupPage, { action: 'share', group_path: 'org/team', group_access: '30', expires_at: '' })).statusCode).toBe(303);
+    const maintWeb = new WebSession(kiln);
+    await maintWeb.signIn(maint.username, maint.password);
+    const seen = (await maintWeb.get(groupPage)).body;
+    expect(seen).toContain('data-group="org/team"');
+    expect(seen).not.toContain('id="invite-group"');
+    expect((await maintWeb.post(groupPage, { action: 'unshare', group_id: String(team.id) })).statusCode).toBe(400);
+    expect((await web.post(groupPage, { action: 'unshare', group_id: String(team.id) })).statusCode).toBe(303);
   });
 });
 

@@ -1,6 +1,7 @@
 // The members pages of a project (`/-/project_members`) and a group (`/groups/<path>/-/group_members`):
 // direct members with their roles; adding, changing a role and removing for those with
-// admin_*_member, leaving for members themselves. The same actions as the members API.
+// admin_*_member, leaving for members themselves; the groups it is shared with (shared-groups-section.ts).
+// The same actions as the members API.
 import { html } from '../../platform/web/html.js';
 import { csrfField, type PageContext } from '../../platform/web/page-route.js';
 import { page, redirect, type PageOutcome } from '../../platform/web/page.js';
@@ -18,6 +19,7 @@ import { updateMember } from '../update-member.js';
 import { destroyMember } from '../destroy-member.js';
 import { findUserRow } from '../lookup.js';
 import { field } from './form-helpers.js';
+import { handleShareAction, sharedGroupsHtml, type SharedSubject } from './shared-groups-section.js';
 import { accessRequestsQuery, approveAccessRequest, denyAccessRequest, findAccessRequest, groupRequestTarget, mayRequestAccess, projectRequestTarget, requestAccess, type RequestTarget } from '../access-requests.js';
 
 export const PROJECT_MEMBERS_PATTERN = /^(?<path>.+?)\/-\/project_members$/;
@@ -33,14 +35,15 @@ interface Target {
   mayAdmin: boolean;
   sidebar: ReturnType<typeof projectSidebar>;
   requests: RequestTarget;
+  shared: SharedSubject;
 }
 
 export function projectTarget(access: ProjectAccess): Target {
-  return { source: { type: 'Project', id: Number(access.project.id) }, actor: access, self: `/${access.project.full_path}/-/project_members`, name: access.project.name, mayAdmin: canOnProject(access, 'admin_project_member'), sidebar: projectSidebar(access, 'members'), requests: projectRequestTarget(access) };
+  return { source: { type: 'Project', id: Number(access.project.id) }, actor: access, self: `/${access.project.full_path}/-/project_members`, name: access.project.name, mayAdmin: canOnProject(access, 'admin_project_member'), sidebar: projectSidebar(access, 'members'), requests: projectRequestTarget(access), shared: { kind: 'project', access } };
 }
 
 export function groupTarget(access: GroupAccess): Target {
-  return { source: { type: 'Namespace', id: Number(access.group.id) }, actor: access, self: `/groups/${access.group.full_path}/-/group_members`, name: access.group.name, mayAdmin: canOnGroup(access, 'admin_group_member'), sidebar: groupSidebar(access, 'members'), requests: groupRequestTarget(access) };
+  return { source: { type: 'Namespace', id: Number(access.group.id) }, actor: access, self: `/groups/${access.group.full_path}/-/group_members`, name: access.group.name, mayAdmin: canOnGroup(access, 'admin_group_member'), sidebar: groupSidebar(access, 'members'), requests: groupRequestTarget(access), shared: { kind: 'group', access } };
 }
 
 function roleSelect(id: string, current: number) {
@@ -107,7 +110,8 @@ ${
       : html`<span class="role">${ROLE_NAMES[Number(member.access_level)] ?? member.access_level}</span>`}</td>
 <td>${isoTime(member.created_at)?.slice(0, 10)}</td>
 <td>${target.mayAdmin || own ? html`<form method="post" action="${target.self}" class="inline" data-confirm="${own ? 'Leave?' : `Remove ${member.username}?`}">${csrfField(context)}<input type="hidden" name="action" value="remove"><input type="hidden" name="user_id" value="${id}"><button type="submit" class="danger">${own ? 'Leave' : 'Remove'}</button></form>` : ''}</td></tr>`;
-  })}</tbody></table>`;
+  })}</tbody></table>
+${await sharedGroupsHtml(context, target.shared, target.self)}`;
   return page({ title: `Members · ${target.name}`, heading: html`<h1>Members</h1>`, body, status, sidebar: target.sidebar });
 }
 
@@ -143,6 +147,10 @@ export async function handleMembersPost(context: PageContext, target: Target): P
     if (action === 'deny') {
       await denyAccessRequest(deps, target.requests, userId);
       return redirect(target.self, 'The access request was denied.');
+    }
+    if (action === 'share' || action === 'unshare') {
+      const outcome = await handleShareAction(context, target.shared, action);
+      return 'done' in outcome ? redirect(target.self, outcome.done) : renderMembers(context, target, outcome.refused, 400);
     }
     if (action === 'remove') {
       await destroyMember(deps, target.actor, target.source, userId);
