@@ -46,9 +46,12 @@ export function allMembersQuery(deps: Deps, source: MemberSource, namespaceId: n
     .groupBy(['u.id', 'u.username', 'u.name', 'u.state', 'u.avatar'])
     .orderBy('u.id');
   if (filters.userIds?.length) query = query.where('u.id', 'in', filters.userIds);
-  if (filters.search) {
-    const pattern = containsPattern(filters.search.toLowerCase());
-    query = query.where(sql<boolean>`(lower(u.name) like ${pattern} escape '\\' or u.username_lower like ${pattern} escape '\\')`);
-  }
+  if (filters.search) query = query.where(userNameMatches(filters.search));
   return query;
+}
+
+/** A member's user (`u`) whose name or username contains `search`, case-insensitively (the members API's `query`). */
+export function userNameMatches(search: string) {
+  const pattern = containsPattern(search.toLowerCase());
+  return sql<boolean>`(lower(u.name) like ${pattern} escape '\\' or u.username_lower like ${pattern} escape '\\')`;
 }

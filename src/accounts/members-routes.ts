@@ -49,10 +49,11 @@ export function membersRoutes(app: FastifyInstance, deps: Deps): void {
     apiRoute(app, deps, {
       method: 'GET', url: `/${kind}/:id/members`, summary: `List direct members of a ${noun}`, tags: ['members'], paginated: true,
       ability: ABILITY[kind].read,
-      params: { id: p.string.required() },
+      params: { id: p.string.required(), query: p.string.optional(), user_ids: p.integers.optional(), skip_users: p.integers.optional() },
       handler: async (context) => {
         const { source } = await sourceOf(kind, context);
-        return (await context.paginate(listMembersQuery(deps, source))).map((row) => memberEntity(base, row));
+        const filters = { search: context.params.query, userIds: context.params.user_ids, skipUserIds: context.params.skip_users };
+        return (await context.paginate(listMembersQuery(deps, source, filters))).map((row) => memberEntity(base, row));
       },
     });
 

@@ -74,6 +74,18 @@ describe('GET /api/v4/projects/:id/members', () => {
     expect(body.map((member: { username: string }) => member.username)).toEqual(['dev']);
     expect(headers['x-total']).toBe('1');
   });
+
+  it('narrows them by query, user_ids and skip_users, as python-gitlab’s members.list(user_ids=…) sends', async () => {
+    const list = async (search: string) => (await kiln.api('GET', `/projects/${project.id}/members?${search}`, { token: dev.token })).body.map((member: { username: string }) => member.username);
+    expect(await list(`user_ids[]=${dev.id}&user_ids[]=99999`)).toEqual(['dev']);
+    expect(await list(`user_ids[]=${owner.id}`)).toEqual([]);
+    expect(await list(`skip_users[]=${dev.id}`)).toEqual([]);
+    expect(await list('query=DE')).toEqual(['dev']);
+    expect(await list('query=nobody')).toEqual([]);
+    const wrong = await kiln.api('GET', `/projects/${project.id}/members?user_ids[]=x`, { token: dev.token });
+    expect(wrong.status).toBe(400);
+    expect(JSON.stringify(wrong.body)).toContain('user_ids');
+  });
 });
 
 describe('PUT /api/v4/projects/:id/members/:user_id', () => {
