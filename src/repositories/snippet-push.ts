@@ -2,8 +2,8 @@
 // snippet's size check, with their messages): asked by the pre-receive hook with the pushed objects
 // still in quarantine. Only `main` may move (GitLab: the snippet's default branch), never be created
 // anew beside another branch or deleted; no tags; the new tree holds 1 to `maxFiles` files whose
-// bytes together stay within `maxBytes` (snippet_size_limit). Kiln keeps a snippet's files as text
-// in its database (docs/snippets.md), so a file must also be UTF-8 text without NUL bytes.
+// bytes together stay within `maxBytes` (snippet_size_limit). A file that is not UTF-8 text, or holds
+// a NUL byte, is binary: taken as GitLab takes it, its bytes base64-encoded for the database.
 import { gitCall } from './git.js';
 import { humanSize } from './lfs/lfs-objects.js';
 import { quarantineEnv, type Quarantine } from './protected-branches/check-push.js';
@@ -16,7 +16,6 @@ export const SNIPPET_PUSH_MESSAGES = {
   atLeastOne: 'The repository must contain at least 1 file.',
   atMost: (limit: number) => `The repository can contain at most ${limit} file(s).`,
   tooLarge: (limit: number) => `Your push to this repository would cause it to exceed the size limit of ${humanSize(limit)} so it has been rejected. Please contact your GitLab administrator for more information.`,
-  notText: (path: string) => `${path}: a snippet's files are text (UTF-8, no NUL bytes) on this server; this one is not.`,
   notFile: (path: string) => `${path}: a snippet holds plain files only (no submodules or symbolic links).`,
 } as const;
 
@@ -54,26 +53,30 @@ function asText(content: Buffer): string | null {
   }
 }
 
-async function blobText(repoPath: string, id: string, env: Record<string, string>): Promise<string | null> {
+/** A file as a snippet keeps it: its text, or a binary file's bytes in base64. */
+export interface SnippetTreeFile {
+  path: string;
+  content: string;
+  encoding: 'text' | 'base64';
+}
+
+async function blobFile(repoPath: string, id: string, env: Record<string, string>): Promise<Omit<SnippetTreeFile, 'path'>> {
   const read = await gitCall(repoPath, ['cat-file', 'blob', id], { env });
   if (read.code !== 0) throw new Error(`git cat-file failed: ${read.stderr.trim()}`);
-  return asText(read.stdout);
+  const text = asText(read.stdout);
+  return text === null ? { content: read.stdout.toString('base64'), encoding: 'base64' } : { content: text, encoding: 'text' };
 }
 
 /** The files of `commit`'s tree as a snippet holds them, or the refusal of that tree. */
-async function snippetTree(repoPath: string, commit: string, limits: SnippetLimits, env: Record<string, string>): Promise<{ files: Array<{ path: string; content: string }> } | { refusal: string }> {
+async function snippetTree(repoPath: string, commit: string, limits: SnippetLimits, env: Record<string, string>): Promise<{ files: SnippetTreeFile[] } | { refusal: string }> {
   const entries = await treeOf(repoPath, commit, env);
   if (entries.length === 0) return { refusal: SNIPPET_PUSH_MESSAGES.atLeastOne };
   if (entries.length > limits.maxFiles) return { refusal: SNIPPET_PUSH_MESSAGES.atMost(limits.maxFiles) };
   const odd = entries.find((entry) => entry.type !== 'blob' || (entry.mode !== '100644' && entry.mode !== '100755'));
   if (odd) return { refusal: SNIPPET_PUSH_MESSAGES.notFile(odd.path) };
   if (entries.reduce((sum, entry) => sum + entry.size, 0) > limits.maxBytes) return { refusal: SNIPPET_PUSH_MESSAGES.tooLarge(limits.maxBytes) };
-  const files: Array<{ path: string; content: string }> = [];
-  for (const entry of entries) {
-    const content = await blobText(repoPath, entry.id, env);
-    if (content === null) return { refusal: SNIPPET_PUSH_MESSAGES.notText(entry.path) };
-    files.push({ path: entry.path, content });
-  }
+  const files: SnippetTreeFile[] = [];
+  for (const entry of entries) files.push({ path: entry.path, ...(await blobFile(repoPath, entry.id, env)) });
   return { files };
 }
 
@@ -91,7 +94,7 @@ export async function checkSnippetPush(repoPath: string, quarantine: Quarantine,
 }
 
 /** The files on the snippet repository's `main` (checked when they were pushed), or null when it has no commit. */
-export async function snippetBranchFiles(repoPath: string): Promise<Array<{ path: string; content: string }> | null> {
+export async function snippetBranchFiles(repoPath: string): Promise<SnippetTreeFile[] | null> {
   const head = await gitCall(repoPath, ['rev-parse', '--verify', '--quiet', `refs/heads/${SNIPPET_BRANCH}^{commit}`]);
   if (head.code !== 0) return null;
   const tree = await snippetTree(repoPath, head.stdout.toString().trim(), { maxFiles: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER }, {});

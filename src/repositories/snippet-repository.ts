@@ -18,7 +18,8 @@ const REF = `refs/heads/${SNIPPET_BRANCH}`;
 const ATTEMPTS = 5;
 
 export interface SnippetFilesCommit {
-  files: ReadonlyArray<{ path: string; content: string }>;
+  /** A binary file's bytes as a Buffer. */
+  files: ReadonlyArray<{ path: string; content: string | Buffer }>;
   message: string;
   author: Identity;
   /** Seconds since the epoch. */
@@ -44,7 +45,7 @@ export async function commitSnippetFiles(deps: Deps, snippetId: number, commit: 
 
 async function commitNow(deps: Deps, snippetId: number, commit: SnippetFilesCommit): Promise<string | null> {
   const { path } = await snippetRepository(deps, snippetId);
-  const changes: FileChanges = new Map(commit.files.map((file) => [file.path, { mode: '100644', content: Buffer.from(file.content) }]));
+  const changes: FileChanges = new Map(commit.files.map((file) => [file.path, { mode: '100644', content: typeof file.content === 'string' ? Buffer.from(file.content) : file.content }]));
   const tree = await writeTree(path, null, changes);
   const who = cleanIdentity(commit.author);
   for (let attempt = 1; ; attempt += 1) {

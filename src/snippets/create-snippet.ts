@@ -27,7 +27,7 @@ export async function createSnippet(deps: Deps, author: AuthUser, input: NewSnip
       project_id: input.projectId, author_id: author.id, title: input.title, description: input.description ?? null, visibility: input.visibility,
       ...requestDetailColumns(input), created_at: now, updated_at: now,
     }).returningAll().executeTakeFirstOrThrow();
-    await trx.insertInto('snippet_files').values(input.files.map((file, position) => ({ snippet_id: snippet.id, position, path: file.path, content: file.content }))).execute();
+    await trx.insertInto('snippet_files').values(input.files.map((file, position) => ({ snippet_id: snippet.id, position, path: file.path, content: file.content, encoding: file.encoding ?? 'text' }))).execute();
     return snippet;
   });
   await commitToRepository(deps, created, 'Create snippet', author.id);

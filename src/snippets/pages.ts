@@ -22,6 +22,7 @@ import { fileAt, sendRaw } from './snippet-params.js';
 import { postSnippetComment, projectCommentRules, snippetComments } from './snippet-comments.js';
 import { personalCommentRules, personalSnippetCommentPages } from './personal-snippet-comment-pages.js';
 import { requestDetail } from '../platform/http/user-agent-detail.js';
+import { isBinary } from './binary-files.js';
 
 const PROJECT_ROOT = /^(?<path>.+?)\/-\/snippets/;
 const pattern = (rest: string) => new RegExp(`${PROJECT_ROOT.source}${rest}$`);
@@ -109,15 +110,22 @@ async function editPage(context: PageContext, place: Place): Promise<PageOutcome
   const snippet = await writable(context, place, Number(context.match.id ?? context.params.id));
   const files = (await snippetFiles(context.deps.db, [Number(snippet.id)])).get(Number(snippet.id)) ?? [];
   const path = `${place.root}/${snippet.id}`;
-  const values = { title: snippet.title, description: snippet.description ?? '', visibility: snippet.visibility, files: files.map((file) => ({ path: file.path, content: file.content })) };
+  const texts = files.filter((file) => !isBinary(file));
+  const values = { title: snippet.title, description: snippet.description ?? '', visibility: snippet.visibility, files: texts.map((file) => ({ path: file.path, content: file.content })), binaryPaths: files.filter(isBinary).map((file) => file.path) };
   return formPage(context, place, `Edit ${snippet.title}`, path, path, values, null);
+}
+
+/** The snippet's binary files, which the edit form lists by name only (update-snippet.ts keeps them). */
+async function binaryPaths(context: PageContext, snippet: SnippetRow): Promise<string[]> {
+  const files = (await snippetFiles(context.deps.db, [Number(snippet.id)])).get(Number(snippet.id)) ?? [];
+  return files.filter(isBinary).map((file) => file.path);
 }
 
 async function update(context: PageContext, place: Place): Promise<PageOutcome> {
   const snippet = await writable(context, place, Number(context.match.id ?? context.params.id));
   const path = `${place.root}/${snippet.id}`;
   const { values, error } = readSnippetForm(context.form);
-  if (error) return formPage(context, place, `Edit ${snippet.title}`, path, path, values, error);
+  if (error) return formPage(context, place, `Edit ${snippet.title}`, path, path, { ...values, binaryPaths: await binaryPaths(context, snippet) }, error);
   await updateSnippet(context.deps, snippet, { title: values.title, description: values.description, visibility: values.visibility, replace: values.files }, context.user.id);
   return redirect(path, 'The snippet was saved.');
 }

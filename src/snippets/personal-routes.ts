@@ -52,7 +52,7 @@ export function personalSnippetRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   apiRoute(app, deps, {
-    method: 'GET', url: '/snippets/:id/raw', summary: "A personal snippet's first file, as text", tags: TAGS, ability: { instance: 'read_instance' }, auth: 'optional', params: ONE,
+    method: 'GET', url: '/snippets/:id/raw', summary: "A personal snippet's first file, raw (a binary file's bytes unchanged)", tags: TAGS, ability: { instance: 'read_instance' }, auth: 'optional', params: ONE,
     handler: async ({ params, principal, reply }) => {
       const snippet = await readable(params.id, principal?.user ?? null);
       return sendRaw(reply, (await snippetFiles(deps.db, [Number(snippet.id)])).get(Number(snippet.id))?.[0]);
@@ -60,7 +60,7 @@ export function personalSnippetRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   apiRoute(app, deps, {
-    method: 'GET', url: '/snippets/:id/files/:ref/:file_path/raw', summary: 'One file of a personal snippet, as text', tags: TAGS,
+    method: 'GET', url: '/snippets/:id/files/:ref/:file_path/raw', summary: "One file of a personal snippet, raw (a binary file's bytes unchanged)", tags: TAGS,
     ability: { instance: 'read_instance' }, auth: 'optional', params: { ...ONE, ref: p.string.required(), file_path: p.string.required() },
     handler: async ({ params, principal, reply }) => {
       const snippet = await readable(params.id, principal?.user ?? null);

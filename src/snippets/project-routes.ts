@@ -53,7 +53,7 @@ export function projectSnippetRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   apiRoute(app, deps, {
-    method: 'GET', url: '/projects/:id/snippets/:snippet_id/raw', summary: "A project snippet's first file, as text", tags: TAGS, ability: READ, auth: 'optional', params: ONE,
+    method: 'GET', url: '/projects/:id/snippets/:snippet_id/raw', summary: "A project snippet's first file, raw (a binary file's bytes unchanged)", tags: TAGS, ability: READ, auth: 'optional', params: ONE,
     handler: async ({ params, project, reply }) => {
       const { snippet } = await readable(await project(), params.snippet_id);
       return sendRaw(reply, (await snippetFiles(deps.db, [Number(snippet.id)])).get(Number(snippet.id))?.[0]);
@@ -61,7 +61,7 @@ export function projectSnippetRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   apiRoute(app, deps, {
-    method: 'GET', url: '/projects/:id/snippets/:snippet_id/files/:ref/:file_path/raw', summary: 'One file of a project snippet, as text', tags: TAGS,
+    method: 'GET', url: '/projects/:id/snippets/:snippet_id/files/:ref/:file_path/raw', summary: "One file of a project snippet, raw (a binary file's bytes unchanged)", tags: TAGS,
     ability: READ, auth: 'optional', params: { ...ONE, ref: p.string.required(), file_path: p.string.required() },
     handler: async ({ params, project, reply }) => {
       const { snippet } = await readable(await project(), params.snippet_id);

@@ -14,6 +14,8 @@ export interface SnippetFormValues {
   description: string;
   visibility: SnippetVisibility;
   files: SnippetFile[];
+  /** The snippet's binary files (edit form): shown by name, out of the text areas, kept as they are on save. */
+  binaryPaths?: string[];
 }
 
 const VISIBILITIES: Array<[SnippetVisibility, string]> = [['private', 'Private'], ['internal', 'Internal'], ['public', 'Public']];
@@ -55,6 +57,8 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 <label for="snippet-title">Title</label><input type="text" id="snippet-title" name="title" value="${values.title}" required maxlength="255">
 <label for="snippet-description">Description (optional, Markdown)</label><textarea id="snippet-description" name="description" rows="3">${values.description}</textarea>
 <fieldset><legend>Visibility</legend>${VISIBILITIES.map(([value, text]) => html`<label class="inline-label"><input type="radio" name="visibility" value="${value}"${values.visibility === value ? html` checked` : ''}> ${text}</label> `)}</fieldset>
+${(values.binaryPaths ?? []).length > 0 ? html`<fieldset class="snippet-binary-files"><legend>Binary files</legend><ul>${values.binaryPaths!.map((path) => html`<li>${path}</li>`)}</ul>
+<p class="muted">Binary files are kept as they are; change or remove them with git.</p></fieldset>` : ''}
 ${rows.map((file, index) => html`<fieldset class="snippet-file-field"><legend>File ${index + 1}${index === values.files.length ? ' (new, optional)' : ''}</legend>
 <label for="snippet-file-path-${index}">File name</label><input type="text" id="snippet-file-path-${index}" name="file_path[]" value="${file.path}" maxlength="255" placeholder="${defaultFileName(index)}">
 <label for="snippet-file-content-${index}">Content</label><textarea id="snippet-file-content-${index}" name="content[]" rows="10" class="code-input" spellcheck="false">${file.content}</textarea>

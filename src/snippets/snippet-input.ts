@@ -4,6 +4,8 @@
 // snippet of one file. Grape's words for what is wrong, naming the parameter.
 import { BadRequestError, ParamError } from '../platform/errors.js';
 import { longerThan } from '../platform/http/params.js';
+import type { SnippetFileEncoding } from '../platform/db/tables/snippets.js';
+import { fileSize } from './binary-files.js';
 
 /** GitLab's Snippet.max_file_limit. */
 export const MAX_FILES = 10;
@@ -15,6 +17,8 @@ export const defaultFileName = (index: number) => `snippetfile${index + 1}.txt`;
 export interface SnippetFile {
   path: string;
   content: string;
+  /** `base64` for a binary file (only a push makes one); text when absent. */
+  encoding?: SnippetFileEncoding;
 }
 
 /** `upsert`: a file sent without an action — an update of the file it names, or a new file. */
@@ -50,7 +54,7 @@ function entries(files: unknown): Record<string, unknown>[] {
 }
 
 export function checkTotal(files: SnippetFile[]): SnippetFile[] {
-  const total = files.reduce((sum, file) => sum + file.content.length, 0);
+  const total = files.reduce((sum, file) => sum + fileSize(file), 0);
   if (total > MAX_CONTENT) throw new BadRequestError(`Snippet content is too large: ${total} characters, the maximum is ${MAX_CONTENT}`);
   if (new Set(files.map((file) => file.path)).size !== files.length) throw new BadRequestError('Snippet files must have unique paths');
   // A file's path may not be another file's directory: the snippet's repository could not hold both.
@@ -122,7 +126,8 @@ export function applyActions(current: SnippetFile[], actions: FileAction[]): Sni
       continue;
     }
     if (change.path !== files[existing].path && index(change.path) >= 0) throw new BadRequestError(`A file with this name already exists: ${change.path}`);
-    files[existing] = { path: change.path, content: change.content ?? files[existing].content };
+    // New content makes the file text; a move without content keeps it as it is (a binary file too).
+    files[existing] = change.content === undefined ? { ...files[existing], path: change.path } : { path: change.path, content: change.content };
   }
   if (files.length === 0) throw new BadRequestError('Snippet must have at least one file');
   if (files.length > MAX_FILES) throw new BadRequestError(`Snippet files count exceeded the maximum of ${MAX_FILES}`);

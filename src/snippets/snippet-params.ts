@@ -8,6 +8,7 @@ import { fileActions } from './snippet-input.js';
 import type { SnippetChanges } from './update-snippet.js';
 import type { SnippetFileRow } from './finder.js';
 import { SNIPPET_REF } from './entities.js';
+import { fileBytes, isBinary } from './binary-files.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'];
 
@@ -56,11 +57,11 @@ export function updateChanges(params: Parsed<typeof UPDATE_PARAMS>): SnippetChan
   };
 }
 
-/** A file's text as GitLab's raw endpoints send it: plain text, never rendered. */
+/** A file as GitLab's raw endpoints send it, never rendered: plain text, or a binary file's bytes unchanged. */
 export function sendRaw(reply: FastifyReply, file: SnippetFileRow | undefined): FastifyReply {
   if (!file) return reply.code(404).send({ message: '404 File Not Found' });
-  setRawHeaders(reply, file.path.split('/').pop()!, 'text/plain; charset=utf-8');
-  return reply.send(file.content);
+  setRawHeaders(reply, file.path.split('/').pop()!, isBinary(file) ? 'application/octet-stream' : 'text/plain; charset=utf-8');
+  return reply.send(fileBytes(file));
 }
 
 /** The file a `files/:ref/:file_path/raw` route names (the only ref is the snippet's `main`, or HEAD). */

@@ -10,6 +10,7 @@ import type { Deps } from '../platform/deps.js';
 import { inTransaction } from '../platform/db/database.js';
 import { commitSnippetFiles, snippetBranchFiles, snippetRepository } from '../repositories/api.js';
 import { snippetFiles } from './finder.js';
+import { fileBytes } from './binary-files.js';
 
 const writing = new Map<number, Promise<unknown>>();
 
@@ -28,7 +29,7 @@ async function commitCurrentFiles(deps: Deps, snippetId: number, message: string
   if (files.length === 0) return null;
   const user = await deps.db.selectFrom('users').select(['name', 'email']).where('id', '=', byUserId).executeTakeFirst();
   return commitSnippetFiles(deps, snippetId, {
-    files: files.map((file) => ({ path: file.path, content: file.content })),
+    files: files.map((file) => ({ path: file.path, content: fileBytes(file) })),
     message,
     author: { name: user?.name ?? 'Kiln', email: user?.email ?? '' },
     time: Math.floor(deps.clock.now() / 1000),
@@ -51,13 +52,13 @@ async function followRepository(deps: Deps, snippetId: number): Promise<void> {
   await inTransaction(deps.db, async (trx) => {
     const locked = await trx.updateTable('snippets').set({ updated_at: deps.clock.now() }).where('id', '=', snippetId).returning('id').executeTakeFirst();
     if (!locked) return;
-    const before = await trx.selectFrom('snippet_files').select(['path', 'content']).where('snippet_id', '=', snippetId).orderBy('position').execute();
+    const before = await trx.selectFrom('snippet_files').select(['path', 'content', 'encoding']).where('snippet_id', '=', snippetId).orderBy('position').execute();
     const order = new Map(before.map((file, position) => [file.path, position]));
     const kept = files.filter((file) => order.has(file.path)).sort((a, b) => order.get(a.path)! - order.get(b.path)!);
     const ordered = [...kept, ...files.filter((file) => !order.has(file.path))];
-    if (ordered.length === before.length && ordered.every((file, index) => file.path === before[index].path && file.content === before[index].content)) return;
+    if (ordered.length === before.length && ordered.every((file, index) => file.path === before[index].path && file.content === before[index].content && file.encoding === before[index].encoding)) return;
     await trx.deleteFrom('snippet_files').where('snippet_id', '=', snippetId).execute();
-    await trx.insertInto('snippet_files').values(ordered.map((file, position) => ({ snippet_id: snippetId, position, path: file.path, content: file.content }))).execute();
+    await trx.insertInto('snippet_files').values(ordered.map((file, position) => ({ snippet_id: snippetId, position, path: file.path, content: file.content, encoding: file.encoding }))).execute();
   });
 }
 

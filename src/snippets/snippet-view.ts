@@ -1,5 +1,6 @@
 // How a snippet looks on its page and in lists: title, visibility, author, the description as
-// Markdown, and each file as a numbered table highlighted by the repository pages' highlighter.
+// Markdown, and each file as a numbered table highlighted by the repository pages' highlighter (a
+// binary file as "Binary file" with a download).
 import type { PageContext } from '../platform/web/page-route.js';
 import { csrfField } from '../platform/web/page-route.js';
 import { html, raw, type Html } from '../platform/web/html.js';
@@ -8,6 +9,7 @@ import { renderGitlabMarkdown } from '../markdown/api.js';
 import { lineMarkup, lineTable } from '../repositories/api.js';
 import type { presentSnippets } from './entities.js';
 import type { SnippetFileRow } from './finder.js';
+import { isBinary } from './binary-files.js';
 
 type Presented = Awaited<ReturnType<typeof presentSnippets>>[number];
 
@@ -30,10 +32,14 @@ export async function snippetArticle(context: PageContext, snippet: Presented, f
   const description = snippet.description ? await renderGitlabMarkdown(context.deps, snippet.description, options.project ? { project: options.project } : {}) : '';
   const sections = [];
   for (const [index, file] of files.entries()) {
-    const markup = await lineMarkup(file.path, file.content);
+    const rawPath = snippet.files[index]?.raw_url.slice(context.deps.config.baseUrl.length);
+    // A binary file is not shown as text: GitLab's "Binary file" with a download of its bytes.
+    const shown = isBinary(file)
+      ? html`<p class="snippet-binary">Binary file · <a href="${rawPath}" download="${file.path.split('/').pop()}">Download<span class="visually-hidden"> ${file.path}</span></a></p>`
+      : lineTable(await lineMarkup(file.path, file.content), file.path);
     sections.push(html`<section class="snippet-file" aria-labelledby="snippet-file-${index}">
-<h2 id="snippet-file-${index}" class="file-header"><span>${file.path}</span> <a class="button small secondary" href="${snippet.files[index]?.raw_url.slice(context.deps.config.baseUrl.length)}">Raw<span class="visually-hidden"> ${file.path}</span></a></h2>
-${lineTable(markup, file.path)}
+<h2 id="snippet-file-${index}" class="file-header"><span>${file.path}</span> <a class="button small secondary" href="${rawPath}">Raw<span class="visually-hidden"> ${file.path}</span></a></h2>
+${shown}
 </section>`);
   }
   return html`<article class="snippet" data-snippet="${snippet.id}">

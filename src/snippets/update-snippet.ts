@@ -10,6 +10,7 @@ import type { SnippetVisibility } from '../platform/db/tables/snippets.js';
 import type { SnippetRow } from './finder.js';
 import { applyActions, checkTotal, filePath, type FileAction, type SnippetFile } from './snippet-input.js';
 import { commitToRepository } from './create-snippet.js';
+import { isBinary } from './binary-files.js';
 
 export interface SnippetChanges {
   title?: string;
@@ -24,7 +25,19 @@ export interface SnippetChanges {
 
 function oneFileChange(current: SnippetFile[], content: string | undefined, fileName: string | undefined): SnippetFile[] {
   if (current.length !== 1) throw new BadRequestError('To update Snippets with multiple files, you must use the `files` parameter');
-  return checkTotal([{ path: fileName ? filePath(fileName, 'file_name') : current[0].path, content: content ?? current[0].content }]);
+  const path = fileName ? filePath(fileName, 'file_name') : current[0].path;
+  // A rename alone keeps the file as it is (a binary file too); new content makes it text.
+  return checkTotal([content === undefined ? { ...current[0], path } : { path, content }]);
+}
+
+/**
+ * The edit page's files with the snippet's binary files kept in their places: the form has only the
+ * text files (in their order), so a binary file stays byte for byte as it was.
+ */
+function keepBinary(current: SnippetFile[], texts: SnippetFile[]): SnippetFile[] {
+  const given = [...texts];
+  const kept = current.flatMap((file) => (isBinary(file) ? [file] : given.length > 0 ? [given.shift()!] : []));
+  return [...kept, ...given];
 }
 
 /** `editorId`: who changes it (its repository's commit names them). */
@@ -36,10 +49,10 @@ export async function updateSnippet(deps: Deps, snippet: SnippetRow, changes: Sn
     const locked = await trx.updateTable('snippets').set({ updated_at: deps.clock.now() }).where('id', '=', snippet.id).returningAll().executeTakeFirst();
     if (!locked) throw new NotFoundError('Snippet');
     if (filesChange) {
-      const rows = await trx.selectFrom('snippet_files').select(['path', 'content']).where('snippet_id', '=', snippet.id).orderBy('position').execute();
-      const files = changes.replace ? checkTotal(changes.replace) : changes.files ? applyActions(rows, changes.files) : oneFileChange(rows, changes.content, changes.fileName);
+      const rows = await trx.selectFrom('snippet_files').select(['path', 'content', 'encoding']).where('snippet_id', '=', snippet.id).orderBy('position').execute();
+      const files = changes.replace ? checkTotal(keepBinary(rows, changes.replace)) : changes.files ? applyActions(rows, changes.files) : oneFileChange(rows, changes.content, changes.fileName);
       await trx.deleteFrom('snippet_files').where('snippet_id', '=', snippet.id).execute();
-      await trx.insertInto('snippet_files').values(files.map((file, position) => ({ snippet_id: snippet.id, position, path: file.path, content: file.content }))).execute();
+      await trx.insertInto('snippet_files').values(files.map((file, position) => ({ snippet_id: snippet.id, position, path: file.path, content: file.content, encoding: file.encoding ?? 'text' }))).execute();
     }
     const set = {
       ...(changes.title !== undefined ? { title: changes.title } : {}),

@@ -159,12 +159,6 @@ describe('personal snippet repositories', () => {
     } finally {
       await kiln.api('PUT', '/application/settings', { token: admin.token, body: { snippet_size_limit: 52428800 } });
     }
-    // Kiln keeps the files as text: a binary file is refused, naming it.
-    await ok(['reset', '-q', '--hard', 'origin/main'], local.dir);
-    writeFileSync(join(local.dir, 'image.bin'), Buffer.from([0, 1, 2, 255]));
-    await ok(['add', '-A'], local.dir);
-    await ok(['commit', '-q', '-m', 'binary'], local.dir);
-    expect(await refusal(['push', '-q', 'origin', 'main'])).toContain('image.bin');
 
     const files = (await kiln.api('GET', `/snippets/${snippet.id}`, { token: alice.token })).body.files.map((file: any) => file.path);
     expect(files).toEqual(['hello.py', 'docs/readme.md']);

@@ -3,6 +3,9 @@ import type { Generated } from 'kysely';
 
 export type SnippetVisibility = 'private' | 'internal' | 'public';
 
+/** How a snippet file's `content` holds it: text, or a binary file's bytes in base64. */
+export type SnippetFileEncoding = 'text' | 'base64';
+
 export interface SnippetsTable {
   id: Generated<number>;
   /** Null for a personal snippet. */
@@ -26,7 +29,9 @@ export interface SnippetFilesTable {
   /** The file's order in the snippet (GitLab lists a snippet repository's files by path; Kiln keeps the order sent). */
   position: number;
   path: string;
+  /** The text, or the bytes base64-encoded when `encoding` is `base64` (migration 20261231T0931). */
   content: string;
+  encoding: Generated<SnippetFileEncoding>;
 }
 
 export interface SnippetsTables {
