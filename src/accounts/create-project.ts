@@ -71,6 +71,22 @@ function groupDefaultBranch(namespace: NamespaceRow): string | undefined {
   return typeof branch === 'string' && branch.trim() !== '' ? branch : undefined;
 }
 
+/**
+ * GitLab's Project#check_personal_projects_limit: a project in a personal namespace counts against its
+ * creator's projects_limit (projects in the creator's own namespace); groups are not limited.
+ */
+async function projectLimitProblem(deps: Deps, actor: Principal, namespace: NamespaceRow): Promise<string | null> {
+  if (namespace.kind !== 'user') return null;
+  const creator = await deps.db.selectFrom('users').select('projects_limit').where('id', '=', actor.user.id).executeTakeFirst();
+  const limit = Number(creator?.projects_limit ?? 0);
+  const own = deps.db.selectFrom('namespaces').select('id').where('kind', '=', 'user').where('owner_id', '=', actor.user.id);
+  const { count } = await deps.db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('count')).where('namespace_id', 'in', own).executeTakeFirstOrThrow();
+  if (Number(count) < limit) return null;
+  return limit === 0
+    ? 'Personal project creation is not allowed. Please contact your administrator with questions'
+    : `Your project limit is ${limit} projects! Please contact your administrator to increase it`;
+}
+
 export async function createProject(deps: Deps, actor: Principal, input: CreateProjectInput): Promise<ProjectRow> {
   if (!input.name?.trim() && !input.path?.trim()) throw new ValidationError({ name: ["can't be blank"] });
   const namespace = await targetNamespace(deps, actor, input.namespaceId);
@@ -88,6 +104,8 @@ export async function createProject(deps: Deps, actor: Principal, input: CreateP
   if (branch !== undefined && accountHooks(deps).isValidBranchName?.(branch) === false) errors.default_branch = ['is invalid'];
   const visibilityProblem = projectVisibilityProblem(visibility, namespace) ?? (await restrictedVisibilityProblem(deps.db, actor.user, visibility));
   if (visibilityProblem) errors.visibility_level = [visibilityProblem];
+  const limitProblem = await projectLimitProblem(deps, actor, namespace);
+  if (limitProblem) errors.limit_reached = [limitProblem];
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const settings = settingValues(input);
   const fullPath = `${namespace.full_path}/${path}`;

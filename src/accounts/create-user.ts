@@ -11,6 +11,7 @@ import { publishUserEvent } from './system-events.js';
 import type { UploadedFile } from '../platform/http/multipart.js';
 import { changeUserAvatar } from './change-user-avatar.js';
 import { assignIdentity } from './identities.js';
+import { currentSettings } from '../application-settings/api.js';
 
 export interface CreateUserInput {
   username: string;
@@ -30,6 +31,8 @@ export interface CreateUserInput {
   /** An external identity (identities.ts): both or neither. */
   provider?: string;
   extern_uid?: string;
+  /** The user's personal project limit; the instance's default_projects_limit when not given. */
+  projects_limit?: number;
 }
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
@@ -46,6 +49,7 @@ export function validateUserFields(input: Partial<CreateUserInput>, creating: bo
   if (creating && input.public_email && input.public_email.toLowerCase() !== input.email?.toLowerCase()) errors.public_email = ['is not an email you own'];
   checkLength(errors, 'name', input.name, NAME_MAX);
   for (const [field, max] of Object.entries(PROFILE_FIELD_MAX)) checkLength(errors, field, input[field as keyof typeof PROFILE_FIELD_MAX], max);
+  if (input.projects_limit !== undefined && input.projects_limit < 0) errors.projects_limit = ['must be greater than or equal to 0'];
   if (input.password !== undefined && input.password.length < MIN_PASSWORD_LENGTH) {
     errors.password = [`is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)`];
   } else if (input.password !== undefined && input.password.length > MAX_PASSWORD_LENGTH) {
@@ -73,6 +77,8 @@ export interface CreateUserOptions {
 export async function createUser(deps: Deps, input: CreateUserInput, options: CreateUserOptions = {}): Promise<UserRow> {
   validateUserFields(input, true);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
+  // Read before the transaction: the settings are read outside it, which would wait on it on SQLite.
+  const projectsLimit = input.projects_limit ?? (await currentSettings(deps)).default_projects_limit;
   const now = deps.clock.now();
   try {
     return await inTransaction(deps.db, async (trx) => {
@@ -94,6 +100,7 @@ export async function createUser(deps: Deps, input: CreateUserInput, options: Cr
           pronouns: input.pronouns ?? '',
           public_email: input.public_email ?? '',
           private_profile: input.private_profile ? 1 : 0,
+          projects_limit: projectsLimit,
           created_at: now,
           updated_at: now,
         })

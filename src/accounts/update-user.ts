@@ -28,6 +28,7 @@ export async function updateUser(deps: Deps, userId: number, input: UpdateUserIn
   if (input.email !== undefined) Object.assign(changes, { email: input.email, email_lower: input.email.toLowerCase() });
   if (input.admin !== undefined) changes.admin = input.admin ? 1 : 0;
   if (input.private_profile !== undefined) changes.private_profile = input.private_profile ? 1 : 0;
+  if (input.projects_limit !== undefined) changes.projects_limit = input.projects_limit;
   if (input.password !== undefined) changes.password_hash = await hashPassword(input.password);
   const now = deps.clock.now();
   try {

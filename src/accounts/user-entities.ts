@@ -60,7 +60,7 @@ export function userPrivate(baseUrl: string, user: UserRow, identities: Identity
     email: user.email,
     theme_id: 1,
     color_scheme_id: 1,
-    projects_limit: 100000,
+    projects_limit: Number(user.projects_limit),
     current_sign_in_at: null,
     identities,
     can_create_group: true,

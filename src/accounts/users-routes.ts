@@ -32,6 +32,7 @@ const profileFields = {
   avatar: p.json.optional({ description: 'An image file (multipart/form-data); empty to remove the avatar' }),
   provider: p.string.optional({ description: 'An external authentication provider; with extern_uid' }),
   extern_uid: p.string.optional({ description: "The user's id at that provider; with provider" }),
+  projects_limit: p.integer.optional({ description: 'How many projects the personal namespace may hold; 0 for none' }),
 };
 
 const IDENTITY_PARAMS = ['extern_uid', 'provider'];

@@ -65,7 +65,7 @@ export const SETTINGS = {
   default_project_visibility: { kind: 'visibility', default: 'private' },
   default_group_visibility: { kind: 'visibility', default: 'private' },
   restricted_visibility_levels: { kind: 'visibilities', default: [] },
-  default_projects_limit: { kind: 'integer', default: 100_000, min: atLeastZero, fixed: 'is not supported by this server (it has no per-user project limit)' },
+  default_projects_limit: { kind: 'integer', default: 100_000, min: atLeastZero },
   // 0 not protected, 1 partially, 2 fully, 3 protected against pushes (Gitlab::Access.protection_values).
   default_branch_protection: { kind: 'integer', default: 2, values: [0, 1, 2, 3], fixed: 'is not supported by this server' },
   // Markdown uploads (src/uploads), in MiB: GitLab's default is 100. Kiln reads an upload whole into

@@ -58,7 +58,6 @@ const FIXED: Array<[string, unknown, string]> = [
   ['user_oauth_applications', false, 'cannot be disabled: this server does not support turning off user OAuth applications'],
   ['user_default_external', true, 'cannot be enabled: this server has no external users'],
   ['gravatar_enabled', false, 'cannot be disabled: this server does not support turning off Gravatar'],
-  ['default_projects_limit', 7, 'is not supported by this server (it has no per-user project limit)'],
   ['default_branch_protection', 1, 'is not supported by this server'],
   ['session_expire_delay', 60, 'is not supported by this server (sessions last one week)'],
   ['dns_rebinding_protection_enabled', false, 'cannot be disabled: this server always checks the addresses it connects to'],

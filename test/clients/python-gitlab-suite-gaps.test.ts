@@ -76,4 +76,16 @@ except gitlab.exceptions.GitlabImportError as err:
 `);
     expect(out.refused).toEqual([400, 'File url is blocked: Only allowed schemes are https']);
   });
+
+  it('saves default_projects_limit and reads it back (test_gitlab_settings)', async () => {
+    const out = await python(`
+settings = gl.settings.get()
+settings.default_projects_limit = 42
+settings.save()
+out["limit"] = gl.settings.get().default_projects_limit
+settings.default_projects_limit = 100000
+settings.save()
+`);
+    expect(out.limit).toBe(42);
+  });
 });

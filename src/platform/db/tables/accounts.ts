@@ -36,6 +36,8 @@ export interface UsersTable {
   /** SHA-256 of the token of the last password reset link sent, until it is used or replaced. */
   reset_password_digest: string | null;
   reset_password_sent_at: number | null;
+  /** How many projects the user's personal namespace may hold (GitLab's projects_limit); 0: none. */
+  projects_limit: Generated<number>;
   created_at: number;
   updated_at: number;
 }
