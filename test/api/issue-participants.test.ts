@@ -1,0 +1,42 @@
+// GET /projects/:id/issues/:issue_iid/participants (issue 38, python-gitlab's issue.participants()):
+// the issue's author, assignees and commenters, each once, in order of first appearance.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { ACCESS } from '../../src/platform/auth/access-levels.js';
+
+let kiln: TestKiln;
+let owner: TestUser;
+let dev: TestUser;
+let guest: TestUser;
+let outsider: TestUser;
+let projectId: number;
+
+beforeAll(async () => {
+  kiln = await testKiln();
+  owner = await kiln.createUser('owner');
+  dev = await kiln.createUser('dev');
+  guest = await kiln.createUser('guest');
+  outsider = await kiln.createUser('outsider');
+  projectId = (await kiln.createProject(owner, 'tracked', { visibility: 'private' })).id;
+  await kiln.addMember(owner, 'projects', projectId, dev, ACCESS.developer);
+  await kiln.addMember(owner, 'projects', projectId, guest, ACCESS.guest);
+});
+afterAll(() => kiln.close());
+
+describe('GET /api/v4/projects/:id/issues/:issue_iid/participants', () => {
+  it('lists the author, the assignees and the commenters once each, without system notes', async () => {
+    const issue = await kiln.apiAs(owner, 'POST', `/projects/${projectId}/issues`, { title: 'Broken', assignee_ids: [dev.id] });
+    await kiln.apiAs(guest, 'POST', `/projects/${projectId}/issues/${issue.iid}/notes`, { body: 'Me too' });
+    await kiln.apiAs(dev, 'POST', `/projects/${projectId}/issues/${issue.iid}/notes`, { body: 'Looking' });
+    await kiln.apiAs(owner, 'PUT', `/projects/${projectId}/issues/${issue.iid}`, { labels: 'bug' });
+    const participants = await kiln.apiAs(guest, 'GET', `/projects/${projectId}/issues/${issue.iid}/participants`);
+    expect(participants.map((user: { username: string }) => user.username)).toEqual(['owner', 'dev', 'guest']);
+    expect(participants[0]).toEqual(expect.objectContaining({ id: owner.id, username: 'owner', name: 'User owner', state: 'active', web_url: 'http://kiln.test/owner' }));
+  });
+
+  it('is 404 for an outsider of a private project and for an unknown issue', async () => {
+    const issue = await kiln.apiAs(owner, 'POST', `/projects/${projectId}/issues`, { title: 'Hidden' });
+    expect((await kiln.api('GET', `/projects/${projectId}/issues/${issue.iid}/participants`, { token: outsider.token })).status).toBe(404);
+    expect((await kiln.api('GET', `/projects/${projectId}/issues/9999/participants`, { token: owner.token })).status).toBe(404);
+  });
+});
