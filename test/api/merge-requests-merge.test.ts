@@ -301,7 +301,8 @@ describe('the rebase endpoint', () => {
     expect(rebased).toMatchObject({ rebase_in_progress: false, merge_error: null });
     await kiln.worker.drain();
     expect(await pipelinesOf(rebased.sha)).toEqual([expect.objectContaining({ sha: rebased.sha, source: 'push' })]);
-  });
+    // Two rebases, each waited for, and two pipelines' worth of jobs: 17 s seen on a loaded machine.
+  }, 60_000);
 
   it('a conflicting rebase leaves the branch and reports GitLab\'s merge_error; a later rebase that succeeds clears it', async () => {
     const mr = await mergeRequestFor('rebase-clash', [create('rebase-clash.txt', 'topic\n')]);
