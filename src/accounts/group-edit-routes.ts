@@ -17,6 +17,7 @@ import { settingParams } from './stored-settings.js';
 import { GROUP_SETTING_ALIASES, GROUP_STORED_SETTINGS } from './settings-tables.js';
 import { namespacesOf } from './finders.js';
 import { groupEntity, projectEntity, projectSimpleEntity } from './entities.js';
+import { groupDetailEntity } from './group-detail.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
 const PROJECT_ORDER = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
@@ -44,7 +45,7 @@ export function groupEditRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'PUT', url: '/groups/:id', summary: 'Change a group: name and path, description, visibility, avatar (owners)', tags: ['groups'],
     ability: { group: 'admin_group' },
     params: { id: p.string.required(), ...UPDATE_PARAMS },
-    handler: async ({ params, input, group }) => {
+    handler: async ({ params, input, group, principal }) => {
       const access = await group();
       const updated = await updateGroup(deps, access, {
         name: params.name,
@@ -54,7 +55,8 @@ export function groupEditRoutes(app: FastifyInstance, deps: Deps): void {
         avatar: input.avatar === undefined ? undefined : avatarChange(input.avatar),
         stored: params,
       });
-      return groupEntity(base, updated);
+      // GitLab answers the GroupDetail, as GET /groups/:id does.
+      return groupDetailEntity(deps, principal?.user ?? null, updated);
     },
   });
 
