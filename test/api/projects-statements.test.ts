@@ -1,6 +1,6 @@
 // What an uncached read of the foundation costs in statements (docs/performance.md, issue 20): an
-// authenticated GET /projects/:id is one statement (token, user, project, namespace and levels:
-// accounts/token-with-project-queries.ts), a page of GET /projects two (the token, and the page's
+// authenticated GET /projects/:id is two statements (token, user, project, namespace and levels:
+// accounts/token-with-project-queries.ts; then the groups it is shared with, not in the kept entity), a page of GET /projects two (the token, and the page's
 // entity keys with its bounded count; the rows and namespaces of entities not kept come on a miss).
 // On PostgreSQL each statement is a round trip.
 // Counted at the drivers, as bench/query-counter.ts counts them, for a request that finds nothing in
@@ -47,12 +47,12 @@ async function statementsOf(path: string, token?: string): Promise<{ count: numb
 }
 
 describe('statements per uncached read', () => {
-  it('GET /projects/:id by id is one statement', async () => {
-    expect(await statementsOf(`/projects/${projectId}`, reader.token)).toEqual({ count: 1, status: 200 });
+  it('GET /projects/:id by id is two statements: the look-up, and shared_with_groups', async () => {
+    expect(await statementsOf(`/projects/${projectId}`, reader.token)).toEqual({ count: 2, status: 200 });
   });
 
-  it('GET /projects/:id by path is one statement', async () => {
-    expect(await statementsOf(`/projects/${encodeURIComponent(projectPath)}`, reader.token)).toEqual({ count: 1, status: 200 });
+  it('GET /projects/:id by path is two statements: the look-up, and shared_with_groups', async () => {
+    expect(await statementsOf(`/projects/${encodeURIComponent(projectPath)}`, reader.token)).toEqual({ count: 2, status: 200 });
   });
 
   it('a project-scoped route reads its project with the token: GET /projects/:id/members is the look-up and the listing', async () => {
@@ -93,8 +93,8 @@ describe('statements per read with the row cache off (KILN_READ_CACHE=false)', (
   });
 
   // Nothing is kept, so the project read with the token serves the route as it is: one statement
-  // on either database (on PostgreSQL each one a round trip), never the same statement again.
-  it('GET /projects/:id is one statement', async () => {
+  // on either database (on PostgreSQL each one a round trip), then shared_with_groups, never the same statement again.
+  it('GET /projects/:id is two statements', async () => {
     uncached = await testKiln({ readCache: false });
     const owner = await uncached.createUser('off-owner');
     const project = await uncached.createProject(owner, 'off-service');
@@ -103,7 +103,7 @@ describe('statements per read with the row cache off (KILN_READ_CACHE=false)', (
     await uncached.deps.db.updateTable('projects').set({ updated_at: uncached.clock.now() }).where('id', '=', project.id).execute();
     statements.count = 0;
     const { status } = await uncached.api('GET', `/projects/${project.id}`, { token: owner.token });
-    expect({ count: statements.count, status }).toEqual({ count: 1, status: 200 });
+    expect({ count: statements.count, status }).toEqual({ count: 2, status: 200 });
   });
 
   // Off, the route kit builds no cache keys (route.ts scopedKey): nothing may be answered as another
