@@ -18,8 +18,6 @@ import { timeElement } from './time.js';
 import { setRawHeaders } from '../../platform/http/raw-headers.js';
 import { commitStatusBadges, statusBadge } from './commit-status.js';
 import { signatureBadges } from '../commit-signatures/badge.js';
-import { listRefs } from '../git.js';
-import { BRANCH_PREFIX } from '../repository-api/ref-names.js';
 import { pickForms } from './commit-pick-forms.js';
 
 export const COMMIT_PATTERN = /^(?<path>.+?)\/-\/commit\/(?<sha>[0-9a-fA-F]{4,64})$/;
@@ -41,16 +39,15 @@ export async function renderCommit(context: PageContext, access: ProjectAccess) 
   const { commit } = found;
   const base = `/${access.project.full_path}`;
   const mode = diffModeOf(context.query);
-  const [diffs, refs, authors, comments, statuses, signatures, allRefs] = await Promise.all([
+  const [diffs, refs, authors, comments, statuses, signatures, options] = await Promise.all([
     diffOf(found),
     refsOf(found, 'all'),
     findAuthors(context.deps, [commit.author, commit.committer]),
     commitNotesSection(context, access, noteable),
     commitStatusBadges(context.deps, access.project, [commit.id]),
     signatureBadges(context.deps, access.project, found.repoPath, [commit.id]),
-    listRefs(found.repoPath),
+    pickForms(context, access, commit, found.repoPath),
   ]);
-  const branches = [...allRefs.keys()].filter((ref) => ref.startsWith(BRANCH_PREFIX)).map((ref) => ref.slice(BRANCH_PREFIX.length));
   const status = statusBadge(statuses.get(commit.id));
   const diff = await renderDiffView(diffs, {
     projectPath: access.project.full_path,
@@ -79,7 +76,7 @@ ${status ? html`<p class="commit-pipeline">${status}</p>` : ''}
  · <a href="${base}/-/tree/${commit.id}">Browse files</a> · <a href="${base}/-/commit/${commit.id}.diff">Plain diff</a> · <a href="${base}/-/commit/${commit.id}.patch">Email patch</a></p>
 ${refLinks(base, 'branch', refs.filter((ref) => ref.type === 'branch').map((ref) => ref.name))}
 ${refLinks(base, 'tag', refs.filter((ref) => ref.type === 'tag').map((ref) => ref.name))}
-${pickForms(context, access, commit, branches)}
+${options}
 </div>
 <h2>Changes</h2>
 ${diff}

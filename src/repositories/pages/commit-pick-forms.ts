@@ -7,6 +7,8 @@ import type { PageContext } from '../../platform/web/page-route.js';
 import { csrfField } from '../../platform/web/page-route.js';
 import { redirect } from '../../platform/web/page.js';
 import { canOnProject } from '../../platform/auth/policies/policy.js';
+import { listRefs } from '../git.js';
+import { BRANCH_PREFIX } from '../repository-api/ref-names.js';
 import type { CommitObject } from '../repository-api/git-objects.js';
 import { findProjectCommit } from '../repository-api/pages-api.js';
 import { RepositoryApiError } from '../repository-api/errors.js';
@@ -24,9 +26,10 @@ const LABELS: Record<PickKind, { button: string; branch: string; done: (branch: 
   cherry_pick: { button: 'Cherry-pick', branch: 'Pick into branch', done: (branch) => `The commit has been successfully cherry-picked into ${branch}.` },
 };
 
-/** The two forms, for a user who may push; nothing for others. */
-export function pickForms(context: PageContext, access: ProjectAccess, commit: CommitObject, branches: string[]): Html {
+/** The two forms, for a user who may push; nothing for others (and no refs read for them). */
+export async function pickForms(context: PageContext, access: ProjectAccess, commit: CommitObject, repoPath: string): Promise<Html> {
   if (!canOnProject(access, 'push_code')) return html``;
+  const branches = [...(await listRefs(repoPath)).keys()].filter((ref) => ref.startsWith(BRANCH_PREFIX)).map((ref) => ref.slice(BRANCH_PREFIX.length));
   const base = `/${access.project.full_path}/-/commit/${commit.id}`;
   const form = (kind: PickKind) => html`<form class="stacked" method="post" action="${base}/${kind}">${csrfField(context)}
 <label for="${kind}-branch">${LABELS[kind].branch}</label>
