@@ -14,9 +14,10 @@
 // - A 5 MB job log appended with `PATCH /jobs/:id/trace` in 128 KiB chunks back to back (GitLab
 //   Runner sends what it has every 3 s: back to back is harsher), while five viewers poll the job
 //   page's log fragment every 2 s (as its htmx does, with the log's state from the last answer) and
-//   the raw log is read every second: the p99
-//   of ordinary requests (a project, a page of its issues, 100 a second from 4 clients) against the
-//   same requests with no log traffic just before, in the same run.
+//   the raw log is read every second (BENCH_CI_LOG_VIEWERS sets how many viewers; the log traffic
+//   runs on a thread of its own, bench/log-traffic.ts): the p99 of ordinary requests (a project, a
+//   page of its issues, 100 a second from 4 clients) against the same requests with no log traffic
+//   just before, in the same run, and the server's own event-loop delay (its /-/metrics) in both.
 import type { BenchScenario, BenchServer } from '../scenario.js';
 import type { Deps } from '../../src/platform/deps.js';
 import type { Principal } from '../../src/platform/auth/principal.js';
@@ -24,7 +25,8 @@ import { toAuthUser } from '../../src/accounts/user-entities.js';
 import { createProject } from '../../src/accounts/create-project.js';
 import { createRunner } from '../../src/ci/runners/register-runner.js';
 import { insertIssues } from '../seed-issues.js';
-import { BenchRunner, appendLog, drainQueue, jobLog, pollIdle, type HandedJob } from '../runner-load.js';
+import { BenchRunner, drainQueue, pollIdle, type HandedJob } from '../runner-load.js';
+import { runLogTraffic } from '../log-traffic.js';
 
 const IDLE_RUNNERS = 50;
 const DRAIN_RUNNERS = 10;
@@ -37,7 +39,8 @@ const POLLING_S = Number(process.env.BENCH_CI_POLLING_S ?? 25);
 const LOG_BYTES = 5 * 1024 * 1024;
 const LOG_CHUNK = 128 * 1024;
 const LOG_PHASE_S = 8;
-const VIEWERS = 5;
+/** BENCH_CI_LOG_VIEWERS: viewers of the job page during the log phase (0 to measure the appends alone). */
+const VIEWERS = Number(process.env.BENCH_CI_LOG_VIEWERS ?? 5);
 /** The ordinary requests: 4 clients, each one request every 40 ms (100 a second in all). */
 const CLIENTS = 4;
 const CLIENT_EVERY_MS = 40;
@@ -87,6 +90,19 @@ async function cpuShare(server: BenchServer, seconds: number): Promise<number> {
   return ((after - before) / (Date.now() - started)) * 100;
 }
 
+/**
+ * The server's event-loop delay since the last scrape (prom-client resets its histogram on each
+ * collection): p99 and max in ms. What a request waits behind, measured in the server, apart from the
+ * load generator's own event loop.
+ */
+async function loopDelay(server: BenchServer): Promise<{ p99: number; max: number } | null> {
+  const response = await fetch(`${server.url}/-/metrics`);
+  if (response.status !== 200) return null;
+  const text = await response.text();
+  const value = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)`, 'm').exec(text)?.[1] ?? Number.NaN) * 1000;
+  return { p99: value('nodejs_eventloop_lag_p99_seconds'), max: value('nodejs_eventloop_lag_max_seconds') };
+}
+
 /** Ordinary API requests at a steady pace until `until` resolves: their latencies in ms. */
 async function ordinaryLoad(server: BenchServer, projectId: number, until: Promise<unknown>): Promise<{ latencies: number[]; failures: number }> {
   let done = false;
@@ -109,49 +125,6 @@ async function ordinaryLoad(server: BenchServer, projectId: number, until: Promi
     }),
   );
   return { latencies, failures };
-}
-
-/**
- * Five viewers of the job's page polling its log fragment every 2 s, as its htmx does (the poll's URL
- * is the one the last answer carried: it holds the log's state, so a poll asks for what is new), and
- * the raw log read every second, until `until`.
- */
-async function viewLog(server: BenchServer, jobPath: () => string, until: Promise<unknown>): Promise<{ views: number[]; raws: number[] }> {
-  let done = false;
-  void until.finally(() => (done = true));
-  const views: number[] = [];
-  const raws: number[] = [];
-  const timed = async (path: string, headers: Record<string, string>, into: number[]): Promise<string> => {
-    const started = performance.now();
-    const response = await fetch(`${server.url}${path}`, { headers });
-    const body = await response.text();
-    if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
-    into.push(performance.now() - started);
-    return body;
-  };
-  const pollOf = (body: string) => /<div id="job-panel"[^>]* hx-get="([^"]+)"/.exec(body)?.[1];
-  const viewer = async (index: number) => {
-    await sleep((index * 2000) / VIEWERS);
-    let shown = jobPath();
-    let poll = pollOf(await timed(shown, {}, views)) ?? `${shown}/log`;
-    while (!done) {
-      await sleep(2000);
-      if (done) break;
-      // The next log is another job: its page is opened as a viewer would.
-      if (jobPath() !== shown) {
-        shown = jobPath();
-        poll = pollOf(await timed(shown, {}, views)) ?? `${shown}/log`;
-      } else poll = pollOf(await timed(poll, { 'hx-request': 'true' }, views)) ?? poll;
-    }
-  };
-  const raw = async () => {
-    while (!done) {
-      await sleep(1000);
-      if (!done) await timed(`${jobPath()}/raw`, {}, raws);
-    }
-  };
-  await Promise.all([...Array.from({ length: VIEWERS }, (_, index) => viewer(index)), raw()]);
-  return { views, raws };
 }
 
 /** Ten pipelines of 100 jobs on main (the push of the .gitlab-ci.yml makes the first): the pending count. */
@@ -223,30 +196,28 @@ async function handOut(server: BenchServer, projectId: number, tokens: string[])
 /** The p99 of ordinary requests while 5 MB logs are appended to running jobs and viewed, against the same with no log traffic. */
 async function logStream(server: BenchServer, seeded: Record<string, unknown>, jobs: HandedJob[]): Promise<Row> {
   const projectId = seeded.projectId as number;
+  await loopDelay(server);
   const quietLoad = await ordinaryLoad(server, projectId, sleep(LOG_PHASE_S * 1000));
-  let current = jobs[0];
-  const jobPath = () => `/${seeded.projectPath as string}/-/jobs/${current.id}`;
-  const log = jobLog(LOG_BYTES);
-  let logs = 0;
+  const quietDelay = await loopDelay(server);
   const cpuBefore = server.cpuMs?.() ?? null;
   const started = performance.now();
-  const streaming = (async () => {
-    do {
-      current = jobs[logs];
-      await appendLog(server.url, current, log, LOG_CHUNK);
-      logs += 1;
-    } while (performance.now() - started < LOG_PHASE_S * 1000);
-  })();
-  const [loaded, viewed] = await Promise.all([ordinaryLoad(server, projectId, streaming), viewLog(server, jobPath, streaming), streaming]);
+  // The log traffic runs on a thread of its own: 5 MB logs going out and pages coming back would
+  // otherwise hold the event loop that times the ordinary requests, and their latencies would be the
+  // load generator's as much as the server's.
+  const logTraffic = runLogTraffic({ url: server.url, projectPath: seeded.projectPath as string, jobs, seconds: LOG_PHASE_S, viewers: VIEWERS, logBytes: LOG_BYTES, chunkBytes: LOG_CHUNK });
+  const [loaded, traffic] = await Promise.all([ordinaryLoad(server, projectId, logTraffic), logTraffic]);
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = server.cpuMs?.() ?? null;
+  const loadedDelay = await loopDelay(server);
+  const delays = quietDelay && loadedDelay ? `; server event-loop delay p99/max ${round(loadedDelay.p99)}/${round(loadedDelay.max)} ms (quiet ${round(quietDelay.p99)}/${round(quietDelay.max)})` : '';
+  const { logs, views, raws } = traffic;
   // The server's CPU for the log traffic (appends, views, raw reads and the ordinary requests), per MB
   // of log: what a loaded machine's latencies hide.
   const cpuPerMb = cpuBefore === null || cpuAfter === null ? '' : `; server CPU ${Math.round((cpuAfter - cpuBefore) / ((logs * LOG_BYTES) / 1048576))} ms per MB of log`;
   const quietP99 = percentile(quietLoad.latencies, 99);
   const loadedP99 = percentile(loaded.latencies, 99);
   return {
-    name: `p99 of GET a project / its issues (${(CLIENTS * 1000) / CLIENT_EVERY_MS} req/s) while ${logs} × 5 MB logs are appended in 128 KiB chunks (${round((logs * LOG_BYTES) / 1048576 / seconds, 2)} MB/s) and viewed (page/fragment p50 ${round(percentile(viewed.views, 50))} ms, max ${round(Math.max(...viewed.views))} ms; raw log p50 ${round(percentile(viewed.raws, 50))} ms), against no log traffic (p99 ${round(quietP99)} ms)${cpuPerMb}`,
+    name: `p99 of GET a project / its issues (${(CLIENTS * 1000) / CLIENT_EVERY_MS} req/s) while ${logs} × 5 MB logs are appended in 128 KiB chunks (${round((logs * LOG_BYTES) / 1048576 / seconds, 2)} MB/s) and viewed by ${VIEWERS} (page/fragment p50 ${round(percentile(views, 50))} ms, max ${round(Math.max(...views))} ms; raw log p50 ${round(percentile(raws, 50))} ms), against no log traffic (p99 ${round(quietP99)} ms)${cpuPerMb}${delays}`,
     value: round(loadedP99),
     unit: 'ms',
     baseline: round(quietP99),

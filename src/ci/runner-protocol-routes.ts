@@ -149,8 +149,8 @@ export function runnerProtocolRoutes(app: FastifyInstance, deps: Deps): void {
     const build = await runningJob(request, input, Number(input.job_id));
     const state = input.state;
     if (state === 'running' || state === undefined) {
-      await touchJob(deps, Number(build.id));
-      return reply.code(200).header('job-status', build.status).send('200');
+      const interval = await touchJob(deps, Number(build.id));
+      return reply.code(200).header('job-status', build.status).header('x-gitlab-trace-update-interval', String(interval)).send('200');
     }
     if (state !== 'success' && state !== 'failed') throw new ApiError(400, { message: '400 Bad request' });
     const exitCode = input.exit_code === undefined || input.exit_code === null ? undefined : Number(input.exit_code);
@@ -178,7 +178,7 @@ export function runnerProtocolRoutes(app: FastifyInstance, deps: Deps): void {
         throw forbidden('403 Forbidden - The job log size limit was reached', { 'job-status': 'failed' });
       }
       if (!result.ok) throw forbidden('403 Forbidden - Job is not running');
-      return reply.code(202).header('job-status', 'running').header('range', `0-${result.size}`).header('x-gitlab-trace-update-interval', '30').send('202');
+      return reply.code(202).header('job-status', 'running').header('range', `0-${result.size}`).header('x-gitlab-trace-update-interval', String(result.updateInterval)).send('202');
     });
   });
 

@@ -231,3 +231,35 @@ describe('the job page polls for what is new', () => {
     expect(final).toContain(`<details class="log-section" data-section="build_step" open><summary><span class="ansi-green-fg">Building</span><span class="log-duration">00:05</span></summary><span class="ansi-green-fg">inside one\npartial done\ninside two\n</span></details>after\nlast words`);
   });
 });
+
+describe('the trace update interval', () => {
+  it('asks the runner for its log every 60 s, every 3 s for 10 s after a viewer opened the job page or polled it', async () => {
+    const job = await claim();
+    const interval = (answer: { headers: Record<string, unknown> }) => answer.headers['x-gitlab-trace-update-interval'];
+    const update = () => kiln.app.inject({ method: 'PUT', url: `/api/v4/jobs/${job.id}`, payload: { token: job.token, state: 'running' } });
+    let sent = 0;
+    const send = async (text: string) => {
+      const answer = await patch(job, sent, text);
+      expect(answer.statusCode).toBe(202);
+      sent += text.length;
+      return answer;
+    };
+    expect(interval(await send('one\n'))).toBe('60');
+    expect(interval(await update())).toBe('60');
+
+    const web = new WebSession(kiln);
+    await web.signIn(w.reporter.username, w.reporter.password);
+    const page = `/${w.project.path_with_namespace}/-/jobs/${job.id}`;
+    expect((await web.get(page)).statusCode).toBe(200);
+    expect(interval(await send('two\n'))).toBe('3');
+    expect(interval(await update())).toBe('3');
+
+    // Ten seconds later, with no viewer, the runner is told to slow down; a poll of the page watches again.
+    kiln.clock.advance(10_001);
+    expect(interval(await send('three\n'))).toBe('60');
+    expect((await web.get(`${page}/log`)).statusCode).toBe(200);
+    expect(interval(await send('four\n'))).toBe('3');
+    kiln.clock.advance(9_000);
+    expect(interval(await send('five\n'))).toBe('3');
+  });
+});

@@ -47,7 +47,7 @@ async function cloneBuild(trx: DbTransaction, deps: Deps, build: CiBuildRow, use
     .insertInto('ci_builds')
     .values({
       ...rest, status: 'created', retried: 0, user_id: userId, created_at: now, updated_at: now, queued_at: null, started_at: null, finished_at: null,
-      token_digest: null, runner_id: null, failure_reason: null, scheduled_at: null, erased_at: null, artifacts_expire_at: null, trace_size: 0, retries: Number(build.retries) + 1, coverage: null,
+      token_digest: null, runner_id: null, failure_reason: null, scheduled_at: null, erased_at: null, artifacts_expire_at: null, trace_size: 0, trace_watched_until: null, retries: Number(build.retries) + 1, coverage: null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

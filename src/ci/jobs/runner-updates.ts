@@ -49,7 +49,7 @@ export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' 
       const { id: _id, ...rest } = updated;
       copy = await trx
         .insertInto('ci_builds')
-        .values({ ...rest, status: 'pending', retried: 0, retries: Number(build.retries) + 1, created_at: now, updated_at: now, queued_at: now, started_at: null, finished_at: null, token_digest: null, runner_id: null, failure_reason: null, trace_size: 0 })
+        .values({ ...rest, status: 'pending', retried: 0, retries: Number(build.retries) + 1, created_at: now, updated_at: now, queued_at: now, started_at: null, finished_at: null, token_digest: null, runner_id: null, failure_reason: null, trace_size: 0, trace_watched_until: null })
         .returning(['id', 'project_id', 'user_id'])
         .executeTakeFirstOrThrow();
       await trx.updateTable('deployments').set({ deployable_id: copy.id, status: 'created', finished_at: null, updated_at: now }).where('deployable_id', '=', build.id).execute();
@@ -67,11 +67,38 @@ export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' 
 }
 
 /** A runner's keep-alive (`PUT /jobs/:id` with `state=running`): the job is not stuck (drop-stuck-jobs.ts). */
-export async function touchJob(deps: Deps, buildId: number): Promise<void> {
-  await deps.db.updateTable('ci_builds').set({ updated_at: deps.clock.now() }).where('id', '=', buildId).where('status', '=', 'running').execute();
+export async function touchJob(deps: Deps, buildId: number): Promise<number> {
+  const touched = await deps.db.updateTable('ci_builds').set({ updated_at: deps.clock.now() }).where('id', '=', buildId).where('status', '=', 'running').returning('trace_watched_until').executeTakeFirst();
+  return traceUpdateInterval(deps, touched?.trace_watched_until ?? null);
 }
 
-export type TraceAppend = { ok: true; size: number } | { ok: false; reason: 'range'; size: number } | { ok: false; reason: 'not_running' | 'too_large' };
+/** GitLab's trace update frequencies: how often a runner should send its log (X-GitLab-Trace-Update-Interval, seconds). */
+const UPDATE_INTERVAL_S = 60;
+const UPDATE_INTERVAL_WATCHED_S = 3;
+/** A viewer's request counts as watching the log for this long (GitLab's watch flag TTL). */
+const WATCHED_FOR_MS = 10_000;
+
+/** The interval a runner is told: 3 s while someone watches the job's log, 60 s otherwise. */
+export function traceUpdateInterval(deps: Deps, watchedUntil: number | null): number {
+  return watchedUntil !== null && Number(watchedUntil) > deps.clock.now() ? UPDATE_INTERVAL_WATCHED_S : UPDATE_INTERVAL_S;
+}
+
+/**
+ * Marks a running job's log as watched for the next 10 s (the job page and its polls). The row is
+ * written only when less than half of that is left, so a page polling every 2 s writes every ~6 s.
+ */
+export async function markTraceWatched(deps: Deps, buildId: number): Promise<void> {
+  const now = deps.clock.now();
+  await deps.db
+    .updateTable('ci_builds')
+    .set({ trace_watched_until: now + WATCHED_FOR_MS })
+    .where('id', '=', buildId)
+    .where('status', '=', 'running')
+    .where((eb) => eb.or([eb('trace_watched_until', 'is', null), eb('trace_watched_until', '<', now + WATCHED_FOR_MS / 2)]))
+    .execute();
+}
+
+export type TraceAppend = { ok: true; size: number; updateInterval: number } | { ok: false; reason: 'range'; size: number } | { ok: false; reason: 'not_running' | 'too_large' };
 
 /** Appends `data` at byte `start` of the job's log: the log must be exactly `start` bytes long (else 416). */
 export async function appendTrace(deps: Deps, buildId: number, start: number, data: Buffer): Promise<TraceAppend> {
@@ -86,13 +113,13 @@ export async function appendTrace(deps: Deps, buildId: number, start: number, da
       .where('id', '=', buildId)
       .where('status', '=', 'running')
       .where('trace_size', '=', start)
-      .returning('id')
+      .returning(['id', 'trace_watched_until'])
       .executeTakeFirst();
     if (!moved) {
       const row = await trx.selectFrom('ci_builds').select(['status', 'trace_size']).where('id', '=', buildId).executeTakeFirstOrThrow();
       return row.status !== 'running' ? { ok: false, reason: 'not_running' } : { ok: false, reason: 'range', size: Number(row.trace_size) };
     }
     await appendTraceChunks(trx, buildId, data, await maskedValuesOf(trx, deps.box, buildId));
-    return { ok: true, size: end };
+    return { ok: true, size: end, updateInterval: traceUpdateInterval(deps, moved.trace_watched_until) };
   });
 }

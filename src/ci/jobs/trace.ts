@@ -19,7 +19,10 @@ interface Chunk {
   data: Buffer;
 }
 
-const chunkOf = (row: { chunk_index: number; data: Uint8Array }): Chunk => ({ index: Number(row.chunk_index), data: Buffer.from(row.data) });
+// Both drivers hand a blob as a Buffer already; a plain Uint8Array is wrapped, not copied. A log
+// streams in at megabytes a second, and every copy is garbage the collector must sweep.
+const bufferOf = (data: Uint8Array): Buffer => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+const chunkOf = (row: { chunk_index: number; data: Uint8Array }): Chunk => ({ index: Number(row.chunk_index), data: bufferOf(row.data) });
 
 async function chunksFrom(db: Executor, buildId: number, first: number, limit?: number): Promise<Chunk[]> {
   let query = db.selectFrom('ci_build_trace_chunks').select(['chunk_index', 'data']).where('build_id', '=', buildId).where('chunk_index', '>=', first).orderBy('chunk_index');
@@ -27,27 +30,34 @@ async function chunksFrom(db: Executor, buildId: number, first: number, limit?: 
   return (await query.execute()).map(chunkOf);
 }
 
-/** The stored log's length, and its last chunk (null when there is no log). */
-async function lastChunk(db: Executor, buildId: number): Promise<Chunk | null> {
-  const row = await db.selectFrom('ci_build_trace_chunks').select(['chunk_index', 'data']).where('build_id', '=', buildId).orderBy('chunk_index', 'desc').limit(1).executeTakeFirst();
-  return row ? chunkOf(row) : null;
+/** The last chunk's index and length (not its bytes): null when there is no log. */
+async function lastChunkLength(db: Executor, buildId: number): Promise<{ index: number; length: number } | null> {
+  const row = await db
+    .selectFrom('ci_build_trace_chunks')
+    .select((eb) => ['chunk_index', eb.fn<number>('length', ['data']).as('length')])
+    .where('build_id', '=', buildId)
+    .orderBy('chunk_index', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? { index: Number(row.chunk_index), length: Number(row.length) } : null;
 }
-
-const sizeOf = (last: Chunk | null) => (last ? last.index * TRACE_CHUNK_SIZE + last.data.length : 0);
 
 /**
  * Appends `data` to the stored log, masking `secrets` in the new bytes and in the stored end that a
- * secret's start may lie in. Only the chunks from that end on are read and written. The caller holds
- * the job's row (the guarded update of ci_builds.trace_size), so appends to one log never interleave.
+ * secret's start may lie in. Only the chunks from that end on are read and written: a runner's
+ * appends fill whole chunks, so with no secret the usual append reads nothing and inserts one chunk.
+ * The caller holds the job's row (the guarded update of ci_builds.trace_size), so appends to one log
+ * never interleave.
  */
 export async function appendTraceChunks(trx: Executor, buildId: number, data: Buffer, secrets: readonly string[]): Promise<void> {
-  const last = await lastChunk(trx, buildId);
-  const size = sizeOf(last);
+  const last = await lastChunkLength(trx, buildId);
+  const size = last ? last.index * TRACE_CHUNK_SIZE + last.length : 0;
   const reach = secrets.length ? Math.max(...secrets.map((secret) => Buffer.byteLength(secret))) - 1 : 0;
-  // The first chunk holding a byte that masking may change: the last one, or earlier for a long secret.
-  const first = last ? Math.min(last.index, Math.floor(Math.max(0, size - reach) / TRACE_CHUNK_SIZE)) : 0;
-  const kept = !last ? [] : first === last.index ? [last] : [...(await chunksFrom(trx, buildId, first, last.index - first)), last];
-  const combined = appendMasked(Buffer.concat(kept.map((chunk) => chunk.data)), data, secrets);
+  // The first chunk holding a byte that changes: the one the log ends in (the next one when the log
+  // ends on a chunk's end), or earlier for a long secret.
+  const first = Math.floor(Math.max(0, size - reach) / TRACE_CHUNK_SIZE);
+  const kept = last && first <= last.index ? await chunksFrom(trx, buildId, first, last.index - first + 1) : [];
+  const combined = kept.length === 0 && secrets.length === 0 ? data : appendMasked(Buffer.concat(kept.map((chunk) => chunk.data)), data, secrets);
   for (let offset = 0, index = first; offset < combined.length; offset += TRACE_CHUNK_SIZE, index += 1) {
     const piece = combined.subarray(offset, offset + TRACE_CHUNK_SIZE);
     const before = kept[index - first];

@@ -15,6 +15,7 @@ import type { CiStatus } from '../../platform/db/tables/ci.js';
 import { jobsQuery, JOB_SCOPES } from '../finder.js';
 import { readTraceFrom, readTraceTail, traceStream } from '../jobs/trace.js';
 import { cancelJob, playJob, retryJob } from '../jobs/job-actions.js';
+import { markTraceWatched } from '../jobs/runner-updates.js';
 import { assertMayUpdateRef } from '../jobs/protected-ref-access.js';
 import { queueSignal } from '../queue-signal.js';
 import { completeLinesEnd, decodeLogState, encodeLogState, jobLogBlock, jobLogIncrement, MAX_SHOWN, renderJobLog, renderLogText, type LogState } from './job-log.js';
@@ -99,9 +100,15 @@ ${archive ? artifactsBlock(context, access, build, archive, mayUpdate) : ''}
 </div>`;
 }
 
+/** A viewer of a running job's log asks its runner, through the trace update interval, to send it every 3 s. */
+async function watchedWhileRunning(context: PageContext, build: CiBuildRow): Promise<void> {
+  if (build.status === 'running') await markTraceWatched(context.deps, Number(build.id));
+}
+
 export async function renderJob(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
   const { deps } = context;
   const build = await jobOf(context, access);
+  await watchedWhileRunning(context, build);
   const log = await wholeLog(context, access, build, ACTIVE_STATUSES.includes(build.status));
   const pipeline = await deps.db.selectFrom('ci_pipelines').selectAll().where('id', '=', build.commit_id).executeTakeFirstOrThrow();
   const [commits, users, runner] = await Promise.all([
@@ -127,6 +134,7 @@ ${log.block}`;
 /** The poll: the panel again, and the log's new lines as out-of-band swaps. */
 export async function renderJobLogFragment(context: PageContext, access: ProjectAccess): Promise<PageOutcome> {
   const build = await jobOf(context, access);
+  await watchedWhileRunning(context, build);
   const log = await logSince(context, access, build, ACTIVE_STATUSES.includes(build.status), context.query.state);
   return fragment(html`${await jobPanel(context, access, build, log.state)}${log.swaps}`);
 }

@@ -87,6 +87,8 @@ export interface CiBuildsTable {
   artifacts_expire_at: number | null;
   retries: Generated<number>;
   trace_size: Generated<number>;
+  /** Until when (epoch ms) a viewer counts as watching the running job's log; null when none has. */
+  trace_watched_until: number | null;
 }
 
 export interface CiRunnersTable {
