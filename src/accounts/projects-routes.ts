@@ -59,8 +59,12 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await project();
       const forkedFrom = (await forkedFromJson(deps, deps.config, principal?.user ?? null, [access.project])).get(Number(access.project.id));
       let json = projectJson(deps.caches, deps.config, access.project, access.namespace, principal ? access : undefined, forkedFrom);
-      // Not in the kept entity: the links and the invited groups' names change without the project's version.
-      json = withMember(json, 'shared_with_groups', JSON.stringify(await sharedWithGroups(deps, principal?.user ?? null, { projectId: Number(access.project.id) })));
+      // Not in the kept entity: the links and the invited groups' names change without the project's
+      // version. Read only for a project that may have links (has_group_links, kept by share-project.ts
+      // in the links' transaction): almost none has, and then the look-up is the one statement. Only a
+      // known 0 skips it: a row without the column still reads the links.
+      const shared = access.project.has_group_links !== 0 ? await sharedWithGroups(deps, principal?.user ?? null, { projectId: Number(access.project.id) }) : [];
+      json = withMember(json, 'shared_with_groups', JSON.stringify(shared));
       if (showsCustomAttributes(input, principal?.user ?? null)) {
         json = withMember(json, 'custom_attributes', JSON.stringify((await customAttributesOf(deps.db, 'project_id', [Number(access.project.id)])).get(Number(access.project.id))));
       }

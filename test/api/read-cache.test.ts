@@ -150,18 +150,34 @@ describe('two app instances on one database', () => {
       await twice(`/projects/${project.id}`, reader.token);
     });
 
-    // Beside them, `shared_with_groups` is read on every GET (the groups the project is shared with
-    // are not in the kept entity): one statement more on both databases.
-    it('SQLite: the checks for other processes\' commits and the shared groups when nothing was written; PostgreSQL: two statements', async () => {
+    // The project is shared with no group (its row's has_group_links is 0): `shared_with_groups` is
+    // not read.
+    it('SQLite: only the checks for other processes\' commits when nothing was written; PostgreSQL: one statement', async () => {
       const texts = await get();
-      if (testDialect() === 'sqlite') expect(reads(texts)).toHaveLength(1);
-      else expect(texts).toHaveLength(2);
+      if (testDialect() === 'sqlite') expect(reads(texts)).toEqual([]);
+      else expect(texts).toHaveLength(1);
     });
 
     it('read again after another process wrote, and the change shows', async () => {
       await sql`update projects set description = ${'changed on the other node'} where id = ${project.id}`.execute(second.deps.db);
-      expect(reads(await get()).length).toBe(2);
+      expect(reads(await get()).length).toBe(1);
       expect((await kiln.api('GET', `/projects/${project.id}`, { token: reader.token })).body.description).toBe('changed on the other node');
+    });
+
+    // The flag that says whether to read them is on the project row (has_group_links), written with
+    // the link: a share or its removal on the other instance shows on the next GET here.
+    it('a share and its removal on the other instance show at once, and the shared project reads its groups', async () => {
+      const guests = await kiln.createGroup(owner, 'nodes-guests', { visibility: 'public' });
+      const shown = async () => (await kiln.api('GET', `/projects/${project.id}`, { token: reader.token })).body.shared_with_groups.map((row: { group_id: number }) => row.group_id);
+      expect(await shown()).toEqual([]);
+      await onSecond('POST', `/projects/${project.id}/share`, owner.token, { group_id: guests.id, group_access: 20 });
+      expect(await shown()).toEqual([guests.id]);
+      const texts = await get();
+      // The look-up kept (SQLite) or read (PostgreSQL), then the groups.
+      if (testDialect() === 'sqlite') expect(reads(texts)).toHaveLength(1);
+      else expect(texts).toHaveLength(2);
+      await onSecond('DELETE', `/projects/${project.id}/share/${guests.id}`, owner.token);
+      expect(await shown()).toEqual([]);
     });
   });
 });

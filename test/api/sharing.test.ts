@@ -224,6 +224,43 @@ describe('DELETE /api/v4/projects/:id/share/:group_id', () => {
     expect(await kiln.api('DELETE', `/projects/${solo.id}/share/${team.id}`, { token: owner.token }))
       .toMatchObject({ status: 404, body: { message: '404 Group Link Not Found' } });
   });
+
+  // GET /projects/:id reads the links only while the project row's has_group_links is set
+  // (accounts/share-project.ts keeps it in the links' transaction).
+  it('the project keeps showing the groups that remain, and none once the last goes', async () => {
+    const flag = async () => Number((await kiln.deps.db.selectFrom('projects').select('has_group_links').where('id', '=', solo.id).executeTakeFirstOrThrow()).has_group_links);
+    const shown = async () => (await kiln.api('GET', `/projects/${solo.id}`, { token: owner.token })).body.shared_with_groups.map((row: { group_id: number }) => row.group_id);
+    expect(await flag()).toBe(0);
+    for (const group of [team, third]) await kiln.apiAs(owner, 'POST', `/projects/${solo.id}/share`, { group_id: group.id, group_access: ACCESS.reporter });
+    expect([await flag(), await shown()]).toEqual([1, [team.id, third.id]]);
+    await kiln.apiAs(owner, 'DELETE', `/projects/${solo.id}/share/${team.id}`);
+    expect([await flag(), await shown()]).toEqual([1, [third.id]]);
+    await kiln.apiAs(owner, 'DELETE', `/projects/${solo.id}/share/${third.id}`);
+    expect([await flag(), await shown()]).toEqual([0, []]);
+  });
+});
+
+describe('has_group_links under concurrent writes', () => {
+  // A share and the removal of another link at once: the removal's "none remain" must see the share
+  // (on PostgreSQL both lock the project row first), or the project would hide a link it has.
+  it('never leaves the flag 0 beside a link', async () => {
+    const project = await kiln.createProject(owner, 'raced');
+    const groups = [];
+    for (let i = 0; i < 4; i += 1) groups.push(await kiln.createGroup(owner, `raced-${i}`));
+    const hidden: number[] = [];
+    for (let round = 0; round < 40; round += 1) {
+      const [shared, removed] = [groups[round % 4], groups[(round + 2) % 4]];
+      await kiln.apiAs(owner, 'POST', `/projects/${project.id}/share`, { group_id: removed.id, group_access: ACCESS.reporter });
+      await Promise.all([
+        kiln.apiAs(owner, 'DELETE', `/projects/${project.id}/share/${removed.id}`),
+        kiln.apiAs(owner, 'POST', `/projects/${project.id}/share`, { group_id: shared.id, group_access: ACCESS.reporter }),
+      ]);
+      const row = await kiln.deps.db.selectFrom('projects').select('has_group_links').where('id', '=', project.id).executeTakeFirstOrThrow();
+      if (Number(row.has_group_links) === 0) hidden.push(round);
+      await kiln.apiAs(owner, 'DELETE', `/projects/${project.id}/share/${shared.id}`);
+    }
+    expect(hidden).toEqual([]);
+  });
 });
 
 describe('the members pages', () => {

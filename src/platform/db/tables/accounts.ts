@@ -114,6 +114,11 @@ export interface ProjectsTable {
   /** The upstream this project was forked from (GitLab's forked_from_project), kept by the fork actions. */
   forked_from_project_id: number | null;
   avatar: string | null;
+  /**
+   * 1 while the project may have group links (project_group_links), kept by the link's writes in their
+   * transaction: 0 means it has none, so GET /projects/:id skips reading them. Not an API attribute.
+   */
+  has_group_links: Generated<number>;
   created_at: number;
   updated_at: number;
   last_activity_at: number;
