@@ -1,6 +1,7 @@
 // The ci-runners scenario's log traffic, on a worker thread of its own (bench/scenarios/ci-runners.ts):
-// 5 MB job logs appended with `PATCH /jobs/:id/trace` in 128 KiB chunks back to back, one job after
-// another, while viewers poll the job page's log fragment every 2 s (as its htmx does, with the log's
+// either one 5 MB job log written over the phase and sent as a runner sends it (what is new, every
+// `pacedEveryMs`), or a flood of 5 MB logs appended with `PATCH /jobs/:id/trace` in 128 KiB chunks
+// back to back, one job after another; meanwhile viewers poll the job page's log fragment every 2 s (as its htmx does, with the log's
 // state from the last answer) and the raw log is read every second. Sending megabytes and parsing
 // pages costs the load generator CPU; on the thread that times the ordinary requests it would show up
 // in their latencies, which must be the server's.
@@ -16,6 +17,8 @@ export interface LogTrafficOptions {
   viewers: number;
   logBytes: number;
   chunkBytes: number;
+  /** Set: one log, written evenly over `seconds` and sent every this many ms; unset: the flood. */
+  pacedEveryMs?: number;
 }
 
 export interface LogTrafficResult {
@@ -44,16 +47,30 @@ async function logTraffic(options: LogTrafficOptions): Promise<LogTrafficResult>
   let current = options.jobs[0];
   let logs = 0;
   const started = performance.now();
-  const writing = (async () => {
-    do {
-      current = options.jobs[logs];
-      await appendLog(options.url, current, log, options.chunkBytes);
-      logs += 1;
-    } while (performance.now() - started < options.seconds * 1000);
-  })();
+  const writing = options.pacedEveryMs
+    ? sendPaced(options, current, log, started).then(() => (logs = 1))
+    : (async () => {
+        do {
+          current = options.jobs[logs];
+          await appendLog(options.url, current, log, options.chunkBytes);
+          logs += 1;
+        } while (performance.now() - started < options.seconds * 1000);
+      })();
   const viewed = await viewLog(options, () => `/${options.projectPath}/-/jobs/${current.id}`, writing);
   await writing;
   return { logs, ...viewed };
+}
+
+/** One log written evenly over the phase: every `pacedEveryMs`, one PATCH of what the job printed since the last. */
+async function sendPaced(options: LogTrafficOptions, job: HandedJob, log: Buffer, started: number): Promise<void> {
+  for (let sent = 0; sent < log.length; ) {
+    await sleep(options.pacedEveryMs!);
+    const printed = Math.min(log.length, Math.round((log.length * (performance.now() - started)) / (options.seconds * 1000)));
+    if (printed > sent) {
+      await appendLog(options.url, job, log.subarray(sent, printed), printed - sent, sent);
+      sent = printed;
+    }
+  }
 }
 
 /** Viewers of the job being written and a raw log reader, until `until` settles. */

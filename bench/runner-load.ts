@@ -109,13 +109,14 @@ export function jobLog(size: number): Buffer {
   return Buffer.from(lines.join('')).subarray(0, size);
 }
 
-/** The job's log appended in `chunk`-byte pieces, one after the other, as GitLab Runner's trace buffer sends them. */
-export async function appendLog(url: string, job: HandedJob, log: Buffer, chunk: number): Promise<void> {
+/** `log` appended at byte `at` of the job's log in `chunk`-byte pieces, one after the other, as GitLab Runner's trace buffer sends them. */
+export async function appendLog(url: string, job: HandedJob, log: Buffer, chunk: number, at = 0): Promise<void> {
   for (let offset = 0; offset < log.length; offset += chunk) {
     const piece = log.subarray(offset, Math.min(log.length, offset + chunk));
+    const start = at + offset;
     const response = await fetch(`${url}/api/v4/jobs/${job.id}/trace`, {
       method: 'PATCH',
-      headers: { 'job-token': job.token, 'content-type': 'text/plain', 'content-range': `${offset}-${offset + piece.length - 1}` },
+      headers: { 'job-token': job.token, 'content-type': 'text/plain', 'content-range': `${start}-${start + piece.length - 1}` },
       body: new Uint8Array(piece),
     });
     await response.arrayBuffer();
