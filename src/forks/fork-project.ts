@@ -77,7 +77,7 @@ function fullMessages(error: ValidationError): string[] {
 
 export async function forkProject(deps: Deps, principal: Principal, upstreamAccess: ProjectAccess, input: ForkInput): Promise<ProjectRow> {
   if (!mayFork(upstreamAccess)) throw new NotFoundError();
-  // Every column (the route's row may be a prefetched subset).
+  // The upstream row as it is now, read again rather than taken from the route's look-up.
   const upstream = await deps.db.selectFrom('projects').selectAll().where('id', '=', Number(upstreamAccess.project.id)).executeTakeFirst();
   if (!upstream) throw new NotFoundError('Project');
   const namespace = await targetNamespace(deps, principal, input);

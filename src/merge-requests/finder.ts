@@ -21,7 +21,7 @@ export async function latestDiffOf(db: Executor, mr: MergeRequestRow): Promise<M
   return (await db.selectFrom('merge_request_diffs').selectAll().where('id', '=', Number(mr.latest_merge_request_diff_id)).executeTakeFirst()) ?? null;
 }
 
-/** The project row with every column (a prefetched row carries only some of the merge request settings). */
+/** The project row with every column, read again rather than taken from the route's look-up. */
 export async function fullProject(db: Executor, projectId: number): Promise<ProjectRow | undefined> {
   return db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
 }

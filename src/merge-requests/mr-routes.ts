@@ -29,7 +29,7 @@ function refusePaid(input: Record<string, unknown>): void {
   if (sent.length) throw new ParamError(sent.map((name) => `${name} is not supported`).join(', '));
 }
 
-/** The project row with all its settings (the route's row may be a prefetched subset). */
+/** The project row with all its settings, read again rather than taken from the route's look-up. */
 async function settingsOf(deps: Deps, access: ProjectAccess) {
   const project = await fullProject(deps.db, Number(access.project.id));
   if (!project) throw new NotFoundError('Project');

@@ -125,8 +125,8 @@ describe('statements per read with the row cache off (KILN_READ_CACHE=false)', (
     expect({ count: statements.count, status }).toEqual({ count: 1, status: 200 });
   });
 
-  // Off, the route kit builds no cache keys (route.ts scopedKey): nothing may be answered as another
-  // request was, whoever asks and whatever for.
+  // Off, nothing is kept between requests: nothing may be answered as another request was, whoever
+  // asks and whatever for.
   it('answers each caller, project and page its own', async () => {
     const owner = await uncached.createUser('off-reader-a');
     const other = await uncached.createUser('off-reader-b');

@@ -1,5 +1,5 @@
-// A JSON body serialised once and sent as is: memoised answers (platform/db/read-cache.ts) keep the text,
-// so a cache hit skips serialisation, which was the largest remaining step of a cached GET.
+// A JSON body serialised once and sent as is: a handler that has the answer's JSON text already (kept
+// entities, http/entity-cache.ts) sends it without serialising it again.
 export class JsonText {
   readonly text: string;
   /** What identifies the text (http/etag.ts): answers with the same identity have the same text. */
