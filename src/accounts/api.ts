@@ -53,3 +53,7 @@ export { removeAvatar } from './remove-avatar.js';
 export { findAvatar, sendAvatar } from './avatars-finder.js';
 // Issue 36 (access requests): the project and group pages' "Request access" button.
 export { groupRequestAccessHtml, projectRequestAccessHtml } from './pages/members-page.js';
+// Issue 40 (membership levels in one place): a project's team as users (the issue sidebar's assignees)
+// and the groups a user reaches (the notifications page), from platform/auth/membership-queries.ts.
+export { projectUsersQuery } from './project-users-queries.js';
+export { memberGroupsOnly } from './finders-queries.js';

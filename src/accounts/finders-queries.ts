@@ -23,6 +23,7 @@ export function nameOrPathLike(pattern: string) {
   return sql<boolean>`(lower(name) like ${pattern} escape '\\' or full_path_lower like ${pattern} escape '\\')`;
 }
 
+/** Groups the user reaches: a live member of it or of a group above it, or invited to it through a share (memberGroupIdsSql). */
 export function memberGroupsOnly(userId: number, nowMs: number) {
   return sql<boolean>`id in (${memberGroupIdsSql(userId, nowMs)})`;
 }

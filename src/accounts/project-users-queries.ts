@@ -1,5 +1,6 @@
 // GET /projects/:id/users (GitLab's `project.team.users`): everyone with a live membership of the
-// project, of a group above it, or owning its personal namespace; ordered by user id.
+// project or of a group above it, invited through a group the project or one of those groups is shared
+// with, or owning its personal namespace; ordered by user id. The issue sidebar offers the same users.
 import { sql } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { ProjectRow } from './access.js';

@@ -1,7 +1,11 @@
-// The groups and projects the profile page offers a notification level for: the groups the user is a
-// member of; the projects they belong to directly, through one of those groups or in their personal
-// namespace; and any group or project they already have a setting for.
+// The groups and projects the profile page offers a notification level for: the groups the user
+// reaches (GitLab's GroupsFinder over their authorized groups): a live membership of it or of a group
+// above it, or a share of it with a group they are in (the rule of platform/auth/membership-queries.ts);
+// the projects they belong to directly, through a group they are a member of or in their personal
+// namespace (GitLab lists the settings its memberships create, so a project reached only through a
+// share is not listed); and any group or project they already have a setting for.
 import type { Deps } from '../platform/deps.js';
+import { memberGroupsOnly } from '../accounts/api.js';
 
 export interface SourceRow {
   id: number;
@@ -10,12 +14,10 @@ export interface SourceRow {
 
 export async function notificationSources(deps: Deps, userId: number, limit: number): Promise<{ groups: SourceRow[]; projects: SourceRow[] }> {
   const memberGroups = deps.db
-    .selectFrom('members as m')
-    .innerJoin('namespaces as n', 'n.id', 'm.source_id')
-    .select(['n.id', 'n.full_path'])
-    .where('m.user_id', '=', userId)
-    .where('m.source_type', '=', 'Namespace')
-    .where('n.kind', '=', 'group');
+    .selectFrom('namespaces')
+    .select(['id', 'full_path'])
+    .where('kind', '=', 'group')
+    .where(memberGroupsOnly(userId, deps.clock.now()));
   const configuredGroups = deps.db
     .selectFrom('notification_settings as s')
     .innerJoin('namespaces as n', 'n.id', 's.source_id')
