@@ -10,6 +10,7 @@ export { narrowIssueSearch } from './issue-search-queries.js';
 export { milestoneIssuesQuery } from './issues-queries.js';
 export { confidentialScope, findReadableIssue } from './finder.js';
 export { presentIssue, presentIssues } from './present-issues.js';
+export { visibleParticipants } from './participants.js';
 // Hooks other features register at setup for issues to call (hooks.ts).
 export { issueHooks, NO_ISSUABLE_TEMPLATES, type IssuableTemplateRequest, type IssuableTemplates } from './hooks.js';
 // Issue 34 (merge request review): the notes machinery for any noteable — its routes, given a kind

@@ -8,8 +8,7 @@ import { p, requireOneOf } from '../platform/http/params.js';
 import { ForbiddenError, NotFoundError, RecordNotFoundError } from '../platform/errors.js';
 import { canOnProject, canReopenIssue, canUpdateIssue } from '../platform/auth/policies/index.js';
 import { findReadableIssue } from './finder.js';
-import { usersById } from './entities.js';
-import { userBasic } from '../accounts/api.js';
+import { visibleParticipants } from './participants.js';
 import { presentIssue } from './present-issues.js';
 import { createIssue } from './create-issue.js';
 import { updateIssue } from './update-issue.js';
@@ -68,20 +67,14 @@ export function issueRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   apiRoute(app, deps, {
-    method: 'GET', url: '/projects/:id/issues/:issue_iid/participants', summary: 'Who takes part in an issue: its author, assignees and commenters', tags: TAGS,
+    method: 'GET', url: '/projects/:id/issues/:issue_iid/participants', summary: 'Who takes part in an issue: its author, assignees, commenters and the users mentioned', tags: TAGS,
     ability: { project: 'read_issue' }, auth: 'optional',
     params: { id: p.string.required(), issue_iid: p.integer.required() },
     handler: async ({ params, project }) => {
-      const issue = await findReadableIssue(deps, await project(), params.issue_iid);
-      const id = Number(issue.id);
-      const [assignees, commenters] = await Promise.all([
-        deps.db.selectFrom('issue_assignees').select('user_id').where('issue_id', '=', id).orderBy('user_id').execute(),
-        deps.db.selectFrom('notes').select('author_id').where('noteable_type', '=', 'Issue').where('noteable_id', '=', id).where('system', '=', 0).orderBy('id').execute(),
-      ]);
-      // First appearance decides the order, as the merge request's participants: author, assignees, then commenters.
-      const ids = [...new Set([Number(issue.author_id), ...assignees.map((row) => Number(row.user_id)), ...commenters.map((row) => Number(row.author_id))])];
-      const users = await usersById(deps.db, ids);
-      return ids.flatMap((userId) => (users.has(userId) ? [userBasic(deps.config.baseUrl, users.get(userId)!)] : []));
+      const access = await project();
+      const issue = await findReadableIssue(deps, access, params.issue_iid);
+      const assignees = await deps.db.selectFrom('issue_assignees').select('user_id').where('issue_id', '=', Number(issue.id)).orderBy('user_id').execute();
+      return visibleParticipants(deps, access, { type: 'Issue', id: Number(issue.id), authorId: Number(issue.author_id), leadIds: assignees.map((row) => Number(row.user_id)), title: issue.title, description: issue.description });
     },
   });
 

@@ -8,6 +8,7 @@ export { MERGE_REQUEST_REFERENCE, PROJECT_REFERENCE } from './render-markdown.js
 export { referencedProjectPath } from './project-paths.js';
 // References inside code name nothing: the scanners that look for them read the prose only.
 export { proseOnly } from './prose-only.js';
+export { mentionedUsernames } from './mentions.js';
 // Repositories answer the commits a Markdown text names (commit references).
 export { markdownHooks, type ReferencedCommit } from './hooks.js';
 // Markup files (blobs, READMEs, wiki pages) by their format: Markdown and AsciiDoc.

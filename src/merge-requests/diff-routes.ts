@@ -9,7 +9,7 @@ import { StatusError } from '../platform/errors.js';
 import { isoTime } from '../platform/clock.js';
 import { commitEntity, gitBytes, pageArray } from '../repositories/api.js';
 import { userBasic } from '../accounts/api.js';
-import { usersById } from '../issues/api.js';
+import { usersById, visibleParticipants } from '../issues/api.js';
 import { findMergeRequest, fullProject, latestDiffOf } from './finder.js';
 import { presentMergeRequest } from './present-one.js';
 import { iidParam } from './mr-routes.js';
@@ -117,19 +117,18 @@ export function mergeRequestDiffRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   apiRoute(app, deps, {
-    method: 'GET', url: '/projects/:id/merge_requests/:merge_request_iid/participants', summary: 'Who takes part: the author, assignees, reviewers and commenters', tags: TAGS,
+    method: 'GET', url: '/projects/:id/merge_requests/:merge_request_iid/participants', summary: 'Who takes part: the author, assignees, reviewers, commenters and the users mentioned', tags: TAGS,
     ability: read, auth: 'optional', params: iidParam,
     handler: async (ctx) => {
-      const { mr } = await load(ctx.project, ctx.params.merge_request_iid);
+      const access = await ctx.project();
+      const { mr } = await load(async () => access, ctx.params.merge_request_iid);
       const id = Number(mr.id);
-      const [assignees, reviewers, commenters] = await Promise.all([
+      const [assignees, reviewers] = await Promise.all([
         deps.db.selectFrom('merge_request_assignees').select('user_id').where('merge_request_id', '=', id).execute(),
         deps.db.selectFrom('merge_request_reviewers').select('user_id').where('merge_request_id', '=', id).execute(),
-        deps.db.selectFrom('notes').select('author_id').where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', id).where('system', '=', 0).orderBy('id').execute(),
       ]);
-      const ids = [...new Set([Number(mr.author_id), ...assignees.map((row) => Number(row.user_id)), ...reviewers.map((row) => Number(row.user_id)), ...commenters.map((row) => Number(row.author_id))])];
-      const users = await usersById(deps.db, ids);
-      return ids.flatMap((userId) => (users.has(userId) ? [userBasic(deps.config.baseUrl, users.get(userId)!)] : []));
+      const leadIds = [...assignees, ...reviewers].map((row) => Number(row.user_id));
+      return visibleParticipants(deps, access, { type: 'MergeRequest', id, authorId: Number(mr.author_id), leadIds, title: mr.title, description: mr.description });
     },
   });
 

@@ -6,7 +6,7 @@ import type { Deps } from '../platform/deps.js';
 import type { IssuesTable, NotesTable } from '../platform/db/tables/issues.js';
 import type { NamespaceRow, ProjectRow } from '../platform/auth/subjects.js';
 import { canReadIssue, type PolicySubject } from '../platform/auth/policies/index.js';
-import { mentionedUsernames } from './mentions.js';
+import { mentionedUsernames } from '../markdown/api.js';
 
 export type IssueRow = Selectable<IssuesTable>;
 export type NoteRow = Selectable<NotesTable>;

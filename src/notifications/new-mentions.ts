@@ -1,7 +1,7 @@
 // Who an issue or merge request edit newly mentions, as GitLab's UpdateService#handle_added_mentions decides:
 // the users mentioned in the title or description after the edit that neither mentioned before.
 // Edited comments mail nobody (GitLab's Notes::UpdateService only updates to-do items).
-import { mentionedUsernames } from './mentions.js';
+import { mentionedUsernames } from '../markdown/api.js';
 
 const TEXTS = ['title', 'description'] as const;
 

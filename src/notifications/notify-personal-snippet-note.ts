@@ -13,7 +13,7 @@ import { canReadSnippet, type SnippetRow } from '../snippets/api.js';
 import { addressesOf, deliverable, settingsFor, type Recipient } from './recipients.js';
 import { notifiable, type RecipientType } from './recipient-rules.js';
 import { discussionPeople, userIdsByUsername, type NoteRow } from './issue-context.js';
-import { mentionedUsernames } from './mentions.js';
+import { mentionedUsernames } from '../markdown/api.js';
 import { mailSnippetNote } from './snippet-note-email.js';
 
 export const JOB_NOTIFY_PERSONAL_SNIPPET_NOTE = 'notifications.personal_snippet_note';

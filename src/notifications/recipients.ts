@@ -11,7 +11,7 @@ import type { NotificationSettingRow } from './finder.js';
 import { GLOBAL_SOURCE, defaultSetting } from './finder.js';
 import { effectiveSetting, notifiable, reasonRank, type NotificationAction, type NotificationReason, type RecipientType } from './recipient-rules.js';
 import { userIdsByUsername, type ThreadContext, type NoteRow } from './issue-context.js';
-import { mentionedUsernames } from './mentions.js';
+import { mentionedUsernames } from '../markdown/api.js';
 import { labelSubscriberIds } from '../labels/api.js';
 
 type UserRow = Selectable<UsersTable>;

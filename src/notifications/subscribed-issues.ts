@@ -4,7 +4,7 @@
 import type { Deps } from '../platform/deps.js';
 import { containsPattern } from '../platform/db/like.js';
 import { subscriptionFactsOf, type SubscriptionFactRow } from './subscribed-issues-queries.js';
-import { mentionedUsernames } from './mentions.js';
+import { mentionedUsernames } from '../markdown/api.js';
 import type { IssueRow } from './issue-context.js';
 
 /** A thread with the people its rows already name (author, assignees, reviewers). */

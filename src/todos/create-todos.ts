@@ -7,7 +7,7 @@
 import type { Deps } from '../platform/deps.js';
 import type { TodoAction, TodoTargetType } from '../platform/db/tables/todos.js';
 import { toAuthUser } from '../accounts/api.js';
-import { mentionedUsernames } from '../notifications/api.js';
+import { mentionedUsernames } from '../markdown/api.js';
 import { canReadTarget } from './todos-queries.js';
 
 export const JOB_CREATE_TODOS = 'todos.create';

@@ -1,8 +1,10 @@
-// GET /projects/:id/issues/:issue_iid/participants (issue 38, python-gitlab's issue.participants()):
-// the issue's author, assignees and commenters, each once, in order of first appearance.
+// GET /projects/:id/issues/:issue_iid/participants (issue 38, python-gitlab's issue.participants()) and
+// the merge request's: the author, assignees (reviewers), commenters, then the users mentioned in the
+// title, description or a comment, each once, in order of first appearance; only users who may read the project.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
+import { branchWith, create, openMergeRequest, seedRepository } from './merge-requests-helpers.js';
 
 let kiln: TestKiln;
 let owner: TestUser;
@@ -33,6 +35,25 @@ describe('GET /api/v4/projects/:id/issues/:issue_iid/participants', () => {
     expect(participants.map((user: { username: string }) => user.username)).toEqual(['owner', 'dev', 'guest']);
     expect(participants[0]).toEqual(expect.objectContaining({ id: owner.id, username: 'owner', name: 'User owner', state: 'active', web_url: 'http://kiln.test/owner' }));
   });
+
+  it('adds the users mentioned in the title, the description and the comments, and only those who may read the project', async () => {
+    const reader = await kiln.createUser('reader');
+    await kiln.addMember(owner, 'projects', projectId, reader, ACCESS.reporter);
+    const issue = await kiln.apiAs(owner, 'POST', `/projects/${projectId}/issues`, { title: 'Ask @guest', description: 'cc @outsider and @nobody-here, not `@reader`' });
+    await kiln.apiAs(dev, 'POST', `/projects/${projectId}/issues/${issue.iid}/notes`, { body: 'Pinging @Reader and @dev.' });
+    const participants = await kiln.apiAs(guest, 'GET', `/projects/${projectId}/issues/${issue.iid}/participants`);
+    // The outsider cannot read the private project: mentioned, but left out (as GitLab's read_project filter).
+    expect(participants.map((user: { username: string }) => user.username)).toEqual(['owner', 'dev', 'guest', 'reader']);
+  });
+
+  it('lists those mentioned in a merge request after its author, assignees, reviewers and commenters', async () => {
+    await seedRepository(kiln, owner, projectId);
+    await branchWith(kiln, dev, projectId, 'feature', [create('feature.txt', 'one\n')]);
+    const mr = await openMergeRequest(kiln, dev, projectId, { source_branch: 'feature', title: 'Feature', description: 'For @guest and @outsider', reviewer_ids: [owner.id] });
+    await kiln.apiAs(owner, 'POST', `/projects/${projectId}/merge_requests/${mr.iid}/notes`, { body: 'Fine' });
+    const participants = await kiln.apiAs(dev, 'GET', `/projects/${projectId}/merge_requests/${mr.iid}/participants`);
+    expect(participants.map((user: { username: string }) => user.username)).toEqual(['dev', 'owner', 'guest']);
+  }, 60_000);
 
   it('is 404 for an outsider of a private project and for an unknown issue', async () => {
     const issue = await kiln.apiAs(owner, 'POST', `/projects/${projectId}/issues`, { title: 'Hidden' });

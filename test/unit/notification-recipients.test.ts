@@ -2,7 +2,7 @@
 // for which action, the setting that applies (project → nearest group → global), and mentions.
 import { describe, expect, it } from 'vitest';
 import { effectiveSetting, notifiable, suitableLevel, type IssueAction, type RecipientType } from '../../src/notifications/recipient-rules.js';
-import { mentionedUsernames } from '../../src/notifications/mentions.js';
+import { mentionedUsernames } from '../../src/markdown/mentions.js';
 
 describe('suitableLevel', () => {
   const rows: Array<[string, RecipientType, IssueAction, boolean]> = [

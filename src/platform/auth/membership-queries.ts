@@ -238,6 +238,11 @@ export function projectTeamLevelsSql(projectId: number, namespaceId: number, now
   return sql<{ user_id: number; level: number }>(PROJECT_TEAM_LEVELS, namespaceId, day, projectId, day, projectId, day, day, day, namespaceId);
 }
 
+/** The levels on a project's team (projectTeamLevelsSql) of the given users only. */
+export function projectTeamLevelsOfSql(projectId: number, namespaceId: number, nowMs: number, userIds: number[]): RawBuilder<{ user_id: number; level: number }> {
+  return sql<{ user_id: number; level: number }>`select user_id, level from (${projectTeamLevelsSql(projectId, namespaceId, nowMs)}) team where user_id in (${sql.join(userIds)})`;
+}
+
 /** Ids of the users on a project's team (projectTeamLevelsSql). */
 export function projectTeamUserIdsSql(projectId: number, namespaceId: number, nowMs: number): RawBuilder<{ user_id: number }> {
   return sql<{ user_id: number }>`select user_id from (${projectTeamLevelsSql(projectId, namespaceId, nowMs)}) team`;

@@ -1,7 +1,7 @@
 // `@username` references in Markdown, as GitLab's user reference filter finds them: not inside code
 // (fenced blocks, inline code), not in the middle of a word or an e-mail address. `@all` and group
 // mentions are not resolved (Kiln documents it: docs/notifications.md).
-import { proseOnly } from '../markdown/api.js';
+import { proseOnly } from './prose-only.js';
 
 const MENTION = /(?<![\w@.+-])@([A-Za-z0-9_][A-Za-z0-9_.-]*)/g;
 

@@ -1,0 +1,41 @@
+// Who takes part in an issue or a merge request, as `GET …/participants` lists them (GitLab's
+// Participable#visible_participants): the author, the assignees (and reviewers), the authors of the
+// comments, then the users mentioned (`@username`) in the title, the description or a comment, each
+// once in order of first appearance. System notes count for neither. The list keeps only the users who
+// may read the project (GitLab filters participants by read_project, not by the issue's confidentiality).
+import type { Deps } from '../platform/deps.js';
+import type { ProjectAccess } from '../platform/auth/subjects.js';
+import { canOnProject } from '../platform/auth/policies/index.js';
+import { projectTeamLevelsOfSql } from '../platform/auth/membership-queries.js';
+import { levelOn, toAuthUser, userBasic } from '../accounts/api.js';
+import { mentionedUsernames } from '../markdown/api.js';
+
+export interface ParticipableFacts {
+  type: 'Issue' | 'MergeRequest';
+  id: number;
+  authorId: number;
+  /** Assignees, then reviewers for a merge request. */
+  leadIds: number[];
+  title: string;
+  description: string | null;
+}
+
+export async function visibleParticipants(deps: Deps, access: ProjectAccess, facts: ParticipableFacts) {
+  const notes = await deps.db.selectFrom('notes').select(['author_id', 'body']).where('noteable_type', '=', facts.type).where('noteable_id', '=', facts.id).where('system', '=', 0).orderBy('id').execute();
+  const names = [...new Set([facts.title, facts.description, ...notes.map((note) => note.body)].flatMap((text) => mentionedUsernames(text)))];
+  const mentioned = names.length ? await deps.db.selectFrom('users').select(['id', 'username_lower']).where('username_lower', 'in', names).execute() : [];
+  const mentionedIds = mentioned.sort((a, b) => names.indexOf(a.username_lower) - names.indexOf(b.username_lower)).map((row) => Number(row.id));
+  const ids = [...new Set([facts.authorId, ...facts.leadIds, ...notes.map((note) => Number(note.author_id)), ...mentionedIds])];
+  const users = await deps.db.selectFrom('users').select(['id', 'username', 'name', 'state', 'avatar', 'admin', 'otp_required']).where('id', 'in', ids).execute();
+  const { project, namespace } = access;
+  const team = await projectTeamLevelsOfSql(Number(project.id), Number(namespace.id), deps.clock.now(), ids).execute(deps.db);
+  const levels = new Map(team.rows.map((row) => [Number(row.user_id), Number(row.level)]));
+  const byId = new Map(users.map((user) => [Number(user.id), user]));
+  return ids.flatMap((userId) => {
+    const user = byId.get(userId);
+    if (!user) return [];
+    const authUser = toAuthUser(user);
+    const subject = { user: authUser, level: levelOn(authUser, namespace, levels.get(userId) ?? 0), visibility: project.visibility, features: project };
+    return canOnProject(subject, 'read_project') ? [userBasic(deps.config.baseUrl, user)] : [];
+  });
+}
