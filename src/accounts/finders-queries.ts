@@ -1,6 +1,6 @@
 // The conditions of the accounts listings (finders.ts) that the query builder cannot express.
 import { sql } from 'kysely';
-import { memberGroupIdsSql, memberProjectIdsSql } from '../platform/auth/membership-queries.js';
+import { memberGroupIdsSql, memberProjectIdsSql, ownedGroupIdsSql } from '../platform/auth/membership-queries.js';
 import { ACCESS } from '../platform/auth/access-levels.js';
 
 /** A condition no row meets (a listing that is empty for this caller). */
@@ -26,6 +26,11 @@ export function nameOrPathLike(pattern: string) {
 /** Groups the user reaches: a live member of it or of a group above it, or invited to it through a share (memberGroupIdsSql). */
 export function memberGroupsOnly(userId: number, nowMs: number) {
   return sql<boolean>`id in (${memberGroupIdsSql(userId, nowMs)})`;
+}
+
+/** Groups the user is a live direct Owner of (ownedGroupIdsSql): `owned=true` of the group lists. */
+export function ownedGroupsOnly(userId: number, nowMs: number) {
+  return sql<boolean>`id in (${ownedGroupIdsSql(userId, nowMs)})`;
 }
 
 export function visibleOrMemberGroups(userId: number, nowMs: number) {

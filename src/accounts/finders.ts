@@ -3,7 +3,7 @@ import type { Deps } from '../platform/deps.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { canOnInstance } from '../platform/auth/policies/index.js';
 import type { NamespaceRow, ProjectRow } from './access.js';
-import { memberGroupsOnly, memberProjects, nameOrPathLike, namespaceVersion, noRows, visibleOrMemberGroups, visibleOrMemberProjects } from './finders-queries.js';
+import { memberProjects, nameOrPathLike, namespaceVersion, noRows, ownedGroupsOnly, visibleOrMemberGroups, visibleOrMemberProjects } from './finders-queries.js';
 import { containsPattern } from './like-pattern.js';
 
 export interface ProjectFilters {
@@ -59,13 +59,14 @@ export function visibleProjectKeysQuery(deps: Deps, user: AuthUser | null, filte
 
 /**
  * Groups the user can see: public and internal ones, and those they are a member of (or under);
- * anonymous callers see public groups only.
+ * anonymous callers see public groups only. `owned` keeps the groups the user is a direct Owner of
+ * (GitLab's GroupsFinder answers `owned` with User#owned_groups), whoever the user is.
  */
 export function visibleGroupsQuery(deps: Deps, user: AuthUser | null, filters: { search?: string; topLevelOnly?: boolean; owned?: boolean }) {
   let query = deps.db.selectFrom('namespaces').selectAll().where('kind', '=', 'group');
   const now = deps.clock.now();
   if (!user) query = filters.owned ? query.where(noRows()) : query.where('visibility', '=', 'public');
-  else if (filters.owned) query = query.where(memberGroupsOnly(user.id, now));
+  else if (filters.owned) query = query.where(ownedGroupsOnly(user.id, now));
   else if (!canOnInstance(user, 'admin_all_resources')) query = query.where(visibleOrMemberGroups(user.id, now));
   if (filters.topLevelOnly) query = query.where('parent_id', 'is', null);
   if (filters.search) {

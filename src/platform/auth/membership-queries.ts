@@ -164,6 +164,16 @@ export function memberGroupIdsSql(userId: number, nowMs: number): RawBuilder<{ i
 }
 
 /**
+ * Ids of the groups the user owns (GitLab's User#owned_groups): a live membership of the group itself
+ * at Owner. Ownership inherited from a group above or reached through a share does not count.
+ */
+export function ownedGroupIdsSql(userId: number, nowMs: number): RawBuilder<{ id: number }> {
+  return sql<{ id: number }>`
+    select source_id as id from members m
+      where source_type = 'Namespace' and user_id = ${userId} and access_level >= ${ACCESS.owner} and ${live(today(nowMs))}`;
+}
+
+/**
  * The groups the user reaches with the highest live level reaching each: its own membership, one of a
  * group above it, or an invitation of a group they are in. One statement for a whole list of groups,
  * where groupAccessLevel answers one group at a time.
