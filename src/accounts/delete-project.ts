@@ -7,13 +7,16 @@ import { forgetRedirects } from './forget-redirects.js';
 import { removeAvatar } from './remove-avatar.js';
 import { leaveForkNetwork } from './fork-network.js';
 import { publishProjectEvent } from './system-events.js';
+import { scheduleBotDeletions } from './schedule-user-deletion.js';
 
 /**
  * The deletion itself, inside a caller's transaction (a group's deletion removes many). System hooks'
- * project_destroy is published first, while the project and its owners can still be read.
+ * project_destroy is published first, while the project and its owners can still be read; the
+ * project's bot users are queued for deletion (scheduleBotDeletions).
  */
 export async function deleteProjectRows(deps: Deps, executor: DbTransaction, projectId: number, actorId: number | null): Promise<void> {
   await publishProjectEvent(deps, executor, 'project.destroyed', projectId, actorId);
+  await scheduleBotDeletions(deps, executor, { type: 'Project', id: projectId }, actorId);
   await executor.deleteFrom('members').where('source_type', '=', 'Project').where('source_id', '=', projectId).execute();
   await executor.deleteFrom('access_requests').where('source_type', '=', 'Project').where('source_id', '=', projectId).execute();
   await forgetRedirects(executor, { type: 'Project', id: projectId });
@@ -25,4 +28,5 @@ export async function deleteProjectRows(deps: Deps, executor: DbTransaction, pro
 
 export async function deleteProject(deps: Deps, project: ProjectRow, actorId: number | null): Promise<void> {
   await inTransaction(deps.db, (trx) => deleteProjectRows(deps, trx, Number(project.id), actorId));
+  deps.pokeWorker();
 }

@@ -8,14 +8,16 @@ import { forgetRedirects } from './forget-redirects.js';
 import { removeAvatar } from './remove-avatar.js';
 import { descendantPaths } from './rename-queries.js';
 import { groupSnapshot } from './system-events.js';
+import { scheduleBotDeletions } from './schedule-user-deletion.js';
 
-/** Delete one namespace that has no subgroups left, with its projects (each told to system hooks before it goes). */
+/** Delete one namespace that has no subgroups left, with its projects (each told to system hooks before it goes) and its bot users. */
 async function destroyNamespace(deps: Deps, namespaceId: number, actorId: number | null): Promise<void> {
   await inTransaction(deps.db, async (trx) => {
     const projects = await trx.selectFrom('projects').select('id').where('namespace_id', '=', namespaceId).execute();
     for (const project of projects) await deleteProjectRows(deps, trx, Number(project.id), actorId);
     const group = await trx.selectFrom('namespaces').selectAll().where('id', '=', namespaceId).executeTakeFirst();
     if (group) await deps.domainEvents.publish(trx, { kind: 'group.destroyed', actorId, group: groupSnapshot(group) });
+    await scheduleBotDeletions(deps, trx, { type: 'Namespace', id: namespaceId }, actorId);
     await trx.deleteFrom('members').where('source_type', '=', 'Namespace').where('source_id', '=', namespaceId).execute();
     await trx.deleteFrom('access_requests').where('source_type', '=', 'Namespace').where('source_id', '=', namespaceId).execute();
     await forgetRedirects(trx, { type: 'Namespace', id: namespaceId });

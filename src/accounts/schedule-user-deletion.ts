@@ -5,12 +5,13 @@
 // (`destroy_user` for any user but the ghost).
 import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
-import { inTransaction } from '../platform/db/database.js';
+import { inTransaction, type DbTransaction } from '../platform/db/database.js';
 import { enqueue } from '../platform/jobs/queue.js';
 import { ConflictError, ForbiddenError } from '../platform/errors.js';
 import { ACCESS } from '../platform/auth/access-levels.js';
 import type { Executor } from '../platform/db/database.js';
 import type { UserRow } from './lookup.js';
+import type { MemberSource } from './member-source.js';
 
 export const DESTROY_USER_JOB = 'accounts.destroy_user';
 
@@ -48,4 +49,26 @@ export async function scheduleUserDeletion(deps: Deps, actor: Principal, user: U
     await enqueue(trx, deps.clock, DESTROY_USER_JOB, { userId: Number(user.id), deletedById: actor.user.id, hardDelete });
   });
   deps.pokeWorker();
+}
+
+/**
+ * A project's or group's bot users (the users behind its access tokens) go with it, as GitLab's
+ * Projects::DestroyService and Groups::DestroyService delete them: blocked in the caller's transaction,
+ * so their tokens stop working with the deletion, then deleted by this job as an administrator's
+ * deletion of them would be (their contributions pass to the ghost user). Call it before the source's
+ * memberships are deleted: they are how the bots are found.
+ */
+export async function scheduleBotDeletions(deps: Deps, trx: DbTransaction, source: MemberSource, actorId: number | null): Promise<void> {
+  const bots = await trx
+    .selectFrom('members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select('u.id')
+    .where('m.source_type', '=', source.type)
+    .where('m.source_id', '=', source.id)
+    .where('u.user_type', '=', 'project_bot')
+    .execute();
+  for (const bot of bots) {
+    await trx.updateTable('users').set({ state: 'blocked', updated_at: deps.clock.now() }).where('id', '=', bot.id).execute();
+    await enqueue(trx, deps.clock, DESTROY_USER_JOB, { userId: Number(bot.id), hardDelete: false, ...(actorId === null ? {} : { deletedById: actorId }) });
+  }
 }
