@@ -72,16 +72,25 @@ function groupDefaultBranch(namespace: NamespaceRow): string | undefined {
 }
 
 /**
+ * GitLab's User#can_create_project?: whether the user has personal projects left under their
+ * projects_limit (the projects in their own namespace count). The limit when it is reached, else null.
+ */
+export async function reachedProjectsLimit(deps: Deps, userId: number): Promise<number | null> {
+  const user = await deps.db.selectFrom('users').select('projects_limit').where('id', '=', userId).executeTakeFirst();
+  const limit = Number(user?.projects_limit ?? 0);
+  const own = deps.db.selectFrom('namespaces').select('id').where('kind', '=', 'user').where('owner_id', '=', userId);
+  const { count } = await deps.db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('count')).where('namespace_id', 'in', own).executeTakeFirstOrThrow();
+  return Number(count) < limit ? null : limit;
+}
+
+/**
  * GitLab's Project#check_personal_projects_limit: a project in a personal namespace counts against its
- * creator's projects_limit (projects in the creator's own namespace); groups are not limited.
+ * creator's projects_limit; groups are not limited. A fork is created here too, so it is refused the same way.
  */
 async function projectLimitProblem(deps: Deps, actor: Principal, namespace: NamespaceRow): Promise<string | null> {
   if (namespace.kind !== 'user') return null;
-  const creator = await deps.db.selectFrom('users').select('projects_limit').where('id', '=', actor.user.id).executeTakeFirst();
-  const limit = Number(creator?.projects_limit ?? 0);
-  const own = deps.db.selectFrom('namespaces').select('id').where('kind', '=', 'user').where('owner_id', '=', actor.user.id);
-  const { count } = await deps.db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('count')).where('namespace_id', 'in', own).executeTakeFirstOrThrow();
-  if (Number(count) < limit) return null;
+  const limit = await reachedProjectsLimit(deps, actor.user.id);
+  if (limit === null) return null;
   return limit === 0
     ? 'Personal project creation is not allowed. Please contact your administrator with questions'
     : `Your project limit is ${limit} projects! Please contact your administrator to increase it`;

@@ -1,6 +1,7 @@
 // PUT /projects/:id/transfer (GitLab's Projects::TransferService): the project moves into another
-// namespace the caller may create projects in; its old path keeps redirecting, and its visibility
-// is lowered to what the new group allows.
+// namespace the caller may create projects in (a personal one only while the caller is under their
+// projects_limit); its old path keeps redirecting, and its visibility is lowered to what the new
+// group allows.
 import type { Deps } from '../platform/deps.js';
 import type { Principal } from '../platform/auth/principal.js';
 import type { ProjectAccess } from '../platform/auth/subjects.js';
@@ -13,6 +14,7 @@ import { projectVisibilityProblem } from './visibility.js';
 import { recordRedirect } from './record-redirects.js';
 import { releasePath } from './release-redirects.js';
 import { publishProjectMove } from './system-events.js';
+import { reachedProjectsLimit } from './create-project.js';
 
 const DIGITS = /^\d+$/;
 
@@ -37,9 +39,11 @@ export async function transferProject(deps: Deps, actor: Principal, access: Proj
   const { namespace, level } = await findNamespaceFor(deps, actor, namespaceIdOrPath);
   const project = access.project;
   if (Number(namespace.id) === Number(project.namespace_id)) throw transferFailed('Project is already in this namespace.');
-  if (!canOnGroup({ user: actor.user, level, visibility: namespace.visibility }, 'transfer_projects')) {
-    throw transferFailed("You don't have permission to transfer projects into that namespace.");
-  }
+  // A personal namespace takes a project only from a caller with personal projects left (GitLab's
+  // UserNamespacePolicy grants transfer_projects with create_projects, which projects_limit withholds).
+  const refused = !canOnGroup({ user: actor.user, level, visibility: namespace.visibility }, 'transfer_projects')
+    || (namespace.kind === 'user' && (await reachedProjectsLimit(deps, actor.user.id)) !== null);
+  if (refused) throw transferFailed("You don't have permission to transfer projects into that namespace.");
   const clash = await deps.db
     .selectFrom('projects')
     .select('id')

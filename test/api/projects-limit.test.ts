@@ -53,3 +53,33 @@ describe('POST /api/v4/projects in a personal namespace', () => {
     expect([refused.status, refused.body.message]).toEqual([400, { limit_reached: ['Personal project creation is not allowed. Please contact your administrator with questions'] }]);
   });
 });
+
+describe('forks and transfers into a personal namespace', () => {
+  let upstream: { id: number };
+  let user: Awaited<ReturnType<TestKiln['createUser']>>;
+  let group: { id: number };
+
+  beforeAll(async () => {
+    const owner = await kiln.createUser('upstream-owner');
+    upstream = await kiln.createProject(owner, 'upstream', { visibility: 'public' });
+    user = await kiln.createUser('at-limit');
+    await kiln.api('PUT', `/users/${user.id}`, { ...root(), body: { projects_limit: 1 } });
+    expect((await kiln.api('POST', '/projects', { token: user.token, body: { name: 'only' } })).status).toBe(201);
+    group = await kiln.createGroup(user, 'at-limit-group');
+  });
+
+  it('a fork into the personal namespace past the limit is 409 with the model\'s message; into a group it is made', async () => {
+    const refused = await kiln.api('POST', `/projects/${upstream.id}/fork`, { token: user.token });
+    expect([refused.status, refused.body.message]).toEqual([409, ['Limit reached Your project limit is 1 projects! Please contact your administrator to increase it']]);
+    expect((await kiln.api('POST', `/projects/${upstream.id}/fork`, { token: user.token, body: { namespace_id: group.id } })).status).toBe(201);
+  });
+
+  it('a transfer into the personal namespace past the limit is 400; under it the project moves', async () => {
+    const project = await kiln.apiAs(user, 'POST', '/projects', { name: 'movable', namespace_id: group.id });
+    const refused = await kiln.api('PUT', `/projects/${project.id}/transfer`, { token: user.token, body: { namespace: 'at-limit' } });
+    expect([refused.status, refused.body.message]).toEqual([400, 'Failed to transfer project {:new_namespace=>["You don\'t have permission to transfer projects into that namespace."]}']);
+    await kiln.api('PUT', `/users/${user.id}`, { ...root(), body: { projects_limit: 2 } });
+    const moved = await kiln.api('PUT', `/projects/${project.id}/transfer`, { token: user.token, body: { namespace: 'at-limit' } });
+    expect([moved.status, moved.body.path_with_namespace]).toEqual([200, 'at-limit/movable']);
+  });
+});
