@@ -3,6 +3,7 @@
 import type { Deps } from '../platform/deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import type { ApplicationRow } from './client-auth.js';
+import { membershipGroupPathsSql } from '../platform/auth/membership-queries.js';
 
 /** The page lists at most this many applications of each kind (bounded lists). */
 const LIST_LIMIT = 200;
@@ -36,17 +37,11 @@ export function authorizedApplications(deps: Deps, userId: number, now: number) 
     .execute();
 }
 
-/** Full paths of the groups the user is a direct member of (the OIDC `groups` claim). */
+/**
+ * Full paths of the groups the user is a member of and of every group below them, expired memberships
+ * left out (the OIDC `groups` claim, GitLab's membership_groups; groups shared with theirs are not in it).
+ */
 export async function memberGroupPaths(deps: Deps, userId: number): Promise<string[]> {
-  const rows = await deps.db
-    .selectFrom('members as m')
-    .innerJoin('namespaces as n', 'n.id', 'm.source_id')
-    .select('n.full_path')
-    .where('m.source_type', '=', 'Namespace')
-    .where('m.user_id', '=', userId)
-    .where('n.kind', '=', 'group')
-    .orderBy('n.full_path')
-    .limit(GROUPS_LIMIT)
-    .execute();
+  const { rows } = await membershipGroupPathsSql(userId, deps.clock.now(), GROUPS_LIMIT).execute(deps.db);
   return rows.map((row) => row.full_path);
 }

@@ -2,6 +2,7 @@ import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { sha256Hex } from '../../src/platform/crypto.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
+import { ACCESS } from '../../src/platform/auth/access-levels.js';
 import { basic, expectNoStore, registerApp, tokenRequest, tokensFor, type TestApp } from './oauth-driver.js';
 
 let kiln: TestKiln;
@@ -191,6 +192,21 @@ describe('GET /oauth/userinfo', () => {
     expect(JSON.parse(response.body)).toMatchObject({ sub: String(alice.id), preferred_username: 'alice', nickname: 'alice', email: 'alice@example.com', groups: [] });
     const withoutEmail = await tokensFor(kiln, alice, app, { scope: 'openid' });
     expect(JSON.parse((await kiln.request('GET', '/oauth/userinfo', { headers: { authorization: `Bearer ${withoutEmail.access_token}` } })).body).email).toBeNull();
+  });
+
+  it('the groups claim: the groups the user is a member of and every group below them, expired memberships left out', async () => {
+    const carol = await kiln.createUser('carol');
+    const top = await kiln.createGroup(alice, 'claims-top');
+    const sub = await kiln.createGroup(alice, 'deep', { parent_id: top.id });
+    await kiln.createGroup(alice, 'deeper', { parent_id: sub.id });
+    const old = await kiln.createGroup(alice, 'claims-old');
+    await kiln.createGroup(alice, 'claims-unrelated');
+    await kiln.addMember(alice, 'groups', top.id, carol, ACCESS.guest);
+    await kiln.addMember(alice, 'groups', old.id, carol, ACCESS.developer);
+    await kiln.deps.db.updateTable('members').set({ expires_at: '2026-11-01' }).where('source_type', '=', 'Namespace').where('source_id', '=', old.id).where('user_id', '=', carol.id).execute();
+    const tokens = await tokensFor(kiln, carol, app, { scope: 'openid' });
+    const response = await kiln.request('GET', '/oauth/userinfo', { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(JSON.parse(response.body).groups).toEqual(['claims-top', 'claims-top/deep', 'claims-top/deep/deeper']);
   });
 
   it('without the openid scope: 403 insufficient_scope; with a bad token: 401', async () => {

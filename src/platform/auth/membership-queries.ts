@@ -174,6 +174,17 @@ export function ownedGroupIdsSql(userId: number, nowMs: number): RawBuilder<{ id
 }
 
 /**
+ * Full paths of the groups the user is a live member of and of every group below them, without the
+ * groups shared with those (GitLab's User#membership_groups: the OpenID Connect `groups` claim).
+ */
+export function membershipGroupPathsSql(userId: number, nowMs: number, limit: number): RawBuilder<{ full_path: string }> {
+  return sql<{ full_path: string }>`
+    ${userGroupsCtes(userId, today(nowMs))}
+    select full_path from namespaces where kind = 'group' and id in (select id from member_groups)
+    order by full_path limit ${limit}`;
+}
+
+/**
  * The groups the user reaches with the highest live level reaching each: its own membership, one of a
  * group above it, or an invitation of a group they are in. One statement for a whole list of groups,
  * where groupAccessLevel answers one group at a time.
