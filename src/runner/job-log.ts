@@ -1,14 +1,29 @@
 // A job's log as the runner keeps and sends it: output is collected with masked variables' values
 // replaced by `[MASKED]` (line by line, so a value is never split across two sends), and appended to
-// the server's copy every few seconds with `PATCH /jobs/:id/trace` and Content-Range, as GitLab
-// Runner does. A 416 names the length the server has and the runner resends from there; a 403 means
-// the job was canceled (or ended) on the server, which the caller learns through `onGone`.
+// the server's copy with `PATCH /jobs/:id/trace` and Content-Range, as GitLab Runner does. A 416 names
+// the length the server has and the runner resends from there; a 403 means the job was canceled (or
+// ended) on the server, which the caller learns through `onGone`. How long the runner waits between
+// sends is the server's to say, as GitLab Runner takes it: each PATCH and PUT answer's
+// `X-GitLab-Trace-Update-Interval` sets the wait before the next send (at most `maxIntervalMs`);
+// until the first answer names one, the runner's own `intervalMs`. The last send, at the job's end,
+// goes at once whatever the interval.
 import { JobGone, type JobPayload, type RunnerClient } from './protocol-client.js';
 
 /** Kept by the runner at most (the server stops at 16 MiB with `trace_size_exceeded`). */
 const KEPT_LIMIT = 17 * 1024 * 1024;
 /** Sent per request at most (the server takes 4 MiB; GitLab Runner sends 1 MiB). */
 const SEND_LIMIT = 1024 * 1024;
+/** The longest wait between sends a server may ask for (GitLab Runner's MaxUpdateInterval, 15 minutes). */
+export const MAX_TRACE_INTERVAL_MS = 15 * 60 * 1000;
+
+export interface JobLogOptions {
+  /** The wait between sends until the server names one. */
+  intervalMs: number;
+  /** The longest wait the server's interval may set (MAX_TRACE_INTERVAL_MS unless the runner is told less). */
+  maxIntervalMs?: number;
+  keepAliveMs: number;
+  onGone: (status: string) => void;
+}
 
 export class JobLog {
   private readonly masks: string[];
@@ -18,20 +33,42 @@ export class JobLog {
   private partial = '';
   private truncated = false;
   private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private intervalMs: number;
   private sending: Promise<void> = Promise.resolve();
   private lastSendAt = Date.now();
 
   constructor(
     private readonly client: RunnerClient,
     private readonly job: JobPayload,
-    private readonly options: { intervalMs: number; keepAliveMs: number; onGone: (status: string) => void },
+    private readonly options: JobLogOptions,
   ) {
+    this.intervalMs = options.intervalMs;
     // Longer values first, so a value that contains another is masked whole.
     this.masks = job.variables.filter((variable) => variable.masked && variable.value.length >= 8).map((variable) => variable.value).sort((a, b) => b.length - a.length);
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.flush(false), this.options.intervalMs);
+    this.schedule();
+  }
+
+  /** The wait before the next send (the server's last word, or the runner's own interval). */
+  get currentIntervalMs(): number {
+    return this.intervalMs;
+  }
+
+  /** The next send, after the current interval; then the one after it, at the interval as it is then. */
+  private schedule(): void {
+    if (this.closed) return;
+    this.timer = setTimeout(() => {
+      void this.flush(false).then(() => this.schedule());
+    }, this.intervalMs);
+  }
+
+  /** An answer's `X-GitLab-Trace-Update-Interval` (seconds) sets the wait before the next sends. */
+  private heed(updateInterval: number | null): void {
+    if (updateInterval === null) return;
+    this.intervalMs = Math.min(updateInterval * 1000, this.options.maxIntervalMs ?? MAX_TRACE_INTERVAL_MS);
   }
 
   /** A line (or part of one) of the job's output. */
@@ -90,7 +127,7 @@ export class JobLog {
         // Nothing new: a `PUT state=running` now and then tells the server the runner is alive.
         if (!final && Date.now() - this.lastSendAt >= this.options.keepAliveMs) {
           this.lastSendAt = Date.now();
-          await this.client.updateJob(this.job, { state: 'running' });
+          this.heed((await this.client.updateJob(this.job, { state: 'running' })).updateInterval);
         }
         return;
       }
@@ -99,6 +136,7 @@ export class JobLog {
         const piece = this.chunks[0].subarray(this.sent, Math.min(this.size, this.sent + SEND_LIMIT));
         const answer = await this.client.appendTrace(this.job, this.sent, piece);
         this.lastSendAt = Date.now();
+        this.heed(answer.updateInterval);
         // On 416 the server says how much it has: resend from there (never beyond what was written).
         this.sent = Math.min(answer.size, this.size);
         if (!answer.accepted && answer.size > this.size) return;
@@ -109,9 +147,10 @@ export class JobLog {
     }
   }
 
-  /** Stops the timer and sends the rest. */
+  /** Stops the timer and sends the rest at once. */
   async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.flush(true);
   }

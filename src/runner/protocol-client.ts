@@ -68,6 +68,16 @@ export interface JobResult {
 }
 
 /** The server told the runner to stop this job (403 on a job call: canceled, or ended some other way). */
+/**
+ * `X-GitLab-Trace-Update-Interval`: how many seconds the server asks the runner to wait before it sends
+ * its log again (Kiln answers 3 while the job's page is watched, 60 otherwise). A missing, malformed or
+ * non-positive value names none, as GitLab Runner ignores it.
+ */
+function updateIntervalOf(response: Response): number | null {
+  const value = Number(response.headers.get('x-gitlab-trace-update-interval') ?? '');
+  return Number.isFinite(value) && value > 0 ? value : null;
+}
+
 export class JobGone extends Error {
   constructor(readonly jobStatus: string) {
     super(`the job is ${jobStatus}`);
@@ -121,8 +131,11 @@ export class RunnerClient {
     throw new ProtocolError(`jobs/request answered ${response.status}`);
   }
 
-  /** `PUT /jobs/:id`: `running` as a keep-alive, or the end. Throws JobGone when the job is no longer running. */
-  async updateJob(job: JobPayload, result: JobResult | { state: 'running' }): Promise<void> {
+  /**
+   * `PUT /jobs/:id`: `running` as a keep-alive, or the end; the server's update interval (seconds, null
+   * when it names none). Throws JobGone when the job is no longer running.
+   */
+  async updateJob(job: JobPayload, result: JobResult | { state: 'running' }): Promise<{ updateInterval: number | null }> {
     const body: Record<string, unknown> = { token: job.token, state: result.state, info: runnerInfo(this.concurrent) };
     if ('failureReason' in result && result.failureReason) body.failure_reason = result.failureReason;
     if ('exitCode' in result && result.exitCode !== undefined) body.exit_code = result.exitCode;
@@ -130,21 +143,24 @@ export class RunnerClient {
     await response.arrayBuffer();
     if (response.status === 403) throw new JobGone(response.headers.get('job-status') ?? 'unknown');
     if (response.status !== 200) throw new ProtocolError(`PUT /jobs/${job.id} answered ${response.status}`);
+    return { updateInterval: updateIntervalOf(response) };
   }
 
   /**
    * `PATCH /jobs/:id/trace` with the bytes from `offset`: the log's new length, or the length the
-   * server has (416 with `Range: 0-<length>`) so the caller resends from there.
+   * server has (416 with `Range: 0-<length>`) so the caller resends from there, and the server's update
+   * interval (seconds, null when it names none).
    */
-  async appendTrace(job: JobPayload, offset: number, data: Uint8Array): Promise<{ accepted: boolean; size: number }> {
+  async appendTrace(job: JobPayload, offset: number, data: Uint8Array): Promise<{ accepted: boolean; size: number; updateInterval: number | null }> {
     const response = await this.call('PATCH', `/jobs/${job.id}/trace`, {
       body: new Uint8Array(data),
       headers: { 'job-token': job.token, 'content-type': 'text/plain', 'content-range': `${offset}-${offset + data.length - 1}` },
     });
     await response.arrayBuffer();
     const range = /^0-(\d+)$/.exec(response.headers.get('range') ?? '');
-    if (response.status === 202) return { accepted: true, size: range ? Number(range[1]) : offset + data.length };
-    if (response.status === 416 && range) return { accepted: false, size: Number(range[1]) };
+    const updateInterval = updateIntervalOf(response);
+    if (response.status === 202) return { accepted: true, size: range ? Number(range[1]) : offset + data.length, updateInterval };
+    if (response.status === 416 && range) return { accepted: false, size: Number(range[1]), updateInterval };
     if (response.status === 403) throw new JobGone(response.headers.get('job-status') ?? 'unknown');
     throw new ProtocolError(`PATCH /jobs/${job.id}/trace answered ${response.status}`);
   }

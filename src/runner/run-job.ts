@@ -19,8 +19,16 @@ export interface RunJobOptions {
   buildsDir: string;
   /** Replaces the scheme, host and port of the job's repo_url (GitLab Runner's `clone_url`). */
   cloneUrl?: string;
-  /** How often the log is sent, and how long without output before a `PUT state=running` keep-alive. */
+  /**
+   * How often the log is sent until the server names its interval (`X-GitLab-Trace-Update-Interval`),
+   * and how long without output before a `PUT state=running` keep-alive.
+   */
   traceIntervalMs: number;
+  /**
+   * The longest wait between sends the server's interval may set: GitLab Runner's 15 minutes unless
+   * the runner needs its log sent sooner whoever watches (the tests that read a running job's log).
+   */
+  traceMaxIntervalMs?: number;
   keepAliveMs: number;
   /** The environment the job's shell starts from (the runner's own, minus what the job sets). */
   baseEnv: Record<string, string>;
@@ -78,6 +86,7 @@ export async function runJob(client: RunnerClient, job: JobPayload, options: Run
   let goneAs: string | null = null;
   const log = new JobLog(client, job, {
     intervalMs: options.traceIntervalMs,
+    maxIntervalMs: options.traceMaxIntervalMs,
     keepAliveMs: options.keepAliveMs,
     onGone: (status) => {
       goneAs ??= status;

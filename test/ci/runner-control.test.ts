@@ -57,7 +57,9 @@ beforeAll(async () => {
   const created = await kiln.apiAs(maintainer, 'POST', '/user/runners', { runner_type: 'project_type', project_id: project.id });
   runner = await startRunner({
     url: base, token: created.token, cloneUrl: base, concurrent: 2, buildsDir: join(work, 'builds'), baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work },
-    traceIntervalMs: 200, keepAliveMs: 200, onJob: (id, result) => results.set(id, result),
+    // These tests read a running job's log and cancel it while nobody has its page open, when the server
+    // asks for a send every 60 s: the runner is told to send at least every 200 ms whatever it asks.
+    traceIntervalMs: 200, traceMaxIntervalMs: 200, keepAliveMs: 200, onJob: (id, result) => results.set(id, result),
   });
   await commit(kiln, maintainer.token, project.id, {
     branch: 'main',
