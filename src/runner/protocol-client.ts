@@ -67,7 +67,6 @@ export interface JobResult {
   exitCode?: number;
 }
 
-/** The server told the runner to stop this job (403 on a job call: canceled, or ended some other way). */
 /**
  * `X-GitLab-Trace-Update-Interval`: how many seconds the server asks the runner to wait before it sends
  * its log again (Kiln answers 3 while the job's page is watched, 60 otherwise). A missing, malformed or
@@ -78,6 +77,7 @@ function updateIntervalOf(response: Response): number | null {
   return Number.isFinite(value) && value > 0 ? value : null;
 }
 
+/** The server told the runner to stop this job (403 on a job call: canceled, or ended some other way). */
 export class JobGone extends Error {
   constructor(readonly jobStatus: string) {
     super(`the job is ${jobStatus}`);
