@@ -52,11 +52,6 @@ export class JobLog {
     this.schedule();
   }
 
-  /** The wait before the next send (the server's last word, or the runner's own interval). */
-  get currentIntervalMs(): number {
-    return this.intervalMs;
-  }
-
   /** The next send, after the current interval; then the one after it, at the interval as it is then. */
   private schedule(): void {
     if (this.closed) return;

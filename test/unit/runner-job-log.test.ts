@@ -39,13 +39,11 @@ describe('the runner\'s log sends', () => {
     log.write('one\n');
     await vi.advanceTimersByTimeAsync(1000);
     expect(sends.map((send) => send.at)).toEqual([1000]);
-    expect(log.currentIntervalMs).toBe(3000);
     log.write('two\n');
     await vi.advanceTimersByTimeAsync(2999);
     expect(sends).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(sends.map((send) => send.at)).toEqual([1000, 4000]);
-    expect(log.currentIntervalMs).toBe(60_000);
     log.write('three\n');
     await vi.advanceTimersByTimeAsync(59_999);
     expect(sends).toHaveLength(2);
@@ -65,23 +63,31 @@ describe('the runner\'s log sends', () => {
     log.start();
     log.write('a\n');
     await vi.advanceTimersByTimeAsync(500);
-    expect(log.currentIntervalMs).toBe(500);
+    expect(sends.map((send) => send.at)).toEqual([500]);
+    // No header: the next send after the runner's own 500 ms.
     log.write('b\n');
     await vi.advanceTimersByTimeAsync(500);
-    expect(log.currentIntervalMs).toBe(2000);
+    expect(sends.map((send) => send.at)).toEqual([500, 1000]);
+    // 60 s asked, 2 s at most: the next send 2 s later, not sooner.
     log.write('c\n');
-    await vi.advanceTimersByTimeAsync(2000);
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(sends).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
     expect(sends.map((send) => send.at)).toEqual([500, 1000, 3000]);
     await log.close();
   });
 
   it('bounds a server\'s interval to GitLab Runner\'s 15 minutes', async () => {
-    const { client } = fakeClient([86_400]);
-    const log = new JobLog(client, job, { intervalMs: 1000, keepAliveMs: 600_000, onGone: () => undefined });
+    const { client, sends } = fakeClient([86_400]);
+    const log = new JobLog(client, job, { intervalMs: 1000, keepAliveMs: 86_400_000, onGone: () => undefined });
     log.start();
     log.write('x\n');
     await vi.advanceTimersByTimeAsync(1000);
-    expect(log.currentIntervalMs).toBe(MAX_TRACE_INTERVAL_MS);
+    log.write('y\n');
+    await vi.advanceTimersByTimeAsync(MAX_TRACE_INTERVAL_MS - 1);
+    expect(sends).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sends.map((send) => send.at)).toEqual([1000, 1000 + MAX_TRACE_INTERVAL_MS]);
     await log.close();
   });
 });
