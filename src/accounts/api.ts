@@ -57,3 +57,5 @@ export { groupRequestAccessHtml, projectRequestAccessHtml } from './pages/member
 // and the groups a user reaches (the notifications page), from platform/auth/membership-queries.ts.
 export { projectUsersQuery } from './project-users-queries.js';
 export { memberGroupsOnly } from './finders-queries.js';
+// The user entity's `can_create_project` (keys' owners): projects in each user's personal namespace.
+export { personalProjectCounts } from './personal-projects.js';

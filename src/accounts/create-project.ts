@@ -17,6 +17,7 @@ import { defaultVisibility, restrictedVisibilityProblem } from '../application-s
 import { publishProjectEvent } from './system-events.js';
 import { accountHooks } from './hooks.js';
 import { linkProjectTopics } from './project-topics.js';
+import { mayCreatePersonalProject, personalProjectCounts } from './personal-projects.js';
 import { parseStored, settingChanges } from './stored-settings.js';
 import { PROJECT_SETTING_ALIASES, PROJECT_STORED_SETTINGS } from './settings-tables.js';
 import { cleanTopics, settingColumns, settingsProblems } from './project-settings.js';
@@ -78,9 +79,8 @@ function groupDefaultBranch(namespace: NamespaceRow): string | undefined {
 export async function reachedProjectsLimit(deps: Deps, userId: number): Promise<number | null> {
   const user = await deps.db.selectFrom('users').select('projects_limit').where('id', '=', userId).executeTakeFirst();
   const limit = Number(user?.projects_limit ?? 0);
-  const own = deps.db.selectFrom('namespaces').select('id').where('kind', '=', 'user').where('owner_id', '=', userId);
-  const { count } = await deps.db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('count')).where('namespace_id', 'in', own).executeTakeFirstOrThrow();
-  return Number(count) < limit ? null : limit;
+  const personal = (await personalProjectCounts(deps.db, [userId])).get(userId) ?? 0;
+  return mayCreatePersonalProject(limit, personal) ? null : limit;
 }
 
 /**

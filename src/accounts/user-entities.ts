@@ -4,6 +4,7 @@ import type { AuthUser } from '../platform/auth/principal.js';
 import type { UserRow } from './lookup.js';
 import { avatarUrl, type AvatarOwner } from './avatar-urls.js';
 import type { IdentityEntity } from './identities.js';
+import { mayCreatePersonalProject } from './personal-projects.js';
 
 export { avatarUrl, type AvatarOwner };
 
@@ -50,9 +51,10 @@ export function userProfile(baseUrl: string, user: UserRow) {
 
 /**
  * What the user themself (or an administrator) sees: GitLab's UserPublic / UserWithAdmin. The user's
- * external identities are loaded by the caller (identitiesOf, one query for a page of users).
+ * external identities and how many projects their personal namespace holds are loaded by the caller
+ * (identitiesOf, personalProjectCounts: one query each for a page of users).
  */
-export function userPrivate(baseUrl: string, user: UserRow, identities: IdentityEntity[] = []) {
+export function userPrivate(baseUrl: string, user: UserRow, loaded: { identities?: IdentityEntity[]; personalProjects: number }) {
   return {
     ...userProfile(baseUrl, user),
     last_sign_in_at: null,
@@ -62,9 +64,9 @@ export function userPrivate(baseUrl: string, user: UserRow, identities: Identity
     color_scheme_id: 1,
     projects_limit: Number(user.projects_limit),
     current_sign_in_at: null,
-    identities,
+    identities: loaded.identities ?? [],
     can_create_group: true,
-    can_create_project: true,
+    can_create_project: mayCreatePersonalProject(Number(user.projects_limit), loaded.personalProjects),
     two_factor_enabled: user.otp_required === 1,
     external: false,
     private_profile: user.private_profile === 1,

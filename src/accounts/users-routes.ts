@@ -16,6 +16,7 @@ import { avatarChange } from './avatar-change.js';
 import { changeUserAvatar } from './change-user-avatar.js';
 import { GITLAB_COMPAT_VERSION, KILN_VERSION } from '../platform/version.js';
 import { identitiesOf } from './identities.js';
+import { personalProjectCounts } from './personal-projects.js';
 
 const profileFields = {
   name: p.string.optional(),
@@ -44,7 +45,11 @@ function avatarParam(input: Record<string, unknown>) {
 
 export function usersRoutes(app: FastifyInstance, deps: Deps): void {
   const base = deps.config.baseUrl;
-  const withIdentities = async (user: UserRow) => userPrivate(base, user, (await identitiesOf(deps.db, [Number(user.id)])).get(Number(user.id)));
+  const withIdentities = async (user: UserRow) => {
+    const ids = [Number(user.id)];
+    const [identities, personalProjects] = await Promise.all([identitiesOf(deps.db, ids), personalProjectCounts(deps.db, ids)]);
+    return userPrivate(base, user, { identities: identities.get(ids[0]), personalProjects: personalProjects.get(ids[0]) ?? 0 });
+  };
 
   apiRoute(app, deps, {
     method: 'GET', url: '/version', summary: 'Version of the GitLab API this server speaks', tags: ['metadata'],
@@ -77,9 +82,10 @@ export function usersRoutes(app: FastifyInstance, deps: Deps): void {
       const rows = await paginate(query);
       const ids = rows.map((row) => Number(row.id));
       const attributes = showsCustomAttributes(input, viewer) ? await customAttributesOf(deps.db, 'user_id', ids) : null;
-      const identities = canOnInstance(viewer, 'admin_all_resources') ? await identitiesOf(deps.db, ids) : null;
+      const admin = canOnInstance(viewer, 'admin_all_resources');
+      const [identities, personalProjects] = admin ? await Promise.all([identitiesOf(deps.db, ids), personalProjectCounts(deps.db, ids)]) : [null, null];
       return rows.map((row) => {
-        const entity = identities ? userPrivate(base, row, identities.get(Number(row.id))) : userBasic(base, row);
+        const entity = identities && personalProjects ? userPrivate(base, row, { identities: identities.get(Number(row.id)), personalProjects: personalProjects.get(Number(row.id)) ?? 0 }) : userBasic(base, row);
         return attributes ? { ...entity, custom_attributes: attributes.get(Number(row.id)) } : entity;
       });
     },

@@ -7,7 +7,7 @@ import { apiRoute } from '../platform/http/route.js';
 import { p } from '../platform/http/params.js';
 import { NotFoundError, ParamError } from '../platform/errors.js';
 import { ApiError } from '../platform/http/api-error.js';
-import { findUser, userPrivate } from '../accounts/api.js';
+import { findUser, personalProjectCounts, userPrivate, type UserRow } from '../accounts/api.js';
 import { deployKeyEntity, deployKeysProjectRecord, sshKeyEntity, type KeyRow } from './entities.js';
 import { deployKeyLinks } from './deploy-keys-finder.js';
 import type { KeyUsageType } from '../platform/db/tables/keys.js';
@@ -127,10 +127,13 @@ export function keysRoutes(app: FastifyInstance, deps: Deps): void {
     },
   });
 
+  /** A key's owner as GitLab's UserPublic. */
+  const ownerEntity = async (user: UserRow) => userPrivate(deps.config.baseUrl, user, { personalProjects: (await personalProjectCounts(deps.db, [Number(user.id)])).get(Number(user.id)) ?? 0 });
+
   const withUser = async (row: KeyRow) => {
     if (row.user_id === null) return { ...present(row, ''), user: null };
     const user = await findUser(deps, Number(row.user_id));
-    return { ...present(row, user.name), user: userPrivate(deps.config.baseUrl, user) };
+    return { ...present(row, user.name), user: await ownerEntity(user) };
   };
 
   apiRoute(app, deps, {
@@ -148,7 +151,7 @@ export function keysRoutes(app: FastifyInstance, deps: Deps): void {
   const deployKeyWithUser = async (row: KeyRow) => {
     const user = row.user_id === null ? null : await findUser(deps, Number(row.user_id));
     const links = await deployKeyLinks(deps, Number(row.id));
-    return { ...deployKeyEntity(row), user: user && userPrivate(deps.config.baseUrl, user), deploy_keys_projects: links.map(deployKeysProjectRecord) };
+    return { ...deployKeyEntity(row), user: user && (await ownerEntity(user)), deploy_keys_projects: links.map(deployKeysProjectRecord) };
   };
 
   apiRoute(app, deps, {

@@ -46,6 +46,24 @@ describe('POST /api/v4/projects in a personal namespace', () => {
     expect((await kiln.api('POST', '/projects', { token: user.token, body: { name: 'in-group', namespace_id: group.id } })).status).toBe(201);
   });
 
+  it('answers can_create_project (GET /user, and to an administrator GET /users and /users/:id) from the projects left under the limit', async () => {
+    const user = await kiln.createUser('counting-down');
+    await kiln.api('PUT', `/users/${user.id}`, { ...root(), body: { projects_limit: 1 } });
+    const canCreate = async () => [
+      (await kiln.api('GET', '/user', { token: user.token })).body.can_create_project,
+      (await kiln.api('GET', `/users/${user.id}`, root())).body.can_create_project,
+      (await kiln.api('GET', '/users?username=counting-down', root())).body[0].can_create_project,
+    ];
+    expect(await canCreate()).toEqual([true, true, true]);
+    expect((await kiln.api('POST', '/projects', { token: user.token, body: { name: 'only-one' } })).status).toBe(201);
+    expect(await canCreate()).toEqual([false, false, false]);
+    // A group's projects do not count.
+    const group = await kiln.createGroup(user, 'counting-group');
+    await kiln.api('PUT', `/users/${user.id}`, { ...root(), body: { projects_limit: 2 } });
+    expect((await kiln.api('POST', '/projects', { token: user.token, body: { name: 'grouped', namespace_id: group.id } })).status).toBe(201);
+    expect(await canCreate()).toEqual([true, true, true]);
+  });
+
   it('with projects_limit 0 says personal project creation is not allowed', async () => {
     const user = await kiln.createUser('no-personal');
     await kiln.api('PUT', `/users/${user.id}`, { ...root(), body: { projects_limit: 0 } });
