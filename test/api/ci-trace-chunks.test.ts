@@ -30,7 +30,7 @@ beforeAll(async () => {
   runnerToken = runner.body.token;
   const variable = await kiln.api('POST', `/projects/${w.project.id}/variables`, { token: w.maintainer.token, body: { key: 'SECRET', value: SECRET, masked: true } });
   expect(variable.status).toBe(201);
-  const jobs = Array.from({ length: 8 }, (_, n) => `job-${n}:\n  script: make\n`).join('');
+  const jobs = Array.from({ length: 9 }, (_, n) => `job-${n}:\n  script: make\n`).join('');
   await commit(kiln, w.owner.token, w.project.id, { branch: 'main', commit_message: 'CI', actions: [create('.gitlab-ci.yml', jobs)] });
   await kiln.worker.drain();
 });
@@ -261,5 +261,24 @@ describe('the trace update interval', () => {
     expect(interval(await send('four\n'))).toBe('3');
     kiln.clock.advance(9_000);
     expect(interval(await send('five\n'))).toBe('3');
+  });
+
+  it('writes the watch to the job row only when less than half of its 10 s is left, not on every poll', async () => {
+    const job = await claim();
+    const web = new WebSession(kiln);
+    await web.signIn(w.reporter.username, w.reporter.password);
+    const poll = `/${w.project.path_with_namespace}/-/jobs/${job.id}/log`;
+    const watchedUntil = async () => Number((await kiln.deps.db.selectFrom('ci_builds').select('trace_watched_until').where('id', '=', job.id).executeTakeFirstOrThrow()).trace_watched_until);
+    const first = kiln.clock.now();
+    expect((await web.get(poll)).statusCode).toBe(200);
+    expect(await watchedUntil()).toBe(first + 10_000);
+    // 2 s later, 8 s are left: nothing is written.
+    kiln.clock.advance(2_000);
+    expect((await web.get(poll)).statusCode).toBe(200);
+    expect(await watchedUntil()).toBe(first + 10_000);
+    // 6 s after the first, 4 s are left: the watch moves to 10 s from now.
+    kiln.clock.advance(4_000);
+    expect((await web.get(poll)).statusCode).toBe(200);
+    expect(await watchedUntil()).toBe(first + 16_000);
   });
 });
