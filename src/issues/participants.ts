@@ -23,10 +23,16 @@ export interface ParticipableFacts {
 export async function visibleParticipants(deps: Deps, access: ProjectAccess, facts: ParticipableFacts) {
   const notes = await deps.db.selectFrom('notes').select(['author_id', 'body']).where('noteable_type', '=', facts.type).where('noteable_id', '=', facts.id).where('system', '=', 0).orderBy('id').execute();
   const names = [...new Set([facts.title, facts.description, ...notes.map((note) => note.body)].flatMap((text) => mentionedUsernames(text)))];
-  const mentioned = names.length ? await deps.db.selectFrom('users').select(['id', 'username_lower']).where('username_lower', 'in', names).execute() : [];
-  const mentionedIds = mentioned.sort((a, b) => names.indexOf(a.username_lower) - names.indexOf(b.username_lower)).map((row) => Number(row.id));
-  const ids = [...new Set([facts.authorId, ...facts.leadIds, ...notes.map((note) => Number(note.author_id)), ...mentionedIds])];
-  const users = await deps.db.selectFrom('users').select(['id', 'username', 'name', 'state', 'avatar', 'admin', 'otp_required']).where('id', 'in', ids).execute();
+  const takingPart = [facts.authorId, ...facts.leadIds, ...notes.map((note) => Number(note.author_id))];
+  // The users taking part and those mentioned, in one read.
+  const users = await deps.db
+    .selectFrom('users')
+    .select(['id', 'username', 'username_lower', 'name', 'state', 'avatar', 'admin', 'otp_required'])
+    .where((eb) => eb.or([eb('id', 'in', takingPart), ...(names.length ? [eb('username_lower', 'in', names)] : [])]))
+    .execute();
+  const byName = new Map(users.map((user) => [user.username_lower, Number(user.id)]));
+  const mentionedIds = names.flatMap((name) => (byName.has(name) ? [byName.get(name)!] : []));
+  const ids = [...new Set([...takingPart, ...mentionedIds])];
   const { project, namespace } = access;
   const team = await projectTeamLevelsOfSql(Number(project.id), Number(namespace.id), deps.clock.now(), ids).execute(deps.db);
   const levels = new Map(team.rows.map((row) => [Number(row.user_id), Number(row.level)]));
