@@ -8,9 +8,14 @@ export function noRows() {
   return sql<boolean>`1 = 0`;
 }
 
-/** Projects the user is a member of (directly, through a group, or as the personal owner). */
-export function memberProjects(userId: number, nowMs: number) {
-  return sql<boolean>`id in (${memberProjectIdsSql(userId, ACCESS.guest, nowMs)})`;
+/**
+ * Projects where the user's effective level is at least `level`: as a member (directly, through a
+ * group above, or invited through a group) or as the personal owner, who is Owner. At Owner these are
+ * GitLab's User#owned_projects (the personal namespace's projects and those of project_authorizations
+ * at Owner), which `owned=true` lists.
+ */
+export function memberProjects(userId: number, nowMs: number, level: number = ACCESS.guest) {
+  return sql<boolean>`id in (${memberProjectIdsSql(userId, level, nowMs)})`;
 }
 
 /** Public and internal projects, and the user's own (GitLab's ProjectsFinder for a signed-in user). */

@@ -2,6 +2,7 @@
 import type { Deps } from '../platform/deps.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { canOnInstance } from '../platform/auth/policies/index.js';
+import { ACCESS } from '../platform/auth/access-levels.js';
 import type { NamespaceRow, ProjectRow } from './access.js';
 import { memberProjects, nameOrPathLike, namespaceVersion, noRows, ownedGroupsOnly, visibleOrMemberGroups, visibleOrMemberProjects } from './finders-queries.js';
 import { containsPattern } from './like-pattern.js';
@@ -10,6 +11,7 @@ export interface ProjectFilters {
   search?: string;
   membership?: boolean;
   visibility?: string;
+  /** Only the projects the caller owns (GitLab's User#owned_projects): personal ones and those where they are Owner. */
   owned?: boolean;
   /** Only projects the caller starred (anonymous callers starred none). */
   starred?: boolean;
@@ -29,7 +31,11 @@ export function visibleProjectsQuery(deps: Deps, user: AuthUser | null, filters:
   let query = deps.db.selectFrom('projects').selectAll();
   if (!user) {
     query = filters.membership || filters.owned ? query.where(noRows()) : query.where('visibility', '=', 'public');
-  } else if (filters.membership || filters.owned) {
+  } else if (filters.owned) {
+    // GitLab's ProjectsFinder answers `owned` with User#owned_projects: the caller's effective Owner
+    // level, not any membership (a Developer's project is not theirs), administrators included.
+    query = query.where(memberProjects(user.id, now, ACCESS.owner));
+  } else if (filters.membership) {
     query = query.where(memberProjects(user.id, now));
   } else if (!canOnInstance(user, 'admin_all_resources')) {
     query = query.where(visibleOrMemberProjects(user.id, now));

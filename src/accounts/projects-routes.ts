@@ -44,7 +44,10 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
       const user = principal?.user ?? null;
       const owner = await findUser(deps, params.user_id);
       const personal = deps.db.selectFrom('namespaces').select('id').where('kind', '=', 'user').where('owner_id', '=', Number(owner.id));
-      const query = visibleProjectKeysQuery(deps, user, projectFilters(params)).where('namespace_id', 'in', personal);
+      // GitLab's ProjectsFinder hands a user's listing to PersonalProjectsFinder, which `owned` and
+      // `membership` never reach: the user's projects the caller can see, whoever owns them.
+      const filters = { ...projectFilters(params), owned: undefined, membership: undefined };
+      const query = visibleProjectKeysQuery(deps, user, filters).where('namespace_id', 'in', personal);
       return projectListAnswer(deps, user, input, query, paginateWithCount);
     },
   });
