@@ -1,14 +1,18 @@
 // Who takes part in an issue or a merge request, as `GET …/participants` lists them (GitLab's
 // Participable#visible_participants): the author, the assignees (and reviewers), the authors of the
-// comments, then the users mentioned (`@username`) in the title, the description or a comment, each
-// once in order of first appearance. System notes count for neither. The list keeps only the users who
-// may read the project (GitLab filters participants by read_project, not by the issue's confidentiality).
+// notes, then the users mentioned (`@username`) in the title, the description or a note, each once in
+// order of first appearance. System notes count as GitLab's participant walk takes them (it skips one
+// only when it would add no one): whoever only changed a label takes part, and "unassigned @bob" keeps
+// bob. A note the caller may not see (a "mentioned in" note from a source hidden to them, as GitLab
+// checks read_note on each) counts for nothing. The list keeps only the users who may read the project
+// (GitLab filters participants by read_project, not by the issue's confidentiality).
 import type { Deps } from '../platform/deps.js';
 import type { ProjectAccess } from '../platform/auth/subjects.js';
 import { canOnProject } from '../platform/auth/policies/index.js';
 import { projectTeamLevelsOfSql } from '../platform/auth/membership-queries.js';
 import { levelOn, toAuthUser, userBasic } from '../accounts/api.js';
 import { mentionedUsernames } from '../markdown/api.js';
+import { visibleNotes } from './cross-reference-visibility.js';
 
 export interface ParticipableFacts {
   type: 'Issue' | 'MergeRequest';
@@ -21,7 +25,13 @@ export interface ParticipableFacts {
 }
 
 export async function visibleParticipants(deps: Deps, access: ProjectAccess, facts: ParticipableFacts) {
-  const notes = await deps.db.selectFrom('notes').select(['author_id', 'body']).where('noteable_type', '=', facts.type).where('noteable_id', '=', facts.id).where('system', '=', 0).orderBy('id').execute();
+  const notes = await visibleNotes(deps, access.user, await deps.db
+    .selectFrom('notes')
+    .select(['author_id', 'body', 'cross_reference_type', 'cross_reference_project_id', 'cross_reference_iid'])
+    .where('noteable_type', '=', facts.type)
+    .where('noteable_id', '=', facts.id)
+    .orderBy('id')
+    .execute(), access);
   const names = [...new Set([facts.title, facts.description, ...notes.map((note) => note.body)].flatMap((text) => mentionedUsernames(text)))];
   const takingPart = [facts.authorId, ...facts.leadIds, ...notes.map((note) => Number(note.author_id))];
   // The users taking part and those mentioned, in one read.
