@@ -26,7 +26,7 @@ export function serverMetadata(deps: Deps) {
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
     claim_types_supported: ['normal'],
-    claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'name', 'nickname', 'preferred_username', 'email', 'email_verified', 'website', 'profile', 'picture', 'groups'],
+    claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'name', 'nickname', 'preferred_username', 'email', 'email_verified', 'website', 'profile', 'picture', 'groups', 'groups_direct'],
   };
 }
 

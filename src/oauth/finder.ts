@@ -1,13 +1,13 @@
 // Read-side queries of the OAuth pages and endpoints: a user's own applications, the applications
-// holding a live token of theirs ("Authorized applications"), and the groups in their userinfo claims.
+// holding a live token of theirs ("Authorized applications"), and the groups in their OpenID claims.
 import type { Deps } from '../platform/deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import type { ApplicationRow } from './client-auth.js';
-import { membershipGroupPathsSql } from '../platform/auth/membership-queries.js';
+import { directGroupPathsSql, membershipGroupPathsSql } from '../platform/auth/membership-queries.js';
 
 /** The page lists at most this many applications of each kind (bounded lists). */
 const LIST_LIMIT = 200;
-/** OpenID Connect `groups` claim: at most this many paths. */
+/** OpenID Connect `groups` and `groups_direct` claims: at most this many paths each. */
 const GROUPS_LIMIT = 1000;
 
 export function ownApplications(deps: Deps, userId: number): Promise<ApplicationRow[]> {
@@ -43,5 +43,14 @@ export function authorizedApplications(deps: Deps, userId: number, now: number) 
  */
 export async function memberGroupPaths(deps: Deps, userId: number): Promise<string[]> {
   const { rows } = await membershipGroupPathsSql(userId, deps.clock.now(), GROUPS_LIMIT).execute(deps.db);
+  return rows.map((row) => row.full_path);
+}
+
+/**
+ * Full paths of the groups the user is a direct, live member of (the ID token's `groups_direct` claim,
+ * GitLab's User#groups): not the groups below them, nor those shared with theirs.
+ */
+export async function directGroupPaths(deps: Deps, userId: number): Promise<string[]> {
+  const { rows } = await directGroupPathsSql(userId, deps.clock.now(), GROUPS_LIMIT).execute(deps.db);
   return rows.map((row) => row.full_path);
 }

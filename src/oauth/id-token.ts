@@ -34,6 +34,8 @@ export interface IdTokenInput {
   scopes: string[];
   nonce: string | null;
   authTime: number;
+  /** The `groups_direct` claim (finder.ts directGroupPaths): GitLab puts it in the ID token only, not in userinfo. */
+  groupsDirect: string[];
 }
 
 export function signIdToken(deps: Deps, input: IdTokenInput): string {
@@ -49,6 +51,7 @@ export function signIdToken(deps: Deps, input: IdTokenInput): string {
     auth_time: Math.floor(input.authTime / 1000),
     ...(input.nonce ? { nonce: input.nonce } : {}),
     ...userClaims(deps, input.user, input.scopes),
+    groups_direct: input.groupsDirect,
   };
   const signingInput = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
   const signature = sign('sha256', Buffer.from(signingInput), privateKey).toString('base64url');

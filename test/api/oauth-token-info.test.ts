@@ -209,6 +209,29 @@ describe('GET /oauth/userinfo', () => {
     expect(JSON.parse(response.body).groups).toEqual(['claims-top', 'claims-top/deep', 'claims-top/deep/deeper']);
   });
 
+  it("the ID token's groups_direct claim: the groups the user is a direct member of, not in userinfo", async () => {
+    const dave = await kiln.createUser('dave');
+    const top = await kiln.createGroup(alice, 'direct-top');
+    await kiln.createGroup(alice, 'below', { parent_id: top.id });
+    const other = await kiln.createGroup(alice, 'direct-other');
+    const inner = await kiln.createGroup(alice, 'inner', { parent_id: other.id });
+    const lent = await kiln.createGroup(alice, 'direct-lent');
+    const old = await kiln.createGroup(alice, 'direct-old');
+    await kiln.addMember(alice, 'groups', top.id, dave, ACCESS.guest);
+    await kiln.addMember(alice, 'groups', inner.id, dave, ACCESS.owner);
+    await kiln.addMember(alice, 'groups', old.id, dave, ACCESS.developer);
+    await kiln.apiAs(alice, 'POST', `/groups/${lent.id}/share`, { group_id: top.id, group_access: ACCESS.developer });
+    await kiln.deps.db.updateTable('members').set({ expires_at: '2026-11-01' }).where('source_type', '=', 'Namespace').where('source_id', '=', old.id).where('user_id', '=', dave.id).execute();
+    const tokens = await tokensFor(kiln, dave, app, { scope: 'openid' });
+    const payload = JSON.parse(Buffer.from(tokens.id_token!.split('.')[1]!, 'base64url').toString());
+    // Neither direct-top/below (inherited) nor direct-lent (shared with direct-top) nor the expired membership.
+    expect(payload.groups_direct).toEqual(['direct-other/inner', 'direct-top']);
+    expect(payload.groups).toBeUndefined();
+    const userinfo = JSON.parse((await kiln.request('GET', '/oauth/userinfo', { headers: { authorization: `Bearer ${tokens.access_token}` } })).body);
+    expect(userinfo.groups).toEqual(['direct-other/inner', 'direct-top', 'direct-top/below']);
+    expect(userinfo.groups_direct).toBeUndefined();
+  });
+
   it('without the openid scope: 403 insufficient_scope; with a bad token: 401', async () => {
     const tokens = await tokensFor(kiln, alice, app, { scope: 'api' });
     const forbidden = await kiln.request('GET', '/oauth/userinfo', { headers: { authorization: `Bearer ${tokens.access_token}` } });

@@ -11,6 +11,7 @@ import { verifierMatches } from '../pkce.js';
 import { splitScopes } from '../scopes.js';
 import { issueToken, tokenResponse } from '../issue-token.js';
 import { signIdToken } from '../id-token.js';
+import { directGroupPaths } from '../finder.js';
 import { revokeGrantTokens } from '../revoke-tokens.js';
 
 export async function authorizationCodeGrant(deps: Deps, request: FastifyRequest, params: Record<string, string>) {
@@ -47,7 +48,7 @@ export async function authorizationCodeGrant(deps: Deps, request: FastifyRequest
     throw invalidGrant();
   }
   const idToken = scopes.includes('openid')
-    ? signIdToken(deps, { user, clientId: application.uid, scopes, nonce: grant.nonce, authTime: Number(grant.created_at) })
+    ? signIdToken(deps, { user, clientId: application.uid, scopes, nonce: grant.nonce, authTime: Number(grant.created_at), groupsDirect: await directGroupPaths(deps, Number(user.id)) })
     : undefined;
   return tokenResponse(issued, idToken ? { id_token: idToken } : {});
 }

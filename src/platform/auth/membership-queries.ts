@@ -185,6 +185,17 @@ export function membershipGroupPathsSql(userId: number, nowMs: number, limit: nu
 }
 
 /**
+ * Full paths of the groups the user is a live member of themselves, neither the groups below them nor
+ * those shared with theirs (GitLab's User#groups: the OpenID Connect `groups_direct` claim).
+ */
+export function directGroupPathsSql(userId: number, nowMs: number, limit: number): RawBuilder<{ full_path: string }> {
+  return sql<{ full_path: string }>`
+    select n.full_path from members m join namespaces n on n.id = m.source_id and n.kind = 'group'
+      where m.source_type = 'Namespace' and m.user_id = ${userId} and ${live(today(nowMs))}
+    order by n.full_path limit ${limit}`;
+}
+
+/**
  * The groups the user reaches with the highest live level reaching each: its own membership, one of a
  * group above it, or an invitation of a group they are in. One statement for a whole list of groups,
  * where groupAccessLevel answers one group at a time.
