@@ -21,7 +21,8 @@ import { databaseCpuMicros } from './database-cpu.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url)); // dist/bench/
 const ROOT = join(HERE, '..', '..');
-const MAIN = join(ROOT, 'dist', 'src', 'main.js');
+/** Servers start as an operator starts them: `kiln serve` through bin/kiln, which picks Node's flags for the cores it may use. */
+const KILN_SERVE = [join(ROOT, 'bin', 'kiln'), 'serve'];
 const BASELINE = join(HERE, 'baseline.js');
 const QUERY_COUNTER = join(HERE, 'query-counter.js');
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -31,7 +32,7 @@ const REPORT = process.env.BENCH_REPORT ?? join(ROOT, 'docs', 'performance.md');
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 /** BENCH_CPU_PROF_DIR=dir writes a V8 CPU profile of each scenario's server there when it stops (node --cpu-prof). */
-const PROFILE = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+const PROFILE = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir="${process.env.BENCH_CPU_PROF_DIR}"`] : [];
 
 export interface Row {
   scenario: string;
@@ -87,11 +88,10 @@ function processCpuMs(pid: number | undefined): number | null {
   }
 }
 
-/** A server child on `core` (0 unless it is a scenario's second node). */
-function spawnPinned(args: string[], env: Record<string, string>, core = 0): ChildProcess {
-  const command = PIN ? 'taskset' : process.execPath;
-  const argv = PIN ? ['-c', String(core), process.execPath, ...args] : args;
-  return spawn(command, argv, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** A command (`kiln serve`, or Node on a baseline) on `core`: 0 unless it is a scenario's second node. */
+function spawnPinned(command: string[], env: Record<string, string>, core = 0): ChildProcess {
+  const [file, ...args] = PIN ? ['taskset', '-c', String(core), ...command] : command;
+  return spawn(file, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 async function waitForHttp(url: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -117,8 +117,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function startChild(args: string[], env: Record<string, string>, readyUrl: string, core = 0) {
-  const child = spawnPinned(args, env, core);
+async function startChild(command: string[], env: Record<string, string>, readyUrl: string, core = 0) {
+  const child = spawnPinned(command, env, core);
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -261,7 +261,7 @@ function mean(runs: Load[]): Load {
 async function startSecondNode(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = await startChild([MAIN, 'serve'], { ...env, KILN_PORT: String(port) }, `${url}/-/readiness`, 1);
+  const child = await startChild(KILN_SERVE, { ...env, KILN_PORT: String(port) }, `${url}/-/readiness`, 1);
   return { url, stop: () => stopChild(child) };
 }
 
@@ -285,7 +285,7 @@ async function runGrowth(scenario: BenchScenario, env: Record<string, string>, s
     }
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const server = await startChild([MAIN, 'serve'], { ...env, KILN_PORT: String(port), KILN_HOST: '127.0.0.1' }, `${url}/-/readiness`);
+    const server = await startChild(KILN_SERVE, { ...env, KILN_PORT: String(port), KILN_HOST: '127.0.0.1' }, `${url}/-/readiness`);
     try {
       for (const target of growth.targets(seeded)) {
         const request = { method: 'GET' as const, headers: target.headers, connections: 4 };
@@ -352,7 +352,9 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
     }
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    server = await startChild([...PROFILE, '--import', pathToFileURL(QUERY_COUNTER).href, MAIN, 'serve'], { ...env, KILN_PORT: String(port), KILN_HOST: '127.0.0.1', BENCH_QUERY_COUNT_FILE: countFile, ...(scenario.background ? { BENCH_QUERY_COUNT_READS: '1' } : {}) }, `${url}/-/readiness`);
+    // Node's own options go through NODE_OPTIONS: bin/kiln starts Node itself.
+    const nodeOptions = [...PROFILE, `--import="${pathToFileURL(QUERY_COUNTER).href}"`].join(' ');
+    server = await startChild(KILN_SERVE, { NODE_OPTIONS: nodeOptions, ...env, KILN_PORT: String(port), KILN_HOST: '127.0.0.1', BENCH_QUERY_COUNT_FILE: countFile, ...(scenario.background ? { BENCH_QUERY_COUNT_READS: '1' } : {}) }, `${url}/-/readiness`);
     const started = server;
     const benchServer: BenchServer = {
       url,
@@ -520,7 +522,7 @@ async function main(): Promise<void> {
   pinSelf();
   const baselinePort = await freePort();
   const baselineUrl = `http://127.0.0.1:${baselinePort}`;
-  const baseline = await startChild([BASELINE, String(baselinePort)], {}, `${baselineUrl}/size/10`);
+  const baseline = await startChild([process.execPath, BASELINE, String(baselinePort)], {}, `${baselineUrl}/size/10`);
   const rows: Row[] = [];
   try {
     for (const scenario of scenarios) {

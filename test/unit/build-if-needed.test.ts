@@ -90,8 +90,12 @@ describe('scripts/build-if-needed.mjs', () => {
     expect(run.stdout).toBe('');
   });
 
-  it('npm start, npm test, npm run bench and the test suites build first', () => {
+  it('npm start (the kiln command), npm test, npm run bench and the test suites build first', () => {
     const scripts = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).scripts as Record<string, string>;
-    for (const name of ['start', 'test', 'bench', 'test:clients', 'test:browser']) expect(scripts[name], name).toMatch(/^node scripts\/build-if-needed\.mjs && /);
+    for (const name of ['test', 'bench', 'test:clients', 'test:browser']) expect(scripts[name], name).toMatch(/^node scripts\/build-if-needed\.mjs && /);
+    // `npm start` is `kiln serve`: bin/kiln starts Node on bin/kiln.js, which builds first.
+    expect(scripts.start).toBe('./bin/kiln serve');
+    expect(readFileSync(join(REPO, 'bin', 'kiln'), 'utf8')).toMatch(/^exec node \$gc "\$here\/kiln\.js" "\$@"$/m);
+    expect(readFileSync(join(REPO, 'bin', 'kiln.js'), 'utf8')).toMatch(/^if \(!buildIfNeeded\(\)\) process\.exit\(1\);$/m);
   });
 });
