@@ -6,7 +6,9 @@ import type { AuthUser } from '../platform/auth/principal.js';
 import { ACCESS } from '../platform/auth/access-levels.js';
 import { canOnProject } from '../platform/auth/policies/index.js';
 import type { ProjectAbility } from '../platform/auth/policies/abilities.js';
+import type { Executor } from '../platform/db/database.js';
 import { groupLevelStatement, LEVEL_TABLES, projectAccessStatement } from './access-queries.js';
+import { readsProjectInGroupSql } from '../platform/auth/membership-queries.js';
 
 export type { NamespaceRow, ProjectRow };
 export { today } from '../platform/auth/access-scope.js';
@@ -18,6 +20,16 @@ export async function groupAccessLevel(reads: Reads, user: AuthUser | null, grou
   if (group.kind === 'user') return group.owner_id === user.id ? ACCESS.owner : ACCESS.none;
   const rows = await reads.cached<{ level: number | null; shared_level: number | null }>(groupLevelStatement(group.id, user.id, nowMs), LEVEL_TABLES);
   return memberLevelOf(rows[0]?.level ?? null, rows[0]?.shared_level ?? null);
+}
+
+/**
+ * Whether `user` reads a project in `group` or in a group below it (GitLab's has_projects): a private
+ * group is readable to them without a role in it. Asked only where nothing else lets them read it.
+ */
+export async function readsProjectInGroup(executor: Executor, user: AuthUser, group: NamespaceRow, nowMs: number): Promise<boolean> {
+  if (group.kind !== 'group') return false;
+  const { rows } = await readsProjectInGroupSql(user.id, Number(group.id), nowMs).execute(executor);
+  return rows.length > 0;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { UsersTable } from '../platform/db/tables/accounts.js';
 import { NotFoundError } from '../platform/errors.js';
 import type { GroupAccess, NamespaceRow, PrefetchedProject, ProjectAccess, ProjectRow } from '../platform/auth/subjects.js';
 import { authorizeGroup, authorizeProject, canOnGroup, canOnProject, type GroupAbility, type ProjectAbility } from '../platform/auth/policies/index.js';
-import { groupAccessLevel, levelOn, projectAccess } from './access.js';
+import { groupAccessLevel, levelOn, projectAccess, readsProjectInGroup } from './access.js';
 import { GROUP_TABLES, groupById, groupByPath, PROJECT_TABLES, projectById, projectByPath, projectByRedirect, REDIRECT_TABLES, USER_TABLES, userById, userByUsername } from './lookup-queries.js';
 
 export type UserRow = Selectable<UsersTable>;
@@ -65,8 +65,12 @@ export async function findGroup(deps: Deps, principal: Principal | null, idOrPat
   const group = await findGroupRow(deps, idOrPath);
   if (!group) throw new NotFoundError('Group');
   const user = principal?.user ?? null;
-  const level = await groupAccessLevel(deps.reads, user, group, deps.clock.now());
-  const access: GroupAccess = { user, level, visibility: group.visibility, features: group, group };
+  const now = deps.clock.now();
+  const level = await groupAccessLevel(deps.reads, user, group, now);
+  let access: GroupAccess = { user, level, visibility: group.visibility, features: group, group };
+  // Whoever reads a project inside reads the group too (GitLab's has_projects): looked up only when
+  // neither a role nor the visibility lets them, the one case where it decides anything.
+  if (!canOnGroup(access, 'read_group') && user && (await readsProjectInGroup(deps.db, user, group, now))) access = { ...access, readsProjectBelow: true };
   if (!canOnGroup(access, 'read_group')) throw new NotFoundError('Group');
   if (ability !== 'read_group') authorizeGroup(access, ability);
   return access;

@@ -5,7 +5,7 @@
 import type { Deps } from '../platform/deps.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import type { GroupAccess, ProjectAccess } from '../platform/auth/subjects.js';
-import { canOnInstance, canOnProject } from '../platform/auth/policies/index.js';
+import { canOnGroup, canOnInstance, canOnProject } from '../platform/auth/policies/index.js';
 import { usersQuery, visibleProjectsQuery, containsPattern } from '../accounts/api.js';
 import { confidentialScope, narrowIssueSearch, projectIssuesQuery, readableIssuesQuery } from '../issues/api.js';
 import { groupWithDescendants, isGroupMember, isProjectMember } from './search-queries.js';
@@ -90,10 +90,15 @@ export async function milestonesQuery(deps: Deps, viewer: AuthUser, where: Searc
   return query.orderBy('updated_at', 'desc').orderBy('id', 'desc');
 }
 
-/** Users as GET /users finds them; in a group or project, only its members (inherited included). */
+/**
+ * Users as GET /users finds them; in a group or project, only its members (inherited included), and
+ * in a group only for whoever may read its members (GroupSearchResults#users: not those who read the
+ * group through a project inside).
+ */
 export function usersSearchQuery(deps: Deps, viewer: AuthUser, where: SearchWhere, filters: SearchFilters) {
   const query = usersQuery(deps, viewer, { search: filters.term });
   if (!canOnInstance(viewer, 'read_users_list')) return query.where('id', '=', -1);
+  if (where.level === 'group' && !canOnGroup(where.group, 'read_group_member')) return query.where('id', '=', -1);
   const nowMs = deps.clock.now();
   if (where.level === 'group') return query.where(isGroupMember(Number(where.group.group.id), nowMs));
   if (where.level === 'project') return query.where(isProjectMember(Number(where.project.project.id), Number(where.project.project.namespace_id), nowMs));

@@ -93,7 +93,8 @@ describe('/projects/:id/access_tokens', () => {
 
 describe('/groups/:id/access_tokens', () => {
   it('is for owners: a group token reaches the group\'s projects with its role', async () => {
-    expect((await kiln.api('GET', `/groups/${group.id}/access_tokens`, { token: bob.token })).status).toBe(404);
+    // bob, a Maintainer of a project in the group, reads it (GitLab's has_projects), not its tokens.
+    expect((await kiln.api('GET', `/groups/${group.id}/access_tokens`, { token: bob.token })).status).toBe(403);
     const token = await kiln.apiAs(alice, 'POST', `/groups/${group.id}/access_tokens`, { name: 'group bot', scopes: ['read_api'], access_level: 20 });
     expect(token.access_level).toBe(20);
     const bot = await kiln.api('GET', '/user', { token: token.token });

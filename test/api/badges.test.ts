@@ -98,8 +98,9 @@ describe('group badges', () => {
   it('a project cannot change its group\'s badge; a project Maintainer cannot add group badges', async () => {
     expect((await kiln.api('PUT', `${projectBase()}/${groupBadge}`, { token: w.maintainer.token, body: { name: 'mine' } })).status).toBe(404);
     expect((await kiln.api('DELETE', `${projectBase()}/${groupBadge}`, { token: w.maintainer.token })).status).toBe(404);
-    // The project's Maintainer is no member of the group: the private group is not found.
-    expect((await kiln.api('POST', groupBase(), { token: w.maintainer.token, body: { link_url: 'https://a.example', image_url: 'https://b.example' } })).status).toBe(404);
+    // The project's Maintainer is no member of the group: they read it through its project (GitLab's
+    // has_projects), but do not administer it.
+    expect((await kiln.api('POST', groupBase(), { token: w.maintainer.token, body: { link_url: 'https://a.example', image_url: 'https://b.example' } })).status).toBe(403);
   });
 
   it('a subgroup\'s project inherits the badges of every ancestor', async () => {

@@ -106,8 +106,9 @@ describe('group label pages', () => {
     expect(projectList.body).toContain('Labels from groups');
     const groupLabel = (await kiln.api('GET', `/groups/${group.id}/labels`, { token: owner.token })).body.find((label: any) => label.name === 'team-wide');
     expect((await (await signedIn(reporter)).get(`/team/app/-/labels/${groupLabel.id}/edit`)).statusCode).toBe(404);
-    // A project Reporter holds no role in the group: its label pages are not theirs to change.
-    expect((await (await signedIn(reporter)).get('/groups/team/-/labels/new')).statusCode).toBe(404);
+    // A project Reporter holds no role in the group: they read it through the project, but its label
+    // pages are not theirs to change.
+    expect((await (await signedIn(reporter)).get('/groups/team/-/labels/new')).statusCode).toBe(403);
   });
 });
 

@@ -137,6 +137,43 @@ function userGroupsCtes(userId: number, day: string) {
     )`;
 }
 
+/**
+ * Continues userGroupsCtes with `project_groups(id, parent_id)`: the groups holding a project the user
+ * reaches (any of memberProjectIdsSql's ways) and every group above each. GitLab's GroupPolicy lets
+ * whoever may read a project in a group or below it read the group (has_projects), and
+ * User#authorized_groups lists those groups with their ancestors. A group the user is a member of
+ * counts only when it holds a project: the groups above an empty one are not reached. (A private
+ * group holds no public or internal project, so reaching one through its visibility adds nothing.)
+ */
+function projectGroupsCte(userId: number, day: string) {
+  return sql`, project_groups(id, parent_id) as (
+      select n.id, n.parent_id from namespaces n where n.kind = 'group' and n.id in (
+        select g.id from member_groups g where exists (select 1 from projects p where p.namespace_id = g.id)
+        union all
+        select s.id from shared_groups s where exists (select 1 from projects p where p.namespace_id = s.id)
+        union all
+        select p.namespace_id from members m join projects p on p.id = m.source_id
+          where m.source_type = 'Project' and m.user_id = ${userId} and ${live(day)}
+        union all
+        select p.namespace_id from member_groups g join project_group_links l on l.group_id = g.id join projects p on p.id = l.project_id
+          where ${liveLink(day)})
+      union
+      select n.id, n.parent_id from namespaces n join project_groups g on n.id = g.parent_id
+    )`;
+}
+
+/**
+ * Whether the user reaches a project in the group or in a group below it (GitLab's has_projects, by
+ * which they read the group without a role in it). One statement, asked only when nothing else lets
+ * them read the group.
+ */
+export function readsProjectInGroupSql(userId: number, groupId: number, nowMs: number): RawBuilder<{ reached: number }> {
+  const day = today(nowMs);
+  return sql<{ reached: number }>`
+    ${userGroupsCtes(userId, day)}${projectGroupsCte(userId, day)}
+    select 1 as reached from project_groups where id = ${groupId} limit 1`;
+}
+
 /** Ids of the projects where the user has at least `level`: a member (direct or inherited), the personal owner, or invited through a group. */
 export function memberProjectIdsSql(userId: number, level: number, nowMs: number): RawBuilder<{ id: number }> {
   const day = today(nowMs);
@@ -156,11 +193,16 @@ export function memberProjectIdsSql(userId: number, level: number, nowMs: number
       where ${liveLink(day)} and ${CAPPED} >= ${level}`;
 }
 
-/** Ids of the groups the user reaches: a live member of it or of a group above it, or invited (memberGroupLevelsSql). */
+/**
+ * Ids of the groups the user reaches (GitLab's User#authorized_groups): a live member of it or of a
+ * group above it, invited (memberGroupLevelsSql), or holding, in it or below it, a project the user
+ * reaches (projectGroupsCte), though without a role there.
+ */
 export function memberGroupIdsSql(userId: number, nowMs: number): RawBuilder<{ id: number }> {
+  const day = today(nowMs);
   return sql<{ id: number }>`
-    ${userGroupsCtes(userId, today(nowMs))}
-    select id from member_groups union select id from shared_groups`;
+    ${userGroupsCtes(userId, day)}${projectGroupsCte(userId, day)}
+    select id from member_groups union select id from shared_groups union select id from project_groups`;
 }
 
 /**

@@ -20,6 +20,13 @@ export interface AbilityRule {
    * nobody holds it, administrators included; when `private`, only members (and administrators).
    */
   feature?: ProjectFeature;
+  /**
+   * A group's: held too by whoever reads a project in the group or below it without a role in the
+   * group (PolicySubject.readsProjectBelow; GitLab's has_projects enables read_group, and read_group
+   * what is marked here). Not the group's members nor its wiki: GitLab keeps those from a private
+   * group's non-members (can_read_group_member; the wiki wants a role or the group's visibility).
+   */
+  projectReaders?: boolean;
 }
 
 /** Project features with an access level of their own (GitLab's `<feature>_access_level`). */
@@ -162,13 +169,19 @@ export const PROJECT_ABILITIES = {
   admin_wiki: { min: ACCESS.developer, feature: 'wiki' },
 } satisfies Record<string, AbilityRule>;
 
+// What GitLab's group policy enables with read_group, which reading a project inside gives too.
+const WITH_GROUP: Pick<AbilityRule, 'projectReaders'> = { projectReaders: true };
+
 export const GROUP_ABILITIES = {
-  read_group: { min: ACCESS.guest, ...READ },
+  read_group: { min: ACCESS.guest, ...READ, ...WITH_GROUP },
   // GET /namespaces/:id: a group's readers; personal namespaces are asked as private (their owner only).
+  // GitLab's read_namespace wants a role (has_access): reading a project inside is not enough.
   read_namespace: { min: ACCESS.guest, ...READ },
+  // Not to those who only read a project inside a private group (GitLab's can_read_group_member).
   read_group_member: { min: ACCESS.guest, ...READ },
-  read_group_events: { min: ACCESS.guest, ...READ },
-  read_notification_setting: { min: ACCESS.guest, ...PARTICIPATE },
+  read_group_events: { min: ACCESS.guest, ...READ, ...WITH_GROUP },
+  // The notification settings API finds the group with read_group and asks nothing more.
+  read_notification_setting: { min: ACCESS.guest, ...PARTICIPATE, ...WITH_GROUP },
   create_projects: { min: ACCESS.developer },
   create_subgroup: { min: ACCESS.maintainer },
   // Group members are managed by Owners (GitLab's group_policy.rb); project members by Maintainers.
@@ -187,12 +200,12 @@ export const GROUP_ABILITIES = {
   // Moving a project into the group (group_policy.rb: Maintainers who can create projects there).
   transfer_projects: { min: ACCESS.maintainer },
   // Group labels and milestones (group_policy.rb: Guests read them, Reporters manage them).
-  read_label: { min: ACCESS.guest, ...READ },
+  read_label: { min: ACCESS.guest, ...READ, ...WITH_GROUP },
   admin_label: { min: ACCESS.reporter },
-  read_milestone: { min: ACCESS.guest, ...READ },
+  read_milestone: { min: ACCESS.guest, ...READ, ...WITH_GROUP },
   admin_milestone: { min: ACCESS.reporter },
   // Group issue boards (group_policy.rb: read with the group, managed by Reporters).
-  read_issue_board: { min: ACCESS.guest, ...READ },
+  read_issue_board: { min: ACCESS.guest, ...READ, ...WITH_GROUP },
   admin_issue_board: { min: ACCESS.reporter },
   admin_issue_board_list: { min: ACCESS.reporter },
   // Group webhooks (group_policy.rb: admin_web_hook, Owners).

@@ -17,6 +17,12 @@ export interface PolicySubject {
    * settings: wiki_access_level); a subject without them has every feature enabled.
    */
   features?: ProjectFeatureLevels;
+  /**
+   * A group's: the user reads a project in the group or below it (GitLab's has_projects), which lets
+   * them hold the abilities marked `projectReaders` without a role. Looked up only where nothing else
+   * lets them read the group (accounts' findGroup).
+   */
+  readsProjectBelow?: boolean;
 }
 
 export interface ProjectFeatureLevels {
@@ -55,6 +61,7 @@ export function allowedBy(rule: AbilityRule, subject: PolicySubject): boolean {
   if (user && user.state !== 'active') return false;
   if (user?.admin && rule.admin !== false) return true;
   if (rule.min !== null && subject.level >= rule.min) return true;
+  if (rule.projectReaders && subject.readsProjectBelow && user) return true;
   if (subject.visibility === 'public') return rule.public === 'anyone' || (rule.public === 'signed_in' && user !== null);
   if (subject.visibility === 'internal') return rule.internal === 'signed_in' && user !== null;
   return false;
