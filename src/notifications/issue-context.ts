@@ -1,6 +1,6 @@
 // What a notification about an issue needs to know, read when its job runs (events carry ids only):
 // the issue, its project and the project's groups nearest first, assignees, and the people the
-// thread involves (GitLab's Issue#participants: author, assignees, commenters, mentioned users).
+// thread involves (GitLab's Issue#participants: author, assignees, note authors, mentioned users).
 import type { Selectable } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { IssuesTable, NotesTable } from '../platform/db/tables/issues.js';
@@ -25,7 +25,7 @@ export interface ThreadContext {
   assigneeIds: number[];
   /** Merge requests only (none for an issue). */
   reviewerIds: number[];
-  /** Author, assignees (and reviewers), authors of comments, users mentioned in the description or a comment. */
+  /** Author, assignees (and reviewers), authors of notes (system notes too), users mentioned in the description or a note. */
   participantIds: number[];
   /** The labels it carries (their subscribers hear of a new issue or merge request). */
   labelIds: number[];
@@ -60,9 +60,15 @@ export async function assigneeIdsOf(deps: Deps, issueId: number): Promise<number
   return rows.map((row) => Number(row.user_id));
 }
 
-/** The authors of an issue's or merge request's comments and the users its description or comments mention. */
+/**
+ * The authors of an issue's or merge request's notes and the users its description or notes mention.
+ * System notes count, as in the participants API (issues' participants.ts): GitLab's recipient builder
+ * takes `target.participants`, whose walk reads system notes like comments, so whoever only changed a
+ * label takes part and "unassigned @bob" keeps bob. Unlike the API, no note is checked against a
+ * reader: recipients are asked for the thread itself afterwards (`readable`).
+ */
 export async function discussionPeople(deps: Deps, type: ThreadContext['type'], id: number, description: string | null): Promise<number[]> {
-  const notes = await deps.db.selectFrom('notes').select(['author_id', 'body']).where('noteable_type', '=', type).where('noteable_id', '=', id).where('system', '=', 0).execute();
+  const notes = await deps.db.selectFrom('notes').select(['author_id', 'body']).where('noteable_type', '=', type).where('noteable_id', '=', id).execute();
   const mentioned = await userIdsByUsername(deps, [...new Set([description, ...notes.map((note) => note.body)].flatMap((text) => mentionedUsernames(text)))]);
   return [...notes.map((note) => Number(note.author_id)), ...mentioned];
 }
