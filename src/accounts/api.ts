@@ -4,6 +4,7 @@
 export type { UserRow } from './lookup.js';
 export { findGroup, findProject, findProjectRow, findUser, findUserRow } from './lookup.js';
 export { groupAccessLevel, levelOn, projectAccess, today, userCanOnProject } from './access.js';
+export { actsInName } from './acts-in-name.js';
 export { memberGroupsWithLevels } from './member-group-levels-queries.js';
 export { visibleProjectsQuery } from './finders.js';
 export type { ProjectFilters } from './finders.js';

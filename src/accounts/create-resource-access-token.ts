@@ -2,7 +2,8 @@
 // ResourceAccessTokens::CreateService): a bot user of its own (`project_<id>_bot_<hex>` or
 // `group_<id>_bot_<hex>`, named as the token, no password), made a member with the token's role, and
 // its personal access token — all in one transaction. Nobody may give a token a higher role than
-// their own.
+// their own. The membership does not expire with the token (GitLab's since 17.9): it ties the token,
+// expired or revoked, to the project or group until the bot is deleted (prune-token-bots.ts).
 import type { Deps } from '../platform/deps.js';
 import { mayGrantLevel, type PolicySubject } from '../platform/auth/policies/index.js';
 import { inTransaction } from '../platform/db/database.js';
@@ -49,7 +50,7 @@ export async function createResourceAccessToken(
       .insertInto('namespaces')
       .values({ kind: 'user', name: username, path: username, full_path: username, full_path_lower: username, parent_id: null, owner_id: botId, visibility: 'private', created_at: now, updated_at: now })
       .execute();
-    const member = await insertMember(trx, deps.clock, source, { userId: botId, accessLevel: input.accessLevel, expiresAt: input.expiresAt }, null);
+    const member = await insertMember(trx, deps.clock, source, { userId: botId, accessLevel: input.accessLevel, expiresAt: null }, null);
     const { row, token } = await createPersonalAccessToken(deps, { userId: botId, name: input.name, scopes: input.scopes, expiresAt: input.expiresAt, availableScopes: RESOURCE_TOKEN_SCOPES }, undefined, trx);
     return { row: { ...row, access_level: Number(member.access_level) }, token };
   });

@@ -25,6 +25,8 @@ import { uploadsRoute } from './uploads-route.js';
 import { DESTROY_GROUP_JOB } from './schedule-group-deletion.js';
 import { destroyGroupJob } from './destroy-group.js';
 import { DESTROY_USER_JOB } from './schedule-user-deletion.js';
+import { PRUNE_TOKEN_BOTS_JOB, pruneTokenBots } from './prune-token-bots.js';
+import { daily, scheduleOnce } from '../platform/jobs/daily.js';
 import { destroyUserJob } from './destroy-user.js';
 import { browserSessions } from './sessions.js';
 import { signInRoutes } from './sign-in.js';
@@ -83,9 +85,13 @@ export const accountsFeature: Feature = {
   jobs: {
     [DESTROY_GROUP_JOB]: destroyGroupJob,
     [DESTROY_USER_JOB]: destroyUserJob,
+    [PRUNE_TOKEN_BOTS_JOB]: daily(PRUNE_TOKEN_BOTS_JOB, async (deps) => {
+      await pruneTokenBots(deps);
+    }),
   },
   async onStart(deps) {
     await ensureRootUser(deps);
+    await scheduleOnce(deps, PRUNE_TOKEN_BOTS_JOB, deps.clock.now(), { orRunning: true });
   },
 };
 // Issue 16: the project, group and members pages, a feature of their own (features.ts registers it).

@@ -1,17 +1,17 @@
-// DELETE /projects/:id/access_tokens/:token_id (GitLab's ResourceAccessTokens::RevokeService): the
-// token stops working and its bot leaves the project or group, in one transaction. The bot user stays
-// (as the author of what it did).
+// DELETE /projects/:id/access_tokens/:token_id (GitLab's ResourceAccessTokens::RevokeService since
+// 17.9): the token stops working, and only that. Its bot stays a member with its role: the membership
+// is what ties the token to the project or group, so the token stays listed there as inactive
+// (`state=inactive`) until the bot is deleted (prune-token-bots.ts, 30 days after its last token
+// became inactive). The bot has no other credential, so it can do nothing more; the project's or
+// group's deletion takes it too. Revoking a revoked token again changes nothing.
 import type { Deps } from '../platform/deps.js';
-import { inTransaction } from '../platform/db/database.js';
 import { NotFoundError } from '../platform/errors.js';
 import type { MemberSource } from './member-source.js';
 import { findResourceToken } from './resource-access-tokens-finder.js';
+import { revokePersonalAccessToken } from './revoke-personal-access-token.js';
 
 export async function revokeResourceAccessToken(deps: Deps, source: MemberSource, tokenId: number): Promise<void> {
   const row = await findResourceToken(deps, source, tokenId);
   if (!row) throw new NotFoundError();
-  await inTransaction(deps.db, async (trx) => {
-    await trx.updateTable('personal_access_tokens').set({ revoked: 1 }).where('id', '=', tokenId).execute();
-    await trx.deleteFrom('members').where('user_id', '=', Number(row.user_id)).where('source_type', '=', source.type).where('source_id', '=', source.id).execute();
-  });
+  await revokePersonalAccessToken(deps, tokenId);
 }

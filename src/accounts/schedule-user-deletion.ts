@@ -67,8 +67,17 @@ export async function scheduleBotDeletions(deps: Deps, trx: DbTransaction, sourc
     .where('m.source_id', '=', source.id)
     .where('u.user_type', '=', 'project_bot')
     .execute();
-  for (const bot of bots) {
-    await trx.updateTable('users').set({ state: 'blocked', updated_at: deps.clock.now() }).where('id', '=', bot.id).execute();
-    await enqueue(trx, deps.clock, DESTROY_USER_JOB, { userId: Number(bot.id), hardDelete: false, ...(actorId === null ? {} : { deletedById: actorId }) });
-  }
+  for (const bot of bots) await scheduleBotDeletion(deps, trx, Number(bot.id), actorId);
+}
+
+/**
+ * One bot user blocked in the caller's transaction (its tokens stop working) and queued for deletion
+ * as an administrator's deletion of it would be; false when it was blocked already (its deletion is
+ * queued, or it is not to be deleted this way).
+ */
+export async function scheduleBotDeletion(deps: Deps, trx: DbTransaction, botId: number, actorId: number | null): Promise<boolean> {
+  const blocked = await trx.updateTable('users').set({ state: 'blocked', updated_at: deps.clock.now() }).where('id', '=', botId).where('state', '!=', 'blocked').executeTakeFirst();
+  if (Number(blocked.numUpdatedRows) === 0) return false;
+  await enqueue(trx, deps.clock, DESTROY_USER_JOB, { userId: botId, hardDelete: false, ...(actorId === null ? {} : { deletedById: actorId }) });
+  return true;
 }

@@ -82,12 +82,14 @@ describe('/projects/:id/access_tokens', () => {
     created = rotated.body;
   });
 
-  it('revokes: the token stops working and the bot leaves the project', async () => {
+  it('revokes: the token stops working and is listed as inactive; the bot stays a member', async () => {
     expect((await kiln.api('DELETE', `/projects/${project.id}/access_tokens/${created.id}`, { token: alice.token })).status).toBe(204);
     expect((await kiln.api('GET', '/user', { token: created.token })).status).toBe(401);
     const members = await kiln.apiAs(alice, 'GET', `/projects/${project.id}/members`);
-    expect(members.some((member: any) => member.id === created.user_id)).toBe(false);
+    expect(members.find((member: any) => member.id === created.user_id).access_level).toBe(30);
     expect((await kiln.apiAs(alice, 'GET', `/projects/${project.id}/access_tokens`)).map((token: any) => token.name)).toEqual(['deploy']);
+    const inactive = await kiln.apiAs(alice, 'GET', `/projects/${project.id}/access_tokens?state=inactive`);
+    expect(inactive.map((token: any) => [token.name, token.revoked])).toEqual([['ci', true], ['ci', true]]);
   });
 });
 

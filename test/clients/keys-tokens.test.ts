@@ -68,6 +68,8 @@ out["bot"] = bot.user.username.startswith("project_%s_bot_" % p.id)
 out["tokens"] = [t.name for t in p.access_tokens.list()]
 p.access_tokens.delete(token.id)
 out["tokens_after"] = [t.name for t in p.access_tokens.list()]
+out["tokens_inactive"] = [[t.name, t.revoked, t.active] for t in p.access_tokens.list(state="inactive")]
+out["bot_member"] = any(m.id == token.user_id for m in p.members.list())
 gtoken = g.access_tokens.create({"name": "group bot", "scopes": ["read_api"]})
 out["group_token"] = [gtoken.name, gtoken.access_level]
 u = gl.users.get(os.environ["USER_ID"])
@@ -103,6 +105,9 @@ describe('python-gitlab 3.12', () => {
       bot: true,
       tokens: ['mr bot'],
       tokens_after: [],
+      // Revoked, the token is listed as inactive and its bot stays a member (GitLab 17.9's RevokeService).
+      tokens_inactive: [['mr bot', true, false]],
+      bot_member: true,
       group_token: ['group bot', 40],
       impersonation: ['support', true, true],
       as_user: 'helper',

@@ -10,7 +10,7 @@ import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { inTransaction } from '../../platform/db/database.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import { scheduleOnce } from '../../platform/jobs/daily.js';
-import { findProjectRow, toAuthUser, userCanOnProject } from '../../accounts/api.js';
+import { actsInName, findProjectRow, toAuthUser, userCanOnProject } from '../../accounts/api.js';
 import { runPipelineForRef } from '../pipelines/run-pipeline.js';
 import { PipelineCreationError } from '../pipelines/create-pipeline.js';
 import { nextOccurrence } from './cron.js';
@@ -65,10 +65,13 @@ export async function startScheduler(deps: Deps): Promise<void> {
   await scheduleOnce(deps, SCHEDULER_JOB, deps.clock.now(), { orRunning: true });
 }
 
-/** Whether the user may still run pipelines in the project (active, and a Developer or more). */
+/**
+ * Whether the user may still run pipelines in the project: active (an access token's bot only while a
+ * token of it is usable), and a Developer or more.
+ */
 async function mayRun(deps: Deps, userId: number, project: ProjectRow): Promise<boolean> {
   const user = await deps.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
-  if (!user || user.state !== 'active') return false;
+  if (!user || !(await actsInName(deps, user))) return false;
   return userCanOnProject(deps.reads, toAuthUser(user), project, 'create_pipeline', deps.clock.now());
 }
 

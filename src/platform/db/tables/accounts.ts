@@ -209,6 +209,8 @@ export interface PersonalAccessTokensTable {
   scopes: string;
   expires_at: string | null;
   revoked: Generated<number>;
+  /** When it was revoked (null while it is not, and for none revoked before the column existed). */
+  revoked_at: Generated<number | null>;
   impersonation: Generated<number>;
   last_used_at: number | null;
   created_at: number;
