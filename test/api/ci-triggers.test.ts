@@ -1,9 +1,11 @@
 // Pipeline trigger tokens (issue 39): Maintainers manage them (a Developer gets 403), the token is
 // shown once and stored as a digest, and POST /projects/:id/trigger/pipeline runs a pipeline with
-// source `trigger` as the token's owner with the request's variables.
+// source `trigger` as the token's owner with the request's variables, only while that owner may still
+// create pipelines in the project (GitLab's Chain::Validate::Abilities, checked on every use).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
 import { repositoryWorld, commit, create, type RepositoryWorld } from './repository-api-driver.js';
+import { ACCESS } from '../../src/platform/auth/access-levels.js';
 
 let kiln: TestKiln;
 let w: RepositoryWorld;
@@ -82,5 +84,56 @@ describe('POST /projects/:id/trigger/pipeline', () => {
     expect((await kiln.api('DELETE', triggers(`/${triggerId}`), { token: w.maintainer.token })).status).toBe(204);
     expect((await fire({ token, ref: 'main' })).statusCode).toBe(404);
     expect((await kiln.api('GET', triggers(`/${triggerId}`), { token: w.maintainer.token })).body).toEqual({ message: '404 Trigger Not Found' });
+  });
+});
+
+describe("a trigger token runs only while its owner may create pipelines", () => {
+  const REFUSED = { message: { base: ['Insufficient permissions to create a new pipeline'] } };
+
+  async function ownedTrigger(username: string) {
+    const owner = await kiln.createUser(username);
+    await kiln.addMember(w.owner, 'projects', w.project.id, owner, ACCESS.maintainer);
+    const made = await kiln.api('POST', triggers(), { token: owner.token, body: { description: username } });
+    expect(made.status).toBe(201);
+    return { owner, token: made.body.token as string };
+  }
+  const member = (userId: number) => `/projects/${w.project.id}/members/${userId}`;
+
+  it('refuses once the owner is demoted below Developer or removed, before looking at the ref', async () => {
+    const { owner, token: own } = await ownedTrigger('trigger-demoted');
+    expect((await fire({ token: own, ref: 'main' })).statusCode).toBe(201);
+    expect((await kiln.api('PUT', member(owner.id), { token: w.owner.token, body: { access_level: ACCESS.reporter } })).status).toBe(200);
+    const demoted = await fire({ token: own, ref: 'main' });
+    expect(demoted.statusCode).toBe(400);
+    expect(demoted.json()).toEqual(REFUSED);
+    expect((await fire({ token: own, ref: 'nowhere' })).json()).toEqual(REFUSED);
+    // A Developer may create pipelines: the token works again.
+    expect((await kiln.api('PUT', member(owner.id), { token: w.owner.token, body: { access_level: ACCESS.developer } })).status).toBe(200);
+    expect((await fire({ token: own, ref: 'main' })).statusCode).toBe(201);
+    expect((await kiln.api('DELETE', member(owner.id), { token: w.owner.token })).status).toBe(204);
+    const removed = await fire({ token: own, ref: 'main' });
+    expect(removed.statusCode).toBe(400);
+    expect(removed.json()).toEqual(REFUSED);
+  });
+
+  it('refuses while the owner is blocked', async () => {
+    const { owner, token: own } = await ownedTrigger('trigger-blocked');
+    expect((await kiln.api('POST', `/users/${owner.id}/block`, { token: kiln.root.token })).status).toBe(201);
+    const blocked = await fire({ token: own, ref: 'main' });
+    expect(blocked.statusCode).toBe(400);
+    expect(blocked.json()).toEqual(REFUSED);
+    expect((await kiln.api('POST', `/users/${owner.id}/unblock`, { token: kiln.root.token })).status).toBe(201);
+    expect((await fire({ token: own, ref: 'main' })).statusCode).toBe(201);
+  });
+
+  it("refuses once a project access token's bot has no usable token (the bot stays a Maintainer)", async () => {
+    const bot = await kiln.apiAs(w.owner, 'POST', `/projects/${w.project.id}/access_tokens`, { name: 'trigger-bot', scopes: ['api'], access_level: ACCESS.maintainer });
+    const made = await kiln.api('POST', triggers(), { token: bot.token, body: { description: 'bot' } });
+    expect(made.status).toBe(201);
+    expect((await fire({ token: made.body.token, ref: 'main' })).statusCode).toBe(201);
+    expect((await kiln.api('DELETE', `/projects/${w.project.id}/access_tokens/${bot.id}`, { token: w.owner.token })).status).toBe(204);
+    const revoked = await fire({ token: made.body.token, ref: 'main' });
+    expect(revoked.statusCode).toBe(400);
+    expect(revoked.json()).toEqual(REFUSED);
   });
 });

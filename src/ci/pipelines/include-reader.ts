@@ -1,9 +1,10 @@
 // What `include:` reads (config/includes.ts), as the pipeline's user: files of the pipeline's
 // project at its commit, and of other projects whose code that user may read (GitLab's
-// download_code on the included project; a project the user cannot see is "not found").
+// download_code on the included project; a project the user cannot see is "not found"). An access
+// token's bot reads other projects only while one of its tokens is usable (accounts/acts-in-name.ts).
 import type { Deps } from '../../platform/deps.js';
 import type { ProjectRow } from '../../platform/auth/subjects.js';
-import { findProjectRow, toAuthUser, userCanOnProject } from '../../accounts/api.js';
+import { actsInName, findProjectRow, toAuthUser, userCanOnProject } from '../../accounts/api.js';
 import { findCommit, readableRepository } from '../../repositories/api.js';
 import type { IncludeContext, IncludeProject, IncludeReader } from '../config/includes.js';
 import { readYamlAt, treePaths } from './read-yaml.js';
@@ -27,7 +28,7 @@ export function includeReader(deps: Deps, userId: number | null): IncludeReader 
       const row = await findProjectRow(deps, fullPath);
       if (!row) return null;
       const user = userId === null ? undefined : await deps.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
-      if (!user || user.state !== 'active' || !(await userCanOnProject(deps.reads, toAuthUser(user), row, 'download_code', deps.clock.now()))) return null;
+      if (!user || !(await actsInName(deps, user)) || !(await userCanOnProject(deps.reads, toAuthUser(user), row, 'download_code', deps.clock.now()))) return null;
       rows.set(Number(row.id), row);
       return { id: Number(row.id), fullPath: row.full_path };
     },

@@ -12,7 +12,7 @@
 import type { Deps } from '../../platform/deps.js';
 import type { ProjectRow } from '../../platform/auth/subjects.js';
 import type { CiPipelineRow } from '../../commit-statuses/api.js';
-import { findProjectRow, toAuthUser, userCanOnProject } from '../../accounts/api.js';
+import { actsInName, findProjectRow, toAuthUser, userCanOnProject } from '../../accounts/api.js';
 import { canMergeToBranch } from '../../repositories/api.js';
 import { parseStored } from '../../platform/db/stored-json.js';
 import { createPipeline } from './create-pipeline.js';
@@ -35,7 +35,8 @@ async function placement(deps: Deps, mr: { source_branch: string }, target: Proj
   // Made by an event without an actor: where GitLab would run it for the author's push.
   if (userId === null) return fork ? { project: source, ref: mr.source_branch } : { project: target, ref: null };
   const row = await deps.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
-  if (!row || row.state !== 'active') return null;
+  // An access token's bot only while one of its tokens is usable: a job queued before they were revoked runs nothing.
+  if (!row || !(await actsInName(deps, row))) return null;
   const user = toAuthUser(row);
   const now = deps.clock.now();
   if (await userCanOnProject(deps.reads, user, target, 'create_pipeline', now)) {

@@ -6,12 +6,12 @@
 // node that was down for hours run each schedule once, not once per missed occurrence. The claim and
 // the job that creates the pipeline are one transaction, so a crash in between loses nothing.
 import type { Deps } from '../../platform/deps.js';
-import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { inTransaction } from '../../platform/db/database.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import { scheduleOnce } from '../../platform/jobs/daily.js';
-import { actsInName, findProjectRow, toAuthUser, userCanOnProject } from '../../accounts/api.js';
+import { findProjectRow } from '../../accounts/api.js';
 import { runPipelineForRef } from '../pipelines/run-pipeline.js';
+import { mayRunPipelines } from '../pipelines/may-run-pipelines.js';
 import { PipelineCreationError } from '../pipelines/create-pipeline.js';
 import { nextOccurrence } from './cron.js';
 import { scheduleRef } from './schedule-store.js';
@@ -66,16 +66,6 @@ export async function startScheduler(deps: Deps): Promise<void> {
 }
 
 /**
- * Whether the user may still run pipelines in the project: active (an access token's bot only while a
- * token of it is usable), and a Developer or more.
- */
-async function mayRun(deps: Deps, userId: number, project: ProjectRow): Promise<boolean> {
-  const user = await deps.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
-  if (!user || !(await actsInName(deps, user))) return false;
-  return userCanOnProject(deps.reads, toAuthUser(user), project, 'create_pipeline', deps.clock.now());
-}
-
-/**
  * Runs one schedule's pipeline, as `userId` (the owner when it came due; whoever pressed "play"
  * otherwise). A repeated job of a due run (`claimedAt`) finds the pipeline it made and makes no
  * second one. What cannot run (the ref is gone, the owner may no longer run pipelines, the file has
@@ -91,7 +81,7 @@ export async function runScheduleJob(deps: Deps, payload: { scheduleId: number; 
   const project = await findProjectRow(deps, Number(schedule.project_id));
   if (!project) return;
   const log = deps.log.child({ pipelineScheduleId: Number(schedule.id), projectId: Number(project.id) });
-  if (payload.userId === null || !(await mayRun(deps, payload.userId, project))) {
+  if (!(await mayRunPipelines(deps, payload.userId, project))) {
     log.warn('pipeline schedule not run: its user may not run pipelines in the project');
     return;
   }

@@ -1,6 +1,7 @@
 // GitLab's triggers API (lib/api/ci/triggers.rb): Maintainers manage a project's trigger tokens, and
 // anyone holding one runs a pipeline with POST /projects/:id/trigger/pipeline (source `trigger`, as the
-// token's owner, with the request's variables as pipeline variables).
+// token's owner, with the request's variables as pipeline variables) while that owner may still create
+// pipelines in the project.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import { apiRoute } from '../../platform/http/route.js';
@@ -8,6 +9,8 @@ import { p } from '../../platform/http/params.js';
 import { NotFoundError, StatusError } from '../../platform/errors.js';
 import { findProjectRow } from '../../accounts/api.js';
 import { runPipelineForRef } from '../pipelines/run-pipeline.js';
+import { INSUFFICIENT_PERMISSIONS, mayRunPipelines } from '../pipelines/may-run-pipelines.js';
+import { ApiError } from '../../platform/http/api-error.js';
 import { createdPipeline, presentCreatedPipeline } from '../pipelines/present-created.js';
 import { createTrigger, findTrigger, presentTriggers, projectTriggers, updateTrigger, useTrigger } from './trigger-store.js';
 
@@ -77,7 +80,10 @@ export function triggersRoutes(app: FastifyInstance, deps: Deps): void {
         const project = await findProjectRow(deps, params.id);
         const trigger = project ? await useTrigger(deps, Number(project.id), params.token) : undefined;
         if (!project || !trigger) throw new NotFoundError();
-        const pipeline = await createdPipeline(() => runPipelineForRef(deps, { project, ref: params.ref, source: 'trigger', userId: trigger.owner_id === null ? null : Number(trigger.owner_id), variables }));
+        // The owner's rights now, not when the token was made (GitLab checks them before the ref, as here).
+        const ownerId = trigger.owner_id === null ? null : Number(trigger.owner_id);
+        if (!(await mayRunPipelines(deps, ownerId, project))) throw new ApiError(400, { message: { base: [INSUFFICIENT_PERMISSIONS] } });
+        const pipeline = await createdPipeline(() => runPipelineForRef(deps, { project, ref: params.ref, source: 'trigger', userId: ownerId, variables }));
         return presentCreatedPipeline(deps, pipeline, project);
       },
     });
