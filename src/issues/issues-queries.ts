@@ -3,6 +3,8 @@
 // paging, then small optional filters applied one after another, then GitLab's orderings.
 import { reactionCondition } from './award-emoji/reaction-queries.js';
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { onePassPageQuery } from '../platform/http/pagination-queries.js';
+import { COUNT_LIMIT, type OnePass } from '../platform/http/pagination.js';
 import type { Deps } from '../platform/deps.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { DAY_MS } from '../platform/clock.js';
@@ -22,8 +24,10 @@ export interface IssueFilters {
   state?: 'opened' | 'closed' | 'all';
   issueType?: 'issue' | 'incident';
   search?: string;
-  /** The only issues that can contain `search`, from the trigram index (issue-search-queries.ts). */
-  searchIds?: readonly number[];
+  /** The only issues that can contain `search`, from the trigram index (issue-search-queries.ts): a JSON array of ids. */
+  searchIds?: string;
+  /** How many ids `searchIds` holds. */
+  searchIdCount?: number;
   /** Where `search` looks: the title, the description, or both (the default). */
   searchIn?: Array<'title' | 'description'>;
   /** Label titles the issue must all carry, or the wildcards NONE / ANY. */
@@ -55,13 +59,24 @@ export type ConfidentialScope = { all: true } | { userId: number | null };
 
 export type IssueQuery = SelectQueryBuilder<DB & { i: DB['issues']; p: DB['projects'] }, 'i' | 'p', IssueRow>;
 
-function base(deps: Deps): IssueQuery {
-  return deps.db.selectFrom('issues as i').innerJoin('projects as p', 'p.id', 'i.project_id').selectAll('i') as unknown as IssueQuery;
+/**
+ * `issues as i` joined to its project. With a search's candidates (`searchIds`, SQLite) the issues are
+ * read from them, each by its id: SQLite's CROSS JOIN keeps the candidates the outer loop, so a page
+ * sorts the few candidates that pass instead of walking the listing's index in order and testing
+ * every issue it passes against them (at one match in a thousand, ten thousand index entries for a
+ * page; the planner cannot tell how many ids a JSON text holds), and the count reads the candidates
+ * alone. Bound as one JSON text: one statement text whatever the number of ids.
+ */
+function base(deps: Deps, searchIds?: string): IssueQuery {
+  const issues = searchIds
+    ? deps.db.selectFrom(sql`json_each(${searchIds})`.as('c')).crossJoin('issues as i').where(sql<SqlBool>`i.id = c.value`)
+    : deps.db.selectFrom('issues as i');
+  return issues.innerJoin('projects as p', 'p.id', 'i.project_id').selectAll('i') as unknown as IssueQuery;
 }
 
 /** One project's issues the caller may read (the project itself is already readable). */
 export function projectIssuesQuery(deps: Deps, projectId: number, scope: ConfidentialScope, filters: IssueFilters, viewer: AuthUser | null): IssueQuery {
-  let query = base(deps).where('i.project_id', '=', projectId);
+  let query = base(deps, searchCandidates(filters)).where('i.project_id', '=', projectId);
   if (!('all' in scope)) {
     const { userId } = scope;
     query = query.where(userId === null
@@ -74,7 +89,7 @@ export function projectIssuesQuery(deps: Deps, projectId: number, scope: Confide
 /** Issues of many projects: every project (GET /issues), or those under some groups (GET /groups/:id/issues). */
 export function readableIssuesQuery(deps: Deps, viewer: AuthUser | null, where: { groupIds: number[] } | { everywhere: true }, filters: IssueFilters): IssueQuery {
   const nowMs = deps.clock.now();
-  let query = base(deps).where(readableIssueSql(viewer, nowMs));
+  let query = base(deps, searchCandidates(filters)).where(readableIssueSql(viewer, nowMs));
   if ('groupIds' in where) query = where.groupIds.length ? query.where('p.namespace_id', 'in', where.groupIds) : query.where(sql<SqlBool>`1 = 0`);
   return applyFilters(query, filters, viewer, nowMs);
 }
@@ -82,6 +97,11 @@ export function readableIssuesQuery(deps: Deps, viewer: AuthUser | null, where: 
 /** Issues of one milestone that the caller may read (GET /projects/:id/milestones/:id/issues and the group's). */
 export function milestoneIssuesQuery(deps: Deps, viewer: AuthUser | null, milestoneId: number): IssueQuery {
   return base(deps).where('i.milestone_id', '=', milestoneId).where(readableIssueSql(viewer, deps.clock.now())).orderBy('i.id', 'desc');
+}
+
+/** The candidates a listing is read from: those of a search (the LIKE keeps checking them), else none. */
+function searchCandidates(filters: IssueFilters): string | undefined {
+  return filters.search ? filters.searchIds : undefined;
 }
 
 function hasLabel(title: string) {
@@ -139,8 +159,6 @@ function applyFilters(start: IssueQuery, filters: IssueFilters, viewer: AuthUser
     const columns = filters.searchIn?.length ? filters.searchIn : ['title', 'description'];
     const parts = columns.map((column) => lowerLike(`i.${column}`, pattern));
     query = query.where(sql<SqlBool>`(${sql.join(parts, sql` or `)})`);
-    // Bound as one JSON text: one statement text whatever the number of ids.
-    if (filters.searchIds) query = query.where(sql<SqlBool>`i.id in (select value from json_each(${JSON.stringify(filters.searchIds)}))`);
   }
   if (filters.labels?.length) {
     const [first] = filters.labels;
@@ -171,6 +189,24 @@ function applyFilters(start: IssueQuery, filters: IssueFilters, viewer: AuthUser
     }
   }
   return order(query, filters.orderBy ?? 'created_at', filters.sort ?? 'desc');
+}
+
+/** How a searched page reads its issues again (pagination-queries.ts, `onePassPageQuery`). */
+const ISSUE_ROWS = { table: 'issues', alias: 'i', key: 'id' };
+
+/**
+ * A searched listing's page and the number of its matches in one pass (pagination-queries.ts,
+ * `onePassPageQuery`), or null for a listing read as usual. Only a search has few enough rows for it: on
+ * SQLite those the trigram index named (at most COUNT_LIMIT, so the pass reads every match), on
+ * PostgreSQL any text (beyond COUNT_LIMIT matches the page is read again, as pagination.ts does).
+ * A listing without a search walks its index in order and stops after its page instead. On SQLite,
+ * candidates too few to fill the page make a short page, which counts itself: the page alone is read.
+ */
+export function searchedPageQuery(deps: Deps, query: IssueQuery, filters: IssueFilters): OnePass | null {
+  if (!filters.search || (deps.dialect === 'sqlite' && filters.searchIds === undefined)) return null;
+  const candidates = deps.dialect === 'sqlite' ? (filters.searchIdCount ?? 0) : Infinity;
+  const reorder = <Q extends SelectQueryBuilder<any, any, any>>(page: Q): Q => order(page as unknown as IssueQuery, filters.orderBy ?? 'created_at', filters.sort ?? 'desc') as unknown as Q;
+  return (perPage, offset) => (candidates < offset + perPage ? null : onePassPageQuery(deps.db, query, ISSUE_ROWS, reorder, perPage, offset, COUNT_LIMIT));
 }
 
 function milestoneFilter(query: IssueQuery, milestone: string, nowMs: number): IssueQuery {

@@ -12,7 +12,7 @@ import { findMilestone } from '../milestones/api.js';
 import { groupAndDescendantIds } from '../labels/api.js';
 import { confidentialScope } from './finder.js';
 import { presentIssues } from './present-issues.js';
-import { ANY, milestoneIssuesQuery, NONE, projectIssuesQuery, readableIssuesQuery, type IssueFilters, type OrderBy } from './issues-queries.js';
+import { ANY, milestoneIssuesQuery, NONE, projectIssuesQuery, readableIssuesQuery, searchedPageQuery, type IssueFilters, type IssueQuery, type OrderBy } from './issues-queries.js';
 import { ISSUE_TYPES, timeOf } from './issue-params.js';
 import { narrowIssueSearch } from './issue-search-queries.js';
 
@@ -93,6 +93,12 @@ export function filtersOf({ params, input }: FilterContext, defaultScope: IssueF
   };
 }
 
+/** A page of a listing: a search's page and count in one pass (issues-queries.ts, `searchedPageQuery`), else as usual. */
+function pageOf(deps: Deps, ctx: FilterContext, query: IssueQuery, filters: IssueFilters) {
+  const onePass = searchedPageQuery(deps, query, filters);
+  return onePass ? ctx.paginateInOnePass(query, onePass) : ctx.paginate(query);
+}
+
 export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id/issues', summary: 'List issues of a project', tags: TAGS, paginated: true,
@@ -101,7 +107,8 @@ export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async (ctx) => {
       const access = await ctx.project();
       const viewer = ctx.principal?.user ?? null;
-      const rows = await ctx.paginate(projectIssuesQuery(deps, Number(access.project.id), confidentialScope(access), await narrowIssueSearch(deps, filtersOf(ctx, 'all')), viewer));
+      const filters = await narrowIssueSearch(deps, filtersOf(ctx, 'all'));
+      const rows = await pageOf(deps, ctx, projectIssuesQuery(deps, Number(access.project.id), confidentialScope(access), filters, viewer), filters);
       return presentIssues(deps, rows, { projects: [access.project], withLabelsDetails: ctx.params.with_labels_details, viewer: ctx.principal?.user ?? null });
     },
   });
@@ -114,7 +121,7 @@ export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async (ctx) => {
       const filters = await narrowIssueSearch(deps, filtersOf(ctx, 'created_by_me'));
       if (filters.scope !== 'all' && !ctx.principal) throw unauthorized();
-      const rows = await ctx.paginate(readableIssuesQuery(deps, ctx.principal?.user ?? null, { everywhere: true }, filters));
+      const rows = await pageOf(deps, ctx, readableIssuesQuery(deps, ctx.principal?.user ?? null, { everywhere: true }, filters), filters);
       return presentIssues(deps, rows, { withLabelsDetails: ctx.params.with_labels_details, viewer: ctx.principal?.user ?? null });
     },
   });
@@ -126,7 +133,8 @@ export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async (ctx) => {
       const access = await ctx.group();
       const groupIds = await groupAndDescendantIds(deps.db, Number(access.group.id));
-      const rows = await ctx.paginate(readableIssuesQuery(deps, ctx.principal?.user ?? null, { groupIds }, await narrowIssueSearch(deps, filtersOf(ctx, 'all'))));
+      const filters = await narrowIssueSearch(deps, filtersOf(ctx, 'all'));
+      const rows = await pageOf(deps, ctx, readableIssuesQuery(deps, ctx.principal?.user ?? null, { groupIds }, filters), filters);
       return presentIssues(deps, rows, { withLabelsDetails: ctx.params.with_labels_details, viewer: ctx.principal?.user ?? null });
     },
   });

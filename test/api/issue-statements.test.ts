@@ -1,10 +1,10 @@
 // What reading issues costs in statements (docs/performance.md, issue 40): one issue is the token with
 // its project, the issue with its assignees (issues/issue-lookup-queries.ts), its links
 // (issue-presentation-queries.ts) and the caller's subscription facts (notifications/subscribed-issues-
-// queries.ts); a page of issues the token, the page, the links and the subscription facts. Neither
-// grows with assignees, labels, comments or subscriptions. Counted at the drivers (test/helpers/
-// statement-counter.ts) for a request that finds nothing in the row cache; on PostgreSQL each
-// statement is a round trip.
+// queries.ts); a page of issues the token, the page, the links and the subscription facts (a full page
+// of a search reads the count of its matches with the page). Neither grows with assignees, labels,
+// comments or subscriptions. Counted at the drivers (test/helpers/statement-counter.ts) for a request
+// that finds nothing in the row cache; on PostgreSQL each statement is a round trip.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { countStatements, invalidateLookups, type StatementCounter } from '../helpers/statement-counter.js';
@@ -73,5 +73,13 @@ describe('statements per issue read', () => {
     expect(read.body.map((issue: any) => issue.title)).toEqual(['Plain 3', 'Plain 2', 'Plain 1', 'Plain 0', 'Busy']);
     expect(read.body.find((issue: any) => issue.iid === busyIid)).toMatchObject({ subscribed: false, assignees: [expect.anything(), expect.anything()] });
     expect(read.count, statements.log?.join('\n---\n')).toBe(4);
+  });
+
+  it('a full page of a search reads its page and the count of its matches in one statement', async () => {
+    const read = await statementsOf(reader, `/projects/${projectId}/issues?search=plain&per_page=2`);
+    expect(read.status).toBe(200);
+    expect(read.body.map((issue: any) => issue.title)).toEqual(['Plain 3', 'Plain 2']);
+    // The token, the page with its count, the links and the subscription facts; on SQLite the trigram index first.
+    expect(read.count, statements.log?.join('\n---\n')).toBe(kiln.deps.dialect === 'sqlite' ? 5 : 4);
   });
 });

@@ -1,7 +1,7 @@
 // Offset pagination with GitLab's headers (GitLab's REST API documentation). Counting stops at 10,001 rows:
 // above 10,000, X-Total, X-Total-Pages and rel="last" are omitted (docs/decisions.md, X-Total at scale).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { CompiledQuery, Kysely, SelectQueryBuilder } from 'kysely';
 import { ParamError } from '../errors.js';
 import type { Reads } from '../db/reads.js';
 import { boundedCountQuery, pageSize, pageWithCountQuery, TOTAL_COLUMN } from './pagination-queries.js';
@@ -105,12 +105,22 @@ function countAfter(db: Kysely<any>, reads: Reads, query: SelectQueryBuilder<any
 }
 
 /**
- * Run an ordered query for one page and set the headers. The page is read first, outside the query
- * builder's per-query work, and its bounded count only when the page does not tell it (`countAfter`).
- * With `countInPage` they are one statement:
- * the page's rows carry the count (pagination-queries.ts, pageWithCountQuery, a column the rows keep),
- * and a page past the last, which has no row to carry it, reads the count on its own. For a listing
- * read on most requests (the caller's projects): a statement less, and on PostgreSQL a round trip.
+ * How a page reads its count. `after`: the page is read first, outside the query builder's per-query
+ * work, and its bounded count only when the page does not tell it (`countAfter`). `in-page`: one
+ * statement, the page's rows carrying the count (pagination-queries.ts, pageWithCountQuery, a column
+ * the rows keep): for a listing read on most requests (the caller's projects), a statement less, and
+ * on PostgreSQL a round trip. A `OnePass` function: the page's statement for a query with few rows (a
+ * search's matches), which counts at most COUNT_LIMIT + 1 of them as it sorts them (pagination-
+ * queries.ts, `onePassPageQuery`), so the matches are read once instead of twice; it answers null for
+ * a page that reads as well `after`.
+ */
+export type PageCount = 'after' | 'in-page' | OnePass;
+export type OnePass = (perPage: number, offset: number) => CompiledQuery<unknown> | null;
+
+/**
+ * Run an ordered query for one page and set the headers, its count read as `count` says. A page past
+ * the last, which has no row to carry the count, reads it on its own. Beyond COUNT_LIMIT a one-pass
+ * page was sorted from a part of the rows: it is read again by `query`, and the count is omitted as ever.
  */
 export async function paginate<Row>(
   db: Kysely<any>,
@@ -120,16 +130,21 @@ export async function paginate<Row>(
   reply: FastifyReply,
   input: Record<string, unknown>,
   query: SelectQueryBuilder<any, any, Row>,
-  countInPage = false,
+  count: PageCount = 'after',
 ): Promise<Row[]> {
   const page = pageOf(input);
-  if (countInPage) {
-    const rows = (await reads.compiled(pageWithCountQuery(query, page.perPage, page.offset, COUNT_LIMIT).compile())) as ReadonlyArray<Row & Record<typeof TOTAL_COLUMN, unknown>>;
-    const counted = rows.length > 0 ? Number(rows[0][TOTAL_COLUMN]) : page.offset === 0 ? 0 : await boundedCount(db, reads, query);
-    setPageHeaders(baseUrl, request, reply, page, counted !== null && counted > COUNT_LIMIT ? null : counted);
+  const statement = count === 'after' ? null : count === 'in-page' ? pageWithCountQuery(query, page.perPage, page.offset, COUNT_LIMIT).compile() : count(page.perPage, page.offset);
+  if (statement === null) {
+    const rows = await reads.compiled(query.limit(pageSize(page.perPage)).offset(page.offset).compile());
+    setPageHeaders(baseUrl, request, reply, page, await countAfter(db, reads, query, page, rows.length));
     return rows as Row[];
   }
-  const rows = await reads.compiled(query.limit(pageSize(page.perPage)).offset(page.offset).compile());
-  setPageHeaders(baseUrl, request, reply, page, await countAfter(db, reads, query, page, rows.length));
-  return rows as Row[];
+  const rows = (await reads.compiled(statement)) as ReadonlyArray<Row & Record<typeof TOTAL_COLUMN, unknown>>;
+  const counted = rows.length > 0 ? Number(rows[0][TOTAL_COLUMN]) : page.offset === 0 ? 0 : await boundedCount(db, reads, query);
+  const exact = counted !== null && counted <= COUNT_LIMIT;
+  setPageHeaders(baseUrl, request, reply, page, exact ? counted : null);
+  if (exact || count === 'in-page') return rows as Row[];
+  // A one-pass page of more rows than it counted is read from all of them (an empty one too, whose
+  // offset may lie beyond the rows the statement sorted).
+  return (await reads.compiled(query.limit(pageSize(page.perPage)).offset(page.offset).compile())) as Row[];
 }

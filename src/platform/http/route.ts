@@ -13,7 +13,7 @@ import type { GroupAbility, ProjectAbility } from '../auth/policies/abilities.js
 import { ForbiddenError } from '../errors.js';
 import { unauthorized } from './api-error.js';
 import { mergedParams, parseParams, type ParamSchema, type Parsed } from './params.js';
-import { paginate } from './pagination.js';
+import { paginate, type OnePass } from './pagination.js';
 import { openApiRegistry } from './openapi.js';
 import { JsonText } from './json-text.js';
 import { identifyAnswer } from './etag.js';
@@ -40,8 +40,10 @@ export interface RouteContext<S extends ParamSchema> {
   group(ability?: GroupAbility): Promise<GroupAccess>;
   /** Page an ordered query with GitLab's headers. */
   paginate<Row>(query: SelectQueryBuilder<any, any, Row>): Promise<Row[]>;
-  /** `paginate` with the count read by the page's own statement (pagination.ts, `countInPage`). */
+  /** `paginate` with the count read by the page's own statement (pagination.ts, `in-page`). */
   paginateWithCount<Row>(query: SelectQueryBuilder<any, any, Row>): Promise<Row[]>;
+  /** `paginate` of a query with few rows (a search's matches), page and count in one pass (pagination.ts, `OnePass`). */
+  paginateInOnePass<Row>(query: SelectQueryBuilder<any, any, Row>, onePass: OnePass): Promise<Row[]>;
 }
 
 export interface ApiRouteSpec<S extends ParamSchema> {
@@ -105,7 +107,10 @@ class ApiRouteContext<S extends ParamSchema> implements RouteContext<S> {
     paginate(this.deps.db, this.deps.reads, this.deps.config.baseUrl, this.request, this.reply, this.input, query);
 
   readonly paginateWithCount = <Row>(query: SelectQueryBuilder<any, any, Row>): Promise<Row[]> =>
-    paginate(this.deps.db, this.deps.reads, this.deps.config.baseUrl, this.request, this.reply, this.input, query, true);
+    paginate(this.deps.db, this.deps.reads, this.deps.config.baseUrl, this.request, this.reply, this.input, query, 'in-page');
+
+  readonly paginateInOnePass = <Row>(query: SelectQueryBuilder<any, any, Row>, onePass: OnePass): Promise<Row[]> =>
+    paginate(this.deps.db, this.deps.reads, this.deps.config.baseUrl, this.request, this.reply, this.input, query, onePass);
 }
 
 export function apiRoute<S extends ParamSchema>(app: FastifyInstance, deps: Deps, spec: ApiRouteSpec<S>): void {
