@@ -31,8 +31,8 @@ const REPORT = process.env.BENCH_REPORT ?? join(ROOT, 'docs', 'performance.md');
 
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
-/** BENCH_CPU_PROF_DIR=dir writes a V8 CPU profile of each scenario's server there when it stops (node --cpu-prof). */
-const PROFILE = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir="${process.env.BENCH_CPU_PROF_DIR}"`] : [];
+/** BENCH_CPU_PROF_DIR=dir writes a V8 CPU profile of each scenario's server there when it stops (bench/cpu-profile.ts). */
+const PROFILE = process.env.BENCH_CPU_PROF_DIR ? [`--import="${pathToFileURL(join(HERE, 'cpu-profile.js')).href}"`] : [];
 
 export interface Row {
   scenario: string;
@@ -354,7 +354,7 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
     const url = `http://127.0.0.1:${port}`;
     // Node's own options go through NODE_OPTIONS: bin/kiln starts Node itself.
     const nodeOptions = [...PROFILE, `--import="${pathToFileURL(QUERY_COUNTER).href}"`].join(' ');
-    server = await startChild(KILN_SERVE, { NODE_OPTIONS: nodeOptions, ...env, KILN_PORT: String(port), KILN_HOST: '127.0.0.1', BENCH_QUERY_COUNT_FILE: countFile, ...(scenario.background ? { BENCH_QUERY_COUNT_READS: '1' } : {}) }, `${url}/-/readiness`);
+    server = await startChild(KILN_SERVE, { NODE_OPTIONS: nodeOptions, ...(process.env.BENCH_CPU_PROF_DIR ? { BENCH_CPU_PROF_DIR: process.env.BENCH_CPU_PROF_DIR } : {}), ...env, KILN_PORT: String(port), KILN_HOST: '127.0.0.1', BENCH_QUERY_COUNT_FILE: countFile, ...(scenario.background ? { BENCH_QUERY_COUNT_READS: '1' } : {}) }, `${url}/-/readiness`);
     const started = server;
     const benchServer: BenchServer = {
       url,

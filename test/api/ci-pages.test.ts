@@ -9,6 +9,7 @@ import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { WebSession } from '../helpers/browser-session.js';
 import { repositoryWorld, commit, create, type RepositoryWorld } from './repository-api-driver.js';
 import { renderJobLog, renderLogText } from '../../src/ci/pages/job-log.js';
+import { logRenderPoolStats, renderLogOffLoop } from '../../src/ci/pages/log-render-pool.js';
 
 let kiln: TestKiln;
 let w: RepositoryWorld;
@@ -142,6 +143,19 @@ describe('the job log', () => {
     expect(sliced.appends.map((piece) => piece.section)).toEqual(whole.appends.map((piece) => piece.section));
     expect(sliced.appends.map((piece) => merged(piece.markup))).toEqual(whole.appends.map((piece) => merged(piece.markup)));
     expect(whole.appends[0].markup).toContain('<span class="ansi-red-fg">red from here &lt;b&gt;97&lt;/b&gt;\nstill red 98</span>');
+  });
+
+  it('renders for the pages on a worker thread, as the event loop renders it', async () => {
+    const log = bigLog();
+    const before = logRenderPoolStats();
+    const offLoop = await renderLogOffLoop(log, 0, null);
+    const onLoop = await renderLogText(log, 0, null, Number.POSITIVE_INFINITY);
+    expect(offLoop).toEqual(onLoop);
+    // The pool started a worker for it (or had one), and no render fell back to the event loop.
+    const after = logRenderPoolStats();
+    expect(after.workers).toBeGreaterThan(0);
+    expect(after.fallbacks).toBe(before.fallbacks);
+    expect(after.rendered).toBe(before.rendered + 1);
   });
 
   it('catches up from a state as far behind as a page can be as a render of the whole gives it', async () => {

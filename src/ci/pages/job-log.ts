@@ -13,10 +13,11 @@
 // no escape sequence or section marker is ever cut, and no masked secret (one line, never a newline)
 // can still change in what was rendered.
 //
-// A render yields to the event loop after every RENDER_SLICE characters, cut after a newline (ansi_up
+// Pages render on a worker thread (log-render-pool.ts). Rendered on the event loop (when the pool
+// cannot take it), a render yields after every RENDER_SLICE characters, cut after a newline (ansi_up
 // keeps the colours from one piece to the next): a viewer far behind gets up to MAX_SHOWN rendered
-// again, one ~30 ms pass of ansi_up that held every other request of the process (issue 39); in
-// pieces, other requests are answered between them.
+// again, one ~30 ms pass of ansi_up that would hold every other request of the process; in pieces,
+// other requests are answered between them.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AnsiUp } from 'ansi_up';
 import { html, raw, type Html } from '../../platform/web/html.js';
@@ -236,11 +237,15 @@ export function completeLinesEnd(data: Buffer, from: number): number {
   return newline < from ? from : newline + 1;
 }
 
+/** renderLogText's contract, wherever it runs (log-render-pool.ts renders on a worker thread). */
+export type LogRenderer = (text: string, offset: number, from: LogState | null) => Promise<LogIncrement>;
+
 /** The log's last MAX_SHOWN bytes, from a line's start, as HTML; `offset` is where `data` starts in the log. */
-export async function renderJobLog(data: Buffer, options: { offset?: number; running?: boolean; slice?: number } = {}): Promise<RenderedLog> {
+export async function renderJobLog(data: Buffer, options: { offset?: number; running?: boolean; slice?: number; render?: LogRenderer } = {}): Promise<RenderedLog> {
   const [start, end] = shownRange(data, options.running ?? false);
   const base = (options.offset ?? 0) + start;
-  const rendered = await renderLogText(data.subarray(start, end).toString('utf8'), base, null, options.slice);
+  const text = data.subarray(start, end).toString('utf8');
+  const rendered = options.render ? await options.render(text, base, null) : await renderLogText(text, base, null, options.slice);
   return { html: raw(rendered.appends.map((piece) => piece.markup).join('')), truncated: base, state: rendered.state };
 }
 

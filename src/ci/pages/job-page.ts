@@ -18,7 +18,8 @@ import { cancelJob, playJob, retryJob } from '../jobs/job-actions.js';
 import { markTraceWatched } from '../jobs/runner-updates.js';
 import { assertMayUpdateRef } from '../jobs/protected-ref-access.js';
 import { queueSignal } from '../queue-signal.js';
-import { completeLinesEnd, decodeLogState, encodeLogState, jobLogBlock, jobLogIncrement, MAX_SHOWN, renderJobLog, renderLogText, type LogState } from './job-log.js';
+import { completeLinesEnd, decodeLogState, encodeLogState, jobLogBlock, jobLogIncrement, MAX_SHOWN, renderJobLog, type LogState } from './job-log.js';
+import { renderLogOffLoop } from './log-render-pool.js';
 import { artifactsBlock } from './artifacts-page.js';
 import { ciBadge, durationBetween, formatDuration, moment } from './status.js';
 import { actionButton, jobOf, mayActOnJobsOf, commitLink, commitsOf, jobUrl, pipelineUrl, projectBase, refLink, userLink, usersOf } from './shared.js';
@@ -52,7 +53,7 @@ export async function artifactsOf(context: PageContext, build: CiBuildRow) {
 /** The job's log rendered whole (its last MAX_SHOWN bytes), with the state its next poll continues from. */
 async function wholeLog(context: PageContext, access: ProjectAccess, build: CiBuildRow, running: boolean, outOfBand = false): Promise<{ block: Html; state: LogState | null }> {
   const tail = await readTraceTail(context.deps.db, Number(build.id), MAX_SHOWN);
-  const rendered = tail.size === 0 ? null : await renderJobLog(tail.data, { offset: tail.start, running });
+  const rendered = tail.size === 0 ? null : await renderJobLog(tail.data, { offset: tail.start, running, render: renderLogOffLoop });
   return { block: jobLogBlock(rendered, tail.size, `${jobUrl(access, build.id)}/raw`, outOfBand), state: rendered?.state ?? null };
 }
 
@@ -72,7 +73,7 @@ async function logSince(context: PageContext, access: ProjectAccess, build: CiBu
   const fresh = slice.data.subarray(from.offset - slice.start);
   const end = running ? completeLinesEnd(fresh, 0) : fresh.length;
   if (end === 0) return { swaps: html``, state: from };
-  const increment = await renderLogText(fresh.subarray(0, end).toString('utf8'), from.offset, from);
+  const increment = await renderLogOffLoop(fresh.subarray(0, end).toString('utf8'), from.offset, from);
   return { swaps: jobLogIncrement(increment), state: increment.state };
 }
 
