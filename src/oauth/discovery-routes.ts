@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { ALL_SCOPES } from './scopes.js';
 import { jwks } from './id-token.js';
+import { GROUP_ROLE_CLAIM_NAMES } from './claims.js';
 
 export function serverMetadata(deps: Deps) {
   const base = deps.config.baseUrl;
@@ -26,7 +27,7 @@ export function serverMetadata(deps: Deps) {
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
     claim_types_supported: ['normal'],
-    claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'name', 'nickname', 'preferred_username', 'email', 'email_verified', 'website', 'profile', 'picture', 'groups', 'groups_direct'],
+    claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'name', 'nickname', 'preferred_username', 'email', 'email_verified', 'website', 'profile', 'picture', 'groups', 'groups_direct', ...GROUP_ROLE_CLAIM_NAMES],
   };
 }
 

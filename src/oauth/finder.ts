@@ -7,7 +7,7 @@ import { directGroupPathsSql, membershipGroupPathsSql } from '../platform/auth/m
 
 /** The page lists at most this many applications of each kind (bounded lists). */
 const LIST_LIMIT = 200;
-/** OpenID Connect `groups` and `groups_direct` claims: at most this many paths each. */
+/** OpenID Connect `groups` and `groups_direct` claims: at most this many paths each (the role claims: in all). */
 const GROUPS_LIMIT = 1000;
 
 export function ownApplications(deps: Deps, userId: number): Promise<ApplicationRow[]> {
@@ -53,4 +53,10 @@ export async function memberGroupPaths(deps: Deps, userId: number): Promise<stri
 export async function directGroupPaths(deps: Deps, userId: number): Promise<string[]> {
   const { rows } = await directGroupPathsSql(userId, deps.clock.now(), GROUPS_LIMIT).execute(deps.db);
   return rows.map((row) => row.full_path);
+}
+
+/** The groups the user is a direct, live member of at one of `levels`, with the level (userinfo's role claims). */
+export async function directGroupsAt(deps: Deps, userId: number, levels: readonly number[]) {
+  const { rows } = await directGroupPathsSql(userId, deps.clock.now(), GROUPS_LIMIT, levels).execute(deps.db);
+  return rows;
 }

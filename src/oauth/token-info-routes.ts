@@ -7,9 +7,9 @@ import { invalidTokenError, noStore, sendOAuthError } from './errors.js';
 import { bearerToken } from './bearer.js';
 import { expiresAt, liveAccessToken } from './resolve-token.js';
 import { splitScopes } from './scopes.js';
-import { userClaims } from './claims.js';
+import { GROUP_ROLE_LEVELS, groupRoleClaims, userClaims } from './claims.js';
 import { allowCors, corsHeader } from './cors.js';
-import { memberGroupPaths } from './finder.js';
+import { directGroupsAt, memberGroupPaths } from './finder.js';
 
 // The token information answer's shape, compiled once into a serialiser by Fastify (fast-json-stringify):
 // every client polls this endpoint, and the compiled serialiser writes the few fields in less time than
@@ -68,7 +68,8 @@ export function tokenInfoRoutes(app: FastifyInstance, deps: Deps): void {
           return noStore(reply).code(error.status).headers(error.headers).send(error.body);
         }
         const groups = await memberGroupPaths(deps, Number(row.id));
-        return noStore(reply).send({ sub: String(row.id), ...userClaims(deps, row, scopes), groups });
+        const roles = groupRoleClaims(await directGroupsAt(deps, Number(row.id), GROUP_ROLE_LEVELS));
+        return noStore(reply).send({ sub: String(row.id), ...userClaims(deps, row, scopes), groups, ...roles });
       },
     });
   }

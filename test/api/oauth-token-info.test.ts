@@ -27,6 +27,13 @@ const info = async (options: { bearer?: string; query?: string } = {}) => {
   return { status: response.statusCode, body: JSON.parse(response.body), headers: response.headers };
 };
 
+const userinfoOf = async (accessToken: string) =>
+  JSON.parse((await kiln.request('GET', '/oauth/userinfo', { headers: { authorization: `Bearer ${accessToken}` } })).body);
+const idTokenPayload = (idToken: string) => JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString());
+/** A membership that ended before the test clock's today. */
+const expireMembership = (groupId: number, user: TestUser) =>
+  kiln.deps.db.updateTable('members').set({ expires_at: '2026-11-01' }).where('source_type', '=', 'Namespace').where('source_id', '=', groupId).where('user_id', '=', user.id).execute();
+
 describe('GET /oauth/token/info', () => {
   it('returns the specification fields and the deprecated aliases, by header or by access_token', async () => {
     const tokens = await tokensFor(kiln, alice, app, { scope: 'api read_user' });
@@ -172,6 +179,7 @@ describe('discovery', () => {
   it('GET /.well-known/openid-configuration and /oauth/discovery/keys: the id_token verifies with the published key', async () => {
     const config = JSON.parse((await kiln.request('GET', '/.well-known/openid-configuration')).body);
     expect(config).toMatchObject({ jwks_uri: 'http://kiln.test/oauth/discovery/keys', userinfo_endpoint: 'http://kiln.test/oauth/userinfo', id_token_signing_alg_values_supported: ['RS256'] });
+    expect(config.claims_supported).toEqual(expect.arrayContaining(['groups', 'groups_direct', 'https://gitlab.org/claims/groups/owner', 'https://gitlab.org/claims/groups/maintainer', 'https://gitlab.org/claims/groups/developer']));
     const { keys } = JSON.parse((await kiln.request('GET', '/oauth/discovery/keys')).body);
     expect(keys[0]).toMatchObject({ kty: 'RSA', use: 'sig', alg: 'RS256', kid: expect.any(String) });
     expect(keys[0].d).toBeUndefined();
@@ -203,7 +211,7 @@ describe('GET /oauth/userinfo', () => {
     await kiln.createGroup(alice, 'claims-unrelated');
     await kiln.addMember(alice, 'groups', top.id, carol, ACCESS.guest);
     await kiln.addMember(alice, 'groups', old.id, carol, ACCESS.developer);
-    await kiln.deps.db.updateTable('members').set({ expires_at: '2026-11-01' }).where('source_type', '=', 'Namespace').where('source_id', '=', old.id).where('user_id', '=', carol.id).execute();
+    await expireMembership(old.id, carol);
     const tokens = await tokensFor(kiln, carol, app, { scope: 'openid' });
     const response = await kiln.request('GET', '/oauth/userinfo', { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(JSON.parse(response.body).groups).toEqual(['claims-top', 'claims-top/deep', 'claims-top/deep/deeper']);
@@ -221,15 +229,48 @@ describe('GET /oauth/userinfo', () => {
     await kiln.addMember(alice, 'groups', inner.id, dave, ACCESS.owner);
     await kiln.addMember(alice, 'groups', old.id, dave, ACCESS.developer);
     await kiln.apiAs(alice, 'POST', `/groups/${lent.id}/share`, { group_id: top.id, group_access: ACCESS.developer });
-    await kiln.deps.db.updateTable('members').set({ expires_at: '2026-11-01' }).where('source_type', '=', 'Namespace').where('source_id', '=', old.id).where('user_id', '=', dave.id).execute();
+    await expireMembership(old.id, dave);
     const tokens = await tokensFor(kiln, dave, app, { scope: 'openid' });
-    const payload = JSON.parse(Buffer.from(tokens.id_token!.split('.')[1]!, 'base64url').toString());
+    const payload = idTokenPayload(tokens.id_token!);
     // Neither direct-top/below (inherited) nor direct-lent (shared with direct-top) nor the expired membership.
     expect(payload.groups_direct).toEqual(['direct-other/inner', 'direct-top']);
     expect(payload.groups).toBeUndefined();
-    const userinfo = JSON.parse((await kiln.request('GET', '/oauth/userinfo', { headers: { authorization: `Bearer ${tokens.access_token}` } })).body);
+    const userinfo = await userinfoOf(tokens.access_token);
     expect(userinfo.groups).toEqual(['direct-other/inner', 'direct-top', 'direct-top/below']);
     expect(userinfo.groups_direct).toBeUndefined();
+  });
+
+  it("the role claims: the groups the user is a direct member of at exactly Owner, Maintainer, Developer; not in the ID token", async () => {
+    const erin = await kiln.createUser('erin');
+    const memberships = { 'role-a': ACCESS.owner, 'role-a2': ACCESS.owner, 'role-b': ACCESS.maintainer, 'role-c': ACCESS.developer, 'role-d': ACCESS.reporter, 'role-old': ACCESS.maintainer };
+    const ids: Record<string, number> = {};
+    for (const [path, level] of Object.entries(memberships)) {
+      ids[path] = (await kiln.createGroup(alice, path)).id;
+      await kiln.addMember(alice, 'groups', ids[path]!, erin, level);
+    }
+    await kiln.createGroup(alice, 'sub', { parent_id: ids['role-a'] });
+    const lent = await kiln.createGroup(alice, 'role-lent');
+    await kiln.apiAs(alice, 'POST', `/groups/${lent.id}/share`, { group_id: ids['role-a'], group_access: ACCESS.maintainer });
+    await expireMembership(ids['role-old']!, erin);
+    const tokens = await tokensFor(kiln, erin, app, { scope: 'openid' });
+    const userinfo = await userinfoOf(tokens.access_token);
+    // Not role-a/sub (Owner only by inheritance), role-d (Reporter), role-old (expired) nor role-lent (shared with role-a).
+    expect(userinfo['https://gitlab.org/claims/groups/owner']).toEqual(['role-a', 'role-a2']);
+    expect(userinfo['https://gitlab.org/claims/groups/maintainer']).toEqual(['role-b']);
+    expect(userinfo['https://gitlab.org/claims/groups/developer']).toEqual(['role-c']);
+    const payload = idTokenPayload(tokens.id_token!);
+    expect(Object.keys(payload).filter((name) => name.startsWith('https://gitlab.org/claims/'))).toEqual([]);
+  });
+
+  it('the role claims: a role without groups is left out, as GitLab leaves out an empty one', async () => {
+    const frank = await kiln.createUser('frank');
+    const c = await kiln.createGroup(alice, 'role-only-c');
+    await kiln.addMember(alice, 'groups', c.id, frank, ACCESS.developer);
+    const tokens = await tokensFor(kiln, frank, app, { scope: 'openid' });
+    const userinfo = await userinfoOf(tokens.access_token);
+    expect(userinfo['https://gitlab.org/claims/groups/developer']).toEqual(['role-only-c']);
+    expect(userinfo).not.toHaveProperty(['https://gitlab.org/claims/groups/owner']);
+    expect(userinfo).not.toHaveProperty(['https://gitlab.org/claims/groups/maintainer']);
   });
 
   it('without the openid scope: 403 insufficient_scope; with a bad token: 401', async () => {

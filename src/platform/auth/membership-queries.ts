@@ -228,12 +228,15 @@ export function membershipGroupPathsSql(userId: number, nowMs: number, limit: nu
 
 /**
  * Full paths of the groups the user is a live member of themselves, neither the groups below them nor
- * those shared with theirs (GitLab's User#groups: the OpenID Connect `groups_direct` claim).
+ * those shared with theirs (GitLab's User#groups: the OpenID Connect `groups_direct` claim), each with
+ * the membership's own level; with `levels`, only the memberships at one of them (GitLab's
+ * owned_groups, maintainers_groups and developer_groups compare the level for equality).
  */
-export function directGroupPathsSql(userId: number, nowMs: number, limit: number): RawBuilder<{ full_path: string }> {
-  return sql<{ full_path: string }>`
-    select n.full_path from members m join namespaces n on n.id = m.source_id and n.kind = 'group'
-      where m.source_type = 'Namespace' and m.user_id = ${userId} and ${live(today(nowMs))}
+export function directGroupPathsSql(userId: number, nowMs: number, limit: number, levels?: readonly number[]): RawBuilder<{ full_path: string; access_level: number }> {
+  const atLevels = levels ? sql`and m.access_level in (${sql.join(levels)})` : sql``;
+  return sql<{ full_path: string; access_level: number }>`
+    select n.full_path, m.access_level from members m join namespaces n on n.id = m.source_id and n.kind = 'group'
+      where m.source_type = 'Namespace' and m.user_id = ${userId} and ${live(today(nowMs))} ${atLevels}
     order by n.full_path limit ${limit}`;
 }
 
