@@ -12,7 +12,8 @@ import { isUploadedFile } from '../platform/http/multipart.js';
 import { findProjectRow } from '../accounts/api.js';
 import { presentedToken, tokenDigest } from './tokens.js';
 import { createRunner, parseTagList, registrationScope, type RunnerAttributes } from './runners/register-runner.js';
-import { claimedPipeline, claimJob } from './runners/claim-job.js';
+import { claimedPipeline } from './runners/claim-job.js';
+import { claimRunnable } from './pre-assign-checks.js';
 import { jobPayload } from './runners/job-payload.js';
 import { queueSignal } from './queue-signal.js';
 import { ARTIFACT_LIMIT, appendTrace, finishJob, touchJob } from './jobs/runner-updates.js';
@@ -130,7 +131,7 @@ export function runnerProtocolRoutes(app: FastifyInstance, deps: Deps): void {
       if (aborted.signal.aborted) return noJob();
     }
     const before = signal.value;
-    const claimed = await claimJob(deps, runner);
+    const claimed = await claimRunnable(deps, runner);
     if (!claimed) {
       reply.header('x-gitlab-last-update', before);
       return reply.code(204).send();

@@ -222,3 +222,32 @@ describe('jobs', () => {
     expect((await requestJob()).statusCode).toBe(403);
   });
 });
+
+describe('pre-assign checks', () => {
+  it("fails a blocked user's pending job with user_blocked instead of handing it out, and retries none of it", async () => {
+    const pusher = await kiln.createUser('blocked-pusher');
+    const project = await kiln.apiAs(pusher, 'POST', '/projects', { name: 'blocked-ci', initialize_with_readme: true });
+    const registration = (await kiln.apiAs(pusher, 'POST', `/projects/${project.id}/runners/reset_registration_token`)).token;
+    const runner = (await runnerCall('POST', '/runners', { token: registration })).json().token;
+    await commit(kiln, pusher.token, project.id, { branch: 'main', commit_message: 'ci', actions: [create('.gitlab-ci.yml', 'job:\n  script: echo hi\n  retry: 2\n')] });
+    await kiln.worker.drain();
+    const root = { token: kiln.root.token };
+    expect((await kiln.api('POST', `/users/${pusher.id}/block`, root)).status).toBe(201);
+
+    expect((await requestJob(runner)).statusCode).toBe(204);
+    await kiln.worker.drain();
+    // Failed once, with GitLab's reason, and not retried (`retry: 2` does not repeat it).
+    const jobs = (await kiln.api('GET', `/projects/${project.id}/jobs?include_retried=true`, root)).body;
+    expect(jobs.map((job: any) => [job.name, job.status, job.failure_reason])).toEqual([['job', 'failed', 'user_blocked']]);
+    const pipeline = (await kiln.api('GET', `/projects/${project.id}/pipelines`, root)).body[0];
+    expect(pipeline.status).toBe('failed');
+
+    // Unblocked, the user's next pipeline runs.
+    await kiln.api('POST', `/users/${pusher.id}/unblock`, root);
+    await kiln.api('POST', `/projects/${project.id}/pipeline`, { ...root, body: { ref: 'main' } });
+    await kiln.worker.drain();
+    const handed = await requestJob(runner);
+    expect(handed.statusCode).toBe(201);
+    expect(handed.json().job_info.name).toBe('job');
+  });
+});

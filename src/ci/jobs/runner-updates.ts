@@ -19,8 +19,10 @@ export const ARTIFACT_LIMIT = 100 * 1024 * 1024;
 const KNOWN_REASONS = new Set([
   'unknown_failure', 'script_failure', 'api_failure', 'stuck_or_timeout_failure', 'runner_system_failure', 'missing_dependency_failure', 'runner_unsupported',
   'stale_schedule', 'job_execution_timeout', 'archived_failure', 'unmet_prerequisites', 'scheduler_failure', 'data_integrity_failure', 'trace_size_exceeded',
-  'image_pull_failure', 'runner_configuration_error', 'runner_external_dependency_failure', 'runner_interrupted',
+  'image_pull_failure', 'runner_configuration_error', 'runner_external_dependency_failure', 'runner_interrupted', 'user_blocked',
 ]);
+/** Failures no `retry:` repeats (GitLab's unretryable failure reasons): the job would fail the same way again. */
+const UNRETRYABLE = new Set(['archived_failure', 'unmet_prerequisites', 'user_blocked']);
 
 /** Ends a running job; true when it changed. A failure may be allowed (exit codes) or retried (`retry:`). */
 export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' | 'failed', failureReason?: string, exitCode?: number): Promise<boolean> {
@@ -44,7 +46,7 @@ export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' 
     await syncDeployment(trx, deps, Number(build.id), state);
     const retry = options?.retry;
     let copy: { id: number; project_id: number; user_id: number | null } | undefined;
-    if (state === 'failed' && !allowedByExitCode && retry && Number(build.retries) < retry.max && (retry.when.includes('always') || retry.when.includes(reason!))) {
+    if (state === 'failed' && !allowedByExitCode && retry && !UNRETRYABLE.has(reason!) && Number(build.retries) < retry.max && (retry.when.includes('always') || retry.when.includes(reason!))) {
       await trx.updateTable('ci_builds').set({ retried: 1 }).where('id', '=', build.id).execute();
       const { id: _id, ...rest } = updated;
       copy = await trx

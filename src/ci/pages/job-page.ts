@@ -38,6 +38,7 @@ const PER_PAGE = 30;
 const FAILURES: Record<string, string> = {
   script_failure: 'script failure', runner_system_failure: 'runner system failure', stuck_or_timeout_failure: 'stuck or timeout failure', job_execution_timeout: 'job execution timeout',
   missing_dependency_failure: 'missing dependency failure', unknown_failure: 'unknown failure', api_failure: 'API failure',
+  user_blocked: 'the user who created this job is blocked',
 };
 
 export async function artifactsOf(context: PageContext, build: CiBuildRow) {

@@ -13,6 +13,7 @@
 // untagged jobs only, which SQL tells exactly: its claim is the one UPDATE, with the oldest job it may
 // take chosen inside it, and no list read first (one statement and one round trip fewer a job).
 import type { Deps } from '../../platform/deps.js';
+import type { UserState } from '../../platform/db/tables/accounts.js';
 import { inTransaction } from '../../platform/db/database.js';
 import type { CiBuildRow, CiPipelineRow } from '../../commit-statuses/api.js';
 import type { CiRunnerRow } from '../entities.js';
@@ -25,6 +26,8 @@ export interface Claimed {
   build: CiBuildRow;
   token: string;
   pipeline: CiPipelineRow | null;
+  /** The state of the job's user (null: none, or gone). */
+  userState: UserState | null;
 }
 
 const CANDIDATES = 45;
@@ -93,16 +96,19 @@ async function claimFirst(deps: Deps, runner: CiRunnerRow, jobs: PendingJobs): P
   return inTransaction(deps.db, async (trx) => {
     const now = deps.clock.now();
     const first = jobs.select('id').orderBy('id').limit(1);
-    const build = await trx
+    const claimed = await trx
       .updateTable('ci_builds')
       .set({ status: 'running', runner_id: runner.id, started_at: now, updated_at: now, token_digest: tokenDigest(token) })
       .where('id', '=', deps.dialect === 'postgres' ? first.forUpdate().skipLocked() : first)
       .where('status', '=', 'pending')
       .returningAll()
+      // The job user's state, for the pre-assign check (pre-assign-checks.ts), in the same round trip.
+      .returning((eb) => eb.selectFrom('users').select('users.state').whereRef('users.id', '=', 'ci_builds.user_id').as('job_user_state'))
       .executeTakeFirst();
-    if (!build) return null;
+    if (!claimed) return null;
+    const { job_user_state: userState, ...build } = claimed;
     const pipeline = await jobStarted(trx, deps, build);
     await jobStatusChanged(trx, deps, build, 'running');
-    return { build, token, pipeline };
+    return { build, token, pipeline, userState: userState ?? null };
   });
 }
