@@ -4,6 +4,7 @@
 import type { Deps } from '../platform/deps.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
 import type { CommitObject } from '../repositories/api.js';
+import { ciConfigPath } from './pipelines/config-path.js';
 
 /** GitLab's slug: lower case, anything but a-z0-9 as `-`, at most 63 bytes, no `-` at either end. */
 export function ciSlug(text: string): string {
@@ -45,7 +46,7 @@ export function pipelineVariables(deps: Deps, project: ProjectRow, facts: Pipeli
     CI_PROJECT_ROOT_NAMESPACE: project.full_path.split('/')[0],
     CI_PROJECT_URL: `${base.replace(/\/$/, '')}/${project.full_path}`,
     CI_PROJECT_VISIBILITY: String(project.visibility),
-    CI_CONFIG_PATH: '.gitlab-ci.yml',
+    CI_CONFIG_PATH: ciConfigPath(project),
     CI_DEFAULT_BRANCH: project.default_branch,
     CI_COMMIT_SHA: facts.sha,
     CI_COMMIT_SHORT_SHA: facts.sha.slice(0, 8),

@@ -12,7 +12,7 @@ import { findCommit, readableRepository, type CommitObject } from '../../reposit
 import { createJobDeployment } from '../../environments/api.js';
 import { parseCiConfigWithIncludes } from '../config/includes.js';
 import { includeContext } from './include-reader.js';
-import { readYamlAt } from './read-yaml.js';
+import { ciConfigPath, readCiConfigAt } from './config-path.js';
 import { RuleClauseError, readRuleFiles } from './rule-files.js';
 import { otherProjectTree } from './include-reader.js';
 import { resolveCaches } from './cache-keys.js';
@@ -25,7 +25,6 @@ import { isProtectedRef } from './protected-ref.js';
 import type { CiPipelineRow } from '../../commit-statuses/api.js';
 import type { MergeRequestPipelineFacts } from './merge-request-variables.js';
 
-export const CI_CONFIG_PATH = '.gitlab-ci.yml';
 const SKIP_CI = /\[(ci[ _-]skip|skip[ _-]ci)\]/i;
 
 export interface CreatePipelineInput {
@@ -54,11 +53,6 @@ export class PipelineCreationError extends Error {
   }
 }
 
-/** The configuration file's text at a commit, null when it has none; a file over the size limit is not read. */
-export function readCiConfig(repoPath: string, sha: string): Promise<string | null | { tooBig: true }> {
-  return readYamlAt(repoPath, sha, CI_CONFIG_PATH);
-}
-
 /** Creates the pipeline, or null when there is nothing to run (no file on a push, workflow rules, no jobs). */
 export async function createPipeline(deps: Deps, input: CreatePipelineInput): Promise<CiPipelineRow | null> {
   const project = input.project;
@@ -72,7 +66,7 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
     throw new PipelineCreationError([message]);
   };
   if (!repoPath || !commit) return fail(input.sha ? 'Commit not found' : 'Reference not found');
-  const content = await readCiConfig(repoPath, commit.id);
+  const content = await readCiConfigAt(repoPath, commit.id, ciConfigPath(project));
   if (content === null) return fail('Missing CI config file');
   const now = deps.clock.now();
   const context: PipelineContext = {
