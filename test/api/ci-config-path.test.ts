@@ -57,6 +57,7 @@ describe('ci_config_path', () => {
     // A Developer of this project who may not read the private shared project gets no pipeline from it.
     const refused = await kiln.api('POST', `/projects/${w.project.id}/pipeline`, { token: w.developer.token, body: { ref: 'main' } });
     expect(refused.status).toBe(400);
+    expect(refused.body.message.base[0]).toContain(`Project \`${shared.path_with_namespace}\` not found or access denied!`);
     await kiln.apiAs(w.maintainer, 'PUT', `/projects/${w.project.id}`, { ci_config_path: '' });
   });
 });
