@@ -37,11 +37,12 @@ export const PROJECT_STORED_SETTINGS: SettingsTable = {
   lfs_enabled: setting.flag(true),
   request_access_enabled: setting.flag(true),
   service_desk_enabled: setting.flag(false),
-  // CI/CD (Kiln runs no pipelines yet).
+  // CI/CD.
   build_git_strategy: setting.choice(['fetch', 'clone'], 'fetch'),
   build_timeout: setting.integer(3600, 600, 2_592_000),
   auto_cancel_pending_pipelines: setting.choice(['disabled', 'enabled'], 'enabled'),
-  ci_config_path: setting.text(null),
+  // GitLab's Project validation: a path inside the repository, never absolute or climbing out of it.
+  ci_config_path: { ...setting.text(null), check: (value: string) => (/^\/|\.\./.test(value) ? 'cannot include leading slash or directory traversal.' : undefined) },
   ci_default_git_depth: setting.integer(20, 0, 1000),
   ci_forward_deployment_enabled: setting.flag(true),
   ci_forward_deployment_rollback_allowed: setting.flag(true),

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
 import { repositoryWorld, commit, create, type RepositoryWorld } from './repository-api-driver.js';
 import { ciConfigPath } from '../../src/ci/pipelines/config-path.js';
+import { projectAttrs, projectForHook } from '../../src/webhooks/payloads/common.js';
 
 let kiln: TestKiln;
 let w: RepositoryWorld;
@@ -34,6 +35,8 @@ describe('ci_config_path', () => {
     // The predefined CI_CONFIG_PATH (ci/variables.ts) is this path.
     const row = await kiln.deps.db.selectFrom('projects').select('settings').where('id', '=', w.project.id).executeTakeFirstOrThrow();
     expect(ciConfigPath(row)).toBe('ci/pipeline.yml');
+    // Hook payloads' project shows it as set.
+    expect(projectAttrs(kiln.deps, (await projectForHook(kiln.deps, w.project.id))!).ci_config_path).toBe('ci/pipeline.yml');
 
     // A file the commit does not have: GitLab's message, no pipeline.
     await kiln.apiAs(w.maintainer, 'PUT', `/projects/${w.project.id}`, { ci_config_path: 'ci/missing.yml' });
@@ -45,6 +48,16 @@ describe('ci_config_path', () => {
     await kiln.apiAs(w.maintainer, 'PUT', `/projects/${w.project.id}`, { ci_config_path: '' });
     const plain = await kiln.apiAs(w.maintainer, 'POST', `/projects/${w.project.id}/pipeline`, { ref: 'main' });
     expect(await jobNames(w.project.id, plain.id)).toEqual(['default-job']);
+  });
+
+  it("refuses a path that is absolute or climbs out of the repository, in GitLab's message", async () => {
+    for (const path of ['/etc/passwd', 'ci/../../secrets.yml']) {
+      const refused = await kiln.api('PUT', `/projects/${w.project.id}`, { token: w.maintainer.token, body: { ci_config_path: path } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toEqual({ ci_config_path: ['cannot include leading slash or directory traversal.'] });
+    }
+    const shown = await kiln.apiAs(w.maintainer, 'GET', `/projects/${w.project.id}`);
+    expect(shown.ci_config_path).not.toMatch(/passwd|secrets/);
   });
 
   it("reads another project's file (file@group/project:ref) with the pipeline user's access", async () => {

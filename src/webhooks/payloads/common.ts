@@ -2,16 +2,17 @@
 import type { Deps } from '../../platform/deps.js';
 import { avatarUrl, projectWebUrl } from '../../accounts/api.js';
 import { findCommit, readableRepository, type CommitObject } from '../../repositories/api.js';
+import { parseStored } from '../../platform/db/stored-json.js';
 
 const VISIBILITY_LEVEL: Record<string, number> = { private: 0, internal: 10, public: 20 };
 
-export type ProjectHookRow = { id: number; name: string; path: string; full_path: string; description: string; visibility: string; default_branch: string; avatar: string | null; namespace_name: string };
+export type ProjectHookRow = { id: number; name: string; path: string; full_path: string; description: string; visibility: string; default_branch: string; avatar: string | null; namespace_name: string; settings: string | null };
 
 export async function projectForHook(deps: Deps, projectId: number): Promise<ProjectHookRow | undefined> {
   return deps.db
     .selectFrom('projects')
     .innerJoin('namespaces', 'namespaces.id', 'projects.namespace_id')
-    .select(['projects.id', 'projects.name', 'projects.path', 'projects.full_path', 'projects.description', 'projects.visibility', 'projects.default_branch', 'projects.avatar', 'namespaces.name as namespace_name'])
+    .select(['projects.id', 'projects.name', 'projects.path', 'projects.full_path', 'projects.description', 'projects.visibility', 'projects.default_branch', 'projects.avatar', 'projects.settings', 'namespaces.name as namespace_name'])
     .where('projects.id', '=', projectId)
     .executeTakeFirst() as Promise<ProjectHookRow | undefined>;
 }
@@ -40,7 +41,8 @@ export function projectAttrs(deps: Deps, project: ProjectHookRow) {
     visibility_level: visibilityLevel(project.visibility),
     path_with_namespace: project.full_path,
     default_branch: project.default_branch,
-    ci_config_path: null,
+    // As set (null when the project uses the default `.gitlab-ci.yml`), as GitLab's hook_attrs show it.
+    ci_config_path: (parseStored(project.settings).ci_config_path as string | null | undefined) ?? null,
     homepage: web,
     url: ssh,
     ssh_url: ssh,
