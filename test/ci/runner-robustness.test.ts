@@ -200,3 +200,30 @@ describe('artifact expiry', () => {
     expect(await stored()).toEqual([{ expire_at: null }]);
   });
 });
+
+describe('pending jobs no runner takes', () => {
+  it('fail with stuck_or_timeout_failure after a day, and the pipeline goes on to its end', async () => {
+    const w = await repositoryWorld(kiln);
+    const pipelineId = await pipelineOf(w, `
+stages: [build, cleanup]
+build:
+  stage: build
+  tags: [nobody-has-this-tag]
+  script: echo build
+cleanup:
+  stage: cleanup
+  when: on_failure
+  script: echo cleanup
+`);
+    const statuses = async () => {
+      await kiln.worker.drain();
+      return Object.fromEntries(Object.entries(await jobsOf(w, pipelineId)).map(([name, job]: [string, any]) => [name, [job.status, job.failure_reason ?? null]]));
+    };
+    // Under a day: still waiting for a runner.
+    kiln.clock.advance(23 * 60 * 60_000);
+    expect(await statuses()).toMatchObject({ build: ['pending', null], cleanup: ['created', null] });
+    kiln.clock.advance(2 * 60 * 60_000);
+    expect(await statuses()).toMatchObject({ build: ['failed', 'stuck_or_timeout_failure'], cleanup: ['pending', null] });
+    expect((await kiln.apiAs(w.maintainer, 'GET', `/projects/${w.project.id}/pipelines/${pipelineId}`)).status).toBe('running');
+  });
+});

@@ -3,8 +3,10 @@
 // which moves the job's `updated_at`. A running job silent for longer than its timeout (its `timeout:`
 // or an hour, capped by the runner's `maximum_timeout`; at least SILENCE_FLOOR_MS, so a short timeout
 // is not mistaken for a dead runner between two keep-alives) fails with `runner_system_failure`, and
-// its pipeline goes on (later `when: on_failure`/`always` jobs, then its final status). Checked by a
-// background job every few minutes.
+// its pipeline goes on (later `when: on_failure`/`always` jobs, then its final status). A pending job
+// no runner has taken for a day fails with `stuck_or_timeout_failure` (GitLab's
+// Ci::StuckBuilds::DropPendingService), so a pipeline whose runners are gone ends instead of waiting
+// for ever. Checked by a background job every few minutes.
 import type { Deps } from '../../platform/deps.js';
 import { scheduleOnce } from '../../platform/jobs/daily.js';
 import { readOptions } from '../pipelines/build-options.js';
@@ -15,6 +17,8 @@ import { queueSignal } from '../queue-signal.js';
 export const DROP_STUCK_JOBS_JOB = 'ci.drop_stuck_jobs';
 export const STUCK_CHECK_EVERY_MS = 5 * 60_000;
 const SILENCE_FLOOR_MS = 5 * 60_000;
+/** GitLab's BUILD_PENDING_OUTDATED_TIMEOUT. */
+export const PENDING_OUTDATED_MS = 24 * 60 * 60_000;
 /** Looked at per run; the rest wait for the next run. */
 const BATCH = 500;
 
@@ -38,10 +42,29 @@ export async function dropStuckJobs(deps: Deps): Promise<number> {
     // finishJob's guarded update loses to a runner that reported in the meantime.
     if (await finishJob(deps, build, 'failed', 'runner_system_failure')) dropped += 1;
   }
-  if (dropped > 0) {
+  const outdated = await dropOutdatedPending(deps, now);
+  if (dropped + outdated > 0) {
     queueSignal(deps).tick();
-    deps.log.info({ dropped }, 'failed running CI jobs whose runner stopped sending updates');
+    deps.log.info({ dropped, outdated }, 'failed CI jobs whose runner stopped sending updates or that no runner took for a day');
   }
+  return dropped + outdated;
+}
+
+/** Pending jobs created and last changed over a day ago; the guarded update loses to a runner claiming one now. */
+async function dropOutdatedPending(deps: Deps, now: number): Promise<number> {
+  const before = now - PENDING_OUTDATED_MS;
+  const outdated = await deps.db
+    .selectFrom('ci_builds')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('type', '=', 'Ci::Build')
+    .where('created_at', '<', before)
+    .where('updated_at', '<', before)
+    .orderBy('id')
+    .limit(BATCH)
+    .execute();
+  let dropped = 0;
+  for (const build of outdated) if (await finishJob(deps, build, 'failed', 'stuck_or_timeout_failure', undefined, 'pending')) dropped += 1;
   return dropped;
 }
 

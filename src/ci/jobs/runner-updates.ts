@@ -24,8 +24,11 @@ const KNOWN_REASONS = new Set([
 /** Failures no `retry:` repeats (GitLab's unretryable failure reasons): the job would fail the same way again. */
 const UNRETRYABLE = new Set(['archived_failure', 'unmet_prerequisites', 'user_blocked']);
 
-/** Ends a running job; true when it changed. A failure may be allowed (exit codes) or retried (`retry:`). */
-export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' | 'failed', failureReason?: string, exitCode?: number): Promise<boolean> {
+/**
+ * Ends a running job (or, with `from: 'pending'`, one no runner took); true when it changed. A failure
+ * may be allowed (exit codes) or retried (`retry:`).
+ */
+export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' | 'failed', failureReason?: string, exitCode?: number, from: 'running' | 'pending' = 'running'): Promise<boolean> {
   const changed = await inTransaction(deps.db, async (trx) => {
     const now = deps.clock.now();
     const options = readOptions(build.options);
@@ -35,7 +38,7 @@ export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' 
       .updateTable('ci_builds')
       .set({ status: state, finished_at: now, updated_at: now, failure_reason: reason, ...(allowedByExitCode ? { allow_failure: 1 } : {}) })
       .where('id', '=', build.id)
-      .where('status', '=', 'running')
+      .where('status', '=', from)
       .returningAll()
       .executeTakeFirst();
     if (!updated) return false;
