@@ -1,11 +1,13 @@
 // `.gitlab-ci.yml` (GitLab's Gitlab::Ci::Config): the YAML read with alias and size limits, `extends`
 // and `default:` resolved, every job checked in GitLab's words (`jobs:<name> <attribute> <message>`),
-// and the result normalised into the job definitions a pipeline is created from. Keywords Kiln does not
-// act on yet (`parallel`, `resource_group`, …) are accepted and kept in the definition.
+// and the result normalised into the job definitions a pipeline is created from (a `parallel:` job
+// expanded into its instances, parallel.ts). Keywords Kiln does not act on yet (`resource_group`, …) are
+// accepted and kept in the definition.
 import { parseAllDocuments, parseDocument, isMap, isScalar as isYamlScalar, stringify, visit, Scalar, type Document } from 'yaml';
 import { parseDuration } from './duration.js';
 import { ExpressionError, validateExpression } from './expressions.js';
 import { parseCaches, type CiCache } from './cache.js';
+import { expandParallelJobs, parseParallel, type CiNode, type CiParallel } from './parallel.js';
 
 /** A cache as the runner gets it: its key made (files, protection), GitLab's JobRequest::Cache. */
 export interface ResolvedCache {
@@ -66,6 +68,8 @@ export interface CiNeed {
   job: string;
   artifacts: boolean;
   optional: boolean;
+  /** `parallel: matrix:` of a need: which instances of a parallel job (gone once the jobs are expanded). */
+  parallel?: CiParallel;
 }
 export interface CiArtifacts {
   name?: string;
@@ -116,6 +120,10 @@ export interface CiJobDefinition {
   cache: CiCache[] | null;
   resolvedCache?: ResolvedCache[];
   resourceGroup: string | null;
+  /** `parallel:` as written; the configuration's jobs are its instances, which have `node` instead. */
+  parallel?: CiParallel;
+  /** An instance of a parallel job: its `CI_NODE_INDEX` and `CI_NODE_TOTAL`. */
+  node?: CiNode;
 }
 export interface CiConfig {
   stages: string[];
@@ -368,7 +376,10 @@ function parseNeeds(value: unknown, location: string, errors: string[]): CiNeed[
   const needs: CiNeed[] = [];
   for (const item of value) {
     if (typeof item === 'string') needs.push({ job: item, artifacts: true, optional: false });
-    else if (isHash(item) && typeof item.job === 'string') needs.push({ job: item.job, artifacts: item.artifacts !== false, optional: item.optional === true });
+    else if (isHash(item) && typeof item.job === 'string') {
+      const parallel = parseParallel(item.parallel, `${location}:needs:need:parallel`, errors, false);
+      needs.push({ job: item.job, artifacts: item.artifacts !== false, optional: item.optional === true, ...(parallel ? { parallel } : {}) });
+    }
     else if (isHash(item) && (item.pipeline !== undefined || item.project !== undefined)) continue;
     else errors.push(`${location}:needs:need config must be a string or a hash`);
   }
@@ -555,11 +566,17 @@ function parseJob(name: string, entry: Hash, defaults: Hash, stages: string[], e
       allowFailure = false;
     } else errors.push(`${location} allow failure should be a hash or a boolean value`);
   }
+  const needs = parseNeeds(entry.needs, location, errors);
   let dependencies: string[] | null = null;
   if (entry.dependencies !== undefined && entry.dependencies !== null) {
     if (!isStringArray(entry.dependencies)) errors.push(`${location} dependencies should be an array of strings`);
     else dependencies = entry.dependencies;
   }
+  // Checked on the names as written, before a parallel job's name stands for its instances (GitLab's Entry::Job).
+  for (const dependency of dependencies ?? []) {
+    if (needs && !needs.some((need) => need.job === dependency)) errors.push(`jobs:${name} dependencies the ${dependency} should be part of needs`);
+  }
+  const parallel = parseParallel(entry.parallel, `${location}:parallel`, errors);
   let timeout: number | null = null;
   const timeoutValue = fromDefault('timeout');
   if (timeoutValue !== undefined && timeoutValue !== null) {
@@ -590,7 +607,7 @@ function parseJob(name: string, entry: Hash, defaults: Hash, stages: string[], e
     only: rules ? null : parseRefFilter(entry.only, `${location}:only`, errors),
     except: rules ? null : parseRefFilter(entry.except, `${location}:except`, errors),
     rules,
-    needs: parseNeeds(entry.needs, location, errors),
+    needs,
     dependencies,
     artifacts: parseArtifacts(fromDefault('artifacts'), location, errors),
     environment: parseEnvironment(entry.environment, location, errors),
@@ -600,6 +617,7 @@ function parseJob(name: string, entry: Hash, defaults: Hash, stages: string[], e
     coverage,
     cache: parseCaches(fromDefault('cache'), location, errors),
     resourceGroup: typeof entry.resource_group === 'string' ? entry.resource_group : null,
+    ...(parallel ? { parallel } : {}),
   };
 }
 
@@ -618,7 +636,6 @@ function checkReferences(jobs: CiJobDefinition[], stages: string[], errors: stri
       const needed = byName.get(dependency);
       if (!needed) errors.push(`${job.name} job: undefined dependency: ${dependency}`);
       else if (stageIndex(needed) > stageIndex(job)) errors.push(`${job.name} job: dependency ${dependency} is not defined in current or prior stages`);
-      else if (job.needs && !job.needs.some((need) => need.job === dependency)) errors.push(`jobs:${job.name} dependencies the ${dependency} should be part of needs`);
     }
     if (job.environment?.onStop !== undefined) {
       const stop = byName.get(job.environment.onStop);
@@ -742,7 +759,7 @@ export function parseCiHash(raw: Hash): ParsedCiConfig {
   const entries = new Map<string, unknown>();
   for (const [key, value] of Object.entries(raw)) if (!ROOT_KEYWORDS.has(key)) entries.set(key, value);
   const resolved = resolveExtends(entries, errors);
-  const jobs: CiJobDefinition[] = [];
+  const parsedJobs: CiJobDefinition[] = [];
   for (const [name, entry] of resolved) {
     if (name.startsWith('.')) continue;
     if (name.trim() === '') {
@@ -755,14 +772,15 @@ export function parseCiHash(raw: Hash): ParsedCiConfig {
     }
     const job = parseJob(name, entry, defaults, stages, errors);
     if (job) {
-      jobs.push(job);
+      parsedJobs.push(job);
       const last = job.rules?.at(-1);
       if (last && last.if === undefined && last.when !== undefined && last.when !== 'never' && !workflowRules) {
         warnings.push(`jobs:${name} may allow multiple pipelines to run for a single action due to \`rules:when\` clause with no \`workflow:rules\` - read more: https://docs.gitlab.com/ee/ci/troubleshooting.html#pipeline-warnings`);
       }
     }
   }
-  if (jobs.length === 0 && !errors.some((error) => error.startsWith('jobs'))) errors.push('jobs config should contain at least one visible job');
+  if (parsedJobs.length === 0 && !errors.some((error) => error.startsWith('jobs'))) errors.push('jobs config should contain at least one visible job');
+  const jobs = errors.length ? parsedJobs : expandParallelJobs(parsedJobs);
   if (errors.length === 0) checkReferences(jobs, stages, errors);
   const mergedYaml = stringify(Object.fromEntries([...Object.entries(raw).filter(([key]) => ROOT_KEYWORDS.has(key)), ...[...resolved].filter(([key]) => !key.startsWith('.'))]));
   if (errors.length) return result(errors, warnings, null, mergedYaml);

@@ -129,7 +129,8 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
       .executeTakeFirstOrThrow();
     const pipelineId = Number(pipeline.id);
     for (const job of selected) {
-      // An environment's name and URL may use variables (GitLab expands them when the pipeline is created).
+      // An environment's name and URL, and the tags, may use variables (a matrix job's values among them):
+      // GitLab expands them when the pipeline is created.
       const known = { ...context.variables, ...(config?.variables ?? {}), ...job.variables };
       const environment = job.definition.environment
         ? { ...job.definition.environment, name: expandVariables(job.definition.environment.name, known), ...(job.definition.environment.url ? { url: expandVariables(job.definition.environment.url, known) } : {}) }
@@ -141,7 +142,7 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
           project_id: projectId, commit_id: pipelineId, type: 'Ci::Build', name: job.definition.name, stage: job.definition.stage, stage_idx: stages.indexOf(job.definition.stage),
           ref: input.ref, status: 'created', target_url: null, description: null, coverage: null, allow_failure: job.allowFailure ? 1 : 0, user_id: input.userId,
           created_at: now, updated_at: now, queued_at: null, started_at: null, finished_at: null, when: job.when, options: JSON.stringify(options),
-          tag: input.tag ? 1 : 0, tag_list: JSON.stringify(job.definition.tags), protected: protectedRef ? 1 : 0, environment: environment?.name ?? null,
+          tag: input.tag ? 1 : 0, tag_list: JSON.stringify(job.definition.tags.map((tag) => expandVariables(tag, known))), protected: protectedRef ? 1 : 0, environment: environment?.name ?? null,
         })
         .returning(['id', 'project_id', 'user_id'])
         .executeTakeFirstOrThrow();

@@ -66,7 +66,9 @@ export async function jobPayload(deps: Deps, input: { build: CiBuildRow; token: 
     { ...open('CI_JOB_TOKEN', token), public: false, masked: true },
     { ...open('CI_REPOSITORY_URL', repoUrl), public: false, masked: false },
     open('CI_REGISTRY_USER', 'gitlab-ci-token'),
-    open('CI_NODE_TOTAL', '1'),
+    // An instance of a `parallel:` job knows its place among them (GitLab sets the index only then).
+    ...(options.node ? [open('CI_NODE_INDEX', String(options.node.index))] : []),
+    open('CI_NODE_TOTAL', String(options.node?.total ?? 1)),
     open('CI_RUNNER_ID', String(runner.id)),
     open('CI_RUNNER_DESCRIPTION', runner.description),
     open('CI_RUNNER_TAGS', JSON.stringify(JSON.parse(runner.tag_list))),
