@@ -129,7 +129,15 @@ export interface CiConfig {
   stages: string[];
   variables: Record<string, string>;
   workflowRules: CiRule[] | null;
+  /** `workflow:auto_cancel`, absent when the file does not set it (GitLab's defaults then). */
+  autoCancel?: CiAutoCancel;
   jobs: CiJobDefinition[];
+}
+export const AUTO_CANCEL_ON_NEW_COMMIT = ['conservative', 'interruptible', 'none'] as const;
+export const AUTO_CANCEL_ON_JOB_FAILURE = ['none', 'all'] as const;
+export interface CiAutoCancel {
+  onNewCommit?: (typeof AUTO_CANCEL_ON_NEW_COMMIT)[number];
+  onJobFailure?: (typeof AUTO_CANCEL_ON_JOB_FAILURE)[number];
 }
 export interface ParsedCiConfig {
   errors: string[];
@@ -746,9 +754,11 @@ export function parseCiHash(raw: Hash): ParsedCiConfig {
   }
 
   let workflowRules: CiRule[] | null = null;
+  let autoCancel: CiAutoCancel | undefined;
   if (raw.workflow !== undefined && raw.workflow !== null) {
     if (!isHash(raw.workflow)) errors.push('workflow config should be a hash');
     else {
+      autoCancel = parseAutoCancel(raw.workflow.auto_cancel, errors);
       workflowRules = parseRules(raw.workflow.rules, 'workflow', errors);
       for (const rule of workflowRules ?? []) {
         if (rule.when !== undefined && rule.when !== 'always' && rule.when !== 'never') errors.push(`workflow:rules:rule when unknown value: ${rule.when}`);
@@ -784,5 +794,28 @@ export function parseCiHash(raw: Hash): ParsedCiConfig {
   if (errors.length === 0) checkReferences(jobs, stages, errors);
   const mergedYaml = stringify(Object.fromEntries([...Object.entries(raw).filter(([key]) => ROOT_KEYWORDS.has(key)), ...[...resolved].filter(([key]) => !key.startsWith('.'))]));
   if (errors.length) return result(errors, warnings, null, mergedYaml);
-  return result(errors, warnings, { stages, variables, workflowRules, jobs }, mergedYaml);
+  return result(errors, warnings, { stages, variables, workflowRules, ...(autoCancel ? { autoCancel } : {}), jobs }, mergedYaml);
+}
+
+/** `workflow:auto_cancel` (`on_new_commit`, `on_job_failure`), checked with GitLab's messages. */
+function parseAutoCancel(value: unknown, errors: string[]): CiAutoCancel | undefined {
+  if (value === undefined || value === null) return undefined;
+  const at = 'workflow:auto_cancel';
+  if (!isHash(value)) {
+    errors.push(`${at} config should be a hash`);
+    return undefined;
+  }
+  const unknown = Object.keys(value).filter((key) => key !== 'on_new_commit' && key !== 'on_job_failure');
+  if (unknown.length) errors.push(`${at} config contains unknown keys: ${unknown.join(', ')}`);
+  const choice = <T extends string>(key: string, allowed: readonly T[]): T | undefined => {
+    const given = value[key];
+    if (given === undefined || given === null) return undefined;
+    if (typeof given !== 'string') errors.push(`${at} ${key.replace(/_/g, ' ')} should be a string`);
+    if (typeof given === 'string' && (allowed as readonly string[]).includes(given)) return given as T;
+    errors.push(`${at} ${key.replace(/_/g, ' ')} must be one of: ${allowed.join(', ')}`);
+    return undefined;
+  };
+  const onNewCommit = choice('on_new_commit', AUTO_CANCEL_ON_NEW_COMMIT);
+  const onJobFailure = choice('on_job_failure', AUTO_CANCEL_ON_JOB_FAILURE);
+  return { ...(onNewCommit ? { onNewCommit } : {}), ...(onJobFailure ? { onJobFailure } : {}) };
 }

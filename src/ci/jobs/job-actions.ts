@@ -9,18 +9,9 @@ import type { CiStatus } from '../../platform/db/tables/ci.js';
 import type { CiBuildRow } from '../../commit-statuses/api.js';
 import { processPipeline, updatePipelineStatus } from '../pipelines/process-pipeline.js';
 import { jobStatusChanged } from '../pipelines/job-status-changed.js';
+import { cancelBuilds } from '../pipelines/cancel-jobs.js';
 
-const CANCELABLE: CiStatus[] = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'manual', 'scheduled'];
 const RETRYABLE: CiStatus[] = ['success', 'failed', 'canceled'];
-
-async function cancelBuilds(trx: DbTransaction, deps: Deps, builds: CiBuildRow[]): Promise<void> {
-  const now = deps.clock.now();
-  for (const build of builds) {
-    if (!CANCELABLE.includes(build.status)) continue;
-    await trx.updateTable('ci_builds').set({ status: 'canceled', finished_at: now, updated_at: now }).where('id', '=', build.id).execute();
-    await jobStatusChanged(trx, deps, build, 'canceled');
-  }
-}
 
 export async function cancelJob(deps: Deps, build: CiBuildRow): Promise<CiBuildRow> {
   return inTransaction(deps.db, async (trx) => {
@@ -48,6 +39,7 @@ async function cloneBuild(trx: DbTransaction, deps: Deps, build: CiBuildRow, use
     .values({
       ...rest, status: 'created', retried: 0, user_id: userId, created_at: now, updated_at: now, queued_at: null, started_at: null, finished_at: null,
       token_digest: null, runner_id: null, failure_reason: null, scheduled_at: null, erased_at: null, artifacts_expire_at: null, trace_size: 0, trace_watched_until: null, retries: Number(build.retries) + 1, coverage: null,
+      auto_canceled_by_id: null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -1,7 +1,8 @@
 // What a runner tells about the job it runs (GitLab's API::Ci::Runner job endpoints): its state
 // (`PUT /jobs/:id`: success, or failed with a reason, which an exit code listed in
 // `allow_failure:exit_codes` turns into an allowed failure, and `retry:` into a new attempt), its log
-// appended piece by piece (`PATCH /jobs/:id/trace` with Content-Range) and its artifacts.
+// appended piece by piece (`PATCH /jobs/:id/trace` with Content-Range) and its artifacts. A failure
+// cancels the rest of a pipeline whose `workflow:auto_cancel:on_job_failure` is `all`.
 import type { Deps } from '../../platform/deps.js';
 import { inTransaction } from '../../platform/db/database.js';
 import type { CiBuildRow } from '../../commit-statuses/api.js';
@@ -12,6 +13,7 @@ import { readOptions } from '../pipelines/build-options.js';
 import { parseDuration } from '../config/duration.js';
 import { maskedValuesOf } from '../cicd-variables/mask-trace.js';
 import { appendTraceChunks } from './trace.js';
+import { cancelPipeline } from './job-actions.js';
 
 /** GitLab's `ci_jobs_trace_size_limit` is 100 MB; Kiln keeps logs in the database and stops at 16 MiB. */
 export const TRACE_LIMIT = 16 * 1024 * 1024;
@@ -29,7 +31,7 @@ const UNRETRYABLE = new Set(['archived_failure', 'unmet_prerequisites', 'user_bl
  * may be allowed (exit codes) or retried (`retry:`).
  */
 export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' | 'failed', failureReason?: string, exitCode?: number, from: 'running' | 'pending' = 'running'): Promise<boolean> {
-  const changed = await inTransaction(deps.db, async (trx) => {
+  const outcome = await inTransaction(deps.db, async (trx) => {
     const now = deps.clock.now();
     const options = readOptions(build.options);
     const reason = state === 'failed' ? (failureReason && KNOWN_REASONS.has(failureReason) ? failureReason : 'unknown_failure') : null;
@@ -41,7 +43,7 @@ export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' 
       .where('status', '=', from)
       .returningAll()
       .executeTakeFirst();
-    if (!updated) return false;
+    if (!updated) return null;
     if (state === 'success' && options?.artifacts?.expireIn && options.artifacts.expireIn !== 'never') {
       const seconds = parseDuration(options.artifacts.expireIn);
       if (seconds !== null) await trx.updateTable('ci_builds').set({ artifacts_expire_at: now + seconds * 1000 }).where('id', '=', build.id).execute();
@@ -66,9 +68,22 @@ export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' 
       await publishJobStatus(trx, deps, copy, 'created');
       await publishJobStatus(trx, deps, copy, 'pending');
     }
-    return true;
+    // A failure not allowed and not retried by `retry:` (GitLab's can_auto_cancel_pipeline_on_job_failure?).
+    return { failedPipeline: state === 'failed' && !copy && Number(updated.allow_failure) !== 1 };
   });
-  return changed;
+  if (outcome?.failedPipeline) await cancelOnJobFailure(deps, Number(build.commit_id));
+  return outcome !== null;
+}
+
+/**
+ * `workflow:auto_cancel:on_job_failure: all`: the rest of the pipeline is cancelled once the failure
+ * committed, as a user's cancel would (GitLab cancels it after the commit too).
+ */
+async function cancelOnJobFailure(deps: Deps, pipelineId: number): Promise<void> {
+  const pipeline = await deps.db.selectFrom('ci_pipelines').select('auto_cancel_on_job_failure').where('id', '=', pipelineId).executeTakeFirst();
+  if (pipeline?.auto_cancel_on_job_failure !== 'all') return;
+  // The job's failure is recorded whatever happens here: the runner's report is not refused for it.
+  await cancelPipeline(deps, pipelineId).catch((error: unknown) => deps.log.error({ err: error, pipelineId }, 'cancelling a pipeline on its job failure failed'));
 }
 
 /** A runner's keep-alive (`PUT /jobs/:id` with `state=running`): the job is not stuck (drop-stuck-jobs.ts). */

@@ -67,6 +67,7 @@ async function frame(context: PageContext, access: ProjectAccess, tab: 'pipeline
 <p class="wrap-anywhere">For ${refLink(access, pipeline.ref, Number(pipeline.tag) === 1)} · ${commitLink(access, pipeline, commits.get(pipeline.sha))}</p>
 <p class="muted">${jobs.length} ${jobs.length === 1 ? 'job' : 'jobs'}${pipeline.finished_at !== null && pipeline.started_at !== null ? html` · took ${formatDuration(durationBetween(pipeline.started_at, pipeline.finished_at))}` : ''} · source: ${pipeline.source}</p>
 ${pipeline.yaml_errors ? html`<div class="error" role="alert" id="yaml-errors">${pipeline.yaml_errors}</div>` : ''}
+${pipeline.auto_canceled_by_id !== null ? html`<p class="muted" id="auto-canceled">Auto-canceled by <a href="${pipelineUrl(access, pipeline.auto_canceled_by_id)}">#${Number(pipeline.auto_canceled_by_id)}</a>, a newer pipeline of the ref</p>` : ''}
 ${retry || cancel || remove ? html`<div class="actions">${retry ? actionButton(context, `${self}/retry`, 'Retry') : ''}${cancel ? actionButton(context, `${self}/cancel`, 'Cancel pipeline', 'danger') : ''}${
   remove ? html`<form method="post" action="${self}/delete" class="inline" data-confirm="Delete pipeline #${id}? Its jobs, logs and artifacts are deleted too.">${csrfField(context)}<button type="submit" class="danger">Delete</button></form>` : ''
 }</div>` : ''}

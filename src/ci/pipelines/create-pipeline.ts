@@ -3,7 +3,8 @@
 // pipeline and its jobs are written in one transaction, then processed (the first stage's jobs become
 // pending for the runners). A push whose commit message asks `[skip ci]` makes a `skipped` pipeline
 // with no jobs; a configuration with errors makes a `failed` one with its `yaml_errors` (push and web),
-// or GitLab's 400 (API).
+// or GitLab's 400 (API). Once it committed, the older pipelines of its ref it makes redundant are
+// auto-cancelled (cancel-redundant-pipelines.ts).
 import type { Deps } from '../../platform/deps.js';
 import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { inTransaction } from '../../platform/db/database.js';
@@ -24,6 +25,7 @@ import { expandVariables, pipelineVariables } from '../variables.js';
 import { isProtectedRef } from './protected-ref.js';
 import type { CiPipelineRow } from '../../commit-statuses/api.js';
 import type { MergeRequestPipelineFacts } from './merge-request-variables.js';
+import { cancelRedundantPipelines } from './cancel-redundant-pipelines.js';
 
 const SKIP_CI = /\[(ci[ _-]skip|skip[ _-]ci)\]/i;
 
@@ -114,7 +116,7 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
   const caches = new Map<string, ResolvedCache[]>();
   for (const job of selected) if (job.definition.cache) caches.set(job.definition.name, await resolveCaches(repoPath, commit.id, job.definition.cache, protectedRef));
 
-  return inTransaction(deps.db, async (trx) => {
+  const created = await inTransaction(deps.db, async (trx) => {
     const iid = await nextInternalId(trx, projectId, 'ci_pipelines');
     const pipeline = await trx
       .insertInto('ci_pipelines')
@@ -124,6 +126,7 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
         yaml_errors: parsed && !config ? parsed.errors.join(', ') : null, failure_reason: parsed && !config ? 'config_error' : null,
         variables: input.variables?.length ? JSON.stringify(input.variables.map((variable) => ({ key: variable.key, value: variable.value, variable_type: variable.variable_type ?? 'env_var' }))) : null,
         stages: JSON.stringify(stages), pipeline_schedule_id: input.pipelineScheduleId ?? null, merge_request_id: input.mergeRequest?.id ?? null,
+        auto_cancel_on_new_commit: config?.autoCancel?.onNewCommit ?? null, auto_cancel_on_job_failure: config?.autoCancel?.onJobFailure ?? null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -156,4 +159,17 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
     if (config) await processPipeline(trx, deps, pipelineId);
     return trx.selectFrom('ci_pipelines').selectAll().where('id', '=', pipelineId).executeTakeFirstOrThrow();
   });
+  // A skipped pipeline or one whose file has errors cancels nothing (GitLab's chain stops before).
+  if (config && !skip) {
+    // The pipeline exists whatever happens to the others: a failure here is logged, not the caller's
+    // (a push's background job run again would make a second pipeline).
+    try {
+      // The ref's head: an older pipeline run for it is not redundant.
+      const head = await findCommit(repoPath, input.mergeRequest ? input.ref : input.tag ? `refs/tags/${input.ref}` : `refs/heads/${input.ref}`);
+      await cancelRedundantPipelines(deps, project, created, head?.id ?? null);
+    } catch (error) {
+      deps.log.error({ err: error, pipelineId: Number(created.id) }, 'auto-cancelling redundant pipelines failed');
+    }
+  }
+  return created;
 }

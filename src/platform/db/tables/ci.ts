@@ -27,6 +27,12 @@ export interface CiPipelinesTable {
   pipeline_schedule_id: number | null;
   /** The merge request of a `merge_request_event` pipeline. */
   merge_request_id: Generated<number | null>;
+  /** `workflow:auto_cancel:on_new_commit` of its configuration; null is GitLab's default, `conservative`. */
+  auto_cancel_on_new_commit: Generated<'conservative' | 'interruptible' | 'none' | null>;
+  /** `workflow:auto_cancel:on_job_failure`; null is GitLab's default, `none`. */
+  auto_cancel_on_job_failure: Generated<'none' | 'all' | null>;
+  /** The newer pipeline of its ref that cancelled it (auto-cancel redundant pipelines). */
+  auto_canceled_by_id: Generated<number | null>;
 }
 
 /** A project's job token settings (no row: the inbound limit is on). */
@@ -89,6 +95,8 @@ export interface CiBuildsTable {
   trace_size: Generated<number>;
   /** Until when (epoch ms) a viewer counts as watching the running job's log; null when none has. */
   trace_watched_until: number | null;
+  /** The newer pipeline of its ref that cancelled the job (auto-cancel redundant pipelines). */
+  auto_canceled_by_id: Generated<number | null>;
 }
 
 export interface CiRunnersTable {
