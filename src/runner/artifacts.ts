@@ -40,6 +40,15 @@ export async function matchArtifacts(root: string, paths: string[], exclude: str
   return files.filter((file) => wanted.some((re) => re.test(file)) && !unwanted.some((re) => re.test(file))).sort();
 }
 
+/** For each of `paths`, the files it names (one walk of the tree, so the log can say what each path found). */
+export async function matchEachPath(root: string, paths: string[]): Promise<Map<string, string[]>> {
+  const files = await filesUnder(root);
+  return new Map(paths.map((path) => {
+    const re = globPattern(path);
+    return [path, files.filter((file) => re.test(file))];
+  }));
+}
+
 export async function zipFiles(root: string, files: string[]): Promise<Uint8Array> {
   const entries: Zippable = {};
   for (const file of files) entries[file] = new Uint8Array(await readFile(join(root, file)));

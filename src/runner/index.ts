@@ -3,23 +3,27 @@
 // runner (or checks a `glrt-` token); `kiln runner` then asks for jobs and runs them. It needs no
 // database or KILN_* configuration: only the server's URL and the runner's token.
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { RunnerClient } from './protocol-client.js';
+import { DEFAULT_CACHE_MAX_BYTES } from './cache.js';
 import { startRunner } from './run-runner.js';
 
 export { startRunner } from './run-runner.js';
 export type { RunnerOptions, RunningRunner } from './run-runner.js';
 
 export const RUNNER_HELP = `Usage: kiln runner --url URL --token TOKEN [--concurrent N] [--builds-dir DIR] [--clone-url URL]
+                   [--cache-dir DIR] [--cache-max-size MIB]
        kiln runner register --url URL (--registration-token TOKEN | --token glrt-TOKEN)
                             [--description TEXT] [--tag-list a,b] [--run-untagged] [--locked]
 
 Runs CI jobs for a Kiln (or GitLab) server with the shell executor (bash). A job runs in a fresh
 directory under --builds-dir (default ${join(tmpdir(), 'kiln-runner', 'builds')}), N jobs at a time
-(--concurrent, default 1). --clone-url replaces the scheme, host and port of the git URL the server
-gives when the runner reaches the server by another address. The token may come from the
-KILN_RUNNER_TOKEN environment variable instead of --token. SIGINT/SIGTERM stop asking for jobs;
-running jobs finish first (a second signal exits at once).`;
+(--concurrent, default 1). The jobs' caches are kept in --cache-dir (default: a "cache" folder
+beside the builds dir) as DIR/<project path>/<key>/cache.zip; a cache over --cache-max-size MiB
+(default ${DEFAULT_CACHE_MAX_BYTES / 1024 / 1024}) is neither saved nor restored. --clone-url replaces the scheme,
+host and port of the git URL the server gives when the runner reaches the server by another
+address. The token may come from the KILN_RUNNER_TOKEN environment variable instead of --token.
+SIGINT/SIGTERM stop asking for jobs; running jobs finish first (a second signal exits at once).`;
 
 export class RunnerUsageError extends Error {}
 
@@ -88,7 +92,7 @@ async function register(argv: string[], out: (line: string) => void): Promise<vo
 export async function runnerCommand(argv: string[], env: Record<string, string | undefined>, out: (line: string) => void): Promise<void> {
   if (argv[0] === 'register') return register(argv.slice(1), out);
   const found = flags(argv, []);
-  allowedFlags(found, ['url', 'token', 'concurrent', 'builds-dir', 'clone-url']);
+  allowedFlags(found, ['url', 'token', 'concurrent', 'builds-dir', 'clone-url', 'cache-dir', 'cache-max-size']);
   const server = url(found, 'url');
   // From the environment, the token stays out of the process list (`kiln serve` starts its built-in runner so).
   const token = text(found, 'token') ?? (env.KILN_RUNNER_TOKEN || undefined);
@@ -96,14 +100,17 @@ export async function runnerCommand(argv: string[], env: Record<string, string |
   const concurrent = text(found, 'concurrent') === undefined ? 1 : Number(text(found, 'concurrent'));
   if (!Number.isInteger(concurrent) || concurrent < 1 || concurrent > 64) throw new RunnerUsageError(`runner: --concurrent ${text(found, 'concurrent')} is not a number from 1 to 64`);
   const buildsDir = resolve(text(found, 'builds-dir') ?? join(tmpdir(), 'kiln-runner', 'builds'));
+  const cacheDir = resolve(text(found, 'cache-dir') ?? join(dirname(buildsDir), 'cache'));
+  const cacheMaxSize = text(found, 'cache-max-size') === undefined ? DEFAULT_CACHE_MAX_BYTES / 1024 / 1024 : Number(text(found, 'cache-max-size'));
+  if (!Number.isInteger(cacheMaxSize) || cacheMaxSize < 1 || cacheMaxSize > 1024 * 1024) throw new RunnerUsageError(`runner: --cache-max-size ${text(found, 'cache-max-size')} is not a number of MiB from 1 to 1048576`);
   // The job's shell starts from the runner's environment, as GitLab Runner's shell executor does.
   const baseEnv = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('KILN_')));
   const runner = await startRunner({
-    url: server, token, concurrent, buildsDir, cloneUrl: url(found, 'clone-url'), baseEnv,
+    url: server, token, concurrent, buildsDir, cacheDir, cacheMaxBytes: cacheMaxSize * 1024 * 1024, cloneUrl: url(found, 'clone-url'), baseEnv,
     onJob: (jobId, result) => out(`job ${jobId}: ${result ? `${result.state}${result.failureReason ? ` (${result.failureReason})` : ''}` : 'canceled'}`),
     onError: (error) => out(`error: ${error instanceof Error ? error.message : String(error)}`),
   });
-  out(`kiln runner: asking ${server} for jobs (${concurrent} at a time, builds in ${buildsDir})`);
+  out(`kiln runner: asking ${server} for jobs (${concurrent} at a time, builds in ${buildsDir}, caches in ${cacheDir})`);
   await new Promise<void>((done) => {
     // Started by `kiln serve` with an IPC channel: the channel closing means the server stopped (or
     // died), and the runner goes with it, killing its running jobs.

@@ -73,9 +73,9 @@ export class JobLog {
     if (lines.length > 0) this.keep(`${lines.map((line) => this.mask(line)).join('\n')}\n`);
   }
 
-  /** A line of the runner's own (in GitLab Runner's colours: green for steps, red for errors). */
-  say(text: string, colour: 'green' | 'red' | 'plain' = 'plain'): void {
-    const codes = { green: '\u001b[32;1m', red: '\u001b[31;1m', plain: '' };
+  /** A line of the runner's own (in GitLab Runner's colours: green for steps, yellow for warnings, red for errors). */
+  say(text: string, colour: 'green' | 'yellow' | 'red' | 'plain' = 'plain'): void {
+    const codes = { green: '\u001b[32;1m', yellow: '\u001b[0;33m', red: '\u001b[31;1m', plain: '' };
     this.write(`${codes[colour]}${text}${colour === 'plain' ? '' : '\u001b[0;m'}\n`);
   }
 

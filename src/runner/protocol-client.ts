@@ -47,6 +47,16 @@ export interface JobArtifact {
   artifact_format?: string;
 }
 
+/** One of the job's `cache:` entries as the server resolved it (GitLab's shape; keys already end in `-protected`/`-non_protected`). */
+export interface JobCache {
+  key: string;
+  untracked: boolean;
+  paths: string[];
+  policy?: string;
+  when?: 'on_success' | 'on_failure' | 'always';
+  fallback_keys?: string[];
+}
+
 /** The part of `POST /jobs/request`'s answer the shell executor uses. */
 export interface JobPayload {
   id: number;
@@ -57,6 +67,7 @@ export interface JobPayload {
   variables: JobVariable[];
   steps: JobStep[];
   artifacts: JobArtifact[] | null;
+  cache?: JobCache[];
   dependencies: Array<{ id: number; name: string; token: string; artifacts_file?: { filename: string; size: number } }>;
 }
 

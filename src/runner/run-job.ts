@@ -1,22 +1,28 @@
 // One job on the shell executor, in GitLab Runner's order: a fresh build directory, the sources
-// fetched with the job token at the job's commit, the dependencies' artifacts extracted, the `script`
-// step (before_script + script), the `after_script` step whatever happened (its failure changes
-// nothing), the artifacts uploaded when `artifacts:when` says so, and the end reported with
-// `PUT /jobs/:id`. The job's timeout (`runner_info.timeout`) covers all of it; a cancel on the server
-// (a 403 to the log or a keep-alive) kills the running step's process group and reports nothing more.
+// fetched with the job token at the job's commit, the caches restored, the dependencies' artifacts
+// extracted, the `script` step (before_script + script), the `after_script` step whatever happened
+// (its failure changes nothing), the caches saved and the artifacts uploaded when their `when` says
+// so, and the end reported with `PUT /jobs/:id`. The job's timeout (`runner_info.timeout`) covers
+// all of it; a cancel on the server (a 403 to the log or a keep-alive) kills the running step's
+// process group and reports nothing more (nor saves a cache).
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { KILN_VERSION } from '../platform/version.js';
 import { JobGone, type JobPayload, type JobResult, type RunnerClient } from './protocol-client.js';
 import { JobLog } from './job-log.js';
 import { quoted, runStep, stepScript, type StepOutcome } from './shell.js';
 import { extractZip, matchArtifacts, zipFiles } from './artifacts.js';
+import { DEFAULT_CACHE_MAX_BYTES, restoreCaches, saveCaches, type CacheSettings } from './cache.js';
 
 /** GitLab Runner gives `after_script` five minutes of its own. */
 const AFTER_SCRIPT_TIMEOUT_MS = 5 * 60_000;
 
 export interface RunJobOptions {
   buildsDir: string;
+  /** Where the jobs' caches are kept (`--cache-dir`): a `cache` folder beside the builds dir unless told. */
+  cacheDir?: string;
+  /** A cache larger than this is neither saved nor extracted (DEFAULT_CACHE_MAX_BYTES unless told). */
+  cacheMaxBytes?: number;
   /** Replaces the scheme, host and port of the job's repo_url (GitLab Runner's `clone_url`). */
   cloneUrl?: string;
   /**
@@ -113,7 +119,10 @@ export async function runJob(client: RunnerClient, job: JobPayload, options: Run
     const fetched = await step(fetchScript(job, repositoryUrl(job, options.cloneUrl)), 'get_sources', deadline - Date.now());
     log.sectionEnd('get_sources');
     if (fetched.stopped || fetched.exitCode !== 0) result = ended(log, fetched, job, 'runner_system_failure');
-    else result = await afterSources(client, job, log, step, buildDir, deadline);
+    else {
+      const cache: CacheSettings = { cacheDir: options.cacheDir ?? join(dirname(options.buildsDir), 'cache'), maxBytes: options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES };
+      result = await afterSources({ client, job, log, step, buildDir, cache }, deadline);
+    }
   } catch (error) {
     if (error instanceof JobGone) goneAs ??= error.jobStatus;
     log.say(`ERROR: Job failed (system failure): ${error instanceof Error ? error.message : String(error)}`, 'red');
@@ -134,7 +143,17 @@ export async function runJob(client: RunnerClient, job: JobPayload, options: Run
 
 type Step = (script: string, name: string, timeoutMs: number) => Promise<StepOutcome>;
 
-async function afterSources(client: RunnerClient, job: JobPayload, log: JobLog, step: Step, buildDir: string, deadline: number): Promise<JobResult> {
+interface JobContext {
+  client: RunnerClient;
+  job: JobPayload;
+  log: JobLog;
+  step: Step;
+  buildDir: string;
+  cache: CacheSettings;
+}
+
+async function afterSources({ client, job, log, step, buildDir, cache }: JobContext, deadline: number): Promise<JobResult> {
+  await restoreCaches(job, log, buildDir, cache);
   for (const dependency of job.dependencies) {
     if (!dependency.artifacts_file) continue;
     log.say(`Downloading artifacts for ${dependency.name} (${dependency.id})...`, 'green');
@@ -156,6 +175,7 @@ async function afterSources(client: RunnerClient, job: JobPayload, log: JobLog, 
     log.sectionEnd('after_script');
     if (outcome.stopped !== 'canceled' && outcome.exitCode !== 0) log.say(`WARNING: after_script failed, but job will continue unaffected: exit code ${outcome.exitCode ?? 'none'}`, 'red');
   }
+  await saveCaches(job, log, buildDir, cache, result.state === 'success');
   for (const artifact of job.artifacts ?? []) {
     const when = artifact.when ?? 'on_success';
     if (when !== 'always' && (when === 'on_success') !== (result.state === 'success')) continue;

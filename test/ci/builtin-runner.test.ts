@@ -1,7 +1,8 @@
 // `kiln serve` with KILN_BUILTIN_RUNNER=1 (issue 39): the real process registers an instance runner
 // at its first start, runs `kiln runner` as a child process, and a project pushed with git runs its
 // .gitlab-ci.yml to green with nothing else set up. The child stops with the server, and a restart
-// reuses the stored token (one runner, not one per start). Needs `npm run build` (dist/).
+// reuses the stored token (one runner, not one per start); the jobs' caches are kept under
+// <data>/ci/cache. Needs `npm run build` (dist/).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,6 +48,9 @@ build:
   script:
     - echo "built $CI_COMMIT_SHORT_SHA" > out.txt
   artifacts:
+    paths: [out.txt]
+  cache:
+    key: built
     paths: [out.txt]
 test:
   stage: test
@@ -104,6 +108,10 @@ describe('kiln serve with KILN_BUILTIN_RUNNER=1', () => {
       status: 'success',
       jobs: [['build', 'success', runnerId], ['test', 'success', runnerId]],
     });
+    // The built-in runner keeps caches in the data dir: <data>/ci/cache/<project path>/<key>/cache.zip.
+    const keys = readdirSync(join(kiln.dataDir, 'ci', 'cache', 'root', 'app'));
+    expect(keys).toEqual([expect.stringMatching(/^built-(protected|non_protected)$/)]);
+    expect(statSync(join(kiln.dataDir, 'ci', 'cache', 'root', 'app', keys[0], 'cache.zip')).size).toBeGreaterThan(0);
   }, 180_000);
 
   it('stops the runner with the server, and a restart reuses the stored runner', async () => {

@@ -5,23 +5,19 @@
 // git); the staging environment's deployable then carries real values; a failing script fails the job
 // and the pipeline.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
-import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
-import { gitCommands, listenOnLoopback } from '../helpers/git.js';
+import type { TestKiln, TestUser } from '../helpers/kiln.js';
+import { closePipelineProject, finishedPipeline as finishedPipelineOf, jobTrace, pipelineProject, pushFiles, runnerEnv, type PipelineProject } from '../helpers/pipeline-runs.js';
 import { startRunner, type RunningRunner } from '../../src/runner/index.js';
 
+let setup: PipelineProject;
 let kiln: TestKiln;
-let work: string;
-let base: string;
-let dir: string;
 let maintainer: TestUser;
 let project: any;
 let runner: RunningRunner;
 let runnerId: number;
-const { ok } = gitCommands(() => work);
 
 const CONFIG = `
 stages: [build, test, deploy]
@@ -59,53 +55,20 @@ production:
   when: manual
 `;
 
-async function pushCommit(message: string, files: Record<string, string>): Promise<string> {
-  for (const [path, content] of Object.entries(files)) writeFileSync(join(dir, path), content);
-  chmodSync(join(dir, 'check.sh'), 0o755);
-  await ok(['add', '.'], dir);
-  await ok(['commit', '-q', '-m', message], dir);
-  await ok(['push', '-q', 'origin', 'HEAD:main'], dir);
-  await kiln.worker.drain();
-  return (await ok(['rev-parse', 'HEAD'], dir)).trim();
-}
-
-/** Polls the API (bounded) until the pipeline of `sha` has ended; its jobs by name. */
-async function finishedPipeline(sha: string): Promise<{ pipeline: any; jobs: Record<string, any> }> {
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    const [pipeline] = await kiln.apiAs(maintainer, 'GET', `/projects/${project.id}/pipelines?sha=${sha}`);
-    if (pipeline && ['success', 'failed', 'canceled'].includes(pipeline.status)) {
-      const jobs = await kiln.apiAs(maintainer, 'GET', `/projects/${project.id}/pipelines/${pipeline.id}/jobs`);
-      return { pipeline, jobs: Object.fromEntries(jobs.map((job: any) => [job.name, job])) };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const pipelines = await kiln.apiAs(maintainer, 'GET', `/projects/${project.id}/pipelines`);
-  const jobs = pipelines[0] ? await kiln.apiAs(maintainer, 'GET', `/projects/${project.id}/pipelines/${pipelines[0].id}/jobs`) : [];
-  throw new Error(`the pipeline of ${sha} did not end: ${JSON.stringify(pipelines.map((p: any) => [p.sha, p.status]))} ${JSON.stringify(jobs.map((j: any) => [j.name, j.status, j.failure_reason]))}`);
-}
-
-const trace = async (jobId: number) => (await kiln.api('GET', `/projects/${project.id}/jobs/${jobId}/trace`, { token: maintainer.token })).body as string;
+const pushCommit = (message: string, files: Record<string, string>) => pushFiles(setup, message, files, () => chmodSync(join(setup.dir, 'check.sh'), 0o755));
+const finishedPipeline = (sha: string) => finishedPipelineOf(setup, sha);
+const trace = (jobId: number) => jobTrace(setup, jobId);
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'kiln-runner-e2e-'));
-  kiln = await testKiln();
-  base = await listenOnLoopback(kiln.app);
-  maintainer = await kiln.createUser('maintainer');
-  project = await kiln.createProject(maintainer, 'app');
-  dir = join(work, 'clone');
-  await ok(['clone', '-q', `${base.replace('http://', `http://maintainer:${maintainer.token}@`)}/maintainer/app.git`, dir]);
-  const created = await kiln.apiAs(maintainer, 'POST', '/user/runners', { runner_type: 'project_type', project_id: project.id, description: 'e2e shell' });
-  expect(created.token).toMatch(/^glrt-/);
-  runnerId = created.id;
+  setup = await pipelineProject('kiln-runner-e2e-', { description: 'e2e shell' });
+  ({ kiln, maintainer, project } = setup);
+  expect(setup.runner.token).toMatch(/^glrt-/);
+  runnerId = setup.runner.id;
   // The job's git URL names the configured base URL (kiln.test); the runner reaches the server by loopback.
-  runner = await startRunner({ url: base, token: created.token, cloneUrl: base, concurrent: 2, buildsDir: join(work, 'builds'), baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work }, traceIntervalMs: 200 });
+  runner = await startRunner({ url: setup.base, token: setup.runner.token, cloneUrl: setup.base, concurrent: 2, buildsDir: join(setup.work, 'builds'), baseEnv: runnerEnv(setup), traceIntervalMs: 200 });
 }, 60_000);
 
-afterAll(async () => {
-  await runner?.stop();
-  await kiln?.close();
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => closePipelineProject(setup, runner));
 
 describe('kiln runner runs a pipeline pushed with git', () => {
   let sha: string;

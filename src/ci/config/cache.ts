@@ -1,8 +1,8 @@
 // `cache:` (GitLab's Entry::Cache / Entry::Caches): one hash or up to four, each with `key` (a
 // string, or `files:` (one or two paths) with an optional `prefix`), `paths`, `untracked`, `policy`,
 // `when`, `fallback_keys` and `unprotect`. Checked here; the key of `key:files` is computed when the
-// pipeline is made (cache-keys.ts), and the runner gets the result (GitLab Runner restores and saves
-// caches; `kiln runner` does not).
+// pipeline is made (cache-keys.ts), and the runner gets the result and restores and saves the caches
+// (GitLab Runner, or `kiln runner`: src/runner/cache.ts).
 
 type Hash = Record<string, unknown>;
 const isHash = (value: unknown): value is Hash => typeof value === 'object' && value !== null && !Array.isArray(value);

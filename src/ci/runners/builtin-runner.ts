@@ -67,7 +67,7 @@ export async function startBuiltinRunner(deps: Deps, options: BuiltinRunnerOptio
     if (created) log.info({ runner_id: runnerId }, 'registered the built-in runner as an instance runner');
     // The jobs' shells start from this environment: without Kiln's own settings (the database URL among them).
     const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('KILN_')));
-    const args = ['runner', '--url', options.url, '--clone-url', options.url, '--concurrent', String(options.concurrent), '--builds-dir', join(options.dataDir, 'ci', 'builds')];
+    const args = ['runner', '--url', options.url, '--clone-url', options.url, '--concurrent', String(options.concurrent), '--builds-dir', join(options.dataDir, 'ci', 'builds'), '--cache-dir', join(options.dataDir, 'ci', 'cache')];
     const started = fork(MAIN, args, { env: { ...env, KILN_RUNNER_TOKEN: token }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: [] });
     child = started;
     for (const stream of [started.stdout, started.stderr]) {

@@ -130,7 +130,7 @@ export async function jobPayload(deps: Deps, input: { build: CiBuildRow; token: 
       variables: Object.entries(service.variables ?? {}).map(([key, value]) => open(key, value)),
     })),
     artifacts,
-    // GitLab Runner restores and saves these; `kiln runner` ignores them.
+    // The runner restores and saves these (`kiln runner` in its cache dir, GitLab Runner in its own).
     cache: options.resolvedCache ?? [],
     credentials: [],
     dependencies: dependencyJobs,
