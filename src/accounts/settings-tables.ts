@@ -125,3 +125,9 @@ export const GROUP_SETTING_ALIASES: AliasTable = {
 export function projectLfsEnabled(project: { settings: string | null }): boolean {
   return parseStored(project.settings).lfs_enabled !== false;
 }
+
+/** The process mode a new resource group of the project starts with: its stored setting, else `unordered`. */
+export function projectResourceGroupDefaultProcessMode(project: { settings: string | null }): 'unordered' | 'oldest_first' | 'newest_first' | 'newest_ready_first' {
+  const stored = parseStored(project.settings).resource_group_default_process_mode;
+  return stored === 'oldest_first' || stored === 'newest_first' || stored === 'newest_ready_first' ? stored : 'unordered';
+}

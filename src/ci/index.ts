@@ -9,6 +9,8 @@ import { runnerRoutes } from './runner-routes.js';
 import { runnerProtocolRoutes } from './runner-protocol-routes.js';
 import { variablesRoutes } from './cicd-variables/variables-routes.js';
 import { triggersRoutes } from './triggers/triggers-routes.js';
+import { resourceGroupsRoutes } from './resource-groups/resource-groups-routes.js';
+import { changeProcessMode } from './pipelines/resource-group-mode.js';
 import { environmentHooks } from '../environments/api.js';
 import { repositoryHooks } from '../repositories/api.js';
 import { tokenDigest } from './tokens.js';
@@ -83,6 +85,7 @@ export const ciFeature: Feature = {
     badgeRoutes(app, deps);
     mergeRequestPipelinesRoutes(app, deps);
     jobTokenScopeRoutes(app, deps);
+    resourceGroupsRoutes(app, deps, (group, mode) => changeProcessMode(deps, group, mode));
   },
   jobs: { [PUSH_PIPELINE_JOB]: pushPipelineJob, [DROP_STUCK_JOBS_JOB]: dropStuckJobsJob, [EXPIRE_ARTIFACTS_JOB]: expireArtifactsJob,
     [SCHEDULER_JOB]: schedulerJob, [RUN_SCHEDULE_JOB]: runScheduleJob, [MERGE_REQUEST_PIPELINE_JOB]: mergeRequestPipelineJob },

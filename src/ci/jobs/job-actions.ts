@@ -7,7 +7,7 @@ import { inTransaction, type DbTransaction } from '../../platform/db/database.js
 import { StatusError } from '../../platform/errors.js';
 import type { CiStatus } from '../../platform/db/tables/ci.js';
 import type { CiBuildRow } from '../../commit-statuses/api.js';
-import { processPipeline, updatePipelineStatus } from '../pipelines/process-pipeline.js';
+import { enqueuedStatus, holdPipelineResources, processPipeline, updatePipelineStatus } from '../pipelines/process-pipeline.js';
 import { jobStatusChanged } from '../pipelines/job-status-changed.js';
 import { cancelBuilds } from '../pipelines/cancel-jobs.js';
 
@@ -52,9 +52,11 @@ export async function retryJob(deps: Deps, build: CiBuildRow, userId: number): P
   return inTransaction(deps.db, async (trx) => {
     const copy = await cloneBuild(trx, deps, build, userId);
     await jobStatusChanged(trx, deps, copy, 'created');
-    // A retried job runs again even when its `when` waits for the stage before (GitLab enqueues it).
-    const status = copy.when === 'manual' ? 'manual' : 'pending';
-    await trx.updateTable('ci_builds').set({ status, ...(status === 'pending' ? { queued_at: deps.clock.now() } : {}) }).where('id', '=', copy.id).execute();
+    // A retried job runs again even when its `when` waits for the stage before (GitLab enqueues it);
+    // one of a resource group waits for the resource again.
+    const status = copy.when === 'manual' ? 'manual' : enqueuedStatus(copy);
+    const now = deps.clock.now();
+    await trx.updateTable('ci_builds').set({ status, ...(status === 'pending' ? { queued_at: now } : {}), ...(status === 'waiting_for_resource' ? { waiting_for_resource_at: now } : {}) }).where('id', '=', copy.id).execute();
     await jobStatusChanged(trx, deps, copy, status);
     await processPipeline(trx, deps, Number(build.commit_id));
     return trx.selectFrom('ci_builds').selectAll().where('id', '=', copy.id).executeTakeFirstOrThrow();
@@ -64,6 +66,8 @@ export async function retryJob(deps: Deps, build: CiBuildRow, userId: number): P
 /** Every failed or canceled job of the pipeline again (GitLab's Ci::RetryPipelineService); the later stages wait for them. */
 export async function retryPipeline(deps: Deps, pipelineId: number, userId: number): Promise<void> {
   await inTransaction(deps.db, async (trx) => {
+    // Its resource rows before its row (finished_at below), in the order processing takes them.
+    await holdPipelineResources(trx, deps, pipelineId);
     const builds = await trx.selectFrom('ci_builds').selectAll().where('commit_id', '=', pipelineId).where('retried', '=', 0).where('type', '=', 'Ci::Build').orderBy('stage_idx').orderBy('id').execute();
     const failed = builds.filter((build) => build.status === 'failed' || build.status === 'canceled');
     if (failed.length === 0) return;
@@ -87,8 +91,10 @@ export async function playJob(deps: Deps, build: CiBuildRow, userId: number): Pr
   }
   return inTransaction(deps.db, async (trx) => {
     const now = deps.clock.now();
-    await trx.updateTable('ci_builds').set({ status: 'pending', queued_at: now, updated_at: now, user_id: userId }).where('id', '=', build.id).execute();
-    await jobStatusChanged(trx, deps, { ...build, user_id: userId }, 'pending');
+    // A job of a resource group waits for its resource (GitLab's enqueue to waiting_for_resource).
+    const status = enqueuedStatus(build);
+    await trx.updateTable('ci_builds').set({ status, updated_at: now, user_id: userId, ...(status === 'pending' ? { queued_at: now } : { waiting_for_resource_at: now }) }).where('id', '=', build.id).execute();
+    await jobStatusChanged(trx, deps, { ...build, user_id: userId }, status);
     await processPipeline(trx, deps, Number(build.commit_id));
     return trx.selectFrom('ci_builds').selectAll().where('id', '=', build.id).executeTakeFirstOrThrow();
   });

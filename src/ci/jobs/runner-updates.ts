@@ -6,7 +6,7 @@
 import type { Deps } from '../../platform/deps.js';
 import { inTransaction } from '../../platform/db/database.js';
 import type { CiBuildRow } from '../../commit-statuses/api.js';
-import { processPipeline } from '../pipelines/process-pipeline.js';
+import { enqueuedStatus, processPipeline } from '../pipelines/process-pipeline.js';
 import { syncDeployment } from '../pipelines/sync-deployment.js';
 import { publishJobStatus } from '../pipelines/job-status-changed.js';
 import { readOptions } from '../pipelines/build-options.js';
@@ -51,12 +51,14 @@ export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' 
     await syncDeployment(trx, deps, Number(build.id), state);
     const retry = options?.retry;
     let copy: { id: number; project_id: number; user_id: number | null } | undefined;
+    // A new attempt of a resource group's job waits for the resource again; processing settles it.
+    const queued = enqueuedStatus(updated);
     if (state === 'failed' && !allowedByExitCode && retry && !UNRETRYABLE.has(reason!) && Number(build.retries) < retry.max && (retry.when.includes('always') || retry.when.includes(reason!))) {
       await trx.updateTable('ci_builds').set({ retried: 1 }).where('id', '=', build.id).execute();
       const { id: _id, ...rest } = updated;
       copy = await trx
         .insertInto('ci_builds')
-        .values({ ...rest, status: 'pending', retried: 0, retries: Number(build.retries) + 1, created_at: now, updated_at: now, queued_at: now, started_at: null, finished_at: null, token_digest: null, runner_id: null, failure_reason: null, trace_size: 0, trace_watched_until: null })
+        .values({ ...rest, status: queued, retried: 0, retries: Number(build.retries) + 1, created_at: now, updated_at: now, queued_at: queued === 'pending' ? now : null, waiting_for_resource_at: queued === 'pending' ? null : now, started_at: null, finished_at: null, token_digest: null, runner_id: null, failure_reason: null, trace_size: 0, trace_watched_until: null })
         .returning(['id', 'project_id', 'user_id'])
         .executeTakeFirstOrThrow();
       await trx.updateTable('deployments').set({ deployable_id: copy.id, status: 'created', finished_at: null, updated_at: now }).where('deployable_id', '=', build.id).execute();
@@ -66,7 +68,7 @@ export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' 
     // The new attempt is created, then queued: a Job Hook for each, as GitLab sends them.
     if (copy) {
       await publishJobStatus(trx, deps, copy, 'created');
-      await publishJobStatus(trx, deps, copy, 'pending');
+      await publishJobStatus(trx, deps, copy, queued);
     }
     // A failure not allowed and not retried by `retry:` (GitLab's can_auto_cancel_pipeline_on_job_failure?).
     return { failedPipeline: state === 'failed' && !copy && Number(updated.allow_failure) !== 1 };

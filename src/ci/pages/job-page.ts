@@ -90,16 +90,25 @@ async function jobPanel(context: PageContext, access: ProjectAccess, build: CiBu
     mayUpdate && latest && RETRYABLE.includes(build.status) ? actionButton(context, `${self}/retry`, 'Retry') : null,
     mayUpdate && CANCELABLE.includes(build.status) ? actionButton(context, `${self}/cancel`, 'Cancel', 'danger') : null,
   ].filter((button): button is Html => button !== null);
+  const waitingFor = await waitedResourceGroup(context, build);
   const pollUrl = log ? `${self}/log?state=${encodeLogState(log)}` : `${self}/log`;
   const poll = active ? html` hx-get="${pollUrl}" hx-trigger="every 2s" hx-swap="outerHTML"` : '';
   return html`<div id="job-panel" data-status="${build.status}"${poll}>
 <p>${ciBadge(build.status)}${build.status === 'failed' && build.failure_reason ? html` <span class="muted" id="failure-reason">${FAILURES[build.failure_reason] ?? build.failure_reason}</span>` : ''}${
     latest ? '' : html` <span class="badge">retried</span>`
   }${active ? html` <span class="live-status" aria-live="polite">The log refreshes while the job runs.</span>` : ''}</p>
+${waitingFor !== null ? html`<p id="waiting-for-resource">This job is waiting for resource: <code>${waitingFor}</code></p>` : ''}
 ${buttons.length ? html`<div class="actions">${buttons}</div>` : ''}
 ${archive ? artifactsBlock(context, access, build, archive, mayUpdate) : ''}
 <p class="muted"><a href="${self}/raw">Show complete raw</a></p>
 </div>`;
+}
+
+/** The key of the resource group a `waiting_for_resource` job waits for (GitLab's job page says it), else null. */
+async function waitedResourceGroup(context: PageContext, build: CiBuildRow): Promise<string | null> {
+  if (build.status !== 'waiting_for_resource' || build.resource_group_id === null) return null;
+  const group = await context.deps.db.selectFrom('ci_resource_groups').select('key').where('id', '=', build.resource_group_id).executeTakeFirst();
+  return group?.key ?? null;
 }
 
 /** A viewer of a running job's log asks its runner, through the trace update interval, to send it every 3 s. */

@@ -23,6 +23,7 @@ import { processPipeline } from './process-pipeline.js';
 import { jobStatusChanged } from './job-status-changed.js';
 import { expandVariables, pipelineVariables } from '../variables.js';
 import { isProtectedRef } from './protected-ref.js';
+import { jobResourceGroup } from '../resource-groups/group-for-job.js';
 import type { CiPipelineRow } from '../../commit-statuses/api.js';
 import type { MergeRequestPipelineFacts } from './merge-request-variables.js';
 import { cancelRedundantPipelines } from './cancel-redundant-pipelines.js';
@@ -139,6 +140,7 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
         ? { ...job.definition.environment, name: expandVariables(job.definition.environment.name, known), ...(job.definition.environment.url ? { url: expandVariables(job.definition.environment.url, known) } : {}) }
         : null;
       const options = { ...job.definition, variables: { ...(config?.variables ?? {}), ...job.variables }, environment, resolvedCache: caches.get(job.definition.name) ?? [] };
+      const resourceGroupId = await jobResourceGroup(trx, deps, project, { ...job.definition, environmentName: environment?.name ?? null }, known);
       const build = await trx
         .insertInto('ci_builds')
         .values({
@@ -146,6 +148,7 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
           ref: input.ref, status: 'created', target_url: null, description: null, coverage: null, allow_failure: job.allowFailure ? 1 : 0, user_id: input.userId,
           created_at: now, updated_at: now, queued_at: null, started_at: null, finished_at: null, when: job.when, options: JSON.stringify(options),
           tag: input.tag ? 1 : 0, tag_list: JSON.stringify(job.definition.tags.map((tag) => expandVariables(tag, known))), protected: protectedRef ? 1 : 0, environment: environment?.name ?? null,
+          resource_group_id: resourceGroupId,
         })
         .returning(['id', 'project_id', 'user_id'])
         .executeTakeFirstOrThrow();

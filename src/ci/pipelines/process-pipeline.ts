@@ -1,10 +1,12 @@
 // Pipeline processing (GitLab's Ci::PipelineProcessing::AtomicProcessingService): every `created` job
 // whose prerequisites are complete — the jobs of earlier stages, or those it `needs` — moves on by
 // its `when` (on_success → pending when they passed, manual → manual, delayed → scheduled,
-// on_failure → pending when they failed, always → pending; skipped otherwise). Then the pipeline's
-// status is the composite of its latest jobs, and a change is published (merge requests merge on a
-// success). Runs inside the transaction that changed a job, so the change and its consequences commit
-// together.
+// on_failure → pending when they failed, always → pending; skipped otherwise). A job of a resource
+// group goes to `waiting_for_resource` instead of `pending`, and the pipeline's groups are settled
+// (resource-groups/assign-resource.ts): a resource its holder no longer needs goes to the group's next
+// waiting job, which becomes `pending`, whichever pipeline it is in. Then the pipeline's status is the
+// composite of its latest jobs, and a change is published (merge requests merge on a success). Runs
+// inside the transaction that changed a job, so the change and its consequences commit together.
 import type { Deps } from '../../platform/deps.js';
 import type { DbTransaction as Transaction } from '../../platform/db/database.js';
 import type { CiStatus } from '../../platform/db/tables/ci.js';
@@ -12,6 +14,7 @@ import { ACTIVE, COMPLETED, compositeStatus, type CiPipelineRow } from '../../co
 import { parseDuration } from '../config/duration.js';
 import { jobStatusChanged } from './job-status-changed.js';
 import type { BuildOptions } from './build-options.js';
+import { assignResources, lockResources, pipelineResourceGroups } from '../resource-groups/assign-resource.js';
 
 type Trx = Transaction;
 
@@ -25,6 +28,7 @@ interface BuildState {
   allow_failure: number;
   when: string | null;
   options: string | null;
+  resource_group_id: number | null;
 }
 
 function isComplete(composite: CiStatus): boolean {
@@ -60,12 +64,24 @@ async function lockPipeline(trx: Trx, pipelineId: number): Promise<CiPipelineRow
   return trx.updateTable('ci_pipelines').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', pipelineId).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * Holds the resource rows of the groups the pipeline's jobs use (before its own row: the order
+ * assign-resource.ts explains). Every transaction that changes a job of the pipeline takes them,
+ * through its processing; one that takes the pipeline's row first takes these before it.
+ */
+export async function holdPipelineResources(trx: Trx, deps: Deps, pipelineId: number): Promise<number[]> {
+  const groups = await pipelineResourceGroups(trx, pipelineId);
+  await lockResources(trx, deps, groups);
+  return groups;
+}
+
 export async function processPipeline(trx: Trx, deps: Deps, pipelineId: number): Promise<CiStatus> {
   const now = deps.clock.now();
+  const groups = await holdPipelineResources(trx, deps, pipelineId);
   await lockPipeline(trx, pipelineId);
   const builds: BuildState[] = await trx
     .selectFrom('ci_builds')
-    .select(['id', 'project_id', 'user_id', 'name', 'stage_idx', 'status', 'allow_failure', 'when', 'options'])
+    .select(['id', 'project_id', 'user_id', 'name', 'stage_idx', 'status', 'allow_failure', 'when', 'options', 'resource_group_id'])
     .where('commit_id', '=', pipelineId)
     .where('retried', '=', 0)
     .orderBy('stage_idx')
@@ -84,8 +100,9 @@ export async function processPipeline(trx: Trx, deps: Deps, pipelineId: number):
         : builds.filter((other) => other.stage_idx < build.stage_idx);
       const composite = previous.length === 0 ? 'success' : compositeStatus(previous);
       const dagSkipped = needs !== null && previous.some((other) => other.status === 'skipped');
-      const status = dagSkipped && isComplete(composite) ? 'skipped' : nextStatus(build.when, composite, needs !== null);
-      if (status === null) continue;
+      const next = dagSkipped && isComplete(composite) ? 'skipped' : nextStatus(build.when, composite, needs !== null);
+      if (next === null) continue;
+      const status = next === 'pending' ? enqueuedStatus(build) : next;
       build.status = status;
       changed = true;
       const startIn = status === 'scheduled' ? (parseDuration(options?.startIn ?? '') ?? 0) : 0;
@@ -95,6 +112,7 @@ export async function processPipeline(trx: Trx, deps: Deps, pipelineId: number):
           status,
           updated_at: now,
           ...(status === 'pending' ? { queued_at: now } : {}),
+          ...(status === 'waiting_for_resource' ? { waiting_for_resource_at: now } : {}),
           ...(status === 'scheduled' ? { scheduled_at: now + startIn * 1000 } : {}),
           ...(status === 'skipped' ? { finished_at: now } : {}),
         })
@@ -103,7 +121,33 @@ export async function processPipeline(trx: Trx, deps: Deps, pipelineId: number):
       await jobStatusChanged(trx, deps, build, status);
     }
   }
-  return updatePipelineStatus(trx, deps, pipelineId, builds);
+  return settleResources(trx, deps, groups, { pipelineId, builds });
+}
+
+/** A job about to be queued: `waiting_for_resource` when it needs a resource group's resource, else `pending`. */
+export function enqueuedStatus(build: { resource_group_id: number | string | null }): 'pending' | 'waiting_for_resource' {
+  return build.resource_group_id === null ? 'pending' : 'waiting_for_resource';
+}
+
+/**
+ * Settles the groups (assign-resource.ts), their rows held: each job given a resource is published
+ * as `pending`, then the status of `own` pipeline (its row held, its latest jobs as known) and of
+ * every other pipeline a job was moved in, in id order, so two transactions take them in one order.
+ */
+export async function settleResources(trx: Trx, deps: Deps, groups: number[], own?: { pipelineId: number; builds?: Array<{ id: number; status: CiStatus; allow_failure: number }> }): Promise<CiStatus> {
+  const assigned = groups.length > 0 ? await assignResources(trx, deps, groups) : [];
+  for (const job of assigned) {
+    await jobStatusChanged(trx, deps, job, 'pending');
+    const known = own?.builds?.find((build) => Number(build.id) === job.id);
+    if (known) known.status = 'pending';
+  }
+  const status = own ? await savedCompositeStatus(trx, deps, own.pipelineId, own.builds) : 'success';
+  const others = [...new Set(assigned.map((job) => job.commit_id).filter((id) => id !== own?.pipelineId))].sort((a, b) => a - b);
+  for (const other of others) {
+    await lockPipeline(trx, other);
+    await savedCompositeStatus(trx, deps, other);
+  }
+  return status;
 }
 
 /**
@@ -138,9 +182,15 @@ export async function jobStarted(trx: Trx, deps: Deps, job: { commit_id: number 
   return saved ?? null;
 }
 
-/** The pipeline's status from its latest jobs; published when it changed. */
-export async function updatePipelineStatus(trx: Trx, deps: Deps, pipelineId: number, builds?: Array<{ status: CiStatus; allow_failure: number }>): Promise<CiStatus> {
-  if (!builds) await lockPipeline(trx, pipelineId);
+/** The pipeline's status from its latest jobs, once its resource groups are settled (its jobs changed); published when it changed. */
+export async function updatePipelineStatus(trx: Trx, deps: Deps, pipelineId: number): Promise<CiStatus> {
+  const groups = await holdPipelineResources(trx, deps, pipelineId);
+  await lockPipeline(trx, pipelineId);
+  return settleResources(trx, deps, groups, { pipelineId });
+}
+
+/** The held pipeline's status from its latest jobs (`builds` when the caller has them); published when it changed. */
+async function savedCompositeStatus(trx: Trx, deps: Deps, pipelineId: number, builds?: Array<{ status: CiStatus; allow_failure: number }>): Promise<CiStatus> {
   const latest = builds ?? (await trx.selectFrom('ci_builds').select(['status', 'allow_failure']).where('commit_id', '=', pipelineId).where('retried', '=', 0).execute());
   const pipeline = await trx.selectFrom('ci_pipelines').selectAll().where('id', '=', pipelineId).executeTakeFirstOrThrow();
   return (await savePipelineStatus(trx, deps, pipeline, latest.length === 0 ? 'skipped' : compositeStatus(latest))).status;

@@ -127,6 +127,9 @@ export const PROJECT_ABILITIES = {
   create_pipeline: { min: ACCESS.developer, feature: 'repository' },
   update_build: { min: ACCESS.developer, feature: 'repository' },
   destroy_pipeline: { min: ACCESS.owner, feature: 'repository' },
+  // Resource groups (project_policy.rb: read_resource_group, update_resource_group), Developers.
+  read_resource_group: { min: ACCESS.developer, feature: 'repository' },
+  update_resource_group: { min: ACCESS.developer, feature: 'repository' },
   // CI/CD variables and pipeline trigger tokens (project_policy.rb: admin_cicd_variables, admin_build),
   // Maintainers; a Developer gets 403.
   admin_cicd_variables: { min: ACCESS.maintainer },

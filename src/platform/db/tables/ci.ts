@@ -97,6 +97,29 @@ export interface CiBuildsTable {
   trace_watched_until: number | null;
   /** The newer pipeline of its ref that cancelled the job (auto-cancel redundant pipelines). */
   auto_canceled_by_id: Generated<number | null>;
+  /** The resource group whose resource the job needs to run (migration 20261231T1210-ci-resource-groups). */
+  resource_group_id: Generated<number | null>;
+  /** When the job last started waiting for its group's resource. */
+  waiting_for_resource_at: Generated<number | null>;
+}
+
+/** A project's resource group (GitLab's Ci::ResourceGroup): its jobs run one at a time. */
+export interface CiResourceGroupsTable {
+  id: Generated<number>;
+  project_id: number;
+  key: string;
+  process_mode: 'unordered' | 'oldest_first' | 'newest_first' | 'newest_ready_first';
+  created_at: number;
+  updated_at: number;
+}
+
+/** The one resource of a group; `build_id` is the job holding it, null while it is free. */
+export interface CiResourcesTable {
+  id: Generated<number>;
+  resource_group_id: number;
+  build_id: number | null;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface CiRunnersTable {
@@ -172,4 +195,6 @@ export interface CiTables {
   ci_registration_tokens: CiRegistrationTokensTable;
   ci_build_trace_chunks: CiBuildTraceChunksTable;
   ci_job_artifacts: CiJobArtifactsTable;
+  ci_resource_groups: CiResourceGroupsTable;
+  ci_resources: CiResourcesTable;
 }
