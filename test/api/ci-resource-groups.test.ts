@@ -110,6 +110,20 @@ describe('waiting for the resource', () => {
     expect([free.status, free.body]).toEqual([200, null]);
   });
 
+  it('hands a resource left free with a job waiting on at the periodic check (a hand-over that rolled back)', async () => {
+    const first = await runPipeline('stale');
+    const second = await runPipeline('stale');
+    expect(await jobStatus(second.deployId)).toBe('waiting_for_resource');
+    // The holder completes without the group being settled, as when the settling transaction rolled back.
+    await kiln.deps.db.updateTable('ci_builds').set({ status: 'canceled' }).where('id', '=', first.deployId).execute();
+    kiln.clock.advance(6 * 60_000);
+    await kiln.worker.drain();
+    expect(await jobStatus(second.deployId)).toBe('pending');
+    expect(await holderOf('stale-prod')).toBe(second.deployId);
+    expect(await pipelineStatus(second.pipelineId)).toBe('pending');
+    await api('POST', `/pipelines/${second.pipelineId}/cancel`);
+  });
+
   it('waits only when the job would be queued: a later stage waits for its stage first', async () => {
     const holder = await runPipeline('staged');
     const staged = await runPipeline('staged', [{ key: 'WITH_BUILD', value: 'yes' }]);

@@ -13,6 +13,7 @@ import { readOptions } from '../pipelines/build-options.js';
 import { jobTimeout } from '../runners/job-payload.js';
 import { finishJob } from './runner-updates.js';
 import { queueSignal } from '../queue-signal.js';
+import { settleStaleResources } from '../pipelines/settle-stale-resources.js';
 
 export const DROP_STUCK_JOBS_JOB = 'ci.drop_stuck_jobs';
 export const STUCK_CHECK_EVERY_MS = 5 * 60_000;
@@ -43,6 +44,9 @@ export async function dropStuckJobs(deps: Deps): Promise<number> {
     if (await finishJob(deps, build, 'failed', 'runner_system_failure')) dropped += 1;
   }
   const outdated = await dropOutdatedPending(deps, now);
+  // After the drops: a job failed above frees its resource in its own transaction already.
+  const settled = await settleStaleResources(deps);
+  if (settled > 0) queueSignal(deps).tick();
   if (dropped + outdated > 0) {
     queueSignal(deps).tick();
     deps.log.info({ dropped, outdated }, 'failed CI jobs whose runner stopped sending updates or that no runner took for a day');
