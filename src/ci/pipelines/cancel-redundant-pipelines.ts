@@ -22,7 +22,7 @@ import type { CiStatus } from '../../platform/db/tables/ci.js';
 import type { CiPipelineRow } from '../../commit-statuses/api.js';
 import { readOptions } from './build-options.js';
 import { cancelBuilds } from './cancel-jobs.js';
-import { processPipeline } from './process-pipeline.js';
+import { holdPipelineResources, processPipeline } from './process-pipeline.js';
 
 /** GitLab's cancelable pipeline statuses (a pipeline waiting on a manual job is not among them). */
 const CANCELABLE_PIPELINE_STATUSES: CiStatus[] = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'scheduled'];
@@ -79,6 +79,8 @@ async function cancelRedundantPipeline(deps: Deps, pipelineId: number, newerId: 
     // The jobs' rows first, then the pipeline's: the order in which a runner's claim or report takes them.
     const jobsQuery = trx.selectFrom('ci_builds').selectAll().where('commit_id', '=', pipelineId).orderBy('id');
     const jobs = await (deps.dialect === 'postgres' ? jobsQuery.forUpdate() : jobsQuery).execute();
+    // Then its resource groups' rows, before the pipeline's row, as processing takes them (assign-resource.ts).
+    await holdPipelineResources(trx, deps, pipelineId);
     // Held while it is still cancelable (a no-op update takes the lock on both databases).
     const held = await trx
       .updateTable('ci_pipelines')
