@@ -37,6 +37,8 @@ export { scopesAvailableTo } from './create-personal-access-token.js';
 export { isWebAddress } from './update-profile.js';
 // Issue 37 (Git LFS): whether a project's LFS is on (its stored `lfs_enabled` setting).
 export { projectLfsEnabled, projectResourceGroupDefaultProcessMode } from './settings-tables.js';
+// CI/CD settings the jobs act on (build_timeout, ci_default_git_depth, build_git_strategy, max_artifacts_size).
+export { projectSetting } from './settings-tables.js';
 // Forks (src/forks/): a project made as another's fork, and the fork network's links.
 export { createProject } from './create-project.js';
 export { deleteProject } from './delete-project.js';

@@ -131,3 +131,8 @@ export function projectResourceGroupDefaultProcessMode(project: { settings: stri
   const stored = parseStored(project.settings).resource_group_default_process_mode;
   return stored === 'oldest_first' || stored === 'newest_first' || stored === 'newest_ready_first' ? stored : 'unordered';
 }
+
+/** A project's stored setting, or the table's fallback (GitLab's default) when it was never set. */
+export function projectSetting(project: { settings: string | null }, name: keyof typeof PROJECT_STORED_SETTINGS): unknown {
+  return parseStored(project.settings)[name] ?? PROJECT_STORED_SETTINGS[name].fallback;
+}

@@ -17,12 +17,15 @@ import { claimRunnable } from './pre-assign-checks.js';
 import { jobPayload } from './runners/job-payload.js';
 import { queueSignal } from './queue-signal.js';
 import { ARTIFACT_LIMIT, appendTrace, finishJob, touchJob } from './jobs/runner-updates.js';
+import { artifactLimit } from './jobs/artifact-limit.js';
 import { parseDuration } from './config/duration.js';
 import { presentJobs, type CiRunnerRow } from './entities.js';
 
 const RUNNER = { config: { ability: { credential: 'ci_runner' as const } } };
 const JOB = { config: { ability: { credential: 'ci_job' as const } } };
 const forbidden = (message = '403 Forbidden', headers: Record<string, string> = {}) => new ApiError(403, { message }, headers);
+/** GitLab's file_too_large!: an artifact over the project's (or the instance's) limit. */
+const tooLarge = () => new ApiError(413, { message: '413 Request Entity Too Large' });
 /** How often `contacted_at` is written (GitLab caches it and persists every 40–55 minutes). */
 const CONTACT_EVERY_MS = 60_000;
 /** GitLab Runner sends at most 1 MiB of log per request. */
@@ -78,6 +81,12 @@ export function runnerProtocolRoutes(app: FastifyInstance, deps: Deps): void {
   }
 
   /** The running job a job token belongs to; GitLab's 403s otherwise (with `Job-Status` when it ended). */
+  /** The artifact limit of the job's project (its `max_artifacts_size`, else the instance's). */
+  async function projectArtifactLimit(build: { project_id: number | string }): Promise<number> {
+    const project = await deps.db.selectFrom('projects').select('settings').where('id', '=', Number(build.project_id)).executeTakeFirst();
+    return project ? artifactLimit(project) : ARTIFACT_LIMIT;
+  }
+
   async function runningJob(request: FastifyRequest, input: Record<string, unknown>, jobId: number) {
     const token = presentedToken(input, request.headers, 'job-token');
     if (!token || !Number.isSafeInteger(jobId)) throw forbidden();
@@ -185,10 +194,11 @@ export function runnerProtocolRoutes(app: FastifyInstance, deps: Deps): void {
 
   app.post(`${prefix}/jobs/:job_id/artifacts/authorize`, JOB, async (request, reply) => {
     const input = mergedParams(request);
-    await runningJob(request, input, Number(input.job_id));
+    const build = await runningJob(request, input, Number(input.job_id));
+    const limit = await projectArtifactLimit(build);
     const size = Number(input.filesize ?? 0);
-    if (size > ARTIFACT_LIMIT) throw new ApiError(413, { message: '413 Request Entity Too Large' });
-    return reply.code(200).send({ TempPath: null, MaximumSize: ARTIFACT_LIMIT });
+    if (size > limit) throw tooLarge();
+    return reply.code(200).send({ TempPath: null, MaximumSize: limit });
   });
 
   app.post(`${prefix}/jobs/:job_id/artifacts`, { ...JOB, bodyLimit: ARTIFACT_LIMIT + 64 * 1024 }, async (request, reply) => {
@@ -196,6 +206,7 @@ export function runnerProtocolRoutes(app: FastifyInstance, deps: Deps): void {
     const build = await runningJob(request, input, Number(input.job_id));
     const file = input.file;
     if (!isUploadedFile(file)) throw new ApiError(400, { error: 'file is missing' });
+    if (file.data.length > (await projectArtifactLimit(build))) throw tooLarge();
     const fileType = typeof input.artifact_type === 'string' ? input.artifact_type : 'archive';
     const fileFormat = typeof input.artifact_format === 'string' ? input.artifact_format : 'zip';
     const expireIn = typeof input.expire_in === 'string' ? input.expire_in : undefined;

@@ -55,6 +55,16 @@ function repositoryUrl(job: JobPayload, cloneUrl: string | undefined): string {
   return target.toString();
 }
 
+/**
+ * GIT_STRATEGY `none` (or `empty`) leaves the build directory without the repository, as GitLab Runner
+ * does. `clone` and `fetch` (the project's `build_git_strategy`, sent as allow_git_fetch) both fetch
+ * into the fresh directory every job starts in here, so both get the commit.
+ */
+function skipsGit(job: JobPayload): boolean {
+  const strategy = job.variables.filter((variable) => variable.key === 'GIT_STRATEGY').pop()?.value;
+  return strategy === 'none' || strategy === 'empty';
+}
+
 function fetchScript(job: JobPayload, url: string): string {
   const { sha, refspecs, depth, ref } = job.git_info;
   const fetch = `git fetch -q ${depth > 0 ? `--depth ${depth} ` : ''}origin ${refspecs.map(quoted).join(' ')}`;
@@ -116,7 +126,9 @@ export async function runJob(client: RunnerClient, job: JobPayload, options: Run
       runStep({ script, cwd: buildDir, env, scriptPath: join(tmpDir, `${name}.sh`), timeoutMs, cancel: cancel.signal, onOutput: (text) => log.write(text) });
 
     log.sectionStart('get_sources', 'Getting source from Git repository');
-    const fetched = await step(fetchScript(job, repositoryUrl(job, options.cloneUrl)), 'get_sources', deadline - Date.now());
+    let fetched: StepOutcome = { exitCode: 0, stopped: null };
+    if (skipsGit(job)) log.say('Skipping Git repository setup', 'green');
+    else fetched = await step(fetchScript(job, repositoryUrl(job, options.cloneUrl)), 'get_sources', deadline - Date.now());
     log.sectionEnd('get_sources');
     if (fetched.stopped || fetched.exitCode !== 0) result = ended(log, fetched, job, 'runner_system_failure');
     else {

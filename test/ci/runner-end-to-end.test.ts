@@ -146,4 +146,25 @@ describe('kiln runner runs a pipeline pushed with git', () => {
     expect(log).toContain('ERROR: Job failed: exit code 3');
     expect(log).not.toContain('token=');
   }, 120_000);
+
+  it('skips git for GIT_STRATEGY none and fetches the whole history for GIT_DEPTH 0', async () => {
+    const config = `
+nogit:
+  variables: { GIT_STRATEGY: none }
+  script: ['test ! -e .git && echo "no checkout here"']
+full:
+  variables: { GIT_DEPTH: '0' }
+  script: ['echo "shallow: $(git rev-parse --is-shallow-repository)"', 'git branch -r']
+`;
+    const pushed = await pushCommit('git settings', { '.gitlab-ci.yml': config });
+    const { pipeline, jobs } = await finishedPipeline(pushed);
+    expect(pipeline.status).toBe('success');
+    const nogit = await trace(jobs.nogit.id);
+    expect(nogit).toContain('Skipping Git repository setup');
+    expect(nogit).toContain('no checkout here');
+    const full = await trace(jobs.full.id);
+    expect(full).toContain('Fetching changes with git depth set to 0...');
+    expect(full).toContain('shallow: false');
+    expect(full).toContain('origin/main');
+  }, 120_000);
 });

@@ -1,8 +1,9 @@
 // Running jobs whose runner went away (GitLab's Ci::StuckBuilds::DropRunningService): a runner sends
 // the log or a `PUT state=running` keep-alive at least every half minute while a job runs, each of
 // which moves the job's `updated_at`. A running job silent for longer than its timeout (its `timeout:`
-// or an hour, capped by the runner's `maximum_timeout`; at least SILENCE_FLOOR_MS, so a short timeout
-// is not mistaken for a dead runner between two keep-alives) fails with `runner_system_failure`, and
+// or its project's `build_timeout`, capped by the runner's `maximum_timeout`, as the runner was told;
+// at least SILENCE_FLOOR_MS, so a short timeout is not mistaken for a dead runner between two
+// keep-alives) fails with `runner_system_failure`, and
 // its pipeline goes on (later `when: on_failure`/`always` jobs, then its final status). A pending job
 // no runner has taken for a day fails with `stuck_or_timeout_failure` (GitLab's
 // Ci::StuckBuilds::DropPendingService), so a pipeline whose runners are gone ends instead of waiting
@@ -28,8 +29,9 @@ export async function dropStuckJobs(deps: Deps): Promise<number> {
   const silent = await deps.db
     .selectFrom('ci_builds')
     .leftJoin('ci_runners', 'ci_runners.id', 'ci_builds.runner_id')
+    .innerJoin('projects', 'projects.id', 'ci_builds.project_id')
     .selectAll('ci_builds')
-    .select('ci_runners.maximum_timeout as runner_maximum_timeout')
+    .select(['ci_runners.maximum_timeout as runner_maximum_timeout', 'projects.settings as project_settings'])
     .where('ci_builds.status', '=', 'running')
     .where('ci_builds.type', '=', 'Ci::Build')
     .where('ci_builds.updated_at', '<', now - SILENCE_FLOOR_MS)
@@ -37,8 +39,8 @@ export async function dropStuckJobs(deps: Deps): Promise<number> {
     .limit(BATCH)
     .execute();
   let dropped = 0;
-  for (const { runner_maximum_timeout: maximumTimeout, ...build } of silent) {
-    const limitMs = Math.max(SILENCE_FLOOR_MS, jobTimeout(readOptions(build.options)?.timeout, maximumTimeout) * 1000);
+  for (const { runner_maximum_timeout: maximumTimeout, project_settings: settings, ...build } of silent) {
+    const limitMs = Math.max(SILENCE_FLOOR_MS, jobTimeout(readOptions(build.options)?.timeout, { settings }, maximumTimeout) * 1000);
     if (Number(build.updated_at) >= now - limitMs) continue;
     // finishJob's guarded update loses to a runner that reported in the meantime.
     if (await finishJob(deps, build, 'failed', 'runner_system_failure')) dropped += 1;

@@ -4,7 +4,7 @@
 // and services as written, artifacts to upload and the dependencies whose artifacts to download.
 import type { Deps } from '../../platform/deps.js';
 import type { ProjectRow } from '../../platform/auth/subjects.js';
-import { projectWebUrl } from '../../accounts/api.js';
+import { projectSetting, projectWebUrl } from '../../accounts/api.js';
 import type { CiBuildRow, CiPipelineRow } from '../../commit-statuses/api.js';
 import { readOptions } from '../pipelines/build-options.js';
 import { ciSlug, pipelineVariables } from '../variables.js';
@@ -13,13 +13,32 @@ import { mergeRequestPipelineFacts } from '../pipelines/merge-request-variables.
 import { settingsVariables, type JobVariable as Variable } from '../cicd-variables/job-variables.js';
 import { pipelineCommit } from './pipeline-commit.js';
 
-const DEFAULT_TIMEOUT = 3600;
-
-/** A job's timeout in seconds: its `timeout:` or an hour, capped by the runner's `maximum_timeout`. */
-export function jobTimeout(timeout: number | null | undefined, maximumTimeout: number | null): number {
-  return Math.min(timeout ?? DEFAULT_TIMEOUT, maximumTimeout ?? Number.MAX_SAFE_INTEGER);
+/**
+ * A job's timeout in seconds (GitLab's Ci::Builds::TimeoutCalculator): its `timeout:`, else the
+ * project's `build_timeout`, capped by the runner's `maximum_timeout`.
+ */
+export function jobTimeout(timeout: number | null | undefined, project: Pick<ProjectRow, 'settings'>, maximumTimeout: number | null): number {
+  return Math.min(timeout ?? Number(projectSetting(project, 'build_timeout')), maximumTimeout ?? Number.MAX_SAFE_INTEGER);
 }
-const GIT_DEPTH = 20;
+
+/**
+ * How deep the runner fetches (GitLab's BuildRunnerPresenter#git_depth): a GIT_DEPTH variable the job
+ * sees (the last of that name, the one that wins) read as Ruby's to_i reads it, else the project's
+ * `ci_default_git_depth`; 0 fetches the whole history.
+ */
+function gitDepth(variables: Variable[], project: Pick<ProjectRow, 'settings'>): number {
+  const variable = variables.filter((candidate) => candidate.key === 'GIT_DEPTH').pop();
+  if (!variable) return Number(projectSetting(project, 'ci_default_git_depth'));
+  return Number.parseInt(variable.value, 10) || 0;
+}
+
+/** What the runner fetches: the pipeline's ref at a depth, or with the full history every branch and tag (as GitLab does). */
+function refspecs(ref: string, tag: boolean, depth: number): string[] {
+  const own = tag ? `+refs/tags/${ref}:refs/tags/${ref}` : ref.startsWith('refs/') ? `+${ref}:${ref}` : `+refs/heads/${ref}:refs/remotes/origin/${ref}`;
+  if (depth > 0) return [own];
+  // A merge request's ref is in neither wildcard, so it stays.
+  return [...(ref.startsWith('refs/') && !tag ? [own] : []), '+refs/heads/*:refs/remotes/origin/*', '+refs/tags/*:refs/tags/*'];
+}
 const FAILURE_REASONS = ['unknown_failure', 'script_failure', 'runner_system_failure', 'job_execution_timeout', 'stuck_or_timeout_failure', 'runner_unsupported', 'api_failure'];
 
 const open = (key: string, value: string): Variable => ({ key, value, public: true, file: false, masked: false, raw: false });
@@ -35,7 +54,7 @@ export async function jobPayload(deps: Deps, input: { build: CiBuildRow; token: 
   const repoUrl = url.toString();
   const tag = Number(pipeline.tag) === 1;
   const ref = pipeline.ref ?? '';
-  const timeout = jobTimeout(options.timeout, runner.maximum_timeout);
+  const timeout = jobTimeout(options.timeout, project, runner.maximum_timeout);
   const environment = options.environment;
   // The reads are independent: asked at once, on PostgreSQL they wait for one round trip, not five.
   const [commit, user, mergeRequest, settings, dependencyJobs] = await Promise.all([
@@ -91,6 +110,7 @@ export async function jobPayload(deps: Deps, input: { build: CiBuildRow; token: 
     })),
   ];
 
+  const depth = gitDepth(variables, project);
   const steps = [{ name: 'script', script: [...(options.beforeScript ?? []), ...options.script], timeout, when: 'on_success', allow_failure: false }];
   if (options.afterScript) steps.push({ name: 'after_script', script: options.afterScript, timeout, when: 'always', allow_failure: true });
 
@@ -105,7 +125,8 @@ export async function jobPayload(deps: Deps, input: { build: CiBuildRow; token: 
   return {
     id: Number(build.id),
     token,
-    allow_git_fetch: true,
+    // GitLab Runner's GIT_STRATEGY when no variable names one: fetch into the last checkout, or clone afresh.
+    allow_git_fetch: projectSetting(project, 'build_git_strategy') === 'fetch',
     job_info: {
       id: Number(build.id), name: build.name, stage: build.stage, project_id: Number(project.id), project_name: project.name, pipeline_id: Number(pipeline.id),
       project_full_path: project.full_path, namespace_id: Number(project.namespace_id), user_id: build.user_id === null ? null : Number(build.user_id),
@@ -117,8 +138,8 @@ export async function jobPayload(deps: Deps, input: { build: CiBuildRow; token: 
       sha: pipeline.sha,
       before_sha: pipeline.before_sha ?? '0000000000000000000000000000000000000000',
       ref_type: tag ? 'tag' : 'branch',
-      refspecs: [tag ? `+refs/tags/${ref}:refs/tags/${ref}` : ref.startsWith('refs/') ? `+${ref}:${ref}` : `+refs/heads/${ref}:refs/remotes/origin/${ref}`],
-      depth: GIT_DEPTH,
+      refspecs: refspecs(ref, tag, depth),
+      depth,
       repo_object_format: 'sha1',
     },
     runner_info: { timeout, runner_session_url: null },
