@@ -36,11 +36,12 @@ export { scopesAvailableTo } from './create-personal-access-token.js';
 // Issue 36: profile pages link a user's website only when it is an http(s) address.
 export { isWebAddress } from './update-profile.js';
 // Issue 37 (Git LFS): whether a project's LFS is on (its stored `lfs_enabled` setting).
-export { projectLfsEnabled, projectResourceGroupDefaultProcessMode } from './settings-tables.js';
+export { projectLfsEnabled, projectResourceGroupDefaultProcessMode, runnerFlagColumns } from './settings-tables.js';
 // CI/CD settings the jobs act on (build_timeout, ci_default_git_depth, build_git_strategy, max_artifacts_size).
 export { projectSetting } from './settings-tables.js';
 // Forks (src/forks/): a project made as another's fork, and the fork network's links.
 export { createProject } from './create-project.js';
+export { updateProject } from './update-project.js';
 export { deleteProject } from './delete-project.js';
 export { forkedFromIds, forkedFromJson, inSameForkNetwork, isFork, joinForkNetwork, leaveForkNetwork } from './fork-network.js';
 export { projectJson } from './entities.js';

@@ -19,7 +19,7 @@ import { accountHooks } from './hooks.js';
 import { linkProjectTopics } from './project-topics.js';
 import { mayCreatePersonalProject, personalProjectCounts } from './personal-projects.js';
 import { parseStored, settingChanges } from './stored-settings.js';
-import { PROJECT_SETTING_ALIASES, PROJECT_STORED_SETTINGS } from './settings-tables.js';
+import { PROJECT_SETTING_ALIASES, PROJECT_STORED_SETTINGS, runnerFlagColumns } from './settings-tables.js';
 import { cleanTopics, settingColumns, settingsProblems } from './project-settings.js';
 import type { ProjectSettingsInput } from './project-setting-params.js';
 
@@ -59,7 +59,7 @@ function settingValues(input: CreateProjectInput): Record<string, unknown> {
   const values: Record<string, unknown> = settingColumns(input.settings);
   delete values.description;
   const stored = input.stored && settingChanges(PROJECT_STORED_SETTINGS, PROJECT_SETTING_ALIASES, input.stored, '{}');
-  if (stored !== undefined) values.settings = stored;
+  if (stored !== undefined) Object.assign(values, { settings: stored, ...runnerFlagColumns(stored) });
   if (input.topics !== undefined) values.topics = JSON.stringify(cleanTopics(input.topics));
   if (input.issuesAccessLevel !== undefined) values.issues_access_level = input.issuesAccessLevel;
   if (input.repositoryAccessLevel !== undefined) values.repository_access_level = input.repositoryAccessLevel;

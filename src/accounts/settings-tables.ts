@@ -136,3 +136,14 @@ export function projectResourceGroupDefaultProcessMode(project: { settings: stri
 export function projectSetting(project: { settings: string | null }, name: keyof typeof PROJECT_STORED_SETTINGS): unknown {
   return parseStored(project.settings)[name] ?? PROJECT_STORED_SETTINGS[name].fallback;
 }
+
+/**
+ * The project row's copies of its runner flags (migration 20261231T1230), from the `settings` JSON about
+ * to be written with them: 1 when the flag is on (stored, or GitLab's default when never set), else 0.
+ * The job claim reads the columns, not the JSON (ci/runners/claim-job.ts says why), so every write of
+ * a project's settings writes these too.
+ */
+export function runnerFlagColumns(settings: string): { shared_runners_enabled: number; group_runners_enabled: number } {
+  const on = (name: 'shared_runners_enabled' | 'group_runners_enabled') => (projectSetting({ settings }, name) === false ? 0 : 1);
+  return { shared_runners_enabled: on('shared_runners_enabled'), group_runners_enabled: on('group_runners_enabled') };
+}

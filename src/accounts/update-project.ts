@@ -23,7 +23,7 @@ import { storeAvatar } from './store-avatar.js';
 import { linkProjectTopics } from './project-topics.js';
 import { accountHooks } from './hooks.js';
 import { changesAnything, settingChanges } from './stored-settings.js';
-import { PROJECT_SETTING_ALIASES, PROJECT_STORED_SETTINGS } from './settings-tables.js';
+import { PROJECT_SETTING_ALIASES, PROJECT_STORED_SETTINGS, runnerFlagColumns } from './settings-tables.js';
 import { publishProjectEvent, publishProjectMove } from './system-events.js';
 
 export interface UpdateProjectInput extends ProjectSettingsInput {
@@ -78,7 +78,7 @@ export async function updateProject(deps: Deps, access: ProjectAccess, input: Up
   if (input.name !== undefined) changes.name = input.name.trim();
   Object.assign(changes, settingColumns(input.settings));
   const stored = input.stored && settingChanges(PROJECT_STORED_SETTINGS, PROJECT_SETTING_ALIASES, input.stored, project.settings);
-  if (stored !== undefined) changes.settings = stored;
+  if (stored !== undefined) Object.assign(changes, { settings: stored, ...runnerFlagColumns(stored) });
   if (input.visibility !== undefined) changes.visibility = input.visibility;
   if (input.topics !== undefined) changes.topics = JSON.stringify(cleanTopics(input.topics));
   if (input.issuesAccessLevel !== undefined) changes.issues_access_level = input.issuesAccessLevel;

@@ -23,7 +23,7 @@ const MERGE_REQUEST_SETTINGS = {
   reset_approvals_on_push: 1, merge_requests_author_approval: 0, merge_requests_disable_committers_approval: 0, mr_default_target_self: 0,
   merge_commit_template: null, squash_commit_template: null, suggestion_commit_message: null,
 } as const;
-const project: ProjectRow = { ...MERGE_REQUEST_SETTINGS, id: 42, namespace_id: 7, name: 'Widget', path: 'widget', full_path: 'top/sub/widget', full_path_lower: 'top/sub/widget', description: 'A widget', visibility: 'private', creator_id: 5, default_branch: 'main', topics: '["one","two"]', issues_access_level: 'enabled', repository_access_level: 'private', star_count: 3, forked_from_project_id: null, forks_count: 2, avatar: null, has_group_links: 0, created_at: TIME, updated_at: TIME, last_activity_at: TIME + 1, version: 7, settings: '{}' };
+const project: ProjectRow = { ...MERGE_REQUEST_SETTINGS, id: 42, namespace_id: 7, name: 'Widget', path: 'widget', full_path: 'top/sub/widget', full_path_lower: 'top/sub/widget', description: 'A widget', visibility: 'private', creator_id: 5, default_branch: 'main', topics: '["one","two"]', issues_access_level: 'enabled', repository_access_level: 'private', star_count: 3, forked_from_project_id: null, forks_count: 2, avatar: null, has_group_links: 0, shared_runners_enabled: 1, group_runners_enabled: 1, created_at: TIME, updated_at: TIME, last_activity_at: TIME + 1, version: 7, settings: '{}' };
 
 const shapes: Array<[string, ProjectRow, NamespaceRow, { level: number } | undefined]> = [
   ['a member of a group project', project, group, { level: 30 }],

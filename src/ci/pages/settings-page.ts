@@ -1,6 +1,8 @@
 // A project's CI/CD settings (GitLab's Settings › CI/CD): its variables (added and removed through the
 // variables API's store and rules; a masked variable's value is never shown), its runners with the
-// commands that register one (a new registration token shown once), its pipeline schedules, and its
+// commands that register one (a new registration token shown once) and the switches of instance and
+// group runners (the project's shared_runners_enabled and group_runners_enabled, as PUT /projects/:id
+// sets them), its pipeline schedules, and its
 // trigger tokens (added, the token shown once, and revoked). Each section asks the ability of the API
 // routes that do the same: admin_cicd_variables, admin_project, read_pipeline_schedule, admin_build.
 import type { ProjectAccess } from '../../platform/auth/subjects.js';
@@ -11,6 +13,7 @@ import { csrfField, type PageContext } from '../../platform/web/page-route.js';
 import { page, redirect, type PageOutcome } from '../../platform/web/page.js';
 import { projectSidebar } from '../../platform/web/project-nav.js';
 import { createVariable, deleteVariable, ownedBy, type VariableOwner } from '../cicd-variables/variables-store.js';
+import { runnerFlagColumns, updateProject } from '../../accounts/api.js';
 import { resetRegistrationToken } from '../runners/register-runner.js';
 import { runnerStatus } from '../entities.js';
 import { createTrigger, findTrigger, projectTriggers } from '../triggers/trigger-store.js';
@@ -77,6 +80,7 @@ ${
       )}</tbody></table></div>`
     : html`<p class="empty">No runner takes this project's jobs yet.</p>`
 }
+${runnerKindSwitches(context, access)}
 <h3>Register a runner</h3>
 ${shown.registrationToken ? html`<div class="flash" role="status" id="registration-token-shown"><p>The new registration token (shown only now; the previous one no longer works):</p><p><label for="registration-token" class="visually-hidden">Registration token</label><input type="text" id="registration-token" readonly value="${shown.registrationToken}"></p></div>` : ''}
 <p>Kiln's runner, or GitLab Runner, registered with the project's registration token:</p>
@@ -84,6 +88,20 @@ ${shown.registrationToken ? html`<div class="flash" role="status" id="registrati
 gitlab-runner register --url ${url} --registration-token ${token} --executor shell</code></pre>
 <form method="post" action="${self}" class="inline">${csrfField(context)}<input type="hidden" name="action" value="reset_registration_token"><button type="submit" class="secondary">${shown.registrationToken ? 'Reset registration token again' : 'Reset registration token'}</button></form>
 </section>`;
+}
+
+/** The project's runner flags, GitLab's "Enable instance runners for this project" and its group counterpart: each a button that turns it over. */
+function runnerKindSwitches(context: PageContext, access: ProjectAccess): Html {
+  const self = `${projectBase(access)}/-/settings/ci_cd`;
+  const flags = runnerFlagColumns(access.project.settings);
+  const kinds = [
+    { kind: 'instance', on: flags.shared_runners_enabled === 1, label: 'instance runners', whose: "The instance's runners" },
+    { kind: 'group', on: flags.group_runners_enabled === 1, label: 'group runners', whose: "The runners of the project's groups" },
+  ];
+  return html`<ul class="plain" id="runner-kinds">${kinds.map(
+    ({ kind, on, label, whose }) =>
+      html`<li data-runner-kind="${kind}" data-enabled="${on ? 'true' : 'false'}">${on ? `${whose} may take this project's jobs.` : `${whose} take none of this project's jobs.`} <form method="post" action="${self}" class="inline">${csrfField(context)}<input type="hidden" name="action" value="runner_kind"><input type="hidden" name="kind" value="${kind}"><input type="hidden" name="enabled" value="${on ? 'false' : 'true'}"><button type="submit" class="secondary">${on ? 'Disable' : 'Enable'} ${label} for this project</button></form></li>`,
+  )}</ul>`;
 }
 
 async function schedulesSection(context: PageContext, access: ProjectAccess): Promise<Html> {
@@ -156,6 +174,13 @@ export async function handleCiSettings(context: PageContext, access: ProjectAcce
     case 'reset_registration_token':
       need('admin_project');
       return renderSettings(context, access, { registrationToken: await resetRegistrationToken(deps, 'project', Number(access.project.id)) });
+    case 'runner_kind': {
+      need('admin_project');
+      const [name, label] = fieldOf(context, 'kind') === 'group' ? ['group_runners_enabled', 'Group runners'] : ['shared_runners_enabled', 'Instance runners'];
+      const enabled = fieldOf(context, 'enabled') === 'true';
+      await updateProject(deps, access, { stored: { [name]: enabled } });
+      return redirect(`${self}#runners`, `${label} are ${enabled ? 'enabled' : 'disabled'} for this project.`);
+    }
     case 'add_trigger': {
       need('admin_build');
       const description = fieldOf(context, 'description').trim().slice(0, 255);

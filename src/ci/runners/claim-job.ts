@@ -1,6 +1,7 @@
 // Handing a pending job to a runner (GitLab's Ci::RegisterJobService): the oldest pending jobs the
 // runner may take — its scope (every project for an instance runner, the group's subtree for a group
-// runner, its assigned projects for a project runner), its tags (a job's tags must all be the
+// runner, its assigned projects for a project runner; a project whose shared_runners_enabled or
+// group_runners_enabled is false gives no job to instance or group runners), its tags (a job's tags must all be the
 // runner's; an untagged job needs `run_untagged`) and `ref_protected` — are read a page at a time
 // (ids and tags only), and the first of them still pending is moved `pending → running` by one
 // guarded UPDATE: two runners asking at once never get the same job. On PostgreSQL the UPDATE picks
@@ -39,6 +40,10 @@ async function scopedQuery(deps: Deps, runner: CiRunnerRow) {
   let query = deps.db.selectFrom('ci_builds').where('status', '=', 'pending').where('type', '=', 'Ci::Build');
   if (runner.runner_type === 'project_type') {
     query = query.where('project_id', 'in', deps.db.selectFrom('ci_runner_projects').select('project_id').where('runner_id', '=', runner.id));
+  } else if (runner.runner_type === 'instance_type') {
+    // Not the projects that turned instance runners off (shared_runners_enabled): read from an index
+    // holding only those, so the claim costs what it did when none has.
+    query = query.where('project_id', 'not in', deps.db.selectFrom('projects').select('id').where('shared_runners_enabled', '=', 0));
   } else if (runner.runner_type === 'group_type') {
     const group = runner.group_id === null ? undefined : await deps.db.selectFrom('namespaces').select(['id', 'full_path_lower']).where('id', '=', runner.group_id).executeTakeFirst();
     if (!group) return null;
@@ -49,6 +54,8 @@ async function scopedQuery(deps: Deps, runner: CiRunnerRow) {
         .selectFrom('projects as p')
         .innerJoin('namespaces as n', 'n.id', 'p.namespace_id')
         .select('p.id')
+        // Not the projects that turned group runners off (group_runners_enabled).
+        .where('p.group_runners_enabled', '=', 1)
         .where((inner) => inner.or([inner('n.id', '=', group.id), inner(inner.fn('substr', ['n.full_path_lower', inner.val(1), inner.val(prefix.length)]), '=', prefix)])),
     );
   }

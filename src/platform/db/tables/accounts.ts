@@ -119,6 +119,12 @@ export interface ProjectsTable {
    * transaction: 0 means it has none, so GET /projects/:id skips reading them. Not an API attribute.
    */
   has_group_links: Generated<number>;
+  /**
+   * Copies of the settings' shared_runners_enabled and group_runners_enabled (1 on, 0 off), written
+   * with the settings (accounts/settings-tables.ts runnerFlagColumns) for the job claim. Not API attributes.
+   */
+  shared_runners_enabled: Generated<number>;
+  group_runners_enabled: Generated<number>;
   created_at: number;
   updated_at: number;
   last_activity_at: number;
