@@ -20,6 +20,7 @@ import { ARTIFACT_LIMIT, appendTrace, finishJob, touchJob } from './jobs/runner-
 import { artifactLimit } from './jobs/artifact-limit.js';
 import { parseDuration } from './config/duration.js';
 import { presentJobs, type CiRunnerRow } from './entities.js';
+import { archiveAvailable } from './jobs/kept-artifacts.js';
 
 const RUNNER = { config: { ability: { credential: 'ci_runner' as const } } };
 const JOB = { config: { ability: { credential: 'ci_job' as const } } };
@@ -254,7 +255,7 @@ export async function sendArchive(deps: Deps, reply: FastifyReply, buildId: numb
     .where('build_id', '=', buildId)
     .where('file_type', '=', 'archive')
     .executeTakeFirst();
-  if (!artifact || (artifact.expire_at !== null && Number(artifact.expire_at) <= deps.clock.now())) throw new ApiError(404, { message: '404 Not Found' });
+  if (!artifact || !(await archiveAvailable(deps, buildId, artifact.expire_at))) throw new ApiError(404, { message: '404 Not Found' });
   return reply
     .code(200)
     .header('content-type', 'application/octet-stream')

@@ -1,6 +1,6 @@
 // `cache:` (issue 39): checked with the lint, and handed to the runner in GitLab's job payload shape:
 // `key:files` made from the last commits of those files, every key suffixed after the ref's
-// protection (main is protected, a topic branch is not), `unprotect` keeping the key as written.
+// protection (main is protected, a topic branch is not), `unprotect` giving even a protected ref the `-non_protected` key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
@@ -69,7 +69,7 @@ describe('cache', () => {
     const npm = `npm-${createHash('sha1').update(lock.id).digest('hex')}`;
     expect(jobs.get('main:build').cache).toEqual([
       { key: `${npm}-protected`, untracked: false, paths: ['.npm/'], policy: 'pull', when: 'always', fallback_keys: ['npm-main-protected'] },
-      { key: 'shared', untracked: true, paths: ['vendor/'], policy: 'pull-push', when: 'on_success', fallback_keys: [] },
+      { key: 'shared-non_protected', untracked: true, paths: ['vendor/'], policy: 'pull-push', when: 'on_success', fallback_keys: [] },
     ]);
     expect(jobs.get('main:test').cache).toEqual([{ key: 'deps-protected', untracked: false, paths: ['node_modules/'], policy: 'pull-push', when: 'on_success', fallback_keys: [] }]);
     expect(jobs.get('topic:test').cache[0].key).toBe('deps-non_protected');

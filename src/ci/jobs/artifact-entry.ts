@@ -6,6 +6,7 @@
 import { Readable } from 'node:stream';
 import { Unzip, UnzipInflate, unzipSync } from 'fflate';
 import type { Deps } from '../../platform/deps.js';
+import { archiveAvailable } from './kept-artifacts.js';
 
 /** 4 KiB of deflate inflates to at most ~4 MiB (deflate's ratio is bounded near 1032:1). */
 const SLICE = 4096;
@@ -15,7 +16,7 @@ export interface ArchiveEntry {
   size: number;
 }
 
-/** The archive of a job whose artifacts have not expired (GitLab's available_artifacts?), or null. */
+/** The archive of a job whose artifacts have not expired or are kept (GitLab's available_artifacts?), or null. */
 export async function availableArchive(deps: Deps, buildId: number): Promise<{ data: Uint8Array; filename: string; size: number; expire_at: number | null } | null> {
   const row = await deps.db
     .selectFrom('ci_job_artifacts')
@@ -23,7 +24,7 @@ export async function availableArchive(deps: Deps, buildId: number): Promise<{ d
     .where('build_id', '=', buildId)
     .where('file_type', '=', 'archive')
     .executeTakeFirst();
-  if (!row || (row.expire_at !== null && Number(row.expire_at) <= deps.clock.now())) return null;
+  if (!row || !(await archiveAvailable(deps, buildId, row.expire_at))) return null;
   return { data: new Uint8Array(row.data), filename: row.filename, size: Number(row.size), expire_at: row.expire_at === null ? null : Number(row.expire_at) };
 }
 

@@ -13,6 +13,7 @@ import { jobUrl } from './shared.js';
 import { jobsQuery } from '../finder.js';
 import { canOnProject } from '../../platform/auth/policies/policy.js';
 import type { PageContext } from '../../platform/web/page-route.js';
+import { keptLatestBuilds } from '../jobs/kept-artifacts.js';
 
 const MAX_EXPOSED = 10;
 
@@ -43,7 +44,8 @@ export async function exposedArtifacts(deps: Deps, access: ProjectAccess, jobs: 
     .where('build_id', 'in', exposing.map(({ job }) => Number(job.id)))
     .where('file_type', '=', 'archive')
     .execute();
-  const available = new Set(archives.filter((row) => row.expire_at === null || Number(row.expire_at) > now).map((row) => Number(row.build_id)));
+  const kept = await keptLatestBuilds(deps.db, archives.filter((row) => row.expire_at !== null && Number(row.expire_at) <= now).map((row) => Number(row.build_id)));
+  const available = new Set(archives.filter((row) => row.expire_at === null || Number(row.expire_at) > now || kept.has(Number(row.build_id))).map((row) => Number(row.build_id)));
   return exposing
     .filter(({ job }) => available.has(Number(job.id)))
     .slice(0, MAX_EXPOSED)

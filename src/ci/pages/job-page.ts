@@ -23,6 +23,7 @@ import { renderLogOffLoop } from './log-render-pool.js';
 import { artifactsBlock } from './artifacts-page.js';
 import { ciBadge, durationBetween, formatDuration, moment } from './status.js';
 import { actionButton, jobOf, mayActOnJobsOf, commitLink, commitsOf, jobUrl, pipelineUrl, projectBase, refLink, userLink, usersOf } from './shared.js';
+import { archiveAvailable } from '../jobs/kept-artifacts.js';
 
 export const JOBS_PATTERN = /^(?<path>.+?)\/-\/jobs$/;
 export const JOB_PATTERN = /^(?<path>.+?)\/-\/jobs\/(?<id>\d{1,12})$/;
@@ -48,7 +49,7 @@ export async function artifactsOf(context: PageContext, build: CiBuildRow) {
     .where('build_id', '=', build.id)
     .where('file_type', '=', 'archive')
     .executeTakeFirst();
-  return archive && (archive.expire_at === null || Number(archive.expire_at) > context.deps.clock.now()) ? archive : null;
+  return archive && (await archiveAvailable(context.deps, Number(build.id), archive.expire_at)) ? archive : null;
 }
 
 /** The job's log rendered whole (its last MAX_SHOWN bytes), with the state its next poll continues from. */

@@ -21,20 +21,37 @@ export function variableRows(context: PageContext, rows: ScheduleVariableRow[]):
 
 const typeOf = (value: string) => (value === 'file' ? 'file' : 'env_var');
 
-/** What the posted rows change; a field missing from the form leaves its variable as it is. */
-export async function applyVariableRows(deps: Deps, context: PageContext, scheduleId: number, rows: ScheduleVariableRow[]): Promise<void> {
+/** GitLab's refusal when the rows change variables and the user may not set pipeline variables. */
+export class ScheduleVariablesRefused extends Error {
+  constructor() {
+    super('The current user is not authorized to set pipeline schedule variables');
+  }
+}
+
+/**
+ * What the posted rows change; a field missing from the form leaves its variable as it is. Without
+ * `maySetVariables` (restrict_user_defined_variables), any change is refused (nothing unchanged is).
+ */
+export async function applyVariableRows(deps: Deps, context: PageContext, scheduleId: number, rows: ScheduleVariableRow[], maySetVariables: boolean): Promise<void> {
+  const allowed = () => {
+    if (!maySetVariables) throw new ScheduleVariablesRefused();
+  };
   for (const row of rows) {
     const id = Number(row.id);
     if (checked(context, `variable_remove_${id}`)) {
+      allowed();
       await deleteScheduleVariable(deps.db, row);
       continue;
     }
     const value = typeof context.form[`variable_value_${id}`] === 'string' ? fieldOf(context, `variable_value_${id}`) : undefined;
     const type = typeof context.form[`variable_type_${id}`] === 'string' ? typeOf(fieldOf(context, `variable_type_${id}`)) : undefined;
     if ((value !== undefined && value !== deps.box.open(row.value_sealed)) || (type !== undefined && type !== row.variable_type)) {
+      allowed();
       await updateScheduleVariable(deps, row, { value, variable_type: type });
     }
   }
   const key = fieldOf(context, 'new_variable_key').trim();
-  if (key !== '') await createScheduleVariable(deps, scheduleId, { key, value: fieldOf(context, 'new_variable_value'), variable_type: typeOf(fieldOf(context, 'new_variable_type')) });
+  if (key === '') return;
+  allowed();
+  await createScheduleVariable(deps, scheduleId, { key, value: fieldOf(context, 'new_variable_value'), variable_type: typeOf(fieldOf(context, 'new_variable_type')) });
 }

@@ -18,7 +18,8 @@ import { DEFAULT_TIMEZONE } from '../schedules/cron.js';
 import { moment } from './status.js';
 import { actionButton, projectBase, userLink, usersOf } from './shared.js';
 import { checked, errorLines, errorList, fieldOf } from './variable-form.js';
-import { applyVariableRows, variableRows } from './schedule-variable-rows.js';
+import { applyVariableRows, ScheduleVariablesRefused, variableRows } from './schedule-variable-rows.js';
+import { maySetPipelineVariables } from '../pipelines/pipeline-variables-allowed.js';
 
 export const SCHEDULES_PATTERN = /^(?<path>.+?)\/-\/pipeline_schedules$/;
 export const SCHEDULE_NEW_PATTERN = /^(?<path>.+?)\/-\/pipeline_schedules\/new$/;
@@ -104,13 +105,15 @@ export async function saveSchedule(context: PageContext, access: ProjectAccess):
   const row = context.match.id === undefined ? undefined : await editable(context, access);
   const form = readForm(context);
   const variables = row ? await scheduleVariables(deps.db, [Number(row.id)]).execute() : [];
+  const maySetVariables = await maySetPipelineVariables(deps, context.user.id, access.project);
   try {
     await inTransaction(deps.db, async (trx) => {
       const inTrx = { ...deps, db: trx };
       const saved = row ? await updateSchedule(inTrx, row, form) : await createSchedule(inTrx, Number(access.project.id), context.user.id, form);
-      await applyVariableRows(inTrx, context, Number(saved.id), variables);
+      await applyVariableRows(inTrx, context, Number(saved.id), variables, maySetVariables);
     });
   } catch (error) {
+    if (error instanceof ScheduleVariablesRefused) return formPage(context, access, { form, row, variables, errors: [error.message] });
     if (!(error instanceof ValidationError)) throw error;
     return formPage(context, access, { form, row, variables, errors: errorLines(error) });
   }

@@ -1,8 +1,10 @@
 // The caches a runner is handed (GitLab's Seed::Build::Cache and Ci::Build#cache): a `key:files`
 // key is the SHA-1 of the last commits that changed those files (`default` when none did), after
-// its `prefix`; every key (and fallback key) ends in `-protected` or `-non_protected` after the
-// job's ref, so a job of an unprotected branch never reads or writes a protected ref's cache
-// (GitLab's "use separate caches for protected branches", on by default), unless `unprotect: true`.
+// its `prefix`. With the project's `ci_separated_caches` (GitLab's "use separate caches for
+// protected branches", on by default) every key (and fallback key) ends in `-protected` or
+// `-non_protected` after the job's ref, so a job of an unprotected branch never reads or writes a
+// protected ref's cache; `unprotect: true` makes a protected ref's job use the `-non_protected` one.
+// With the setting off, the keys are as written and every branch shares them.
 import { createHash } from 'node:crypto';
 import type { CiCache } from '../config/cache.js';
 import type { ResolvedCache } from '../config/parse-config.js';
@@ -14,8 +16,9 @@ async function lastCommitOf(repoPath: string, sha: string, path: string): Promis
   return /^[0-9a-f]{40,64}$/.test(id) ? id : null;
 }
 
-export async function resolveCaches(repoPath: string, sha: string, caches: CiCache[] | null, protectedRef: boolean): Promise<ResolvedCache[]> {
-  const suffix = (key: string, cache: CiCache) => (cache.unprotect ? key : `${key}-${protectedRef ? 'protected' : 'non_protected'}`);
+/** `protectedRef`: the job's ref is protected; `separated`: the project's `ci_separated_caches`. */
+export async function resolveCaches(repoPath: string, sha: string, caches: CiCache[] | null, protectedRef: boolean, separated: boolean): Promise<ResolvedCache[]> {
+  const suffix = (key: string, cache: CiCache) => (separated ? `${key}-${protectedRef && !cache.unprotect ? 'protected' : 'non_protected'}` : key);
   const resolved: ResolvedCache[] = [];
   for (const cache of caches ?? []) {
     let key: string;

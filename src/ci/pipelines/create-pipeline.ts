@@ -27,6 +27,7 @@ import { jobResourceGroup } from '../resource-groups/group-for-job.js';
 import type { CiPipelineRow } from '../../commit-statuses/api.js';
 import type { MergeRequestPipelineFacts } from './merge-request-variables.js';
 import { cancelRedundantPipelines } from './cancel-redundant-pipelines.js';
+import { projectSetting } from '../../accounts/api.js';
 
 const SKIP_CI = /\[(ci[ _-]skip|skip[ _-]ci)\]/i;
 
@@ -115,7 +116,8 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
   const protectedRef = await isProtectedRef(deps.db, projectId, input.ref, input.tag);
   // Cache keys from files read git: before the transaction, not inside it.
   const caches = new Map<string, ResolvedCache[]>();
-  for (const job of selected) if (job.definition.cache) caches.set(job.definition.name, await resolveCaches(repoPath, commit.id, job.definition.cache, protectedRef));
+  const separatedCaches = projectSetting(project, 'ci_separated_caches') === true;
+  for (const job of selected) if (job.definition.cache) caches.set(job.definition.name, await resolveCaches(repoPath, commit.id, job.definition.cache, protectedRef, separatedCaches));
 
   const created = await inTransaction(deps.db, async (trx) => {
     const iid = await nextInternalId(trx, projectId, 'ci_pipelines');

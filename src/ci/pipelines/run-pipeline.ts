@@ -6,8 +6,14 @@ import type { CiPipelineRow } from '../../commit-statuses/api.js';
 import { listRefs, readableRepository } from '../../repositories/api.js';
 import { createPipeline, PipelineCreationError, type CreatePipelineInput } from './create-pipeline.js';
 import { queueSignal } from '../queue-signal.js';
+import { INSUFFICIENT_VARIABLES_PERMISSIONS, maySetPipelineVariables } from './pipeline-variables-allowed.js';
 
 export async function runPipelineForRef(deps: Deps, input: Omit<CreatePipelineInput, 'tag' | 'sha' | 'beforeSha'> & { tag?: boolean }): Promise<CiPipelineRow> {
+  // A schedule's variables were checked when they were saved (GitLab does not pass them as the
+  // pipeline's own variables, so its run is not refused); everyone else's are checked now.
+  if (input.source !== 'schedule' && input.variables?.length && !(await maySetPipelineVariables(deps, input.userId, input.project))) {
+    throw new PipelineCreationError([INSUFFICIENT_VARIABLES_PERMISSIONS]);
+  }
   const path = await readableRepository(deps, input.project);
   const refs = path ? await listRefs(path) : new Map<string, string>();
   // `tag` set: the caller named a full ref (`refs/tags/…` or `refs/heads/…`, as a schedule may).

@@ -14,6 +14,7 @@ import { createScheduleVariable, deleteScheduleVariable, findScheduleVariable, s
 import { canAdminSchedule, canTakeOwnership, canUpdateSchedule } from './schedule-policy.js';
 import { presentSchedule, presentSchedules } from './schedule-entities.js';
 import { playSchedule } from './play-schedule.js';
+import { maySetPipelineVariables } from '../pipelines/pipeline-variables-allowed.js';
 
 const TAGS = ['pipeline_schedules'];
 const VARIABLE_TYPES = ['env_var', 'file'] as const;
@@ -106,11 +107,17 @@ export function pipelineSchedulesRoutes(app: FastifyInstance, deps: Deps): void 
   });
 
   const variable = { ...one, key: p.string.required() };
+  // A schedule's variables become its pipelines' variables: adding, editing or removing one needs
+  // the right to set pipeline variables (restrict_user_defined_variables), asked before the schedule.
+  const mayChangeVariables = async (access: ProjectAccess, userId: number) => {
+    if (!(await maySetPipelineVariables(deps, userId, access.project))) throw new ForbiddenError();
+  };
   apiRoute(app, deps, {
     method: 'POST', url: `${base}/:pipeline_schedule_id/variables`, summary: 'Create a pipeline schedule variable', tags: TAGS, status: 201, ability: read,
     params: { ...variable, value: p.string.required(), variable_type: p.string.optional({ values: VARIABLE_TYPES }) },
-    handler: async ({ params, project }) => {
+    handler: async ({ params, project, actor }) => {
       const access = await project();
+      await mayChangeVariables(access, actor.user.id);
       const row = await schedule(access, params.pipeline_schedule_id, (found) => canUpdateSchedule(access, found));
       return scheduleVariableEntity(deps, await createScheduleVariable(deps, Number(row.id), params));
     },
@@ -119,8 +126,9 @@ export function pipelineSchedulesRoutes(app: FastifyInstance, deps: Deps): void 
   apiRoute(app, deps, {
     method: 'PUT', url: `${base}/:pipeline_schedule_id/variables/:key`, summary: 'Edit a pipeline schedule variable', tags: TAGS, ability: read,
     params: { ...variable, value: p.string.optional(), variable_type: p.string.optional({ values: VARIABLE_TYPES }) },
-    handler: async ({ params, project }) => {
+    handler: async ({ params, project, actor }) => {
       const access = await project();
+      await mayChangeVariables(access, actor.user.id);
       const row = await schedule(access, params.pipeline_schedule_id, (found) => canUpdateSchedule(access, found));
       const existing = await findScheduleVariable(deps.db, Number(row.id), params.key);
       return scheduleVariableEntity(deps, await updateScheduleVariable(deps, existing, params));
@@ -129,8 +137,9 @@ export function pipelineSchedulesRoutes(app: FastifyInstance, deps: Deps): void 
 
   apiRoute(app, deps, {
     method: 'DELETE', url: `${base}/:pipeline_schedule_id/variables/:key`, summary: 'Delete a pipeline schedule variable', tags: TAGS, status: 202, ability: read, params: variable,
-    handler: async ({ params, project }) => {
+    handler: async ({ params, project, actor }) => {
       const access = await project();
+      await mayChangeVariables(access, actor.user.id);
       const row = await schedule(access, params.pipeline_schedule_id, (found) => canAdminSchedule(access, found));
       const existing = await findScheduleVariable(deps.db, Number(row.id), params.key);
       await deleteScheduleVariable(deps.db, existing);
