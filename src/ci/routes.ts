@@ -1,6 +1,7 @@
 // The CI API for users (GitLab's API::Lint, API::Ci::Pipelines, API::Ci::Jobs): lint a configuration,
 // create, list, read, retry, cancel and delete pipelines, and read, cancel, retry and play jobs and
-// read their logs.
+// read their logs. Jobs, their logs and artifacts want read_build (public_jobs decides for those
+// without a role), pipelines read_pipeline.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import { apiRoute } from '../platform/http/route.js';
@@ -149,7 +150,7 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id/pipelines/:pipeline_id/jobs', summary: "A pipeline's jobs", tags: TAGS, paginated: true,
-    ability: { project: 'read_pipeline' }, auth: 'optional',
+    ability: { project: 'read_build' }, auth: 'optional',
     params: { ...onePipeline, scope: p.strings.optional(), include_retried: p.boolean.optional() },
     handler: async ({ params, project, paginate }) => {
       const access = await project();
@@ -208,7 +209,7 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id/jobs', summary: "A project's jobs", tags: TAGS, paginated: true,
-    ability: { project: 'read_pipeline' }, auth: 'optional',
+    ability: { project: 'read_build' }, auth: 'optional',
     params: { id: p.string.required(), scope: p.strings.optional() },
     handler: async ({ params, project, paginate }) => {
       const access = await project();
@@ -227,7 +228,7 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id/jobs/:job_id', summary: 'A job', tags: TAGS,
-    ability: { project: 'read_pipeline' }, auth: 'optional', params: oneJob,
+    ability: { project: 'read_build' }, auth: 'optional', params: oneJob,
     handler: async ({ params, project }) => {
       const access = await project();
       return (await presentJobs(deps, access.project, [await jobOf(Number(access.project.id), params.job_id)]))[0];
@@ -236,7 +237,7 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id/jobs/:job_id/trace', summary: "A job's log", tags: TAGS,
-    ability: { project: 'read_pipeline' }, auth: 'optional', params: oneJob,
+    ability: { project: 'read_build' }, auth: 'optional', params: oneJob,
     handler: async ({ params, project, reply }) => {
       const access = await project();
       const build = await jobOf(Number(access.project.id), params.job_id);
@@ -248,7 +249,7 @@ export function ciRoutes(app: FastifyInstance, deps: Deps): void {
 
   apiRoute(app, deps, {
     method: 'GET', url: '/projects/:id/jobs/:job_id/artifacts', summary: "A job's artifacts archive", tags: TAGS, jobToken: true,
-    ability: { project: 'read_pipeline' }, auth: 'optional', params: oneJob,
+    ability: { project: 'read_build' }, auth: 'optional', params: oneJob,
     handler: async ({ params, project, reply }) => {
       const access = await project();
       const build = await jobOf(Number(access.project.id), params.job_id);

@@ -58,7 +58,7 @@ async function latestSuccessfulBuild(deps: Deps, projectId: number, ref: string,
 const wildcard = (request: { params: unknown }) => String((request.params as Record<string, string>)['*'] ?? '');
 
 export function artifactRoutes(app: FastifyInstance, deps: Deps): void {
-  const read = { project: 'read_pipeline' } as const;
+  const read = { project: 'read_build' } as const;
   const jobOf = async (projectId: number, jobId: number) => {
     const build = await findBuild(deps.db, projectId, jobId);
     if (!build) throw new NotFoundError('Job');

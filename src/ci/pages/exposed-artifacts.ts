@@ -67,7 +67,7 @@ export function exposedArtifactsBlock(exposed: ExposedArtifact[]): Html {
  */
 export async function mergeRequestExposedArtifacts(context: PageContext, input: { access: ProjectAccess; headPipeline: { id: number; projectId: number } | null }): Promise<Html> {
   const { access, headPipeline } = input;
-  if (!headPipeline || headPipeline.projectId !== Number(access.project.id) || !canOnProject(access, 'read_pipeline')) return html``;
+  if (!headPipeline || headPipeline.projectId !== Number(access.project.id) || !canOnProject(access, 'read_build')) return html``;
   const jobs = await jobsQuery(context.deps, headPipeline.projectId, { pipelineId: headPipeline.id }).execute();
   return exposedArtifactsBlock(await exposedArtifacts(context.deps, access, jobs));
 }

@@ -1,6 +1,7 @@
 // The CI pages under a project's path (GitLab's Build menu): pipelines, a pipeline and its jobs, a
 // job with its log, the project's jobs, the CI lint, and Settings › CI/CD. Each declares the ability
-// the API's route for the same thing declares (read_pipeline, create_pipeline, update_build,
+// the API's route for the same thing declares (read_pipeline, read_build for jobs, their logs and
+// artifacts, create_pipeline, update_build,
 // destroy_pipeline, download_code for the lint, admin_cicd_variables for the settings, whose
 // sections ask for more, read_pipeline_schedule and create_pipeline_schedule for the schedules, whose
 // edits and actions ask the schedule's policy).
@@ -21,14 +22,15 @@ import { CI_LINT_PATTERN, renderCiLint } from './lint-page.js';
 
 export function ciPages(app: FastifyInstance, deps: Deps): void {
   const read = { project: 'read_pipeline' } as const;
+  const readJobs = { project: 'read_build' } as const;
   const update = { project: 'update_build' } as const;
   const create = { project: 'create_pipeline' } as const;
   const reads = [
-    [PIPELINES_PATTERN, renderPipelines], [PIPELINE_PATTERN, renderPipeline], [PIPELINE_JOBS_PATTERN, renderPipelineJobs],
-    [JOBS_PATTERN, renderJobs], [JOB_PATTERN, renderJob], [JOB_LOG_PATTERN, renderJobLogFragment], [JOB_RAW_PATTERN, sendRawLog], [JOB_ARTIFACTS_PATTERN, jobArtifacts],
+    [read, PIPELINES_PATTERN, renderPipelines], [read, PIPELINE_PATTERN, renderPipeline], [readJobs, PIPELINE_JOBS_PATTERN, renderPipelineJobs],
+    [readJobs, JOBS_PATTERN, renderJobs], [readJobs, JOB_PATTERN, renderJob], [readJobs, JOB_LOG_PATTERN, renderJobLogFragment], [readJobs, JOB_RAW_PATTERN, sendRawLog], [readJobs, JOB_ARTIFACTS_PATTERN, jobArtifacts],
   ] as const;
-  for (const [pattern, render] of reads) {
-    namespacedPage(app, deps, { method: 'GET', pattern, ability: read, auth: 'optional', handler: async (context) => render(context, await context.project()) });
+  for (const [ability, pattern, render] of reads) {
+    namespacedPage(app, deps, { method: 'GET', pattern, ability, auth: 'optional', handler: async (context) => render(context, await context.project()) });
   }
   namespacedPage(app, deps, { method: 'GET', pattern: NEW_PIPELINE_PATTERN, ability: create, handler: async (context) => renderNewPipeline(context, await context.project()) });
   namespacedPage(app, deps, { method: 'POST', pattern: PIPELINES_PATTERN, ability: create, handler: async (context) => createPipelineFromForm(context, await context.project()) });
@@ -50,6 +52,6 @@ export function ciPages(app: FastifyInstance, deps: Deps): void {
   for (const method of ['GET', 'POST'] as const) {
     namespacedPage(app, deps, { method, pattern: CI_LINT_PATTERN, ability: lint, auth: 'optional', handler: async (context) => renderCiLint(context, await context.project()) });
   }
-  namespacedPage(app, deps, { method: 'POST', pattern: JOB_ARTIFACTS_ACTION_PATTERN, ability: read, handler: async (context) => jobArtifactsAction(context, await context.project()) });
+  namespacedPage(app, deps, { method: 'POST', pattern: JOB_ARTIFACTS_ACTION_PATTERN, ability: readJobs, handler: async (context) => jobArtifactsAction(context, await context.project()) });
   namespacedPage(app, deps, { method: 'POST', pattern: JOB_ACTION_PATTERN, ability: update, handler: async (context) => jobAction(context, await context.project()) });
 }

@@ -8,6 +8,7 @@
 import type { Deps } from '../../platform/deps.js';
 import type { ProjectRow } from '../../platform/auth/subjects.js';
 import { inTransaction } from '../../platform/db/database.js';
+import { featureLevel } from '../../platform/auth/policies/policy.js';
 import { nextInternalId } from '../../platform/db/internal-ids.js';
 import { findCommit, readableRepository, type CommitObject } from '../../repositories/api.js';
 import { createJobDeployment } from '../../environments/api.js';
@@ -51,6 +52,14 @@ export interface CreatePipelineInput {
   background?: boolean;
 }
 
+/** GitLab's refusal when the project's builds_access_level is `disabled` (Chain::Validate::Abilities). */
+export const PIPELINES_DISABLED = 'Pipelines are disabled!';
+
+/** Whether the project runs no CI of its own: no pipeline is made, whoever asks (a push makes none). */
+export function pipelinesDisabled(project: ProjectRow): boolean {
+  return featureLevel(project, 'builds') === 'disabled';
+}
+
 export class PipelineCreationError extends Error {
   constructor(readonly errors: string[]) {
     super(errors.join(', '));
@@ -61,6 +70,10 @@ export class PipelineCreationError extends Error {
 export async function createPipeline(deps: Deps, input: CreatePipelineInput): Promise<CiPipelineRow | null> {
   const project = input.project;
   const projectId = Number(project.id);
+  if (pipelinesDisabled(project)) {
+    if (input.background ?? input.source === 'push') return null;
+    throw new PipelineCreationError([PIPELINES_DISABLED]);
+  }
   const repoPath = await readableRepository(deps, project);
   const revision = input.sha ?? (input.tag ? `refs/tags/${input.ref}` : `refs/heads/${input.ref}`);
   const commit: CommitObject | null = repoPath ? await findCommit(repoPath, revision) : null;

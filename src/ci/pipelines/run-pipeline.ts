@@ -4,11 +4,13 @@
 import type { Deps } from '../../platform/deps.js';
 import type { CiPipelineRow } from '../../commit-statuses/api.js';
 import { listRefs, readableRepository } from '../../repositories/api.js';
-import { createPipeline, PipelineCreationError, type CreatePipelineInput } from './create-pipeline.js';
+import { createPipeline, PipelineCreationError, PIPELINES_DISABLED, pipelinesDisabled, type CreatePipelineInput } from './create-pipeline.js';
 import { queueSignal } from '../queue-signal.js';
 import { INSUFFICIENT_VARIABLES_PERMISSIONS, maySetPipelineVariables } from './pipeline-variables-allowed.js';
 
 export async function runPipelineForRef(deps: Deps, input: Omit<CreatePipelineInput, 'tag' | 'sha' | 'beforeSha'> & { tag?: boolean }): Promise<CiPipelineRow> {
+  // GitLab checks the project's CI before the ref.
+  if (pipelinesDisabled(input.project)) throw new PipelineCreationError([PIPELINES_DISABLED]);
   // A schedule's variables were checked when they were saved (GitLab does not pass them as the
   // pipeline's own variables, so its run is not refused); everyone else's are checked now.
   if (input.source !== 'schedule' && input.variables?.length && !(await maySetPipelineVariables(deps, input.userId, input.project))) {

@@ -9,6 +9,7 @@ import { p } from '../../platform/http/params.js';
 import { NotFoundError, StatusError } from '../../platform/errors.js';
 import { findProjectRow } from '../../accounts/api.js';
 import { runPipelineForRef } from '../pipelines/run-pipeline.js';
+import { PIPELINES_DISABLED, pipelinesDisabled } from '../pipelines/create-pipeline.js';
 import { INSUFFICIENT_PERMISSIONS, mayRunPipelines } from '../pipelines/may-run-pipelines.js';
 import { ApiError } from '../../platform/http/api-error.js';
 import { createdPipeline, presentCreatedPipeline } from '../pipelines/present-created.js';
@@ -82,6 +83,7 @@ export function triggersRoutes(app: FastifyInstance, deps: Deps): void {
         if (!project || !trigger) throw new NotFoundError();
         // The owner's rights now, not when the token was made (GitLab checks them before the ref, as here).
         const ownerId = trigger.owner_id === null ? null : Number(trigger.owner_id);
+        if (pipelinesDisabled(project)) throw new ApiError(400, { message: { base: [PIPELINES_DISABLED] } });
         if (!(await mayRunPipelines(deps, ownerId, project))) throw new ApiError(400, { message: { base: [INSUFFICIENT_PERMISSIONS] } });
         const pipeline = await createdPipeline(() => runPipelineForRef(deps, { project, ref: params.ref, source: 'trigger', userId: ownerId, variables }));
         return presentCreatedPipeline(deps, pipeline, project);

@@ -27,10 +27,22 @@ export interface AbilityRule {
    * group's non-members (can_read_group_member; the wiki wants a role or the group's visibility).
    */
   projectReaders?: boolean;
+  /**
+   * Non-members and Guests (whoever holds it below `min`) hold it only while the project's
+   * public_jobs is on (GitLab's public_builds, "Project-based pipeline visibility": its
+   * _read_public_build and _read_public_pipeline); Reporters and administrators always do.
+   */
+  publicJobs?: boolean;
+  /**
+   * Still held while its feature is `disabled` (`private` keeps non-members out as usual): GitLab asks
+   * create_pipeline of a project whose own CI is off (internal_builds_disabled) and lets the pipeline
+   * service refuse ("Pipelines are disabled!", create-pipeline.ts).
+   */
+  heldWhileDisabled?: boolean;
 }
 
 /** Project features with an access level of their own (GitLab's `<feature>_access_level`). */
-export type ProjectFeature = 'issues' | 'repository' | 'merge_requests' | 'forking' | 'snippets' | 'wiki';
+export type ProjectFeature = 'issues' | 'repository' | 'merge_requests' | 'forking' | 'snippets' | 'wiki' | 'builds';
 
 const READ: Omit<AbilityRule, 'min'> = { public: 'anyone', internal: 'signed_in' };
 const PARTICIPATE: Omit<AbilityRule, 'min'> = { public: 'signed_in', internal: 'signed_in' };
@@ -53,15 +65,17 @@ export const PROJECT_ABILITIES = {
   // Linking issues (project_policy.rb admin_issue_link; IssueLinks::CreateService asks it of both
   // issues: "You must have at least the Guest role in both projects").
   admin_issue_link: { min: ACCESS.guest, feature: 'issues' },
-  read_environment: { min: ACCESS.reporter },
-  read_deployment: { min: ACCESS.reporter },
+  // Environments and deployments belong to CI/CD: nobody has them while builds_access_level keeps the
+  // caller out (project_policy.rb's builds_disabled rule).
+  read_environment: { min: ACCESS.reporter, feature: 'builds' },
+  read_deployment: { min: ACCESS.reporter, feature: 'builds' },
   read_notification_setting: { min: ACCESS.guest, ...PARTICIPATE },
-  create_environment: { min: ACCESS.developer },
-  update_environment: { min: ACCESS.developer },
-  stop_environment: { min: ACCESS.developer },
-  destroy_environment: { min: ACCESS.developer },
-  create_deployment: { min: ACCESS.developer },
-  update_deployment: { min: ACCESS.developer },
+  create_environment: { min: ACCESS.developer, feature: 'builds' },
+  update_environment: { min: ACCESS.developer, feature: 'builds' },
+  stop_environment: { min: ACCESS.developer, feature: 'builds' },
+  destroy_environment: { min: ACCESS.developer, feature: 'builds' },
+  create_deployment: { min: ACCESS.developer, feature: 'builds' },
+  update_deployment: { min: ACCESS.developer, feature: 'builds' },
   push_code: { min: ACCESS.developer, feature: 'repository' },
   // Creating and deleting tags through the API and pages (GitLab's admin_tag); protected tags narrow it.
   admin_tag: { min: ACCESS.developer, feature: 'repository' },
@@ -122,22 +136,27 @@ export const PROJECT_ABILITIES = {
   read_commit_status: { min: ACCESS.reporter, ...READ, feature: 'repository' },
   create_commit_status: { min: ACCESS.developer, feature: 'repository' },
   // CI/CD (issue 39; project_policy.rb): pipelines and jobs read by Reporters and readers of a public
-  // project, run, cancelled, retried and played by Developers, deleted by Owners.
-  read_pipeline: { min: ACCESS.reporter, ...READ, feature: 'repository' },
-  create_pipeline: { min: ACCESS.developer, feature: 'repository' },
-  update_build: { min: ACCESS.developer, feature: 'repository' },
-  destroy_pipeline: { min: ACCESS.owner, feature: 'repository' },
-  // Resource groups (project_policy.rb: read_resource_group, update_resource_group), Developers.
-  read_resource_group: { min: ACCESS.developer, feature: 'repository' },
-  update_resource_group: { min: ACCESS.developer, feature: 'repository' },
+  // project, run, cancelled, retried and played by Developers, deleted by Owners; all within
+  // builds_access_level (a stored setting the policy reads, policy.ts featureLevel) and the repository's
+  // level. Below Reporter, pipelines and jobs are read only while public_jobs is on. read_build is the
+  // jobs' (a job, its log, its artifacts), read_pipeline the pipelines'.
+  read_pipeline: { min: ACCESS.reporter, ...READ, feature: 'builds', publicJobs: true },
+  read_build: { min: ACCESS.reporter, ...READ, feature: 'builds', publicJobs: true },
+  create_pipeline: { min: ACCESS.developer, feature: 'builds', heldWhileDisabled: true },
+  update_build: { min: ACCESS.developer, feature: 'builds' },
+  destroy_pipeline: { min: ACCESS.owner, feature: 'builds' },
+  // Resource groups (project_policy.rb: read_resource_group, update_resource_group), Developers,
+  // within the builds feature too.
+  read_resource_group: { min: ACCESS.developer, feature: 'builds' },
+  update_resource_group: { min: ACCESS.developer, feature: 'builds' },
   // CI/CD variables and pipeline trigger tokens (project_policy.rb: admin_cicd_variables, admin_build),
-  // Maintainers; a Developer gets 403.
-  admin_cicd_variables: { min: ACCESS.maintainer },
-  admin_build: { min: ACCESS.maintainer, feature: 'repository' },
+  // Maintainers; a Developer gets 403. Gone with the builds feature too.
+  admin_cicd_variables: { min: ACCESS.maintainer, feature: 'builds' },
+  admin_build: { min: ACCESS.maintainer, feature: 'builds' },
   // Pipeline schedules (project_policy.rb): read by Reporters, made by Developers; changing one is its
   // owner's (ci/schedules/schedule-policy.ts).
-  read_pipeline_schedule: { min: ACCESS.reporter, feature: 'repository' },
-  create_pipeline_schedule: { min: ACCESS.developer, feature: 'repository' },
+  read_pipeline_schedule: { min: ACCESS.reporter, feature: 'builds' },
+  create_pipeline_schedule: { min: ACCESS.developer, feature: 'builds' },
   // Forks (project_policy.rb: fork_project with download_code; "Fork project": Guests of public and
   // internal projects, Reporters of private ones), within the project's forking_access_level (a stored
   // setting the policy reads from the project row, policy.ts featureLevel). Unlinking a

@@ -32,9 +32,11 @@ export interface ProjectFeatureLevels {
   forking_access_level?: string;
   snippets_access_level?: string;
   wiki_access_level?: string;
+  builds_access_level?: string;
   /**
    * The project row's stored settings JSON (accounts' settings-tables.ts), where the levels without a
-   * column of their own live (forking_access_level, snippets_access_level): read here, so that every
+   * column of their own live (forking_access_level, snippets_access_level, builds_access_level) and
+   * public_jobs: read here, so that every
    * subject built from a project row — routes, pages, navigation, git — decides alike.
    */
   settings?: string | null;
@@ -42,18 +44,27 @@ export interface ProjectFeatureLevels {
 
 const storedLevels = new WeakMap<ProjectFeatureLevels, { json: string | null | undefined; stored: Record<string, unknown> }>();
 
+/** The subject's stored settings, parsed once per row object (a request asks many abilities of one project). */
+function storedSettings(features: ProjectFeatureLevels): Record<string, unknown> {
+  if (features.settings === undefined || features.settings === null) return {};
+  let cached = storedLevels.get(features);
+  if (!cached || cached.json !== features.settings) storedLevels.set(features, (cached = { json: features.settings, stored: parseStored(features.settings) }));
+  return cached.stored;
+}
+
 /** A feature's level: its own field, else the stored settings, else `enabled` (GitLab's default). */
 export function featureLevel(features: ProjectFeatureLevels | undefined, feature: ProjectFeature): string {
   if (!features) return 'enabled';
   const key = `${feature}_access_level` as const;
   const own = features[key];
   if (typeof own === 'string') return own;
-  if (features.settings === undefined || features.settings === null) return 'enabled';
-  // One parse per row object (a request asks many abilities of one project).
-  let cached = storedLevels.get(features);
-  if (!cached || cached.json !== features.settings) storedLevels.set(features, (cached = { json: features.settings, stored: parseStored(features.settings) }));
-  const stored = cached.stored[key];
+  const stored = storedSettings(features)[key];
   return typeof stored === 'string' ? stored : 'enabled';
+}
+
+/** The project's public_jobs, on unless stored off (GitLab's default, as the settings table's). */
+function publicJobs(features: ProjectFeatureLevels | undefined): boolean {
+  return !features || storedSettings(features).public_jobs !== false;
 }
 
 export function allowedBy(rule: AbilityRule, subject: PolicySubject): boolean {
@@ -78,16 +89,19 @@ function featureAllows(feature: ProjectFeature, subject: PolicySubject): boolean
   if (level !== 'private') return true;
   if (subject.user?.admin) return true;
   // ProjectFeature::PRIVATE_FEATURES_MIN_ACCESS_LEVEL_FOR_PRIVATE_PROJECT: only the code waits for Reporters.
-  const minimum = feature !== 'issues' && feature !== 'snippets' && feature !== 'wiki' && subject.visibility === 'private' ? ACCESS.reporter : ACCESS.guest;
+  const minimum = feature !== 'issues' && feature !== 'snippets' && feature !== 'wiki' && feature !== 'builds' && subject.visibility === 'private' ? ACCESS.reporter : ACCESS.guest;
   return subject.user !== null && subject.level >= minimum;
 }
 
 export function canOnProject(subject: PolicySubject, ability: ProjectAbility): boolean {
   const rule: AbilityRule = PROJECT_ABILITIES[ability];
-  if (rule.feature && !featureAllows(rule.feature, subject)) return false;
-  // Merge requests and forks are of the code: never more open than the repository (ProjectFeature's
-  // repository_children_level validation keeps their levels at most repository_access_level).
-  if ((rule.feature === 'merge_requests' || rule.feature === 'forking') && !featureAllows('repository', subject)) return false;
+  if (rule.feature && !featureAllows(rule.feature, subject) && !(rule.heldWhileDisabled && featureLevel(subject.features, rule.feature) === 'disabled')) return false;
+  // Merge requests, forks and CI are of the code: never more open than the repository (ProjectFeature's
+  // repository_children_level validation keeps their levels at most repository_access_level; GitLab's
+  // builds_disabled rules go with repository_disabled).
+  if ((rule.feature === 'merge_requests' || rule.feature === 'forking' || rule.feature === 'builds') && !featureAllows('repository', subject)) return false;
+  // Without public_jobs, only the roles that hold it count: no reader of a public or internal project.
+  if (rule.publicJobs && !publicJobs(subject.features)) return allowedBy({ ...rule, public: undefined, internal: undefined }, subject);
   return allowedBy(rule, subject);
 }
 
