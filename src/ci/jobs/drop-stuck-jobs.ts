@@ -48,9 +48,8 @@ export async function dropStuckJobs(deps: Deps): Promise<number> {
   const outdated = await dropOutdatedPending(deps, now);
   // After the drops: a job failed above frees its resource in its own transaction already.
   const settled = await settleStaleResources(deps);
-  if (settled > 0) queueSignal(deps).tick();
+  if (dropped + outdated + settled > 0) queueSignal(deps).tick();
   if (dropped + outdated > 0) {
-    queueSignal(deps).tick();
     deps.log.info({ dropped, outdated }, 'failed CI jobs whose runner stopped sending updates or that no runner took for a day');
   }
   return dropped + outdated;

@@ -7,7 +7,7 @@ import { inTransaction, type DbTransaction } from '../../platform/db/database.js
 import { StatusError } from '../../platform/errors.js';
 import type { CiStatus } from '../../platform/db/tables/ci.js';
 import type { CiBuildRow } from '../../commit-statuses/api.js';
-import { enqueuedStatus, holdPipelineResources, processPipeline, updatePipelineStatus } from '../pipelines/process-pipeline.js';
+import { enqueuedAt, enqueuedStatus, holdPipelineResources, processPipeline, updatePipelineStatus } from '../pipelines/process-pipeline.js';
 import { jobStatusChanged } from '../pipelines/job-status-changed.js';
 import { cancelBuilds } from '../pipelines/cancel-jobs.js';
 
@@ -56,7 +56,7 @@ export async function retryJob(deps: Deps, build: CiBuildRow, userId: number): P
     // one of a resource group waits for the resource again.
     const status = copy.when === 'manual' ? 'manual' : enqueuedStatus(copy);
     const now = deps.clock.now();
-    await trx.updateTable('ci_builds').set({ status, ...(status === 'pending' ? { queued_at: now } : {}), ...(status === 'waiting_for_resource' ? { waiting_for_resource_at: now } : {}) }).where('id', '=', copy.id).execute();
+    await trx.updateTable('ci_builds').set({ status, ...enqueuedAt(status, now) }).where('id', '=', copy.id).execute();
     await jobStatusChanged(trx, deps, copy, status);
     await processPipeline(trx, deps, Number(build.commit_id));
     return trx.selectFrom('ci_builds').selectAll().where('id', '=', copy.id).executeTakeFirstOrThrow();
@@ -93,7 +93,7 @@ export async function playJob(deps: Deps, build: CiBuildRow, userId: number): Pr
     const now = deps.clock.now();
     // A job of a resource group waits for its resource (GitLab's enqueue to waiting_for_resource).
     const status = enqueuedStatus(build);
-    await trx.updateTable('ci_builds').set({ status, updated_at: now, user_id: userId, ...(status === 'pending' ? { queued_at: now } : { waiting_for_resource_at: now }) }).where('id', '=', build.id).execute();
+    await trx.updateTable('ci_builds').set({ status, updated_at: now, user_id: userId, ...enqueuedAt(status, now) }).where('id', '=', build.id).execute();
     await jobStatusChanged(trx, deps, { ...build, user_id: userId }, status);
     await processPipeline(trx, deps, Number(build.commit_id));
     return trx.selectFrom('ci_builds').selectAll().where('id', '=', build.id).executeTakeFirstOrThrow();

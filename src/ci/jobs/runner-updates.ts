@@ -6,7 +6,7 @@
 import type { Deps } from '../../platform/deps.js';
 import { inTransaction } from '../../platform/db/database.js';
 import type { CiBuildRow } from '../../commit-statuses/api.js';
-import { enqueuedStatus, processPipeline } from '../pipelines/process-pipeline.js';
+import { enqueuedAt, enqueuedStatus, processPipeline } from '../pipelines/process-pipeline.js';
 import { syncDeployment } from '../pipelines/sync-deployment.js';
 import { publishJobStatus } from '../pipelines/job-status-changed.js';
 import { readOptions } from '../pipelines/build-options.js';
@@ -58,7 +58,7 @@ export async function finishJob(deps: Deps, build: CiBuildRow, state: 'success' 
       const { id: _id, ...rest } = updated;
       copy = await trx
         .insertInto('ci_builds')
-        .values({ ...rest, status: queued, retried: 0, retries: Number(build.retries) + 1, created_at: now, updated_at: now, queued_at: queued === 'pending' ? now : null, waiting_for_resource_at: queued === 'pending' ? null : now, started_at: null, finished_at: null, token_digest: null, runner_id: null, failure_reason: null, trace_size: 0, trace_watched_until: null })
+        .values({ ...rest, status: queued, retried: 0, retries: Number(build.retries) + 1, created_at: now, updated_at: now, queued_at: null, waiting_for_resource_at: null, ...enqueuedAt(queued, now), started_at: null, finished_at: null, token_digest: null, runner_id: null, failure_reason: null, trace_size: 0, trace_watched_until: null })
         .returning(['id', 'project_id', 'user_id'])
         .executeTakeFirstOrThrow();
       await trx.updateTable('deployments').set({ deployable_id: copy.id, status: 'created', finished_at: null, updated_at: now }).where('deployable_id', '=', build.id).execute();

@@ -111,8 +111,7 @@ export async function processPipeline(trx: Trx, deps: Deps, pipelineId: number):
         .set({
           status,
           updated_at: now,
-          ...(status === 'pending' ? { queued_at: now } : {}),
-          ...(status === 'waiting_for_resource' ? { waiting_for_resource_at: now } : {}),
+          ...enqueuedAt(status, now),
           ...(status === 'scheduled' ? { scheduled_at: now + startIn * 1000 } : {}),
           ...(status === 'skipped' ? { finished_at: now } : {}),
         })
@@ -127,6 +126,12 @@ export async function processPipeline(trx: Trx, deps: Deps, pipelineId: number):
 /** A job about to be queued: `waiting_for_resource` when it needs a resource group's resource, else `pending`. */
 export function enqueuedStatus(build: { resource_group_id: number | string | null }): 'pending' | 'waiting_for_resource' {
   return build.resource_group_id === null ? 'pending' : 'waiting_for_resource';
+}
+
+/** The time a job moved to `status` was queued (`pending`) or began to wait for its resource; nothing for other statuses. */
+export function enqueuedAt(status: CiStatus, now: number): { queued_at: number } | { waiting_for_resource_at: number } | Record<string, never> {
+  if (status === 'pending') return { queued_at: now };
+  return status === 'waiting_for_resource' ? { waiting_for_resource_at: now } : {};
 }
 
 /**
