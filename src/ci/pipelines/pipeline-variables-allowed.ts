@@ -11,10 +11,9 @@ import { projectAccess, projectSetting, toAuthUser } from '../../accounts/api.js
 export const INSUFFICIENT_VARIABLES_PERMISSIONS = 'Insufficient permissions to set pipeline variables';
 
 export async function maySetPipelineVariables(deps: Deps, userId: number | null, project: ProjectRow): Promise<boolean> {
-  const restricted = projectSetting(project, 'restrict_user_defined_variables') === true;
-  if (!restricted) return true;
+  if (projectSetting(project, 'restrict_user_defined_variables') !== true) return true;
   const user = userId === null ? undefined : await deps.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
   if (!user) return false;
   const { level } = await projectAccess(deps.reads, toAuthUser(user), project, deps.clock.now());
-  return allowsPipelineVariables(restricted, String(projectSetting(project, 'ci_pipeline_variables_minimum_override_role')), level);
+  return allowsPipelineVariables(String(projectSetting(project, 'ci_pipeline_variables_minimum_override_role')), level);
 }

@@ -6,9 +6,11 @@ import { ACCESS } from '../access-levels.js';
 
 const MINIMUM_LEVEL: Readonly<Record<string, number>> = { developer: ACCESS.developer, maintainer: ACCESS.maintainer, owner: ACCESS.owner };
 
-/** `level`: the user's access level on the project (an administrator's counts as an Owner's, as elsewhere in Kiln). */
-export function allowsPipelineVariables(restricted: boolean, minimumRole: string, level: number): boolean {
-  if (!restricted) return true;
+/**
+ * Under `restrict_user_defined_variables`: `level`, the user's access level on the project (an
+ * administrator's counts as an Owner's, as elsewhere in Kiln), against the minimum role.
+ */
+export function allowsPipelineVariables(minimumRole: string, level: number): boolean {
   const minimum = MINIMUM_LEVEL[minimumRole];
   // `no_one_allowed` has no level: not even an Owner passes variables.
   return minimum !== undefined && level >= minimum;
