@@ -182,8 +182,9 @@ export async function createPipeline(deps: Deps, input: CreatePipelineInput): Pr
     // The pipeline exists whatever happens to the others: a failure here is logged, not the caller's
     // (a push's background job run again would make a second pipeline).
     try {
-      // The ref's head: an older pipeline run for it is not redundant.
-      const head = await findCommit(repoPath, input.mergeRequest ? input.ref : input.tag ? `refs/tags/${input.ref}` : `refs/heads/${input.ref}`);
+      // The ref's head: an older pipeline run for it is not redundant. Without a sha the commit read
+      // above is the head already.
+      const head = input.sha === undefined && !input.mergeRequest ? commit : await findCommit(repoPath, input.mergeRequest ? input.ref : input.tag ? `refs/tags/${input.ref}` : `refs/heads/${input.ref}`);
       await cancelRedundantPipelines(deps, project, created, head?.id ?? null);
     } catch (error) {
       deps.log.error({ err: error, pipelineId: Number(created.id) }, 'auto-cancelling redundant pipelines failed');
