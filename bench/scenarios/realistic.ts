@@ -138,7 +138,10 @@ export function realisticRequests(seededRecord: Record<string, unknown>): MixReq
 }
 
 export function realisticMix(seeded: Record<string, unknown>, targets: BenchMix['targets']): BenchMix {
-  return { name: 'realistic mix (GET)', requests: realisticRequests(seeded), targets, connections: 10 };
+  // BENCH_MIX_KINDS (e.g. `issue,issues`) keeps only those kinds: a diagnostic of each kind's cost, without goals.
+  const kinds = process.env.BENCH_MIX_KINDS?.split(',').map((kind) => kind.trim()).filter(Boolean);
+  if (!kinds?.length) return { name: 'realistic mix (GET)', requests: realisticRequests(seeded), targets, connections: 10 };
+  return { name: `realistic mix (GET), only ${kinds.join(', ')}`, requests: realisticRequests(seeded).filter((request) => kinds.includes(request.kind)), targets: {}, connections: 10 };
 }
 
 export const scenario: BenchScenario = {
