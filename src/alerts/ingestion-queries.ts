@@ -1,7 +1,7 @@
 // The statements of alert ingestion as raw SQL, like the per-request token and project lookups:
 // building them through Kysely's query builder cost more CPU than running them (measured: ~300 µs vs
 // ~40 µs per request), and the endpoint's target is Alertmanager's own rate (docs/performance.md).
-import { q, type Statement, type Tx } from '../platform/db/statements.js';
+import { q, type Statement, type Tx, type Written } from '../platform/db/statements.js';
 import type { Reads } from '../platform/db/reads.js';
 import type { GroupCommit } from '../platform/db/group-commit.js';
 import type { AlertsTable } from '../platform/db/tables/alerts.js';
@@ -59,26 +59,25 @@ function countOpenAlert(projectId: number, fingerprint: string): Statement {
 
 /**
  * The count for a remembered integration, only while `unchanged` (the guard above) holds, through
- * the group commit, which commits it with the other writes of the same turn before resolving.
+ * the group commit, which commits it with the other writes of the same turn before resolving. The
+ * counted alert is the first row (none: nothing counted).
  */
-export async function countRememberedEvent(groupCommit: GroupCommit, projectId: number, fingerprint: string, unchanged: Statement): Promise<AlertRef | undefined> {
-  return (await groupCommit.write<AlertRef>(countOpenAlert(projectId, fingerprint), unchanged)).rows[0];
+export function countRememberedEvent(groupCommit: GroupCommit, projectId: number, fingerprint: string, unchanged: Statement): Promise<Written<AlertRef>> {
+  return groupCommit.write<AlertRef>(countOpenAlert(projectId, fingerprint), unchanged);
 }
 
 /**
  * The same count on an alert known by id (the hot path: the alert was counted before), only while
- * it is still open: true when it counted. No RETURNING: the caller knows the alert (RETURNING cost
- * a third of the statement).
+ * it is still open: it counted when one row changed. No RETURNING: the caller knows the alert
+ * (RETURNING cost a third of the statement).
  */
-export function countKnownAlert(groupCommit: GroupCommit, alertId: number, unchanged: Statement): Promise<boolean> {
-  return groupCommit
-    .write(
-      q`
+export function countKnownAlert(groupCommit: GroupCommit, alertId: number, unchanged: Statement): Promise<Written<never>> {
+  return groupCommit.write(
+    q`
     update alert_management_event_counts set events = events + 1
     where alert_id = ${alertId} and exists (select 1 from alert_management_alerts a where a.id = ${alertId} and a.status <> 2)`,
-      unchanged,
-    )
-    .then(({ changes }) => changes === 1);
+    unchanged,
+  );
 }
 
 /** The same count in the caller's transaction, for a request that read its integration afresh. */

@@ -23,6 +23,9 @@ import { openAlertObserver, rememberIntegration, rememberOpenAlert, rememberedIn
 /** `Authorization: Bearer <key>` (any case) or Basic with the key as password (§15). */
 export function keyFromAuthorization(header: string | undefined): string | null {
   if (!header) return null;
+  // `Bearer <key>` with single spaces and nothing around it, as senders write it: what the patterns
+  // below would find, without trimming or matching.
+  if (header.startsWith('Bearer ') && header.length > 7 && !isSpace(header.charCodeAt(7)) && !isSpace(header.charCodeAt(header.length - 1))) return header.slice(7);
   const bearer = /^bearer\s+(.+)$/i.exec(header.trim());
   if (bearer) return bearer[1].trim();
   const basic = /^basic\s+(.+)$/i.exec(header.trim());
@@ -30,6 +33,11 @@ export function keyFromAuthorization(header: string | undefined): string | null 
   const decoded = Buffer.from(basic[1].trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   return colon === -1 ? null : decoded.slice(colon + 1);
+}
+
+/** Whitespace as `trim` and `\s` see it in a header value (Latin-1). */
+function isSpace(code: number): boolean {
+  return code <= 32 || code === 0xa0;
 }
 
 /** Integration keys opened once per sealed value: a reset key is a new sealed value (hot path). */
@@ -85,9 +93,7 @@ export function receiveAlert(deps: Deps, request: AlertRequest): AlertResponse |
   if (payloadTooLarge(request.rawBody, undefined)) return TOO_LARGE;
   const fullPathLower = request.fullPath.toLowerCase();
   const remembered = rememberedIntegration(deps, fullPathLower, request.endpoint);
-  const grouping = remembered ? groupWithRemembered(deps, remembered, request) : null;
-  if (grouping === null) return receiveAfresh(deps, request, fullPathLower);
-  return grouping.then((grouped) => grouped ?? receiveAfresh(deps, request, fullPathLower));
+  return (remembered && groupWithRemembered(deps, remembered, request, fullPathLower)) ?? receiveAfresh(deps, request, fullPathLower);
 }
 
 /** Everything but the hot path: the integration read afresh, then the ordered checks and the payload. */
@@ -120,12 +126,12 @@ async function receiveAfresh(deps: Deps, request: AlertRequest, fullPathLower: s
  * The common case without reading the integration: one firing alert of an open fingerprint, counted
  * by one write that holds only while the integration is still exactly as remembered (and, for an
  * alert counted before, by primary key while that alert is still open). Null at once when the payload
- * is not that case; a promise of null when the write found nothing to count (a new or resolved
- * alert, a changed integration): either way the full path follows with a fresh read, so every
- * refusal is decided on current data. Promises without async functions: this is most of the
- * endpoint's traffic, and each async layer cost measurable time.
+ * is not that case; when the write found nothing to count (a new or resolved alert, a changed
+ * integration) the full path follows with a fresh read, so every refusal is decided on current data.
+ * One promise continuation and no async functions: this is most of the endpoint's traffic, and each
+ * async layer or `then` cost measurable time.
  */
-function groupWithRemembered(deps: Deps, remembered: RememberedIntegration, request: AlertRequest): Promise<AlertResponse | null> | null {
+function groupWithRemembered(deps: Deps, remembered: RememberedIntegration, request: AlertRequest, fullPathLower: string): Promise<AlertResponse> | null {
   const { integration } = remembered;
   if (refusal(deps, integration, request)) return null;
   const fingerprint = firingFingerprint(deps, integration, request.body as Record<string, unknown>, deps.clock.now());
@@ -134,16 +140,17 @@ function groupWithRemembered(deps: Deps, remembered: RememberedIntegration, requ
   // Resolved by this process: no open alert to count on that it knows of.
   if (known === null) return null;
   if (known !== undefined) {
-    return countKnownAlert(deps.groupCommit, known.id, remembered.unchanged).then((counted) => {
-      if (counted) return accepted(deps, known.answer);
+    return countKnownAlert(deps.groupCommit, known.id, remembered.unchanged).then((written) => {
+      if (written.changes === 1) return accepted(deps, known.answer);
       // Resolved (or the integration changed): most likely a new alert follows, which the full path makes.
       remembered.openAlerts.delete(fingerprint);
-      return null;
+      return receiveAfresh(deps, request, fullPathLower);
     });
   }
-  return countRememberedEvent(deps.groupCommit, Number(integration.project_id), fingerprint, remembered.unchanged).then((counted) =>
-    counted ? accepted(deps, rememberOpenAlert(remembered, fingerprint, counted).answer) : null,
-  );
+  return countRememberedEvent(deps.groupCommit, Number(integration.project_id), fingerprint, remembered.unchanged).then((written) => {
+    const counted = written.rows[0];
+    return counted ? accepted(deps, rememberOpenAlert(remembered, fingerprint, counted).answer) : receiveAfresh(deps, request, fullPathLower);
+  });
 }
 
 function accepted(deps: Deps, answer: AlertResponse): AlertResponse {

@@ -77,6 +77,12 @@ interface Pending {
   work?: (tx: Tx) => Promise<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
+  /** What the statement did, between running it and the commit (runStatements). */
+  outcome?: Outcome;
+}
+
+function isStatement(item: Pending): boolean {
+  return item.write !== undefined;
 }
 
 /** `gate` keeps the query builder off the connection during a batch with works; `prepare` is the connection's statement cache. */
@@ -97,8 +103,20 @@ export function sqliteGroupCommit(
   let pending: Pending[] = [];
   const NOT_WRITTEN: Written<unknown> = Object.freeze({ rows: Object.freeze([]), changes: 0 });
 
+  // Prepared statements by template object (each call site's own), one look-up where the text and
+  // then the connection's statement cache were two.
+  const prepared = new WeakMap<TemplateStringsArray, SQLite.Statement>();
+  function preparedOf(strings: TemplateStringsArray): SQLite.Statement {
+    let statement = prepared.get(strings);
+    if (statement === undefined) {
+      statement = prepare(sqliteText(strings));
+      prepared.set(strings, statement);
+    }
+    return statement;
+  }
+
   function execute(written: Statement): Written<unknown> {
-    const statement = prepare(sqliteText(written.strings));
+    const statement = preparedOf(written.strings);
     if (statement.reader) {
       const rows = statement.all(...written.values);
       return { rows, changes: rows.length };
@@ -117,7 +135,7 @@ export function sqliteGroupCommit(
   function holds(precondition: Statement): boolean {
     let result = held.get(precondition);
     if (result === undefined) {
-      result = prepare(sqliteText(precondition.strings)).get(...precondition.values) !== undefined;
+      result = preparedOf(precondition.strings).get(...precondition.values) !== undefined;
       held.set(precondition, result);
     }
     return result;
@@ -176,6 +194,42 @@ export function sqliteGroupCommit(
     return outcomes;
   }
 
+  /**
+   * A batch of statements only, synchronously (nothing else can touch the connection meanwhile), each
+   * settled once the transaction committed: the hot path's batch, without the outcome list and the
+   * promise of runBatch.
+   */
+  function runStatements(batch: Pending[]): void {
+    held.clear();
+    try {
+      begin.run();
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    for (const item of batch) {
+      item.outcome = runWrite(item.write!, item.precondition);
+      // Only a few errors (I/O, full disk) make SQLite roll the whole transaction back, and then
+      // nothing of this batch may be reported as written.
+      if ('error' in item.outcome && !connection.inTransaction) {
+        for (const failed of batch) failed.reject(item.outcome.error);
+        return;
+      }
+    }
+    try {
+      commit.run();
+    } catch (error) {
+      if (connection.inTransaction) rollback.run();
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    for (const item of batch) {
+      const outcome = item.outcome!;
+      if ('value' in outcome) item.resolve(outcome.value);
+      else item.reject(outcome.error);
+    }
+  }
+
   function settle(batch: Pending[], result: Outcome[] | { failed: unknown }): void {
     if (!Array.isArray(result)) {
       for (const item of batch) item.reject(result.failed);
@@ -197,10 +251,10 @@ export function sqliteGroupCommit(
     }
     const batch = pending;
     pending = [];
-    if (!connection.inTransaction && batch.every((item) => item.write)) {
+    if (!connection.inTransaction && batch.every(isStatement)) {
       // Statements only: the whole batch runs synchronously, so nothing else can touch the
-      // connection meanwhile. runBatch awaits nothing on this path, so its outcome is ready at once.
-      void runBatch(batch).then((result) => settle(batch, result));
+      // connection meanwhile.
+      runStatements(batch);
       return;
     }
     // A work awaits between its statements: no other statement may run inside this transaction
@@ -236,7 +290,8 @@ export function sqliteGroupCommit(
     return new Promise((resolve, reject) => {
       // setImmediate runs after the poll phase: every request read in this turn has submitted by then.
       if (pending.length === 0) setImmediate(flush);
-      pending.push({ write, precondition, work, resolve, reject });
+      // One shape for every item (`outcome` included), so the loops over a batch stay monomorphic.
+      pending.push({ write, precondition, work, resolve, reject, outcome: undefined });
     });
   }
 
