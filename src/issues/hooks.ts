@@ -30,8 +30,12 @@ export interface IssuableTemplates {
 export const NO_ISSUABLE_TEMPLATES: IssuableTemplates = { content: undefined, control: '', form: '' };
 
 export interface IssueHooks {
-  /** Which of these issues (with their assignees' ids) the user is subscribed to (the notifications feature registers it). */
-  subscribedIssueIds?: (user: { id: number; username: string }, issues: Array<IssueRow & { assigneeIds: number[] }>) => Promise<Set<number>>;
+  /**
+   * Which of these issues the user is subscribed to (the notifications feature registers it), each with
+   * its assignees' ids, the user's explicit subscription row (`explicit`, null without one) and its
+   * count of comments (`userNotes`), as issue-presentation-queries.ts reads them.
+   */
+  subscribedIssueIds?: (user: { id: number; username: string }, issues: Array<IssueRow & { assigneeIds: number[]; explicit: boolean | null; userNotes: number }>) => Promise<Set<number>>;
   /** The issue page's "Add a to do" / "Mark as done" button for its reader (the todos feature registers it); `self` is the issue's page. */
   todoButton?: (context: PageContext, issue: { id: number; projectId: number }, self: string) => Promise<Html>;
   /** The project's description templates for the new issue and new merge request pages (the templates feature registers it). */

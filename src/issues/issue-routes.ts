@@ -9,7 +9,7 @@ import { ForbiddenError, NotFoundError, RecordNotFoundError } from '../platform/
 import { canOnProject, canReopenIssue, canUpdateIssue } from '../platform/auth/policies/index.js';
 import { findReadableIssue } from './finder.js';
 import { visibleParticipants } from './participants.js';
-import { presentIssue } from './present-issues.js';
+import { presentIssue, presentReadableIssue } from './present-issues.js';
 import { createIssue } from './create-issue.js';
 import { updateIssue } from './update-issue.js';
 import { destroyIssue } from './destroy-issue.js';
@@ -27,8 +27,7 @@ export function issueRoutes(app: FastifyInstance, deps: Deps): void {
     ability: { project: 'read_issue' }, auth: 'optional',
     params: { id: p.string.required(), issue_iid: p.integer.required() },
     handler: async ({ params, project, principal }) => {
-      const access = await project();
-      return presentIssue(deps, await findReadableIssue(deps, access, params.issue_iid), access.project, { viewer: principal?.user ?? null });
+      return presentReadableIssue(deps, await project(), params.issue_iid, { viewer: principal?.user ?? null });
     },
   });
 

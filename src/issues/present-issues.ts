@@ -1,6 +1,7 @@
 // A page of issues as entities: every association (authors, closers, assignees, labels, milestones,
-// projects, note counts, votes) read once for the whole page, never per issue; all but the milestones,
-// the projects and the caller's subscriptions in one statement (issue-presentation-queries.ts).
+// projects, note counts, votes, the caller's subscription rows) read once for the whole page, never per
+// issue; all but the milestones and the projects in one statement (issue-presentation-queries.ts). The
+// caller's comments, which may subscribe them too, are read only for issues that have some.
 import type { Deps } from '../platform/deps.js';
 import type { UserState } from '../platform/db/tables/accounts.js';
 import type { ProjectRow } from '../platform/auth/subjects.js';
@@ -8,7 +9,9 @@ import type { IssueLabel } from '../labels/api.js';
 import { milestoneEntity, type MilestoneParentPath, type MilestoneRow } from '../milestones/api.js';
 import { issueEntity, type IssueRow, type Users } from './entities.js';
 import { DOWNVOTE, UPVOTE } from './award-emoji/award-emoji.js';
-import { issueLinksOf, type IssueLinksRow } from './issue-presentation-queries.js';
+import { issueLinksOf, issueWithLinksOf, LINK_COLUMNS, type IssueLinksRow } from './issue-presentation-queries.js';
+import { RecordNotFoundError } from '../platform/errors.js';
+import { canReadIssue, type PolicySubject } from '../platform/auth/policies/index.js';
 import { issueHooks } from './hooks.js';
 
 async function projectsOf(deps: Deps, rows: IssueRow[], known: ProjectRow[]): Promise<Map<number, ProjectRow>> {
@@ -43,21 +46,35 @@ async function milestonesOf(deps: Deps, rows: IssueRow[], projects: Map<number, 
 /** Who is looking: their `subscribed` is shown; anonymous callers are subscribed to nothing. */
 export type Viewer = { id: number; username: string } | null;
 
-/** Subscriptions are the notifications feature's, asked through the hook it registers (hooks.ts). */
-function subscribedOf(deps: Deps, viewer: Viewer, rows: Array<IssueRow & { assigneeIds: number[] }>): Promise<Set<number>> {
+/**
+ * Subscriptions are the notifications feature's, asked through the hook it registers (hooks.ts), with
+ * what the links read: the viewer's explicit row and the count of comments.
+ */
+function subscribedOf(deps: Deps, viewer: Viewer, rows: IssueWithAssignees[], links: Map<number, IssueLinksRow>): Promise<Set<number>> {
   const subscribed = issueHooks(deps).subscribedIssueIds;
-  return viewer && subscribed ? subscribed(viewer, rows) : Promise.resolve(new Set<number>());
+  if (!viewer || !subscribed) return Promise.resolve(new Set<number>());
+  return subscribed(viewer, rows.map((row) => {
+    const link = links.get(Number(row.id));
+    const explicit = link?.subscribed ?? null;
+    return { ...row, assigneeIds: row.assigneeIds ?? assigneeIdsOf(link), explicit: explicit === null ? null : Number(explicit) === 1, userNotes: Number(link?.notes ?? 0) };
+  }));
 }
 
-/** Issues whose assignees are read already (an issue the policy was asked about) are not read again. */
+/** Issues whose assignees are read already (an issue the policy was asked about) hand them to the subscription rule. */
 type IssueWithAssignees = IssueRow & { assigneeIds?: number[] };
 
 /** The links of each issue (issue-presentation-queries.ts), parsed. */
-async function linksOf(deps: Deps, ids: number[]): Promise<{ byIssue: Map<number, IssueLinksRow>; users: Users }> {
+async function linksOf(deps: Deps, ids: number[], viewer: Viewer): Promise<Links> {
+  if (ids.length === 0) return { byIssue: new Map(), users: new Map() };
+  return parsedLinks(await deps.reads.all<IssueLinksRow>(issueLinksOf(deps.dialect, ids, UPVOTE, DOWNVOTE, viewer?.id ?? null)));
+}
+
+type Links = { byIssue: Map<number, IssueLinksRow>; users: Users };
+
+function parsedLinks(rows: readonly IssueLinksRow[]): Links {
   const byIssue = new Map<number, IssueLinksRow>();
   const users: Users = new Map();
-  if (ids.length === 0) return { byIssue, users };
-  for (const row of await deps.reads.all<IssueLinksRow>(issueLinksOf(deps.dialect, ids, UPVOTE, DOWNVOTE))) {
+  for (const row of rows) {
     byIssue.set(Number(row.id), row);
     for (const [id, username, name, state, avatar] of JSON.parse(row.users) as Array<[number, string, string, UserState, string | null]>) users.set(Number(id), { id: Number(id), username, name, state, avatar });
   }
@@ -69,19 +86,17 @@ function labelsOf(row: IssueLinksRow | undefined): IssueLabel[] {
   return (JSON.parse(row.labels) as Array<[number, string, string, string | null, number]>).map(([id, title, color, description, archived]) => ({ id: Number(id), title, color, description, archived: Number(archived) }));
 }
 
-export async function presentIssues(deps: Deps, rows: IssueWithAssignees[], options: { projects?: ProjectRow[]; withLabelsDetails?: boolean; viewer?: Viewer } = {}) {
-  const ids = rows.map((row) => Number(row.id));
-  // The subscriptions count an assignee as a participant: they wait for the assignees unless an
-  // issue the policy was asked about carries them already.
-  const known = rows.every((row) => row.assigneeIds !== undefined);
-  const subscribedWith = (links: Map<number, IssueLinksRow>) =>
-    subscribedOf(deps, options.viewer ?? null, rows.map((row) => ({ ...row, assigneeIds: row.assigneeIds ?? assigneeIdsOf(links.get(Number(row.id))) })));
-  const [{ byIssue, users }, subscribedKnown, projects] = await Promise.all([
-    linksOf(deps, ids),
-    known ? subscribedWith(new Map()) : undefined,
-    projectsOf(deps, rows, options.projects ?? []),
-  ]);
-  const [subscribed, milestones] = await Promise.all([subscribedKnown ?? subscribedWith(byIssue), milestonesOf(deps, rows, projects)]);
+type PresentOptions = { projects?: ProjectRow[]; withLabelsDetails?: boolean; viewer?: Viewer };
+
+export async function presentIssues(deps: Deps, rows: IssueWithAssignees[], options: PresentOptions = {}) {
+  return presentWithLinks(deps, rows, linksOf(deps, rows.map((row) => Number(row.id)), options.viewer ?? null), options);
+}
+
+/** `rows` as entities, with their links (`read`: being read meanwhile). */
+async function presentWithLinks(deps: Deps, rows: IssueWithAssignees[], read: Promise<Links>, options: PresentOptions) {
+  const viewer = options.viewer ?? null;
+  const [{ byIssue, users }, projects] = await Promise.all([read, projectsOf(deps, rows, options.projects ?? [])]);
+  const [subscribed, milestones] = await Promise.all([subscribedOf(deps, viewer, rows, byIssue), milestonesOf(deps, rows, projects)]);
   return rows.map((row) => {
     const links = byIssue.get(Number(row.id));
     return issueEntity(deps.config.baseUrl, row, projects.get(Number(row.project_id))!, {
@@ -104,4 +119,21 @@ function assigneeIdsOf(row: IssueLinksRow | undefined): number[] {
 
 export async function presentIssue(deps: Deps, row: IssueRow, project: ProjectRow, options: { withLabelsDetails?: boolean; viewer?: Viewer } = {}) {
   return (await presentIssues(deps, [row], { projects: [project], ...options }))[0];
+}
+
+const LINK_COLUMN_SET = new Set<string>(LINK_COLUMNS);
+
+/**
+ * GET one issue: the issue `iid` of the caller's project with its links in one statement, presented
+ * only if the caller may read it (an issue they may not read answers as a missing one, as finder.ts's
+ * `findReadableIssue` does). The links are read with the row but used only after the check.
+ */
+export async function presentReadableIssue(deps: Deps, access: PolicySubject & { project: ProjectRow }, iid: number, options: { viewer?: Viewer } = {}) {
+  const [row] = await deps.reads.all<IssueRow & IssueLinksRow>(issueWithLinksOf(deps.dialect, Number(access.project.id), iid, UPVOTE, DOWNVOTE, options.viewer?.id ?? null));
+  if (!row) throw new RecordNotFoundError();
+  const issue: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) if (!LINK_COLUMN_SET.has(column)) issue[column] = value;
+  const facts = Object.assign(issue as IssueRow, { assigneeIds: assigneeIdsOf(row) });
+  if (!canReadIssue(access, facts)) throw new RecordNotFoundError();
+  return (await presentWithLinks(deps, [facts], Promise.resolve(parsedLinks([row])), { projects: [access.project], ...options }))[0];
 }

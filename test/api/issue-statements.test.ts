@@ -1,9 +1,10 @@
 // What reading issues costs in statements (docs/performance.md, issue 40): one issue is the token with
-// its project, the issue with its assignees (issues/issue-lookup-queries.ts), its links
-// (issue-presentation-queries.ts) and the caller's subscription facts (notifications/subscribed-issues-
-// queries.ts); a page of issues the token, the page, the links and the subscription facts (a full page
-// of a search reads the count of its matches with the page). Neither grows with assignees, labels,
-// comments or subscriptions. Counted at the drivers (test/helpers/statement-counter.ts) for a request
+// its project and the issue with its links and the caller's subscription row (issues/issue-
+// presentation-queries.ts); a page of issues the token, the page and
+// the links (a full page of a search reads the count of its matches with the page). The caller's
+// comments are one statement more, only when an issue has comments and neither its subscription row
+// nor its author, assignees or description decide `subscribed` (notifications/subscribed-issues-
+// queries.ts). Neither grows with assignees, labels, comments or subscriptions. Counted at the drivers (test/helpers/statement-counter.ts) for a request
 // that finds nothing in the row cache; on PostgreSQL each statement is a round trip.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
@@ -16,6 +17,8 @@ let reader: TestUser;
 let projectId = 0;
 let busyIid = 0;
 let confidentialIid = 0;
+let commentedIid = 0;
+const plainIids: number[] = [];
 let statements: StatementCounter;
 
 beforeAll(async () => {
@@ -35,8 +38,10 @@ beforeAll(async () => {
   await kiln.apiAs(reader, 'POST', `${base}/${busy.iid}/award_emoji`, { name: 'thumbsup' });
   // An explicit unsubscription wins over being an assignee, a commenter and mentioned.
   await kiln.apiAs(reader, 'POST', `${base}/${busy.iid}/unsubscribe`);
-  for (let i = 0; i < 4; i += 1) await kiln.apiAs(owner, 'POST', base, { title: `Plain ${i}` });
+  for (let i = 0; i < 4; i += 1) plainIids.push((await kiln.apiAs(owner, 'POST', base, { title: `Plain ${i}` })).iid);
   confidentialIid = (await kiln.apiAs(owner, 'POST', base, { title: 'Secret', confidential: true })).iid;
+  commentedIid = (await kiln.apiAs(owner, 'POST', base, { title: 'Commented' })).iid;
+  await kiln.apiAs(reader, 'POST', `${base}/${commentedIid}/notes`, { body: 'Seen it' });
 }, 120_000);
 afterAll(async () => {
   statements.restore();
@@ -53,25 +58,39 @@ async function statementsOf(user: TestUser, path: string): Promise<{ count: numb
 }
 
 describe('statements per issue read', () => {
-  it('one issue with assignees, labels, comments and an unsubscription is four statements', async () => {
+  it('one issue with assignees, labels, comments and an unsubscription is two statements', async () => {
     const read = await statementsOf(reader, `/projects/${projectId}/issues/${busyIid}`);
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({ title: 'Busy', user_notes_count: 2, upvotes: 1, subscribed: false, labels: ['a', 'b'] });
     expect(read.body.assignees.map((user: any) => user.id)).toEqual([owner.id, reader.id].sort((a, b) => a - b));
-    expect(read.count, statements.log?.join('\n---\n')).toBe(4);
+    expect(read.count, statements.log?.join('\n---\n')).toBe(2);
   });
 
-  it('an issue the caller may not read is 404 after the same first two statements', async () => {
+  it('an issue the caller takes part in only by a comment reads the comments: three statements', async () => {
+    const read = await statementsOf(reader, `/projects/${projectId}/issues/${commentedIid}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ title: 'Commented', user_notes_count: 1, subscribed: true });
+    expect(read.count, statements.log?.join('\n---\n')).toBe(3);
+  });
+
+  it('an issue the caller may not read is 404 after the same two statements', async () => {
     const read = await statementsOf(reader, `/projects/${projectId}/issues/${confidentialIid}`);
     expect(read.status).toBe(404);
     expect(read.count, statements.log?.join('\n---\n')).toBe(2);
   });
 
-  it('a page of issues is four statements, whatever the issues carry', async () => {
-    const read = await statementsOf(reader, `/projects/${projectId}/issues`);
+  it('a page of issues is three statements when no comment needs reading', async () => {
+    const read = await statementsOf(reader, `/projects/${projectId}/issues?${[busyIid, ...plainIids].map((iid) => `iids[]=${iid}`).join('&')}`);
     expect(read.status).toBe(200);
     expect(read.body.map((issue: any) => issue.title)).toEqual(['Plain 3', 'Plain 2', 'Plain 1', 'Plain 0', 'Busy']);
     expect(read.body.find((issue: any) => issue.iid === busyIid)).toMatchObject({ subscribed: false, assignees: [expect.anything(), expect.anything()] });
+    expect(read.count, statements.log?.join('\n---\n')).toBe(3);
+  });
+
+  it('a page with an issue the caller only commented reads the comments: four statements', async () => {
+    const read = await statementsOf(reader, `/projects/${projectId}/issues`);
+    expect(read.status).toBe(200);
+    expect(read.body.map((issue: any) => [issue.title, issue.subscribed])).toEqual([['Commented', true], ['Plain 3', false], ['Plain 2', false], ['Plain 1', false], ['Plain 0', false], ['Busy', false]]);
     expect(read.count, statements.log?.join('\n---\n')).toBe(4);
   });
 
@@ -79,7 +98,7 @@ describe('statements per issue read', () => {
     const read = await statementsOf(reader, `/projects/${projectId}/issues?search=plain&per_page=2`);
     expect(read.status).toBe(200);
     expect(read.body.map((issue: any) => issue.title)).toEqual(['Plain 3', 'Plain 2']);
-    // The token, the page with its count, the links and the subscription facts; on SQLite the trigram index first.
-    expect(read.count, statements.log?.join('\n---\n')).toBe(kiln.deps.dialect === 'sqlite' ? 5 : 4);
+    // The token, the page with its count and the links; on SQLite the trigram index first.
+    expect(read.count, statements.log?.join('\n---\n')).toBe(kiln.deps.dialect === 'sqlite' ? 4 : 3);
   });
 });

@@ -37,6 +37,8 @@ beforeAll(async () => {
   iids.codeMentionsBob = await open('quotes bob in code', alice, { description: 'run `@bob` literally' });
   iids.bobCommented = await open('bob commented', alice);
   await kiln.api('POST', `/projects/${project.id}/issues/${iids.bobCommented}/notes`, { token: bob.token, body: { body: 'me too' } });
+  iids.othersCommented = await open('carol commented', alice);
+  await kiln.api('POST', `/projects/${project.id}/issues/${iids.othersCommented}/notes`, { token: carol.token, body: { body: 'looks fine to me' } });
   iids.noteMentionsBob = await open('a comment mentions bob', alice);
   await kiln.api('POST', `/projects/${project.id}/issues/${iids.noteMentionsBob}/notes`, { token: carol.token, body: { body: 'asking @bob' } });
   iids.bobSubscribed = await open('bob subscribed', alice);
@@ -52,6 +54,7 @@ const EXPECTED_FOR_BOB: Record<string, boolean> = {
   mentionsBob: true,
   codeMentionsBob: false,
   bobCommented: true,
+  othersCommented: false,
   noteMentionsBob: true,
   bobSubscribed: true,
   bobUnsubscribed: false,
