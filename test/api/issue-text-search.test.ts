@@ -33,6 +33,7 @@ beforeAll(async () => {
   await create('quoted', { title: 'Say "hi" to 100%_done', description: null });
   await create('plain', { title: 'Slow build', description: 'the login page is slow too' });
   await create('short', { title: 'Go', description: 'ok' });
+  await create('accented', { title: 'Crème brûlée on ſtage', description: null });
 });
 
 afterAll(async () => {
@@ -55,6 +56,14 @@ describe('issue text search', () => {
     expect(await inProject('0_d')).toEqual([]);
     expect(await inProject('go')).toEqual(['Go']);
     expect(await everywhere('ok')).toEqual(['Go']);
+  });
+
+  it('lower-cases the text, not only ASCII, and answers the LIKE, not the index, where their case folding differs', async () => {
+    expect(await inProject('CRÈME BRÛLÉE')).toEqual(['Crème brûlée on ſtage']);
+    expect(await everywhere('brûlée')).toEqual(['Crème brûlée on ſtage']);
+    // SQLite's trigram index folds the long s to "s" and names the issue; the LIKE does not match it.
+    expect(await inProject('stage')).toEqual([]);
+    expect(await everywhere('on stage')).toEqual([]);
   });
 
   it('follows edits and deletions', async () => {
