@@ -18,6 +18,16 @@ export function memberProjects(userId: number, nowMs: number, level: number = AC
   return sql<boolean>`id in (${memberProjectIdsSql(userId, level, nowMs)})`;
 }
 
+/** The body of the CTE `member_projects`: memberProjectIdsSql at any level, parenthesized (the builder writes a raw body bare). */
+export function memberProjectsCteBody(userId: number, nowMs: number) {
+  return sql<{ id: number }>`(${memberProjectIdsSql(userId, ACCESS.guest, nowMs)})`;
+}
+
+/** Projects in the set `member_projects` of the statement's WITH (finders.ts, memberProjectKeysPage). */
+export function inMemberProjectsCte() {
+  return sql<boolean>`id in (select id from member_projects)`;
+}
+
 /** Public and internal projects, and the user's own (GitLab's ProjectsFinder for a signed-in user). */
 export function visibleOrMemberProjects(userId: number, nowMs: number) {
   return sql<boolean>`(visibility in ('public', 'internal') or id in (${memberProjectIdsSql(userId, ACCESS.guest, nowMs)}))`;

@@ -1,10 +1,14 @@
 // Read queries for the accounts listings, each served by an index and bounded by pagination.
+import type { CompiledQuery, QueryCreator } from 'kysely';
 import type { Deps } from '../platform/deps.js';
+import type { DB } from '../platform/db/schema.js';
+import { COUNT_LIMIT } from '../platform/http/pagination.js';
+import { pageWithCountQuery } from '../platform/http/pagination-queries.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import { canOnInstance } from '../platform/auth/policies/index.js';
 import { ACCESS } from '../platform/auth/access-levels.js';
 import type { NamespaceRow, ProjectRow } from './access.js';
-import { memberProjects, nameOrPathLike, namespaceVersion, noRows, ownedGroupsOnly, visibleOrMemberGroups, visibleOrMemberProjects } from './finders-queries.js';
+import { inMemberProjectsCte, memberProjects, memberProjectsCteBody, nameOrPathLike, namespaceVersion, noRows, ownedGroupsOnly, visibleOrMemberGroups, visibleOrMemberProjects } from './finders-queries.js';
 import { containsPattern } from './like-pattern.js';
 
 export interface ProjectFilters {
@@ -26,9 +30,9 @@ export interface ProjectFilters {
  * Projects the user can see (GitLab's ProjectsFinder for `GET /projects`): anonymous callers see
  * public projects only, and have no memberships to filter by.
  */
-export function visibleProjectsQuery(deps: Deps, user: AuthUser | null, filters: ProjectFilters) {
+export function visibleProjectsQuery(deps: Deps, user: AuthUser | null, filters: ProjectFilters, from: ProjectsFrom = { db: deps.db, memberSet: false }) {
   const now = deps.clock.now();
-  let query = deps.db.selectFrom('projects').selectAll();
+  let query = from.db.selectFrom('projects').selectAll();
   if (!user) {
     query = filters.membership || filters.owned ? query.where(noRows()) : query.where('visibility', '=', 'public');
   } else if (filters.owned) {
@@ -36,7 +40,7 @@ export function visibleProjectsQuery(deps: Deps, user: AuthUser | null, filters:
     // level, not any membership (a Developer's project is not theirs), administrators included.
     query = query.where(memberProjects(user.id, now, ACCESS.owner));
   } else if (filters.membership) {
-    query = query.where(memberProjects(user.id, now));
+    query = query.where(from.memberSet ? inMemberProjectsCte() : memberProjects(user.id, now));
   } else if (!canOnInstance(user, 'admin_all_resources')) {
     query = query.where(visibleOrMemberProjects(user.id, now));
   }
@@ -59,8 +63,32 @@ export function visibleProjectsQuery(deps: Deps, user: AuthUser | null, filters:
  * listing needs to find the kept entities. A project row is 40 columns, and reading them was most of
  * a page's statement (20 rows: ~200 µs of ~260 on SQLite) when the entities are kept anyway.
  */
-export function visibleProjectKeysQuery(deps: Deps, user: AuthUser | null, filters: ProjectFilters) {
-  return visibleProjectsQuery(deps, user, filters).clearSelect().select(['id', 'version', 'namespace_id', 'forked_from_project_id', namespaceVersion().as('namespace_version')]);
+export function visibleProjectKeysQuery(deps: Deps, user: AuthUser | null, filters: ProjectFilters, from?: ProjectsFrom) {
+  return visibleProjectsQuery(deps, user, filters, from).clearSelect().select(['id', 'version', 'namespace_id', 'forked_from_project_id', namespaceVersion().as('namespace_version')]);
+}
+
+/**
+ * Where visibleProjectsQuery reads from: the database, or a statement whose WITH holds the caller's
+ * projects (`member_projects`, memberProjectIdsSql), which `memberSet` makes `membership` read.
+ */
+interface ProjectsFrom {
+  db: QueryCreator<DB>;
+  memberSet: boolean;
+}
+
+/**
+ * The page statement (pagination.ts, a `OnePass`) of the caller's projects by membership: the keys
+ * of visibleProjectKeysQuery with the bounded count, the set of the projects they reach computed
+ * once, as a materialized CTE at the statement's head that the page and the count both read. Written
+ * in each (`id in (…)` twice), PostgreSQL computed the set twice, planned anew on every run (2,000
+ * projects: ~3,400 µs of backend CPU a page against ~2,200). Null for other listings.
+ */
+export function memberProjectKeysPage(deps: Deps, user: AuthUser | null, filters: ProjectFilters): ((perPage: number, offset: number) => CompiledQuery<unknown>) | null {
+  if (!user || !filters.membership || filters.owned) return null;
+  const db = deps.db.withRecursive((cte) => cte('member_projects(id)').materialized(), () => memberProjectsCteBody(user.id, deps.clock.now())) as unknown as QueryCreator<DB>;
+  const page = visibleProjectKeysQuery(deps, user, filters, { db, memberSet: true });
+  const counted = visibleProjectKeysQuery(deps, user, filters, { db: deps.db, memberSet: true });
+  return (perPage, offset) => pageWithCountQuery(page, perPage, offset, COUNT_LIMIT, counted).compile();
 }
 
 /**

@@ -12,7 +12,7 @@ import { accountHooks } from './hooks.js';
 import { findProject, findUser } from './lookup.js';
 import { toAuthUser } from './user-entities.js';
 import type { AuthUser, Principal } from '../platform/auth/principal.js';
-import { namespaceOf, namespacesOf, projectsByIds, visibleProjectKeysQuery } from './finders.js';
+import { memberProjectKeysPage, namespaceOf, namespacesOf, projectsByIds, visibleProjectKeysQuery } from './finders.js';
 import { keptProjectJson, projectEntity, projectJson, projectJsonKey } from './entities.js';
 import { forkedFromJson } from './fork-network.js';
 import { sharedWithGroups } from './group-links.js';
@@ -30,9 +30,14 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     ability: { instance: 'read_instance' }, auth: 'optional',
     params: PROJECT_LIST_PARAMS,
     // The page's keys and count in one statement; the rows of the entities not kept only on a miss.
-    handler: async ({ params, principal, paginateWithCount, input }) => {
+    // The caller's projects by membership read the set of them once (finders.ts, memberProjectKeysPage);
+    // filtered by custom attributes, the page is the usual statement.
+    handler: async ({ params, principal, paginateWithCount, paginateInOnePass, input }) => {
       const user = principal?.user ?? null;
-      return projectListAnswer(deps, user, input, visibleProjectKeysQuery(deps, user, projectFilters(params)), paginateWithCount);
+      const filters = projectFilters(params);
+      const memberPage = customAttributeFilter(input, user).length === 0 ? memberProjectKeysPage(deps, user, filters) : null;
+      const paginate = memberPage ? <Row>(query: SelectQueryBuilder<any, any, Row>) => paginateInOnePass(query, memberPage) : paginateWithCount;
+      return projectListAnswer(deps, user, input, visibleProjectKeysQuery(deps, user, filters), paginate);
     },
   });
 

@@ -30,10 +30,11 @@ export const TOTAL_COLUMN = 'kiln_total';
 /**
  * `query`'s page with the bounded count as one more column of every row, `TOTAL_COLUMN`: one
  * statement instead of two. The count is a scalar subquery that names no outer column, so both
- * databases run it once per statement (PostgreSQL as an InitPlan), not once per row.
+ * databases run it once per statement (PostgreSQL as an InitPlan), not once per row. `counted` is
+ * `query` without its WITH, for a query whose CTE the count reads too (written once, at the head).
  */
-export function pageWithCountQuery<Row>(query: SelectQueryBuilder<any, any, Row>, perPage: number, offset: number, limit: number) {
-  return query.select(sql<number>`(select count(*) from (${limitedRows(query, limit)}) as counted)`.as(TOTAL_COLUMN)).limit(pageSize(perPage)).offset(offset);
+export function pageWithCountQuery<Row>(query: SelectQueryBuilder<any, any, Row>, perPage: number, offset: number, limit: number, counted: SelectQueryBuilder<any, any, any> = query) {
+  return query.select(sql<number>`(select count(*) from (${limitedRows(counted, limit)}) as counted)`.as(TOTAL_COLUMN)).limit(pageSize(perPage)).offset(offset);
 }
 
 /** How `onePassPageQuery` reads the page's rows again: the table, the alias the query gives it, and its key. */
