@@ -32,15 +32,8 @@ export function userBasic(baseUrl: string, user: UserLike) {
 
 /** GitLab's `User` entity: UserBasic plus the public profile. */
 export function userProfile(baseUrl: string, user: UserRow) {
-  // UserBasic's fields by name, not spread first: a literal that starts with a spread defines every
-  // later property on V8's slow path (docs/performance.md, Findings).
   return {
-    id: Number(user.id),
-    username: user.username,
-    name: user.name,
-    state: user.state,
-    avatar_url: avatarUrl(baseUrl, user),
-    web_url: userWebUrl(baseUrl, user.username),
+    ...userBasic(baseUrl, user),
     created_at: isoTime(user.created_at),
     bio: user.bio,
     location: user.location,
