@@ -35,7 +35,7 @@ export interface IssueHooks {
    * its assignees' ids, the user's explicit subscription row (`explicit`, null without one) and its
    * count of comments (`userNotes`), as issue-presentation-queries.ts reads them.
    */
-  subscribedIssueIds?: (user: { id: number; username: string }, issues: Array<IssueRow & { assigneeIds: number[]; explicit: boolean | null; userNotes: number }>) => Promise<Set<number>>;
+  subscribedIssueIds?: (user: { id: number; username: string }, issues: Array<Pick<IssueRow, 'id' | 'author_id' | 'description'> & { assigneeIds: number[]; explicit: boolean | null; userNotes: number }>) => Promise<Set<number>>;
   /** The issue page's "Add a to do" / "Mark as done" button for its reader (the todos feature registers it); `self` is the issue's page. */
   todoButton?: (context: PageContext, issue: { id: number; projectId: number }, self: string) => Promise<Html>;
   /** The project's description templates for the new issue and new merge request pages (the templates feature registers it). */

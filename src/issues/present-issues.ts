@@ -56,7 +56,12 @@ function subscribedOf(deps: Deps, viewer: Viewer, rows: IssueWithAssignees[], li
   return subscribed(viewer, rows.map((row) => {
     const link = links.get(Number(row.id));
     const explicit = link?.subscribed ?? null;
-    return { ...row, assigneeIds: row.assigneeIds ?? assigneeIdsOf(link), explicit: explicit === null ? null : Number(explicit) === 1, userNotes: Number(link?.notes ?? 0) };
+    // Only the facts the rule reads: spreading the whole row copied its ~30 columns for every issue
+    // (~4 % of a page of issues' CPU in a profile).
+    return {
+      id: row.id, author_id: row.author_id, description: row.description, assigneeIds: row.assigneeIds ?? assigneeIdsOf(link),
+      explicit: explicit === null ? null : Number(explicit) === 1, userNotes: Number(link?.notes ?? 0),
+    };
   }));
 }
 
