@@ -1,5 +1,6 @@
 // Wire shapes of users (GitLab's UserBasic, User, UserPublic/UserWithAdmin), fields listed explicitly.
 import { isoTime } from '../platform/clock.js';
+import { defineEntity, field, type Field } from '../platform/http/entity.js';
 import type { AuthUser } from '../platform/auth/principal.js';
 import type { UserRow } from './lookup.js';
 import { avatarUrl, type AvatarOwner } from './avatar-urls.js';
@@ -19,60 +20,96 @@ export function toAuthUser(row: Pick<UserRow, 'id' | 'username' | 'name' | 'stat
 /** What UserBasic is built from: select these columns (`avatar` included) with the user. */
 export type UserLike = Pick<UserRow, 'id' | 'username' | 'name' | 'state' | 'avatar'>;
 
-export function userBasic(baseUrl: string, user: UserLike) {
-  return {
-    id: Number(user.id),
-    username: user.username,
-    name: user.name,
-    state: user.state,
-    avatar_url: avatarUrl(baseUrl, user),
-    web_url: userWebUrl(baseUrl, user.username),
-  };
+/** What the user entities are computed from. */
+interface UserSource<U extends UserLike> {
+  baseUrl: string;
+  user: U;
 }
 
-/** GitLab's `User` entity: UserBasic plus the public profile. */
-export function userProfile(baseUrl: string, user: UserRow) {
-  return {
-    ...userBasic(baseUrl, user),
-    created_at: isoTime(user.created_at),
-    bio: user.bio,
-    location: user.location,
-    public_email: user.public_email,
-    skype: '',
-    linkedin: '',
-    twitter: '',
-    website_url: user.website_url,
-    organization: user.organization,
-    job_title: '',
-    pronouns: user.pronouns ? user.pronouns : null,
-    bot: false,
-  };
+// Each entity is one definition (platform/http/entity.ts): its object is one literal with every field
+// and its serialiser is compiled from the same list. Extending an entity by spreading the smaller one's
+// object first put every later field on V8's slow path (the User entity's own CPU was ~6 % of
+// GET /users/:id in a profile).
+const USER_BASIC_FIELDS = {
+  id: field.integer(({ user }: UserSource<UserLike>) => Number(user.id)),
+  username: field.string(({ user }: UserSource<UserLike>) => user.username),
+  name: field.string(({ user }: UserSource<UserLike>) => user.name),
+  state: field.string(({ user }: UserSource<UserLike>) => user.state),
+  avatar_url: field.string(({ baseUrl, user }: UserSource<UserLike>) => avatarUrl(baseUrl, user)),
+  web_url: field.string(({ baseUrl, user }: UserSource<UserLike>) => userWebUrl(baseUrl, user.username)),
+};
+
+const USER_BASIC_ENTITY = defineEntity<UserSource<UserLike>>()(USER_BASIC_FIELDS);
+
+export function userBasic(baseUrl: string, user: UserLike) {
+  return USER_BASIC_ENTITY.present({ baseUrl, user });
 }
+
+const blank = <S>() => field.string((_: S) => '');
+
+/** GitLab's `User` entity: UserBasic plus the public profile. */
+const USER_FIELDS = {
+  ...USER_BASIC_FIELDS,
+  created_at: field.nullableString(({ user }: UserSource<UserRow>) => isoTime(user.created_at)),
+  bio: field.string(({ user }: UserSource<UserRow>) => user.bio),
+  location: field.string(({ user }: UserSource<UserRow>) => user.location),
+  public_email: field.string(({ user }: UserSource<UserRow>) => user.public_email),
+  skype: blank<UserSource<UserRow>>(),
+  linkedin: blank<UserSource<UserRow>>(),
+  twitter: blank<UserSource<UserRow>>(),
+  website_url: field.string(({ user }: UserSource<UserRow>) => user.website_url),
+  organization: field.string(({ user }: UserSource<UserRow>) => user.organization),
+  job_title: blank<UserSource<UserRow>>(),
+  pronouns: field.nullableString(({ user }: UserSource<UserRow>) => (user.pronouns ? user.pronouns : null)),
+  bot: field.boolean((_: UserSource<UserRow>) => false),
+};
+
+export const USER_ENTITY = defineEntity<UserSource<UserRow>>()(USER_FIELDS);
+
+export function userProfile(baseUrl: string, user: UserRow) {
+  return USER_ENTITY.present({ baseUrl, user });
+}
+
+/** What UserPublic adds is computed from: the user's identities and personal projects, loaded by the caller. */
+interface PrivateUserSource extends UserSource<UserRow> {
+  identities: IdentityEntity[];
+  personalProjects: number;
+}
+
+const IDENTITIES: Field<PrivateUserSource, IdentityEntity[]> = {
+  schema: {
+    type: 'array',
+    items: { type: 'object', properties: { provider: { type: 'string' }, extern_uid: { type: 'string' }, saml_provider_id: { type: 'null' } }, required: ['provider', 'extern_uid', 'saml_provider_id'] },
+  },
+  value: ({ identities }) => identities,
+};
 
 /**
  * What the user themself (or an administrator) sees: GitLab's UserPublic / UserWithAdmin. The user's
  * external identities and how many projects their personal namespace holds are loaded by the caller
  * (identitiesOf, personalProjectCounts: one query each for a page of users).
  */
+export const USER_PRIVATE_ENTITY = defineEntity<PrivateUserSource>()({
+  ...USER_FIELDS,
+  last_sign_in_at: field.null<PrivateUserSource>(),
+  confirmed_at: field.nullableString(({ user }: PrivateUserSource) => isoTime(user.created_at)),
+  email: field.string(({ user }: PrivateUserSource) => user.email),
+  theme_id: field.integer((_: PrivateUserSource) => 1),
+  color_scheme_id: field.integer((_: PrivateUserSource) => 1),
+  projects_limit: field.integer(({ user }: PrivateUserSource) => Number(user.projects_limit)),
+  current_sign_in_at: field.null<PrivateUserSource>(),
+  identities: IDENTITIES,
+  can_create_group: field.boolean((_: PrivateUserSource) => true),
+  can_create_project: field.boolean(({ user, personalProjects }: PrivateUserSource) => mayCreatePersonalProject(Number(user.projects_limit), personalProjects)),
+  two_factor_enabled: field.boolean(({ user }: PrivateUserSource) => user.otp_required === 1),
+  external: field.boolean((_: PrivateUserSource) => false),
+  private_profile: field.boolean(({ user }: PrivateUserSource) => user.private_profile === 1),
+  is_admin: field.boolean(({ user }: PrivateUserSource) => user.admin === 1),
+  last_activity_on: field.nullableString(({ user }: PrivateUserSource) => user.last_activity_on),
+});
+
 export function userPrivate(baseUrl: string, user: UserRow, loaded: { identities?: IdentityEntity[]; personalProjects: number }) {
-  return {
-    ...userProfile(baseUrl, user),
-    last_sign_in_at: null,
-    confirmed_at: isoTime(user.created_at),
-    email: user.email,
-    theme_id: 1,
-    color_scheme_id: 1,
-    projects_limit: Number(user.projects_limit),
-    current_sign_in_at: null,
-    identities: loaded.identities ?? [],
-    can_create_group: true,
-    can_create_project: mayCreatePersonalProject(Number(user.projects_limit), loaded.personalProjects),
-    two_factor_enabled: user.otp_required === 1,
-    external: false,
-    private_profile: user.private_profile === 1,
-    is_admin: user.admin === 1,
-    last_activity_on: user.last_activity_on,
-  };
+  return USER_PRIVATE_ENTITY.present({ baseUrl, user, identities: loaded.identities ?? [], personalProjects: loaded.personalProjects });
 }
 
 /** GitLab's UserActivity (GET /user/activities). */

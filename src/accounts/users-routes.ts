@@ -11,7 +11,8 @@ import { canOnInstance } from '../platform/auth/policies/index.js';
 import { findUser, type UserRow } from './lookup.js';
 import { usersQuery } from './users-finder.js';
 import { customAttributeFilter, customAttributesOf, ownersWith, showsCustomAttributes } from './custom-attribute-filters.js';
-import { avatarUrl, userBasic, userPrivate, userProfile } from './user-entities.js';
+import { avatarUrl, userBasic, userPrivate, userProfile, USER_ENTITY, USER_PRIVATE_ENTITY } from './user-entities.js';
+import { JsonText } from '../platform/http/json-text.js';
 import { avatarChange } from './avatar-change.js';
 import { changeUserAvatar } from './change-user-avatar.js';
 import { GITLAB_COMPAT_VERSION, KILN_VERSION } from '../platform/version.js';
@@ -60,7 +61,7 @@ export function usersRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     method: 'GET', url: '/user', summary: 'The authenticated user', tags: ['users'], extraScopes: ['read_user'],
     ability: { instance: 'log_in' },
-    handler: async ({ actor }) => withIdentities(await findUser(deps, actor.user.id)),
+    handler: async ({ actor }) => JsonText.of(USER_PRIVATE_ENTITY.serialize(await withIdentities(await findUser(deps, actor.user.id)))),
   });
 
   apiRoute(app, deps, {
@@ -97,8 +98,12 @@ export function usersRoutes(app: FastifyInstance, deps: Deps): void {
     params: { id: p.string.required() },
     handler: async ({ params, actor, input }) => {
       const user = await findUser(deps, params.id);
-      const entity = canOnInstance(actor.user, 'admin_all_resources') || actor.user.id === user.id ? await withIdentities(user) : userProfile(base, user);
-      if (!showsCustomAttributes(input, actor.user)) return entity;
+      const seesPrivate = canOnInstance(actor.user, 'admin_all_resources') || actor.user.id === user.id;
+      if (!showsCustomAttributes(input, actor.user)) {
+        // Written by the entities' compiled serialisers (the answer every client reads of a user).
+        return JsonText.of(seesPrivate ? USER_PRIVATE_ENTITY.serialize(await withIdentities(user)) : USER_ENTITY.serialize(userProfile(base, user)));
+      }
+      const entity = seesPrivate ? await withIdentities(user) : userProfile(base, user);
       return { ...entity, custom_attributes: (await customAttributesOf(deps.db, 'user_id', [Number(user.id)])).get(Number(user.id)) };
     },
   });
