@@ -57,11 +57,14 @@ export function runnerEntity(runner: CiRunnerRow, now: number) {
   };
 }
 
+/** GitLab's ONLINE_CONTACT_TIMEOUT: a runner that asked for a job within it is online. */
+export const RUNNER_ONLINE_MS = 2 * 3600_000;
+
 /** GitLab's runner status: online when it asked within 2 hours, stale after 7 days, never_contacted before its first request. */
 export function runnerStatus(runner: Pick<CiRunnerRow, 'contacted_at' | 'created_at'>, now: number): string {
   if (runner.contacted_at === null) return Number(runner.created_at) < now - 7 * 86400_000 ? 'stale' : 'never_contacted';
   const age = now - Number(runner.contacted_at);
-  if (age < 2 * 3600_000) return 'online';
+  if (age < RUNNER_ONLINE_MS) return 'online';
   return age > 7 * 86400_000 ? 'stale' : 'offline';
 }
 

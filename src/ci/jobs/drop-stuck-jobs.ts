@@ -5,9 +5,11 @@
 // at least SILENCE_FLOOR_MS, so a short timeout is not mistaken for a dead runner between two
 // keep-alives) fails with `runner_system_failure`, and
 // its pipeline goes on (later `when: on_failure`/`always` jobs, then its final status). A pending job
-// no runner has taken for a day fails with `stuck_or_timeout_failure` (GitLab's
-// Ci::StuckBuilds::DropPendingService), so a pipeline whose runners are gone ends instead of waiting
-// for ever. Checked by a background job every few minutes.
+// fails with `stuck_or_timeout_failure` (GitLab's Ci::StuckBuilds::DropPendingService) when no runner
+// took it for a day, or already after an hour when it is stuck: no runner that could take it is
+// online (GitLab's Ci::Build#stuck?: not paused, asked for a job within the last 2 hours, and would be
+// handed it by a claim: its scope, `ref_protected` and tags, claim-job.ts). So a pipeline whose
+// runners are gone ends instead of waiting for ever. Checked by a background job every few minutes.
 import type { Deps } from '../../platform/deps.js';
 import { scheduleOnce } from '../../platform/jobs/daily.js';
 import { readOptions } from '../pipelines/build-options.js';
@@ -15,12 +17,16 @@ import { jobTimeout } from '../runners/job-payload.js';
 import { finishJob } from './runner-updates.js';
 import { queueSignal } from '../queue-signal.js';
 import { settleStaleResources } from '../pipelines/settle-stale-resources.js';
+import { jobsRunnerMayTake } from '../runners/claim-job.js';
+import { RUNNER_ONLINE_MS } from '../entities.js';
 
 export const DROP_STUCK_JOBS_JOB = 'ci.drop_stuck_jobs';
 export const STUCK_CHECK_EVERY_MS = 5 * 60_000;
 const SILENCE_FLOOR_MS = 5 * 60_000;
 /** GitLab's BUILD_PENDING_OUTDATED_TIMEOUT. */
 export const PENDING_OUTDATED_MS = 24 * 60 * 60_000;
+/** GitLab's BUILD_PENDING_STUCK_TIMEOUT. */
+export const PENDING_STUCK_MS = 60 * 60_000;
 /** Looked at per run; the rest wait for the next run. */
 const BATCH = 500;
 
@@ -45,20 +51,20 @@ export async function dropStuckJobs(deps: Deps): Promise<number> {
     // finishJob's guarded update loses to a runner that reported in the meantime.
     if (await finishJob(deps, build, 'failed', 'runner_system_failure')) dropped += 1;
   }
-  const outdated = await dropOutdatedPending(deps, now);
+  const outdated = await dropPending(deps, await pendingSince(deps, now - PENDING_OUTDATED_MS));
+  const stuck = await dropPending(deps, await withoutOnlineRunner(deps, await pendingSince(deps, now - PENDING_STUCK_MS), now));
   // After the drops: a job failed above frees its resource in its own transaction already.
   const settled = await settleStaleResources(deps);
-  if (dropped + outdated + settled > 0) queueSignal(deps).tick();
-  if (dropped + outdated > 0) {
-    deps.log.info({ dropped, outdated }, 'failed CI jobs whose runner stopped sending updates or that no runner took for a day');
+  if (dropped + outdated + stuck + settled > 0) queueSignal(deps).tick();
+  if (dropped + outdated + stuck > 0) {
+    deps.log.info({ dropped, outdated, stuck }, 'failed CI jobs whose runner stopped sending updates, that no runner took for a day, or that no online runner could take for an hour');
   }
-  return dropped + outdated;
+  return dropped + outdated + stuck;
 }
 
-/** Pending jobs created and last changed over a day ago; the guarded update loses to a runner claiming one now. */
-async function dropOutdatedPending(deps: Deps, now: number): Promise<number> {
-  const before = now - PENDING_OUTDATED_MS;
-  const outdated = await deps.db
+/** Pending jobs created and last changed before `before`, oldest first. */
+function pendingSince(deps: Deps, before: number) {
+  return deps.db
     .selectFrom('ci_builds')
     .selectAll()
     .where('status', '=', 'pending')
@@ -68,8 +74,31 @@ async function dropOutdatedPending(deps: Deps, now: number): Promise<number> {
     .orderBy('id')
     .limit(BATCH)
     .execute();
+}
+
+type PendingJob = Awaited<ReturnType<typeof pendingSince>>[number];
+
+/**
+ * The jobs no online runner could take. Every runner not paused that asked within the online window
+ * is asked which of them it may take (one query each, and only while jobs are left unanswered; a job
+ * one of them may take is not stuck, it waits for that runner).
+ */
+async function withoutOnlineRunner(deps: Deps, jobs: PendingJob[], now: number): Promise<PendingJob[]> {
+  if (jobs.length === 0) return jobs;
+  const runners = await deps.db.selectFrom('ci_runners').selectAll().where('active', '=', 1).where('contacted_at', '>', now - RUNNER_ONLINE_MS).orderBy('id').execute();
+  let waiting = jobs;
+  for (const runner of runners) {
+    if (waiting.length === 0) break;
+    const takeable = new Set(await jobsRunnerMayTake(deps, runner, waiting.map((job) => Number(job.id))));
+    waiting = waiting.filter((job) => !takeable.has(Number(job.id)));
+  }
+  return waiting;
+}
+
+/** Fails the pending jobs; the guarded update loses to a runner claiming one now. */
+async function dropPending(deps: Deps, jobs: PendingJob[]): Promise<number> {
   let dropped = 0;
-  for (const build of outdated) if (await finishJob(deps, build, 'failed', 'stuck_or_timeout_failure', undefined, 'pending')) dropped += 1;
+  for (const build of jobs) if (await finishJob(deps, build, 'failed', 'stuck_or_timeout_failure', undefined, 'pending')) dropped += 1;
   return dropped;
 }
 

@@ -75,6 +75,17 @@ function runnerMayTake(runner: CiRunnerRow, build: { tag_list: string | null }):
   return wanted.every((tag) => offered.has(tag));
 }
 
+/**
+ * Which of the pending jobs `jobIds` the runner could take, read as a claim reads them (its scope,
+ * `ref_protected`, its tags): the stuck-job check's question (drop-stuck-jobs.ts).
+ */
+export async function jobsRunnerMayTake(deps: Deps, runner: CiRunnerRow, jobIds: number[]): Promise<number[]> {
+  const query = await scopedQuery(deps, runner);
+  if (!query || jobIds.length === 0) return [];
+  const candidates = await query.select(['id', 'tag_list']).where('id', 'in', jobIds).execute();
+  return candidates.filter((candidate) => runnerMayTake(runner, candidate)).map((candidate) => Number(candidate.id));
+}
+
 export async function claimJob(deps: Deps, runner: CiRunnerRow): Promise<Claimed | null> {
   const query = await scopedQuery(deps, runner);
   if (!query) return null;
