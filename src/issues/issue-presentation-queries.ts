@@ -66,9 +66,6 @@ from issues i where i.project_id = \u0000 and i.iid = \u0000`.split('\u0000');
 const templates = { sqlite: templateOf(text('sqlite')), postgres: templateOf(text('postgres')) };
 const oneTemplates = { sqlite: templateOf(oneText('sqlite')), postgres: templateOf(oneText('postgres')) };
 
-/** The columns `issueWithLinksOf` adds to the issue's own. */
-export const LINK_COLUMNS = ['assignees', 'labels', 'users', 'notes', 'upvotes', 'downvotes', 'time_spent', 'subscribed'] as const;
-
 /**
  * The issue `iid` of project `projectId` with its links as `issueLinksOf` reads them (no row when there
  * is none): one statement for reading one issue, whether or not the caller may see it.

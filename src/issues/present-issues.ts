@@ -9,7 +9,7 @@ import type { IssueLabel } from '../labels/api.js';
 import { milestoneEntity, type MilestoneParentPath, type MilestoneRow } from '../milestones/api.js';
 import { issueEntity, type IssueRow, type Users } from './entities.js';
 import { DOWNVOTE, UPVOTE } from './award-emoji/award-emoji.js';
-import { issueLinksOf, issueWithLinksOf, LINK_COLUMNS, type IssueLinksRow } from './issue-presentation-queries.js';
+import { issueLinksOf, issueWithLinksOf, type IssueLinksRow } from './issue-presentation-queries.js';
 import { RecordNotFoundError } from '../platform/errors.js';
 import { canReadIssue, type PolicySubject } from '../platform/auth/policies/index.js';
 import { issueHooks } from './hooks.js';
@@ -126,8 +126,6 @@ export async function presentIssue(deps: Deps, row: IssueRow, project: ProjectRo
   return (await presentIssues(deps, [row], { projects: [project], ...options }))[0];
 }
 
-const LINK_COLUMN_SET = new Set<string>(LINK_COLUMNS);
-
 /**
  * GET one issue: the issue `iid` of the caller's project with its links in one statement, presented
  * only if the caller may read it (an issue they may not read answers as a missing one, as finder.ts's
@@ -136,9 +134,9 @@ const LINK_COLUMN_SET = new Set<string>(LINK_COLUMNS);
 export async function presentReadableIssue(deps: Deps, access: PolicySubject & { project: ProjectRow }, iid: number, options: { viewer?: Viewer } = {}) {
   const [row] = await deps.reads.all<IssueRow & IssueLinksRow>(issueWithLinksOf(deps.dialect, Number(access.project.id), iid, UPVOTE, DOWNVOTE, options.viewer?.id ?? null));
   if (!row) throw new RecordNotFoundError();
-  const issue: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(row)) if (!LINK_COLUMN_SET.has(column)) issue[column] = value;
-  const facts = Object.assign(issue as IssueRow, { assigneeIds: assigneeIdsOf(row) });
+  // One row is both the issue (every use reads its columns by name) and its links: copying the issue's
+  // columns out of it cost ~4 % of GET one issue's server CPU.
+  const facts = Object.assign(row, { assigneeIds: assigneeIdsOf(row) });
   if (!canReadIssue(access, facts)) throw new RecordNotFoundError();
   return (await presentWithLinks(deps, [facts], Promise.resolve(parsedLinks([row])), { projects: [access.project], ...options }))[0];
 }
