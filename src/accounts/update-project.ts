@@ -6,7 +6,7 @@ import { inTransaction, isUniqueViolation } from '../platform/db/database.js';
 import { ValidationError } from '../platform/errors.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import type { ProjectAccess } from '../platform/auth/subjects.js';
-import { authorizeProject } from '../platform/auth/policies/index.js';
+import { authorizeProject, canOnProject } from '../platform/auth/policies/index.js';
 import type { UploadedFile } from '../platform/http/multipart.js';
 import { checkLength } from '../platform/http/params.js';
 import { cleanTopics, settingColumns, settingsProblems } from './project-settings.js';
@@ -64,6 +64,12 @@ async function setDefaultBranch(deps: Deps, project: ProjectRow, branch: string)
 }
 
 export async function updateProject(deps: Deps, access: ProjectAccess, input: UpdateProjectInput): Promise<ProjectRow> {
+  // GitLab's Projects::UpdateService drops, without a word, what the caller may not change: the
+  // project's artifact size limit is the administrators' (the request still succeeds, 200).
+  if (input.stored?.max_artifacts_size !== undefined && !canOnProject(access, 'update_max_artifacts_size')) {
+    const { max_artifacts_size: _dropped, ...allowed } = input.stored;
+    input = { ...input, stored: allowed };
+  }
   if (input.name !== undefined) authorizeProject(access, 'rename_project');
   if (input.visibility !== undefined) authorizeProject(access, 'change_visibility_level');
   await validate(deps, access, input);

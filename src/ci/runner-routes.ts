@@ -1,5 +1,5 @@
 // Runners for users (GitLab's API::Ci::Runners, API::Ci::Runner user endpoints): create one with a
-// `glrt-` token (`POST /user/runners`), list, read, change and delete runners, a project's runners,
+// `glrt-` token (`POST /user/runners`), list, read, change and delete runners, the runners a project can use,
 // and new registration tokens for the legacy `POST /runners` registration.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../platform/deps.js';
@@ -10,6 +10,7 @@ import { ForbiddenError, NotFoundError } from '../platform/errors.js';
 import { ApiError } from '../platform/http/api-error.js';
 import { findGroup, findProject } from '../accounts/api.js';
 import { createRunner, parseTagList, resetRegistrationToken, runnerColumns, validateRunner, type RunnerAttributes } from './runners/register-runner.js';
+import { availableRunners } from './runners/available-runners.js';
 import { runnerDetailsEntity, runnerEntity, runnerStatus, type CiRunnerRow } from './entities.js';
 
 const TAGS = ['runners'];
@@ -177,17 +178,11 @@ export function runnerRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   apiRoute(app, deps, {
-    method: 'GET', url: '/projects/:id/runners', summary: "A project's runners (its own and the instance's)", tags: TAGS,
-    ability: { project: 'admin_project' }, params: { id: p.string.required(), ...listFilters },
+    method: 'GET', url: '/projects/:id/runners', summary: 'The runners a project can use: its own, its groups\' and the instance\'s', tags: TAGS,
+    ability: { project: 'read_project_runners' }, params: { id: p.string.required(), ...listFilters },
     handler: async ({ params, project }) => {
       const access = await project();
-      const rows = await deps.db
-        .selectFrom('ci_runners')
-        .selectAll()
-        .where((eb) => eb.or([eb('runner_type', '=', 'instance_type'), eb('id', 'in', eb.selectFrom('ci_runner_projects').select('runner_id').where('project_id', '=', access.project.id))]))
-        .orderBy('id')
-        .execute();
-      return filtered(rows, params).map((runner) => runnerEntity(runner, deps.clock.now()));
+      return filtered(await availableRunners(deps, access.project, access.namespace), params).map((runner) => runnerEntity(runner, deps.clock.now()));
     },
   });
 

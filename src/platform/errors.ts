@@ -17,6 +17,16 @@ export class ForbiddenError extends Error {
   }
 }
 
+/**
+ * A project feature the caller does not have at all (disabled, or private to members): the API's
+ * 403 as any ForbiddenError; a page of the feature answers 404 instead (page-route.ts `feature`).
+ */
+export class FeatureUnavailableError extends ForbiddenError {
+  constructor(readonly feature: string) {
+    super();
+  }
+}
+
 /** Model validation failure: `{"message": {"field": ["message", …]}}` with 400. */
 export class ValidationError extends Error {
   constructor(readonly fields: Record<string, string[]>) {

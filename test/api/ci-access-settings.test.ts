@@ -1,8 +1,10 @@
 // Who sees CI (GitLab's project_policy.rb): builds_access_level (`jobs_enabled`) takes pipelines,
 // jobs and schedules from everyone when `disabled` (administrators and Maintainers too, pages and
 // sidebar alike, and no pipeline is made: "Pipelines are disabled!") and from non-members when
-// `private`; pages without the ability answer Kiln's 403 page; public_jobs (`public_builds`) off keeps pipelines, jobs, logs and artifacts of a public
-// project from non-members and Guests while Reporters read them.
+// `private`; while CI/CD is hidden so, its pages answer 404 as GitLab's check_builds_available! does
+// (anonymous visitors too: nothing to sign in for), while a visitor who has CI/CD but not the page's
+// ability gets Kiln's 403 page; public_jobs (`public_builds`) off keeps pipelines, jobs, logs and
+// artifacts of a public project from non-members and Guests while Reporters read them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipSync } from 'fflate';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
@@ -105,7 +107,14 @@ describe('builds_access_level', () => {
       expect((await api('GET', '/pipelines', token)).status).toBe(403);
       expect(await jobStatuses(token)).toEqual([403, 403, 403, 403, 403, 403]);
     }
-    expect((await (await signedIn(w.stranger)).get(`${base}/-/pipelines`)).statusCode).toBe(403);
+    const stranger = await signedIn(w.stranger);
+    for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/jobs/${jobId}`, `/-/jobs/${jobId}/raw`, '/-/jobs', '/-/pipeline_schedules']) {
+      expect((await stranger.get(`${base}${path}`)).statusCode, path).toBe(404);
+    }
+    // Anonymous visitors of the pages that take them (the schedules page asks them to sign in first).
+    for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/jobs/${jobId}`, `/-/jobs/${jobId}/raw`, '/-/jobs']) {
+      expect((await new WebSession(kiln).get(`${base}${path}`)).statusCode, path).toBe(404);
+    }
     expect((await api('GET', '/pipelines', w.reporter.token)).status).toBe(200);
     expect(await jobStatuses(w.reporter.token)).toEqual([200, 200, 200, 200, 200, 200]);
     // A Guest is a member: the public project's jobs are theirs to read while public_jobs is on.
@@ -133,9 +142,10 @@ describe('builds_access_level', () => {
     expect(await pipelineCount()).toBe(before);
 
     const maintainer = await signedIn(w.maintainer);
-    for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, `/-/jobs/${jobId}`, '/-/jobs', '/-/pipeline_schedules']) {
-      expect((await maintainer.get(`${base}${path}`)).statusCode, path).toBe(403);
+    for (const path of ['/-/pipelines', `/-/pipelines/${pipelineId}`, '/-/pipelines/new', `/-/jobs/${jobId}`, '/-/jobs', '/-/pipeline_schedules', '/-/settings/ci_cd']) {
+      expect((await maintainer.get(`${base}${path}`)).statusCode, path).toBe(404);
     }
+    expect((await maintainer.post(`${base}/-/jobs/${jobId}/retry`, {}, { csrfFrom: base })).statusCode).toBe(404);
     const project = await maintainer.get(base);
     expect(project.statusCode).toBe(200);
     expect(project.body).not.toContain(`${base}/-/pipelines`);

@@ -1,7 +1,8 @@
 // The project CI/CD settings a job is handed and held to: `build_timeout` (the timeout of a job
 // without `timeout:`, also the stuck-job check's), `ci_default_git_depth` (git_info.depth, which a
 // GIT_DEPTH variable overrides; 0 fetches every branch and tag), `build_git_strategy`
-// (allow_git_fetch) and `max_artifacts_size` (an upload over it is refused with GitLab's 413).
+// (allow_git_fetch) and `max_artifacts_size` (an upload over it is refused with GitLab's 413), which
+// only an administrator sets: PUT /projects/:id drops it from anyone else, still answering 200.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln } from '../helpers/kiln.js';
 import { repositoryWorld, commit, create, type RepositoryWorld } from './repository-api-driver.js';
@@ -35,8 +36,11 @@ const jobStatus = async (id: number) => (await kiln.apiAs(w.maintainer, 'GET', `
 beforeAll(async () => {
   kiln = await testKiln();
   w = await repositoryWorld(kiln);
-  const settings = await kiln.api('PUT', `/projects/${w.project.id}`, { token: w.owner.token, body: { build_timeout: 7200, ci_default_git_depth: 5, build_git_strategy: 'clone', max_artifacts_size: 1 } });
+  const settings = await kiln.api('PUT', `/projects/${w.project.id}`, { token: w.owner.token, body: { build_timeout: 7200, ci_default_git_depth: 5, build_git_strategy: 'clone' } });
   expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+  const admin = await kiln.createUser('job-settings-admin', { admin: true });
+  const limited = await kiln.api('PUT', `/projects/${w.project.id}`, { token: admin.token, body: { max_artifacts_size: 1 } });
+  expect([limited.status, limited.body.max_artifacts_size]).toEqual([200, 1]);
   const runner = await kiln.api('POST', '/user/runners', { token: w.maintainer.token, body: { runner_type: 'project_type', project_id: w.project.id, run_untagged: true } });
   await commit(kiln, w.maintainer.token, w.project.id, { branch: 'main', commit_message: 'ci', actions: [create('.gitlab-ci.yml', CONFIG)] });
   await kiln.worker.drain();
@@ -66,6 +70,15 @@ describe('the job payload', () => {
 });
 
 describe('max_artifacts_size', () => {
+  it("is an administrator's to set: an Owner's or a Maintainer's value is dropped, the rest of the change kept (200)", async () => {
+    for (const user of [w.owner, w.maintainer]) {
+      const alone = await kiln.api('PUT', `/projects/${w.project.id}`, { token: user.token, body: { max_artifacts_size: 500 } });
+      expect([alone.status, alone.body.max_artifacts_size]).toEqual([200, 1]);
+      const mixed = await kiln.api('PUT', `/projects/${w.project.id}`, { token: user.token, body: { max_artifacts_size: 0, description: `by ${user.username}` } });
+      expect([mixed.status, mixed.body.max_artifacts_size, mixed.body.description]).toEqual([200, 1, `by ${user.username}`]);
+    }
+  });
+
   const upload = (job: any, size: number) => {
     const form = multipart(Buffer.alloc(size, 1));
     return kiln.app.inject({ method: 'POST', url: `/api/v4/jobs/${job.id}/artifacts`, payload: form.body, headers: { 'content-type': form.contentType, 'job-token': job.token } });

@@ -7,8 +7,9 @@
 // is refused then, so no route can declare an ability that nothing checks.
 import type { Principal } from './principal.js';
 import type { GroupAccess, ProjectAccess, RouteAbility, SubjectFinders } from './subjects.js';
-import { authorizeGroup, authorizeProject } from './policies/policy.js';
-import type { GroupAbility, ProjectAbility } from './policies/abilities.js';
+import { authorizeGroup, authorizeProject, featureAvailable } from './policies/policy.js';
+import { FeatureUnavailableError } from '../errors.js';
+import type { GroupAbility, ProjectAbility, ProjectFeature } from './policies/abilities.js';
 
 export interface DeclaredSubject {
   kind: 'project' | 'group';
@@ -44,12 +45,26 @@ export function patternHasGroup(pattern: RegExp, param: string): boolean {
 
 export type SubjectAccess = ProjectAccess | GroupAccess;
 
-/** Find the declared subject named `idOrPath` and check the declared ability (404 unreadable, 403 without it). */
-export function resolveSubject(finders: SubjectFinders | undefined, subject: DeclaredSubject, principal: Principal | null, idOrPath: string, prefetched?: Parameters<SubjectFinders['project']>[3]): Promise<SubjectAccess> {
+/**
+ * Find the declared subject named `idOrPath` and check the declared ability (404 unreadable, 403
+ * without it). With `feature`, a project whose feature is not there for the caller is refused with a
+ * FeatureUnavailableError before the ability is asked.
+ */
+export async function resolveSubject(
+  finders: SubjectFinders | undefined,
+  subject: DeclaredSubject,
+  principal: Principal | null,
+  idOrPath: string,
+  prefetched?: Parameters<SubjectFinders['project']>[3],
+  feature?: ProjectFeature,
+): Promise<SubjectAccess> {
   if (!finders) throw new Error('no subject finders registered (the accounts feature registers them at setup)');
-  return subject.kind === 'project'
-    ? finders.project(principal, idOrPath, subject.ability as ProjectAbility, prefetched)
-    : finders.group(principal, idOrPath, subject.ability as GroupAbility);
+  if (subject.kind === 'group') return finders.group(principal, idOrPath, subject.ability as GroupAbility);
+  if (!feature) return finders.project(principal, idOrPath, subject.ability as ProjectAbility, prefetched);
+  const access = await finders.project(principal, idOrPath, 'read_project', prefetched);
+  if (!featureAvailable(access, feature)) throw new FeatureUnavailableError(feature);
+  authorizeProject(access, subject.ability as ProjectAbility);
+  return access;
 }
 
 /**

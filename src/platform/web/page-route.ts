@@ -8,7 +8,7 @@ import { sendThrottled } from '../rate-limit.js';
 import { namespacedRoute, type NamespacedMethod } from '../http/namespaced-routes.js';
 import { toApiError } from '../http/error-handler.js';
 import { encodeLocation } from '../http/location.js';
-import { NotFoundError, ForbiddenError } from '../errors.js';
+import { NotFoundError, ForbiddenError, FeatureUnavailableError } from '../errors.js';
 import { html, raw, type Html } from './html.js';
 import { layout, type LayoutInput, type PageFrame } from './layout.js';
 import type { BrowserSessions, Session } from '../auth/browser-sessions.js';
@@ -16,7 +16,7 @@ import type { PageOutcome } from './page.js';
 import type { GroupAccess, ProjectAccess, RouteAbility } from '../auth/subjects.js';
 import type { Principal } from '../auth/principal.js';
 import { declaredSubject, groupOf, patternHasGroup, projectOf, resolveSubject, urlHasParam, type DeclaredSubject } from '../auth/route-subject.js';
-import type { GroupAbility, ProjectAbility } from '../auth/policies/abilities.js';
+import type { GroupAbility, ProjectAbility, ProjectFeature } from '../auth/policies/abilities.js';
 import { canOnInstance } from '../auth/policies/policy.js';
 
 export interface PageContext {
@@ -46,6 +46,14 @@ export interface PageSpec {
   /** What the page lets its visitor do (platform/auth/subjects.ts); every page declares one. */
   ability: RouteAbility;
   auth?: 'required' | 'optional';
+  /**
+   * The project feature the page belongs to: while it is not there for the visitor (disabled, or
+   * private and they are no member), the page answers 404, as GitLab's check_<feature>_available!
+   * does, so it does not reveal what it would show (anonymous visitors of an `auth: 'optional'` page
+   * too, who are not asked to sign in). A visitor who has the feature but not the declared ability
+   * still gets the 403 page.
+   */
+  feature?: ProjectFeature;
   handler: (context: PageContext) => Promise<PageOutcome>;
 }
 
@@ -147,7 +155,7 @@ async function runPage(deps: Deps, spec: PageSpec, subject: DeclaredSubject | nu
   try {
     // The declared subject and its ability, before the handler (a 404 here is answered as the
     // handler's would be: anonymous visitors are asked to sign in).
-    const access = subject === null ? null : await resolveSubject(deps.auth.subjects, subject, principal, match[subject.param] ?? params[subject.param]);
+    const access = subject === null ? null : await resolveSubject(deps.auth.subjects, subject, principal, match[subject.param] ?? params[subject.param], undefined, spec.feature);
     subjectLevel = access?.level ?? null;
     const context: PageContext = {
       request,
@@ -170,6 +178,7 @@ async function runPage(deps: Deps, spec: PageSpec, subject: DeclaredSubject | nu
       setPageSecurityHeaders(reply);
       return reply.redirect(`/users/sign_in?return_to=${encodeURIComponent(request.url)}`, 302);
     }
+    if (error instanceof FeatureUnavailableError) return renderNotFound(reply, session);
     if (error instanceof NotFoundError || error instanceof ForbiddenError) {
       const status = error instanceof NotFoundError ? 404 : 403;
       if (status === 404) return renderNotFound(reply, session);

@@ -153,6 +153,11 @@ export const PROJECT_ABILITIES = {
   // Maintainers; a Developer gets 403. Gone with the builds feature too.
   admin_cicd_variables: { min: ACCESS.maintainer, feature: 'builds' },
   admin_build: { min: ACCESS.maintainer, feature: 'builds' },
+  // GET /projects/:id/runners (project_policy.rb's read_project_runners: Maintainers and administrators).
+  read_project_runners: { min: ACCESS.maintainer },
+  // A project's own artifact size limit (max_artifacts_size) is set by administrators only (project_policy.rb);
+  // PUT /projects/:id drops it for everyone else, as Projects::UpdateService's remove_unallowed_params.
+  update_max_artifacts_size: { min: null },
   // Pipeline schedules (project_policy.rb): read by Reporters, made by Developers; changing one is its
   // owner's (ci/schedules/schedule-policy.ts).
   read_pipeline_schedule: { min: ACCESS.reporter, feature: 'builds' },

@@ -93,13 +93,23 @@ function featureAllows(feature: ProjectFeature, subject: PolicySubject): boolean
   return subject.user !== null && subject.level >= minimum;
 }
 
+// Merge requests, forks and CI are of the code: never more open than the repository (ProjectFeature's
+// repository_children_level validation keeps their levels at most repository_access_level; GitLab's
+// builds_disabled rules go with repository_disabled).
+const REPOSITORY_CHILDREN: readonly ProjectFeature[] = ['merge_requests', 'forking', 'builds'];
+
+/**
+ * Whether a project feature is there for the caller at all (GitLab's feature_available?, the
+ * controllers' check_<feature>_available!), whatever their role lets them do with it.
+ */
+export function featureAvailable(subject: PolicySubject, feature: ProjectFeature): boolean {
+  return featureAllows(feature, subject) && (!REPOSITORY_CHILDREN.includes(feature) || featureAllows('repository', subject));
+}
+
 export function canOnProject(subject: PolicySubject, ability: ProjectAbility): boolean {
   const rule: AbilityRule = PROJECT_ABILITIES[ability];
   if (rule.feature && !featureAllows(rule.feature, subject) && !(rule.heldWhileDisabled && featureLevel(subject.features, rule.feature) === 'disabled')) return false;
-  // Merge requests, forks and CI are of the code: never more open than the repository (ProjectFeature's
-  // repository_children_level validation keeps their levels at most repository_access_level; GitLab's
-  // builds_disabled rules go with repository_disabled).
-  if ((rule.feature === 'merge_requests' || rule.feature === 'forking' || rule.feature === 'builds') && !featureAllows('repository', subject)) return false;
+  if (rule.feature && REPOSITORY_CHILDREN.includes(rule.feature) && !featureAllows('repository', subject)) return false;
   // Without public_jobs, only the roles that hold it count: no reader of a public or internal project.
   if (rule.publicJobs && !publicJobs(subject.features)) return allowedBy({ ...rule, public: undefined, internal: undefined }, subject);
   return allowedBy(rule, subject);
