@@ -7,10 +7,12 @@ import { GROUP_STORED_SETTINGS, PROJECT_STORED_SETTINGS } from '../../src/accoun
 
 let kiln: TestKiln;
 let alice: TestUser;
+let configurator: TestUser;
 
 beforeAll(async () => {
   kiln = await testKiln();
   alice = await kiln.createUser('alice');
+  configurator = await kiln.createUser('configurator', { admin: true });
 });
 afterAll(async () => {
   await kiln.close();
@@ -35,6 +37,10 @@ const PROJECT_CONFIG: Record<string, unknown> = {
   mr_default_target_self: true, approvals_before_merge: 1,
 };
 
+/** Settings only an administrator may change (GitLab drops them from an owner's PUT). */
+const ADMIN_ONLY_PROJECT_SETTINGS = ['max_artifacts_size'];
+const OWNER_PROJECT_CONFIG = Object.fromEntries(Object.entries(PROJECT_CONFIG).filter(([name]) => !ADMIN_ONLY_PROJECT_SETTINGS.includes(name)));
+
 const GROUP_CONFIG: Record<string, unknown> = {
   ...Object.fromEntries(Object.entries(GROUP_STORED_SETTINGS).filter(([, entry]) => !entry.attributes).map(([name, entry]) => [name, otherValue(name, entry.fallback, entry.rule.values)])),
   default_branch_protection: 3,
@@ -58,17 +64,26 @@ async function version(table: 'projects' | 'namespaces', id: number): Promise<nu
 describe('configuration as code', () => {
   it('applies every project setting, reads it back equal, and a second apply changes nothing', async () => {
     const project = await kiln.createProject(alice, 'managed');
-    const first = await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: PROJECT_CONFIG });
+    const first = await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: OWNER_PROJECT_CONFIG });
     expect(first.status).toBe(200);
     const read = await kiln.api('GET', `/projects/${project.id}`, { token: alice.token });
-    expect(read.body).toMatchObject(shown(PROJECT_CONFIG));
+    expect(read.body).toMatchObject(shown(OWNER_PROJECT_CONFIG));
     expect(read.body).toMatchObject({ wiki_enabled: false, jobs_enabled: false, emails_disabled: true, public_jobs: false });
     const before = await version('projects', project.id);
-    const again = await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: PROJECT_CONFIG });
+    const again = await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: OWNER_PROJECT_CONFIG });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect(await version('projects', project.id)).toBe(before);
     expect((await kiln.api('GET', `/projects/${project.id}`, { token: alice.token })).body).toEqual(read.body);
+  });
+
+  it('applies the administrator-only settings too when an administrator applies the configuration', async () => {
+    const project = await kiln.createProject(alice, 'managed-by-admin');
+    const byOwner = await kiln.api('PUT', `/projects/${project.id}`, { token: alice.token, body: PROJECT_CONFIG });
+    expect([byOwner.status, byOwner.body.max_artifacts_size]).toEqual([200, null]);
+    const byAdmin = await kiln.api('PUT', `/projects/${project.id}`, { token: configurator.token, body: PROJECT_CONFIG });
+    expect(byAdmin.status).toBe(200);
+    expect((await kiln.api('GET', `/projects/${project.id}`, { token: alice.token })).body).toMatchObject(shown(PROJECT_CONFIG));
   });
 
   it('applies every group setting the same way; the group default branch names new projects', async () => {
