@@ -23,6 +23,14 @@ export const PROJECT_SETTING_PARAMS = {
   ...UNSUPPORTED_PROJECT_PARAMS,
 };
 
+/**
+ * What `POST /projects` declares: all of the above but the artifact size limit, which GitLab declares
+ * for updates only (optional_update_params_ce, and only an administrator's to change): sent with a new
+ * project it is ignored, as any undeclared parameter.
+ */
+const { max_artifacts_size: _updateOnly, ...createSettingParams } = PROJECT_SETTING_PARAMS as typeof PROJECT_SETTING_PARAMS & { max_artifacts_size?: unknown };
+export const PROJECT_CREATE_SETTING_PARAMS = createSettingParams;
+
 export interface ProjectSettingsInput {
   /** PROJECT_SETTINGS as parsed; undefined ones are left as they are. */
   settings?: ProjectSettings;

@@ -6,7 +6,7 @@ import { apiRoute } from '../platform/http/route.js';
 import { p, type Parsed } from '../platform/http/params.js';
 import type { Visibility } from '../platform/db/tables/accounts.js';
 import { createProject } from './create-project.js';
-import { PROJECT_SETTING_PARAMS, projectSettingsInput } from './project-setting-params.js';
+import { PROJECT_CREATE_SETTING_PARAMS, projectSettingsInput } from './project-setting-params.js';
 import { deleteProject } from './delete-project.js';
 import { accountHooks } from './hooks.js';
 import { findProject, findUser } from './lookup.js';
@@ -89,7 +89,7 @@ export function projectsRoutes(app: FastifyInstance, deps: Deps): void {
     visibility: p.string.optional({ values: VISIBILITIES }),
     default_branch: p.string.optional(),
     initialize_with_readme: p.boolean.optional(),
-    ...PROJECT_SETTING_PARAMS,
+    ...PROJECT_CREATE_SETTING_PARAMS,
   };
   type CreateParams = Parsed<typeof createParams>;
   const create = async (actor: Principal, params: CreateParams) => {

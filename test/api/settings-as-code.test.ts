@@ -128,12 +128,13 @@ describe('configuration as code', () => {
     expect(await kiln.api('PUT', `/groups/${group.id}`, { token: alice.token, body: { project_creation_level: 'everyone' } })).toMatchObject({ status: 400, body: { error: 'project_creation_level does not have a valid value' } });
   });
 
-  it('takes every setting on POST /projects, as PUT would store it', async () => {
+  it('takes every setting on POST /projects but the update-only artifact limit, as PUT would store it', async () => {
     const created = await kiln.api('POST', '/projects', { token: alice.token, body: { name: 'born-managed', ...PROJECT_CONFIG } });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject(shown(PROJECT_CONFIG));
+    expect(created.body).toMatchObject(shown(OWNER_PROJECT_CONFIG));
+    expect(created.body.max_artifacts_size).toBeNull();
     const before = await version('projects', created.body.id);
-    expect((await kiln.api('PUT', `/projects/${created.body.id}`, { token: alice.token, body: PROJECT_CONFIG })).status).toBe(200);
+    expect((await kiln.api('PUT', `/projects/${created.body.id}`, { token: alice.token, body: OWNER_PROJECT_CONFIG })).status).toBe(200);
     expect(await version('projects', created.body.id)).toBe(before);
     expect(await kiln.api('POST', '/projects', { token: alice.token, body: { name: 'wrong', build_timeout: 10 } })).toMatchObject({ status: 400, body: { message: { build_timeout: ['must be greater than or equal to 600'] } } });
     expect(await kiln.api('POST', '/projects', { token: alice.token, body: { name: 'mirrored', mirror: true } })).toMatchObject({ status: 400, body: { error: 'mirror is not supported' } });
@@ -151,6 +152,7 @@ describe('configuration as code', () => {
     const admin = await kiln.createUser('automation-admin', { admin: true });
     const forAlice = await kiln.api('POST', `/projects/user/${alice.id}`, { token: admin.token, body: { name: 'given', wiki_access_level: 'disabled', initialize_with_readme: true, default_branch: 'trunk' } });
     expect(forAlice.status).toBe(201);
+    expect((await kiln.api('POST', '/projects', { token: admin.token, body: { name: 'limited', max_artifacts_size: 'not a number' } })).body.max_artifacts_size).toBeNull();
     expect(forAlice.body).toMatchObject({ path_with_namespace: 'alice/given', wiki_access_level: 'disabled', default_branch: 'trunk' });
     expect((await kiln.api('GET', `/projects/${forAlice.body.id}/repository/branches/trunk`, { token: alice.token })).body.commit.author_name).toBe('User alice');
     expect((await kiln.api('POST', `/projects/user/${admin.id}`, { token: alice.token, body: { name: 'taken' } })).status).toBe(403);
