@@ -43,7 +43,7 @@ async function milestonesOf(deps: Deps, rows: IssueRow[], projects: Map<number, 
   return presented;
 }
 
-/** Who is looking: their `subscribed` is shown; anonymous callers are subscribed to nothing. */
+/** Who is looking: their `subscribed` is shown where it is asked for; anonymous callers are subscribed to nothing. */
 export type Viewer = { id: number; username: string } | null;
 
 /**
@@ -91,17 +91,31 @@ function labelsOf(row: IssueLinksRow | undefined): IssueLabel[] {
   return (JSON.parse(row.labels) as Array<[number, string, string, string | null, number]>).map(([id, title, color, description, archived]) => ({ id: Number(id), title, color, description, archived: Number(archived) }));
 }
 
-type PresentOptions = { projects?: ProjectRow[]; withLabelsDetails?: boolean; viewer?: Viewer };
+type PresentOptions = {
+  projects?: ProjectRow[];
+  withLabelsDetails?: boolean;
+  viewer?: Viewer;
+  /**
+   * Show the viewer's `subscribed`: only an issue read alone does (GitLab's Issue entity exposes it
+   * under `include_subscribed`, which every listing turns off: deciding it reads comments and parses
+   * mentions for each issue). Listings leave the key out.
+   */
+  includeSubscribed?: boolean;
+};
 
+/** A listing's issues (no `subscribed`, as GitLab's lists), or one issue's with `includeSubscribed`. */
 export async function presentIssues(deps: Deps, rows: IssueWithAssignees[], options: PresentOptions = {}) {
-  return presentWithLinks(deps, rows, linksOf(deps, rows.map((row) => Number(row.id)), options.viewer ?? null), options);
+  const subscriber = options.includeSubscribed ? (options.viewer ?? null) : null;
+  return presentWithLinks(deps, rows, linksOf(deps, rows.map((row) => Number(row.id)), subscriber), options);
 }
 
 /** `rows` as entities, with their links (`read`: being read meanwhile). */
 async function presentWithLinks(deps: Deps, rows: IssueWithAssignees[], read: Promise<Links>, options: PresentOptions) {
-  const viewer = options.viewer ?? null;
   const [{ byIssue, users }, projects] = await Promise.all([read, projectsOf(deps, rows, options.projects ?? [])]);
-  const [subscribed, milestones] = await Promise.all([subscribedOf(deps, viewer, rows, byIssue), milestonesOf(deps, rows, projects)]);
+  const [subscribed, milestones] = await Promise.all([
+    options.includeSubscribed ? subscribedOf(deps, options.viewer ?? null, rows, byIssue) : undefined,
+    milestonesOf(deps, rows, projects),
+  ]);
   return rows.map((row) => {
     const links = byIssue.get(Number(row.id));
     return issueEntity(deps.config.baseUrl, row, projects.get(Number(row.project_id))!, {
@@ -111,7 +125,7 @@ async function presentWithLinks(deps: Deps, rows: IssueWithAssignees[], read: Pr
       milestone: row.milestone_id === null ? null : milestones.get(Number(row.milestone_id)),
       notesCount: Number(links?.notes ?? 0),
       withLabelsDetails: options.withLabelsDetails,
-      subscribed: subscribed.has(Number(row.id)),
+      subscribed: subscribed?.has(Number(row.id)),
       votes: { upvotes: Number(links?.upvotes ?? 0), downvotes: Number(links?.downvotes ?? 0) },
       timeSpent: Number(links?.time_spent ?? 0),
     });
@@ -122,8 +136,9 @@ function assigneeIdsOf(row: IssueLinksRow | undefined): number[] {
   return row ? (JSON.parse(row.assignees) as number[]).map(Number) : [];
 }
 
+/** One issue as GET, POST and PUT of an issue answer it: with the viewer's `subscribed`. */
 export async function presentIssue(deps: Deps, row: IssueRow, project: ProjectRow, options: { withLabelsDetails?: boolean; viewer?: Viewer } = {}) {
-  return (await presentIssues(deps, [row], { projects: [project], ...options }))[0];
+  return (await presentIssues(deps, [row], { projects: [project], ...options, includeSubscribed: true }))[0];
 }
 
 /**
@@ -138,5 +153,5 @@ export async function presentReadableIssue(deps: Deps, access: PolicySubject & {
   // columns out of it cost ~4 % of GET one issue's server CPU.
   const facts = Object.assign(row, { assigneeIds: assigneeIdsOf(row) });
   if (!canReadIssue(access, facts)) throw new RecordNotFoundError();
-  return (await presentWithLinks(deps, [facts], Promise.resolve(parsedLinks([row])), { projects: [access.project], ...options }))[0];
+  return (await presentWithLinks(deps, [facts], Promise.resolve(parsedLinks([row])), { projects: [access.project], ...options, includeSubscribed: true }))[0];
 }
