@@ -35,13 +35,6 @@ export interface IssueLinks {
 }
 
 export function issueEntity(baseUrl: string, issue: IssueRow, project: ProjectRow, links: IssueLinks) {
-  const entity = issueBasicEntity(baseUrl, issue, project, links);
-  // Added after the literal, not spread into it: a spread in the middle puts every later field on V8's slow path.
-  if (links.subscribed !== undefined) (entity as typeof entity & { subscribed?: boolean }).subscribed = links.subscribed;
-  return entity as typeof entity & { subscribed?: boolean };
-}
-
-function issueBasicEntity(baseUrl: string, issue: IssueRow, project: ProjectRow, links: IssueLinks) {
   const { users } = links;
   const author = users.get(Number(issue.author_id));
   const closedBy = issue.closed_by_id === null ? undefined : users.get(Number(issue.closed_by_id));
@@ -66,6 +59,8 @@ function issueBasicEntity(baseUrl: string, issue: IssueRow, project: ProjectRow,
     type: issue.issue_type.toUpperCase(),
     assignee: assignees[0] ?? null,
     user_notes_count: links.notesCount ?? 0,
+    // Undefined when not asked: JSON leaves the key out.
+    subscribed: links.subscribed,
     merge_requests_count: 0,
     upvotes: links.votes?.upvotes ?? 0,
     downvotes: links.votes?.downvotes ?? 0,

@@ -109,7 +109,7 @@ export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
       const viewer = ctx.principal?.user ?? null;
       const filters = await narrowIssueSearch(deps, filtersOf(ctx, 'all'));
       const rows = await pageOf(deps, ctx, projectIssuesQuery(deps, Number(access.project.id), confidentialScope(access), filters, viewer), filters);
-      return presentIssues(deps, rows, { projects: [access.project], withLabelsDetails: ctx.params.with_labels_details, viewer: ctx.principal?.user ?? null });
+      return presentIssues(deps, rows, { projects: [access.project], withLabelsDetails: ctx.params.with_labels_details });
     },
   });
 
@@ -122,7 +122,7 @@ export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
       const filters = await narrowIssueSearch(deps, filtersOf(ctx, 'created_by_me'));
       if (filters.scope !== 'all' && !ctx.principal) throw unauthorized();
       const rows = await pageOf(deps, ctx, readableIssuesQuery(deps, ctx.principal?.user ?? null, { everywhere: true }, filters), filters);
-      return presentIssues(deps, rows, { withLabelsDetails: ctx.params.with_labels_details, viewer: ctx.principal?.user ?? null });
+      return presentIssues(deps, rows, { withLabelsDetails: ctx.params.with_labels_details });
     },
   });
 
@@ -135,7 +135,7 @@ export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
       const groupIds = await groupAndDescendantIds(deps.db, Number(access.group.id));
       const filters = await narrowIssueSearch(deps, filtersOf(ctx, 'all'));
       const rows = await pageOf(deps, ctx, readableIssuesQuery(deps, ctx.principal?.user ?? null, { groupIds }, filters), filters);
-      return presentIssues(deps, rows, { withLabelsDetails: ctx.params.with_labels_details, viewer: ctx.principal?.user ?? null });
+      return presentIssues(deps, rows, { withLabelsDetails: ctx.params.with_labels_details });
     },
   });
 
@@ -147,7 +147,7 @@ export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await ctx.project();
       const milestone = await findMilestone(deps.db, { project: access.project }, ctx.params.milestone_id);
       const rows = await ctx.paginate(milestoneIssuesQuery(deps, ctx.principal?.user ?? null, Number(milestone.id)));
-      return presentIssues(deps, rows, { projects: [access.project], viewer: ctx.principal?.user ?? null });
+      return presentIssues(deps, rows, { projects: [access.project] });
     },
   });
 
@@ -159,7 +159,7 @@ export function issueListRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await ctx.group();
       const milestone = await findMilestone(deps.db, { group: access.group }, ctx.params.milestone_id);
       const rows = await ctx.paginate(milestoneIssuesQuery(deps, ctx.principal?.user ?? null, Number(milestone.id)));
-      return presentIssues(deps, rows, { viewer: ctx.principal?.user ?? null });
+      return presentIssues(deps, rows);
     },
   });
 }

@@ -94,26 +94,25 @@ function labelsOf(row: IssueLinksRow | undefined): IssueLabel[] {
 type PresentOptions = {
   projects?: ProjectRow[];
   withLabelsDetails?: boolean;
-  viewer?: Viewer;
   /**
-   * Show the viewer's `subscribed`: only an issue read alone does (GitLab's Issue entity exposes it
-   * under `include_subscribed`, which every listing turns off: deciding it reads comments and parses
-   * mentions for each issue). Listings leave the key out.
+   * Whose `subscribed` the entities show (null: an anonymous caller's, false). Only an issue read
+   * alone shows it: GitLab's Issue entity exposes it under `include_subscribed`, which every listing
+   * turns off (deciding it reads comments and parses mentions for each issue), so listings leave the
+   * option, and the key, out.
    */
-  includeSubscribed?: boolean;
+  subscribedFor?: Viewer;
 };
 
-/** A listing's issues (no `subscribed`, as GitLab's lists), or one issue's with `includeSubscribed`. */
+/** A listing's issues, without `subscribed` unless `subscribedFor` is given. */
 export async function presentIssues(deps: Deps, rows: IssueWithAssignees[], options: PresentOptions = {}) {
-  const subscriber = options.includeSubscribed ? (options.viewer ?? null) : null;
-  return presentWithLinks(deps, rows, linksOf(deps, rows.map((row) => Number(row.id)), subscriber), options);
+  return presentWithLinks(deps, rows, linksOf(deps, rows.map((row) => Number(row.id)), options.subscribedFor ?? null), options);
 }
 
 /** `rows` as entities, with their links (`read`: being read meanwhile). */
 async function presentWithLinks(deps: Deps, rows: IssueWithAssignees[], read: Promise<Links>, options: PresentOptions) {
   const [{ byIssue, users }, projects] = await Promise.all([read, projectsOf(deps, rows, options.projects ?? [])]);
   const [subscribed, milestones] = await Promise.all([
-    options.includeSubscribed ? subscribedOf(deps, options.viewer ?? null, rows, byIssue) : undefined,
+    options.subscribedFor === undefined ? undefined : subscribedOf(deps, options.subscribedFor, rows, byIssue),
     milestonesOf(deps, rows, projects),
   ]);
   return rows.map((row) => {
@@ -138,7 +137,7 @@ function assigneeIdsOf(row: IssueLinksRow | undefined): number[] {
 
 /** One issue as GET, POST and PUT of an issue answer it: with the viewer's `subscribed`. */
 export async function presentIssue(deps: Deps, row: IssueRow, project: ProjectRow, options: { withLabelsDetails?: boolean; viewer?: Viewer } = {}) {
-  return (await presentIssues(deps, [row], { projects: [project], ...options, includeSubscribed: true }))[0];
+  return (await presentIssues(deps, [row], { projects: [project], withLabelsDetails: options.withLabelsDetails, subscribedFor: options.viewer ?? null }))[0];
 }
 
 /**
@@ -153,5 +152,5 @@ export async function presentReadableIssue(deps: Deps, access: PolicySubject & {
   // columns out of it cost ~4 % of GET one issue's server CPU.
   const facts = Object.assign(row, { assigneeIds: assigneeIdsOf(row) });
   if (!canReadIssue(access, facts)) throw new RecordNotFoundError();
-  return (await presentWithLinks(deps, [facts], Promise.resolve(parsedLinks([row])), { projects: [access.project], ...options, includeSubscribed: true }))[0];
+  return (await presentWithLinks(deps, [facts], Promise.resolve(parsedLinks([row])), { projects: [access.project], subscribedFor: options.viewer ?? null }))[0];
 }

@@ -21,7 +21,7 @@ export function mergeRequestClosingRoutes(app: FastifyInstance, deps: Deps): voi
       const viewer = ctx.principal?.user ?? null;
       const query = readableIssuesQuery(deps, viewer, { everywhere: true }, { orderBy: 'created_at', sort: 'asc' })
         .where(closedByMergeRequestCondition(Number(mr.id)));
-      return presentIssues(deps, await ctx.paginate(query), { viewer });
+      return presentIssues(deps, await ctx.paginate(query));
     },
   });
 

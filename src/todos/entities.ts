@@ -17,7 +17,7 @@ export interface PresentedTarget {
 }
 
 /** The targets of a page of to-dos, presented once each, keyed `Issue:12` / `MergeRequest:3`. */
-export async function loadTargets(deps: Deps, rows: TodoRow[], viewer: { id: number; username: string }): Promise<Map<string, PresentedTarget>> {
+export async function loadTargets(deps: Deps, rows: TodoRow[]): Promise<Map<string, PresentedTarget>> {
   const issueIds = [...new Set(rows.filter((row) => row.target_type === 'Issue').map((row) => Number(row.target_id)))];
   const mrIds = [...new Set(rows.filter((row) => row.target_type === 'MergeRequest').map((row) => Number(row.target_id)))];
   const issues = issueIds.length ? await deps.db.selectFrom('issues').selectAll().where('id', 'in', issueIds).execute() : [];
@@ -26,15 +26,15 @@ export async function loadTargets(deps: Deps, rows: TodoRow[], viewer: { id: num
   const projects = projectIds.length ? await deps.db.selectFrom('projects').selectAll().where('id', 'in', projectIds).execute() as ProjectRow[] : [];
   const byId = new Map(projects.map((project) => [Number(project.id), project]));
   const targets = new Map<string, PresentedTarget>();
-  const issueEntities = await presentIssues(deps, issues, { projects, viewer });
+  const issueEntities = await presentIssues(deps, issues, { projects });
   issues.forEach((row, index) => targets.set(`Issue:${row.id}`, { entity: issueEntities[index] as PresentedTarget['entity'], project: byId.get(Number(row.project_id))! }));
   const mrEntities = await presentMergeRequests(deps, mrs, { from: null });
   mrs.forEach((row, index) => targets.set(`MergeRequest:${row.id}`, { entity: mrEntities[index] as unknown as PresentedTarget['entity'], project: byId.get(Number(row.target_project_id))! }));
   return targets;
 }
 
-export async function presentTodos(deps: Deps, rows: TodoRow[], viewer: { id: number; username: string }) {
-  const targets = await loadTargets(deps, rows, viewer);
+export async function presentTodos(deps: Deps, rows: TodoRow[]) {
+  const targets = await loadTargets(deps, rows);
   const users = await usersById(deps.db, rows.map((row) => Number(row.author_id)));
   const notes = await noteBodies(deps, rows.map((row) => row.note_id).filter((id): id is number => id !== null).map(Number));
   const namespaces = await namespacesOf(deps, [...targets.values()].map((target) => Number(target.project.namespace_id)));

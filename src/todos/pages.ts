@@ -111,7 +111,7 @@ async function renderList(context: PageContext): Promise<ReturnType<typeof page>
     (await todosQuery(deps, user, filtersOf(list, list.state))).limit(PER_PAGE + 1).offset((list.page - 1) * PER_PAGE).execute(),
   ]);
   const shown = rows.slice(0, PER_PAGE);
-  const targets = await loadTargets(deps, shown, user);
+  const targets = await loadTargets(deps, shown);
   const users = await usersById(deps.db, shown.map((row) => Number(row.author_id)));
   const notes = await noteBodies(deps, shown.map((row) => row.note_id).filter((id): id is number => id !== null).map(Number));
   const zone = await timeZoneOf(deps, user.id);
@@ -165,7 +165,7 @@ async function changeState(context: PageContext, done: boolean) {
   const returnTo = safeReturnTo(context.form.return_to, ROOT);
   if (context.request.headers['hx-request'] !== 'true') return redirect(returnTo, done ? 'To-do marked as done.' : 'To-do restored.');
   const updated = (await findOwnTodo(deps, user, id))!;
-  const targets = await loadTargets(deps, [updated], user);
+  const targets = await loadTargets(deps, [updated]);
   const target = targets.get(`${updated.target_type}:${updated.target_id}`)!;
   const message = done ? 'Marked as done.' : 'Restored to your to-dos.';
   return fragment(html`<li id="todo-${id}" class="todo"><div class="todo-body" role="status"><p>${message} <a href="${pathOf(target, updated.target_type)}">${reference(target, updated.target_type)}</a></p></div>${stateForm(context, updated, returnTo)}</li>${countBadge(await pendingTodosCount(deps, user))}`);

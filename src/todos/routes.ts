@@ -15,7 +15,7 @@ import { markTodo } from './mark-todo.js';
 const TAGS = ['todos'];
 
 async function presentOne(deps: Deps, user: { id: number; username: string }, row: Parameters<typeof presentTodos>[1][number] | undefined) {
-  const [todo] = row ? await presentTodos(deps, [row], user) : [];
+  const [todo] = row ? await presentTodos(deps, [row]) : [];
   if (!todo) throw new RecordNotFoundError();
   return todo;
 }
@@ -42,7 +42,7 @@ export function todosRoutes(app: FastifyInstance, deps: Deps): void {
       const rows = await paginate(await todosQuery(deps, user, {
         action: params.action, authorId: params.author_id, projectId: params.project_id, groupId: params.group_id, state: params.state as 'pending' | 'done' | undefined, type: params.type,
       }));
-      return presentTodos(deps, rows, user);
+      return presentTodos(deps, rows);
     },
   });
 

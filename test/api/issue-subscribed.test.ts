@@ -102,7 +102,17 @@ describe('issue listings', () => {
     const group = await kiln.createGroup(alice, 'watchers');
     const grouped = await kiln.createProject(alice, 'watched-in-group', { namespace_id: group.id });
     await kiln.api('POST', `/projects/${grouped.id}/issues`, { token: alice.token, body: { title: 'by alice in a group' } });
-    for (const path of [`/projects/${project.id}/issues?per_page=100`, '/issues?scope=all&per_page=100', `/groups/${group.id}/issues`]) {
+    const milestone = await kiln.api('POST', `/projects/${project.id}/milestones`, { token: alice.token, body: { title: 'listed' } });
+    expect(milestone.status).toBe(201);
+    expect((await kiln.api('PUT', `/projects/${project.id}/issues/${iids.byAlice}`, { token: alice.token, body: { milestone_id: milestone.body.id } })).status).toBe(200);
+    const link = await kiln.api('POST', `/projects/${project.id}/issues/${iids.byAlice}/links`, { token: alice.token, body: { target_project_id: project.id, target_issue_iid: iids.bobSubscribed } });
+    expect(link.status).toBe(201);
+    for (const entity of [link.body.source_issue, link.body.target_issue]) expect('subscribed' in entity).toBe(false);
+    const lists = [
+      `/projects/${project.id}/issues?per_page=100`, '/issues?scope=all&per_page=100', `/groups/${group.id}/issues`,
+      `/projects/${project.id}/milestones/${milestone.body.id}/issues`, `/projects/${project.id}/issues/${iids.byAlice}/links`,
+    ];
+    for (const path of lists) {
       const { status, body } = await kiln.api('GET', path, { token: alice.token });
       expect([path, status]).toEqual([path, 200]);
       expect(body.length, path).toBeGreaterThan(0);

@@ -18,11 +18,9 @@ import { unlinkIssues } from './unlink-issues.js';
 const TAGS = ['issue_links'];
 const base = '/projects/:id/issues/:issue_iid/links';
 
-type Viewer = { id: number; username: string } | null;
-
 /** GitLab's Entities::IssueLink: both issues as stored and the link type. */
-async function presentLink(deps: Deps, link: IssueLinkRow, source: LinkEnd, target: LinkEnd, viewer: Viewer) {
-  const [sourceIssue, targetIssue] = await presentIssues(deps, [source.issue, target.issue], { projects: [source.access.project, target.access.project], viewer });
+async function presentLink(deps: Deps, link: IssueLinkRow, source: LinkEnd, target: LinkEnd) {
+  const [sourceIssue, targetIssue] = await presentIssues(deps, [source.issue, target.issue], { projects: [source.access.project, target.access.project] });
   return { source_issue: sourceIssue, target_issue: targetIssue, link_type: link.link_type };
 }
 
@@ -47,7 +45,7 @@ export function issueLinkRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await project();
       const issue = await findReadableIssue(deps, access, params.issue_iid);
       const related = await relatedIssues(deps, principal, issue, access);
-      const presented = await presentIssues(deps, related.map((end) => end.issue), { projects: related.map((end) => end.access.project), viewer: principal?.user ?? null });
+      const presented = await presentIssues(deps, related.map((end) => end.issue), { projects: related.map((end) => end.access.project) });
       return presented.map((entity, index) => {
         const { link, linkType } = related[index]!;
         return {
@@ -77,7 +75,7 @@ export function issueLinkRoutes(app: FastifyInstance, deps: Deps): void {
       const target = await namedIssue(deps, targetAccess, params.target_issue_iid);
       const link = await linkIssues(deps, actor.user.id, source, target, (params.link_type ?? 'relates_to') as LinkType);
       const stored = Number(link.source_id) === Number(source.issue.id) ? { source, target } : { source: target, target: source };
-      return presentLink(deps, link, stored.source, stored.target, actor.user);
+      return presentLink(deps, link, stored.source, stored.target);
     },
   });
 
@@ -89,7 +87,7 @@ export function issueLinkRoutes(app: FastifyInstance, deps: Deps): void {
       const named = await namedIssue(deps, await project(), params.issue_iid);
       const link = await findLinkOfIssue(deps.db, Number(named.issue.id), params.issue_link_id);
       const { source, target } = await endsOf(deps, principal, link, named);
-      return presentLink(deps, link, source, target, principal?.user ?? null);
+      return presentLink(deps, link, source, target);
     },
   });
 
@@ -102,7 +100,7 @@ export function issueLinkRoutes(app: FastifyInstance, deps: Deps): void {
       const link = await findLinkOfIssue(deps.db, Number(named.issue.id), params.issue_link_id);
       const { source, target } = await endsOf(deps, actor, link, named);
       await unlinkIssues(deps, actor.user.id, link, source, target);
-      return presentLink(deps, link, source, target, actor.user);
+      return presentLink(deps, link, source, target);
     },
   });
 }
