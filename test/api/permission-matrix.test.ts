@@ -23,6 +23,8 @@ interface World {
   spareGroupMember: TestUser;
   /** A pipeline (and its pending job) of the protected `main` and of the unprotected `ci-pages`, made on first use. */
   refPipelines?: Record<RefName, { pipeline: number; job: number }>;
+  /** What the ensure… helpers have made, so that a probe asks the repository only the first time. */
+  made: Set<'main' | 'merge request' | 'ci'>;
 }
 
 interface Probe {
@@ -372,31 +374,35 @@ const PROBES: Probe[] = [
 
 /** The merge request probes need `main`, two branches and merge request !1, which the administrator makes once. */
 async function ensureMergeRequest(k: TestKiln, w: World): Promise<void> {
+  if (w.made.has('merge request')) return;
   await ensureDefaultBranch(k, w);
-  if ((await k.api('GET', `/projects/${w.project.id}/merge_requests/1`, { token: k.root.token })).status === 200) return;
   for (const branch of ['feature', 'probe']) {
     const made = await k.api('POST', `/projects/${w.project.id}/repository/commits`, { token: k.root.token, body: { branch, start_branch: 'main', commit_message: branch, actions: [{ action: 'create', file_path: `${branch}.txt`, content: branch }] } });
     expect(made.status).toBe(201);
   }
   const opened = await k.api('POST', `/projects/${w.project.id}/merge_requests`, { token: k.root.token, body: { source_branch: 'feature', target_branch: 'main', title: 'probe' } });
   expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+  expect(opened.body.iid).toBe(1);
+  w.made.add('merge request');
 }
 
 /** The repository probes need a default branch to start from: the administrator makes it once. */
 async function ensureDefaultBranch(k: TestKiln, w: World): Promise<void> {
-  if ((await k.api('GET', `/projects/${w.project.id}/repository/branches/main`, { token: k.root.token })).status === 200) return;
+  if (w.made.has('main')) return;
   const made = await k.api('POST', `/projects/${w.project.id}/repository/commits`, { token: k.root.token, body: { branch: 'main', commit_message: 'first', actions: [{ action: 'create', file_path: 'README.md', content: 'x' }] } });
   expect(made.status).toBe(201);
+  w.made.add('main');
 }
 
 /** A branch `ci` whose `.gitlab-ci.yml` has one job. */
 async function ensureCiFile(k: TestKiln, w: World): Promise<void> {
+  if (w.made.has('ci')) return;
   await ensureDefaultBranch(k, w);
-  if ((await k.api('GET', `/projects/${w.project.id}/repository/branches/ci`, { token: k.root.token })).status === 200) return;
   const made = await k.api('POST', `/projects/${w.project.id}/repository/commits`, {
     token: k.root.token, body: { branch: 'ci', start_branch: 'main', commit_message: 'ci', actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: 'job:\n  script: x\n' }] },
   });
   expect(made.status).toBe(201);
+  w.made.add('ci');
 }
 
 /**
@@ -585,7 +591,7 @@ beforeAll(async () => {
       body: { active: true, api_url: 'https://tracker.example.com/api/0/projects/org/app/', token: 'tracker-token', project_name: 'app' },
     });
     expect(settings.status, JSON.stringify(settings.body)).toBeLessThan(300);
-    worlds.set(visibility, { group, project, spareProjectMember, spareGroupMember });
+    worlds.set(visibility, { group, project, spareProjectMember, spareGroupMember, made: new Set() });
   }
   const blocked = await kiln.api('POST', `/users/${users.blocked!.id}/block`, { token: kiln.root.token });
   expect(blocked.status).toBe(201);
