@@ -3,7 +3,7 @@
 // come from standard input or a prompt, never from the command line.
 import { parseArgs } from 'node:util';
 import type { Config } from './config.js';
-import { startKiln, type Kiln } from './bootstrap.js';
+import type { Kiln } from './bootstrap.js';
 import { createUser, validateUserFields, updateUser, findUserRow, createPersonalAccessToken, PAT_SCOPES, scopesAvailableTo } from './accounts/api.js';
 import { ConflictError, ValidationError } from './platform/errors.js';
 import { UsageError, readPassword, parseExpiryDate, backup, restore } from './operations/api.js';
@@ -37,6 +37,8 @@ function asUsageError(error: unknown): unknown {
 }
 
 async function withKiln<T>(config: Config, work: (kiln: Kiln) => Promise<T>): Promise<T> {
+  // Loaded here, not at the top: help and a rejected call answer without loading the application.
+  const { startKiln } = await import('./bootstrap.js');
   const kiln = await startKiln({ ...config, logLevel: 'warn' });
   try {
     return await work(kiln);

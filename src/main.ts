@@ -1,12 +1,15 @@
 // The `kiln` command: serve | worker | migrate | admin …  (`kiln <command> --help` for each).
 // A mistake in the configuration or the call is one line naming the variable or flag and its value,
 // exit code 2, found before anything is written; other failures exit 1.
-// The application (bootstrap.js, admin-commands.js) is imported only by the commands that run it, so
-// help, --version and configuration errors answer at once.
+// The application (bootstrap.js, admin-commands.js) and the operator's checks (operations/api.js, which
+// brings the database drivers, backup and restore: ~0.6 s of loading) are imported only by the commands
+// that run them, so help, --version and configuration errors answer at once.
 import { loadConfig, ConfigError, withoutPassword, type Config } from './config.js';
 import { GITLAB_COMPAT_VERSION, KILN_VERSION } from './platform/version.js';
 import type { Kiln } from './bootstrap.js';
-import { UsageError, checkDatabaseReachable, checkDirectories, checkListenAddress, checkSshListenAddress, startBanner, wantsText } from './operations/api.js';
+
+/** The operator's checks and the start banner, loaded by the commands that use them. */
+const operations = () => import('./operations/api.js');
 
 const ADMIN_COMMANDS = ['create-user', 'create-token', 'reset-password', 'backup', 'restore'];
 
@@ -63,6 +66,7 @@ function databaseConfigError(config: Config, error: unknown): ConfigError | null
 }
 
 async function serve(config: Config): Promise<void> {
+  const { checkListenAddress, checkDatabaseReachable, checkSshListenAddress, checkDirectories, startBanner, wantsText } = await operations();
   await checkListenAddress(config);
   await checkDatabaseReachable(config);
   const sshFree = await checkSshListenAddress(config);
@@ -116,6 +120,7 @@ async function startBuiltinRunner(kiln: Kiln, config: Config) {
 }
 
 async function worker(config: Config): Promise<void> {
+  const { checkDatabaseReachable, checkDirectories } = await operations();
   await checkDatabaseReachable(config);
   checkDirectories(config);
   const { startKiln } = await import('./bootstrap.js');
@@ -132,7 +137,7 @@ async function worker(config: Config): Promise<void> {
 }
 
 async function migrate(config: Config): Promise<void> {
-  if (!config.databaseUrl) checkDirectories(config);
+  if (!config.databaseUrl) (await operations()).checkDirectories(config);
   const [{ openDatabase }, { migrateToLatest }] = await Promise.all([import('./bootstrap.js'), import('./platform/db/migrate.js')]);
   const database = openDatabase(config);
   let applied: string[];
@@ -183,6 +188,7 @@ async function run(argv: string[]): Promise<void> {
     default: {
       const { adminCommands } = await import('./admin-commands.js');
       const work = await adminCommands.prepare(rest);
+      const { checkDatabaseReachable, checkDirectories } = await operations();
       await checkDatabaseReachable(config);
       // backup reads the data dir and must not create it; restore checks its targets itself.
       if (rest[0] !== 'backup' && rest[0] !== 'restore') checkDirectories(config);
@@ -200,7 +206,7 @@ export async function main(argv: string[]): Promise<void> {
       process.stderr.write(`kiln: configuration error: ${error.message}\n`);
       process.exit(2);
     }
-    if (error instanceof UsageError) {
+    if (error instanceof (await operations()).UsageError) {
       process.stderr.write(`kiln: ${error.message}\n`);
       process.exit(2);
     }

@@ -1,7 +1,6 @@
 // /profile/two_factor_auth: enrol (secret as text and QR code, confirmed by a code, then recovery
 // codes shown once) and disable (after typing the password again, ASVS 5.0 7.5.1).
 import type { FastifyInstance } from 'fastify';
-import QRCode from 'qrcode';
 import type { Deps } from '../platform/deps.js';
 import { html } from '../platform/web/html.js';
 import { csrfField, pageRoute, type PageContext } from '../platform/web/page-route.js';
@@ -39,6 +38,8 @@ function enabledPage(context: PageContext, user: UserRow, error?: string): PageO
 async function enrolPage(context: PageContext, user: UserRow, error?: string): Promise<PageOutcome> {
   const setup = provisioning(context.deps, user);
   if (!setup) throw new Error('enrolment secret missing');
+  // Loaded here: only this page draws a QR code.
+  const { default: QRCode } = await import('qrcode');
   const qr = await QRCode.toDataURL(setup.uri, { margin: 1, width: 200 });
   return page({
     title: 'Two-factor authentication',

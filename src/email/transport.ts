@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import type { Config } from '../config.js';
 import { PRIVATE_DIR_MODE } from '../platform/data-dir.js';
@@ -33,7 +33,7 @@ export function mailDirectory(config: Config): string {
  * Timeouts are short: the worker runs jobs one at a time, so a server that accepts the connection and
  * then hangs must fail the try (it is retried with backoff) rather than hold every other job.
  */
-function smtpTransport(url: string): Transporter {
+function smtpTransport(nodemailer: Nodemailer, url: string): Transporter {
   const options: SMTPPool.Options = {
     url,
     pool: true,
@@ -66,9 +66,23 @@ function message(envelope: Envelope) {
   };
 }
 
+type Nodemailer = typeof import('nodemailer');
+
+/**
+ * The transport of the first message (deliver-emails.ts makes it then): nodemailer is loaded with it,
+ * not at every start, where it was ~130 ms of loading for a node that may never send mail.
+ */
 export function createMailTransport(config: Config): MailTransport {
+  const made = import('nodemailer').then((nodemailer) => transportOf(nodemailer, config));
+  return {
+    send: async (envelope, name) => (await made).send(envelope, name),
+    close: () => void made.then((transport) => transport.close()),
+  };
+}
+
+function transportOf(nodemailer: Nodemailer, config: Config): MailTransport {
   if (config.smtpUrl) {
-    const transport = smtpTransport(config.smtpUrl);
+    const transport = smtpTransport(nodemailer, config.smtpUrl);
     return {
       async send(envelope) {
         await transport.sendMail(message(envelope));

@@ -6,8 +6,13 @@ import { createRequire } from 'node:module';
 
 interface SpdxLicense { name: string; url: string; osiApproved: boolean; licenseText: string }
 
-const require = createRequire(import.meta.url);
-const LIST = require('spdx-license-list/full') as Record<string, SpdxLicense>;
+let list: Record<string, SpdxLicense> | undefined;
+
+/** The SPDX list, read on first use: its texts are ~130 ms of parsing, too much for every start. */
+function spdxList(): Record<string, SpdxLicense> {
+  list ??= createRequire(import.meta.url)('spdx-license-list/full') as Record<string, SpdxLicense>;
+  return list;
+}
 
 export const POPULAR = new Set(['apache-2.0', 'gpl-3.0', 'mit']);
 
@@ -21,13 +26,13 @@ export interface License {
 let byKey: Map<string, License> | undefined;
 
 function licenses(): Map<string, License> {
-  byKey ??= new Map(Object.entries(LIST).map(([id, license]) => [id.toLowerCase(), { key: id.toLowerCase(), name: license.name, url: license.url, text: license.licenseText }]));
+  byKey ??= new Map(Object.entries(spdxList()).map(([id, license]) => [id.toLowerCase(), { key: id.toLowerCase(), name: license.name, url: license.url, text: license.licenseText }]));
   return byKey;
 }
 
 /** The OSI approved licenses (only the popular ones with `popular`), by name. */
 export function listedLicenses(popular: boolean): License[] {
-  return Object.entries(LIST)
+  return Object.entries(spdxList())
     .filter(([id, license]) => license.osiApproved && (!popular || POPULAR.has(id.toLowerCase())))
     .map(([id]) => licenses().get(id.toLowerCase())!)
     .sort((a, b) => a.name.localeCompare(b.name, 'en'));

@@ -16,8 +16,8 @@ afterAll(async () => {
 });
 
 describe('languageShares', () => {
-  it('counts programming and markup languages by bytes, leaving out prose, data, vendored code, docs and dotfiles', () => {
-    expect(languageShares([
+  it('counts programming and markup languages by bytes, leaving out prose, data, vendored code, docs and dotfiles', async () => {
+    expect(await languageShares([
       { path: 'src/app.ts', size: 600 },
       { path: 'lib/util.py', size: 300 },
       { path: 'web/index.html', size: 100 },
@@ -30,14 +30,14 @@ describe('languageShares', () => {
     ])).toEqual({ TypeScript: 60, Python: 30, HTML: 10 });
   });
 
-  it('rounds to two decimals, largest first', () => {
-    expect(Object.entries(languageShares([{ path: 'a.go', size: 1 }, { path: 'b.rs', size: 2 }]))).toEqual([['Rust', 66.67], ['Go', 33.33]]);
+  it('rounds to two decimals, largest first', async () => {
+    expect(Object.entries(await languageShares([{ path: 'a.go', size: 1 }, { path: 'b.rs', size: 2 }]))).toEqual([['Rust', 66.67], ['Go', 33.33]]);
   });
 
-  it('knows file names and prefers the language an extension is primary for', () => {
-    expect(languageOf('build/Dockerfile')?.name).toBe('Dockerfile');
-    expect(languageOf('x.c')?.name).toBe('C');
-    expect(languageOf('noextension')).toBeNull();
+  it('knows file names and prefers the language an extension is primary for', async () => {
+    expect((await languageOf('build/Dockerfile'))?.name).toBe('Dockerfile');
+    expect((await languageOf('x.c'))?.name).toBe('C');
+    expect(await languageOf('noextension')).toBeNull();
   });
 });
 

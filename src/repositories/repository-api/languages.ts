@@ -5,7 +5,6 @@
 // count, and vendored code, documentation and dotfiles do not. An extension several languages share
 // goes to the one it is the primary extension of (Linguist would look at the content).
 import type { FastifyInstance } from 'fastify';
-import * as linguist from 'linguist-languages';
 import type { Deps } from '../../platform/deps.js';
 import { p } from '../../platform/http/params.js';
 import { gitBytes } from '../git.js';
@@ -25,10 +24,15 @@ const VENDORED = /(^|\/)(node_modules|vendor|bower_components|third[-_]?party|Go
 const DOCUMENTATION = /(^|\/)(docs?|Documentation|examples?)\//i;
 const DOTFILE = /(^|\/)\./;
 
-function indexes(): { byFilename: Map<string, Language>; byExtension: Map<string, Language> } {
+interface Indexes {
+  byFilename: Map<string, Language>;
+  byExtension: Map<string, Language>;
+}
+
+function indexesOf(linguist: Record<string, unknown>): Indexes {
   const byFilename = new Map<string, Language>();
   const byExtension = new Map<string, Language>();
-  const languages = Object.values(linguist as unknown as Record<string, Language>).filter((language) => typeof language === 'object' && language !== null && 'type' in language);
+  const languages = Object.values(linguist).filter((language): language is Language => typeof language === 'object' && language !== null && 'type' in language);
   for (const language of languages) {
     for (const name of language.filenames ?? []) if (!byFilename.has(name)) byFilename.set(name, language);
     // A primary extension wins over a secondary one, whatever the order.
@@ -39,11 +43,23 @@ function indexes(): { byFilename: Map<string, Language>; byExtension: Map<string
   return { byFilename, byExtension };
 }
 
-let cached: ReturnType<typeof indexes> | null = null;
+let loading: Promise<Indexes> | null = null;
+
+/**
+ * Linguist's list, loaded on the first count rather than at start: it is one module per language, ~830
+ * of the ~2,500 a start loads otherwise (docs/performance.md).
+ */
+function languageIndexes(): Promise<Indexes> {
+  loading ??= import('linguist-languages').then((linguist) => indexesOf(linguist as Record<string, unknown>));
+  return loading;
+}
 
 /** The language of a path by its file name, else its longest known extension (`.d.ts` before `.ts`). */
-export function languageOf(path: string): Language | null {
-  cached ??= indexes();
+export async function languageOf(path: string): Promise<Language | null> {
+  return languageIn(await languageIndexes(), path);
+}
+
+function languageIn(cached: Indexes, path: string): Language | null {
   const name = path.slice(path.lastIndexOf('/') + 1);
   const exact = cached.byFilename.get(name);
   if (exact) return exact;
@@ -56,12 +72,13 @@ export function languageOf(path: string): Language | null {
 }
 
 /** Bytes per counted language over `files` (path and size), as shares in percent rounded to two decimals. */
-export function languageShares(files: Iterable<{ path: string; size: number }>): Record<string, number> {
+export async function languageShares(files: Iterable<{ path: string; size: number }>): Promise<Record<string, number>> {
+  const indexes = await languageIndexes();
   const bytes = new Map<string, number>();
   let total = 0;
   for (const file of files) {
     if (VENDORED.test(file.path) || DOCUMENTATION.test(file.path) || DOTFILE.test(file.path)) continue;
-    const language = languageOf(file.path);
+    const language = languageIn(indexes, file.path);
     if (!language || !COUNTED.has(language.type) || file.size === 0) continue;
     bytes.set(language.name, (bytes.get(language.name) ?? 0) + file.size);
     total += file.size;
@@ -92,7 +109,7 @@ export function languagesRoutes(app: FastifyInstance, deps: Deps): void {
       const access = await project();
       const repoPath = await readableRepository(deps, access.project);
       const head = repoPath ? await findCommit(repoPath, access.project.default_branch) : null;
-      return head && repoPath ? languageShares(await sizedFiles(repoPath, head.id)) : {};
+      return head && repoPath ? await languageShares(await sizedFiles(repoPath, head.id)) : {};
     },
   });
 }
