@@ -76,7 +76,8 @@ export function createMailTransport(config: Config): MailTransport {
   const made = import('nodemailer').then((nodemailer) => transportOf(nodemailer, config));
   return {
     send: async (envelope, name) => (await made).send(envelope, name),
-    close: () => void made.then((transport) => transport.close()),
+    // A transport that never loaded has nothing to close (its send already failed the job).
+    close: () => void made.then((transport) => transport.close(), () => undefined),
   };
 }
 
