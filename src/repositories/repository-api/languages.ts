@@ -59,13 +59,13 @@ export async function languageOf(path: string): Promise<Language | null> {
   return languageIn(await languageIndexes(), path);
 }
 
-function languageIn(cached: Indexes, path: string): Language | null {
+function languageIn(indexes: Indexes, path: string): Language | null {
   const name = path.slice(path.lastIndexOf('/') + 1);
-  const exact = cached.byFilename.get(name);
+  const exact = indexes.byFilename.get(name);
   if (exact) return exact;
   const lower = name.toLowerCase();
   for (let dot = lower.indexOf('.', 1); dot !== -1; dot = lower.indexOf('.', dot + 1)) {
-    const found = cached.byExtension.get(lower.slice(dot));
+    const found = indexes.byExtension.get(lower.slice(dot));
     if (found) return found;
   }
   return null;
