@@ -1,15 +1,17 @@
-// A git thread (git-threads.ts starts them): starts the git processes Kiln asks for, so that their
-// fork and exec (synchronous in Node) hold this thread, never the event loop that serves requests,
-// and keeps the repositories' `git cat-file --batch` readers (cat-file.ts). Answers each message by
-// its id; several are in flight at once (the work is the processes', not this thread's).
-import { parentPort } from 'node:worker_threads';
+// A git helper process (git-threads.ts forks them): starts the git processes Kiln asks for, so that
+// their fork and exec (synchronous in Node) hold this small process, never Kiln's event loop nor its
+// memory, and keeps the repositories' `git cat-file --batch` readers (cat-file.ts). Answers each
+// message on its IPC channel by its id; several are in flight at once (the work is the processes',
+// not this one's). It ends when Kiln does: the channel closes with the process that forked it.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { GIT_ENV } from './git-env.js';
 import { CatFilePool } from './cat-file.js';
 import type { ThreadRequest, ThreadMessage } from './git-threads.js';
 
-const port = parentPort!;
-const send = (message: ThreadMessage) => port.postMessage(message);
+const send = (message: ThreadMessage) => {
+  if (process.connected) process.send!(message);
+};
+process.on('disconnect', () => process.exit(0));
 const readers = new CatFilePool((args) => send({ started: args }));
 const streams = new Map<number, ChildProcess>();
 
@@ -47,7 +49,7 @@ function stream(request: Extract<ThreadRequest, { kind: 'stream' }>): void {
   });
 }
 
-port.on('message', (request: ThreadRequest) => {
+process.on('message', (request: ThreadRequest) => {
   switch (request.kind) {
     case 'run':
       return run(request);

@@ -1,23 +1,28 @@
-// Git off the event loop. Node starts a child process synchronously (fork and exec on the calling
-// thread: 1–30 ms each on a loaded machine, more than a request's whole budget when a page starts a
-// few), so Kiln starts its git processes on a small pool of git threads (git-thread.ts) and gets
+// Git out of Kiln's process. Node starts a child process synchronously with fork and exec on the
+// calling thread: 1–30 ms each on a loaded machine, more than a request's whole budget when a page
+// starts a few. A fork also copies the page tables of the whole forking process and marks its memory
+// copy-on-write, so the forker then takes a page fault on each page it next writes: from a process
+// of a few hundred MB (Kiln with its caches, a test worker) a start cost about twice what it costs
+// from a small one, spent in the kernel (docs/performance.md, Git processes). So Kiln starts its git
+// processes in a small pool of helper processes (git-thread.ts, one per core, at most two) and gets
 // their buffered output back as a message; the event loop only copies bytes. Object reads go to the
-// repository's long-lived `git cat-file --batch` on its thread (cat-file.ts), so the common pages
-// start no process at all once a repository's reader is open. Threads rather than computing diffs,
+// repository's long-lived `git cat-file --batch` in its helper (cat-file.ts), so the common pages
+// start no process at all once a repository's reader is open. Helpers rather than computing diffs,
 // logs and blames from cat-file data ourselves: git's own diff, log and blame stay the answer (the
-// same bytes as before), and a thread per core is plain to reason about.
+// same bytes as before). The pool's slots are still called threads: each was a worker thread first.
 //
 // Every start is published on the diagnostics channel `kiln:git-start` ({ file, args }), where tests
-// and the bench's process counter see them (a mock of node:child_process does not reach a thread).
+// and the bench's process counter see them (a mock of node:child_process does not reach a helper).
 //
 // Out of scope: git's smart HTTP and SSH (clone, fetch, push) stream packs between a client and git
 // and still start git on the event loop (git-http/cgi.ts, ssh), as do the pre-receive checks.
 import { channel } from 'node:diagnostics_channel';
+import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
-import type { Worker } from 'node:worker_threads';
-import { startWorker } from '../platform/worker-pool.js';
+import { fileURLToPath } from 'node:url';
 import type { BatchAnswer } from './cat-file.js';
 
 /** Published for every process started on a git thread: `{ file, args }`. */
@@ -51,12 +56,39 @@ export interface ThreadOutcome {
 type Handler = (message: ThreadMessage) => boolean | void;
 
 interface Thread {
-  worker: Worker;
+  worker: ChildProcess;
   /** Handlers by request id; a handler answering true is done. */
   pending: Map<number, { handle: Handler; fail: (error: Error) => void }>;
 }
 
-const THREAD_HEAP_MB = 256;
+const HELPER_HEAP_MB = 256;
+
+/**
+ * A helper process running git-thread: the compiled module, or from the sources (the test runner,
+ * which does not build) the TypeScript file behind hooks that load it (scripts/worker-source-loader.mjs).
+ * Its environment is PATH alone (git's own comes with each request, git-env.ts): none of Kiln's
+ * secrets, and no NODE_OPTIONS of Kiln's (the bench's instruments) in a process that is not Kiln.
+ */
+function startHelper(): ChildProcess {
+  const compiled = new URL('./git-thread.js', import.meta.url);
+  const options = { serialization: 'advanced' as const, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as Array<'ignore' | 'inherit' | 'ipc'>, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } };
+  const heap = `--max-old-space-size=${HELPER_HEAP_MB}`;
+  if (existsSync(fileURLToPath(compiled))) return fork(fileURLToPath(compiled), [], { ...options, execArgv: [heap] });
+  const loader = new URL('../../scripts/worker-source-loader.mjs', import.meta.url);
+  const hooks = `data:text/javascript,import{register}from'node:module';register(${encodeURIComponent(JSON.stringify(loader.href))});`;
+  return fork(fileURLToPath(new URL('./git-thread.ts', import.meta.url)), [], { ...options, execArgv: [heap, '--import', hooks] });
+}
+
+/** Whether a helper holds Kiln's process open: only while a request of Kiln's waits on it. */
+function holdOpen(helper: ChildProcess, hold: boolean): void {
+  if (hold) {
+    helper.ref();
+    helper.channel?.ref();
+  } else {
+    helper.unref();
+    helper.channel?.unref();
+  }
+}
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 class GitThreads {
@@ -96,8 +128,8 @@ class GitThreads {
     gitStarts.publish({ file, args });
     const index = this.#leastBusy();
     const process = new ThreadProcess(
-      () => this.#threads[index]?.worker.postMessage({ id, kind: 'resume' } satisfies ThreadRequest),
-      () => this.#threads[index]?.worker.postMessage({ id, kind: 'kill' } satisfies ThreadRequest),
+      () => this.#post(index, { id, kind: 'resume' }),
+      () => this.#post(index, { id, kind: 'kill' }),
     );
     this.#send(index, id, { id, kind: 'stream', file, args, env }, (message) => process.take(message), (error) => process.take({ id, exit: null, error: error.message }));
     return process;
@@ -105,14 +137,20 @@ class GitThreads {
 
   /** Closes the cat-file readers of `repo` and of every repository under it (deleted, moved, restored). */
   close(repo: string): void {
-    for (const thread of this.#threads) thread?.worker.postMessage({ kind: 'close', repo } satisfies ThreadRequest);
+    for (let index = 0; index < this.#threads.length; index += 1) this.#post(index, { kind: 'close', repo });
+  }
+
+  /** A message to a helper that is running (none started for it). */
+  #post(index: number, request: ThreadRequest): void {
+    const helper = this.#threads[index]?.worker;
+    if (helper?.connected) helper.send(request);
   }
 
   #send(index: number, id: number, request: ThreadRequest, handle: Handler, fail: (error: Error) => void): void {
     const thread = this.#thread(index);
     thread.pending.set(id, { handle, fail });
-    thread.worker.ref();
-    thread.worker.postMessage(request);
+    holdOpen(thread.worker, true);
+    thread.worker.send(request);
   }
 
   #leastBusy(): number {
@@ -133,17 +171,17 @@ class GitThreads {
   #thread(index: number): Thread {
     const open = this.#threads[index];
     if (open) return open;
-    const worker = startWorker({ module: new URL('./git-thread.js', import.meta.url), maxHeapMb: THREAD_HEAP_MB });
+    const worker = startHelper();
     const thread: Thread = { worker, pending: new Map() };
     this.#threads[index] = thread;
-    worker.unref();
+    holdOpen(worker, false);
     worker.on('message', (message: ThreadMessage) => {
       if ('started' in message) gitStarts.publish({ file: 'git', args: message.started });
       if (!('id' in message)) return;
       const waiting = thread.pending.get(message.id);
       if (waiting?.handle(message)) {
         thread.pending.delete(message.id);
-        if (thread.pending.size === 0) worker.unref();
+        if (thread.pending.size === 0) holdOpen(worker, false);
       }
     });
     const gone = (error: Error) => {
