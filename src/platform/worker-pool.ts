@@ -156,9 +156,17 @@ export class WorkerPool<I, O> {
  */
 export function startWorker(options: Pick<WorkerPoolOptions, 'module' | 'maxHeapMb'>): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: options.maxHeapMb };
-  if (existsSync(fileURLToPath(options.module))) return new Worker(options.module, { resourceLimits });
-  const source = new URL(options.module.href.replace(/\.js$/, '.ts'));
-  const loader = new URL('../../scripts/worker-source-loader.mjs', import.meta.url);
-  const program = `require('node:module').register(${JSON.stringify(loader.href)}); import(${JSON.stringify(source.href)});`;
+  const found = moduleToRun(options.module);
+  if (!found.loader) return new Worker(found.module, { resourceLimits });
+  const program = `require('node:module').register(${JSON.stringify(found.loader.href)}); import(${JSON.stringify(found.module.href)});`;
   return new Worker(program, { eval: true, resourceLimits });
+}
+
+/**
+ * The module a worker or helper process runs: `compiled` when it was built, else its TypeScript
+ * source with the hooks that load it (scripts/worker-source-loader.mjs), which must be registered first.
+ */
+export function moduleToRun(compiled: URL): { module: URL; loader?: URL } {
+  if (existsSync(fileURLToPath(compiled))) return { module: compiled };
+  return { module: new URL(compiled.href.replace(/\.js$/, '.ts')), loader: new URL('../../scripts/worker-source-loader.mjs', import.meta.url) };
 }

@@ -19,10 +19,10 @@
 import { channel } from 'node:diagnostics_channel';
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { moduleToRun } from '../platform/worker-pool.js';
 import type { BatchAnswer } from './cat-file.js';
 
 /** Published for every process started on a git thread: `{ file, args }`. */
@@ -64,19 +64,20 @@ interface Thread {
 const HELPER_HEAP_MB = 256;
 
 /**
- * A helper process running git-thread: the compiled module, or from the sources (the test runner,
- * which does not build) the TypeScript file behind hooks that load it (scripts/worker-source-loader.mjs).
- * Its environment is PATH alone (git's own comes with each request, git-env.ts): none of Kiln's
- * secrets, and no NODE_OPTIONS of Kiln's (the bench's instruments) in a process that is not Kiln.
+ * A helper process running git-thread (from the sources, behind the hooks that load TypeScript:
+ * worker-pool.ts, moduleToRun). Its environment is PATH alone (git's own comes with each request,
+ * git-env.ts): none of Kiln's secrets, and no NODE_OPTIONS of Kiln's (the bench's instruments) in a
+ * process that is not Kiln.
  */
 function startHelper(): ChildProcess {
-  const compiled = new URL('./git-thread.js', import.meta.url);
-  const options = { serialization: 'advanced' as const, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as Array<'ignore' | 'inherit' | 'ipc'>, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } };
-  const heap = `--max-old-space-size=${HELPER_HEAP_MB}`;
-  if (existsSync(fileURLToPath(compiled))) return fork(fileURLToPath(compiled), [], { ...options, execArgv: [heap] });
-  const loader = new URL('../../scripts/worker-source-loader.mjs', import.meta.url);
-  const hooks = `data:text/javascript,import{register}from'node:module';register(${encodeURIComponent(JSON.stringify(loader.href))});`;
-  return fork(fileURLToPath(new URL('./git-thread.ts', import.meta.url)), [], { ...options, execArgv: [heap, '--import', hooks] });
+  const { module, loader } = moduleToRun(new URL('./git-thread.js', import.meta.url));
+  const hooks = loader ? ['--import', `data:text/javascript,import{register}from'node:module';register(${encodeURIComponent(JSON.stringify(loader.href))});`] : [];
+  return fork(fileURLToPath(module), [], {
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    execArgv: [`--max-old-space-size=${HELPER_HEAP_MB}`, ...hooks],
+  });
 }
 
 /** Whether a helper holds Kiln's process open: only while a request of Kiln's waits on it. */
