@@ -125,6 +125,13 @@ describe('git on git threads', () => {
     closeReaders(repo);
   });
 
+  it('starts git from a helper process, not from this one: its parent is not this process', async () => {
+    // A fork from a large process copies its page tables and faults on its memory afterwards.
+    const parent = Number((await runCommand('sh', ['-c', 'echo $PPID'])).toString().trim());
+    expect(parent).toBeGreaterThan(0);
+    expect(parent).not.toBe(process.pid);
+  });
+
   it('streams a long output a chunk at a time, and a killed stream ends', async () => {
     const lines = Array.from({ length: 20_000 }, (_, index) => `line ${index}`).join('\n');
     const { repo } = repository('stream', { 'long.txt': lines });
