@@ -76,4 +76,3 @@ process.on('message', (request: ThreadRequest) => {
       return;
   }
 });
-send({ ready: true });

@@ -36,7 +36,6 @@ export type ThreadRequest =
   | { kind: 'close'; repo: string };
 
 export type ThreadMessage =
-  | { ready: true }
   | { started: string[] }
   | { id: number; code: number | null; stdout: Uint8Array; stderr: string; error?: string }
   | { id: number; objects: BatchAnswer[] }
