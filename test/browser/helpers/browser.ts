@@ -15,11 +15,16 @@ export function launchBrowser(): Promise<Browser> {
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** axe-core's serious and critical violations on the page, as `id (impact, n nodes)`. */
+/**
+ * axe-core's serious and critical violations on the page, as `id (impact, n nodes)`. Every rule runs;
+ * `resultTypes` only spares axe collecting each passing and inapplicable node, which nothing reads
+ * (on the blame page's four looks, 18.8 → 15.5 s of axe).
+ */
 export async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe.run();
+    const axe = (window as unknown as { axe: { run(context: Document, options: { resultTypes: string[] }): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id} (${violation.impact}, ${violation.nodes.length} nodes)`);
   });
 }
