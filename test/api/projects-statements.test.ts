@@ -11,6 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
 import { countStatements, invalidateLookups, type StatementCounter } from '../helpers/statement-counter.js';
 import { ACCESS } from '../../src/platform/auth/access-levels.js';
+import { sql } from 'kysely';
+import { testDialect } from '../helpers/database.js';
+import { openPostgres } from '../../src/platform/db/database.js';
+import { memberProjectKeysPage } from '../../src/accounts/finders.js';
 
 let kiln: TestKiln;
 let owner: TestUser;
@@ -141,5 +145,35 @@ describe('statements per read with the row cache off (KILN_READ_CACHE=false)', (
     expect(await ids(owner.token)).toEqual(expect.arrayContaining([first.id, second.id]));
     expect(await ids(other.token)).not.toContain(first.id);
     expect(await ids(other.token)).toContain(second.id);
+  });
+});
+
+// PostgreSQL keeps a named statement's generic plan only when its estimate is no worse than the custom
+// plans', and reads an unknown LIMIT as a tenth of the rows: the page of the caller's projects by
+// membership, its size and offset bound, was planned on every run (pagination-queries.ts).
+describe.skipIf(testDialect() !== 'postgres')('the first page of the caller\'s projects on PostgreSQL', () => {
+  it('keeps a generic plan after five runs, and later pages share one statement text', async () => {
+    // One connection, whose prepared statements pg_prepared_statements shows.
+    const single = openPostgres({ url: kiln.testDb.url!, schema: kiln.testDb.schema!, poolSize: 1 });
+    try {
+      // A table of realistic size, analysed: at 27 projects any plan is cheap, and the generic one won
+      // with the bounds bound as well. These 2,000 are copies of a project in someone else's namespace.
+      const { rows: columns } = await sql<{ name: string }>`select column_name as name from information_schema.columns
+        where table_schema = current_schema() and table_name = 'projects' and column_name not in ('id', 'name', 'path', 'full_path', 'full_path_lower')`.execute(single.db);
+      const copied = sql.join(columns.map((column) => sql.ref(column.name)));
+      await sql`insert into projects (name, path, full_path, full_path_lower, ${copied})
+        select 'bulk-' || n, 'bulk-' || n, p.full_path || '-bulk-' || n, p.full_path_lower || '-bulk-' || n, ${copied}
+        from projects p, generate_series(1, 2000) n where p.path = 'public-one'`.execute(single.db);
+      await sql`analyze`.execute(single.db);
+      const page = memberProjectKeysPage({ ...kiln.deps, db: single.db }, { id: reader.id, username: reader.username, name: reader.username, state: 'active', admin: false, otpRequired: false }, { membership: true })!;
+      const first = page(20, 0);
+      for (let run = 0; run < 7; run += 1) expect((await single.db.executeQuery(first)).rows).toHaveLength(20);
+      const { rows } = await sql<{ generic_plans: number }>`select generic_plans from pg_prepared_statements where statement like '%member_projects%'`.execute(single.db);
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0].generic_plans)).toBeGreaterThan(0);
+      expect(page(20, 20).sql).toBe(page(20, 40).sql);
+    } finally {
+      await single.close();
+    }
   });
 });
