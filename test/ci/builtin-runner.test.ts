@@ -10,36 +10,13 @@ import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { gitCommands } from '../helpers/git.js';
 import { apiCall, startKilnProcess, type KilnProcess } from '../clients/helpers/server.js';
-import { childDatabaseEnv, waitFor } from '../platform/process-helpers.js';
+import { alive, childDatabaseEnv, childrenOf, waitFor } from '../platform/process-helpers.js';
 
 let testDb: TestDatabase;
 let kiln: KilnProcess;
 let work: string;
 const { ok } = gitCommands(() => work);
 const env = () => ({ KILN_BUILTIN_RUNNER: '1', KILN_LOG_LEVEL: 'info', ...childDatabaseEnv(testDb) });
-
-/** The pids of `pid`'s child processes, from /proc. */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((entry) => {
-    try {
-      // The parent pid is the 2nd field after the parenthesised command name.
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-    } catch {
-      return false;
-    }
-  }).map(Number);
-}
-
-/** A process that exited but was not reaped yet (a zombie) counts as gone. */
-const alive = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-};
 
 const CONFIG = `
 stages: [build, test]

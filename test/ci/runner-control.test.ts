@@ -3,7 +3,7 @@
 // and failed with `job_execution_timeout`, and `kiln runner register` turns a registration token into
 // a runner (and refuses bad calls with one line).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testKiln, type TestKiln, type TestUser } from '../helpers/kiln.js';
@@ -11,6 +11,7 @@ import { listenOnLoopback } from '../helpers/git.js';
 import { startRunner, runnerCommand, type RunningRunner } from '../../src/runner/index.js';
 import type { JobResult } from '../../src/runner/protocol-client.js';
 import { commit, create } from '../api/repository-api-driver.js';
+import { liveGroupMembers } from '../platform/process-helpers.js';
 
 let kiln: TestKiln;
 let work: string;
@@ -19,22 +20,6 @@ let maintainer: TestUser;
 let project: any;
 let runner: RunningRunner;
 const results = new Map<number, JobResult | null>();
-
-/** Processes of process group `pgid` that are alive (not zombies waiting for a parent to reap them). */
-function liveMembers(pgid: number): number[] {
-  const alive: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') alive.push(Number(entry));
-    } catch {
-      // Gone while listing.
-    }
-  }
-  return alive;
-}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
   for (let attempt = 0; attempt < 600; attempt += 1) {
@@ -91,11 +76,11 @@ describe('kiln runner', () => {
       return found?.status === 'running' && /group \d+/.test(await trace(found.id)) ? found : undefined;
     });
     const pgid = Number(/group (\d+)/.exec(await trace(job.id))![1]);
-    expect(liveMembers(pgid).length).toBeGreaterThan(0);
+    expect(liveGroupMembers(pgid).length).toBeGreaterThan(0);
     await kiln.apiAs(maintainer, 'POST', `/projects/${project.id}/jobs/${job.id}/cancel`);
     await until('the runner to give the job up', () => (results.has(job.id) ? true : undefined));
     expect(results.get(job.id)).toBeNull();
-    expect(liveMembers(pgid)).toEqual([]);
+    expect(liveGroupMembers(pgid)).toEqual([]);
     expect((await kiln.apiAs(maintainer, 'GET', `/projects/${project.id}/jobs/${job.id}`)).status).toBe('canceled');
   }, 120_000);
 

@@ -1,5 +1,6 @@
 // Helpers for tests that spawn the built `kiln` (dist/, built by `npm test` when sources changed).
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TestDatabase } from '../helpers/database.js';
 
@@ -72,4 +73,42 @@ export function holdTransaction(dialect: 'sqlite' | 'postgres', target: string, 
   });
   const exited = new Promise<void>((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the transaction's process exited with ${code}`)))));
   return { held, exited };
+}
+
+/**
+ * The fields of /proc/<pid>/stat after the command name (which is in parentheses and may hold
+ * spaces): the state, the parent pid, the process group, …; null once the process is gone.
+ */
+function statFields(pid: number | string): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** A process in `state` runs: one that exited but was not reaped yet (a zombie, or dead) has ended. */
+const runs = (state: string | undefined) => state !== undefined && state !== 'Z' && state !== 'X';
+
+/** Whether `pid` runs (a zombie counts as gone). */
+export function alive(pid: number): boolean {
+  return runs(statFields(pid)?.[0]);
+}
+
+function processesWhere(test: (fields: string[]) => boolean): number[] {
+  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((entry) => {
+    const fields = statFields(entry);
+    return fields !== null && test(fields);
+  }).map(Number);
+}
+
+/** The pids of `pid`'s child processes. */
+export function childrenOf(pid: number): number[] {
+  return processesWhere((fields) => Number(fields[1]) === pid);
+}
+
+/** The processes of group `pgid` that run (zombies left out). */
+export function liveGroupMembers(pgid: number): number[] {
+  return processesWhere((fields) => Number(fields[2]) === pgid && runs(fields[0]));
 }
