@@ -63,8 +63,9 @@ interface Thread {
 const HELPER_HEAP_MB = 256;
 
 /**
- * A helper process running git-thread (from the sources, behind the hooks that load TypeScript:
- * worker-pool.ts, moduleToRun). Its environment is PATH alone (git's own comes with each request,
+ * A helper process running git-thread: the compiled module, or without a build (the test runner) its
+ * TypeScript source behind the hooks that load it (worker-pool.ts, moduleToRun), registered with
+ * `--import` as a fork has no eval. Its environment is PATH alone (git's own comes with each request,
  * git-env.ts): none of Kiln's secrets, and no NODE_OPTIONS of Kiln's (the bench's instruments) in a
  * process that is not Kiln.
  */
