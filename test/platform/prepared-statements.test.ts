@@ -1,6 +1,6 @@
 // PostgreSQL's named statements (src/platform/db/prepared-statements.ts): a text run again is prepared
-// once per connection and planned no more; texts without values, transaction control and DDL never
-// are; the names are bounded. The database part runs on PostgreSQL only (SQLite keeps prepared
+// once per connection and planned no more; texts of several statements, transaction control and DDL
+// never are; the names are bounded. The database part runs on PostgreSQL only (SQLite keeps prepared
 // statements by text already, database.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -74,8 +74,20 @@ describe.skipIf(testDialect() !== 'postgres')('named statements on PostgreSQL', 
     expect((await read(1)).rows).toEqual([{ title: 'one' }]);
     const statements = await prepared();
     expect(statements.filter((text) => text.includes('from named_probe'))).toHaveLength(1);
-    // DDL and statements without values are never named.
+    // DDL is never named, nor a text run only once.
     expect(statements.filter((text) => /create table|insert into named_probe values \(1/.test(text))).toEqual([]);
+  });
+
+  it('a single query without values is named too; a text of several statements never is, and still runs', async () => {
+    const constant = () => sql<{ title: string }>`select title from named_probe where id = 2`.execute(database.db);
+    const several = () => sql`update named_probe set title = title where id = 1; update named_probe set title = title where id = 2`.execute(database.db);
+    for (let run = 0; run < 3; run += 1) {
+      expect((await constant()).rows).toEqual([{ title: 'two' }]);
+      await several();
+    }
+    const statements = await prepared();
+    expect(statements.filter((text) => text.includes('where id = 2') && !text.includes(';'))).toHaveLength(1);
+    expect(statements.filter((text) => text.includes('update named_probe'))).toEqual([]);
   });
 
   it('a table changed under a prepared select * (another node migrated) is prepared again, not failed', async () => {

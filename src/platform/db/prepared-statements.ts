@@ -16,6 +16,14 @@ export const NAMED_TEXTS_MAX = 300;
 /** Texts run once that are remembered, waiting for a second run. */
 const SEEN_ONCE_MAX = 10_000;
 
+/**
+ * A text without values that may still be named: one query (a text with `;` may hold several, as
+ * migrations' do, which only the simple protocol runs). Constant look-ups such as the system hooks'
+ * or the application settings' are planned on every run when unnamed (~40–130 µs against ~5–15 µs to
+ * run them, docs/performance.md).
+ */
+const SINGLE_QUERY = /^\s*(?:select|with|insert|update|delete)\b[^;]*$/i;
+
 /** Texts that are not planned (transaction control) or may change what a named statement means (DDL). */
 const NOT_NAMED = /^\s*(?:begin|commit|rollback|savepoint|release|set|create|alter|drop|truncate|listen|notify|prepare|deallocate)\b/i;
 
@@ -57,9 +65,10 @@ export class StatementNames {
 }
 
 /**
- * A node-postgres client that sends the statements of `names` as named (prepared) statements. Only
- * `query(text, values)` with values is named: that is how Kysely runs every statement, and a text
- * without values goes by the simple protocol, which allows several statements in one text (migrations).
+ * A node-postgres client that sends the statements of `names` as named (prepared) statements. Only the
+ * `query(text, values)` form is named, which is how Kysely runs every statement; with no values, only a
+ * single query (SINGLE_QUERY): other texts go by the simple protocol, which allows several statements
+ * in one text (migrations).
  */
 export function preparingClient(names: StatementNames, connectTimeoutMs: number): typeof pg.Client {
   return class PreparingClient extends pg.Client {
@@ -69,7 +78,7 @@ export function preparingClient(names: StatementNames, connectTimeoutMs: number)
 
     // One signature for node-postgres's overloads: only the (text, values) form is changed.
     override query(config: any, values?: any, callback?: any): any {
-      if (typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
+      if (typeof config === 'string' && Array.isArray(values) && (values.length > 0 || SINGLE_QUERY.test(config)) && callback === undefined) {
         const name = names.nameOf(config);
         if (name !== undefined) return this.#named(name, config, values);
       }
