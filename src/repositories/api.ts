@@ -17,7 +17,7 @@ export { commitDetailEntity } from './repository-api/entities.js';
 // run a second copy of it.
 export { writableRepository, repositoryRefs } from './repository-api/project-repository.js';
 export { git, gitBytes, gitCall, listRefs, GitError } from './git.js';
-export { findCommit } from './repository-api/object-reader.js';
+export { findCommit, readBlobWithin } from './repository-api/object-reader.js';
 export { diffBetween, isAncestor, mergeBase, revList, EMPTY_TREE } from './repository-api/git-reads.js';
 // Issue 34 (commit statuses): the branch a status without `ref` is filed under.
 export { refsContaining as refsContainingCommit } from './repository-api/git-reads.js';

@@ -11,6 +11,8 @@ import type { StartedProcess } from '../helpers/process-starts.js';
 import { CatFilePool, type BatchAnswer } from '../../src/repositories/cat-file.js';
 import { closeReaders, gitBytes, gitCall, runCommand, spawnGit } from '../../src/repositories/git.js';
 import { readObjects } from '../../src/repositories/repository-api/object-reader.js';
+import { readYamlAt } from '../../src/ci/pipelines/read-yaml.js';
+import { MAX_YAML_BYTES } from '../../src/ci/config/parse-config.js';
 
 const started = vi.hoisted(() => [] as StartedProcess[]);
 vi.mock('node:child_process', async (original) => (await import('../helpers/process-starts.js')).recordingChildProcess(await original(), started));
@@ -122,6 +124,28 @@ describe('git on git threads', () => {
     expect(published).toContain('rev-parse main');
     expect(published).toHaveLength(6);
     expect(started.length - before).toBe(published.length);
+    closeReaders(repo);
+  });
+
+  it('reads a pipeline’s YAML through the reader: the text, null for a folder or a missing file, too big unread, no git started', async () => {
+    const big = Buffer.alloc(MAX_YAML_BYTES + 1, 'a');
+    const { repo } = repository('yaml', { README: 'ci\n' });
+    const blob = (text: string | Buffer) => sh(repo, ['hash-object', '-w', '--stdin'], text);
+    const folder = sh(repo, ['mktree'], `100644 blob ${blob('x: 1\n')}\tincluded.yml\n`);
+    const tree = sh(repo, ['mktree'], `100644 blob ${blob('job:\n  script: true\n')}\t.gitlab-ci.yml\n040000 tree ${folder}\tci\n100644 blob ${blob(big)}\thuge.yml\n`);
+    const commit = sh(repo, ['commit-tree', tree, '-m', 'ci']);
+    await readYamlAt(repo, commit, '.gitlab-ci.yml');
+    const published: unknown[] = [];
+    const note = (message: unknown) => published.push(message);
+    subscribe('kiln:git-start', note);
+    expect(await readYamlAt(repo, commit, '.gitlab-ci.yml')).toBe('job:\n  script: true\n');
+    expect(await readYamlAt(repo, commit, 'ci/included.yml')).toBe('x: 1\n');
+    expect(await readYamlAt(repo, commit, 'ci')).toBeNull();
+    expect(await readYamlAt(repo, commit, 'missing.yml')).toBeNull();
+    expect(await readYamlAt(repo, 'f'.repeat(40), '.gitlab-ci.yml')).toBeNull();
+    expect(await readYamlAt(repo, commit, 'huge.yml')).toEqual({ tooBig: true });
+    unsubscribe('kiln:git-start', note);
+    expect(published).toEqual([]);
     closeReaders(repo);
   });
 

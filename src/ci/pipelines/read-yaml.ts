@@ -1,17 +1,17 @@
 // Reading a YAML file of a repository at a commit, bounded: `.gitlab-ci.yml` and the files it includes.
-import { gitCall } from '../../repositories/api.js';
+import { gitCall, readBlobWithin } from '../../repositories/api.js';
 import { MAX_YAML_BYTES } from '../config/parse-config.js';
 
-/** A YAML file's text at a commit (`.gitlab-ci.yml`, an included file), null when there is none; over the size limit it is not read. */
+/**
+ * A YAML file's text at a commit (`.gitlab-ci.yml`, an included file), null when there is none; over
+ * the size limit it is not read. Through the repository's long-lived object reader: a pipeline reads
+ * its configuration and each include without starting git (two processes a file before).
+ */
 export async function readYamlAt(repoPath: string, sha: string, path: string): Promise<string | null | { tooBig: true }> {
-  const object = `${sha}:${path}`;
-  const size = await gitCall(repoPath, ['cat-file', '-s', object]);
-  if (size.code !== 0) return null;
-  if (Number(size.stdout.toString().trim()) > MAX_YAML_BYTES) return { tooBig: true };
-  const outcome = await gitCall(repoPath, ['cat-file', 'blob', object]);
-  return outcome.code === 0 ? outcome.stdout.toString('utf8') : null;
+  const blob = await readBlobWithin(repoPath, `${sha}:${path}`, MAX_YAML_BYTES);
+  if (!blob) return null;
+  return 'tooLarge' in blob ? { tooBig: true } : blob.content.toString('utf8');
 }
-
 
 /** The paths of a commit's files, null over `max` (then not used) or when the commit is not there. */
 export async function treePaths(repoPath: string, sha: string, max: number): Promise<string[] | null> {

@@ -38,6 +38,17 @@ export async function readObject(repoPath: string, name: string): Promise<RawObj
   return (await readObjects(repoPath, [name]))[0];
 }
 
+/**
+ * The blob a name gives (`rev:path`), null when it names no blob; over `maxBytes` only its size, as
+ * its content is read through and dropped by the reader, never held.
+ */
+export async function readBlobWithin(repoPath: string, name: string, maxBytes: number): Promise<RawObject | { tooLarge: true; size: number } | null> {
+  if (!isSafeObjectName(name)) return null;
+  const [object] = await gitThreads().read(repoPath, [name], maxBytes);
+  if (!object || object.type !== 'blob') return null;
+  return 'tooLarge' in object ? { tooLarge: true, size: object.size } : object;
+}
+
 /** The commit a revision names (a sha, branch, tag, `main~2`), or null. */
 export async function findCommit(repoPath: string, revision: string): Promise<CommitObject | null> {
   const object = await readObject(repoPath, `${revision}^{commit}`);
