@@ -28,7 +28,9 @@ beforeAll(async () => {
   dataDir = join(work, 'data');
   port = await freePort();
   rootToken = `glpat-${randomBytes(12).toString('hex')}`;
-  env = { KILN_STORAGES: JSON.stringify({ default: { path: join(work, 'default'), weight: 100 }, storage2: { path: join(work, 'storage2'), weight: 100 } }) };
+  // No SSH: each restart would take a new free port for it, and beside the other client files one was
+  // taken between being found free and Kiln binding it (the restart then refused to start).
+  env = { KILN_SSH_PORT: 'off', KILN_STORAGES: JSON.stringify({ default: { path: join(work, 'default'), weight: 100 }, storage2: { path: join(work, 'storage2'), weight: 100 } }) };
   kiln = await start();
 });
 afterAll(async () => {

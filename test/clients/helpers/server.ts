@@ -13,7 +13,7 @@ export const ROOT_PASSWORD = 'root-password-for-clients';
 export interface KilnProcess {
   url: string;
   port: number;
-  /** The SSH server's port (KILN_SSH_PORT, a free one unless `env` names it). */
+  /** The SSH server's port (KILN_SSH_PORT, a free one unless `env` names it; 0 when `env` turns it off). */
   sshPort: number;
   dataDir: string;
   rootToken: string;
@@ -49,7 +49,7 @@ export interface StartOptions {
 export async function startKilnProcess(options: StartOptions = {}): Promise<KilnProcess> {
   if (!existsSync(MAIN)) throw new Error('dist/src/main.js is missing: run `npm run build` before the client suite');
   const port = options.port ?? (await freePort());
-  const sshPort = Number(options.env?.KILN_SSH_PORT ?? (await freePort()));
+  const sshPort = options.env?.KILN_SSH_PORT === 'off' ? 0 : Number(options.env?.KILN_SSH_PORT ?? (await freePort()));
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kiln-client-'));
   const rootToken = options.rootToken ?? `glpat-${randomBytes(12).toString('hex')}`;
   const url = `http://127.0.0.1:${port}`;
@@ -59,7 +59,7 @@ export async function startKilnProcess(options: StartOptions = {}): Promise<Kiln
       HOME: process.env.HOME ?? '/tmp',
       KILN_HOST: '127.0.0.1',
       KILN_PORT: String(port),
-      KILN_SSH_PORT: String(sshPort),
+      KILN_SSH_PORT: sshPort === 0 ? 'off' : String(sshPort),
       KILN_DATA_DIR: dataDir,
       KILN_INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
       KILN_INITIAL_ROOT_TOKEN: rootToken,
