@@ -3,6 +3,7 @@
 // dozens of commits, and a page reads its refs, commit, tree and blobs, all without starting git.
 import { GitError } from '../git.js';
 import { gitThreads } from '../git-threads.js';
+import type { BatchAnswer } from '../cat-file.js';
 import { parseCommitObject, parseTagObject, type CommitObject, type TagObject } from './git-objects.js';
 
 /** The largest object read into memory (blob pages show files past their own, smaller limit as a download). */
@@ -39,14 +40,13 @@ export async function readObject(repoPath: string, name: string): Promise<RawObj
 }
 
 /**
- * The blob a name gives (`rev:path`), null when it names no blob; over `maxBytes` only its size, as
- * its content is read through and dropped by the reader, never held.
+ * The blob a name gives (`rev:path`), null when it names no blob; over `maxBytes` the reader's
+ * TooLarge (its size only: the content is read through and dropped, never held).
  */
-export async function readBlobWithin(repoPath: string, name: string, maxBytes: number): Promise<RawObject | { tooLarge: true; size: number } | null> {
+export async function readBlobWithin(repoPath: string, name: string, maxBytes: number): Promise<BatchAnswer> {
   if (!isSafeObjectName(name)) return null;
   const [object] = await gitThreads().read(repoPath, [name], maxBytes);
-  if (!object || object.type !== 'blob') return null;
-  return 'tooLarge' in object ? { tooLarge: true, size: object.size } : object;
+  return object?.type === 'blob' ? object : null;
 }
 
 /** The commit a revision names (a sha, branch, tag, `main~2`), or null. */
