@@ -59,7 +59,7 @@ export async function startKilnProcess(options: StartOptions = {}): Promise<Kiln
       HOME: process.env.HOME ?? '/tmp',
       KILN_HOST: '127.0.0.1',
       KILN_PORT: String(port),
-      KILN_SSH_PORT: sshPort === 0 ? 'off' : String(sshPort),
+      KILN_SSH_PORT: String(sshPort),
       KILN_DATA_DIR: dataDir,
       KILN_INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
       KILN_INITIAL_ROOT_TOKEN: rootToken,
