@@ -1,7 +1,7 @@
 // Query strings, forms and multipart fields as parameter bags (src/platform/http/param-bag.ts): Rails'
 // shapes, Rack's limits, and work that grows with the input, not with its square.
 import { describe, expect, it } from 'vitest';
-import { costRatio } from '../helpers/fastest-run.js';
+import { expectCostRatioUnder } from '../helpers/fastest-run.js';
 import { DEPTH_LIMIT, PARAMS_LIMIT, parseForm, parseQuery, routerQueryParser, QUERY_PROBLEM } from '../../src/platform/http/param-bag.js';
 import { ApiError } from '../../src/platform/http/api-error.js';
 import { parseMultipart } from '../../src/platform/http/multipart.js';
@@ -76,7 +76,7 @@ describe('parseForm', () => {
     for (const shape of [arrays, hashes]) {
       const small = shape(pairs);
       const large = shape(4 * pairs);
-      expect(costRatio(() => parseForm(large), () => parseForm(small), 8)).toBeLessThan(8);
+      expectCostRatioUnder(8, () => parseForm(large), () => parseForm(small));
     }
   });
 });
