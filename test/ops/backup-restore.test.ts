@@ -123,7 +123,14 @@ describe('kiln admin backup and kiln admin restore', () => {
         const clone = join(space.work, 'clone');
         await git.ok(['clone', '-q', `http://root:${source.rootToken}@127.0.0.1:${restoredNode.port}/root/backed-up.git`, clone]);
         await git.ok(['fsck', '--no-progress'], clone);
-        await git.ok(['merge-base', '--is-ancestor', lastPushBefore.sha, 'origin/main'], clone);
+        // Seen failing once in CI (the commit not in the clone) and not reproduced: a failure shows what
+        // the restored repository holds and what the backup said, beside the push it lacks.
+        const ancestor = await git.run(['merge-base', '--is-ancestor', lastPushBefore.sha, 'origin/main'], clone);
+        if (ancestor.code !== 0) {
+          const refs = await git.run(['ls-remote', '.'], clone);
+          const context = { lacking: lastPushBefore, pushedAfterIt: pushed.filter((push) => push.at >= lastPushBefore.at), startedAt, refs: refs.stdout, git: ancestor.stderr, backup: backup.stdout };
+          expect.unreachable(`the last push before the backup is not in the restored repository: ${JSON.stringify(context, null, 2)}`);
+        }
 
         const info = await fetch(`${restoredNode.url}/oauth/token/info`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
         expect(info.status).toBe(200);
