@@ -3,9 +3,9 @@
 // bundle into it, with every object checked. Copying a repository directory would carry its
 // `config` and `hooks/`, and a restored `[tar "tar.gz"] command = …` ran a command when anyone
 // downloaded an archive; a directory that was a symlink was restored as one (issue 33).
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { git, initBare, listRefs, runCommand, writeCommitGraph } from '../repositories/api.js';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { git, gitBytes, initBare, listRefs, runCommand, writeCommitGraph } from '../repositories/api.js';
 
 export interface BundledRepository {
   /** The branch HEAD names (`refs/heads/main`), or null when HEAD is not a branch. */
@@ -27,26 +27,28 @@ export async function bundleRepository(source: string, bundle: string): Promise<
   const refs = await listRefs(source);
   if (refs.size === 0) return { head: validHead(head) ? head : null, empty: true };
   mkdirSync(dirname(bundle), { recursive: true, mode: 0o700 });
-  await createBundle(source, bundle);
+  await bundleRefs(source, refs, validHead(head) ? head : null, bundle);
   return { head: validHead(head) ? head : null, empty: false };
 }
 
-/** Attempts at a bundle while pushes keep moving the refs (see createBundle). */
-const BUNDLE_ATTEMPTS = 5;
-
 /**
- * `git bundle create --all`: git walks from the refs, then reads each ref again to write its line,
- * leaving out a ref that moved in between. A push to a one-branch repository at that moment leaves
- * none, and git refuses the empty bundle; the next attempt sees the pushed ref and includes it.
+ * Writes the bundle of `refs` as they were read from `source`, whatever pushes do to it meanwhile.
+ * `git bundle create --all` on the live repository reads every ref twice (to walk from it, then to
+ * write its line) and leaves out a ref that moved in between: a push at that moment could leave the
+ * bundle with HEAD's line and not its branch's, which a restore (fetching `refs/*`) turned into an
+ * empty repository. So the bundle comes from a scratch repository that holds the refs read once and
+ * borrows `source`'s objects (objects/info/alternates); its refs cannot move.
  */
-async function createBundle(source: string, bundle: string): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await git(source, ['bundle', 'create', '--quiet', bundle, '--all']);
-      return;
-    } catch (error) {
-      if (attempt >= BUNDLE_ATTEMPTS || !/Refusing to create empty bundle/.test(String(error))) throw error;
-    }
+export async function bundleRefs(source: string, refs: ReadonlyMap<string, string>, head: string | null, bundle: string): Promise<void> {
+  const scratch = mkdtempSync(join(dirname(bundle), '.scratch-'));
+  try {
+    await initBare(scratch, 'main');
+    writeFileSync(join(scratch, 'objects', 'info', 'alternates'), `${resolve(source, 'objects')}\n`);
+    await gitBytes(scratch, ['update-ref', '--stdin', '-z'], { input: [...refs].map(([ref, id]) => `create ${ref}\0${id}\0`).join('') });
+    if (head) await git(scratch, ['symbolic-ref', 'HEAD', head]);
+    await git(scratch, ['bundle', 'create', '--quiet', bundle, '--all']);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 
