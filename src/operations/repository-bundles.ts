@@ -23,12 +23,13 @@ export function validHead(head: unknown): head is string {
 
 /** Writes the bundle of a live repository (ours: its configuration is Kiln's). */
 export async function bundleRepository(source: string, bundle: string): Promise<BundledRepository> {
-  const head = (await git(source, ['symbolic-ref', '-q', 'HEAD']).catch(() => '')).trim();
+  const symbolic = (await git(source, ['symbolic-ref', '-q', 'HEAD']).catch(() => '')).trim();
+  const head = validHead(symbolic) ? symbolic : null;
   const refs = await listRefs(source);
-  if (refs.size === 0) return { head: validHead(head) ? head : null, empty: true };
+  if (refs.size === 0) return { head, empty: true };
   mkdirSync(dirname(bundle), { recursive: true, mode: 0o700 });
-  await bundleRefs(source, refs, validHead(head) ? head : null, bundle);
-  return { head: validHead(head) ? head : null, empty: false };
+  await bundleRefs(source, refs, head, bundle);
+  return { head, empty: false };
 }
 
 /**
@@ -42,20 +43,24 @@ export async function bundleRepository(source: string, bundle: string): Promise<
 export async function bundleRefs(source: string, refs: ReadonlyMap<string, string>, head: string | null, bundle: string): Promise<void> {
   const scratch = mkdtempSync(join(dirname(bundle), '.scratch-'));
   try {
-    await initBare(scratch, 'main');
+    await initBare(scratch, initialBranch(head));
     writeFileSync(join(scratch, 'objects', 'info', 'alternates'), `${resolve(source, 'objects')}\n`);
     await gitBytes(scratch, ['update-ref', '--stdin', '-z'], { input: [...refs].map(([ref, id]) => `create ${ref}\0${id}\0`).join('') });
-    if (head) await git(scratch, ['symbolic-ref', 'HEAD', head]);
     await git(scratch, ['bundle', 'create', '--quiet', bundle, '--all']);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
 }
 
+/** The branch a new repository's HEAD names: `head`'s, else main. */
+function initialBranch(head: string | null): string {
+  return head ? head.slice('refs/heads/'.length) : 'main';
+}
+
 /** Makes `destination` a new bare repository holding the bundle's refs and objects, HEAD on `head`. */
 export async function restoreBundle(bundle: string | null, destination: string, head: string | null): Promise<void> {
   if (head !== null) await runCommand('git', ['check-ref-format', head]);
-  await initBare(destination, head ? head.slice('refs/heads/'.length) : 'main');
+  await initBare(destination, initialBranch(head));
   if (bundle === null) return;
   await git(destination, ['bundle', 'verify', '--quiet', bundle]);
   await git(destination, ['-c', 'transfer.fsckObjects=true', 'fetch', '--quiet', '--no-write-fetch-head', bundle, '+refs/*:refs/*']);
