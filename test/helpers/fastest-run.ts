@@ -1,7 +1,7 @@
-import { expect } from 'vitest';
-
 // For tests that compare the cost of one input with another's in the same test (never an absolute
 // time): the fastest of several runs is the one least disturbed by other work on the machine.
+import { expect } from 'vitest';
+
 function fastestRun(run: () => void, attempts = 15): number {
   let best = Number.POSITIVE_INFINITY;
   for (let attempt = 0; attempt < attempts; attempt += 1) {

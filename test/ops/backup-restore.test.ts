@@ -3,7 +3,7 @@
 // acknowledged before the backup began is there, the repository clones with every commit pushed
 // before it, OAuth tokens and signing keys still hold, and LFS objects and uploads are there.
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { testDialect } from '../helpers/database.js';
@@ -11,7 +11,7 @@ import { gitCommands } from '../helpers/git.js';
 import { apiCall, startKilnProcess, type KilnProcess } from '../clients/helpers/server.js';
 import { childDatabaseEnv, runKiln } from '../platform/process-helpers.js';
 import { backupWorkspace, createScratchDatabase } from './helpers.js';
-import { bundlePath, MANIFEST, type BackupManifest } from '../../src/operations/backup-manifest.js';
+import { bundlePath, readManifest } from '../../src/operations/backup-manifest.js';
 
 const ROOT_PASSWORD = 'root-password-for-clients';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -128,12 +128,11 @@ describe('kiln admin backup and kiln admin restore', () => {
         // the restored repository holds and what the backup said, beside the push it lacks.
         const ancestor = await git.run(['merge-base', '--is-ancestor', lastPushBefore.sha, 'origin/main'], clone);
         if (ancestor.code !== 0) {
-          const refs = await git.run(['ls-remote', '.'], clone);
           // Which step lost it: the manifest (`empty` when no refs were read), the bundle's own refs, the restored repository's.
-          const [entry] = (JSON.parse(readFileSync(join(backupDir, MANIFEST), 'utf8')) as BackupManifest).repositories;
+          const [entry] = readManifest(backupDir).repositories;
           const bundleHeads = entry.empty ? null : (await git.run(['bundle', 'list-heads', bundlePath(backupDir, entry)])).stdout;
-          const restoredRefs = (await git.run(['--git-dir', join(restoredDir, 'repositories', entry.shard, entry.disk_path), 'for-each-ref'])).stdout;
-          const context = { lacking: lastPushBefore, pushedAfterIt: pushed.filter((push) => push.at >= lastPushBefore.at), startedAt, refs: refs.stdout, git: ancestor.stderr, backup: backup.stdout, entry, bundleHeads, restoredRefs };
+          const restoredRefs = (await git.run(['ls-remote', 'origin'], clone)).stdout;
+          const context = { lacking: lastPushBefore, pushedAfterIt: pushed.filter((push) => push.at >= lastPushBefore.at), startedAt, git: ancestor.stderr, backup: backup.stdout, entry, bundleHeads, restoredRefs };
           expect.unreachable(`the last push before the backup is not in the restored repository: ${JSON.stringify(context, null, 2)}`);
         }
 
