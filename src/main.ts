@@ -3,9 +3,11 @@
 // exit code 2, found before anything is written; other failures exit 1.
 // The application (bootstrap.js, admin-commands.js) and the operator's checks (operations/api.js, which
 // brings the database drivers, backup and restore: ~0.6 s of loading) are imported only by the commands
-// that run them, so help, --version and configuration errors answer at once.
+// that run them, so help, --version and configuration errors answer at once (and admin-commands.js
+// loads what each call needs once the call is accepted, so its usage errors do too).
 import { loadConfig, ConfigError, withoutPassword, type Config } from './config.js';
 import { GITLAB_COMPAT_VERSION, KILN_VERSION } from './platform/version.js';
+import { UsageError } from './platform/errors.js';
 import type { Kiln } from './bootstrap.js';
 
 /** The operator's checks and the start banner, loaded by the commands that use them. */
@@ -163,7 +165,7 @@ async function run(argv: string[]): Promise<void> {
   if (!COMMANDS.has(command)) fail(`unknown command "${command}" (kiln --help lists the commands)`);
   if (rest.includes('--help') || rest.includes('-h')) {
     if (command === 'runner') process.stdout.write(`${(await import('./runner/index.js')).RUNNER_HELP}\n`);
-    else process.stdout.write(`${command === 'admin' ? (await import('./admin-commands.js')).adminCommands.help(rest[0]) : HELP[command]}\n`);
+    else process.stdout.write(`${command === 'admin' ? await (await import('./admin-commands.js')).adminCommands.help(rest[0]) : HELP[command]}\n`);
     return;
   }
   if (command === 'runner') {
@@ -206,7 +208,7 @@ export async function main(argv: string[]): Promise<void> {
       process.stderr.write(`kiln: configuration error: ${error.message}\n`);
       process.exit(2);
     }
-    if (error instanceof (await operations()).UsageError) {
+    if (error instanceof UsageError) {
       process.stderr.write(`kiln: ${error.message}\n`);
       process.exit(2);
     }

@@ -1,6 +1,5 @@
 // What the command line (main.ts, admin-commands.ts) and startup (bootstrap.ts) use of operations:
 // preflight checks, the start banner, the terminal log, secrets, backup and restore.
-export { UsageError } from './usage-error.js';
 export { readPassword } from './read-password.js';
 export { parseExpiryDate } from './expiry-date.js';
 export { backup } from './backup.js';

@@ -5,7 +5,7 @@
 import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { Config } from '../config.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../platform/errors.js';
 import { validHead } from './repository-bundles.js';
 import { LFS_OID, lfsObjectPath } from '../repositories/api.js';
 import { UPLOAD_SECRET, uploadFilePath } from '../uploads/api.js';

@@ -18,7 +18,7 @@ import { lfsObjectPath } from '../repositories/api.js';
 import { uploadFilePath } from '../uploads/api.js';
 import { bundlePath, FORMAT, lfsBackupPath, MANIFEST, POSTGRES_DUMP, SQLITE_FILE, uploadBackupPath, type BackupLfsObject, type BackupManifest, type BackupUpload } from './backup-manifest.js';
 import { pgDump } from './postgres-tools.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../platform/errors.js';
 import { currentSchema, postgresRows, readCheckedCopy, SNAPSHOT_READS, vacuumInto, type Rows } from './snapshot-queries.js';
 
 interface Snapshot {

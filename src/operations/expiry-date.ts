@@ -1,6 +1,6 @@
 // A token's expiry date as the API takes it (`expires_at`): a real calendar date written YYYY-MM-DD,
 // today or later (UTC), so `--expires-at tomorrow` or `2099-13-45` never becomes a stored string.
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../platform/errors.js';
 
 export function parseExpiryDate(raw: string, nowMs: number): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw.trim());

@@ -1,7 +1,7 @@
 // Passwords for `kiln admin` come from standard input or a prompt, never from the command line, where
 // shell history and `ps` keep them. At a terminal the password is typed twice without echo; from a
 // pipe (`printf '%s\n' "$PASSWORD" | kiln admin reset-password --username alice`) its first line is it.
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../platform/errors.js';
 
 interface Input extends NodeJS.ReadableStream {
   isTTY?: boolean;

@@ -21,7 +21,7 @@ import { restoreBundle } from './repository-bundles.js';
 import { checkWritableDirectory } from './preflight.js';
 import { pgRestore } from './postgres-tools.js';
 import { recordedFingerprint } from './secrets-check.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../platform/errors.js';
 import { hasMigrationsTable } from './snapshot-queries.js';
 
 function isEmptyDirectory(path: string): boolean {

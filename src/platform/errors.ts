@@ -1,6 +1,13 @@
 // Domain errors thrown by actions and finders. They know nothing of HTTP; platform/http/error-handler.ts
 // maps each to GitLab's wire shape.
 
+/**
+ * A mistake in how a `kiln` command was called (a flag, an argument, a password typed twice
+ * differently): `kiln` prints its one-line message and exits with code 2, like a configuration
+ * error. Here rather than in operations so the command line tells it without loading operations.
+ */
+export class UsageError extends Error {}
+
 /** A record that does not exist or that the actor may not see. `resource` as in "404 Project Not Found". */
 export class NotFoundError extends Error {
   constructor(readonly resource?: string) {
