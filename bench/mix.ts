@@ -163,7 +163,7 @@ export async function measureMix(mix: BenchMix, context: MixContext): Promise<Ro
       baselineRps: base.rps,
       ratio,
       perRequest: cpuKnown && kiln.requests > 0 ? { statements: counted ? counted.statements / counted.requests : Number.NaN, roundTrips: counted ? counted.roundTrips / counted.requests : Number.NaN, cpuMicros: cpu / kiln.requests } : null,
-      target: goals.join(', ') || '—',
+      target: goals.join(', ') || 'reported',
       pass,
       note: notes.join('; '),
     },
@@ -199,7 +199,7 @@ async function measureTwoNodes(mix: BenchMix, context: MixContext, connections: 
       p99: both.p99,
       baselineRps: single.rps,
       ratio,
-      target: goal === undefined ? '—' : `≥${goal}× one node`,
+      target: goal === undefined ? 'reported' : `≥${goal}× one node`,
       pass: (goal === undefined || ratio >= goal) && both.errors === 0 && both.status5xx === 0,
       note: `baseline column: one node in the same rounds; ${percent(both.status4xx, both.requests).toFixed(1)} % 404; ${connections} conn. per node${both.status5xx || both.errors ? `; ${both.status5xx} 5xx, ${both.errors} errors` : ''}`,
     };

@@ -169,7 +169,8 @@ function judge(target: BenchTarget, rps: number, p99: number, ratio: number, pre
     parts.push(`≥${target.targets.minRequestsPerSecond} req/s`);
     pass &&= rps >= target.targets.minRequestsPerSecond;
   }
-  return { pass, text: parts.join(', ') || '—' };
+  // No goal: a diagnostic (the one-URL reads, docs/decisions.md), failed only by errors.
+  return { pass, text: parts.join(', ') || 'reported' };
 }
 
 async function loadScenarios(only: string[]): Promise<BenchScenario[]> {

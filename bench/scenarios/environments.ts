@@ -1,5 +1,6 @@
 // Environments under load (issue 5, Performance): a page of 20 out of 200 environments, and one
-// environment with its last successful deployment. Target: at least half the bare node:http baseline.
+// environment with its last successful deployment, against the bare node:http baselines: a diagnostic
+// without a goal, as foundation.ts (issue 5 had set at least half the baseline).
 // The caller is a Reporter of the project's top-level group, not an administrator, so every request
 // pays for the real permission check (membership inherited through a nested group).
 import type { BenchScenario } from '../scenario.js';
@@ -52,14 +53,14 @@ export const environmentsScenario: BenchScenario = {
         method: 'GET',
         path: `/api/v4/projects/${seeded.projectId}/environments?per_page=20&page=3`,
         headers,
-        targets: { minRatio: 0.5 },
+        targets: {},
       },
       {
         name: 'GET /projects/:id/environments/:environment_id (with last_deployment)',
         method: 'GET',
         path: `/api/v4/projects/${seeded.projectId}/environments/${seeded.environmentId}`,
         headers,
-        targets: { minRatio: 0.5 },
+        targets: {},
       },
     ];
   },

@@ -1,5 +1,7 @@
 // Foundation hot paths (issue 2, "Performance"): an authenticated project read and a 20-item project
-// page, at 10 connections, against ≥0.5× the bare node:http baseline and p99 < 10 ms.
+// page, at 10 connections, against the bare node:http baselines. A diagnostic without a goal: one URL
+// with one token measures a cache's best case, and the realistic mix is the read goal (issue 40,
+// docs/decisions.md); issue 2 had set ≥ 0.5× the baseline and p99 < 10 ms.
 import type { Deps } from '../../src/platform/deps.js';
 import type { Principal } from '../../src/platform/auth/principal.js';
 import type { BenchScenario, BenchTarget } from '../scenario.js';
@@ -43,12 +45,12 @@ export async function seedFoundation(deps: Deps): Promise<Record<string, unknown
   return { token: reader.token, projectId, writeProjectId: Number(writes.id) };
 }
 
-/** The two foundation reads as the seeded Developer, with the given goals (project read, page). */
-export function foundationTargets(seeded: Record<string, unknown>, goals: [BenchTarget['targets'], BenchTarget['targets']]): BenchTarget[] {
+/** The two foundation reads as the seeded Developer (project read, page): diagnostics, without goals. */
+export function foundationTargets(seeded: Record<string, unknown>): BenchTarget[] {
   const headers = { 'private-token': String(seeded.token) };
   return [
-    { name: 'GET /api/v4/projects/:id', method: 'GET', path: `/api/v4/projects/${seeded.projectId}`, headers, targets: goals[0], connections: 10 },
-    { name: 'GET /api/v4/projects (20 per page)', method: 'GET', path: '/api/v4/projects?per_page=20', headers, targets: goals[1], connections: 10 },
+    { name: 'GET /api/v4/projects/:id', method: 'GET', path: `/api/v4/projects/${seeded.projectId}`, headers, targets: {}, connections: 10 },
+    { name: 'GET /api/v4/projects (20 per page)', method: 'GET', path: '/api/v4/projects?per_page=20', headers, targets: {}, connections: 10 },
   ];
 }
 
@@ -56,8 +58,7 @@ export const scenario: BenchScenario = {
   name: 'foundation',
   seed: seedFoundation,
   async targets(_server, seeded) {
-    const goals = { minRatio: 0.5, maxP99Ms: 10 };
-    return foundationTargets(seeded, [goals, goals]);
+    return foundationTargets(seeded);
   },
 };
 

@@ -10,7 +10,7 @@ export const scenario: BenchScenario = {
   seed: seedFoundation,
   background: async (server, seeded) => startIssueStream(server, Number(seeded.writeProjectId), 100),
   async targets(_server, seeded) {
-    return foundationTargets(seeded, [{ minPreRatio: 0.1 }, { minPreRatio: 0.06 }]);
+    return foundationTargets(seeded);
   },
 };
 
