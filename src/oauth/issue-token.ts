@@ -1,9 +1,11 @@
-// Issuing an access token (and its refresh token) inside the caller's transaction. Tokens are 32
-// random bytes as 64 hex characters, like GitLab's Doorkeeper generator (RFC 6749 §10.10 entropy).
+// Issuing an access token (and its refresh token): in the caller's transaction (a builder transaction
+// or a group-commit work, either as a `Tx`), or alone. Tokens are 32 random bytes as 64 hex
+// characters, like GitLab's Doorkeeper generator (RFC 6749 §10.10 entropy).
 import { randomBytes } from 'node:crypto';
-import type { Executor } from '../platform/db/database.js';
+import type { Tx } from '../platform/db/statements.js';
 import type { Deps } from '../platform/deps.js';
 import { sha256Hex } from '../platform/crypto.js';
+import { insertAccessToken } from './token-queries.js';
 
 export function newSecret(): string {
   return randomBytes(32).toString('hex');
@@ -28,30 +30,40 @@ export interface IssuedToken {
   createdAt: number;
 }
 
-export async function issueToken(deps: Deps, trx: Executor, input: IssueInput): Promise<IssuedToken> {
+/** The secrets of a new token, and the statement that stores their digests. */
+function newToken(deps: Deps, input: IssueInput) {
   const accessToken = newSecret();
   const refreshToken = input.withRefresh ? newSecret() : null;
   const createdAt = deps.clock.now();
   const expiresIn = deps.config.accessTokenLifetimeSeconds;
-  const row = await trx
-    .insertInto('oauth_access_tokens')
-    .values({
-      application_id: input.applicationId,
-      user_id: input.userId,
-      token_digest: sha256Hex(accessToken),
-      refresh_digest: refreshToken ? sha256Hex(refreshToken) : null,
-      previous_refresh_digest: input.previousRefreshDigest ?? null,
-      scopes: input.scopes.join(' '),
-      expires_in: expiresIn,
-      family_id: input.familyId ?? randomBytes(16).toString('hex'),
-      grant_id: input.grantId ?? null,
-      rotated_at: null,
-      revoked_at: null,
-      created_at: createdAt,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { id: Number(row.id), accessToken, refreshToken, scopes: input.scopes, expiresIn, createdAt };
+  const statement = insertAccessToken({
+    application_id: input.applicationId,
+    user_id: input.userId,
+    token_digest: sha256Hex(accessToken),
+    refresh_digest: refreshToken ? sha256Hex(refreshToken) : null,
+    previous_refresh_digest: input.previousRefreshDigest ?? null,
+    scopes: input.scopes.join(' '),
+    expires_in: expiresIn,
+    family_id: input.familyId ?? randomBytes(16).toString('hex'),
+    grant_id: input.grantId ?? null,
+    created_at: createdAt,
+  });
+  const issued = (id: number | string): IssuedToken => ({ id: Number(id), accessToken, refreshToken, scopes: input.scopes, expiresIn, createdAt });
+  return { statement, issued };
+}
+
+/** A token issued in the caller's transaction. */
+export async function issueToken(deps: Deps, tx: Tx, input: IssueInput): Promise<IssuedToken> {
+  const { statement, issued } = newToken(deps, input);
+  const [row] = await tx.all<{ id: number | string }>(statement);
+  return issued(row.id);
+}
+
+/** A token issued on its own (one row: no transaction needed). */
+export async function issueTokenAlone(deps: Deps, input: IssueInput): Promise<IssuedToken> {
+  const { statement, issued } = newToken(deps, input);
+  const { rows } = await deps.groupCommit.write<{ id: number | string }>(statement);
+  return issued(rows[0].id);
 }
 
 /**

@@ -58,6 +58,17 @@ describe('POST /oauth/token grant_type=refresh_token', () => {
     expect(results.map((result) => result.status).sort()).toEqual([200, 400]);
   });
 
+  it('of many simultaneous uses (one commit on SQLite) one rotates, and the rest, as reuse, revoke what it issued', async () => {
+    const first = await tokensFor(kiln, alice, app);
+    const before = await tokenCount(kiln);
+    const results = await Promise.all(Array.from({ length: 6 }, () => refresh(app, first.refresh_token)));
+    expect(results.map((result) => result.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+    expect(await tokenCount(kiln)).toBe(before + 1);
+    const winner = results.find((result) => result.status === 200)!.body;
+    expect((await apiUser(winner.access_token)).status).toBe(401);
+    expect((await refresh(app, winner.refresh_token)).body.error).toBe('invalid_grant');
+  });
+
   it('can narrow the scope but never widen it (invalid_scope)', async () => {
     const first = await tokensFor(kiln, alice, app, { scope: 'api read_user' });
     const wider = await refresh(app, first.refresh_token, { scope: 'api read_user openid' });

@@ -3,7 +3,7 @@
 // token (RFC 6749 §4.1.2, §4.2.2; docs/decisions.md).
 import type { Deps } from '../../platform/deps.js';
 import { sha256Hex } from '../../platform/crypto.js';
-import { issueToken, newSecret } from '../issue-token.js';
+import { issueTokenAlone, newSecret } from '../issue-token.js';
 import { destinationOf, redirectWith, type AuthorizeRequest } from './validate.js';
 
 export const CODE_LIFETIME_MS = 10 * 60_000;
@@ -11,7 +11,7 @@ export const CODE_LIFETIME_MS = 10 * 60_000;
 export async function approveAuthorization(deps: Deps, userId: number, request: AuthorizeRequest): Promise<string> {
   const destination = destinationOf(request);
   if (request.responseType === 'token') {
-    const token = await issueToken(deps, deps.db, { applicationId: Number(request.application.id), userId, scopes: request.scopes, withRefresh: false });
+    const token = await issueTokenAlone(deps, { applicationId: Number(request.application.id), userId, scopes: request.scopes, withRefresh: false });
     return redirectWith(destination, { access_token: token.accessToken, token_type: 'bearer', expires_in: token.expiresIn, scope: token.scopes.join(' ') });
   }
   const code = newSecret();

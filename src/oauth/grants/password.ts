@@ -8,7 +8,7 @@ import { protectedPathHit, checkPassword, findUserByLogin } from '../../accounts
 import { optionalClient } from '../client-auth.js';
 import { invalidGrant, invalidScope, missingParameter, OAuthError } from '../errors.js';
 import { ALL_SCOPES, resolveScopes, splitScopes } from '../scopes.js';
-import { issueToken, tokenResponse } from '../issue-token.js';
+import { issueTokenAlone, tokenResponse } from '../issue-token.js';
 
 export async function passwordGrant(deps: Deps, request: FastifyRequest, params: Record<string, string>) {
   const limited = await protectedPathHit(deps, 'oauth_password', request.ip);
@@ -29,6 +29,6 @@ export async function passwordGrant(deps: Deps, request: FastifyRequest, params:
     request.log.info({ event: 'oauth_password_grant_failed', reason: check.reason }, 'password grant refused');
     throw invalidGrant();
   }
-  const issued = await issueToken(deps, deps.db, { applicationId: client ? Number(client.id) : null, userId: Number(check.user.id), scopes, withRefresh: false });
+  const issued = await issueTokenAlone(deps, { applicationId: client ? Number(client.id) : null, userId: Number(check.user.id), scopes, withRefresh: false });
   return tokenResponse(issued);
 }

@@ -3,13 +3,13 @@
 // (RFC 9700 §4.14.2); scope can only narrow; the token belongs to the client it was issued to.
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
-import { inTransaction } from '../../platform/db/database.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import { readClientCredentials, authenticateClient } from '../client-auth.js';
 import { invalidClient, invalidGrant, invalidScope, missingParameter } from '../errors.js';
 import { parseScopes, splitScopes } from '../scopes.js';
 import { issueToken, tokenResponse } from '../issue-token.js';
 import { revokeFamily } from '../revoke-tokens.js';
+import { rotateAccessToken } from '../token-queries.js';
 
 export async function refreshTokenGrant(deps: Deps, request: FastifyRequest, params: Record<string, string>) {
   const credentials = readClientCredentials(request, params);
@@ -48,16 +48,12 @@ export async function refreshTokenGrant(deps: Deps, request: FastifyRequest, par
     scopes = parsed.scopes;
   }
   const now = deps.clock.now();
-  const issued = await inTransaction(deps.db, async (trx) => {
-    const rotated = await trx
-      .updateTable('oauth_access_tokens')
-      .set({ rotated_at: now, revoked_at: now })
-      .where('id', '=', token.id)
-      .where('rotated_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(rotated.numUpdatedRows) !== 1) return null;
-    return issueToken(deps, trx, {
+  // A group-commit work (raw statements through `tx` only): on SQLite the refreshes of one turn of the
+  // event loop share a commit. Another exchange of the same refresh token that rotated it first,
+  // whether in this batch or before, leaves no row to rotate: that is reuse.
+  const issued = await deps.groupCommit.transaction(async (tx) => {
+    if ((await tx.all(rotateAccessToken(Number(token.id), now))).length !== 1) return null;
+    return issueToken(deps, tx, {
       applicationId: token.application_id === null ? null : Number(token.application_id),
       userId: Number(token.user_id),
       scopes,

@@ -1,6 +1,6 @@
-// Group commit: the batched writes of a write-per-request hot path (the alert endpoint), as
-// `deps.groupCommit`: one statement (`write`, optionally under a precondition) or one transaction of
-// raw statements (`transaction`, a "work"), committed before the promise resolves.
+// Group commit: the batched writes of a write-per-request hot path (the alert endpoint, the OAuth
+// refresh grant), as `deps.groupCommit`: one statement (`write`, optionally under a precondition) or
+// one transaction of raw statements (`transaction`, a "work"), committed before the promise resolves.
 //
 // Why (SQLite): a commit costs more than the statements it commits. Measured on this project's
 // machine: one grouping UPDATE as its own transaction ~18 µs; ten sharing a transaction ~11 µs each;
