@@ -48,10 +48,32 @@ export interface StartOptions {
 
 export async function startKilnProcess(options: StartOptions = {}): Promise<KilnProcess> {
   if (!existsSync(MAIN)) throw new Error('dist/src/main.js is missing: run `npm run build` before the client suite');
-  const port = options.port ?? (await freePort());
-  const sshPort = options.env?.KILN_SSH_PORT === 'off' ? 0 : Number(options.env?.KILN_SSH_PORT ?? (await freePort()));
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kiln-client-'));
   const rootToken = options.rootToken ?? `glpat-${randomBytes(12).toString('hex')}`;
+  // Files run side by side, and a port freePort() found free can be taken by another file's server
+  // before this one binds it. Then that server would answer the readiness probe (and this file's
+  // requests, with 401s); so the server must also know this root token, and a start that lost its
+  // port is tried again on other ports.
+  for (let attempt = 1; ; attempt += 1) {
+    const port = options.port ?? (await freePort());
+    const sshPort = options.env?.KILN_SSH_PORT === 'off' ? 0 : Number(options.env?.KILN_SSH_PORT ?? (await freePort()));
+    const started = await launch({ port, sshPort, dataDir, rootToken, env: options.env });
+    if (!('lostPort' in started)) {
+      const stop = async () => {
+        await started.stop();
+        if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      };
+      return { ...started, port, sshPort, dataDir, rootToken, stop };
+    }
+    if (options.port !== undefined || options.env?.KILN_SSH_PORT !== undefined || attempt === 3) throw new Error(`kiln exited with 2 (attempt ${attempt}):\n${started.lostPort}`);
+  }
+}
+
+type Launched = Omit<KilnProcess, 'port' | 'sshPort' | 'dataDir' | 'rootToken'>;
+
+/** `kiln serve` on these ports; `lostPort` (its output) when another process holds one (it stopped, saying so). */
+async function launch(options: { port: number; sshPort: number; dataDir: string; rootToken: string; env?: Record<string, string> }): Promise<Launched | { lostPort: string }> {
+  const { port, sshPort, dataDir, rootToken } = options;
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [MAIN, 'serve'], {
     env: {
@@ -75,13 +97,17 @@ export async function startKilnProcess(options: StartOptions = {}): Promise<Kiln
   // Generous: a loaded machine (a whole suite beside it) has taken more than 30 s to start a process.
   const deadline = Date.now() + 120_000;
   for (let ready = false; !ready; ) {
-    if (child.exitCode !== null) throw new Error(`kiln exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) {
+      if (child.exitCode === 2 && /is already in use on KILN_HOST/.test(output)) return { lostPort: output };
+      throw new Error(`kiln exited with ${child.exitCode}:\n${output}`);
+    }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`kiln serve was not ready within 120 s:\n${output}`);
     }
     try {
-      ready = (await fetch(`${url}/-/readiness`)).ok;
+      // Ready, and this process's server: another one does not know this root token (401).
+      ready = (await fetch(`${url}/-/readiness`)).ok && (await fetch(`${url}/api/v4/user`, { headers: { 'private-token': rootToken } })).status !== 401;
     } catch {
       /* not listening yet */
     }
@@ -90,10 +116,6 @@ export async function startKilnProcess(options: StartOptions = {}): Promise<Kiln
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     url,
-    port,
-    sshPort,
-    dataDir,
-    rootToken,
     child,
     output: () => output,
     async waitForOutput(pattern: RegExp, timeoutMs = 10_000) {
@@ -108,7 +130,6 @@ export async function startKilnProcess(options: StartOptions = {}): Promise<Kiln
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
