@@ -65,7 +65,10 @@ export async function startKilnProcess(options: StartOptions = {}): Promise<Kiln
       };
       return { ...started, port, sshPort, dataDir, rootToken, stop };
     }
-    if (options.port !== undefined || options.env?.KILN_SSH_PORT !== undefined || attempt === 3) throw new Error(`kiln exited with 2 (attempt ${attempt}):\n${started.lostPort}`);
+    // Other ports help only where this helper chose them: not for a port or SSH port the caller named.
+    const callerSshPort = options.env?.KILN_SSH_PORT;
+    const chosenByCaller = options.port !== undefined || (callerSshPort !== undefined && callerSshPort !== 'off');
+    if (chosenByCaller || attempt === 3) throw new Error(`kiln exited with 2 (attempt ${attempt}):\n${started.lostPort}`);
   }
 }
 
