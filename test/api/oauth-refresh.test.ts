@@ -52,17 +52,12 @@ describe('POST /oauth/token grant_type=refresh_token', () => {
     expect((await refresh(app, third.refresh_token)).body.error).toBe('invalid_grant');
   });
 
-  it('two simultaneous uses of one refresh token yield exactly one success', async () => {
-    const first = await tokensFor(kiln, alice, app);
-    const results = await Promise.all([refresh(app, first.refresh_token), refresh(app, first.refresh_token)]);
-    expect(results.map((result) => result.status).sort()).toEqual([200, 400]);
-  });
-
-  it('of many simultaneous uses (one commit on SQLite) one rotates, and the rest, as reuse, revoke what it issued', async () => {
+  // On SQLite the uses of one turn share a commit (the refresh grant is a group-commit work).
+  it.each([2, 6])('of %i simultaneous uses of one refresh token one rotates, and the rest, as reuse, revoke what it issued', async (uses) => {
     const first = await tokensFor(kiln, alice, app);
     const before = await tokenCount(kiln);
-    const results = await Promise.all(Array.from({ length: 6 }, () => refresh(app, first.refresh_token)));
-    expect(results.map((result) => result.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+    const results = await Promise.all(Array.from({ length: uses }, () => refresh(app, first.refresh_token)));
+    expect(results.map((result) => result.status).sort()).toEqual([200, ...Array(uses - 1).fill(400)]);
     expect(await tokenCount(kiln)).toBe(before + 1);
     const winner = results.find((result) => result.status === 200)!.body;
     expect((await apiUser(winner.access_token)).status).toBe(401);
