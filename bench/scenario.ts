@@ -29,6 +29,12 @@ export interface BenchTarget {
   connections?: number;
 }
 
+/**
+ * The targets of a diagnostic: no goal, so the row says `reported` and fails only on errors. The
+ * one-URL reads are such (docs/decisions.md): one token and one URL measure a cache's best case.
+ */
+export const DIAGNOSTIC: BenchTarget['targets'] = Object.freeze({});
+
 /** One request of a realistic mix: a GET of `path` with the given user's token. */
 export interface MixRequest {
   kind: string;

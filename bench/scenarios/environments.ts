@@ -3,7 +3,7 @@
 // without a goal, as foundation.ts (issue 5 had set at least half the baseline).
 // The caller is a Reporter of the project's top-level group, not an administrator, so every request
 // pays for the real permission check (membership inherited through a nested group).
-import type { BenchScenario } from '../scenario.js';
+import { DIAGNOSTIC, type BenchScenario } from '../scenario.js';
 import type { Principal } from '../../src/platform/auth/principal.js';
 import { toAuthUser } from '../../src/accounts/user-entities.js';
 import { findProject } from '../../src/accounts/lookup.js';
@@ -53,14 +53,14 @@ export const environmentsScenario: BenchScenario = {
         method: 'GET',
         path: `/api/v4/projects/${seeded.projectId}/environments?per_page=20&page=3`,
         headers,
-        targets: {},
+        targets: DIAGNOSTIC,
       },
       {
         name: 'GET /projects/:id/environments/:environment_id (with last_deployment)',
         method: 'GET',
         path: `/api/v4/projects/${seeded.projectId}/environments/${seeded.environmentId}`,
         headers,
-        targets: {},
+        targets: DIAGNOSTIC,
       },
     ];
   },

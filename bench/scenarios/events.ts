@@ -5,7 +5,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Deps } from '../../src/platform/deps.js';
 import { createPersonalAccessToken } from '../../src/accounts/personal-access-tokens.js';
-import type { BenchScenario } from '../scenario.js';
+import { DIAGNOSTIC, type BenchScenario } from '../scenario.js';
 
 const USERS = 1000;
 const PROJECTS = 1000;
@@ -114,11 +114,10 @@ export const eventsScenario: BenchScenario = {
   },
   async targets(_server, seeded) {
     const headers = { 'private-token': String(seeded.token) };
-    const targets = {};
     return [
-      { name: 'GET /events?scope=all', method: 'GET', path: '/api/v4/events?scope=all', headers, targets, connections: 10 },
-      { name: 'GET /projects/:id/events?action=pushed', method: 'GET', path: `/api/v4/projects/${seeded.project}/events?action=pushed`, headers, targets, connections: 10 },
-      { name: 'GET /users/:id/events?after=…', method: 'GET', path: `/api/v4/users/${seeded.viewedUser}/events?after=${seeded.after}`, headers, targets, connections: 10 },
+      { name: 'GET /events?scope=all', method: 'GET', path: '/api/v4/events?scope=all', headers, targets: DIAGNOSTIC, connections: 10 },
+      { name: 'GET /projects/:id/events?action=pushed', method: 'GET', path: `/api/v4/projects/${seeded.project}/events?action=pushed`, headers, targets: DIAGNOSTIC, connections: 10 },
+      { name: 'GET /users/:id/events?after=…', method: 'GET', path: `/api/v4/users/${seeded.viewedUser}/events?after=${seeded.after}`, headers, targets: DIAGNOSTIC, connections: 10 },
     ];
   },
 };

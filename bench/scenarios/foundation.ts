@@ -4,7 +4,7 @@
 // docs/decisions.md); issue 2 had set ≥ 0.5× the baseline and p99 < 10 ms.
 import type { Deps } from '../../src/platform/deps.js';
 import type { Principal } from '../../src/platform/auth/principal.js';
-import type { BenchScenario, BenchTarget } from '../scenario.js';
+import { DIAGNOSTIC, type BenchScenario, type BenchTarget } from '../scenario.js';
 import { createUser } from '../../src/accounts/create-user.js';
 import { createGroup } from '../../src/accounts/create-group.js';
 import { createProject } from '../../src/accounts/create-project.js';
@@ -49,8 +49,8 @@ export async function seedFoundation(deps: Deps): Promise<Record<string, unknown
 export function foundationTargets(seeded: Record<string, unknown>): BenchTarget[] {
   const headers = { 'private-token': String(seeded.token) };
   return [
-    { name: 'GET /api/v4/projects/:id', method: 'GET', path: `/api/v4/projects/${seeded.projectId}`, headers, targets: {}, connections: 10 },
-    { name: 'GET /api/v4/projects (20 per page)', method: 'GET', path: '/api/v4/projects?per_page=20', headers, targets: {}, connections: 10 },
+    { name: 'GET /api/v4/projects/:id', method: 'GET', path: `/api/v4/projects/${seeded.projectId}`, headers, targets: DIAGNOSTIC, connections: 10 },
+    { name: 'GET /api/v4/projects (20 per page)', method: 'GET', path: '/api/v4/projects?per_page=20', headers, targets: DIAGNOSTIC, connections: 10 },
   ];
 }
 

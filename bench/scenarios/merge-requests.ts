@@ -15,7 +15,7 @@
 //   2,500 added lines; goal: under 300 ms), asked once cold and then 20 times in a row, one request at
 //   a time over loopback, and the git processes each view starts (they must not grow with the files).
 import { execFile } from 'node:child_process';
-import type { BenchScenario, BenchServer, BenchTarget } from '../scenario.js';
+import { DIAGNOSTIC, type BenchScenario, type BenchServer, type BenchTarget } from '../scenario.js';
 import type { Deps } from '../../src/platform/deps.js';
 import { fastImport } from '../git-history.js';
 import { benchProject, median, round } from './repository-pages.js';
@@ -135,10 +135,9 @@ export const mergeRequestsScenario: BenchScenario = {
     await untilChecked(server, projectId, last, settled, process.hrtime.bigint());
     const headers = { 'PRIVATE-TOKEN': server.rootToken };
     // Diagnostics: reported beside their baselines, judged by no goal (see the header).
-    const diagnostic = {};
     return [
-      { name: `GET /api/v4/projects/:id/merge_requests (${LIST_MERGE_REQUESTS} per page)`, method: 'GET', path: `/api/v4/projects/${projectId}/merge_requests?per_page=${LIST_MERGE_REQUESTS}`, headers, targets: diagnostic, connections: 10 },
-      { name: 'GET /api/v4/projects/:id/merge_requests/:iid', method: 'GET', path: `/api/v4/projects/${projectId}/merge_requests/${last}`, headers, targets: diagnostic, connections: 10 },
+      { name: `GET /api/v4/projects/:id/merge_requests (${LIST_MERGE_REQUESTS} per page)`, method: 'GET', path: `/api/v4/projects/${projectId}/merge_requests?per_page=${LIST_MERGE_REQUESTS}`, headers, targets: DIAGNOSTIC, connections: 10 },
+      { name: 'GET /api/v4/projects/:id/merge_requests/:iid', method: 'GET', path: `/api/v4/projects/${projectId}/merge_requests/${last}`, headers, targets: DIAGNOSTIC, connections: 10 },
     ];
   },
 

@@ -3,7 +3,7 @@
 // GET /oauth/token/info. Target: refresh ≥ 2,000/s on SQLite. Token info, one URL with one token, is a
 // diagnostic without a goal, as foundation.ts (issue 3 had set ≥ 0.5× the node:http baseline).
 import { randomBytes } from 'node:crypto';
-import type { BenchScenario, BenchTarget } from '../scenario.js';
+import { DIAGNOSTIC, type BenchScenario, type BenchTarget } from '../scenario.js';
 import { sha256Hex } from '../../src/platform/crypto.js';
 import { createApplication } from '../../src/oauth/applications.js';
 
@@ -70,7 +70,7 @@ export const oauthScenario: BenchScenario = {
         method: 'GET',
         path: '/oauth/token/info',
         headers: { authorization: `Bearer ${seeded.infoToken as string}` },
-        targets: {},
+        targets: DIAGNOSTIC,
       },
     ];
   },
