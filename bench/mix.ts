@@ -3,7 +3,7 @@
 // then Kiln and the baseline are loaded in alternation with requests drawn at random from the mix,
 // one user's token each. Optionally a second node on the same database, loaded beside the first.
 import autocannon from 'autocannon';
-import type { BenchMix, MixRequest } from './scenario.js';
+import { gcShare, type BenchMix, type MixRequest } from './scenario.js';
 import type { Row } from './run.js';
 
 export interface MixLoad {
@@ -97,8 +97,8 @@ export interface MixContext {
   baselineUrl: string;
   warmupS: number;
   durationS: number;
-  /** The server's CPU time so far, in µs (bench/query-counter.ts), or null where it cannot be read. */
-  cpuMicros(): Promise<number | null>;
+  /** The server's CPU time and its collector's time so far, in µs (bench/query-counter.ts), or null where they cannot be read. */
+  serverTimes(): Promise<{ cpuMicros: number; gcMicros: number } | null>;
   /** The database server's CPU time for this database so far, in µs (PostgreSQL on this machine, bench/database-cpu.ts), or null. */
   databaseCpuMicros?(): number | null;
   /** Statements and round trips of the requests `run` makes, in a counting pass (bench/query-counter.ts), or null. */
@@ -121,16 +121,20 @@ export async function measureMix(mix: BenchMix, context: MixContext): Promise<Ro
   const kilnRuns: MixLoad[] = [];
   const baseRuns: MixLoad[] = [];
   let cpu = 0;
+  let gc = 0;
   let cpuKnown = true;
   let databaseCpu: number | null = context.databaseCpuMicros ? 0 : null;
   for (let round = 0; round < 2; round += 1) {
-    const before = await context.cpuMicros();
+    const before = await context.serverTimes();
     const databaseBefore = context.databaseCpuMicros?.() ?? null;
     kilnRuns.push(await loadMix(context.kilnUrl, '', mix.requests, connections, context.durationS / 2, round + 1));
-    const after = await context.cpuMicros();
+    const after = await context.serverTimes();
     const databaseAfter = context.databaseCpuMicros?.() ?? null;
     if (before === null || after === null) cpuKnown = false;
-    else cpu += after - before;
+    else {
+      cpu += after.cpuMicros - before.cpuMicros;
+      gc += after.gcMicros - before.gcMicros;
+    }
     databaseCpu = databaseCpu === null || databaseBefore === null || databaseAfter === null ? null : databaseCpu + databaseAfter - databaseBefore;
     baseRuns.push(await loadMix(context.baselineUrl, prefix, mix.requests, connections, context.durationS / 2, round + 1));
   }
@@ -150,6 +154,7 @@ export async function measureMix(mix: BenchMix, context: MixContext): Promise<Ro
     pass &&= kiln.p99 < mix.targets.maxP99Ms;
   }
   const notes = [`${new Set(mix.requests.map((request) => request.token)).size} tokens, ${kinds.join('/')}`, `${percent(kiln.status4xx, kiln.requests).toFixed(1)} % 404 (baseline ${percent(base.status4xx, base.requests).toFixed(1)} %)`, `${connections} conn.`];
+  if (cpuKnown) notes.push(gcShare(gc, cpu));
   if (databaseCpu !== null && kiln.requests > 0) notes.push(`PostgreSQL backends ${(databaseCpu / kiln.requests).toFixed(0)} µs CPU a request`);
   if (probed.unexpected.length) notes.push(`probe: ${[...new Set(probed.unexpected)].slice(0, 3).join(', ')}`);
   if (kiln.errors || kiln.status5xx) notes.push(`${kiln.status5xx} 5xx, ${kiln.errors} errors`);

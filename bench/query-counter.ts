@@ -1,7 +1,8 @@
 // Loaded into the bench's `kiln serve` with `node --import` (never in production): counts the SQL
 // statements the server runs and, on PostgreSQL, its round trips, plus the HTTP requests it
 // answered, so the bench can report statements and round trips per request; and reports the server's
-// CPU time and the git processes it started. bench/run.ts sends SIGUSR2 and reads both from BENCH_QUERY_COUNT_FILE.
+// CPU time, the time its garbage collections took and the git processes it started. bench/run.ts
+// sends SIGUSR2 and reads them from BENCH_QUERY_COUNT_FILE.
 //
 // The counting wrappers exist only during a counting pass (SIGWINCH puts them on, the next SIGWINCH
 // puts the drivers' own methods back), which bench/run.ts runs after a target's measured rounds
@@ -25,12 +26,13 @@ import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { PerformanceObserver } from 'node:perf_hooks';
 
 const require = createRequire(import.meta.url);
 const file = process.env.BENCH_QUERY_COUNT_FILE;
 const readsOnly = process.env.BENCH_QUERY_COUNT_READS === '1';
 
-const counts = { statements: 0, roundTrips: 0, requests: 0, cpuMicros: 0, gitProcesses: 0, seq: 0 };
+const counts = { statements: 0, roundTrips: 0, requests: 0, cpuMicros: 0, gcMicros: 0, gitProcesses: 0, seq: 0 };
 const inRead = new AsyncLocalStorage<boolean>();
 /** A counting pass is on (SIGWINCH toggles it). */
 let countingPass = false;
@@ -101,6 +103,13 @@ if (file) {
   subscribe('kiln:git-start', (message) => {
     if ((message as { file?: string }).file === 'git') counts.gitProcesses += 1;
   });
+
+  // The collector's time (young and old generation alike), always on: one entry per collection costs
+  // nothing next to the collection. A per-request allocation that outlives the young generation shows
+  // here first (docs/performance.md, the request deadline): its share of the CPU jumps.
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) counts.gcMicros += entry.duration * 1000;
+  }).observe({ entryTypes: ['gc'] });
 
   process.on('SIGWINCH', () => {
     countingPass = !countingPass;

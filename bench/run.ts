@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { startKiln } from '../src/bootstrap.js';
-import type { BenchScenario, BenchServer, BenchTarget } from './scenario.js';
+import { gcShare, type BenchScenario, type BenchServer, type BenchTarget } from './scenario.js';
 import { measureMix } from './mix.js';
 import { databaseCpuMicros } from './database-cpu.js';
 
@@ -207,8 +207,18 @@ async function freshPostgres(name: string): Promise<{ url: string; drop(): Promi
   return { url: url.toString(), drop: () => admin(`drop database if exists ${database} with (force)`) };
 }
 
+/** What bench/query-counter.ts counts in the server; the times in µs since it started. */
+interface ServerCounts {
+  statements: number;
+  roundTrips: number;
+  requests: number;
+  cpuMicros: number;
+  gcMicros: number;
+  gitProcesses: number;
+}
+
 /** The server's statement, round-trip and request counts (bench/query-counter.ts), via SIGUSR2. */
-async function readCounts(child: ChildProcess, file: string): Promise<{ statements: number; roundTrips: number; requests: number; cpuMicros: number; gitProcesses: number } | null> {
+async function readCounts(child: ChildProcess, file: string): Promise<ServerCounts | null> {
   const before = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { seq: number }).seq : 0;
   child.kill('SIGUSR2');
   const deadline = Date.now() + 5_000;
@@ -216,7 +226,7 @@ async function readCounts(child: ChildProcess, file: string): Promise<{ statemen
     await new Promise((resolve) => setTimeout(resolve, 20));
     if (!existsSync(file)) continue;
     try {
-      const counts = JSON.parse(readFileSync(file, 'utf8')) as { seq: number; statements: number; roundTrips: number; requests: number; cpuMicros: number; gitProcesses: number };
+      const counts = JSON.parse(readFileSync(file, 'utf8')) as ServerCounts & { seq: number };
       if (counts.seq > before) return counts;
     } catch {
       /* being written */
@@ -361,6 +371,7 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
       url,
       rootToken,
       gitProcesses: async () => (await readCounts(started, countFile))?.gitProcesses ?? null,
+      gcMicros: async () => (await readCounts(started, countFile))?.gcMicros ?? null,
       databaseUrl: postgres?.url,
       running: () => started.exitCode === null && started.signalCode === null,
       cpuMs: () => processCpuMs(started.pid),
@@ -392,13 +403,16 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
       const preRuns: Load[] = [];
       // The server's CPU per response, over the measured rounds (background writes included).
       let cpuMicros = 0;
+      let gcMicros = 0;
       let counted = true;
       for (let round = 0; round < 2; round += 1) {
         const before = await readCounts(server, countFile);
         kilnRuns.push(await load(targetUrl, target, DURATION_S / 2));
         const after = await readCounts(server, countFile);
-        if (before && after) cpuMicros += after.cpuMicros - before.cpuMicros;
-        else counted = false;
+        if (before && after) {
+          cpuMicros += after.cpuMicros - before.cpuMicros;
+          gcMicros += after.gcMicros - before.gcMicros;
+        } else counted = false;
         // The baselines share core 0 with Kiln: pause the write stream while they run, so that they
         // measure the machine's limit and not what Kiln's writes leave of it.
         background?.pause();
@@ -427,7 +441,7 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
         perRequest: statementCounts && kilnRun.requests > 0 ? { statements: statementCounts.statements / statementCounts.requests, roundTrips: statementCounts.roundTrips / statementCounts.requests, cpuMicros: cpuMicros / kilnRun.requests } : null,
         target: verdict.text,
         pass: verdict.pass && failures === 0,
-        note: failures ? `${kilnRun.non2xx} non-2xx, ${kilnRun.errors} errors` : `${size} B, ${target.connections ?? 10} conn.`,
+        note: failures ? `${kilnRun.non2xx} non-2xx, ${kilnRun.errors} errors` : `${size} B, ${target.connections ?? 10} conn.${counted ? `; ${gcShare(gcMicros, cpuMicros)}` : ''}`,
       });
     }
     if (scenario.mixes) {
@@ -441,7 +455,7 @@ async function runScenario(scenario: BenchScenario, baselineUrl: string): Promis
             baselineUrl,
             warmupS: WARMUP_S,
             durationS: DURATION_S,
-            cpuMicros: async () => (await readCounts(first, countFile))?.cpuMicros ?? null,
+            serverTimes: async () => readCounts(first, countFile),
             databaseCpuMicros: postgres ? () => databaseCpuMicros(new URL(postgres!.url).pathname.slice(1)) : undefined,
             countStatements: (run) => countingPass(first, countFile, run),
             secondNode: scenario.nodes === 2 ? () => startSecondNode(serverEnv) : undefined,

@@ -10,6 +10,8 @@ export interface BenchServer {
   gitProcesses?(): Promise<number | null>;
   /** The server's CPU time so far, its finished git processes' included, in ms (10 ms steps); null when unknown. */
   cpuMs?(): number | null;
+  /** The time the server's garbage collections took so far, in µs (bench/query-counter.ts); null when unknown. */
+  gcMicros?(): Promise<number | null>;
   /** The scenario's PostgreSQL database (scenarios with `database: 'postgres'`). */
   databaseUrl?: string;
   /** Whether the server process still runs (it has not exited or crashed). */
@@ -34,6 +36,11 @@ export interface BenchTarget {
  * one-URL reads are such (docs/decisions.md): one token and one URL measure a cache's best case.
  */
 export const DIAGNOSTIC: BenchTarget['targets'] = Object.freeze({});
+
+/** The collector's share of the server's CPU over some rounds, for a row's note (both in µs). */
+export function gcShare(gcMicros: number, cpuMicros: number): string {
+  return cpuMicros > 0 ? `GC ${((100 * gcMicros) / cpuMicros).toFixed(0)} % of server CPU` : 'GC —';
+}
 
 /** One request of a realistic mix: a GET of `path` with the given user's token. */
 export interface MixRequest {

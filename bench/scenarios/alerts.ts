@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import type { BenchScenario, BenchServer } from '../scenario.js';
+import { gcShare, type BenchScenario, type BenchServer } from '../scenario.js';
 
 export const ALERTMANAGER = process.env.KILN_ALERTMANAGER ?? '/usr/bin/prometheus-alertmanager';
 
@@ -252,12 +252,16 @@ export const scenario: BenchScenario = {
       // CPU per alert of each server (its process's CPU time over a round), which other load on the
       // machine moves far less than the rates.
       const rounds: Array<{ kiln: Measured; am: Measured }> = [];
-      const cpu = { kilnMs: 0, kilnAlerts: 0, amMs: 0, amAlerts: 0 };
+      const cpu = { kilnMs: 0, kilnAlerts: 0, kilnGcMicros: 0, gcKnown: true, amMs: 0, amAlerts: 0 };
       const amCpuMs = () => processCpuMs(alertmanager.child.pid);
       for (let round = 0; round < ROUNDS; round += 1) {
+        const gcBefore = (await server.gcMicros?.()) ?? null;
         const kilnBefore = server.cpuMs?.() ?? null;
         const kilnRound = await load(kilnUrl, kilnHeaders, () => stream.kiln(), ROUND_S);
         const kilnAfter = server.cpuMs?.() ?? null;
+        const gcAfter = (await server.gcMicros?.()) ?? null;
+        if (gcBefore === null || gcAfter === null) cpu.gcKnown = false;
+        else cpu.kilnGcMicros += gcAfter - gcBefore;
         const amBefore = amCpuMs();
         const amRound = await load(amUrl, {}, () => stream.alertmanager(), ROUND_S);
         const amAfter = amCpuMs();
@@ -272,7 +276,8 @@ export const scenario: BenchScenario = {
         rounds.push({ kiln: kilnRound, am: amRound });
       }
       const perAlert = (ms: number, alerts: number) => (alerts > 0 ? ((ms * 1000) / alerts).toFixed(0) : '—');
-      const cpuNote = `server CPU per alert: Kiln ${perAlert(cpu.kilnMs, cpu.kilnAlerts)} µs, Alertmanager ${perAlert(cpu.amMs, cpu.amAlerts)} µs`;
+      const kilnGc = cpu.gcKnown ? ` (${gcShare(cpu.kilnGcMicros, cpu.kilnMs * 1000)})` : '';
+      const cpuNote = `server CPU per alert: Kiln ${perAlert(cpu.kilnMs, cpu.kilnAlerts)} µs${kilnGc}, Alertmanager ${perAlert(cpu.amMs, cpu.amAlerts)} µs`;
       await load(hookedUrl, hookedHeaders, () => hookedStream.kiln(), WARMUP_S);
       const hookedRounds: Measured[] = [];
       for (let round = 0; round < ROUNDS; round += 1) hookedRounds.push(await load(hookedUrl, hookedHeaders, () => hookedStream.kiln(), ROUND_S));
