@@ -61,7 +61,7 @@ export function openPostgres(options: PostgresOptions): Database {
     max: options.poolSize ?? 10,
     // JIT off: PostgreSQL compiles a statement whose estimated cost passes jit_above_cost, and Kiln's
     // statements are short reads whose estimates can pass it (a bounded count of 10,001 issues: 85 ms of
-    // compiling for 8 ms of running; docs/performance.md, PostgreSQL).
+    // compiling for 8 ms of running; docs/performance.md, "PostgreSQL: where a request's time goes").
     options: ['-c jit=off', ...(options.schema ? [`-c search_path=${options.schema}`] : [])].join(' '),
     // The pool's timeout bounds the wait for a free connection; each new connection has its own, shorter.
     connectionTimeoutMillis: Math.max(POOL_WAIT_MS, connectTimeoutMs),

@@ -12,7 +12,7 @@
 // project as `i.project_id`, not `p.id` (the same value): a condition on the issue alone filters the
 // scan of the issues, where one naming `p` is a join filter that PostgreSQL costs for every pair of
 // issue and project, which made it sort every visible issue rather than walk the index in order
-// (GET /issues?scope=all at 10⁵ issues: 37 ms → 0.6 ms a page; docs/performance.md, Growth).
+// (GET /issues?scope=all at 10⁵ issues: 37 ms → 0.6 ms a page; docs/performance.md, "Issues and events").
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AuthUser } from '../principal.js';
 import { memberProjectIdsSql } from '../membership-queries.js';
